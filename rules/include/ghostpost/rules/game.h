@@ -1,0 +1,174 @@
+// The interface every variant implements. A game is asked "who must decide what now"
+// (pending), lists the actions a seat may take (notated_actions, each with its canonical text),
+// and applies one (apply), returning the events it caused. Everything the service knows of a
+// game goes through this interface; nothing in rules/ knows that chat exists.
+#pragma once
+
+#include "ghostpost/rules/types.h"
+#include "ghostpost/rules/view.h"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ghostpost::rules {
+
+enum class ActionKind : std::uint8_t {
+    Move,    // a piece goes from one square to another (castling too: the king's move)
+    Drop,    // a piece enters the board (Phantom Chess F@e4)
+    Pass,    // the decision is to do nothing (Ghost Chess Hide)
+    Special, // a variant's named special action (Transcend, Search, a spell)
+    Choice,  // an answer to a question the rules ask (which knight, how many dice)
+};
+
+// One decision. Which fields mean something depends on the kind; `special` is the variant's own
+// code for a Special or Choice. Two actions are the same decision when all fields are equal.
+struct Action {
+    ActionKind kind = ActionKind::Move;
+    PieceKind piece = PieceKind::None; // the piece moved or dropped
+    Square from;
+    Square to;
+    PieceKind promotion = PieceKind::None;
+    std::uint8_t special = 0;
+    std::int16_t number = 0; // a number chosen: dice to roll, a hold target
+    Square extra;            // a second square some specials name
+    bool operator==(const Action&) const = default;
+};
+
+struct NotatedAction {
+    Action action;
+    std::string text; // canonical, as replies print it and the log stores it ("Nbd2", "exd8=Q+")
+};
+
+// A seat that must decide now, and what about ("move", "choose which knight is rescued").
+struct Decision {
+    Seat seat;
+    std::string what;
+};
+
+enum class EventKind : std::uint8_t { Moved, Captured, Check, Roll, Reveal, Special, GameOver, Note };
+
+// Something an action caused. An event with `only_for` set is private to that seat and must go
+// by direct message; the others are public.
+struct Event {
+    EventKind kind = EventKind::Note;
+    std::string text;
+    std::optional<Seat> only_for;
+};
+
+enum class Status : std::uint8_t { Ongoing, WhiteWins, BlackWins, Draw };
+
+struct Outcome {
+    Status status = Status::Ongoing;
+    std::string reason; // "checkmate", "stalemate", "fivefold repetition", ...
+    bool over() const { return status != Status::Ongoing; }
+};
+
+// The single source of chance: a per-game deterministic stream (the service seeds it from the
+// game's secret), so replaying the log with the same seed reproduces every roll.
+class RandomSource {
+public:
+    virtual ~RandomSource() = default;
+    // A uniformly distributed number in [0, n); n > 0.
+    virtual std::uint32_t uniform(std::uint32_t n) = 0;
+};
+
+// A move as a user wrote it, broken into parts by the notation parser; the game uses it to say
+// why nothing matched ("no knight can reach e5", "that leaves your king in check").
+struct ActionSyntax {
+    PieceKind piece = PieceKind::Pawn; // None when the text gave only squares (LAN "e2e4")
+    int from_file = -1;                // -1 when not given
+    int from_rank = -1;
+    Square to;
+    bool capture = false;
+    bool drop = false;                 // "F@e4"
+    PieceKind promotion = PieceKind::None;
+    int castle = 0;                    // 1 = O-O, 2 = O-O-O
+};
+
+using Options = std::map<std::string, std::string, std::less<>>;
+
+struct OptionSpec {
+    std::string name;
+    std::string default_value;
+    std::vector<std::string> allowed; // empty: any non-negative integer
+    std::string help;
+};
+
+struct VariantInfo {
+    std::string name;                 // registry name: "chess", "ghost", ...
+    std::vector<std::string> aliases; // other names accepted in !new and !rules
+    std::string title;                // "FIDE chess", "Ghost Chess"
+    int files = 8;
+    int ranks = 8;
+    std::array<std::string, 2> seat_names{"White", "Black"};
+    std::vector<OptionSpec> options;
+    std::string summary;  // the rules in a few lines, for !rules
+    std::string notation; // how actions are written, for !rules and error replies
+};
+
+class Game {
+public:
+    virtual ~Game() = default;
+    virtual std::unique_ptr<Game> clone() const = 0;
+    virtual const VariantInfo& info() const = 0;
+    virtual const Options& options() const = 0;
+
+    // Who must decide what now, in order of urgency; empty once the game is over. Both seats
+    // appear when they decide at once.
+    virtual std::vector<Decision> pending() const = 0;
+    // Every action `seat` may take now, each with its canonical text; empty when it has none.
+    virtual std::vector<NotatedAction> notated_actions(Seat seat) const = 0;
+    // Applies one of `seat`'s legal actions. Errors: NotYourTurn when `seat` has nothing to
+    // decide, GameOver, Illegal when the action is not one of notated_actions(seat).
+    virtual Result<std::vector<Event>> apply(Seat seat, const Action& action, RandomSource& rng) = 0;
+    virtual Outcome outcome() const = 0;
+    // A draw the seat to decide may claim now (the 50-move rule, threefold repetition).
+    virtual std::optional<std::string> claimable_draw() const { return std::nullopt; }
+
+    virtual PublicView public_view() const = 0;
+    virtual SeatView seat_view(Seat seat) const = 0;
+
+    // Why a well-formed action that matched no legal action of `seat` is not allowed. The
+    // default names the target square ("no knight can reach e5").
+    virtual RuleError explain_illegal(Seat seat, const ActionSyntax& syntax,
+                                      std::string_view text) const;
+    // Leaf nodes of the game tree `depth` decisions deep (each decision counts one ply). The
+    // default walks notated_actions/apply on copies; variants with a fast core override it.
+    virtual std::uint64_t perft(int depth) const;
+    // The position in the variant's FEN dialect; empty when the variant has none.
+    virtual std::string fen() const { return {}; }
+    // Plies played so far.
+    virtual int ply() const = 0;
+
+protected:
+    static PublicView make_public(BoardView b) { return PublicView(std::move(b)); }
+    static SeatView make_private(Seat s, BoardView b) { return SeatView(s, std::move(b)); }
+};
+
+class Variant {
+public:
+    virtual ~Variant() = default;
+    virtual const VariantInfo& info() const = 0;
+    // A new game. `options` are checked against info().options (unknown names and bad values
+    // are BadSetup); missing ones take their defaults. A non-empty `fen` starts from that
+    // position (BadSetup when it cannot be read or is not a legal position).
+    virtual Result<std::unique_ptr<Game>> start(const Options& options,
+                                                std::string_view fen = {}) const = 0;
+};
+
+// Fills in defaults and checks each option against its spec. Errors: BadSetup naming the option.
+Result<Options> resolve_options(const VariantInfo& info, const Options& given);
+
+// The RandomSource for games without chance: asking it for a number is a programmer error and
+// throws std::logic_error.
+class NoRandomness final : public RandomSource {
+public:
+    std::uint32_t uniform(std::uint32_t n) override;
+};
+
+} // namespace ghostpost::rules

@@ -1,0 +1,33 @@
+// Reading actions people type. Parsing matches the text against the canonical texts of the
+// legal actions, so one parser serves every variant: exact disambiguation and precise errors
+// come from comparing with what is legal, not from a grammar per variant.
+#pragma once
+
+#include "ghostpost/rules/game.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ghostpost::rules {
+
+// The legal action of `seat` that `text` means, with its canonical text. Accepts the canonical text and forgiving forms:
+// 0-0 for O-O, LAN (e2e4, e2-e4, Ng1f3, e7e8q), over-specified SAN, a missing x or =, missing or
+// extra + # ! ?, an "e.p." suffix, lower-case piece letters where unambiguous, surrounding
+// spaces and punctuation, and special-action words in any case.
+// Errors: NotYourTurn, GameOver, NotAMove (the text is not shaped like an action), Ambiguous
+// (with the canonical candidates), Illegal (with the game's reason).
+Result<NotatedAction> parse_action(const Game& game, Seat seat, std::string_view text);
+
+// Whether `text` is meant as an action of this game: it parses, or it is shaped like a move
+// (so a refusal with a reason is due). Plain chatter answers false.
+bool looks_like_action(const Game& game, Seat seat, std::string_view text);
+
+// Breaks a move written in SAN or LAN into its parts; nullopt when it is not shaped like a move.
+std::optional<ActionSyntax> parse_syntax(std::string_view text, int files = 8, int ranks = 8);
+
+// The text stripped of what never changes its meaning: surrounding spaces and punctuation,
+// trailing + # ! ? and an "e.p." suffix.
+std::string strip_annotations(std::string_view text);
+
+} // namespace ghostpost::rules

@@ -1,0 +1,112 @@
+// Small value types shared by every variant: seats, squares, pieces and the result type for
+// user mistakes. Boards are at most 10x10 (Ghostarelay), so a square fits in two small ints.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace ghostpost::rules {
+
+// The two sides. White (the Paradigm in Ghost Chess) always decides first.
+enum class Seat : std::uint8_t { White, Black };
+
+constexpr Seat opponent(Seat s) { return s == Seat::White ? Seat::Black : Seat::White; }
+constexpr std::size_t index(Seat s) { return static_cast<std::size_t>(s); }
+std::string_view seat_name(Seat s); // "white" / "black"
+
+inline constexpr int max_files = 10;
+inline constexpr int max_ranks = 10;
+
+// A square as (file, rank), both 0-based: a1 is {0, 0}, j10 is {9, 9}. A default square is
+// "none" and prints as "-".
+struct Square {
+    std::int8_t file = -1;
+    std::int8_t rank = -1;
+
+    constexpr Square() = default;
+    constexpr Square(int f, int r) : file(static_cast<std::int8_t>(f)), rank(static_cast<std::int8_t>(r)) {}
+    constexpr bool valid() const { return file >= 0 && rank >= 0; }
+    constexpr bool operator==(const Square&) const = default;
+    std::string name() const; // "e4", "a10"; "-" when not valid
+};
+
+// Parses "e4" or "j10" against a board of the given size; nullopt for anything else.
+std::optional<Square> parse_square(std::string_view text, int files = 8, int ranks = 8);
+
+// Every kind of piece of every variant. Letters (upper case in notation):
+// P N B R Q K, Ghostarelay's Ghost G, Relay X and Warlord W, Phantom Chess's Phantom F.
+// Ghost Chess's Ghost is a queen and is written Q.
+enum class PieceKind : std::uint8_t {
+    None,
+    Pawn,
+    Knight,
+    Bishop,
+    Rook,
+    Queen,
+    King,
+    Ghost,
+    Relay,
+    Warlord,
+    Phantom,
+};
+
+char piece_letter(PieceKind k);              // 'P', 'N', ... ; ' ' for None
+PieceKind piece_from_letter(char upper);     // None when the letter names no piece
+std::string_view piece_name(PieceKind k);    // "knight", "phantom", ...
+
+struct Piece {
+    PieceKind kind = PieceKind::None;
+    Seat seat = Seat::White;
+    constexpr bool operator==(const Piece&) const = default;
+};
+
+// What was wrong with a user's action, in words a reply can carry as they are.
+enum class ErrorKind : std::uint8_t {
+    NotAMove,      // the text is not an action at all
+    Illegal,       // a well-formed action the position does not allow
+    Ambiguous,     // several legal actions match; candidates lists them
+    NotYourTurn,   // the seat has no decision to make now
+    GameOver,      // nothing can be decided any more
+    BadSetup,      // a start position, FEN or game option that cannot be used
+};
+
+struct RuleError {
+    ErrorKind kind = ErrorKind::Illegal;
+    std::string message;              // safe for everyone to read
+    std::string private_detail;       // only for the acting seat (hidden-information reasons)
+    std::vector<std::string> candidates; // canonical texts, for Ambiguous
+};
+
+// A value or the reason there is none. Shaped like std::expected, which GCC 12 lacks in C++20.
+template <class T>
+class [[nodiscard]] Result {
+public:
+    Result(T value) : v_(std::move(value)) {}
+    Result(RuleError error) : v_(std::move(error)) {}
+
+    bool ok() const { return v_.index() == 0; }
+    explicit operator bool() const { return ok(); }
+    T& value() & { return std::get<0>(v_); }
+    const T& value() const& { return std::get<0>(v_); }
+    T&& value() && { return std::get<0>(std::move(v_)); }
+    T* operator->() { return &std::get<0>(v_); }
+    const T* operator->() const { return &std::get<0>(v_); }
+    T& operator*() & { return value(); }
+    const T& operator*() const& { return value(); }
+    const RuleError& error() const { return std::get<1>(v_); }
+
+private:
+    std::variant<T, RuleError> v_;
+};
+
+inline RuleError make_error(ErrorKind kind, std::string message) {
+    return RuleError{kind, std::move(message), {}, {}};
+}
+
+} // namespace ghostpost::rules

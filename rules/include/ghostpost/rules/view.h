@@ -1,0 +1,93 @@
+// What one audience may see of a game. Renderers and reply builders take these, never a game
+// state: a PublicView can only be made by a Game (see Game::make_public), from what the rules
+// let everybody see, so showing the channel something hidden is a type error, not a review note.
+#pragma once
+
+#include "ghostpost/rules/types.h"
+
+#include <string>
+#include <vector>
+
+namespace ghostpost::rules {
+
+// How a figure stands on its square.
+enum class FigureStyle : std::uint8_t {
+    Living,        // an ordinary piece
+    Spirit,        // Haunted Chess: a spirit that is not invoked (or still under its captor)
+    InvokedSpirit, // Haunted Chess: a spirit defended by a friendly living piece
+    Phantom,       // Phantom Chess: a Phantom, in a view of a seat allowed to see it
+};
+
+struct Figure {
+    Piece piece;
+    FigureStyle style = FigureStyle::Living;
+    int hp = 0;        // Gnostic Chess: hit points left; 0 when the variant has none
+    int max_hp = 0;    // Gnostic Chess: full hit points on this square
+    bool imprisoned = false;
+    bool operator==(const Figure&) const = default;
+};
+
+// Gnostic Chess shades a square along its light/dark track; other variants use the ordinary
+// chequer (Tint::Chequer).
+enum class Tint : std::uint8_t { Chequer, Dark100, Dark75, Neutral, Light75, Light100 };
+
+struct Cell {
+    std::vector<Figure> figures; // the living piece first, then anything under it
+    Tint tint = Tint::Chequer;
+    bool operator==(const Cell&) const = default;
+};
+
+// A board as one audience sees it.
+struct BoardView {
+    std::string variant;            // registry name, e.g. "chess"
+    int files = 8;
+    int ranks = 8;
+    std::vector<Cell> cells;        // rank-major: cells[rank * files + file]
+    Square last_from;               // the last move's squares, when there was one
+    Square last_to;
+    Square check;                   // a royal piece in check, when there is one
+    std::vector<Seat> deciding;     // who must decide now (empty once the game is over)
+    int ply = 0;                    // actions played so far
+    int move_number = 1;            // the full-move number, as in FEN
+    std::vector<std::string> notes; // variant lines shown under the board ("Track: C, toward dark")
+
+    BoardView() = default;
+    BoardView(std::string variant_name, int f, int r)
+        : variant(std::move(variant_name)), files(f), ranks(r),
+          cells(static_cast<std::size_t>(f * r)) {}
+    Cell& at(Square s) { return cells[static_cast<std::size_t>(s.rank * files + s.file)]; }
+    const Cell& at(Square s) const {
+        return cells[static_cast<std::size_t>(s.rank * files + s.file)];
+    }
+    bool operator==(const BoardView&) const = default;
+};
+
+class Game;
+
+// The view for the public channel.
+class PublicView {
+public:
+    const BoardView& board() const& { return board_; }
+    BoardView board() && { return std::move(board_); } // no dangling ref from a temporary view
+
+private:
+    friend class Game;
+    explicit PublicView(BoardView b) : board_(std::move(b)) {}
+    BoardView board_;
+};
+
+// The view for one seat, sent only by direct message.
+class SeatView {
+public:
+    Seat seat() const { return seat_; }
+    const BoardView& board() const& { return board_; }
+    BoardView board() && { return std::move(board_); }
+
+private:
+    friend class Game;
+    SeatView(Seat s, BoardView b) : seat_(s), board_(std::move(b)) {}
+    Seat seat_;
+    BoardView board_;
+};
+
+} // namespace ghostpost::rules

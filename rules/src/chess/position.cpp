@@ -1,0 +1,606 @@
+#include "chess/position.h"
+
+#include <cassert>
+#include <cctype>
+#include <sstream>
+
+namespace ghostpost::rules::chess {
+namespace {
+
+constexpr std::size_t kinds = 11;
+constexpr int max_hand = 16;
+
+// Zobrist keys from a fixed SplitMix64 stream, so keys are the same in every run.
+struct Keys {
+    std::uint64_t piece[2][kinds][64];
+    std::uint64_t castling[16];
+    std::uint64_t ep_file[8];
+    std::uint64_t hand[2][kinds][max_hand + 1];
+    std::uint64_t black_to_move;
+};
+
+const Keys& keys() {
+    static const Keys k = [] {
+        Keys out{};
+        std::uint64_t state = 0x67686f7374706f73ULL; // "ghostpos"
+        auto next = [&state] {
+            std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+            z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+            return z ^ (z >> 31);
+        };
+        for (auto& seat : out.piece)
+            for (auto& kind : seat)
+                for (auto& sq : kind)
+                    sq = next();
+        for (auto& c : out.castling)
+            c = next();
+        for (auto& e : out.ep_file)
+            e = next();
+        for (auto& seat : out.hand)
+            for (auto& kind : seat)
+                for (auto& n : kind)
+                    n = next();
+        out.black_to_move = next();
+        return out;
+    }();
+    return k;
+}
+
+std::size_t kind_index(PieceKind k) { return static_cast<std::size_t>(k); }
+
+// Which castling rights survive a move touching this square.
+std::uint8_t castle_mask(Sq s) {
+    switch (s) {
+    case 0: return static_cast<std::uint8_t>(~WhiteLong & 0xF);
+    case 4: return static_cast<std::uint8_t>(~(WhiteShort | WhiteLong) & 0xF);
+    case 7: return static_cast<std::uint8_t>(~WhiteShort & 0xF);
+    case 56: return static_cast<std::uint8_t>(~BlackLong & 0xF);
+    case 60: return static_cast<std::uint8_t>(~(BlackShort | BlackLong) & 0xF);
+    case 63: return static_cast<std::uint8_t>(~BlackShort & 0xF);
+    default: return 0xF;
+    }
+}
+
+Piece piece_of_fen_char(char c) {
+    PieceKind k = piece_from_letter(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+    return Piece{k, std::isupper(static_cast<unsigned char>(c)) ? Seat::White : Seat::Black};
+}
+
+char fen_char(Piece p) {
+    char c = piece_letter(p.kind);
+    return p.seat == Seat::White ? c : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+}
+
+} // namespace
+
+Position::Position() {
+    std::string err = set_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert(err.empty());
+}
+
+void Position::put(Piece p, Sq s) {
+    board_[static_cast<std::size_t>(s)] = p;
+    by_kind_[kind_index(p.kind)] |= bb(s);
+    by_seat_[index(p.seat)] |= bb(s);
+    key_ ^= keys().piece[index(p.seat)][kind_index(p.kind)][s];
+}
+
+void Position::remove(Sq s) {
+    Piece p = board_[static_cast<std::size_t>(s)];
+    board_[static_cast<std::size_t>(s)] = Piece{};
+    by_kind_[kind_index(p.kind)] &= ~bb(s);
+    by_seat_[index(p.seat)] &= ~bb(s);
+    key_ ^= keys().piece[index(p.seat)][kind_index(p.kind)][s];
+}
+
+std::string Position::set_fen(std::string_view fen) {
+    Position fresh{Empty{}};
+    std::istringstream in{std::string(fen)};
+    std::string placement, side, castle = "-", ep = "-";
+    int half = 0, full = 1;
+    if (!(in >> placement >> side))
+        return "a FEN needs at least the placement and the side to move";
+    in >> castle >> ep;
+    if (in >> half)
+        in >> full;
+    if (half < 0 || full < 1)
+        return "the move counters must be a number >= 0 and a number >= 1";
+
+    std::string hand;
+    if (auto open = placement.find('['); open != std::string::npos) {
+        if (placement.back() != ']')
+            return "pieces in hand must close with ]";
+        hand = placement.substr(open + 1, placement.size() - open - 2);
+        placement.resize(open);
+    }
+    int rank = 7, file = 0;
+    for (char c : placement) {
+        if (c == '/') {
+            if (file != 8)
+                return "rank " + std::to_string(rank + 1) + " does not have 8 squares";
+            --rank;
+            file = 0;
+            if (rank < 0)
+                return "the placement has more than 8 ranks";
+        } else if (c >= '0' && c <= '9') {
+            file += c - '0';
+            if (c == '0' || file > 8)
+                return "rank " + std::to_string(rank + 1) + " has more than 8 squares";
+        } else {
+            Piece p = piece_of_fen_char(c);
+            if (p.kind == PieceKind::None || p.kind == PieceKind::Ghost ||
+                p.kind == PieceKind::Relay || p.kind == PieceKind::Warlord)
+                return std::string("unknown piece letter '") + c + "'";
+            if (file > 7)
+                return "rank " + std::to_string(rank + 1) + " has more than 8 squares";
+            fresh.put(p, make_sq(file, rank));
+            ++file;
+        }
+        if (file > 8)
+            return "rank " + std::to_string(rank + 1) + " has more than 8 squares";
+    }
+    if (rank != 0 || file != 8)
+        return "the placement must have 8 ranks of 8 squares";
+    for (char c : hand) {
+        Piece p = piece_of_fen_char(c);
+        if (p.kind != PieceKind::Phantom)
+            return std::string("only a Phantom (F) can be in hand, not '") + c + "'";
+        auto& n = fresh.hand_[index(p.seat)][kind_index(p.kind)];
+        if (n >= max_hand)
+            return "too many pieces in hand";
+        ++n;
+    }
+    if (side != "w" && side != "b")
+        return "the side to move must be w or b";
+    fresh.stm_ = side == "w" ? Seat::White : Seat::Black;
+    if (castle != "-") {
+        for (char c : castle) {
+            switch (c) {
+            case 'K': fresh.castling_ |= WhiteShort; break;
+            case 'Q': fresh.castling_ |= WhiteLong; break;
+            case 'k': fresh.castling_ |= BlackShort; break;
+            case 'q': fresh.castling_ |= BlackLong; break;
+            default: return std::string("unknown castling right '") + c + "'";
+            }
+        }
+    }
+    // A castling right needs its king and rook at home; drop rights that cannot be used.
+    auto at = [&](Sq s, Seat seat, PieceKind k) { return fresh.board_[static_cast<std::size_t>(s)] == Piece{k, seat}; };
+    if (!at(4, Seat::White, PieceKind::King) || !at(7, Seat::White, PieceKind::Rook))
+        fresh.castling_ &= static_cast<std::uint8_t>(~WhiteShort);
+    if (!at(4, Seat::White, PieceKind::King) || !at(0, Seat::White, PieceKind::Rook))
+        fresh.castling_ &= static_cast<std::uint8_t>(~WhiteLong);
+    if (!at(60, Seat::Black, PieceKind::King) || !at(63, Seat::Black, PieceKind::Rook))
+        fresh.castling_ &= static_cast<std::uint8_t>(~BlackShort);
+    if (!at(60, Seat::Black, PieceKind::King) || !at(56, Seat::Black, PieceKind::Rook))
+        fresh.castling_ &= static_cast<std::uint8_t>(~BlackLong);
+    if (ep != "-") {
+        auto sq = parse_square(ep);
+        if (!sq || (sq->rank != 2 && sq->rank != 5))
+            return "the en passant square must be on rank 3 or 6";
+        Sq s = from_square(*sq);
+        // Keep it only when a pawn of the side to move could take there (as the key assumes).
+        if (tables().pawn[index(opponent(fresh.stm_))][s] & fresh.pieces(fresh.stm_, PieceKind::Pawn))
+            fresh.ep_ = s;
+    }
+    fresh.halfmove_ = half;
+    fresh.fullmove_ = full;
+    for (Seat s : {Seat::White, Seat::Black})
+        if (popcount(fresh.pieces(s, PieceKind::King)) > 1)
+            return std::string(seat_name(s)) + " has more than one king";
+    if (fresh.pieces(PieceKind::Pawn) & (rank_1 | (rank_1 << 56)))
+        return "pawns cannot stand on the first or last rank";
+    Sq their_king = fresh.king_square(opponent(fresh.stm_));
+    if (their_king >= 0 && fresh.attacked(their_king, fresh.stm_))
+        return "the side not to move is in check";
+    fresh.key_ = fresh.compute_key();
+    *this = std::move(fresh);
+    return {};
+}
+
+std::string Position::fen() const {
+    std::string out;
+    for (int r = 7; r >= 0; --r) {
+        int empty = 0;
+        for (int f = 0; f < 8; ++f) {
+            Piece p = piece_on(make_sq(f, r));
+            if (p.kind == PieceKind::None) {
+                ++empty;
+                continue;
+            }
+            if (empty)
+                out += static_cast<char>('0' + empty);
+            empty = 0;
+            out += fen_char(p);
+        }
+        if (empty)
+            out += static_cast<char>('0' + empty);
+        if (r)
+            out += '/';
+    }
+    std::string hand;
+    for (Seat s : {Seat::White, Seat::Black})
+        for (std::size_t k = 0; k < kinds; ++k)
+            hand += std::string(hand_[index(s)][k], fen_char(Piece{static_cast<PieceKind>(k), s}));
+    if (!hand.empty() || hand_ != decltype(hand_){})
+        out += "[" + hand + "]";
+    out += stm_ == Seat::White ? " w " : " b ";
+    std::string c;
+    if (castling_ & WhiteShort) c += 'K';
+    if (castling_ & WhiteLong) c += 'Q';
+    if (castling_ & BlackShort) c += 'k';
+    if (castling_ & BlackLong) c += 'q';
+    out += c.empty() ? "-" : c;
+    out += ' ';
+    out += ep_ >= 0 ? to_square(ep_).name() : "-";
+    out += ' ' + std::to_string(halfmove_) + ' ' + std::to_string(fullmove_);
+    return out;
+}
+
+std::uint64_t Position::compute_key() const {
+    const Keys& k = keys();
+    std::uint64_t key = 0;
+    for (Sq s = 0; s < 64; ++s) {
+        Piece p = piece_on(s);
+        if (p.kind != PieceKind::None)
+            key ^= k.piece[index(p.seat)][kind_index(p.kind)][s];
+    }
+    key ^= k.castling[castling_];
+    if (ep_ >= 0)
+        key ^= k.ep_file[file_of(ep_)];
+    for (int s = 0; s < 2; ++s)
+        for (std::size_t kind = 0; kind < kinds; ++kind)
+            key ^= k.hand[s][kind][hand_[static_cast<std::size_t>(s)][kind]];
+    if (stm_ == Seat::Black)
+        key ^= k.black_to_move;
+    return key;
+}
+
+Bitboard Position::attackers_to(Sq s, Bitboard occ, Seat by) const {
+    const Tables& t = tables();
+    Bitboard phantoms = pieces(PieceKind::Phantom);
+    Bitboard diag = pieces(PieceKind::Bishop) | pieces(PieceKind::Queen);
+    Bitboard orth = pieces(PieceKind::Rook) | pieces(PieceKind::Queen);
+    Bitboard a = (t.pawn[index(opponent(by))][s] & pieces(PieceKind::Pawn)) |
+                 (t.knight[s] & (pieces(PieceKind::Knight) | phantoms)) |
+                 (t.king[s] & pieces(PieceKind::King)) | (t.ferz[s] & phantoms);
+    if (diag)
+        a |= bishop_attacks(s, occ) & diag;
+    if (orth)
+        a |= rook_attacks(s, occ) & orth;
+    return a & pieces(by) & occ;
+}
+
+Bitboard Position::checkers() const {
+    Sq k = king_square(stm_);
+    return k < 0 ? 0 : attackers_to(k, pieces(), opponent(stm_));
+}
+
+void Position::generate_pseudo_legal(MoveList& out) const {
+    const Tables& t = tables();
+    const Seat us = stm_, them = opponent(us);
+    const Bitboard occ = pieces(), own = pieces(us), enemy = pieces(them);
+    const int up = us == Seat::White ? 8 : -8;
+    const Bitboard promo_rank = us == Seat::White ? rank_1 << 56 : rank_1;
+    const Bitboard start_rank = us == Seat::White ? rank_1 << 8 : rank_1 << 48;
+
+    auto add_pawn = [&](Sq from, Sq to, MoveType type) {
+        if (bb(to) & promo_rank) {
+            for (PieceKind k : {PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight})
+                out.push({static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to), MoveType::Promotion, k});
+        } else {
+            out.push({static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to), type, PieceKind::None});
+        }
+    };
+    for (Bitboard b = pieces(us, PieceKind::Pawn); b;) {
+        Sq from = pop_lsb(b);
+        Sq one = from + up;
+        if (!(occ & bb(one))) {
+            add_pawn(from, one, MoveType::Normal);
+            if ((bb(from) & start_rank) && !(occ & bb(one + up)))
+                add_pawn(from, one + up, MoveType::Normal);
+        }
+        for (Bitboard c = t.pawn[index(us)][from] & enemy; c;)
+            add_pawn(from, pop_lsb(c), MoveType::Normal);
+        if (ep_ >= 0 && (t.pawn[index(us)][from] & bb(ep_)))
+            add_pawn(from, ep_, MoveType::EnPassant);
+    }
+    for (PieceKind k : {PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::Queen,
+                        PieceKind::King, PieceKind::Phantom}) {
+        for (Bitboard b = pieces(us, k); b;) {
+            Sq from = pop_lsb(b);
+            for (Bitboard to = attacks_of(k, us, from, occ) & ~own; to;)
+                out.push({static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(pop_lsb(to)),
+                          MoveType::Normal, PieceKind::None});
+        }
+    }
+    // Castling: path empty here; attacked squares are checked in leaves_king_safe.
+    const int base = us == Seat::White ? 0 : 56;
+    const std::uint8_t short_right = us == Seat::White ? WhiteShort : BlackShort;
+    const std::uint8_t long_right = us == Seat::White ? WhiteLong : BlackLong;
+    if ((castling_ & short_right) && !(occ & (bb(base + 5) | bb(base + 6))))
+        out.push({static_cast<std::uint8_t>(base + 4), static_cast<std::uint8_t>(base + 6), MoveType::Castle, PieceKind::None});
+    if ((castling_ & long_right) && !(occ & (bb(base + 1) | bb(base + 2) | bb(base + 3))))
+        out.push({static_cast<std::uint8_t>(base + 4), static_cast<std::uint8_t>(base + 2), MoveType::Castle, PieceKind::None});
+}
+
+bool Position::leaves_king_safe(const Move& m) {
+    const Seat us = stm_;
+    if (m.type == MoveType::Castle) {
+        const Seat them = opponent(us);
+        int step = m.to > m.from ? 1 : -1;
+        for (int s = m.from; s != m.to + step; s += step)
+            if (attacked(s, them))
+                return false;
+        return true;
+    }
+    Sq k = king_square(us);
+    if (k < 0)
+        return true;
+    do_move(m);
+    bool safe = !attacked(m.from == k && m.type != MoveType::Drop ? m.to : k, opponent(us));
+    undo_move();
+    return safe;
+}
+
+void Position::generate_legal(MoveList& out) const {
+    const Tables& t = tables();
+    const Seat us = stm_, them = opponent(us);
+    const Sq ksq = king_square(us);
+    if (ksq < 0) { // no king to keep safe: every move that follows the pieces' movement is legal
+        generate_pseudo_legal(out);
+        return;
+    }
+    const Bitboard occ = pieces(), own = pieces(us), enemy = pieces(them);
+    const Bitboard chk = attackers_to(ksq, occ, them);
+
+    // King moves: the destination must be safe with the king lifted off its square.
+    const Bitboard occ_without_king = occ ^ bb(ksq);
+    for (Bitboard to = t.king[ksq] & ~own; to;) {
+        Sq s = pop_lsb(to);
+        if (!attackers_to(s, occ_without_king, them))
+            out.push({static_cast<std::uint8_t>(ksq), static_cast<std::uint8_t>(s), MoveType::Normal, PieceKind::None});
+    }
+    if (more_than_one(chk))
+        return;
+
+    // Pinned pieces: our pieces alone between our king and an enemy slider on a line.
+    Bitboard pinned = 0;
+    Bitboard snipers = ((rook_attacks(ksq, 0) & (pieces(PieceKind::Rook) | pieces(PieceKind::Queen))) |
+                        (bishop_attacks(ksq, 0) & (pieces(PieceKind::Bishop) | pieces(PieceKind::Queen)))) &
+                       enemy;
+    while (snipers) {
+        Sq s = pop_lsb(snipers);
+        Bitboard b = t.between[ksq][s] & occ;
+        if (b && !more_than_one(b) && (b & own))
+            pinned |= b;
+    }
+    const Bitboard target = chk ? (t.between[ksq][lsb(chk)] | chk) : ~Bitboard{0};
+    auto allowed = [&](Sq from) { return (bb(from) & pinned) ? t.line[ksq][from] : ~Bitboard{0}; };
+
+    // Pawns.
+    const int up = us == Seat::White ? 8 : -8;
+    const Bitboard promo_rank = us == Seat::White ? rank_1 << 56 : rank_1;
+    const Bitboard start_rank = us == Seat::White ? rank_1 << 8 : rank_1 << 48;
+    auto add_pawn = [&](Sq from, Sq to) {
+        if (bb(to) & promo_rank) {
+            for (PieceKind k : {PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight})
+                out.push({static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to), MoveType::Promotion, k});
+        } else {
+            out.push({static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to), MoveType::Normal, PieceKind::None});
+        }
+    };
+    for (Bitboard b = pieces(us, PieceKind::Pawn); b;) {
+        Sq from = pop_lsb(b);
+        Bitboard ok = target & allowed(from);
+        Sq one = from + up;
+        if (!(occ & bb(one))) {
+            if (ok & bb(one))
+                add_pawn(from, one);
+            if ((bb(from) & start_rank) && !(occ & bb(one + up)) && (ok & bb(one + up)))
+                add_pawn(from, one + up);
+        }
+        for (Bitboard c = t.pawn[index(us)][from] & enemy & ok; c;)
+            add_pawn(from, pop_lsb(c));
+        if (ep_ >= 0 && (t.pawn[index(us)][from] & bb(ep_))) {
+            // Rare enough to verify by the occupancy after the capture (catches the
+            // horizontal pin of both pawns on the fifth rank too).
+            Sq captured = ep_ - up;
+            Bitboard after = (occ ^ bb(from) ^ bb(captured)) | bb(ep_);
+            Bitboard att = ((rook_attacks(ksq, after) & (pieces(PieceKind::Rook) | pieces(PieceKind::Queen))) |
+                            (bishop_attacks(ksq, after) & (pieces(PieceKind::Bishop) | pieces(PieceKind::Queen))) |
+                            (t.knight[ksq] & (pieces(PieceKind::Knight) | pieces(PieceKind::Phantom))) |
+                            (t.ferz[ksq] & pieces(PieceKind::Phantom)) |
+                            (t.pawn[index(us)][ksq] & pieces(PieceKind::Pawn) & ~bb(captured))) &
+                           enemy & after;
+            if (!att)
+                out.push({static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(ep_), MoveType::EnPassant, PieceKind::None});
+        }
+    }
+    // Pieces.
+    for (PieceKind k : {PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::Queen,
+                        PieceKind::Phantom}) {
+        for (Bitboard b = pieces(us, k); b;) {
+            Sq from = pop_lsb(b);
+            for (Bitboard to = attacks_of(k, us, from, occ) & ~own & target & allowed(from); to;)
+                out.push({static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(pop_lsb(to)),
+                          MoveType::Normal, PieceKind::None});
+        }
+    }
+    // Castling.
+    if (!chk) {
+        const int base = us == Seat::White ? 0 : 56;
+        const std::uint8_t short_right = us == Seat::White ? WhiteShort : BlackShort;
+        const std::uint8_t long_right = us == Seat::White ? WhiteLong : BlackLong;
+        if ((castling_ & short_right) && !(occ & (bb(base + 5) | bb(base + 6))) &&
+            !attackers_to(base + 5, occ, them) && !attackers_to(base + 6, occ, them))
+            out.push({static_cast<std::uint8_t>(base + 4), static_cast<std::uint8_t>(base + 6), MoveType::Castle, PieceKind::None});
+        if ((castling_ & long_right) && !(occ & (bb(base + 1) | bb(base + 2) | bb(base + 3))) &&
+            !attackers_to(base + 3, occ, them) && !attackers_to(base + 2, occ, them))
+            out.push({static_cast<std::uint8_t>(base + 4), static_cast<std::uint8_t>(base + 2), MoveType::Castle, PieceKind::None});
+    }
+}
+
+void Position::do_move(const Move& m) {
+    const Keys& k = keys();
+    const Seat us = stm_, them = opponent(us);
+    history_.push_back(Undo{m, Piece{}, castling_, ep_, halfmove_, key_});
+    Undo& u = history_.back();
+    key_ ^= k.castling[castling_];
+    if (ep_ >= 0)
+        key_ ^= k.ep_file[file_of(ep_)];
+    ep_ = -1;
+    ++halfmove_;
+
+    if (m.type == MoveType::Drop) {
+        auto& n = hand_[index(us)][kind_index(m.piece)];
+        key_ ^= k.hand[index(us)][kind_index(m.piece)][n];
+        --n;
+        key_ ^= k.hand[index(us)][kind_index(m.piece)][n];
+        if (piece_on(m.to).kind != PieceKind::None) {
+            u.captured = piece_on(m.to);
+            remove(m.to);
+            halfmove_ = 0;
+        }
+        put(Piece{m.piece, us}, m.to);
+    } else {
+        Piece moving = piece_on(m.from);
+        if (m.type == MoveType::EnPassant) {
+            Sq cap = m.to + (us == Seat::White ? -8 : 8);
+            u.captured = piece_on(cap);
+            remove(cap);
+        } else if (piece_on(m.to).kind != PieceKind::None) {
+            u.captured = piece_on(m.to);
+            remove(m.to);
+        }
+        remove(m.from);
+        put(m.type == MoveType::Promotion ? Piece{m.piece, us} : moving, m.to);
+        if (m.type == MoveType::Castle) {
+            Sq rook_from = m.to > m.from ? m.from + 3 : m.from - 4;
+            Sq rook_to = m.to > m.from ? m.from + 1 : m.from - 1;
+            Piece rook = piece_on(rook_from);
+            remove(rook_from);
+            put(rook, rook_to);
+        }
+        if (moving.kind == PieceKind::Pawn || u.captured.kind != PieceKind::None)
+            halfmove_ = 0;
+        if (moving.kind == PieceKind::Pawn && (m.to - m.from == 16 || m.from - m.to == 16)) {
+            Sq mid = (m.from + m.to) / 2;
+            if (tables().pawn[index(us)][mid] & pieces(them, PieceKind::Pawn))
+                ep_ = mid;
+        }
+        castling_ = static_cast<std::uint8_t>(castling_ & castle_mask(m.from) & castle_mask(m.to));
+    }
+    key_ ^= k.castling[castling_];
+    if (ep_ >= 0)
+        key_ ^= k.ep_file[file_of(ep_)];
+    if (us == Seat::Black)
+        ++fullmove_;
+    stm_ = them;
+    key_ ^= k.black_to_move;
+}
+
+void Position::undo_move() {
+    assert(!history_.empty());
+    const Undo u = history_.back();
+    history_.pop_back();
+    stm_ = opponent(stm_);
+    const Seat us = stm_;
+    if (us == Seat::Black)
+        --fullmove_;
+    const Move& m = u.move;
+    if (m.type == MoveType::Drop) {
+        remove(m.to);
+        ++hand_[index(us)][kind_index(m.piece)];
+        if (u.captured.kind != PieceKind::None)
+            put(u.captured, m.to);
+    } else {
+        Piece moved = piece_on(m.to);
+        remove(m.to);
+        put(m.type == MoveType::Promotion ? Piece{PieceKind::Pawn, us} : moved, m.from);
+        if (m.type == MoveType::Castle) {
+            Sq rook_from = m.to > m.from ? m.from + 3 : m.from - 4;
+            Sq rook_to = m.to > m.from ? m.from + 1 : m.from - 1;
+            Piece rook = piece_on(rook_to);
+            remove(rook_to);
+            put(rook, rook_from);
+        }
+        if (u.captured.kind != PieceKind::None)
+            put(u.captured, m.type == MoveType::EnPassant ? m.to + (us == Seat::White ? -8 : 8) : m.to);
+    }
+    castling_ = u.castling;
+    ep_ = u.ep;
+    halfmove_ = u.halfmove;
+    key_ = u.key;
+}
+
+int Position::repetitions() const {
+    int count = 0;
+    const int n = static_cast<int>(history_.size());
+    for (int back = 2; back <= halfmove_ && back <= n; back += 2)
+        if (history_[static_cast<std::size_t>(n - back)].key == key_)
+            ++count;
+    return count;
+}
+
+bool Position::insufficient_material() const {
+    if (pieces(PieceKind::Pawn) | pieces(PieceKind::Rook) | pieces(PieceKind::Queen) |
+        pieces(PieceKind::Phantom))
+        return false;
+    if (hand_ != decltype(hand_){})
+        return false;
+    const Bitboard minors = pieces(PieceKind::Knight) | pieces(PieceKind::Bishop);
+    if (popcount(minors) <= 1)
+        return true;
+    // Only bishops, all on squares of one colour: no mate is possible.
+    if (pieces(PieceKind::Knight))
+        return false;
+    const Bitboard b = pieces(PieceKind::Bishop);
+    return (b & dark_squares) == b || (b & ~dark_squares) == b;
+}
+
+std::uint64_t Position::perft(int depth) {
+    MoveList moves;
+    generate_legal(moves);
+    if (depth <= 1)
+        return depth == 1 ? moves.size() : 1;
+    std::uint64_t nodes = 0;
+    for (const Move& m : moves) {
+        do_move(m);
+        assert(is_consistent());
+        nodes += perft(depth - 1);
+        undo_move();
+    }
+    return nodes;
+}
+
+bool Position::is_consistent() const {
+    Bitboard all = 0;
+    for (std::size_t k = 1; k < kinds; ++k) {
+        if (all & by_kind_[k])
+            return false;
+        all |= by_kind_[k];
+    }
+    if (all != pieces() || (by_seat_[0] & by_seat_[1]) || by_kind_[0])
+        return false;
+    for (Sq s = 0; s < 64; ++s) {
+        Piece p = piece_on(s);
+        bool here = (all & bb(s)) != 0;
+        if (here != (p.kind != PieceKind::None))
+            return false;
+        if (here && (!(by_kind_[kind_index(p.kind)] & bb(s)) || !(by_seat_[index(p.seat)] & bb(s))))
+            return false;
+    }
+    for (Seat s : {Seat::White, Seat::Black})
+        if (popcount(pieces(s, PieceKind::King)) > 1)
+            return false;
+    if (pieces(PieceKind::Pawn) & (rank_1 | (rank_1 << 56)))
+        return false;
+    Sq their_king = king_square(opponent(stm_));
+    if (their_king >= 0 && attacked(their_king, stm_))
+        return false;
+    return key_ == compute_key();
+}
+
+} // namespace ghostpost::rules::chess

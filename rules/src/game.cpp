@@ -1,0 +1,85 @@
+#include "ghostpost/rules/game.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ghostpost::rules {
+
+RuleError Game::explain_illegal(Seat, const ActionSyntax& syntax, std::string_view text) const {
+    if (syntax.castle != 0)
+        return make_error(ErrorKind::Illegal, std::string(text) + " is not possible now: castling "
+                                                                  "is not allowed here");
+    std::string who = syntax.piece == PieceKind::None
+                          ? std::string("no piece")
+                          : "no " + std::string(piece_name(syntax.piece));
+    return make_error(ErrorKind::Illegal,
+                      std::string(text) + " is not possible: " + who + " can " +
+                          (syntax.drop ? "enter on " : syntax.capture ? "capture on " : "reach ") +
+                          syntax.to.name());
+}
+
+std::uint64_t Game::perft(int depth) const {
+    if (depth <= 0)
+        return 1;
+    std::uint64_t nodes = 0;
+    NoRandomness no_dice;
+    for (const Decision& d : pending()) {
+        auto actions = notated_actions(d.seat);
+        if (depth == 1) {
+            nodes += actions.size();
+            continue;
+        }
+        for (const auto& a : actions) {
+            auto next = clone();
+            auto applied = next->apply(d.seat, a.action, no_dice);
+            if (!applied)
+                throw std::logic_error("perft: a listed action was refused: " + a.text);
+            nodes += next->perft(depth - 1);
+        }
+    }
+    return nodes;
+}
+
+Result<Options> resolve_options(const VariantInfo& info, const Options& given) {
+    Options out;
+    for (const auto& spec : info.options)
+        out[spec.name] = spec.default_value;
+    for (const auto& [name, value] : given) {
+        auto spec = std::find_if(info.options.begin(), info.options.end(),
+                                 [&](const OptionSpec& s) { return s.name == name; });
+        if (spec == info.options.end()) {
+            std::string known;
+            for (const auto& s : info.options)
+                known += (known.empty() ? "" : ", ") + s.name;
+            return make_error(ErrorKind::BadSetup,
+                              info.title + " has no option \"" + name + "\"" +
+                                  (known.empty() ? std::string(" (it has none)")
+                                                 : " (its options: " + known + ")"));
+        }
+        bool fits = false;
+        if (spec->allowed.empty()) {
+            fits = !value.empty() && value.size() <= 6 &&
+                   std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+        } else {
+            fits = std::find(spec->allowed.begin(), spec->allowed.end(), value) != spec->allowed.end();
+        }
+        if (!fits) {
+            std::string allowed = "a whole number";
+            if (!spec->allowed.empty()) {
+                allowed.clear();
+                for (const auto& a : spec->allowed)
+                    allowed += (allowed.empty() ? "" : " or ") + a;
+            }
+            return make_error(ErrorKind::BadSetup, "option " + name + "=" + value +
+                                                       " is not allowed: use " + allowed);
+        }
+        out[name] = value;
+    }
+    return out;
+}
+
+std::uint32_t NoRandomness::uniform(std::uint32_t) {
+    throw std::logic_error("a game without chance asked for a random number");
+}
+
+} // namespace ghostpost::rules

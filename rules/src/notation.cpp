@@ -1,0 +1,291 @@
+// The forgiving parser. It never decides legality itself: it reduces what was typed to a key
+// and compares it with the keys of the canonical texts of the legal actions, in rounds from
+// strict to lenient, so a stricter reading always wins (a b-file pawn move over a bishop).
+#include "ghostpost/rules/notation.h"
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+
+namespace ghostpost::rules {
+namespace {
+
+constexpr std::size_t max_action_length = 40; // longer text is never an action: no regex on it
+
+bool is_space_or_punct(char c) {
+    return std::isspace(static_cast<unsigned char>(c)) || c == '"' || c == '\'' || c == '`' ||
+           c == '*' || c == '(' || c == ')' || c == '[' || c == ']' || c == '.' || c == ',' ||
+           c == ';' || c == '_' || c == '~';
+}
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+// What never changes meaning inside a move: capture marks, promotion "=", dashes, spaces, and
+// castling written with zeros.
+std::string loose_key(std::string_view text) {
+    std::string out;
+    for (char c : text)
+        if (c != 'x' && c != ':' && c != '=' && c != '-' && c != ' ')
+            out += c;
+    if ((out.size() == 2 || out.size() == 3) &&
+        std::all_of(out.begin(), out.end(), [](char c) { return c == '0' || c == 'O' || c == 'o'; }))
+        return std::string(out.size(), 'O');
+    return out;
+}
+
+std::string join_candidates(const std::vector<std::string>& texts) {
+    std::string out;
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        if (i > 0)
+            out += i + 1 == texts.size() ? " or " : ", ";
+        out += texts[i];
+    }
+    return out;
+}
+
+bool syntax_matches(const ActionSyntax& s, const Action& a) {
+    if (s.castle != 0 || !s.to.valid() || a.to != s.to)
+        return false;
+    if (s.drop != (a.kind == ActionKind::Drop))
+        return false;
+    if (a.kind != ActionKind::Move && a.kind != ActionKind::Drop)
+        return false;
+    if (s.piece != PieceKind::None && s.piece != a.piece)
+        return false;
+    if (s.from_file >= 0 && a.from.file != s.from_file)
+        return false;
+    if (s.from_rank >= 0 && a.from.rank != s.from_rank)
+        return false;
+    return s.promotion == a.promotion;
+}
+
+Result<NotatedAction> decide(const std::vector<const NotatedAction*>& found, std::string_view text) {
+    if (found.size() == 1)
+        return *found.front();
+    std::vector<std::string> names;
+    for (const auto* f : found)
+        names.push_back(f->text);
+    RuleError e = make_error(ErrorKind::Ambiguous,
+                             std::string(text) + " is ambiguous: " + join_candidates(names));
+    e.candidates = std::move(names);
+    return e;
+}
+
+} // namespace
+
+std::string strip_annotations(std::string_view text) {
+    std::size_t b = 0, e = text.size();
+    while (b < e && is_space_or_punct(text[b]))
+        ++b;
+    // A leading move number: "12. e4", "12... Nf6", "12.e4".
+    std::size_t d = b;
+    while (d < e && std::isdigit(static_cast<unsigned char>(text[d])))
+        ++d;
+    if (d > b && d < e && text[d] == '.') {
+        while (d < e && (text[d] == '.' || std::isspace(static_cast<unsigned char>(text[d]))))
+            ++d;
+        if (d < e)
+            b = d;
+    }
+    for (;;) {
+        while (e > b && (is_space_or_punct(text[e - 1]) || text[e - 1] == '!' ||
+                         text[e - 1] == '?' || text[e - 1] == '+' || text[e - 1] == '#'))
+            --e;
+        std::string_view rest = text.substr(b, e - b);
+        std::string low = lower(rest);
+        // "e.p." loses its dots above, so the suffix is "ep" or "e.p" here.
+        bool cut = false;
+        for (std::string_view suffix : {"e.p", "ep"}) {
+            if (low.size() > suffix.size() + 1 && low.ends_with(suffix) &&
+                !std::isalpha(static_cast<unsigned char>(low[low.size() - suffix.size() - 1]))) {
+                e -= suffix.size();
+                cut = true;
+                break;
+            }
+        }
+        if (!cut)
+            break;
+    }
+    return std::string(text.substr(b, e - b));
+}
+
+std::optional<ActionSyntax> parse_syntax(std::string_view raw, int files, int ranks) {
+    std::string text = strip_annotations(raw);
+    if (text.empty() || text.size() > max_action_length)
+        return std::nullopt;
+    ActionSyntax out;
+    std::string key;
+    for (char c : text) {
+        if (c == 'x' || c == ':') {
+            out.capture = true;
+            continue;
+        }
+        if (c == '=' || c == '-' || c == ' ')
+            continue;
+        key += c;
+    }
+    for (char& c : key)
+        if (c == '0' || c == 'o')
+            c = 'O';
+    if (key == "OO" || key == "OOO") {
+        out.castle = key == "OO" ? 1 : 2;
+        out.piece = PieceKind::King;
+        return out;
+    }
+    // Undo the zero rewrite for squares such as a10.
+    key.clear();
+    for (char c : text)
+        if (c != 'x' && c != ':' && c != '=' && c != '-' && c != ' ')
+            key += c;
+
+    static const std::regex drop(R"(^([A-Z])@([a-j])(10|[1-9])$)");
+    static const std::regex move(R"(^([A-Z])?([a-j])?(10|[1-9])?([a-j])(10|[1-9])([A-Za-z])?$)");
+    std::smatch m;
+    auto square_of = [&](const std::string& f, const std::string& r) -> std::optional<Square> {
+        return parse_square(f + r, files, ranks);
+    };
+    if (std::regex_match(key, m, drop)) {
+        out.drop = true;
+        out.piece = piece_from_letter(m[1].str()[0]);
+        auto sq = square_of(m[2].str(), m[3].str());
+        if (out.piece == PieceKind::None || !sq)
+            return std::nullopt;
+        out.to = *sq;
+        return out;
+    }
+    if (!std::regex_match(key, m, move))
+        return std::nullopt;
+    auto sq = square_of(m[4].str(), m[5].str());
+    if (!sq)
+        return std::nullopt;
+    out.to = *sq;
+    if (m[2].matched)
+        out.from_file = m[2].str()[0] - 'a';
+    if (m[3].matched) {
+        out.from_rank = std::stoi(m[3].str()) - 1;
+        if (out.from_rank >= ranks)
+            return std::nullopt;
+    }
+    if (out.from_file >= files)
+        return std::nullopt;
+    if (m[1].matched) {
+        out.piece = piece_from_letter(m[1].str()[0]);
+        if (out.piece == PieceKind::None)
+            return std::nullopt;
+    } else {
+        // Both from-coordinates without a letter is LAN: any piece may be meant.
+        out.piece = out.from_file >= 0 && out.from_rank >= 0 ? PieceKind::None : PieceKind::Pawn;
+        if (out.from_rank >= 0 && out.from_file < 0)
+            return std::nullopt;
+    }
+    if (m[6].matched) {
+        char p = static_cast<char>(std::toupper(static_cast<unsigned char>(m[6].str()[0])));
+        out.promotion = piece_from_letter(p);
+        if (out.promotion == PieceKind::None || out.promotion == PieceKind::Pawn)
+            return std::nullopt;
+    }
+    return out;
+}
+
+Result<NotatedAction> parse_action(const Game& game, Seat seat, std::string_view raw) {
+    const VariantInfo& info = game.info();
+    if (game.outcome().over())
+        return make_error(ErrorKind::GameOver, "the game is over (" + game.outcome().reason + ")");
+    std::vector<NotatedAction> actions = game.notated_actions(seat);
+    if (actions.empty()) {
+        std::string who;
+        for (const auto& d : game.pending())
+            who += (who.empty() ? "" : " and ") + info.seat_names[static_cast<std::size_t>(index(d.seat))];
+        return make_error(ErrorKind::NotYourTurn,
+                          "it is not your decision now" + (who.empty() ? "" : ": " + who + " to decide"));
+    }
+    std::string text = strip_annotations(raw);
+    const std::string shown = text.size() > max_action_length ? text.substr(0, 20) + "..." : text;
+    auto not_a_move = [&] {
+        return make_error(ErrorKind::NotAMove,
+                          "\"" + shown + "\" is not a move. Write moves like e4, Nf3, exd5, O-O or e8=Q" +
+                              " (!rules " + info.name + " shows the notation).");
+    };
+    if (text.empty() || text.size() > max_action_length)
+        return not_a_move();
+
+    // Round 1: the canonical text, up to capture marks, "=", dashes and zeros for O.
+    const std::string key = loose_key(text);
+    std::vector<const NotatedAction*> found;
+    for (const auto& a : actions)
+        if (loose_key(strip_annotations(a.text)) == key)
+            found.push_back(&a);
+    if (!found.empty())
+        return decide(found, text);
+
+    // Round 2: the parts of a move (over-specified SAN, LAN, a missing "=").
+    auto try_syntax = [&](const std::string& t) -> std::optional<ActionSyntax> {
+        auto syntax = parse_syntax(t, info.files, info.ranks);
+        if (!syntax)
+            return std::nullopt;
+        found.clear();
+        for (const auto& a : actions) {
+            if (syntax_matches(*syntax, a.action))
+                found.push_back(&a);
+            else if (syntax->castle != 0 && loose_key(strip_annotations(a.text)) ==
+                                                (syntax->castle == 1 ? "OO" : "OOO"))
+                found.push_back(&a);
+        }
+        return syntax;
+    };
+    std::optional<ActionSyntax> syntax = try_syntax(text);
+    if (!found.empty())
+        return decide(found, text);
+
+    // Round 3: a lower-case piece letter ("nf3", "bb5"), tried only after the pawn reading.
+    if (std::islower(static_cast<unsigned char>(text[0])) &&
+        piece_from_letter(static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])))) !=
+            PieceKind::None) {
+        std::string upper = text;
+        upper[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(upper[0])));
+        auto upper_syntax = try_syntax(upper);
+        if (!found.empty())
+            return decide(found, text);
+        if (!syntax && upper_syntax)
+            syntax = upper_syntax;
+    }
+
+    // Round 4: words of special actions and choices in any case ("hide", "TRANSCEND"); never
+    // for moves, where case tells a bishop from the b-file.
+    const std::string low = lower(key);
+    found.clear();
+    for (const auto& a : actions)
+        if (a.action.kind != ActionKind::Move && a.action.kind != ActionKind::Drop &&
+            lower(loose_key(strip_annotations(a.text))) == low)
+            found.push_back(&a);
+    if (!found.empty())
+        return decide(found, text);
+
+    if (syntax)
+        return game.explain_illegal(seat, *syntax, text);
+    return not_a_move();
+}
+
+bool looks_like_action(const Game& game, Seat seat, std::string_view text) {
+    std::string stripped = strip_annotations(text);
+    if (stripped.empty() || stripped.size() > max_action_length)
+        return false;
+    const VariantInfo& info = game.info();
+    if (parse_syntax(stripped, info.files, info.ranks))
+        return true;
+    const std::string low = lower(loose_key(stripped));
+    auto names_an_action = [&](Seat s) {
+        for (const auto& a : game.notated_actions(s))
+            if (lower(loose_key(strip_annotations(a.text))) == low)
+                return true;
+        return false;
+    };
+    return names_an_action(seat) || names_an_action(opponent(seat));
+}
+
+} // namespace ghostpost::rules

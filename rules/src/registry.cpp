@@ -1,0 +1,44 @@
+// The one list of variants. Adding a variant adds its declaration and its entry here, nothing
+// else outside the variant's own files.
+#include "ghostpost/rules/registry.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+namespace ghostpost::rules {
+
+// Each variant's file defines one of these.
+const Variant& chess_variant();
+
+namespace {
+
+bool same_name(std::string_view a, std::string_view b) {
+    return a.size() == b.size() &&
+           std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               return std::tolower(static_cast<unsigned char>(x)) ==
+                      std::tolower(static_cast<unsigned char>(y));
+           });
+}
+
+} // namespace
+
+std::span<const Variant* const> variants() {
+    static const std::array list{
+        &chess_variant(),
+    };
+    return list;
+}
+
+const Variant* find_variant(std::string_view name) {
+    for (const Variant* v : variants()) {
+        if (same_name(v->info().name, name))
+            return v;
+        for (const auto& alias : v->info().aliases)
+            if (same_name(alias, name))
+                return v;
+    }
+    return nullptr;
+}
+
+} // namespace ghostpost::rules

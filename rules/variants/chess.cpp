@@ -1,0 +1,151 @@
+// FIDE chess: the Laws of Chess, with the draws a play-by-post service needs. The 50-move
+// rule and threefold repetition are claims (!draw); the 75-move rule, fivefold repetition,
+// stalemate and insufficient material end the game by themselves. FEN in and out.
+#include "chess/fide.h"
+#include "chess/san.h"
+#include "ghostpost/rules/game.h"
+
+namespace ghostpost::rules {
+namespace {
+
+using chess::MoveList;
+using chess::Position;
+using chess::popcount;
+
+const VariantInfo& chess_info() {
+    static const VariantInfo info{
+        .name = "chess",
+        .aliases = {"fide", "standard"},
+        .title = "FIDE chess",
+        .files = 8,
+        .ranks = 8,
+        .seat_names = {"White", "Black"},
+        .options = {},
+        .summary = "The Laws of Chess (FIDE). Checkmate wins. Stalemate, insufficient material, "
+                   "the 75-move rule and fivefold repetition draw at once; the 50-move rule and "
+                   "threefold repetition may be claimed with !draw.",
+        .notation = "Standard algebraic notation: e4, Nf3, exd5, Nbd2, R1e2, O-O, O-O-O, e8=Q. "
+                    "Also accepted: 0-0, e2e4, e2-e4, Ng1f3, e7e8q, nf3, and + # ! ? marks.",
+    };
+    return info;
+}
+
+class ChessGame final : public Game {
+public:
+    explicit ChessGame(Options options) : options_(std::move(options)) { refresh(); }
+
+    std::string load(std::string_view fen) {
+        std::string err = pos_.set_fen(fen);
+        if (err.empty() && (pos_.pieces(PieceKind::Phantom) || pos_.in_hand(Seat::White, PieceKind::Phantom) ||
+                            pos_.in_hand(Seat::Black, PieceKind::Phantom)))
+            err = "FIDE chess has no Phantom";
+        if (err.empty() && (popcount(pos_.pieces(Seat::White, PieceKind::King)) != 1 ||
+                            popcount(pos_.pieces(Seat::Black, PieceKind::King)) != 1))
+            err = "each side needs exactly one king";
+        refresh();
+        return err;
+    }
+
+    std::unique_ptr<Game> clone() const override { return std::make_unique<ChessGame>(*this); }
+    const VariantInfo& info() const override { return chess_info(); }
+    const Options& options() const override { return options_; }
+
+    std::vector<Decision> pending() const override {
+        if (outcome_.over())
+            return {};
+        return {Decision{pos_.side_to_move(), "move"}};
+    }
+
+    std::vector<NotatedAction> notated_actions(Seat seat) const override {
+        if (outcome_.over() || seat != pos_.side_to_move())
+            return {};
+        Position scratch = pos_;
+        return chess::notate(scratch, legal_);
+    }
+
+    Result<std::vector<Event>> apply(Seat seat, const Action& action, RandomSource&) override {
+        if (outcome_.over())
+            return make_error(ErrorKind::GameOver, "the game is over (" + outcome_.reason + ")");
+        if (seat != pos_.side_to_move())
+            return make_error(ErrorKind::NotYourTurn, "it is " + std::string(seat_name(pos_.side_to_move())) + "'s move");
+        auto move = chess::find_move(pos_, legal_, action);
+        if (!move)
+            return make_error(ErrorKind::Illegal, "that move is not legal here");
+        std::vector<Event> events;
+        const std::string san = chess::to_san(pos_, *move, legal_);
+        const bool capture = pos_.piece_on(move->to).kind != PieceKind::None ||
+                             move->type == chess::MoveType::EnPassant;
+        events.push_back({EventKind::Moved, san, std::nullopt});
+        if (capture)
+            events.push_back({EventKind::Captured, san, std::nullopt});
+        pos_.do_move(*move);
+        refresh();
+        if (pos_.in_check() && !outcome_.over())
+            events.push_back({EventKind::Check, "check", std::nullopt});
+        if (outcome_.over())
+            events.push_back({EventKind::GameOver, outcome_.reason, std::nullopt});
+        return events;
+    }
+
+    Outcome outcome() const override { return outcome_; }
+    std::optional<std::string> claimable_draw() const override {
+        return outcome_.over() ? std::nullopt : chess::fide_claimable_draw(pos_);
+    }
+
+    PublicView public_view() const override {
+        return make_public(chess::fide_board(pos_, "chess", outcome_.over()));
+    }
+    SeatView seat_view(Seat seat) const override {
+        // Chess hides nothing: a seat sees what everyone sees.
+        return make_private(seat, chess::fide_board(pos_, "chess", outcome_.over()));
+    }
+
+    RuleError explain_illegal(Seat, const ActionSyntax& syntax, std::string_view text) const override {
+        Position scratch = pos_;
+        return chess::explain_fide_illegal(scratch, syntax, text);
+    }
+
+    std::uint64_t perft(int depth) const override {
+        Position scratch = pos_;
+        return scratch.perft(depth);
+    }
+    std::string fen() const override { return pos_.fen(); }
+    int ply() const override { return pos_.plies_played(); }
+
+private:
+    void refresh() {
+        legal_.clear();
+        pos_.generate_legal(legal_);
+        outcome_ = chess::fide_outcome(pos_, legal_);
+    }
+
+    Options options_;
+    Position pos_;
+    MoveList legal_;
+    Outcome outcome_;
+};
+
+class ChessVariant final : public Variant {
+public:
+    const VariantInfo& info() const override { return chess_info(); }
+    Result<std::unique_ptr<Game>> start(const Options& options, std::string_view fen) const override {
+        auto resolved = resolve_options(info(), options);
+        if (!resolved)
+            return resolved.error();
+        auto game = std::make_unique<ChessGame>(std::move(*resolved));
+        if (!fen.empty()) {
+            if (std::string err = game->load(fen); !err.empty())
+                return make_error(ErrorKind::BadSetup, "cannot read that FEN: " + err);
+        }
+        return std::unique_ptr<Game>(std::move(game));
+    }
+};
+
+} // namespace
+
+const Variant& chess_variant() {
+    static const ChessVariant v;
+    return v;
+}
+
+} // namespace ghostpost::rules

@@ -1,0 +1,54 @@
+#include "chess_test_support.h"
+
+#include "ghostpost/rules/notation.h"
+
+// The debug build checks every invariant at every node (is_consistent in Position::perft), so
+// the suite runs each position only up to depths of at most this many nodes; the release
+// binary reaches the deeper figures in the same file (`ghostpost perft`).
+constexpr std::uint64_t node_budget = 700'000;
+
+TEST_CASE("Perft counts match Stockfish for the reference positions", "[chess][perft]") {
+    auto cases = test::read_perft_file(GHOSTPOST_TEST_DATA "/perft/chess.epd");
+    REQUIRE(cases.size() == 13);
+    for (const auto& c : cases) {
+        auto game = test::start("chess", c.fen);
+        for (auto [depth, nodes] : c.counts) {
+            if (nodes > node_budget)
+                break;
+            INFO(c.name << " depth " << depth);
+            CHECK(game->perft(depth) == nodes);
+        }
+    }
+}
+
+TEST_CASE("Every legal move's SAN parses back to the same move", "[chess][notation]") {
+    auto cases = test::read_perft_file(GHOSTPOST_TEST_DATA "/perft/chess.epd");
+    for (const auto& c : cases) {
+        auto game = test::start("chess", c.fen);
+        const auto seat = game->pending().front().seat;
+        const auto actions = game->notated_actions(seat);
+        REQUIRE(actions.size() == c.counts.front().second);
+        for (const auto& a : actions) {
+            INFO(c.name << ": " << a.text);
+            auto parsed = ghostpost::rules::parse_action(*game, seat, a.text);
+            REQUIRE(parsed.ok());
+            CHECK(parsed->action == a.action);
+            CHECK(parsed->text == a.text);
+        }
+        // One ply deeper too, so that the other side's moves round-trip as well.
+        ghostpost::rules::NoRandomness no_dice;
+        for (const auto& first : actions) {
+            auto next = game->clone();
+            REQUIRE(next->apply(seat, first.action, no_dice).ok());
+            if (next->pending().empty())
+                continue;
+            const auto other = next->pending().front().seat;
+            for (const auto& a : next->notated_actions(other)) {
+                auto parsed = ghostpost::rules::parse_action(*next, other, a.text);
+                INFO(c.name << ": " << first.text << " " << a.text);
+                REQUIRE(parsed.ok());
+                CHECK(parsed->action == a.action);
+            }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+// Helpers for the chess tests: start a game from a FEN and play moves by their text.
+#pragma once
+
+#include "ghostpost/rules/game.h"
+#include "ghostpost/rules/notation.h"
+#include "ghostpost/rules/registry.h"
+
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace test {
+
+inline std::unique_ptr<ghostpost::rules::Game> start(const std::string& variant, const std::string& fen = {},
+                                                     const ghostpost::rules::Options& options = {}) {
+    const auto* v = ghostpost::rules::find_variant(variant);
+    REQUIRE(v != nullptr);
+    auto g = v->start(options, fen);
+    INFO((g ? std::string() : g.error().message));
+    REQUIRE(g.ok());
+    return std::move(*g);
+}
+
+// Plays each whitespace-separated move for whoever must decide; fails the test on a refusal.
+inline void play(ghostpost::rules::Game& game, const std::string& moves) {
+    ghostpost::rules::NoRandomness no_dice;
+    std::istringstream in(moves);
+    std::string word;
+    while (in >> word) {
+        auto pending = game.pending();
+        REQUIRE_FALSE(pending.empty());
+        auto action = ghostpost::rules::parse_action(game, pending.front().seat, word);
+        INFO(word << ": " << (action ? "" : action.error().message));
+        REQUIRE(action.ok());
+        REQUIRE(game.apply(pending.front().seat, action->action, no_dice).ok());
+    }
+}
+
+struct PerftCase {
+    std::string name;
+    std::string fen;
+    std::vector<std::pair<int, std::uint64_t>> counts;
+};
+
+// Reads a perft data file: "# name" lines, then "FEN ; perft D N ; perft D N ...".
+inline std::vector<PerftCase> read_perft_file(const std::string& path) {
+    std::ifstream in(path);
+    REQUIRE(in.good());
+    std::vector<PerftCase> out;
+    std::string line, name;
+    while (std::getline(in, line)) {
+        if (line.empty())
+            continue;
+        if (line[0] == '#') {
+            name = line.substr(line.find_first_not_of("# "));
+            continue;
+        }
+        PerftCase c;
+        c.name = name;
+        std::istringstream fields(line);
+        std::string field;
+        std::getline(fields, field, ';');
+        c.fen = field.substr(0, field.find_last_not_of(' ') + 1);
+        while (std::getline(fields, field, ';')) {
+            std::istringstream f(field);
+            std::string word;
+            int depth = 0;
+            std::uint64_t nodes = 0;
+            f >> word >> depth >> nodes;
+            REQUIRE(word == "perft");
+            c.counts.emplace_back(depth, nodes);
+        }
+        out.push_back(c);
+    }
+    return out;
+}
+
+} // namespace test

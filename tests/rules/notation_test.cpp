@@ -1,0 +1,166 @@
+#include "chess_test_support.h"
+
+using namespace ghostpost::rules;
+
+namespace {
+std::string canonical(const Game& g, const std::string& typed) {
+    auto r = parse_action(g, g.pending().front().seat, typed);
+    if (!r)
+        return "error: " + r.error().message;
+    return r->text;
+}
+RuleError error_of(const Game& g, const std::string& typed) {
+    auto r = parse_action(g, g.pending().front().seat, typed);
+    REQUIRE_FALSE(r.ok());
+    return r.error();
+}
+} // namespace
+
+TEST_CASE("Forgiving forms of a move all mean the canonical move", "[notation]") {
+    auto g = test::start("chess");
+    for (const char* typed : {"Nf3", "Ng1f3", "Ng1-f3", "g1f3", "g1-f3", "nf3", "Nf3!", "Nf3!?",
+                              "  Nf3. ", "Nf3+", "(Nf3)", "Ngf3", "N1f3", "`Nf3`", "1. Nf3", "1.Nf3"})
+        CHECK(canonical(*g, typed) == "Nf3");
+    CHECK(canonical(*g, "e2e4") == "e4");
+    CHECK(canonical(*g, "e2-e4") == "e4");
+    CHECK(canonical(*g, "e4") == "e4");
+}
+
+TEST_CASE("Castling is read with letters O or zeros", "[notation]") {
+    auto g = test::start("chess", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    for (const char* typed : {"O-O", "0-0", "OO", "o-o", "e1g1", "Kg1", "O-O+"})
+        CHECK(canonical(*g, typed) == "O-O");
+    for (const char* typed : {"O-O-O", "0-0-0", "e1c1"})
+        CHECK(canonical(*g, typed) == "O-O-O");
+}
+
+TEST_CASE("Captures and promotions may leave out x and =", "[notation]") {
+    auto g = test::start("chess", "3r3k/4P3/8/3p4/4P3/8/8/K7 w - - 0 1");
+    CHECK(canonical(*g, "exd5") == "exd5");
+    CHECK(canonical(*g, "ed5") == "exd5");
+    CHECK(canonical(*g, "e4d5") == "exd5");
+    CHECK(canonical(*g, "exd8=Q+") == "exd8=Q+");
+    CHECK(canonical(*g, "exd8Q") == "exd8=Q+");
+    CHECK(canonical(*g, "ed8q") == "exd8=Q+");
+    CHECK(canonical(*g, "e7d8q") == "exd8=Q+");
+    CHECK(canonical(*g, "e7d8n") == "exd8=N");
+    CHECK(canonical(*g, "e8=R+") == "e8=R+");
+    CHECK(canonical(*g, "e8R") == "e8=R+");
+}
+
+TEST_CASE("An e.p. suffix is accepted", "[notation]") {
+    auto g = test::start("chess", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2");
+    CHECK(canonical(*g, "exd6 e.p.") == "exd6");
+    CHECK(canonical(*g, "exd6e.p.") == "exd6");
+    CHECK(canonical(*g, "exd6ep") == "exd6");
+}
+
+TEST_CASE("A b-file pawn move wins over a bishop; a lower-case letter may mean a bishop otherwise", "[notation]") {
+    // Both the b2 pawn and the bishop on a4... here: the pawn b2 can go to b3 and no bishop can.
+    auto g = test::start("chess", "4k3/8/8/8/8/2p5/1P6/4KB2 w - - 0 1");
+    CHECK(canonical(*g, "bxc3") == "bxc3");
+    CHECK(canonical(*g, "Bxc3") == "error: Bxc3 is not possible: no bishop can capture on c3");
+    CHECK(canonical(*g, "bd3") == "Bd3");
+    CHECK(canonical(*g, "b3") == "b3");
+}
+
+TEST_CASE("An ambiguous move lists the canonical candidates", "[notation]") {
+    auto g = test::start("chess", "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1");
+    auto e = error_of(*g, "Nd2");
+    CHECK(e.kind == ErrorKind::Ambiguous);
+    CHECK(e.message == "Nd2 is ambiguous: Nbd2 or Nfd2");
+    CHECK(e.candidates == std::vector<std::string>{"Nbd2", "Nfd2"});
+    CHECK(canonical(*g, "Nbd2") == "Nbd2");
+    CHECK(canonical(*g, "Nfd2") == "Nfd2");
+    CHECK(canonical(*g, "Nb1d2") == "Nbd2");
+}
+
+TEST_CASE("Rank and square disambiguation follow the PGN order", "[notation]") {
+    auto rooks = test::start("chess", "4k3/R7/8/8/8/8/R7/4K3 w - - 0 1");
+    CHECK(canonical(*rooks, "R7a5") == "R7a5");
+    CHECK(canonical(*rooks, "R2a5") == "R2a5");
+    auto queens = test::start("chess", "1k6/8/8/8/Q6Q/8/8/Q3K3 w - - 0 1");
+    CHECK(canonical(*queens, "Qa4d4") == "Qa4d4");
+    CHECK(canonical(*queens, "Qa1d4") == "Q1d4");
+    CHECK(canonical(*queens, "Qhd4") == "Qhd4");
+    CHECK(error_of(*queens, "Qd4").message == "Qd4 is ambiguous: Q1d4, Qa4d4 or Qhd4");
+}
+
+TEST_CASE("Illegal moves say why", "[notation]") {
+    auto g = test::start("chess");
+    CHECK(error_of(*g, "Ne5").message == "Ne5 is not possible: no knight can reach e5");
+    CHECK(error_of(*g, "e5").message == "e5 is not possible: no pawn can reach e5");
+    CHECK(error_of(*g, "Nd2").message == "Nd2 is not possible: your own pawn stands on d2");
+    CHECK(error_of(*g, "O-O").message == "O-O is not possible: there are pieces between the king and the rook");
+    CHECK(error_of(*g, "e3e4").message == "e3e4 is not possible: there is no piece on e3");
+    CHECK(error_of(*g, "e7e5").message == "e7e5 is not possible: the piece on e7 is not yours");
+    CHECK(error_of(*g, "Ne5").kind == ErrorKind::Illegal);
+
+    auto pinned = test::start("chess", "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1");
+    CHECK(error_of(*pinned, "Bd3").message == "Bd3 is not possible: that leaves your king in check");
+    auto checked = test::start("chess", "4k3/4r3/8/8/8/8/8/N3K3 w - - 0 1");
+    CHECK(error_of(*checked, "Nb3").message == "Nb3 is not possible: you are in check and it does not answer the check");
+
+    auto through = test::start("chess", "4k3/8/8/8/8/8/5r2/4K2R w K - 0 1");
+    CHECK(error_of(*through, "O-O").message == "O-O is not possible: cannot castle through check: f1 is attacked");
+    auto into = test::start("chess", "4k3/8/8/8/8/8/6r1/4K2R w K - 0 1");
+    CHECK(error_of(*into, "O-O").message == "O-O is not possible: the king would be in check on g1");
+    auto in_check = test::start("chess", "4k3/4r3/8/8/8/8/8/4K2R w K - 0 1");
+    CHECK(error_of(*in_check, "O-O").message == "O-O is not possible: you cannot castle out of check");
+    auto moved = test::start("chess", "4k3/8/8/8/8/8/8/4K2R w - - 0 1");
+    CHECK(error_of(*moved, "O-O").message ==
+          "O-O is not possible: castling on that side is no longer allowed (the king or that rook has moved)");
+
+    auto promo = test::start("chess", "4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+    CHECK(error_of(*promo, "a8").message == "a8 is not possible: a pawn reaching the last rank must promote: add =Q, =R, =B or =N");
+    CHECK(error_of(*promo, "a8=K").message == "a8=K is not possible: a pawn promotes to a queen, rook, bishop or knight");
+}
+
+TEST_CASE("Text that is not a move says what a move looks like", "[notation]") {
+    auto g = test::start("chess");
+    const std::string help = " is not a move. Write moves like e4, Nf3, exd5, O-O or e8=Q (!rules chess shows the notation).";
+    CHECK(error_of(*g, "hello").message == "\"hello\"" + help);
+    CHECK(error_of(*g, "e9").message == "\"e9\"" + help);
+    CHECK(error_of(*g, "Zf3").message == "\"Zf3\"" + help);
+    CHECK(error_of(*g, "hello").kind == ErrorKind::NotAMove);
+    CHECK(error_of(*g, std::string(1 << 20, 'e')).kind == ErrorKind::NotAMove);
+    CHECK(error_of(*g, "\xff\xfe").kind == ErrorKind::NotAMove);
+}
+
+TEST_CASE("Only the seat that must decide may act", "[notation]") {
+    auto g = test::start("chess");
+    auto r = parse_action(*g, Seat::Black, "e5");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().kind == ErrorKind::NotYourTurn);
+    CHECK(r.error().message == "it is not your decision now: White to decide");
+}
+
+TEST_CASE("Chatter does not look like a move, moves and move-shaped text do", "[notation]") {
+    auto g = test::start("chess");
+    CHECK(looks_like_action(*g, Seat::White, "e4"));
+    CHECK(looks_like_action(*g, Seat::White, "Ne5"));
+    CHECK(looks_like_action(*g, Seat::Black, "e5"));
+    CHECK(looks_like_action(*g, Seat::White, "O-O"));
+    CHECK_FALSE(looks_like_action(*g, Seat::White, "good game"));
+    CHECK_FALSE(looks_like_action(*g, Seat::White, "ok"));
+    CHECK_FALSE(looks_like_action(*g, Seat::White, "I think e4 is best"));
+    CHECK_FALSE(looks_like_action(*g, Seat::White, std::string(1 << 20, 'a')));
+}
+
+TEST_CASE("Squares up to j10 parse on a 10x10 board and not beyond", "[notation]") {
+    auto s = parse_syntax("R10a5", 10, 10);
+    REQUIRE(s.has_value());
+    CHECK(s->piece == PieceKind::Rook);
+    CHECK(s->from_rank == 9);
+    CHECK(s->to == Square(0, 4));
+    auto p = parse_syntax("a10=W", 10, 10);
+    REQUIRE(p.has_value());
+    CHECK(p->to == Square(0, 9));
+    CHECK(p->promotion == PieceKind::Warlord);
+    CHECK_FALSE(parse_syntax("a10", 8, 8).has_value());
+    CHECK_FALSE(parse_syntax("k5", 10, 10).has_value());
+    auto drop = parse_syntax("F@e4");
+    REQUIRE(drop.has_value());
+    CHECK(drop->drop);
+    CHECK(drop->piece == PieceKind::Phantom);
+}
