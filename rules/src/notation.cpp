@@ -197,6 +197,14 @@ Result<NotatedAction> parse_action(const Game& game, Seat seat, std::string_view
     if (game.outcome().over())
         return make_error(ErrorKind::GameOver, "the game is over (" + game.outcome().reason + ")");
     std::vector<NotatedAction> actions = game.notated_actions(seat);
+    const std::vector<NotatedAction> anytime = game.anytime_actions(seat);
+    {
+        // An anytime action ("peek") is taken by its word, in any case, turn or no turn.
+        const std::string low = lower(loose_key(strip_annotations(raw.substr(0, std::min<std::size_t>(raw.size(), 64)))));
+        for (const auto& a : anytime)
+            if (lower(loose_key(strip_annotations(a.text))) == low)
+                return a;
+    }
     if (actions.empty()) {
         std::string who;
         for (const auto& d : game.pending())
@@ -285,6 +293,9 @@ bool looks_like_action(const Game& game, Seat seat, std::string_view text) {
                 return true;
         return false;
     };
+    for (const auto& a : game.anytime_actions(seat))
+        if (lower(loose_key(strip_annotations(a.text))) == low)
+            return true;
     return names_an_action(seat) || names_an_action(opponent(seat));
 }
 

@@ -53,11 +53,14 @@ struct Decision {
 enum class EventKind : std::uint8_t { Moved, Captured, Check, Roll, Reveal, Special, GameOver, Note };
 
 // Something an action caused. An event with `only_for` set is private to that seat and must go
-// by direct message; the others are public.
+// by direct message, with `board` when the rules show that seat a board of its own (Phantom
+// Chess: your Phantom after you moved it; a peek). Events without `only_for` are public and
+// never carry a board: the channel's board is always the public view.
 struct Event {
     EventKind kind = EventKind::Note;
     std::string text;
     std::optional<Seat> only_for;
+    std::optional<SeatView> board;
 };
 
 enum class Status : std::uint8_t { Ongoing, WhiteWins, BlackWins, Draw };
@@ -123,8 +126,11 @@ public:
     virtual std::vector<Decision> pending() const = 0;
     // Every action `seat` may take now, each with its canonical text; empty when it has none.
     virtual std::vector<NotatedAction> notated_actions(Seat seat) const = 0;
-    // Applies one of `seat`'s legal actions. Errors: NotYourTurn when `seat` has nothing to
-    // decide, GameOver, Illegal when the action is not one of notated_actions(seat).
+    // Actions `seat` may take whether or not it must decide now (Phantom Chess's peek, a
+    // standing dice policy in Gnostic Chess); apply() accepts them at any time. Default: none.
+    virtual std::vector<NotatedAction> anytime_actions(Seat) const { return {}; }
+    // Applies one of `seat`'s legal or anytime actions. Errors: NotYourTurn when `seat` has
+    // nothing to decide, GameOver, Illegal when the action is not one of those listed.
     virtual Result<std::vector<Event>> apply(Seat seat, const Action& action, RandomSource& rng) = 0;
     virtual Outcome outcome() const = 0;
     // A draw the seat to decide may claim now (the 50-move rule, threefold repetition).
