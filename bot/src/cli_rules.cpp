@@ -96,6 +96,8 @@ int run_replay(const RulesArgs& args) {
     rules::NoRandomness no_dice;
     std::string line;
     while (std::getline(std::cin, line)) {
+        if (line.starts_with('['))
+            continue; // a PGN tag pair
         std::istringstream words(line);
         std::string word;
         while (words >> word) {

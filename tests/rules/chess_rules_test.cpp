@@ -51,7 +51,7 @@ TEST_CASE("Insufficient material draws: bare kings, one minor piece, same-colour
     CHECK_FALSE(test::start("chess", "8/8/8/4k3/8/8/8/3NKN2 w - - 0 1")->outcome().over());
 }
 
-TEST_CASE("The 50-move rule may be claimed and the 75-move rule ends the game", "[chess]") {
+TEST_CASE("In chess, the 50-move rule may be claimed and the 75-move rule ends the game", "[chess]") {
     auto g = test::start("chess", "8/8/8/4k3/8/8/R7/4K3 w - - 99 80");
     CHECK_FALSE(g->claimable_draw().has_value());
     test::play(*g, "Ra3");
@@ -64,7 +64,7 @@ TEST_CASE("The 50-move rule may be claimed and the 75-move rule ends the game", 
     CHECK(h->outcome().reason == "75-move rule");
 }
 
-TEST_CASE("Threefold repetition may be claimed and fivefold ends the game", "[chess]") {
+TEST_CASE("In chess, threefold repetition may be claimed and fivefold ends the game", "[chess]") {
     auto g = test::start("chess");
     test::play(*g, "Nf3 Nf6 Ng1 Ng8");
     CHECK_FALSE(g->claimable_draw().has_value());

@@ -164,3 +164,75 @@ TEST_CASE("Squares up to j10 parse on a 10x10 board and not beyond", "[notation]
     CHECK(drop->drop);
     CHECK(drop->piece == PieceKind::Phantom);
 }
+
+namespace {
+// A game with one move, one special word and an anytime action, to test the parser alone.
+class WordGame final : public Game {
+public:
+    std::unique_ptr<Game> clone() const override { return std::make_unique<WordGame>(*this); }
+    const VariantInfo& info() const override {
+        static const VariantInfo i{.name = "words", .title = "Words"};
+        return i;
+    }
+    const Options& options() const override { return options_; }
+    std::vector<Decision> pending() const override { return {Decision{Seat::White, "move"}}; }
+    std::vector<NotatedAction> notated_actions(Seat s) const override {
+        if (s != Seat::White)
+            return {};
+        Action e4{ActionKind::Move, PieceKind::Pawn, Square(4, 1), Square(4, 3)};
+        Action hide{};
+        hide.kind = ActionKind::Pass;
+        return {{e4, "e4"}, {hide, "Hide"}};
+    }
+    std::vector<NotatedAction> anytime_actions(Seat) const override {
+        Action peek{};
+        peek.kind = ActionKind::Special;
+        peek.special = 7;
+        return {{peek, "peek"}};
+    }
+    Result<std::vector<Event>> apply(Seat, const Action&, RandomSource&) override { return std::vector<Event>{}; }
+    Outcome outcome() const override { return {}; }
+    PublicView public_view() const override { return make_public(BoardView("words", 8, 8)); }
+    SeatView seat_view(Seat s) const override { return make_private(s, BoardView("words", 8, 8)); }
+    int ply() const override { return 0; }
+
+private:
+    Options options_;
+};
+} // namespace
+
+TEST_CASE("Special words are read in any case, moves are not", "[notation]") {
+    WordGame g;
+    auto hide = parse_action(g, Seat::White, "hide!");
+    REQUIRE(hide.ok());
+    CHECK(hide->text == "Hide");
+    CHECK(parse_action(g, Seat::White, "E4").error().kind == ErrorKind::NotAMove);
+}
+
+TEST_CASE("An anytime action is taken whatever the turn", "[notation]") {
+    WordGame g;
+    auto peek = parse_action(g, Seat::Black, "PEEK");
+    REQUIRE(peek.ok());
+    CHECK(peek->text == "peek");
+    CHECK(peek->action.special == 7);
+    CHECK(looks_like_action(g, Seat::Black, "peek"));
+    auto move = parse_action(g, Seat::Black, "e5");
+    REQUIRE_FALSE(move.ok());
+    CHECK(move.error().kind == ErrorKind::NotYourTurn);
+}
+
+TEST_CASE("Options take their defaults and refuse unknown names and values", "[notation][options]") {
+    VariantInfo info{.name = "x", .title = "Test Chess",
+                     .options = {{"lives", "3", {}, "peeks"}, {"mode", "easy", {"easy", "hard"}, ""}}};
+    auto d = resolve_options(info, {});
+    REQUIRE(d.ok());
+    CHECK(d->at("lives") == "3");
+    CHECK(d->at("mode") == "easy");
+    CHECK(resolve_options(info, {{"lives", "0"}})->at("lives") == "0");
+    CHECK(resolve_options(info, {{"color", "red"}}).error().message ==
+          "Test Chess has no option \"color\" (its options: lives, mode)");
+    CHECK(resolve_options(info, {{"mode", "medium"}}).error().message ==
+          "option mode=medium is not allowed: use easy or hard");
+    CHECK(resolve_options(info, {{"lives", "-1"}}).error().message ==
+          "option lives=-1 is not allowed: use a whole number");
+}

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The whole test suite: install, build with ASan and UBSan (the debug preset), run every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+if [ -f tests/telegram/package-lock.json ]; then
+    npm ci --prefix tests/telegram --no-audit --no-fund --loglevel=error
+fi
+cmake --preset debug
+cmake --build --preset debug -j "$(nproc)"
+ctest --preset debug -j "$(nproc)"
