@@ -30,8 +30,8 @@ std::string lower(std::string_view s) {
 std::string loose_key(std::string_view text) {
     std::string out;
     for (char c : text)
-        if (c != 'x' && c != ':' && c != '=' && c != '-' && c != ' ')
-            out += c;
+        if (!(c == 'x' && !out.empty()) && c != ':' && c != '=' && c != '-' && c != ' ')
+            out += c; // a leading x is the Relay's letter typed in lower case, not a capture
     if ((out.size() == 2 || out.size() == 3) &&
         std::all_of(out.begin(), out.end(), [](char c) { return c == '0' || c == 'O' || c == 'o'; }))
         return std::string(out.size(), 'O');
@@ -121,7 +121,7 @@ std::optional<ActionSyntax> parse_syntax(std::string_view raw, int files, int ra
     ActionSyntax out;
     std::string key;
     for (char c : text) {
-        if (c == 'x' || c == ':') {
+        if ((c == 'x' && !key.empty()) || c == ':') {
             out.capture = true;
             continue;
         }
@@ -140,7 +140,7 @@ std::optional<ActionSyntax> parse_syntax(std::string_view raw, int files, int ra
     // Undo the zero rewrite for squares such as a10.
     key.clear();
     for (char c : text)
-        if (c != 'x' && c != ':' && c != '=' && c != '-' && c != ' ')
+        if (!(c == 'x' && !key.empty()) && c != ':' && c != '=' && c != '-' && c != ' ')
             key += c;
 
     static const std::regex drop(R"(^([A-Z])@([a-j])(10|[1-9])$)");
@@ -249,6 +249,18 @@ Result<NotatedAction> parse_action(const Game& game, Seat seat, std::string_view
     std::optional<ActionSyntax> syntax = try_syntax(text);
     if (!found.empty())
         return decide(found, text);
+    if (syntax && syntax->promotion == PieceKind::None) {
+        // A promotion with one possible piece (Ghostarelay's Warlord) may go unnamed.
+        ActionSyntax any = *syntax;
+        std::vector<const NotatedAction*> promotions;
+        for (const auto& a : actions) {
+            any.promotion = a.action.promotion;
+            if (a.action.promotion != PieceKind::None && syntax_matches(any, a.action))
+                promotions.push_back(&a);
+        }
+        if (promotions.size() == 1)
+            return *promotions.front();
+    }
 
     // Round 3: a lower-case piece letter ("nf3", "bb5"), tried only after the pawn reading.
     if (std::islower(static_cast<unsigned char>(text[0])) &&

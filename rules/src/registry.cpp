@@ -10,6 +10,8 @@ namespace ghostpost::rules {
 
 // Each variant's file defines one of these.
 const Variant& chess_variant();
+const Variant& giveaway_variant();
+const Variant& ghostarelay_variant();
 
 namespace {
 
@@ -26,6 +28,8 @@ bool same_name(std::string_view a, std::string_view b) {
 std::span<const Variant* const> variants() {
     static const std::array list{
         &chess_variant(),
+        &giveaway_variant(),
+        &ghostarelay_variant(),
     };
     return list;
 }

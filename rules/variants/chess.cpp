@@ -75,15 +75,15 @@ public:
         const std::string san = chess::to_san(pos_, *move, legal_);
         const bool capture = pos_.piece_on(move->to).kind != PieceKind::None ||
                              move->type == chess::MoveType::EnPassant;
-        events.push_back({EventKind::Moved, san, std::nullopt});
+        events.push_back(public_event(EventKind::Moved, san));
         if (capture)
-            events.push_back({EventKind::Captured, san, std::nullopt});
+            events.push_back(public_event(EventKind::Captured, san));
         pos_.do_move(*move);
         refresh();
         if (pos_.in_check() && !outcome_.over())
-            events.push_back({EventKind::Check, "check", std::nullopt});
+            events.push_back(public_event(EventKind::Check, "check"));
         if (outcome_.over())
-            events.push_back({EventKind::GameOver, outcome_.reason, std::nullopt});
+            events.push_back(public_event(EventKind::GameOver, outcome_.reason));
         return events;
     }
 

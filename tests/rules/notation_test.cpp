@@ -236,3 +236,18 @@ TEST_CASE("Options take their defaults and refuse unknown names and values", "[n
     CHECK(resolve_options(info, {{"lives", "-1"}}).error().message ==
           "option lives=-1 is not allowed: use a whole number");
 }
+
+TEST_CASE("A promotion with only one possible piece may leave the piece out", "[notation]") {
+    auto g = test::start("ghostarelay", "10/P9/10/10/10/10/10/10/10/9k w - - 0 1");
+    CHECK(canonical(*g, "a10") == "a10=W");
+    CHECK(canonical(*g, "a9a10") == "a10=W");
+    // In chess there are four pieces to choose from, so the piece must be named.
+    auto chess = test::start("chess", "4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+    CHECK(error_of(*chess, "a8").kind == ErrorKind::Illegal);
+}
+
+TEST_CASE("A leading lower-case x is the Relay, not a capture mark", "[notation]") {
+    auto g = test::start("ghostarelay");
+    CHECK(canonical(*g, "xc3") == "Xc3");
+    CHECK(canonical(*g, "c3") == "c3");
+}

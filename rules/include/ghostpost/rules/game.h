@@ -63,6 +63,14 @@ struct Event {
     std::optional<SeatView> board;
 };
 
+inline Event public_event(EventKind kind, std::string text) {
+    return Event{kind, std::move(text), std::nullopt, std::nullopt};
+}
+inline Event private_event(Seat seat, EventKind kind, std::string text,
+                           std::optional<SeatView> board = std::nullopt) {
+    return Event{kind, std::move(text), seat, std::move(board)};
+}
+
 enum class Status : std::uint8_t { Ongoing, WhiteWins, BlackWins, Draw };
 
 struct Outcome {

@@ -1,0 +1,337 @@
+// The Game for giveaway and Ghostarelay. Position does the moves; this file adds what a game
+// played by post needs: whose decision it is, canonical texts, the end of the game, the house
+// draws (50-move and threefold claims, 75-move and fivefold automatic) and explanations.
+#include "core_game.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace ghostpost::rules::giveaway {
+
+namespace {
+
+constexpr std::uint8_t castle_special = 1;
+
+std::string join_or(const std::vector<std::string>& texts, std::size_t limit) {
+    std::string out;
+    const std::size_t shown = std::min(texts.size(), limit);
+    for (std::size_t i = 0; i < shown; ++i) {
+        if (i > 0)
+            out += (i + 1 == shown && shown == texts.size()) ? " or " : ", ";
+        out += texts[i];
+    }
+    if (shown < texts.size())
+        out += " or " + std::to_string(texts.size() - shown) + " more";
+    return out;
+}
+
+std::string capitalised(std::string_view s) {
+    std::string out(s);
+    if (!out.empty())
+        out[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[0])));
+    return out;
+}
+
+class CoreGame final : public Game {
+public:
+    CoreGame(const VariantInfo& info, Options options, Position start)
+        : info_(&info), options_(std::move(options)), pos_(std::move(start)) {
+        auto it = options_.find(pass_option);
+        pass_when_stuck_ = it != options_.end() && it->second == "on";
+        keys_.push_back(pos_.key());
+        refresh();
+    }
+
+    std::unique_ptr<Game> clone() const override { return std::make_unique<CoreGame>(*this); }
+    const VariantInfo& info() const override { return *info_; }
+    const Options& options() const override { return options_; }
+
+    std::vector<Decision> pending() const override {
+        if (outcome_.over())
+            return {};
+        return {Decision{pos_.side(), must_pass_ ? "pass (no legal move)" : "move"}};
+    }
+
+    std::vector<NotatedAction> notated_actions(Seat seat) const override {
+        if (outcome_.over() || seat != pos_.side())
+            return {};
+        if (must_pass_) {
+            Action pass;
+            pass.kind = ActionKind::Pass;
+            return {NotatedAction{pass, "pass"}};
+        }
+        std::vector<NotatedAction> out;
+        out.reserve(legal_.size());
+        for (std::size_t i = 0; i < legal_.size(); ++i)
+            out.push_back(NotatedAction{to_action(legal_[i]), texts_[i]});
+        return out;
+    }
+
+    Result<std::vector<Event>> apply(Seat seat, const Action& action, RandomSource&) override {
+        if (outcome_.over())
+            return make_error(ErrorKind::GameOver, "the game is over (" + outcome_.reason + ")");
+        if (seat != pos_.side())
+            return make_error(ErrorKind::NotYourTurn, "it is " + std::string(seat_name(pos_.side())) + "'s move");
+        std::vector<Event> events;
+        if (must_pass_) {
+            if (action.kind != ActionKind::Pass)
+                return make_error(ErrorKind::Illegal, "you have no legal move and must pass: write pass");
+            events.push_back(public_event(EventKind::Moved, "pass"));
+            pos_.pass();
+            last_from_ = last_to_ = Square{};
+        } else {
+            auto it = std::find_if(legal_.begin(), legal_.end(), [&](const Move& m) { return to_action(m) == action; });
+            if (it == legal_.end())
+                return make_error(ErrorKind::Illegal, "that move is not legal here");
+            const std::string& text = texts_[static_cast<std::size_t>(it - legal_.begin())];
+            events.push_back(public_event(EventKind::Moved, text));
+            if (it->capture())
+                events.push_back(public_event(EventKind::Captured, text));
+            last_from_ = to_square(it->from);
+            last_to_ = to_square(it->to);
+            pos_.play(*it);
+        }
+        ++ply_;
+        // Captures and pawn moves can never be undone, so earlier positions cannot recur.
+        if (pos_.halfmove_clock() == 0)
+            keys_.clear();
+        keys_.push_back(pos_.key());
+        refresh();
+        if (outcome_.over())
+            events.push_back(public_event(EventKind::GameOver, outcome_.reason));
+        return events;
+    }
+
+    Outcome outcome() const override { return outcome_; }
+
+    std::optional<std::string> claimable_draw() const override {
+        if (outcome_.over())
+            return std::nullopt;
+        if (pos_.halfmove_clock() >= 100)
+            return "50-move rule";
+        if (repetitions() >= 3)
+            return "threefold repetition";
+        return std::nullopt;
+    }
+
+    PublicView public_view() const override { return make_public(board()); }
+    // Nothing is hidden in these games: a seat sees what everyone sees.
+    SeatView seat_view(Seat seat) const override { return make_private(seat, board()); }
+
+    RuleError explain_illegal(Seat seat, const ActionSyntax& syntax, std::string_view text) const override;
+
+    std::uint64_t perft(int depth) const override {
+        if (depth <= 0)
+            return 1;
+        if (outcome_.over())
+            return 0;
+        if (must_pass_) {
+            Position next = pos_;
+            next.pass();
+            return depth == 1 ? 1 : next.perft(depth - 1);
+        }
+        return pos_.perft(depth);
+    }
+    std::string fen() const override { return pos_.fen(); }
+    int ply() const override { return ply_; }
+
+private:
+    static Action to_action(const Move& m) {
+        Action a;
+        a.kind = ActionKind::Move;
+        a.piece = m.piece;
+        a.from = to_square(m.from);
+        a.to = to_square(m.to);
+        a.promotion = m.promotion;
+        a.special = (m.flags & Castle) ? castle_special : 0;
+        return a;
+    }
+
+    int repetitions() const {
+        return static_cast<int>(std::count(keys_.begin(), keys_.end(), keys_.back()));
+    }
+
+    void refresh() {
+        pos_.legal_moves(legal_);
+        texts_ = pos_.san(legal_);
+        must_pass_ = false;
+        outcome_ = Outcome{};
+        const Seat us = pos_.side();
+        auto win_for = [](Seat s, std::string reason) {
+            return Outcome{s == Seat::White ? Status::WhiteWins : Status::BlackWins, std::move(reason)};
+        };
+        // Only a set-up position can leave the side that just moved without pieces.
+        if (pos_.piece_count(opponent(us)) == 0) {
+            outcome_ = win_for(opponent(us), capitalised(seat_name(opponent(us))) + " has no pieces left");
+            return;
+        }
+        if (pos_.piece_count(us) == 0) {
+            outcome_ = win_for(us, capitalised(seat_name(us)) + " has no pieces left");
+            return;
+        }
+        if (legal_.empty()) {
+            if (!pass_when_stuck_) {
+                outcome_ = win_for(us, capitalised(seat_name(us)) + " has no legal move");
+                return;
+            }
+            must_pass_ = true;
+        }
+        if (pos_.halfmove_clock() >= 150)
+            outcome_ = Outcome{Status::Draw, "75-move rule"};
+        else if (repetitions() >= 5)
+            outcome_ = Outcome{Status::Draw, "fivefold repetition"};
+    }
+
+    BoardView board() const {
+        BoardView v(info_->name, pos_.files(), pos_.ranks());
+        for (int r = 0; r < pos_.ranks(); ++r)
+            for (int f = 0; f < pos_.files(); ++f) {
+                Piece p = pos_.piece_at(Square(f, r));
+                if (p.kind != PieceKind::None)
+                    v.at(Square(f, r)).figures.push_back(Figure{p, FigureStyle::Living});
+            }
+        v.last_from = last_from_;
+        v.last_to = last_to_;
+        if (!outcome_.over()) {
+            v.deciding.push_back(pos_.side());
+            const std::string who = capitalised(seat_name(pos_.side()));
+            if (must_pass_)
+                v.notes.push_back(who + " has no legal move and passes");
+            else if (!legal_.empty() && legal_.front().capture())
+                v.notes.push_back(who + " must capture");
+        }
+        if (pass_when_stuck_)
+            v.notes.push_back("Option pass_when_stuck: on");
+        v.ply = ply_;
+        v.move_number = pos_.fullmove_number();
+        return v;
+    }
+
+    const VariantInfo* info_;
+    Options options_;
+    bool pass_when_stuck_ = false;
+    Position pos_;
+    MoveList legal_;
+    std::vector<std::string> texts_;
+    bool must_pass_ = false;
+    std::vector<std::string> keys_; // positions since the last capture or pawn move
+    int ply_ = 0;
+    Square last_from_;
+    Square last_to_;
+    Outcome outcome_;
+};
+
+RuleError CoreGame::explain_illegal(Seat, const ActionSyntax& syntax, std::string_view text) const {
+    const std::string t(text);
+    auto illegal = [&](const std::string& why) { return make_error(ErrorKind::Illegal, t + " is not possible: " + why); };
+    const bool ghostarelay = pos_.flavour() == Flavour::Ghostarelay;
+    if (must_pass_)
+        return illegal("you have no legal move and must pass: write pass");
+    if (syntax.drop)
+        return illegal("nothing enters the board in " + info_->title);
+
+    MoveList caps, quiets;
+    pos_.captures(caps);
+    pos_.quiet_moves(quiets);
+    std::vector<std::string> capture_texts;
+    if (!caps.empty())
+        capture_texts = texts_; // the legal moves are exactly the captures
+    const std::string must_capture =
+        "you must capture: " + join_or(capture_texts, 6) + (capture_texts.size() == 1 ? " is" : " are") + " available";
+
+    if (syntax.castle != 0) {
+        if (ghostarelay)
+            return illegal("castling is written K and the king's destination (for example Kh1): the king moves two "
+                           "squares along a line and the first piece beyond must be a rook, which jumps over it");
+        if (!caps.empty())
+            return illegal(must_capture);
+        const bool short_side = syntax.castle == 1;
+        const int shift = pos_.side() == Seat::White ? 0 : 2;
+        if (!(pos_.castling() & ((short_side ? WhiteShort : WhiteLong) << shift)))
+            return illegal("castling on that side is no longer allowed (the king or that rook has moved)");
+        return illegal("there are pieces between the king and the rook");
+    }
+
+    const Piece target = pos_.piece_at(syntax.to);
+    auto fits = [&](const Move& m) {
+        const Square from = to_square(m.from);
+        return to_square(m.to) == syntax.to && (syntax.piece == PieceKind::None || m.piece == syntax.piece) &&
+               (syntax.from_file < 0 || from.file == syntax.from_file) &&
+               (syntax.from_rank < 0 || from.rank == syntax.from_rank);
+    };
+    if (!caps.empty() && std::any_of(quiets.begin(), quiets.end(), fits))
+        return illegal(must_capture);
+    for (const MoveList* list : {&caps, &quiets})
+        for (const Move& m : *list)
+            if (fits(m) && m.promotion != syntax.promotion) {
+                if (m.promotion == PieceKind::None)
+                    return illegal("only a pawn reaching the last rank promotes");
+                if (ghostarelay)
+                    return illegal("a pawn reaching the last rank becomes a Warlord: write =W (for example " +
+                                   syntax.to.name() + "=W)");
+                return illegal("a pawn reaching the last rank must promote: add =Q, =R, =B, =N or =K");
+            }
+
+    if (ghostarelay && (syntax.piece == PieceKind::King || syntax.piece == PieceKind::None)) {
+        // A king two squares away along a line: the player meant to castle.
+        for (int df = -2; df <= 2; df += 2)
+            for (int dr = -2; dr <= 2; dr += 2) {
+                if ((df == 0) == (dr == 0))
+                    continue;
+                const Square k(syntax.to.file - df, syntax.to.rank - dr);
+                if (k.file < 0 || k.rank < 0 || k.file >= pos_.files() || k.rank >= pos_.ranks() ||
+                    pos_.piece_at(k) != Piece{PieceKind::King, pos_.side()})
+                    continue;
+                if (syntax.from_file >= 0 && syntax.from_file != k.file)
+                    continue;
+                const Square over(k.file + df / 2, k.rank + dr / 2);
+                if (pos_.piece_at(over).kind != PieceKind::None || target.kind != PieceKind::None)
+                    return illegal("to castle, the king needs " + over.name() + " and " + syntax.to.name() +
+                                   " empty");
+                return illegal("to castle, the first piece beyond " + syntax.to.name() +
+                               " must be a rook (of either side), to jump to " + over.name());
+            }
+    }
+    const bool enemy_there = target.kind != PieceKind::None && target.seat != pos_.side();
+    if (syntax.piece == PieceKind::Warlord && !enemy_there)
+        return illegal("the Warlord only moves by capturing, and it can capture any enemy piece");
+    if (syntax.piece == PieceKind::Ghost && enemy_there)
+        return illegal("the Ghost never captures (only when an enemy Relay next to it lets it capture straight "
+                       "away from that Relay on a diagonal)");
+    if (syntax.piece == PieceKind::Relay && enemy_there)
+        return illegal("the Relay never captures (only when an enemy Relay next to it lets it capture straight "
+                       "away from that Relay on a diagonal)");
+    if (target.kind != PieceKind::None && target.seat == pos_.side())
+        return illegal("your own " + std::string(piece_name(target.kind)) + " stands on " + syntax.to.name());
+    if (syntax.from_file >= 0 && syntax.from_rank >= 0) {
+        const Square fs(syntax.from_file, syntax.from_rank);
+        const Piece from = pos_.piece_at(fs);
+        if (from.kind == PieceKind::None)
+            return illegal("there is no piece on " + fs.name());
+        if (from.seat != pos_.side())
+            return illegal("the " + std::string(piece_name(from.kind)) + " on " + fs.name() + " is not yours");
+        return illegal("the " + std::string(piece_name(from.kind)) + " on " + fs.name() + " cannot " +
+                       (enemy_there ? "capture on " : "reach ") + syntax.to.name());
+    }
+    if (syntax.piece == PieceKind::Pawn && syntax.capture && target.kind == PieceKind::None)
+        return illegal("there is nothing to capture on " + syntax.to.name());
+    const std::string who = syntax.piece == PieceKind::None ? "piece" : std::string(piece_name(syntax.piece));
+    return illegal("no " + who + " can " + (syntax.capture || enemy_there ? "capture on " : "reach ") +
+                   syntax.to.name());
+}
+
+} // namespace
+
+Result<std::unique_ptr<Game>> CoreVariant::start(const Options& options, std::string_view fen) const {
+    auto resolved = resolve_options(*info_, options);
+    if (!resolved)
+        return resolved.error();
+    if (fen.empty())
+        return std::unique_ptr<Game>(std::make_unique<CoreGame>(*info_, std::move(*resolved), Position::start(flavour_)));
+    auto pos = Position::from_fen(flavour_, fen);
+    if (!pos)
+        return pos.error();
+    return std::unique_ptr<Game>(std::make_unique<CoreGame>(*info_, std::move(*resolved), std::move(*pos)));
+}
+
+} // namespace ghostpost::rules::giveaway

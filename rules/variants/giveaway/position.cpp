@@ -1,0 +1,616 @@
+// The giveaway core: board, move generation, FEN and SAN for giveaway and Ghostarelay. Neither
+// game has check, so every generated move is legal apart from the compulsory-capture filter.
+#include "position.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
+namespace ghostpost::rules::giveaway {
+
+namespace {
+
+constexpr int north = stride;
+constexpr std::array<int, 4> rook_dirs{stride, -stride, 1, -1};
+constexpr std::array<int, 4> bishop_dirs{stride + 1, stride - 1, -stride + 1, -stride - 1};
+constexpr std::array<int, 8> king_dirs{stride, -stride, 1, -1, stride + 1, stride - 1, -stride + 1, -stride - 1};
+constexpr std::array<int, 8> knight_jumps{2 * stride + 1, 2 * stride - 1, stride + 2, stride - 2,
+                                          -2 * stride + 1, -2 * stride - 1, -stride + 2, -stride - 2};
+
+constexpr std::array<PieceKind, 5> giveaway_promotions{PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop,
+                                                       PieceKind::Knight, PieceKind::King};
+constexpr std::array<PieceKind, 1> ghostarelay_promotions{PieceKind::Warlord};
+
+constexpr std::string_view giveaway_start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+constexpr std::string_view ghostarelay_start =
+    "rnbxqkgbnr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RNBXQKGBNR w - - 0 1";
+
+Sq step(Sq s, int d) { return static_cast<Sq>(s + d); }
+
+bool allowed_piece(Flavour f, PieceKind k) {
+    switch (k) {
+    case PieceKind::Pawn:
+    case PieceKind::Knight:
+    case PieceKind::Bishop:
+    case PieceKind::Rook:
+    case PieceKind::Queen:
+    case PieceKind::King: return true;
+    case PieceKind::Ghost:
+    case PieceKind::Relay:
+    case PieceKind::Warlord: return f == Flavour::Ghostarelay;
+    default: return false;
+    }
+}
+
+std::vector<std::string_view> split_fields(std::string_view text) {
+    std::vector<std::string_view> out;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])))
+            ++i;
+        std::size_t j = i;
+        while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j])))
+            ++j;
+        if (j > i)
+            out.push_back(text.substr(i, j - i));
+        i = j;
+    }
+    return out;
+}
+
+std::optional<int> parse_count(std::string_view s) {
+    if (s.empty() || s.size() > 6)
+        return std::nullopt;
+    int v = 0;
+    for (char c : s) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        v = v * 10 + (c - '0');
+    }
+    return v;
+}
+
+RuleError bad_fen(std::string what) { return make_error(ErrorKind::BadSetup, "bad FEN: " + std::move(what)); }
+
+} // namespace
+
+void Position::clear(Flavour flavour) {
+    flavour_ = flavour;
+    files_ = flavour == Flavour::Ghostarelay ? 10 : 8;
+    ranks_ = files_;
+    board_.fill(off_board);
+    for (int r = 0; r < ranks_; ++r)
+        for (int f = 0; f < files_; ++f)
+            board_[to_sq(f, r)] = 0;
+    side_ = Seat::White;
+    castling_ = 0;
+    ep_ = 0;
+    halfmove_ = 0;
+    fullmove_ = 1;
+}
+
+Position Position::start(Flavour flavour) {
+    auto p = from_fen(flavour, flavour == Flavour::Giveaway ? giveaway_start : ghostarelay_start);
+    return p.value();
+}
+
+Result<Position> Position::from_fen(Flavour flavour, std::string_view fen) {
+    Position p;
+    p.clear(flavour);
+    auto fields = split_fields(fen);
+    if (fields.size() < 2 || fields.size() > 6)
+        return bad_fen("expected the placement, the side to move, castling, en passant and the two move "
+                       "counters");
+    // Placement, from the top rank down.
+    int rank = p.ranks_ - 1;
+    int file = 0;
+    std::string_view placement = fields[0];
+    for (std::size_t i = 0; i < placement.size(); ++i) {
+        char c = placement[i];
+        if (c == '/') {
+            if (file != p.files_)
+                return bad_fen("rank " + std::to_string(rank + 1) + " does not have " + std::to_string(p.files_) +
+                               " squares");
+            --rank;
+            file = 0;
+            if (rank < 0)
+                return bad_fen("more than " + std::to_string(p.ranks_) + " ranks");
+        } else if (c >= '0' && c <= '9') {
+            int n = 0;
+            while (i < placement.size() && placement[i] >= '0' && placement[i] <= '9')
+                n = n * 10 + (placement[i++] - '0');
+            --i;
+            if (n == 0 || file + n > p.files_)
+                return bad_fen("rank " + std::to_string(rank + 1) + " does not have " + std::to_string(p.files_) +
+                               " squares");
+            file += n;
+        } else {
+            bool black = std::islower(static_cast<unsigned char>(c)) != 0;
+            PieceKind k = piece_from_letter(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+            if (!allowed_piece(flavour, k))
+                return bad_fen(std::string("'") + c + "' is not a piece of this variant");
+            if (file >= p.files_)
+                return bad_fen("rank " + std::to_string(rank + 1) + " does not have " + std::to_string(p.files_) +
+                               " squares");
+            p.board_[to_sq(file, rank)] = encode(Piece{k, black ? Seat::Black : Seat::White});
+            ++file;
+        }
+    }
+    if (rank != 0 || file != p.files_)
+        return bad_fen("the placement must have " + std::to_string(p.ranks_) + " ranks of " +
+                       std::to_string(p.files_) + " squares");
+
+    if (fields[1] == "w")
+        p.side_ = Seat::White;
+    else if (fields[1] == "b")
+        p.side_ = Seat::Black;
+    else
+        return bad_fen("the side to move must be w or b");
+
+    if (fields.size() > 2 && fields[2] != "-") {
+        if (flavour == Flavour::Ghostarelay)
+            return bad_fen("Ghostarelay has no castling rights: use -");
+        for (char c : fields[2]) {
+            const char* rights = "KQkq";
+            const char* at = std::strchr(rights, c);
+            if (c == '\0' || at == nullptr)
+                return bad_fen("castling rights are written with K, Q, k and q");
+            int i = static_cast<int>(at - rights);
+            Seat s = i < 2 ? Seat::White : Seat::Black;
+            int r = s == Seat::White ? 0 : 7;
+            if (p.board_[to_sq(4, r)] != encode(Piece{PieceKind::King, s}) ||
+                p.board_[to_sq(i % 2 == 0 ? 7 : 0, r)] != encode(Piece{PieceKind::Rook, s}))
+                return bad_fen(std::string("castling right ") + c + " needs its king and rook on their start squares");
+            p.castling_ |= static_cast<std::uint8_t>(1 << i);
+        }
+    }
+    if (fields.size() > 3 && fields[3] != "-") {
+        if (flavour == Flavour::Ghostarelay)
+            return bad_fen("Ghostarelay has no en passant: use -");
+        auto sq = parse_square(fields[3], 8, 8);
+        int want_rank = p.side_ == Seat::White ? 5 : 2;
+        if (!sq || sq->rank != want_rank)
+            return bad_fen("the en-passant square must be on rank " + std::to_string(want_rank + 1));
+        int back = p.side_ == Seat::White ? -north : north;
+        Sq passed = to_sq(sq->file, sq->rank);
+        Sq pawn = step(passed, back);
+        if (p.board_[passed] != 0 || p.board_[pawn] != encode(Piece{PieceKind::Pawn, opponent(p.side_)}))
+            return bad_fen("no pawn has just passed over " + sq->name());
+        // Kept only when a pawn can take, so that FEN and repetition agree with the moves.
+        for (int d : {-1, 1})
+            if (p.board_[step(pawn, d)] == encode(Piece{PieceKind::Pawn, p.side_}))
+                p.ep_ = passed;
+    }
+    if (fields.size() > 4) {
+        auto n = parse_count(fields[4]);
+        if (!n)
+            return bad_fen("the halfmove clock must be a whole number");
+        p.halfmove_ = *n;
+    }
+    if (fields.size() > 5) {
+        auto n = parse_count(fields[5]);
+        if (!n || *n < 1)
+            return bad_fen("the move number must be a whole number from 1");
+        p.fullmove_ = *n;
+    }
+    for (int f = 0; f < p.files_; ++f) {
+        for (Seat s : {Seat::White, Seat::Black}) {
+            // A pawn may never stand on its own last rank; in 8x8 giveaway not on its first either.
+            int last = s == Seat::White ? p.ranks_ - 1 : 0;
+            if (p.board_[to_sq(f, last)] == encode(Piece{PieceKind::Pawn, s}))
+                return bad_fen(std::string(seat_name(s)) + " pawn on its last rank");
+            if (flavour == Flavour::Giveaway &&
+                p.board_[to_sq(f, p.ranks_ - 1 - last)] == encode(Piece{PieceKind::Pawn, s}))
+                return bad_fen(std::string(seat_name(s)) + " pawn on its first rank");
+        }
+    }
+    if (p.piece_count(Seat::White) == 0 && p.piece_count(Seat::Black) == 0)
+        return bad_fen("the board is empty");
+    return p;
+}
+
+std::string Position::fen() const {
+    std::string out;
+    for (int r = ranks_ - 1; r >= 0; --r) {
+        int empty = 0;
+        for (int f = 0; f < files_; ++f) {
+            std::uint8_t c = board_[to_sq(f, r)];
+            if (c == 0) {
+                ++empty;
+                continue;
+            }
+            if (empty > 0)
+                out += std::to_string(empty);
+            empty = 0;
+            char l = piece_letter(kind_of(c));
+            out += seat_of(c) == Seat::White ? l : static_cast<char>(std::tolower(static_cast<unsigned char>(l)));
+        }
+        if (empty > 0)
+            out += std::to_string(empty);
+        if (r > 0)
+            out += '/';
+    }
+    out += side_ == Seat::White ? " w " : " b ";
+    if (castling_ == 0)
+        out += '-';
+    for (int i = 0; i < 4; ++i)
+        if (castling_ & (1 << i))
+            out += "KQkq"[i];
+    out += ' ';
+    out += ep_ ? to_square(ep_).name() : "-";
+    out += ' ' + std::to_string(halfmove_) + ' ' + std::to_string(fullmove_);
+    return out;
+}
+
+std::string Position::key() const {
+    std::string out;
+    out.reserve(static_cast<std::size_t>(files_ * ranks_ + 3));
+    for (int r = 0; r < ranks_; ++r)
+        for (int f = 0; f < files_; ++f)
+            out += static_cast<char>(board_[to_sq(f, r)]);
+    out += static_cast<char>(side_ == Seat::White ? 'w' : 'b');
+    out += static_cast<char>(castling_);
+    out += static_cast<char>(ep_);
+    return out;
+}
+
+Piece Position::piece_at(Square s) const {
+    std::uint8_t c = board_[to_sq(s.file, s.rank)];
+    if (c == 0 || c == off_board)
+        return Piece{};
+    return Piece{kind_of(c), seat_of(c)};
+}
+
+int Position::piece_count(Seat s) const {
+    int n = 0;
+    for (int r = 0; r < ranks_; ++r)
+        for (int f = 0; f < files_; ++f) {
+            std::uint8_t c = board_[to_sq(f, r)];
+            n += c != 0 && seat_of(c) == s;
+        }
+    return n;
+}
+
+bool Position::promotes(Seat s, Sq to) const { return rank_of(to) == (s == Seat::White ? ranks_ - 1 : 0); }
+
+void Position::add_pawn_move(Sq from, Sq to, std::uint8_t flags, MoveList& out) const {
+    if (!promotes(side_, to)) {
+        out.push_back(Move{from, to, PieceKind::Pawn, PieceKind::None, flags, 0, 0});
+        return;
+    }
+    if (flavour_ == Flavour::Giveaway)
+        for (PieceKind k : giveaway_promotions)
+            out.push_back(Move{from, to, PieceKind::Pawn, k, flags, 0, 0});
+    else
+        for (PieceKind k : ghostarelay_promotions)
+            out.push_back(Move{from, to, PieceKind::Pawn, k, flags, 0, 0});
+}
+
+void Position::gen_piece(Sq from, bool want_captures, MoveList& out) const {
+    const PieceKind kind = kind_of(board_[from]);
+    auto enemy = [&](std::uint8_t c) { return c != 0 && c != off_board && seat_of(c) != side_; };
+    auto leap = [&](Sq to) {
+        std::uint8_t c = board_[to];
+        if (want_captures ? enemy(c) : c == 0)
+            out.push_back(Move{from, to, kind, PieceKind::None, want_captures ? std::uint8_t{Capture} : std::uint8_t{0}, 0, 0});
+    };
+    auto slide = [&](int d) {
+        Sq to = step(from, d);
+        while (board_[to] == 0) {
+            if (!want_captures)
+                out.push_back(Move{from, to, kind, PieceKind::None, 0, 0, 0});
+            to = step(to, d);
+        }
+        if (want_captures && enemy(board_[to]))
+            out.push_back(Move{from, to, kind, PieceKind::None, Capture, 0, 0});
+    };
+    switch (kind) {
+    case PieceKind::Pawn: {
+        const int fwd = side_ == Seat::White ? north : -north;
+        if (want_captures) {
+            for (int d : {-1, 1}) {
+                Sq to = step(from, fwd + d);
+                if (enemy(board_[to]))
+                    add_pawn_move(from, to, Capture, out);
+                else if (ep_ != 0 && to == ep_)
+                    out.push_back(Move{from, to, PieceKind::Pawn, PieceKind::None, static_cast<std::uint8_t>(Capture | EnPassant), 0, 0});
+            }
+        } else {
+            Sq to = step(from, fwd);
+            if (board_[to] == 0) {
+                add_pawn_move(from, to, 0, out);
+                int start_rank = side_ == Seat::White ? 1 : ranks_ - 2;
+                Sq two = step(to, fwd);
+                if (rank_of(from) == start_rank && board_[two] == 0)
+                    out.push_back(Move{from, two, PieceKind::Pawn, PieceKind::None, DoublePush, 0, 0});
+            }
+        }
+        break;
+    }
+    case PieceKind::Knight:
+        for (int d : knight_jumps)
+            leap(step(from, d));
+        break;
+    case PieceKind::Bishop:
+        for (int d : bishop_dirs)
+            slide(d);
+        break;
+    case PieceKind::Rook:
+        for (int d : rook_dirs)
+            slide(d);
+        break;
+    case PieceKind::Queen:
+        for (int d : king_dirs)
+            slide(d);
+        break;
+    case PieceKind::King:
+        for (int d : king_dirs)
+            leap(step(from, d));
+        break;
+    case PieceKind::Ghost:
+        // Anywhere empty; it never captures by itself.
+        if (!want_captures)
+            for (int r = 0; r < ranks_; ++r)
+                for (int f = 0; f < files_; ++f)
+                    if (board_[to_sq(f, r)] == 0)
+                        out.push_back(Move{from, to_sq(f, r), kind, PieceKind::None, 0, 0, 0});
+        break;
+    case PieceKind::Relay:
+        // A king step or a knight leap onto an empty square; it never captures by itself.
+        if (!want_captures) {
+            for (int d : king_dirs)
+                leap(step(from, d));
+            for (int d : knight_jumps)
+                leap(step(from, d));
+        }
+        break;
+    case PieceKind::Warlord:
+        // Only captures, but any enemy piece anywhere.
+        if (want_captures)
+            for (int r = 0; r < ranks_; ++r)
+                for (int f = 0; f < files_; ++f)
+                    if (enemy(board_[to_sq(f, r)]))
+                        out.push_back(Move{from, to_sq(f, r), kind, PieceKind::None, Capture, 0, 0});
+        break;
+    default: break;
+    }
+}
+
+// An enemy Relay lets each of our pieces next to it move straight away from it: orthogonally
+// as a rook without capturing, diagonally as a bishop that may also capture. Grants stack.
+void Position::gen_relay_grants(bool want_captures, MoveList& out) const {
+    const std::uint8_t their_relay = encode(Piece{PieceKind::Relay, opponent(side_)});
+    for (int r = 0; r < ranks_; ++r) {
+        for (int f = 0; f < files_; ++f) {
+            const Sq relay = to_sq(f, r);
+            if (board_[relay] != their_relay)
+                continue;
+            for (std::size_t i = 0; i < king_dirs.size(); ++i) {
+                const int d = king_dirs[i];
+                const bool diagonal = i >= 4;
+                const Sq from = step(relay, d);
+                const std::uint8_t c = board_[from];
+                if (c == 0 || c == off_board || seat_of(c) != side_)
+                    continue;
+                const PieceKind kind = kind_of(c);
+                // The Warlord never moves without capturing; its captures already reach everything.
+                const bool quiets = !want_captures && kind != PieceKind::Warlord;
+                Sq to = step(from, d);
+                while (board_[to] == 0) {
+                    if (quiets) {
+                        if (kind == PieceKind::Pawn)
+                            add_pawn_move(from, to, 0, out);
+                        else
+                            out.push_back(Move{from, to, kind, PieceKind::None, 0, 0, 0});
+                    }
+                    to = step(to, d);
+                }
+                const std::uint8_t t = board_[to];
+                if (want_captures && diagonal && t != off_board && seat_of(t) != side_) {
+                    if (kind == PieceKind::Pawn)
+                        add_pawn_move(from, to, Capture, out);
+                    else
+                        out.push_back(Move{from, to, kind, PieceKind::None, Capture, 0, 0});
+                }
+            }
+        }
+    }
+}
+
+void Position::gen_castling(MoveList& out) const {
+    const std::uint8_t king = encode(Piece{PieceKind::King, side_});
+    if (flavour_ == Flavour::Giveaway) {
+        const int r = side_ == Seat::White ? 0 : 7;
+        const int shift = side_ == Seat::White ? 0 : 2;
+        const Sq k = to_sq(4, r);
+        if ((castling_ & (WhiteShort << shift)) && board_[to_sq(5, r)] == 0 && board_[to_sq(6, r)] == 0)
+            out.push_back(Move{k, to_sq(6, r), PieceKind::King, PieceKind::None, Castle, to_sq(7, r), to_sq(5, r)});
+        if ((castling_ & (WhiteLong << shift)) && board_[to_sq(1, r)] == 0 && board_[to_sq(2, r)] == 0 &&
+            board_[to_sq(3, r)] == 0)
+            out.push_back(Move{k, to_sq(2, r), PieceKind::King, PieceKind::None, Castle, to_sq(0, r), to_sq(3, r)});
+        return;
+    }
+    // Ghostarelay: two empty squares in any orthogonal direction, and the first piece beyond,
+    // at any distance, is a rook of either side; it jumps to the square the king passed over.
+    for (int r = 0; r < ranks_; ++r) {
+        for (int f = 0; f < files_; ++f) {
+            const Sq k = to_sq(f, r);
+            if (board_[k] != king)
+                continue;
+            for (int d : rook_dirs) {
+                const Sq over = step(k, d);
+                const Sq dest = step(over, d);
+                if (board_[over] != 0 || board_[dest] != 0)
+                    continue;
+                Sq beyond = step(dest, d);
+                while (board_[beyond] == 0)
+                    beyond = step(beyond, d);
+                if (board_[beyond] != off_board && kind_of(board_[beyond]) == PieceKind::Rook)
+                    out.push_back(Move{k, dest, PieceKind::King, PieceKind::None, Castle, beyond, over});
+            }
+        }
+    }
+}
+
+void Position::captures(MoveList& out) const {
+    for (int r = 0; r < ranks_; ++r)
+        for (int f = 0; f < files_; ++f) {
+            std::uint8_t c = board_[to_sq(f, r)];
+            if (c != 0 && seat_of(c) == side_)
+                gen_piece(to_sq(f, r), true, out);
+        }
+    if (flavour_ == Flavour::Ghostarelay)
+        gen_relay_grants(true, out);
+}
+
+void Position::quiet_moves(MoveList& out) const {
+    for (int r = 0; r < ranks_; ++r)
+        for (int f = 0; f < files_; ++f) {
+            std::uint8_t c = board_[to_sq(f, r)];
+            if (c != 0 && seat_of(c) == side_)
+                gen_piece(to_sq(f, r), false, out);
+        }
+    if (flavour_ == Flavour::Ghostarelay)
+        gen_relay_grants(false, out);
+    gen_castling(out);
+}
+
+void Position::legal_moves(MoveList& out) const {
+    out.clear();
+    captures(out);
+    if (out.empty())
+        quiet_moves(out);
+    if (flavour_ == Flavour::Ghostarelay) {
+        // Relay grants and the Warlord can repeat a move a piece has anyway.
+        std::sort(out.begin(), out.end(), [](const Move& a, const Move& b) { return a.tie() < b.tie(); });
+        out.erase(std::unique(out.begin(), out.end(), [](const Move& a, const Move& b) { return a.tie() == b.tie(); }),
+                  out.end());
+    }
+}
+
+void Position::play(const Move& m) {
+    const std::uint8_t moving = board_[m.from];
+    const int fwd = side_ == Seat::White ? north : -north;
+    const bool pawn = kind_of(moving) == PieceKind::Pawn;
+    halfmove_ = (m.capture() || pawn) ? 0 : halfmove_ + 1;
+    board_[m.from] = 0;
+    board_[m.to] = m.promotion != PieceKind::None ? encode(Piece{m.promotion, side_}) : moving;
+    if (m.flags & EnPassant)
+        board_[step(m.to, -fwd)] = 0;
+    if (m.flags & Castle) {
+        board_[m.rook_to] = board_[m.rook_from];
+        board_[m.rook_from] = 0;
+    }
+    if (castling_ != 0) {
+        // Any move from or to a king's or rook's start square ends the rights it carries.
+        auto touch = [&](Sq s) {
+            if (s == to_sq(4, 0))
+                castling_ &= static_cast<std::uint8_t>(~(WhiteShort | WhiteLong));
+            else if (s == to_sq(7, 0))
+                castling_ &= static_cast<std::uint8_t>(~WhiteShort);
+            else if (s == to_sq(0, 0))
+                castling_ &= static_cast<std::uint8_t>(~WhiteLong);
+            else if (s == to_sq(4, 7))
+                castling_ &= static_cast<std::uint8_t>(~(BlackShort | BlackLong));
+            else if (s == to_sq(7, 7))
+                castling_ &= static_cast<std::uint8_t>(~BlackShort);
+            else if (s == to_sq(0, 7))
+                castling_ &= static_cast<std::uint8_t>(~BlackLong);
+        };
+        touch(m.from);
+        touch(m.to);
+    }
+    ep_ = 0;
+    if ((m.flags & DoublePush) && flavour_ == Flavour::Giveaway) {
+        const std::uint8_t their_pawn = encode(Piece{PieceKind::Pawn, opponent(side_)});
+        if (board_[step(m.to, 1)] == their_pawn || board_[step(m.to, -1)] == their_pawn)
+            ep_ = step(m.from, fwd);
+    }
+    if (side_ == Seat::Black)
+        ++fullmove_;
+    side_ = opponent(side_);
+}
+
+void Position::pass() {
+    ++halfmove_;
+    ep_ = 0;
+    if (side_ == Seat::Black)
+        ++fullmove_;
+    side_ = opponent(side_);
+}
+
+std::uint64_t Position::perft(int depth) const {
+    if (depth <= 0)
+        return 1;
+    std::vector<MoveList> lists(static_cast<std::size_t>(depth));
+    return perft_inner(depth, lists);
+}
+
+std::uint64_t Position::perft_inner(int depth, std::vector<MoveList>& lists) const {
+    MoveList& moves = lists[static_cast<std::size_t>(depth - 1)];
+    legal_moves(moves);
+    if (depth == 1)
+        return moves.size();
+    std::uint64_t nodes = 0;
+    for (const Move& m : moves) {
+        Position next = *this;
+        next.play(m);
+        nodes += next.perft_inner(depth - 1, lists);
+    }
+    return nodes;
+}
+
+std::vector<std::string> Position::san(const MoveList& legal) const {
+    std::vector<std::string> out;
+    out.reserve(legal.size());
+    for (const Move& m : legal) {
+        const Square from = to_square(m.from);
+        const Square to = to_square(m.to);
+        std::string text;
+        if ((m.flags & Castle) && flavour_ == Flavour::Giveaway) {
+            out.push_back(file_of(m.rook_from) > file_of(m.from) ? "O-O" : "O-O-O");
+            continue;
+        }
+        // Another legal move of the same kind of piece to the same square, from elsewhere;
+        // or, for a relay-granted king slide, the castling move with the same squares.
+        bool same_file = false, same_rank = false, clash = false, castle_twin = false;
+        for (const Move& o : legal) {
+            if (o.piece != m.piece || o.to != m.to)
+                continue;
+            if (o.from == m.from) {
+                castle_twin |= (o.flags & Castle) != 0 && (m.flags & Castle) == 0;
+                continue;
+            }
+            if (m.piece == PieceKind::Pawn && (m.capture() != o.capture() || (m.capture() && file_of(o.from) != file_of(m.from))))
+                continue; // pawn texts already differ
+            clash = true;
+            same_file |= file_of(o.from) == file_of(m.from);
+            same_rank |= rank_of(o.from) == rank_of(m.from);
+        }
+        if (m.piece == PieceKind::Pawn) {
+            if (clash)
+                text = from.name();
+            else if (m.capture())
+                text = std::string(1, static_cast<char>('a' + from.file));
+        } else {
+            text = piece_letter(m.piece);
+            if (castle_twin)
+                text += from.name();
+            else if (clash)
+                text += !same_file ? std::string(1, static_cast<char>('a' + from.file))
+                        : !same_rank ? std::to_string(from.rank + 1)
+                                     : from.name();
+        }
+        if (m.capture())
+            text += 'x';
+        text += to.name();
+        if (m.promotion != PieceKind::None) {
+            text += '=';
+            text += piece_letter(m.promotion);
+        }
+        out.push_back(std::move(text));
+    }
+    return out;
+}
+
+} // namespace ghostpost::rules::giveaway
