@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
     build-essential cmake ninja-build pkg-config git
     libcurl4-openssl-dev nlohmann-json3-dev libsqlite3-dev libssl-dev
-    libcairo2-dev libtomlplusplus-dev libcli11-dev catch2 fonts-dejavu-core
+    libcairo2-dev libpng-dev libfreetype-dev libtomlplusplus-dev libcli11-dev catch2 fonts-dejavu-core
     nodejs npm python3 sqlite3
 )
 

@@ -1,5 +1,6 @@
 // The ghostpost executable: one binary for the daemon, the console and the tools.
 #include "ghostpost/bot/cli.h"
+#include "ghostpost/bot/daemon.h"
 
 #include <CLI/CLI.hpp>
 
@@ -11,6 +12,9 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     int exit_status = 0;
     ghostpost::bot::add_rules_commands(app, exit_status);
+    ghostpost::bot::add_run_command(app, exit_status);
+    ghostpost::bot::add_console_command(app, exit_status);
+    ghostpost::bot::add_render_command(app, exit_status);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -11,4 +11,10 @@ namespace ghostpost::bot {
 // `perft` and `replay`: the rules core on the command line.
 void add_rules_commands(CLI::App& app, int& exit_status);
 
+// `console [--db PATH]`: local play on the console platform, through the same service.
+void add_console_command(CLI::App& app, int& exit_status);
+
+// `render --variant V [--fen FEN | --db PATH --game ID [--ply N]] [--flip] --out FILE.png`.
+void add_render_command(CLI::App& app, int& exit_status);
+
 } // namespace ghostpost::bot

@@ -30,6 +30,8 @@ struct Reply {
     std::string platform;
     std::string destination;       // channel id, or user id for To::User
     std::string text;
+    std::string code;              // a monospaced block (a text board, a PGN) shown after the
+                                   // text, in a code block where the platform has one; may be empty
     std::vector<std::uint8_t> png; // an image of the board, empty when none
     std::string reply_to;          // message id this answers, empty when none
 };

@@ -1,0 +1,70 @@
+// The service: one post in, replies queued, all in one transaction. Every platform adapter
+// (console, Telegram, ...) hands its posts to Service::handle and delivers what the outbox
+// holds afterwards; nothing a game needs is decided anywhere else.
+#pragma once
+
+#include "ghostpost/bot/platform.h"
+#include "ghostpost/bot/random.h"
+#include "ghostpost/storage/store.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ghostpost::bot {
+
+// What the operator configures (the TOML config maps onto this).
+struct ServiceSettings {
+    std::string prefix = "!";        // the command prefix
+    bool accept_slash = true;        // "/" is accepted too, as chat users type it
+    std::vector<std::string> moderators; // platform user ids allowed to abort or cancel any game
+    std::string bot_name = "ghostpost";  // commands addressed to another "@bot" are ignored
+    std::size_t max_post_bytes = 4000;   // longer posts are refused (or ignored if chatter)
+};
+
+using Clock = std::function<std::int64_t()>; // Unix seconds
+std::int64_t system_clock_seconds();
+
+enum class HandleStatus : std::uint8_t {
+    Handled,   // the post was run (even if it only produced an error reply, or nothing)
+    Duplicate, // the post was handled before; nothing changed
+};
+
+class Service {
+public:
+    Service(storage::Store& store, ServiceSettings settings, Clock clock = system_clock_seconds);
+
+    // Runs one post in one transaction: skips a post already handled (platform, channel,
+    // message_id); runs the command or move; appends actions to the log; queues replies in the
+    // outbox; advances the platform's cursor to post.cursor (when not empty); commits. User
+    // mistakes are replies, not errors. Errors: any exception (storage failure, a broken log)
+    // rolls back everything of the post and is rethrown; the caller retries later.
+    HandleStatus handle(const Post& post);
+
+    // The Reply a platform sends for an outbox entry.
+    static Reply to_reply(const storage::OutboxEntry& entry);
+
+    // Forgets the replayed games kept in memory (they are rebuilt from the log on demand).
+    void clear_cache();
+    // How many times a game was rebuilt from its whole log (for tests of the cache).
+    int replays() const { return replays_; }
+
+    struct CachedGame {
+        std::unique_ptr<rules::Game> game;
+        SeededRandom rng;
+        int ply = 0;
+    };
+
+private:
+    friend class PostRun;
+    storage::Store& store_;
+    ServiceSettings settings_;
+    Clock clock_;
+    std::map<std::int64_t, CachedGame> cache_;
+    int replays_ = 0;
+};
+
+} // namespace ghostpost::bot

@@ -1,0 +1,104 @@
+#include "ghostpost/bot/command.h"
+
+#include <cctype>
+
+namespace ghostpost::bot {
+
+namespace {
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+std::vector<std::string> split_words(std::string_view text) {
+    std::vector<std::string> words;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        while (i < text.size() && is_space(text[i]))
+            ++i;
+        std::size_t start = i;
+        while (i < text.size() && !is_space(text[i]))
+            ++i;
+        if (i > start)
+            words.emplace_back(text.substr(start, i - start));
+    }
+    return words;
+}
+
+} // namespace
+
+std::optional<Command> parse_command(std::string_view text,
+                                     const std::vector<std::string>& prefixes) {
+    std::size_t start = 0;
+    while (start < text.size() && is_space(text[start]))
+        ++start;
+    text.remove_prefix(start);
+    for (const auto& prefix : prefixes) {
+        if (prefix.empty() || !text.starts_with(prefix) || text.size() <= prefix.size() ||
+            !std::isalpha(static_cast<unsigned char>(text[prefix.size()])))
+            continue;
+        auto words = split_words(text.substr(prefix.size()));
+        Command c;
+        std::string head = words.front();
+        auto at = head.find('@');
+        if (at != std::string::npos) {
+            c.addressee = head.substr(at + 1);
+            head.resize(at);
+        }
+        for (char& ch : head)
+            ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        c.name = head;
+        c.args.assign(words.begin() + 1, words.end());
+        return c;
+    }
+    return std::nullopt;
+}
+
+bool valid_utf8(std::string_view text) {
+    std::size_t i = 0;
+    while (i < text.size()) {
+        auto c = static_cast<unsigned char>(text[i]);
+        int extra = 0;
+        std::uint32_t code = 0;
+        if (c < 0x80) {
+            ++i;
+            continue;
+        } else if ((c & 0xE0) == 0xC0) {
+            extra = 1;
+            code = c & 0x1Fu;
+        } else if ((c & 0xF0) == 0xE0) {
+            extra = 2;
+            code = c & 0x0Fu;
+        } else if ((c & 0xF8) == 0xF0) {
+            extra = 3;
+            code = c & 0x07u;
+        } else {
+            return false;
+        }
+        if (i + static_cast<std::size_t>(extra) >= text.size())
+            return false;
+        for (int k = 1; k <= extra; ++k) {
+            auto cc = static_cast<unsigned char>(text[i + static_cast<std::size_t>(k)]);
+            if ((cc & 0xC0) != 0x80)
+                return false;
+            code = (code << 6) | (cc & 0x3Fu);
+        }
+        static constexpr std::uint32_t smallest[] = {0, 0x80, 0x800, 0x10000};
+        if (code < smallest[extra] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
+            return false;
+        i += static_cast<std::size_t>(extra) + 1;
+    }
+    return true;
+}
+
+std::string shorten(std::string_view text, std::size_t max_chars) {
+    std::size_t chars = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80)
+            continue;
+        if (chars == max_chars)
+            return std::string(text.substr(0, i)) + "...";
+        ++chars;
+    }
+    return std::string(text);
+}
+
+} // namespace ghostpost::bot

@@ -1,0 +1,250 @@
+#include "ghostpost/bot/daemon.h"
+
+#include "ghostpost/bot/http.h"
+#include "ghostpost/bot/log.h"
+#include "ghostpost/bot/telegram.h"
+
+#include <algorithm>
+#include <set>
+
+namespace ghostpost::bot {
+
+namespace {
+
+// A reply the platform refused for good gets one notice in the same place, so the player
+// learns something went missing; the notice itself is never reported again.
+constexpr std::string_view failure_notice = "A reply could not be delivered here";
+
+std::chrono::milliseconds jittered(std::chrono::milliseconds base, std::mt19937& random) {
+    std::uniform_real_distribution<double> factor(0.5, 1.5);
+    return std::chrono::milliseconds(
+        static_cast<std::int64_t>(static_cast<double>(base.count()) * factor(random)));
+}
+
+} // namespace
+
+void StopToken::request_stop() {
+    {
+        const std::lock_guard lock(mutex_);
+        stopped_.store(true);
+    }
+    wake_.notify_all();
+}
+
+bool StopToken::sleep_for(std::chrono::milliseconds duration) {
+    std::unique_lock lock(mutex_);
+    return !wake_.wait_for(lock, duration, [this] { return stopped_.load(); });
+}
+
+OutboxSender::OutboxSender(storage::Store& store, Platform& platform, Pacing pacing, Clock clock,
+                           SteadyNow steady)
+    : store_(store), platform_(platform), pacing_(pacing), clock_(std::move(clock)),
+      steady_(std::move(steady)) {}
+
+bool OutboxSender::may_send(const std::string& destination, bool group,
+                            std::chrono::steady_clock::time_point now) const {
+    const auto it = sent_at_.find(destination);
+    if (it == sent_at_.end() || it->second.empty()) {
+        return true;
+    }
+    if (now - it->second.back() < pacing_.per_chat) {
+        return false;
+    }
+    if (group) {
+        const auto window_start = now - std::chrono::minutes(1);
+        const auto recent = std::count_if(it->second.begin(), it->second.end(),
+                                          [&](auto at) { return at > window_start; });
+        return recent < pacing_.group_per_minute;
+    }
+    return true;
+}
+
+void OutboxSender::record_send(const std::string& destination, bool,
+                               std::chrono::steady_clock::time_point now) {
+    auto& times = sent_at_[destination];
+    times.push_back(now);
+    while (!times.empty() && now - times.front() > std::chrono::minutes(1)) {
+        times.pop_front();
+    }
+}
+
+std::int64_t OutboxSender::backoff_seconds(int attempts) {
+    // 1, 2, 4... seconds, capped, each jittered so that many failed replies do not all
+    // return to a recovering server in the same second.
+    const int exponent = std::clamp(attempts, 0, 16);
+    const auto base =
+        std::min<std::int64_t>(std::int64_t{1} << exponent, pacing_.max_backoff.count());
+    const auto delay = jittered(std::chrono::seconds(base), jitter_);
+    return std::max<std::int64_t>(1,
+                                  std::chrono::duration_cast<std::chrono::seconds>(delay).count());
+}
+
+bool OutboxSender::pending() {
+    return store_.pending_count(platform_.name()) > 0;
+}
+
+int OutboxSender::send_due() {
+    const std::int64_t now = clock_();
+    const auto entries = store_.due(platform_.name(), now, 50);
+    std::set<std::string> held; // destinations whose older entry did not go out in this batch
+    int sent = 0;
+    for (const storage::OutboxEntry& entry : entries) {
+        const std::string& destination = entry.message.destination;
+        if (held.contains(destination)) {
+            continue;
+        }
+        const bool group = !entry.message.to_user && destination.starts_with('-');
+        const auto steady_now = steady_();
+        if (!may_send(destination, group, steady_now)) {
+            held.insert(destination);
+            continue;
+        }
+        record_send(destination, group, steady_now);
+        const Delivery delivery = platform_.send(Service::to_reply(entry));
+        const log::Field id{"outbox_id", entry.id};
+        const log::Field where{"destination", destination};
+        switch (delivery.status) {
+        case Delivery::Status::Sent:
+            store_.mark_sent(entry.id, now);
+            ++sent;
+            log::debug("reply_sent", {id, where, {"attempts", entry.attempts + 1}});
+            break;
+        case Delivery::Status::RetryAfter:
+            store_.reschedule(entry.id,
+                              now + std::max<std::int64_t>(1, delivery.retry_after.count()),
+                              delivery.detail);
+            held.insert(destination);
+            log::warning("reply_rate_limited", {id,
+                                                where,
+                                                {"retry_after", delivery.retry_after.count()},
+                                                {"detail", delivery.detail}});
+            break;
+        case Delivery::Status::Transient: {
+            const auto delay = backoff_seconds(entry.attempts);
+            store_.reschedule(entry.id, now + delay, delivery.detail);
+            held.insert(destination);
+            log::warning("reply_retry", {id,
+                                         where,
+                                         {"attempts", entry.attempts + 1},
+                                         {"retry_in", delay},
+                                         {"detail", delivery.detail}});
+            break;
+        }
+        case Delivery::Status::Blocked:
+            // Hidden information waits for the private chat; it never goes to the channel.
+            store_.reschedule(entry.id, now + pacing_.blocked_retry.count(), delivery.detail);
+            held.insert(destination);
+            log::warning("private_chat_not_open",
+                         {id, {"user", destination}, {"detail", delivery.detail}});
+            break;
+        case Delivery::Status::Failed:
+            log::error("reply_failed", {id, where, {"detail", delivery.detail}});
+            store_.transaction([&] {
+                store_.give_up(entry.id, delivery.detail);
+                if (!entry.message.text.starts_with(failure_notice)) {
+                    storage::OutgoingMessage notice;
+                    notice.platform = entry.message.platform;
+                    notice.to_user = entry.message.to_user;
+                    notice.destination = destination;
+                    notice.reply_to = entry.message.reply_to;
+                    notice.text = std::string(failure_notice) + " (" + delivery.detail + ").";
+                    store_.enqueue(notice, now);
+                }
+            });
+            break;
+        }
+    }
+    return sent;
+}
+
+void run_daemon(storage::Store& store, Service& service, Platform& platform,
+                const DaemonOptions& options, StopToken& stop, Clock clock) {
+    OutboxSender sender(store, platform, options.pacing, clock);
+    std::mt19937 random{std::random_device{}()};
+    std::chrono::milliseconds failure_delay{1000};
+    const auto back_off = [&](std::chrono::milliseconds at_least) {
+        const auto delay = std::max(jittered(failure_delay, random), at_least);
+        failure_delay =
+            std::min<std::chrono::milliseconds>(failure_delay * 2, std::chrono::seconds(60));
+        stop.sleep_for(delay);
+    };
+    const std::string name = platform.name();
+    log::info("daemon_started", {{"platform", name}});
+
+    while (!stop.stop_requested()) {
+        bool waiting_replies = false;
+        try {
+            sender.send_due();
+            waiting_replies = sender.pending();
+        } catch (const HttpError& e) {
+            if (e.kind() == HttpError::Kind::Cancelled) {
+                break;
+            }
+            log::error("outbox_failed", {{"error", e.what()}});
+        } catch (const std::exception& e) {
+            log::error("outbox_failed", {{"error", e.what()}});
+            back_off(std::chrono::milliseconds(0));
+            continue;
+        }
+        if (stop.stop_requested()) {
+            break;
+        }
+
+        // Waiting replies need the loop back soon; otherwise the long poll may take its time.
+        const auto timeout = waiting_replies ? std::chrono::seconds(1) : options.poll_timeout;
+        std::vector<Post> posts;
+        try {
+            posts = platform.poll(store.cursor(name).value_or(""), timeout);
+            failure_delay = std::chrono::milliseconds(1000);
+        } catch (const HttpError& e) {
+            if (e.kind() == HttpError::Kind::Cancelled) {
+                break;
+            }
+            log::warning("poll_failed", {{"error", e.what()}});
+            back_off(std::chrono::milliseconds(0));
+            continue;
+        } catch (const TelegramError& e) {
+            if (e.conflict()) {
+                log::error("poll_conflict",
+                           {{"error", e.what()},
+                            {"hint", "another process is polling with this bot token; stop it "
+                                     "or use another bot"}});
+                back_off(std::chrono::seconds(5));
+            } else {
+                log::error("poll_failed", {{"code", e.code()}, {"error", e.what()}});
+                back_off(std::chrono::duration_cast<std::chrono::milliseconds>(e.retry_after()));
+            }
+            continue;
+        } catch (const std::exception& e) {
+            log::error("poll_failed", {{"error", e.what()}});
+            back_off(std::chrono::milliseconds(0));
+            continue;
+        }
+
+        for (const Post& post : posts) {
+            if (stop.stop_requested()) {
+                break; // the rest comes again after the restart, from the stored cursor
+            }
+            try {
+                const HandleStatus status = service.handle(post);
+                if (status == HandleStatus::Duplicate && !post.cursor.empty()) {
+                    // Telegram repeated an update: still confirm it, or it comes back forever.
+                    store.transaction([&] { store.set_cursor(name, post.cursor); });
+                }
+                log::debug("post_handled", {{"channel", post.channel},
+                                            {"message_id", post.message_id},
+                                            {"duplicate", status == HandleStatus::Duplicate}});
+            } catch (const std::exception& e) {
+                // Nothing of the post was kept: the next poll starts again from it.
+                log::error("post_failed", {{"channel", post.channel},
+                                           {"message_id", post.message_id},
+                                           {"error", e.what()}});
+                back_off(std::chrono::milliseconds(0));
+                break;
+            }
+        }
+    }
+    log::info("daemon_stopped", {{"platform", name}});
+}
+
+} // namespace ghostpost::bot

@@ -1,0 +1,153 @@
+#include "ghostpost/bot/http.h"
+
+#include <curl/curl.h>
+#include <memory>
+#include <mutex>
+
+namespace ghostpost::bot {
+
+namespace {
+
+void global_init() {
+    static std::once_flag once;
+    std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+CURLM* as_multi(void* handle) {
+    return static_cast<CURLM*>(handle);
+}
+
+std::size_t collect(char* data, std::size_t size, std::size_t count, void* user) {
+    static_cast<std::string*>(user)->append(data, size * count);
+    return size * count;
+}
+
+struct EasyDeleter {
+    void operator()(CURL* easy) const { curl_easy_cleanup(easy); }
+};
+struct ListDeleter {
+    void operator()(curl_slist* list) const { curl_slist_free_all(list); }
+};
+struct MimeDeleter {
+    void operator()(curl_mime* mime) const { curl_mime_free(mime); }
+};
+
+// Setting an option only fails for a bad option or out of memory: both programmer errors here.
+template <typename T> void set(CURL* easy, CURLoption option, T value) {
+    if (curl_easy_setopt(easy, option, value) != CURLE_OK) {
+        throw HttpError(HttpError::Kind::Network, "libcurl refused an option");
+    }
+}
+
+} // namespace
+
+CurlHttpClient::CurlHttpClient() {
+    global_init();
+    multi_ = curl_multi_init();
+    if (multi_ == nullptr) {
+        throw std::runtime_error("curl_multi_init failed");
+    }
+}
+
+CurlHttpClient::~CurlHttpClient() {
+    curl_multi_cleanup(as_multi(multi_));
+}
+
+void CurlHttpClient::cancel() noexcept {
+    cancelled_.store(true);
+    curl_multi_wakeup(as_multi(multi_));
+}
+
+HttpResponse CurlHttpClient::post(const HttpRequest& request) {
+    if (cancelled_.load()) {
+        throw HttpError(HttpError::Kind::Cancelled, "cancelled: shutting down");
+    }
+    const std::unique_ptr<CURL, EasyDeleter> easy(curl_easy_init());
+    if (!easy) {
+        throw HttpError(HttpError::Kind::Network, "curl_easy_init failed");
+    }
+    HttpResponse response;
+    char error_buffer[CURL_ERROR_SIZE] = {};
+    std::unique_ptr<curl_slist, ListDeleter> headers;
+    std::unique_ptr<curl_mime, MimeDeleter> mime;
+
+    set(easy.get(), CURLOPT_URL, request.url.c_str());
+    set(easy.get(), CURLOPT_NOSIGNAL, 1L);
+    set(easy.get(), CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout.count()));
+    set(easy.get(), CURLOPT_CONNECTTIMEOUT_MS, 10000L);
+    set(easy.get(), CURLOPT_WRITEFUNCTION, &collect);
+    set(easy.get(), CURLOPT_WRITEDATA, &response.body);
+    set(easy.get(), CURLOPT_ERRORBUFFER, error_buffer);
+    set(easy.get(), CURLOPT_USERAGENT, "ghostpost/0.1");
+    // Only the web protocols: a configured URL must not reach file:// or others.
+    set(easy.get(), CURLOPT_PROTOCOLS_STR, "http,https");
+    if (!request.parts.empty()) {
+        mime.reset(curl_mime_init(easy.get()));
+        for (const HttpPart& part : request.parts) {
+            curl_mimepart* field = curl_mime_addpart(mime.get());
+            curl_mime_name(field, part.name.c_str());
+            curl_mime_data(field, part.content.data(), part.content.size());
+            if (!part.filename.empty()) {
+                curl_mime_filename(field, part.filename.c_str());
+            }
+            if (!part.content_type.empty()) {
+                curl_mime_type(field, part.content_type.c_str());
+            }
+        }
+        set(easy.get(), CURLOPT_MIMEPOST, mime.get());
+    } else {
+        headers.reset(
+            curl_slist_append(nullptr, ("Content-Type: " + request.content_type).c_str()));
+        set(easy.get(), CURLOPT_HTTPHEADER, headers.get());
+        set(easy.get(), CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+        set(easy.get(), CURLOPT_POSTFIELDS, request.body.c_str());
+    }
+
+    CURLM* multi = as_multi(multi_);
+    curl_multi_add_handle(multi, easy.get());
+    CURLcode result = CURLE_OK;
+    bool finished = false;
+    while (!finished) {
+        int running = 0;
+        if (curl_multi_perform(multi, &running) != CURLM_OK) {
+            result = CURLE_FAILED_INIT;
+            break;
+        }
+        int queued = 0;
+        while (CURLMsg* message = curl_multi_info_read(multi, &queued)) {
+            if (message->msg == CURLMSG_DONE) {
+                result = message->data.result;
+                finished = true;
+            }
+        }
+        if (finished) {
+            break;
+        }
+        // curl_multi_wakeup from cancel() ends this wait early, mid long poll.
+        curl_multi_poll(multi, nullptr, 0, 1000, nullptr);
+        if (cancelled_.load()) {
+            curl_multi_remove_handle(multi, easy.get());
+            throw HttpError(HttpError::Kind::Cancelled, "cancelled: shutting down");
+        }
+    }
+    curl_multi_remove_handle(multi, easy.get());
+
+    if (result == CURLE_OPERATION_TIMEDOUT) {
+        throw HttpError(HttpError::Kind::Timeout, "timed out");
+    }
+    if (result != CURLE_OK) {
+        // The error buffer names hosts and system errors, never the URL's path.
+        std::string message = curl_easy_strerror(result);
+        if (error_buffer[0] != '\0') {
+            message += ": ";
+            message += error_buffer;
+        }
+        throw HttpError(HttpError::Kind::Network, message);
+    }
+    long status = 0;
+    curl_easy_getinfo(easy.get(), CURLINFO_RESPONSE_CODE, &status);
+    response.status = status;
+    return response;
+}
+
+} // namespace ghostpost::bot

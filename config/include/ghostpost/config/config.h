@@ -1,0 +1,73 @@
+// The typed configuration of the daemon: a TOML file for everything an operator may show,
+// the environment (or a file only the daemon reads) for secrets.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ghostpost::config {
+
+enum class LogLevel : std::uint8_t { Debug, Info, Warning, Error };
+
+// "debug" -> LogLevel::Debug...; std::nullopt for any other word.
+std::optional<LogLevel> parse_log_level(std::string_view word);
+std::string_view to_string(LogLevel level);
+
+struct StorageSettings {
+    std::filesystem::path path; // the SQLite database file
+};
+
+struct TelegramSettings {
+    bool enabled = false;                             // true when a [telegram] table is present
+    std::string api_url = "https://api.telegram.org"; // no trailing slash
+    std::string token;                        // secret: from GHOSTPOST_TELEGRAM_TOKEN or token_file
+    std::string bot_username;                 // optional; asked with getMe when empty
+    std::chrono::seconds poll_timeout{50};    // long-poll wait, 1..50
+    std::chrono::seconds request_timeout{15}; // for every call that is not a long poll
+    std::chrono::milliseconds per_chat_interval{1000}; // pacing: between two sends to a chat
+    int group_messages_per_minute = 20;                // pacing: sends to one group a minute
+};
+
+struct Settings {
+    std::string command_prefix = "!";
+    std::vector<std::string> moderators; // platform user ids, e.g. "telegram:123456"
+    LogLevel log_level = LogLevel::Info;
+    StorageSettings storage;
+    TelegramSettings telegram;
+};
+
+// A configuration that cannot be used. what() names the key and, when the file has one,
+// the line: "ghostpost.toml:7: telegram.poll_timeout: must be between 1 and 50".
+class ConfigError : public std::runtime_error {
+public:
+    ConfigError(std::string source, std::optional<std::uint32_t> line, std::string key,
+                std::string problem);
+    const std::string& key() const noexcept { return key_; }
+    std::optional<std::uint32_t> line() const noexcept { return line_; }
+
+private:
+    std::string key_;
+    std::optional<std::uint32_t> line_;
+};
+
+// Looks up an environment variable; std::nullopt when unset.
+using Environment = std::function<std::optional<std::string>(const std::string& name)>;
+Environment process_environment();
+
+// Parses TOML text; `source` names it in errors, relative token_file paths resolve against
+// `base_dir`. Throws ConfigError for bad syntax, unknown keys, wrong types, bad values,
+// or a [telegram] table without a token.
+Settings parse(std::string_view toml_text, const std::string& source,
+               const Environment& environment, const std::filesystem::path& base_dir = {});
+
+// Reads and parses a file. Throws ConfigError (also when the file cannot be read).
+Settings load(const std::filesystem::path& file, const Environment& environment);
+
+} // namespace ghostpost::config

@@ -1,0 +1,351 @@
+#include "ghostpost/config/config.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <toml++/toml.h>
+
+namespace ghostpost::config {
+
+namespace {
+
+constexpr const char* token_variable = "GHOSTPOST_TELEGRAM_TOKEN";
+
+std::string format_error(const std::string& source, std::optional<std::uint32_t> line,
+                         const std::string& key, const std::string& problem) {
+    std::string text = source;
+    if (line) {
+        text += ":" + std::to_string(*line);
+    }
+    text += ": ";
+    if (!key.empty()) {
+        text += key + ": ";
+    }
+    return text + problem;
+}
+
+// Reads one TOML table against the keys it may hold, so a typo is an error, not a default.
+class TableReader {
+public:
+    TableReader(const toml::table& table, std::string prefix, const std::string& source,
+                std::set<std::string> known)
+        : table_(table), prefix_(std::move(prefix)), source_(source), known_(std::move(known)) {
+        for (const auto& [key, node] : table_) {
+            const std::string name{key.str()};
+            if (!known_.contains(name)) {
+                fail_at(node, name, "unknown key");
+            }
+        }
+    }
+
+    [[noreturn]] void fail_at(const toml::node& node, const std::string& key,
+                              const std::string& problem) const {
+        throw ConfigError(source_, line_of(node), prefix_ + key, problem);
+    }
+
+    [[noreturn]] void fail_missing(const std::string& key) const {
+        throw ConfigError(source_, line_of(table_), prefix_ + key, "is required");
+    }
+
+    std::optional<std::string> string(const std::string& key) const {
+        const toml::node* node = table_.get(key);
+        if (node == nullptr) {
+            return std::nullopt;
+        }
+        if (!node->is_string()) {
+            fail_at(*node, key, "must be a string");
+        }
+        return node->value<std::string>();
+    }
+
+    std::optional<std::int64_t> integer(const std::string& key) const {
+        const toml::node* node = table_.get(key);
+        if (node == nullptr) {
+            return std::nullopt;
+        }
+        if (!node->is_integer()) {
+            fail_at(*node, key, "must be an integer");
+        }
+        return node->value<std::int64_t>();
+    }
+
+    std::optional<std::vector<std::string>> strings(const std::string& key) const {
+        const toml::node* node = table_.get(key);
+        if (node == nullptr) {
+            return std::nullopt;
+        }
+        const toml::array* array = node->as_array();
+        if (array == nullptr) {
+            fail_at(*node, key, "must be an array of strings");
+        }
+        std::vector<std::string> values;
+        for (const toml::node& element : *array) {
+            if (!element.is_string()) {
+                fail_at(element, key, "must be an array of strings");
+            }
+            values.push_back(*element.value<std::string>());
+        }
+        return values;
+    }
+
+    const toml::node& node(const std::string& key) const { return *table_.get(key); }
+
+private:
+    static std::optional<std::uint32_t> line_of(const toml::node& node) {
+        const auto line = node.source().begin.line;
+        if (line == 0) {
+            return std::nullopt;
+        }
+        return static_cast<std::uint32_t>(line);
+    }
+
+    const toml::table& table_;
+    std::string prefix_;
+    const std::string& source_;
+    std::set<std::string> known_;
+};
+
+std::string trim(std::string text) {
+    const auto not_space = [](unsigned char c) { return std::isspace(c) == 0; };
+    text.erase(text.begin(), std::find_if(text.begin(), text.end(), not_space));
+    text.erase(std::find_if(text.rbegin(), text.rend(), not_space).base(), text.end());
+    return text;
+}
+
+// A Bot API token is "<bot id>:<secret>"; anything else is a misconfiguration worth naming
+// before the first request fails with a bare 404.
+bool looks_like_token(const std::string& token) {
+    const auto colon = token.find(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 == token.size()) {
+        return false;
+    }
+    const bool id_ok = std::all_of(token.begin(), token.begin() + static_cast<long>(colon),
+                                   [](unsigned char c) { return std::isdigit(c) != 0; });
+    const bool secret_ok =
+        std::all_of(token.begin() + static_cast<long>(colon) + 1, token.end(),
+                    [](unsigned char c) { return std::isalnum(c) != 0 || c == '_' || c == '-'; });
+    return id_ok && secret_ok;
+}
+
+const toml::table* subtable(const toml::table& root, const std::string& name,
+                            const std::string& source) {
+    const toml::node* node = root.get(name);
+    if (node == nullptr) {
+        return nullptr;
+    }
+    if (!node->is_table()) {
+        const auto line = node->source().begin.line;
+        throw ConfigError(source, line == 0 ? std::nullopt : std::optional<std::uint32_t>(line),
+                          name, "must be a table");
+    }
+    return node->as_table();
+}
+
+void read_telegram(const toml::table& table, const std::string& source,
+                   const Environment& environment, const std::filesystem::path& base_dir,
+                   TelegramSettings& telegram) {
+    const TableReader reader(table, "telegram.", source,
+                             {"api_url", "token_file", "bot_username", "poll_timeout",
+                              "request_timeout", "per_chat_interval_ms",
+                              "group_messages_per_minute"});
+    telegram.enabled = true;
+    if (auto url = reader.string("api_url")) {
+        if (!url->starts_with("http://") && !url->starts_with("https://")) {
+            reader.fail_at(reader.node("api_url"), "api_url",
+                           "must start with http:// or https://");
+        }
+        while (!url->empty() && url->back() == '/') {
+            url->pop_back();
+        }
+        telegram.api_url = *url;
+    }
+    if (auto name = reader.string("bot_username")) {
+        telegram.bot_username = name->starts_with("@") ? name->substr(1) : *name;
+    }
+    if (auto seconds = reader.integer("poll_timeout")) {
+        if (*seconds < 1 || *seconds > 50) {
+            reader.fail_at(reader.node("poll_timeout"), "poll_timeout",
+                           "must be between 1 and 50 seconds");
+        }
+        telegram.poll_timeout = std::chrono::seconds(*seconds);
+    }
+    if (auto seconds = reader.integer("request_timeout")) {
+        if (*seconds < 1 || *seconds > 300) {
+            reader.fail_at(reader.node("request_timeout"), "request_timeout",
+                           "must be between 1 and 300 seconds");
+        }
+        telegram.request_timeout = std::chrono::seconds(*seconds);
+    }
+    if (auto millis = reader.integer("per_chat_interval_ms")) {
+        if (*millis < 0 || *millis > 60000) {
+            reader.fail_at(reader.node("per_chat_interval_ms"), "per_chat_interval_ms",
+                           "must be between 0 and 60000");
+        }
+        telegram.per_chat_interval = std::chrono::milliseconds(*millis);
+    }
+    if (auto count = reader.integer("group_messages_per_minute")) {
+        if (*count < 1 || *count > 1000) {
+            reader.fail_at(reader.node("group_messages_per_minute"), "group_messages_per_minute",
+                           "must be between 1 and 1000");
+        }
+        telegram.group_messages_per_minute = static_cast<int>(*count);
+    }
+
+    // The environment wins so that a container can override a file baked into the image.
+    // Errors below never quote the token, only where it came from.
+    std::string origin;
+    if (auto from_env = environment(token_variable); from_env && !trim(*from_env).empty()) {
+        telegram.token = trim(*from_env);
+        origin = std::string("the environment variable ") + token_variable;
+    } else if (auto file = reader.string("token_file")) {
+        std::filesystem::path path(*file);
+        if (path.is_relative() && !base_dir.empty()) {
+            path = base_dir / path;
+        }
+        std::ifstream in(path);
+        if (!in) {
+            reader.fail_at(reader.node("token_file"), "token_file", "cannot read " + path.string());
+        }
+        std::stringstream text;
+        text << in.rdbuf();
+        telegram.token = trim(text.str());
+        origin = "the file " + path.string();
+    } else {
+        throw ConfigError(source, std::nullopt, "telegram.token_file",
+                          std::string("no token: set ") + token_variable +
+                              " or [telegram] token_file");
+    }
+    if (!looks_like_token(telegram.token)) {
+        throw ConfigError(source, std::nullopt, "telegram.token_file",
+                          "the token in " + origin +
+                              " is not of the form <bot id>:<secret> given by @BotFather");
+    }
+}
+
+} // namespace
+
+ConfigError::ConfigError(std::string source, std::optional<std::uint32_t> line, std::string key,
+                         std::string problem)
+    : std::runtime_error(format_error(source, line, key, problem)), key_(std::move(key)),
+      line_(line) {}
+
+std::optional<LogLevel> parse_log_level(std::string_view word) {
+    constexpr std::array<std::pair<std::string_view, LogLevel>, 4> levels{{
+        {"debug", LogLevel::Debug},
+        {"info", LogLevel::Info},
+        {"warning", LogLevel::Warning},
+        {"error", LogLevel::Error},
+    }};
+    for (const auto& [name, level] : levels) {
+        if (name == word) {
+            return level;
+        }
+    }
+    return std::nullopt;
+}
+
+std::string_view to_string(LogLevel level) {
+    switch (level) {
+    case LogLevel::Debug:
+        return "debug";
+    case LogLevel::Info:
+        return "info";
+    case LogLevel::Warning:
+        return "warning";
+    case LogLevel::Error:
+        return "error";
+    }
+    return "info";
+}
+
+Environment process_environment() {
+    return [](const std::string& name) -> std::optional<std::string> {
+        const char* value = std::getenv(name.c_str());
+        if (value == nullptr) {
+            return std::nullopt;
+        }
+        return std::string(value);
+    };
+}
+
+Settings parse(std::string_view toml_text, const std::string& source,
+               const Environment& environment, const std::filesystem::path& base_dir) {
+    toml::table root;
+    try {
+        root = toml::parse(toml_text, source);
+    } catch (const toml::parse_error& e) {
+        const auto line = e.source().begin.line;
+        throw ConfigError(source, line == 0 ? std::nullopt : std::optional<std::uint32_t>(line), "",
+                          std::string(e.description()));
+    }
+
+    Settings settings;
+    const TableReader top(root, "", source, {"bot", "log", "storage", "telegram"});
+
+    if (const toml::table* bot = subtable(root, "bot", source)) {
+        const TableReader reader(*bot, "bot.", source, {"command_prefix", "moderators"});
+        if (auto prefix = reader.string("command_prefix")) {
+            if (prefix->empty() || prefix->size() > 4 ||
+                std::any_of(prefix->begin(), prefix->end(),
+                            [](unsigned char c) { return std::isspace(c) != 0; })) {
+                reader.fail_at(reader.node("command_prefix"), "command_prefix",
+                               "must be 1 to 4 characters without spaces");
+            }
+            settings.command_prefix = *prefix;
+        }
+        if (auto moderators = reader.strings("moderators")) {
+            settings.moderators = *moderators;
+        }
+    }
+
+    if (const toml::table* log = subtable(root, "log", source)) {
+        const TableReader reader(*log, "log.", source, {"level"});
+        if (auto word = reader.string("level")) {
+            const auto level = parse_log_level(*word);
+            if (!level) {
+                reader.fail_at(reader.node("level"), "level",
+                               "must be one of debug, info, warning, error");
+            }
+            settings.log_level = *level;
+        }
+    }
+
+    const toml::table* storage = subtable(root, "storage", source);
+    if (storage == nullptr) {
+        throw ConfigError(source, std::nullopt, "storage", "is required ([storage] path)");
+    }
+    {
+        const TableReader reader(*storage, "storage.", source, {"path"});
+        const auto path = reader.string("path");
+        if (!path) {
+            reader.fail_missing("path");
+        }
+        if (path->empty()) {
+            reader.fail_at(reader.node("path"), "path", "must not be empty");
+        }
+        settings.storage.path = *path;
+        if (settings.storage.path.is_relative() && !base_dir.empty()) {
+            settings.storage.path = base_dir / settings.storage.path;
+        }
+    }
+
+    if (const toml::table* telegram = subtable(root, "telegram", source)) {
+        read_telegram(*telegram, source, environment, base_dir, settings.telegram);
+    }
+    return settings;
+}
+
+Settings load(const std::filesystem::path& file, const Environment& environment) {
+    std::ifstream in(file);
+    if (!in) {
+        throw ConfigError(file.string(), std::nullopt, "", "cannot read the file");
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    return parse(text.str(), file.string(), environment, file.parent_path());
+}
+
+} // namespace ghostpost::config

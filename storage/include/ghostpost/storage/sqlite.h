@@ -1,0 +1,109 @@
+// Thin RAII wrappers over the SQLite C API. Every failing call becomes a SqliteError through
+// one check(); nothing else in the project touches a sqlite3 handle. The C headers stay private
+// to storage/, so the handles are only forward-declared here.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace ghostpost::storage {
+
+// An SQLite call failed. `code()` is the extended result code (SQLITE_BUSY, SQLITE_CONSTRAINT...).
+class SqliteError : public std::runtime_error {
+public:
+    SqliteError(int code, const std::string& message) : std::runtime_error(message), code_(code) {}
+    int code() const { return code_; }
+
+private:
+    int code_;
+};
+
+// How a database is opened. `synchronous_full` is the durable default: a committed post
+// survives a power cut. Tests may turn it off for speed.
+struct DatabaseOptions {
+    int busy_timeout_ms = 5000;
+    bool synchronous_full = true;
+    bool wal = true;
+};
+
+// One connection. Opening creates the file when missing, enables WAL, foreign keys, the busy
+// timeout and the synchronous level. Errors: SqliteError when the file cannot be opened.
+class Database {
+public:
+    explicit Database(const std::string& path, const DatabaseOptions& options = {});
+    ~Database();
+    Database(const Database&) = delete;
+    Database& operator=(const Database&) = delete;
+
+    // Runs one or more statements without results. Errors: SqliteError.
+    void exec(std::string_view sql);
+    int user_version();
+    void set_user_version(int version);
+    std::int64_t last_insert_rowid() const;
+    int changes() const;
+    sqlite3* handle() const { return db_; }
+
+private:
+    sqlite3* db_ = nullptr;
+};
+
+// Throws SqliteError carrying the connection's message unless `rc` is SQLITE_OK, SQLITE_ROW or
+// SQLITE_DONE; returns `rc` otherwise.
+int check(int rc, sqlite3* db);
+
+// A prepared statement. Parameters are numbered from 1, columns from 0.
+class Statement {
+public:
+    // Errors: SqliteError when the SQL does not compile.
+    Statement(Database& db, std::string_view sql);
+    ~Statement();
+    Statement(const Statement&) = delete;
+    Statement& operator=(const Statement&) = delete;
+
+    Statement& bind(int index, std::int64_t value);
+    Statement& bind(int index, int value) { return bind(index, static_cast<std::int64_t>(value)); }
+    Statement& bind(int index, std::string_view text);
+    Statement& bind(int index, const char* text) { return bind(index, std::string_view(text)); }
+    Statement& bind(int index, const std::string& text) { return bind(index, std::string_view(text)); }
+    Statement& bind_blob(int index, const std::vector<std::uint8_t>& bytes);
+    Statement& bind_null(int index);
+
+    // Advances to the next row: true when one is ready, false when done. Errors: SqliteError.
+    bool step();
+    // Steps a statement that returns no rows. Errors: SqliteError.
+    void run();
+    void reset();
+
+    bool is_null(int column) const;
+    std::int64_t column_int(int column) const;
+    std::string column_text(int column) const;
+    std::vector<std::uint8_t> column_blob(int column) const;
+
+private:
+    sqlite3* db_;
+    sqlite3_stmt* stmt_ = nullptr;
+};
+
+// BEGIN IMMEDIATE on construction, so the write lock is taken before any read (two processes
+// never deadlock upgrading a read lock). The destructor rolls back unless commit() ran, and
+// never throws. Errors: SqliteError from the constructor (busy past the timeout) and commit().
+class Transaction {
+public:
+    explicit Transaction(Database& db);
+    ~Transaction();
+    Transaction(const Transaction&) = delete;
+    Transaction& operator=(const Transaction&) = delete;
+    void commit();
+
+private:
+    Database& db_;
+    bool done_ = false;
+};
+
+} // namespace ghostpost::storage

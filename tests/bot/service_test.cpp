@@ -1,0 +1,217 @@
+#include "ghostpost/bot/console.h"
+#include "ghostpost/bot/service.h"
+
+#include "../storage/temp_path.h"
+
+#include <catch2/catch.hpp>
+
+#include <sstream>
+#include <stdexcept>
+
+using namespace ghostpost;
+using bot::HandleStatus;
+using bot::Post;
+using bot::Service;
+using ghostpost::testing::TempPath;
+
+namespace {
+
+// Passes everything to a real store, but throws on the n-th enqueue: a failure halfway through
+// a post, after its action was appended.
+class FailingStore final : public storage::Store {
+public:
+    explicit FailingStore(storage::Store& inner) : s_(inner) {}
+    int fail_on_enqueue = -1;
+
+    void transaction(const std::function<void()>& w) override { s_.transaction(w); }
+    bool post_handled(const std::string& p, const std::string& c, const std::string& m) override {
+        return s_.post_handled(p, c, m);
+    }
+    void mark_post_handled(const std::string& p, const std::string& c, const std::string& m,
+                           std::int64_t n) override {
+        s_.mark_post_handled(p, c, m, n);
+    }
+    std::optional<std::string> cursor(const std::string& p) override { return s_.cursor(p); }
+    void set_cursor(const std::string& p, const std::string& c) override { s_.set_cursor(p, c); }
+    storage::PlayerRecord upsert_player(const std::string& p, const std::string& u,
+                                        const std::string& n) override {
+        return s_.upsert_player(p, u, n);
+    }
+    std::optional<storage::PlayerRecord> player(std::int64_t id) override { return s_.player(id); }
+    std::optional<storage::PlayerRecord> player_by_name(const std::string& p,
+                                                        const std::string& n) override {
+        return s_.player_by_name(p, n);
+    }
+    void save_player_settings(const storage::PlayerRecord& p) override {
+        s_.save_player_settings(p);
+    }
+    std::int64_t create_game(const storage::GameRecord& g) override { return s_.create_game(g); }
+    std::optional<storage::GameRecord> game(std::int64_t id) override { return s_.game(id); }
+    void update_game(const storage::GameRecord& g) override { s_.update_game(g); }
+    std::vector<storage::GameRecord>
+    games_in_channel(const std::string& p, const std::string& c,
+                     const std::vector<storage::GameStatus>& st) override {
+        return s_.games_in_channel(p, c, st);
+    }
+    std::vector<storage::GameRecord>
+    games_of_player(const storage::PlayerRecord& p,
+                    const std::vector<storage::GameStatus>& st) override {
+        return s_.games_of_player(p, st);
+    }
+    void append_action(const storage::ActionRecord& a) override { s_.append_action(a); }
+    std::vector<storage::ActionRecord> actions(std::int64_t g) override { return s_.actions(g); }
+    int action_count(std::int64_t g) override { return s_.action_count(g); }
+    void take_back(std::int64_t g, int p) override { s_.take_back(g, p); }
+    void put_offer(std::int64_t g, const storage::Offer& o) override { s_.put_offer(g, o); }
+    std::optional<storage::Offer> offer(std::int64_t g, storage::OfferKind k) override {
+        return s_.offer(g, k);
+    }
+    void clear_offer(std::int64_t g, storage::OfferKind k) override { s_.clear_offer(g, k); }
+    std::int64_t enqueue(const storage::OutgoingMessage& m, std::int64_t now) override {
+        if (fail_on_enqueue == 0)
+            throw std::runtime_error("disk full");
+        --fail_on_enqueue;
+        return s_.enqueue(m, now);
+    }
+    std::vector<storage::OutboxEntry> due(const std::string& p, std::int64_t n, int l) override {
+        return s_.due(p, n, l);
+    }
+    void mark_sent(std::int64_t id, std::int64_t n) override { s_.mark_sent(id, n); }
+    void reschedule(std::int64_t id, std::int64_t n, const std::string& e) override {
+        s_.reschedule(id, n, e);
+    }
+    void give_up(std::int64_t id, const std::string& e) override { s_.give_up(id, e); }
+    int pending_count(const std::string& p) override { return s_.pending_count(p); }
+
+private:
+    storage::Store& s_;
+};
+
+Post post(const std::string& id, const std::string& user, const std::string& text) {
+    Post p;
+    p.platform = "console";
+    p.channel = "lobby";
+    p.message_id = id;
+    p.author_id = user;
+    p.author_name = user;
+    p.text = text;
+    p.cursor = id;
+    return p;
+}
+
+std::vector<std::string> drain_texts(storage::Store& store) {
+    std::vector<std::string> out;
+    for (const auto& e : store.due("console", 2000000000, 100)) {
+        out.push_back(e.message.text);
+        store.mark_sent(e.id, 0);
+    }
+    return out;
+}
+
+std::int64_t fixed_clock() { return 1700000000; }
+
+// A started game #1 of chess between alice (White) and bob.
+void start_game(Service& service, storage::Store& store) {
+    service.handle(post("1", "alice", "!new chess @bob white"));
+    service.handle(post("2", "bob", "!accept"));
+    drain_texts(store);
+}
+
+} // namespace
+
+TEST_CASE("A post that throws halfway leaves no action, reply, cursor or handled mark",
+          "[bot][service][storage]") {
+    TempPath path;
+    auto real = storage::open_sqlite_store(path.str());
+    FailingStore store(*real);
+    Service service(store, {}, fixed_clock);
+    start_game(service, store);
+    REQUIRE(real->cursor("console") == std::optional<std::string>("2"));
+
+    store.fail_on_enqueue = 0; // the move is appended, then queuing its reply fails
+    CHECK_THROWS_WITH(service.handle(post("3", "alice", "e4")), "disk full");
+    CHECK(real->action_count(1) == 0);
+    CHECK(real->pending_count("console") == 0);
+    CHECK_FALSE(real->post_handled("console", "lobby", "3"));
+    CHECK(real->cursor("console") == std::optional<std::string>("2"));
+
+    // Delivered again, the post now goes through, and the cached game did not keep the move.
+    store.fail_on_enqueue = -1;
+    CHECK(service.handle(post("3", "alice", "e4")) == HandleStatus::Handled);
+    CHECK(real->action_count(1) == 1);
+    CHECK(real->actions(1).front().text == "e4");
+    CHECK(service.handle(post("4", "bob", "e5")) == HandleStatus::Handled);
+    CHECK(real->actions(1).back().text == "e5");
+}
+
+TEST_CASE("The same post delivered twice is applied once", "[bot][service]") {
+    TempPath path;
+    auto store = storage::open_sqlite_store(path.str());
+    Service service(*store, {}, fixed_clock);
+    start_game(service, *store);
+    CHECK(service.handle(post("3", "alice", "e4")) == HandleStatus::Handled);
+    CHECK(drain_texts(*store).size() == 1);
+    CHECK(service.handle(post("3", "alice", "e4")) == HandleStatus::Duplicate);
+    CHECK(drain_texts(*store).empty());
+    CHECK(store->action_count(1) == 1);
+}
+
+TEST_CASE("A replayed game is cached and rebuilt only when the log changed elsewhere",
+          "[bot][service]") {
+    TempPath path;
+    auto store = storage::open_sqlite_store(path.str());
+    Service service(*store, {}, fixed_clock);
+    start_game(service, *store);
+    int after_start = service.replays();
+    service.handle(post("3", "alice", "e4"));
+    service.handle(post("4", "bob", "e5"));
+    service.handle(post("5", "alice", "Nf3"));
+    CHECK(service.replays() == after_start);
+
+    // Another process plays on the same database: the ply count no longer matches the cache.
+    auto other_store = storage::open_sqlite_store(path.str());
+    Service other(*other_store, {}, fixed_clock);
+    other.handle(post("6", "bob", "Nc6"));
+    service.handle(post("7", "alice", "Bb5"));
+    CHECK(service.replays() == after_start + 1);
+    auto log = store->actions(1);
+    REQUIRE(log.size() == 5);
+    CHECK(log[3].text == "Nc6");
+    CHECK(log[4].text == "Bb5");
+}
+
+TEST_CASE("Chatter gets no reply; a huge or broken command gets one refusal", "[bot][service]") {
+    TempPath path;
+    auto store = storage::open_sqlite_store(path.str());
+    Service service(*store, {}, fixed_clock);
+    start_game(service, *store);
+    service.handle(post("3", "carol", "nice opening, e4 is my favourite"));
+    service.handle(post("4", "bob", "e5")); // not bob's turn, but chatter-shaped? it is a move
+    auto replies = drain_texts(*store);
+    REQUIRE(replies.size() == 1);
+    CHECK(replies[0] == "Not played: it is not your turn in game #1. @alice (White) must move.");
+
+    service.handle(post("5", "carol", std::string(1 << 20, 'x')));
+    service.handle(post("6", "carol", "!board " + std::string(1 << 20, 'x')));
+    service.handle(post("7", "carol", "hello \xFF\xFE"));
+    service.handle(post("8", "carol", "!board \xC0\xAF"));
+    replies = drain_texts(*store);
+    REQUIRE(replies.size() == 2);
+    CHECK(replies[0] == "That post is too long (1048583 bytes): commands and moves fit in 4000 "
+                        "bytes. Nothing was done.");
+    CHECK(replies[1] ==
+          "That post is not valid UTF-8 text, so I cannot read it. Nothing was done.");
+    CHECK(store->post_handled("console", "lobby", "8"));
+    CHECK(store->action_count(1) == 0);
+}
+
+TEST_CASE("Commands addressed to another bot are ignored", "[bot][service]") {
+    TempPath path;
+    auto store = storage::open_sqlite_store(path.str());
+    Service service(*store, {}, fixed_clock);
+    service.handle(post("1", "alice", "/help@otherbot"));
+    CHECK(drain_texts(*store).empty());
+    service.handle(post("2", "alice", "/settings@ghostpost"));
+    CHECK(drain_texts(*store) ==
+          std::vector<std::string>{"Settings of @alice: orientation=auto notation=ascii."});
+}

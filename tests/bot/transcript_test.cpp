@@ -1,0 +1,101 @@
+// Console transcripts: tests/data/transcripts/<name>.in is fed to `ghostpost console` and the
+// output must equal <name>.out. See tests/data/transcripts/README.md for the format.
+#include "../storage/temp_path.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// Each "=== new process" line starts another `ghostpost console` process on the same database.
+std::string run_transcript(const std::string& name) {
+    const std::string dir = std::string(GHOSTPOST_TEST_DATA) + "/transcripts/";
+    std::string input = read_file(dir + name + ".in");
+    REQUIRE_FALSE(input.empty());
+    std::vector<std::string> segments(1);
+    std::istringstream lines(input);
+    std::string line;
+    while (std::getline(lines, line)) {
+        if (line == "=== new process")
+            segments.emplace_back();
+        else
+            segments.back() += line + "\n";
+    }
+    ghostpost::testing::TempPath db("transcript-" + name);
+    ghostpost::testing::TempPath in_file("transcript-in");
+    ghostpost::testing::TempPath out_file("transcript-out");
+    std::string output;
+    for (std::size_t i = 0; i < segments.size(); ++i) {
+        if (i > 0)
+            output += "=== new process\n";
+        std::ofstream(in_file.str(), std::ios::binary) << segments[i];
+        std::string command = std::string("'") + GHOSTPOST_BIN + "' console --db '" + db.str() +
+                              "' --fixed-time 1700000000 < '" + in_file.str() + "' > '" +
+                              out_file.str() + "' 2>&1";
+        int rc = std::system(command.c_str());
+        CHECK(rc == 0);
+        output += read_file(out_file.str());
+    }
+    if (std::getenv("GHOSTPOST_UPDATE_TRANSCRIPTS") != nullptr)
+        std::ofstream(dir + name + ".out", std::ios::binary) << output;
+    return output;
+}
+
+void check_transcript(const std::string& name) {
+    std::string got = run_transcript(name);
+    std::string want = read_file(std::string(GHOSTPOST_TEST_DATA) + "/transcripts/" + name + ".out");
+    CHECK(got == want);
+}
+
+} // namespace
+
+TEST_CASE("A full game of chess ends in checkmate", "[bot][transcript]") {
+    check_transcript("checkmate");
+}
+
+TEST_CASE("A draw offer is accepted", "[bot][transcript]") { check_transcript("draw"); }
+
+TEST_CASE("A player resigns", "[bot][transcript]") { check_transcript("resign"); }
+
+TEST_CASE("Illegal, ambiguous and garbled posts are answered and change nothing",
+          "[bot][transcript]") {
+    check_transcript("mistakes");
+}
+
+TEST_CASE("Moves out of turn and by non-players are refused", "[bot][transcript]") {
+    check_transcript("turns");
+}
+
+TEST_CASE("A post delivered twice to the console is applied once", "[bot][transcript]") {
+    check_transcript("duplicate");
+}
+
+TEST_CASE("A second process on the same database continues the game", "[bot][transcript]") {
+    check_transcript("second_process");
+}
+
+TEST_CASE("Challenges are declined, cancelled and games aborted or taken back",
+          "[bot][transcript]") {
+    check_transcript("lifecycle");
+}
+
+TEST_CASE("Help, rules, settings, games, history and PGN answer", "[bot][transcript]") {
+    check_transcript("information");
+}
+
+TEST_CASE("A whole game of Phantom Chess keeps the Phantoms out of the channel until the end",
+          "[bot][transcript][variant:phantom]") {
+    check_transcript("phantom");
+}

@@ -1,0 +1,143 @@
+#include "ghostpost/config/config.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+using namespace ghostpost::config;
+
+namespace {
+
+Environment fake_environment(std::map<std::string, std::string> variables) {
+    return
+        [variables = std::move(variables)](const std::string& name) -> std::optional<std::string> {
+            const auto it = variables.find(name);
+            if (it == variables.end()) {
+                return std::nullopt;
+            }
+            return it->second;
+        };
+}
+
+const std::string token = "123456:AAF-secret_Token";
+
+std::string error_of(std::string_view text, const Environment& environment) {
+    try {
+        (void)parse(text, "ghostpost.toml", environment);
+    } catch (const ConfigError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+} // namespace
+
+TEST_CASE("a full configuration is read into typed settings", "[config]") {
+    const auto settings =
+        parse(R"(
+[bot]
+command_prefix = "/"
+moderators = ["telegram:42", "console:alice"]
+
+[log]
+level = "debug"
+
+[storage]
+path = "/var/lib/ghostpost/games.sqlite"
+
+[telegram]
+api_url = "http://127.0.0.1:8081/"
+bot_username = "@ghostpost_bot"
+poll_timeout = 30
+request_timeout = 5
+)",
+              "ghostpost.toml", fake_environment({{"GHOSTPOST_TELEGRAM_TOKEN", token}}));
+    CHECK(settings.command_prefix == "/");
+    CHECK(settings.moderators == std::vector<std::string>{"telegram:42", "console:alice"});
+    CHECK(settings.log_level == LogLevel::Debug);
+    CHECK(settings.storage.path == "/var/lib/ghostpost/games.sqlite");
+    CHECK(settings.telegram.enabled);
+    CHECK(settings.telegram.api_url == "http://127.0.0.1:8081");
+    CHECK(settings.telegram.bot_username == "ghostpost_bot");
+    CHECK(settings.telegram.poll_timeout == std::chrono::seconds(30));
+    CHECK(settings.telegram.request_timeout == std::chrono::seconds(5));
+    CHECK(settings.telegram.token == token);
+}
+
+TEST_CASE("a minimal configuration takes the defaults", "[config]") {
+    const auto settings = parse("[storage]\npath = \"games.sqlite\"\n", "ghostpost.toml",
+                                fake_environment({}), "/etc/ghostpost");
+    CHECK(settings.command_prefix == "!");
+    CHECK(settings.moderators.empty());
+    CHECK(settings.log_level == LogLevel::Info);
+    CHECK(settings.storage.path == "/etc/ghostpost/games.sqlite");
+    CHECK_FALSE(settings.telegram.enabled);
+    CHECK(settings.telegram.api_url == "https://api.telegram.org");
+    CHECK(settings.telegram.poll_timeout == std::chrono::seconds(50));
+}
+
+TEST_CASE("a bad configuration names the key and the line", "[config]") {
+    const auto env = fake_environment({{"GHOSTPOST_TELEGRAM_TOKEN", token}});
+    CHECK(error_of("[storage]\npath = \"x\"\n[telegram]\npoll_timeout = 90\n", env) ==
+          "ghostpost.toml:4: telegram.poll_timeout: must be between 1 and 50 seconds");
+    CHECK(error_of("[storage]\npath = 7\n", env) ==
+          "ghostpost.toml:2: storage.path: must be a string");
+    CHECK(error_of("[storage]\npath = \"x\"\n\n[log]\nlevel = \"loud\"\n", env) ==
+          "ghostpost.toml:5: log.level: must be one of debug, info, warning, error");
+    CHECK(error_of("[storage]\npath = \"x\"\n[bot]\nmoderator = [\"a\"]\n", env) ==
+          "ghostpost.toml:4: bot.moderator: unknown key");
+    CHECK(error_of("[storage]\npath = \"x\"\n[bot]\nmoderators = [\"a\", 3]\n", env) ==
+          "ghostpost.toml:4: bot.moderators: must be an array of strings");
+    CHECK(error_of("[storage]\n", env) == "ghostpost.toml:1: storage.path: is required");
+    CHECK(error_of("[log]\nlevel = \"info\"\n", env) ==
+          "ghostpost.toml: storage: is required ([storage] path)");
+    CHECK(error_of("[storage]\npath = \"x\"\n[telegram]\napi_url = \"ftp://x\"\n", env) ==
+          "ghostpost.toml:4: telegram.api_url: must start with http:// or https://");
+}
+
+TEST_CASE("a TOML syntax error names the line", "[config]") {
+    const std::string message =
+        error_of("[storage]\npath = \"x\"\nlevel = = 3\n", fake_environment({}));
+    CHECK(message.starts_with("ghostpost.toml:3: "));
+}
+
+TEST_CASE("the token comes from the environment before the token file", "[config]") {
+    const auto dir = std::filesystem::temp_directory_path() / "ghostpost_config_test";
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "token") << "777:from-file\n";
+    const std::string text = "[storage]\npath = \"x\"\n[telegram]\ntoken_file = \"token\"\n";
+
+    const auto from_file = parse(text, "ghostpost.toml", fake_environment({}), dir);
+    CHECK(from_file.telegram.token == "777:from-file");
+
+    const auto from_env =
+        parse(text, "ghostpost.toml", fake_environment({{"GHOSTPOST_TELEGRAM_TOKEN", token}}), dir);
+    CHECK(from_env.telegram.token == token);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a missing or malformed token stops start-up without quoting it", "[config]") {
+    const std::string text = "[storage]\npath = \"x\"\n[telegram]\n";
+    CHECK(error_of(text, fake_environment({})) ==
+          "ghostpost.toml: telegram.token_file: no token: set GHOSTPOST_TELEGRAM_TOKEN or "
+          "[telegram] token_file");
+    const std::string message =
+        error_of(text, fake_environment({{"GHOSTPOST_TELEGRAM_TOKEN", "not a token secretword"}}));
+    CHECK(message == "ghostpost.toml: telegram.token_file: the token in the environment variable "
+                     "GHOSTPOST_TELEGRAM_TOKEN is not of the form <bot id>:<secret> given by "
+                     "@BotFather");
+    CHECK(message.find("secretword") == std::string::npos);
+    CHECK(error_of("[storage]\npath = \"x\"\n[telegram]\ntoken_file = \"/nonexistent/t\"\n",
+                   fake_environment({})) ==
+          "ghostpost.toml:4: telegram.token_file: cannot read /nonexistent/t");
+}
+
+TEST_CASE("load reads a file and reports an unreadable one", "[config]") {
+    CHECK_THROWS_WITH(load("/nonexistent/ghostpost.toml", fake_environment({})),
+                      "/nonexistent/ghostpost.toml: cannot read the file");
+    const auto settings = load(GHOSTPOST_SOURCE_DIR "/ghostpost.example.toml",
+                               fake_environment({{"GHOSTPOST_TELEGRAM_TOKEN", token}}));
+    CHECK(settings.telegram.enabled);
+    CHECK(settings.storage.path.filename() == "ghostpost.sqlite");
+}

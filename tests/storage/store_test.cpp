@@ -1,0 +1,212 @@
+#include "ghostpost/storage/store.h"
+
+#include "temp_path.h"
+
+#include <catch2/catch.hpp>
+
+#include <stdexcept>
+
+using namespace ghostpost::storage;
+using ghostpost::rules::Seat;
+using ghostpost::testing::TempPath;
+
+namespace {
+
+GameRecord sample_game(std::int64_t challenger) {
+    GameRecord g;
+    g.variant = "chess";
+    g.options = {{"clock", "none"}, {"speed", "3"}};
+    g.platform = "console";
+    g.channel = "lobby";
+    g.challenger = challenger;
+    g.challenged = "bob";
+    g.challenger_color = "white";
+    g.seed = {1, 2, 3, 0, 255};
+    g.created_at = 1700000000;
+    return g;
+}
+
+} // namespace
+
+TEST_CASE("A new database is migrated to the current schema in WAL mode", "[storage]") {
+    TempPath path;
+    { auto store = open_sqlite_store(path.str()); }
+    Database db(path.str());
+    CHECK(db.user_version() == sqlite_schema_version());
+    CHECK(sqlite_schema_version() == 1);
+    Statement mode(db, "PRAGMA journal_mode");
+    REQUIRE(mode.step());
+    CHECK(mode.column_text(0) == "wal");
+    Statement sync(db, "PRAGMA synchronous");
+    REQUIRE(sync.step());
+    CHECK(sync.column_int(0) == 2); // FULL
+}
+
+TEST_CASE("A database with a newer schema than the program is refused", "[storage]") {
+    TempPath path;
+    {
+        Database db(path.str());
+        db.set_user_version(99);
+    }
+    CHECK_THROWS_WITH(open_sqlite_store(path.str()),
+                      "storage: the database has schema version 99, newer than this program's 1");
+}
+
+TEST_CASE("A transaction that is not committed is rolled back by its destructor", "[storage]") {
+    TempPath path;
+    Database db(path.str());
+    db.exec("CREATE TABLE t (x INTEGER)");
+    {
+        Transaction t(db);
+        db.exec("INSERT INTO t VALUES (1)");
+    }
+    {
+        Transaction t(db);
+        db.exec("INSERT INTO t VALUES (2)");
+        t.commit();
+    }
+    Statement s(db, "SELECT group_concat(x) FROM t");
+    REQUIRE(s.step());
+    CHECK(s.column_text(0) == "2");
+}
+
+TEST_CASE("A failing statement throws SqliteError with SQLite's message", "[storage]") {
+    TempPath path;
+    Database db(path.str());
+    CHECK_THROWS_WITH(db.exec("SELECT * FROM nowhere"), "sqlite: no such table: nowhere");
+    CHECK_THROWS_AS(Statement(db, "NOT SQL"), SqliteError);
+}
+
+TEST_CASE("Work that throws halfway through a store transaction leaves nothing behind",
+          "[storage]") {
+    TempPath path;
+    auto store = open_sqlite_store(path.str());
+    auto alice = store->upsert_player("console", "alice", "alice");
+    std::int64_t game_id = store->create_game(sample_game(alice.id));
+    CHECK_THROWS_WITH(store->transaction([&] {
+        store->mark_post_handled("console", "lobby", "7", 100);
+        store->append_action({game_id, 1, Seat::White, alice.id, "e4", "7"});
+        store->enqueue({"console", false, "lobby", "alice played e4", "", {}, "7"}, 100);
+        store->set_cursor("console", "8");
+        throw std::runtime_error("the power went out");
+    }),
+                      "the power went out");
+    CHECK_FALSE(store->post_handled("console", "lobby", "7"));
+    CHECK(store->action_count(game_id) == 0);
+    CHECK(store->pending_count("console") == 0);
+    CHECK_FALSE(store->cursor("console").has_value());
+
+    store->transaction([&] { store->set_cursor("console", "8"); });
+    CHECK(store->cursor("console") == std::optional<std::string>("8"));
+}
+
+TEST_CASE("A post marked handled cannot be marked again", "[storage]") {
+    TempPath path;
+    auto store = open_sqlite_store(path.str());
+    store->mark_post_handled("console", "lobby", "1", 5);
+    CHECK(store->post_handled("console", "lobby", "1"));
+    CHECK_FALSE(store->post_handled("console", "other", "1"));
+    CHECK_THROWS_AS(store->mark_post_handled("console", "lobby", "1", 6), SqliteError);
+}
+
+TEST_CASE("Games round-trip with options, seats, seed and status", "[storage]") {
+    TempPath path;
+    auto store = open_sqlite_store(path.str());
+    auto alice = store->upsert_player("console", "u1", "Alice");
+    auto bob = store->upsert_player("console", "u2", "bob");
+    std::int64_t id = store->create_game(sample_game(alice.id));
+    auto g = store->game(id);
+    REQUIRE(g);
+    CHECK(g->options == ghostpost::rules::Options{{"clock", "none"}, {"speed", "3"}});
+    CHECK(g->seed == std::vector<std::uint8_t>{1, 2, 3, 0, 255});
+    CHECK(g->status == GameStatus::Challenge);
+    CHECK_FALSE(g->white.has_value());
+
+    // bob is challenged by name before being seated.
+    CHECK(store->games_of_player(bob, {GameStatus::Challenge}).size() == 1);
+    g->white = alice.id;
+    g->black = bob.id;
+    g->status = GameStatus::Ongoing;
+    store->update_game(*g);
+    auto again = store->game(id);
+    CHECK(again->black == std::optional<std::int64_t>(bob.id));
+    CHECK(status_name(again->status) == "ongoing");
+    CHECK(store->games_in_channel("console", "lobby", {GameStatus::Ongoing}).size() == 1);
+    CHECK(store->games_in_channel("console", "lobby", {GameStatus::Challenge}).empty());
+    CHECK(store->player_by_name("console", "ALICE")->user_id == "u1");
+}
+
+TEST_CASE("Taken-back actions leave the live log and their plies can be played again",
+          "[storage]") {
+    TempPath path;
+    auto store = open_sqlite_store(path.str());
+    auto alice = store->upsert_player("console", "alice", "alice");
+    std::int64_t id = store->create_game(sample_game(alice.id));
+    store->append_action({id, 1, Seat::White, alice.id, "e4", "1"});
+    store->append_action({id, 2, Seat::Black, alice.id, "e5", "2"});
+    CHECK_THROWS_AS(store->append_action({id, 2, Seat::Black, alice.id, "c5", "3"}), SqliteError);
+    store->take_back(id, 2);
+    store->append_action({id, 2, Seat::Black, alice.id, "c5", "4"});
+    auto log = store->actions(id);
+    REQUIRE(log.size() == 2);
+    CHECK(log[1].text == "c5");
+    CHECK(log[1].seat == Seat::Black);
+    CHECK(store->action_count(id) == 2);
+}
+
+TEST_CASE("Offers are one per game and kind", "[storage]") {
+    TempPath path;
+    auto store = open_sqlite_store(path.str());
+    auto alice = store->upsert_player("console", "alice", "alice");
+    std::int64_t id = store->create_game(sample_game(alice.id));
+    store->put_offer(id, {OfferKind::Draw, Seat::White, 3});
+    store->put_offer(id, {OfferKind::Draw, Seat::Black, 4});
+    auto draw = store->offer(id, OfferKind::Draw);
+    REQUIRE(draw);
+    CHECK(draw->seat == Seat::Black);
+    CHECK(draw->ply == 4);
+    CHECK_FALSE(store->offer(id, OfferKind::Takeback));
+    store->clear_offer(id, OfferKind::Draw);
+    CHECK_FALSE(store->offer(id, OfferKind::Draw));
+}
+
+TEST_CASE("The outbox keeps each destination in order behind a retry", "[storage]") {
+    TempPath path;
+    auto store = open_sqlite_store(path.str());
+    auto a1 = store->enqueue({"tg", false, "chan", "one", "", {}, ""}, 10);
+    auto a2 = store->enqueue({"tg", false, "chan", "two", "board", {}, ""}, 10);
+    auto b1 = store->enqueue({"tg", true, "bob", "secret", "", {0x89, 0x50}, "m1"}, 10);
+    store->enqueue({"other", false, "chan", "elsewhere", "", {}, ""}, 10);
+
+    auto due = store->due("tg", 10, 10);
+    REQUIRE(due.size() == 3);
+    CHECK(due[0].id == a1);
+    CHECK(due[1].message.code == "board");
+    CHECK(due[2].message.to_user);
+    CHECK(due[2].message.png == std::vector<std::uint8_t>{0x89, 0x50});
+    CHECK(due[2].message.reply_to == "m1");
+
+    store->reschedule(a1, 40, "429 too many requests");
+    store->mark_sent(b1, 11);
+    // "two" waits behind "one" until the retry is due.
+    CHECK(store->due("tg", 20, 10).empty());
+    auto later = store->due("tg", 40, 10);
+    REQUIRE(later.size() == 2);
+    CHECK(later[0].id == a1);
+    CHECK(later[0].attempts == 1);
+    CHECK(later[1].id == a2);
+
+    store->give_up(a1, "403 forbidden");
+    store->mark_sent(a2, 41);
+    CHECK(store->due("tg", 100, 10).empty());
+    CHECK(store->pending_count("tg") == 0);
+    CHECK(store->pending_count("other") == 1);
+}
+
+TEST_CASE("A second connection sees what the first committed", "[storage]") {
+    TempPath path;
+    auto first = open_sqlite_store(path.str());
+    first->transaction([&] { first->set_cursor("console", "42"); });
+    auto second = open_sqlite_store(path.str());
+    CHECK(second->cursor("console") == std::optional<std::string>("42"));
+}

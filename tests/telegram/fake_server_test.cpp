@@ -1,0 +1,176 @@
+// The Telegram adapter over libcurl against the fake Bot API server, which checks every call
+// against the published API description.
+#include "fake_telegram.h"
+#include "ghostpost/bot/telegram.h"
+
+#include <future>
+
+using namespace ghostpost;
+using namespace ghostpost::bot;
+using test::FakeTelegram;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+TelegramOptions options_for(const FakeTelegram& fake) {
+    TelegramOptions o;
+    o.api_url = fake.url();
+    o.token = FakeTelegram::token;
+    o.request_timeout = std::chrono::seconds(10);
+    return o;
+}
+
+} // namespace
+
+TEST_CASE("a long poll waits for its timeout, returns early for a post, and honours the offset",
+          "[telegram][fake]") {
+    test::TempDir dir;
+    FakeTelegram fake(dir);
+    CurlHttpClient http;
+    TelegramPlatform telegram(http, options_for(fake));
+
+    auto start = Clock::now();
+    CHECK(telegram.poll("", std::chrono::seconds(1)).empty());
+    CHECK(Clock::now() - start >= std::chrono::milliseconds(900));
+
+    auto later = std::async(std::launch::async, [&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        fake.say(-1001, 7, "alice", "/new@ghostpost_bot chess @bob");
+    });
+    start = Clock::now();
+    const auto posts = telegram.poll("", std::chrono::seconds(10));
+    later.get();
+    CHECK(Clock::now() - start < std::chrono::seconds(5));
+    REQUIRE(posts.size() == 1);
+    CHECK(posts[0].text == "/new chess @bob"); // the bot's name came from getMe
+    CHECK(posts[0].channel == "-1001");
+    CHECK(posts[0].author_name == "alice");
+    CHECK(posts[0].cursor == "101");
+
+    // The same cursor gives the same update again; the next one confirms it.
+    CHECK(telegram.poll("", std::chrono::seconds(0)).size() == 1);
+    CHECK(telegram.poll(posts[0].cursor, std::chrono::seconds(0)).empty());
+    CHECK(telegram.poll("", std::chrono::seconds(0)).empty());
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("text and photo replies are accepted by the API description", "[telegram][fake]") {
+    test::TempDir dir;
+    FakeTelegram fake(dir);
+    CurlHttpClient http;
+    TelegramPlatform telegram(http, options_for(fake));
+    const auto asked = fake.say(-1001, 7, "alice", "!board");
+
+    Reply text;
+    text.destination = "-1001";
+    text.text = "Board <#3> & \"more\"";
+    text.reply_to = std::to_string(asked["message_id"].get<int>());
+    CHECK(telegram.send(text).status == Delivery::Status::Sent);
+
+    Reply photo = text;
+    photo.png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n', 0, 0, 0, 13};
+    CHECK(telegram.send(photo).status == Delivery::Status::Sent);
+
+    CHECK(fake.violations().empty());
+    const auto sent = fake.sent();
+    REQUIRE(sent.size() == 2);
+    CHECK(sent[0]["method"] == "sendMessage");
+    CHECK(sent[0]["text"] == "Board <#3> & \"more\"");
+    CHECK(sent[0]["reply_to"] == asked["message_id"]);
+    CHECK(sent[1]["method"] == "sendPhoto");
+    CHECK(sent[1]["photo_is_png"] == true);
+    CHECK(sent[1]["photo_bytes"] == 12);
+    CHECK(sent[1]["photo_content_type"] == "image/png");
+    CHECK(sent[1]["text"] == "Board <#3> & \"more\"");
+    CHECK(sent[1]["reply_to"] == asked["message_id"]);
+}
+
+TEST_CASE("the fake server refuses a call that does not match the API description",
+          "[telegram][fake]") {
+    test::TempDir dir;
+    FakeTelegram fake(dir);
+    CurlHttpClient http;
+    HttpRequest request;
+    request.url = fake.url() + "/bot" + FakeTelegram::token + "/sendMessage";
+    request.body = R"({"chat_id": -5, "text": 12, "reply_to": 3})";
+    CHECK(http.post(request).status == 400);
+    request.url = fake.url() + "/bot" + FakeTelegram::token + "/sendMesage";
+    request.body = R"({"chat_id": -5, "text": "x"})";
+    CHECK(http.post(request).status == 400);
+    CHECK(fake.violations() == nlohmann::json{"sendMessage.text: 12 is none of ['String']",
+                                              "sendMessage.reply_to: no such parameter",
+                                              "sendMesage: no such method"});
+}
+
+TEST_CASE("the fake server's failures become the right deliveries", "[telegram][fake]") {
+    test::TempDir dir;
+    FakeTelegram fake(dir);
+    CurlHttpClient http;
+    TelegramPlatform telegram(http, options_for(fake));
+    Reply to_group;
+    to_group.destination = "-1001";
+    to_group.text = "hello";
+    Reply to_user = to_group;
+    to_user.to = Reply::To::User;
+    to_user.destination = "88";
+
+    CHECK(telegram.send(to_user).status == Delivery::Status::Blocked);
+    fake.control("start", {{"user_id", 88}});
+    CHECK(telegram.send(to_user).status == Delivery::Status::Sent);
+
+    fake.control("fault", {{"method", "sendMessage"},
+                           {"status", 429},
+                           {"retry_after", 3},
+                           {"count", 1},
+                           {"description", "Too Many Requests: retry after 3"}});
+    const Delivery limited = telegram.send(to_group);
+    CHECK(limited.status == Delivery::Status::RetryAfter);
+    CHECK(limited.retry_after == std::chrono::seconds(3));
+
+    fake.control("fault", {{"method", "sendMessage"}, {"status", 502}, {"count", 1}});
+    CHECK(telegram.send(to_group).status == Delivery::Status::Transient);
+    CHECK(telegram.send(to_group).status == Delivery::Status::Sent);
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("a second poller gets 409 and the adapter reports a conflict", "[telegram][fake]") {
+    test::TempDir dir;
+    FakeTelegram fake(dir);
+    CurlHttpClient first_http;
+    CurlHttpClient second_http;
+    TelegramPlatform first(first_http, options_for(fake));
+    TelegramPlatform second(second_http, options_for(fake));
+    (void)first.bot_username();
+    auto waiting = std::async(std::launch::async, [&] {
+        try {
+            (void)first.poll("", std::chrono::seconds(5));
+        } catch (const TelegramError& e) {
+            return e.code();
+        }
+        return 0;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    (void)second.poll("", std::chrono::seconds(0));
+    CHECK(waiting.get() == 409);
+}
+
+TEST_CASE("cancelling the HTTP client ends a long poll at once", "[telegram][fake]") {
+    test::TempDir dir;
+    FakeTelegram fake(dir);
+    CurlHttpClient http;
+    TelegramPlatform telegram(http, options_for(fake));
+    (void)telegram.bot_username();
+    auto canceller = std::async(std::launch::async, [&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        http.cancel();
+    });
+    const auto start = Clock::now();
+    try {
+        (void)telegram.poll("", std::chrono::seconds(30));
+        FAIL("the poll was not cancelled");
+    } catch (const HttpError& e) {
+        CHECK(e.kind() == HttpError::Kind::Cancelled);
+    }
+    canceller.get();
+    CHECK(Clock::now() - start < std::chrono::seconds(2));
+}
