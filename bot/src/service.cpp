@@ -5,6 +5,7 @@
 #include "ghostpost/bot/service.h"
 
 #include "ghostpost/bot/command.h"
+#include "ghostpost/render/png.h"
 #include "ghostpost/render/text.h"
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
@@ -47,7 +48,7 @@ constexpr Usage usages[] = {
     {"cancel", "cancel [game]", "withdraw your challenge"},
     {"move", "move [game] <move>", "play a move (also !m); a bare move works when you must "
                                    "decide in just one game here"},
-    {"board", "board [game] [ply] [ascii|unicode] [flip]", "show a board, now or at an earlier ply"},
+    {"board", "board [game] [ply] [ascii|unicode|png] [flip]", "show a board, now or at an earlier ply"},
     {"games", "games [@user]", "list games, those waiting for a decision first"},
     {"history", "history [game]", "list the moves played"},
     {"pgn", "pgn [game]", "the game in PGN"},
@@ -57,7 +58,7 @@ constexpr Usage usages[] = {
     {"abort", "abort [game]", "end a game before each side has moved"},
     {"rules", "rules [variant]", "the variants and their rules"},
     {"help", "help [command]", "this list, or one command"},
-    {"settings", "settings [orientation=white|black|auto] [notation=ascii|unicode]",
+    {"settings", "settings [orientation=white|black|auto] [notation=ascii|unicode] [images=on|off]",
      "how boards are shown to you"},
 };
 
@@ -205,6 +206,10 @@ private:
     };
 
     // --- replies
+    struct BoardOut {
+        std::string code;      // the board as text, or empty
+        render::PngBytes png;  // the board as an image, or empty
+    };
     storage::OutgoingMessage message(bool to_user, const std::string& destination,
                                      std::string text, std::string code) const {
         storage::OutgoingMessage m;
@@ -216,16 +221,22 @@ private:
         m.reply_to = to_user ? std::string() : post_.message_id;
         return m;
     }
-    void say(std::string text, std::string code = {}) {
-        store_.enqueue(message(post_.direct, post_.direct ? post_.author_id : post_.channel,
-                               std::move(text), std::move(code)),
-                       now_);
+    void say(std::string text, std::string code = {}) { say(std::move(text), BoardOut{std::move(code), {}}); }
+    void say(std::string text, BoardOut board) {
+        auto m = message(post_.direct, post_.direct ? post_.author_id : post_.channel,
+                         std::move(text), std::move(board.code));
+        m.png = std::move(board.png);
+        store_.enqueue(m, now_);
     }
     // To the game's channel; when the post came by direct message the author gets it too.
     void say_in(const GameRecord& g, std::string text, std::string code = {}) {
+        say_in(g, std::move(text), BoardOut{std::move(code), {}});
+    }
+    void say_in(const GameRecord& g, std::string text, BoardOut board) {
         if (post_.direct)
-            say(text, code);
-        auto m = message(false, g.channel, std::move(text), std::move(code));
+            say(text, board);
+        auto m = message(false, g.channel, std::move(text), std::move(board.code));
+        m.png = std::move(board.png);
         if (g.channel != post_.channel)
             m.reply_to.clear();
         store_.enqueue(m, now_);
@@ -282,8 +293,11 @@ private:
     }
     std::string next_line(const Loaded& l);
     std::string over_line(const GameRecord& g, const rules::VariantInfo& info);
-    std::string board(const Loaded& l, std::optional<std::int64_t> viewer, bool flip = false,
-                      std::optional<render::Glyphs> glyphs = std::nullopt);
+    // The public board of `l` as `viewer` likes it: oriented per their setting, as text or, when
+    // they asked for images (or `image` says so), as a PNG from the service's image cache.
+    BoardOut board(const Loaded& l, std::optional<std::int64_t> viewer, bool flip = false,
+                   std::optional<render::Glyphs> glyphs = std::nullopt,
+                   std::optional<bool> image = std::nullopt);
     void finish(GameRecord& g, rules::Status status, const std::string& reason) {
         g.status = GameStatus::Finished;
         g.result = result_text(status);
@@ -422,12 +436,13 @@ std::string PostRun::next_line(const Loaded& l) {
     return join(parts, " and ") + ".";
 }
 
-std::string PostRun::board(const Loaded& l, std::optional<std::int64_t> viewer, bool flip,
-                           std::optional<render::Glyphs> glyphs) {
+PostRun::BoardOut PostRun::board(const Loaded& l, std::optional<std::int64_t> viewer, bool flip,
+                                 std::optional<render::Glyphs> glyphs, std::optional<bool> image) {
     render::TextStyle style;
     style.seat_names = l.info().seat_names;
     Seat bottom = Seat::White;
     render::Glyphs chosen = render::Glyphs::Ascii;
+    bool as_image = false;
     if (viewer) {
         PlayerRecord p = player(*viewer);
         if (p.orientation == "black")
@@ -436,10 +451,22 @@ std::string PostRun::board(const Loaded& l, std::optional<std::int64_t> viewer, 
             bottom = seat_of(l.rec, p.id).value_or(Seat::White);
         if (p.notation == "unicode")
             chosen = render::Glyphs::Unicode;
+        as_image = p.images;
     }
     style.bottom = flip ? rules::opponent(bottom) : bottom;
-    style.glyphs = glyphs.value_or(chosen);
-    return render::render_text(l.game->public_view(), style);
+    if (!image.value_or(as_image) || glyphs) {
+        style.glyphs = glyphs.value_or(chosen);
+        return {render::render_text(l.game->public_view(), style), {}};
+    }
+    // Only public boards are cached: the key names no audience but the public one.
+    const render::PngKey key{l.rec.id, l.plies, render::Audience::Public, style.bottom == Seat::Black, 0};
+    auto png = s_.png_cache_.get_or_render(key, [&] {
+        render::PngOptions options;
+        options.flip = style.bottom == Seat::Black;
+        options.game_label = "Game #" + std::to_string(l.rec.id);
+        return render::render_png(l.game->public_view(), options);
+    });
+    return {{}, *png};
 }
 
 std::optional<GameRecord> PostRun::pick_game(const std::vector<std::string>& args,
@@ -928,6 +955,7 @@ void PostRun::play(Loaded& l, Seat seat, const std::string& text) {
 void PostRun::cmd_board(const std::vector<std::string>& args) {
     std::vector<std::string> rest;
     std::optional<render::Glyphs> glyphs;
+    std::optional<bool> image;
     bool flip = false;
     for (const auto& a : args) {
         std::string la = lower(a);
@@ -937,6 +965,10 @@ void PostRun::cmd_board(const std::vector<std::string>& args) {
             glyphs = render::Glyphs::Unicode;
         else if (la == "flip")
             flip = true;
+        else if (la == "png" || la == "image")
+            image = true;
+        else if (la == "text")
+            image = false;
         else
             rest.push_back(a);
     }
@@ -983,10 +1015,10 @@ void PostRun::cmd_board(const std::vector<std::string>& args) {
             throw std::runtime_error("game #" + std::to_string(g->id) + ": the log does not replay");
         earlier.plies = *at_ply;
         say(header + "Position after ply " + std::to_string(*at_ply) + ".",
-            board(earlier, author_.id, flip, glyphs));
+            board(earlier, author_.id, flip, glyphs, image));
         return;
     }
-    say(header + next_line(l), board(l, author_.id, flip, glyphs));
+    say(header + next_line(l), board(l, author_.id, flip, glyphs, image));
 }
 
 void PostRun::cmd_games(const std::vector<std::string>& args) {
@@ -1138,6 +1170,7 @@ void PostRun::cmd_takeback(const std::vector<std::string>& args) {
         for (auto it = log.begin() + (log.rend() - last - 1); it != log.end(); ++it)
             undone.push_back(it->text);
         store_.take_back(l.rec.id, last->ply);
+        s_.png_cache_.forget_game(l.rec.id); // its plies now name other positions
         store_.clear_offer(l.rec.id, OfferKind::Draw);
         Loaded now = load(l.rec);
         auto next = deciders(now);
@@ -1256,6 +1289,8 @@ void PostRun::cmd_settings(const std::vector<std::string>& args) {
             p.orientation = value;
         } else if (key == "notation" && (value == "ascii" || value == "unicode")) {
             p.notation = value;
+        } else if (key == "images" && (value == "on" || value == "off")) {
+            p.images = value == "on";
         } else {
             usage_error("settings", "I did not understand \"" + shorten(a) + "\".");
             return;
@@ -1264,7 +1299,7 @@ void PostRun::cmd_settings(const std::vector<std::string>& args) {
     if (!args.empty())
         store_.save_player_settings(p);
     say("Settings of @" + p.name + ": orientation=" + p.orientation + " notation=" + p.notation +
-        ".");
+        " images=" + (p.images ? "on" : "off") + ".");
 }
 
 Service::Service(storage::Store& store, ServiceSettings settings, Clock clock)

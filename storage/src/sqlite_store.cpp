@@ -96,6 +96,10 @@ CREATE TABLE offers (
     PRIMARY KEY (game_id, kind)
 );
 )sql",
+    // 2: a player may ask for boards as images by default.
+    R"sql(
+ALTER TABLE players ADD COLUMN images INTEGER NOT NULL DEFAULT 0;
+)sql",
 };
 
 std::string lower(std::string_view s) {
@@ -172,7 +176,7 @@ GameRecord read_game(const Statement& s) {
     return g;
 }
 
-constexpr const char* player_columns = "id, platform, user_id, name, orientation, notation";
+constexpr const char* player_columns = "id, platform, user_id, name, orientation, notation, images";
 
 PlayerRecord read_player(const Statement& s) {
     PlayerRecord p;
@@ -182,6 +186,7 @@ PlayerRecord read_player(const Statement& s) {
     p.name = s.column_text(3);
     p.orientation = s.column_text(4);
     p.notation = s.column_text(5);
+    p.images = s.column_int(6) != 0;
     return p;
 }
 
@@ -268,8 +273,8 @@ public:
     }
 
     void save_player_settings(const PlayerRecord& p) override {
-        Statement s(db_, "UPDATE players SET orientation = ?1, notation = ?2 WHERE id = ?3");
-        s.bind(1, p.orientation).bind(2, p.notation).bind(3, p.id).run();
+        Statement s(db_, "UPDATE players SET orientation = ?1, notation = ?2, images = ?3 WHERE id = ?4");
+        s.bind(1, p.orientation).bind(2, p.notation).bind(3, p.images ? 1 : 0).bind(4, p.id).run();
     }
 
     std::int64_t create_game(const GameRecord& g) override {

@@ -99,3 +99,7 @@ TEST_CASE("A whole game of Phantom Chess keeps the Phantoms out of the channel u
           "[bot][transcript][variant:phantom]") {
     check_transcript("phantom");
 }
+
+TEST_CASE("Boards come as images on request and by a player's setting", "[bot][transcript]") {
+    check_transcript("images");
+}

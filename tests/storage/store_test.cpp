@@ -33,7 +33,7 @@ TEST_CASE("A new database is migrated to the current schema in WAL mode", "[stor
     { auto store = open_sqlite_store(path.str()); }
     Database db(path.str());
     CHECK(db.user_version() == sqlite_schema_version());
-    CHECK(sqlite_schema_version() == 1);
+    CHECK(sqlite_schema_version() == 2);
     Statement mode(db, "PRAGMA journal_mode");
     REQUIRE(mode.step());
     CHECK(mode.column_text(0) == "wal");
@@ -49,7 +49,7 @@ TEST_CASE("A database with a newer schema than the program is refused", "[storag
         db.set_user_version(99);
     }
     CHECK_THROWS_WITH(open_sqlite_store(path.str()),
-                      "storage: the database has schema version 99, newer than this program's 1");
+                      "storage: the database has schema version 99, newer than this program's 2");
 }
 
 TEST_CASE("A transaction that is not committed is rolled back by its destructor", "[storage]") {
@@ -209,4 +209,18 @@ TEST_CASE("A second connection sees what the first committed", "[storage]") {
     first->transaction([&] { first->set_cursor("console", "42"); });
     auto second = open_sqlite_store(path.str());
     CHECK(second->cursor("console") == std::optional<std::string>("42"));
+}
+
+TEST_CASE("A player's image setting is kept", "[storage]") {
+    ghostpost::testing::TempPath path("images-setting");
+    auto store = open_sqlite_store(path.str());
+    PlayerRecord p;
+    store->transaction([&] {
+        p = store->upsert_player("console", "alice", "alice");
+        p.images = true;
+        store->save_player_settings(p);
+    });
+    auto again = store->player_by_name("console", "alice");
+    REQUIRE(again.has_value());
+    CHECK(again->images);
 }

@@ -5,6 +5,7 @@
 
 #include "ghostpost/bot/platform.h"
 #include "ghostpost/bot/random.h"
+#include "ghostpost/render/cache.h"
 #include "ghostpost/storage/store.h"
 
 #include <cstdint>
@@ -64,6 +65,7 @@ private:
     ServiceSettings settings_;
     Clock clock_;
     std::map<std::int64_t, CachedGame> cache_;
+    render::PngCache png_cache_{256}; // public board images by (game, ply, orientation)
     int replays_ = 0;
 };
 

@@ -25,6 +25,7 @@ struct PlayerRecord {
     std::string name;         // the handle as last seen, without '@'
     std::string orientation = "auto"; // auto | white | black
     std::string notation = "ascii";   // ascii | unicode
+    bool images = false;              // boards as PNG images by default
 };
 
 enum class GameStatus : std::uint8_t { Challenge, Ongoing, Finished, Declined, Cancelled, Aborted };
