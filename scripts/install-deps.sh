@@ -7,8 +7,13 @@ packages=(
     build-essential cmake ninja-build pkg-config git
     libcurl4-openssl-dev nlohmann-json3-dev libsqlite3-dev libssl-dev
     libcairo2-dev libpng-dev libfreetype-dev libtomlplusplus-dev libcli11-dev catch2 fonts-dejavu-core
-    nodejs npm python3 sqlite3
+    python3 sqlite3
 )
+# Node.js and npm run the Telegram emulator in the tests. A machine may already carry a Node.js
+# of its own (NodeSource's package ships npm inside it and conflicts with Debian's npm), so
+# Debian's packages are only asked for when the commands are missing.
+command -v node >/dev/null 2>&1 || packages+=(nodejs)
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 
 missing=()
 for p in "${packages[@]}"; do
