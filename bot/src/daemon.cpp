@@ -131,8 +131,20 @@ int OutboxSender::send_due() {
             break;
         }
         case Delivery::Status::Blocked:
-            // Hidden information waits for the private chat; it never goes to the channel.
-            store_.reschedule(entry.id, now + pacing_.blocked_retry.count(), delivery.detail);
+            // Hidden information waits for the private chat; it never goes to the channel. The
+            // first refusal posts the service's notice in the game's channel, once: later
+            // private messages to this player queue behind this one and are not tried.
+            store_.transaction([&] {
+                store_.reschedule(entry.id, now + pacing_.blocked_retry.count(), delivery.detail);
+                if (entry.attempts == 0 && !entry.message.blocked_notice.empty() &&
+                    !entry.message.notice_channel.empty()) {
+                    storage::OutgoingMessage notice;
+                    notice.platform = entry.message.platform;
+                    notice.destination = entry.message.notice_channel;
+                    notice.text = entry.message.blocked_notice;
+                    store_.enqueue(notice, now);
+                }
+            });
             held.insert(destination);
             log::warning("private_chat_not_open",
                          {id, {"user", destination}, {"detail", delivery.detail}});

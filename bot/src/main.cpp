@@ -4,10 +4,23 @@
 
 #include <CLI/CLI.hpp>
 
+#include <csignal>
+#include <cstring>
 #include <exception>
 #include <iostream>
+#include <pthread.h>
 
 int main(int argc, char** argv) {
+    // The daemon takes SIGTERM and SIGINT on a thread of its own once it runs; blocking them
+    // from the first instruction keeps one sent during start-up pending for that thread
+    // instead of killing the process before it could shut down cleanly.
+    if (argc > 1 && std::strcmp(argv[1], "run") == 0) {
+        sigset_t signals;
+        sigemptyset(&signals);
+        sigaddset(&signals, SIGTERM);
+        sigaddset(&signals, SIGINT);
+        pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+    }
     CLI::App app{"ghostpost: turn-based board games by post"};
     app.require_subcommand(1);
     int exit_status = 0;

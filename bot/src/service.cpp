@@ -241,8 +241,20 @@ private:
             m.reply_to.clear();
         store_.enqueue(m, now_);
     }
-    void tell(const PlayerRecord& p, std::string text, std::string code = {}) {
-        store_.enqueue(message(true, p.user_id, std::move(text), std::move(code)), now_);
+    // A direct message. With `game`, a platform that cannot reach the player privately (they
+    // never opened a chat with the bot) gets a notice posted in the game's channel instead,
+    // saying how to open one; the message itself waits, it never falls back to the channel.
+    void tell(const PlayerRecord& p, std::string text, std::string code = {},
+              const GameRecord* game = nullptr) {
+        auto m = message(true, p.user_id, std::move(text), std::move(code));
+        if (game) {
+            m.notice_channel = game->channel;
+            m.blocked_notice = "@" + p.name + ": I cannot send you private messages yet. Open a "
+                               "private chat with me (@" + s_.settings_.bot_name +
+                               ") and send any message; what game #" + std::to_string(game->id) +
+                               " has for your eyes only waits for you there.";
+        }
+        store_.enqueue(m, now_);
     }
     std::string form(const std::string& name) const {
         const Usage* u = find_usage(name);
@@ -887,7 +899,7 @@ void PostRun::play(Loaded& l, Seat seat, const std::string& text) {
         const rules::RuleError& e = parsed.error();
         say("Not played in game #" + id + ": " + sentence_end(e.message));
         if (!e.private_detail.empty())
-            tell(author_, "Game #" + id + ": " + e.private_detail);
+            tell(author_, "Game #" + id + ": " + e.private_detail, {}, &l.rec);
         return;
     }
     const std::string canonical = parsed->text;
@@ -917,7 +929,7 @@ void PostRun::play(Loaded& l, Seat seat, const std::string& text) {
                 code = render::render_text(*ev.board, style);
             }
             if (auto pid = seated(l.rec, to))
-                tell(player(*pid), "Game #" + id + ": " + ev.text, code);
+                tell(player(*pid), "Game #" + id + ": " + ev.text, code, &l.rec);
             continue;
         }
         if (ev.kind == rules::EventKind::Roll || ev.kind == rules::EventKind::Reveal ||
@@ -935,21 +947,6 @@ void PostRun::play(Loaded& l, Seat seat, const std::string& text) {
     std::optional<std::int64_t> viewer = next.empty() ? seated(l.rec, seat)
                                                       : seated(l.rec, next.front());
     say_in(l.rec, line + " " + next_line(l), board(l, viewer));
-
-    // A variant that hides something shows each seat its own board, privately.
-    const rules::BoardView& shown = l.game->public_view().board();
-    for (Seat s : {Seat::White, Seat::Black}) {
-        auto pid = seated(l.rec, s);
-        if (!pid)
-            continue;
-        rules::SeatView view = l.game->seat_view(s);
-        if (view.board() == shown)
-            continue;
-        render::TextStyle style;
-        style.seat_names = l.info().seat_names;
-        style.bottom = s;
-        tell(player(*pid), "Game #" + id + ", your view:", render::render_text(view, style));
-    }
 }
 
 void PostRun::cmd_board(const std::vector<std::string>& args) {

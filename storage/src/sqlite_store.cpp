@@ -100,6 +100,11 @@ CREATE TABLE offers (
     R"sql(
 ALTER TABLE players ADD COLUMN images INTEGER NOT NULL DEFAULT 0;
 )sql",
+    // 3: what to say in the game's channel when a private message cannot be delivered.
+    R"sql(
+ALTER TABLE outbox ADD COLUMN notice_channel TEXT NOT NULL DEFAULT '';
+ALTER TABLE outbox ADD COLUMN blocked_notice TEXT NOT NULL DEFAULT '';
+)sql",
 };
 
 std::string lower(std::string_view s) {
@@ -399,15 +404,15 @@ public:
 
     std::int64_t enqueue(const OutgoingMessage& m, std::int64_t now) override {
         Statement s(db_, "INSERT INTO outbox (platform, to_user, destination, text, code, png, "
-                         "reply_to, created_at, next_attempt_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
-                         "?7, ?8, ?8) RETURNING id");
+                         "reply_to, created_at, next_attempt_at, notice_channel, blocked_notice) "
+                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10) RETURNING id");
         s.bind(1, m.platform).bind(2, m.to_user ? 1 : 0).bind(3, m.destination).bind(4, m.text);
         s.bind(5, m.code);
         if (m.png.empty())
             s.bind_null(6);
         else
             s.bind_blob(6, m.png);
-        s.bind(7, m.reply_to).bind(8, now);
+        s.bind(7, m.reply_to).bind(8, now).bind(9, m.notice_channel).bind(10, m.blocked_notice);
         s.step();
         std::int64_t id = s.column_int(0);
         s.run();
@@ -418,7 +423,8 @@ public:
                                  int limit) override {
         Statement s(db_,
                     "SELECT id, platform, to_user, destination, text, code, png, reply_to, "
-                    "attempts, next_attempt_at FROM outbox e WHERE e.platform = ?1 AND "
+                    "attempts, next_attempt_at, notice_channel, blocked_notice FROM outbox e "
+                    "WHERE e.platform = ?1 AND "
                     "e.state = 'pending' AND e.next_attempt_at <= ?2 AND NOT EXISTS (SELECT 1 "
                     "FROM outbox o WHERE o.platform = e.platform AND o.to_user = e.to_user AND "
                     "o.destination = e.destination AND o.state = 'pending' AND o.id < e.id AND "
@@ -437,6 +443,8 @@ public:
             e.message.reply_to = s.column_text(7);
             e.attempts = static_cast<int>(s.column_int(8));
             e.next_attempt_at = s.column_int(9);
+            e.message.notice_channel = s.column_text(10);
+            e.message.blocked_notice = s.column_text(11);
             out.push_back(std::move(e));
         }
         return out;

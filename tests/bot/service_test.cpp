@@ -213,5 +213,5 @@ TEST_CASE("Commands addressed to another bot are ignored", "[bot][service]") {
     CHECK(drain_texts(*store).empty());
     service.handle(post("2", "alice", "/settings@ghostpost"));
     CHECK(drain_texts(*store) ==
-          std::vector<std::string>{"Settings of @alice: orientation=auto notation=ascii."});
+          std::vector<std::string>{"Settings of @alice: orientation=auto notation=ascii images=off."});
 }

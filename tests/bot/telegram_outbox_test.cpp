@@ -186,3 +186,29 @@ TEST_CASE("a private reply to a player who never opened the chat waits, never gi
     CHECK(f.platform.sent ==
           std::vector<std::string>{"88:your secret board", "88:your secret board"});
 }
+
+TEST_CASE("a refused private reply posts the service's notice in the game's channel once",
+          "[outbox]") {
+    Fixture f;
+    storage::OutgoingMessage secret;
+    secret.platform = "telegram";
+    secret.to_user = true;
+    secret.destination = "88";
+    secret.text = "Game #3: your Phantom stands on d5";
+    secret.notice_channel = "-100";
+    secret.blocked_notice = "@bob: open a private chat with me";
+    f.store->enqueue(secret, f.now);
+    f.platform.outcomes.push_back({Delivery::Status::Blocked, {}, "403"});
+    CHECK(f.sender.send_due() == 0); // refused; the notice is queued for the next round
+    CHECK(f.sender.send_due() == 1);
+    // The secret was refused; the notice went to the channel, not the secret.
+    CHECK(f.platform.sent ==
+          std::vector<std::string>{"88:Game #3: your Phantom stands on d5", "-100:@bob: open a private chat with me"});
+    f.now += 30;
+    f.steady += std::chrono::seconds(30);
+    f.platform.outcomes.push_back({Delivery::Status::Blocked, {}, "403"});
+    CHECK(f.sender.send_due() == 0);
+    CHECK(f.sender.send_due() == 0);
+    CHECK(f.platform.sent.size() == 3); // retried privately, and no second notice
+    CHECK(f.store->pending_count("telegram") == 1);
+}

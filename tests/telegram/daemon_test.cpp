@@ -217,7 +217,20 @@ TEST_CASE("games survive SIGKILL at random moments: no move lost or doubled, eve
     }
     poster.get();
 
+    // The last start must be up before it is asked to stop: a SIGTERM that lands before the
+    // program's first instruction ends it like any other program.
+    const auto starts = [&] {
+        const std::string err = test::read_file(dir.path() / "daemon.err");
+        std::size_t n = 0;
+        for (auto at = err.find("\"daemon_started\""); at != std::string::npos;
+             at = err.find("\"daemon_started\"", at + 1)) {
+            ++n;
+        }
+        return n;
+    };
+    const std::size_t started_before = starts();
     auto daemon = start_daemon(dir, config);
+    REQUIRE(eventually([&] { return starts() > started_before; }, std::chrono::seconds(30)));
     const auto delivered_all = [&] {
         const auto got = replies(fake);
         return std::all_of(reference.begin(), reference.end(),

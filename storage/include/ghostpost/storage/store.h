@@ -76,6 +76,10 @@ struct OutgoingMessage {
     std::string code;                // a monospaced block shown after the text, may be empty
     std::vector<std::uint8_t> png;   // an image, may be empty
     std::string reply_to;            // message id answered, may be empty
+    // For a private message: where to post `blocked_notice` (the game's channel) when the
+    // platform refuses to deliver it because the user never opened a private chat with the bot.
+    std::string notice_channel;
+    std::string blocked_notice;
 };
 
 struct OutboxEntry {
