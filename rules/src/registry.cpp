@@ -12,6 +12,7 @@ namespace ghostpost::rules {
 const Variant& chess_variant();
 const Variant& giveaway_variant();
 const Variant& ghostarelay_variant();
+const Variant& phantom_variant();
 
 namespace {
 
@@ -30,6 +31,7 @@ std::span<const Variant* const> variants() {
         &chess_variant(),
         &giveaway_variant(),
         &ghostarelay_variant(),
+        &phantom_variant(),
     };
     return list;
 }

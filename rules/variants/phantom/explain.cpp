@@ -1,0 +1,228 @@
+// Refused moves in Phantom Chess. The board is the truth (as the Phantom Card settles disputes
+// over the board), so a move into or through an unseen Phantom is refused; but the channel must
+// not learn where the Phantom stands, so such a refusal is public only as a refusal and its
+// reason goes to the mover alone. Whenever a Phantom is among the reasons, the whole reason is
+// private: a partial public reason could hint at what it leaves out.
+#include "phantom.h"
+
+#include "chess/fide.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace ghostpost::rules::phantom {
+namespace {
+
+using chess::Bitboard;
+using chess::bb;
+using chess::Move;
+using chess::MoveType;
+using chess::Position;
+using chess::Sq;
+
+RuleError refused_privately(const std::string& detail) {
+    RuleError e = make_error(ErrorKind::Illegal,
+                             "that move was refused; the reason was sent to you by direct "
+                             "message (no peek was spent)");
+    e.private_detail = detail;
+    return e;
+}
+
+bool mentions_phantom(std::string_view text) {
+    std::string low(text);
+    for (char& c : low)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return low.find("phantom") != std::string::npos;
+}
+
+std::string square_name(Sq s) { return chess::to_square(s).name(); }
+
+// A Phantom on the attack set `att` of the opponent of the side to move, named for the mover.
+std::optional<std::string> attacking_phantom(const Position& pos, Bitboard att, Seat us) {
+    const Bitboard ph = att & pos.pieces(PieceKind::Phantom);
+    if (!ph)
+        return std::nullopt;
+    return phantom_on(pos, chess::lsb(ph), us);
+}
+
+// Castling refused because of a Phantom on the way or attacking the king's path.
+std::optional<std::string> hidden_castling_reason(Position& pos, bool short_side) {
+    const Seat us = pos.side_to_move(), them = opponent(us);
+    const int base = us == Seat::White ? 0 : 56;
+    const std::uint8_t right = us == Seat::White
+                                   ? (short_side ? chess::WhiteShort : chess::WhiteLong)
+                                   : (short_side ? chess::BlackShort : chess::BlackLong);
+    if (!(pos.castling() & right))
+        return std::nullopt;
+    const Bitboard path = short_side ? bb(base + 5) | bb(base + 6)
+                                     : bb(base + 1) | bb(base + 2) | bb(base + 3);
+    if (const Bitboard ph = path & pos.pieces(PieceKind::Phantom))
+        return phantom_on(pos, chess::lsb(ph), us) + " stands between your king and rook";
+    const int step = short_side ? 1 : -1;
+    for (int i = 0; i <= 2; ++i) {
+        const Sq s = base + 4 + i * step;
+        if (auto who = attacking_phantom(pos, pos.attackers_to(s, pos.pieces(), them), us)) {
+            if (i == 0)
+                return "you are in check from " + *who + ", and castling never answers a check";
+            return "the king would " + std::string(i == 1 ? "pass through " : "land on ") +
+                   square_name(s) + ", which " + *who + " attacks";
+        }
+    }
+    return std::nullopt;
+}
+
+// A move by one of our visible pieces that the board everyone sees allows in its movement but a
+// Phantom forbids: standing on the target, in the way, or attacking the king afterwards.
+std::optional<std::string> hidden_move_reason(Position& pos, const ActionSyntax& syntax) {
+    const Seat us = pos.side_to_move(), them = opponent(us);
+    const chess::Tables& t = chess::tables();
+    const Bitboard phantoms = pos.pieces(PieceKind::Phantom);
+    const Sq to = chess::from_square(syntax.to);
+    const int up = us == Seat::White ? 8 : -8;
+    const Bitboard start_rank = us == Seat::White ? chess::rank_1 << 8 : chess::rank_1 << 48;
+    const Bitboard last_rank = us == Seat::White ? chess::rank_1 << 56 : chess::rank_1;
+
+    Bitboard movers = pos.pieces(us) & ~phantoms;
+    if (syntax.piece != PieceKind::None)
+        movers &= pos.pieces(syntax.piece);
+    while (movers) {
+        const Sq from = chess::pop_lsb(movers);
+        if ((syntax.from_file >= 0 && chess::file_of(from) != syntax.from_file) ||
+            (syntax.from_rank >= 0 && chess::rank_of(from) != syntax.from_rank))
+            continue;
+        const PieceKind kind = pos.piece_on(from).kind;
+        bool push = false, diagonal = false;
+        if (kind == PieceKind::Pawn) {
+            push = to == from + up || (to == from + 2 * up && (bb(from) & start_rank));
+            diagonal = (t.pawn[index(us)][from] & bb(to)) != 0;
+            if (!push && !diagonal)
+                continue;
+        } else if (!(chess::attacks_of(kind, us, from, visible(pos)) & bb(to))) {
+            continue;
+        }
+        if (bb(to) & pos.pieces(us, PieceKind::Phantom))
+            return "your own Phantom stands on " + square_name(to);
+        const Bitboard way = push ? t.between[from][to] | bb(to) : t.between[from][to];
+        if (kind != PieceKind::Knight && kind != PieceKind::King && (way & phantoms))
+            return phantom_on(pos, chess::lsb(way & phantoms), us) + " is in the way";
+        if (push && (pos.pieces() & way))
+            continue; // a visible piece blocks the pawn: everyone can see that reason
+        Move m{static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to), MoveType::Normal,
+               PieceKind::None};
+        if (diagonal) {
+            if (to == pos.ep_square())
+                m.type = MoveType::EnPassant;
+            else if (pos.piece_on(to).kind == PieceKind::None)
+                continue; // nothing to capture, as everyone can see
+        }
+        if (pos.piece_on(to).kind != PieceKind::None && pos.piece_on(to).seat == us)
+            continue;
+        if (pos.piece_on(to).kind == PieceKind::King)
+            continue;
+        if (kind == PieceKind::Pawn && (bb(to) & last_rank)) {
+            m.type = MoveType::Promotion;
+            m.piece = syntax.promotion == PieceKind::None ? PieceKind::Queen : syntax.promotion;
+        }
+        const bool was_checked_by_phantom = (pos.checkers() & phantoms) != 0;
+        pos.do_move(m);
+        const Sq k = pos.king_square(us);
+        const Bitboard att = k >= 0 ? pos.attackers_to(k, pos.pieces(), them) : 0;
+        std::optional<std::string> who = attacking_phantom(pos, att, us);
+        pos.undo_move();
+        if (who)
+            return was_checked_by_phantom
+                       ? "you are in check from " + *who + ", and this move does not answer it"
+                       : "your king would be attacked by " + *who;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+RuleError explain_move(Position& pos, const ActionSyntax& syntax, std::string_view text) {
+    const std::string t(text);
+    const Seat us = pos.side_to_move();
+    const Bitboard phantoms = pos.pieces(PieceKind::Phantom);
+    auto privately = [&](const std::string& why) { return refused_privately(t + " is not possible: " + why); };
+    RuleError fide = chess::explain_fide_illegal(pos, syntax, text);
+
+    if (syntax.castle == 0 && syntax.piece == PieceKind::Phantom) {
+        // Whether the Phantom is in play is public (its entry was announced); where it is, is not.
+        if (!pos.pieces(us, PieceKind::Phantom)) {
+            if (pos.in_hand(us, PieceKind::Phantom))
+                return make_error(ErrorKind::Illegal, t + " is not possible: your Phantom has not entered "
+                                                          "play yet (it enters with F@" + syntax.to.name() + ")");
+            return make_error(ErrorKind::Illegal, t + " is not possible: you have no Phantom any more");
+        }
+        return refused_privately(fide.message);
+    }
+    if (!phantoms)
+        return fide;
+    if (syntax.castle != 0) {
+        if (auto why = hidden_castling_reason(pos, syntax.castle == 1))
+            return privately(*why);
+    } else {
+        if (syntax.from_file >= 0 && syntax.from_rank >= 0) {
+            // LAN from a Phantom's square: whatever the reason, it names where a Phantom is.
+            const Sq from = chess::make_sq(syntax.from_file, syntax.from_rank);
+            if (bb(from) & phantoms) {
+                if (pos.piece_on(from).seat == us)
+                    return refused_privately(fide.message);
+                return privately("on " + square_name(from) + " stands " +
+                                 std::string(us == Seat::White ? "Black's" : "White's") + " Phantom");
+            }
+        }
+        if (auto why = hidden_move_reason(pos, syntax))
+            return privately(*why);
+    }
+    if (mentions_phantom(fide.message))
+        return refused_privately(fide.message);
+    return fide;
+}
+
+RuleError explain_entry(const Position& pos, const ActionSyntax& syntax, EntryRules rules,
+                        std::string_view text) {
+    const std::string t(text);
+    const Seat us = pos.side_to_move(), them = opponent(us);
+    const chess::Tables& t_ = chess::tables();
+    auto illegal = [&](const std::string& why) { return make_error(ErrorKind::Illegal, t + " is not possible: " + why); };
+    auto privately = [&](const std::string& why) { return refused_privately(t + " is not possible: " + why); };
+    const std::string where = syntax.to.name();
+
+    if (syntax.piece != PieceKind::Phantom)
+        return illegal("only the Phantom enters play (F@" + where + "); no other piece is ever in hand");
+    if (pos.in_hand(us, PieceKind::Phantom) == 0) {
+        if (pos.pieces(us, PieceKind::Phantom))
+            return illegal("your Phantom is already in play: it enters once, and moves as F" + where);
+        return illegal("your Phantom was captured, and it never enters again");
+    }
+    const Sq to = chess::from_square(syntax.to);
+    const Piece target = pos.piece_on(to);
+    // Reasons everyone can check come first, so a Phantom is named only when it is the reason.
+    if (target.kind != PieceKind::None && target.kind != PieceKind::Phantom) {
+        if (target.seat == us)
+            return illegal("your own " + std::string(piece_name(target.kind)) + " stands on " + where);
+        if (target.kind == PieceKind::King)
+            return illegal("the Phantom cannot enter on the king");
+        if (!rules.capture)
+            return illegal("the Phantom enters only on an empty square in this game "
+                           "(phantom_entry_capture=no)");
+    }
+    if (Sq k = pos.king_square(them); k >= 0 && !rules.check && ((t_.knight[to] | t_.ferz[to]) & bb(k)))
+        return illegal("entering on " + where + " would give check, which this game's entry rules "
+                       "forbid (phantom_entry_check=no)");
+    const Bitboard checkers = pos.checkers();
+    if (checkers & pos.pieces(PieceKind::Phantom))
+        return privately("you are in check from " + phantom_on(pos, chess::lsb(checkers & pos.pieces(PieceKind::Phantom)), us) +
+                         ", and entering on " + where + " does not answer it");
+    if (target.kind == PieceKind::Phantom && !rules.capture)
+        return privately(phantom_on(pos, to, us) + " already stands there, and the Phantom enters "
+                         "only on an empty square (phantom_entry_capture=no)");
+    if (chess::more_than_one(checkers))
+        return illegal("you are in double check, and only a king move answers it");
+    if (checkers)
+        return illegal("you are in check, and entering on " + where + " neither blocks nor takes the checking piece");
+    return illegal("the Phantom cannot enter on " + where + " now");
+}
+
+} // namespace ghostpost::rules::phantom

@@ -1,0 +1,324 @@
+// Phantom Chess (Simon Jepps, 2020): FIDE chess plus one Phantom per player, a piece that
+// moves one square diagonally or as a knight and has no figurine. It enters at any time by
+// announcement (F@e4), only once; its moves are announced like any other, but no board in the
+// channel shows it. Each player may peek at the true board a few times (the "lives").
+// Readings chosen (docs/variants/phantom.md): entry only on an empty square and not giving
+// check unless the game's options allow; a move refused because of an unseen Phantom is refused
+// in public and explained in private; no life is charged for it; the board is shown whole once
+// the game is over.
+#include "phantom.h"
+
+#include "chess/fide.h"
+#include "chess/san.h"
+
+#include <cassert>
+
+namespace ghostpost::rules {
+namespace {
+
+using chess::Bitboard;
+using chess::MoveList;
+using chess::MoveType;
+using chess::Position;
+
+constexpr std::uint8_t peek_special = 1;
+constexpr std::string_view start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Ff] w KQkq - 0 1";
+
+const VariantInfo& phantom_info() {
+    static const VariantInfo info{
+        .name = "phantom",
+        .aliases = {"phantom-chess", "phantomchess"},
+        .title = "Phantom Chess",
+        .files = 8,
+        .ranks = 8,
+        .seat_names = {"White", "Black"},
+        .options =
+            {
+                {"phantom_entry_capture", "no", {"no", "yes"},
+                 "yes: the Phantom may enter on an enemy piece (not the king), capturing it"},
+                {"phantom_entry_check", "no", {"no", "yes"},
+                 "yes: the Phantom may enter giving check (and mate)"},
+                {"phantom_lives", "3", {},
+                 "how many times each player may peek at both Phantoms; 0 is hard mode"},
+            },
+        .summary =
+            "FIDE chess, plus one Phantom (F) per player: an unseen piece that moves one square "
+            "diagonally or jumps like a knight, captures and is captured, gives and blocks check, "
+            "and cannot be passed through. It enters once, at any time, as that turn's move "
+            "(F@e4): by default only on an empty square and not giving check. Its moves are "
+            "announced, but boards in the channel never show a Phantom; after you move or enter "
+            "yours, you get a board with it by direct message. peek spends one of your lives "
+            "(3 by default, 0 = hard mode) and shows you both Phantoms privately. A move refused "
+            "because of a Phantom is refused in public and explained to you privately. The "
+            "Phantoms are shown when the game ends.",
+        .notation = "Standard algebraic notation with F for the Phantom: e4, Nf3, Fe5, Fxd5, "
+                    "O-O, e8=Q. Entry: F@e4 (F@xe4 when it captures). peek at any time. "
+                    "Also accepted: f@e4, fe5 when no pawn can take on e5, LAN (e2e4, "
+                    "d4e6 for a Phantom), 0-0, and + # ! ? marks.",
+    };
+    return info;
+}
+
+bool yes(const Options& o, std::string_view name) {
+    auto it = o.find(name);
+    return it != o.end() && it->second == "yes";
+}
+
+std::string seat_word(Seat s) { return s == Seat::White ? "White" : "Black"; }
+
+class PhantomGame final : public Game {
+public:
+    explicit PhantomGame(Options options) : options_(std::move(options)) {
+        entry_.capture = yes(options_, "phantom_entry_capture");
+        entry_.check = yes(options_, "phantom_entry_check");
+        lives_ = std::stoi(options_.at("phantom_lives"));
+        peeks_left_ = {lives_, lives_};
+        std::string err = pos_.set_fen(start_fen);
+        assert(err.empty());
+        refresh();
+    }
+
+    // Reads a FEN in the chess core's dialect ("[Ff]" for Phantoms in hand). Empty on success.
+    std::string load(std::string_view fen) {
+        std::string err = pos_.set_fen(fen);
+        for (Seat s : {Seat::White, Seat::Black}) {
+            if (!err.empty())
+                break;
+            if (chess::popcount(pos_.pieces(s, PieceKind::King)) != 1)
+                err = "each side needs exactly one king";
+            else if (chess::popcount(pos_.pieces(s, PieceKind::Phantom)) + pos_.in_hand(s, PieceKind::Phantom) > 1)
+                err = seat_word(s) + " has more than one Phantom";
+        }
+        refresh();
+        return err;
+    }
+
+    std::unique_ptr<Game> clone() const override { return std::make_unique<PhantomGame>(*this); }
+    const VariantInfo& info() const override { return phantom_info(); }
+    const Options& options() const override { return options_; }
+
+    std::vector<Decision> pending() const override {
+        if (outcome_.over())
+            return {};
+        return {Decision{pos_.side_to_move(), "move"}};
+    }
+
+    std::vector<NotatedAction> notated_actions(Seat seat) const override {
+        if (outcome_.over() || seat != pos_.side_to_move())
+            return {};
+        Position scratch = pos_;
+        std::vector<NotatedAction> out;
+        out.reserve(legal_.size());
+        for (const auto& m : legal_)
+            out.push_back({chess::to_action(scratch, m), phantom::announce(scratch, m, entry_)});
+        return out;
+    }
+
+    // The peek is listed even with no lives left, so that "peek" gets its own refusal.
+    std::vector<NotatedAction> anytime_actions(Seat) const override {
+        if (outcome_.over())
+            return {};
+        Action a;
+        a.kind = ActionKind::Special;
+        a.special = peek_special;
+        return {{a, "peek"}};
+    }
+
+    Result<std::vector<Event>> apply(Seat seat, const Action& action, RandomSource&) override {
+        if (outcome_.over())
+            return make_error(ErrorKind::GameOver, "the game is over (" + outcome_.reason + ")");
+        if (action.kind == ActionKind::Special && action.special == peek_special)
+            return peek(seat);
+        if (seat != pos_.side_to_move())
+            return make_error(ErrorKind::NotYourTurn, "it is " + seat_word(pos_.side_to_move()) + "'s move");
+        auto move = chess::find_move(pos_, legal_, action);
+        if (!move)
+            return make_error(ErrorKind::Illegal, "that move is not legal here");
+
+        const std::string text = phantom::announce(pos_, *move, entry_);
+        const bool phantom_moved = move->type == MoveType::Drop ||
+                                   pos_.piece_on(move->from).kind == PieceKind::Phantom;
+        const bool capture = pos_.piece_on(move->to).kind != PieceKind::None ||
+                             move->type == MoveType::EnPassant;
+        std::vector<Event> events;
+        events.push_back({EventKind::Moved, text, std::nullopt, std::nullopt});
+        if (capture)
+            events.push_back({EventKind::Captured, text, std::nullopt, std::nullopt});
+        pos_.do_move(*move);
+        assert(pos_.is_consistent());
+        refresh();
+        if (phantom_moved)
+            events.push_back({EventKind::Note,
+                              "your Phantom now stands on " + chess::to_square(move->to).name(),
+                              seat, seat_view(seat)});
+        if (pos_.in_check() && !outcome_.over())
+            events.push_back({EventKind::Check, "check", std::nullopt, std::nullopt});
+        if (outcome_.over()) {
+            events.push_back({EventKind::GameOver, outcome_.reason, std::nullopt, std::nullopt});
+            events.push_back({EventKind::Reveal, "the Phantom Card is turned over: " + card(), std::nullopt, std::nullopt});
+        }
+        return events;
+    }
+
+    Outcome outcome() const override { return outcome_; }
+    std::optional<std::string> claimable_draw() const override {
+        return outcome_.over() ? std::nullopt : chess::fide_claimable_draw(pos_);
+    }
+
+    // The channel sees no Phantom until the game is over.
+    PublicView public_view() const override {
+        const bool all = outcome_.over();
+        return make_public(board({all, all}));
+    }
+    // A seat sees its own Phantom, and the other one once the game is over.
+    SeatView seat_view(Seat seat) const override { return make_private(seat, board(seat_sees(seat))); }
+
+    RuleError explain_illegal(Seat seat, const ActionSyntax& syntax, std::string_view text) const override {
+        if (seat != pos_.side_to_move())
+            return make_error(ErrorKind::NotYourTurn, "it is " + seat_word(pos_.side_to_move()) + "'s move");
+        if (syntax.drop)
+            return phantom::explain_entry(pos_, syntax, entry_, text);
+        Position scratch = pos_;
+        return phantom::explain_move(scratch, syntax, text);
+    }
+
+    std::uint64_t perft(int depth) const override {
+        Position scratch = pos_;
+        return phantom::perft(scratch, entry_, depth);
+    }
+    // The whole truth, Phantoms included: for the command line and tests, never the channel.
+    std::string fen() const override { return pos_.fen(); }
+    int ply() const override { return pos_.plies_played() + peeks_taken_; }
+
+private:
+    using Shown = std::array<bool, 2>; // whose Phantom a view shows, by seat index
+
+    Shown seat_sees(Seat seat) const {
+        Shown s{outcome_.over(), outcome_.over()};
+        s[index(seat)] = true;
+        return s;
+    }
+
+    void refresh() {
+        legal_.clear();
+        phantom::generate(pos_, entry_, legal_);
+        outcome_ = chess::fide_outcome(pos_, legal_);
+    }
+
+    Result<std::vector<Event>> peek(Seat seat) {
+        int& left = peeks_left_[index(seat)];
+        if (left == 0)
+            return make_error(ErrorKind::Illegal,
+                              lives_ == 0 ? std::string("this game is played in hard mode (phantom_lives=0): "
+                                                        "no peeks; you see a Phantom only by moving your own")
+                                          : "you have no peeks left (all " + std::to_string(lives_) + " spent)");
+        --left;
+        ++peeks_taken_;
+        std::vector<Event> events;
+        events.push_back({EventKind::Note,
+                          seat_word(seat) + " peeks at the Phantoms (" + std::to_string(left) +
+                              (left == 1 ? " peek" : " peeks") + " left)",
+                          std::nullopt, std::nullopt});
+        events.push_back({EventKind::Reveal, "the Phantoms: " + card(), seat,
+                          make_private(seat, board({true, true}))});
+        return events;
+    }
+
+    // Where each Phantom is: the Phantom Card read aloud.
+    std::string card() const {
+        std::string out;
+        for (Seat s : {Seat::White, Seat::Black}) {
+            out += out.empty() ? "" : "; ";
+            out += seat_word(s) + "'s Phantom ";
+            if (Bitboard b = pos_.pieces(s, PieceKind::Phantom))
+                out += "on " + chess::to_square(chess::lsb(b)).name();
+            else if (pos_.in_hand(s, PieceKind::Phantom))
+                out += "never entered";
+            else
+                out += "is gone";
+        }
+        return out;
+    }
+
+    // The board with the Phantoms of the seats in `shown` and none of the others. A hidden
+    // Phantom's last move is not marked either: the mark would point at its square.
+    BoardView board(Shown shown) const {
+        BoardView v = chess::fide_board(pos_, "phantom", outcome_.over());
+        for (auto& cell : v.cells)
+            std::erase_if(cell.figures, [&](const Figure& f) {
+                return f.piece.kind == PieceKind::Phantom && !shown[index(f.piece.seat)];
+            });
+        for (auto& cell : v.cells)
+            for (auto& f : cell.figures)
+                if (f.piece.kind == PieceKind::Phantom)
+                    f.style = FigureStyle::Phantom;
+        if (const auto* m = pos_.last_move()) {
+            const Piece moved = pos_.piece_on(m->to);
+            if (moved.kind == PieceKind::Phantom && !shown[index(moved.seat)]) {
+                v.last_from = Square{};
+                v.last_to = Square{};
+            }
+        }
+        v.ply = ply();
+        v.notes.push_back(notes_peeks());
+        v.notes.push_back(notes_phantoms());
+        return v;
+    }
+
+    std::string notes_peeks() const {
+        if (lives_ == 0)
+            return "Peeks: none (hard mode)";
+        return "Peeks left: White " + std::to_string(peeks_left_[0]) + ", Black " +
+               std::to_string(peeks_left_[1]);
+    }
+
+    // Whether each Phantom is in hand, in play or gone is public: every entry and capture was
+    // announced.
+    std::string notes_phantoms() const {
+        std::string out = "Phantoms:";
+        for (Seat s : {Seat::White, Seat::Black}) {
+            out += s == Seat::White ? " White " : ", Black ";
+            if (pos_.pieces(s, PieceKind::Phantom))
+                out += "in play";
+            else if (pos_.in_hand(s, PieceKind::Phantom))
+                out += "in hand";
+            else
+                out += "gone";
+        }
+        return out;
+    }
+
+    Options options_;
+    phantom::EntryRules entry_;
+    int lives_ = 3;
+    std::array<int, 2> peeks_left_{};
+    int peeks_taken_ = 0;
+    Position pos_;
+    MoveList legal_;
+    Outcome outcome_;
+};
+
+class PhantomVariant final : public Variant {
+public:
+    const VariantInfo& info() const override { return phantom_info(); }
+    Result<std::unique_ptr<Game>> start(const Options& options, std::string_view fen) const override {
+        auto resolved = resolve_options(info(), options);
+        if (!resolved)
+            return resolved.error();
+        auto game = std::make_unique<PhantomGame>(std::move(*resolved));
+        if (!fen.empty()) {
+            if (std::string err = game->load(fen); !err.empty())
+                return make_error(ErrorKind::BadSetup, "cannot read that FEN: " + err);
+        }
+        return std::unique_ptr<Game>(std::move(game));
+    }
+};
+
+} // namespace
+
+const Variant& phantom_variant() {
+    static const PhantomVariant v;
+    return v;
+}
+
+} // namespace ghostpost::rules
