@@ -13,6 +13,7 @@ const Variant& chess_variant();
 const Variant& giveaway_variant();
 const Variant& ghostarelay_variant();
 const Variant& phantom_variant();
+const Variant& gnostic_variant();
 
 namespace {
 
@@ -32,6 +33,7 @@ std::span<const Variant* const> variants() {
         &giveaway_variant(),
         &ghostarelay_variant(),
         &phantom_variant(),
+        &gnostic_variant(),
     };
     return list;
 }

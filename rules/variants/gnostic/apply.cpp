@@ -1,0 +1,395 @@
+// How Gnostic Chess actions change the state: moves (a move onto an enemy starts a HyperPig
+// combat instead of capturing), the rounds of a combat with their hidden choices, the Queen's
+// spells, and the end of a turn (track step, prisons released).
+#include "chess/position.h"
+#include "gnostic.h"
+
+#include <algorithm>
+
+namespace ghostpost::rules::gnostic {
+namespace {
+
+using chess::file_of;
+using chess::make_sq;
+using chess::rank_of;
+
+Unit& at(State& st, Sq s) { return st.board[static_cast<std::size_t>(s)]; }
+
+// Which castling rights a square being vacated, entered or changed takes away.
+std::uint8_t rights_lost(Sq s) {
+    switch (s) {
+    case 0: return chess::WhiteLong;
+    case 7: return chess::WhiteShort;
+    case 4: return chess::WhiteShort | chess::WhiteLong;
+    case 56: return chess::BlackLong;
+    case 63: return chess::BlackShort;
+    case 60: return chess::BlackShort | chess::BlackLong;
+    default: return 0;
+    }
+}
+
+void touch(State& st, Sq s) { st.castling &= static_cast<std::uint8_t>(~rights_lost(s)); }
+
+void kill(State& st, Sq s) {
+    Unit& u = at(st, s);
+    if (u.kind != PieceKind::King)
+        ++st.dead[index(u.seat)][static_cast<std::size_t>(u.kind)];
+    touch(st, s);
+    u = Unit{};
+}
+
+void release_prisoners(State& st, std::vector<Event>& events) {
+    for (Sq s = 0; s < 64; ++s) {
+        Unit& u = at(st, s);
+        // Each side's own extreme: E for the light (White) side, A for the dark (Black) side.
+        const int own_extreme = u.seat == Seat::White ? 4 : 0;
+        if (u.imprisoned && st.track == own_extreme) {
+            u.imprisoned = false;
+            events.push_back(public_event(EventKind::Special, "the track reached " +
+                                                                  std::string(1, track_letter(st.track)) +
+                                                                  ": the " + unit_name(u) + " on " +
+                                                                  sq_name(s) + " is free again"));
+        }
+    }
+}
+
+std::string track_line(const State& st) {
+    return std::string("the track moves to ") + track_letter(st.track) + ", next toward " +
+           (st.direction < 0 ? "dark (A)" : "light (E)");
+}
+
+// After the mover's decision is complete: the clocks, the track after a full round, the turn.
+void end_turn(State& st, std::vector<Event>& events) {
+    if (st.side == Seat::Black) {
+        ++st.fullmove;
+        st.track += st.direction;
+        if (st.track == 0 || st.track == 4)
+            st.direction = -st.direction; // bounce at either end
+        events.push_back(public_event(EventKind::Note, track_line(st)));
+        release_prisoners(st, events);
+    }
+    st.side = opponent(st.side);
+}
+
+// The attacking move lands: the piece goes to its square (en passant: the passed pawn is already
+// gone), promotion included; the castling rights of the squares touched go.
+void land(State& st, const chess::Move& m, Sq rook_from = -1, Sq rook_to = -1) {
+    Unit mover = at(st, m.from);
+    at(st, m.from) = Unit{};
+    if (m.type == chess::MoveType::Promotion)
+        mover.kind = m.piece;
+    at(st, m.to) = mover;
+    if (rook_from >= 0) {
+        at(st, rook_to) = at(st, rook_from);
+        at(st, rook_from) = Unit{};
+    }
+    touch(st, m.from);
+    touch(st, m.to);
+}
+
+std::string points_line(const Fighter& f) {
+    return std::to_string(f.banked) + " banked + " + std::to_string(f.turn) + " this turn of " +
+           std::to_string(f.target);
+}
+
+void finish_combat(State& st, int winner, std::vector<Event>& events) {
+    Combat c = *st.combat;
+    st.combat.reset();
+    Fighter& att = c.fighters[0];
+    Fighter& def = c.fighters[1];
+    const std::string where = sq_name(c.contested);
+    const Unit attacker = at(st, att.square);
+    const Unit defender = at(st, def.square);
+    // The loser's turn ends with the combat and counts as held: its points are damage.
+    if (winner == 0) {
+        at(st, att.square).damage += def.banked + def.turn;
+        kill(st, def.square);
+        land(st, c.move);
+        events.push_back(public_event(EventKind::Captured,
+                                      "the " + unit_name(attacker) + " wins the combat on " + where +
+                                          " and kills the " + unit_name(defender)));
+    } else if (winner == 1) {
+        at(st, def.square).damage += att.banked + att.turn;
+        kill(st, att.square);
+        events.push_back(public_event(EventKind::Captured,
+                                      "the " + unit_name(defender) + " wins the combat on " + where +
+                                          " and kills the attacking " + unit_name(attacker)));
+    } else {
+        kill(st, att.square);
+        kill(st, def.square);
+        events.push_back(public_event(EventKind::Captured, "the combat on " + where +
+                                                               " is a draw: the " + unit_name(attacker) +
+                                                               " and the " + unit_name(defender) +
+                                                               " are both killed"));
+    }
+    st.halfmove = 0;
+    st.ep = -1;
+    end_turn(st, events);
+}
+
+chess::Move to_move(const State& st, const Action& a) {
+    chess::Move m;
+    m.from = static_cast<std::uint8_t>(chess::from_square(a.from));
+    m.to = static_cast<std::uint8_t>(chess::from_square(a.to));
+    m.piece = a.promotion;
+    if (a.promotion != PieceKind::None)
+        m.type = chess::MoveType::Promotion;
+    else if (a.piece == PieceKind::King && std::abs(a.from.file - a.to.file) == 2)
+        m.type = chess::MoveType::Castle;
+    else if (a.piece == PieceKind::Pawn && m.to == st.ep && a.from.file != a.to.file)
+        m.type = chess::MoveType::EnPassant;
+    return m;
+}
+
+std::vector<Event> start_combat(State& st, const chess::Move& m, std::vector<Event> events) {
+    Combat c;
+    c.move = m;
+    c.contested = m.type == chess::MoveType::EnPassant ? (st.side == Seat::White ? m.to - 8 : m.to + 8)
+                                                       : m.to;
+    // Both fighters' hit points are counted on the defender's square (rules-decisions row 2).
+    const Tint t = shade(c.contested, st.track);
+    auto hp = [&](Sq s) {
+        const Unit& u = st.board[static_cast<std::size_t>(s)];
+        return full_hp(u.kind, u.seat, t) - u.damage;
+    };
+    const int hp_att = hp(m.from), hp_def = hp(c.contested);
+    c.fighters[0] = Fighter{m.from, hp_def, 0, 0, true, std::nullopt};
+    c.fighters[1] = Fighter{c.contested, hp_att, 0, 0, true, std::nullopt};
+    const Unit att = st.board[m.from], def = st.board[static_cast<std::size_t>(c.contested)];
+    st.combat = c;
+    events.push_back(public_event(
+        EventKind::Note, "combat on " + sq_name(c.contested) + ": the " + unit_name(att) + " (" +
+                             std::to_string(hp_att) + " HP) needs " + std::to_string(hp_def) +
+                             " points, the " + unit_name(def) + " (" + std::to_string(hp_def) +
+                             " HP) needs " + std::to_string(hp_att)));
+    // A piece already at 0 HP or less on this square loses without a roll.
+    if (hp_att <= 0 || hp_def <= 0)
+        finish_combat(st, hp_att <= 0 && hp_def <= 0 ? 2 : hp_att <= 0 ? 1 : 0, events);
+    return events;
+}
+
+std::vector<Event> play_move(State& st, const Action& a) {
+    const chess::Move m = to_move(st, a);
+    std::vector<Event> events;
+    st.last_from = m.from;
+    st.last_to = m.to;
+    const bool attack = at(st, m.to).kind != PieceKind::None || m.type == chess::MoveType::EnPassant;
+    if (attack)
+        return start_combat(st, m, std::move(events));
+    const bool pawn = a.piece == PieceKind::Pawn;
+    Sq rook_from = -1, rook_to = -1;
+    if (m.type == chess::MoveType::Castle) {
+        const int r = rank_of(m.from);
+        rook_from = make_sq(file_of(m.to) == 6 ? 7 : 0, r);
+        rook_to = make_sq(file_of(m.to) == 6 ? 5 : 3, r);
+    }
+    land(st, m, rook_from, rook_to);
+    st.ep = pawn && std::abs(m.to - m.from) == 16 ? (m.from + m.to) / 2 : -1;
+    st.halfmove = pawn ? 0 : st.halfmove + 1;
+    end_turn(st, events);
+    return events;
+}
+
+std::string dice_word(int n) { return std::to_string(n) + (n == 1 ? " die" : " dice"); }
+
+// Both choices are in: reveal them, roll, and see who reached the target.
+void resolve_round(State& st, RandomSource& rng, std::vector<Event>& events) {
+    Combat& c = *st.combat;
+    const std::string where = "combat on " + sq_name(c.contested) + ", round " + std::to_string(c.round);
+    std::string reveal;
+    for (const Fighter& f : c.fighters) {
+        if (!f.active)
+            continue;
+        const Unit& u = st.board[static_cast<std::size_t>(f.square)];
+        reveal += std::string(reveal.empty() ? "" : ", ") + (u.seat == Seat::White ? "White " : "Black ") +
+                  (*f.commit == 0 ? std::string("holds") : "rolls " + dice_word(*f.commit));
+    }
+    events.push_back(public_event(EventKind::Reveal, where + ": " + reveal));
+    // The attacker's dice are drawn first, then the defender's: the order !verify replays.
+    for (Fighter& f : c.fighters) {
+        if (!f.active)
+            continue;
+        const Unit& u = st.board[static_cast<std::size_t>(f.square)];
+        const std::string who = "the " + unit_name(u);
+        if (*f.commit == 0) {
+            f.banked += f.turn;
+            f.turn = 0;
+            f.active = false;
+            events.push_back(public_event(EventKind::Roll, where + ": " + who + " holds: " + points_line(f)));
+            continue;
+        }
+        std::string faces;
+        int sum = 0;
+        bool bust = false;
+        for (int i = 0; i < *f.commit; ++i) {
+            const int face = static_cast<int>(rng.uniform(6)) + 1;
+            faces += (i ? " " : "") + std::to_string(face);
+            sum += face;
+            bust = bust || face == 1;
+        }
+        if (bust) {
+            f.turn = 0;
+            f.active = false;
+        } else {
+            f.turn += sum;
+        }
+        events.push_back(public_event(EventKind::Roll, where + ": " + who + " rolls " + faces +
+                                                           (bust ? ", a 1 loses the turn: " : " = " + std::to_string(sum) + ": ") +
+                                                           points_line(f)));
+    }
+    for (Fighter& f : c.fighters)
+        f.commit.reset();
+    const bool reached0 = c.fighters[0].banked + c.fighters[0].turn >= c.fighters[0].target;
+    const bool reached1 = c.fighters[1].banked + c.fighters[1].turn >= c.fighters[1].target;
+    if (reached0 || reached1) {
+        finish_combat(st, reached0 && reached1 ? 2 : reached0 ? 0 : 1, events);
+        return;
+    }
+    ++c.round;
+    if (!c.fighters[0].active && !c.fighters[1].active) {
+        // Both turns ended: a new turn for both.
+        for (Fighter& f : c.fighters) {
+            f.active = true;
+            f.turn = 0;
+        }
+    }
+}
+
+std::vector<Event> commit(State& st, Seat seat, int choice, RandomSource& rng, bool by_default) {
+    Combat& c = *st.combat;
+    Fighter* mine = nullptr;
+    for (Fighter& f : c.fighters)
+        if (st.board[static_cast<std::size_t>(f.square)].seat == seat)
+            mine = &f;
+    mine->commit = choice;
+    std::vector<Event> events;
+    const std::string what = choice == 0 ? "hold" : "roll " + std::to_string(choice);
+    const bool other_waiting = std::any_of(c.fighters.begin(), c.fighters.end(),
+                                           [](const Fighter& f) { return f.active && !f.commit; });
+    if (other_waiting) {
+        // Only the chooser hears the number until the other side has chosen too.
+        events.push_back(private_event(seat, EventKind::Note,
+                                       std::string(by_default ? "your standing policy chose " : "you chose ") +
+                                           what + " in the combat on " + sq_name(c.contested) +
+                                           "; it is revealed when the other side has chosen"));
+        return events;
+    }
+    if (by_default)
+        events.push_back(public_event(EventKind::Note, std::string(seat == Seat::White ? "White" : "Black") +
+                                                           " did not answer in time: the standing policy chose " +
+                                                           what));
+    resolve_round(st, rng, events);
+    return events;
+}
+
+std::vector<Event> cast(State& st, Seat seat, const Action& a) {
+    const Spell s = static_cast<Spell>(a.special - code::spell_base);
+    st.spells_used[index(seat)] |= static_cast<std::uint8_t>(1u << static_cast<int>(s));
+    std::vector<Event> events;
+    const std::string caster = std::string(seat == Seat::White ? "White" : "Black") + "'s Queen casts " +
+                               std::string(spell_name(s)) + ": ";
+    const Sq from = a.from.valid() ? chess::from_square(a.from) : -1;
+    const Sq to = a.to.valid() ? chess::from_square(a.to) : -1;
+    st.last_from = from;
+    st.last_to = to;
+    switch (s) {
+    case Spell::Teleport: {
+        const Unit u = at(st, from);
+        at(st, to) = u;
+        at(st, from) = Unit{};
+        touch(st, from);
+        events.push_back(public_event(EventKind::Special, caster + "the " + unit_name(u) + " goes from " +
+                                                              sq_name(from) + " to " + sq_name(to)));
+        break;
+    }
+    case Spell::Heal:
+        events.push_back(public_event(EventKind::Special, caster + "the " + unit_name(at(st, from)) + " on " +
+                                                              sq_name(from) + " is healed of " +
+                                                              std::to_string(at(st, from).damage) + " damage"));
+        at(st, from).damage = 0;
+        break;
+    case Spell::ShiftTime:
+        if (st.track == 0 || st.track == 4) {
+            // At an extreme the track jumps to the other one and moves back from there.
+            st.track = 4 - st.track;
+            st.direction = st.track == 0 ? 1 : -1;
+        } else {
+            st.direction = -st.direction;
+        }
+        events.push_back(public_event(EventKind::Special, caster + "the track stands at " +
+                                                              std::string(1, track_letter(st.track)) +
+                                                              " and now moves toward " +
+                                                              (st.direction < 0 ? "dark (A)" : "light (E)")));
+        release_prisoners(st, events);
+        break;
+    case Spell::Exchange: {
+        std::swap(at(st, from), at(st, to));
+        touch(st, from);
+        touch(st, to);
+        events.push_back(public_event(EventKind::Special, caster + "the " + unit_name(at(st, to)) + " and the " +
+                                                              unit_name(at(st, from)) + " change places (" +
+                                                              sq_name(from) + ", " + sq_name(to) + ")"));
+        break;
+    }
+    case Spell::Revive:
+        --st.dead[index(seat)][static_cast<std::size_t>(a.piece)];
+        at(st, to) = Unit{a.piece, seat, 0, false};
+        events.push_back(public_event(EventKind::Special, caster + "the " + unit_name(at(st, to)) +
+                                                              " returns to life on " + sq_name(to)));
+        break;
+    case Spell::Imprison:
+        at(st, to).imprisoned = true;
+        events.push_back(public_event(EventKind::Special,
+                                      caster + "the " + unit_name(at(st, to)) + " on " + sq_name(to) +
+                                          " is imprisoned until the track reaches " +
+                                          (at(st, to).seat == Seat::White ? "E" : "A")));
+        break;
+    }
+    st.ep = -1;
+    st.halfmove += 1;
+    end_turn(st, events);
+    return events;
+}
+
+} // namespace
+
+std::vector<Event> apply_action(State& st, Seat seat, const Action& a, RandomSource& rng) {
+    switch (a.kind) {
+    case ActionKind::Move: return play_move(st, a);
+    case ActionKind::Pass: {
+        std::vector<Event> events{public_event(EventKind::Note, std::string(seat == Seat::White ? "White" : "Black") +
+                                                                    " has no move and passes")};
+        st.ep = -1;
+        st.last_from = st.last_to = -1;
+        st.halfmove += 1;
+        end_turn(st, events);
+        return events;
+    }
+    case ActionKind::Special: return cast(st, seat, a);
+    case ActionKind::Choice: break;
+    case ActionKind::Drop: return {};
+    }
+    switch (a.special) {
+    case code::roll: return commit(st, seat, a.number, rng, false);
+    case code::hold: return commit(st, seat, 0, rng, false);
+    case code::policy:
+        st.policy[index(seat)] = Policy{a.number / 1000, a.number % 1000};
+        return {private_event(seat, EventKind::Note,
+                              "your standing policy: roll " + dice_word(a.number / 1000) + ", hold at " +
+                                  std::to_string(a.number % 1000) +
+                                  " points this turn (used when you do not choose before the combat deadline)")};
+    case code::policy_off:
+        st.policy[index(seat)].reset();
+        return {private_event(seat, EventKind::Note,
+                              "your standing policy is cleared; the fallback is roll " +
+                                  dice_word(policy_dice_fallback) + ", hold at " +
+                                  std::to_string(policy_hold_fallback))};
+    case code::use_default: {
+        const Action chosen = policy_choice(st, seat);
+        return commit(st, seat, chosen.special == code::hold ? 0 : chosen.number, rng, true);
+    }
+    default: return {};
+    }
+}
+
+} // namespace ghostpost::rules::gnostic

@@ -1,0 +1,415 @@
+// Gnostic Chess 0.2 (Paul Snyder and Ron Hale-Evans): FIDE moves, but a move onto an enemy
+// piece starts a HyperPig dice combat between the two pieces; hit points of 10 x value, scaled
+// by the shade of the defender's square, which follows a light/dark track for the variable
+// squares; damage persists; no check, the game ends when a king dies; the Queen's six spells.
+// Dice come only from the RandomSource given to apply (the game's seeded stream). Readings of
+// the seed and rules-decisions.md are in docs/variants/gnostic.md.
+#include "gnostic.h"
+
+#include <algorithm>
+
+namespace ghostpost::rules {
+namespace {
+
+using gnostic::State;
+namespace code = gnostic::code;
+
+const VariantInfo& gnostic_info() {
+    static const VariantInfo info{
+        .name = "gnostic",
+        .aliases = {"gnosticchess"},
+        .title = "Gnostic Chess",
+        .files = 8,
+        .ranks = 8,
+        .seat_names = {"White", "Black"},
+        .options = {},
+        .summary =
+            "FIDE moves without check; the game ends when a king is killed. A move onto an enemy "
+            "piece starts a dice combat (HyperPig): each round both owners choose by direct "
+            "message how many dice to roll (1 to the piece's value: P1 N3 B3 R5 Q9 K10) or to "
+            "hold; any 1 loses that turn's points; the first to score the other's hit points "
+            "wins, both at once kill both. Hit points are 10 x value, x2 / x1.5 / x0.75 / x0.5 "
+            "on the defender's square by its shade (stronger on your own colour); damage stays. "
+            "Squares are light, dark, or follow a track A (dark) to E (light) that starts at C, "
+            "moves toward A after each full round and bounces. Instead of moving, a Queen may "
+            "cast each spell once per game: Teleport, Heal, Shift Time, Exchange, Revive, "
+            "Imprison. Dice come from the game's secret seed, whose hash is published at the "
+            "start and which is revealed at the end.",
+        .notation =
+            "Moves in SAN: e4, Nf3, Nxe5 (starts a combat), O-O, exd8=Q. Combat: roll 3, hold. "
+            "Spells: Teleport b1-e5, Heal e4, Shift Time, Exchange e4-d5, Revive Nc3, "
+            "Imprison f6. Any time: policy roll 4 hold 20 (used when you miss the combat "
+            "deadline), policy off. pass when nothing can move.",
+    };
+    return info;
+}
+
+// A cheap deterministic stream for perft only (SplitMix64): perft draws the dice of each action
+// from a fresh stream seeded with the number of actions before it, so counts are reproducible.
+class PerftDice final : public RandomSource {
+public:
+    explicit PerftDice(std::uint64_t seed) : x_(seed) {}
+    std::uint32_t uniform(std::uint32_t n) override {
+        x_ += 0x9E3779B97F4A7C15ULL;
+        std::uint64_t z = x_;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        z ^= z >> 31;
+        return static_cast<std::uint32_t>(z % n);
+    }
+
+private:
+    std::uint64_t x_;
+};
+
+bool both_kings(const State& st) {
+    int kings[2] = {0, 0};
+    for (const auto& u : st.board)
+        if (u.kind == PieceKind::King)
+            ++kings[index(u.seat)];
+    return kings[0] && kings[1];
+}
+
+std::uint64_t perft_walk(const State& st, int depth, std::uint64_t ply) {
+    if (depth <= 0)
+        return 1;
+    if (!both_kings(st))
+        return 0;
+    std::uint64_t nodes = 0;
+    for (const Decision& d : gnostic::decisions(st)) {
+        const auto actions = gnostic::legal_actions(st, d.seat);
+        if (depth == 1) {
+            nodes += actions.size();
+            continue;
+        }
+        for (const Action& a : actions) {
+            State next = st;
+            PerftDice dice(ply);
+            gnostic::apply_action(next, d.seat, a, dice);
+            nodes += perft_walk(next, depth - 1, ply + 1);
+        }
+    }
+    return nodes;
+}
+
+bool is_anytime(const Action& a) {
+    return a.kind == ActionKind::Choice &&
+           (a.special == code::policy || a.special == code::policy_off || a.special == code::use_default);
+}
+
+class GnosticGame final : public Game {
+public:
+    explicit GnosticGame(Options options) : options_(std::move(options)) {
+        gnostic::read_fen(st_, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        after_turn(true);
+    }
+
+    std::string load(std::string_view fen) {
+        std::string err = gnostic::read_fen(st_, fen);
+        history_.clear();
+        after_turn(true);
+        return err;
+    }
+
+    std::unique_ptr<Game> clone() const override { return std::make_unique<GnosticGame>(*this); }
+    const VariantInfo& info() const override { return gnostic_info(); }
+    const Options& options() const override { return options_; }
+
+    std::vector<Decision> pending() const override {
+        if (outcome_.over())
+            return {};
+        return gnostic::decisions(st_);
+    }
+
+    std::vector<NotatedAction> notated_actions(Seat seat) const override {
+        if (outcome_.over())
+            return {};
+        const auto legal = gnostic::legal_actions(st_, seat);
+        std::vector<NotatedAction> out;
+        out.reserve(legal.size());
+        for (const Action& a : legal)
+            out.push_back({a, gnostic::action_text(st_, a, legal)});
+        // Exchange names two squares: either order is the same spell, so both are accepted.
+        for (const Action& a : legal) {
+            if (a.kind == ActionKind::Special &&
+                a.special == code::spell_base + static_cast<int>(gnostic::Spell::Exchange)) {
+                Action b = a;
+                std::swap(b.from, b.to);
+                out.push_back({b, gnostic::action_text(st_, b, legal)});
+            }
+        }
+        return out;
+    }
+
+    std::vector<NotatedAction> anytime_actions(Seat seat) const override {
+        if (outcome_.over())
+            return {};
+        std::vector<NotatedAction> out;
+        out.reserve(10 * gnostic::max_hold + 2);
+        for (int dice = 1; dice <= 10; ++dice) {
+            for (int hold = 1; hold <= gnostic::max_hold; ++hold) {
+                Action a;
+                a.kind = ActionKind::Choice;
+                a.special = code::policy;
+                a.number = static_cast<std::int16_t>(dice * 1000 + hold);
+                out.push_back({a, gnostic::anytime_text(a)});
+            }
+        }
+        Action off;
+        off.kind = ActionKind::Choice;
+        off.special = code::policy_off;
+        out.push_back({off, "policy off"});
+        if (must_choose_dice(seat)) {
+            Action def;
+            def.kind = ActionKind::Choice;
+            def.special = code::use_default;
+            out.push_back({def, "default"});
+        }
+        return out;
+    }
+
+    Result<std::vector<Event>> apply(Seat seat, const Action& action, RandomSource& rng) override {
+        if (outcome_.over())
+            return make_error(ErrorKind::GameOver, "the game is over (" + outcome_.reason + ")");
+        if (is_anytime(action)) {
+            if (action.special == code::policy) {
+                const int dice = action.number / 1000, hold = action.number % 1000;
+                if (dice < 1 || dice > 10 || hold < 1 || hold > gnostic::max_hold)
+                    return make_error(ErrorKind::Illegal, "a policy rolls 1 to 10 dice and holds at 1 to " +
+                                                              std::to_string(gnostic::max_hold) + " points");
+            }
+            if (action.special == code::use_default && !must_choose_dice(seat))
+                return make_error(ErrorKind::NotYourTurn,
+                                  std::string(seat_name(seat)) + " has no dice to choose now");
+            ++plies_;
+            return gnostic::apply_action(st_, seat, action, rng);
+        }
+        auto legal = gnostic::legal_actions(st_, seat);
+        if (legal.empty()) {
+            std::string who;
+            for (const auto& d : pending())
+                who += (who.empty() ? "" : " and ") + std::string(seat_name(d.seat));
+            return make_error(ErrorKind::NotYourTurn, "it is not " + std::string(seat_name(seat)) +
+                                                          "'s decision now: " + who + " to decide");
+        }
+        Action a = action;
+        if (a.kind == ActionKind::Special &&
+            a.special == code::spell_base + static_cast<int>(gnostic::Spell::Exchange) &&
+            a.to.valid() && a.from.valid() && chess::from_square(a.to) < chess::from_square(a.from))
+            std::swap(a.from, a.to);
+        if (std::find(legal.begin(), legal.end(), a) == legal.end())
+            return make_error(ErrorKind::Illegal, "that action is not legal here");
+        const Seat side_before = st_.side;
+        std::vector<Event> events;
+        if (a.kind == ActionKind::Move)
+            events.push_back(public_event(EventKind::Moved, gnostic::action_text(st_, a, legal)));
+        for (auto& e : gnostic::apply_action(st_, seat, a, rng))
+            events.push_back(std::move(e));
+        ++plies_;
+        if (st_.side != side_before)
+            after_turn(st_.halfmove == 0 || a.kind == ActionKind::Special);
+        if (outcome_.over())
+            events.push_back(public_event(EventKind::GameOver, outcome_.reason));
+        return events;
+    }
+
+    Outcome outcome() const override { return outcome_; }
+
+    std::optional<std::string> claimable_draw() const override {
+        if (outcome_.over() || st_.combat)
+            return std::nullopt;
+        if (st_.halfmove >= 100)
+            return std::string("the 50-move rule");
+        if (repetitions() >= 3)
+            return std::string("threefold repetition");
+        return std::nullopt;
+    }
+
+    PublicView public_view() const override { return make_public(board(std::nullopt)); }
+    SeatView seat_view(Seat seat) const override { return make_private(seat, board(seat)); }
+
+    RuleError explain_illegal(Seat seat, const ActionSyntax& syntax, std::string_view text) const override;
+
+    std::uint64_t perft(int depth) const override {
+        if (outcome_.over())
+            return depth <= 0 ? 1 : 0;
+        return perft_walk(st_, depth, static_cast<std::uint64_t>(plies_));
+    }
+    std::string fen() const override { return gnostic::write_fen(st_); }
+    int ply() const override { return plies_; }
+
+private:
+    bool must_choose_dice(Seat seat) const {
+        if (outcome_.over() || !st_.combat)
+            return false;
+        for (const auto& d : gnostic::decisions(st_))
+            if (d.seat == seat)
+                return true;
+        return false;
+    }
+
+    int repetitions() const {
+        const std::string key = gnostic::position_key(st_);
+        return static_cast<int>(std::count(history_.begin(), history_.end(), key));
+    }
+
+    // A turn is complete: remember the position for repetitions and see whether the game ended.
+    void after_turn(bool irreversible) {
+        if (irreversible)
+            history_.clear();
+        history_.push_back(gnostic::position_key(st_));
+        int kings[2] = {0, 0};
+        for (const auto& u : st_.board)
+            if (u.kind == PieceKind::King)
+                ++kings[index(u.seat)];
+        if (!kings[0] && !kings[1])
+            outcome_ = {Status::Draw, "both kings were killed"};
+        else if (!kings[0])
+            outcome_ = {Status::BlackWins, "the White king was killed"};
+        else if (!kings[1])
+            outcome_ = {Status::WhiteWins, "the Black king was killed"};
+        else if (st_.halfmove >= 150)
+            outcome_ = {Status::Draw, "the 75-move rule"};
+        else if (repetitions() >= 5)
+            outcome_ = {Status::Draw, "fivefold repetition"};
+    }
+
+    BoardView board(std::optional<Seat> viewer) const;
+
+    Options options_;
+    State st_;
+    Outcome outcome_;
+    int plies_ = 0;
+    std::vector<std::string> history_; // position keys since the last irreversible turn
+};
+
+BoardView GnosticGame::board(std::optional<Seat> viewer) const {
+    BoardView v("gnostic", 8, 8);
+    for (chess::Sq s = 0; s < 64; ++s) {
+        Cell& cell = v.at(chess::to_square(s));
+        cell.tint = gnostic::shade(s, st_.track);
+        const auto& u = st_.board[static_cast<std::size_t>(s)];
+        if (u.kind == PieceKind::None)
+            continue;
+        Figure f;
+        f.piece = Piece{u.kind, u.seat};
+        f.max_hp = gnostic::full_hp(u.kind, u.seat, cell.tint);
+        f.hp = std::max(0, f.max_hp - u.damage);
+        f.imprisoned = u.imprisoned;
+        cell.figures.push_back(f);
+    }
+    if (st_.last_from >= 0)
+        v.last_from = chess::to_square(st_.last_from);
+    if (st_.last_to >= 0)
+        v.last_to = chess::to_square(st_.last_to);
+    for (const auto& d : pending())
+        v.deciding.push_back(d.seat);
+    v.ply = plies_;
+    v.move_number = st_.fullmove;
+    v.notes.push_back(std::string("Track: ") + gnostic::track_letter(st_.track) + ", moving toward " +
+                      (st_.direction < 0 ? "dark (A)" : "light (E)"));
+    std::string used;
+    for (Seat s : {Seat::White, Seat::Black}) {
+        std::string names;
+        for (int i = 0; i < gnostic::spell_count; ++i)
+            if (st_.spells_used[index(s)] & (1u << i))
+                names += (names.empty() ? "" : ", ") + std::string(gnostic::spell_name(static_cast<gnostic::Spell>(i)));
+        if (!names.empty())
+            used += (used.empty() ? "" : "; ") + std::string(s == Seat::White ? "White " : "Black ") + names;
+    }
+    if (!used.empty())
+        v.notes.push_back("Spells cast: " + used);
+    if (st_.combat) {
+        const auto& c = *st_.combat;
+        std::string line = "Combat on " + gnostic::sq_name(c.contested) + ", round " + std::to_string(c.round) + ":";
+        for (const auto& f : c.fighters) {
+            const auto& u = st_.board[static_cast<std::size_t>(f.square)];
+            line += " " + gnostic::unit_name(u) + " " + std::to_string(f.banked) + " banked + " +
+                    std::to_string(f.turn) + " of " + std::to_string(f.target) +
+                    (f.active ? (f.commit ? " (has chosen)" : " (choosing)") : " (turn over)") +
+                    (&f == &c.fighters[0] ? ";" : "");
+            // A seat sees its own hidden choice; the channel only sees that one was made.
+            if (viewer && u.seat == *viewer && f.commit)
+                line += std::string(" your choice: ") + (*f.commit == 0 ? "hold" : "roll " + std::to_string(*f.commit));
+        }
+        v.notes.push_back(line);
+    }
+    if (viewer) {
+        const auto& p = st_.policy[index(*viewer)];
+        v.notes.push_back(p ? "Your standing policy: roll " + std::to_string(p->dice) + ", hold at " +
+                                  std::to_string(p->hold)
+                            : "Your standing policy: none (the fallback rolls " +
+                                  std::to_string(gnostic::policy_dice_fallback) + ", holds at " +
+                                  std::to_string(gnostic::policy_hold_fallback) + ")");
+    }
+    return v;
+}
+
+RuleError GnosticGame::explain_illegal(Seat seat, const ActionSyntax& syntax, std::string_view text) const {
+    const std::string t(text);
+    if (st_.combat)
+        return make_error(ErrorKind::Illegal,
+                          t + " is not possible now: a combat is being fought on " +
+                              gnostic::sq_name(st_.combat->contested) +
+                              "; choose your dice with roll N or hold");
+    if (seat != st_.side)
+        return make_error(ErrorKind::NotYourTurn, "it is " + std::string(seat_name(st_.side)) + "'s move");
+    if (syntax.castle != 0)
+        return make_error(ErrorKind::Illegal,
+                          t + " is not possible: castling needs the king and that rook unmoved and "
+                              "free, and the squares between them empty (check does not matter "
+                              "in Gnostic Chess)");
+    const chess::Sq to = chess::from_square(syntax.to);
+    const auto& target = st_.board[static_cast<std::size_t>(to)];
+    // An imprisoned piece that could otherwise make the move.
+    chess::Bitboard occ = 0;
+    for (chess::Sq s = 0; s < 64; ++s)
+        if (st_.board[static_cast<std::size_t>(s)].kind != PieceKind::None)
+            occ |= chess::bb(s);
+    for (chess::Sq s = 0; s < 64; ++s) {
+        const auto& u = st_.board[static_cast<std::size_t>(s)];
+        if (!u.imprisoned || u.seat != seat || (syntax.piece != PieceKind::None && u.kind != syntax.piece))
+            continue;
+        if ((syntax.from_file >= 0 && chess::file_of(s) != syntax.from_file) ||
+            (syntax.from_rank >= 0 && chess::rank_of(s) != syntax.from_rank))
+            continue;
+        chess::Bitboard reach = chess::attacks_of(u.kind, u.seat, s, occ);
+        if (u.kind == PieceKind::Pawn)
+            reach |= chess::bb(seat == Seat::White ? s + 8 : s - 8);
+        if (reach & chess::bb(to))
+            return make_error(ErrorKind::Illegal,
+                              t + " is not possible: the " + std::string(piece_name(u.kind)) + " on " +
+                                  gnostic::sq_name(s) + " is imprisoned until the track reaches " +
+                                  (seat == Seat::White ? "E" : "A"));
+    }
+    if (target.kind != PieceKind::None && target.seat == seat)
+        return make_error(ErrorKind::Illegal,
+                          t + " is not possible: your own " + std::string(piece_name(target.kind)) +
+                              " stands on " + syntax.to.name());
+    return Game::explain_illegal(seat, syntax, text);
+}
+
+class GnosticVariant final : public Variant {
+public:
+    const VariantInfo& info() const override { return gnostic_info(); }
+    Result<std::unique_ptr<Game>> start(const Options& options, std::string_view fen) const override {
+        auto resolved = resolve_options(info(), options);
+        if (!resolved)
+            return resolved.error();
+        auto game = std::make_unique<GnosticGame>(std::move(*resolved));
+        if (!fen.empty()) {
+            if (std::string err = game->load(fen); !err.empty())
+                return make_error(ErrorKind::BadSetup, "cannot read that FEN: " + err);
+        }
+        return std::unique_ptr<Game>(std::move(game));
+    }
+};
+
+} // namespace
+
+const Variant& gnostic_variant() {
+    static const GnosticVariant v;
+    return v;
+}
+
+} // namespace ghostpost::rules

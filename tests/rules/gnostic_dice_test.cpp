@@ -1,0 +1,159 @@
+// Gnostic Chess: standing dice policies, the default the service applies at a combat deadline,
+// dice that replay from the seed (what !verify relies on), notation, and perft.
+#include "gnostic_test_support.h"
+
+#include "ghostpost/rules/replay.h"
+
+using namespace ghostpost::rules;
+using test::act;
+using test::Faces;
+using test::gnostic;
+using test::said;
+
+namespace {
+
+const char* const knight_fight = "4k3/8/8/4p3/8/5N2/8/4K3 w - - 0 1";
+
+// Plays `log` from the start with `dice` and returns every public Roll event's text.
+std::vector<std::string> rolls_of(const std::vector<LoggedAction>& log, RandomSource& dice,
+                                  const std::string& fen = {}) {
+    auto g = gnostic(fen);
+    std::vector<std::string> out;
+    for (const auto& entry : log)
+        for (const auto& e : act(*g, entry.seat, entry.text, dice))
+            if (e.kind == EventKind::Roll && !e.only_for)
+                out.push_back(e.text);
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("A standing policy may be registered at any time and is told only to its owner",
+          "[variant:gnostic]") {
+    auto g = gnostic();
+    auto ev = act(*g, Seat::Black, "policy roll 4 hold 20");
+    REQUIRE(ev.size() == 1);
+    CHECK(ev[0].only_for == Seat::Black);
+    CHECK(ev[0].text == "your standing policy: roll 4 dice, hold at 20 points this turn (used when "
+                        "you do not choose before the combat deadline)");
+    CHECK(g->ply() == 1);
+    CHECK(test::seats(*g) == "white"); // still White's move
+    CHECK(test::notes(g->seat_view(Seat::Black).board()).find("Your standing policy: roll 4, hold at 20") !=
+          std::string::npos);
+    CHECK(test::notes(g->public_view().board()).find("policy") == std::string::npos);
+    CHECK(test::refusal(*g, Seat::White, "Policy Roll 10 Hold 200") == "accepted as policy roll 10 hold 200");
+    CHECK(test::refusal(*g, Seat::White, "policy off") == "accepted as policy off");
+    CHECK(test::refusal(*g, Seat::White, "policy roll 11 hold 20").rfind("\"policy roll 11 hold 20\" is not a move", 0) == 0);
+}
+
+TEST_CASE("At the deadline the service applies default, which follows the standing policy",
+          "[variant:gnostic]") {
+    auto g = gnostic(knight_fight);
+    act(*g, Seat::White, "policy roll 4 hold 7");
+    CHECK(test::refusal(*g, Seat::White, "default").rfind("\"default\" is not a move", 0) == 0);
+    act(*g, Seat::White, "Nxe5");
+    // The knight may roll at most 3 dice: the policy's 4 is capped at the piece's value.
+    Faces dice{3, 3, 2, 2, 6, 6};
+    auto ev = act(*g, Seat::White, "default", dice);
+    CHECK(said(ev) == "[white] your standing policy chose roll 3 in the combat on e5; it is revealed "
+                      "when the other side has chosen");
+    act(*g, Seat::Black, "roll 1", dice); // knight 8, pawn 2
+    // Now the turn total (8) has reached the policy's hold threshold (7).
+    ev = act(*g, Seat::Black, "roll 1", dice);
+    ev = act(*g, Seat::White, "default", dice);
+    CHECK(said(ev).rfind("White did not answer in time: the standing policy chose hold | "
+                         "combat on e5, round 2: White holds, Black rolls 1 die",
+                         0) == 0);
+}
+
+TEST_CASE("Without a policy the default rolls 3 dice (at most the piece's value) and holds at 15",
+          "[variant:gnostic]") {
+    auto g = gnostic(knight_fight);
+    act(*g, Seat::White, "Nxe5");
+    Faces dice{4, 4, 4, 4};
+    act(*g, Seat::White, "default", dice);
+    auto ev = act(*g, Seat::Black, "default", dice);
+    CHECK(said(ev).rfind("Black did not answer in time: the standing policy chose roll 1 | "
+                         "combat on e5, round 1: White rolls 3 dice, Black rolls 1 die",
+                         0) == 0);
+    CHECK(g->outcome().status == Status::Ongoing);
+    CHECK(test::seats(*g) == "black"); // the knight won with 12
+}
+
+TEST_CASE("Combat choices are written roll N and hold, in any case and spacing", "[variant:gnostic]") {
+    auto g = gnostic(knight_fight);
+    CHECK(test::refusal(*g, Seat::White, "Ne5") == "accepted as Nxe5");
+    act(*g, Seat::White, "Nxe5");
+    CHECK(test::refusal(*g, Seat::White, "Roll 2") == "accepted as roll 2");
+    CHECK(test::refusal(*g, Seat::White, "ROLL3") == "accepted as roll 3");
+    CHECK(test::refusal(*g, Seat::White, "roll 4").rfind("\"roll 4\" is not a move", 0) == 0);
+    CHECK(test::refusal(*g, Seat::White, "Kd2") ==
+          "Kd2 is not possible now: a combat is being fought on e5; choose your dice with roll N or hold");
+}
+
+TEST_CASE("Every roll comes from the game's stream, so a replay with the seed reproduces it",
+          "[variant:gnostic]") {
+    const std::vector<LoggedAction> log{
+        {Seat::White, "e4"},     {Seat::Black, "d5"},     {Seat::White, "exd5"},
+        {Seat::Black, "roll 1"}, {Seat::White, "roll 1"}, {Seat::Black, "policy roll 1 hold 3"},
+    };
+    test::Lcg first(42), again(42), other(7);
+    auto rolls = rolls_of(log, first);
+    REQUIRE(!rolls.empty());
+    CHECK(rolls == rolls_of(log, again));
+    // The log replays through the shared replay() with the same stream, too.
+    auto g = gnostic();
+    test::Lcg replayed(42);
+    REQUIRE(replay(*g, log, replayed).ok());
+    CHECK(g->ply() == 6);
+    // Another seed gives other dice for at least one of many fights.
+    bool differs = false;
+    for (std::uint64_t seed = 1; seed < 20 && !differs; ++seed) {
+        test::Lcg a(seed), b(seed + 1000);
+        differs = rolls_of(log, a) != rolls_of(log, b);
+    }
+    CHECK(differs);
+}
+
+TEST_CASE("A long game of random decisions keeps the state consistent", "[variant:gnostic]") {
+    test::Lcg choose(2024), dice(99);
+    auto g = gnostic();
+    int combats = 0, actions = 0;
+    while (!g->outcome().over() && actions < 400) {
+        const auto pending = g->pending();
+        REQUIRE_FALSE(pending.empty());
+        const Seat seat = pending[choose.uniform(static_cast<std::uint32_t>(pending.size()))].seat;
+        const auto options = g->notated_actions(seat);
+        REQUIRE_FALSE(options.empty());
+        // Prefer captures and ordinary moves over spells, so the game has fights.
+        std::vector<NotatedAction> moves;
+        for (const auto& o : options)
+            if (o.action.kind != ActionKind::Special || choose.uniform(40) == 0)
+                moves.push_back(o);
+        const auto& pick = moves.empty() ? options[0] : moves[choose.uniform(static_cast<std::uint32_t>(moves.size()))];
+        // The canonical text reads back as the same action.
+        auto parsed = parse_action(*g, seat, pick.text);
+        REQUIRE(parsed.ok());
+        REQUIRE(parsed->action == pick.action);
+        auto events = g->apply(seat, pick.action, dice);
+        REQUIRE(events.ok());
+        combats += pick.text.rfind("roll", 0) == 0;
+        ++actions;
+        if (!g->pending().empty() && g->pending().size() == 1 && g->pending()[0].what == "move") {
+            // Between turns the FEN dialect carries the whole position.
+            auto copy = gnostic(g->fen());
+            CHECK(copy->fen() == g->fen());
+        }
+    }
+    CHECK(combats > 10);
+}
+
+TEST_CASE("Gnostic perft matches the stored regression numbers", "[variant:gnostic][perft]") {
+    for (const auto& c : test::read_perft_file(GHOSTPOST_TEST_DATA "/perft/gnostic.epd")) {
+        auto g = gnostic(c.fen);
+        for (const auto& [depth, nodes] : c.counts) {
+            INFO(c.name << " depth " << depth);
+            CHECK(g->perft(depth) == nodes);
+        }
+    }
+}
