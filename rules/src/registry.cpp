@@ -14,6 +14,7 @@ const Variant& giveaway_variant();
 const Variant& ghostarelay_variant();
 const Variant& phantom_variant();
 const Variant& gnostic_variant();
+const Variant& ghost_variant();
 
 namespace {
 
@@ -34,6 +35,7 @@ std::span<const Variant* const> variants() {
         &ghostarelay_variant(),
         &phantom_variant(),
         &gnostic_variant(),
+        &ghost_variant(),
     };
     return list;
 }

@@ -103,3 +103,8 @@ TEST_CASE("A whole game of Phantom Chess keeps the Phantoms out of the channel u
 TEST_CASE("Boards come as images on request and by a player's setting", "[bot][transcript]") {
     check_transcript("images");
 }
+
+TEST_CASE("A whole game of Ghost Chess asks each triggered special of the player it belongs to",
+          "[bot][transcript][variant:ghost]") {
+    check_transcript("ghost");
+}

@@ -1,0 +1,766 @@
+// The Ghost Chess state machine: which actions each decision allows and what applying one does.
+// Each function follows a clause of docs/variants/ghost.md; the clause is named where it applies.
+#include "ghost.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace ghostpost::rules::ghost {
+
+using chess::bb;
+using chess::file_of;
+using chess::lsb;
+using chess::make_sq;
+using chess::pop_lsb;
+using chess::popcount;
+using chess::rank_of;
+using chess::tables;
+using chess::to_square;
+
+namespace {
+
+Square sq(Sq s) { return to_square(s); }
+Sq sq_of(Square s) { return make_sq(s.file, s.rank); }
+
+void put(State& s, Piece p, Sq at) {
+    s.board[static_cast<std::size_t>(at)] = p;
+    (p.seat == Seat::White ? s.white : s.black) |= bb(at);
+}
+
+void remove(State& s, Sq at) {
+    s.board[static_cast<std::size_t>(at)] = Piece{};
+    s.origin[static_cast<std::size_t>(at)] = -1;
+    s.white &= ~bb(at);
+    s.black &= ~bb(at);
+}
+
+void move_piece(State& s, Sq from, Sq to) {
+    const Piece p = s.board[static_cast<std::size_t>(from)];
+    const std::int8_t origin = s.origin[static_cast<std::size_t>(from)];
+    remove(s, to);
+    remove(s, from);
+    put(s, p, to);
+    s.origin[static_cast<std::size_t>(to)] = origin;
+}
+
+Action move_action(const State& s, Sq from, Sq to, std::uint8_t code) {
+    Action a;
+    a.kind = ActionKind::Move;
+    a.piece = s.board[static_cast<std::size_t>(from)].kind;
+    a.from = sq(from);
+    a.to = sq(to);
+    a.special = code;
+    return a;
+}
+
+Action coded(ActionKind kind, std::uint8_t code, Sq from = -1, Sq to = -1) {
+    Action a;
+    a.kind = kind;
+    a.special = code;
+    if (from >= 0)
+        a.from = sq(from);
+    if (to >= 0)
+        a.to = sq(to);
+    if (code == PlaceCode) {
+        a.piece = PieceKind::Knight;
+    } else if (code == ChooseCode) {
+        a.piece = PieceKind::Knight;
+    } else if (code == SearchCode || code == RespawnCode) {
+        a.piece = PieceKind::Pawn;
+    } else if (code == AssaultCode) {
+        a.piece = PieceKind::Bishop;
+    } else if (code == TranscendCode) {
+        a.piece = PieceKind::Queen;
+    }
+    return a;
+}
+
+void add_targets(const State& s, std::vector<Action>& out, Sq from, Bitboard targets, std::uint8_t code) {
+    while (targets)
+        out.push_back(move_action(s, from, pop_lsb(targets), code));
+}
+
+// What a piece moves to by its ordinary movement, before any special rule filters the targets.
+Bitboard piece_reach(const State& s, Sq from) {
+    const Piece p = s.board[static_cast<std::size_t>(from)];
+    const Bitboard occ = s.occupied();
+    switch (p.kind) {
+    case PieceKind::Knight: return tables().knight[from];
+    case PieceKind::Bishop: return chess::bishop_attacks(from, occ);
+    case PieceKind::Rook: return chess::rook_attacks(from, occ);
+    case PieceKind::Queen: return chess::queen_attacks(from, occ);
+    default: return 0;
+    }
+}
+
+// The Paradigm's pawns: forward one (two from rank 2), diagonal-forward captures, and once he
+// has lost both knights one step sideways or back to an empty square. `enemies` are the pieces
+// it may capture.
+Bitboard pawn_reach(const State& s, Sq from, Bitboard enemies) {
+    const Bitboard occ = s.occupied();
+    const int f = file_of(from), r = rank_of(from);
+    Bitboard out = 0;
+    if (r < 7) {
+        if (!(occ & bb(from + 8))) {
+            out |= bb(from + 8);
+            if (r == 1 && !(occ & bb(from + 16)))
+                out |= bb(from + 16);
+        }
+        out |= tables().pawn[0][from] & enemies;
+    }
+    if (s.of(Seat::White, PieceKind::Knight) == 0) {
+        if (f > 0)
+            out |= bb(from - 1) & ~occ;
+        if (f < 7)
+            out |= bb(from + 1) & ~occ;
+        if (r > 0)
+            out |= bb(from - 8) & ~occ;
+    }
+    return out;
+}
+
+Bitboard immune(const State& s) { return s.shadow | s.haunt | s.hidden; }
+
+// Light squares of the pawn's file, empty, other than its own: where Search may send it.
+Bitboard search_targets(const State& s, Sq pawn) {
+    return (chess::file_a << file_of(pawn)) & ~chess::dark_squares & ~s.occupied() & ~bb(pawn);
+}
+
+constexpr Bitboard queenside_block = bb(0) | bb(1) | bb(2) | bb(8) | bb(9) | bb(10);
+constexpr Bitboard kingside_block = bb(5) | bb(6) | bb(7) | bb(13) | bb(14) | bb(15);
+
+// Assault destinations of the bishop on `bishop` (c1 or f1): the block moves by the bishop's
+// diagonal step, onto squares that are empty once the block is lifted.
+Bitboard assault_targets(const State& s, Sq bishop) {
+    const Bitboard block = bishop == sq_c1 ? queenside_block : kingside_block;
+    const int df = bishop == sq_c1 ? 1 : -1;
+    const Bitboard others = s.occupied() & ~block;
+    Bitboard out = 0;
+    for (int k = 1; k <= 5; ++k) {
+        Bitboard dest = 0;
+        Bitboard b = block;
+        while (b) {
+            const Sq from = pop_lsb(b);
+            dest |= bb(make_sq(file_of(from) + df * k, rank_of(from) + k));
+        }
+        if (!(dest & others))
+            out |= bb(make_sq(file_of(bishop) + df * k, k));
+    }
+    return out;
+}
+
+void white_move_actions(const State& s, std::vector<Action>& out, const Relax& relax) {
+    const Bitboard takeable = s.black & ~(relax.immunity ? 0 : immune(s));
+    const bool nexus_bishops = shadow_nexus(s);
+    Bitboard pieces = s.white;
+    while (pieces) {
+        const Sq from = pop_lsb(pieces);
+        if (from == s.locked && !relax.lock)
+            continue;
+        const Piece p = s.board[static_cast<std::size_t>(from)];
+        Bitboard ordinary = 0;
+        if (p.kind == PieceKind::Pawn) {
+            ordinary = pawn_reach(s, from, takeable);
+            if (relax.pawn_steps && s.of(Seat::White, PieceKind::Knight) != 0) {
+                const int f = file_of(from), r = rank_of(from);
+                const Bitboard occ = s.occupied();
+                if (f > 0)
+                    ordinary |= bb(from - 1) & ~occ;
+                if (f < 7)
+                    ordinary |= bb(from + 1) & ~occ;
+                if (r > 0)
+                    ordinary |= bb(from - 8) & ~occ;
+            }
+        } else {
+            ordinary = piece_reach(s, from) & (~s.occupied() | takeable);
+        }
+        add_targets(s, out, from, ordinary, Ordinary);
+        const Bitboard as_bishop = chess::bishop_attacks(from, s.occupied()) & (~s.occupied() | takeable) & ~ordinary;
+        if (p.kind == PieceKind::Pawn && (from == sq_d1 + 8 || from == sq_e1 + 8) &&
+            (s.full_nexus || relax.modes))
+            add_targets(s, out, from, as_bishop, Scouting);
+        if ((from == sq_c8 || from == sq_f8) && (nexus_bishops || relax.modes))
+            add_targets(s, out, from, as_bishop, NexusBishop);
+    }
+}
+
+void black_move_actions(const State& s, std::vector<Action>& out, const Relax& relax) {
+    // In a Shadow Nexus the Ghost player enters her home row only to capture.
+    const Bitboard barred = shadow_nexus(s) && !relax.home_row ? rank_8 & ~s.white : 0;
+    Bitboard pieces = s.black;
+    while (pieces) {
+        const Sq from = pop_lsb(pieces);
+        Bitboard t = piece_reach(s, from) & ~s.black;
+        if (!(bb(from) & rank_8))
+            t &= ~barred;
+        add_targets(s, out, from, t, Ordinary);
+    }
+}
+
+} // namespace
+
+Bitboard State::of(Seat seat, PieceKind k) const {
+    Bitboard out = 0;
+    Bitboard b = seat == Seat::White ? white : black;
+    while (b) {
+        const Sq x = pop_lsb(b);
+        if (board[static_cast<std::size_t>(x)].kind == k)
+            out |= bb(x);
+    }
+    return out;
+}
+
+Sq State::ghost() const {
+    const Bitboard q = of(Seat::Black, PieceKind::Queen);
+    return q ? lsb(q) : -1;
+}
+
+State start_state() {
+    State s;
+    s.origin.fill(-1);
+    const PieceKind back[8] = {PieceKind::Rook, PieceKind::Knight, PieceKind::Bishop, PieceKind::None,
+                               PieceKind::None, PieceKind::Bishop, PieceKind::Knight, PieceKind::Rook};
+    for (int f = 0; f < 8; ++f) {
+        if (back[f] != PieceKind::None)
+            put(s, Piece{back[f], Seat::White}, f);
+        put(s, Piece{PieceKind::Pawn, Seat::White}, 8 + f);
+    }
+    for (Sq x : {0, 2, 5, 7})
+        s.origin[static_cast<std::size_t>(x)] = static_cast<std::int8_t>(x);
+    put(s, Piece{PieceKind::Queen, Seat::Black}, make_sq(3, 7));
+    s.keys.push_back(position_key(s));
+    return s;
+}
+
+Seat decider(const State& s) {
+    switch (s.phase) {
+    case Phase::RescuePlace:
+    case Phase::RescueOffer:
+    case Phase::TranscendKnights: return Seat::Black;
+    case Phase::KnightChoice:
+    case Phase::Reaction:
+    case Phase::SearchOffer: return Seat::White;
+    default: return s.turn;
+    }
+}
+
+bool bishops_home(const State& s) {
+    auto is_bishop = [&](Sq x) {
+        return s.board[static_cast<std::size_t>(x)] == Piece{PieceKind::Bishop, Seat::White};
+    };
+    return is_bishop(sq_c1) && is_bishop(sq_f1);
+}
+
+bool shadow_nexus(const State& s) {
+    return (s.full_nexus || bishops_home(s)) && (s.white & bb(sq_c8)) && (s.white & bb(sq_f8));
+}
+
+std::string nexus_name(const State& s) {
+    std::string base = s.full_nexus ? "Full Nexus" : bishops_home(s) ? "Half Nexus" : "no Nexus";
+    if (shadow_nexus(s))
+        base += " and Shadow Nexus";
+    return base;
+}
+
+Bitboard immune_squares(const State& s) { return immune(s); }
+
+std::vector<Sq> search_squares(const State& s, Sq pawn) {
+    std::vector<Sq> out;
+    Bitboard t = search_targets(s, pawn);
+    while (t)
+        out.push_back(pop_lsb(t));
+    return out;
+}
+
+std::vector<Action> reaction_actions(const State& s) {
+    std::vector<Action> out;
+    if (s.captured == PieceKind::Pawn && bishops_home(s))
+        for (Sq x : {sq_d1, sq_e1})
+            if (!(s.occupied() & bb(x)))
+                out.push_back(coded(ActionKind::Special, RespawnCode, -1, x));
+    if (s.nexus_shadow_at_capture) {
+        // The Shadow Nexus move: any piece, ordinary movement, no capture, ending on a light square.
+        Bitboard pieces = s.white;
+        while (pieces) {
+            const Sq from = pop_lsb(pieces);
+            const Piece p = s.board[static_cast<std::size_t>(from)];
+            Bitboard t = p.kind == PieceKind::Pawn ? pawn_reach(s, from, 0) : piece_reach(s, from);
+            add_targets(s, out, from, t & ~s.occupied() & ~chess::dark_squares, Ordinary);
+        }
+    }
+    return out;
+}
+
+std::vector<Action> moves_for(const State& s, Seat seat, const Relax& relax) {
+    std::vector<Action> out;
+    if (seat == Seat::White)
+        white_move_actions(s, out, relax);
+    else
+        black_move_actions(s, out, relax);
+    return out;
+}
+
+std::vector<Action> legal_actions(const State& s) {
+    std::vector<Action> out;
+    switch (s.phase) {
+    case Phase::Over: break;
+    case Phase::Move:
+        if (s.turn == Seat::White) {
+            white_move_actions(s, out, Relax{});
+            if (s.full_nexus)
+                for (Sq b : {sq_c1, sq_f1}) {
+                    Bitboard t = assault_targets(s, b);
+                    while (t)
+                        out.push_back(coded(ActionKind::Special, AssaultCode, b, pop_lsb(t)));
+                }
+            Bitboard pawns = s.of(Seat::White, PieceKind::Pawn) & rank_8;
+            while (pawns) {
+                const Sq p = pop_lsb(pawns);
+                if (p == s.locked)
+                    continue;
+                Bitboard t = search_targets(s, p);
+                while (t)
+                    out.push_back(coded(ActionKind::Special, SearchCode, p, pop_lsb(t)));
+            }
+        } else {
+            black_move_actions(s, out, Relax{});
+            out.push_back(coded(ActionKind::Pass, HideCode));
+            out.push_back(coded(ActionKind::Special, TranscendCode, s.ghost()));
+        }
+        break;
+    case Phase::RescuePlace:
+    case Phase::RescueOffer: {
+        Bitboard t = rescue_squares & ~s.occupied();
+        while (t)
+            out.push_back(coded(ActionKind::Drop, PlaceCode, -1, pop_lsb(t)));
+        if (s.phase == Phase::RescueOffer)
+            out.push_back(coded(ActionKind::Pass, SkipCode));
+        break;
+    }
+    case Phase::KnightChoice: {
+        Bitboard t = s.of(Seat::White, PieceKind::Knight);
+        while (t)
+            out.push_back(coded(ActionKind::Choice, ChooseCode, pop_lsb(t)));
+        break;
+    }
+    case Phase::Reaction:
+        out = reaction_actions(s);
+        out.push_back(coded(ActionKind::Pass, SkipCode));
+        break;
+    case Phase::SearchOffer: {
+        Bitboard t = search_targets(s, s.search_pawn);
+        while (t)
+            out.push_back(coded(ActionKind::Special, SearchCode, s.search_pawn, pop_lsb(t)));
+        out.push_back(coded(ActionKind::Pass, SkipCode));
+        break;
+    }
+    case Phase::TranscendKnights: {
+        Bitboard knights = s.of(Seat::Black, PieceKind::Knight) & ~s.moved_knights;
+        while (knights) {
+            const Sq from = pop_lsb(knights);
+            add_targets(s, out, from, tables().knight[from] & ~s.black, Ordinary);
+        }
+        out.push_back(coded(ActionKind::Pass, SkipCode));
+        break;
+    }
+    }
+    return out;
+}
+
+std::uint64_t position_key(const State& s) {
+    std::uint64_t h = 1469598103934665603ULL;
+    auto mix = [&](std::uint64_t v) {
+        h ^= v;
+        h *= 1099511628211ULL;
+    };
+    for (const Piece& p : s.board)
+        mix(static_cast<std::uint64_t>(p.kind) * 2 + static_cast<std::uint64_t>(p.seat));
+    mix(static_cast<std::uint64_t>(s.turn));
+    mix(s.full_nexus);
+    mix(immune(s));
+    mix(static_cast<std::uint64_t>(s.locked + 1));
+    mix(static_cast<std::uint64_t>(s.knights_lost));
+    return h;
+}
+
+int repetitions(const State& s) {
+    if (s.keys.empty())
+        return 0;
+    return static_cast<int>(std::count(s.keys.begin(), s.keys.end() - 1, s.keys.back()));
+}
+
+namespace {
+
+void note(std::vector<Event>* ev, EventKind kind, std::string text) {
+    if (ev)
+        ev->push_back(public_event(kind, std::move(text)));
+}
+
+void finish(State& s, Status status, std::string reason, std::vector<Event>* ev) {
+    s.outcome = Outcome{status, std::move(reason)};
+    s.phase = Phase::Over;
+    note(ev, EventKind::GameOver, s.outcome.reason);
+}
+
+void start_turn(State& s, Seat next, std::vector<Event>* ev) {
+    s.halfmove = s.irreversible ? 0 : s.halfmove + 1;
+    s.irreversible = false;
+    if (next == Seat::White)
+        ++s.fullmove;
+    s.turn = next;
+    s.phase = Phase::Move;
+    s.special_used = false;
+    s.ghost_took_on_dark = false;
+    s.nexus_shadow_at_capture = false;
+    s.captured = PieceKind::None;
+    s.captured_on = s.captured_origin = s.rescue_to = s.search_pawn = -1;
+    s.keys.push_back(position_key(s));
+    // Black can always Hide; a Paradigm without any action loses (decision 17).
+    if (next == Seat::White && legal_actions(s).empty())
+        finish(s, Status::BlackWins, "the Paradigm cannot move", ev);
+    else if (s.halfmove >= 150)
+        finish(s, Status::Draw, "75-move rule", ev);
+    else if (repetitions(s) >= 4)
+        finish(s, Status::Draw, "fivefold repetition", ev);
+}
+
+// End of Black's turn: what protects her pieces during the Paradigm's coming turn.
+void finish_black_turn(State& s, std::vector<Event>* ev) {
+    s.shadow = s.haunt = 0;
+    const Sq g = s.ghost();
+    if (g >= 0) {
+        if (s.ghost_took_on_dark) {
+            s.shadow |= bb(g);
+            note(ev, EventKind::Special, "Shadow: the Ghost captured on a dark square and cannot be captured next turn");
+        }
+        const Bitboard knights = s.of(Seat::Black, PieceKind::Knight);
+        if (dark(g) && popcount(knights) == 2) {
+            const int f = file_of(g), r = rank_of(g);
+            const int dirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
+            for (const auto& d : dirs) {
+                const int f1 = f + d[0], r1 = r + d[1], f2 = f - d[0], r2 = r - d[1];
+                if (f1 < 0 || f1 > 7 || r1 < 0 || r1 > 7 || f2 < 0 || f2 > 7 || r2 < 0 || r2 > 7)
+                    continue;
+                const Bitboard pair = bb(make_sq(f1, r1)) | bb(make_sq(f2, r2));
+                if ((knights & pair) != pair)
+                    continue;
+                if (!(s.shadow & bb(g)))
+                    note(ev, EventKind::Special, "Shadow: the Ghost is flanked by both knights and cannot be captured next turn");
+                s.shadow |= bb(g);
+                if (d[0] != 0 && d[1] != 0) {
+                    s.haunt |= pair;
+                    note(ev, EventKind::Special, "Haunt: the knights on " + sq(lsb(pair)).name() + " and " +
+                                                     sq(chess::msb(pair)).name() + " cannot be captured next turn");
+                }
+            }
+        }
+    }
+    start_turn(s, Seat::White, ev);
+}
+
+void finish_white_turn(State& s, std::vector<Event>* ev) {
+    s.shadow = s.haunt = s.hidden = 0;
+    s.locked = -1;
+    start_turn(s, Seat::Black, ev);
+}
+
+void resolve_transcend(State& s, std::vector<Event>* ev) {
+    if (s.white == 0)
+        finish(s, Status::BlackWins, "the Ghost transcended and no Paradigm piece remains", ev);
+    else
+        finish(s, Status::WhiteWins, "the Ghost transcended and Paradigm pieces remain", ev);
+}
+
+void continue_transcend(State& s, std::vector<Event>* ev) {
+    if (s.white == 0) {
+        resolve_transcend(s, ev);
+        return;
+    }
+    // Only Skip left: nothing more to decide.
+    if (legal_actions(s).size() == 1)
+        resolve_transcend(s, ev);
+}
+
+// Transcend: the Ghost's sacrifice captures every Paradigm piece touching her square, the
+// capturer too when she was captured. Then each of Black's knights may move once.
+void transcend(State& s, Sq at, bool captured, std::vector<Event>* ev) {
+    Bitboard blast = tables().king[at] & s.white;
+    if (captured)
+        blast |= bb(at) & s.white;
+    else
+        remove(s, at);
+    std::string taken;
+    Bitboard b = blast;
+    while (b) {
+        const Sq x = pop_lsb(b);
+        taken += (taken.empty() ? "" : ", ") + std::string(1, piece_letter(s.board[static_cast<std::size_t>(x)].kind)) +
+                 sq(x).name();
+        remove(s, x);
+    }
+    s.irreversible = true;
+    s.special_used = true;
+    s.phase = Phase::TranscendKnights;
+    s.moved_knights = 0;
+    note(ev, EventKind::Special,
+         std::string(captured ? "The Ghost was captured and transcends" : "The Ghost transcends") + " on " +
+             sq(at).name() + (taken.empty() ? ": no Paradigm piece touches her" : ", taking " + taken));
+    continue_transcend(s, ev);
+}
+
+void after_rescue(State& s, std::vector<Event>* ev) {
+    if (!s.special_used && !reaction_actions(s).empty()) {
+        s.phase = Phase::Reaction;
+        return;
+    }
+    finish_black_turn(s, ev);
+}
+
+void place_knight(State& s, Sq at, std::vector<Event>* ev) {
+    put(s, Piece{PieceKind::Knight, Seat::Black}, at);
+    s.special_used = true;
+    note(ev, EventKind::Special, "Rescue: the knight enters on " + sq(at).name());
+}
+
+// Rescue by exchange: the Paradigm's knight on `knight` joins Black on the chosen square and
+// the captured rook or bishop goes back to its start square, if that square is empty.
+void exchange(State& s, Sq knight, std::vector<Event>* ev) {
+    if (s.full_nexus && (bb(knight) & nexus_squares))
+        s.full_nexus = false;
+    remove(s, knight);
+    note(ev, EventKind::Special, "Rescue: the knight from " + sq(knight).name() + " changes sides");
+    place_knight(s, s.rescue_to, ev);
+    const std::string name(piece_name(s.captured));
+    if (s.captured_origin >= 0 && !(s.occupied() & bb(s.captured_origin))) {
+        put(s, Piece{s.captured, Seat::White}, s.captured_origin);
+        s.origin[static_cast<std::size_t>(s.captured_origin)] = static_cast<std::int8_t>(s.captured_origin);
+        note(ev, EventKind::Special, "The captured " + name + " returns to " + sq(s.captured_origin).name());
+    } else {
+        note(ev, EventKind::Special, "The captured " + name + " cannot return: its start square is taken");
+    }
+    finish_black_turn(s, ev);
+}
+
+void play_black_move(State& s, Sq from, Sq to, std::vector<Event>* ev) {
+    const bool nexus_shadow = shadow_nexus(s);
+    const Piece mover = s.board[static_cast<std::size_t>(from)];
+    const Piece taken = s.board[static_cast<std::size_t>(to)];
+    const std::int8_t taken_origin = s.origin[static_cast<std::size_t>(to)];
+    move_piece(s, from, to);
+    if (taken.kind == PieceKind::None) {
+        finish_black_turn(s, ev);
+        return;
+    }
+    s.irreversible = true;
+    if (s.full_nexus && (bb(to) & nexus_squares))
+        s.full_nexus = false;
+    s.captured = taken.kind;
+    s.captured_on = to;
+    s.captured_origin = taken_origin;
+    if (s.white == 0) {
+        finish(s, Status::BlackWins, "no Paradigm piece remains", ev);
+        return;
+    }
+    const bool by_ghost = mover.kind == PieceKind::Queen;
+    if (by_ghost && dark(to))
+        s.ghost_took_on_dark = true;
+    s.nexus_shadow_at_capture = by_ghost && nexus_shadow;
+    const Bitboard free = rescue_squares & ~s.occupied();
+    if (by_ghost && taken.kind == PieceKind::Knight) {
+        if (free == 0) {
+            note(ev, EventKind::Special, "No dark square of the home row is free: the knight cannot be rescued");
+        } else if (!chess::more_than_one(free)) {
+            place_knight(s, lsb(free), ev);
+        } else {
+            s.phase = Phase::RescuePlace;
+            return;
+        }
+    } else if (by_ghost && (taken.kind == PieceKind::Rook || taken.kind == PieceKind::Bishop) &&
+               s.of(Seat::White, PieceKind::Knight) != 0 && free != 0) {
+        s.phase = Phase::RescueOffer;
+        return;
+    }
+    after_rescue(s, ev);
+}
+
+void play_white_move(State& s, const Action& a, std::vector<Event>* ev) {
+    const Sq from = sq_of(a.from), to = sq_of(a.to);
+    const Piece mover = s.board[static_cast<std::size_t>(from)];
+    const Piece taken = s.board[static_cast<std::size_t>(to)];
+    if (s.full_nexus && (bb(from) & nexus_squares))
+        s.full_nexus = false;
+    move_piece(s, from, to);
+    if (mover.kind == PieceKind::Pawn)
+        s.irreversible = true;
+    if (a.special != Ordinary)
+        s.special_used = true;
+    if (taken.kind == PieceKind::Queen) {
+        s.irreversible = true;
+        transcend(s, to, true, ev);
+        return;
+    }
+    if (taken.kind == PieceKind::Knight) {
+        s.irreversible = true;
+        if (++s.knights_lost == 2) {
+            finish(s, Status::WhiteWins, "both of the Ghost's rescued knights were captured", ev);
+            return;
+        }
+    }
+    if (mover.kind == PieceKind::Pawn && rank_of(to) == 7 && rank_of(from) != 7 && !s.special_used &&
+        search_targets(s, to) != 0) {
+        s.phase = Phase::SearchOffer;
+        s.search_pawn = to;
+        return;
+    }
+    finish_white_turn(s, ev);
+}
+
+void assault(State& s, Sq bishop, Sq to, std::vector<Event>* ev) {
+    const Bitboard block = bishop == sq_c1 ? queenside_block : kingside_block;
+    const int df = file_of(to) - file_of(bishop), dr = rank_of(to);
+    std::vector<std::pair<Sq, Piece>> lifted;
+    Bitboard b = block;
+    while (b) {
+        const Sq x = pop_lsb(b);
+        lifted.emplace_back(make_sq(file_of(x) + df, rank_of(x) + dr), s.board[static_cast<std::size_t>(x)]);
+        remove(s, x);
+    }
+    for (const auto& [at, p] : lifted)
+        put(s, p, at);
+    s.full_nexus = false;
+    s.special_used = true;
+    s.irreversible = true;
+    note(ev, EventKind::Special, "Assault: the block of six moves with the bishop to " + sq(to).name());
+    finish_white_turn(s, ev);
+}
+
+} // namespace
+
+void play(State& s, const Action& a, std::vector<Event>* ev) {
+    assert(s.phase != Phase::Over);
+    ++s.plies;
+    const Sq from = a.from.valid() ? sq_of(a.from) : -1;
+    const Sq to = a.to.valid() ? sq_of(a.to) : -1;
+    if (a.kind == ActionKind::Move) {
+        s.last_from = a.from;
+        s.last_to = a.to;
+    }
+    switch (s.phase) {
+    case Phase::Over: return;
+    case Phase::Move:
+        if (s.turn == Seat::White) {
+            if (a.special == AssaultCode) {
+                s.last_from = a.from;
+                s.last_to = a.to;
+                assault(s, from, to, ev);
+            } else if (a.special == SearchCode) {
+                move_piece(s, from, to);
+                s.special_used = s.irreversible = true;
+                s.last_from = a.from;
+                s.last_to = a.to;
+                note(ev, EventKind::Special, "Search: the pawn goes back to " + a.to.name());
+                finish_white_turn(s, ev);
+            } else {
+                play_white_move(s, a, ev);
+            }
+        } else if (a.special == HideCode) {
+            s.hidden = s.black & chess::dark_squares;
+            s.special_used = true;
+            note(ev, EventKind::Special, "Hide: the Ghost's pieces on dark squares cannot be captured next turn");
+            finish_black_turn(s, ev);
+        } else if (a.special == TranscendCode) {
+            transcend(s, from, false, ev);
+        } else {
+            play_black_move(s, from, to, ev);
+        }
+        return;
+    case Phase::RescuePlace:
+        place_knight(s, to, ev);
+        after_rescue(s, ev);
+        return;
+    case Phase::RescueOffer:
+        if (a.special == SkipCode) {
+            after_rescue(s, ev);
+            return;
+        }
+        s.rescue_to = to;
+        if (chess::more_than_one(s.of(Seat::White, PieceKind::Knight))) {
+            s.phase = Phase::KnightChoice;
+            return;
+        }
+        exchange(s, lsb(s.of(Seat::White, PieceKind::Knight)), ev);
+        return;
+    case Phase::KnightChoice:
+        exchange(s, from, ev);
+        return;
+    case Phase::Reaction:
+        if (a.special == RespawnCode) {
+            put(s, Piece{PieceKind::Pawn, Seat::White}, to);
+            s.special_used = s.irreversible = true;
+            note(ev, EventKind::Special, "Respawn: the pawn comes back on " + a.to.name());
+        } else if (a.kind == ActionKind::Move) {
+            if (s.full_nexus && (bb(from) & nexus_squares))
+                s.full_nexus = false;
+            if (s.board[static_cast<std::size_t>(from)].kind == PieceKind::Pawn)
+                s.irreversible = true;
+            move_piece(s, from, to);
+            s.locked = to;
+            s.special_used = true;
+            note(ev, EventKind::Special, "Shadow Nexus move: the piece on " + a.to.name() + " cannot move next turn");
+        }
+        finish_black_turn(s, ev);
+        return;
+    case Phase::SearchOffer:
+        if (a.special == SearchCode) {
+            move_piece(s, from, to);
+            s.special_used = true;
+            note(ev, EventKind::Special, "Search: the pawn goes back to " + a.to.name());
+        }
+        finish_white_turn(s, ev);
+        return;
+    case Phase::TranscendKnights:
+        if (a.special == SkipCode) {
+            resolve_transcend(s, ev);
+            return;
+        }
+        move_piece(s, from, to);
+        s.moved_knights = (s.moved_knights & ~bb(from)) | bb(to);
+        continue_transcend(s, ev);
+        return;
+    }
+}
+
+std::uint64_t perft(const State& s, int depth) {
+    if (depth <= 0 || s.phase == Phase::Over)
+        return depth <= 0 ? 1 : 0;
+    const std::vector<Action> list = legal_actions(s);
+    if (depth == 1)
+        return list.size();
+    std::uint64_t nodes = 0;
+    for (const Action& a : list) {
+        State next = s;
+        play(next, a, nullptr);
+        assert(is_consistent(next));
+        nodes += perft(next, depth - 1);
+    }
+    return nodes;
+}
+
+bool is_consistent(const State& s) {
+    Bitboard w = 0, b = 0;
+    for (Sq x = 0; x < 64; ++x) {
+        const Piece p = s.board[static_cast<std::size_t>(x)];
+        if (p.kind == PieceKind::None)
+            continue;
+        (p.seat == Seat::White ? w : b) |= bb(x);
+        if (p.seat == Seat::White && (p.kind == PieceKind::Queen || p.kind == PieceKind::King))
+            return false;
+        if (p.seat == Seat::Black && p.kind != PieceKind::Queen && p.kind != PieceKind::Knight)
+            return false;
+    }
+    const int black_knights = popcount(s.of(Seat::Black, PieceKind::Knight));
+    const int white_knights = popcount(s.of(Seat::White, PieceKind::Knight));
+    return w == s.white && b == s.black && popcount(s.of(Seat::Black, PieceKind::Queen)) <= 1 &&
+           black_knights + white_knights + s.knights_lost <= 2 && s.knights_lost <= 2;
+}
+
+} // namespace ghostpost::rules::ghost

@@ -1,0 +1,658 @@
+// Ghost Chess: one test (at least) per clause of the seed text and per decision of
+// docs/variants/ghost.md, named after it. Positions are written in the Ghost Chess FEN dialect:
+// placement, side, Nexus flag (F or -), immune squares, locked square, rescued knights lost,
+// halfmove clock, move number.
+#include "chess_test_support.h"
+
+#include "ghostpost/rules/notation.h"
+
+#include <algorithm>
+
+using namespace ghostpost::rules;
+
+namespace {
+
+const std::string start_fen = "3q4/8/8/8/8/8/PPPPPPPP/RNB2BNR w F - - 0 0 1";
+
+std::vector<std::string> texts(const Game& g) {
+    std::vector<std::string> out;
+    if (g.pending().empty())
+        return out;
+    for (const auto& a : g.notated_actions(g.pending().front().seat))
+        out.push_back(a.text);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+bool offers(const Game& g, const std::string& text) {
+    auto t = texts(g);
+    return std::find(t.begin(), t.end(), text) != t.end();
+}
+
+std::string refusal(const Game& g, const std::string& typed) {
+    auto r = parse_action(g, g.pending().front().seat, typed);
+    if (r)
+        return "accepted as " + r->text;
+    return r.error().message;
+}
+
+// "Paradigm: move" / "Ghost: place the rescued knight: ..."
+std::string asked(const Game& g) {
+    auto p = g.pending();
+    if (p.empty())
+        return "nobody";
+    return g.info().seat_names[index(p.front().seat)] + ": " + p.front().what;
+}
+
+std::vector<std::string> notes(const Game& g) { return g.public_view().board().notes; }
+
+std::vector<std::string> event_texts(Game& g, const std::string& typed) {
+    NoRandomness no_dice;
+    const Seat seat = g.pending().front().seat;
+    auto a = parse_action(g, seat, typed);
+    INFO(typed << ": " << (a ? "" : a.error().message));
+    REQUIRE(a.ok());
+    auto ev = g.apply(seat, a->action, no_dice);
+    REQUIRE(ev.ok());
+    std::vector<std::string> out;
+    for (const auto& e : *ev)
+        out.push_back(e.text);
+    return out;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------- setup and turn order
+
+TEST_CASE("Setup: the Ghost on d8 against rooks, knights, bishops and pawns, no king or queen",
+          "[variant:ghost]") {
+    auto g = test::start("ghost");
+    CHECK(g->fen() == start_fen);
+    CHECK(g->info().seat_names[0] == "Paradigm");
+    CHECK(g->info().seat_names[1] == "Ghost");
+    CHECK(g->info().title == "Ghost Chess");
+    CHECK(find_variant("ghost") == find_variant("GhostChess"));
+}
+
+TEST_CASE("Decision 1: the Paradigm moves first", "[variant:ghost]") {
+    auto g = test::start("ghost");
+    CHECK(asked(*g) == "Paradigm: move");
+    auto r = parse_action(*g, Seat::Black, "Qd7");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().kind == ErrorKind::NotYourTurn);
+    CHECK(r.error().message == "it is not your decision now: Paradigm to decide");
+}
+
+TEST_CASE("The Paradigm's first decisions: 16 pawn moves, 4 knight moves, 16 Scouting moves, 8 Assaults",
+          "[variant:ghost]") {
+    auto g = test::start("ghost");
+    const std::vector<std::string> want = {
+        "Assault a6", "Assault b5", "Assault c4", "Assault d3", "Assault e3", "Assault f4", "Assault g5",
+        "Assault h6", "Na3",        "Nc3",        "Nf3",        "Nh3",        "Pd2-a5",     "Pd2-b4",
+        "Pd2-c3",     "Pd2-e1",     "Pd2-e3",     "Pd2-f4",     "Pd2-g5",     "Pd2-h6",     "Pe2-a6",
+        "Pe2-b5",     "Pe2-c4",     "Pe2-d1",     "Pe2-d3",     "Pe2-f3",     "Pe2-g4",     "Pe2-h5",
+        "a3",         "a4",         "b3",         "b4",         "c3",         "c4",         "d3",
+        "d4",         "e3",         "e4",         "f3",         "f4",         "g3",         "g4",
+        "h3",         "h4"};
+    CHECK(texts(*g) == want);
+}
+
+TEST_CASE("The Ghost moves as a queen and may always Hide or Transcend", "[variant:ghost]") {
+    auto g = test::start("ghost");
+    test::play(*g, "e4");
+    CHECK(asked(*g) == "Ghost: move, Hide or Transcend");
+    auto t = texts(*g);
+    CHECK(t.size() == 22);
+    CHECK(offers(*g, "Qxd2"));
+    CHECK(offers(*g, "Qh4"));
+    CHECK(offers(*g, "Hide"));
+    CHECK(offers(*g, "Transcend"));
+    CHECK(refusal(*g, "e5") == "e5 is not possible: the Ghost's side has only the Ghost (Q) and rescued knights (N)");
+}
+
+// ---------------------------------------------------------------- Shadow and Haunt
+
+TEST_CASE("Shadow: the Ghost capturing on a dark square cannot be captured in the next Paradigm turn",
+          "[variant:ghost][shadow]") {
+    auto g = test::start("ghost", "8/8/8/4P3/3q4/8/P7/4R3 b - - - 0 0 1");
+    auto ev = event_texts(*g, "Qxe5");
+    CHECK(ev.back() == "Shadow: the Ghost captured on a dark square and cannot be captured next turn");
+    CHECK(g->fen() == "8/8/8/4q3/8/8/P7/4R3 w - e5 - 0 0 2");
+    CHECK(refusal(*g, "Rxe5") == "Rxe5 is not possible: the Ghost on e5 is in Shadow and cannot be captured this turn");
+    CHECK(notes(*g).at(1) == "Cannot be captured this turn: Qe5 (Shadow).");
+}
+
+TEST_CASE("Shadow lasts for the next Paradigm turn only", "[variant:ghost][shadow]") {
+    auto g = test::start("ghost", "8/8/8/4P3/3q4/8/P7/4R3 b - - - 0 0 1");
+    test::play(*g, "Qxe5 a3 Qe6");
+    CHECK(offers(*g, "Rxe6"));
+}
+
+TEST_CASE("Decision 3: dark squares are the board's dark squares; a capture on a light square gives no Shadow",
+          "[variant:ghost][shadow]") {
+    auto g = test::start("ghost", "8/8/8/8/3qP3/8/P7/4R3 b - - - 0 0 1");
+    test::play(*g, "Qxe4");
+    CHECK(g->fen() == "8/8/8/8/4q3/8/P7/4R3 w - - - 0 0 2");
+    CHECK(offers(*g, "Rxe4"));
+}
+
+TEST_CASE("Decision 4: only the Ghost's own captures Shadow; a rescued knight's capture does not",
+          "[variant:ghost][shadow]") {
+    auto g = test::start("ghost", "7q/8/2n5/8/3P4/8/P7/3R4 b - - - 0 0 1");
+    test::play(*g, "Nxd4");
+    CHECK(g->fen() == "7q/8/8/8/3n4/8/P7/3R4 w - - - 0 0 2");
+    CHECK(offers(*g, "Rxd4"));
+}
+
+TEST_CASE("Shadow: the Ghost on a dark square flanked by both knights on one line is safe; orthogonal flankers are not",
+          "[variant:ghost][shadow]") {
+    auto g = test::start("ghost", "8/8/8/3q4/2n1n3/8/P7/2RR4 b - - - 0 0 1");
+    auto ev = event_texts(*g, "Qd4");
+    CHECK(ev.back() == "Shadow: the Ghost is flanked by both knights and cannot be captured next turn");
+    CHECK(g->fen() == "8/8/8/8/2nqn3/8/P7/2RR4 w - d4 - 0 1 2");
+    CHECK(refusal(*g, "Rxd4") == "Rxd4 is not possible: the Ghost on d4 is in Shadow and cannot be captured this turn");
+    CHECK(offers(*g, "Rxc4"));
+}
+
+TEST_CASE("Haunt: knights flanking the Ghost diagonally cannot be captured either", "[variant:ghost][shadow]") {
+    auto g = test::start("ghost", "8/8/8/8/3q2n1/2n5/P7/2R1R3 b - - - 0 0 1");
+    auto ev = event_texts(*g, "Ne5");
+    CHECK(ev.back() == "Haunt: the knights on c3 and e5 cannot be captured next turn");
+    CHECK(g->fen() == "8/8/8/4n3/3q4/2n5/P7/2R1R3 w - c3,d4,e5 - 0 1 2");
+    CHECK(refusal(*g, "Rxc3") ==
+          "Rxc3 is not possible: the knight on c3 Haunts (flanking the Ghost diagonally) and cannot be captured this turn");
+    CHECK(refusal(*g, "Rxe5") ==
+          "Rxe5 is not possible: the knight on e5 Haunts (flanking the Ghost diagonally) and cannot be captured this turn");
+    CHECK(notes(*g).at(1) == "Cannot be captured this turn: Qd4 (Shadow), Nc3 Ne5 (Haunt).");
+}
+
+TEST_CASE("Decision 4: flanked means adjacent on opposite sides; two knights beside her on one side do not flank",
+          "[variant:ghost][shadow]") {
+    auto g = test::start("ghost", "8/8/3q4/2n5/2n5/8/P7/3R4 b - - - 0 0 1");
+    test::play(*g, "Qd4");
+    CHECK(g->fen() == "8/8/8/2n5/2nq4/8/P7/3R4 w - - - 0 1 2");
+    CHECK(offers(*g, "Rxd4"));
+}
+
+TEST_CASE("Shadow: a flanked Ghost on a light square is not protected", "[variant:ghost][shadow]") {
+    auto g = test::start("ghost", "8/8/8/4q3/3n1n2/8/P7/4R3 b - - - 0 0 1");
+    test::play(*g, "Qe4");
+    CHECK(g->fen() == "8/8/8/8/3nqn2/8/P7/4R3 w - - - 0 1 2");
+    CHECK(offers(*g, "Rxe4"));
+}
+
+// ---------------------------------------------------------------- Rescue
+
+TEST_CASE("Rescue: a knight the Ghost captures must enter on a free dark square of her home row, her choice",
+          "[variant:ghost][rescue]") {
+    auto g = test::start("ghost", "8/8/8/q7/8/2N5/P7/6N1 b - - - 0 0 1");
+    test::play(*g, "Qxc3");
+    CHECK(asked(*g) == "Ghost: place the rescued knight: N@b8, N@d8, N@f8 or N@h8");
+    CHECK(texts(*g) == std::vector<std::string>{"N@b8", "N@d8", "N@f8", "N@h8"});
+    CHECK(refusal(*g, "Skip") == "\"Skip\" is not a move. Write moves like e4, Nf3, exd5, O-O or e8=Q (!rules ghost shows the notation).");
+    auto ev = event_texts(*g, "N@d8");
+    CHECK(ev.at(1) == "Rescue: the knight enters on d8");
+    CHECK(g->fen() == "3n4/8/8/8/8/2q5/P7/6N1 w - c3 - 0 0 2");
+    CHECK(asked(*g) == "Paradigm: move");
+}
+
+TEST_CASE("Rescue: with one free dark square the knight enters there without a question", "[variant:ghost][rescue]") {
+    auto g = test::start("ghost", "1R3R1P/8/8/q7/8/2N5/P7/8 b - - - 0 0 1");
+    test::play(*g, "Qxc3");
+    CHECK(g->fen() == "1R1n1R1P/8/8/8/8/2q5/P7/8 w - c3 - 0 0 2");
+}
+
+TEST_CASE("Decision 5: the rescue is forfeited when no dark square of the home row is free", "[variant:ghost][rescue]") {
+    auto g = test::start("ghost", "1R1R1P1P/8/8/q7/8/2N5/P7/8 b - - - 0 0 1");
+    auto ev = event_texts(*g, "Qxc3");
+    CHECK(std::find(ev.begin(), ev.end(), "No dark square of the home row is free: the knight cannot be rescued") != ev.end());
+    CHECK(g->fen() == "1R1R1P1P/8/8/8/8/2q5/P7/8 w - c3 - 0 0 2");
+}
+
+TEST_CASE("Decision 6: Rescue by exchange: the Paradigm chooses the knight and the captured rook returns to its start square",
+          "[variant:ghost][rescue]") {
+    auto g = test::start("ghost", "8/8/8/q7/8/R7/P7/1N4N1 b - - - 0 0 1");
+    test::play(*g, "Qxa3");
+    CHECK(asked(*g) == "Ghost: exchange the captured rook for a knight (N@b8, N@d8, N@f8 or N@h8) or Skip");
+    test::play(*g, "N@f8");
+    CHECK(asked(*g) == "Paradigm: choose which knight is rescued: Rescue Nb1 or Rescue Ng1");
+    auto ev = event_texts(*g, "Rescue Ng1");
+    CHECK(ev == std::vector<std::string>{"Rescue Ng1", "Rescue: the knight from g1 changes sides",
+                                         "Rescue: the knight enters on f8", "The captured rook returns to a1",
+                                         "Shadow: the Ghost captured on a dark square and cannot be captured next turn"});
+    CHECK(g->fen() == "5n2/8/8/8/8/q7/P7/RN6 w - a3 - 0 0 2");
+}
+
+TEST_CASE("Rescue by exchange is optional: Skip keeps the captured rook off the board", "[variant:ghost][rescue]") {
+    auto g = test::start("ghost", "8/8/8/q7/8/R7/P7/1N4N1 b - - - 0 0 1");
+    test::play(*g, "Qxa3 skip");
+    CHECK(g->fen() == "8/8/8/8/8/q7/P7/1N4N1 w - a3 - 0 0 2");
+}
+
+TEST_CASE("Rescue by exchange with one Paradigm knight takes it without asking", "[variant:ghost][rescue]") {
+    auto g = test::start("ghost", "8/8/8/q7/8/B7/P7/6N1 b - - - 0 0 1");
+    test::play(*g, "Qxa3 N@b8");
+    // The bishop was on a dark square, so it goes back to c1.
+    CHECK(g->fen() == "1n6/8/8/8/8/q7/P7/2B5 w - a3 - 0 0 2");
+    CHECK(notes(*g).at(0) == "Paradigm: no Nexus.");
+}
+
+TEST_CASE("Decision 6: a captured piece whose start square is taken is lost", "[variant:ghost][rescue]") {
+    auto g = test::start("ghost", "8/8/8/q7/8/R7/P7/P5N1 b - - - 0 0 1");
+    auto ev = event_texts(*g, "Qxa3");
+    ev = event_texts(*g, "N@b8");
+    CHECK(std::find(ev.begin(), ev.end(), "The captured rook cannot return: its start square is taken") != ev.end());
+    CHECK(g->fen() == "1n6/8/8/8/8/q7/P7/P7 w - a3 - 0 0 2");
+}
+
+TEST_CASE("Rescue: a knight captured by a rescued knight is not rescued", "[variant:ghost][rescue]") {
+    auto g = test::start("ghost", "7q/8/8/1n6/8/2N5/P7/8 b - - - 0 0 1");
+    test::play(*g, "Nxc3");
+    CHECK(g->fen() == "7q/8/8/8/8/2n5/P7/8 w - - - 0 0 2");
+}
+
+// ---------------------------------------------------------------- pawns without knights
+
+TEST_CASE("Decision 7: once the Paradigm has lost both knights his pawns also step one square sideways or back, without capturing",
+          "[variant:ghost][pawns]") {
+    auto g = test::start("ghost", "7q/8/8/8/2nP4/8/8/8 w - - - 0 0 1");
+    CHECK(texts(*g) == std::vector<std::string>{"Pd4-d3", "Pd4-e4", "d5"});
+    auto with_knight = test::start("ghost", "7q/8/8/8/3P4/8/8/7N w - - - 0 0 1");
+    CHECK(refusal(*with_knight, "Pd4-e4") ==
+          "Pd4-e4 is not possible: a pawn steps sideways or back only once the Paradigm has lost both knights");
+}
+
+TEST_CASE("Pawns still capture only diagonally forward", "[variant:ghost][pawns]") {
+    auto g = test::start("ghost", "7q/8/8/2n1n3/3P4/8/8/8 w - - - 0 0 1");
+    CHECK(texts(*g) == std::vector<std::string>{"Pd4-c4", "Pd4-d3", "Pd4-e4", "d5", "dxc5", "dxe5"});
+}
+
+// ---------------------------------------------------------------- Hide
+
+TEST_CASE("Hide: a pass after which the Ghost's pieces on dark squares cannot be captured in the next Paradigm turn",
+          "[variant:ghost][hide]") {
+    auto g = test::start("ghost", "8/8/8/8/3qn3/2n5/P7/2RRR3 b - - - 0 0 1");
+    auto ev = event_texts(*g, "Hide");
+    CHECK(ev == std::vector<std::string>{"Hide", "Hide: the Ghost's pieces on dark squares cannot be captured next turn"});
+    CHECK(g->fen() == "8/8/8/8/3qn3/2n5/P7/2RRR3 w - c3,d4 - 0 1 2");
+    CHECK(refusal(*g, "Rxd4") == "Rxd4 is not possible: the Ghost on d4 is hidden (Hide) and cannot be captured this turn");
+    CHECK(refusal(*g, "Rxc3") == "Rxc3 is not possible: the knight on c3 is hidden (Hide) and cannot be captured this turn");
+    CHECK(offers(*g, "Rxe4"));
+}
+
+TEST_CASE("Decision 8: Hide may be used on consecutive turns", "[variant:ghost][hide]") {
+    auto g = test::start("ghost");
+    test::play(*g, "e4 Hide e5 Hide d4 hide");
+    CHECK(g->fen() == "3q4/8/8/4P3/3P4/8/PPP2PPP/RNB2BNR w F d8 - 0 1 4");
+}
+
+// ---------------------------------------------------------------- Transcend
+
+TEST_CASE("Transcend: the Ghost takes every touching Paradigm piece; pieces remain, so the Paradigm wins",
+          "[variant:ghost][transcend]") {
+    auto g = test::start("ghost", "8/8/8/3PP3/3q4/2P5/P7/8 b - - - 0 0 1");
+    auto ev = event_texts(*g, "Transcend");
+    CHECK(ev.at(1) == "The Ghost transcends on d4, taking Pc3, Pd5, Pe5");
+    CHECK(g->outcome().status == Status::WhiteWins);
+    CHECK(g->outcome().reason == "the Ghost transcended and Paradigm pieces remain");
+    CHECK(g->pending().empty());
+}
+
+TEST_CASE("Transcend: the Ghost wins when no Paradigm piece remains", "[variant:ghost][transcend][victory]") {
+    auto g = test::start("ghost", "8/8/8/3PP3/3q4/2P5/8/8 b - - - 0 0 1");
+    test::play(*g, "transcend");
+    CHECK(g->outcome().status == Status::BlackWins);
+    CHECK(g->outcome().reason == "the Ghost transcended and no Paradigm piece remains");
+}
+
+TEST_CASE("Decision 9: after the Transcend each rescued knight may make one move, capturing too",
+          "[variant:ghost][transcend]") {
+    auto g = test::start("ghost", "8/8/8/8/3q4/R1P5/8/1n6 b - - - 0 0 1");
+    test::play(*g, "Transcend");
+    CHECK(asked(*g) == "Ghost: move each knight once after the Transcend (Nd2, Nxa3 or Nc3) or Skip");
+    auto ev = event_texts(*g, "Nxa3");
+    CHECK(ev.back() == "the Ghost transcended and no Paradigm piece remains");
+    CHECK(g->outcome().status == Status::BlackWins);
+}
+
+TEST_CASE("Decision 9: each knight moves at most once after the Transcend, and Skip ends it", "[variant:ghost][transcend]") {
+    auto g = test::start("ghost", "8/8/8/8/3q4/8/8/Rn4nR b - - - 0 0 1");
+    test::play(*g, "Transcend Nc3");
+    CHECK(asked(*g) == "Ghost: move each knight once after the Transcend (Ne2, Nf3 or Nh3) or Skip");
+    test::play(*g, "Skip");
+    CHECK(g->outcome().status == Status::WhiteWins);
+    CHECK(g->fen() == "8/8/8/8/8/2n5/8/R5nR b - - - 0 0 1");
+}
+
+TEST_CASE("Victory (a): capturing the Ghost transcends her, taking the capturer and every touching Paradigm piece",
+          "[variant:ghost][transcend][victory]") {
+    auto g = test::start("ghost", "8/8/5P2/4q3/3P4/8/P7/4R3 w - - - 0 0 1");
+    auto ev = event_texts(*g, "Rxe5");
+    CHECK(ev.at(2) == "The Ghost was captured and transcends on e5, taking Pd4, Re5, Pf6");
+    CHECK(g->outcome().status == Status::WhiteWins);
+    auto all = test::start("ghost", "8/8/5P2/4q3/3P4/8/8/4R3 w - - - 0 0 1");
+    test::play(*all, "Rxe5");
+    CHECK(all->outcome().status == Status::BlackWins);
+}
+
+TEST_CASE("Victory (a): when the Ghost is captured her knights' moves are asked of the Ghost player in the Paradigm's turn",
+          "[variant:ghost][transcend][victory]") {
+    auto g = test::start("ghost", "8/8/8/4q3/8/8/P4n2/4R3 w - - - 0 0 1");
+    test::play(*g, "Rxe5");
+    CHECK(asked(*g) == "Ghost: move each knight once after the Transcend (Nd1, Nh1, Nd3, Nh3, Ne4 or Ng4) or Skip");
+    test::play(*g, "Skip");
+    CHECK(g->outcome().status == Status::WhiteWins);
+}
+
+TEST_CASE("Victory (c): the Paradigm wins when the second rescued knight is captured", "[variant:ghost][victory]") {
+    auto g = test::start("ghost", "7q/8/8/8/8/2n5/P7/2R5 w - - - 1 0 1");
+    auto ev = event_texts(*g, "Rxc3");
+    CHECK(ev.back() == "both of the Ghost's rescued knights were captured");
+    CHECK(g->outcome().status == Status::WhiteWins);
+    auto first = test::start("ghost", "7q/8/8/8/8/2n5/P7/2R5 w - - - 0 0 1");
+    test::play(*first, "Rxc3");
+    CHECK_FALSE(first->outcome().over());
+    CHECK(notes(*first).back() == "Rescued knights lost: 1 of 2.");
+}
+
+TEST_CASE("Victory (d): the Ghost wins when the last Paradigm piece is captured", "[variant:ghost][victory]") {
+    auto g = test::start("ghost", "8/8/8/4P3/3q4/8/8/8 b - - - 0 0 1");
+    test::play(*g, "Qxe5");
+    CHECK(g->outcome().status == Status::BlackWins);
+    CHECK(g->outcome().reason == "no Paradigm piece remains");
+}
+
+// ---------------------------------------------------------------- Nexus modes
+
+TEST_CASE("Decision 11: Full Nexus lasts while the twelve pieces never moved and is never restored",
+          "[variant:ghost][nexus]") {
+    auto g = test::start("ghost");
+    CHECK(notes(*g).at(0) == "Paradigm: Full Nexus.");
+    test::play(*g, "Nc3 Qd7 Nb1 Qd8");
+    CHECK(g->fen() == "3q4/8/8/8/8/8/PPPPPPPP/RNB2BNR w - - - 0 4 3");
+    CHECK(notes(*g).at(0) == "Paradigm: Half Nexus.");
+    CHECK(refusal(*g, "Pd2-f4") == "Pd2-f4 is not possible: Scouting (the d2 and e2 pawns moving as bishops) needs the Full Nexus");
+    CHECK_FALSE(offers(*g, "Assault e3"));
+}
+
+TEST_CASE("Full Nexus survives moves of the centre pawns and of the Ghost", "[variant:ghost][nexus]") {
+    auto g = test::start("ghost");
+    test::play(*g, "d4 Qd5 e3 Qxd4");
+    CHECK(notes(*g).at(0) == "Paradigm: Full Nexus.");
+}
+
+TEST_CASE("Decision 12: Scouting: in Full Nexus the d2 and e2 pawns move as bishops, capturing too",
+          "[variant:ghost][nexus]") {
+    auto g = test::start("ghost", "8/8/8/6q1/8/8/PPPPPPPP/RNB2BNR w F - - 0 0 1");
+    CHECK(offers(*g, "Pd2xg5"));
+    CHECK(offers(*g, "Pe2-a6"));
+    CHECK(refusal(*g, "Pc2-d3") == "Pc2-d3 is not possible: no pawn can reach d3");
+    test::play(*g, "d2f4");
+    CHECK(g->fen() == "8/8/8/6q1/5P2/8/PPP1PPPP/RNB2BNR b F - - 0 0 1");
+}
+
+TEST_CASE("Decision 13: Assault moves one wing's block of six along its bishop's diagonal, through pieces, once",
+          "[variant:ghost][nexus]") {
+    auto g = test::start("ghost");
+    auto ev = event_texts(*g, "Assault e3");
+    CHECK(ev.back() == "Assault: the block of six moves with the bishop to e3");
+    CHECK(g->fen() == "3q4/8/8/8/2PPP3/2RNB3/3PPPPP/5BNR b - - - 0 0 1");
+    test::play(*g, "Qd7");
+    const auto after = texts(*g);
+    CHECK(std::none_of(after.begin(), after.end(), [](const std::string& t) { return t.starts_with("Assault"); }));
+}
+
+TEST_CASE("Decision 13: an Assault never captures: every destination square must be empty", "[variant:ghost][nexus]") {
+    auto g = test::start("ghost", "8/8/8/8/3q4/8/PPPPPPPP/RNB2BNR w F - - 0 0 1");
+    CHECK_FALSE(offers(*g, "Assault e3"));
+    CHECK_FALSE(offers(*g, "Assault f4"));
+    CHECK(offers(*g, "Assault g5"));
+    CHECK(offers(*g, "Assault h6"));
+}
+
+TEST_CASE("Decision 14: Respawn puts a captured pawn back on d1 or e1 while the bishops are home",
+          "[variant:ghost][nexus]") {
+    auto g = test::start("ghost", "8/8/8/4P3/3q4/8/P7/2B2B2 b - - - 0 0 1");
+    test::play(*g, "Qxe5");
+    CHECK(asked(*g) == "Paradigm: Respawn the captured pawn (Respawn d1 or Respawn e1), or Skip");
+    auto ev = event_texts(*g, "respawn d1");
+    CHECK(ev.at(1) == "Respawn: the pawn comes back on d1");
+    CHECK(g->fen() == "8/8/8/4q3/8/8/P7/2BP1B2 w - e5 - 0 0 2");
+    CHECK(asked(*g) == "Paradigm: move");
+    CHECK(offers(*g, "d2"));
+}
+
+TEST_CASE("Decision 14: Respawn is optional and needs a free square between the bishops", "[variant:ghost][nexus]") {
+    auto g = test::start("ghost", "8/8/8/4P3/3q4/8/P7/2BR1B2 b - - - 0 0 1");
+    test::play(*g, "Qxe5");
+    CHECK(texts(*g) == std::vector<std::string>{"Respawn e1", "Skip"});
+    test::play(*g, "Skip");
+    CHECK(g->fen() == "8/8/8/4q3/8/8/P7/2BR1B2 w - e5 - 0 0 2");
+}
+
+TEST_CASE("Respawn needs a Nexus: without both bishops home a captured pawn stays off", "[variant:ghost][nexus]") {
+    auto g = test::start("ghost", "8/8/8/4P3/3q4/8/P7/5B2 b - - - 0 0 1");
+    test::play(*g, "Qxe5");
+    CHECK(asked(*g) == "Paradigm: move");
+}
+
+TEST_CASE("Half Nexus: bishops home after other Nexus pieces moved allow Respawn but not Scouting or Assault, and can be re-established",
+          "[variant:ghost][nexus]") {
+    auto g = test::start("ghost", "3q4/8/8/8/8/8/P2PP3/2B2B2 w - - - 0 0 1");
+    CHECK(notes(*g).at(0) == "Paradigm: Half Nexus.");
+    CHECK_FALSE(offers(*g, "Pd2-f4"));
+    test::play(*g, "Bb2 Qd7");
+    CHECK(notes(*g).at(0) == "Paradigm: no Nexus.");
+    test::play(*g, "Bc1 Qd8");
+    CHECK(notes(*g).at(0) == "Paradigm: Half Nexus.");
+}
+
+TEST_CASE("Shadow Nexus: the Ghost may enter her home row only to capture", "[variant:ghost][nexus]") {
+    auto g = test::start("ghost", "2R2R2/3q4/8/8/8/8/P7/2B2B2 b - - - 0 0 1");
+    CHECK(notes(*g).at(0) == "Paradigm: Half Nexus and Shadow Nexus.");
+    CHECK(refusal(*g, "Qd8") == "Qd8 is not possible: in a Shadow Nexus the Ghost's side enters her home row only to capture");
+    CHECK(refusal(*g, "Qe8") == "Qe8 is not possible: in a Shadow Nexus the Ghost's side enters her home row only to capture");
+    CHECK(offers(*g, "Qxc8"));
+}
+
+TEST_CASE("Shadow Nexus: the pieces on c8 and f8 may move as bishops", "[variant:ghost][nexus]") {
+    auto g = test::start("ghost", "2R2R2/8/4q3/8/8/8/P7/2B2B2 w - - - 0 0 1");
+    CHECK(offers(*g, "Rb7"));
+    CHECK(offers(*g, "Rxe6"));
+    CHECK(offers(*g, "Rg7"));
+    auto no_nexus = test::start("ghost", "2R2R2/8/4q3/8/8/8/P7/2B5 w - - - 0 0 1");
+    CHECK(refusal(*no_nexus, "Rb7") == "Rb7 is not possible: the pieces on c8 and f8 move as bishops only in a Shadow Nexus");
+}
+
+TEST_CASE("Decision 15: after the Ghost captures in a Shadow Nexus the Paradigm may make a non-capturing move to a light square, and that piece is locked for his next move",
+          "[variant:ghost][nexus]") {
+    auto g = test::start("ghost", "2R2R2/3q4/8/8/8/8/P7/2B2B2 b - - - 0 0 1");
+    test::play(*g, "Qxc8");
+    CHECK(asked(*g) == "Paradigm: make the Shadow Nexus move (a non-capturing move to a light square), or Skip");
+    CHECK(offers(*g, "Bd3"));
+    CHECK_FALSE(offers(*g, "Rf6"));  // a dark square
+    CHECK(offers(*g, "Re8"));
+    auto ev = event_texts(*g, "Bd3");
+    CHECK(ev.at(1) == "Shadow Nexus move: the piece on d3 cannot move next turn");
+    CHECK(g->fen() == "2q2R2/8/8/8/8/3B4/P7/2B5 w - - d3 0 0 2");
+    CHECK(notes(*g).at(1) == "Cannot move this turn (Shadow Nexus move): Bd3.");
+    CHECK(refusal(*g, "Be4") == "Be4 is not possible: the bishop on d3 made the Shadow Nexus move and cannot move this turn");
+    test::play(*g, "a3 Qc7");
+    CHECK(offers(*g, "Be4"));
+}
+
+TEST_CASE("Decision 2: one special move per turn: after a pawn capture in a Shadow Nexus the Paradigm chooses Respawn or the Shadow Nexus move",
+          "[variant:ghost][nexus]") {
+    auto g = test::start("ghost", "2R2R2/3q4/4P3/8/8/8/P7/2B2B2 b - - - 0 0 1");
+    test::play(*g, "Qxe6");
+    CHECK(asked(*g) == "Paradigm: Respawn the captured pawn (Respawn d1 or Respawn e1), or make the Shadow Nexus move (a non-capturing move to a light square), or Skip");
+    event_texts(*g, "Respawn e1");
+    CHECK(asked(*g) == "Paradigm: move");
+    CHECK(g->fen() == "2R2R2/8/4q3/8/8/8/P7/2B1PB2 w - - - 0 0 2");
+}
+
+TEST_CASE("Decision 2: one special move per turn: a Rescue in a Shadow Nexus leaves no Shadow Nexus move",
+          "[variant:ghost][nexus][rescue]") {
+    auto g = test::start("ghost", "2R2R2/3q4/8/1N6/8/8/P7/2B2B2 b - - - 0 0 1");
+    test::play(*g, "Qxb5");
+    CHECK(asked(*g) == "Ghost: place the rescued knight: N@b8, N@d8 or N@h8");
+    test::play(*g, "N@h8");
+    CHECK(asked(*g) == "Paradigm: move");
+}
+
+// ---------------------------------------------------------------- Search
+
+TEST_CASE("Decision 16: Search at once: a pawn reaching rank 8 may go back to any free light square of its file, through pieces",
+          "[variant:ghost][search]") {
+    auto g = test::start("ghost", "q7/6P1/6n1/8/8/8/8/8 w - - - 0 0 1");
+    test::play(*g, "g8");
+    CHECK(asked(*g) == "Paradigm: Search with the pawn on g8 now (Search g2 or Search g4) or Skip");
+    auto ev = event_texts(*g, "search g2");
+    CHECK(ev.at(1) == "Search: the pawn goes back to g2");
+    CHECK(g->fen() == "q7/8/6n1/8/8/8/6P1/8 b - - - 0 0 1");
+}
+
+TEST_CASE("Decision 16: Search later, in place of a move; pawns never promote", "[variant:ghost][search]") {
+    auto g = test::start("ghost", "q7/6P1/8/8/8/8/8/7N w - - - 0 0 1");
+    CHECK(refusal(*g, "g8=Q") == "g8=Q is not possible: pawns do not promote in Ghost Chess; a pawn on rank 8 may Search instead (Search a3)");
+    test::play(*g, "g8 Skip Qb8");
+    CHECK(offers(*g, "Search g2"));
+    CHECK(offers(*g, "Search g6"));
+    event_texts(*g, "Search g6");
+    CHECK(g->fen() == "1q6/8/6P1/8/8/8/8/7N b - - - 0 0 2");
+}
+
+// ---------------------------------------------------------------- the end of a game
+
+TEST_CASE("Decision 17: the Paradigm loses when he has no action at all", "[variant:ghost][victory]") {
+    auto g = test::start("ghost", "3q4/8/8/8/8/8/8/R7 w - - a1 0 0 1");
+    CHECK(g->outcome().status == Status::BlackWins);
+    CHECK(g->outcome().reason == "the Paradigm cannot move");
+}
+
+TEST_CASE("House rules: the 50-move rule may be claimed and the 75-move rule ends the game", "[variant:ghost][draw]") {
+    auto g = test::start("ghost", "3q4/8/8/8/8/8/7P/R7 w - - - 0 99 60");
+    CHECK_FALSE(g->claimable_draw());
+    test::play(*g, "Ra2");
+    CHECK(g->claimable_draw() == std::optional<std::string>("50-move rule"));
+    auto late = test::start("ghost", "3q4/8/8/8/8/8/7P/R7 w - - - 0 149 80");
+    test::play(*late, "Ra2");
+    CHECK(late->outcome().status == Status::Draw);
+    CHECK(late->outcome().reason == "75-move rule");
+}
+
+TEST_CASE("House rules: threefold repetition may be claimed and fivefold ends the game", "[variant:ghost][draw]") {
+    auto g = test::start("ghost", "3q4/8/8/8/8/8/7P/R7 w - - - 0 0 1");
+    test::play(*g, "Ra2 Qd7 Ra1 Qd8 Ra2 Qd7 Ra1");
+    CHECK_FALSE(g->claimable_draw());
+    test::play(*g, "Qd8");
+    CHECK(g->claimable_draw() == std::optional<std::string>("threefold repetition"));
+    test::play(*g, "Ra2 Qd7 Ra1 Qd8 Ra2 Qd7 Ra1 Qd8");
+    CHECK(g->outcome().reason == "fivefold repetition");
+}
+
+// ---------------------------------------------------------------- notation and FEN
+
+TEST_CASE("Ghost Chess notation: every canonical text parses back to its action, and forgiving forms are accepted",
+          "[variant:ghost][notation]") {
+    const std::vector<std::string> fens = {
+        start_fen,
+        "2R2R2/3q4/4P3/8/8/8/P7/2B2B2 b - - - 0 0 1",
+        "q7/6P1/8/8/8/8/8/7N w - - - 0 0 1",
+        "7q/8/8/2n1n3/3P4/8/8/8 w - - - 0 0 1",
+        "8/8/8/q7/8/R7/P7/1N4N1 b - - - 0 0 1",
+        "8/8/8/8/3q4/8/8/Rn4nR b - - - 0 0 1",
+    };
+    NoRandomness no_dice;
+    for (const auto& fen : fens) {
+        // Walk two decisions deep, checking every text on the way.
+        std::vector<std::unique_ptr<Game>> level;
+        level.push_back(test::start("ghost", fen));
+        for (int depth = 0; depth < 2; ++depth) {
+            std::vector<std::unique_ptr<Game>> next;
+            for (auto& g : level) {
+                if (g->pending().empty())
+                    continue;
+                const Seat seat = g->pending().front().seat;
+                for (const auto& a : g->notated_actions(seat)) {
+                    auto parsed = parse_action(*g, seat, a.text);
+                    INFO(fen << ": " << a.text);
+                    REQUIRE(parsed.ok());
+                    CHECK(parsed->action == a.action);
+                    CHECK(parsed->text == a.text);
+                    if (depth == 0) {
+                        auto c = g->clone();
+                        REQUIRE(c->apply(seat, a.action, no_dice).ok());
+                        next.push_back(std::move(c));
+                    }
+                }
+            }
+            level = std::move(next);
+        }
+    }
+    auto g = test::start("ghost");
+    CHECK(refusal(*g, "assault E3") == "accepted as Assault e3");
+    CHECK(refusal(*g, "d2-f4") == "accepted as Pd2-f4");
+    CHECK(refusal(*g, "nc3") == "accepted as Nc3");
+    CHECK(refusal(*g, "Nb1-c3!") == "accepted as Nc3");
+    auto r = test::start("ghost", "8/8/8/q7/8/R7/P7/1N4N1 b - - - 0 0 1");
+    test::play(*r, "Qxa3");
+    CHECK(refusal(*r, "n@f8") == "accepted as N@f8");
+    CHECK(refusal(*r, "SKIP") == "accepted as Skip");
+    test::play(*r, "N@f8");
+    CHECK(refusal(*r, "rescue ng1") == "accepted as Rescue Ng1");
+}
+
+TEST_CASE("Ghost Chess refusals explain the variant's rules", "[variant:ghost][notation]") {
+    auto g = test::start("ghost");
+    CHECK(refusal(*g, "O-O") == "O-O is not possible: there is no castling in Ghost Chess (neither side has a king)");
+    CHECK(refusal(*g, "Qd4") == "Qd4 is not possible: the Paradigm has no queen");
+    CHECK(refusal(*g, "Ra3") == "Ra3 is not possible: no rook can reach a3");
+    CHECK(refusal(*g, "N@b8") == "N@b8 is not possible: a piece enters the board only by Rescue (N@b8) or Respawn (Respawn d1), when they are offered");
+    auto r = test::start("ghost", "8/8/8/q7/8/R7/P7/1N4N1 b - - - 0 0 1");
+    test::play(*r, "Qxa3");
+    CHECK(refusal(*r, "Qb4") == "Qb4 is not possible: first exchange the captured rook for a knight (N@b8, N@d8, N@f8 or N@h8) or Skip");
+    auto wrong_seat = parse_action(*r, Seat::White, "Rescue Ng1");
+    REQUIRE_FALSE(wrong_seat.ok());
+    CHECK(wrong_seat.error().kind == ErrorKind::NotYourTurn);
+}
+
+TEST_CASE("Ghost Chess FEN: positions round-trip and impossible ones are refused", "[variant:ghost][fen]") {
+    for (const std::string fen : {"2R2R2/8/4q3/8/8/3B4/P7/2B5 w - - d3 1 7 20", "8/8/8/4n3/3q4/2n5/P7/2R1R3 w - c3,d4,e5 - 0 0 2"})
+        CHECK(test::start("ghost", fen)->fen() == fen);
+    auto bad = [](const std::string& fen) {
+        auto g = find_variant("ghost")->start({}, fen);
+        return g ? std::string("accepted") : g.error().message;
+    };
+    CHECK(bad("8/8/8/8/8/8/8/R7 w") == "cannot read that Ghost Chess FEN: the Ghost (q) must be on the board exactly once");
+    CHECK(bad("3q4/8/8/8/8/8/8/K7 w") == "cannot read that Ghost Chess FEN: 'K' is no Ghost Chess piece (the Paradigm has P N B R, the Ghost q and rescued knights n)");
+    CHECK(bad("3q4/8/8/8/8/8/8/8 w") == "cannot read that Ghost Chess FEN: the Paradigm needs at least one piece");
+    CHECK(bad("3q4/8/8/8/8/8/8/R7 w F") == "cannot read that Ghost Chess FEN: Full Nexus needs the twelve Nexus pieces on their start squares");
+    CHECK(bad("nn1q4/8/8/8/8/8/8/N7 w") == "cannot read that Ghost Chess FEN: there are only two knights in the game");
+    CHECK(bad("3q4/8/8/8/8/8/8/R7 b - a1") == "cannot read that Ghost Chess FEN: immune pieces only while the Paradigm is to move");
+}
+
+TEST_CASE("Ghost Chess perft from the start and from special positions matches the regression file",
+          "[variant:ghost][perft]") {
+    auto cases = test::read_perft_file(GHOSTPOST_TEST_DATA "/perft/ghost.epd");
+    REQUIRE(cases.size() == 8);
+    for (const auto& c : cases) {
+        auto game = test::start("ghost", c.fen);
+        CHECK(game->fen() == c.fen);
+        for (auto [depth, nodes] : c.counts) {
+            if (nodes > 600'000)
+                break;
+            INFO(c.name << " depth " << depth);
+            CHECK(game->perft(depth) == nodes);
+        }
+    }
+}
+
+TEST_CASE("Ghost Chess fast perft agrees with walking the interface", "[variant:ghost][perft]") {
+    for (const std::string& fen : {start_fen, std::string("2R2R2/3q4/4P3/8/8/8/P7/2B2B2 b - - - 0 0 1"),
+                                  std::string("8/8/8/q7/8/R7/P7/1N4N1 b - - - 0 0 1")}) {
+        auto g = test::start("ghost", fen);
+        INFO(fen);
+        CHECK(g->perft(3) == g->Game::perft(3));
+    }
+}
