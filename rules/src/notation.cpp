@@ -288,6 +288,8 @@ Result<NotatedAction> parse_action(const Game& game, Seat seat, std::string_view
 
     if (syntax)
         return game.explain_illegal(seat, *syntax, text);
+    if (auto own = game.read_own_form(seat, text))
+        return *own;
     return not_a_move();
 }
 
@@ -296,7 +298,7 @@ bool looks_like_action(const Game& game, Seat seat, std::string_view text) {
     if (stripped.empty() || stripped.size() > max_action_length)
         return false;
     const VariantInfo& info = game.info();
-    if (parse_syntax(stripped, info.files, info.ranks))
+    if (parse_syntax(stripped, info.files, info.ranks) || game.read_own_form(seat, stripped))
         return true;
     const std::string low = lower(loose_key(stripped));
     auto names_an_action = [&](Seat s) {

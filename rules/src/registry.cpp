@@ -15,6 +15,7 @@ const Variant& ghostarelay_variant();
 const Variant& phantom_variant();
 const Variant& gnostic_variant();
 const Variant& ghost_variant();
+const Variant& haunted_variant();
 
 namespace {
 
@@ -36,6 +37,7 @@ std::span<const Variant* const> variants() {
         &phantom_variant(),
         &gnostic_variant(),
         &ghost_variant(),
+        &haunted_variant(),
     };
     return list;
 }

@@ -104,6 +104,11 @@ TEST_CASE("Boards come as images on request and by a player's setting", "[bot][t
     check_transcript("images");
 }
 
+TEST_CASE("A whole game of Haunted Chess plays the inventor's worked game and spirit moves",
+          "[bot][transcript][variant:haunted]") {
+    check_transcript("haunted");
+}
+
 TEST_CASE("A whole game of Ghost Chess asks each triggered special of the player it belongs to",
           "[bot][transcript][variant:ghost]") {
     check_transcript("ghost");

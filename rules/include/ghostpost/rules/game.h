@@ -151,6 +151,13 @@ public:
     // default names the target square ("no knight can reach e5").
     virtual RuleError explain_illegal(Seat seat, const ActionSyntax& syntax,
                                       std::string_view text) const;
+    // Text in one of this variant's own action forms that SAN syntax does not cover (Haunted
+    // Chess's spirit moves, "SBc6-d7"): the legal action of `seat` it means, or why there is none
+    // (Illegal, Ambiguous); nullopt when the text is not in such a form. The parser asks only
+    // after its own matching failed. Default: nullopt.
+    virtual std::optional<Result<NotatedAction>> read_own_form(Seat, std::string_view) const {
+        return std::nullopt;
+    }
     // Leaf nodes of the game tree `depth` decisions deep (each decision counts one ply). The
     // default walks notated_actions/apply on copies; variants with a fast core override it.
     virtual std::uint64_t perft(int depth) const;

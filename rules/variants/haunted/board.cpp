@@ -1,0 +1,549 @@
+#include "board.h"
+
+#include <cassert>
+#include <sstream>
+
+namespace ghostpost::rules::haunted {
+namespace {
+
+using chess::bb;
+using chess::file_of;
+using chess::lsb;
+using chess::make_sq;
+using chess::pop_lsb;
+using chess::rank_of;
+using chess::tables;
+
+constexpr std::size_t k(PieceKind kind) { return static_cast<std::size_t>(kind); }
+constexpr std::size_t u(Sq s) { return static_cast<std::size_t>(s); }
+
+constexpr PieceKind rebirth_kinds[] = {PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop,
+                                       PieceKind::Knight};
+
+// Which castling rights a move touching this square takes away.
+std::uint8_t rights_lost(Sq s) {
+    switch (s) {
+    case 0: return 2;
+    case 4: return 3;
+    case 7: return 1;
+    case 56: return 8;
+    case 60: return 12;
+    case 63: return 4;
+    default: return 0;
+    }
+}
+
+Piece piece_of_char(char c) {
+    const bool white = c >= 'A' && c <= 'Z';
+    const char up = white ? c : static_cast<char>(c - 'a' + 'A');
+    PieceKind kind = PieceKind::None;
+    switch (up) {
+    case 'P': kind = PieceKind::Pawn; break;
+    case 'N': kind = PieceKind::Knight; break;
+    case 'B': kind = PieceKind::Bishop; break;
+    case 'R': kind = PieceKind::Rook; break;
+    case 'Q': kind = PieceKind::Queen; break;
+    case 'K': kind = PieceKind::King; break;
+    default: break;
+    }
+    return Piece{kind, white ? Seat::White : Seat::Black};
+}
+
+char char_of(Piece p) {
+    char c = piece_letter(p.kind);
+    return p.seat == Seat::White ? c : static_cast<char>(c - 'A' + 'a');
+}
+
+int last_rank(Seat s) { return s == Seat::White ? 7 : 0; }
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdULL;
+}
+
+} // namespace
+
+int hierarchy(PieceKind kind) {
+    switch (kind) {
+    case PieceKind::Queen: return 5;
+    case PieceKind::Rook: return 4;
+    case PieceKind::Bishop: return 3;
+    case PieceKind::Knight: return 2;
+    case PieceKind::Pawn: return 1;
+    default: return 0;
+    }
+}
+
+Board::Board() {
+    [[maybe_unused]] std::string err =
+        set_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert(err.empty());
+}
+
+void Board::put_living(Piece p, Sq s) {
+    living_[u(s)] = p;
+    live_seat_[index(p.seat)] |= bb(s);
+    live_kind_[k(p.kind)] |= bb(s);
+}
+
+void Board::remove_living(Sq s) {
+    Piece p = living_[u(s)];
+    living_[u(s)] = Piece{};
+    live_seat_[index(p.seat)] &= ~bb(s);
+    live_kind_[k(p.kind)] &= ~bb(s);
+}
+
+void Board::put_spirit(Piece p, Sq s) {
+    spirit_[u(s)] = p;
+    spirit_seat_[index(p.seat)] |= bb(s);
+    spirit_kind_[k(p.kind)] |= bb(s);
+}
+
+void Board::remove_spirit(Sq s) {
+    Piece p = spirit_[u(s)];
+    spirit_[u(s)] = Piece{};
+    spirit_seat_[index(p.seat)] &= ~bb(s);
+    spirit_kind_[k(p.kind)] &= ~bb(s);
+}
+
+void Board::contest(Piece newcomer, Sq s, MoveReport& report) {
+    const Piece there = spirit_[u(s)];
+    if (there.kind == PieceKind::None) {
+        put_spirit(newcomer, s);
+        report.spirit_kept = newcomer;
+        return;
+    }
+    if (hierarchy(newcomer.kind) > hierarchy(there.kind)) {
+        remove_spirit(s);
+        put_spirit(newcomer, s);
+        report.spirit_kept = newcomer;
+        report.spirit_lost = there;
+    } else {
+        report.spirit_kept = there;
+        report.spirit_lost = newcomer;
+    }
+}
+
+std::string Board::set_fen(std::string_view text) {
+    Board fresh = *this;
+    fresh.living_ = {};
+    fresh.spirit_ = {};
+    fresh.live_seat_ = {};
+    fresh.live_kind_ = {};
+    fresh.spirit_seat_ = {};
+    fresh.spirit_kind_ = {};
+    std::istringstream in{std::string(text)};
+    std::string placement, side, castle = "-", ep = "-";
+    int half = 0, full = 1;
+    if (!(in >> placement >> side))
+        return "a FEN needs at least the placement and the side to move";
+    in >> castle >> ep;
+    if (in >> half)
+        in >> full;
+    if (half < 0 || full < 1)
+        return "the move counters must be a number >= 0 and a number >= 1";
+    std::string spirits;
+    if (auto open = placement.find('['); open != std::string::npos) {
+        if (placement.back() != ']')
+            return "the spirit list must close with ]";
+        spirits = placement.substr(open + 1, placement.size() - open - 2);
+        placement.resize(open);
+    }
+    int rank = 7, file = 0;
+    for (char c : placement) {
+        if (c == '/') {
+            if (file != 8 || rank == 0)
+                return "the placement must have 8 ranks of 8 squares";
+            --rank;
+            file = 0;
+        } else if (c >= '1' && c <= '8') {
+            file += c - '0';
+        } else {
+            Piece p = piece_of_char(c);
+            if (p.kind == PieceKind::None)
+                return std::string("unknown piece letter '") + c + "'";
+            if (file > 7)
+                return "rank " + std::to_string(rank + 1) + " has more than 8 squares";
+            fresh.put_living(p, make_sq(file, rank));
+            ++file;
+        }
+        if (file > 8)
+            return "rank " + std::to_string(rank + 1) + " has more than 8 squares";
+    }
+    if (rank != 0 || file != 8)
+        return "the placement must have 8 ranks of 8 squares";
+    std::istringstream list(spirits);
+    std::string item;
+    while (std::getline(list, item, ',')) {
+        if (item.size() < 3)
+            return "a spirit is written as a letter and a square, like Bc6 or nd4";
+        Piece p = piece_of_char(item[0]);
+        auto sq = parse_square(item.substr(1));
+        if (p.kind == PieceKind::None || p.kind == PieceKind::King || !sq)
+            return "cannot read the spirit \"" + item + "\"";
+        const Sq s = chess::from_square(*sq);
+        if (fresh.spirit(s).kind != PieceKind::None)
+            return "two spirits on " + sq->name();
+        if (p.kind == PieceKind::Pawn && sq->rank == last_rank(opponent(p.seat)))
+            return "a spirit pawn cannot stand on its own first rank (" + sq->name() + ")";
+        fresh.put_spirit(p, s);
+    }
+    if (side != "w" && side != "b")
+        return "the side to move must be w or b";
+    fresh.stm_ = side == "w" ? Seat::White : Seat::Black;
+    fresh.castling_ = 0;
+    if (castle != "-") {
+        for (char c : castle) {
+            std::size_t at = std::string_view("KQkq").find(c);
+            if (at == std::string_view::npos)
+                return "castling rights are written with K, Q, k, q or -";
+            fresh.castling_ |= static_cast<std::uint8_t>(1u << at);
+        }
+    }
+    // Rights only stay where the king and rook still stand at home.
+    auto home = [&](Sq s, PieceKind kind, Seat seat) { return fresh.living(s) == Piece{kind, seat}; };
+    if (!home(4, PieceKind::King, Seat::White) || !home(7, PieceKind::Rook, Seat::White))
+        fresh.castling_ &= static_cast<std::uint8_t>(~1u);
+    if (!home(4, PieceKind::King, Seat::White) || !home(0, PieceKind::Rook, Seat::White))
+        fresh.castling_ &= static_cast<std::uint8_t>(~2u);
+    if (!home(60, PieceKind::King, Seat::Black) || !home(63, PieceKind::Rook, Seat::Black))
+        fresh.castling_ &= static_cast<std::uint8_t>(~4u);
+    if (!home(60, PieceKind::King, Seat::Black) || !home(56, PieceKind::Rook, Seat::Black))
+        fresh.castling_ &= static_cast<std::uint8_t>(~8u);
+    fresh.ep_ = -1;
+    if (ep != "-") {
+        auto sq = parse_square(ep);
+        if (!sq || sq->rank != (fresh.stm_ == Seat::White ? 5 : 2))
+            return "the en passant square must be on the sixth (or third) rank";
+        fresh.ep_ = chess::from_square(*sq);
+    }
+    fresh.halfmove_ = half;
+    fresh.fullmove_ = full;
+    for (Seat s : {Seat::White, Seat::Black})
+        if (chess::popcount(fresh.living_of(s) & fresh.live_kind_[k(PieceKind::King)]) != 1)
+            return "each side needs exactly one king";
+    if (fresh.live_kind_[k(PieceKind::Pawn)] & (chess::rank_1 | (chess::rank_1 << 56)))
+        return "a living pawn cannot stand on the first or last rank";
+    if (fresh.in_check(opponent(fresh.stm_)))
+        return "the side not to move is in check";
+    *this = fresh;
+    return {};
+}
+
+std::string Board::fen() const {
+    std::string out;
+    for (int r = 7; r >= 0; --r) {
+        int empty = 0;
+        for (int f = 0; f < 8; ++f) {
+            Piece p = living(make_sq(f, r));
+            if (p.kind == PieceKind::None) {
+                ++empty;
+                continue;
+            }
+            if (empty)
+                out += static_cast<char>('0' + empty);
+            empty = 0;
+            out += char_of(p);
+        }
+        if (empty)
+            out += static_cast<char>('0' + empty);
+        if (r > 0)
+            out += '/';
+    }
+    if (spirits_all()) {
+        out += '[';
+        bool first = true;
+        for (Bitboard b = spirits_all(); b;) {
+            Sq s = pop_lsb(b);
+            if (!first)
+                out += ',';
+            first = false;
+            out += char_of(spirit(s));
+            out += chess::to_square(s).name();
+        }
+        out += ']';
+    }
+    out += stm_ == Seat::White ? " w " : " b ";
+    std::string rights;
+    for (int i = 0; i < 4; ++i)
+        if (castling_ & (1u << i))
+            rights += "KQkq"[i];
+    out += rights.empty() ? "-" : rights;
+    out += ' ';
+    out += ep_ >= 0 ? chess::to_square(ep_).name() : "-";
+    out += ' ' + std::to_string(halfmove_) + ' ' + std::to_string(fullmove_);
+    return out;
+}
+
+Bitboard Board::living_attacks(Seat s) const {
+    const Bitboard occ = occupied();
+    Bitboard out = 0;
+    for (Bitboard b = living_of(s); b;) {
+        Sq sq = pop_lsb(b);
+        out |= chess::attacks_of(living(sq).kind, s, sq, occ);
+    }
+    return out;
+}
+
+bool Board::attacked(Sq s, Seat by) const {
+    const auto& t = tables();
+    const Bitboard occ = occupied();
+    const Bitboard diag = chess::bishop_attacks(s, occ);
+    const Bitboard orth = chess::rook_attacks(s, occ);
+    auto hits = [&](Bitboard mine, const std::array<Bitboard, 11>& kind) {
+        return (t.pawn[index(opponent(by))][s] & mine & kind[k(PieceKind::Pawn)]) ||
+               (t.knight[s] & mine & kind[k(PieceKind::Knight)]) ||
+               (t.king[s] & mine & kind[k(PieceKind::King)]) ||
+               (diag & mine & (kind[k(PieceKind::Bishop)] | kind[k(PieceKind::Queen)])) ||
+               (orth & mine & (kind[k(PieceKind::Rook)] | kind[k(PieceKind::Queen)]));
+    };
+    if (hits(living_of(by), live_kind_))
+        return true;
+    // Spirits only threaten while invoked; finding the invocation costs a full attack map, so
+    // it is only paid when a released spirit could reach the square at all.
+    const Bitboard free = released(by);
+    if (!free || !hits(free, spirit_kind_))
+        return false;
+    return hits(free & living_attacks(by), spirit_kind_);
+}
+
+Sq Board::king_square(Seat s) const {
+    Bitboard kb = living_of(s) & live_kind_[k(PieceKind::King)];
+    return kb ? lsb(kb) : -1;
+}
+
+bool Board::in_check(Seat s) const {
+    Sq king = king_square(s);
+    return king >= 0 && attacked(king, opponent(s));
+}
+
+void Board::add_spirit_moves(Sq from, Bitboard invoked_here, MoveBuf& out) const {
+    const Seat us = stm_;
+    const Piece sp = spirit(from);
+    const Bitboard occ = occupied();
+    const Bitboard prey = living_of(opponent(us)) & ~live_kind_[k(PieceKind::King)];
+    const bool can_capture = (invoked_here & bb(from)) != 0;
+    auto push = [&](Sq to) {
+        HMove m{static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to), Layer::Spirit, false, false,
+                PieceKind::None};
+        if (sp.kind == PieceKind::Pawn && rank_of(to) == last_rank(us)) {
+            // New life needs the arrival square invoked; a spirit pawn that loses a
+            // hierarchy contest on arrival is gone and has nothing to be reborn from.
+            Board after = *this;
+            after.make(m);
+            if (after.spirit(to) == sp && (after.living_attacks(us) & bb(to))) {
+                for (PieceKind kind : rebirth_kinds) {
+                    m.promotion = kind;
+                    out.push(m);
+                }
+                m.promotion = PieceKind::None;
+            }
+        }
+        out.push(m);
+    };
+    if (sp.kind == PieceKind::Pawn) {
+        const int step = us == Seat::White ? 8 : -8;
+        const Sq one = from + step;
+        if (one >= 0 && one < 64 && !(occ & bb(one))) {
+            push(one);
+            const int start = us == Seat::White ? 1 : 6;
+            if (rank_of(from) == start && !(occ & bb(one + step)))
+                push(one + step);
+        }
+        if (can_capture)
+            for (Bitboard b = tables().pawn[index(us)][from] & prey; b;)
+                push(pop_lsb(b));
+        return;
+    }
+    Bitboard reach = chess::attacks_of(sp.kind, us, from, occ);
+    for (Bitboard b = reach & ~occ; b;)
+        push(pop_lsb(b));
+    if (can_capture)
+        for (Bitboard b = reach & prey; b;)
+            push(pop_lsb(b));
+}
+
+void Board::generate_pseudo(MoveBuf& out) const {
+    const Seat us = stm_, them = opponent(us);
+    const auto& t = tables();
+    const Bitboard occ = occupied();
+    const Bitboard prey = living_of(them) & ~live_kind_[k(PieceKind::King)];
+    auto add = [&](Sq from, Sq to, bool ep = false, bool castle = false) {
+        out.push(HMove{static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to), Layer::Living, ep,
+                       castle, PieceKind::None});
+    };
+    auto add_pawn = [&](Sq from, Sq to) {
+        if (rank_of(to) == last_rank(us)) {
+            for (PieceKind kind : rebirth_kinds)
+                out.push(HMove{static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to), Layer::Living,
+                               false, false, kind});
+        } else {
+            add(from, to);
+        }
+    };
+    for (Bitboard b = living_of(us); b;) {
+        const Sq from = pop_lsb(b);
+        const PieceKind kind = living(from).kind;
+        if (kind == PieceKind::Pawn) {
+            const int step = us == Seat::White ? 8 : -8;
+            const Sq one = from + step;
+            if (!(occ & bb(one))) {
+                add_pawn(from, one);
+                if (rank_of(from) == (us == Seat::White ? 1 : 6) && !(occ & bb(one + step)))
+                    add(from, one + step);
+            }
+            for (Bitboard c = t.pawn[index(us)][from] & prey; c;)
+                add_pawn(from, pop_lsb(c));
+            if (ep_ >= 0 && (t.pawn[index(us)][from] & bb(ep_)))
+                add(from, ep_, true);
+            continue;
+        }
+        for (Bitboard c = chess::attacks_of(kind, us, from, occ) & (~occ | prey); c;)
+            add(from, pop_lsb(c));
+    }
+    // Castling: the squares between king and rook must be free of pieces and spirits, and the
+    // king may not start in or pass through an attacked square (its landing square is checked
+    // by legality like any move).
+    const Sq base = us == Seat::White ? 0 : 56;
+    const std::uint8_t short_right = us == Seat::White ? 1 : 4, long_right = us == Seat::White ? 2 : 8;
+    if ((castling_ & (short_right | long_right)) && !in_check(us)) {
+        if ((castling_ & short_right) && !(occ & (bb(base + 5) | bb(base + 6))) && !attacked(base + 5, them))
+            add(base + 4, base + 6, false, true);
+        if ((castling_ & long_right) && !(occ & (bb(base + 1) | bb(base + 2) | bb(base + 3))) &&
+            !attacked(base + 3, them))
+            add(base + 4, base + 2, false, true);
+    }
+    const Bitboard free = released(us);
+    if (!free)
+        return;
+    const Bitboard invoked_here = free & living_attacks(us);
+    for (Bitboard b = free; b;) {
+        const Sq from = pop_lsb(b);
+        if (spirit(from).kind == PieceKind::Pawn && rank_of(from) == last_rank(us)) {
+            if (invoked_here & bb(from))
+                for (PieceKind kind : rebirth_kinds)
+                    out.push(HMove{static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(from),
+                                   Layer::Rebirth, false, false, kind});
+            continue;
+        }
+        add_spirit_moves(from, invoked_here, out);
+    }
+}
+
+bool Board::is_legal(const HMove& m) const {
+    Board after = *this;
+    after.make(m);
+    return !after.in_check(stm_);
+}
+
+void Board::generate_legal(MoveBuf& out) const {
+    MoveBuf pseudo;
+    generate_pseudo(pseudo);
+    for (const HMove& m : pseudo)
+        if (is_legal(m))
+            out.push(m);
+}
+
+MoveReport Board::make(const HMove& m) {
+    MoveReport report;
+    const Seat us = stm_;
+    const Sq from = m.from, to = m.to;
+    bool irreversible = false;
+    if (m.layer == Layer::Living) {
+        const Piece mover = living(from);
+        const Sq taken_on = m.en_passant ? (us == Seat::White ? to - 8 : to + 8) : to;
+        const Piece taken = living(taken_on);
+        remove_living(from);
+        if (spirit(from).kind != PieceKind::None)
+            report.released = spirit(from);
+        if (taken.kind != PieceKind::None) {
+            remove_living(taken_on);
+            report.captured = taken;
+            report.captured_on = taken_on;
+            contest(taken, taken_on, report);
+            irreversible = true;
+        }
+        put_living(m.promotion != PieceKind::None ? Piece{m.promotion, us} : mover, to);
+        if (m.castle) {
+            const bool short_side = to > from;
+            const Sq rook_from = short_side ? from + 3 : from - 4, rook_to = short_side ? from + 1 : from - 1;
+            const Piece rook = living(rook_from);
+            remove_living(rook_from);
+            put_living(rook, rook_to);
+        }
+        irreversible = irreversible || mover.kind == PieceKind::Pawn;
+        ep_ = mover.kind == PieceKind::Pawn && (to - from == 16 || from - to == 16) ? (from + to) / 2 : -1;
+    } else if (m.layer == Layer::Spirit) {
+        const Piece sp = spirit(from);
+        remove_spirit(from);
+        const Piece taken = living(to);
+        if (taken.kind != PieceKind::None) {
+            // What a spirit captures is annihilated: it leaves no spirit of its own.
+            remove_living(to);
+            report.captured = taken;
+            report.captured_on = to;
+            report.annihilated = true;
+        }
+        if (m.promotion != PieceKind::None)
+            put_living(Piece{m.promotion, sp.seat}, to);
+        else
+            contest(sp, to, report);
+        irreversible = taken.kind != PieceKind::None || sp.kind == PieceKind::Pawn;
+        ep_ = -1;
+    } else {
+        remove_spirit(from);
+        put_living(Piece{m.promotion, us}, from);
+        irreversible = true;
+        ep_ = -1;
+    }
+    castling_ &= static_cast<std::uint8_t>(~(rights_lost(from) | rights_lost(to)));
+    halfmove_ = irreversible ? 0 : halfmove_ + 1;
+    if (us == Seat::Black)
+        ++fullmove_;
+    stm_ = opponent(us);
+    return report;
+}
+
+std::uint64_t Board::key() const {
+    std::uint64_t h = stm_ == Seat::White ? 1 : 2;
+    for (std::size_t s = 0; s < 64; ++s) {
+        h = mix(h, static_cast<std::uint64_t>(living_[s].kind) * 2 + index(living_[s].seat));
+        h = mix(h, static_cast<std::uint64_t>(spirit_[s].kind) * 2 + index(spirit_[s].seat));
+    }
+    h = mix(h, castling_);
+    // The e.p. square only makes positions differ when a pawn could take there.
+    const bool usable = ep_ >= 0 && (tables().pawn[index(opponent(stm_))][ep_] & living_of(stm_) &
+                                     live_kind_[k(PieceKind::Pawn)]);
+    return mix(h, usable ? static_cast<std::uint64_t>(ep_) + 1 : 0);
+}
+
+bool Board::insufficient_material() const {
+    if (spirits_all())
+        return false;
+    const Bitboard heavy = live_kind_[k(PieceKind::Pawn)] | live_kind_[k(PieceKind::Rook)] |
+                           live_kind_[k(PieceKind::Queen)];
+    if (heavy)
+        return false;
+    const Bitboard knights = live_kind_[k(PieceKind::Knight)];
+    const Bitboard bishops = live_kind_[k(PieceKind::Bishop)];
+    if (chess::popcount(knights | bishops) <= 1)
+        return true;
+    // Bishops only, all on one colour: no mate is possible.
+    return knights == 0 && ((bishops & chess::dark_squares) == 0 || (bishops & ~chess::dark_squares) == 0);
+}
+
+std::uint64_t Board::perft(int depth) const {
+    MoveBuf moves;
+    generate_legal(moves);
+    if (depth <= 1)
+        return depth <= 0 ? 1 : moves.size();
+    std::uint64_t nodes = 0;
+    for (const HMove& m : moves) {
+        Board next = *this;
+        next.make(m);
+        nodes += next.perft(depth - 1);
+    }
+    return nodes;
+}
+
+} // namespace ghostpost::rules::haunted
