@@ -3,6 +3,7 @@
 // changed reach the service's cache only after the commit, so a rollback never leaves a cached
 // state the database does not have.
 #include "ghostpost/bot/service.h"
+#include "post_run.h"
 
 #include "ghostpost/bot/command.h"
 #include "ghostpost/render/png.h"
@@ -19,28 +20,16 @@
 
 namespace ghostpost::bot {
 
-using rules::Seat;
-using storage::GameRecord;
-using storage::GameStatus;
-using storage::OfferKind;
-using storage::PlayerRecord;
-
 std::int64_t system_clock_seconds() {
     return std::chrono::duration_cast<std::chrono::seconds>(
                std::chrono::system_clock::now().time_since_epoch())
         .count();
 }
 
-namespace {
-
-struct Usage {
-    const char* name;
-    const char* form;
-    const char* help;
-};
+namespace detail {
 
 // The forms every error reply points to, and !help's list.
-constexpr Usage usages[] = {
+const Usage usages[] = {
     {"new", "new <variant> [@opponent] [white|black|random] [option=value ...]",
      "challenge someone (no @opponent: anyone here may accept)"},
     {"accept", "accept [game]", "accept a challenge made to you"},
@@ -186,191 +175,11 @@ std::string wrap(const std::string& text, std::size_t width) {
     return out;
 }
 
-} // namespace
+std::span<const Usage> all_usages() { return usages; }
 
-class PostRun {
-public:
-    PostRun(Service& service, const Post& post)
-        : s_(service), store_(service.store_), post_(post), now_(service.clock_()) {}
+} // namespace detail
 
-    void run();
-    void publish_cache();
-
-private:
-    struct Loaded {
-        GameRecord rec;
-        std::unique_ptr<rules::Game> game;
-        std::optional<SeededRandom> rng;
-        int plies = 0;
-        const rules::VariantInfo& info() const { return game->info(); }
-    };
-
-    // --- replies
-    struct BoardOut {
-        std::string code;      // the board as text, or empty
-        render::PngBytes png;  // the board as an image, or empty
-    };
-    storage::OutgoingMessage message(bool to_user, const std::string& destination,
-                                     std::string text, std::string code) const {
-        storage::OutgoingMessage m;
-        m.platform = post_.platform;
-        m.to_user = to_user;
-        m.destination = destination;
-        m.text = std::move(text);
-        m.code = std::move(code);
-        m.reply_to = to_user ? std::string() : post_.message_id;
-        return m;
-    }
-    void say(std::string text, std::string code = {}) { say(std::move(text), BoardOut{std::move(code), {}}); }
-    void say(std::string text, BoardOut board) {
-        auto m = message(post_.direct, post_.direct ? post_.author_id : post_.channel,
-                         std::move(text), std::move(board.code));
-        m.png = std::move(board.png);
-        store_.enqueue(m, now_);
-    }
-    // To the game's channel; when the post came by direct message the author gets it too.
-    void say_in(const GameRecord& g, std::string text, std::string code = {}) {
-        say_in(g, std::move(text), BoardOut{std::move(code), {}});
-    }
-    void say_in(const GameRecord& g, std::string text, BoardOut board) {
-        if (post_.direct)
-            say(text, board);
-        auto m = message(false, g.channel, std::move(text), std::move(board.code));
-        m.png = std::move(board.png);
-        if (g.channel != post_.channel)
-            m.reply_to.clear();
-        store_.enqueue(m, now_);
-    }
-    // A direct message. With `game`, a platform that cannot reach the player privately (they
-    // never opened a chat with the bot) gets a notice posted in the game's channel instead,
-    // saying how to open one; the message itself waits, it never falls back to the channel.
-    void tell(const PlayerRecord& p, std::string text, std::string code = {},
-              const GameRecord* game = nullptr) {
-        auto m = message(true, p.user_id, std::move(text), std::move(code));
-        if (game) {
-            m.notice_channel = game->channel;
-            m.blocked_notice = "@" + p.name + ": I cannot send you private messages yet. Open a "
-                               "private chat with me (@" + s_.settings_.bot_name +
-                               ") and send any message; what game #" + std::to_string(game->id) +
-                               " has for your eyes only waits for you there.";
-        }
-        store_.enqueue(m, now_);
-    }
-    std::string form(const std::string& name) const {
-        const Usage* u = find_usage(name);
-        return s_.settings_.prefix + (u ? u->form : name.c_str());
-    }
-    void usage_error(const std::string& name, const std::string& what) {
-        say(what + " Use: " + form(name));
-    }
-
-    // --- people
-    PlayerRecord player(std::int64_t id) {
-        auto p = store_.player(id);
-        if (!p)
-            throw std::logic_error("no player " + std::to_string(id));
-        return *p;
-    }
-    std::string mention(std::int64_t id) { return "@" + player(id).name; }
-    std::optional<std::int64_t> seated(const GameRecord& g, Seat s) const {
-        return s == Seat::White ? g.white : g.black;
-    }
-    std::string who(const GameRecord& g, const rules::VariantInfo& info, Seat s) {
-        auto id = seated(g, s);
-        std::string seat = info.seat_names[static_cast<std::size_t>(rules::index(s))];
-        return id ? mention(*id) + " (" + seat + ")" : seat;
-    }
-    std::optional<Seat> seat_of(const GameRecord& g, std::int64_t player_id) const {
-        if (g.white == player_id)
-            return Seat::White;
-        if (g.black == player_id)
-            return Seat::Black;
-        return std::nullopt;
-    }
-    bool moderator() const {
-        const auto& mods = s_.settings_.moderators;
-        return std::find(mods.begin(), mods.end(), post_.author_id) != mods.end();
-    }
-
-    // --- games
-    Loaded load(const GameRecord& rec);
-    void remember(const Loaded& l) {
-        pending_cache_.insert_or_assign(
-            l.rec.id, Service::CachedGame{l.game->clone(), *l.rng, l.plies});
-    }
-    std::string vs_line(const Loaded& l) {
-        return "Game #" + std::to_string(l.rec.id) + ", " + l.info().title + ": " +
-               who(l.rec, l.info(), Seat::White) + " vs " + who(l.rec, l.info(), Seat::Black) +
-               ".";
-    }
-    std::string next_line(const Loaded& l);
-    std::string over_line(const GameRecord& g, const rules::VariantInfo& info);
-    // The public board of `l` as `viewer` likes it: oriented per their setting, as text or, when
-    // they asked for images (or `image` says so), as a PNG from the service's image cache.
-    BoardOut board(const Loaded& l, std::optional<std::int64_t> viewer, bool flip = false,
-                   std::optional<render::Glyphs> glyphs = std::nullopt,
-                   std::optional<bool> image = std::nullopt);
-    void finish(GameRecord& g, rules::Status status, const std::string& reason) {
-        g.status = GameStatus::Finished;
-        g.result = result_text(status);
-        g.reason = reason;
-        store_.update_game(g);
-        store_.clear_offer(g.id, OfferKind::Draw);
-        store_.clear_offer(g.id, OfferKind::Takeback);
-    }
-    std::vector<GameRecord> my_games_here(const std::vector<GameStatus>& statuses) {
-        std::vector<GameRecord> out;
-        auto all = post_.direct ? store_.games_of_player(author_, statuses)
-                                : store_.games_in_channel(post_.platform, post_.channel, statuses);
-        for (auto& g : all)
-            if (seat_of(g, author_.id))
-                out.push_back(std::move(g));
-        return out;
-    }
-    std::optional<GameRecord> pick_game(const std::vector<std::string>& args, std::size_t& used,
-                                        const std::string& command, bool for_viewing);
-    std::vector<Seat> deciders(const Loaded& l) const {
-        std::vector<Seat> out;
-        for (const auto& d : l.game->pending())
-            out.push_back(d.seat);
-        return out;
-    }
-
-    // --- what a post can be
-    void run_command(const Command& c);
-    bool try_bare_move();
-    void play(Loaded& l, Seat seat, const std::string& text);
-
-    void cmd_new(const std::vector<std::string>& args);
-    void cmd_answer(const std::vector<std::string>& args, const std::string& command);
-    void cmd_move(const std::vector<std::string>& args);
-    void cmd_board(const std::vector<std::string>& args);
-    void cmd_games(const std::vector<std::string>& args);
-    void cmd_history(const std::vector<std::string>& args, bool pgn);
-    void cmd_resign(const std::vector<std::string>& args);
-    void cmd_draw(const std::vector<std::string>& args);
-    void cmd_takeback(const std::vector<std::string>& args);
-    void cmd_abort(const std::vector<std::string>& args);
-    void cmd_rules(const std::vector<std::string>& args);
-    void cmd_help(const std::vector<std::string>& args);
-    void cmd_settings(const std::vector<std::string>& args);
-
-    // The seated, ongoing game a command is about, with the author's seat; replies and returns
-    // nullopt when there is none.
-    struct MyGame {
-        Loaded loaded;
-        Seat seat;
-    };
-    std::optional<MyGame> my_ongoing_game(const std::vector<std::string>& args,
-                                          const std::string& command);
-
-    Service& s_;
-    storage::Store& store_;
-    const Post& post_;
-    std::int64_t now_;
-    PlayerRecord author_;
-    std::map<std::int64_t, Service::CachedGame> pending_cache_;
-};
+using namespace detail;
 
 void PostRun::publish_cache() {
     for (auto& [id, entry] : pending_cache_)
