@@ -181,6 +181,8 @@ void run_daemon(storage::Store& store, Service& service, Platform& platform,
         stop.sleep_for(delay);
     };
     const std::string name = platform.name();
+    std::string failing_post; // the post that failed last, and how many times in a row
+    int failures = 0;
     log::info("daemon_started", {{"platform", name}});
 
     while (!stop.stop_requested()) {
@@ -247,10 +249,29 @@ void run_daemon(storage::Store& store, Service& service, Platform& platform,
                                             {"message_id", post.message_id},
                                             {"duplicate", status == HandleStatus::Duplicate}});
             } catch (const std::exception& e) {
-                // Nothing of the post was kept: the next poll starts again from it.
+                // Nothing of the post was kept: the next poll starts again from it. A post that
+                // keeps failing is a fault of ours; after a few tries it is set aside so the
+                // posts behind it go on.
+                const std::string key = post.channel + "/" + post.message_id;
+                failures = key == failing_post ? failures + 1 : 1;
+                failing_post = key;
                 log::error("post_failed", {{"channel", post.channel},
                                            {"message_id", post.message_id},
+                                           {"attempt", failures},
                                            {"error", e.what()}});
+                if (failures >= options.post_attempts) {
+                    try {
+                        service.give_up(post);
+                        log::error("post_set_aside", {{"channel", post.channel},
+                                                      {"message_id", post.message_id},
+                                                      {"attempts", failures}});
+                        failing_post.clear();
+                        failures = 0;
+                        continue;
+                    } catch (const std::exception& again) {
+                        log::error("post_set_aside_failed", {{"error", again.what()}});
+                    }
+                }
                 back_off(std::chrono::milliseconds(0));
                 break;
             }

@@ -51,7 +51,7 @@ std::string capitalized(std::string s);
 std::string sentence_end(std::string s);
 std::string join(const std::vector<std::string>& items, const std::string& sep);
 std::string options_text(const rules::Options& options);
-// Movetext "1. e4 e5 2. Nf3": a number before each White action.
+// Movetext "1. e4 e5 2. Nf3": a number before each turn of White's.
 std::string movetext(const std::vector<storage::ActionRecord>& log);
 // Breaks text into lines of at most `width` characters at spaces.
 std::string wrap(const std::string& text, std::size_t width);

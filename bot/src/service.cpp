@@ -133,23 +133,25 @@ std::string options_text(const rules::Options& options) {
     return items.empty() ? "none" : join(items, ", ");
 }
 
-// Movetext "1. e4 e5 2. Nf3": a number before each White action.
+// Movetext "1. e4 e5 2. Nf3": a number before each turn of White's.
 std::string movetext(const std::vector<storage::ActionRecord>& log) {
+    // A number starts each turn of White's; a seat deciding several times in a row (Ghost
+    // Chess's specials, Gnostic Chess's combat choices) adds to the same turn.
     std::string out;
     int number = 0;
-    bool first = true;
+    std::optional<Seat> previous;
     for (const auto& a : log) {
-        if (!first)
+        if (previous)
             out += ' ';
-        if (a.seat == Seat::White) {
+        if (a.seat == Seat::White && previous != Seat::White) {
             ++number;
             out += std::to_string(number) + ". ";
-        } else if (first) {
+        } else if (!previous) {
             out += "1... ";
             number = 1;
         }
         out += a.text;
-        first = false;
+        previous = a.seat;
     }
     return out;
 }
@@ -1126,6 +1128,25 @@ HandleStatus Service::handle(const Post& post) {
     });
     run.publish_cache();
     return status;
+}
+
+void Service::give_up(const Post& post) {
+    store_.transaction([&] {
+        if (!store_.post_handled(post.platform, post.channel, post.message_id)) {
+            storage::OutgoingMessage m;
+            m.platform = post.platform;
+            m.to_user = post.direct;
+            m.destination = post.direct ? post.author_id : post.channel;
+            m.reply_to = post.direct ? std::string() : post.message_id;
+            m.text = "Sorry, I could not handle this post because of a fault on my side; nothing "
+                     "of it was applied. The operators can find it in the log as message " +
+                     post.message_id + ".";
+            store_.enqueue(m, clock_());
+            store_.mark_post_handled(post.platform, post.channel, post.message_id, clock_());
+        }
+        if (!post.cursor.empty())
+            store_.set_cursor(post.platform, post.cursor);
+    });
 }
 
 Reply Service::to_reply(const storage::OutboxEntry& entry) {

@@ -30,18 +30,6 @@ json chat_id(const std::string& destination) {
     return destination;
 }
 
-// Cuts at a UTF-8 character boundary so a long reply never ends in half a character.
-std::string cut_utf8(const std::string& text, std::size_t limit) {
-    if (text.size() <= limit) {
-        return text;
-    }
-    std::size_t end = limit;
-    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) {
-        --end;
-    }
-    return text.substr(0, end);
-}
-
 // The Reply may grow a monospaced `code` block (the outbox has one); pick it up when it does.
 template <typename R> std::string code_of(const R& reply) {
     if constexpr (requires { reply.code; }) {
@@ -57,21 +45,74 @@ struct Formatted {
     std::string parse_mode;
 };
 
-Formatted format(const std::string& text, const std::string& code, std::size_t limit) {
+// What one byte of text costs in a message: 1, or the length of its HTML escape.
+std::size_t plain_cost(char) { return 1; }
+std::size_t html_cost(char c) {
+    switch (c) {
+    case '<':
+    case '>': return 4; // &lt; &gt;
+    case '&': return 5; // &amp;
+    default: return 1;
+    }
+}
+
+// Splits `text` into pieces that cost at most `limit` each (by `cost` per byte), at line breaks
+// where it can, else at spaces, else at a UTF-8 character boundary. The separator at a cut is
+// dropped.
+std::vector<std::string> split_text(std::string_view rest, std::size_t limit,
+                                    std::size_t (*cost)(char)) {
+    std::vector<std::string> pieces;
+    while (!rest.empty()) {
+        std::size_t fit = 0, used = 0;
+        for (std::size_t n = 0; n < rest.size(); ++n) {
+            used += cost(rest[n]);
+            if (used > limit)
+                break;
+            if (n + 1 == rest.size() || (static_cast<unsigned char>(rest[n + 1]) & 0xC0) != 0x80)
+                fit = n + 1; // a character boundary
+        }
+        if (fit == 0) // a limit below one character: never loop forever
+            fit = std::min<std::size_t>(rest.size(), 4);
+        std::size_t cut = fit;
+        if (fit < rest.size()) {
+            const std::string_view head = rest.substr(0, fit);
+            std::size_t at = head.rfind('\n');
+            if (at == std::string_view::npos || at == 0)
+                at = head.rfind(' ');
+            if (at != std::string_view::npos && at > 0)
+                cut = at;
+        }
+        pieces.emplace_back(rest.substr(0, cut));
+        rest.remove_prefix(cut);
+        if (cut < fit || (!rest.empty() && cut == fit && (rest.front() == '\n')))
+            rest.remove_prefix(1); // the separator the cut was made at
+    }
+    return pieces;
+}
+
+// The messages one reply becomes: usually one; a reply longer than Telegram takes is sent as
+// several in order, the text first, then the code block in pieces of whole lines, each piece a
+// block of its own so that no HTML entity is ever cut.
+std::vector<Formatted> format(const std::string& text, const std::string& code,
+                              std::size_t limit) {
+    std::vector<Formatted> out;
     if (code.empty()) {
-        return {cut_utf8(text, limit), ""};
+        for (auto& piece : split_text(text, limit, plain_cost))
+            out.push_back({std::move(piece), ""});
+        return out;
     }
-    std::string html = escape_html(text);
-    if (!html.empty()) {
-        html += '\n';
-    }
+    const std::string html = escape_html(text);
     const std::string block = "<pre>" + escape_html(code) + "</pre>";
-    if (html.size() + block.size() > limit) {
-        // A cut inside an entity would make Telegram refuse the message: drop the text instead.
-        return {cut_utf8(block.size() <= limit ? block : escape_html(text), limit),
-                block.size() <= limit ? "HTML" : ""};
+    if ((html.empty() ? 0 : html.size() + 1) + block.size() <= limit) {
+        out.push_back({html.empty() ? block : html + "\n" + block, "HTML"});
+        return out;
     }
-    return {html + block, "HTML"};
+    for (const auto& piece : split_text(text, limit, html_cost))
+        out.push_back({escape_html(piece), "HTML"});
+    constexpr std::size_t pre_tags = 11; // <pre></pre>
+    for (const auto& piece : split_text(code, limit - pre_tags, html_cost))
+        out.push_back({"<pre>" + escape_html(piece) + "</pre>", "HTML"});
+    return out;
 }
 
 std::string describe(const json& answer) {
@@ -240,8 +281,14 @@ std::vector<Post> TelegramPlatform::poll(const std::string& cursor, std::chrono:
 
 Delivery TelegramPlatform::send(const Reply& reply) {
     const bool has_photo = !reply.png.empty();
-    const Formatted formatted =
+    std::vector<Formatted> parts =
         format(reply.text, code_of(reply), has_photo ? max_caption : max_text);
+    bool caption = has_photo;
+    if (has_photo && parts.size() > 1) {
+        // Too long for a caption: the image goes alone, the words follow as messages.
+        parts = format(reply.text, code_of(reply), max_text);
+        caption = false;
+    }
     json reply_parameters;
     // A reply_to names a message of the channel; a private message answers nothing there.
     if (reply.to == Reply::To::Channel) {
@@ -250,35 +297,55 @@ Delivery TelegramPlatform::send(const Reply& reply) {
         }
     }
 
-    HttpRequest request;
-    request.timeout = options_.request_timeout;
+    // In order; the first failure ends the reply and the outbox retries all of it (replies
+    // are at least once: a retried long reply may repeat its first pieces).
+    std::size_t next = 0;
     if (has_photo) {
+        HttpRequest request;
+        request.timeout = options_.request_timeout;
         request.url = method_url("sendPhoto");
         request.parts.push_back({"chat_id", reply.destination, "", ""});
         request.parts.push_back(
             {"photo", std::string(reply.png.begin(), reply.png.end()), "board.png", "image/png"});
-        if (!formatted.text.empty()) {
-            request.parts.push_back({"caption", formatted.text, "", ""});
-        }
-        if (!formatted.parse_mode.empty()) {
-            request.parts.push_back({"parse_mode", formatted.parse_mode, "", ""});
+        if (caption && !parts.empty()) {
+            request.parts.push_back({"caption", parts.front().text, "", ""});
+            if (!parts.front().parse_mode.empty()) {
+                request.parts.push_back({"parse_mode", parts.front().parse_mode, "", ""});
+            }
+            next = 1;
         }
         if (!reply_parameters.is_null()) {
             request.parts.push_back({"reply_parameters", reply_parameters.dump(), "", ""});
+            reply_parameters = nullptr;
         }
-    } else {
+        const Delivery d = post_message(request, "sendPhoto", reply.to);
+        if (d.status != Delivery::Status::Sent) {
+            return d;
+        }
+    }
+    for (; next < parts.size(); ++next) {
+        HttpRequest request;
+        request.timeout = options_.request_timeout;
         request.url = method_url("sendMessage");
-        json body = {{"chat_id", chat_id(reply.destination)}, {"text", formatted.text}};
-        if (!formatted.parse_mode.empty()) {
-            body["parse_mode"] = formatted.parse_mode;
+        json body = {{"chat_id", chat_id(reply.destination)}, {"text", parts[next].text}};
+        if (!parts[next].parse_mode.empty()) {
+            body["parse_mode"] = parts[next].parse_mode;
         }
         if (!reply_parameters.is_null()) {
             body["reply_parameters"] = reply_parameters;
+            reply_parameters = nullptr;
         }
         request.body = body.dump(-1, ' ', false, json::error_handler_t::replace);
+        const Delivery d = post_message(request, "sendMessage", reply.to);
+        if (d.status != Delivery::Status::Sent) {
+            return d;
+        }
     }
-    const std::string method = has_photo ? "sendPhoto" : "sendMessage";
+    return {Delivery::Status::Sent, {}, {}};
+}
 
+Delivery TelegramPlatform::post_message(const HttpRequest& request, const std::string& method,
+                                        Reply::To to) {
     HttpResponse response;
     try {
         response = http_.post(request);
@@ -312,7 +379,7 @@ Delivery TelegramPlatform::send(const Reply& reply) {
         // replies until it is, rather than drop them.
         return {Delivery::Status::Transient, {}, detail};
     }
-    const bool private_chat = reply.to == Reply::To::User;
+    const bool private_chat = to == Reply::To::User;
     if (private_chat && (code == 403 || (code == 400 && lower(description).find("chat not found") !=
                                                             std::string::npos))) {
         return {Delivery::Status::Blocked, {}, detail};

@@ -1,10 +1,13 @@
 #include "ghostpost/bot/console.h"
+#include "ghostpost/bot/daemon.h"
+#include "ghostpost/bot/log.h"
 #include "ghostpost/bot/service.h"
 
 #include "../storage/temp_path.h"
 
 #include <catch2/catch.hpp>
 
+#include <iostream>
 #include <sstream>
 #include <stdexcept>
 
@@ -22,6 +25,7 @@ class FailingStore final : public storage::Store {
 public:
     explicit FailingStore(storage::Store& inner) : s_(inner) {}
     int fail_on_enqueue = -1;
+    bool fail_on_append = false; // every appended action fails: a fault that never goes away
 
     void transaction(const std::function<void()>& w) override { s_.transaction(w); }
     bool post_handled(const std::string& p, const std::string& c, const std::string& m) override {
@@ -58,7 +62,11 @@ public:
                     const std::vector<storage::GameStatus>& st) override {
         return s_.games_of_player(p, st);
     }
-    void append_action(const storage::ActionRecord& a) override { s_.append_action(a); }
+    void append_action(const storage::ActionRecord& a) override {
+        if (fail_on_append)
+            throw std::runtime_error("log corrupted");
+        s_.append_action(a);
+    }
     std::vector<storage::ActionRecord> actions(std::int64_t g) override { return s_.actions(g); }
     int action_count(std::int64_t g) override { return s_.action_count(g); }
     void take_back(std::int64_t g, int p) override { s_.take_back(g, p); }
@@ -214,4 +222,72 @@ TEST_CASE("Commands addressed to another bot are ignored", "[bot][service]") {
     service.handle(post("2", "alice", "/settings@ghostpost"));
     CHECK(drain_texts(*store) ==
           std::vector<std::string>{"Settings of @alice: orientation=auto notation=ascii images=off."});
+}
+
+namespace {
+
+// Hands out the scripted posts after the cursor, one poll at a time, and asks the daemon to
+// stop once every post was handled and `replies` replies were sent.
+class ScriptPlatform final : public bot::Platform {
+public:
+    ScriptPlatform(std::vector<Post> posts, std::size_t replies, bot::StopToken& stop)
+        : posts_(std::move(posts)), replies_(replies), stop_(stop) {}
+    std::string name() const override { return "console"; }
+    std::vector<Post> poll(const std::string& cursor, std::chrono::seconds) override {
+        ++polls;
+        std::vector<Post> out;
+        for (const Post& p : posts_)
+            if (cursor.empty() || std::stoll(p.message_id) > std::stoll(cursor))
+                out.push_back(p);
+        if ((out.empty() && sent.size() >= replies_) || polls > 50)
+            stop_.request_stop();
+        return out;
+    }
+    bot::Delivery send(const bot::Reply& reply) override {
+        sent.push_back(reply.text);
+        return {};
+    }
+    std::vector<std::string> sent;
+    int polls = 0;
+
+private:
+    std::vector<Post> posts_;
+    std::size_t replies_;
+    bot::StopToken& stop_;
+};
+
+} // namespace
+
+TEST_CASE("A post that keeps failing is set aside with a reply and the posts behind it go on",
+          "[bot][service][daemon]") {
+    TempPath path;
+    auto real = storage::open_sqlite_store(path.str());
+    FailingStore store(*real);
+    Service service(store, {}, fixed_clock);
+    start_game(service, store);
+    std::ostringstream log_lines;
+    bot::log::set_sink(log_lines);
+
+    store.fail_on_append = true; // alice's move can never be stored
+    bot::StopToken stop;
+    ScriptPlatform platform({post("3", "alice", "e4"), post("4", "bob", "!games")}, 2, stop);
+    bot::DaemonOptions options;
+    options.poll_timeout = std::chrono::seconds(1);
+    options.pacing.per_chat = std::chrono::milliseconds(0);
+    options.post_attempts = 2;
+    bot::run_daemon(store, service, platform, options, stop, fixed_clock);
+    bot::log::set_sink(std::cerr);
+
+    CHECK(real->action_count(1) == 0);
+    CHECK(real->post_handled("console", "lobby", "3"));
+    CHECK(real->cursor("console") == std::optional<std::string>("4"));
+    REQUIRE(platform.sent.size() == 2);
+    CHECK(platform.sent[0] == "Sorry, I could not handle this post because of a fault on my "
+                              "side; nothing of it was applied. The operators can find it in the "
+                              "log as message 3.");
+    CHECK(platform.sent[1].starts_with("Games of @bob"));
+    const std::string logged = log_lines.str();
+    CHECK(logged.find("\"event\":\"post_failed\"") != std::string::npos);
+    CHECK(logged.find("\"attempt\":2") != std::string::npos);
+    CHECK(logged.find("\"event\":\"post_set_aside\"") != std::string::npos);
 }

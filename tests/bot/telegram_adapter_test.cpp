@@ -181,6 +181,90 @@ TEST_CASE("a PNG reply is a multipart sendPhoto with a caption", "[telegram]") {
     CHECK(request.parts[2].content == "Your view");
 }
 
+TEST_CASE("a reply longer than a message goes as several, split at line breaks", "[telegram]") {
+    CannedHttp http;
+    TelegramPlatform telegram(http, options());
+    for (int i = 0; i < 3; ++i) {
+        http.answer(200, {{"ok", true}, {"result", {{"message_id", 50 + i}}}});
+    }
+    // 700 numbered lines: about 9 KB, so three messages.
+    std::string history;
+    for (int i = 0; i < 700; ++i) {
+        history += (i ? "\n" : "") + std::to_string(i + 1) + ". Nf3 Nf6";
+    }
+    Reply reply;
+    reply.destination = "-100123";
+    reply.text = history;
+    reply.reply_to = "31";
+    CHECK(telegram.send(reply).status == Delivery::Status::Sent);
+    REQUIRE(http.requests.size() == 3);
+    std::string joined;
+    for (std::size_t i = 0; i < http.requests.size(); ++i) {
+        const json body = json::parse(http.requests[i].body);
+        const std::string text = body["text"].get<std::string>();
+        CHECK(text.size() <= 4096);
+        CHECK_FALSE(text.ends_with("\n"));
+        CHECK(text.ends_with(" Nf3 Nf6")); // every cut falls between two lines
+        // Only the first piece answers the post.
+        CHECK(body.contains("reply_parameters") == (i == 0));
+        joined += (i ? "\n" : "") + text;
+    }
+    CHECK(joined == history);
+}
+
+TEST_CASE("a long code block is split into whole-line blocks and stops at the first failure",
+          "[telegram]") {
+    CannedHttp http;
+    TelegramPlatform telegram(http, options());
+    http.answer(200, {{"ok", true}, {"result", {{"message_id", 60}}}});
+    http.answer(429, {{"ok", false},
+                      {"error_code", 429},
+                      {"description", "Too Many Requests"},
+                      {"parameters", {{"retry_after", 7}}}});
+    std::string pgn;
+    for (int i = 0; i < 400; ++i) {
+        pgn += "[Note \"<" + std::to_string(i) + "> & more\"]\n";
+    }
+    Reply reply;
+    reply.destination = "-100123";
+    reply.text = "The game in PGN:";
+    reply.code = pgn;
+    const Delivery delivery = telegram.send(reply);
+    CHECK(delivery.status == Delivery::Status::RetryAfter);
+    CHECK(delivery.retry_after == std::chrono::seconds(7));
+    REQUIRE(http.requests.size() == 2); // the text, then the first block failed: no more
+    CHECK(json::parse(http.requests[0].body)["text"] == "The game in PGN:");
+    const json second = json::parse(http.requests[1].body);
+    const std::string block = second["text"].get<std::string>();
+    CHECK(second["parse_mode"] == "HTML");
+    CHECK(block.size() <= 4096);
+    CHECK(block.starts_with("<pre>[Note \"&lt;0&gt; &amp; more\"]\n"));
+    CHECK(block.ends_with("more\"]</pre>"));
+}
+
+TEST_CASE("a caption too long for a photo sends the image alone and the words after it",
+          "[telegram]") {
+    CannedHttp http;
+    TelegramPlatform telegram(http, options());
+    http.answer(200, {{"ok", true}, {"result", {{"message_id", 70}}}});
+    http.answer(200, {{"ok", true}, {"result", {{"message_id", 71}}}});
+    Reply reply;
+    reply.destination = "-100123";
+    reply.text = std::string(1500, 'x');
+    reply.png = {0x89, 'P', 'N', 'G'};
+    reply.reply_to = "31";
+    CHECK(telegram.send(reply).status == Delivery::Status::Sent);
+    REQUIRE(http.requests.size() == 2);
+    CHECK(http.requests[0].url.ends_with("/sendPhoto"));
+    for (const auto& part : http.requests[0].parts) {
+        CHECK(part.name != "caption");
+    }
+    CHECK(http.requests[1].url.ends_with("/sendMessage"));
+    const json body = json::parse(http.requests[1].body);
+    CHECK(body["text"] == std::string(1500, 'x'));
+    CHECK_FALSE(body.contains("reply_parameters")); // the photo answered the post
+}
+
 TEST_CASE("answers from Telegram become deliveries", "[telegram]") {
     CannedHttp http;
     TelegramPlatform telegram(http, options());

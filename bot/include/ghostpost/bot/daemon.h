@@ -83,6 +83,10 @@ private:
 struct DaemonOptions {
     std::chrono::seconds poll_timeout{50};
     Pacing pacing;
+    // How many times in a row one post may fail (an exception while handling it) before it is
+    // set aside with Service::give_up, so that a post our code cannot handle does not hold up
+    // every post behind it.
+    int post_attempts = 5;
 };
 
 // The poll loop: until `stop`, poll, handle each post, deliver the outbox. Network and API

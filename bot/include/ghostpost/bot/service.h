@@ -45,6 +45,11 @@ public:
     // rolls back everything of the post and is rethrown; the caller retries later.
     HandleStatus handle(const Post& post);
 
+    // Sets aside a post that failed again and again (a fault of ours, not of the post's
+    // author): marks it handled, moves the cursor past it and tells its author that nothing of
+    // it was applied, so the posts behind it are not held up forever. Errors: storage errors.
+    void give_up(const Post& post);
+
     // The Reply a platform sends for an outbox entry.
     static Reply to_reply(const storage::OutboxEntry& entry);
 

@@ -52,8 +52,10 @@ public:
     // 401 bad token, 5xx...).
     std::vector<Post> poll(const std::string& cursor, std::chrono::seconds timeout) override;
 
-    // sendMessage, or sendPhoto (multipart) when the reply has a PNG. Never throws for an
-    // answer from Telegram: the outcome is a Delivery. Errors: HttpError::Cancelled only.
+    // sendMessage, or sendPhoto (multipart) when the reply has a PNG. A reply longer than
+    // Telegram's limits (4096 characters, 1024 for a caption) goes as several messages in
+    // order, split at line breaks. Never throws for an answer from Telegram: the outcome is a
+    // Delivery (the first failing piece's). Errors: HttpError::Cancelled only.
     Delivery send(const Reply& reply) override;
 
     // The bot's username, asking getMe once when it was not configured.
@@ -65,6 +67,8 @@ private:
     std::string call_json(const std::string& method, const std::string& body,
                           std::chrono::milliseconds timeout);
     std::string method_url(const std::string& method) const;
+    // Sends one sendMessage or sendPhoto request and reads Telegram's answer as a Delivery.
+    Delivery post_message(const HttpRequest& request, const std::string& method, Reply::To to);
 
     HttpClient& http_;
     TelegramOptions options_;
