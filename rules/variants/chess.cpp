@@ -92,6 +92,22 @@ public:
         return outcome_.over() ? std::nullopt : chess::fide_claimable_draw(pos_);
     }
 
+    // A lone king cannot mate; nor can a king and one minor piece against a bare king. With
+    // any other material a helpmate exists, so the seat is counted as able to win.
+    bool could_win(Seat seat) const override {
+        if (pos_.insufficient_material())
+            return false;
+        const auto heavy = pos_.pieces(seat, PieceKind::Pawn) | pos_.pieces(seat, PieceKind::Rook) |
+                           pos_.pieces(seat, PieceKind::Queen);
+        const int minors = popcount(pos_.pieces(seat, PieceKind::Knight) |
+                                    pos_.pieces(seat, PieceKind::Bishop));
+        if (heavy || minors >= 2)
+            return true;
+        if (minors == 0)
+            return false;
+        return popcount(pos_.pieces(opponent(seat))) > 1;
+    }
+
     PublicView public_view() const override {
         return make_public(chess::fide_board(pos_, "chess", outcome_.over()));
     }

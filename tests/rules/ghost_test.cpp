@@ -286,6 +286,18 @@ TEST_CASE("Decision 8: Hide may be used on consecutive turns", "[variant:ghost][
     CHECK(g->fen() == "3q4/8/8/4P3/3P4/8/PPP2PPP/RNB2BNR w F d8 - 0 1 4");
 }
 
+TEST_CASE("Hide protects pieces, not squares: the board lists only the protected pieces still standing",
+          "[variant:ghost][hide]") {
+    auto g = test::start("ghost", "3n1n2/8/8/8/4q3/8/P7/4R3 b - - - 0 0 1");
+    test::play(*g, "Hide");
+    CHECK(notes(*g).at(1) == "Cannot be captured this turn: Nd8 Nf8 (Hide).");
+    test::play(*g, "Rxe4 Nc6");
+    CHECK(notes(*g).at(1) == "Cannot be captured this turn: Nf8 (Hide).");
+    test::play(*g, "Skip");
+    CHECK(g->outcome().status == Status::WhiteWins);
+    CHECK(notes(*g) == std::vector<std::string>{"Paradigm: no Nexus."});
+}
+
 // ---------------------------------------------------------------- Transcend
 
 TEST_CASE("Transcend: the Ghost takes every touching Paradigm piece; pieces remain, so the Paradigm wins",

@@ -104,10 +104,10 @@ TEST_CASE("A move onto an enemy piece starts a combat in which both owners must 
     CHECK(said(ev) == "Nxe5 | combat on e5: the White knight (30 HP) needs 10 points, the Black pawn (10 HP) needs 30");
     CHECK(test::seats(*g) == "white black");
     CHECK(g->pending()[0].what ==
-          "choose by direct message the dice of your knight in the combat on e5: roll 1 to roll 3 "
+          "choose by direct message the dice of their knight in the combat on e5: roll 1 to roll 3 "
           "(it has 0 banked + 0 this turn of 10)");
     CHECK(g->pending()[1].what ==
-          "choose by direct message the dice of your pawn in the combat on e5: roll 1 (it has 0 "
+          "choose by direct message the dice of their pawn in the combat on e5: roll 1 (it has 0 "
           "banked + 0 this turn of 30)");
     CHECK(test::texts(*g, Seat::White) == std::vector<std::string>{"roll 1", "roll 2", "roll 3"});
     CHECK(test::texts(*g, Seat::Black) == std::vector<std::string>{"roll 1"});
@@ -271,10 +271,10 @@ TEST_CASE("The game ends when a king is killed", "[variant:gnostic]") {
     act(*g, Seat::White, "roll 5", dice);
     auto ev = act(*g, Seat::Black, "roll 1", dice);
     CHECK(ev.back().kind == EventKind::GameOver);
-    CHECK(ev.back().text == "the Black king was killed");
+    CHECK(ev.back().text == "killing the Black king");
     CHECK(g->outcome().status == Status::WhiteWins);
     CHECK(g->pending().empty());
-    CHECK(test::refusal(*g, Seat::Black, "Kd7") == "the game is over (the Black king was killed)");
+    CHECK(test::refusal(*g, Seat::Black, "Kd7") == "the game is over (killing the Black king)");
 }
 
 TEST_CASE("When both kings die in one combat the game is drawn", "[variant:gnostic]") {
@@ -284,7 +284,7 @@ TEST_CASE("When both kings die in one combat the game is drawn", "[variant:gnost
     act(*g, Seat::White, "roll 1", dice);
     act(*g, Seat::Black, "roll 1", dice);
     CHECK(g->outcome().status == Status::Draw);
-    CHECK(g->outcome().reason == "both kings were killed");
+    CHECK(g->outcome().reason == "the death of both kings");
 }
 
 TEST_CASE("En passant fights the passed pawn and the winner lands behind it", "[variant:gnostic]") {
@@ -340,4 +340,20 @@ TEST_CASE("A repetition needs the track in the same place and direction", "[vari
         test::play(*g, "Nf3 Nf6 Ng1 Ng8");
     }
     CHECK(g->claimable_draw() == std::optional<std::string>("threefold repetition"));
+}
+
+TEST_CASE("The public board shows the shades on the track, hit points, prisoners and the killed",
+          "[variant:gnostic][view]") {
+    auto g = gnostic("rnbqkbnr/pppp1ppp/8/4p3/4P3/5Q2/PPPP1PPP/RNB1KBNR b KQkq - 1 2 track=Bd "
+                     "used=I/- dead=P/NN damage=e4:4,e5:3 jail=e5");
+    const BoardView b = g->public_view().board();
+    CHECK(b.at(*parse_square("e4")).tint == Tint::Dark75); // '*' at track B
+    CHECK(b.at(*parse_square("f1")).tint == Tint::Light100);
+    // e5 is 75% dark: the Black pawn has 15 (x1.5) less 3; e4's White pawn 8 (x0.75) less 4.
+    CHECK(hp(*g, "e5") == "p 12/15!");
+    CHECK(hp(*g, "e4") == "P 4/8");
+    CHECK(hp(*g, "f3") == "Q 180/180"); // f3 is always light: x2 for a White piece
+    CHECK(test::notes(b) == "Track: B, moving toward dark (A)\n"
+                            "Spells cast: White Imprison\n"
+                            "Killed: White 1 pawn; Black 2 knights");
 }

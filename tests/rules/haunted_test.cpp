@@ -247,6 +247,15 @@ TEST_CASE("A spirit pawn not invoked on arrival stays a spirit and may be reborn
     CHECK(g->fen() == "2R5/8/5k2/8/8/8/8/2R1K3 b - - 0 3");
 }
 
+TEST_CASE("A rebirth written as a living promotion is refused with the spirit form to write, piece included",
+          "[variant:haunted]") {
+    auto g = test::start("haunted", "4k3/8/8/8/8/8/8/1R2K3[Pb7] w - - 0 1");
+    CHECK(refusal(*g, "b8=Q") == "b8=Q is not possible: no living pawn can go to b8, but your white spirit pawn "
+                                 "on b7 can: write SPb8=Q");
+    CHECK(refusal(*g, "b8=N") == "b8=N is not possible: no living pawn can go to b8, but your white spirit pawn "
+                                 "on b7 can: write SPb8=N");
+}
+
 TEST_CASE("En passant leaves the captured pawn's spirit released on its own square", "[variant:haunted]") {
     auto g = test::start("haunted", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2");
     CHECK(move(*g, "exd6") == std::vector<std::string>{"exd6", "the black pawn on d5 becomes a spirit"});

@@ -215,10 +215,13 @@ BoardView GhostGame::board() const {
         }
         return t;
     };
+    // A protection names pieces, not squares: a knight that moved away after a Transcend takes
+    // nothing with it, and once the game is over nothing is protected any more.
+    const chess::Bitboard standing = s.phase == Phase::Over ? 0 : s.black;
     std::string safe;
     for (auto [b, why] : {std::pair{s.shadow, "Shadow"}, std::pair{s.haunt, "Haunt"}, std::pair{s.hidden, "Hide"}})
-        if (b)
-            safe += (safe.empty() ? "" : ", ") + list(b) + " (" + why + ")";
+        if (b & standing)
+            safe += (safe.empty() ? "" : ", ") + list(b & standing) + " (" + why + ")";
     if (!safe.empty())
         v.notes.push_back("Cannot be captured this turn: " + safe + ".");
     if (s.locked >= 0)

@@ -105,19 +105,19 @@ void finish_combat(State& st, int winner, std::vector<Event>& events) {
         at(st, att.square).damage += def.banked + def.turn;
         kill(st, def.square);
         land(st, c.move);
-        events.push_back(public_event(EventKind::Captured,
+        events.push_back(public_event(EventKind::Special,
                                       "the " + unit_name(attacker) + " wins the combat on " + where +
                                           " and kills the " + unit_name(defender)));
     } else if (winner == 1) {
         at(st, def.square).damage += att.banked + att.turn;
         kill(st, att.square);
-        events.push_back(public_event(EventKind::Captured,
+        events.push_back(public_event(EventKind::Special,
                                       "the " + unit_name(defender) + " wins the combat on " + where +
                                           " and kills the attacking " + unit_name(attacker)));
     } else {
         kill(st, att.square);
         kill(st, def.square);
-        events.push_back(public_event(EventKind::Captured, "the combat on " + where +
+        events.push_back(public_event(EventKind::Special, "the combat on " + where +
                                                                " is a draw: the " + unit_name(attacker) +
                                                                " and the " + unit_name(defender) +
                                                                " are both killed"));

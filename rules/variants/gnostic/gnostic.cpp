@@ -33,13 +33,16 @@ const VariantInfo& gnostic_info() {
             "Squares are light, dark, or follow a track A (dark) to E (light) that starts at C, "
             "moves toward A after each full round and bounces. Instead of moving, a Queen may "
             "cast each spell once per game: Teleport, Heal, Shift Time, Exchange, Revive, "
-            "Imprison. Dice come from the game's secret seed, whose hash is published at the "
-            "start and which is revealed at the end.",
+            "Imprison. Dice come from the game's secret seed: its SHA-256 is posted when the "
+            "game starts, the seed itself when it ends, and !verify <game> then re-derives "
+            "every roll from the seed and the log.",
         .notation =
-            "Moves in SAN: e4, Nf3, Nxe5 (starts a combat), O-O, exd8=Q. Combat: roll 3, hold. "
+            "Moves in SAN: e4, Nf3, Nxe5 (starts a combat), O-O, exd8=Q. Combat: roll 3, hold, "
+            "sent to the bot by direct message (the first choice of a round is secret). "
             "Spells: Teleport b1-e5, Heal e4, Shift Time, Exchange e4-d5, Revive Nc3, "
             "Imprison f6. Any time: policy roll 4 hold 20 (used when you miss the combat "
             "deadline), policy off. pass when nothing can move.",
+        .uses_chance = true,
     };
     return info;
 }
@@ -263,11 +266,11 @@ private:
             if (u.kind == PieceKind::King)
                 ++kings[index(u.seat)];
         if (!kings[0] && !kings[1])
-            outcome_ = {Status::Draw, "both kings were killed"};
+            outcome_ = {Status::Draw, "the death of both kings"};
         else if (!kings[0])
-            outcome_ = {Status::BlackWins, "the White king was killed"};
+            outcome_ = {Status::BlackWins, "killing the White king"};
         else if (!kings[1])
-            outcome_ = {Status::WhiteWins, "the Black king was killed"};
+            outcome_ = {Status::WhiteWins, "killing the Black king"};
         else if (st_.halfmove >= 150)
             outcome_ = {Status::Draw, "the 75-move rule"};
         else if (repetitions() >= 5)
@@ -319,6 +322,21 @@ BoardView GnosticGame::board(std::optional<Seat> viewer) const {
     }
     if (!used.empty())
         v.notes.push_back("Spells cast: " + used);
+    // The killed pieces are what Revive may bring back, so both sides need to see them.
+    std::string killed;
+    for (Seat s : {Seat::White, Seat::Black}) {
+        std::string names;
+        for (std::size_t k = 0; k < st_.dead[index(s)].size(); ++k) {
+            const int n = st_.dead[index(s)][k];
+            if (n > 0)
+                names += (names.empty() ? "" : ", ") + std::to_string(n) + " " +
+                         std::string(piece_name(static_cast<PieceKind>(k))) + (n > 1 ? "s" : "");
+        }
+        if (!names.empty())
+            killed += (killed.empty() ? "" : "; ") + std::string(s == Seat::White ? "White " : "Black ") + names;
+    }
+    if (!killed.empty())
+        v.notes.push_back("Killed: " + killed);
     if (st_.combat) {
         const auto& c = *st_.combat;
         std::string line = "Combat on " + gnostic::sq_name(c.contested) + ", round " + std::to_string(c.round) + ":";

@@ -347,7 +347,7 @@ std::vector<Decision> decisions(const State& st) {
             continue;
         const Unit& u = at(st, f.square);
         const int cv = conventional_value(u.kind);
-        std::string what = "choose by direct message the dice of your " +
+        std::string what = "choose by direct message the dice of their " +
                            std::string(piece_name(u.kind)) + " in the combat on " +
                            sq_name(c.contested) + ": roll 1" + (cv > 1 ? " to roll " + std::to_string(cv) : "") +
                            (f.turn > 0 ? ", or hold" : "") + " (it has " + std::to_string(f.banked) +

@@ -22,7 +22,8 @@ std::string spirit_text(const Board& b, const HMove& m, const MoveBuf& legal) {
             b.spirit(o.from).kind == b.spirit(m.from).kind)
             clash = true;
     return std::string("S") + piece_letter(b.spirit(m.from).kind) + (clash ? where(m.from) : "") +
-           (b.living(m.to).kind != PieceKind::None ? "x" : "") + where(m.to);
+           (b.living(m.to).kind != PieceKind::None ? "x" : "") + where(m.to) +
+           (m.promotion != PieceKind::None ? std::string("=") + piece_letter(m.promotion) : "");
 }
 
 // Living checkers and invoked spirits giving check to `seat` on this board.

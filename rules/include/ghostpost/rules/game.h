@@ -120,6 +120,9 @@ struct VariantInfo {
     std::vector<OptionSpec> options;
     std::string summary;  // the rules in a few lines, for !rules
     std::string notation; // how actions are written, for !rules and error replies
+    // Whether apply() draws from the RandomSource: the service then commits to the game's seed
+    // (its hash when the game starts, the seed when it ends) so anyone can check the dice.
+    bool uses_chance = false;
 };
 
 class Game {
@@ -143,6 +146,9 @@ public:
     virtual Outcome outcome() const = 0;
     // A draw the seat to decide may claim now (the 50-move rule, threefold repetition).
     virtual std::optional<std::string> claimable_draw() const { return std::nullopt; }
+    // Whether `seat` could still win by some series of legal actions; when its opponent runs
+    // out of time and it could not, the game is drawn. Default: true (the opponent loses).
+    virtual bool could_win(Seat) const { return true; }
 
     virtual PublicView public_view() const = 0;
     virtual SeatView seat_view(Seat seat) const = 0;
