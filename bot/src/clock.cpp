@@ -2,23 +2,16 @@
 
 #include <algorithm>
 #include <charconv>
+#include <ctime>
 
 namespace ghostpost::bot {
 namespace {
 
-// "3d", "12h": a number and a unit.
-std::optional<Seconds> parse_span(std::string_view s) {
-    if (s.size() < 2)
+// A time control counts in days and hours only.
+std::optional<Seconds> control_span(std::string_view s) {
+    if (s.empty() || s.back() == 'm')
         return std::nullopt;
-    const char unit = s.back();
-    const Seconds scale = unit == 'd' ? day : unit == 'h' ? 3600 : 0;
-    if (scale == 0)
-        return std::nullopt;
-    Seconds n = 0;
-    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size() - 1, n);
-    if (ec != std::errc{} || end != s.data() + s.size() - 1 || n <= 0 || n > 365 * 24)
-        return std::nullopt;
-    return n * scale;
+    return parse_span(s);
 }
 
 std::string span_text(Seconds s) {
@@ -42,15 +35,15 @@ TimeControlParse parse_time_control(std::string_view text) {
         return {TimeControl{}, {}};
     const auto plus = text.find('+');
     if (plus == std::string_view::npos) {
-        auto base = parse_span(text);
+        auto base = control_span(text);
         if (!base)
             return {std::nullopt, "\"" + std::string(text) + "\" is not a time control: " + help};
         return {TimeControl{TimeControl::Kind::PerMove, *base, 0, 0}, {}};
     }
     const auto slash = text.find('/', plus);
-    auto base = parse_span(text.substr(0, plus));
-    auto inc = parse_span(text.substr(plus + 1, slash == std::string_view::npos ? std::string_view::npos : slash - plus - 1));
-    auto cap = slash == std::string_view::npos ? std::optional<Seconds>{} : parse_span(text.substr(slash + 1));
+    auto base = control_span(text.substr(0, plus));
+    auto inc = control_span(text.substr(plus + 1, slash == std::string_view::npos ? std::string_view::npos : slash - plus - 1));
+    auto cap = slash == std::string_view::npos ? std::optional<Seconds>{} : control_span(text.substr(slash + 1));
     if (!base || !inc || !cap)
         return {std::nullopt, "\"" + std::string(text) + "\" is not a time control: " + help};
     if (*cap < *base)
@@ -80,6 +73,37 @@ double used_fraction(const TimeControl& tc, const PlayerClock& clock, Seconds no
         return 0.0;
     const Seconds left = time_left(clock, now, paused);
     return std::clamp(1.0 - static_cast<double>(left) / static_cast<double>(clock.remaining), 0.0, 1.0);
+}
+
+std::optional<Seconds> parse_span(std::string_view s) {
+    if (s.size() < 2)
+        return std::nullopt;
+    const char unit = s.back();
+    const Seconds scale = unit == 'd' ? day : unit == 'h' ? 3600 : unit == 'm' ? 60 : 0;
+    if (scale == 0)
+        return std::nullopt;
+    Seconds n = 0;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size() - 1, n);
+    if (ec != std::errc{} || end != s.data() + s.size() - 1 || n <= 0 || n > 366 * 24 * 60 ||
+        n * scale > 366 * day)
+        return std::nullopt;
+    return n * scale;
+}
+
+std::string format_utc(Seconds at) {
+    const std::time_t t = static_cast<std::time_t>(at);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &tm);
+    return text;
+}
+
+int utc_year(Seconds at) {
+    const std::time_t t = static_cast<std::time_t>(at);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    return tm.tm_year + 1900;
 }
 
 std::string format_duration(Seconds s) {

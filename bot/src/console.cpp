@@ -1,6 +1,9 @@
 #include "ghostpost/bot/console.h"
 
+#include "ghostpost/bot/clock.h"
+
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 namespace ghostpost::bot {
@@ -12,6 +15,10 @@ std::optional<ConsoleLine> parse_console_line(const std::string& raw, std::strin
     if (line.empty() || line.starts_with("//"))
         return std::nullopt;
     ConsoleLine c;
+    if (line.starts_with("~ ")) {
+        c.directive = line.substr(2);
+        return c;
+    }
     std::string_view rest = line;
     if (rest.starts_with("[")) {
         auto close = rest.find("] ");
@@ -56,6 +63,10 @@ std::vector<Post> ConsolePlatform::poll(const std::string& cursor, std::chrono::
             if (!error.empty())
                 out_ << "?? cannot read this line: " << error << "\n";
             continue;
+        }
+        if (!parsed->directive.empty()) {
+            directive_ = parsed->directive;
+            return {};
         }
         long long sequence = 0;
         try {
@@ -128,13 +139,44 @@ int deliver_outbox(storage::Store& store, Platform& platform, std::int64_t now,
 int run_console(storage::Store& store, const ServiceSettings& settings, std::istream& in,
                 std::ostream& out, std::ostream& err, Clock clock) {
     ConsolePlatform console(in, out);
-    Service service(store, settings, clock);
+    // Time lines move the service's clock; the offset is shared with the clock it was given.
+    auto offset = std::make_shared<std::int64_t>(0);
+    Clock moved = [clock, offset] { return clock() + *offset; };
+    Service service(store, settings, moved);
     int status = 0;
+    const auto job = [&](bool starting) {
+        try {
+            if (starting)
+                service.start_up();
+            service.tick();
+        } catch (const std::exception& e) {
+            err << "ghostpost: the time-driven job failed: " << e.what() << "\n";
+            status = 1;
+        }
+    };
+    job(true);
+    deliver_outbox(store, console, moved());
     for (;;) {
         std::string cursor = store.cursor(console.name()).value_or("");
         auto posts = console.poll(cursor, std::chrono::seconds(0));
         if (posts.empty() && console.at_end())
             break;
+        if (std::string d = console.take_directive(); !d.empty()) {
+            const bool down = d.starts_with("down ");
+            std::optional<std::int64_t> span;
+            if (down || d.starts_with("wait "))
+                span = parse_span(d.substr(5));
+            if (!span) {
+                out << "?? cannot read this line: a time line is \"~ wait <time>\" or \"~ down "
+                       "<time>\", the time as 30m, 12h or 2d\n";
+                continue;
+            }
+            *offset += *span;
+            out << "~~ now " << format_utc(moved()) << (down ? " (after downtime)" : "") << "\n";
+            job(down);
+            deliver_outbox(store, console, moved());
+            continue;
+        }
         for (const auto& post : posts) {
             try {
                 service.handle(post);
@@ -145,9 +187,10 @@ int run_console(storage::Store& store, const ServiceSettings& settings, std::ist
                 status = 1;
             }
         }
-        deliver_outbox(store, console, clock());
+        job(false);
+        deliver_outbox(store, console, moved());
     }
-    deliver_outbox(store, console, clock());
+    deliver_outbox(store, console, moved());
     return status;
 }
 

@@ -184,8 +184,25 @@ void run_daemon(storage::Store& store, Service& service, Platform& platform,
     std::string failing_post; // the post that failed last, and how many times in a row
     int failures = 0;
     log::info("daemon_started", {{"platform", name}});
+    // The time-driven job: once at start-up (downtime is charged to nobody), then every
+    // tick_interval between polls. A failure is logged and tried again next time.
+    std::int64_t last_tick = 0;
+    try {
+        if (const int told = service.start_up(); told > 0)
+            log::info("downtime_forgiven", {{"games", told}});
+    } catch (const std::exception& e) {
+        log::error("start_up_failed", {{"error", e.what()}});
+    }
 
     while (!stop.stop_requested()) {
+        if (const std::int64_t now = clock(); now - last_tick >= options.tick_interval.count()) {
+            last_tick = now;
+            try {
+                service.tick();
+            } catch (const std::exception& e) {
+                log::error("tick_failed", {{"error", e.what()}});
+            }
+        }
         bool waiting_replies = false;
         try {
             sender.send_due();

@@ -111,6 +111,11 @@ int run(const std::string& config_path) {
             service_settings.prefix = settings.command_prefix;
             service_settings.moderators = telegram_moderators(settings.moderators);
             service_settings.bot_name = bot_name;
+            service_settings.default_time_control = settings.clocks.default_time_control;
+            service_settings.combat_deadline =
+                std::chrono::duration_cast<std::chrono::seconds>(settings.clocks.combat_deadline)
+                    .count();
+            service_settings.vacation_days = settings.clocks.vacation_days;
             Service service(*store, service_settings);
             DaemonOptions daemon_options;
             daemon_options.poll_timeout = settings.telegram.poll_timeout;

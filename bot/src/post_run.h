@@ -11,6 +11,7 @@
 #include "ghostpost/rules/game.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -64,7 +65,31 @@ public:
         : s_(service), store_(service.store_), post_(post), now_(service.clock_()) {}
 
     void run();
+    // Says what game_over set aside, after the post's own replies. Whoever ends games outside
+    // run() (the time-driven job) calls it too, before the transaction commits.
+    void settle();
     void publish_cache();
+    // The time-driven work for one game (service_clock.cpp); true when something changed or
+    // was said. The caller settles and commits as after run().
+    bool tick_game(std::int64_t game_id);
+    // After downtime from `from` to `to`: clocks that ran are moved on by the gap; true when
+    // the game was told.
+    bool forgive_downtime(std::int64_t game_id, std::int64_t from, std::int64_t to);
+    // Publishes, in each game's channel, the seed of every game with chance that finish()
+    // ended in this run (service_verify.cpp). Whoever ends games calls it after the replies
+    // that say so, before the commit.
+    void reveal_seeds();
+    // Publishes, in each game's channel, the full record of every game that ended in this run
+    // while its channel's board hid pieces a player saw (Phantom Chess): the record names every
+    // hidden move's square. Called like reveal_seeds, after the replies that end the games.
+    void publish_hidden_records();
+    // What every run that may have ended games does before its commit, in this order: settle,
+    // reveal_seeds, publish_hidden_records.
+    void conclude() {
+        settle();
+        reveal_seeds();
+        publish_hidden_records();
+    }
 
 private:
     struct Loaded {
@@ -187,6 +212,8 @@ private:
         store_.update_game(g);
         store_.clear_offer(g.id, OfferKind::Draw);
         store_.clear_offer(g.id, OfferKind::Takeback);
+        game_over(g);
+        seeds_due_.push_back(g);
     }
     std::vector<GameRecord> my_games_here(const std::vector<GameStatus>& statuses) {
         std::vector<GameRecord> out;
@@ -225,6 +252,79 @@ private:
     void cmd_help(const std::vector<std::string>& args);
     void cmd_settings(const std::vector<std::string>& args);
 
+    // --- dice anyone can verify (service_verify.cpp)
+    // A fresh secret seed for a new game (derived from settings.fixed_seed in tests).
+    std::vector<std::uint8_t> new_seed() const;
+    // For a variant with chance, the sentence that commits to the seed by its SHA-256; empty
+    // for the others.
+    std::string seed_commitment(const GameRecord& g, const rules::VariantInfo& info) const;
+    // Before `seat` plays `action` from a public post: true, after replying, when the action
+    // is a secret decision (all its events are private) that must come by direct message.
+    bool refuse_secret_in_public(const Loaded& l, Seat seat, const rules::Action& action,
+                                 const std::string& text);
+    // The record of a game for !history and !pgn: movetext whose secret decisions stay hidden
+    // while the game is under way and, for games with chance, every roll as a comment.
+    std::string record_movetext(const GameRecord& g, const std::vector<storage::ActionRecord>& log);
+    // The texts of `log` as the channel may see them: while the game is under way, a secret
+    // decision reads "{a secret choice}".
+    std::vector<std::string> public_action_texts(const GameRecord& g,
+                                                 const std::vector<storage::ActionRecord>& log);
+    void cmd_verify(const std::vector<std::string>& args);
+
+    // --- correspondence clocks (service_clock.cpp)
+    struct ServiceOptions {
+        std::string time_control; // canonical ("3d", "none")
+        bool rated = true;
+    };
+    // Takes tc= and rated= out of `given` (they belong to the service, not the variant);
+    // replies and returns nullopt when one cannot be read.
+    std::optional<ServiceOptions> take_service_options(rules::Options& given);
+    static std::string service_options_text(const GameRecord& g); // "Clock: 3d per move; rated."
+    // The clocks of a game under way as a sentence with absolute deadlines, after a space;
+    // empty once the game is over.
+    std::string clock_line(const Loaded& l);
+    // Before `seat` acts in `l`: false, after replying, when the author is banned, the game is
+    // paused, or a clock of the game ran out (the game then ends on time).
+    bool may_act(Loaded& l, Seat seat);
+    // After `seat` acted (`decision`: one of its legal actions, not an anytime one): charges
+    // and credits its clock, then starts and stops clocks to match who must decide now.
+    void clocks_after_action(Loaded& l, Seat seat, bool decision);
+    // Starts and stops the clocks of `l` to match who must decide now, vacations and pauses;
+    // tells a player who opted in when a decision becomes theirs.
+    void sync_clocks(Loaded& l);
+    // Ends the game on time when a running clock has run out; true when it did.
+    bool flag_if_out(Loaded& l);
+    void cmd_vacation(const std::vector<std::string>& args);
+    std::array<storage::ClockRecord, 2> clock_rows(const GameRecord& g);
+
+    // --- moderators (service_mod.cpp)
+    // True, after replying that `what` is refused, when the author is banned here.
+    bool refuse_banned(const std::string& what = "your commands and moves are refused");
+    void cmd_mod(const std::vector<std::string>& args);
+    void mod_log(const std::string& action);
+    void announce(const GameRecord& g, const std::string& text);
+
+    // --- tournaments (service_tourney.cpp) and ratings (service_rating.cpp)
+    void cmd_tourney(const std::vector<std::string>& args);
+    void cmd_rating(const std::vector<std::string>& args);
+    void cmd_leaderboard(const std::vector<std::string>& args);
+    // Wherever a game ends (finished, or aborted): a rated game's ratings change at once; what
+    // is said about it (rating changes, a tournament round complete) waits for settle().
+    void game_over(const GameRecord& g);
+    void say_at(const std::string& channel, std::string text, std::string code = {});
+    std::optional<storage::TournamentRecord> pick_tournament(const std::vector<std::string>& args,
+                                                             std::size_t at);
+    void tourney_create(const std::vector<std::string>& args);
+    void tourney_entry(const std::vector<std::string>& args, bool join);
+    void tourney_start(const std::vector<std::string>& args);
+    void tourney_next(const std::vector<std::string>& args);
+    void tourney_pairings(const std::vector<std::string>& args);
+    void tourney_standings(const std::vector<std::string>& args);
+    // Pairs round `round` of a running tournament, creates its games and tells everyone.
+    void start_round(storage::TournamentRecord& t, int round);
+    // A tournament game ended: announces a complete round, or the final standings.
+    void tourney_game_over(const GameRecord& g);
+
     // The seated, ongoing game a command is about, with the author's seat; replies and returns
     // nullopt when there is none.
     struct MyGame {
@@ -239,7 +339,21 @@ private:
     const Post& post_;
     std::int64_t now_;
     PlayerRecord author_;
+    bool defaulting_ = false; // the job answers a seat's overdue decision with `default`
     std::map<std::int64_t, Service::CachedGame> pending_cache_;
+    std::vector<GameRecord> seeds_due_; // games ended in this post whose seed is to be revealed
+    std::vector<GameRecord> records_due_; // games ended in this post that hid pieces
+    // Whether the channel's board of `g` leaves out a piece some seat sees.
+    static bool hides_pieces(const rules::Game& g) {
+        const rules::BoardView shown = g.public_view().board();
+        return g.seat_view(Seat::White).board().cells != shown.cells ||
+               g.seat_view(Seat::Black).board().cells != shown.cells;
+    }
+    struct Ended {
+        GameRecord game;
+        std::string rating_note; // empty when the game was not rated
+    };
+    std::vector<Ended> ended_; // games that ended in this post, for settle()
 };
 
 } // namespace ghostpost::bot

@@ -30,13 +30,17 @@ namespace detail {
 
 // The forms every error reply points to, and !help's list.
 const Usage usages[] = {
-    {"new", "new <variant> [@opponent] [white|black|random] [option=value ...]",
-     "challenge someone (no @opponent: anyone here may accept)"},
+    {"new", "new <variant> [@opponent] [white|black|random] [tc=3d|7d+1d/14d|none] [rated=yes|no] "
+            "[option=value ...]",
+     "challenge someone (no @opponent: anyone here may accept); tc= sets the correspondence "
+     "clock (days per move, or base+increment/cap), rated= whether the result counts for ratings"},
     {"accept", "accept [game]", "accept a challenge made to you"},
     {"decline", "decline [game]", "decline a challenge made to you"},
     {"cancel", "cancel [game]", "withdraw your challenge"},
     {"move", "move [game] <move>", "play a move (also !m); a bare move works when you must "
                                    "decide in just one game here"},
+    {"peek", "peek [game]",
+     "Phantom Chess: spend one of your lives to see both Phantoms by direct message, at any time"},
     {"board", "board [game] [ply] [ascii|unicode|png] [flip]", "show a board, now or at an earlier ply"},
     {"games", "games [@user]", "list games, those waiting for a decision first"},
     {"history", "history [game]", "list the moves played"},
@@ -46,9 +50,28 @@ const Usage usages[] = {
     {"takeback", "takeback [game]", "ask to take back your last move, or accept such a request"},
     {"abort", "abort [game]", "end a game before each side has moved"},
     {"rules", "rules [variant]", "the variants and their rules"},
+    {"verify", "verify [game]",
+     "check a game's dice: the seed's hash while it runs, every roll from the seed once it ended"},
     {"help", "help [command]", "this list, or one command"},
-    {"settings", "settings [orientation=white|black|auto] [notation=ascii|unicode] [images=on|off]",
-     "how boards are shown to you"},
+    {"settings", "settings [orientation=white|black|auto] [notation=ascii|unicode] [images=on|off] "
+                 "[reminders=on|off]",
+     "how boards are shown to you, and whether I remind you privately of your decisions"},
+    {"vacation", "vacation [<N>d|off]",
+     "stop your clocks in all your games for N days (a yearly allowance), or end it early"},
+    {"mod", "mod adjudicate|forfeit|extend|pause|resume|void|ban|unban|log ...",
+     "moderators only: adjudicate <game> <1-0|0-1|1/2-1/2>, forfeit <game> @player, extend "
+     "<game> <time>, pause|resume <game>, void <game>, ban|unban @user [reason], log"},
+    {"tourney", "tourney create <name> <variant> <roundrobin|double|swiss|knockout> [rounds=N] [tc=...]",
+     "open a tournament run from this channel (rounds= for Swiss only); then !tourney join, leave, "
+     "start, pairings, standings and next"},
+    {"tourney join", "tourney join|leave <name>", "enter or leave a tournament before it starts"},
+    {"tourney start", "tourney start <name>",
+     "seed the entrants and start the first round (the creator or a moderator)"},
+    {"tourney pairings", "tourney pairings [name] [round]", "a round's games and results"},
+    {"tourney standings", "tourney standings [name]", "the table with its tie-breaks"},
+    {"tourney next", "tourney next [name]", "start the next round once every game of this one is over"},
+    {"rating", "rating [@user] [variant]", "Glicko-2 ratings, one per variant"},
+    {"leaderboard", "leaderboard <variant>", "the best ratings of a variant"},
 };
 
 const Usage* find_usage(const std::string& name) {
@@ -385,6 +408,8 @@ void PostRun::run() {
     if (auto c = parse_command(post_.text, prefixes)) {
         if (!c->addressee.empty() && lower(c->addressee) != lower(s_.settings_.bot_name))
             return; // another bot's command
+        if (refuse_banned())
+            return;
         run_command(*c);
         return;
     }
@@ -416,10 +441,28 @@ void PostRun::run_command(const Command& c) {
         cmd_abort(a);
     else if (name == "rules")
         cmd_rules(a);
+    else if (name == "verify")
+        cmd_verify(a);
+    else if (name == "peek") {
+        // The same as the bare word, which is the action's notation.
+        std::vector<std::string> move_args(a.begin(), a.end());
+        move_args.push_back("peek");
+        cmd_move(move_args);
+    }
     else if (name == "help")
         cmd_help(a);
     else if (name == "settings")
         cmd_settings(a);
+    else if (name == "vacation")
+        cmd_vacation(a);
+    else if (name == "mod")
+        cmd_mod(a);
+    else if (name == "tourney" || name == "tournament")
+        cmd_tourney(a);
+    else if (name == "rating" || name == "ratings")
+        cmd_rating(a);
+    else if (name == "leaderboard")
+        cmd_leaderboard(a);
     else
         say("There is no command " + s_.settings_.prefix + shorten(c.name, 20) + ". Say " +
             s_.settings_.prefix + "help for the list.");
@@ -469,6 +512,9 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
         say("You cannot challenge yourself.");
         return;
     }
+    auto service_options = take_service_options(given);
+    if (!service_options)
+        return;
     auto options = rules::resolve_options(info, given);
     if (!options) {
         say(capitalized(options.error().message) + ". Say " + s_.settings_.prefix + "rules " +
@@ -487,8 +533,10 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
     g.channel = post_.channel;
     g.challenger = author_.id;
     g.challenged = opponent;
-    g.seed = make_seed();
+    g.seed = new_seed();
     g.created_at = now_;
+    g.time_control = service_options->time_control;
+    g.rated = service_options->rated;
     std::string color_note;
     if (color == "random") {
         // The seed is secret and fresh, so its first byte is as good a coin as any.
@@ -503,7 +551,7 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
     std::string target = opponent.empty() ? std::string("anyone here") : "@" + opponent;
     say("@" + author_.name + " challenges " + target + " to " + info.title + ", game #" + id +
         ". @" + author_.name + " would play " + seat + color_note +
-        ". Options: " + options_text(*options) + ". " +
+        ". Options: " + options_text(*options) + ". " + service_options_text(g) + " " +
         (opponent.empty() ? std::string("Anyone") : "@" + opponent) + ": answer " +
         s_.settings_.prefix + "accept " + id +
         (opponent.empty() ? std::string() : " or " + s_.settings_.prefix + "decline " + id) + ".");
@@ -594,10 +642,22 @@ void PostRun::cmd_answer(const std::vector<std::string>& args, const std::string
     g.status = GameStatus::Ongoing;
     store_.update_game(g);
     Loaded l = load(g);
+    sync_clocks(l);
     auto first = deciders(l);
     std::optional<std::int64_t> viewer = first.empty() ? g.white : seated(g, first.front());
-    say_in(g, "@" + author_.name + " accepts. " + vs_line(l) + " " + next_line(l),
+    say_in(g, "@" + author_.name + " accepts. " + vs_line(l) + seed_commitment(g, l.info()) + " " +
+                  next_line(l) + clock_line(l),
            board(l, viewer));
+}
+
+// Whether `text` names an action `seat` may take turn or no turn (a Phantom Chess peek).
+static bool names_anytime_action(const rules::Game& game, Seat seat, const std::string& text) {
+    auto parsed = rules::parse_action(game, seat, text);
+    if (!parsed)
+        return false;
+    const auto anytime = game.anytime_actions(seat);
+    return std::any_of(anytime.begin(), anytime.end(),
+                       [&](const auto& a) { return a.action == parsed->action; });
 }
 
 bool PostRun::try_bare_move() {
@@ -636,6 +696,10 @@ bool PostRun::try_bare_move() {
         auto& [l, seat] = waiting.front();
         if (!rules::looks_like_action(*l.game, seat, text))
             return false;
+        if (names_anytime_action(*l.game, seat, text)) {
+            play(l, seat, text);
+            return true;
+        }
         say("Not played: it is not your turn in game #" + std::to_string(l.rec.id) + ". " +
             next_line(l));
         return true;
@@ -696,7 +760,8 @@ void PostRun::cmd_move(const std::vector<std::string>& args) {
     }
     Loaded l = load(*g);
     auto ds = deciders(l);
-    if (std::find(ds.begin(), ds.end(), *seat) == ds.end()) {
+    if (std::find(ds.begin(), ds.end(), *seat) == ds.end() &&
+        !names_anytime_action(*l.game, *seat, text)) {
         say("Not played: it is not your turn in game #" + id + ". " + next_line(l));
         return;
     }
@@ -705,6 +770,8 @@ void PostRun::cmd_move(const std::vector<std::string>& args) {
 
 void PostRun::play(Loaded& l, Seat seat, const std::string& text) {
     std::string id = std::to_string(l.rec.id);
+    if (!may_act(l, seat))
+        return;
     auto parsed = rules::parse_action(*l.game, seat, text);
     if (!parsed) {
         const rules::RuleError& e = parsed.error();
@@ -714,6 +781,13 @@ void PostRun::play(Loaded& l, Seat seat, const std::string& text) {
         return;
     }
     const std::string canonical = parsed->text;
+    if (!post_.direct && refuse_secret_in_public(l, seat, parsed->action, canonical))
+        return;
+    const auto legal = l.game->notated_actions(seat);
+    const bool decision = std::any_of(legal.begin(), legal.end(),
+                                      [&](const auto& a) { return a.action == parsed->action; });
+    // Judged before the action: the one that ends the game may show everything at once.
+    const bool hid_pieces = hides_pieces(*l.game);
     auto events = l.game->apply(seat, parsed->action, *l.rng);
     if (!events) {
         say("Not played in game #" + id + ": " + sentence_end(events.error().message));
@@ -721,6 +795,7 @@ void PostRun::play(Loaded& l, Seat seat, const std::string& text) {
     }
     ++l.plies;
     store_.append_action({l.rec.id, l.plies, seat, author_.id, canonical, post_.message_id});
+    clocks_after_action(l, seat, decision);
     // Playing on declines what the other side offered, and ends any takeback request.
     if (auto offer = store_.offer(l.rec.id, OfferKind::Draw); offer && offer->seat != seat)
         store_.clear_offer(l.rec.id, OfferKind::Draw);
@@ -748,10 +823,25 @@ void PostRun::play(Loaded& l, Seat seat, const std::string& text) {
             public_notes.push_back(capitalized(ev.text) + ".");
     }
     rules::Outcome outcome = l.game->outcome();
-    if (outcome.over())
+    if (outcome.over()) {
         finish(l.rec, outcome.status, outcome.reason);
+        if (hid_pieces)
+            records_due_.push_back(l.rec);
+    }
     std::string line = who(l.rec, l.info(), seat) + " played " + canonical + " in game #" + id +
                        ".";
+    // A decision whose every event is private (a first dice choice in a combat) is secret: the
+    // channel hears that it was made, not what it was, and sees no new board.
+    const bool secret = !events->empty() && std::all_of(events->begin(), events->end(), [](const auto& e) {
+        return e.only_for.has_value() || e.board.has_value();
+    });
+    if (secret) {
+        // A secret anytime action (a standing dice policy) is nobody else's business at all.
+        if (decision)
+            say_in(l.rec, who(l.rec, l.info(), seat) + " has decided in game #" + id +
+                              "; the choice stays secret until it is revealed. " + next_line(l));
+        return;
+    }
     for (const auto& n : public_notes)
         line += " " + n;
     auto next = deciders(l);
@@ -826,7 +916,7 @@ void PostRun::cmd_board(const std::vector<std::string>& args) {
             board(earlier, author_.id, flip, glyphs, image));
         return;
     }
-    say(header + next_line(l), board(l, author_.id, flip, glyphs, image));
+    say(header + next_line(l) + clock_line(l), board(l, author_.id, flip, glyphs, image));
 }
 
 void PostRun::cmd_games(const std::vector<std::string>& args) {
@@ -887,7 +977,7 @@ void PostRun::cmd_history(const std::vector<std::string>& args, bool pgn) {
     if (variant == nullptr)
         throw std::runtime_error("game #" + std::to_string(g->id) + ": unknown variant");
     const auto& info = variant->info();
-    std::string moves = movetext(log);
+    std::string moves = record_movetext(*g, log);
     if (!pgn) {
         say("Game #" + std::to_string(g->id) + ", " + info.title + ", " +
                 std::to_string(log.size()) + (log.size() == 1 ? " ply." : " plies."),
@@ -922,7 +1012,20 @@ void PostRun::cmd_resign(const std::vector<std::string>& args) {
     std::string resigner = who(l.rec, l.info(), mg->seat);
     finish(l.rec, winner == Seat::White ? rules::Status::WhiteWins : rules::Status::BlackWins,
            "resignation");
+    if (hides_pieces(*l.game))
+        records_due_.push_back(l.rec);
     say_in(l.rec, resigner + " resigns. " + next_line(l));
+}
+
+void PostRun::publish_hidden_records() {
+    auto due = std::move(records_due_);
+    records_due_.clear();
+    for (const auto& g : due) {
+        auto log = store_.actions(g.id);
+        say_in(g, "Game #" + std::to_string(g.id) + " is over. Its full record, with the "
+                  "squares of the moves that the boards in the channel did not show:",
+               wrap(record_movetext(g, log), 60));
+    }
 }
 
 void PostRun::cmd_draw(const std::vector<std::string>& args) {
@@ -935,6 +1038,8 @@ void PostRun::cmd_draw(const std::vector<std::string>& args) {
     if (std::find(ds.begin(), ds.end(), mg->seat) != ds.end()) {
         if (auto claim = l.game->claimable_draw()) {
             finish(l.rec, rules::Status::Draw, *claim);
+            if (hides_pieces(*l.game))
+                records_due_.push_back(l.rec);
             say_in(l.rec, who(l.rec, l.info(), mg->seat) + " claims a draw. " + next_line(l));
             return;
         }
@@ -942,6 +1047,8 @@ void PostRun::cmd_draw(const std::vector<std::string>& args) {
     auto offer = store_.offer(l.rec.id, OfferKind::Draw);
     if (offer && offer->seat != mg->seat) {
         finish(l.rec, rules::Status::Draw, "agreement");
+        if (hides_pieces(*l.game))
+            records_due_.push_back(l.rec);
         say_in(l.rec, who(l.rec, l.info(), mg->seat) + " accepts the draw. " + next_line(l));
         return;
     }
@@ -975,12 +1082,14 @@ void PostRun::cmd_takeback(const std::vector<std::string>& args) {
             return;
         }
         std::vector<std::string> undone;
+        const auto shown = public_action_texts(l.rec, log); // a secret choice stays secret
         for (auto it = log.begin() + (log.rend() - last - 1); it != log.end(); ++it)
-            undone.push_back(it->text);
+            undone.push_back(shown[static_cast<std::size_t>(it - log.begin())]);
         store_.take_back(l.rec.id, last->ply);
         s_.png_cache_.forget_game(l.rec.id); // its plies now name other positions
         store_.clear_offer(l.rec.id, OfferKind::Draw);
         Loaded now = load(l.rec);
+        sync_clocks(now);
         auto next = deciders(now);
         std::optional<std::int64_t> viewer =
             next.empty() ? l.rec.white : seated(now.rec, next.front());
@@ -1023,6 +1132,11 @@ void PostRun::cmd_abort(const std::vector<std::string>& args) {
         say("You are not playing in game #" + id + ".");
         return;
     }
+    if (store_.pairing_of_game(g->id) && !moderator()) {
+        say("Game #" + id + " is a tournament game: it cannot be aborted. Use " + form("resign") +
+            " or " + form("draw") + ".");
+        return;
+    }
     auto log = store_.actions(g->id);
     bool white_moved = std::any_of(log.begin(), log.end(),
                                    [](const auto& a) { return a.seat == Seat::White; });
@@ -1037,6 +1151,7 @@ void PostRun::cmd_abort(const std::vector<std::string>& args) {
     store_.update_game(*g);
     store_.clear_offer(g->id, OfferKind::Draw);
     store_.clear_offer(g->id, OfferKind::Takeback);
+    game_over(*g);
     say_in(*g, "Game #" + id + " is aborted by @" + author_.name + ". It counts for nobody.");
 }
 
@@ -1099,6 +1214,8 @@ void PostRun::cmd_settings(const std::vector<std::string>& args) {
             p.notation = value;
         } else if (key == "images" && (value == "on" || value == "off")) {
             p.images = value == "on";
+        } else if (key == "reminders" && (value == "on" || value == "off")) {
+            p.reminders = value == "on";
         } else {
             usage_error("settings", "I did not understand \"" + shorten(a) + "\".");
             return;
@@ -1107,7 +1224,8 @@ void PostRun::cmd_settings(const std::vector<std::string>& args) {
     if (!args.empty())
         store_.save_player_settings(p);
     say("Settings of @" + p.name + ": orientation=" + p.orientation + " notation=" + p.notation +
-        " images=" + (p.images ? "on" : "off") + ".");
+        " images=" + (p.images ? "on" : "off") + " reminders=" + (p.reminders ? "on" : "off") +
+        ".");
 }
 
 Service::Service(storage::Store& store, ServiceSettings settings, Clock clock)
@@ -1121,6 +1239,7 @@ HandleStatus Service::handle(const Post& post) {
             status = HandleStatus::Duplicate;
         } else {
             run.run();
+            run.conclude();
             store_.mark_post_handled(post.platform, post.channel, post.message_id, clock_());
         }
         if (!post.cursor.empty())

@@ -130,6 +130,24 @@ bool looks_like_token(const std::string& token) {
     return id_ok && secret_ok;
 }
 
+// The shape of a time control ("3d", "12h", "7d+1d/14d", "none"); the service reads its
+// meaning. Config depends on nothing of ours, so it checks the form only.
+bool time_control_shaped(std::string_view text) {
+    if (text == "none")
+        return true;
+    auto span = [](std::string_view s) {
+        return s.size() >= 2 && s.size() <= 5 && (s.back() == 'd' || s.back() == 'h') &&
+               s.front() != '0' &&
+               std::all_of(s.begin(), s.end() - 1, [](char c) { return c >= '0' && c <= '9'; });
+    };
+    const auto plus = text.find('+');
+    if (plus == std::string_view::npos)
+        return span(text);
+    const auto slash = text.find('/', plus);
+    return slash != std::string_view::npos && span(text.substr(0, plus)) &&
+           span(text.substr(plus + 1, slash - plus - 1)) && span(text.substr(slash + 1));
+}
+
 const toml::table* subtable(const toml::table& root, const std::string& name,
                             const std::string& source) {
     const toml::node* node = root.get(name);
@@ -283,7 +301,7 @@ Settings parse(std::string_view toml_text, const std::string& source,
     }
 
     Settings settings;
-    const TableReader top(root, "", source, {"bot", "log", "storage", "telegram"});
+    const TableReader top(root, "", source, {"bot", "clocks", "log", "storage", "telegram"});
 
     if (const toml::table* bot = subtable(root, "bot", source)) {
         const TableReader reader(*bot, "bot.", source, {"command_prefix", "moderators"});
@@ -298,6 +316,33 @@ Settings parse(std::string_view toml_text, const std::string& source,
         }
         if (auto moderators = reader.strings("moderators")) {
             settings.moderators = *moderators;
+        }
+    }
+
+    if (const toml::table* clocks = subtable(root, "clocks", source)) {
+        const TableReader reader(
+            *clocks, "clocks.", source,
+            {"default_time_control", "combat_deadline_hours", "vacation_days"});
+        if (auto tc = reader.string("default_time_control")) {
+            if (!time_control_shaped(*tc)) {
+                reader.fail_at(reader.node("default_time_control"), "default_time_control",
+                               "must be like \"3d\", \"12h\", \"7d+1d/14d\" or \"none\"");
+            }
+            settings.clocks.default_time_control = *tc;
+        }
+        if (auto hours = reader.integer("combat_deadline_hours")) {
+            if (*hours < 1 || *hours > 720) {
+                reader.fail_at(reader.node("combat_deadline_hours"), "combat_deadline_hours",
+                               "must be between 1 and 720 hours");
+            }
+            settings.clocks.combat_deadline = std::chrono::hours(*hours);
+        }
+        if (auto days = reader.integer("vacation_days")) {
+            if (*days < 0 || *days > 366) {
+                reader.fail_at(reader.node("vacation_days"), "vacation_days",
+                               "must be between 0 and 366 days");
+            }
+            settings.clocks.vacation_days = static_cast<int>(*days);
         }
     }
 

@@ -92,6 +92,11 @@ Statement& Statement::bind_null(int index) {
     return *this;
 }
 
+Statement& Statement::bind_real(int index, double value) {
+    check(sqlite3_bind_double(stmt_, index, value), db_);
+    return *this;
+}
+
 bool Statement::step() { return check(sqlite3_step(stmt_), db_) == SQLITE_ROW; }
 
 void Statement::run() {
@@ -109,6 +114,8 @@ bool Statement::is_null(int column) const {
 }
 
 std::int64_t Statement::column_int(int column) const { return sqlite3_column_int64(stmt_, column); }
+
+double Statement::column_real(int column) const { return sqlite3_column_double(stmt_, column); }
 
 std::string Statement::column_text(int column) const {
     const unsigned char* text = sqlite3_column_text(stmt_, column);

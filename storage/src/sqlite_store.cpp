@@ -105,6 +105,106 @@ ALTER TABLE players ADD COLUMN images INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE outbox ADD COLUMN notice_channel TEXT NOT NULL DEFAULT '';
 ALTER TABLE outbox ADD COLUMN blocked_notice TEXT NOT NULL DEFAULT '';
 )sql",
+    // 4: correspondence clocks, vacations, reminders, the heartbeat and moderation. Games from
+    // before have no clock (time_control 'none').
+    R"sql(
+ALTER TABLE games ADD COLUMN time_control TEXT NOT NULL DEFAULT 'none';
+ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE games ADD COLUMN paused INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE players ADD COLUMN reminders INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE players ADD COLUMN vacation_until INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE players ADD COLUMN vacation_year INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE players ADD COLUMN vacation_used INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE clocks (
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    seat TEXT NOT NULL,
+    remaining INTEGER NOT NULL,
+    running_since INTEGER NOT NULL,
+    deciding_since INTEGER NOT NULL,
+    budget INTEGER NOT NULL,
+    warned INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE TABLE heartbeat (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    at INTEGER NOT NULL
+);
+CREATE TABLE mod_log (
+    id INTEGER PRIMARY KEY,
+    platform TEXT NOT NULL,
+    moderator TEXT NOT NULL,
+    action TEXT NOT NULL,
+    at INTEGER NOT NULL
+);
+CREATE TABLE bans (
+    platform TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    banned_by TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (platform, user_id)
+);
+)sql",
+    // 5: tournaments (entrants, rounds, pairings with their games) and Glicko-2 ratings per
+    // variant.
+    R"sql(
+CREATE TABLE tournaments (
+    id INTEGER PRIMARY KEY,
+    platform TEXT NOT NULL,
+    channel TEXT NOT NULL,
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    format TEXT NOT NULL,
+    rounds INTEGER NOT NULL DEFAULT 0,
+    tc TEXT NOT NULL DEFAULT '',
+    status TEXT NOT NULL,
+    creator INTEGER NOT NULL REFERENCES players (id),
+    current_round INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL,
+    UNIQUE (platform, name_key)
+);
+CREATE INDEX tournaments_by_channel ON tournaments (platform, channel);
+
+CREATE TABLE tournament_entrants (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    player_id INTEGER NOT NULL REFERENCES players (id),
+    seed INTEGER NOT NULL,
+    joined_at INTEGER NOT NULL,
+    PRIMARY KEY (tournament_id, player_id)
+);
+
+CREATE TABLE tournament_rounds (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    round INTEGER NOT NULL,
+    started_at INTEGER NOT NULL,
+    completed_at INTEGER,
+    PRIMARY KEY (tournament_id, round)
+);
+
+CREATE TABLE tournament_pairings (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    round INTEGER NOT NULL,
+    board INTEGER NOT NULL,
+    white INTEGER NOT NULL REFERENCES players (id),
+    black INTEGER REFERENCES players (id),
+    game_id INTEGER REFERENCES games (id),
+    PRIMARY KEY (tournament_id, round, board)
+);
+CREATE INDEX tournament_pairings_by_game ON tournament_pairings (game_id);
+
+CREATE TABLE ratings (
+    player_id INTEGER NOT NULL REFERENCES players (id),
+    variant TEXT NOT NULL,
+    rating REAL NOT NULL,
+    deviation REAL NOT NULL,
+    volatility REAL NOT NULL,
+    games INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (player_id, variant)
+);
+CREATE INDEX ratings_by_variant ON ratings (variant, rating);
+)sql",
 };
 
 std::string lower(std::string_view s) {
@@ -157,7 +257,7 @@ rules::Options decode_options(const std::string& text) {
 
 constexpr const char* game_columns =
     "id, variant, options, platform, channel, challenger, challenged, challenger_color, white, "
-    "black, status, result, reason, seed, created_at";
+    "black, status, result, reason, seed, created_at, time_control, rated, paused";
 
 GameRecord read_game(const Statement& s) {
     GameRecord g;
@@ -178,10 +278,15 @@ GameRecord read_game(const Statement& s) {
     g.reason = s.column_text(12);
     g.seed = s.column_blob(13);
     g.created_at = s.column_int(14);
+    g.time_control = s.column_text(15);
+    g.rated = s.column_int(16) != 0;
+    g.paused = s.column_int(17) != 0;
     return g;
 }
 
-constexpr const char* player_columns = "id, platform, user_id, name, orientation, notation, images";
+constexpr const char* player_columns = "id, platform, user_id, name, orientation, notation, "
+                                        "images, reminders, vacation_until, vacation_year, "
+                                        "vacation_used";
 
 PlayerRecord read_player(const Statement& s) {
     PlayerRecord p;
@@ -192,6 +297,10 @@ PlayerRecord read_player(const Statement& s) {
     p.orientation = s.column_text(4);
     p.notation = s.column_text(5);
     p.images = s.column_int(6) != 0;
+    p.reminders = s.column_int(7) != 0;
+    p.vacation_until = s.column_int(8);
+    p.vacation_year = static_cast<int>(s.column_int(9));
+    p.vacation_used = s.column_int(10);
     return p;
 }
 
@@ -202,6 +311,65 @@ std::string status_in(const std::vector<GameStatus>& statuses) {
         out += std::string(i ? ", '" : "'") + status_names[static_cast<std::size_t>(statuses[i])] +
                "'";
     return out + (statuses.empty() ? "'')" : ")");
+}
+
+constexpr std::array tournament_status_names{"open", "running", "finished"};
+
+TournamentStatus tournament_status_from(const std::string& s) {
+    for (std::size_t i = 0; i < tournament_status_names.size(); ++i)
+        if (s == tournament_status_names[i])
+            return static_cast<TournamentStatus>(i);
+    throw std::runtime_error("storage: unknown tournament status " + s);
+}
+
+constexpr const char* tournament_columns =
+    "id, platform, channel, name, variant, format, rounds, tc, status, creator, current_round, "
+    "created_at";
+
+TournamentRecord read_tournament(const Statement& s) {
+    TournamentRecord t;
+    t.id = s.column_int(0);
+    t.platform = s.column_text(1);
+    t.channel = s.column_text(2);
+    t.name = s.column_text(3);
+    t.variant = s.column_text(4);
+    t.format = s.column_text(5);
+    t.rounds = static_cast<int>(s.column_int(6));
+    t.tc = s.column_text(7);
+    t.status = tournament_status_from(s.column_text(8));
+    t.creator = s.column_int(9);
+    t.current_round = static_cast<int>(s.column_int(10));
+    t.created_at = s.column_int(11);
+    return t;
+}
+
+constexpr const char* pairing_columns = "tournament_id, round, board, white, black, game_id";
+
+PairingRecord read_pairing(const Statement& s) {
+    PairingRecord p;
+    p.tournament_id = s.column_int(0);
+    p.round = static_cast<int>(s.column_int(1));
+    p.board = static_cast<int>(s.column_int(2));
+    p.white = s.column_int(3);
+    if (!s.is_null(4))
+        p.black = s.column_int(4);
+    if (!s.is_null(5))
+        p.game_id = s.column_int(5);
+    return p;
+}
+
+constexpr const char* rating_columns =
+    "player_id, variant, rating, deviation, volatility, games";
+
+RatingRecord read_rating(const Statement& s) {
+    RatingRecord r;
+    r.player_id = s.column_int(0);
+    r.variant = s.column_text(1);
+    r.rating = s.column_real(2);
+    r.deviation = s.column_real(3);
+    r.volatility = s.column_real(4);
+    r.games = static_cast<int>(s.column_int(5));
+    return r;
 }
 
 class SqliteStore final : public Store {
@@ -278,21 +446,25 @@ public:
     }
 
     void save_player_settings(const PlayerRecord& p) override {
-        Statement s(db_, "UPDATE players SET orientation = ?1, notation = ?2, images = ?3 WHERE id = ?4");
-        s.bind(1, p.orientation).bind(2, p.notation).bind(3, p.images ? 1 : 0).bind(4, p.id).run();
+        Statement s(db_, "UPDATE players SET orientation = ?1, notation = ?2, images = ?3, "
+                         "reminders = ?5 WHERE id = ?4");
+        s.bind(1, p.orientation).bind(2, p.notation).bind(3, p.images ? 1 : 0).bind(4, p.id);
+        s.bind(5, p.reminders ? 1 : 0).run();
     }
 
     std::int64_t create_game(const GameRecord& g) override {
         Statement s(db_, "INSERT INTO games (variant, options, platform, channel, challenger, "
                          "challenged, challenger_color, white, black, status, result, reason, "
-                         "seed, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
-                         "?11, ?12, ?13, ?14) RETURNING id");
+                         "seed, created_at, time_control, rated, paused) VALUES (?1, ?2, ?3, "
+                         "?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17) "
+                         "RETURNING id");
         s.bind(1, g.variant).bind(2, encode_options(g.options)).bind(3, g.platform);
         s.bind(4, g.channel).bind(5, g.challenger).bind(6, g.challenged);
         s.bind(7, g.challenger_color);
         bind_seats(s, 8, g);
         s.bind(10, status_name(g.status)).bind(11, g.result).bind(12, g.reason);
         s.bind_blob(13, g.seed).bind(14, g.created_at);
+        s.bind(15, g.time_control).bind(16, g.rated ? 1 : 0).bind(17, g.paused ? 1 : 0);
         s.step();
         std::int64_t id = s.column_int(0);
         s.run();
@@ -309,10 +481,10 @@ public:
 
     void update_game(const GameRecord& g) override {
         Statement s(db_, "UPDATE games SET white = ?1, black = ?2, status = ?3, result = ?4, "
-                         "reason = ?5, challenger_color = ?6 WHERE id = ?7");
+                         "reason = ?5, challenger_color = ?6, paused = ?8 WHERE id = ?7");
         bind_seats(s, 1, g);
         s.bind(3, status_name(g.status)).bind(4, g.result).bind(5, g.reason);
-        s.bind(6, g.challenger_color).bind(7, g.id).run();
+        s.bind(6, g.challenger_color).bind(7, g.id).bind(8, g.paused ? 1 : 0).run();
         if (db_.changes() != 1)
             throw std::logic_error("storage: no game " + std::to_string(g.id) + " to update");
     }
@@ -476,6 +648,281 @@ public:
         return static_cast<int>(s.column_int(0));
     }
 
+    std::vector<GameRecord> games_with_status(const std::vector<GameStatus>& statuses) override {
+        Statement s(db_, std::string("SELECT ") + game_columns + " FROM games WHERE " +
+                             status_in(statuses) + " ORDER BY id");
+        std::vector<GameRecord> out;
+        while (s.step())
+            out.push_back(read_game(s));
+        return out;
+    }
+
+    std::vector<ClockRecord> clocks(std::int64_t game_id) override {
+        Statement s(db_, "SELECT seat, remaining, running_since, deciding_since, budget, warned "
+                         "FROM clocks WHERE game_id = ?1 ORDER BY seat DESC");
+        s.bind(1, game_id);
+        std::vector<ClockRecord> out;
+        while (s.step()) {
+            ClockRecord c;
+            c.seat = seat_from(s.column_text(0));
+            c.remaining = s.column_int(1);
+            c.running_since = s.column_int(2);
+            c.deciding_since = s.column_int(3);
+            c.budget = s.column_int(4);
+            c.warned = s.column_int(5) != 0;
+            out.push_back(c);
+        }
+        return out;
+    }
+
+    void put_clock(std::int64_t game_id, const ClockRecord& c) override {
+        Statement s(db_, "INSERT INTO clocks (game_id, seat, remaining, running_since, "
+                         "deciding_since, budget, warned) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
+                         "ON CONFLICT (game_id, seat) DO UPDATE SET remaining = excluded.remaining, "
+                         "running_since = excluded.running_since, deciding_since = "
+                         "excluded.deciding_since, budget = excluded.budget, warned = "
+                         "excluded.warned");
+        s.bind(1, game_id).bind(2, seat_text(c.seat)).bind(3, c.remaining);
+        s.bind(4, c.running_since).bind(5, c.deciding_since).bind(6, c.budget);
+        s.bind(7, c.warned ? 1 : 0).run();
+    }
+
+    std::optional<std::int64_t> heartbeat() override {
+        Statement s(db_, "SELECT at FROM heartbeat WHERE id = 1");
+        if (!s.step())
+            return std::nullopt;
+        return s.column_int(0);
+    }
+
+    void put_heartbeat(std::int64_t now) override {
+        Statement s(db_, "INSERT INTO heartbeat (id, at) VALUES (1, ?1) "
+                         "ON CONFLICT (id) DO UPDATE SET at = excluded.at");
+        s.bind(1, now).run();
+    }
+
+    void save_vacation(const PlayerRecord& p) override {
+        Statement s(db_, "UPDATE players SET vacation_until = ?1, vacation_year = ?2, "
+                         "vacation_used = ?3 WHERE id = ?4");
+        s.bind(1, p.vacation_until).bind(2, p.vacation_year).bind(3, p.vacation_used);
+        s.bind(4, p.id).run();
+    }
+
+    void log_mod_action(const ModAction& a) override {
+        Statement s(db_, "INSERT INTO mod_log (platform, moderator, action, at) "
+                         "VALUES (?1, ?2, ?3, ?4)");
+        s.bind(1, a.platform).bind(2, a.moderator).bind(3, a.action).bind(4, a.at).run();
+    }
+
+    std::vector<ModAction> mod_actions(const std::string& platform, int limit) override {
+        Statement s(db_, "SELECT id, platform, moderator, action, at FROM (SELECT * FROM mod_log "
+                         "WHERE platform = ?1 ORDER BY id DESC LIMIT ?2) AS latest ORDER BY id");
+        s.bind(1, platform).bind(2, limit);
+        std::vector<ModAction> out;
+        while (s.step())
+            out.push_back({s.column_int(0), s.column_text(1), s.column_text(2), s.column_text(3),
+                           s.column_int(4)});
+        return out;
+    }
+
+    std::optional<Ban> ban(const std::string& platform, const std::string& user_id) override {
+        Statement s(db_, "SELECT banned_by, reason, at FROM bans WHERE platform = ?1 AND "
+                         "user_id = ?2");
+        s.bind(1, platform).bind(2, user_id);
+        if (!s.step())
+            return std::nullopt;
+        return Ban{platform, user_id, s.column_text(0), s.column_text(1), s.column_int(2)};
+    }
+
+    void put_ban(const Ban& b) override {
+        Statement s(db_, "INSERT INTO bans (platform, user_id, banned_by, reason, at) VALUES "
+                         "(?1, ?2, ?3, ?4, ?5) ON CONFLICT (platform, user_id) DO UPDATE SET "
+                         "banned_by = excluded.banned_by, reason = excluded.reason, at = excluded.at");
+        s.bind(1, b.platform).bind(2, b.user_id).bind(3, b.by).bind(4, b.reason).bind(5, b.at);
+        s.run();
+    }
+
+    void remove_ban(const std::string& platform, const std::string& user_id) override {
+        Statement s(db_, "DELETE FROM bans WHERE platform = ?1 AND user_id = ?2");
+        s.bind(1, platform).bind(2, user_id).run();
+    }
+
+    std::int64_t create_tournament(const TournamentRecord& t) override {
+        Statement s(db_, "INSERT INTO tournaments (platform, channel, name, name_key, variant, "
+                         "format, rounds, tc, status, creator, current_round, created_at) VALUES "
+                         "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) RETURNING id");
+        s.bind(1, t.platform).bind(2, t.channel).bind(3, t.name).bind(4, lower(t.name));
+        s.bind(5, t.variant).bind(6, t.format).bind(7, t.rounds).bind(8, t.tc);
+        s.bind(9, tournament_status_name(t.status)).bind(10, t.creator);
+        s.bind(11, t.current_round).bind(12, t.created_at);
+        s.step();
+        std::int64_t id = s.column_int(0);
+        s.run();
+        return id;
+    }
+
+    std::optional<TournamentRecord> tournament(std::int64_t id) override {
+        Statement s(db_, std::string("SELECT ") + tournament_columns +
+                             " FROM tournaments WHERE id = ?1");
+        s.bind(1, id);
+        if (!s.step())
+            return std::nullopt;
+        return read_tournament(s);
+    }
+
+    std::optional<TournamentRecord> tournament_by_name(const std::string& platform,
+                                                       const std::string& name) override {
+        Statement s(db_, std::string("SELECT ") + tournament_columns +
+                             " FROM tournaments WHERE platform = ?1 AND name_key = ?2");
+        s.bind(1, platform).bind(2, lower(name));
+        if (!s.step())
+            return std::nullopt;
+        return read_tournament(s);
+    }
+
+    std::vector<TournamentRecord> tournaments_in_channel(const std::string& platform,
+                                                         const std::string& channel) override {
+        Statement s(db_, std::string("SELECT ") + tournament_columns +
+                             " FROM tournaments WHERE platform = ?1 AND channel = ?2 ORDER BY id");
+        s.bind(1, platform).bind(2, channel);
+        std::vector<TournamentRecord> out;
+        while (s.step())
+            out.push_back(read_tournament(s));
+        return out;
+    }
+
+    void update_tournament(const TournamentRecord& t) override {
+        Statement s(db_, "UPDATE tournaments SET rounds = ?1, status = ?2, current_round = ?3 "
+                         "WHERE id = ?4");
+        s.bind(1, t.rounds).bind(2, tournament_status_name(t.status)).bind(3, t.current_round);
+        s.bind(4, t.id).run();
+        if (db_.changes() != 1)
+            throw std::logic_error("storage: no tournament " + std::to_string(t.id) +
+                                   " to update");
+    }
+
+    void add_entrant(std::int64_t tournament_id, std::int64_t player_id,
+                     std::int64_t now) override {
+        // Until the start, the seed is the joining order.
+        Statement s(db_, "INSERT INTO tournament_entrants (tournament_id, player_id, seed, "
+                         "joined_at) SELECT ?1, ?2, COALESCE(MAX(seed) + 1, 0), ?3 FROM "
+                         "tournament_entrants WHERE tournament_id = ?1 "
+                         "ON CONFLICT (tournament_id, player_id) DO NOTHING");
+        s.bind(1, tournament_id).bind(2, player_id).bind(3, now).run();
+    }
+
+    void remove_entrant(std::int64_t tournament_id, std::int64_t player_id) override {
+        Statement s(db_, "DELETE FROM tournament_entrants WHERE tournament_id = ?1 AND "
+                         "player_id = ?2");
+        s.bind(1, tournament_id).bind(2, player_id).run();
+    }
+
+    std::vector<EntrantRecord> entrants(std::int64_t tournament_id) override {
+        Statement s(db_, "SELECT player_id, seed FROM tournament_entrants WHERE "
+                         "tournament_id = ?1 ORDER BY seed, joined_at, player_id");
+        s.bind(1, tournament_id);
+        std::vector<EntrantRecord> out;
+        while (s.step())
+            out.push_back({s.column_int(0), static_cast<int>(s.column_int(1))});
+        return out;
+    }
+
+    void set_seed(std::int64_t tournament_id, std::int64_t player_id, int seed) override {
+        Statement s(db_, "UPDATE tournament_entrants SET seed = ?3 WHERE tournament_id = ?1 AND "
+                         "player_id = ?2");
+        s.bind(1, tournament_id).bind(2, player_id).bind(3, seed).run();
+    }
+
+    void start_round(std::int64_t tournament_id, int round, std::int64_t now) override {
+        Statement s(db_, "INSERT INTO tournament_rounds (tournament_id, round, started_at) "
+                         "VALUES (?1, ?2, ?3)");
+        s.bind(1, tournament_id).bind(2, round).bind(3, now).run();
+    }
+
+    bool complete_round(std::int64_t tournament_id, int round, std::int64_t now) override {
+        Statement s(db_, "UPDATE tournament_rounds SET completed_at = ?3 WHERE "
+                         "tournament_id = ?1 AND round = ?2 AND completed_at IS NULL");
+        s.bind(1, tournament_id).bind(2, round).bind(3, now).run();
+        return db_.changes() == 1;
+    }
+
+    void add_pairing(const PairingRecord& p) override {
+        Statement s(db_, "INSERT INTO tournament_pairings (tournament_id, round, board, white, "
+                         "black, game_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+        s.bind(1, p.tournament_id).bind(2, p.round).bind(3, p.board).bind(4, p.white);
+        if (p.black)
+            s.bind(5, *p.black);
+        else
+            s.bind_null(5);
+        if (p.game_id)
+            s.bind(6, *p.game_id);
+        else
+            s.bind_null(6);
+        s.run();
+    }
+
+    std::vector<PairingRecord> pairings(std::int64_t tournament_id) override {
+        Statement s(db_, std::string("SELECT ") + pairing_columns +
+                             " FROM tournament_pairings WHERE tournament_id = ?1 "
+                             "ORDER BY round, board");
+        s.bind(1, tournament_id);
+        std::vector<PairingRecord> out;
+        while (s.step())
+            out.push_back(read_pairing(s));
+        return out;
+    }
+
+    std::optional<PairingRecord> pairing_of_game(std::int64_t game_id) override {
+        Statement s(db_, std::string("SELECT ") + pairing_columns +
+                             " FROM tournament_pairings WHERE game_id = ?1");
+        s.bind(1, game_id);
+        if (!s.step())
+            return std::nullopt;
+        return read_pairing(s);
+    }
+
+    std::optional<RatingRecord> rating(std::int64_t player_id, const std::string& variant) override {
+        Statement s(db_, std::string("SELECT ") + rating_columns +
+                             " FROM ratings WHERE player_id = ?1 AND variant = ?2");
+        s.bind(1, player_id).bind(2, variant);
+        if (!s.step())
+            return std::nullopt;
+        return read_rating(s);
+    }
+
+    void save_rating(const RatingRecord& r, std::int64_t now) override {
+        Statement s(db_, "INSERT INTO ratings (player_id, variant, rating, deviation, volatility, "
+                         "games, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
+                         "ON CONFLICT (player_id, variant) DO UPDATE SET rating = excluded.rating, "
+                         "deviation = excluded.deviation, volatility = excluded.volatility, "
+                         "games = excluded.games, updated_at = excluded.updated_at");
+        s.bind(1, r.player_id).bind(2, r.variant).bind_real(3, r.rating);
+        s.bind_real(4, r.deviation).bind_real(5, r.volatility).bind(6, r.games);
+        s.bind(7, now).run();
+    }
+
+    std::vector<RatingRecord> ratings_of_player(std::int64_t player_id) override {
+        Statement s(db_, std::string("SELECT ") + rating_columns +
+                             " FROM ratings WHERE player_id = ?1 ORDER BY variant");
+        s.bind(1, player_id);
+        std::vector<RatingRecord> out;
+        while (s.step())
+            out.push_back(read_rating(s));
+        return out;
+    }
+
+    std::vector<RatingRecord> leaderboard(const std::string& platform, const std::string& variant,
+                                          int limit) override {
+        Statement s(db_, std::string("SELECT ") + rating_columns +
+                             " FROM ratings JOIN players p ON p.id = player_id WHERE "
+                             "p.platform = ?1 AND variant = ?2 ORDER BY rating DESC, "
+                             "deviation, player_id LIMIT ?3");
+        s.bind(1, platform).bind(2, variant).bind(3, limit);
+        std::vector<RatingRecord> out;
+        while (s.step())
+            out.push_back(read_rating(s));
+        return out;
+    }
+
 private:
     static void bind_seats(Statement& s, int first, const GameRecord& g) {
         if (g.white)
@@ -508,6 +955,10 @@ private:
 } // namespace
 
 std::string_view status_name(GameStatus s) { return status_names[static_cast<std::size_t>(s)]; }
+
+std::string_view tournament_status_name(TournamentStatus s) {
+    return tournament_status_names[static_cast<std::size_t>(s)];
+}
 
 int sqlite_schema_version() { return static_cast<int>(migrations.size()); }
 

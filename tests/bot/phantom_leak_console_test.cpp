@@ -2,14 +2,19 @@
 // `ghostpost console`, while the same game is followed here with the rules library to know where
 // the Phantoms stand after each post. No reply to the channel may name a Phantom's square or
 // draw a Phantom, except the announcement of the move itself and the record shown at the end.
+// In every other game the players ask for boards as images: each public image must be, byte for
+// byte, the image of the true board with the Phantoms (and the mark of a Phantom's move) left out.
 #include "../storage/temp_path.h"
 
+#include "ghostpost/render/png.h"
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
+#include "ghostpost/storage/sqlite.h"
 
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <fstream>
 #include <random>
@@ -52,7 +57,47 @@ struct Step {
     std::string announced;            // canonical text when it was played, else empty
     std::vector<std::string> squares; // Phantom squares before and after the post
     bool over = false;                // the game ended with this post
+    // The public image this post's board must be, for each orientation (images games only).
+    std::array<std::vector<std::uint8_t>, 2> image;
 };
+
+// The true board as the owners know it, with every Phantom left out and no mark of the last
+// move when a Phantom made it: what the channel may see. Built from White's view, which holds
+// all but Black's Phantom, so that nothing is taken from the public view under test.
+ghostpost::rules::BoardView without_phantoms(const Game& g, bool phantom_moved_last) {
+    BoardView b = g.seat_view(Seat::White).board();
+    for (auto& cell : b.cells)
+        std::erase_if(cell.figures,
+                      [](const Figure& f) { return f.piece.kind == PieceKind::Phantom; });
+    if (phantom_moved_last) {
+        b.last_from = Square{};
+        b.last_to = Square{};
+    }
+    return b;
+}
+
+std::array<std::vector<std::uint8_t>, 2> expected_images(const Game& g, bool phantom_moved_last) {
+    const BoardView b = without_phantoms(g, phantom_moved_last);
+    std::array<std::vector<std::uint8_t>, 2> out;
+    for (bool flip : {false, true}) {
+        ghostpost::render::PngOptions o;
+        o.flip = flip;
+        o.game_label = "Game #1";
+        out[flip ? 1 : 0] = ghostpost::render::render_png(b, o);
+    }
+    return out;
+}
+
+// The images sent to the channel, oldest first.
+std::vector<std::vector<std::uint8_t>> public_images(const std::string& db_path) {
+    ghostpost::storage::Database db(db_path);
+    ghostpost::storage::Statement q(db, "SELECT png FROM outbox WHERE to_user = 0 AND "
+                                        "destination = 'lobby' AND length(png) > 0 ORDER BY id");
+    std::vector<std::vector<std::uint8_t>> out;
+    while (q.step())
+        out.push_back(q.column_blob(0));
+    return out;
+}
 
 // Splits the console output at the separator posts' replies: one chunk per step.
 std::vector<std::string> chunks(const std::string& output) {
@@ -101,18 +146,25 @@ TEST_CASE("Random Phantom Chess games through the console never show the channel
     constexpr int max_posts = 70;
     std::mt19937 rng(7077);
     NoRandomness no_dice;
-    int checked_blocks = 0, private_refusals = 0;
+    int checked_blocks = 0, private_refusals = 0, checked_images = 0;
     for (int n = 0; n < games; ++n) {
+        const bool images = n % 2 == 1;
         const Variant* v = find_variant("phantom");
         REQUIRE(v != nullptr);
         auto started = v->start({});
         REQUIRE(started.ok());
         std::unique_ptr<Game> game = std::move(*started);
         std::vector<Step> steps;
-        std::string input = "#lobby alice: !new phantom @bob white\n#sep carol: !games\n"
-                            "#lobby bob: !accept\n#sep carol: !games\n";
+        std::string input = images ? "#lobby alice: !settings images=on\n"
+                                     "#lobby bob: !settings images=on\n"
+                                   : "";
+        input += "#lobby alice: !new phantom @bob white\n#sep carol: !games\n"
+                 "#lobby bob: !accept\n#sep carol: !games\n";
         steps.push_back({});
         steps.push_back({});
+        if (images)
+            steps.back().image = expected_images(*game, false);
+        bool phantom_moved_last = false;
         for (int i = 0; i < max_posts && !game->outcome().over(); ++i) {
             const Seat mover = game->pending().front().seat;
             const std::string who = mover == Seat::White ? "alice" : "bob";
@@ -137,8 +189,12 @@ TEST_CASE("Random Phantom Chess games through the console never show the channel
             auto parsed = parse_action(*game, mover, step.typed);
             if (parsed) {
                 auto events = game->apply(mover, parsed->action, no_dice);
-                if (events && parsed->action.kind != ActionKind::Special)
+                if (events && parsed->action.kind != ActionKind::Special) {
                     step.announced = parsed->text;
+                    phantom_moved_last = parsed->text[0] == 'F';
+                }
+                if (events && images)
+                    step.image = expected_images(*game, phantom_moved_last);
             } else if (!parsed.error().private_detail.empty()) {
                 ++private_refusals;
             }
@@ -160,6 +216,8 @@ TEST_CASE("Random Phantom Chess games through the console never show the channel
         REQUIRE(std::system(command.c_str()) == 0);
         const auto parts = chunks(read_file(out_file.str()));
         REQUIRE(parts.size() == steps.size() + 1);
+        const auto sent_images = public_images(db.str());
+        std::size_t next_image = 0;
         for (std::size_t i = 0; i < steps.size(); ++i) {
             const Step& s = steps[i];
             if (s.over)
@@ -174,9 +232,19 @@ TEST_CASE("Random Phantom Chess games through the console never show the channel
                 for (const auto& sq : s.squares)
                     if (s.announced.find(sq) == std::string::npos && s.typed.find(sq) == std::string::npos)
                         CHECK(block.find(sq) == std::string::npos);
+                if (block.find("[image: board.png]") == std::string::npos)
+                    continue;
+                // Only the players who asked for images get them, one per board.
+                REQUIRE(images);
+                REQUIRE(next_image < sent_images.size());
+                REQUIRE_FALSE(s.image[0].empty());
+                const auto& png = sent_images[next_image++];
+                ++checked_images;
+                CHECK((png == s.image[0] || png == s.image[1]));
             }
         }
     }
     CHECK(checked_blocks > 200);
     CHECK(private_refusals > 5);
+    CHECK(checked_images > 60);
 }

@@ -90,6 +90,67 @@ public:
     }
     void give_up(std::int64_t id, const std::string& e) override { s_.give_up(id, e); }
     int pending_count(const std::string& p) override { return s_.pending_count(p); }
+    std::vector<storage::GameRecord>
+    games_with_status(const std::vector<storage::GameStatus>& st) override {
+        return s_.games_with_status(st);
+    }
+    std::vector<storage::ClockRecord> clocks(std::int64_t g) override { return s_.clocks(g); }
+    void put_clock(std::int64_t g, const storage::ClockRecord& c) override { s_.put_clock(g, c); }
+    std::optional<std::int64_t> heartbeat() override { return s_.heartbeat(); }
+    void put_heartbeat(std::int64_t n) override { s_.put_heartbeat(n); }
+    void save_vacation(const storage::PlayerRecord& p) override { s_.save_vacation(p); }
+    void log_mod_action(const storage::ModAction& a) override { s_.log_mod_action(a); }
+    std::vector<storage::ModAction> mod_actions(const std::string& p, int l) override {
+        return s_.mod_actions(p, l);
+    }
+    std::optional<storage::Ban> ban(const std::string& p, const std::string& u) override {
+        return s_.ban(p, u);
+    }
+    void put_ban(const storage::Ban& b) override { s_.put_ban(b); }
+    void remove_ban(const std::string& p, const std::string& u) override { s_.remove_ban(p, u); }
+    std::int64_t create_tournament(const storage::TournamentRecord& t) override {
+        return s_.create_tournament(t);
+    }
+    std::optional<storage::TournamentRecord> tournament(std::int64_t id) override {
+        return s_.tournament(id);
+    }
+    std::optional<storage::TournamentRecord> tournament_by_name(const std::string& p,
+                                                                const std::string& n) override {
+        return s_.tournament_by_name(p, n);
+    }
+    std::vector<storage::TournamentRecord> tournaments_in_channel(const std::string& p,
+                                                                  const std::string& c) override {
+        return s_.tournaments_in_channel(p, c);
+    }
+    void update_tournament(const storage::TournamentRecord& t) override { s_.update_tournament(t); }
+    void add_entrant(std::int64_t t, std::int64_t p, std::int64_t n) override {
+        s_.add_entrant(t, p, n);
+    }
+    void remove_entrant(std::int64_t t, std::int64_t p) override { s_.remove_entrant(t, p); }
+    std::vector<storage::EntrantRecord> entrants(std::int64_t t) override { return s_.entrants(t); }
+    void set_seed(std::int64_t t, std::int64_t p, int s) override { s_.set_seed(t, p, s); }
+    void start_round(std::int64_t t, int r, std::int64_t n) override { s_.start_round(t, r, n); }
+    bool complete_round(std::int64_t t, int r, std::int64_t n) override {
+        return s_.complete_round(t, r, n);
+    }
+    void add_pairing(const storage::PairingRecord& p) override { s_.add_pairing(p); }
+    std::vector<storage::PairingRecord> pairings(std::int64_t t) override { return s_.pairings(t); }
+    std::optional<storage::PairingRecord> pairing_of_game(std::int64_t g) override {
+        return s_.pairing_of_game(g);
+    }
+    std::optional<storage::RatingRecord> rating(std::int64_t p, const std::string& v) override {
+        return s_.rating(p, v);
+    }
+    void save_rating(const storage::RatingRecord& r, std::int64_t n) override {
+        s_.save_rating(r, n);
+    }
+    std::vector<storage::RatingRecord> ratings_of_player(std::int64_t p) override {
+        return s_.ratings_of_player(p);
+    }
+    std::vector<storage::RatingRecord> leaderboard(const std::string& p, const std::string& v,
+                                                   int l) override {
+        return s_.leaderboard(p, v, l);
+    }
 
 private:
     storage::Store& s_;
@@ -221,7 +282,8 @@ TEST_CASE("Commands addressed to another bot are ignored", "[bot][service]") {
     CHECK(drain_texts(*store).empty());
     service.handle(post("2", "alice", "/settings@ghostpost"));
     CHECK(drain_texts(*store) ==
-          std::vector<std::string>{"Settings of @alice: orientation=auto notation=ascii images=off."});
+          std::vector<std::string>{"Settings of @alice: orientation=auto notation=ascii "
+                                   "images=off reminders=off."});
 }
 
 namespace {

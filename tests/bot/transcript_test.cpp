@@ -33,6 +33,10 @@ std::string run_transcript(const std::string& name) {
         else
             segments.back() += line + "\n";
     }
+    // <name>.args, when present, holds more options for every process (--moderator carol).
+    std::string extra = read_file(dir + name + ".args");
+    while (!extra.empty() && (extra.back() == '\n' || extra.back() == ' '))
+        extra.pop_back();
     ghostpost::testing::TempPath db("transcript-" + name);
     ghostpost::testing::TempPath in_file("transcript-in");
     ghostpost::testing::TempPath out_file("transcript-out");
@@ -42,8 +46,8 @@ std::string run_transcript(const std::string& name) {
             output += "=== new process\n";
         std::ofstream(in_file.str(), std::ios::binary) << segments[i];
         std::string command = std::string("'") + GHOSTPOST_BIN + "' console --db '" + db.str() +
-                              "' --fixed-time 1700000000 < '" + in_file.str() + "' > '" +
-                              out_file.str() + "' 2>&1";
+                              "' --fixed-time 1700000000 " + extra + " < '" + in_file.str() +
+                              "' > '" + out_file.str() + "' 2>&1";
         int rc = std::system(command.c_str());
         CHECK(rc == 0);
         output += read_file(out_file.str());
@@ -95,7 +99,7 @@ TEST_CASE("Help, rules, settings, games, history and PGN answer", "[bot][transcr
     check_transcript("information");
 }
 
-TEST_CASE("A whole game of Phantom Chess keeps the Phantoms out of the channel until the end",
+TEST_CASE("Phantom Chess games keep the Phantoms out of the channel and publish the full record at the end",
           "[bot][transcript][variant:phantom]") {
     check_transcript("phantom");
 }
@@ -104,12 +108,60 @@ TEST_CASE("Boards come as images on request and by a player's setting", "[bot][t
     check_transcript("images");
 }
 
-TEST_CASE("A whole game of Haunted Chess plays the inventor's worked game and spirit moves",
+TEST_CASE("Haunted Chess games play the inventor's worked game, spirit moves and a spirit pawn's rebirth",
           "[bot][transcript][variant:haunted]") {
     check_transcript("haunted");
 }
 
-TEST_CASE("A whole game of Ghost Chess asks each triggered special of the player it belongs to",
+TEST_CASE("Ghost Chess games ask each triggered special of the player it belongs to",
           "[bot][transcript][variant:ghost]") {
     check_transcript("ghost");
+}
+
+TEST_CASE("A player whose clock runs out loses on time", "[bot][transcript][clock]") {
+    check_transcript("clock_timeout");
+}
+
+TEST_CASE("A vacation stops a player's clocks until it ends", "[bot][transcript][clock]") {
+    check_transcript("clock_vacation");
+}
+
+TEST_CASE("A player who opted in is reminded of a decision and at 80 percent of the time",
+          "[bot][transcript][clock]") {
+    check_transcript("clock_reminder");
+}
+
+TEST_CASE("Time while the service was down is charged to nobody", "[bot][transcript][clock]") {
+    check_transcript("clock_downtime");
+}
+
+TEST_CASE("Moderator commands refuse non-moderators, act, and fill the audit log",
+          "[bot][transcript][mod]") {
+    check_transcript("mod");
+}
+
+TEST_CASE("A whole game of Gnostic Chess commits to its seed, takes dice choices by direct "
+          "message and verifies every roll at the end",
+          "[bot][transcript][variant:gnostic]") {
+    check_transcript("gnostic");
+}
+
+TEST_CASE("A four-player round robin runs from creation to final standings",
+          "[bot][transcript][tournament]") {
+    check_transcript("tourney_roundrobin");
+}
+
+TEST_CASE("A Swiss of six players over three rounds never repeats a pairing",
+          "[bot][transcript][tournament]") {
+    check_transcript("tourney_swiss");
+}
+
+TEST_CASE("A knockout of five players seeded by rating gives byes and breaks a draw by seed",
+          "[bot][transcript][tournament]") {
+    check_transcript("tourney_knockout");
+}
+
+TEST_CASE("A rated game moves both Glicko-2 ratings and an unrated one does not",
+          "[bot][transcript][rating]") {
+    check_transcript("tourney_ratings");
 }

@@ -43,6 +43,11 @@ moderators = ["telegram:42", "console:alice"]
 [log]
 level = "debug"
 
+[clocks]
+default_time_control = "7d+1d/14d"
+combat_deadline_hours = 48
+vacation_days = 10
+
 [storage]
 path = "/var/lib/ghostpost/games.sqlite"
 
@@ -63,6 +68,9 @@ request_timeout = 5
     CHECK(settings.telegram.poll_timeout == std::chrono::seconds(30));
     CHECK(settings.telegram.request_timeout == std::chrono::seconds(5));
     CHECK(settings.telegram.token == token);
+    CHECK(settings.clocks.default_time_control == "7d+1d/14d");
+    CHECK(settings.clocks.combat_deadline == std::chrono::hours(48));
+    CHECK(settings.clocks.vacation_days == 10);
 }
 
 TEST_CASE("a minimal configuration takes the defaults", "[config]") {
@@ -75,6 +83,9 @@ TEST_CASE("a minimal configuration takes the defaults", "[config]") {
     CHECK_FALSE(settings.telegram.enabled);
     CHECK(settings.telegram.api_url == "https://api.telegram.org");
     CHECK(settings.telegram.poll_timeout == std::chrono::seconds(50));
+    CHECK(settings.clocks.default_time_control == "3d");
+    CHECK(settings.clocks.combat_deadline == std::chrono::hours(24));
+    CHECK(settings.clocks.vacation_days == 30);
 }
 
 TEST_CASE("a bad configuration names the key and the line", "[config]") {
@@ -90,6 +101,11 @@ TEST_CASE("a bad configuration names the key and the line", "[config]") {
     CHECK(error_of("[storage]\npath = \"x\"\n[bot]\nmoderators = [\"a\", 3]\n", env) ==
           "ghostpost.toml:4: bot.moderators: must be an array of strings");
     CHECK(error_of("[storage]\n", env) == "ghostpost.toml:1: storage.path: is required");
+    CHECK(error_of("[storage]\npath = \"x\"\n[clocks]\ndefault_time_control = \"3 days\"\n", env) ==
+          "ghostpost.toml:4: clocks.default_time_control: must be like \"3d\", \"12h\", "
+          "\"7d+1d/14d\" or \"none\"");
+    CHECK(error_of("[storage]\npath = \"x\"\n[clocks]\ncombat_deadline_hours = 0\n", env) ==
+          "ghostpost.toml:4: clocks.combat_deadline_hours: must be between 1 and 720 hours");
     CHECK(error_of("[log]\nlevel = \"info\"\n", env) ==
           "ghostpost.toml: storage: is required ([storage] path)");
     CHECK(error_of("[storage]\npath = \"x\"\n[telegram]\napi_url = \"ftp://x\"\n", env) ==

@@ -52,12 +52,14 @@ struct ScriptedPost {
     std::string text;
 };
 
-// Two games in two groups, interleaved: the same short mate in each.
+// Two games in two groups, interleaved: the same short mate in each. Without a clock, so
+// that no reply carries a deadline read off the real time: the crashing run's replies must
+// equal the calm run's text for text.
 std::vector<ScriptedPost> two_games() {
     const std::vector<std::string> moves{"e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"};
     std::vector<ScriptedPost> posts{
-        {-1001, 7, "alice", "!new chess @bob white"},
-        {-1002, 9, "carol", "!new chess @dave white"},
+        {-1001, 7, "alice", "!new chess @bob white tc=none"},
+        {-1002, 9, "carol", "!new chess @dave white tc=none"},
         {-1001, 8, "bob", "!accept"},
         {-1002, 10, "dave", "!accept"},
     };
@@ -120,12 +122,16 @@ TEST_CASE("a game is played through Telegram and SIGTERM stops the daemon mid lo
     REQUIRE(sent.size() == 4);
     CHECK(sent[0]["chat_id"] == -1001);
     CHECK(sent[0]["text"] == "@alice challenges @bob to FIDE chess, game #1. @alice would play "
-                             "White. Options: none. @bob: answer !accept 1 or !decline 1.");
+                             "White. Options: none. Clock: 3d per move; rated. @bob: answer "
+                             "!accept 1 or !decline 1.");
     CHECK(sent[0]["reply_to"] == challenge["message_id"]);
     CHECK(sent[0]["parse_mode"].is_null());
+    // The daemon runs on the real clock, so the deadline's date is not checked.
     CHECK(sent[1]["text"].get<std::string>().starts_with(
         "@bob accepts. Game #1, FIDE chess: @alice (White) vs @bob (Black). @alice (White) must "
-        "move.\n<pre>"));
+        "move. Clock (3d per move; rated): @alice (White) 3d 0h left, until "));
+    CHECK(sent[1]["text"].get<std::string>().find(" UTC; @bob (Black) 3d 0h left.\n<pre>") !=
+          std::string::npos);
     CHECK(sent[1]["parse_mode"] == "HTML");
     CHECK(sent[2]["text"].get<std::string>().starts_with(
         "@alice (White) played e4 in game #1. @bob (Black) must move.\n<pre>"));
@@ -183,13 +189,15 @@ TEST_CASE("games survive SIGKILL at random moments: no move lost or doubled, eve
         for (const auto& p : script) {
             fake.say(p.chat, p.from, p.username, p.text);
         }
-        REQUIRE(eventually([&] { return fake.sent().size() >= script.size(); },
+        // One reply per post, and each of the two mates adds the players' rating changes.
+        const std::size_t replies_due = script.size() + 2;
+        REQUIRE(eventually([&] { return fake.sent().size() >= replies_due; },
                            std::chrono::seconds(60)));
         std::this_thread::sleep_for(std::chrono::milliseconds(500));
         daemon->signal(SIGTERM);
         REQUIRE(daemon->wait_exit(std::chrono::seconds(5)) == 0);
         reference = replies(fake);
-        REQUIRE(reference.size() == script.size());
+        REQUIRE(reference.size() == replies_due);
         REQUIRE(action_texts(dir.path() / "games.sqlite", 1) == expected);
     }
 

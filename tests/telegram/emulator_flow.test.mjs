@@ -66,11 +66,11 @@ test('a challenge, a move, a board and a private message go through the emulator
       await alice.sendMessage(alice.makeMessage('/new@TestNameBot chess @bob white'));
       let said = await botMessagesTo(server, -1001, 1);
       assert.equal(said[0]?.text, '@alice challenges @bob to FIDE chess, game #1. @alice would play '
-        + 'White. Options: none. @bob: answer !accept 1 or !decline 1.');
+        + 'White. Options: none. Clock: 3d per move; rated. @bob: answer !accept 1 or !decline 1.');
 
       await bob.sendMessage(bob.makeMessage('!accept 1'));
       said = await botMessagesTo(server, -1001, 2);
-      assert.match(said[1]?.text ?? '', /^@bob accepts\. Game #1, FIDE chess: @alice \(White\) vs @bob \(Black\)\. @alice \(White\) must move\.\n<pre>/);
+      assert.match(said[1]?.text ?? '', /^@bob accepts\. Game #1, FIDE chess: @alice \(White\) vs @bob \(Black\)\. @alice \(White\) must move\. Clock \(3d per move; rated\): @alice \(White\) 3d 0h left, until \d{4}-\d\d-\d\d \d\d:\d\d UTC; @bob \(Black\) 3d 0h left\.\n<pre>/);
       assert.equal(said[1].parse_mode, 'HTML');
 
       await alice.sendMessage(alice.makeMessage('e4'));

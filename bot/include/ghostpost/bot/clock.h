@@ -49,4 +49,14 @@ double used_fraction(const TimeControl& tc, const PlayerClock& clock, Seconds no
 // Days and hours, as a reply prints a duration: "2d 5h", "45m".
 std::string format_duration(Seconds s);
 
+// A positive span in days, hours or minutes ("3d", "12h", "30m"), at most a year; nullopt for
+// anything else.
+std::optional<Seconds> parse_span(std::string_view text);
+
+// An absolute time as replies show deadlines: "2023-11-17 22:13 UTC".
+std::string format_utc(Seconds at);
+
+// The UTC calendar year of a time (vacation allowances count per year).
+int utc_year(Seconds at);
+
 } // namespace ghostpost::bot

@@ -4,11 +4,17 @@
 //   #<channel> <user>: <text>     a public post in a channel
 //   @dm <user>: <text>            a direct message from <user> to the bot
 //   [<id>] <either form>          the same, with an explicit message id (to deliver a post twice)
+//   ~ wait <time>                 moves the console's clock on by <time> (30m, 12h, 2d) and runs
+//                                 the time-driven job (losses on time, reminders, deadlines)
+//   ~ down <time>                 the service is down for <time>: the clock moves on without
+//                                 the job, then the service starts up again (downtime is
+//                                 charged to nobody) and the job runs
 //
 // Empty lines and lines starting with "//" are skipped. Every other post gets the next number
 // after the console's stored cursor as its message id, so ids stay unique across runs on the
 // same database. Each reply is printed as a block: a first line ">> #<channel>" or ">> @<user>"
-// (a direct message), then the reply's text lines, then its code block's lines.
+// (a direct message), then the reply's text lines, then its code block's lines. A time line is
+// answered with "~~ now <UTC time>" before the replies the job queued.
 #pragma once
 
 #include "ghostpost/bot/platform.h"
@@ -17,6 +23,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace ghostpost::bot {
 
@@ -26,6 +33,7 @@ struct ConsoleLine {
     std::string channel;     // without '#'; empty for a direct message
     std::string user;
     std::string text;
+    std::string directive;   // after "~ " on a time line; then the other fields are empty
 };
 
 // The post a line stands for. nullopt for an empty or comment line; a line that follows
@@ -41,11 +49,14 @@ public:
     std::vector<Post> poll(const std::string& cursor, std::chrono::seconds timeout) override;
     Delivery send(const Reply& reply) override;
     bool at_end() const { return at_end_; }
+    // The time line the last poll stopped at (poll returned no post), once; empty if none.
+    std::string take_directive() { return std::exchange(directive_, {}); }
 
 private:
     std::istream& in_;
     std::ostream& out_;
     bool at_end_ = false;
+    std::string directive_;
 };
 
 // Sends every due outbox entry of `platform` through it, marking each sent, rescheduling it on
@@ -54,8 +65,9 @@ int deliver_outbox(storage::Store& store, Platform& platform, std::int64_t now,
                    std::int64_t retry_seconds = 30);
 
 // Reads posts from `in` until its end, handling each through a Service on `store` and printing
-// the replies on `out`. Errors while handling one post are printed on `err` and the loop goes
-// on. Returns 0, or 1 when some post failed.
+// the replies on `out`; starts the service (Service::start_up) first and runs its job
+// (Service::tick) after every line. Errors while handling one post are printed on `err` and
+// the loop goes on. Returns 0, or 1 when some post or job failed.
 int run_console(storage::Store& store, const ServiceSettings& settings, std::istream& in,
                 std::ostream& out, std::ostream& err, Clock clock = system_clock_seconds);
 

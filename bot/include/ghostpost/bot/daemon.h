@@ -87,6 +87,8 @@ struct DaemonOptions {
     // set aside with Service::give_up, so that a post our code cannot handle does not hold up
     // every post behind it.
     int post_attempts = 5;
+    // How often the poll loop runs the service's time-driven job (Service::tick).
+    std::chrono::seconds tick_interval{30};
 };
 
 // The poll loop: until `stop`, poll, handle each post, deliver the outbox. Network and API

@@ -24,6 +24,13 @@ struct ServiceSettings {
     std::vector<std::string> moderators; // platform user ids allowed to abort or cancel any game
     std::string bot_name = "ghostpost";  // commands addressed to another "@bot" are ignored
     std::size_t max_post_bytes = 4000;   // longer posts are refused (or ignored if chatter)
+    // Tests only: when not empty, a game's seed is derived from this text and the post that
+    // created the game instead of fresh secret bytes, so transcripts with dice are reproducible.
+    std::string fixed_seed;
+    std::string default_time_control = "3d"; // a game's clock when !new names no tc=
+    std::int64_t combat_deadline = 86400;    // seconds a seat may take to choose dice in a combat
+    int vacation_days = 30;                  // days of !vacation per player and calendar year
+    std::int64_t downtime_notice_after = 120; // a longer gap between heartbeats is downtime
 };
 
 using Clock = std::function<std::int64_t()>; // Unix seconds
@@ -49,6 +56,15 @@ public:
     // author): marks it handled, moves the cursor past it and tells its author that nothing of
     // it was applied, so the posts behind it are not held up forever. Errors: storage errors.
     void give_up(const Post& post);
+
+    // The time-driven work, each game in its own transaction: losses on time, the 80 % reminder,
+    // Gnostic Chess's combat deadline, the end of vacations; then writes the heartbeat. Returns
+    // how many games it changed. Errors: storage exceptions (the games already done stay done).
+    int tick();
+    // Run once when the service starts, before tick: the gap since the last heartbeat, when
+    // longer than downtime_notice_after, is charged to nobody and the games it touched say so.
+    // Returns how many games were told. Errors: storage exceptions.
+    int start_up();
 
     // The Reply a platform sends for an outbox entry.
     static Reply to_reply(const storage::OutboxEntry& entry);

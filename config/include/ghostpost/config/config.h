@@ -35,12 +35,20 @@ struct TelegramSettings {
     int group_messages_per_minute = 20;                // pacing: sends to one group a minute
 };
 
+// Correspondence clocks ([clocks]); the service applies them (docs/operators.md, section 5).
+struct ClockSettings {
+    std::string default_time_control = "3d"; // a game's clock when !new names no tc=
+    std::chrono::hours combat_deadline{24};  // Gnostic Chess: time to choose dice, 1..720
+    int vacation_days = 30;                  // per player and calendar year, 0..366
+};
+
 struct Settings {
     std::string command_prefix = "!";
     std::vector<std::string> moderators; // platform user ids, e.g. "telegram:123456"
     LogLevel log_level = LogLevel::Info;
     StorageSettings storage;
     TelegramSettings telegram;
+    ClockSettings clocks;
 };
 
 // A configuration that cannot be used. what() names the key and, when the file has one,

@@ -73,6 +73,7 @@ public:
     Statement& bind(int index, const std::string& text) { return bind(index, std::string_view(text)); }
     Statement& bind_blob(int index, const std::vector<std::uint8_t>& bytes);
     Statement& bind_null(int index);
+    Statement& bind_real(int index, double value);
 
     // Advances to the next row: true when one is ready, false when done. Errors: SqliteError.
     bool step();
@@ -82,6 +83,7 @@ public:
 
     bool is_null(int column) const;
     std::int64_t column_int(int column) const;
+    double column_real(int column) const;
     std::string column_text(int column) const;
     std::vector<std::uint8_t> column_blob(int column) const;
 

@@ -26,6 +26,10 @@ struct PlayerRecord {
     std::string orientation = "auto"; // auto | white | black
     std::string notation = "ascii";   // ascii | unicode
     bool images = false;              // boards as PNG images by default
+    bool reminders = false;           // private reminders of decisions and deadlines
+    std::int64_t vacation_until = 0;  // the player's clocks stand still before this time
+    int vacation_year = 0;            // the UTC year `vacation_used` counts for
+    std::int64_t vacation_used = 0;   // seconds of vacation taken in that year
 };
 
 enum class GameStatus : std::uint8_t { Challenge, Ongoing, Finished, Declined, Cancelled, Aborted };
@@ -47,6 +51,36 @@ struct GameRecord {
     std::string reason;                   // "checkmate", "resignation", ...
     std::vector<std::uint8_t> seed;       // the secret behind the game's random stream
     std::int64_t created_at = 0;
+    std::string time_control = "none";    // canonical text of the correspondence clock ("3d")
+    bool rated = true;                    // whether the result counts for ratings
+    bool paused = false;                  // a moderator stopped the game's clocks and moves
+};
+
+// One seat's correspondence clock in one game. A row exists once the game is under way.
+struct ClockRecord {
+    rules::Seat seat = rules::Seat::White;
+    std::int64_t remaining = 0;      // time left when the clock last stopped or started
+    std::int64_t running_since = 0;  // when it started running; 0 when stopped
+    std::int64_t deciding_since = 0; // when the seat's current decision began; 0: none
+    std::int64_t budget = 0;         // time left when the decision began (for the 80 % reminder)
+    bool warned = false;             // the 80 % reminder went out for this decision
+};
+
+// One moderator action, as the audit log keeps it.
+struct ModAction {
+    std::int64_t id = 0;
+    std::string platform;
+    std::string moderator; // the moderator's handle without '@'
+    std::string action;    // what was done, e.g. "adjudicate #3 1-0"
+    std::int64_t at = 0;
+};
+
+struct Ban {
+    std::string platform;
+    std::string user_id;
+    std::string by;     // the moderator's handle
+    std::string reason; // may be empty
+    std::int64_t at = 0;
 };
 
 struct ActionRecord {
@@ -87,6 +121,50 @@ struct OutboxEntry {
     OutgoingMessage message;
     int attempts = 0;
     std::int64_t next_attempt_at = 0;
+};
+
+// A tournament run from one channel. Its name is unique on the platform.
+enum class TournamentStatus : std::uint8_t { Open, Running, Finished };
+std::string_view tournament_status_name(TournamentStatus s); // "open", "running", "finished"
+
+struct TournamentRecord {
+    std::int64_t id = 0;
+    std::string platform;
+    std::string channel;
+    std::string name;    // as created; looked up case-insensitively
+    std::string variant;
+    std::string format;  // roundrobin | double | swiss | knockout
+    int rounds = 0;      // planned rounds; 0 until fixed (at the latest when it starts)
+    std::string tc;      // the time control of its games as given; empty: the service default
+    TournamentStatus status = TournamentStatus::Open;
+    std::int64_t creator = 0; // player id
+    int current_round = 0;    // 0 before the first round
+    std::int64_t created_at = 0;
+};
+
+struct EntrantRecord {
+    std::int64_t player_id = 0;
+    int seed = 0; // join order while open; 0 = the first seed once started
+};
+
+// One board of one round: a game, or a bye when `black` is empty.
+struct PairingRecord {
+    std::int64_t tournament_id = 0;
+    int round = 0; // 1 for the first
+    int board = 0; // 1 for the first; knockout boards are in bracket order
+    std::int64_t white = 0;
+    std::optional<std::int64_t> black;
+    std::optional<std::int64_t> game_id;
+};
+
+// A player's Glicko-2 rating in one variant, on the Glicko scale.
+struct RatingRecord {
+    std::int64_t player_id = 0;
+    std::string variant;
+    double rating = 1500.0;
+    double deviation = 350.0;
+    double volatility = 0.06;
+    int games = 0;
 };
 
 class Store {
@@ -145,6 +223,45 @@ public:
     virtual std::optional<Offer> offer(std::int64_t game_id, OfferKind kind) = 0;
     virtual void clear_offer(std::int64_t game_id, OfferKind kind) = 0;
 
+    // --- tournaments
+    // Stores a new tournament and returns its id. Errors: SqliteError (constraint) when the
+    // platform already has a tournament of that name.
+    virtual std::int64_t create_tournament(const TournamentRecord& tournament) = 0;
+    virtual std::optional<TournamentRecord> tournament(std::int64_t id) = 0;
+    // By name, case-insensitively.
+    virtual std::optional<TournamentRecord> tournament_by_name(const std::string& platform,
+                                                               const std::string& name) = 0;
+    // Tournaments run from the channel, oldest first.
+    virtual std::vector<TournamentRecord> tournaments_in_channel(const std::string& platform,
+                                                                 const std::string& channel) = 0;
+    // Saves rounds, status and current round. Errors: std::logic_error when it does not exist.
+    virtual void update_tournament(const TournamentRecord& tournament) = 0;
+    // Adding a player twice changes nothing.
+    virtual void add_entrant(std::int64_t tournament_id, std::int64_t player_id,
+                             std::int64_t now) = 0;
+    virtual void remove_entrant(std::int64_t tournament_id, std::int64_t player_id) = 0;
+    // Entrants by seed (join order until seeds are set), then by joining.
+    virtual std::vector<EntrantRecord> entrants(std::int64_t tournament_id) = 0;
+    virtual void set_seed(std::int64_t tournament_id, std::int64_t player_id, int seed) = 0;
+    virtual void start_round(std::int64_t tournament_id, int round, std::int64_t now) = 0;
+    // Marks the round complete; false when it was already (so it is announced once).
+    virtual bool complete_round(std::int64_t tournament_id, int round, std::int64_t now) = 0;
+    virtual void add_pairing(const PairingRecord& pairing) = 0;
+    // Every board of every round, by round and board.
+    virtual std::vector<PairingRecord> pairings(std::int64_t tournament_id) = 0;
+    // The board a game was created for, if it is a tournament game.
+    virtual std::optional<PairingRecord> pairing_of_game(std::int64_t game_id) = 0;
+
+    // --- ratings
+    virtual std::optional<RatingRecord> rating(std::int64_t player_id,
+                                               const std::string& variant) = 0;
+    virtual void save_rating(const RatingRecord& rating, std::int64_t now) = 0;
+    // The player's ratings in every variant they played, by variant name.
+    virtual std::vector<RatingRecord> ratings_of_player(std::int64_t player_id) = 0;
+    // The best `limit` ratings of the variant among the platform's players, best first.
+    virtual std::vector<RatingRecord> leaderboard(const std::string& platform,
+                                                  const std::string& variant, int limit) = 0;
+
     // --- the outbox. A sender fetches what is due, hands each entry to the platform, then
     // marks it sent, reschedules it or gives up. Delivery is at least once.
     virtual std::int64_t enqueue(const OutgoingMessage& message, std::int64_t now) = 0;
@@ -162,6 +279,26 @@ public:
     virtual void give_up(std::int64_t id, const std::string& error) = 0;
     // Entries not yet sent nor given up, for tests and monitoring.
     virtual int pending_count(const std::string& platform) = 0;
+
+    // --- correspondence clocks, the service's heartbeat, moderation
+    // Every game with one of `statuses` on any platform, oldest first.
+    virtual std::vector<GameRecord> games_with_status(const std::vector<GameStatus>& statuses) = 0;
+    // The game's clock rows (none before the service first set them), White first.
+    virtual std::vector<ClockRecord> clocks(std::int64_t game_id) = 0;
+    // Creates or replaces the row of `clock.seat` in the game.
+    virtual void put_clock(std::int64_t game_id, const ClockRecord& clock) = 0;
+    // The last heartbeat the time-driven job wrote; nullopt before the first.
+    virtual std::optional<std::int64_t> heartbeat() = 0;
+    virtual void put_heartbeat(std::int64_t now) = 0;
+    // Saves the player's vacation fields (vacation_until, vacation_year, vacation_used).
+    virtual void save_vacation(const PlayerRecord& player) = 0;
+    virtual void log_mod_action(const ModAction& action) = 0;
+    // The latest `limit` moderator actions of the platform, oldest first.
+    virtual std::vector<ModAction> mod_actions(const std::string& platform, int limit) = 0;
+    virtual std::optional<Ban> ban(const std::string& platform, const std::string& user_id) = 0;
+    virtual void put_ban(const Ban& ban) = 0;
+    // Errors: none; removing a ban that does not exist does nothing.
+    virtual void remove_ban(const std::string& platform, const std::string& user_id) = 0;
 };
 
 // Opens (creating if needed) the SQLite database at `path` and migrates it to the current
