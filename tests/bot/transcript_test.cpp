@@ -118,6 +118,11 @@ TEST_CASE("Ghost Chess games ask each triggered special of the player it belongs
     check_transcript("ghost");
 }
 
+TEST_CASE("A whole game of Ghostarelay ends when White has no pieces left",
+          "[bot][transcript][variant:ghostarelay]") {
+    check_transcript("ghostarelay");
+}
+
 TEST_CASE("A player whose clock runs out loses on time", "[bot][transcript][clock]") {
     check_transcript("clock_timeout");
 }
