@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -23,6 +24,32 @@ inline std::unique_ptr<ghostpost::rules::Game> start(const std::string& variant,
     INFO((g ? std::string() : g.error().message));
     REQUIRE(g.ok());
     return std::move(*g);
+}
+
+// The canonical texts of every action open to whoever must decide first, sorted.
+inline std::vector<std::string> texts(const ghostpost::rules::Game& g) {
+    std::vector<std::string> out;
+    if (g.pending().empty())
+        return out;
+    for (const auto& a : g.notated_actions(g.pending().front().seat))
+        out.push_back(a.text);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// Whether `text` is among those actions.
+inline bool offers(const ghostpost::rules::Game& g, const std::string& text) {
+    const auto all = texts(g);
+    return std::find(all.begin(), all.end(), text) != all.end();
+}
+
+// How the rules answer `typed` from whoever must decide first: the refusal's public message,
+// or "accepted as <canonical>".
+inline std::string refusal(const ghostpost::rules::Game& g, const std::string& typed) {
+    auto r = ghostpost::rules::parse_action(g, g.pending().front().seat, typed);
+    if (r)
+        return "accepted as " + r->text;
+    return r.error().message;
 }
 
 // Plays each whitespace-separated move for whoever must decide; fails the test on a refusal.

@@ -10,31 +10,13 @@
 
 using namespace ghostpost::rules;
 
+using test::texts;
+using test::offers;
+using test::refusal;
+
 namespace {
 
 const std::string start_fen = "3q4/8/8/8/8/8/PPPPPPPP/RNB2BNR w F - - 0 0 1";
-
-std::vector<std::string> texts(const Game& g) {
-    std::vector<std::string> out;
-    if (g.pending().empty())
-        return out;
-    for (const auto& a : g.notated_actions(g.pending().front().seat))
-        out.push_back(a.text);
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
-bool offers(const Game& g, const std::string& text) {
-    auto t = texts(g);
-    return std::find(t.begin(), t.end(), text) != t.end();
-}
-
-std::string refusal(const Game& g, const std::string& typed) {
-    auto r = parse_action(g, g.pending().front().seat, typed);
-    if (r)
-        return "accepted as " + r->text;
-    return r.error().message;
-}
 
 // "Paradigm: move" / "Ghost: place the rescued knight: ..."
 std::string asked(const Game& g) {

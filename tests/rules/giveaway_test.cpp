@@ -8,27 +8,13 @@
 
 using namespace ghostpost::rules;
 
+using test::texts;
+using test::refusal;
+
 namespace {
 
 // The debug build runs under sanitizers; deeper figures in the file are for `ghostpost perft`.
 constexpr std::uint64_t node_budget = 700'000;
-
-std::vector<std::string> texts(const Game& g) {
-    std::vector<std::string> out;
-    if (g.pending().empty())
-        return out;
-    for (const auto& a : g.notated_actions(g.pending().front().seat))
-        out.push_back(a.text);
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
-std::string refusal(const Game& g, const std::string& typed) {
-    auto r = parse_action(g, g.pending().front().seat, typed);
-    if (r)
-        return "accepted as " + r->text;
-    return r.error().message;
-}
 
 } // namespace
 

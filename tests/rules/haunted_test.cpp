@@ -3,24 +3,14 @@
 
 #include <algorithm>
 
+using test::texts;
+using test::offers;
+
 namespace {
 
 using namespace ghostpost::rules;
 
 Square sq(const char* name) { return *parse_square(name); }
-
-std::vector<std::string> texts(const Game& g) {
-    std::vector<std::string> out;
-    for (const auto& a : g.notated_actions(g.pending().front().seat))
-        out.push_back(a.text);
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
-bool has(const Game& g, const std::string& text) {
-    auto all = texts(g);
-    return std::find(all.begin(), all.end(), text) != all.end();
-}
 
 std::vector<Figure> figures(const Game& g, const char* square) {
     return g.public_view().board().at(sq(square)).figures;
@@ -80,7 +70,7 @@ TEST_CASE("The inventor's worked game ends 6.Qa4+ with check by the invoked whit
     CHECK_FALSE(g->public_view().board().check.valid());
 
     // 6.Qa4+: the queen attacks c6 (its ray stops there), invoking the spirit, which checks via d7.
-    CHECK(has(*g, "Qa4+"));
+    CHECK(offers(*g, "Qa4+"));
     CHECK(move(*g, "Qa4") == std::vector<std::string>{"Qa4+", "check by the invoked white spirit bishop on c6"});
     CHECK(figures(*g, "c6") == std::vector<Figure>{spirit(PieceKind::Bishop, Seat::White, true)});
     CHECK(g->public_view().board().check == sq("e8"));
@@ -102,18 +92,18 @@ TEST_CASE("A released spirit moves like its kind onto empty squares only", "[var
     auto g = test::start("haunted", "4k3/8/8/8/3n4/8/8/4K3[Bc3,rf6] w - - 0 1");
     auto all = texts(*g);
     // c3 diagonals: b2 a1, d2, b4 a5, and d4 holds a black knight (no capture: not invoked).
-    CHECK(has(*g, "SBa1"));
-    CHECK(has(*g, "SBb4"));
-    CHECK(has(*g, "SBd2"));
-    CHECK_FALSE(has(*g, "SBxd4"));
+    CHECK(offers(*g, "SBa1"));
+    CHECK(offers(*g, "SBb4"));
+    CHECK(offers(*g, "SBd2"));
+    CHECK_FALSE(offers(*g, "SBxd4"));
     CHECK(std::count_if(all.begin(), all.end(), [](const std::string& t) { return t.starts_with("SB"); }) == 5);
 }
 
 TEST_CASE("A spirit never moves onto another spirit and never crosses one", "[variant:haunted]") {
     auto g = test::start("haunted", "4k3/8/8/8/8/8/8/4K3[Bd4,nf6] w - - 0 1");
-    CHECK(has(*g, "SBe5"));
-    CHECK_FALSE(has(*g, "SBf6"));
-    CHECK_FALSE(has(*g, "SBg7"));
+    CHECK(offers(*g, "SBe5"));
+    CHECK_FALSE(offers(*g, "SBf6"));
+    CHECK_FALSE(offers(*g, "SBg7"));
     auto all = texts(*g);
     CHECK(std::count_if(all.begin(), all.end(), [](const std::string& t) { return t.starts_with("SB"); }) == 10);
     CHECK(g->perft(1) == 15); // 10 spirit moves and the king's 5
@@ -130,22 +120,22 @@ TEST_CASE("An invoked spirit captures, and what it captures is annihilated", "[v
 TEST_CASE("A spirit that is not invoked cannot capture", "[variant:haunted]") {
     auto g = test::start("haunted", "4k3/8/8/8/3r4/8/8/4K3[Bc3] w - - 0 1");
     CHECK(figures(*g, "c3") == std::vector<Figure>{spirit(PieceKind::Bishop, Seat::White)});
-    CHECK_FALSE(has(*g, "SBxd4"));
-    CHECK(has(*g, "SBb4"));
+    CHECK_FALSE(offers(*g, "SBxd4"));
+    CHECK(offers(*g, "SBb4"));
 }
 
 TEST_CASE("Invocation counts any friendly living piece whose attack reaches the spirit, the king too",
           "[variant:haunted]") {
     auto g = test::start("haunted", "4k3/8/8/8/1r6/3K4/8/8[Bc3] w - - 0 1");
     CHECK(figures(*g, "c3") == std::vector<Figure>{spirit(PieceKind::Bishop, Seat::White, true)});
-    CHECK(has(*g, "SBxb4"));
+    CHECK(offers(*g, "SBxb4"));
     CHECK(g->public_view().board().notes == std::vector<std::string>{"Spirits: Bc3 (invoked)"});
 }
 
 TEST_CASE("Spirits block lines for both sides and can never be captured", "[variant:haunted]") {
     auto g = test::start("haunted", "4k3/8/8/8/8/8/8/R3K3[nc1] w Q - 0 1");
-    CHECK(has(*g, "Rb1"));
-    CHECK_FALSE(has(*g, "Rd1"));
+    CHECK(offers(*g, "Rb1"));
+    CHECK_FALSE(offers(*g, "Rd1"));
     CHECK(refusal(*g, "Rd1") ==
           "Rd1 is not possible: the black spirit knight on c1 blocks the rook on a1: spirits cannot be crossed");
     CHECK(refusal(*g, "Rc1") == "Rc1 is not possible: c1 is haunted by the black spirit knight: spirits can never "
@@ -171,7 +161,7 @@ TEST_CASE("Check comes only from living pieces and invoked spirits", "[variant:h
 TEST_CASE("A move that leaves the king to an invoked spirit is refused", "[variant:haunted]") {
     // The white bishop shields e1 from the black spirit rook's file; the knight on d7 invokes it.
     auto g = test::start("haunted", "k7/3n4/8/8/8/8/4B3/4K3[re5] w - - 0 1");
-    CHECK_FALSE(has(*g, "Bd3"));
+    CHECK_FALSE(offers(*g, "Bd3"));
     CHECK(refusal(*g, "Bd3") ==
           "Bd3 is not possible: that leaves your king in check from the invoked black spirit rook on e5");
 }
@@ -209,20 +199,20 @@ TEST_CASE("A spirit that captures onto a stronger spirit leaves the game", "[var
 TEST_CASE("A spirit pawn moves in its own colour's direction, two steps from its first rank",
           "[variant:haunted]") {
     auto g = test::start("haunted", "4k3/8/8/8/8/8/8/4K3[pd7,Pg2] b - - 0 1");
-    CHECK(has(*g, "SPd6"));
-    CHECK(has(*g, "SPd5"));
-    CHECK_FALSE(has(*g, "SPd8"));
+    CHECK(offers(*g, "SPd6"));
+    CHECK(offers(*g, "SPd5"));
+    CHECK_FALSE(offers(*g, "SPd8"));
     test::play(*g, "SPd5");
-    CHECK(has(*g, "SPg3"));
-    CHECK(has(*g, "SPg4"));
+    CHECK(offers(*g, "SPg3"));
+    CHECK(offers(*g, "SPg4"));
 }
 
 TEST_CASE("A spirit pawn invoked on arrival at the last rank may be reborn as that move",
           "[variant:haunted]") {
     auto g = test::start("haunted", "k7/8/8/8/8/8/8/2R1K3[Pc7] w - - 0 1");
-    CHECK(has(*g, "SPc8"));
-    CHECK(has(*g, "SPc8=Q+"));
-    CHECK(has(*g, "SPc8=N"));
+    CHECK(offers(*g, "SPc8"));
+    CHECK(offers(*g, "SPc8=Q+"));
+    CHECK(offers(*g, "SPc8=N"));
     CHECK(move(*g, "SPc8=Q") == std::vector<std::string>{"SPc8=Q+", "the spirit pawn on c8 is reborn as a living queen",
                                                          "check by the white queen on c8"});
     CHECK(g->fen() == "k1Q5/8/8/8/8/8/8/2R1K3 b - - 0 1");
@@ -231,13 +221,13 @@ TEST_CASE("A spirit pawn invoked on arrival at the last rank may be reborn as th
 TEST_CASE("A spirit pawn not invoked on arrival stays a spirit and may be reborn on a later turn",
           "[variant:haunted]") {
     auto g = test::start("haunted", "7k/8/8/8/8/8/8/R3K3[Pc7] w - - 0 1");
-    CHECK(has(*g, "SPc8"));
-    CHECK_FALSE(has(*g, "SPc8=Q"));
+    CHECK(offers(*g, "SPc8"));
+    CHECK_FALSE(offers(*g, "SPc8=Q"));
     test::play(*g, "SPc8 Kg7");
-    CHECK_FALSE(has(*g, "SPc8=Q"));
+    CHECK_FALSE(offers(*g, "SPc8=Q"));
     test::play(*g, "Rc1 Kf6");
     CHECK(figures(*g, "c8") == std::vector<Figure>{spirit(PieceKind::Pawn, Seat::White, true)});
-    CHECK(has(*g, "SPc8=R"));
+    CHECK(offers(*g, "SPc8=R"));
     auto action = parse_action(*g, Seat::White, "SPc8=R");
     REQUIRE(action.ok());
     CHECK(action->action.from == sq("c8"));
@@ -261,7 +251,7 @@ TEST_CASE("En passant leaves the captured pawn's spirit released on its own squa
     CHECK(move(*g, "exd6") == std::vector<std::string>{"exd6", "the black pawn on d5 becomes a spirit"});
     CHECK(g->fen() == "4k3/8/3P4/8/8/8/8/4K3[pd5] b - - 0 2");
     CHECK(figures(*g, "d5") == std::vector<Figure>{spirit(PieceKind::Pawn, Seat::Black)});
-    CHECK(has(*g, "SPd4"));
+    CHECK(offers(*g, "SPd4"));
 }
 
 TEST_CASE("No insufficient-material draw while a spirit exists", "[variant:haunted]") {
@@ -330,9 +320,9 @@ TEST_CASE("Refused spirit moves say what the spirit rules forbid", "[variant:hau
 
 TEST_CASE("The same spirit kind reaching one square is disambiguated like SAN", "[variant:haunted]") {
     auto g = test::start("haunted", "4k3/8/8/8/8/8/8/4K3[Nb1,Nf1] w - - 0 1");
-    CHECK(has(*g, "SNbd2"));
-    CHECK(has(*g, "SNfd2"));
-    CHECK(has(*g, "SNa3"));
+    CHECK(offers(*g, "SNbd2"));
+    CHECK(offers(*g, "SNfd2"));
+    CHECK(offers(*g, "SNa3"));
 }
 
 TEST_CASE("Haunted FEN lists the spirits in brackets and reads back what it writes", "[variant:haunted]") {

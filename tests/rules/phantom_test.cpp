@@ -8,25 +8,13 @@
 
 using namespace ghostpost::rules;
 
+using test::texts;
+using test::offers;
+
 namespace {
 
 std::unique_ptr<Game> phantom(const std::string& fen = {}, const Options& options = {}) {
     return test::start("phantom", fen, options);
-}
-
-std::vector<std::string> texts(const Game& g) {
-    std::vector<std::string> out;
-    if (g.pending().empty())
-        return out;
-    for (const auto& a : g.notated_actions(g.pending().front().seat))
-        out.push_back(a.text);
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
-bool has(const Game& g, const std::string& text) {
-    auto all = texts(g);
-    return std::find(all.begin(), all.end(), text) != all.end();
 }
 
 std::vector<std::string> phantom_texts(const Game& g) {
@@ -125,17 +113,17 @@ TEST_CASE("The Phantom moves one square diagonally or jumps like a knight", "[va
 
 TEST_CASE("The Phantom captures and is captured", "[variant:phantom][rules]") {
     auto takes = phantom("4k3/8/8/4n3/3F4/8/8/4K3 w - - 0 1");
-    CHECK(has(*takes, "Fxe5"));
+    CHECK(offers(*takes, "Fxe5"));
     auto taken = phantom("4k3/8/2n5/8/3F4/8/8/4K3 b - - 0 1");
-    CHECK(has(*taken, "Nxd4"));
+    CHECK(offers(*taken, "Nxd4"));
     play_one(*taken, Seat::Black, "Nxd4");
     CHECK(taken->fen() == "4k3/8/8/8/3n4/8/8/4K3 w - - 0 2");
 }
 
 TEST_CASE("The Phantom gives check, and the check is announced", "[variant:phantom][rules]") {
     auto game = phantom("4k3/8/8/8/4F3/8/8/4K3 w - - 0 1");
-    CHECK(has(*game, "Fd6+"));
-    CHECK(has(*game, "Ff6+"));
+    CHECK(offers(*game, "Fd6+"));
+    CHECK(offers(*game, "Ff6+"));
     auto events = play_one(*game, Seat::White, "Fd6");
     CHECK(std::any_of(events.begin(), events.end(), [](const Event& e) {
         return e.kind == EventKind::Check && e.text == "check" && !e.only_for;
@@ -145,7 +133,7 @@ TEST_CASE("The Phantom gives check, and the check is announced", "[variant:phant
 
 TEST_CASE("The Phantom can deliver checkmate", "[variant:phantom][rules]") {
     auto game = phantom("7k/6pp/8/4F3/8/8/8/4K3[f] w - - 0 1");
-    CHECK(has(*game, "Ff7#"));
+    CHECK(offers(*game, "Ff7#"));
     play_one(*game, Seat::White, "Ff7");
     CHECK(game->outcome().status == Status::WhiteWins);
     CHECK(game->outcome().reason == "checkmate");
@@ -160,11 +148,11 @@ TEST_CASE("The Phantom blocks check, moving or entering", "[variant:phantom][rul
 
 TEST_CASE("The Phantom cannot be passed through", "[variant:phantom][rules]") {
     auto own = phantom("4k3/8/8/8/8/8/8/R1F1K3 w - - 0 1");
-    CHECK_FALSE(has(*own, "Rd1"));
-    CHECK(has(*own, "Rb1"));
+    CHECK_FALSE(offers(*own, "Rd1"));
+    CHECK(offers(*own, "Rb1"));
     auto theirs = phantom("4k3/8/8/8/8/2f5/8/B3K3 w - - 0 1");
-    CHECK_FALSE(has(*theirs, "Bd4"));
-    CHECK(has(*theirs, "Bxc3"));
+    CHECK_FALSE(offers(*theirs, "Bd4"));
+    CHECK(offers(*theirs, "Bxc3"));
 }
 
 TEST_CASE("The Phantom enters by announcement as that turn's move", "[variant:phantom][rules]") {
@@ -178,14 +166,14 @@ TEST_CASE("The Phantom enters by announcement as that turn's move", "[variant:ph
 TEST_CASE("The Phantom may enter at any time, also in the middle of the game", "[variant:phantom][rules]") {
     auto game = phantom();
     test::play(*game, "e4 e5 Nf3 Nc6 Bc4");
-    CHECK(has(*game, "F@d4"));
+    CHECK(offers(*game, "F@d4"));
     play_one(*game, Seat::Black, "f@d4"); // lower case is accepted
     CHECK(game->fen() == "r1bqkbnr/pppp1ppp/2n5/4p3/2BfP3/5N2/PPPP1PPP/RNBQK2R[F] w KQkq - 4 4");
 }
 
 TEST_CASE("By default the Phantom enters only on an empty square", "[variant:phantom][rules][option]") {
     auto game = phantom("4k3/8/8/8/4n3/8/8/4K3[F] w - - 0 1");
-    CHECK_FALSE(has(*game, "F@xe4"));
+    CHECK_FALSE(offers(*game, "F@xe4"));
     CHECK(refusal(*game, "F@e4") ==
           "F@e4 is not possible: the Phantom enters only on an empty square in this game "
           "(phantom_entry_capture=no) | ");
@@ -195,7 +183,7 @@ TEST_CASE("By default the Phantom enters only on an empty square", "[variant:pha
 TEST_CASE("With phantom_entry_capture=yes the Phantom may capture on entry, but not the king",
           "[variant:phantom][rules][option]") {
     auto game = phantom("4k3/8/8/8/4n3/8/8/4K3[F] w - - 0 1", {{"phantom_entry_capture", "yes"}});
-    CHECK(has(*game, "F@xe4"));
+    CHECK(offers(*game, "F@xe4"));
     CHECK(refusal(*game, "F@e8") == "F@e8 is not possible: the Phantom cannot enter on the king | ");
     play_one(*game, Seat::White, "F@e4");
     CHECK(game->fen() == "4k3/8/8/8/4F3/8/8/4K3 b - - 0 1");
@@ -203,7 +191,7 @@ TEST_CASE("With phantom_entry_capture=yes the Phantom may capture on entry, but 
 
 TEST_CASE("By default the entering Phantom may not give check", "[variant:phantom][rules][option]") {
     auto game = phantom();
-    CHECK_FALSE(has(*game, "F@d6+"));
+    CHECK_FALSE(offers(*game, "F@d6+"));
     CHECK(refusal(*game, "F@d6") ==
           "F@d6 is not possible: entering on d6 would give check, which this game's entry rules "
           "forbid (phantom_entry_check=no) | ");
@@ -212,12 +200,12 @@ TEST_CASE("By default the entering Phantom may not give check", "[variant:phanto
 TEST_CASE("With phantom_entry_check=yes the entering Phantom may give check and mate",
           "[variant:phantom][rules][option]") {
     auto start = phantom({}, {{"phantom_entry_check", "yes"}});
-    CHECK(has(*start, "F@d6+"));
-    CHECK(has(*start, "F@f6+"));
+    CHECK(offers(*start, "F@d6+"));
+    CHECK(offers(*start, "F@f6+"));
     auto mate = phantom("7k/6pp/8/8/8/8/8/4K3[F] w - - 0 1", {{"phantom_entry_check", "yes"}});
-    CHECK(has(*mate, "F@f7#"));
+    CHECK(offers(*mate, "F@f7#"));
     auto no_mate = phantom("7k/6pp/8/8/8/8/8/4K3[F] w - - 0 1");
-    CHECK_FALSE(has(*no_mate, "F@f7#"));
+    CHECK_FALSE(offers(*no_mate, "F@f7#"));
 }
 
 TEST_CASE("Each player has one Phantom, and a captured Phantom never enters again", "[variant:phantom][rules]") {
@@ -236,15 +224,15 @@ TEST_CASE("Each player has one Phantom, and a captured Phantom never enters agai
 
 TEST_CASE("A pawn does not promote to a Phantom", "[variant:phantom][rules]") {
     auto game = phantom("4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
-    CHECK(has(*game, "a8=Q+"));
-    CHECK_FALSE(has(*game, "a8=F"));
+    CHECK(offers(*game, "a8=Q+"));
+    CHECK_FALSE(offers(*game, "a8=F"));
     CHECK(refusal(*game, "a8=F") ==
           "a8=F is not possible: a pawn promotes to a queen, rook, bishop or knight | ");
 }
 
 TEST_CASE("Castling follows FIDE: a Phantom attacking the king's path forbids it", "[variant:phantom][rules]") {
     auto game = phantom("4k3/8/8/8/8/4f3/8/4K2R w K - 0 1");
-    CHECK_FALSE(has(*game, "O-O"));
+    CHECK_FALSE(offers(*game, "O-O"));
     CHECK(refusal(*game, "O-O") ==
           refused_publicly + " | O-O is not possible: the king would pass through f1, which Black's "
                              "Phantom on e3 attacks");
@@ -390,8 +378,8 @@ TEST_CASE("Announcements disambiguate by the board everyone sees", "[variant:pha
     // The h1 rook cannot reach c1 past White's own Phantom on d1, but the channel cannot know
     // that, so the a1 rook's move is announced as Rac1 (FIDE SAN would say Rc1).
     auto game = phantom("4k3/8/8/8/8/8/4K3/R2F3R w - - 0 1");
-    CHECK(has(*game, "Rac1"));
-    CHECK(has(*game, "Rhe1"));
+    CHECK(offers(*game, "Rac1"));
+    CHECK(offers(*game, "Rhe1"));
     auto typed = parse_action(*game, Seat::White, "Rc1");
     REQUIRE(typed.ok());
     CHECK(typed->text == "Rac1");
