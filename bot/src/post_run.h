@@ -54,6 +54,9 @@ std::string join(const std::vector<std::string>& items, const std::string& sep);
 std::string options_text(const rules::Options& options);
 // Movetext "1. e4 e5 2. Nf3": a number before each turn of White's.
 std::string movetext(const std::vector<storage::ActionRecord>& log);
+// The public reveals, rolls and results that chance made of one action, one per line, as the
+// action log keeps them for !verify (service_verify.cpp).
+std::string chance_record(const std::vector<rules::Event>& events);
 // Breaks text into lines of at most `width` characters at spaces.
 std::string wrap(const std::string& text, std::size_t width);
 

@@ -794,7 +794,10 @@ void PostRun::play(Loaded& l, Seat seat, const std::string& text) {
         return;
     }
     ++l.plies;
-    store_.append_action({l.rec.id, l.plies, seat, author_.id, canonical, post_.message_id});
+    storage::ActionRecord logged{l.rec.id, l.plies, seat, author_.id, canonical, post_.message_id};
+    if (l.info().uses_chance)
+        logged.rolls = chance_record(*events);
+    store_.append_action(logged);
     clocks_after_action(l, seat, decision);
     // Playing on declines what the other side offered, and ends any takeback request.
     if (auto offer = store_.offer(l.rec.id, OfferKind::Draw); offer && offer->seat != seat)

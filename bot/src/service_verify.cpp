@@ -5,13 +5,11 @@
 // the log from it. Decisions that are secret when made (the first dice choice of a combat round)
 // stay out of the channel and out of the record until the game is over.
 //
-// What `!verify` compares. The rolls themselves are not stored: the log keeps the decisions only,
-// and the dice follow from the seed. So the check is whether the log and the recorded end agree
-// with the seed: a combat choice in the log is legal only while its combat runs, and a combat
-// runs exactly until the dice make one side reach its target. Other dice would end combats at
-// other rounds (leaving later logged choices illegal) or kill other pieces (changing who wins),
-// and the recorded result was written when the game ended, not by the replay. The reply lists
-// every roll the seed gives, so players can also compare them with what the channel was told.
+// What `!verify` compares. Each action in the log keeps, beside its text, what chance made of it
+// as the channel was told at the time (reveals, rolls, combat results). Replaying the log from
+// the published seed must give every one of those lines again, every logged action must be
+// legal where it was played, and the replay must end as the game was recorded. A changed seed,
+// a changed choice or a changed roll each shows as the first line that differs.
 #include "ghostpost/bot/random.h"
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
@@ -39,6 +37,29 @@ bool recorded(const rules::Event& e) {
            (e.kind == rules::EventKind::Reveal || e.kind == rules::EventKind::Roll ||
             e.kind == rules::EventKind::Special);
 }
+
+std::vector<std::string> split_lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        out.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return out;
+}
+
+} // namespace
+
+std::string detail::chance_record(const std::vector<rules::Event>& events) {
+    std::vector<std::string> texts;
+    for (const auto& e : events)
+        if (recorded(e))
+            texts.push_back(e.text);
+    return join(texts, "\n");
+}
+
+namespace {
 
 struct ReplayedPly {
     bool secret = false;
@@ -267,8 +288,30 @@ void PostRun::cmd_verify(const std::vector<std::string>& args) {
                        "started. ";
     std::string mismatch;
     const rules::Outcome end = r.game->outcome();
+    // The log keeps what the channel was told each action caused; the replay must say the same.
+    bool compared = false;
+    if (r.error.empty()) {
+        for (std::size_t i = 0; i < r.plies.size() && mismatch.empty(); ++i) {
+            compared = compared || !log[i].rolls.empty();
+            const std::string replayed = join(r.plies[i].record, "\n");
+            if (log[i].rolls.empty() || replayed == log[i].rolls)
+                continue;
+            // Name the first line that differs, not the whole ply.
+            const auto told = split_lines(log[i].rolls);
+            const auto& seeded = r.plies[i].record;
+            std::size_t k = 0;
+            while (k < told.size() && k < seeded.size() && told[k] == seeded[k])
+                ++k;
+            mismatch = "at ply " + std::to_string(log[i].ply) + " (" + log[i].text +
+                       ") the record says \"" + (k < told.size() ? told[k] : "nothing more") +
+                       "\" where this seed gives \"" +
+                       (k < seeded.size() ? seeded[k] : "nothing more") + "\"";
+        }
+    }
     if (!r.error.empty()) {
         mismatch = "replaying the log from this seed fails: " + r.error;
+    } else if (!mismatch.empty()) {
+        // a roll differs from the record: said above
     } else if (g->status == GameStatus::Finished && end.over() &&
                (result_text(end.status) != g->result || end.reason != g->reason)) {
         mismatch = "the replay ends " + result_text(end.status) + ", " + end.reason +
@@ -292,8 +335,10 @@ void PostRun::cmd_verify(const std::vector<std::string>& args) {
             ? std::string("the game was aborted")
             : "the game ends as recorded (" + g->result + ", " + g->reason + ")";
     say(head + "Replaying its " + plies + " from this seed re-derives every die (" +
-            std::to_string(r.dice) + "), every action is legal where it was played, and " + ending +
-            ": the rolls match.",
+            std::to_string(r.dice) + "), " +
+            (compared ? "each gives the rolls the game recorded when it was played, "
+                      : std::string()) +
+            "every action is legal where it was played, and " + ending + ": the rolls match.",
         listing.empty() ? std::string("(no rolls)\n") : listing);
 }
 

@@ -205,6 +205,11 @@ CREATE TABLE ratings (
 );
 CREATE INDEX ratings_by_variant ON ratings (variant, rating);
 )sql",
+    // 6: what each action was seen to cause by chance (Gnostic Chess's reveals, rolls and combat
+    // results), as the channel was told, so that !verify compares a replay with the record.
+    R"sql(
+ALTER TABLE actions ADD COLUMN rolls TEXT NOT NULL DEFAULT '';
+)sql",
 };
 
 std::string lower(std::string_view s) {
@@ -516,15 +521,15 @@ public:
     }
 
     void append_action(const ActionRecord& a) override {
-        Statement s(db_, "INSERT INTO actions (game_id, ply, seat, player_id, text, message_id) "
-                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+        Statement s(db_, "INSERT INTO actions (game_id, ply, seat, player_id, text, message_id, "
+                         "rolls) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
         s.bind(1, a.game_id).bind(2, a.ply).bind(3, seat_text(a.seat)).bind(4, a.player_id);
-        s.bind(5, a.text).bind(6, a.message_id).run();
+        s.bind(5, a.text).bind(6, a.message_id).bind(7, a.rolls).run();
     }
 
     std::vector<ActionRecord> actions(std::int64_t game_id) override {
-        Statement s(db_, "SELECT game_id, ply, seat, player_id, text, message_id FROM actions "
-                         "WHERE game_id = ?1 AND taken_back = 0 ORDER BY ply");
+        Statement s(db_, "SELECT game_id, ply, seat, player_id, text, message_id, rolls "
+                         "FROM actions WHERE game_id = ?1 AND taken_back = 0 ORDER BY ply");
         s.bind(1, game_id);
         std::vector<ActionRecord> out;
         while (s.step()) {
@@ -535,6 +540,7 @@ public:
             a.player_id = s.column_int(3);
             a.text = s.column_text(4);
             a.message_id = s.column_text(5);
+            a.rolls = s.column_text(6);
             out.push_back(std::move(a));
         }
         return out;

@@ -169,10 +169,12 @@ TEST_CASE("!verify recomputes every roll of a finished game from the published s
     t.play_whole_game();
     const auto seed = t.store().game(1)->seed;
     const std::string verdict = t.last("carol", "!verify 1");
+    INFO(verdict);
     CHECK(contains(verdict, "#lobby: Game #1: the seed is " + bot::to_hex(seed) +
                                 "; its SHA-256 is " + bot::sha256_hex(seed) +
                                 ", which must be the hash posted when the game started. Replaying "
-                                "its 12 actions from this seed re-derives every die (16), every "
+                                "its 12 actions from this seed re-derives every die (16), each "
+                                "gives the rolls the game recorded when it was played, every "
                                 "action is legal where it was played, and the game ends as "
                                 "recorded (0-1, killing the White king): the rolls match."));
     CHECK(contains(verdict, "the rolls match.\n"
@@ -192,6 +194,7 @@ TEST_CASE("!verify reports a mismatch when the seed is not the one the game was 
     t.play_whole_game();
     t.tamper("UPDATE games SET seed = zeroblob(32) WHERE id = 1");
     const std::string verdict = t.last("carol", "!verify 1");
+    INFO(verdict);
     // Other dice: the queen busts in round 2, so the king rolls alone and Black's last choice
     // comes when Black has nothing to decide.
     CHECK(contains(verdict, "which must be the hash posted when the game started. The rolls do "
@@ -209,12 +212,30 @@ TEST_CASE("!verify reports a mismatch when a logged dice choice was changed",
     t.play_whole_game();
     t.tamper("UPDATE actions SET text = 'roll 3' WHERE game_id = 1 AND ply = 10");
     const std::string verdict = t.last("carol", "!verify 1");
-    // Three dice instead of seven: the queen falls short of 50 and the king survives.
-    CHECK(contains(verdict, "The rolls do NOT match: the replay leaves the game under way, but it "
-                            "was recorded as 0-1, killing the White king. The rolls this seed "
-                            "gives are below.\n"));
+    INFO(verdict);
+    // Three dice instead of the seven the channel was told of when the choice was made.
+    CHECK(contains(verdict, "The rolls do NOT match: at ply 10 (roll 3) the record says \"combat "
+                            "on e1, round 2: Black rolls 7 dice, White rolls 1 die\" where this "
+                            "seed gives \"combat on e1, round 2: Black rolls 3 dice, White rolls "
+                            "1 die\". The rolls this seed gives are below.\n"));
     CHECK(contains(verdict, "ply 12 (roll 2): combat on e1, round 3: the Black queen rolls 2 5 = "
                             "7: 0 banked + 36 this turn of 50\n"));
+    CHECK_FALSE(contains(verdict, "the rolls match"));
+}
+
+TEST_CASE("!verify reports a mismatch when a recorded roll was changed",
+          "[bot][variant:gnostic]") {
+    Table t;
+    t.play_whole_game();
+    t.tamper("UPDATE actions SET rolls = replace(rolls, '4 3 6 5 = 18', '6 6 6 6 = 24') "
+             "WHERE game_id = 1 AND ply = 8");
+    const std::string verdict = t.last("carol", "!verify 1");
+    INFO(verdict);
+    CHECK(contains(verdict, "The rolls do NOT match: at ply 8 (roll 4) the record says \"combat "
+                            "on e1, round 1: the Black queen rolls 6 6 6 6 = 24: 0 banked + 18 "
+                            "this turn of 50\" where this seed gives \"combat on e1, round 1: "
+                            "the Black queen rolls 4 3 6 5 = 18: 0 banked + 18 this turn of "
+                            "50\". The rolls this seed gives are below.\n"));
     CHECK_FALSE(contains(verdict, "the rolls match"));
 }
 

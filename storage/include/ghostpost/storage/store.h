@@ -90,6 +90,9 @@ struct ActionRecord {
     std::int64_t player_id = 0;
     std::string text; // canonical text
     std::string message_id; // the post it came from
+    // What chance made of it as the channel was told (Gnostic Chess's reveals, rolls, combat
+    // results), one per line; empty for games without dice.
+    std::string rolls;
 };
 
 enum class OfferKind : std::uint8_t { Draw, Takeback };
