@@ -618,12 +618,12 @@ TEST_CASE("Ghost Chess FEN: positions round-trip and impossible ones are refused
         auto g = find_variant("ghost")->start({}, fen);
         return g ? std::string("accepted") : g.error().message;
     };
-    CHECK(bad("8/8/8/8/8/8/8/R7 w") == "cannot read that Ghost Chess FEN: the Ghost (q) must be on the board exactly once");
-    CHECK(bad("3q4/8/8/8/8/8/8/K7 w") == "cannot read that Ghost Chess FEN: 'K' is no Ghost Chess piece (the Paradigm has P N B R, the Ghost q and rescued knights n)");
-    CHECK(bad("3q4/8/8/8/8/8/8/8 w") == "cannot read that Ghost Chess FEN: the Paradigm needs at least one piece");
-    CHECK(bad("3q4/8/8/8/8/8/8/R7 w F") == "cannot read that Ghost Chess FEN: Full Nexus needs the twelve Nexus pieces on their start squares");
-    CHECK(bad("nn1q4/8/8/8/8/8/8/N7 w") == "cannot read that Ghost Chess FEN: there are only two knights in the game");
-    CHECK(bad("3q4/8/8/8/8/8/8/R7 b - a1") == "cannot read that Ghost Chess FEN: immune pieces only while the Paradigm is to move");
+    CHECK(bad("8/8/8/8/8/8/8/R7 w") == "cannot read that FEN: the Ghost (q) must be on the board exactly once");
+    CHECK(bad("3q4/8/8/8/8/8/8/K7 w") == "cannot read that FEN: 'K' is no Ghost Chess piece (the Paradigm has P N B R, the Ghost q and rescued knights n)");
+    CHECK(bad("3q4/8/8/8/8/8/8/8 w") == "cannot read that FEN: the Paradigm needs at least one piece");
+    CHECK(bad("3q4/8/8/8/8/8/8/R7 w F") == "cannot read that FEN: Full Nexus needs the twelve Nexus pieces on their start squares");
+    CHECK(bad("nn1q4/8/8/8/8/8/8/N7 w") == "cannot read that FEN: there are only two knights in the game");
+    CHECK(bad("3q4/8/8/8/8/8/8/R7 b - a1") == "cannot read that FEN: immune pieces only while the Paradigm is to move");
 }
 
 TEST_CASE("Ghost Chess perft from the start and from special positions matches the regression file",

@@ -289,26 +289,10 @@ RuleError GhostGame::explain_illegal(Seat seat, const ActionSyntax& syntax, std:
     return Game::explain_illegal(seat, syntax, raw);
 }
 
-class GhostVariant final : public Variant {
-public:
-    const VariantInfo& info() const override { return ghost_info(); }
-    Result<std::unique_ptr<Game>> start(const Options& options, std::string_view fen) const override {
-        auto resolved = resolve_options(info(), options);
-        if (!resolved)
-            return resolved.error();
-        auto game = std::make_unique<GhostGame>(std::move(*resolved));
-        if (!fen.empty()) {
-            if (std::string err = game->load(fen); !err.empty())
-                return make_error(ErrorKind::BadSetup, "cannot read that Ghost Chess FEN: " + err);
-        }
-        return std::unique_ptr<Game>(std::move(game));
-    }
-};
-
 } // namespace
 
 const Variant& ghost_variant() {
-    static const GhostVariant v;
+    static const VariantOf<GhostGame, ghost_info> v;
     return v;
 }
 

@@ -407,26 +407,10 @@ RuleError GnosticGame::explain_illegal(Seat seat, const ActionSyntax& syntax, st
     return Game::explain_illegal(seat, syntax, text);
 }
 
-class GnosticVariant final : public Variant {
-public:
-    const VariantInfo& info() const override { return gnostic_info(); }
-    Result<std::unique_ptr<Game>> start(const Options& options, std::string_view fen) const override {
-        auto resolved = resolve_options(info(), options);
-        if (!resolved)
-            return resolved.error();
-        auto game = std::make_unique<GnosticGame>(std::move(*resolved));
-        if (!fen.empty()) {
-            if (std::string err = game->load(fen); !err.empty())
-                return make_error(ErrorKind::BadSetup, "cannot read that FEN: " + err);
-        }
-        return std::unique_ptr<Game>(std::move(game));
-    }
-};
-
 } // namespace
 
 const Variant& gnostic_variant() {
-    static const GnosticVariant v;
+    static const VariantOf<GnosticGame, gnostic_info> v;
     return v;
 }
 

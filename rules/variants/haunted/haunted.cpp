@@ -371,26 +371,10 @@ std::optional<Result<NotatedAction>> HauntedGame::read_own_form(Seat seat, std::
     return Result<NotatedAction>(haunted::explain_spirit(board_, *parts, text));
 }
 
-class HauntedVariant final : public Variant {
-public:
-    const VariantInfo& info() const override { return haunted_info(); }
-    Result<std::unique_ptr<Game>> start(const Options& options, std::string_view fen) const override {
-        auto resolved = resolve_options(info(), options);
-        if (!resolved)
-            return resolved.error();
-        auto game = std::make_unique<HauntedGame>(std::move(*resolved));
-        if (!fen.empty()) {
-            if (std::string err = game->load(fen); !err.empty())
-                return make_error(ErrorKind::BadSetup, "cannot read that FEN: " + err);
-        }
-        return std::unique_ptr<Game>(std::move(game));
-    }
-};
-
 } // namespace
 
 const Variant& haunted_variant() {
-    static const HauntedVariant v;
+    static const VariantOf<HauntedGame, haunted_info> v;
     return v;
 }
 

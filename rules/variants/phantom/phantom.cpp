@@ -298,26 +298,10 @@ private:
     Outcome outcome_;
 };
 
-class PhantomVariant final : public Variant {
-public:
-    const VariantInfo& info() const override { return phantom_info(); }
-    Result<std::unique_ptr<Game>> start(const Options& options, std::string_view fen) const override {
-        auto resolved = resolve_options(info(), options);
-        if (!resolved)
-            return resolved.error();
-        auto game = std::make_unique<PhantomGame>(std::move(*resolved));
-        if (!fen.empty()) {
-            if (std::string err = game->load(fen); !err.empty())
-                return make_error(ErrorKind::BadSetup, "cannot read that FEN: " + err);
-        }
-        return std::unique_ptr<Game>(std::move(game));
-    }
-};
-
 } // namespace
 
 const Variant& phantom_variant() {
-    static const PhantomVariant v;
+    static const VariantOf<PhantomGame, phantom_info> v;
     return v;
 }
 

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ghostpost::rules {
@@ -190,6 +191,27 @@ public:
 
 // Fills in defaults and checks each option against its spec. Errors: BadSetup naming the option.
 Result<Options> resolve_options(const VariantInfo& info, const Options& given);
+
+// The Variant of most games: `G` is built from resolved options (`G(Options)`) and reads a start
+// position with `std::string G::load(std::string_view fen)`, which returns why it could not
+// (empty: read). `Info` gives the variant's VariantInfo.
+template <class G, const VariantInfo& (*Info)()>
+class VariantOf final : public Variant {
+public:
+    const VariantInfo& info() const override { return Info(); }
+    Result<std::unique_ptr<Game>> start(const Options& options,
+                                        std::string_view fen) const override {
+        auto resolved = resolve_options(info(), options);
+        if (!resolved)
+            return resolved.error();
+        auto game = std::make_unique<G>(std::move(*resolved));
+        if (!fen.empty()) {
+            if (std::string err = game->load(fen); !err.empty())
+                return make_error(ErrorKind::BadSetup, "cannot read that FEN: " + err);
+        }
+        return std::unique_ptr<Game>(std::move(game));
+    }
+};
 
 // The RandomSource for games without chance: asking it for a number is a programmer error and
 // throws std::logic_error.
