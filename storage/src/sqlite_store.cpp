@@ -210,6 +210,15 @@ CREATE INDEX ratings_by_variant ON ratings (variant, rating);
     R"sql(
 ALTER TABLE actions ADD COLUMN rolls TEXT NOT NULL DEFAULT '';
 )sql",
+    // 7: identity by account, never by display name. A player's handle is the platform's unique
+    // username (empty when the account has none); names were display names or handles, so no
+    // old row is trusted with a handle until its account posts again. A challenge names the
+    // account it is made to once known (challenged_id); `challenged` keeps the handle.
+    R"sql(
+ALTER TABLE players ADD COLUMN handle TEXT NOT NULL DEFAULT '';
+CREATE INDEX players_by_handle ON players (platform, handle);
+ALTER TABLE games ADD COLUMN challenged_id INTEGER REFERENCES players (id);
+)sql",
 };
 
 std::string lower(std::string_view s) {
@@ -262,7 +271,7 @@ rules::Options decode_options(const std::string& text) {
 
 constexpr const char* game_columns =
     "id, variant, options, platform, channel, challenger, challenged, challenger_color, white, "
-    "black, status, result, reason, seed, created_at, time_control, rated, paused";
+    "black, status, result, reason, seed, created_at, time_control, rated, paused, challenged_id";
 
 GameRecord read_game(const Statement& s) {
     GameRecord g;
@@ -286,12 +295,14 @@ GameRecord read_game(const Statement& s) {
     g.time_control = s.column_text(15);
     g.rated = s.column_int(16) != 0;
     g.paused = s.column_int(17) != 0;
+    if (!s.is_null(18))
+        g.challenged_id = s.column_int(18);
     return g;
 }
 
 constexpr const char* player_columns = "id, platform, user_id, name, orientation, notation, "
                                         "images, reminders, vacation_until, vacation_year, "
-                                        "vacation_used";
+                                        "vacation_used, handle";
 
 PlayerRecord read_player(const Statement& s) {
     PlayerRecord p;
@@ -306,6 +317,7 @@ PlayerRecord read_player(const Statement& s) {
     p.vacation_until = s.column_int(8);
     p.vacation_year = static_cast<int>(s.column_int(9));
     p.vacation_used = s.column_int(10);
+    p.handle = s.column_text(11);
     return p;
 }
 
@@ -419,11 +431,20 @@ public:
     }
 
     PlayerRecord upsert_player(const std::string& platform, const std::string& user_id,
-                               const std::string& name) override {
-        Statement s(db_, "INSERT INTO players (platform, user_id, name, name_key) "
-                         "VALUES (?1, ?2, ?3, ?4) ON CONFLICT (platform, user_id) DO UPDATE "
-                         "SET name = excluded.name, name_key = excluded.name_key");
-        s.bind(1, platform).bind(2, user_id).bind(3, name).bind(4, lower(name)).run();
+                               const std::string& name, const std::string& handle) override {
+        const std::string key = lower(handle);
+        if (!key.empty()) {
+            // A platform gives a handle to one account at a time: whoever held it before has
+            // changed theirs, and must not answer to it any more.
+            Statement free(db_, "UPDATE players SET handle = '' WHERE platform = ?1 AND "
+                                "handle = ?2 AND user_id <> ?3");
+            free.bind(1, platform).bind(2, key).bind(3, user_id).run();
+        }
+        Statement s(db_, "INSERT INTO players (platform, user_id, name, name_key, handle) "
+                         "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (platform, user_id) DO UPDATE "
+                         "SET name = excluded.name, name_key = excluded.name_key, "
+                         "handle = excluded.handle");
+        s.bind(1, platform).bind(2, user_id).bind(3, name).bind(4, lower(name)).bind(5, key).run();
         Statement q(db_, std::string("SELECT ") + player_columns +
                              " FROM players WHERE platform = ?1 AND user_id = ?2");
         q.bind(1, platform).bind(2, user_id);
@@ -439,12 +460,23 @@ public:
         return read_player(s);
     }
 
-    std::optional<PlayerRecord> player_by_name(const std::string& platform,
-                                               const std::string& name) override {
+    std::optional<PlayerRecord> player_by_account(const std::string& platform,
+                                                  const std::string& user_id) override {
         Statement s(db_, std::string("SELECT ") + player_columns +
-                             " FROM players WHERE platform = ?1 AND name_key = ?2 "
-                             "ORDER BY id DESC LIMIT 1");
-        s.bind(1, platform).bind(2, lower(name));
+                             " FROM players WHERE platform = ?1 AND user_id = ?2");
+        s.bind(1, platform).bind(2, user_id);
+        if (!s.step())
+            return std::nullopt;
+        return read_player(s);
+    }
+
+    std::optional<PlayerRecord> player_by_handle(const std::string& platform,
+                                                 const std::string& handle) override {
+        if (handle.empty())
+            return std::nullopt;
+        Statement s(db_, std::string("SELECT ") + player_columns +
+                             " FROM players WHERE platform = ?1 AND handle = ?2");
+        s.bind(1, platform).bind(2, lower(handle));
         if (!s.step())
             return std::nullopt;
         return read_player(s);
@@ -460,8 +492,9 @@ public:
     std::int64_t create_game(const GameRecord& g) override {
         Statement s(db_, "INSERT INTO games (variant, options, platform, channel, challenger, "
                          "challenged, challenger_color, white, black, status, result, reason, "
-                         "seed, created_at, time_control, rated, paused) VALUES (?1, ?2, ?3, "
-                         "?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17) "
+                         "seed, created_at, time_control, rated, paused, challenged_id) VALUES (?1, "
+                         "?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, "
+                         "?18) "
                          "RETURNING id");
         s.bind(1, g.variant).bind(2, encode_options(g.options)).bind(3, g.platform);
         s.bind(4, g.channel).bind(5, g.challenger).bind(6, g.challenged);
@@ -470,6 +503,10 @@ public:
         s.bind(10, status_name(g.status)).bind(11, g.result).bind(12, g.reason);
         s.bind_blob(13, g.seed).bind(14, g.created_at);
         s.bind(15, g.time_control).bind(16, g.rated ? 1 : 0).bind(17, g.paused ? 1 : 0);
+        if (g.challenged_id)
+            s.bind(18, *g.challenged_id);
+        else
+            s.bind_null(18);
         s.step();
         std::int64_t id = s.column_int(0);
         s.run();
@@ -486,10 +523,16 @@ public:
 
     void update_game(const GameRecord& g) override {
         Statement s(db_, "UPDATE games SET white = ?1, black = ?2, status = ?3, result = ?4, "
-                         "reason = ?5, challenger_color = ?6, paused = ?8 WHERE id = ?7");
+                         "reason = ?5, challenger_color = ?6, paused = ?8, challenged_id = ?9 "
+                         "WHERE id = ?7");
         bind_seats(s, 1, g);
         s.bind(3, status_name(g.status)).bind(4, g.result).bind(5, g.reason);
-        s.bind(6, g.challenger_color).bind(7, g.id).bind(8, g.paused ? 1 : 0).run();
+        s.bind(6, g.challenger_color).bind(7, g.id).bind(8, g.paused ? 1 : 0);
+        if (g.challenged_id)
+            s.bind(9, *g.challenged_id);
+        else
+            s.bind_null(9);
+        s.run();
         if (db_.changes() != 1)
             throw std::logic_error("storage: no game " + std::to_string(g.id) + " to update");
     }
@@ -511,9 +554,10 @@ public:
                                             const std::vector<GameStatus>& statuses) override {
         Statement s(db_, std::string("SELECT ") + game_columns +
                              " FROM games WHERE platform = ?1 AND (white = ?2 OR black = ?2 OR "
-                             "challenger = ?2 OR (challenged = ?3 AND challenged <> '')) AND " +
+                             "challenger = ?2 OR challenged_id = ?2 OR (challenged_id IS NULL AND "
+                             "challenged = ?3 AND challenged <> '')) AND " +
                              status_in(statuses) + " ORDER BY id");
-        s.bind(1, p.platform).bind(2, p.id).bind(3, lower(p.name));
+        s.bind(1, p.platform).bind(2, p.id).bind(3, p.handle);
         std::vector<GameRecord> out;
         while (s.step())
             out.push_back(read_game(s));

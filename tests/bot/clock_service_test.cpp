@@ -38,6 +38,7 @@ struct Fixture {
         p.message_id = std::to_string(next_id++);
         p.author_id = user;
         p.author_name = user;
+        p.author_handle = user;
         p.text = text;
         service.handle(p);
     }
@@ -184,10 +185,10 @@ TEST_CASE("A vacation stops the clock and its unused days go back to the allowan
     f.start_game("2d");
     f.post("bob", "!vacation 3d");
     CHECK(f.store->clocks(1)[1].running_since == 0);
-    CHECK(f.store->player_by_name("console", "bob")->vacation_used == 3 * day);
+    CHECK(f.store->player_by_handle("console", "bob")->vacation_used == 3 * day);
     *f.now = start + day;
     f.post("bob", "!vacation off");
-    auto bob = f.store->player_by_name("console", "bob");
+    auto bob = f.store->player_by_handle("console", "bob");
     CHECK(bob->vacation_used == day);
     CHECK(bob->vacation_until == start + day);
     CHECK(f.store->clocks(1)[1].running_since == start + day);

@@ -43,6 +43,7 @@ public:
         p.message_id = std::to_string(++next_);
         p.author_id = user;
         p.author_name = user;
+        p.author_handle = user;
         p.text = text;
         p.cursor = p.message_id;
         service_.handle(p);
@@ -57,7 +58,7 @@ public:
 
     storage::Store& store() { return *store_; }
     std::int64_t id(const std::string& user) {
-        return store_->player_by_name("console", user).value().id;
+        return store_->player_by_handle("console", user).value().id;
     }
 
 private:
@@ -145,7 +146,7 @@ TEST_CASE("A rated game moves both players' Glicko-2 ratings by the exact figure
 TEST_CASE("Ratings keep their figures through the database", "[storage][rating]") {
     TempPath path;
     auto store = storage::open_sqlite_store(path.str());
-    auto p = store->upsert_player("console", "alice", "alice");
+    auto p = store->upsert_player("console", "alice", "alice", "alice");
     store->save_rating(
         {p.id, "chess", 1662.3108939062977, 290.31896371798047, 0.05999967537233814, 1},
         1700000000);

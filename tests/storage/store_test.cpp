@@ -33,7 +33,7 @@ TEST_CASE("A new database is migrated to the current schema in WAL mode", "[stor
     { auto store = open_sqlite_store(path.str()); }
     Database db(path.str());
     CHECK(db.user_version() == sqlite_schema_version());
-    CHECK(sqlite_schema_version() == 6);
+    CHECK(sqlite_schema_version() == 7);
     Statement mode(db, "PRAGMA journal_mode");
     REQUIRE(mode.step());
     CHECK(mode.column_text(0) == "wal");
@@ -49,7 +49,7 @@ TEST_CASE("A database with a newer schema than the program is refused", "[storag
         db.set_user_version(99);
     }
     CHECK_THROWS_WITH(open_sqlite_store(path.str()),
-                      "storage: the database has schema version 99, newer than this program's 6");
+                      "storage: the database has schema version 99, newer than this program's 7");
 }
 
 TEST_CASE("A transaction that is not committed is rolled back by its destructor", "[storage]") {
@@ -81,7 +81,7 @@ TEST_CASE("Work that throws halfway through a store transaction leaves nothing b
           "[storage]") {
     TempPath path;
     auto store = open_sqlite_store(path.str());
-    auto alice = store->upsert_player("console", "alice", "alice");
+    auto alice = store->upsert_player("console", "alice", "alice", "alice");
     std::int64_t game_id = store->create_game(sample_game(alice.id));
     CHECK_THROWS_WITH(store->transaction([&] {
         store->mark_post_handled("console", "lobby", "7", 100);
@@ -112,8 +112,8 @@ TEST_CASE("A post marked handled cannot be marked again", "[storage]") {
 TEST_CASE("Games round-trip with options, seats, seed and status", "[storage]") {
     TempPath path;
     auto store = open_sqlite_store(path.str());
-    auto alice = store->upsert_player("console", "u1", "Alice");
-    auto bob = store->upsert_player("console", "u2", "bob");
+    auto alice = store->upsert_player("console", "u1", "Alice", "alice");
+    auto bob = store->upsert_player("console", "u2", "bob", "bob");
     std::int64_t id = store->create_game(sample_game(alice.id));
     auto g = store->game(id);
     REQUIRE(g);
@@ -133,14 +133,14 @@ TEST_CASE("Games round-trip with options, seats, seed and status", "[storage]") 
     CHECK(status_name(again->status) == "ongoing");
     CHECK(store->games_in_channel("console", "lobby", {GameStatus::Ongoing}).size() == 1);
     CHECK(store->games_in_channel("console", "lobby", {GameStatus::Challenge}).empty());
-    CHECK(store->player_by_name("console", "ALICE")->user_id == "u1");
+    CHECK(store->player_by_handle("console", "ALICE")->user_id == "u1");
 }
 
 TEST_CASE("Taken-back actions leave the live log and their plies can be played again",
           "[storage]") {
     TempPath path;
     auto store = open_sqlite_store(path.str());
-    auto alice = store->upsert_player("console", "alice", "alice");
+    auto alice = store->upsert_player("console", "alice", "alice", "alice");
     std::int64_t id = store->create_game(sample_game(alice.id));
     store->append_action({id, 1, Seat::White, alice.id, "e4", "1"});
     store->append_action({id, 2, Seat::Black, alice.id, "e5", "2"});
@@ -157,7 +157,7 @@ TEST_CASE("Taken-back actions leave the live log and their plies can be played a
 TEST_CASE("Offers are one per game and kind", "[storage]") {
     TempPath path;
     auto store = open_sqlite_store(path.str());
-    auto alice = store->upsert_player("console", "alice", "alice");
+    auto alice = store->upsert_player("console", "alice", "alice", "alice");
     std::int64_t id = store->create_game(sample_game(alice.id));
     store->put_offer(id, {OfferKind::Draw, Seat::White, 3});
     store->put_offer(id, {OfferKind::Draw, Seat::Black, 4});
@@ -216,11 +216,54 @@ TEST_CASE("A player's image setting is kept", "[storage]") {
     auto store = open_sqlite_store(path.str());
     PlayerRecord p;
     store->transaction([&] {
-        p = store->upsert_player("console", "alice", "alice");
+        p = store->upsert_player("console", "alice", "alice", "alice");
         p.images = true;
         store->save_player_settings(p);
     });
-    auto again = store->player_by_name("console", "alice");
+    auto again = store->player_by_handle("console", "alice");
     REQUIRE(again.has_value());
     CHECK(again->images);
+}
+
+TEST_CASE("A handle names one account at a time and a display name is never a handle",
+          "[storage][identity]") {
+    TempPath path;
+    auto store = open_sqlite_store(path.str());
+    // An account with no username whose display name is "bob", then the real @bob.
+    auto decoy = store->upsert_player("telegram", "1001", "bob", "");
+    auto bob = store->upsert_player("telegram", "2002", "Robert", "Bob");
+    CHECK(decoy.handle.empty());
+    CHECK(bob.handle == "bob");
+    CHECK(bob.name == "Robert");
+    CHECK(store->player_by_handle("telegram", "bob")->user_id == "2002");
+    CHECK(store->player_by_handle("telegram", "BOB")->id == bob.id);
+    CHECK_FALSE(store->player_by_handle("telegram", "robert").has_value());
+    CHECK_FALSE(store->player_by_handle("telegram", "").has_value());
+
+    // The username moves to another account: the old holder no longer answers to it.
+    auto newcomer = store->upsert_player("telegram", "3003", "Bobby", "bob");
+    CHECK(store->player_by_handle("telegram", "bob")->id == newcomer.id);
+    CHECK(store->player_by_account("telegram", "2002")->handle.empty());
+    CHECK(store->player_by_account("telegram", "1001")->id == decoy.id);
+    CHECK_FALSE(store->player_by_account("telegram", "4004").has_value());
+}
+
+TEST_CASE("A challenge bound to an account is found for that account only",
+          "[storage][identity]") {
+    TempPath path;
+    auto store = open_sqlite_store(path.str());
+    auto alice = store->upsert_player("console", "u1", "Alice", "alice");
+    auto bob = store->upsert_player("console", "u2", "bob", "bob");
+    auto other = store->upsert_player("console", "u3", "bob", "");
+    GameRecord g = sample_game(alice.id);
+    g.challenged = "bob";
+    g.challenged_id = bob.id;
+    const std::int64_t id = store->create_game(g);
+    CHECK(store->game(id)->challenged_id == std::optional<std::int64_t>(bob.id));
+    CHECK(store->games_of_player(bob, {GameStatus::Challenge}).size() == 1);
+    CHECK(store->games_of_player(other, {GameStatus::Challenge}).empty());
+    // The handle changes hands before the challenge is answered: the account still holds it.
+    store->upsert_player("console", "u4", "Bob the second", "bob");
+    auto bob_now = store->player_by_account("console", "u2");
+    CHECK(store->games_of_player(*bob_now, {GameStatus::Challenge}).size() == 1);
 }

@@ -21,8 +21,10 @@ namespace ghostpost::storage {
 struct PlayerRecord {
     std::int64_t id = 0;
     std::string platform;
-    std::string user_id;      // the platform's stable id
-    std::string name;         // the handle as last seen, without '@'
+    std::string user_id;      // the platform's stable id: who the player is
+    std::string name;         // the display name as last seen, for display only
+    std::string handle;       // the platform's unique username as last seen, lower case, without
+                              // '@'; empty when the account has none. "@handle" resolves here.
     std::string orientation = "auto"; // auto | white | black
     std::string notation = "ascii";   // ascii | unicode
     bool images = false;              // boards as PNG images by default
@@ -43,6 +45,8 @@ struct GameRecord {
     std::string channel;
     std::int64_t challenger = 0;          // player id
     std::string challenged;               // handle without '@', lower case; empty: open challenge
+    std::optional<std::int64_t> challenged_id; // the account challenged, once known: only it
+                                               // may answer (a handle can change hands)
     std::string challenger_color;         // white | black | random, as asked
     std::optional<std::int64_t> white;    // player ids once seated
     std::optional<std::int64_t> black;
@@ -188,13 +192,18 @@ public:
     virtual void set_cursor(const std::string& platform, const std::string& cursor) = 0;
 
     // --- players
-    // The player with this platform id, created if new; the stored name follows `name`.
+    // The player with this platform id, created if new; the stored name and handle follow
+    // `name` and `handle` (empty: the account has no handle). A handle belongs to one account
+    // of the platform at a time: any other player holding it loses it.
     virtual PlayerRecord upsert_player(const std::string& platform, const std::string& user_id,
-                                       const std::string& name) = 0;
+                                       const std::string& name, const std::string& handle) = 0;
     virtual std::optional<PlayerRecord> player(std::int64_t id) = 0;
-    // The player last seen with this handle (case-insensitive, without '@') on the platform.
-    virtual std::optional<PlayerRecord> player_by_name(const std::string& platform,
-                                                       const std::string& name) = 0;
+    virtual std::optional<PlayerRecord> player_by_account(const std::string& platform,
+                                                          const std::string& user_id) = 0;
+    // The player whose account holds this handle (case-insensitive, without '@') on the
+    // platform; never matches a display name. nullopt for an empty handle.
+    virtual std::optional<PlayerRecord> player_by_handle(const std::string& platform,
+                                                         const std::string& handle) = 0;
     virtual void save_player_settings(const PlayerRecord& player) = 0;
 
     // --- games
@@ -207,7 +216,8 @@ public:
     virtual std::vector<GameRecord> games_in_channel(const std::string& platform,
                                                      const std::string& channel,
                                                      const std::vector<GameStatus>& statuses) = 0;
-    // Games where the player sits, challenges they made or received by name, with one of
+    // Games where the player sits, challenges they made or received (by account, or by their
+    // handle while the challenged account is not known yet), with one of
     // `statuses`, oldest first.
     virtual std::vector<GameRecord> games_of_player(const PlayerRecord& player,
                                                     const std::vector<GameStatus>& statuses) = 0;

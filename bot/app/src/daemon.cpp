@@ -1,0 +1,327 @@
+#include "ghostpost/bot/daemon.h"
+
+#include "ghostpost/bot/log.h"
+#include "ghostpost/storage/sqlite.h"
+
+#include <algorithm>
+#include <set>
+
+namespace ghostpost::bot {
+
+namespace {
+
+// A reply the platform refused for good gets one notice in the same place, so the player
+// learns something went missing; the notice itself is never reported again. Our own words:
+// the platform's description stays in the log.
+constexpr std::string_view failure_notice =
+    "A reply could not be delivered here; the operators can find why in the log.";
+
+// Whether an exception while handling a post may pass if the post is tried again.
+bool busy(const std::exception& e) {
+    const auto* sqlite = dynamic_cast<const storage::SqliteError*>(&e);
+    return sqlite != nullptr && (sqlite->code() == 5 /* SQLITE_BUSY */ ||
+                                 sqlite->code() == 6 /* SQLITE_LOCKED */);
+}
+
+std::chrono::milliseconds jittered(std::chrono::milliseconds base, std::mt19937& random) {
+    std::uniform_real_distribution<double> factor(0.5, 1.5);
+    return std::chrono::milliseconds(
+        static_cast<std::int64_t>(static_cast<double>(base.count()) * factor(random)));
+}
+
+} // namespace
+
+void StopToken::request_stop() {
+    {
+        const std::lock_guard lock(mutex_);
+        stopped_.store(true);
+    }
+    wake_.notify_all();
+}
+
+bool StopToken::sleep_for(std::chrono::milliseconds duration) {
+    std::unique_lock lock(mutex_);
+    return !wake_.wait_for(lock, duration, [this] { return stopped_.load(); });
+}
+
+OutboxSender::OutboxSender(storage::Store& store, Platform& platform, Clock clock,
+                           SteadyNow steady)
+    : store_(store), platform_(platform), pacing_(platform.pacing()), clock_(std::move(clock)),
+      steady_(std::move(steady)) {}
+
+bool OutboxSender::may_send(const std::string& destination, bool group,
+                            std::chrono::steady_clock::time_point now) const {
+    const auto it = sent_at_.find(destination);
+    if (it == sent_at_.end() || it->second.empty()) {
+        return true;
+    }
+    if (now - it->second.back() < pacing_.per_chat) {
+        return false;
+    }
+    if (group) {
+        const auto window_start = now - std::chrono::minutes(1);
+        const auto recent = std::count_if(it->second.begin(), it->second.end(),
+                                          [&](auto at) { return at > window_start; });
+        return recent < pacing_.group_per_minute;
+    }
+    return true;
+}
+
+void OutboxSender::record_send(const std::string& destination, bool,
+                               std::chrono::steady_clock::time_point now) {
+    auto& times = sent_at_[destination];
+    times.push_back(now);
+    while (!times.empty() && now - times.front() > std::chrono::minutes(1)) {
+        times.pop_front();
+    }
+}
+
+std::int64_t OutboxSender::backoff_seconds(int attempts) {
+    // 1, 2, 4... seconds, capped, each jittered so that many failed replies do not all
+    // return to a recovering server in the same second.
+    const int exponent = std::clamp(attempts, 0, 16);
+    const auto base =
+        std::min<std::int64_t>(std::int64_t{1} << exponent, pacing_.max_backoff.count());
+    const auto delay = jittered(std::chrono::seconds(base), jitter_);
+    return std::max<std::int64_t>(1,
+                                  std::chrono::duration_cast<std::chrono::seconds>(delay).count());
+}
+
+bool OutboxSender::pending() {
+    return store_.pending_count(platform_.name()) > 0;
+}
+
+int OutboxSender::send_due() {
+    const std::int64_t now = clock_();
+    const auto entries = store_.due(platform_.name(), now, 50);
+    std::set<std::string> held; // destinations whose older entry did not go out in this batch
+    int sent = 0;
+    for (const storage::OutboxEntry& entry : entries) {
+        const std::string& destination = entry.message.destination;
+        if (held.contains(destination)) {
+            continue;
+        }
+        const bool group = !entry.message.to_user && platform_.is_group(destination);
+        const auto steady_now = steady_();
+        if (!may_send(destination, group, steady_now)) {
+            held.insert(destination);
+            continue;
+        }
+        record_send(destination, group, steady_now);
+        const Delivery delivery = platform_.send(Service::to_reply(entry));
+        const log::Field id{"outbox_id", entry.id};
+        const log::Field where{"destination", destination};
+        switch (delivery.status) {
+        case Delivery::Status::Sent:
+            store_.mark_sent(entry.id, now);
+            ++sent;
+            log::debug("reply_sent", {id, where, {"attempts", entry.attempts + 1}});
+            break;
+        case Delivery::Status::RetryAfter:
+            // Due again only once the whole wait has passed: `now` is a whole second already
+            // begun, so one more second is added rather than retry a fraction too early.
+            store_.reschedule(entry.id,
+                              now + 1 + std::max<std::int64_t>(0, delivery.retry_after.count()),
+                              delivery.detail);
+            held.insert(destination);
+            log::warning("reply_rate_limited", {id,
+                                                where,
+                                                {"retry_after", delivery.retry_after.count()},
+                                                {"detail", delivery.detail}});
+            break;
+        case Delivery::Status::Transient: {
+            const auto delay = backoff_seconds(entry.attempts);
+            store_.reschedule(entry.id, now + delay, delivery.detail);
+            held.insert(destination);
+            log::warning("reply_retry", {id,
+                                         where,
+                                         {"attempts", entry.attempts + 1},
+                                         {"retry_in", delay},
+                                         {"detail", delivery.detail}});
+            break;
+        }
+        case Delivery::Status::Blocked:
+            // Hidden information waits for the private chat; it never goes to the channel. The
+            // first refusal posts the service's notice in the game's channel, once: later
+            // private messages to this player queue behind this one and are not tried.
+            store_.transaction([&] {
+                store_.reschedule(entry.id, now + pacing_.blocked_retry.count(), delivery.detail);
+                if (entry.attempts == 0 && !entry.message.blocked_notice.empty() &&
+                    !entry.message.notice_channel.empty()) {
+                    storage::OutgoingMessage notice;
+                    notice.platform = entry.message.platform;
+                    notice.destination = entry.message.notice_channel;
+                    notice.text = entry.message.blocked_notice;
+                    store_.enqueue(notice, now);
+                }
+            });
+            held.insert(destination);
+            log::warning("private_chat_not_open",
+                         {id, {"user", destination}, {"detail", delivery.detail}});
+            break;
+        case Delivery::Status::Failed:
+            log::error("reply_failed", {id, where, {"detail", delivery.detail}});
+            store_.transaction([&] {
+                store_.give_up(entry.id, delivery.detail);
+                if (entry.message.text != failure_notice) {
+                    storage::OutgoingMessage notice;
+                    notice.platform = entry.message.platform;
+                    notice.to_user = entry.message.to_user;
+                    notice.destination = destination;
+                    notice.reply_to = entry.message.reply_to;
+                    notice.text = std::string(failure_notice);
+                    store_.enqueue(notice, now);
+                }
+            });
+            break;
+        }
+    }
+    return sent;
+}
+
+DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platform,
+                        const DaemonOptions& options, StopToken& stop, Clock clock) {
+    DaemonReport report;
+    OutboxSender sender(store, platform, clock);
+    std::mt19937 random{std::random_device{}()};
+    std::chrono::milliseconds failure_delay{1000};
+    const auto back_off = [&](std::chrono::milliseconds at_least) {
+        const auto delay = std::max(jittered(failure_delay, random), at_least);
+        failure_delay =
+            std::min<std::chrono::milliseconds>(failure_delay * 2, std::chrono::seconds(60));
+        stop.sleep_for(delay);
+    };
+    const std::string name = platform.name();
+    std::string busy_post; // the post the database was last too busy for, and how many times
+    int busy_tries = 0;
+    log::info("daemon_started", {{"platform", name}});
+    // The time-driven job: once at start-up (downtime is charged to nobody), then every
+    // tick_interval between polls. A failure is logged and tried again next time.
+    std::optional<std::int64_t> last_tick;
+    try {
+        if (const int told = service.start_up(); told > 0)
+            log::info("downtime_forgiven", {{"games", told}});
+    } catch (const std::exception& e) {
+        log::error("start_up_failed", {{"error", e.what()}});
+        ++report.jobs_failed;
+    }
+
+    while (!stop.stop_requested() && !platform.finished()) {
+        if (const std::int64_t now = clock();
+            !last_tick || now - *last_tick >= options.tick_interval.count()) {
+            last_tick = now;
+            try {
+                service.tick();
+            } catch (const std::exception& e) {
+                log::error("tick_failed", {{"error", e.what()}});
+                ++report.jobs_failed;
+            }
+        }
+        bool waiting_replies = false;
+        try {
+            sender.send_due();
+            waiting_replies = sender.pending();
+        } catch (const PlatformError& e) {
+            if (e.kind() == PlatformError::Kind::Cancelled)
+                break;
+            log::error("outbox_failed", {{"error", e.what()}});
+        } catch (const std::exception& e) {
+            log::error("outbox_failed", {{"error", e.what()}});
+            back_off(std::chrono::milliseconds(0));
+            continue;
+        }
+        if (stop.stop_requested())
+            break;
+
+        // Waiting replies need the loop back soon; otherwise the long poll may take its time.
+        const auto timeout = waiting_replies ? std::chrono::seconds(1) : options.poll_timeout;
+        std::vector<Post> posts;
+        try {
+            posts = platform.poll(store.cursor(name).value_or(""), timeout);
+            failure_delay = std::chrono::milliseconds(1000);
+        } catch (const PlatformError& e) {
+            switch (e.kind()) {
+            case PlatformError::Kind::Cancelled:
+                break;
+            case PlatformError::Kind::Conflict:
+                log::error("poll_conflict",
+                           {{"error", e.what()},
+                            {"hint", "another process is reading this bot's updates; stop it or "
+                                     "use another bot account"}});
+                back_off(std::chrono::seconds(5));
+                continue;
+            case PlatformError::Kind::Unauthorized:
+                log::error("poll_unauthorized",
+                           {{"error", e.what()},
+                            {"hint", "the platform refuses the bot's credentials; check the "
+                                     "token"}});
+                back_off(std::chrono::seconds(30));
+                continue;
+            case PlatformError::Kind::RateLimited:
+            case PlatformError::Kind::Transient:
+                log::warning("poll_failed", {{"error", e.what()}});
+                back_off(e.retry_after());
+                continue;
+            }
+            break; // cancelled
+        } catch (const std::exception& e) {
+            log::error("poll_failed", {{"error", e.what()}});
+            back_off(std::chrono::milliseconds(0));
+            continue;
+        }
+
+        for (const Post& post : posts) {
+            if (stop.stop_requested())
+                break; // the rest comes again after the restart, from the stored cursor
+            try {
+                const HandleStatus status = service.handle(post);
+                if (status == HandleStatus::Duplicate && !post.cursor.empty()) {
+                    // The platform repeated a post: still confirm it, or it comes back forever.
+                    store.transaction([&] { store.set_cursor(name, post.cursor); });
+                }
+                log::debug("post_handled", {{"channel", post.channel},
+                                            {"message_id", post.message_id},
+                                            {"duplicate", status == HandleStatus::Duplicate}});
+                busy_post.clear();
+                busy_tries = 0;
+            } catch (const std::exception& e) {
+                // Nothing of the post was kept. A busy database may pass: the post is polled
+                // again from the stored cursor. Anything else is a bug of ours that trying
+                // again would only repeat: the post is answered once and set aside, and the
+                // posts behind it go on.
+                const std::string key = post.channel + "/" + post.message_id;
+                if (busy(e)) {
+                    busy_tries = key == busy_post ? busy_tries + 1 : 1;
+                    busy_post = key;
+                    log::warning("post_busy", {{"channel", post.channel},
+                                               {"message_id", post.message_id},
+                                               {"attempt", busy_tries},
+                                               {"error", e.what()}});
+                    if (busy_tries < options.busy_attempts) {
+                        back_off(std::chrono::milliseconds(0));
+                        break;
+                    }
+                }
+                log::error("post_failed", {{"channel", post.channel},
+                                           {"message_id", post.message_id},
+                                           {"error", e.what()}});
+                ++report.posts_failed;
+                busy_post.clear();
+                busy_tries = 0;
+                try {
+                    service.give_up(post);
+                    log::error("post_set_aside",
+                               {{"channel", post.channel}, {"message_id", post.message_id}});
+                } catch (const std::exception& again) {
+                    log::error("post_set_aside_failed", {{"error", again.what()}});
+                    back_off(std::chrono::milliseconds(0));
+                    break;
+                }
+            }
+        }
+    }
+    log::info("daemon_stopped", {{"platform", name}});
+    return report;
+}
+
+} // namespace ghostpost::bot

@@ -1,0 +1,121 @@
+// The boundary between the service and a chat platform. Adapters are thin: they turn the
+// platform's updates into Posts and deliver Replies; every game decision is the service's.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ghostpost::bot {
+
+// An "@name" in a post as the platform marked it. Identity comes from here, never from a
+// display name: `user_id` when the platform names the account (a Telegram text_mention, a
+// Discord <@id>, a Matrix pill), otherwise only `handle`, which the platform keeps unique.
+struct Mention {
+    std::string handle;  // as written after '@', without it; may be empty for a text_mention
+    std::string user_id; // the account's stable id; empty when the platform gave only the handle
+    std::string name;    // the account's display name when the platform gave one
+};
+
+// One message from a platform, as the service sees it.
+struct Post {
+    std::string platform;    // "console", "telegram", ...
+    std::string channel;     // chat, room or topic id; for a direct message, the DM channel
+    std::string message_id;  // unique within (platform, channel); the dedup key
+    std::string author_id;   // the platform's stable user id: who the author is
+    std::string author_name; // display name, for display only
+    std::string author_handle; // the platform's unique username without '@', empty when the
+                               // account has none; what "@name" in other posts resolves to
+    bool anonymous = false;  // no person can be told apart behind it (Telegram's anonymous group
+                             // admin, a channel posting as the chat): it may not play
+    std::vector<Mention> mentions; // the "@name"s of `text`, in order
+    std::string text;
+    bool direct = false;     // a direct message to the bot
+    std::string cursor;      // where polling resumes after this post (e.g. update_id + 1)
+};
+
+// One message to send. Replies are queued in the outbox inside the post's transaction and
+// delivered afterwards, at least once.
+struct Reply {
+    enum class To : std::uint8_t { Channel, User };
+    To to = To::Channel;
+    std::string platform;
+    std::string destination;       // channel id, or user id for To::User
+    std::string text;
+    std::string code;              // a monospaced block (a text board, a PGN) shown after the
+                                   // text, in a code block where the platform has one; may be empty
+    std::vector<std::uint8_t> png; // an image of the board, empty when none
+    std::string reply_to;          // message id this answers, empty when none
+};
+
+// What happened when a reply was handed to the platform.
+struct Delivery {
+    enum class Status : std::uint8_t {
+        Sent,       // done
+        RetryAfter, // rate limited: try again after `retry_after`
+        Transient,  // 5xx, timeout, network: retry with backoff
+        Blocked,    // the user cannot be reached privately (never opened a chat with the bot)
+        Failed,     // the platform refused it for good (other 4xx)
+    };
+    Status status = Status::Sent;
+    std::chrono::seconds retry_after{0};
+    std::string detail; // for the log: redacted (no secret) and capped by the adapter
+};
+
+// How fast the outbox sender may talk to a platform.
+struct Pacing {
+    std::chrono::milliseconds per_chat{1000}; // between two messages to one destination
+    int group_per_minute = 20;                // messages to one group in any minute
+    std::chrono::seconds max_backoff{300};    // ceiling of the retry delay for failures
+    std::chrono::seconds blocked_retry{30};   // a private chat not opened yet: try again after
+};
+
+// A platform call that failed, in words every platform shares. The message is for the log
+// only: adapters build it without secrets (no token, no URL that carries one) and cap it.
+class PlatformError : public std::runtime_error {
+public:
+    enum class Kind : std::uint8_t {
+        Transient,    // network, timeout, 5xx, an answer that is not the API's: retry with backoff
+        RateLimited,  // retry after `retry_after`, not before
+        Conflict,     // another process consumes the same updates
+        Unauthorized, // the credentials are refused: the operator must act
+        Cancelled,    // the daemon is stopping
+    };
+    PlatformError(Kind kind, const std::string& message,
+                  std::chrono::milliseconds retry_after = std::chrono::milliseconds(0))
+        : std::runtime_error(message), kind_(kind), retry_after_(retry_after) {}
+    Kind kind() const noexcept { return kind_; }
+    std::chrono::milliseconds retry_after() const noexcept { return retry_after_; }
+
+private:
+    Kind kind_;
+    std::chrono::milliseconds retry_after_;
+};
+
+class Platform {
+public:
+    virtual ~Platform() = default;
+    virtual std::string name() const = 0;
+    // Posts after `cursor` (empty: from the start), waiting up to `timeout` for some to arrive.
+    // A malformed update is skipped (logged by the adapter), never thrown. Errors:
+    // PlatformError; the poll loop backs off as its kind says.
+    virtual std::vector<Post> poll(const std::string& cursor, std::chrono::seconds timeout) = 0;
+    // Never throws for an answer of the platform: the outcome is a Delivery.
+    // Errors: PlatformError of kind Cancelled only.
+    virtual Delivery send(const Reply& reply) = 0;
+    // The platform's published limits; the default suits a chat API with no stricter ones.
+    virtual Pacing pacing() const { return {}; }
+    // Whether a channel destination is a group (paced per minute as well as per message).
+    virtual bool is_group(const std::string& channel) const {
+        static_cast<void>(channel);
+        return false;
+    }
+    // True when the platform has nothing more to give for now (the console's input ended, or
+    // it stands for a restart): the poll loop returns. Chat platforms never are.
+    virtual bool finished() const { return false; }
+};
+
+} // namespace ghostpost::bot

@@ -1,0 +1,203 @@
+// The command table: every command's name, aliases, usage and handler in one place, and the
+// dispatch that runs a post's command through it.
+#include "post_run.h"
+
+#include <algorithm>
+
+namespace ghostpost::bot {
+
+namespace {
+
+const PostRun::CommandRow* find_row(const std::string& name) {
+    for (const auto& row : PostRun::command_table()) {
+        if (name == row.usage.name)
+            return &row;
+        for (const char* alias : row.aliases)
+            if (alias != nullptr && name == alias)
+                return &row;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+// Inside a member so that the table may name the private handlers.
+std::span<const PostRun::CommandRow> PostRun::command_table() {
+    static const CommandRow rows[] = {
+        {{"new",
+          "new <variant> [@opponent] [white|black|random] [tc=3d|7d+1d/14d|none] [rated=yes|no] "
+          "[option=value ...]",
+          "challenge someone (no @opponent: anyone here may accept); tc= sets the correspondence "
+          "clock (days per move, or base+increment/cap), rated= whether the result counts for "
+          "ratings"},
+         {"challenge", nullptr},
+         true,
+         &PostRun::cmd_new},
+        {{"accept", "accept [game]", "accept a challenge made to you"},
+         {nullptr, nullptr},
+         true,
+         &PostRun::cmd_accept},
+        {{"decline", "decline [game]", "decline a challenge made to you"},
+         {nullptr, nullptr},
+         true,
+         &PostRun::cmd_decline},
+        {{"cancel", "cancel [game]", "withdraw your challenge"},
+         {nullptr, nullptr},
+         true,
+         &PostRun::cmd_cancel},
+        {{"move", "move [game] <move>",
+          "play a move (also !m); a bare move works when you must "
+          "decide in just one game here"},
+         {"m", nullptr},
+         true,
+         &PostRun::cmd_move},
+        {{"peek", "peek [game]",
+          "Phantom Chess: spend one of your lives to see both Phantoms by direct message, at any "
+          "time"},
+         {nullptr, nullptr},
+         true,
+         &PostRun::cmd_peek},
+        {{"board", "board [game] [ply] [ascii|unicode|png] [flip]",
+          "show a board, now or at an earlier ply"},
+         {"b", nullptr},
+         false,
+         &PostRun::cmd_board},
+        {{"games", "games [@user]", "list games, those waiting for a decision first"},
+         {nullptr, nullptr},
+         false,
+         &PostRun::cmd_games},
+        {{"history", "history [game]", "list the moves played"},
+         {nullptr, nullptr},
+         false,
+         &PostRun::cmd_record},
+        {{"pgn", "pgn [game]", "the game in PGN"}, {nullptr, nullptr}, false, &PostRun::cmd_pgn},
+        {{"resign", "resign [game]", "give up the game"},
+         {nullptr, nullptr},
+         true,
+         &PostRun::cmd_resign},
+        {{"draw", "draw [game]", "offer a draw, accept one, or claim one the rules allow"},
+         {nullptr, nullptr},
+         true,
+         &PostRun::cmd_draw},
+        {{"takeback", "takeback [game]",
+          "ask to take back your last move, or accept such a request"},
+         {"undo", nullptr},
+         true,
+         &PostRun::cmd_takeback},
+        {{"abort", "abort [game]", "end a game before each side has moved"},
+         {nullptr, nullptr},
+         true,
+         &PostRun::cmd_abort},
+        {{"rules", "rules [variant]", "the variants and their rules"},
+         {nullptr, nullptr},
+         false,
+         &PostRun::cmd_rules},
+        {{"verify", "verify [game]",
+          "check a game's dice: the seed's hash while it runs, every roll from the seed once it "
+          "ended"},
+         {nullptr, nullptr},
+         false,
+         &PostRun::cmd_verify},
+        {{"help", "help [command]", "this list, or one command"},
+         {"start", nullptr},
+         false,
+         &PostRun::cmd_help},
+        {{"settings",
+          "settings [orientation=white|black|auto] [notation=ascii|unicode] [images=on|off] "
+          "[reminders=on|off]",
+          "how boards are shown to you, and whether I remind you privately of your decisions"},
+         {nullptr, nullptr},
+         true,
+         &PostRun::cmd_settings},
+        {{"vacation", "vacation [<N>d|off]",
+          "stop your clocks in all your games for N days (a yearly allowance), or end it early"},
+         {nullptr, nullptr},
+         true,
+         &PostRun::cmd_vacation},
+        {{"mod", "mod adjudicate|forfeit|extend|pause|resume|void|ban|unban|log ...",
+          "moderators only: adjudicate <game> <1-0|0-1|1/2-1/2>, forfeit <game> @player, extend "
+          "<game> <time>, pause|resume <game>, void <game>, ban|unban @user [reason], log"},
+         {nullptr, nullptr},
+         true,
+         &PostRun::cmd_mod},
+        {{"tourney",
+          "tourney create <name> <variant> <roundrobin|double|swiss|knockout> [rounds=N] [tc=...]",
+          "open a tournament run from this channel (rounds= for Swiss only); then !tourney join, "
+          "leave, "
+          "start, pairings, standings and next"},
+         {"tournament", nullptr},
+         true,
+         &PostRun::cmd_tourney},
+        {{"tourney join", "tourney join|leave <name>",
+          "enter or leave a tournament before it starts"},
+         {nullptr, nullptr},
+         true,
+         nullptr},
+        {{"tourney start", "tourney start <name>",
+          "seed the entrants and start the first round (the creator or a moderator)"},
+         {nullptr, nullptr},
+         true,
+         nullptr},
+        {{"tourney pairings", "tourney pairings [name] [round]", "a round's games and results"},
+         {nullptr, nullptr},
+         false,
+         nullptr},
+        {{"tourney standings", "tourney standings [name]", "the table with its tie-breaks"},
+         {nullptr, nullptr},
+         false,
+         nullptr},
+        {{"tourney next", "tourney next [name]",
+          "start the next round once every game of this one is over"},
+         {nullptr, nullptr},
+         true,
+         nullptr},
+        {{"rating", "rating [@user] [variant]", "Glicko-2 ratings, one per variant"},
+         {"ratings", nullptr},
+         false,
+         &PostRun::cmd_rating},
+        {{"leaderboard", "leaderboard <variant>", "the best ratings of a variant"},
+         {nullptr, nullptr},
+         false,
+         &PostRun::cmd_leaderboard},
+    };
+    return rows;
+}
+
+namespace detail {
+
+const Usage* find_usage(const std::string& name) {
+    const PostRun::CommandRow* row = find_row(name);
+    return row ? &row->usage : nullptr;
+}
+
+std::string canonical_command(const std::string& name) {
+    const PostRun::CommandRow* row = find_row(name);
+    return row && row->handler ? row->usage.name : name;
+}
+
+} // namespace detail
+
+void PostRun::run_command(const Command& c) {
+    const CommandRow* row = find_row(c.name);
+    if (row == nullptr || row->handler == nullptr) {
+        say("There is no command " + s_.settings_.prefix + shorten(c.name, 20) + ". Say " +
+            s_.settings_.prefix + "help for the list.");
+        return;
+    }
+    if (row->acts && post_.anonymous) {
+        say("Anonymous posts cannot play or change anything: I cannot tell who is behind them. "
+            "Post as yourself to use " +
+            s_.settings_.prefix + row->usage.name + ".");
+        return;
+    }
+    (this->*(row->handler))(c.args);
+}
+
+void PostRun::cmd_peek(const std::vector<std::string>& args) {
+    // The same as the bare word, which is the action's notation.
+    std::vector<std::string> move_args(args.begin(), args.end());
+    move_args.push_back("peek");
+    cmd_move(move_args);
+}
+
+} // namespace ghostpost::bot

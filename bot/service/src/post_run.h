@@ -1,0 +1,402 @@
+// What the service's command handlers share: the PostRun that one post runs in, and the small
+// text helpers its replies use. Private to bot/src: the handlers live in several files
+// (service.cpp for games, others for further command families), all members of PostRun.
+#pragma once
+
+#include "ghostpost/bot/service.h"
+
+#include "ghostpost/bot/command.h"
+#include "ghostpost/render/png.h"
+#include "ghostpost/render/text.h"
+#include "ghostpost/rules/game.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ghostpost::bot {
+
+using rules::Seat;
+using storage::GameRecord;
+using storage::GameStatus;
+using storage::OfferKind;
+using storage::PlayerRecord;
+
+namespace detail {
+
+// One command's form (after the prefix) and its line in !help.
+struct Usage {
+    const char* name;
+    const char* form;
+    const char* help;
+};
+// The usage of a command or sub-command ("tourney join"), by its name or an alias; nullptr for
+// none (commands.cpp).
+const Usage* find_usage(const std::string& name);
+std::string canonical_command(const std::string& name); // "m" -> "move", ...
+
+std::string lower(std::string_view s);
+std::string strip_at(std::string_view s);
+// How a player is named in replies: "@handle", or the display name when the account has no
+// handle (then no "@": nobody could write it back).
+std::string at(const PlayerRecord& p);
+// "#12" or "12" as a game id; nullopt for anything else.
+std::optional<std::int64_t> game_id_arg(const std::string& arg);
+std::string result_text(rules::Status s); // "1-0", "0-1", "1/2-1/2", "*"
+std::string capitalized(std::string s);
+// Rules messages are clauses; a reply ends them as a sentence once.
+std::string sentence_end(std::string s);
+std::string join(const std::vector<std::string>& items, const std::string& sep);
+std::string options_text(const rules::Options& options);
+// Movetext "1. e4 e5 2. Nf3": a number before each turn of White's.
+std::string movetext(const std::vector<storage::ActionRecord>& log);
+// The public reveals, rolls and results that chance made of one action, one per line, as the
+// action log keeps them for !verify (service_verify.cpp).
+std::string chance_record(const std::vector<rules::Event>& events);
+// Breaks text into lines of at most `width` characters at spaces.
+std::string wrap(const std::string& text, std::size_t width);
+
+} // namespace detail
+
+class PostRun {
+public:
+    // One row of the command table (commands.cpp): the one place a command is defined.
+    struct CommandRow {
+        detail::Usage usage;
+        std::array<const char*, 2> aliases; // other names it answers to; nullptr when unused
+        bool acts; // changes a game, a player or a tournament: refused to anonymous senders
+        void (PostRun::*handler)(const std::vector<std::string>&); // nullptr: a sub-command's
+                                                                  // usage, run by its command
+    };
+    static std::span<const CommandRow> command_table();
+
+    PostRun(Service& service, const Post& post)
+        : s_(service), store_(service.store_), post_(post), now_(service.clock_()) {}
+
+    void run();
+    // Says what game_over set aside, after the post's own replies. Whoever ends games outside
+    // run() (the time-driven job) calls it too, before the transaction commits.
+    void settle();
+    void publish_cache();
+    // The time-driven work for one game (service_clock.cpp); true when something changed or
+    // was said. The caller settles and commits as after run().
+    bool tick_game(std::int64_t game_id);
+    // After downtime from `from` to `to`: clocks that ran are moved on by the gap; true when
+    // the game was told.
+    bool forgive_downtime(std::int64_t game_id, std::int64_t from, std::int64_t to);
+    // Publishes, in each game's channel, the seed of every game with chance that finish()
+    // ended in this run (service_verify.cpp). Whoever ends games calls it after the replies
+    // that say so, before the commit.
+    void reveal_seeds();
+    // Publishes, in each game's channel, the full record of every game that ended in this run
+    // while its channel's board hid pieces a player saw (Phantom Chess): the record names every
+    // hidden move's square. Called like reveal_seeds, after the replies that end the games.
+    void publish_hidden_records();
+    // What every run that may have ended games does before its commit, in this order: settle,
+    // reveal_seeds, publish_hidden_records.
+    void conclude() {
+        settle();
+        reveal_seeds();
+        publish_hidden_records();
+    }
+
+private:
+    struct Loaded {
+        GameRecord rec;
+        std::unique_ptr<rules::Game> game;
+        std::optional<SeededRandom> rng;
+        int plies = 0;
+        const rules::VariantInfo& info() const { return game->info(); }
+    };
+
+    // --- replies
+    struct BoardOut {
+        std::string code;      // the board as text, or empty
+        render::PngBytes png;  // the board as an image, or empty
+    };
+    storage::OutgoingMessage message(bool to_user, const std::string& destination,
+                                     std::string text, std::string code) const {
+        storage::OutgoingMessage m;
+        m.platform = post_.platform;
+        m.to_user = to_user;
+        m.destination = destination;
+        m.text = std::move(text);
+        m.code = std::move(code);
+        m.reply_to = to_user ? std::string() : post_.message_id;
+        return m;
+    }
+    void say(std::string text, std::string code = {}) { say(std::move(text), BoardOut{std::move(code), {}}); }
+    void say(std::string text, BoardOut board) {
+        auto m = message(post_.direct, post_.direct ? post_.author_id : post_.channel,
+                         std::move(text), std::move(board.code));
+        m.png = std::move(board.png);
+        store_.enqueue(m, now_);
+    }
+    // To the game's channel; when the post came by direct message the author gets it too.
+    void say_in(const GameRecord& g, std::string text, std::string code = {}) {
+        say_in(g, std::move(text), BoardOut{std::move(code), {}});
+    }
+    void say_in(const GameRecord& g, std::string text, BoardOut board) {
+        if (post_.direct)
+            say(text, board);
+        auto m = message(false, g.channel, std::move(text), std::move(board.code));
+        m.png = std::move(board.png);
+        if (g.channel != post_.channel)
+            m.reply_to.clear();
+        store_.enqueue(m, now_);
+    }
+    // A direct message. With `game`, a platform that cannot reach the player privately (they
+    // never opened a chat with the bot) gets a notice posted in the game's channel instead,
+    // saying how to open one; the message itself waits, it never falls back to the channel.
+    void tell(const PlayerRecord& p, std::string text, std::string code = {},
+              const GameRecord* game = nullptr) {
+        auto m = message(true, p.user_id, std::move(text), std::move(code));
+        if (game) {
+            m.notice_channel = game->channel;
+            m.blocked_notice = detail::at(p) + ": I cannot send you private messages yet. Open a "
+                               "private chat with me (@" + s_.settings_.bot_name +
+                               ") and send any message; what game #" + std::to_string(game->id) +
+                               " has for your eyes only waits for you there.";
+        }
+        store_.enqueue(m, now_);
+    }
+    std::string form(const std::string& name) const {
+        const detail::Usage* u = detail::find_usage(name);
+        return s_.settings_.prefix + (u ? std::string(u->form) : name);
+    }
+    void usage_error(const std::string& name, const std::string& what) {
+        say(what + " Use: " + form(name));
+    }
+
+    // --- people
+    PlayerRecord player(std::int64_t id) {
+        auto p = store_.player(id);
+        if (!p)
+            throw std::logic_error("no player " + std::to_string(id));
+        return *p;
+    }
+    std::string mention(std::int64_t id) { return detail::at(player(id)); }
+    // Whom an argument such as "@bob" names in this post: the post's mention data first (the
+    // account the platform says), then the platform's unique handle; never a display name.
+    // nullopt when the argument is no mention at all.
+    struct Named {
+        std::optional<PlayerRecord> player; // empty: nobody with that handle has posted yet
+        std::string handle;                 // lower case, without '@'; may be empty
+    };
+    std::optional<Named> named(const std::string& arg);
+    // The known player an argument names; replies "I do not know ..." (and `then`) and returns
+    // nullopt when there is none.
+    std::optional<PlayerRecord> known_player(const std::string& arg, const std::string& then = {});
+    std::optional<std::int64_t> seated(const GameRecord& g, Seat s) const {
+        return s == Seat::White ? g.white : g.black;
+    }
+    std::string who(const GameRecord& g, const rules::VariantInfo& info, Seat s) {
+        auto id = seated(g, s);
+        std::string seat = info.seat_names[static_cast<std::size_t>(rules::index(s))];
+        return id ? mention(*id) + " (" + seat + ")" : seat;
+    }
+    std::optional<Seat> seat_of(const GameRecord& g, std::int64_t player_id) const {
+        if (g.white == player_id)
+            return Seat::White;
+        if (g.black == player_id)
+            return Seat::Black;
+        return std::nullopt;
+    }
+    bool moderator() const {
+        const auto& mods = s_.settings_.moderators;
+        return std::find(mods.begin(), mods.end(), post_.author_id) != mods.end();
+    }
+
+    // --- games
+    Loaded load(const GameRecord& rec);
+    void remember(const Loaded& l) {
+        pending_cache_.insert_or_assign(
+            l.rec.id, Service::CachedGame{l.game->clone(), *l.rng, l.plies});
+    }
+    std::string vs_line(const Loaded& l) {
+        return "Game #" + std::to_string(l.rec.id) + ", " + l.info().title + ": " +
+               who(l.rec, l.info(), Seat::White) + " vs " + who(l.rec, l.info(), Seat::Black) +
+               ".";
+    }
+    std::string next_line(const Loaded& l);
+    std::string over_line(const GameRecord& g, const rules::VariantInfo& info);
+    // The public board of `l` as `viewer` likes it: oriented per their setting, as text or, when
+    // they asked for images (or `image` says so), as a PNG from the service's image cache.
+    BoardOut board(const Loaded& l, std::optional<std::int64_t> viewer, bool flip = false,
+                   std::optional<render::Glyphs> glyphs = std::nullopt,
+                   std::optional<bool> image = std::nullopt);
+    void finish(GameRecord& g, rules::Status status, const std::string& reason) {
+        g.status = GameStatus::Finished;
+        g.result = detail::result_text(status);
+        g.reason = reason;
+        store_.update_game(g);
+        store_.clear_offer(g.id, OfferKind::Draw);
+        store_.clear_offer(g.id, OfferKind::Takeback);
+        game_over(g);
+        seeds_due_.push_back(g);
+    }
+    std::vector<GameRecord> my_games_here(const std::vector<GameStatus>& statuses) {
+        std::vector<GameRecord> out;
+        auto all = post_.direct ? store_.games_of_player(author_, statuses)
+                                : store_.games_in_channel(post_.platform, post_.channel, statuses);
+        for (auto& g : all)
+            if (seat_of(g, author_.id))
+                out.push_back(std::move(g));
+        return out;
+    }
+    std::optional<GameRecord> pick_game(const std::vector<std::string>& args, std::size_t& used,
+                                        const std::string& command, bool for_viewing);
+    std::vector<Seat> deciders(const Loaded& l) const {
+        std::vector<Seat> out;
+        for (const auto& d : l.game->pending())
+            out.push_back(d.seat);
+        return out;
+    }
+
+    // --- what a post can be
+    void run_command(const Command& c);
+    bool try_bare_move();
+    void play(Loaded& l, Seat seat, const std::string& text);
+
+    void cmd_new(const std::vector<std::string>& args);
+    void cmd_answer(const std::vector<std::string>& args, const std::string& command);
+    void cmd_accept(const std::vector<std::string>& args) { cmd_answer(args, "accept"); }
+    void cmd_decline(const std::vector<std::string>& args) { cmd_answer(args, "decline"); }
+    void cmd_cancel(const std::vector<std::string>& args) { cmd_answer(args, "cancel"); }
+    void cmd_peek(const std::vector<std::string>& args);
+    void cmd_record(const std::vector<std::string>& args) { cmd_history(args, false); }
+    void cmd_pgn(const std::vector<std::string>& args) { cmd_history(args, true); }
+    void cmd_move(const std::vector<std::string>& args);
+    void cmd_board(const std::vector<std::string>& args);
+    void cmd_games(const std::vector<std::string>& args);
+    void cmd_history(const std::vector<std::string>& args, bool pgn);
+    void cmd_resign(const std::vector<std::string>& args);
+    void cmd_draw(const std::vector<std::string>& args);
+    void cmd_takeback(const std::vector<std::string>& args);
+    void cmd_abort(const std::vector<std::string>& args);
+    void cmd_rules(const std::vector<std::string>& args);
+    void cmd_help(const std::vector<std::string>& args);
+    void cmd_settings(const std::vector<std::string>& args);
+
+    // --- dice anyone can verify (service_verify.cpp)
+    // A fresh secret seed for a new game (derived from settings.fixed_seed in tests).
+    std::vector<std::uint8_t> new_seed() const;
+    // For a variant with chance, the sentence that commits to the seed by its SHA-256; empty
+    // for the others.
+    std::string seed_commitment(const GameRecord& g, const rules::VariantInfo& info) const;
+    // Before `seat` plays `action` from a public post: true, after replying, when the action
+    // is a secret decision (all its events are private) that must come by direct message.
+    bool refuse_secret_in_public(const Loaded& l, Seat seat, const rules::Action& action,
+                                 const std::string& text);
+    // The record of a game for !history and !pgn: movetext whose secret decisions stay hidden
+    // while the game is under way and, for games with chance, every roll as a comment.
+    std::string record_movetext(const GameRecord& g, const std::vector<storage::ActionRecord>& log);
+    // The texts of `log` as the channel may see them: while the game is under way, a secret
+    // decision reads "{a secret choice}".
+    std::vector<std::string> public_action_texts(const GameRecord& g,
+                                                 const std::vector<storage::ActionRecord>& log);
+    // Whether the actions of `log` from index `from` on drew numbers from the game's random
+    // stream: taking them back would let the same choices roll the same, now known, faces.
+    bool draws_dice(const GameRecord& g, const std::vector<storage::ActionRecord>& log,
+                    std::size_t from);
+    // True, after replying, when taking back the actions of `log` from index `from` on would
+    // undo dice that were rolled (service.cpp, with !takeback).
+    bool refuse_takeback_of_dice(const GameRecord& g,
+                                 const std::vector<storage::ActionRecord>& log, std::size_t from);
+    void cmd_verify(const std::vector<std::string>& args);
+
+    // --- correspondence clocks (service_clock.cpp)
+    struct ServiceOptions {
+        std::string time_control; // canonical ("3d", "none")
+        bool rated = true;
+    };
+    // Takes tc= and rated= out of `given` (they belong to the service, not the variant);
+    // replies and returns nullopt when one cannot be read.
+    std::optional<ServiceOptions> take_service_options(rules::Options& given);
+    static std::string service_options_text(const GameRecord& g); // "Clock: 3d per move; rated."
+    // The clocks of a game under way as a sentence with absolute deadlines, after a space;
+    // empty once the game is over.
+    std::string clock_line(const Loaded& l);
+    // Before `seat` acts in `l`: false, after replying, when the author is banned, the game is
+    // paused, or a clock of the game ran out (the game then ends on time).
+    bool may_act(Loaded& l, Seat seat);
+    // After `seat` acted (`decision`: one of its legal actions, not an anytime one): charges
+    // and credits its clock, then starts and stops clocks to match who must decide now.
+    void clocks_after_action(Loaded& l, Seat seat, bool decision);
+    // Starts and stops the clocks of `l` to match who must decide now, vacations and pauses;
+    // tells a player who opted in when a decision becomes theirs.
+    void sync_clocks(Loaded& l);
+    // Ends the game on time when a running clock has run out; true when it did.
+    bool flag_if_out(Loaded& l);
+    void cmd_vacation(const std::vector<std::string>& args);
+    std::array<storage::ClockRecord, 2> clock_rows(const GameRecord& g);
+
+    // --- moderators (service_mod.cpp)
+    // True, after replying that `what` is refused, when the author is banned here.
+    bool refuse_banned(const std::string& what = "your commands and moves are refused");
+    void cmd_mod(const std::vector<std::string>& args);
+    void mod_log(const std::string& action);
+    void announce(const GameRecord& g, const std::string& text);
+
+    // --- tournaments (service_tourney.cpp) and ratings (service_rating.cpp)
+    void cmd_tourney(const std::vector<std::string>& args);
+    void cmd_rating(const std::vector<std::string>& args);
+    void cmd_leaderboard(const std::vector<std::string>& args);
+    // Wherever a game ends (finished, or aborted): a rated game's ratings change at once; what
+    // is said about it (rating changes, a tournament round complete) waits for settle().
+    void game_over(const GameRecord& g);
+    void say_at(const std::string& channel, std::string text, std::string code = {});
+    std::optional<storage::TournamentRecord> pick_tournament(const std::vector<std::string>& args,
+                                                             std::size_t at);
+    void tourney_create(const std::vector<std::string>& args);
+    void tourney_entry(const std::vector<std::string>& args, bool join);
+    void tourney_start(const std::vector<std::string>& args);
+    void tourney_next(const std::vector<std::string>& args);
+    void tourney_pairings(const std::vector<std::string>& args);
+    void tourney_standings(const std::vector<std::string>& args);
+    // Pairs round `round` of a running tournament, creates its games and tells everyone.
+    void start_round(storage::TournamentRecord& t, int round);
+    // A tournament game ended: announces a complete round, or the final standings.
+    void tourney_game_over(const GameRecord& g);
+
+    // The seated, ongoing game a command is about, with the author's seat; replies and returns
+    // nullopt when there is none.
+    struct MyGame {
+        Loaded loaded;
+        Seat seat;
+    };
+    std::optional<MyGame> my_ongoing_game(const std::vector<std::string>& args,
+                                          const std::string& command);
+
+    Service& s_;
+    storage::Store& store_;
+    const Post& post_;
+    std::int64_t now_;
+    PlayerRecord author_;
+    bool defaulting_ = false; // the job answers a seat's overdue decision with `default`
+    std::map<std::int64_t, Service::CachedGame> pending_cache_;
+    std::vector<GameRecord> seeds_due_; // games ended in this post whose seed is to be revealed
+    std::vector<GameRecord> records_due_; // games ended in this post that hid pieces
+    std::vector<GameRecord> reveals_due_; // every game ended in this post (Game::ending_reveal)
+    // Whether the channel's board of `g` leaves out a piece some seat sees.
+    static bool hides_pieces(const rules::Game& g) {
+        const rules::BoardView shown = g.public_view().board();
+        return g.seat_view(Seat::White).board().cells != shown.cells ||
+               g.seat_view(Seat::Black).board().cells != shown.cells;
+    }
+    struct Ended {
+        GameRecord game;
+        std::string rating_note; // empty when the game was not rated
+    };
+    std::vector<Ended> ended_; // games that ended in this post, for settle()
+};
+
+} // namespace ghostpost::bot

@@ -1,0 +1,470 @@
+// Correspondence clocks in the service. A game's clocks are rows beside its action log: the
+// log says who must decide, the rows say since when and how much time is left. Every change of
+// who decides (a move, an acceptance, a takeback, a vacation, a pause) goes through
+// sync_clocks, so starting and stopping follows one rule. The time-driven job (Service::tick)
+// does what no post triggers: losses on time, the 80 % reminder, Gnostic Chess's combat
+// deadline and the restart of clocks when a vacation ends.
+#include "post_run.h"
+
+#include "ghostpost/bot/clock.h"
+
+#include <algorithm>
+
+namespace ghostpost::bot {
+
+using namespace detail;
+
+namespace {
+
+TimeControl control_of(const GameRecord& g) {
+    return parse_time_control(g.time_control).value.value_or(TimeControl{});
+}
+
+std::string span(Seconds s) {
+    return s % day == 0 ? std::to_string(s / day) + "d" : format_duration(s);
+}
+
+std::string control_words(const TimeControl& tc) {
+    switch (tc.kind) {
+    case TimeControl::Kind::None: return "none";
+    case TimeControl::Kind::PerMove: return span(tc.base) + " per move";
+    case TimeControl::Kind::Increment:
+        return span(tc.base) + ", +" + span(tc.increment) + " per move, at most " + span(tc.cap);
+    }
+    return "none";
+}
+
+PlayerClock as_clock(const storage::ClockRecord& c) { return {c.remaining, c.running_since}; }
+
+bool same(const storage::ClockRecord& a, const storage::ClockRecord& b) {
+    return a.remaining == b.remaining && a.running_since == b.running_since &&
+           a.deciding_since == b.deciding_since && a.budget == b.budget && a.warned == b.warned;
+}
+
+bool contains(const std::vector<Seat>& seats, Seat s) {
+    return std::find(seats.begin(), seats.end(), s) != seats.end();
+}
+
+// The seat's remaining time as a clause: "2d 23h left, until 2023-11-17 22:13 UTC".
+std::string left_text(const storage::ClockRecord& c, Seconds now) {
+    const Seconds left = time_left(as_clock(c), now);
+    if (c.running_since == 0)
+        return format_duration(left) + " left";
+    return format_duration(left) + " left, until " + format_utc(c.running_since + c.remaining);
+}
+
+} // namespace
+
+std::optional<PostRun::ServiceOptions> PostRun::take_service_options(rules::Options& given) {
+    ServiceOptions out;
+    out.time_control =
+        parse_time_control(s_.settings_.default_time_control).value.value_or(TimeControl{}).text();
+    if (auto it = given.find("tc"); it != given.end()) {
+        auto parsed = parse_time_control(lower(it->second));
+        if (!parsed.value) {
+            usage_error("new", capitalized(parsed.error) + ". Nothing was created.");
+            return std::nullopt;
+        }
+        out.time_control = parsed.value->text();
+        given.erase(it);
+    }
+    if (auto it = given.find("rated"); it != given.end()) {
+        const std::string v = lower(it->second);
+        if (v != "yes" && v != "no") {
+            usage_error("new", "The option rated= takes yes or no, not \"" +
+                                   shorten(it->second, 20) + "\". Nothing was created.");
+            return std::nullopt;
+        }
+        out.rated = v == "yes";
+        given.erase(it);
+    }
+    return out;
+}
+
+std::string PostRun::service_options_text(const GameRecord& g) {
+    return "Clock: " + control_words(control_of(g)) + "; " + (g.rated ? "rated" : "unrated") + ".";
+}
+
+std::array<storage::ClockRecord, 2> PostRun::clock_rows(const GameRecord& g) {
+    const TimeControl tc = control_of(g);
+    std::array<storage::ClockRecord, 2> rows;
+    for (Seat s : {Seat::White, Seat::Black}) {
+        auto& r = rows[rules::index(s)];
+        r.seat = s;
+        r.remaining = tc.base;
+        r.budget = tc.base;
+    }
+    for (const auto& c : store_.clocks(g.id))
+        rows[rules::index(c.seat)] = c;
+    return rows;
+}
+
+std::string PostRun::clock_line(const Loaded& l) {
+    if (l.rec.status != GameStatus::Ongoing)
+        return {};
+    const TimeControl tc = control_of(l.rec);
+    const std::string rated = l.rec.rated ? "rated" : "unrated";
+    if (tc.kind == TimeControl::Kind::None)
+        return " No clock; " + rated + ".";
+    auto rows = clock_rows(l.rec);
+    std::vector<std::string> parts;
+    for (Seat s : {Seat::White, Seat::Black}) {
+        std::string part = who(l.rec, l.info(), s) + " " + left_text(rows[rules::index(s)], now_);
+        if (auto pid = seated(l.rec, s)) {
+            auto p = player(*pid);
+            if (p.vacation_until > now_)
+                part += ", on vacation until " + format_utc(p.vacation_until);
+        }
+        parts.push_back(part);
+    }
+    return " Clock (" + control_words(tc) + "; " + rated + "): " + join(parts, "; ") + "." +
+           (l.rec.paused ? " The game is paused by a moderator." : "");
+}
+
+void PostRun::sync_clocks(Loaded& l) {
+    const TimeControl tc = control_of(l.rec);
+    auto rows = clock_rows(l.rec);
+    const bool stored = store_.clocks(l.rec.id).size() == rows.size();
+    std::vector<Seat> ds;
+    if (l.rec.status == GameStatus::Ongoing)
+        ds = deciders(l);
+    for (Seat seat : {Seat::White, Seat::Black}) {
+        auto& c = rows[rules::index(seat)];
+        const storage::ClockRecord before = c;
+        const bool deciding = contains(ds, seat);
+        std::optional<PlayerRecord> p;
+        if (auto pid = seated(l.rec, seat))
+            p = player(*pid);
+        const bool away = p && p->vacation_until > now_;
+        const bool run = deciding && tc.kind != TimeControl::Kind::None && !l.rec.paused && !away;
+        const bool fresh = deciding && c.deciding_since == 0;
+        if (!deciding)
+            c.deciding_since = 0;
+        if (c.running_since != 0 && !run) {
+            c.remaining = time_left(as_clock(c), now_);
+            c.running_since = 0;
+        }
+        if (fresh) {
+            c.deciding_since = now_;
+            c.budget = c.remaining;
+            c.warned = false;
+        }
+        if (c.running_since == 0 && run) {
+            c.running_since = now_;
+            // A vacation that ended while the decision waited: the clock restarted at its end,
+            // not when the job next looked.
+            if (!fresh && p && p->vacation_until > c.deciding_since && p->vacation_until < now_)
+                c.running_since = p->vacation_until;
+        }
+        if (!stored || !same(c, before))
+            store_.put_clock(l.rec.id, c);
+        if (fresh && p && p->reminders && p->id != author_.id) {
+            std::string what = "decide";
+            for (const auto& d : l.game->pending())
+                if (d.seat == seat)
+                    what = d.what;
+            std::string when;
+            if (c.running_since != 0)
+                when = " Your time runs out at " + format_utc(c.running_since + c.remaining) +
+                       " (" + format_duration(c.remaining) + " from now).";
+            else if (away)
+                when = " Your clock stands still until your vacation ends at " +
+                       format_utc(p->vacation_until) + ".";
+            tell(*p, "Game #" + std::to_string(l.rec.id) + ", " + l.info().title +
+                         ": it is your decision, you must " + what + "." + when,
+                 {}, &l.rec);
+        }
+    }
+}
+
+void PostRun::clocks_after_action(Loaded& l, Seat seat, bool decision) {
+    auto rows = clock_rows(l.rec);
+    auto& c = rows[rules::index(seat)];
+    const bool still = l.rec.status == GameStatus::Ongoing && contains(deciders(l), seat);
+    // An anytime action (a peek, a standing policy) is no answer to the decision: the clock
+    // keeps running unless it ended the seat's decision after all.
+    if (c.deciding_since != 0 && (decision || defaulting_ || !still)) {
+        const PlayerClock after = after_move(control_of(l.rec), as_clock(c), now_);
+        c.remaining = after.remaining;
+        c.running_since = 0;
+        c.deciding_since = 0;
+        store_.put_clock(l.rec.id, c);
+    }
+    sync_clocks(l);
+}
+
+bool PostRun::may_act(Loaded& l, Seat) {
+    const std::string id = std::to_string(l.rec.id);
+    if (!defaulting_ && refuse_banned("this move is not played"))
+        return false;
+    if (l.rec.paused) {
+        say("Not played: game #" + id + " is paused by a moderator until one resumes it.");
+        return false;
+    }
+    return !flag_if_out(l);
+}
+
+bool PostRun::flag_if_out(Loaded& l) {
+    if (l.rec.status != GameStatus::Ongoing || l.rec.paused)
+        return false;
+    auto rows = clock_rows(l.rec);
+    std::optional<Seat> out;
+    Seconds when = 0;
+    for (const auto& c : rows) {
+        if (c.running_since == 0 || time_left(as_clock(c), now_) > 0)
+            continue;
+        const Seconds at = c.running_since + c.remaining;
+        if (!out || at < when) {
+            out = c.seat;
+            when = at;
+        }
+    }
+    if (!out)
+        return false;
+    for (auto& c : rows) {
+        if (c.running_since != 0)
+            c.remaining = std::max<Seconds>(0, time_left(as_clock(c), when));
+        c.running_since = 0;
+        c.deciding_since = 0;
+        store_.put_clock(l.rec.id, c);
+    }
+    const Seat winner = rules::opponent(*out);
+    const std::string loser = who(l.rec, l.info(), *out);
+    if (l.game->could_win(winner))
+        finish(l.rec, winner == Seat::White ? rules::Status::WhiteWins : rules::Status::BlackWins,
+               "timeout");
+    else
+        finish(l.rec, rules::Status::Draw, "timeout against insufficient material");
+    say_in(l.rec, loser + " ran out of time in game #" + std::to_string(l.rec.id) + " at " +
+                      format_utc(when) + ". " + over_line(l.rec, l.info()));
+    return true;
+}
+
+bool PostRun::tick_game(std::int64_t game_id) {
+    auto rec = store_.game(game_id);
+    if (!rec || rec->status != GameStatus::Ongoing)
+        return false;
+    Loaded l = load(*rec);
+    sync_clocks(l);
+    if (l.rec.paused)
+        return false;
+    bool changed = false;
+    // Gnostic Chess: a seat that let the combat deadline pass gets the rules' `default`
+    // answer, which follows its standing policy. A shorter clock brings the deadline forward,
+    // so nobody loses on time in the middle of a combat.
+    const auto waiting = deciders(l);
+    for (Seat seat : waiting) {
+        if (l.rec.status != GameStatus::Ongoing || !contains(deciders(l), seat))
+            continue;
+        const auto anytime = l.game->anytime_actions(seat);
+        if (std::none_of(anytime.begin(), anytime.end(),
+                         [](const auto& a) { return a.text == "default"; }))
+            continue;
+        auto rows = clock_rows(l.rec);
+        auto& c = rows[rules::index(seat)];
+        if (c.deciding_since == 0)
+            continue;
+        Seconds deadline = c.deciding_since + s_.settings_.combat_deadline;
+        if (c.running_since != 0)
+            deadline = std::min(deadline, c.running_since + c.remaining);
+        auto pid = seated(l.rec, seat);
+        if (now_ < deadline || !pid)
+            continue;
+        if (c.running_since != 0) {
+            // Charged up to the deadline only: the job may look a little after it.
+            c.remaining = std::max<Seconds>(0, time_left(as_clock(c), deadline));
+            c.running_since = 0;
+            store_.put_clock(l.rec.id, c);
+        }
+        // A dice choice is secret, so the service answers as if the seat's player had sent
+        // `default` by direct message: they hear the details privately, the channel the rest.
+        const PlayerRecord owner = player(*pid);
+        Post as_owner;
+        as_owner.platform = l.rec.platform;
+        as_owner.channel = "@" + owner.user_id;
+        as_owner.direct = true;
+        as_owner.author_id = owner.user_id;
+        as_owner.author_name = owner.name;
+        as_owner.author_handle = owner.handle;
+        PostRun inner(s_, as_owner);
+        inner.author_ = owner;
+        inner.defaulting_ = true;
+        inner.play(l, seat, "default");
+        inner.conclude();
+        for (auto& [game, entry] : inner.pending_cache_)
+            pending_cache_.insert_or_assign(game, std::move(entry));
+        changed = true;
+    }
+    if (flag_if_out(l))
+        return true;
+    auto rows = clock_rows(l.rec);
+    for (auto& c : rows) {
+        if (c.running_since == 0 || c.warned || c.budget <= 0)
+            continue;
+        const Seconds left = time_left(as_clock(c), now_);
+        if ((c.budget - left) * 5 < c.budget * 4)
+            continue;
+        c.warned = true;
+        store_.put_clock(l.rec.id, c);
+        auto pid = seated(l.rec, c.seat);
+        if (!pid)
+            continue;
+        PlayerRecord p = player(*pid);
+        if (!p.reminders)
+            continue;
+        tell(p, "Game #" + std::to_string(l.rec.id) + ", " + l.info().title +
+                    ": 80 % of your time for this decision is used. Your time runs out at " +
+                    format_utc(c.running_since + c.remaining) + " (" + format_duration(left) +
+                    " from now).",
+             {}, &l.rec);
+        changed = true;
+    }
+    return changed;
+}
+
+bool PostRun::forgive_downtime(std::int64_t game_id, std::int64_t from, std::int64_t to) {
+    auto rec = store_.game(game_id);
+    if (!rec || rec->status != GameStatus::Ongoing)
+        return false;
+    const Seconds gap = to - from;
+    bool ran = false;
+    auto rows = clock_rows(*rec);
+    for (auto& c : rows) {
+        bool moved = false;
+        if (c.running_since != 0 && c.running_since <= from) {
+            c.running_since += gap;
+            moved = ran = true;
+        }
+        // The combat deadline stood still too.
+        if (c.deciding_since != 0 && c.deciding_since <= from) {
+            c.deciding_since += gap;
+            moved = true;
+        }
+        if (moved)
+            store_.put_clock(rec->id, c);
+    }
+    if (!ran)
+        return false;
+    Loaded l = load(*rec);
+    say_in(l.rec, "Game #" + std::to_string(l.rec.id) + ": I was down from " + format_utc(from) +
+                      " to " + format_utc(to) + " (" + format_duration(gap) +
+                      "). That time is charged to nobody: the clocks stood still." +
+                      clock_line(l));
+    return true;
+}
+
+void PostRun::cmd_vacation(const std::vector<std::string>& args) {
+    PlayerRecord p = author_;
+    const int year = utc_year(now_);
+    if (p.vacation_year != year) {
+        p.vacation_year = year;
+        p.vacation_used = 0;
+    }
+    const Seconds allowance = Seconds{s_.settings_.vacation_days} * day;
+    auto days_left = [&] {
+        return std::to_string((allowance - p.vacation_used) / day) + " of " +
+               std::to_string(s_.settings_.vacation_days) + " vacation days left in " +
+               std::to_string(year);
+    };
+    auto games = store_.games_of_player(p, {GameStatus::Ongoing});
+    auto resync = [&] {
+        std::vector<std::string> ids;
+        for (const auto& g : games) {
+            if (!seat_of(g, p.id))
+                continue;
+            Loaded l = load(g);
+            sync_clocks(l);
+            ids.push_back("#" + std::to_string(g.id));
+        }
+        if (ids.empty())
+            return std::string("no game under way");
+        return (ids.size() == 1 ? "game " : "games ") + join(ids, ", ");
+    };
+    if (args.empty()) {
+        if (p.vacation_until > now_)
+            say(at(p) + " is on vacation until " + format_utc(p.vacation_until) + "; " +
+                days_left() + ".");
+        else
+            say(at(p) + " has " + days_left() + ". Use: " + form("vacation"));
+        return;
+    }
+    const std::string a = lower(args[0]);
+    if (args.size() > 1) {
+        usage_error("vacation", "I did not understand \"" + shorten(args[1]) + "\".");
+        return;
+    }
+    if (a == "off") {
+        if (p.vacation_until <= now_) {
+            say(at(p) + " is not on vacation. Use: " + form("vacation"));
+            return;
+        }
+        // Whole days not taken go back to the allowance.
+        p.vacation_used -= (p.vacation_until - now_) / day * day;
+        p.vacation_until = now_;
+        store_.save_vacation(p);
+        author_ = p;
+        say(at(p) + " is back from vacation: the clocks run again in " + resync() + "; " +
+            days_left() + ".");
+        return;
+    }
+    auto length = parse_span(a);
+    if (!length || a.back() != 'd') {
+        usage_error("vacation", "\"" + shorten(args[0]) + "\" is not a number of days (say 5d).");
+        return;
+    }
+    if (p.vacation_until > now_) {
+        say(at(p) + " is already on vacation until " + format_utc(p.vacation_until) +
+            ". Say " + s_.settings_.prefix + "vacation off first to start another.");
+        return;
+    }
+    if (p.vacation_used + *length > allowance) {
+        say("Not enough vacation left: " + at(p) + " has " + days_left() + ".");
+        return;
+    }
+    p.vacation_used += *length;
+    p.vacation_until = now_ + *length;
+    store_.save_vacation(p);
+    author_ = p;
+    say(at(p) + " is on vacation until " + format_utc(p.vacation_until) +
+        ": the clocks stand still in " + resync() + "; " + days_left() + ".");
+}
+
+int Service::tick() {
+    const std::int64_t now = clock_();
+    store_.transaction([&] { store_.put_heartbeat(now); });
+    int changed = 0;
+    for (const auto& g : store_.games_with_status({GameStatus::Ongoing})) {
+        Post p;
+        p.platform = g.platform;
+        p.channel = g.channel;
+        PostRun run(*this, p);
+        bool did = false;
+        store_.transaction([&] {
+            did = run.tick_game(g.id);
+            run.conclude();
+        });
+        run.publish_cache();
+        changed += did ? 1 : 0;
+    }
+    return changed;
+}
+
+int Service::start_up() {
+    const std::int64_t now = clock_();
+    const auto last = store_.heartbeat();
+    int told = 0;
+    if (last && now - *last > settings_.downtime_notice_after) {
+        for (const auto& g : store_.games_with_status({GameStatus::Ongoing})) {
+            Post p;
+            p.platform = g.platform;
+            p.channel = g.channel;
+            PostRun run(*this, p);
+            store_.transaction([&] { told += run.forgive_downtime(g.id, *last, now) ? 1 : 0; });
+            run.publish_cache();
+        }
+    }
+    store_.transaction([&] { store_.put_heartbeat(now); });
+    return told;
+}
+
+} // namespace ghostpost::bot

@@ -1,0 +1,226 @@
+// Moderators: the platform user ids named in the configuration (ServiceSettings::moderators).
+// They end, pause and void games and ban users from anywhere on the platform; each action is
+// written to the audit log in the same transaction as the action itself, so the log never
+// misses one nor lists one that did not happen.
+#include "post_run.h"
+
+#include "ghostpost/bot/clock.h"
+#include "ghostpost/rules/registry.h"
+
+namespace ghostpost::bot {
+
+using namespace detail;
+
+bool PostRun::refuse_banned(const std::string& what) {
+    if (post_.author_id.empty())
+        return false; // the time-driven job acts for nobody in particular
+    auto ban = store_.ban(post_.platform, post_.author_id);
+    if (!ban)
+        return false;
+    say(at(author_) + ": you are banned here by a moderator" +
+        (ban->reason.empty() ? std::string() : " (" + ban->reason + ")") + ", so " + what + ".");
+    return true;
+}
+
+void PostRun::mod_log(const std::string& action) {
+    store_.log_mod_action({0, post_.platform, author_.name, action, now_});
+}
+
+void PostRun::announce(const GameRecord& g, const std::string& text) {
+    say_in(g, text);
+    if (!post_.direct && g.channel != post_.channel)
+        say(text);
+}
+
+void PostRun::cmd_mod(const std::vector<std::string>& args) {
+    const std::string& p = s_.settings_.prefix;
+    if (!moderator()) {
+        say("Only moderators may use " + p + "mod, and " + at(author_) +
+            " is not one here. Nothing was done.");
+        return;
+    }
+    if (args.empty()) {
+        usage_error("mod", "Say what to do.");
+        return;
+    }
+    const std::string sub = lower(args[0]);
+    if (sub == "log") {
+        auto entries = store_.mod_actions(post_.platform, 20);
+        if (entries.empty()) {
+            say("The moderator log is empty.");
+            return;
+        }
+        std::string text;
+        for (const auto& e : entries)
+            text += format_utc(e.at) + " @" + e.moderator + ": " + e.action + "\n";
+        say("Moderator log, latest " + std::to_string(entries.size()) + " actions:", text);
+        return;
+    }
+    if (sub == "ban" || sub == "unban") {
+        if (args.size() < 2 || args[1].size() < 2 || args[1][0] != '@' ||
+            (sub == "unban" && args.size() > 2)) {
+            usage_error("mod", "Name the user, for example " + p + "mod " + sub + " @name.");
+            return;
+        }
+        auto target = known_player(args[1], " Nothing was done.");
+        if (!target)
+            return;
+        if (sub == "unban") {
+            if (!store_.ban(post_.platform, target->user_id)) {
+                say(at(*target) + " is not banned. Nothing was done.");
+                return;
+            }
+            store_.remove_ban(post_.platform, target->user_id);
+            mod_log("unban " + at(*target));
+            say(at(*target) + " is no longer banned (moderator " + at(author_) + ").");
+            return;
+        }
+        const auto& mods = s_.settings_.moderators;
+        if (std::find(mods.begin(), mods.end(), target->user_id) != mods.end()) {
+            say(at(*target) + " is a moderator and cannot be banned. Nothing was done.");
+            return;
+        }
+        std::vector<std::string> words(args.begin() + 2, args.end());
+        const std::string reason = shorten(join(words, " "), 100);
+        store_.put_ban({post_.platform, target->user_id, author_.name, reason, now_});
+        mod_log("ban " + at(*target) + (reason.empty() ? std::string() : " (" + reason + ")"));
+        say(at(*target) + " is banned by moderator " + at(author_) +
+            (reason.empty() ? std::string() : " (" + reason + ")") +
+            ": their commands and moves are refused until " + p + "mod unban @" +
+            target->name + ".");
+        return;
+    }
+    const bool known = sub == "adjudicate" || sub == "forfeit" || sub == "extend" ||
+                       sub == "pause" || sub == "resume" || sub == "void";
+    if (!known) {
+        usage_error("mod", "There is no moderator action \"" + shorten(args[0], 20) + "\".");
+        return;
+    }
+    const std::size_t wanted = sub == "adjudicate" || sub == "forfeit" || sub == "extend" ? 3 : 2;
+    std::optional<std::int64_t> id = args.size() >= 2 ? game_id_arg(args[1]) : std::nullopt;
+    if (!id || args.size() != wanted) {
+        const char* rest = sub == "adjudicate" ? " <game> <1-0|0-1|1/2-1/2>"
+                           : sub == "forfeit"  ? " <game> @player"
+                           : sub == "extend"   ? " <game> <time, e.g. 1d or 12h>"
+                                               : " <game>";
+        say("I did not understand that. Use: " + p + "mod " + sub + rest);
+        return;
+    }
+    auto g = store_.game(*id);
+    if (!g || g->platform != post_.platform) {
+        say("There is no game #" + std::to_string(*id) + ".");
+        return;
+    }
+    const std::string gid = std::to_string(g->id);
+    const rules::Variant* variant = rules::find_variant(g->variant);
+    if (variant == nullptr)
+        throw std::runtime_error("game #" + gid + ": unknown variant " + g->variant);
+    // A finished game stays finished: its ratings and tournament results were already counted.
+    if (g->status != GameStatus::Ongoing) {
+        say(over_line(*g, variant->info()) + " Nothing was done.");
+        return;
+    }
+    const std::string by = " (moderator " + at(author_) + ")";
+
+    if (sub == "void") {
+        g->status = GameStatus::Aborted;
+        g->result.clear();
+        g->reason = "void";
+        store_.update_game(*g);
+        store_.clear_offer(g->id, OfferKind::Draw);
+        store_.clear_offer(g->id, OfferKind::Takeback);
+        game_over(*g);
+        mod_log("void #" + gid);
+        announce(*g, "Game #" + gid + " is void" + by + ": it counts for nobody.");
+        return;
+    }
+    Loaded l = load(*g);
+    if (sub == "adjudicate") {
+        const std::string r = args[2];
+        if (r != "1-0" && r != "0-1" && r != "1/2-1/2") {
+            say("A result is 1-0, 0-1 or 1/2-1/2, not \"" + shorten(r, 20) +
+                "\". Nothing was done.");
+            return;
+        }
+        finish(l.rec,
+               r == "1-0"   ? rules::Status::WhiteWins
+               : r == "0-1" ? rules::Status::BlackWins
+                            : rules::Status::Draw,
+               "adjudication");
+        sync_clocks(l);
+        mod_log("adjudicate #" + gid + " " + r);
+        announce(l.rec,
+                 "Game #" + gid + " is adjudicated" + by + ". " + over_line(l.rec, l.info()));
+        return;
+    }
+    if (sub == "forfeit") {
+        auto who_named = named(args[2]);
+        auto target = who_named ? who_named->player : std::nullopt;
+        std::optional<Seat> seat = target ? seat_of(l.rec, target->id) : std::nullopt;
+        if (!seat) {
+            say(shorten(args[2], 30) + " is not playing in game #" + gid + ". Nothing was done.");
+            return;
+        }
+        const std::string loser = who(l.rec, l.info(), *seat);
+        finish(l.rec, *seat == Seat::White ? rules::Status::BlackWins : rules::Status::WhiteWins,
+               "forfeit");
+        sync_clocks(l);
+        mod_log("forfeit #" + gid + " " + at(*target));
+        announce(l.rec, loser + " forfeits game #" + gid + by + ". " +
+                            over_line(l.rec, l.info()));
+        return;
+    }
+    if (sub == "extend") {
+        auto more = parse_span(lower(args[2]));
+        if (!more) {
+            say("\"" + shorten(args[2], 20) +
+                "\" is not a time: say 1d, 12h or 30m. Nothing was done.");
+            return;
+        }
+        if (l.rec.time_control == "none") {
+            say("Game #" + gid + " has no clock to extend. Nothing was done.");
+            return;
+        }
+        auto rows = clock_rows(l.rec);
+        std::vector<std::string> whom;
+        for (auto& c : rows) {
+            if (c.deciding_since == 0)
+                continue;
+            c.remaining += *more;
+            c.budget += *more;
+            store_.put_clock(l.rec.id, c);
+            whom.push_back(who(l.rec, l.info(), c.seat));
+        }
+        if (whom.empty()) {
+            say("Nobody must decide in game #" + gid + " now, so no clock is running. Nothing "
+                "was done.");
+            return;
+        }
+        mod_log("extend #" + gid + " " + lower(args[2]));
+        const Seconds m = *more;
+        const std::string amount = m % day == 0   ? std::to_string(m / day) + "d"
+                                   : m % 3600 == 0 ? std::to_string(m / 3600) + "h"
+                                                   : format_duration(m);
+        announce(l.rec, "Game #" + gid + ": " + join(whom, " and ") +
+                            (whom.size() == 1 ? " gets " : " get ") + amount + " more" + by +
+                            "." + clock_line(l));
+        return;
+    }
+    const bool pause = sub == "pause";
+    if (l.rec.paused == pause) {
+        say("Game #" + gid + (pause ? " is already paused." : " is not paused.") +
+            " Nothing was done.");
+        return;
+    }
+    l.rec.paused = pause;
+    store_.update_game(l.rec);
+    sync_clocks(l);
+    mod_log(sub + " #" + gid);
+    if (pause)
+        announce(l.rec, "Game #" + gid + " is paused" + by + ": the clocks stand still and no "
+                        "moves are accepted until " + p + "mod resume " + gid + ".");
+    else
+        announce(l.rec, "Game #" + gid + " resumes" + by + ". " + next_line(l) + clock_line(l));
+}
+
+} // namespace ghostpost::bot

@@ -1,0 +1,179 @@
+// Ratings: Glicko-2 per variant. Every rated game is a rating period of its own for both
+// players, computed from the two ratings as they stood before the game, so the order in which
+// simultaneous correspondence games end cannot favour anybody. A player's deviation does not
+// grow with idle time: correspondence players pause for months without losing strength.
+#include "ghostpost/bot/rating.h"
+#include "ghostpost/rules/registry.h"
+#include "post_run.h"
+
+#include <cstdio>
+
+namespace ghostpost::bot {
+
+using namespace detail;
+using storage::RatingRecord;
+
+namespace {
+
+// Above this deviation a rating is provisional (marked "?"): the 95 % interval is still wider
+// than about ±220 points.
+constexpr double provisional_deviation = 110.0;
+constexpr int leaderboard_size = 10;
+
+std::string fixed(double value, int decimals) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+std::string games_text(int n) {
+    return std::to_string(n) + (n == 1 ? " game" : " games");
+}
+
+std::string rating_text(const RatingRecord& r) {
+    return fixed(r.rating, 1) + (r.deviation > provisional_deviation ? "?" : "");
+}
+
+Rating as_rating(const RatingRecord& r) {
+    return {r.rating, r.deviation, r.volatility};
+}
+
+const rules::VariantInfo* variant_info(const std::string& name) {
+    const rules::Variant* v = rules::find_variant(name);
+    return v ? &v->info() : nullptr;
+}
+
+} // namespace
+
+void PostRun::game_over(const GameRecord& g) {
+    reveals_due_.push_back(g);
+    s_.png_cache_.forget_game(g.id); // its public images now show what the rules hid
+    Ended ended{g, {}};
+    const bool rated =
+        g.status == GameStatus::Finished && g.rated && g.white && g.black && *g.white != *g.black;
+    if (rated) {
+        const double white_score = g.result == "1-0" ? 1.0 : g.result == "0-1" ? 0.0 : 0.5;
+        auto stored = [&](std::int64_t id) {
+            auto r = store_.rating(id, g.variant);
+            return r ? *r : RatingRecord{id, g.variant};
+        };
+        RatingRecord white = stored(*g.white), black = stored(*g.black);
+        const Rating w = glicko2_update(as_rating(white), {{as_rating(black), white_score}});
+        const Rating b = glicko2_update(as_rating(black), {{as_rating(white), 1.0 - white_score}});
+        auto line = [&](const RatingRecord& before, const Rating& after) {
+            return mention(before.player_id) + " " + fixed(before.rating, 1) + " -> " +
+                   fixed(after.rating, 1);
+        };
+        const auto* info = variant_info(g.variant);
+        ended.rating_note = "Ratings in " + (info ? info->title : g.variant) + " after game #" +
+                            std::to_string(g.id) + ": " + line(white, w) + ", " + line(black, b) +
+                            ".";
+        store_.save_rating(
+            {white.player_id, g.variant, w.rating, w.deviation, w.volatility, white.games + 1},
+            now_);
+        store_.save_rating(
+            {black.player_id, g.variant, b.rating, b.deviation, b.volatility, black.games + 1},
+            now_);
+    }
+    ended_.push_back(std::move(ended));
+}
+
+void PostRun::settle() {
+    // Announcing ends no game, so the list cannot grow while it is worked through.
+    auto ended = std::move(ended_);
+    ended_.clear();
+    for (const auto& e : ended) {
+        if (!e.rating_note.empty())
+            say_at(e.game.channel, e.rating_note);
+        tourney_game_over(e.game);
+    }
+}
+
+void PostRun::say_at(const std::string& channel, std::string text, std::string code) {
+    if (post_.direct)
+        say(text, code);
+    auto m = message(false, channel, std::move(text), std::move(code));
+    if (channel != post_.channel || post_.direct)
+        m.reply_to.clear();
+    store_.enqueue(m, now_);
+}
+
+void PostRun::cmd_rating(const std::vector<std::string>& args) {
+    PlayerRecord whom = author_;
+    const rules::VariantInfo* info = nullptr;
+    bool named = false;
+    for (const auto& a : args) {
+        if (a.size() > 1 && a[0] == '@' && !named) {
+            auto p = known_player(a);
+            if (!p)
+                return;
+            whom = *p;
+            named = true;
+        } else if (!info && (info = variant_info(lower(a))) != nullptr) {
+        } else {
+            usage_error("rating", "I did not understand \"" + shorten(a) + "\".");
+            return;
+        }
+    }
+    if (info) {
+        auto r = store_.rating(whom.id, info->name);
+        if (!r) {
+            say(at(whom) + " has no rating in " + info->title +
+                " yet: a first rated game starts from 1500.");
+            return;
+        }
+        say(at(whom) + " in " + info->title + ": " + fixed(r->rating, 1) + ", deviation " +
+            fixed(r->deviation, 1) + ", volatility " + fixed(r->volatility, 5) + ", " +
+            games_text(r->games) +
+            (r->deviation > provisional_deviation ? " (provisional)." : "."));
+        return;
+    }
+    auto all = store_.ratings_of_player(whom.id);
+    if (all.empty()) {
+        say(at(whom) +
+            " has no rating yet: every rated game counts, one rating per "
+            "variant.");
+        return;
+    }
+    std::string table;
+    for (const auto& r : all)
+        table += r.variant + std::string(r.variant.size() < 12 ? 12 - r.variant.size() : 1, ' ') +
+                 rating_text(r) + " (deviation " + fixed(r.deviation, 1) + ", " +
+                 games_text(r.games) + ")\n";
+    say("Ratings of " + at(whom) + " (? marks a provisional rating):", table);
+}
+
+void PostRun::cmd_leaderboard(const std::vector<std::string>& args) {
+    const rules::VariantInfo* info = args.size() == 1 ? variant_info(lower(args[0])) : nullptr;
+    if (!info) {
+        std::vector<std::string> names;
+        for (const auto* v : rules::variants())
+            names.push_back(v->info().name);
+        usage_error("leaderboard",
+                    (args.empty() ? std::string("Name a variant")
+                                  : "I did not understand \"" + shorten(join(args, " ")) + "\"") +
+                        " (" + join(names, ", ") + ").");
+        return;
+    }
+    auto best = store_.leaderboard(post_.platform, info->name, leaderboard_size);
+    if (best.empty()) {
+        say("Nobody has a rating in " + info->title + " yet: a rated game gives both players one.");
+        return;
+    }
+    std::vector<std::string> names;
+    std::size_t width = 0;
+    for (const auto& r : best) {
+        names.push_back(at(player(r.player_id)));
+        width = std::max(width, names.back().size());
+    }
+    std::string table;
+    for (std::size_t i = 0; i < best.size(); ++i) {
+        std::string rank = std::to_string(i + 1) + ".";
+        table += std::string(rank.size() < 3 ? 3 - rank.size() : 0, ' ') + rank + " " + names[i] +
+                 std::string(width - names[i].size() + 2, ' ') + rating_text(best[i]) + "  " +
+                 games_text(best[i].games) + "\n";
+    }
+    say("Leaderboard of " + info->title + " (? marks a provisional rating):", table);
+}
+
+} // namespace ghostpost::bot

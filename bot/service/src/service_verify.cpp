@@ -1,0 +1,384 @@
+// Dice anyone can verify, by commit and reveal. A game with chance draws every die from a stream
+// seeded by a secret made when the game is created (random.h says how the stream is derived).
+// When the game starts, the channel gets the seed's SHA-256: a commitment that the service can
+// no longer change unnoticed. When it ends, the seed itself is published, and `!verify` replays
+// the log from it. Decisions that are secret when made (the first dice choice of a combat round)
+// stay out of the channel and out of the record until the game is over.
+//
+// What `!verify` compares. Each action in the log keeps, beside its text, what chance made of it
+// as the channel was told at the time (reveals, rolls, combat results). Replaying the log from
+// the published seed must give every one of those lines again, every logged action must be
+// legal where it was played, and the replay must end as the game was recorded. A changed seed,
+// a changed choice or a changed roll each shows as the first line that differs.
+#include "ghostpost/bot/random.h"
+#include "ghostpost/rules/notation.h"
+#include "ghostpost/rules/registry.h"
+#include "post_run.h"
+
+#include <openssl/sha.h>
+
+namespace ghostpost::bot {
+
+using namespace detail;
+
+namespace {
+
+// A decision whose every event is private is secret when it is made.
+bool is_secret(const std::vector<rules::Event>& events) {
+    return !events.empty() && std::all_of(events.begin(), events.end(), [](const auto& e) {
+        return e.only_for.has_value() || e.board.has_value();
+    });
+}
+
+// The public events that belong in a game's record: reveals, rolls, and what combats and spells
+// did. Moves need none: their text says it all.
+bool recorded(const rules::Event& e) {
+    return !e.only_for && !e.board &&
+           (e.kind == rules::EventKind::Reveal || e.kind == rules::EventKind::Roll ||
+            e.kind == rules::EventKind::Special);
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        out.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return out;
+}
+
+} // namespace
+
+std::string detail::chance_record(const std::vector<rules::Event>& events) {
+    std::vector<std::string> texts;
+    for (const auto& e : events)
+        if (recorded(e))
+            texts.push_back(e.text);
+    return join(texts, "\n");
+}
+
+namespace {
+
+struct ReplayedPly {
+    bool secret = false;
+    bool choice = false;             // an answer within a turn (dice), not a move of its own
+    bool anytime = false;            // not a decision the game asked for (a standing policy)
+    int move_number = 1;             // the board's full-move number before it
+    std::vector<std::string> record; // the texts of its recorded events
+};
+
+struct Replayed {
+    std::vector<ReplayedPly> plies;
+    std::string error; // the first action that did not replay; empty when all did
+    std::unique_ptr<rules::Game> game;
+    std::uint64_t dice = 0; // numbers drawn from the stream
+};
+
+// Counts what is drawn from the stream it passes on.
+class CountingRandom final : public rules::RandomSource {
+public:
+    CountingRandom(rules::RandomSource& inner, std::uint64_t& count)
+        : inner_(inner), count_(count) {}
+    std::uint32_t uniform(std::uint32_t n) override {
+        ++count_;
+        return inner_.uniform(n);
+    }
+
+private:
+    rules::RandomSource& inner_;
+    std::uint64_t& count_;
+};
+
+// Replays `log` from the start of `g` with the stream of `seed`, keeping each ply's events.
+Replayed replay_events(const GameRecord& g, const std::vector<storage::ActionRecord>& log,
+                       const std::vector<std::uint8_t>& seed) {
+    Replayed r;
+    const rules::Variant* variant = rules::find_variant(g.variant);
+    if (variant == nullptr)
+        throw std::runtime_error("game #" + std::to_string(g.id) + ": unknown variant " +
+                                 g.variant);
+    auto started = variant->start(g.options);
+    if (!started)
+        throw std::runtime_error("game #" + std::to_string(g.id) +
+                                 ": cannot start: " + started.error().message);
+    r.game = std::move(started.value());
+    SeededRandom stream(seed);
+    CountingRandom rng(stream, r.dice);
+    for (const auto& a : log) {
+        auto parsed = rules::parse_action(*r.game, a.seat, a.text);
+        bool asked = false;
+        if (parsed)
+            for (const auto& n : r.game->notated_actions(a.seat))
+                asked = asked || n.action == parsed->action;
+        const int move_number = r.game->public_view().board().move_number;
+        auto events = parsed ? r.game->apply(a.seat, parsed->action, rng)
+                             : rules::Result<std::vector<rules::Event>>(parsed.error());
+        if (!events) {
+            r.error = "ply " + std::to_string(a.ply) + " (" + a.text +
+                      ") is not possible: " + events.error().message;
+            return r;
+        }
+        ReplayedPly p;
+        p.secret = is_secret(*events);
+        p.choice = parsed->action.kind == rules::ActionKind::Choice;
+        p.anytime = !asked;
+        p.move_number = move_number;
+        for (const auto& e : *events)
+            if (recorded(e))
+                p.record.push_back(e.text);
+        r.plies.push_back(std::move(p));
+    }
+    return r;
+}
+
+// Endings the service gives a game, not its rules: the replay leaves such a game under way.
+bool ended_outside_the_rules(const std::string& reason, const rules::Game& replayed) {
+    if (reason == "resignation" || reason == "agreement" || reason == replayed.claimable_draw())
+        return true;
+    // Clocks and moderators end games too ("timeout", "adjudication", "forfeit").
+    return reason.find("time") != std::string::npos ||
+           reason.find("adjudicat") != std::string::npos ||
+           reason.find("forfeit") != std::string::npos;
+}
+
+} // namespace
+
+std::vector<std::uint8_t> PostRun::new_seed() const {
+    if (s_.settings_.fixed_seed.empty())
+        return make_seed();
+    // Reproducible for tests, still different for every game: the post that made it is unique.
+    const std::string material = s_.settings_.fixed_seed + "\n" + post_.platform + "\n" +
+                                 post_.channel + "\n" + post_.message_id;
+    std::vector<std::uint8_t> seed(SHA256_DIGEST_LENGTH);
+    SHA256(reinterpret_cast<const unsigned char*>(material.data()), material.size(), seed.data());
+    return seed;
+}
+
+std::string PostRun::seed_commitment(const GameRecord& g, const rules::VariantInfo& info) const {
+    if (!info.uses_chance)
+        return {};
+    return " Its dice come from a secret seed whose SHA-256 is " + sha256_hex(g.seed) +
+           "; the seed is published when the game ends, and then " + s_.settings_.prefix +
+           "verify " + std::to_string(g.id) + " checks every roll.";
+}
+
+void PostRun::reveal_seeds() {
+    auto due = std::move(seeds_due_);
+    seeds_due_.clear();
+    for (const auto& g : due) {
+        const rules::Variant* variant = rules::find_variant(g.variant);
+        if (variant == nullptr || !variant->info().uses_chance)
+            continue;
+        const std::string id = std::to_string(g.id);
+        say_in(g, "Game #" + id + " is over, so its dice seed is published: " + to_hex(g.seed) +
+                      ". Its SHA-256 is " + sha256_hex(g.seed) +
+                      ", the hash posted when the game started. Anyone can check every roll: " +
+                      s_.settings_.prefix + "verify " + id + ".");
+    }
+}
+
+bool PostRun::refuse_secret_in_public(const Loaded& l, Seat seat, const rules::Action& action,
+                                      const std::string& text) {
+    // Tried on copies: the game and its stream stay as they are whatever the answer.
+    auto trial = l.game->clone();
+    SeededRandom rng = *l.rng;
+    auto events = trial->apply(seat, action, rng);
+    if (!events || !is_secret(*events))
+        return false;
+    say("Not played in game #" + std::to_string(l.rec.id) + ": " + text +
+        " is secret, so it must not be made in the channel, where the other side would see it. "
+        "Send it to me by direct message (@" +
+        s_.settings_.bot_name + "); you may choose again there.");
+    return true;
+}
+
+std::vector<std::string>
+PostRun::public_action_texts(const GameRecord& g, const std::vector<storage::ActionRecord>& log) {
+    std::vector<std::string> out;
+    for (const auto& a : log)
+        out.push_back(a.text);
+    if (g.status != GameStatus::Ongoing || log.empty())
+        return out;
+    Replayed r = replay_events(g, log, g.seed);
+    // A secret decision the game asked for is known to have been made (the board says who has
+    // chosen); a secret the player volunteered (a standing policy) is not even known to exist.
+    for (std::size_t i = 0; i < r.plies.size(); ++i)
+        if (r.plies[i].secret)
+            out[i] = r.plies[i].anytime ? "" : "{a secret choice}";
+    return out;
+}
+
+bool PostRun::draws_dice(const GameRecord& g, const std::vector<storage::ActionRecord>& log,
+                         std::size_t from) {
+    const rules::Variant* variant = rules::find_variant(g.variant);
+    if (variant == nullptr || !variant->info().uses_chance || from >= log.size())
+        return false;
+    const std::vector<storage::ActionRecord> before(log.begin(),
+                                                    log.begin() + static_cast<std::ptrdiff_t>(from));
+    return replay_events(g, before, g.seed).dice != replay_events(g, log, g.seed).dice;
+}
+
+std::string PostRun::record_movetext(const GameRecord& g,
+                                     const std::vector<storage::ActionRecord>& log) {
+    const rules::Variant* variant = rules::find_variant(g.variant);
+    const bool ongoing = g.status == GameStatus::Ongoing;
+    const bool chance = variant != nullptr && variant->info().uses_chance;
+    if (log.empty())
+        return {};
+    Replayed r = replay_events(g, log, g.seed);
+    if (!r.error.empty())
+        throw std::runtime_error("game #" + std::to_string(g.id) +
+                                 ": the log does not replay: " + r.error);
+    std::vector<storage::ActionRecord> shown = log;
+    for (std::size_t i = 0; i < shown.size(); ++i) {
+        const ReplayedPly& p = r.plies[i];
+        if (p.secret && ongoing)
+            shown[i].text = p.anytime ? "" : "{a secret choice}";
+        if (chance && !p.record.empty())
+            shown[i].text += " {" + join(p.record, "; ") + "}";
+    }
+    // One numbering for every variant, by the board's full-move number: a number starts each
+    // side's turn; what a seat decides in the other side's turn (a rescue choice, dice) joins that
+    // turn unnumbered; what is no decision at all (a peek) is a comment. So numbers never shift,
+    // and FIDE chess is plain PGN.
+    const auto& seat_names = variant->info().seat_names;
+    std::string out;
+    std::optional<std::pair<int, Seat>> turn; // the turn numbered last
+    bool interrupted = false;                 // a peek since: Black's turn is numbered again
+    for (std::size_t i = 0; i < shown.size(); ++i) {
+        if (shown[i].text.empty())
+            continue; // a standing policy set by direct message, while the game is under way
+        const ReplayedPly& p = r.plies[i];
+        const Seat seat = shown[i].seat;
+        if (!out.empty())
+            out += ' ';
+        if (p.anytime) {
+            out += "{" + seat_names[index(seat)] + ": " + shown[i].text + "}";
+            interrupted = true;
+            continue;
+        }
+        const std::pair<int, Seat> here{p.move_number, seat};
+        if (!p.choice && turn != here) {
+            const bool in_blacks_turn =
+                seat == Seat::White && turn == std::pair{p.move_number, Seat::Black};
+            const bool after_white = turn == std::pair{p.move_number, Seat::White};
+            if (seat == Seat::White && !in_blacks_turn)
+                out += std::to_string(p.move_number) + ". ";
+            else if (seat == Seat::Black && (!after_white || interrupted))
+                out += std::to_string(p.move_number) + "... ";
+            if (!in_blacks_turn)
+                turn = here;
+        }
+        out += shown[i].text;
+        interrupted = false;
+    }
+    return out;
+}
+
+void PostRun::cmd_verify(const std::vector<std::string>& args) {
+    std::size_t used = 0;
+    auto g = pick_game(args, used, "verify", true);
+    if (!g)
+        return;
+    if (used < args.size()) {
+        usage_error("verify", "I did not understand \"" + shorten(args[used]) + "\".");
+        return;
+    }
+    const rules::Variant* variant = rules::find_variant(g->variant);
+    if (variant == nullptr)
+        throw std::runtime_error("game #" + std::to_string(g->id) + ": unknown variant");
+    const auto& info = variant->info();
+    const std::string id = std::to_string(g->id);
+    const std::string again = s_.settings_.prefix + "verify " + id;
+    if (!info.uses_chance) {
+        say("Game #" + id + " is " + info.title +
+            ", which has no dice: there is nothing to verify.");
+        return;
+    }
+    switch (g->status) {
+    case GameStatus::Challenge:
+    case GameStatus::Declined:
+    case GameStatus::Cancelled:
+        say("Game #" + id + " never started, so it has no rolls to verify.");
+        return;
+    case GameStatus::Ongoing:
+        say("Game #" + id +
+            " is under way, so its seed stays secret until the game ends. Its "
+            "SHA-256 is " +
+            sha256_hex(g->seed) + ", the hash posted when the game started; " + again +
+            " checks every roll once the game is over.");
+        return;
+    case GameStatus::Finished:
+    case GameStatus::Aborted:
+        break;
+    }
+    const auto log = store_.actions(g->id);
+    Replayed r = replay_events(*g, log, g->seed);
+    std::string listing;
+    for (std::size_t i = 0; i < r.plies.size(); ++i)
+        for (const auto& text : r.plies[i].record)
+            listing +=
+                "ply " + std::to_string(log[i].ply) + " (" + log[i].text + "): " + text + "\n";
+    std::string head = "Game #" + id + ": the seed is " + to_hex(g->seed) + "; its SHA-256 is " +
+                       sha256_hex(g->seed) +
+                       ", which must be the hash posted when the game "
+                       "started. ";
+    std::string mismatch;
+    const rules::Outcome end = r.game->outcome();
+    // The log keeps what the channel was told each action caused; the replay must say the same.
+    bool compared = false;
+    if (r.error.empty()) {
+        for (std::size_t i = 0; i < r.plies.size() && mismatch.empty(); ++i) {
+            compared = compared || !log[i].rolls.empty();
+            const std::string replayed = join(r.plies[i].record, "\n");
+            if (log[i].rolls.empty() || replayed == log[i].rolls)
+                continue;
+            // Name the first line that differs, not the whole ply.
+            const auto told = split_lines(log[i].rolls);
+            const auto& seeded = r.plies[i].record;
+            std::size_t k = 0;
+            while (k < told.size() && k < seeded.size() && told[k] == seeded[k])
+                ++k;
+            mismatch = "at ply " + std::to_string(log[i].ply) + " (" + log[i].text +
+                       ") the record says \"" + (k < told.size() ? told[k] : "nothing more") +
+                       "\" where this seed gives \"" +
+                       (k < seeded.size() ? seeded[k] : "nothing more") + "\"";
+        }
+    }
+    if (!r.error.empty()) {
+        mismatch = "replaying the log from this seed fails: " + r.error;
+    } else if (!mismatch.empty()) {
+        // a roll differs from the record: said above
+    } else if (g->status == GameStatus::Finished && end.over() &&
+               (result_text(end.status) != g->result || end.reason != g->reason)) {
+        mismatch = "the replay ends " + result_text(end.status) + ", " + end.reason +
+                   ", but the game was recorded as " + g->result + ", " + g->reason;
+    } else if (g->status == GameStatus::Finished && !end.over() &&
+               !ended_outside_the_rules(g->reason, *r.game)) {
+        mismatch = "the replay leaves the game under way, but it was recorded as " + g->result +
+                   ", " + g->reason;
+    }
+    if (!mismatch.empty()) {
+        say(head + "The rolls do NOT match: " + mismatch +
+                ". The rolls this seed gives are "
+                "below.",
+            listing.empty() ? std::string("(no rolls)\n") : listing);
+        return;
+    }
+    const std::string plies =
+        std::to_string(log.size()) + (log.size() == 1 ? " action" : " actions");
+    const std::string ending =
+        g->status == GameStatus::Aborted
+            ? std::string("the game was aborted")
+            : "the game ends as recorded (" + g->result + ", " + g->reason + ")";
+    say(head + "Replaying its " + plies + " from this seed re-derives every die (" +
+            std::to_string(r.dice) + "), " +
+            (compared ? "each gives the rolls the game recorded when it was played, "
+                      : std::string()) +
+            "every action is legal where it was played, and " + ending + ": the rolls match.",
+        listing.empty() ? std::string("(no rolls)\n") : listing);
+}
+
+} // namespace ghostpost::bot
