@@ -162,10 +162,11 @@ const toml::table* subtable(const toml::table& root, const std::string& name,
     return node->as_table();
 }
 
-void read_telegram(const toml::table& table, const std::string& source,
+// `key` is where the table stands: "platform.telegram" (or "telegram", the older form).
+void read_telegram(const toml::table& table, const std::string& key, const std::string& source,
                    const Environment& environment, const std::filesystem::path& base_dir,
                    TelegramSettings& telegram) {
-    const TableReader reader(table, "telegram.", source,
+    const TableReader reader(table, key + ".", source,
                              {"api_url", "token_file", "bot_username", "poll_timeout",
                               "request_timeout", "per_chat_interval_ms",
                               "group_messages_per_minute"});
@@ -232,12 +233,12 @@ void read_telegram(const toml::table& table, const std::string& source,
         telegram.token = trim(text.str());
         origin = "the file " + path.string();
     } else {
-        throw ConfigError(source, std::nullopt, "telegram.token_file",
+        throw ConfigError(source, std::nullopt, key + ".token_file",
                           std::string("no token: set ") + token_variable +
-                              " or [telegram] token_file");
+                              " or [" + key + "] token_file");
     }
     if (!looks_like_token(telegram.token)) {
-        throw ConfigError(source, std::nullopt, "telegram.token_file",
+        throw ConfigError(source, std::nullopt, key + ".token_file",
                           "the token in " + origin +
                               " is not of the form <bot id>:<secret> given by @BotFather");
     }
@@ -301,7 +302,8 @@ Settings parse(std::string_view toml_text, const std::string& source,
     }
 
     Settings settings;
-    const TableReader top(root, "", source, {"bot", "clocks", "log", "storage", "telegram"});
+    const TableReader top(root, "", source,
+                          {"bot", "clocks", "log", "storage", "platform", "telegram"});
 
     if (const toml::table* bot = subtable(root, "bot", source)) {
         const TableReader reader(*bot, "bot.", source, {"command_prefix", "moderators"});
@@ -377,9 +379,26 @@ Settings parse(std::string_view toml_text, const std::string& source,
         }
     }
 
-    if (const toml::table* telegram = subtable(root, "telegram", source)) {
-        read_telegram(*telegram, source, environment, base_dir, settings.telegram);
+    // Each platform is a table [platform.<name>]; several may run in one daemon. [telegram]
+    // alone is the form older configurations used, and still reads the same.
+    const toml::table* platforms = subtable(root, "platform", source);
+    const toml::table* telegram =
+        platforms != nullptr ? subtable(*platforms, "telegram", source) : nullptr;
+    if (platforms != nullptr) {
+        const TableReader reader(*platforms, "platform.", source, {"telegram"});
     }
+    if (const toml::table* legacy = subtable(root, "telegram", source)) {
+        if (telegram != nullptr) {
+            const auto line = root.get("telegram")->source().begin.line;
+            throw ConfigError(source,
+                              line == 0 ? std::nullopt : std::optional<std::uint32_t>(line),
+                              "telegram", "give the Telegram settings once, in [platform.telegram]");
+        }
+        read_telegram(*legacy, "telegram", source, environment, base_dir, settings.telegram);
+    }
+    if (telegram != nullptr)
+        read_telegram(*telegram, "platform.telegram", source, environment, base_dir,
+                      settings.telegram);
     return settings;
 }
 

@@ -9,7 +9,7 @@ std::size_t PngKeyHash::operator()(const PngKey& k) const noexcept {
     const auto mixin = [&h](std::size_t v) {
         h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
     };
-    mixin(std::hash<int>{}(k.ply));
+    mixin(std::hash<std::int64_t>{}(k.version));
     mixin(static_cast<std::size_t>(k.audience) * 2 + (k.flipped ? 1 : 0));
     mixin(std::hash<std::uint32_t>{}(k.style));
     return h;

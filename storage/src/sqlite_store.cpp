@@ -218,6 +218,9 @@ ALTER TABLE actions ADD COLUMN rolls TEXT NOT NULL DEFAULT '';
 ALTER TABLE players ADD COLUMN handle TEXT NOT NULL DEFAULT '';
 CREATE INDEX players_by_handle ON players (platform, handle);
 ALTER TABLE games ADD COLUMN challenged_id INTEGER REFERENCES players (id);
+-- Bumped by every change of a game (an action, a takeback, seats, status), so that a cache in
+-- any process can tell whether what it holds is still the game.
+ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
 )sql",
 };
 
@@ -271,7 +274,7 @@ rules::Options decode_options(const std::string& text) {
 
 constexpr const char* game_columns =
     "id, variant, options, platform, channel, challenger, challenged, challenger_color, white, "
-    "black, status, result, reason, seed, created_at, time_control, rated, paused, challenged_id";
+    "black, status, result, reason, seed, created_at, time_control, rated, paused, challenged_id, revision";
 
 GameRecord read_game(const Statement& s) {
     GameRecord g;
@@ -297,6 +300,7 @@ GameRecord read_game(const Statement& s) {
     g.paused = s.column_int(17) != 0;
     if (!s.is_null(18))
         g.challenged_id = s.column_int(18);
+    g.revision = s.column_int(19);
     return g;
 }
 
@@ -523,8 +527,8 @@ public:
 
     void update_game(const GameRecord& g) override {
         Statement s(db_, "UPDATE games SET white = ?1, black = ?2, status = ?3, result = ?4, "
-                         "reason = ?5, challenger_color = ?6, paused = ?8, challenged_id = ?9 "
-                         "WHERE id = ?7");
+                         "reason = ?5, challenger_color = ?6, paused = ?8, challenged_id = ?9, "
+                         "revision = revision + 1 WHERE id = ?7");
         bind_seats(s, 1, g);
         s.bind(3, status_name(g.status)).bind(4, g.result).bind(5, g.reason);
         s.bind(6, g.challenger_color).bind(7, g.id).bind(8, g.paused ? 1 : 0);
@@ -569,6 +573,15 @@ public:
                          "rolls) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
         s.bind(1, a.game_id).bind(2, a.ply).bind(3, seat_text(a.seat)).bind(4, a.player_id);
         s.bind(5, a.text).bind(6, a.message_id).bind(7, a.rolls).run();
+        bump_revision(a.game_id);
+    }
+
+    std::int64_t game_revision(std::int64_t game_id) override {
+        Statement s(db_, "SELECT revision FROM games WHERE id = ?1");
+        s.bind(1, game_id);
+        if (!s.step())
+            throw std::logic_error("storage: no game " + std::to_string(game_id));
+        return s.column_int(0);
     }
 
     std::vector<ActionRecord> actions(std::int64_t game_id) override {
@@ -601,6 +614,12 @@ public:
         Statement s(db_, "UPDATE actions SET taken_back = 1 WHERE game_id = ?1 AND ply >= ?2 AND "
                          "taken_back = 0");
         s.bind(1, game_id).bind(2, from_ply).run();
+        bump_revision(game_id);
+    }
+
+    void bump_revision(std::int64_t game_id) {
+        Statement s(db_, "UPDATE games SET revision = revision + 1 WHERE id = ?1");
+        s.bind(1, game_id).run();
     }
 
     void put_offer(std::int64_t game_id, const Offer& o) override {

@@ -73,6 +73,7 @@ public:
     }
     std::vector<storage::ActionRecord> actions(std::int64_t g) override { return s_.actions(g); }
     int action_count(std::int64_t g) override { return s_.action_count(g); }
+    std::int64_t game_revision(std::int64_t g) override { return s_.game_revision(g); }
     void take_back(std::int64_t g, int p) override { s_.take_back(g, p); }
     void put_offer(std::int64_t g, const storage::Offer& o) override { s_.put_offer(g, o); }
     std::optional<storage::Offer> offer(std::int64_t g, storage::OfferKind k) override {

@@ -157,3 +157,25 @@ TEST_CASE("load reads a file and reports an unreadable one", "[config]") {
     CHECK(settings.telegram.enabled);
     CHECK(settings.storage.path.filename() == "ghostpost.sqlite");
 }
+
+TEST_CASE("platforms are tables under [platform] and the older [telegram] still reads",
+          "[config]") {
+    const auto environment = fake_environment({{"GHOSTPOST_TELEGRAM_TOKEN", token}});
+    const auto settings = parse("[storage]\npath = \"g.db\"\n[platform.telegram]\npoll_timeout = 20\n", "ghostpost.toml",
+                                environment);
+    CHECK(settings.telegram.enabled);
+    CHECK(settings.telegram.poll_timeout == std::chrono::seconds(20));
+    CHECK(parse("[storage]\npath = \"g.db\"\n[telegram]\npoll_timeout = 20\n", "ghostpost.toml", environment)
+              .telegram.poll_timeout == std::chrono::seconds(20));
+    CHECK_FALSE(parse("[storage]\npath = \"g.db\"\n", "ghostpost.toml", environment).telegram.enabled);
+
+    CHECK(error_of("[storage]\npath = \"g.db\"\n[platform.telegram]\n[telegram]\n", environment) ==
+          "ghostpost.toml:4: telegram: give the Telegram settings once, in [platform.telegram]");
+    CHECK(error_of("[storage]\npath = \"g.db\"\n[platform.telegram]\npoll_timeout = 99\n", environment) ==
+          "ghostpost.toml:4: platform.telegram.poll_timeout: must be between 1 and 50 seconds");
+    CHECK(error_of("[storage]\npath = \"g.db\"\n[platform.irc]\nserver = \"x\"\n", environment) ==
+          "ghostpost.toml:3: platform.irc: unknown key");
+    CHECK(error_of("[storage]\npath = \"g.db\"\n[platform.telegram]\n", fake_environment({})) ==
+          "ghostpost.toml: platform.telegram.token_file: no token: set GHOSTPOST_TELEGRAM_TOKEN or "
+          "[platform.telegram] token_file");
+}

@@ -35,17 +35,17 @@ TEST_CASE("A repeated request is served from the cache without rendering again",
     CHECK(cache.misses() == 1);
 }
 
-TEST_CASE("Keys differing in ply, audience, orientation or style name different images",
+TEST_CASE("Keys differing in version, audience, orientation or style name different images",
           "[render][cache]") {
     PngCache cache(16);
     const PngKey base{1, 3, Audience::Public, false, 0};
-    PngKey ply = base, audience = base, flipped = base, style = base;
-    ply.ply = 4;
+    PngKey version = base, audience = base, flipped = base, style = base;
+    version.version = 4;
     audience.audience = Audience::White;
     flipped.flipped = true;
     style.style = 640;
     cache.insert(base, bytes(0));
-    CHECK(cache.find(ply) == nullptr);
+    CHECK(cache.find(version) == nullptr);
     CHECK(cache.find(audience) == nullptr);
     CHECK(cache.find(flipped) == nullptr);
     CHECK(cache.find(style) == nullptr);

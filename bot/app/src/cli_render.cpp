@@ -1,6 +1,7 @@
 // `ghostpost render`: a board as a PNG file, from a FEN or from a stored game, for checking the
 // images the service sends and for making pictures of positions by hand.
 #include "ghostpost/bot/cli.h"
+#include "ghostpost/bot/game_loader.h"
 #include "ghostpost/bot/random.h"
 #include "ghostpost/render/png.h"
 #include "ghostpost/rules/registry.h"
@@ -64,37 +65,25 @@ std::unique_ptr<rules::Game> load_stored_game(const RenderArgs& args, std::strin
                   << args.variant << '\n';
         return nullptr;
     }
-    const rules::Variant* v = variant_or_complain(record->variant);
-    if (!v)
+    if (!variant_or_complain(record->variant))
         return nullptr;
-    auto game = v->start(record->options);
-    if (!game) {
-        std::cerr << "game " << args.game_id << ": " << game.error().message << '\n';
-        return nullptr;
-    }
-    std::vector<rules::LoggedAction> log;
-    for (const auto& a : store->actions(args.game_id))
-        log.push_back({a.seat, a.text});
-    if (args.ply) {
-        if (*args.ply < 0 || *args.ply > static_cast<int>(log.size())) {
-            std::cerr << "game " << args.game_id << " has plies 0.." << log.size() << ", not "
-                      << *args.ply << '\n';
-            return nullptr;
-        }
-        log.resize(static_cast<std::size_t>(*args.ply));
-    }
-    std::unique_ptr<rules::RandomSource> rng;
-    if (record->seed.empty())
-        rng = std::make_unique<rules::NoRandomness>();
-    else
-        rng = std::make_unique<SeededRandom>(record->seed);
-    auto replayed = rules::replay(**game, log, *rng);
-    if (!replayed) {
-        std::cerr << "game " << args.game_id << ": " << replayed.error().message << '\n';
+    const auto log = store->actions(args.game_id);
+    if (args.ply && (*args.ply < 0 || *args.ply > static_cast<int>(log.size()))) {
+        std::cerr << "game " << args.game_id << " has plies 0.." << log.size() << ", not "
+                  << *args.ply << '\n';
         return nullptr;
     }
-    label = "Game " + std::to_string(args.game_id);
-    return std::move(*game);
+    try {
+        LoadedGame loaded =
+            load_game(*record, log,
+                      args.ply ? std::optional<std::size_t>(static_cast<std::size_t>(*args.ply))
+                               : std::nullopt);
+        label = "Game " + std::to_string(args.game_id);
+        return std::move(loaded.game);
+    } catch (const std::exception& e) {
+        std::cerr << e.what() << '\n';
+        return nullptr;
+    }
 }
 
 int run_render(const RenderArgs& args) {

@@ -1,5 +1,6 @@
 #include "ghostpost/bot/daemon.h"
 
+#include "ghostpost/bot/command.h"
 #include "ghostpost/bot/log.h"
 #include "ghostpost/storage/sqlite.h"
 
@@ -16,11 +17,17 @@ namespace {
 constexpr std::string_view failure_notice =
     "A reply could not be delivered here; the operators can find why in the log.";
 
+// What the outbox keeps of a platform's word on a failed delivery: secrets cut out, and short,
+// whatever the platform sent (its description may echo a URL, or run to 100 KB).
+std::string kept_detail(const std::string& text) {
+    return shorten(log::redact(text), 200);
+}
+
 // Whether an exception while handling a post may pass if the post is tried again.
 bool busy(const std::exception& e) {
     const auto* sqlite = dynamic_cast<const storage::SqliteError*>(&e);
-    return sqlite != nullptr && (sqlite->code() == 5 /* SQLITE_BUSY */ ||
-                                 sqlite->code() == 6 /* SQLITE_LOCKED */);
+    return sqlite != nullptr &&
+           (sqlite->code() == 5 /* SQLITE_BUSY */ || sqlite->code() == 6 /* SQLITE_LOCKED */);
 }
 
 std::chrono::milliseconds jittered(std::chrono::milliseconds base, std::mt19937& random) {
@@ -44,8 +51,7 @@ bool StopToken::sleep_for(std::chrono::milliseconds duration) {
     return !wake_.wait_for(lock, duration, [this] { return stopped_.load(); });
 }
 
-OutboxSender::OutboxSender(storage::Store& store, Platform& platform, Clock clock,
-                           SteadyNow steady)
+OutboxSender::OutboxSender(storage::Store& store, Platform& platform, Clock clock, SteadyNow steady)
     : store_(store), platform_(platform), pacing_(platform.pacing()), clock_(std::move(clock)),
       steady_(std::move(steady)) {}
 
@@ -109,6 +115,7 @@ int OutboxSender::send_due() {
         }
         record_send(destination, group, steady_now);
         const Delivery delivery = platform_.send(Service::to_reply(entry));
+        const std::string detail = kept_detail(delivery.detail);
         const log::Field id{"outbox_id", entry.id};
         const log::Field where{"destination", destination};
         switch (delivery.status) {
@@ -122,22 +129,21 @@ int OutboxSender::send_due() {
             // begun, so one more second is added rather than retry a fraction too early.
             store_.reschedule(entry.id,
                               now + 1 + std::max<std::int64_t>(0, delivery.retry_after.count()),
-                              delivery.detail);
+                              detail);
             held.insert(destination);
-            log::warning("reply_rate_limited", {id,
-                                                where,
-                                                {"retry_after", delivery.retry_after.count()},
-                                                {"detail", delivery.detail}});
+            log::warning(
+                "reply_rate_limited",
+                {id, where, {"retry_after", delivery.retry_after.count()}, {"detail", detail}});
             break;
         case Delivery::Status::Transient: {
             const auto delay = backoff_seconds(entry.attempts);
-            store_.reschedule(entry.id, now + delay, delivery.detail);
+            store_.reschedule(entry.id, now + delay, detail);
             held.insert(destination);
             log::warning("reply_retry", {id,
                                          where,
                                          {"attempts", entry.attempts + 1},
                                          {"retry_in", delay},
-                                         {"detail", delivery.detail}});
+                                         {"detail", detail}});
             break;
         }
         case Delivery::Status::Blocked:
@@ -145,7 +151,7 @@ int OutboxSender::send_due() {
             // first refusal posts the service's notice in the game's channel, once: later
             // private messages to this player queue behind this one and are not tried.
             store_.transaction([&] {
-                store_.reschedule(entry.id, now + pacing_.blocked_retry.count(), delivery.detail);
+                store_.reschedule(entry.id, now + pacing_.blocked_retry.count(), detail);
                 if (entry.attempts == 0 && !entry.message.blocked_notice.empty() &&
                     !entry.message.notice_channel.empty()) {
                     storage::OutgoingMessage notice;
@@ -156,13 +162,12 @@ int OutboxSender::send_due() {
                 }
             });
             held.insert(destination);
-            log::warning("private_chat_not_open",
-                         {id, {"user", destination}, {"detail", delivery.detail}});
+            log::warning("private_chat_not_open", {id, {"user", destination}, {"detail", detail}});
             break;
         case Delivery::Status::Failed:
-            log::error("reply_failed", {id, where, {"detail", delivery.detail}});
+            log::error("reply_failed", {id, where, {"detail", detail}});
             store_.transaction([&] {
-                store_.give_up(entry.id, delivery.detail);
+                store_.give_up(entry.id, detail);
                 if (entry.message.text != failure_notice) {
                     storage::OutgoingMessage notice;
                     notice.platform = entry.message.platform;

@@ -114,6 +114,7 @@ private:
         std::unique_ptr<rules::Game> game;
         std::optional<SeededRandom> rng;
         int plies = 0;
+        std::int64_t revision = 0; // the stored revision `game` is the replay of
         const rules::VariantInfo& info() const { return game->info(); }
     };
 
@@ -217,9 +218,12 @@ private:
 
     // --- games
     Loaded load(const GameRecord& rec);
-    void remember(const Loaded& l) {
+    // Keeps `l` for the next post, under the revision the game has now (this post's own
+    // changes included); it reaches the service's cache only when the post commits.
+    void remember(Loaded& l) {
+        l.revision = store_.game_revision(l.rec.id);
         pending_cache_.insert_or_assign(
-            l.rec.id, Service::CachedGame{l.game->clone(), *l.rng, l.plies});
+            l.rec.id, Service::CachedGame{l.game->clone(), *l.rng, l.plies, l.revision});
     }
     std::string vs_line(const Loaded& l) {
         return "Game #" + std::to_string(l.rec.id) + ", " + l.info().title + ": " +

@@ -6,6 +6,7 @@
 #include "post_run.h"
 
 #include "ghostpost/bot/command.h"
+#include "ghostpost/bot/game_loader.h"
 #include "ghostpost/render/png.h"
 #include "ghostpost/render/text.h"
 #include "ghostpost/rules/notation.h"
@@ -147,38 +148,27 @@ void PostRun::publish_cache() {
 PostRun::Loaded PostRun::load(const GameRecord& rec) {
     Loaded l;
     l.rec = rec;
-    int plies = store_.action_count(rec.id);
+    // The stored revision, not the record's copy: another process may have changed the game
+    // (a takeback and a new move leave as many plies as before, but never the same revision).
+    l.revision = store_.game_revision(rec.id);
     auto from = [&](const Service::CachedGame& c) {
         l.game = c.game->clone();
         l.rng = c.rng;
         l.plies = c.ply;
     };
-    if (auto it = pending_cache_.find(rec.id); it != pending_cache_.end() && it->second.ply == plies) {
+    if (auto it = pending_cache_.find(rec.id);
+        it != pending_cache_.end() && it->second.revision == l.revision) {
         from(it->second);
         return l;
     }
-    if (auto it = s_.cache_.find(rec.id); it != s_.cache_.end() && it->second.ply == plies) {
+    if (auto it = s_.cache_.find(rec.id); it != s_.cache_.end() && it->second.revision == l.revision) {
         from(it->second);
         return l;
     }
-    const rules::Variant* variant = rules::find_variant(rec.variant);
-    if (variant == nullptr)
-        throw std::runtime_error("game #" + std::to_string(rec.id) + ": unknown variant " +
-                                 rec.variant);
-    auto started = variant->start(rec.options);
-    if (!started)
-        throw std::runtime_error("game #" + std::to_string(rec.id) +
-                                 ": cannot start: " + started.error().message);
-    l.game = std::move(started.value());
-    l.rng.emplace(rec.seed);
-    std::vector<rules::LoggedAction> log;
-    for (const auto& a : store_.actions(rec.id))
-        log.push_back({a.seat, a.text});
-    auto replayed = rules::replay(*l.game, log, *l.rng);
-    if (!replayed)
-        throw std::runtime_error("game #" + std::to_string(rec.id) +
-                                 ": the log does not replay: " + replayed.error().message);
-    l.plies = static_cast<int>(log.size());
+    LoadedGame loaded = load_game(rec, store_.actions(rec.id));
+    l.game = std::move(loaded.game);
+    l.rng = std::move(loaded.rng);
+    l.plies = loaded.plies;
     ++s_.replays_;
     remember(l);
     return l;
@@ -241,14 +231,17 @@ PostRun::BoardOut PostRun::board(const Loaded& l, std::optional<std::int64_t> vi
         return {render::render_text(view, style), {}};
     }
     // Only public boards are cached: the key names no audience but the public one.
-    const render::PngKey key{l.rec.id, l.plies, render::Audience::Public, style.bottom == Seat::Black, 0};
-    auto png = s_.png_cache_.get_or_render(key, [&] {
+    const auto render = [&] {
         render::PngOptions options;
         options.flip = style.bottom == Seat::Black;
         options.game_label = "Game #" + std::to_string(l.rec.id);
         return render::render_png(view, options);
-    });
-    return {{}, *png};
+    };
+    if (l.revision < 0)
+        return {{}, render()};
+    const render::PngKey key{l.rec.id, l.revision, render::Audience::Public,
+                             style.bottom == Seat::Black, 0};
+    return {{}, *s_.png_cache_.get_or_render(key, render)};
 }
 
 std::optional<GameRecord> PostRun::pick_game(const std::vector<std::string>& args,
@@ -869,21 +862,14 @@ void PostRun::cmd_board(const std::vector<std::string>& args) {
             return;
         }
         // An earlier position is a replay of the first plies; it never enters the cache.
-        auto log = store_.actions(g->id);
-        log.resize(static_cast<std::size_t>(*at_ply));
-        auto started = rules::find_variant(g->variant)->start(g->options);
-        if (!started)
-            throw std::runtime_error("game #" + std::to_string(g->id) + ": cannot restart");
+        LoadedGame replayed =
+            load_game(*g, store_.actions(g->id), static_cast<std::size_t>(*at_ply));
         Loaded earlier;
         earlier.rec = *g;
-        earlier.game = std::move(started.value());
-        earlier.rng.emplace(g->seed);
-        std::vector<rules::LoggedAction> logged;
-        for (const auto& a : log)
-            logged.push_back({a.seat, a.text});
-        if (!rules::replay(*earlier.game, logged, *earlier.rng))
-            throw std::runtime_error("game #" + std::to_string(g->id) + ": the log does not replay");
-        earlier.plies = static_cast<int>(*at_ply); // below l.plies here
+        earlier.game = std::move(replayed.game);
+        earlier.rng = std::move(replayed.rng);
+        earlier.plies = replayed.plies;
+        earlier.revision = -1; // no revision names an earlier position: never cached
         say(header + "Position after ply " + std::to_string(*at_ply) + ".",
             board(earlier, author_.id, flip, glyphs, image));
         return;
@@ -1086,7 +1072,7 @@ void PostRun::cmd_takeback(const std::vector<std::string>& args) {
             if (const auto& text = shown[static_cast<std::size_t>(it - log.begin())]; !text.empty())
                 undone.push_back(text);
         store_.take_back(l.rec.id, last->ply);
-        s_.png_cache_.forget_game(l.rec.id); // its plies now name other positions
+        s_.png_cache_.forget_game(l.rec.id); // its images show positions no longer played
         store_.clear_offer(l.rec.id, OfferKind::Draw);
         Loaded now = load(l.rec);
         sync_clocks(now);

@@ -10,6 +10,7 @@
 // the published seed must give every one of those lines again, every logged action must be
 // legal where it was played, and the replay must end as the game was recorded. A changed seed,
 // a changed choice or a changed roll each shows as the first line that differs.
+#include "ghostpost/bot/game_loader.h"
 #include "ghostpost/bot/random.h"
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
@@ -95,15 +96,9 @@ private:
 Replayed replay_events(const GameRecord& g, const std::vector<storage::ActionRecord>& log,
                        const std::vector<std::uint8_t>& seed) {
     Replayed r;
-    const rules::Variant* variant = rules::find_variant(g.variant);
-    if (variant == nullptr)
-        throw std::runtime_error("game #" + std::to_string(g.id) + ": unknown variant " +
-                                 g.variant);
-    auto started = variant->start(g.options);
-    if (!started)
-        throw std::runtime_error("game #" + std::to_string(g.id) +
-                                 ": cannot start: " + started.error().message);
-    r.game = std::move(started.value());
+    // Started like every stored game; the actions are read here one by one, since !verify
+    // looks at each one's decision and events (and a seed that fails is a finding, not a bug).
+    r.game = GameReplay(g).release();
     SeededRandom stream(seed);
     CountingRandom rng(stream, r.dice);
     for (const auto& a : log) {

@@ -1,7 +1,8 @@
 // A small thread-safe LRU of rendered PNG boards, so a repeated `!board png` costs a lookup.
-// An image is named by (game, ply, audience, orientation, style): everything a board image
-// depends on. The ply names a position only while the log grows; after a takeback the same ply
-// can name another position, so the service must call forget_game() when it takes moves back.
+// An image is named by (game, version, audience, orientation, style): everything a board image
+// depends on. The version must change whenever the game's position or what its audience may see
+// changes; the service uses the game's stored revision, which every change of the game bumps,
+// in this process or another.
 #pragma once
 
 #include "ghostpost/render/png.h"
@@ -21,7 +22,7 @@ enum class Audience : std::uint8_t { Public, White, Black };
 
 struct PngKey {
     std::int64_t game = 0;
-    int ply = 0;
+    std::int64_t version = 0;
     Audience audience = Audience::Public;
     bool flipped = false;
     std::uint32_t style = 0; // the caller's fingerprint of the other PngOptions (width...)

@@ -58,6 +58,8 @@ struct GameRecord {
     std::string time_control = "none";    // canonical text of the correspondence clock ("3d")
     bool rated = true;                    // whether the result counts for ratings
     bool paused = false;                  // a moderator stopped the game's clocks and moves
+    std::int64_t revision = 0; // bumped by every change of the game (actions, takebacks, seats,
+                               // status) in any process: what a cache of the game is keyed by
 };
 
 // One seat's correspondence clock in one game. A row exists once the game is under way.
@@ -228,6 +230,9 @@ public:
     // The live actions of a game in ply order.
     virtual std::vector<ActionRecord> actions(std::int64_t game_id) = 0;
     virtual int action_count(std::int64_t game_id) = 0;
+    // The game's revision as stored now (see GameRecord::revision). Errors: std::logic_error
+    // when the game does not exist.
+    virtual std::int64_t game_revision(std::int64_t game_id) = 0;
     // Marks every live action with ply >= `from_ply` as taken back.
     virtual void take_back(std::int64_t game_id, int from_ply) = 0;
 

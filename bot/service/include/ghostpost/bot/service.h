@@ -78,6 +78,7 @@ public:
         std::unique_ptr<rules::Game> game;
         SeededRandom rng;
         int ply = 0;
+        std::int64_t revision = 0; // the stored revision this state is the replay of
     };
 
 private:
@@ -86,7 +87,7 @@ private:
     ServiceSettings settings_;
     Clock clock_;
     std::map<std::int64_t, CachedGame> cache_;
-    render::PngCache png_cache_{256}; // public board images by (game, ply, orientation)
+    render::PngCache png_cache_{256}; // public board images by (game, revision, orientation)
     int replays_ = 0;
 };
 

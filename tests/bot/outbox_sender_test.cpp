@@ -1,0 +1,119 @@
+// The outbox sender as every platform uses it, driven by a fake clock and a scripted platform:
+// what it keeps of a platform's failure, and when it tries again.
+#include "ghostpost/bot/daemon.h"
+#include "ghostpost/bot/log.h"
+#include "ghostpost/storage/sqlite.h"
+
+#include "../storage/temp_path.h"
+
+#include <catch2/catch.hpp>
+
+#include <deque>
+#include <iostream>
+#include <sstream>
+
+using namespace ghostpost;
+using ghostpost::testing::TempPath;
+
+namespace {
+
+// Answers each send with the next scripted Delivery (Sent once the script is used up).
+class ScriptedPlatform final : public bot::Platform {
+public:
+    std::string name() const override { return "script"; }
+    std::vector<bot::Post> poll(const std::string&, std::chrono::seconds) override { return {}; }
+    bot::Delivery send(const bot::Reply& reply) override {
+        sent.push_back(reply.text);
+        if (answers.empty())
+            return {};
+        bot::Delivery d = answers.front();
+        answers.pop_front();
+        return d;
+    }
+    bot::Pacing pacing() const override {
+        bot::Pacing unpaced;
+        unpaced.per_chat = std::chrono::milliseconds(0);
+        return unpaced;
+    }
+    std::deque<bot::Delivery> answers;
+    std::vector<std::string> sent;
+};
+
+storage::OutgoingMessage reply_to(const std::string& channel, const std::string& text) {
+    storage::OutgoingMessage m;
+    m.platform = "script";
+    m.destination = channel;
+    m.text = text;
+    return m;
+}
+
+std::string last_error(const std::string& db, std::int64_t id) {
+    storage::Database database(db);
+    storage::Statement s(database, "SELECT last_error FROM outbox WHERE id = ?1");
+    s.bind(1, id);
+    REQUIRE(s.step());
+    return s.column_text(0);
+}
+
+} // namespace
+
+TEST_CASE("A platform's refusal is stored redacted and short and told in our own words",
+          "[bot][outbox]") {
+    TempPath path;
+    auto store = storage::open_sqlite_store(path.str());
+    std::int64_t now = 1700000000;
+    ScriptedPlatform platform;
+    bot::OutboxSender sender(*store, platform, [&] { return now; });
+    const std::string token = "123456:AAF-very-secret-token";
+    bot::log::add_secret(token);
+    std::ostringstream log_lines;
+    bot::log::set_sink(log_lines);
+
+    const std::int64_t id = store->enqueue(reply_to("-100", "Your move, @bob."), now);
+    bot::Delivery refused;
+    refused.status = bot::Delivery::Status::Failed;
+    refused.detail = "Bad Request: https://api.telegram.org/bot" + token +
+                     "/sendMessage is wrong " + std::string(100000, 'x');
+    platform.answers.push_back(refused);
+    CHECK(sender.send_due() == 0); // refused for good: given up, a notice queued
+    CHECK(sender.send_due() == 1); // the notice
+    CHECK(store->pending_count("script") == 0);
+    bot::log::set_sink(std::cerr);
+    bot::log::clear_secrets();
+
+    REQUIRE(platform.sent.size() == 2);
+    CHECK(platform.sent[1] ==
+          "A reply could not be delivered here; the operators can find why in the log.");
+    const std::string kept = last_error(path.str(), id);
+    CHECK(kept.find(token) == std::string::npos);
+    CHECK(kept.starts_with("Bad Request: https://api.telegram.org/bot[redacted]"));
+    CHECK(kept.size() <= 203); // 200 characters and "..."
+    CHECK(log_lines.str().find(token) == std::string::npos);
+    CHECK(log_lines.str().find(std::string(300, 'x')) == std::string::npos);
+}
+
+TEST_CASE("A retry_after is honoured to the second, never a fraction early", "[bot][outbox]") {
+    TempPath path;
+    auto store = storage::open_sqlite_store(path.str());
+    std::int64_t now = 1700000000;
+    ScriptedPlatform platform;
+    bot::OutboxSender sender(*store, platform, [&] { return now; });
+    std::ostringstream log_lines;
+    bot::log::set_sink(log_lines);
+    store->enqueue(reply_to("-100", "e4"), now);
+    bot::Delivery limited;
+    limited.status = bot::Delivery::Status::RetryAfter;
+    limited.retry_after = std::chrono::seconds(7);
+    platform.answers.push_back(limited);
+    CHECK(sender.send_due() == 0);
+    // The 429 may have come at any fraction of the second `now` began: seven whole seconds
+    // have surely passed only once the clock reads now + 8.
+    for (int waited = 1; waited <= 7; ++waited) {
+        now = 1700000000 + waited;
+        CHECK(sender.send_due() == 0);
+    }
+    now = 1700000008;
+    CHECK(sender.send_due() == 1);
+    bot::log::set_sink(std::cerr);
+    CHECK(platform.sent == std::vector<std::string>{"e4", "e4"});
+}
