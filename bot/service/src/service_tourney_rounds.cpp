@@ -1,0 +1,189 @@
+// Tournament rounds as they go: !tourney next, pairings and standings, and what a finished
+// tournament game means for its round.
+#include "ghostpost/bot/clock.h"
+#include "ghostpost/rules/registry.h"
+#include "post_run.h"
+#include "tourney_field.h"
+
+#include <cmath>
+
+namespace ghostpost::bot {
+
+using namespace detail;
+using namespace tourney;
+using storage::EntrantRecord;
+using storage::TournamentStatus;
+
+void PostRun::tourney_next(const std::vector<std::string>& args) {
+    if (args.size() > 1) {
+        usage_error("tourney next", "I did not understand \"" + shorten(args[1]) + "\".");
+        return;
+    }
+    auto t = pick_tournament(args, 0);
+    if (!t)
+        return;
+    if (t->status != TournamentStatus::Running) {
+        say(t->name +
+            (t->status == TournamentStatus::Open
+                 ? " has not started: " + mention(t->creator) + " or a moderator starts it with " +
+                       s_.settings_.prefix + "tourney start " + t->name + "."
+                 : " is over. " + form("tourney standings") + " shows the final table."));
+        return;
+    }
+    Field f = load_field(store_, *t);
+    const bool entrant =
+        std::find(f.players.begin(), f.players.end(), author_.id) != f.players.end();
+    if (!entrant && t->creator != author_.id && !moderator()) {
+        say("Only the players of " + t->name + ", " + mention(t->creator) +
+            " who created it, or a moderator can start its next round.");
+        return;
+    }
+    if (!f.round_over(t->current_round)) {
+        std::vector<std::string> open;
+        for (const Board* b : f.round(t->current_round))
+            if (!b->over())
+                open.push_back("#" + std::to_string(*b->pairing.game_id));
+        say("Round " + std::to_string(t->current_round) + " of " + t->name + " is not over: game" +
+            (open.size() == 1 ? " " : "s ") + join(open, ", ") +
+            (open.size() == 1 ? " is" : " are") + " under way.");
+        return;
+    }
+    start_round(*t, t->current_round + 1);
+}
+
+void PostRun::tourney_pairings(const std::vector<std::string>& args) {
+    std::size_t at = 0;
+    if (!args.empty() && std::isalpha(static_cast<unsigned char>(args[0][0])))
+        at = 1;
+    std::optional<int> round;
+    if (at < args.size()) {
+        auto n = game_id_arg(args[at]);
+        if (!n || args[at][0] == '#' || at + 1 < args.size()) {
+            usage_error("tourney pairings", "I did not understand \"" + shorten(args[at]) + "\".");
+            return;
+        }
+        round = static_cast<int>(*n);
+    }
+    auto t = pick_tournament(args, 0);
+    if (!t)
+        return;
+    if (t->current_round == 0) {
+        say(t->name + " has no pairings yet: it has not started.");
+        return;
+    }
+    const int r = round.value_or(t->current_round);
+    if (r < 1 || r > t->current_round) {
+        say(t->name + " has " + plural(t->rounds, "round", "rounds") +
+            (r >= 1 && r <= t->rounds ? ": round " + std::to_string(r) + " has not started yet."
+                                      : ": there is no round " + std::to_string(r) + ".") +
+            " " + form("tourney pairings") + " shows the current one.");
+        return;
+    }
+    Field f = load_field(store_, *t);
+    std::vector<std::string> whites, blacks, results;
+    std::size_t wide = 0, wide_black = 0;
+    for (const Board* b : f.round(r)) {
+        whites.push_back(name_of(store_, b->pairing.white));
+        if (b->bye()) {
+            blacks.emplace_back("bye");
+            results.emplace_back();
+        } else {
+            blacks.push_back(name_of(store_, *b->pairing.black));
+            const auto& g = *b->game;
+            results.push_back("#" + std::to_string(g.id) + " " +
+                              (g.status == GameStatus::Finished  ? g.result
+                               : g.status == GameStatus::Ongoing ? std::string("under way")
+                                                                 : std::string("aborted")));
+        }
+        wide = std::max(wide, whites.back().size());
+        wide_black = std::max(wide_black, blacks.back().size());
+    }
+    std::string table;
+    for (std::size_t i = 0; i < whites.size(); ++i)
+        table += pad(whites[i], wide) + " - " +
+                 (results[i].empty() ? blacks[i] + "\n"
+                                     : pad(blacks[i], wide_black) + "  " + results[i] + "\n");
+    say(t->name + ", round " + std::to_string(r) + " of " + std::to_string(t->rounds) +
+            ", White first" +
+            (f.round_over(r) ? std::string(", complete:") : std::string(", under way:")),
+        table);
+}
+
+void PostRun::tourney_standings(const std::vector<std::string>& args) {
+    if (args.size() > 1) {
+        usage_error("tourney standings", "I did not understand \"" + shorten(args[1]) + "\".");
+        return;
+    }
+    auto t = pick_tournament(args, 0);
+    if (!t)
+        return;
+    Field f = load_field(store_, *t);
+    if (t->status == TournamentStatus::Open) {
+        say(t->name + " has not started; " +
+            plural(static_cast<int>(f.players.size()), "player has", "players have") +
+            " entered. " + mention(t->creator) + " or a moderator starts it with " +
+            s_.settings_.prefix + "tourney start " + t->name + ".");
+        return;
+    }
+    const bool over = t->status == TournamentStatus::Finished;
+    const std::string when =
+        over ? std::string("final")
+             : (f.round_over(t->current_round) ? "after round " : "during round ") +
+                   std::to_string(t->current_round);
+    if (f.knockout()) {
+        std::int64_t champion = 0;
+        std::string table = bracket_table(store_, f, &champion);
+        say("Standings of " + t->name + " (knockout, " + when +
+                (champion ? "): " + mention(champion) + " wins." : "):"),
+            table);
+        return;
+    }
+    say("Standings of " + t->name + " (" + format_title(t->format) + ", " + when +
+            "; tie-breaks: " +
+            (f.round_robin() ? "Sonneborn-Berger (SB), then Buchholz (BH)"
+                             : "Buchholz (BH), then Sonneborn-Berger (SB)") +
+            "):",
+        score_table(store_, f));
+}
+
+void PostRun::tourney_game_over(const GameRecord& g) {
+    auto pairing = store_.pairing_of_game(g.id);
+    if (!pairing)
+        return;
+    auto t = store_.tournament(pairing->tournament_id);
+    if (!t || t->status != TournamentStatus::Running || pairing->round != t->current_round)
+        return;
+    Field f = load_field(store_, *t);
+    const int r = t->current_round;
+    if (!f.round_over(r) || !store_.complete_round(t->id, r, now_))
+        return;
+    if (r < t->rounds) {
+        say_at(t->channel,
+               "Round " + std::to_string(r) + " of " + t->name + " is complete. Its players, " +
+                   mention(t->creator) + " who created it, or a moderator: " + s_.settings_.prefix +
+                   "tourney next " + t->name + " starts round " + std::to_string(r + 1) +
+                   ". Standings after round " + std::to_string(r) + ":",
+               f.knockout() ? bracket_table(store_, f, nullptr) : score_table(store_, f));
+        return;
+    }
+    t->status = TournamentStatus::Finished;
+    store_.update_tournament(*t);
+    f.t = *t;
+    if (f.knockout()) {
+        std::int64_t champion = 0;
+        std::string table = bracket_table(store_, f, &champion);
+        say_at(t->channel,
+               t->name + " is over: " + mention(champion) + " wins. Final standings:", table);
+        return;
+    }
+    auto table = standings(static_cast<int>(f.players.size()), f.played(), f.round_robin());
+    const auto& top = table.front();
+    const bool tied = table.size() > 1 && table[1].score == top.score;
+    say_at(t->channel,
+           t->name + " is over: " + mention(f.players[static_cast<std::size_t>(top.player)]) +
+               " wins with " + points(top.score) + (top.score == 1.0 ? " point" : " points") +
+               (tied ? " on tie-break" : "") + ". Final standings:",
+           score_table(store_, f));
+}
+
+} // namespace ghostpost::bot

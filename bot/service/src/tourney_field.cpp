@@ -1,0 +1,180 @@
+#include "tourney_field.h"
+
+#include <cctype>
+#include <cstdio>
+
+namespace ghostpost::bot::tourney {
+
+using namespace detail;
+
+std::string format_title(const std::string& format) {
+    if (format == "roundrobin")
+        return "round robin";
+    if (format == "double")
+        return "double round robin";
+    if (format == "swiss")
+        return "Swiss";
+    return "knockout";
+}
+
+bool known_format(const std::string& f) {
+    return f == "roundrobin" || f == "double" || f == "swiss" || f == "knockout";
+}
+
+bool valid_name(const std::string& name) {
+    if (name.empty() || name.size() > max_name ||
+        !std::isalpha(static_cast<unsigned char>(name[0])))
+        return false;
+    return std::all_of(name.begin(), name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+    });
+}
+
+std::string points(double value) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.2f", value);
+    std::string s = buffer;
+    while (s.back() == '0')
+        s.pop_back();
+    if (s.back() == '.')
+        s.pop_back();
+    return s;
+}
+
+std::string pad(std::string s, std::size_t width) {
+    if (s.size() < width)
+        s.append(width - s.size(), ' ');
+    return s;
+}
+
+std::string plural(int n, const std::string& one, const std::string& many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+Field load_field(storage::Store& store, const TournamentRecord& t) {
+    Field f;
+    f.t = t;
+    for (const auto& e : store.entrants(t.id))
+        f.players.push_back(e.player_id);
+    for (const auto& p : store.pairings(t.id)) {
+        Board b{p, std::nullopt};
+        if (p.game_id)
+            b.game = store.game(*p.game_id);
+        f.boards.push_back(std::move(b));
+    }
+    return f;
+}
+
+int knockout_rounds(int players) {
+    int rounds = 0;
+    for (int size = 1; size < players; size *= 2)
+        ++rounds;
+    return rounds;
+}
+
+std::string name_of(storage::Store& store, std::int64_t id) {
+    auto p = store.player(id);
+    if (!p)
+        throw std::logic_error("no player " + std::to_string(id));
+    return at(*p);
+}
+
+std::string score_table(storage::Store& store, const Field& f) {
+    const bool rr = f.round_robin();
+    auto table = standings(static_cast<int>(f.players.size()), f.played(), rr);
+    std::vector<int> games(f.players.size(), 0);
+    for (const auto& g : f.played()) {
+        ++games[static_cast<std::size_t>(g.white)];
+        if (g.black != bye)
+            ++games[static_cast<std::size_t>(g.black)];
+    }
+    std::vector<std::string> names;
+    std::size_t width = 6;
+    for (const auto& s : table) {
+        names.push_back(name_of(store, f.players[static_cast<std::size_t>(s.player)]));
+        width = std::max(width, names.back().size());
+    }
+    const std::string first = rr ? "SB" : "BH", second = rr ? "BH" : "SB";
+    std::string out = " # " + pad("player", width + 2) + pad("points", 8) + pad(first, 7) +
+                      pad(second, 7) + "games\n";
+    for (std::size_t i = 0; i < table.size(); ++i) {
+        const auto& s = table[i];
+        const double a = rr ? s.sonneborn_berger : s.buchholz;
+        const double b = rr ? s.buchholz : s.sonneborn_berger;
+        std::string rank = std::to_string(i + 1);
+        out += pad(std::string(rank.size() < 2 ? 1 : 0, ' ') + rank, 3) + pad(names[i], width + 2) +
+               pad(points(s.score), 8) + pad(points(a), 7) + pad(points(b), 7) +
+               std::to_string(games[static_cast<std::size_t>(s.player)]) + "\n";
+    }
+    return out;
+}
+
+std::string bracket_table(storage::Store& store, const Field& f, std::int64_t* champion) {
+    struct Row {
+        int seed;
+        int reached = 0; // the last round played in
+        int out_in = 0;  // 0: still in (or the champion)
+        std::int64_t game = 0;
+        bool drawn = false; // lost on the higher seed's draw odds
+    };
+    std::vector<Row> rows;
+    for (std::size_t i = 0; i < f.players.size(); ++i)
+        rows.push_back({static_cast<int>(i)});
+    for (const auto& b : f.boards) {
+        for (auto id : {std::optional<std::int64_t>(b.pairing.white), b.pairing.black}) {
+            if (!id)
+                continue;
+            Row& r = rows[static_cast<std::size_t>(f.index(*id))];
+            r.reached = std::max(r.reached, b.pairing.round);
+            if (b.over() && f.advancing(b) != *id) {
+                r.out_in = b.pairing.round;
+                r.game = b.game ? b.game->id : 0;
+                r.drawn = b.white_score() == 0.5;
+            }
+        }
+    }
+    std::optional<std::int64_t> winner;
+    if (f.t.status == TournamentStatus::Finished) {
+        auto last = f.round(f.t.rounds);
+        if (last.size() == 1 && last.front()->over())
+            winner = f.advancing(*last.front());
+    }
+    if (champion)
+        *champion = winner.value_or(0);
+    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+        const int ka = a.out_in ? a.out_in : 1000, kb = b.out_in ? b.out_in : 1000;
+        return ka != kb ? ka > kb : a.seed < b.seed;
+    });
+    std::size_t width = 6;
+    for (const auto& r : rows)
+        width = std::max(width, name_of(store, f.players[static_cast<std::size_t>(r.seed)]).size());
+    std::string out = "seed player\n";
+    for (const auto& r : rows) {
+        const std::int64_t id = f.players[static_cast<std::size_t>(r.seed)];
+        std::string state;
+        if (winner && *winner == id)
+            state = "wins the tournament";
+        else if (r.out_in == 0)
+            state = r.reached ? "through to round " + std::to_string(r.reached + 1) : "waiting";
+        else
+            state = (r.out_in == f.t.rounds ? std::string("lost the final")
+                                            : "out in round " + std::to_string(r.out_in)) +
+                    (r.game ? " (game #" + std::to_string(r.game) +
+                                  (r.drawn ? " drawn: the higher seed goes through)" : ")")
+                            : std::string());
+        if (r.out_in == 0 && !(winner && *winner == id)) {
+            // Still in: in the round being played, or through to the next one.
+            bool playing = false;
+            for (const Board* b : f.round(f.t.current_round))
+                if ((b->pairing.white == id || b->pairing.black == id) && !b->over())
+                    playing = true;
+            if (playing)
+                state = "playing round " + std::to_string(f.t.current_round);
+        }
+        out +=
+            pad(std::to_string(r.seed + 1), 5) + pad(name_of(store, id), width + 2) + state + "\n";
+    }
+    return out;
+}
+
+} // namespace ghostpost::bot::tourney
