@@ -3,6 +3,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <sstream>
+
 using namespace ghostpost::bot;
 
 TEST_CASE("A command is a prefix, a word and its arguments", "[bot][command]") {
@@ -59,4 +61,28 @@ TEST_CASE("Console lines follow the documented forms", "[bot][console]") {
     CHECK(error.empty());
     CHECK_FALSE(parse_console_line("alice says hi", error));
     CHECK(error == "a post is \"#<channel> <user>: <text>\" or \"@dm <user>: <text>\"");
+}
+
+TEST_CASE("Console names are capped and must be UTF-8, and every @name is a handle mention",
+          "[bot][console]") {
+    std::string error;
+    CHECK_FALSE(parse_console_line("#lobby " + std::string(65, 'a') + ": hi", error));
+    CHECK(error == "a channel or user name is UTF-8 text of at most 64 bytes");
+    error.clear();
+    CHECK_FALSE(parse_console_line("#lob\xff" "by alice: hi", error));
+    CHECK(error == "a channel or user name is UTF-8 text of at most 64 bytes");
+    CHECK(parse_console_line("#lobby " + std::string(64, 'a') + ": hi", error));
+
+    std::istringstream in("#lobby alice: !new chess @bob, or @carol! e@mail\n");
+    std::ostringstream out;
+    ghostpost::bot::ManualClock clock([] { return std::int64_t{1700000000}; });
+    ghostpost::bot::ConsolePlatform console(in, out, clock);
+    const auto posts = console.poll("", std::chrono::seconds(0));
+    REQUIRE(posts.size() == 1);
+    CHECK(posts[0].author_id == "alice");
+    CHECK(posts[0].author_handle == "alice");
+    REQUIRE(posts[0].mentions.size() == 2);
+    CHECK(posts[0].mentions[0].handle == "bob");
+    CHECK(posts[0].mentions[0].user_id.empty());
+    CHECK(posts[0].mentions[1].handle == "carol");
 }

@@ -1,12 +1,21 @@
 #include "ghostpost/bot/console.h"
 
 #include "ghostpost/bot/clock.h"
+#include "ghostpost/bot/command.h"
 
 #include <iostream>
 #include <memory>
 #include <sstream>
 
 namespace ghostpost::bot {
+
+namespace {
+
+// Names become player handles and channel ids; like every platform's, they are capped and
+// checked at the adapter, before the service sees them.
+constexpr std::size_t max_name_bytes = 64;
+
+} // namespace
 
 std::optional<ConsoleLine> parse_console_line(const std::string& raw, std::string& error) {
     std::string line = raw;
@@ -40,6 +49,12 @@ std::optional<ConsoleLine> parse_console_line(const std::string& raw, std::strin
         std::string_view user = rest.substr(space + 1, colon - space - 1);
         shaped = !head.empty() && !user.empty() && user.find(' ') == std::string_view::npos &&
                  (rest[0] == '#' || head == "dm");
+        if (shaped && (head.size() > max_name_bytes || user.size() > max_name_bytes ||
+                       !valid_utf8(head) || !valid_utf8(user))) {
+            error = "a channel or user name is UTF-8 text of at most " +
+                    std::to_string(max_name_bytes) + " bytes";
+            return std::nullopt;
+        }
         if (shaped) {
             c.direct = rest[0] == '@';
             c.channel = c.direct ? std::string() : std::string(head);
@@ -75,7 +90,8 @@ std::vector<Mention> console_mentions(const std::string& text) {
         while (end < text.size() && text[end] != ' ')
             ++end;
         std::string name = text.substr(i + 1, end - i - 1);
-        while (!name.empty() && std::string_view(".,:;!?)").find(name.back()) != std::string_view::npos)
+        while (!name.empty() &&
+               std::string_view(".,:;!?)").find(name.back()) != std::string_view::npos)
             name.pop_back();
         if (!name.empty())
             out.push_back(Mention{name, {}, {}});
