@@ -1,10 +1,9 @@
 // `ghostpost console` runs the production loop: the same run_daemon and OutboxSender as a chat
 // platform, with the console as the platform and a manual clock, so that every transcript
 // tests the path a real post takes.
+#include "ghostpost/bot/clock.h"
 #include "ghostpost/bot/console.h"
 #include "ghostpost/bot/daemon.h"
-
-#include "ghostpost/bot/clock.h"
 
 #include <ostream>
 
@@ -23,8 +22,8 @@ int run_console(storage::Store& store, const ServiceSettings& settings, std::ist
         // Each pass is one life of the daemon: it starts up (downtime is charged to nobody),
         // and stops at the end of input or at a "~ down" line.
         StopToken stop;
-        const DaemonReport report = run_daemon(store, service, console, options, stop,
-                                               manual.clock());
+        const DaemonReport report =
+            run_daemon(store, service, console, options, stop, manual.clock());
         if (report.posts_failed > 0 || report.jobs_failed > 0)
             status = 1;
         if (console.at_end())

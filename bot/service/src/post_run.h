@@ -63,6 +63,8 @@ std::string movetext(const std::vector<storage::ActionRecord>& log);
 std::string chance_record(const std::vector<rules::Event>& events);
 // Breaks text into lines of at most `width` characters at spaces.
 std::string wrap(const std::string& text, std::size_t width);
+// Whether `text` names an action `seat` may take turn or no turn (a Phantom Chess peek).
+bool names_anytime_action(const rules::Game& game, rules::Seat seat, const std::string& text);
 
 } // namespace detail
 
@@ -338,6 +340,9 @@ private:
     // Starts and stops the clocks of `l` to match who must decide now, vacations and pauses;
     // tells a player who opted in when a decision becomes theirs.
     void sync_clocks(Loaded& l);
+    // Stores when the time-driven job must next look at `l` (service_clock.cpp).
+    void store_deadline(const Loaded& l);
+    bool tick_due(Loaded& l); // tick_game's work once the clocks are in sync
     // Ends the game on time when a running clock has run out; true when it did.
     bool flag_if_out(Loaded& l);
     void cmd_vacation(const std::vector<std::string>& args);

@@ -1,0 +1,83 @@
+// !board: any game's board, now or at an earlier ply, as text or as an image.
+#include "post_run.h"
+
+#include "ghostpost/bot/command.h"
+#include "ghostpost/bot/game_loader.h"
+#include "ghostpost/render/png.h"
+#include "ghostpost/render/text.h"
+#include "ghostpost/rules/notation.h"
+#include "ghostpost/rules/registry.h"
+#include "ghostpost/rules/replay.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ghostpost::bot {
+
+using namespace detail;
+
+void PostRun::cmd_board(const std::vector<std::string>& args) {
+    std::vector<std::string> rest;
+    std::optional<render::Glyphs> glyphs;
+    std::optional<bool> image;
+    bool flip = false;
+    for (const auto& a : args) {
+        std::string la = lower(a);
+        if (la == "ascii")
+            glyphs = render::Glyphs::Ascii;
+        else if (la == "unicode")
+            glyphs = render::Glyphs::Unicode;
+        else if (la == "flip")
+            flip = true;
+        else if (la == "png" || la == "image")
+            image = true;
+        else if (la == "text")
+            image = false;
+        else
+            rest.push_back(a);
+    }
+    std::size_t used = 0;
+    auto g = pick_game(rest, used, "board", true);
+    if (!g)
+        return;
+    // Kept as the 64-bit number it was written as: any ply past the game's end, however large,
+    // is answered as such and never narrowed into a wrong one.
+    std::optional<std::int64_t> at_ply;
+    if (used < rest.size()) {
+        auto n = game_id_arg(rest[used]);
+        if (!n || rest[used][0] == '#' || used + 1 < rest.size()) {
+            usage_error("board", "I did not understand \"" + shorten(rest[used]) + "\".");
+            return;
+        }
+        at_ply = *n;
+    }
+    if (g->status == GameStatus::Challenge || g->status == GameStatus::Declined ||
+        g->status == GameStatus::Cancelled) {
+        say("Game #" + std::to_string(g->id) + " never started.");
+        return;
+    }
+    Loaded l = load(*g);
+    std::string header = vs_line(l) + " ";
+    if (at_ply && *at_ply != l.plies) {
+        if (*at_ply > l.plies) {
+            say("Game #" + std::to_string(g->id) + " has only " + std::to_string(l.plies) +
+                " plies.");
+            return;
+        }
+        // An earlier position is a replay of the first plies; it never enters the cache.
+        LoadedGame replayed =
+            load_game(*g, store_.actions(g->id), static_cast<std::size_t>(*at_ply));
+        Loaded earlier;
+        earlier.rec = *g;
+        earlier.game = std::move(replayed.game);
+        earlier.rng = std::move(replayed.rng);
+        earlier.plies = replayed.plies;
+        earlier.revision = -1; // no revision names an earlier position: never cached
+        say(header + "Position after ply " + std::to_string(*at_ply) + ".",
+            board(earlier, author_.id, flip, glyphs, image));
+        return;
+    }
+    say(header + next_line(l) + clock_line(l), board(l, author_.id, flip, glyphs, image));
+}
+
+} // namespace ghostpost::bot

@@ -1,0 +1,221 @@
+// Challenges: !new, and the answers to one (!accept, !decline, !cancel).
+#include "post_run.h"
+
+#include "ghostpost/bot/command.h"
+#include "ghostpost/bot/game_loader.h"
+#include "ghostpost/render/png.h"
+#include "ghostpost/render/text.h"
+#include "ghostpost/rules/notation.h"
+#include "ghostpost/rules/registry.h"
+#include "ghostpost/rules/replay.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ghostpost::bot {
+
+using namespace detail;
+
+void PostRun::cmd_new(const std::vector<std::string>& args) {
+    if (post_.direct) {
+        say("Start games in a channel, where your opponent can see them.");
+        return;
+    }
+    if (args.empty()) {
+        std::vector<std::string> names;
+        for (const auto* v : rules::variants())
+            names.push_back(v->info().name);
+        usage_error("new", "Name a variant (" + join(names, ", ") + ").");
+        return;
+    }
+    const rules::Variant* variant = rules::find_variant(args[0]);
+    if (variant == nullptr) {
+        std::vector<std::string> names;
+        for (const auto* v : rules::variants())
+            names.push_back(v->info().name);
+        say("There is no variant \"" + shorten(args[0], 20) + "\". Variants: " +
+            join(names, ", ") + ".");
+        return;
+    }
+    const rules::VariantInfo& info = variant->info();
+    std::string opponent, color = "white";
+    std::optional<PlayerRecord> opponent_player;
+    std::string opponent_handle;
+    bool color_given = false;
+    rules::Options given;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        const std::string& w = args[i];
+        std::string lw = lower(w);
+        std::optional<Named> whom = opponent.empty() && !opponent_player ? named(w) : std::nullopt;
+        if (whom && (whom->player || !whom->handle.empty())) {
+            opponent_player = whom->player;
+            opponent = whom->player ? at(*whom->player) : "@" + whom->handle;
+            if (whom->player)
+                opponent_handle = whom->player->handle;
+            else
+                opponent_handle = whom->handle;
+        } else if (!color_given && (lw == "white" || lw == "black" || lw == "random")) {
+            color = lw;
+            color_given = true;
+        } else if (auto eq = w.find('='); eq != std::string::npos && eq > 0) {
+            given[lower(w.substr(0, eq))] = w.substr(eq + 1);
+        } else {
+            usage_error("new", "I did not understand \"" + shorten(w) + "\".");
+            return;
+        }
+    }
+    if ((opponent_player && opponent_player->id == author_.id) ||
+        (!opponent_player && !opponent_handle.empty() && opponent_handle == author_.handle)) {
+        say("You cannot challenge yourself.");
+        return;
+    }
+    auto service_options = take_service_options(given);
+    if (!service_options)
+        return;
+    auto options = rules::resolve_options(info, given);
+    if (!options) {
+        say(capitalized(options.error().message) + ". Say " + s_.settings_.prefix + "rules " +
+            info.name + " for its options.");
+        return;
+    }
+    auto trial = variant->start(*options);
+    if (!trial) {
+        say(capitalized(trial.error().message) + ".");
+        return;
+    }
+    GameRecord g;
+    g.variant = info.name;
+    g.options = *options;
+    g.platform = post_.platform;
+    g.channel = post_.channel;
+    g.challenger = author_.id;
+    g.challenged = opponent_handle;
+    if (opponent_player)
+        g.challenged_id = opponent_player->id;
+    g.seed = new_seed();
+    g.created_at = now_;
+    g.time_control = service_options->time_control;
+    g.rated = service_options->rated;
+    std::string color_note;
+    if (color == "random") {
+        // The seed is secret and fresh, so its first byte is as good a coin as any.
+        color = (g.seed[0] & 1) ? "black" : "white";
+        color_note = " (drawn at random)";
+    }
+    g.challenger_color = color;
+    g.status = GameStatus::Challenge;
+    g.id = store_.create_game(g);
+    std::string id = std::to_string(g.id);
+    std::string seat = info.seat_names[color == "white" ? 0 : 1];
+    std::string target = opponent.empty() ? std::string("anyone here") : opponent;
+    say(at(author_) + " challenges " + target + " to " + info.title + ", game #" + id +
+        ". " + at(author_) + " would play " + seat + color_note +
+        ". Options: " + options_text(*options) + ". " + service_options_text(g) + " " +
+        (opponent.empty() ? std::string("Anyone here") : opponent) + ": answer " +
+        s_.settings_.prefix + "accept " + id +
+        (opponent.empty() ? std::string() : " or " + s_.settings_.prefix + "decline " + id) + ".");
+}
+
+void PostRun::cmd_answer(const std::vector<std::string>& args, const std::string& command) {
+    const bool cancel = command == "cancel";
+    std::vector<GameRecord> open;
+    std::optional<std::int64_t> wanted;
+    if (!args.empty()) {
+        wanted = game_id_arg(args[0]);
+        if (!wanted || args.size() > 1) {
+            usage_error(command, "I did not understand \"" + shorten(args[wanted ? 1 : 0]) + "\".");
+            return;
+        }
+    }
+    auto mine_to_answer = [&](const GameRecord& g) {
+        if (cancel)
+            return g.challenger == author_.id || (wanted && moderator());
+        if (g.challenger == author_.id)
+            return false;
+        if (g.challenged_id)
+            return *g.challenged_id == author_.id;
+        if (g.challenged.empty()) // open: to anyone in the channel where it was made
+            return command == "accept" && !post_.direct && g.channel == post_.channel;
+        return !author_.handle.empty() && g.challenged == author_.handle;
+    };
+    if (wanted) {
+        auto g = store_.game(*wanted);
+        if (!g || g->platform != post_.platform) {
+            say("There is no game #" + std::to_string(*wanted) + ".");
+            return;
+        }
+        if (g->status != GameStatus::Challenge) {
+            say("Game #" + std::to_string(g->id) + " is not an open challenge.");
+            return;
+        }
+        if (!mine_to_answer(*g)) {
+            if (cancel)
+                say("Only the challenger can cancel challenge #" + std::to_string(g->id) + ".");
+            else if (g->challenged.empty() && !g->challenged_id && g->challenger != author_.id &&
+                     command == "accept")
+                say("Challenge #" + std::to_string(g->id) +
+                    " is open to anyone in the channel where it was made: accept it there.");
+            else
+                say("Challenge #" + std::to_string(g->id) + " is not addressed to you.");
+            return;
+        }
+        open.push_back(*g);
+    } else {
+        auto all = post_.direct
+                       ? store_.games_of_player(author_, {GameStatus::Challenge})
+                       : store_.games_in_channel(post_.platform, post_.channel,
+                                                 {GameStatus::Challenge});
+        for (auto& g : all)
+            if (mine_to_answer(g) && (cancel || !g.challenged.empty() || !post_.direct))
+                open.push_back(std::move(g));
+        if (open.empty()) {
+            say(cancel ? "You have no open challenge here." : "There is no challenge for you here.");
+            return;
+        }
+        if (open.size() > 1) {
+            std::vector<std::string> ids;
+            for (const auto& g : open)
+                ids.push_back("#" + std::to_string(g.id));
+            say("Several challenges match (" + join(ids, ", ") + "): say which, for example " +
+                s_.settings_.prefix + command + " " + std::to_string(open.front().id) + ".");
+            return;
+        }
+    }
+    GameRecord g = open.front();
+    const rules::Variant* variant = rules::find_variant(g.variant);
+    if (variant == nullptr)
+        throw std::runtime_error("game #" + std::to_string(g.id) + ": unknown variant");
+    std::string id = std::to_string(g.id);
+    if (command == "decline") {
+        g.status = GameStatus::Declined;
+        store_.update_game(g);
+        say_in(g, at(author_) + " declines challenge #" + id + " from " +
+                      mention(g.challenger) + ".");
+        return;
+    }
+    if (cancel) {
+        g.status = GameStatus::Cancelled;
+        store_.update_game(g);
+        say_in(g, "Challenge #" + id + " is withdrawn.");
+        return;
+    }
+    g.challenged_id = author_.id;
+    if (g.challenger_color == "black") {
+        g.white = author_.id;
+        g.black = g.challenger;
+    } else {
+        g.white = g.challenger;
+        g.black = author_.id;
+    }
+    g.status = GameStatus::Ongoing;
+    store_.update_game(g);
+    Loaded l = load(g);
+    sync_clocks(l);
+    auto first = deciders(l);
+    std::optional<std::int64_t> viewer = first.empty() ? g.white : seated(g, first.front());
+    say_in(g, at(author_) + " accepts. " + vs_line(l) + seed_commitment(g, l.info()) + " " +
+                  next_line(l) + clock_line(l),
+           board(l, viewer));
+}
+
+} // namespace ghostpost::bot

@@ -1,0 +1,250 @@
+// Endings and offers: !resign, !draw, !takeback and !abort.
+#include "post_run.h"
+
+#include "ghostpost/bot/command.h"
+#include "ghostpost/bot/game_loader.h"
+#include "ghostpost/render/png.h"
+#include "ghostpost/render/text.h"
+#include "ghostpost/rules/notation.h"
+#include "ghostpost/rules/registry.h"
+#include "ghostpost/rules/replay.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ghostpost::bot {
+
+using namespace detail;
+
+// The first action from `log[first]` on that was no decision of the game's but was told to the
+// channel (a Phantom Chess peek): a takeback never undoes it, since what it showed cannot be
+// unseen and a life given back would be a free peek. nullopt when there is none.
+static std::optional<std::string> undone_public_aside(const GameRecord& g,
+                                                      const std::vector<storage::ActionRecord>& log,
+                                                      std::size_t first) {
+    auto started = rules::find_variant(g.variant)->start(g.options);
+    if (!started)
+        throw std::runtime_error("game #" + std::to_string(g.id) + ": cannot restart");
+    rules::Game& game = *started.value();
+    SeededRandom rng(g.seed);
+    for (std::size_t i = 0; i < log.size(); ++i) {
+        const auto& a = log[i];
+        auto parsed = rules::parse_action(game, a.seat, a.text);
+        const bool aside = parsed && i >= first && names_anytime_action(game, a.seat, a.text);
+        auto events = parsed ? game.apply(a.seat, parsed->action, rng)
+                             : rules::Result<std::vector<rules::Event>>(parsed.error());
+        if (!events)
+            throw std::runtime_error("game #" + std::to_string(g.id) + ": the log does not replay");
+        if (aside && std::any_of(events->begin(), events->end(),
+                                 [](const auto& e) { return !e.only_for && !e.board; }))
+            return a.text;
+    }
+    return std::nullopt;
+}
+
+void PostRun::cmd_resign(const std::vector<std::string>& args) {
+    auto mg = my_ongoing_game(args, "resign");
+    if (!mg)
+        return;
+    Loaded& l = mg->loaded;
+    Seat winner = rules::opponent(mg->seat);
+    std::string resigner = who(l.rec, l.info(), mg->seat);
+    finish(l.rec, winner == Seat::White ? rules::Status::WhiteWins : rules::Status::BlackWins,
+           "resignation");
+    if (hides_pieces(*l.game))
+        records_due_.push_back(l.rec);
+    say_in(l.rec, resigner + " resigns. " + next_line(l));
+}
+
+void PostRun::publish_hidden_records() {
+    auto due = std::move(records_due_);
+    records_due_.clear();
+    // However a game ended (resignation, time, a draw, adjudication, a void), what its rules
+    // hid is told now (Phantom Chess turns the Phantom Card over), and the record follows.
+    auto ended = std::move(reveals_due_);
+    reveals_due_.clear();
+    for (const auto& g : ended) {
+        Loaded l = load(g);
+        const auto shown = l.game->ending_reveal();
+        for (const auto& e : shown)
+            say_in(g, "Game #" + std::to_string(g.id) + ": " + capitalized(e.text) + ".");
+        if (!shown.empty() &&
+            std::none_of(due.begin(), due.end(), [&](const auto& d) { return d.id == g.id; }))
+            due.push_back(g);
+    }
+    for (const auto& g : due) {
+        auto log = store_.actions(g.id);
+        say_in(g, "Game #" + std::to_string(g.id) + " is over. Its full record, with the "
+                  "squares of the moves that the boards in the channel did not show:",
+               wrap(record_movetext(g, log), 60));
+    }
+}
+
+void PostRun::cmd_draw(const std::vector<std::string>& args) {
+    auto mg = my_ongoing_game(args, "draw");
+    if (!mg)
+        return;
+    Loaded& l = mg->loaded;
+    std::string id = std::to_string(l.rec.id);
+    auto ds = deciders(l);
+    if (std::find(ds.begin(), ds.end(), mg->seat) != ds.end()) {
+        if (auto claim = l.game->claimable_draw()) {
+            finish(l.rec, rules::Status::Draw, *claim);
+            if (hides_pieces(*l.game))
+                records_due_.push_back(l.rec);
+            say_in(l.rec, who(l.rec, l.info(), mg->seat) + " claims a draw. " + next_line(l));
+            return;
+        }
+    }
+    auto offer = store_.offer(l.rec.id, OfferKind::Draw);
+    if (offer && offer->seat != mg->seat) {
+        finish(l.rec, rules::Status::Draw, "agreement");
+        if (hides_pieces(*l.game))
+            records_due_.push_back(l.rec);
+        say_in(l.rec, who(l.rec, l.info(), mg->seat) + " accepts the draw. " + next_line(l));
+        return;
+    }
+    std::string other = who(l.rec, l.info(), rules::opponent(mg->seat));
+    if (offer) {
+        say("You already offered a draw in game #" + id + "; " + other + " can accept with " +
+            s_.settings_.prefix + "draw " + id + ".");
+        return;
+    }
+    store_.put_offer(l.rec.id, {OfferKind::Draw, mg->seat, l.plies});
+    say_in(l.rec, who(l.rec, l.info(), mg->seat) + " offers a draw in game #" + id + ". " +
+                      other + ": " + s_.settings_.prefix + "draw " + id +
+                      " accepts; playing on declines. " + next_line(l));
+}
+
+void PostRun::cmd_takeback(const std::vector<std::string>& args) {
+    auto mg = my_ongoing_game(args, "takeback");
+    if (!mg)
+        return;
+    Loaded& l = mg->loaded;
+    std::string id = std::to_string(l.rec.id);
+    auto offer = store_.offer(l.rec.id, OfferKind::Takeback);
+    std::string other = who(l.rec, l.info(), rules::opponent(mg->seat));
+    if (offer && offer->seat != mg->seat) {
+        auto log = store_.actions(l.rec.id);
+        const auto shown = public_action_texts(l.rec, log); // a secret choice stays secret
+        // The last move the channel knows of: a standing policy set by direct message is none.
+        auto last = std::find_if(log.rbegin(), log.rend(), [&](const auto& a) {
+            return a.seat == offer->seat && !shown[static_cast<std::size_t>(&a - log.data())].empty();
+        });
+        store_.clear_offer(l.rec.id, OfferKind::Takeback);
+        if (last == log.rend()) {
+            say("There is nothing to take back in game #" + id + ".");
+            return;
+        }
+        const auto first = static_cast<std::size_t>(log.rend() - last - 1);
+        if (auto aside = undone_public_aside(l.rec, log, first)) {
+            say("Nothing was taken back in game #" + id + ": that would undo " + *aside +
+                ", and what it showed cannot be unseen.");
+            return;
+        }
+        if (refuse_takeback_of_dice(l.rec, log, static_cast<std::size_t>(log.rend() - last - 1)))
+            return;
+        std::vector<std::string> undone;
+        for (auto it = log.begin() + (log.rend() - last - 1); it != log.end(); ++it)
+            if (const auto& text = shown[static_cast<std::size_t>(it - log.begin())]; !text.empty())
+                undone.push_back(text);
+        store_.take_back(l.rec.id, last->ply);
+        s_.png_cache_.forget_game(l.rec.id); // its images show positions no longer played
+        store_.clear_offer(l.rec.id, OfferKind::Draw);
+        Loaded now = load(l.rec);
+        sync_clocks(now);
+        auto next = deciders(now);
+        std::optional<std::int64_t> viewer =
+            next.empty() ? l.rec.white : seated(now.rec, next.front());
+        say_in(l.rec, who(l.rec, l.info(), mg->seat) + " accepts the takeback in game #" + id +
+                          ": " + join(undone, " ") + " taken back. " + next_line(now),
+               board(now, viewer));
+        return;
+    }
+    if (offer) {
+        say("You already asked for a takeback in game #" + id + "; " + other +
+            " can accept with " + s_.settings_.prefix + "takeback " + id + ".");
+        return;
+    }
+    auto log = store_.actions(l.rec.id);
+    if (std::none_of(log.begin(), log.end(), [&](const auto& a) { return a.seat == mg->seat; })) {
+        say("You have not moved yet in game #" + id + ": there is nothing to take back.");
+        return;
+    }
+    {
+        const auto shown = public_action_texts(l.rec, log);
+        auto last = std::find_if(log.rbegin(), log.rend(), [&](const auto& a) {
+            return a.seat == mg->seat && !shown[static_cast<std::size_t>(&a - log.data())].empty();
+        });
+        if (last != log.rend() &&
+            refuse_takeback_of_dice(l.rec, log, static_cast<std::size_t>(log.rend() - last - 1)))
+            return;
+    }
+    const auto mine = std::find_if(log.rbegin(), log.rend(),
+                                   [&](const auto& a) { return a.seat == mg->seat; });
+    const auto from = static_cast<std::size_t>(log.rend() - mine - 1);
+    if (auto aside = undone_public_aside(l.rec, log, from)) {
+        say("You cannot take back your last move in game #" + id + ": that would undo " +
+            *aside + ", and what it showed cannot be unseen.");
+        return;
+    }
+    store_.put_offer(l.rec.id, {OfferKind::Takeback, mg->seat, l.plies});
+    say_in(l.rec, who(l.rec, l.info(), mg->seat) + " asks to take back their last move in game #" +
+                      id + ". " + other + ": " + s_.settings_.prefix + "takeback " + id +
+                      " accepts; playing on declines.");
+}
+
+bool PostRun::refuse_takeback_of_dice(const GameRecord& g,
+                                      const std::vector<storage::ActionRecord>& log,
+                                      std::size_t from) {
+    if (!draws_dice(g, log, from))
+        return false;
+    // The stream never runs backwards: replayed from the seed, the same choices would roll the
+    // same faces, which everyone has now seen (docs/variants/gnostic.md, Takebacks).
+    say("No takeback in game #" + std::to_string(g.id) + ": dice were rolled since that move, and "
+        "taking it back would let the same choices roll the same faces again.");
+    return true;
+}
+
+void PostRun::cmd_abort(const std::vector<std::string>& args) {
+    std::size_t used = 0;
+    auto g = pick_game(args, used, "abort", false);
+    if (!g)
+        return;
+    std::string id = std::to_string(g->id);
+    if (used < args.size()) {
+        usage_error("abort", "I did not understand \"" + shorten(args[used]) + "\".");
+        return;
+    }
+    if (g->status != GameStatus::Ongoing) {
+        say("Game #" + id + " is not under way.");
+        return;
+    }
+    if (!seat_of(*g, author_.id) && !moderator()) {
+        say("You are not playing in game #" + id + ".");
+        return;
+    }
+    if (store_.pairing_of_game(g->id) && !moderator()) {
+        say("Game #" + id + " is a tournament game: it cannot be aborted. Use " + form("resign") +
+            " or " + form("draw") + ".");
+        return;
+    }
+    auto log = store_.actions(g->id);
+    bool white_moved = std::any_of(log.begin(), log.end(),
+                                   [](const auto& a) { return a.seat == Seat::White; });
+    bool black_moved = std::any_of(log.begin(), log.end(),
+                                   [](const auto& a) { return a.seat == Seat::Black; });
+    if (white_moved && black_moved && !moderator()) {
+        say("Too late to abort game #" + id + ": both sides have moved. Use " + form("resign") +
+            " or " + form("draw") + ".");
+        return;
+    }
+    g->status = GameStatus::Aborted;
+    store_.update_game(*g);
+    store_.clear_offer(g->id, OfferKind::Draw);
+    store_.clear_offer(g->id, OfferKind::Takeback);
+    game_over(*g);
+    say_in(*g, "Game #" + id + " is aborted by " + at(author_) + ". It counts for nobody.");
+}
+
+} // namespace ghostpost::bot

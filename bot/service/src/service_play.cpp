@@ -1,0 +1,226 @@
+// Playing: a bare move or !move, read against what the mover may see, and its replies.
+#include "post_run.h"
+
+#include "ghostpost/bot/command.h"
+#include "ghostpost/bot/game_loader.h"
+#include "ghostpost/render/png.h"
+#include "ghostpost/render/text.h"
+#include "ghostpost/rules/notation.h"
+#include "ghostpost/rules/registry.h"
+#include "ghostpost/rules/replay.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ghostpost::bot {
+
+using namespace detail;
+
+bool detail::names_anytime_action(const rules::Game& game, Seat seat, const std::string& text) {
+    auto parsed = rules::parse_action(game, seat, text);
+    if (!parsed)
+        return false;
+    const auto anytime = game.anytime_actions(seat);
+    return std::any_of(anytime.begin(), anytime.end(),
+                       [&](const auto& a) { return a.action == parsed->action; });
+}
+
+bool PostRun::try_bare_move() {
+    auto mine = my_games_here({GameStatus::Ongoing});
+    if (mine.empty())
+        return false;
+    const std::string& text = post_.text;
+    std::vector<std::pair<Loaded, Seat>> deciding, waiting;
+    for (const auto& g : mine) {
+        Loaded l = load(g);
+        Seat seat = *seat_of(g, author_.id);
+        auto ds = deciders(l);
+        bool decides = std::find(ds.begin(), ds.end(), seat) != ds.end();
+        (decides ? deciding : waiting).emplace_back(std::move(l), seat);
+    }
+    if (deciding.size() == 1) {
+        auto& [l, seat] = deciding.front();
+        if (!rules::looks_like_action(*l.game, seat, text))
+            return false;
+        play(l, seat, text);
+        return true;
+    }
+    if (deciding.size() > 1) {
+        std::vector<std::string> ids;
+        bool looks = false;
+        for (auto& [l, seat] : deciding) {
+            ids.push_back("#" + std::to_string(l.rec.id));
+            looks = looks || rules::looks_like_action(*l.game, seat, text);
+        }
+        if (looks)
+            say("You must decide in several games here (" + join(ids, ", ") +
+                "): say which with " + form("move") + ".");
+        return looks;
+    }
+    if (waiting.size() == 1) {
+        auto& [l, seat] = waiting.front();
+        if (!rules::looks_like_action(*l.game, seat, text))
+            return false;
+        if (names_anytime_action(*l.game, seat, text)) {
+            play(l, seat, text);
+            return true;
+        }
+        say("Not played: it is not your turn in game #" + std::to_string(l.rec.id) + ". " +
+            next_line(l));
+        return true;
+    }
+    return false;
+}
+
+void PostRun::cmd_move(const std::vector<std::string>& args) {
+    if (args.empty()) {
+        usage_error("move", "Say which move.");
+        return;
+    }
+    std::optional<GameRecord> g;
+    std::string text;
+    if (args.size() >= 2 && game_id_arg(args[0])) {
+        std::int64_t id = *game_id_arg(args[0]);
+        g = store_.game(id);
+        if (!g || g->platform != post_.platform) {
+            say("There is no game #" + std::to_string(id) + ".");
+            return;
+        }
+        for (std::size_t i = 1; i < args.size(); ++i)
+            text += (i > 1 ? " " : "") + args[i];
+    } else {
+        for (std::size_t i = 0; i < args.size(); ++i)
+            text += (i ? " " : "") + args[i];
+        auto mine = my_games_here({GameStatus::Ongoing});
+        std::vector<GameRecord> deciding;
+        for (const auto& m : mine) {
+            Loaded l = load(m);
+            auto ds = deciders(l);
+            if (std::find(ds.begin(), ds.end(), *seat_of(m, author_.id)) != ds.end())
+                deciding.push_back(m);
+        }
+        if (deciding.size() == 1) {
+            g = deciding.front();
+        } else if (mine.size() == 1) {
+            g = mine.front();
+        } else if (mine.empty()) {
+            say("You have no game under way here. Use: " + form("move"));
+            return;
+        } else {
+            usage_error("move", "You play several games here: say which.");
+            return;
+        }
+    }
+    std::string id = std::to_string(g->id);
+    if (g->status != GameStatus::Ongoing) {
+        const rules::Variant* v = rules::find_variant(g->variant);
+        say("Not played. " + (v ? over_line(*g, v->info()) : "game #" + id + " is not under way."));
+        return;
+    }
+    auto seat = seat_of(*g, author_.id);
+    if (!seat) {
+        Loaded l = load(*g);
+        say("Not played: you are not playing in game #" + id + ". " + next_line(l));
+        return;
+    }
+    Loaded l = load(*g);
+    auto ds = deciders(l);
+    if (std::find(ds.begin(), ds.end(), *seat) == ds.end() &&
+        !names_anytime_action(*l.game, *seat, text)) {
+        say("Not played: it is not your turn in game #" + id + ". " + next_line(l));
+        return;
+    }
+    play(l, *seat, text);
+}
+
+void PostRun::play(Loaded& l, Seat seat, const std::string& text) {
+    std::string id = std::to_string(l.rec.id);
+    if (!may_act(l, seat))
+        return;
+    auto parsed = rules::parse_action(*l.game, seat, text);
+    if (!parsed) {
+        const rules::RuleError& e = parsed.error();
+        say("Not played in game #" + id + ": " + sentence_end(e.message));
+        if (!e.private_detail.empty())
+            tell(author_, "Game #" + id + ": " + e.private_detail, {}, &l.rec);
+        return;
+    }
+    const std::string canonical = parsed->text;
+    if (!post_.direct && refuse_secret_in_public(l, seat, parsed->action, canonical))
+        return;
+    const auto legal = l.game->notated_actions(seat);
+    const bool decision = std::any_of(legal.begin(), legal.end(),
+                                      [&](const auto& a) { return a.action == parsed->action; });
+    // Judged before the action: the one that ends the game may show everything at once.
+    const bool hid_pieces = hides_pieces(*l.game);
+    auto events = l.game->apply(seat, parsed->action, *l.rng);
+    if (!events) {
+        say("Not played in game #" + id + ": " + sentence_end(events.error().message));
+        return;
+    }
+    ++l.plies;
+    storage::ActionRecord logged{l.rec.id, l.plies, seat, author_.id, canonical, post_.message_id};
+    if (l.info().uses_chance)
+        logged.rolls = chance_record(*events);
+    store_.append_action(logged);
+    clocks_after_action(l, seat, decision);
+    // Playing on declines what the other side offered, and ends any takeback request.
+    if (auto offer = store_.offer(l.rec.id, OfferKind::Draw); offer && offer->seat != seat)
+        store_.clear_offer(l.rec.id, OfferKind::Draw);
+    store_.clear_offer(l.rec.id, OfferKind::Takeback);
+    remember(l);
+
+    std::vector<std::string> public_notes;
+    for (const auto& ev : *events) {
+        if (ev.only_for || ev.board) {
+            // Private: only the seat it is for hears of it, with its own board when it has one.
+            Seat to = ev.board ? ev.board->seat() : *ev.only_for;
+            std::string code;
+            if (ev.board) {
+                render::TextStyle style;
+                style.seat_names = l.info().seat_names;
+                style.bottom = to;
+                code = render::render_text(*ev.board, style);
+            }
+            if (auto pid = seated(l.rec, to))
+                tell(player(*pid), "Game #" + id + ": " + ev.text, code, &l.rec);
+            continue;
+        }
+        if (ev.kind == rules::EventKind::Roll || ev.kind == rules::EventKind::Reveal ||
+            ev.kind == rules::EventKind::Special || ev.kind == rules::EventKind::Note)
+            public_notes.push_back(capitalized(ev.text) + ".");
+    }
+    rules::Outcome outcome = l.game->outcome();
+    if (outcome.over()) {
+        finish(l.rec, outcome.status, outcome.reason);
+        if (hid_pieces)
+            records_due_.push_back(l.rec);
+    }
+    // The clock answering for a seat is said as such; a `default` the player typed is not late.
+    std::string line = who(l.rec, l.info(), seat) +
+                       (defaulting_ ? " did not answer in time" : " played " + canonical) +
+                       " in game #" + id + ".";
+    // A decision whose every event is private (a first dice choice in a combat) is secret: the
+    // channel hears that it was made, not what it was, and sees no new board.
+    const bool secret = !events->empty() && std::all_of(events->begin(), events->end(), [](const auto& e) {
+        return e.only_for.has_value() || e.board.has_value();
+    });
+    if (secret) {
+        // A secret anytime action (a standing dice policy) is nobody else's business at all.
+        if (decision || defaulting_)
+            say_in(l.rec, who(l.rec, l.info(), seat) +
+                              (defaulting_ ? " did not answer in time in game #" + id +
+                                                 ", so their standing policy decided"
+                                           : " has decided in game #" + id) +
+                              "; the choice stays secret until it is revealed. " + next_line(l));
+        return;
+    }
+    for (const auto& n : public_notes)
+        line += " " + n;
+    auto next = deciders(l);
+    std::optional<std::int64_t> viewer = next.empty() ? seated(l.rec, seat)
+                                                      : seated(l.rec, next.front());
+    say_in(l.rec, line + " " + next_line(l), board(l, viewer));
+}
+
+} // namespace ghostpost::bot

@@ -1,0 +1,92 @@
+// What a player asks about or sets for themselves: !rules, !help and !settings.
+#include "post_run.h"
+
+#include "ghostpost/bot/command.h"
+#include "ghostpost/bot/game_loader.h"
+#include "ghostpost/render/png.h"
+#include "ghostpost/render/text.h"
+#include "ghostpost/rules/notation.h"
+#include "ghostpost/rules/registry.h"
+#include "ghostpost/rules/replay.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ghostpost::bot {
+
+using namespace detail;
+
+void PostRun::cmd_rules(const std::vector<std::string>& args) {
+    if (args.empty()) {
+        std::string text;
+        for (const auto* v : rules::variants())
+            text += v->info().name + ": " + v->info().title + "\n";
+        say("Variants (" + s_.settings_.prefix + "rules <variant> for one):", text);
+        return;
+    }
+    const rules::Variant* v = rules::find_variant(args[0]);
+    if (v == nullptr) {
+        say("There is no variant \"" + shorten(args[0], 20) + "\". Say " + s_.settings_.prefix +
+            "rules for the list.");
+        return;
+    }
+    const auto& info = v->info();
+    std::string text = info.summary + "\n\nNotation: " + info.notation + "\n\nOptions:";
+    if (info.options.empty())
+        text += " none";
+    for (const auto& o : info.options) {
+        text += "\n  " + o.name + "=" +
+                (o.allowed.empty() ? std::string("<number>") : join(o.allowed, "|")) +
+                " (default " + o.default_value + "): " + o.help;
+    }
+    say(info.title + " (" + info.name + ")", text + "\n");
+}
+
+void PostRun::cmd_help(const std::vector<std::string>& args) {
+    const std::string& p = s_.settings_.prefix;
+    if (!args.empty()) {
+        std::string name = canonical_command(lower(strip_at(args[0])));
+        if (!name.empty() && name.substr(0, p.size()) == p)
+            name = name.substr(p.size());
+        name = canonical_command(name);
+        if (const Usage* u = find_usage(name)) {
+            say(p + std::string(u->form) + ": " + std::string(u->help) + ".");
+            return;
+        }
+        say("There is no command " + shorten(args[0], 20) + ". Say " + p + "help for the list.");
+        return;
+    }
+    std::string text;
+    for (const auto& row : command_table())
+        text += p + std::string(row.usage.form) + "\n";
+    say("Commands (" + p + "help <command> for one; a move alone works when it is your turn):",
+        text);
+}
+
+void PostRun::cmd_settings(const std::vector<std::string>& args) {
+    PlayerRecord p = author_;
+    for (const auto& a : args) {
+        auto eq = a.find('=');
+        std::string key = lower(a.substr(0, eq));
+        std::string value = eq == std::string::npos ? std::string() : lower(a.substr(eq + 1));
+        if (key == "orientation" && (value == "white" || value == "black" || value == "auto")) {
+            p.orientation = value;
+        } else if (key == "notation" && (value == "ascii" || value == "unicode")) {
+            p.notation = value;
+        } else if (key == "images" && (value == "on" || value == "off")) {
+            p.images = value == "on";
+        } else if (key == "reminders" && (value == "on" || value == "off")) {
+            p.reminders = value == "on";
+        } else {
+            usage_error("settings", "I did not understand \"" + shorten(a) + "\".");
+            return;
+        }
+    }
+    if (!args.empty())
+        store_.save_player_settings(p);
+    say("Settings of " + at(p) + ": orientation=" + p.orientation + " notation=" + p.notation +
+        " images=" + (p.images ? "on" : "off") + " reminders=" + (p.reminders ? "on" : "off") +
+        ".");
+}
+
+} // namespace ghostpost::bot
