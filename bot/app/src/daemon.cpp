@@ -101,6 +101,10 @@ int OutboxSender::send_due() {
     const std::int64_t now = clock_();
     const auto entries = store_.due(platform_.name(), now, 50);
     std::set<std::string> held; // destinations whose older entry did not go out in this batch
+    // What went out is marked sent in one transaction at the end of the round: one durable
+    // commit per round, not one per reply. A crash or a database error before it sends those
+    // again (delivery is at least once).
+    std::vector<std::int64_t> delivered;
     int sent = 0;
     for (const storage::OutboxEntry& entry : entries) {
         const std::string& destination = entry.message.destination;
@@ -120,7 +124,7 @@ int OutboxSender::send_due() {
         const log::Field where{"destination", destination};
         switch (delivery.status) {
         case Delivery::Status::Sent:
-            store_.mark_sent(entry.id, now);
+            delivered.push_back(entry.id);
             ++sent;
             log::debug("reply_sent", {id, where, {"attempts", entry.attempts + 1}});
             break;
@@ -181,6 +185,11 @@ int OutboxSender::send_due() {
             break;
         }
     }
+    if (!delivered.empty())
+        store_.transaction([&] {
+            for (const std::int64_t id : delivered)
+                store_.mark_sent(id, now);
+        });
     return sent;
 }
 
@@ -203,17 +212,20 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
     // The time-driven job: once at start-up (downtime is charged to nobody), then every
     // tick_interval between polls. A failure is logged and tried again next time.
     std::optional<std::int64_t> last_tick;
-    try {
-        if (const int told = service.start_up(); told > 0)
-            log::info("downtime_forgiven", {{"games", told}});
-    } catch (const std::exception& e) {
-        log::error("start_up_failed", {{"error", e.what()}});
-        ++report.jobs_failed;
+    if (options.time_driven_jobs) {
+        try {
+            if (const int told = service.start_up(); told > 0)
+                log::info("downtime_forgiven", {{"games", told}});
+        } catch (const std::exception& e) {
+            log::error("start_up_failed", {{"error", e.what()}});
+            ++report.jobs_failed;
+        }
     }
 
     while (!stop.stop_requested() && !platform.finished()) {
         if (const std::int64_t now = clock();
-            !last_tick || now - *last_tick >= options.tick_interval.count()) {
+            options.time_driven_jobs &&
+            (!last_tick || now - *last_tick >= options.tick_interval.count())) {
             last_tick = now;
             try {
                 service.tick();

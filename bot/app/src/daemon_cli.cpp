@@ -16,18 +16,77 @@ namespace ghostpost::bot {
 
 namespace {
 
-// The service compares raw platform user ids; the file names them "telegram:<id>" so one
-// list can serve several platforms.
-std::vector<std::string> telegram_moderators(const std::vector<std::string>& configured) {
+// The service compares raw platform user ids; the file names them "<platform>:<id>" so one list
+// serves several platforms. An entry without a platform counts for every platform.
+std::vector<std::string> moderators_of(const std::string& platform,
+                                       const std::vector<std::string>& configured) {
     std::vector<std::string> ids;
     for (const std::string& entry : configured) {
-        if (entry.starts_with("telegram:")) {
-            ids.push_back(entry.substr(9));
+        if (entry.starts_with(platform + ":")) {
+            ids.push_back(entry.substr(platform.size() + 1));
         } else if (entry.find(':') == std::string::npos) {
             ids.push_back(entry);
         }
     }
     return ids;
+}
+
+// One platform's share of the daemon: its adapter and what its loop needs. Each lane runs in a
+// thread of its own, with its own database connection.
+struct Lane {
+    std::unique_ptr<Platform> platform;
+    ServiceSettings service;
+    DaemonOptions options;
+};
+
+ServiceSettings service_settings(const config::Settings& settings, const std::string& platform,
+                                 const std::string& bot_name) {
+    ServiceSettings s;
+    s.prefix = settings.command_prefix;
+    s.moderators = moderators_of(platform, settings.moderators);
+    s.bot_name = bot_name;
+    s.default_time_control = settings.clocks.default_time_control;
+    s.combat_deadline =
+        std::chrono::duration_cast<std::chrono::seconds>(settings.clocks.combat_deadline).count();
+    s.vacation_days = settings.clocks.vacation_days;
+    return s;
+}
+
+// The Telegram lane, once getMe told the bot's @name (the service needs it to tell its commands
+// from other bots'); nullopt when a stop came first.
+std::optional<Lane> telegram_lane(const config::Settings& settings, HttpClient& http,
+                                  StopToken& stop) {
+    TelegramOptions options;
+    options.api_url = settings.telegram.api_url;
+    options.token = settings.telegram.token;
+    options.bot_username = settings.telegram.bot_username;
+    options.request_timeout = settings.telegram.request_timeout;
+    options.pacing.per_chat = settings.telegram.per_chat_interval;
+    options.pacing.group_per_minute = settings.telegram.group_messages_per_minute;
+    auto telegram = std::make_unique<TelegramPlatform>(http, options);
+    std::string bot_name;
+    std::chrono::milliseconds delay{1000};
+    while (bot_name.empty() && !stop.stop_requested()) {
+        try {
+            bot_name = telegram->bot_username();
+        } catch (const PlatformError& e) {
+            if (e.kind() == PlatformError::Kind::Cancelled)
+                break;
+            log::warning("get_me_failed", {{"platform", "telegram"}, {"error", e.what()}});
+        } catch (const std::exception& e) {
+            log::warning("get_me_failed", {{"platform", "telegram"}, {"error", e.what()}});
+        }
+        if (bot_name.empty()) {
+            stop.sleep_for(delay);
+            delay = std::min<std::chrono::milliseconds>(delay * 2, std::chrono::seconds(60));
+        }
+    }
+    if (bot_name.empty())
+        return std::nullopt;
+    log::info("bot_identified", {{"platform", "telegram"}, {"username", bot_name}});
+    Lane lane{std::move(telegram), service_settings(settings, "telegram", bot_name), {}};
+    lane.options.poll_timeout = settings.telegram.poll_timeout;
+    return lane;
 }
 
 int run(const std::string& config_path) {
@@ -41,9 +100,9 @@ int run(const std::string& config_path) {
     }
     log::set_level(settings.log_level);
     if (!settings.telegram.enabled) {
-        log::error(
-            "bad_configuration",
-            {{"error", config_path + ": telegram: no platform configured (add [telegram])"}});
+        log::error("bad_configuration",
+                   {{"error", config_path +
+                                  ": platform: no platform configured (add [platform.telegram])"}});
         return 2;
     }
     log::add_secret(settings.telegram.token);
@@ -79,51 +138,35 @@ int run(const std::string& config_path) {
 
     int status = 0;
     try {
-        const auto store = storage::open_sqlite_store(settings.storage.path.string());
-        TelegramOptions options;
-        options.api_url = settings.telegram.api_url;
-        options.token = settings.telegram.token;
-        options.bot_username = settings.telegram.bot_username;
-        options.request_timeout = settings.telegram.request_timeout;
-        options.pacing.per_chat = settings.telegram.per_chat_interval;
-        options.pacing.group_per_minute = settings.telegram.group_messages_per_minute;
-        TelegramPlatform telegram(http, options);
-
-        // The service needs the bot's @name to tell its commands from other bots'.
-        std::string bot_name;
-        std::chrono::milliseconds delay{1000};
-        while (bot_name.empty() && !stop.stop_requested()) {
-            try {
-                bot_name = telegram.bot_username();
-            } catch (const HttpError& e) {
-                if (e.kind() == HttpError::Kind::Cancelled) {
-                    break;
+        // The database exists and is migrated before any lane opens its own connection.
+        storage::open_sqlite_store(settings.storage.path.string());
+        std::vector<Lane> lanes;
+        if (settings.telegram.enabled)
+            if (auto lane = telegram_lane(settings, http, stop))
+                lanes.push_back(std::move(*lane));
+        // One lane runs the time-driven job for every platform's games; their replies go out
+        // through the outbox of each game's platform.
+        for (std::size_t i = 1; i < lanes.size(); ++i)
+            lanes[i].options.time_driven_jobs = false;
+        std::vector<std::thread> threads;
+        std::atomic<int> failed{0};
+        for (Lane& lane : lanes) {
+            threads.emplace_back([&settings, &lane, &stop, &failed] {
+                try {
+                    auto store = storage::open_sqlite_store(settings.storage.path.string());
+                    Service service(*store, lane.service);
+                    run_daemon(*store, service, *lane.platform, lane.options, stop);
+                } catch (const std::exception& e) {
+                    log::error("fatal", {{"platform", lane.platform->name()}, {"error", e.what()}});
+                    failed.fetch_add(1);
+                    stop.request_stop();
                 }
-                log::warning("get_me_failed", {{"error", e.what()}});
-            } catch (const TelegramError& e) {
-                log::error("get_me_failed", {{"code", e.code()}, {"error", e.what()}});
-            }
-            if (bot_name.empty()) {
-                stop.sleep_for(delay);
-                delay = std::min<std::chrono::milliseconds>(delay * 2, std::chrono::seconds(60));
-            }
+            });
         }
-        if (!stop.stop_requested()) {
-            ServiceSettings service_settings;
-            service_settings.prefix = settings.command_prefix;
-            service_settings.moderators = telegram_moderators(settings.moderators);
-            service_settings.bot_name = bot_name;
-            service_settings.default_time_control = settings.clocks.default_time_control;
-            service_settings.combat_deadline =
-                std::chrono::duration_cast<std::chrono::seconds>(settings.clocks.combat_deadline)
-                    .count();
-            service_settings.vacation_days = settings.clocks.vacation_days;
-            Service service(*store, service_settings);
-            DaemonOptions daemon_options;
-            daemon_options.poll_timeout = settings.telegram.poll_timeout;
-            log::info("bot_identified", {{"username", bot_name}});
-            run_daemon(*store, service, telegram, daemon_options, stop);
-        }
+        for (auto& t : threads)
+            t.join();
+        if (failed.load() > 0)
+            status = 1;
     } catch (const std::exception& e) {
         log::error("fatal", {{"error", e.what()}});
         status = 1;

@@ -84,6 +84,9 @@ struct DaemonOptions {
     // How many times in a row a post may fail because the database was busy before it is
     // set aside like a post that cannot be handled.
     int busy_attempts = 5;
+    // Whether this loop runs the time-driven job (Service::start_up and tick). In a daemon
+    // with several platforms, one loop does, for every platform's games.
+    bool time_driven_jobs = true;
 };
 
 // What a run of the loop met, for the caller's exit status.
