@@ -45,8 +45,9 @@ Result<Options> resolve_options(const VariantInfo& info, const Options& given) {
     for (const auto& spec : info.options)
         out[spec.name] = spec.default_value;
     for (const auto& [name, value] : given) {
+        // An init-capture: clang before 16 (the fuzz build) cannot capture a structured binding.
         auto spec = std::find_if(info.options.begin(), info.options.end(),
-                                 [&](const OptionSpec& s) { return s.name == name; });
+                                 [&key = name](const OptionSpec& s) { return s.name == key; });
         if (spec == info.options.end()) {
             std::string known;
             for (const auto& s : info.options)

@@ -38,6 +38,16 @@ std::string loose_key(std::string_view text) {
     return out;
 }
 
+// An anytime action's word ("peek") as typed, in any case and spacing. Unlike loose_key it drops
+// no letter, so "peekxxx" is not "peek".
+std::string word_key(std::string_view text) {
+    std::string out;
+    for (char c : text)
+        if (c != ' ' && c != '-' && c != ':' && c != '=')
+            out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
 std::string join_candidates(const std::vector<std::string>& texts) {
     std::string out;
     for (std::size_t i = 0; i < texts.size(); ++i) {
@@ -63,6 +73,19 @@ bool syntax_matches(const ActionSyntax& s, const Action& a) {
         return false;
     return s.promotion == a.promotion;
 }
+
+// A pawn push written bare ("c3") never means a capture ("bxc3"), in any variant: reading it so
+// would complete the move for the mover, and in Phantom Chess capture what nobody sees.
+bool parts_match(const ActionSyntax& s, const NotatedAction& a) {
+    if (s.piece == PieceKind::Pawn && !s.capture && s.from_file < 0 &&
+        a.action.piece == PieceKind::Pawn && a.text.find('x', 1) != std::string::npos)
+        return false;
+    return syntax_matches(s, a.action);
+}
+
+// The public half of a refusal whose reason only the mover may read.
+constexpr std::string_view refused_in_private =
+    "that move was refused; the reason was sent to you by direct message";
 
 Result<NotatedAction> decide(const std::vector<const NotatedAction*>& found, std::string_view text) {
     if (found.size() == 1)
@@ -198,11 +221,12 @@ Result<NotatedAction> parse_action(const Game& game, Seat seat, std::string_view
         return make_error(ErrorKind::GameOver, "the game is over (" + game.outcome().reason + ")");
     std::vector<NotatedAction> actions = game.notated_actions(seat);
     const std::vector<NotatedAction> anytime = game.anytime_actions(seat);
-    {
-        // An anytime action ("peek") is taken by its word, in any case, turn or no turn.
-        const std::string low = lower(loose_key(strip_annotations(raw.substr(0, std::min<std::size_t>(raw.size(), 64)))));
+    if (raw.size() <= max_action_length) {
+        // An anytime action ("peek") is taken by its word, in any case, turn or no turn: the
+        // whole post is the word, nothing after it.
+        const std::string key = word_key(strip_annotations(raw));
         for (const auto& a : anytime)
-            if (lower(loose_key(strip_annotations(a.text))) == low)
+            if (word_key(strip_annotations(a.text)) == key)
                 return a;
     }
     if (actions.empty()) {
@@ -216,76 +240,112 @@ Result<NotatedAction> parse_action(const Game& game, Seat seat, std::string_view
     const std::string shown = text.size() > max_action_length ? text.substr(0, 20) + "..." : text;
     auto not_a_move = [&] {
         return make_error(ErrorKind::NotAMove,
-                          "\"" + shown + "\" is not a move. Write moves like e4, Nf3, exd5, O-O or e8=Q" +
+                          "\"" + shown + "\" is not a move. Write moves like " + info.examples +
                               " (!rules " + info.name + " shows the notation).");
     };
     if (text.empty() || text.size() > max_action_length)
         return not_a_move();
 
-    // Round 1: the canonical text, up to capture marks, "=", dashes and zeros for O.
-    const std::string key = loose_key(text);
-    std::vector<const NotatedAction*> found;
-    for (const auto& a : actions)
-        if (loose_key(strip_annotations(a.text)) == key)
-            found.push_back(&a);
-    if (!found.empty())
-        return decide(found, text);
-
-    // Round 2: the parts of a move (over-specified SAN, LAN, a missing "=").
-    auto try_syntax = [&](const std::string& t) -> std::optional<ActionSyntax> {
-        auto syntax = parse_syntax(t, info.files, info.ranks);
-        if (!syntax)
-            return std::nullopt;
-        found.clear();
-        for (const auto& a : actions) {
-            if (syntax_matches(*syntax, a.action))
+    // Rounds 1 to 4 over one list of actions: the reading, or nullopt when nothing matched.
+    std::optional<ActionSyntax> syntax;
+    using Reading = std::optional<Result<NotatedAction>>;
+    auto match = [&](const std::vector<NotatedAction>& list) -> Reading {
+        // Round 1: the canonical text, up to capture marks, "=", dashes and zeros for O.
+        const std::string key = loose_key(text);
+        std::vector<const NotatedAction*> found;
+        for (const auto& a : list)
+            if (loose_key(strip_annotations(a.text)) == key)
                 found.push_back(&a);
-            else if (syntax->castle != 0 && loose_key(strip_annotations(a.text)) ==
-                                                (syntax->castle == 1 ? "OO" : "OOO"))
-                found.push_back(&a);
-        }
-        return syntax;
-    };
-    std::optional<ActionSyntax> syntax = try_syntax(text);
-    if (!found.empty())
-        return decide(found, text);
-    if (syntax && syntax->promotion == PieceKind::None) {
-        // A promotion with one possible piece (Ghostarelay's Warlord) may go unnamed.
-        ActionSyntax any = *syntax;
-        std::vector<const NotatedAction*> promotions;
-        for (const auto& a : actions) {
-            any.promotion = a.action.promotion;
-            if (a.action.promotion != PieceKind::None && syntax_matches(any, a.action))
-                promotions.push_back(&a);
-        }
-        if (promotions.size() == 1)
-            return *promotions.front();
-    }
-
-    // Round 3: a lower-case piece letter ("nf3", "bb5"), tried only after the pawn reading.
-    if (std::islower(static_cast<unsigned char>(text[0])) &&
-        piece_from_letter(static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])))) !=
-            PieceKind::None) {
-        std::string upper = text;
-        upper[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(upper[0])));
-        auto upper_syntax = try_syntax(upper);
         if (!found.empty())
             return decide(found, text);
-        if (!syntax && upper_syntax)
-            syntax = upper_syntax;
+
+        // Round 2: the parts of a move (over-specified SAN, LAN, a missing "=").
+        auto try_syntax = [&](const std::string& t) -> std::optional<ActionSyntax> {
+            auto parts = parse_syntax(t, info.files, info.ranks);
+            if (!parts)
+                return std::nullopt;
+            found.clear();
+            for (const auto& a : list) {
+                if (parts_match(*parts, a))
+                    found.push_back(&a);
+                else if (parts->castle != 0 && loose_key(strip_annotations(a.text)) ==
+                                                   (parts->castle == 1 ? "OO" : "OOO"))
+                    found.push_back(&a);
+            }
+            return parts;
+        };
+        syntax = try_syntax(text);
+        if (!found.empty())
+            return decide(found, text);
+        if (syntax && syntax->promotion == PieceKind::None) {
+            // A promotion with one possible piece (Ghostarelay's Warlord) may go unnamed.
+            ActionSyntax any = *syntax;
+            std::vector<const NotatedAction*> promotions;
+            for (const auto& a : list) {
+                any.promotion = a.action.promotion;
+                if (a.action.promotion != PieceKind::None && parts_match(any, a))
+                    promotions.push_back(&a);
+            }
+            if (promotions.size() == 1)
+                return *promotions.front();
+        }
+
+        // Round 3: a lower-case piece letter ("nf3", "bb5"), tried only after the pawn reading.
+        const char first = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+        if (std::islower(static_cast<unsigned char>(text[0])) &&
+            piece_from_letter(first) != PieceKind::None) {
+            std::string upper = text;
+            upper[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(upper[0])));
+            auto upper_syntax = try_syntax(upper);
+            if (!found.empty())
+                return decide(found, text);
+            if (!syntax && upper_syntax)
+                syntax = upper_syntax;
+        }
+
+        // Round 4: words of special actions and choices in any case ("hide", "TRANSCEND"); never
+        // for moves, where case tells a bishop from the b-file.
+        const std::string low = lower(key);
+        found.clear();
+        for (const auto& a : list)
+            if (a.action.kind != ActionKind::Move && a.action.kind != ActionKind::Drop &&
+                lower(loose_key(strip_annotations(a.text))) == low)
+                found.push_back(&a);
+        if (!found.empty())
+            return decide(found, text);
+        return std::nullopt;
+    };
+
+    // Read against what the mover sees; then the true position decides. An action the mover
+    // sees but the truth forbids is refused for a reason that is the mover's alone.
+    if (auto reading = match(game.seen_actions(seat))) {
+        if (!*reading)
+            return *reading;
+        for (const auto& a : actions)
+            if (a.action == (*reading)->action)
+                return a;
+        auto parts = parse_syntax((*reading)->text, info.files, info.ranks);
+        RuleError e = parts ? game.explain_illegal(seat, *parts, text)
+                            : make_error(ErrorKind::Illegal, "");
+        if (e.private_detail.empty()) {
+            // The move is legal on the board the mover sees: any reason names what is hidden.
+            e.private_detail = e.message.empty() ? text + " is not possible here" : e.message;
+            e.message = std::string(refused_in_private);
+        }
+        return e;
+    }
+    // A text that names an action the mover cannot see (bxc3 on the square where the announced
+    // moves left a Phantom) is played as named; candidates would tell what is hidden.
+    if (auto reading = match(actions)) {
+        if (*reading)
+            return *reading;
+        RuleError e = make_error(ErrorKind::Illegal, std::string(refused_in_private));
+        e.private_detail = reading->error().message;
+        return e;
     }
 
-    // Round 4: words of special actions and choices in any case ("hide", "TRANSCEND"); never
-    // for moves, where case tells a bishop from the b-file.
-    const std::string low = lower(key);
-    found.clear();
-    for (const auto& a : actions)
-        if (a.action.kind != ActionKind::Move && a.action.kind != ActionKind::Drop &&
-            lower(loose_key(strip_annotations(a.text))) == low)
-            found.push_back(&a);
-    if (!found.empty())
-        return decide(found, text);
-
+    if (auto special = game.explain_special(seat, text))
+        return *special;
     if (syntax)
         return game.explain_illegal(seat, *syntax, text);
     if (auto own = game.read_own_form(seat, text))
@@ -298,7 +358,8 @@ bool looks_like_action(const Game& game, Seat seat, std::string_view text) {
     if (stripped.empty() || stripped.size() > max_action_length)
         return false;
     const VariantInfo& info = game.info();
-    if (parse_syntax(stripped, info.files, info.ranks) || game.read_own_form(seat, stripped))
+    if (parse_syntax(stripped, info.files, info.ranks) || game.read_own_form(seat, stripped) ||
+        game.explain_special(seat, stripped))
         return true;
     const std::string low = lower(loose_key(stripped));
     auto names_an_action = [&](Seat s) {
@@ -308,9 +369,12 @@ bool looks_like_action(const Game& game, Seat seat, std::string_view text) {
         return false;
     };
     for (const auto& a : game.anytime_actions(seat))
-        if (lower(loose_key(strip_annotations(a.text))) == low)
+        if (word_key(strip_annotations(a.text)) == word_key(stripped))
             return true;
-    return names_an_action(seat) || names_an_action(opponent(seat));
+    if (names_an_action(seat) || names_an_action(opponent(seat)))
+        return true;
+    // Whatever the parser would play is a move, however it was written ("ng1f3").
+    return !game.notated_actions(seat).empty() && parse_action(game, seat, stripped).ok();
 }
 
 } // namespace ghostpost::rules

@@ -42,6 +42,7 @@ public:
         p.message_id = std::to_string(++sequence_);
         p.author_id = user;
         p.author_name = user;
+        p.author_handle = user;
         p.text = text;
         p.direct = dm;
         service_.handle(p);
@@ -268,4 +269,71 @@ TEST_CASE("Taking back a secret dice choice does not reveal it", "[bot][variant:
                              "choice} taken back."));
     CHECK_FALSE(contains(accepted, "roll 1 taken back"));
     CHECK(t.store().action_count(1) == 6);
+}
+
+TEST_CASE("A takeback that would undo rolled dice is refused: the next rolls stay unknown",
+          "[bot][variant:gnostic]") {
+    Table t;
+    t.open_combat();
+    t.say("alice", "roll 1", true);
+    t.say("bob", "roll 4", true); // the round is rolled: those faces are public now
+    const int before = t.store().action_count(1);
+    const std::string refused =
+        "No takeback in game #1: dice were rolled since that move, and taking it back would let "
+        "the same choices roll the same faces again.";
+    CHECK(t.last("bob", "!takeback 1") == "#lobby: " + refused);
+    CHECK(t.last("alice", "!takeback 1") == "#lobby: " + refused);
+    CHECK(t.store().action_count(1) == before);
+}
+
+TEST_CASE("A takeback before any dice leaves !verify reproducing every roll",
+          "[bot][variant:gnostic]") {
+    Table t;
+    for (const auto& [who, text] : std::vector<std::pair<std::string, std::string>>{
+             {"alice", "!new gnostic @bob white"}, {"bob", "!accept"}, {"alice", "f3"},
+             {"bob", "e5"}, {"alice", "g4"}, {"bob", "Qh4"}, {"alice", "a4"},
+             {"alice", "!takeback 1"}, {"bob", "!takeback 1"}, {"alice", "a3"},
+             {"bob", "Qxe1"}})
+        t.say(who, text);
+    REQUIRE(t.store().action_count(1) == 6);
+    for (const char* bob : {"roll 4", "roll 7", "roll 2"}) {
+        t.say("alice", "roll 1", true);
+        t.say("bob", bob, true);
+    }
+    REQUIRE(t.store().game(1)->result == "0-1");
+    CHECK(contains(t.last("carol", "!verify 1"), "the rolls match."));
+}
+
+TEST_CASE("A standing policy set by direct message leaves no trace in the public record",
+          "[bot][variant:gnostic]") {
+    Table t;
+    t.say("alice", "!new gnostic @bob white");
+    t.say("bob", "!accept");
+    t.say("bob", "policy roll 4 hold 20", true);
+    t.say("alice", "e4");
+    CHECK(t.last("carol", "!history 1") == "#lobby: Game #1, Gnostic Chess, 1 ply.\n1. e4\n");
+    CHECK_FALSE(contains(t.last("carol", "!pgn 1"), "secret"));
+}
+
+TEST_CASE("A player who types default is not told they were late", "[bot][variant:gnostic]") {
+    Table t;
+    t.open_combat();
+    t.say("alice", "default", true);
+    const std::string reveal = t.last("bob", "default", true);
+    CHECK(contains(reveal, "#lobby: @bob (Black) played default in game #1. Black's standing "
+                           "policy chose roll 3."));
+    CHECK_FALSE(contains(reveal, "did not answer in time"));
+}
+
+TEST_CASE("A spell that is not possible gets its reason in the channel", "[bot][variant:gnostic]") {
+    Table t;
+    t.say("alice", "!new gnostic @bob white");
+    t.say("bob", "!accept");
+    CHECK(t.last("alice", "Heal e4") == "#lobby: Not played in game #1: Heal e4 is not possible: "
+                                        "Heal needs a damaged piece of yours, and none is damaged.");
+    t.say("alice", "Imprison e7");
+    t.say("bob", "d6");
+    CHECK(t.last("alice", "!move 1 Imprison d7") ==
+          "#lobby: Not played in game #1: Imprison d7 is not possible: you cast Imprison already "
+          "(each spell once per game).");
 }

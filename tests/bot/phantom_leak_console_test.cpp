@@ -5,6 +5,7 @@
 // In every other game the players ask for boards as images: each public image must be, byte for
 // byte, the image of the true board with the Phantoms (and the mark of a Phantom's move) left out.
 #include "../storage/temp_path.h"
+#include "console_images.h"
 
 #include "ghostpost/render/png.h"
 #include "ghostpost/rules/notation.h"
@@ -25,13 +26,6 @@
 using namespace ghostpost::rules;
 
 namespace {
-
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 std::vector<std::string> phantom_squares(const Game& g) {
     std::vector<std::string> out;
@@ -85,17 +79,6 @@ std::array<std::vector<std::uint8_t>, 2> expected_images(const Game& g, bool pha
         o.game_label = "Game #1";
         out[flip ? 1 : 0] = ghostpost::render::render_png(b, o);
     }
-    return out;
-}
-
-// The images sent to the channel, oldest first.
-std::vector<std::vector<std::uint8_t>> public_images(const std::string& db_path) {
-    ghostpost::storage::Database db(db_path);
-    ghostpost::storage::Statement q(db, "SELECT png FROM outbox WHERE to_user = 0 AND "
-                                        "destination = 'lobby' AND length(png) > 0 ORDER BY id");
-    std::vector<std::vector<std::uint8_t>> out;
-    while (q.step())
-        out.push_back(q.column_blob(0));
     return out;
 }
 
@@ -207,16 +190,10 @@ TEST_CASE("Random Phantom Chess games through the console never show the channel
         }
 
         ghostpost::testing::TempPath db("phantom-leak-" + std::to_string(n));
-        ghostpost::testing::TempPath in_file("phantom-leak-in");
-        ghostpost::testing::TempPath out_file("phantom-leak-out");
-        std::ofstream(in_file.str(), std::ios::binary) << input;
-        const std::string command = std::string("'") + GHOSTPOST_BIN + "' console --db '" + db.str() +
-                                    "' --fixed-time 1700000000 < '" + in_file.str() + "' > '" +
-                                    out_file.str() + "' 2>&1";
-        REQUIRE(std::system(command.c_str()) == 0);
-        const auto parts = chunks(read_file(out_file.str()));
+        const auto run = ghostpost::testing::run_console_keeping_images(input, db.str(), "lobby");
+        const auto parts = chunks(run.output);
         REQUIRE(parts.size() == steps.size() + 1);
-        const auto sent_images = public_images(db.str());
+        const auto& sent_images = run.images;
         std::size_t next_image = 0;
         for (std::size_t i = 0; i < steps.size(); ++i) {
             const Step& s = steps[i];
@@ -232,7 +209,7 @@ TEST_CASE("Random Phantom Chess games through the console never show the channel
                 for (const auto& sq : s.squares)
                     if (s.announced.find(sq) == std::string::npos && s.typed.find(sq) == std::string::npos)
                         CHECK(block.find(sq) == std::string::npos);
-                if (block.find("[image: board.png]") == std::string::npos)
+                if (block.find("[image: board.png") == std::string::npos)
                     continue;
                 // Only the players who asked for images get them, one per board.
                 REQUIRE(images);

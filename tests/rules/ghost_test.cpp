@@ -171,7 +171,7 @@ TEST_CASE("Rescue: a knight the Ghost captures must enter on a free dark square 
     test::play(*g, "Qxc3");
     CHECK(asked(*g) == "Ghost: place the rescued knight: N@b8, N@d8, N@f8 or N@h8");
     CHECK(texts(*g) == std::vector<std::string>{"N@b8", "N@d8", "N@f8", "N@h8"});
-    CHECK(refusal(*g, "Skip") == "\"Skip\" is not a move. Write moves like e4, Nf3, exd5, O-O or e8=Q (!rules ghost shows the notation).");
+    CHECK(refusal(*g, "Skip") == "Skip is not possible: first place the rescued knight: N@b8, N@d8, N@f8 or N@h8");
     auto ev = event_texts(*g, "N@d8");
     CHECK(ev.at(1) == "Rescue: the knight enters on d8");
     CHECK(g->fen() == "3n4/8/8/8/8/2q5/P7/6N1 w - c3 - 0 0 2");
@@ -649,4 +649,71 @@ TEST_CASE("Ghost Chess fast perft agrees with walking the interface", "[variant:
         INFO(fen);
         CHECK(g->perft(3) == g->Game::perft(3));
     }
+}
+
+// ---------------------------------------------------------------- issue 15: rules fidelity
+
+TEST_CASE("Decision 6 after an Assault: the pieces keep their start squares, so an exchanged rook returns to a1",
+          "[variant:ghost][rescue][nexus]") {
+    auto g = test::start("ghost");
+    // The Assault carries the a1 rook to c3; the Ghost takes it there and exchanges it.
+    test::play(*g, "Assault-e3 Qa5 h3 Qxc3 N@b8");
+    auto ev = event_texts(*g, "Rescue-Ng1");
+    CHECK(std::find(ev.begin(), ev.end(), "The captured rook returns to a1") != ev.end());
+    const BoardView b = g->public_view().board();
+    const auto& a1 = b.at(Square(0, 0)).figures;
+    REQUIRE(a1.size() == 1);
+    CHECK(a1.front().piece == Piece{PieceKind::Rook, Seat::White});
+}
+
+TEST_CASE("After a Search the last move shown is where the pawn went back to", "[variant:ghost][search]") {
+    auto g = test::start("ghost", "q7/6P1/6n1/8/8/8/8/8 w - - - 0 0 1");
+    test::play(*g, "g8 Search-g2");
+    const BoardView b = g->public_view().board();
+    CHECK(b.last_from == Square(6, 7));
+    CHECK(b.last_to == Square(6, 1));
+}
+
+TEST_CASE("Ghost Chess specials out of their time are refused with the reason", "[variant:ghost][notation]") {
+    auto g = test::start("ghost");
+    CHECK(refusal(*g, "hide") == "hide is not possible: Hide is a special move of the Ghost, not of the Paradigm");
+    CHECK(refusal(*g, "Respawn f1") ==
+          "Respawn f1 is not possible: Respawn is offered only right after the Ghost's side captures a "
+          "pawn, while both bishops stand on c1 and f1");
+    CHECK(refusal(*g, "Search h8") == "Search h8 is not possible: Search needs a pawn of the Paradigm on rank 8");
+    CHECK(refusal(*g, "Assault e5") == "Assault e5 is not possible: Assault now is Assault a6, Assault b5, "
+                                       "Assault c4, Assault d3, Assault e3, Assault f4, Assault g5 or Assault h6");
+    test::play(*g, "a3");
+    // Each side's specials are its own.
+    CHECK(refusal(*g, "Assault e3") == "Assault e3 is not possible: Assault is a special move of the Paradigm, not of the Ghost");
+    test::play(*g, "Qd7");
+    CHECK(refusal(*g, "Assault e3") ==
+          "Assault e3 is not possible: Assault needs the Full Nexus (the twelve pieces of a1-c2 and f1-h2 never "
+          "moved), and there is one Assault per game");
+    // Text shaped like a special is an attempt at one: the channel gets the reason too.
+    CHECK(looks_like_action(*g, Seat::White, "Assault e3"));
+    CHECK(looks_like_action(*g, Seat::Black, "hide"));
+    CHECK_FALSE(looks_like_action(*g, Seat::White, "hide and seek"));
+    auto theirs = parse_action(*g, Seat::Black, "hide");
+    REQUIRE_FALSE(theirs.ok());
+    CHECK(theirs.error().message == "it is not your decision now: Paradigm to decide");
+    // A Respawn square that is not offered names the ones that are.
+    auto r = test::start("ghost", "8/8/8/4P3/3q4/8/P7/2BR1B2 b - - - 0 0 1");
+    test::play(*r, "Qxe5");
+    CHECK(refusal(*r, "Respawn d1") == "Respawn d1 is not possible: Respawn now is Respawn e1");
+}
+
+TEST_CASE("Text that is no Ghost Chess action is answered with Ghost Chess examples, without castling or promotion",
+          "[variant:ghost][notation]") {
+    auto g = test::start("ghost");
+    CHECK(refusal(*g, "hello") == "\"hello\" is not a move. Write moves like e4, Nf3, Bxc6, Qxd5, Pd2-f4, "
+                                  "Hide or Search a3 (!rules ghost shows the notation).");
+}
+
+TEST_CASE("Could win: either side of Ghost Chess can always still win while the game is under way",
+          "[variant:ghost][victory]") {
+    // One pawn against a lone Ghost: she can still take it, and he wins if she transcends.
+    auto g = test::start("ghost", "3q4/8/8/8/8/8/P7/8 w - - - 0 0 1");
+    CHECK(g->could_win(Seat::White));
+    CHECK(g->could_win(Seat::Black));
 }

@@ -300,3 +300,31 @@ TEST_CASE("A Ghostarelay FEN that cannot be used is refused with its reason", "[
     REQUIRE_FALSE(pawn.ok());
     CHECK(pawn.error().message == "bad FEN: white pawn on its last rank");
 }
+
+TEST_CASE("Could win: a side whose pieces nothing can ever capture, and that always has a move, cannot win",
+          "[variant:ghostarelay]") {
+    // White's Ghost never captures and Black has no Relay to lend it a capture: nothing of
+    // Black's can be taken, and Black's Ghost always has a move, so Black cannot win.
+    auto g = ghostarelay("10/10/10/10/4g5/10/10/4G5/10/10 w - - 0 1");
+    CHECK_FALSE(g->could_win(Seat::Black));
+    CHECK_FALSE(g->could_win(Seat::White));
+    // A Relay of Black's lends the White Ghost diagonal moves that capture.
+    auto relay = ghostarelay("10/10/10/10/4g5/5x4/10/4G5/10/10 w - - 0 1");
+    CHECK(relay->could_win(Seat::Black));
+    // A piece that captures (here a pawn) can take Black's pieces.
+    auto pawn = ghostarelay("10/10/10/10/4g5/10/10/4G5/P9/10 w - - 0 1");
+    CHECK(pawn->could_win(Seat::Black));
+    // Without a Ghost, Black may run out of moves, which wins unless pass_when_stuck is on.
+    auto stuck = ghostarelay("10/10/10/10/4k5/10/10/4G5/10/10 w - - 0 1");
+    CHECK(stuck->could_win(Seat::Black));
+    auto passing = ghostarelay("10/10/10/10/4k5/10/10/4G5/10/10 w - - 0 1", {{"pass_when_stuck", "on"}});
+    CHECK_FALSE(passing->could_win(Seat::Black));
+    CHECK(ghostarelay()->could_win(Seat::White));
+}
+
+TEST_CASE("Text that is no move is answered with Ghostarelay's own examples, without O-O",
+          "[variant:ghostarelay][notation]") {
+    CHECK(refusal(*ghostarelay(), "hello") ==
+          "\"hello\" is not a move. Write moves like e4, Nf3, exd5, Ge7, Xd3, Kh1 or a10=W (!rules "
+          "ghostarelay shows the notation).");
+}

@@ -216,3 +216,10 @@ TEST_CASE("Giveaway views show every piece to everyone and say when a capture is
     CHECK(pub.notes == std::vector<std::string>{"White must capture"});
     CHECK(g->seat_view(Seat::Black).board() == pub);
 }
+
+TEST_CASE("Could win: every giveaway piece captures, so no position is counted as unwinnable",
+          "[variant:giveaway]") {
+    auto g = test::start("giveaway", "8/8/8/4p3/4P3/8/8/8 w - - 0 1");
+    CHECK(g->could_win(Seat::White));
+    CHECK(g->could_win(Seat::Black));
+}

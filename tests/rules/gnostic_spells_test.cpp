@@ -47,7 +47,8 @@ TEST_CASE("Teleport moves an own piece to any empty square, once per side", "[va
     CHECK(count_prefix(*g, Seat::Black, "Teleport ") == 8 * 32 + 8 * 31);
     act(*g, Seat::Black, "e6");
     CHECK(count_prefix(*g, Seat::White, "Teleport ") == 0);
-    CHECK(test::refusal(*g, Seat::White, "Teleport e5-e4").rfind("\"Teleport e5-e4\" is not a move", 0) == 0);
+    CHECK(test::refusal(*g, Seat::White, "Teleport e5-e4") ==
+          "Teleport e5-e4 is not possible: you cast Teleport already (each spell once per game)");
     CHECK(g->fen() == "rnbqkbnr/pppp1ppp/4p3/4N3/8/8/PPPPPPPP/R1BQKBNR w KQkq - 0 2 track=Bd used=T/-");
 }
 
@@ -146,4 +147,31 @@ TEST_CASE("Each spell is cast once per side, whichever Queen casts it", "[varian
     act(*g, Seat::White, "Qa6");
     CHECK(count_prefix(*g, Seat::Black, "Teleport ") > 0);
     CHECK(count_prefix(*g, Seat::Black, "Shift Time") == 0);
+}
+
+TEST_CASE("A spell that is well formed but not possible gets the reason", "[variant:gnostic]") {
+    auto g = gnostic();
+    CHECK(test::refusal(*g, Seat::White, "Heal e4") ==
+          "Heal e4 is not possible: Heal needs a damaged piece of yours, and none is damaged");
+    CHECK(test::refusal(*g, Seat::White, "Revive Nc3") ==
+          "Revive Nc3 is not possible: Revive brings back a killed piece of yours, and none has been killed");
+    CHECK(looks_like_action(*g, Seat::White, "Heal e4"));
+    CHECK_FALSE(looks_like_action(*g, Seat::White, "heal me"));
+    CHECK_FALSE(looks_like_action(*g, Seat::White, "hold on"));
+    act(*g, Seat::White, "Imprison e7");
+    CHECK(test::refusal(*g, Seat::White, "Imprison d7") == "it is not your decision now: Black to decide");
+    act(*g, Seat::Black, "d6");
+    CHECK(test::refusal(*g, Seat::White, "Imprison d7") ==
+          "Imprison d7 is not possible: you cast Imprison already (each spell once per game)");
+    CHECK(test::refusal(*g, Seat::White, "Imprison e7") ==
+          "Imprison e7 is not possible: you cast Imprison already (each spell once per game)");
+    CHECK(test::refusal(*g, Seat::White, "roll 3") ==
+          "roll 3 is not possible: roll answers the dice of a combat, and no combat is being fought");
+}
+
+TEST_CASE("Could win: both sides of Gnostic Chess can always still win, since any piece may kill a king",
+          "[variant:gnostic]") {
+    auto g = gnostic("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1");
+    CHECK(g->could_win(Seat::White));
+    CHECK(g->could_win(Seat::Black)); // a lone king still fights the other king with dice
 }

@@ -346,3 +346,15 @@ TEST_CASE("Haunted Chess perft numbers match tests/data/perft/haunted.epd", "[va
         }
     }
 }
+
+TEST_CASE("Could win: only a bare king without spirits of its side can never win", "[variant:haunted]") {
+    auto bare = test::start("haunted", "4k3/8/8/8/8/8/8/4K2R w - - 0 1");
+    CHECK(bare->could_win(Seat::White));
+    CHECK_FALSE(bare->could_win(Seat::Black));
+    // A spirit of its side, invoked by the king itself, can give check.
+    auto spirit = test::start("haunted", "4k3/8/8/8/8/8/8/4K2R[qd5] w - - 0 1");
+    CHECK(spirit->could_win(Seat::Black));
+    // Another side's spirit is no help.
+    auto theirs = test::start("haunted", "4k3/8/8/8/8/8/8/4K2R[Qd5] w - - 0 1");
+    CHECK_FALSE(theirs->could_win(Seat::Black));
+}

@@ -251,3 +251,37 @@ TEST_CASE("A leading lower-case x is the Relay, not a capture mark", "[notation]
     CHECK(canonical(*g, "xc3") == "Xc3");
     CHECK(canonical(*g, "c3") == "c3");
 }
+
+TEST_CASE("A bare pawn push never means a capture", "[notation][issue15]") {
+    // "c3" was read as bxc3 when only the b-pawn could go to c3.
+    auto g = test::start("chess", "4k3/8/8/8/8/2n5/1P6/4K3 w - - 0 1");
+    CHECK(canonical(*g, "c3") == "error: c3 is not possible: no pawn can reach c3");
+    CHECK(canonical(*g, "bxc3") == "bxc3");
+    CHECK(canonical(*g, "bc3") == "bxc3");
+    CHECK(canonical(*g, "b2c3") == "bxc3");
+    // "c3" with pawns able to take from both sides was "ambiguous: bxc3 or dxc3".
+    auto two = test::start("chess", "4k3/8/8/8/8/2n5/1P1P4/4K3 w - - 0 1");
+    CHECK(canonical(*two, "c3") == "error: c3 is not possible: no pawn can reach c3");
+}
+
+TEST_CASE("An anytime word is the whole post: nothing may follow it", "[notation]") {
+    WordGame g;
+    CHECK(parse_action(g, Seat::Black, "Peek").ok());
+    CHECK(parse_action(g, Seat::Black, " p-e-e-k ").ok());
+    // Found by fuzzing: letters after the word (dropped as capture marks) or a long tail after
+    // 64 characters were once read as a peek.
+    CHECK_FALSE(parse_action(g, Seat::Black, "peekxxx").ok());
+    CHECK_FALSE(parse_action(g, Seat::Black, "peek" + std::string(70, 'x')).ok());
+    CHECK_FALSE(parse_action(g, Seat::Black, "peek" + std::string(61, ' ') + "anything").ok());
+    CHECK_FALSE(looks_like_action(g, Seat::Black, "peekxxx"));
+}
+
+TEST_CASE("Whatever the parser plays from the seat that decides looks like a move",
+          "[notation]") {
+    auto g = test::start("chess");
+    // Found by fuzzing: accepted by !move but ignored as chatter when posted bare.
+    REQUIRE(parse_action(*g, Seat::White, "ng1f3").ok());
+    CHECK(looks_like_action(*g, Seat::White, "ng1f3"));
+    CHECK(looks_like_action(*g, Seat::White, "nf3"));
+    CHECK_FALSE(looks_like_action(*g, Seat::White, "nice"));
+}

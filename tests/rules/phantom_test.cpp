@@ -435,3 +435,76 @@ TEST_CASE("Phantom Chess options are checked when a game is created", "[variant:
     auto five = test::start("phantom", {}, {{"phantom_lives", "5"}});
     CHECK(five->public_view().board().notes.front() == "Peeks left: White 5, Black 5");
 }
+
+// Issue 15: the parser reads a move on the board the mover sees (docs/variants/phantom.md,
+// "Reading a move"). Each of these was answered from the true board before.
+TEST_CASE("A bare pawn push is read on the board the mover sees and never takes an unseen Phantom",
+          "[variant:phantom][notation][refusal]") {
+    // Black's Phantom on c3, unseen by White: "c3" once answered "c3 is ambiguous: bxc3 or dxc3".
+    auto both = phantom("4k3/8/8/8/8/2f5/1PPP4/4K3 w - - 0 1");
+    CHECK(refusal(*both, "c3") == refused_publicly + " | c3 is not possible: Black's Phantom on c3 is in the way");
+    // With one pawn able to take, "c3" was played as bxc3.
+    auto one = phantom("4k3/8/8/8/8/2f5/1P6/4K3 w - - 0 1");
+    CHECK(refusal(*one, "c3") == "c3 is not possible: no pawn can reach c3 | ");
+    // The same reply as on a board with no Phantom at all.
+    auto none = phantom("4k3/8/8/8/8/8/1P6/4K3 w - - 0 1");
+    CHECK(refusal(*none, "c3") == "c3 is not possible: no pawn can reach c3 | ");
+    // Naming the capture of a Phantom one remembers takes it.
+    CHECK(refusal(*one, "bxc3") == "accepted as bxc3");
+}
+
+TEST_CASE("Disambiguation counts the moves the mover sees, not those an unseen Phantom blocks",
+          "[variant:phantom][notation][refusal]") {
+    // Black's Phantom on c3 blocks the a3 rook; "Rh3" was silently played as Rhh3.
+    auto game = phantom("4k3/8/8/8/8/R1f5/8/4K2R w - - 0 1");
+    CHECK(refusal(*game, "Rh3") == "Rh3 is ambiguous: Rhh3 or Rah3 | ");
+    CHECK(refusal(*game, "Rah3") == refused_publicly + " | Rah3 is not possible: Black's Phantom on c3 is in the way");
+    CHECK(refusal(*game, "Rhh3") == "accepted as Rhh3");
+    // Without the Phantom the channel's reply is the same.
+    auto plain = phantom("4k3/8/8/8/8/R7/8/4K2R w - - 0 1");
+    CHECK(refusal(*plain, "Rh3") == "Rh3 is ambiguous: Rhh3 or Rah3 | ");
+}
+
+TEST_CASE("A move that only an unseen Phantom makes illegal is refused in public and explained in private",
+          "[variant:phantom][refusal]") {
+    // Black's Phantom on d3 gives check; White sees no check and plays on.
+    auto game = phantom("4k3/8/8/8/8/3f4/P7/4K3 w - - 0 1");
+    CHECK(refusal(*game, "a3") ==
+          refused_publicly + " | a3 is not possible: you are in check from Black's Phantom on d3, "
+                             "and this move does not answer it");
+}
+
+TEST_CASE("Could win: a Phantom, on the board or still to enter, can mate with its king",
+          "[variant:phantom]") {
+    // Neither side has a Phantom left: FIDE chess's rule (a lone king or knight cannot mate).
+    auto bare = phantom("4k3/8/8/8/8/8/8/N3K3 w - - 0 1");
+    CHECK_FALSE(bare->could_win(Seat::White));
+    CHECK_FALSE(bare->could_win(Seat::Black));
+    // White's Phantom in hand mates with the king; Black's Phantom may block its king's flight.
+    auto hand = phantom("4k3/8/8/8/8/8/8/N3K3[Ff] w - - 0 1");
+    CHECK(hand->could_win(Seat::White));
+    CHECK(hand->could_win(Seat::Black));
+    auto white_only = phantom("4k3/8/8/8/8/8/8/4K3[F] w - - 0 1");
+    CHECK(white_only->could_win(Seat::White));
+    CHECK_FALSE(white_only->could_win(Seat::Black));
+}
+
+TEST_CASE("However the game ends, the Phantom Card is turned over and the final board shows both Phantoms",
+          "[variant:phantom][view]") {
+    // A resignation, a timeout, a draw or a void ends the game outside the rules: the service
+    // asks for ending_reveal and shows final_view from then on.
+    auto game = phantom("4k3/8/8/8/1f6/8/8/4K1F1 w - - 0 1");
+    REQUIRE_FALSE(game->outcome().over());
+    const auto reveal = game->ending_reveal();
+    REQUIRE(reveal.size() == 1);
+    CHECK(reveal.front().kind == EventKind::Reveal);
+    CHECK_FALSE(reveal.front().only_for.has_value());
+    CHECK(reveal.front().text ==
+          "the Phantom Card is turned over: White's Phantom on g1; Black's Phantom on b4");
+    CHECK(figures(game->final_view().board()) == std::vector<std::string>{"Ke1", "Fg1*", "fb4*", "ke8"});
+    CHECK(figures(game->public_view().board()) == std::vector<std::string>{"Ke1", "ke8"});
+    // After a mate the rules turned the card over already.
+    auto mated = phantom("7k/6pp/8/4F3/1f6/8/8/4K3 w - - 0 1");
+    play_one(*mated, Seat::White, "Ff7#");
+    CHECK(mated->ending_reveal().empty());
+}

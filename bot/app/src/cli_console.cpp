@@ -19,6 +19,7 @@ void add_console_command(CLI::App& app, int& exit_status) {
         std::string fixed_seed;
         std::string prefix = "!";
         std::vector<std::string> moderators;
+        std::string image_dir;
     };
     auto options = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand(
@@ -27,6 +28,9 @@ void add_console_command(CLI::App& app, int& exit_status) {
     cmd->add_option("--db", options->db, "the SQLite database (created if missing)")
         ->capture_default_str();
     cmd->add_option("--prefix", options->prefix, "the command prefix")->capture_default_str();
+    cmd->add_option("--image-dir", options->image_dir,
+                    "save every PNG board sent in this folder, to open them")
+        ->check(CLI::ExistingDirectory);
     cmd->add_option("--moderator", options->moderators,
                     "a user allowed to use the moderator commands (may be repeated)");
     // Transcript tests pin the clock so PGN dates and outbox times do not depend on the day.
@@ -56,7 +60,8 @@ void add_console_command(CLI::App& app, int& exit_status) {
         // The daemon loop's routine lines (started, stopped) are not for a player's terminal;
         // what goes wrong still is.
         log::set_level(log::Level::Warning);
-        exit_status = run_console(*store, settings, std::cin, std::cout, clock);
+        exit_status =
+            run_console(*store, settings, std::cin, std::cout, clock, options->image_dir);
     });
 }
 

@@ -10,9 +10,9 @@
 namespace ghostpost::bot {
 
 int run_console(storage::Store& store, const ServiceSettings& settings, std::istream& in,
-                std::ostream& out, Clock clock) {
+                std::ostream& out, Clock clock, const std::string& image_dir) {
     ManualClock manual(std::move(clock));
-    ConsolePlatform console(in, out, manual);
+    ConsolePlatform console(in, out, manual, image_dir);
     Service service(store, settings, manual.clock());
     DaemonOptions options;
     options.poll_timeout = std::chrono::seconds(0);

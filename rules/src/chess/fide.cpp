@@ -94,6 +94,9 @@ RuleError explain_fide_illegal(Position& pos, const ActionSyntax& syntax, std::s
             (syntax.from_file >= 0 && a.from.file != syntax.from_file) ||
             (syntax.from_rank >= 0 && a.from.rank != syntax.from_rank))
             continue;
+        if (syntax.piece == PieceKind::Pawn && !syntax.capture && syntax.from_file < 0 &&
+            a.from.file != a.to.file)
+            continue; // a bare pawn push never means a capture (notation.cpp)
         if (a.promotion != syntax.promotion) {
             if (a.promotion != PieceKind::None && syntax.promotion == PieceKind::None)
                 return illegal("a pawn reaching the last rank must promote: add =Q, =R, =B or =N");

@@ -94,6 +94,14 @@ void Position::remove(Sq s) {
     key_ ^= keys().piece[index(p.seat)][kind_index(p.kind)][s];
 }
 
+Position Position::without(Sq s) const {
+    Position out = *this;
+    if (out.piece_on(s).kind != PieceKind::None)
+        out.remove(s);
+    out.history_.clear();
+    return out;
+}
+
 std::string Position::set_fen(std::string_view fen) {
     Position fresh{Empty{}};
     std::istringstream in{std::string(fen)};
@@ -104,8 +112,9 @@ std::string Position::set_fen(std::string_view fen) {
     in >> castle >> ep;
     if (in >> half)
         in >> full;
-    if (half < 0 || full < 1)
-        return "the move counters must be a number >= 0 and a number >= 1";
+    // Bounded, so that playing on from the FEN cannot overflow the counters.
+    if (half < 0 || full < 1 || half > 1000 || full > 10000)
+        return "the move counters must be a number from 0 to 1000 and a number from 1 to 10000";
 
     std::string hand;
     if (auto open = placement.find('['); open != std::string::npos) {

@@ -91,6 +91,10 @@ public:
 
     void do_move(const Move& m);
     void undo_move();
+    // A copy with the piece on `s` lifted off and no history: a side's view of a board with a
+    // hidden piece (Phantom Chess). The copy may be no reachable position (a king left en prise),
+    // so it is for generating what that side believes it may do, never for play.
+    Position without(Sq s) const;
 
     // The number of times the current position occurred before (same placement, side to move,
     // castling rights, en passant square and hands), counting back to the last irreversible move.

@@ -7,8 +7,11 @@
 #include "ghost.h"
 
 #include "ghostpost/rules/game.h"
+#include "ghostpost/rules/notation.h"
 
 #include <algorithm>
+#include <cctype>
+#include <regex>
 
 namespace ghostpost::rules {
 namespace {
@@ -50,6 +53,7 @@ const VariantInfo& ghost_info() {
             "Respawn d1, N@b8 (a rescued knight enters), Rescue Nb1 (the Paradigm's choice of "
             "knight), Skip (decline an offered special or the knights' moves after Transcend). "
             "Also accepted: e2e4, d2f4, nf3, hide, search a3, and + # ! ? marks.",
+        .examples = "e4, Nf3, Bxc6, Qxd5, Pd2-f4, Hide or Search a3",
     };
     return info;
 }
@@ -126,6 +130,11 @@ public:
     }
 
     Outcome outcome() const override { return state_.outcome; }
+    // Both sides could always still win while the game is under way: the Ghost (a queen) can
+    // take every Paradigm piece if he walks them into her, and she can always Transcend, which
+    // wins for him while a piece of his stands out of her reach. So a timeout is always a loss.
+    // docs/variants/ghost.md, "Could win".
+    bool could_win(Seat) const override { return state_.phase != Phase::Over; }
 
     std::optional<std::string> claimable_draw() const override {
         if (state_.phase != Phase::Move)
@@ -142,6 +151,7 @@ public:
     SeatView seat_view(Seat seat) const override { return make_private(seat, board()); }
 
     RuleError explain_illegal(Seat seat, const ActionSyntax& syntax, std::string_view text) const override;
+    std::optional<RuleError> explain_special(Seat seat, std::string_view text) const override;
 
     std::uint64_t perft(int depth) const override { return ghost::perft(state_, depth); }
     std::string fen() const override { return ghost::write_fen(state_); }
@@ -287,6 +297,81 @@ RuleError GhostGame::explain_illegal(Seat seat, const ActionSyntax& syntax, std:
         syntax.piece != PieceKind::Knight)
         return illegal("the Ghost's side has only the Ghost (Q) and rescued knights (N)");
     return Game::explain_illegal(seat, syntax, raw);
+}
+
+std::optional<RuleError> GhostGame::explain_special(Seat seat, std::string_view raw) const {
+    const State& s = state_;
+    const std::string t = strip_annotations(raw);
+    std::string word;
+    for (char c : t) {
+        if (!std::isalpha(static_cast<unsigned char>(c)))
+            break;
+        word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    static const std::vector<std::pair<std::string, Seat>> specials = {
+        {"hide", Seat::Black},    {"transcend", Seat::Black}, {"assault", Seat::White},
+        {"search", Seat::White},  {"respawn", Seat::White},   {"rescue", Seat::White},
+        {"skip", Seat::White}};
+    auto known = std::find_if(specials.begin(), specials.end(), [&](const auto& k) { return k.first == word; });
+    if (known == specials.end())
+        return std::nullopt;
+    // Only text shaped like the special is answered: "hide and seek" is chatter.
+    std::string rest;
+    for (char c : t.substr(word.size()))
+        if (c != ' ' && c != '-')
+            rest += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    static const std::regex square(R"(^n?[a-h][1-8]$)");
+    const bool bare = word == "hide" || word == "transcend" || word == "skip";
+    if (bare ? !rest.empty() : !std::regex_match(rest, square))
+        return std::nullopt;
+    auto illegal = [&](const std::string& why) { return make_error(ErrorKind::Illegal, t + " is not possible: " + why); };
+    std::string title = word;
+    title[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(title[0])));
+    if (s.phase == Phase::Over)
+        return make_error(ErrorKind::GameOver, "the game is over (" + s.outcome.reason + ")");
+    const Seat who = ghost::decider(s);
+    if (word != "skip" && seat != known->second)
+        return illegal(title + " is a special move of the " + info().seat_names[index(known->second)] +
+                       ", not of the " + info().seat_names[index(seat)]);
+    if (seat != who)
+        return make_error(ErrorKind::NotYourTurn, "it is the " + info().seat_names[index(who)] +
+                                                      "'s decision now: " + what());
+    // The same special with another square: name the ones open now.
+    std::vector<std::string> same;
+    for (const auto& a : notated_actions(seat)) {
+        std::string w;
+        for (char c : a.text) {
+            if (!std::isalpha(static_cast<unsigned char>(c)))
+                break;
+            w += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        }
+        if (w == word)
+            same.push_back(a.text);
+    }
+    std::sort(same.begin(), same.end());
+    if (!same.empty())
+        return illegal(title + " now is " + join(same));
+    if (s.phase != Phase::Move)
+        return illegal("first " + what());
+    if (word == "assault")
+        return illegal(s.full_nexus ? "the block of six cannot land there: every square it moves to must be empty"
+                                    : "Assault needs the Full Nexus (the twelve pieces of a1-c2 and f1-h2 never "
+                                      "moved), and there is one Assault per game");
+    if (word == "search") {
+        if ((s.of(Seat::White, PieceKind::Pawn) & ghost::rank_8) == 0)
+            return illegal("Search needs a pawn of the Paradigm on rank 8");
+        return illegal("a pawn on rank 8 goes back only to a free light square of its file");
+    }
+    if (word == "respawn")
+        return illegal("Respawn is offered only right after the Ghost's side captures a pawn, while both "
+                       "bishops stand on c1 and f1");
+    if (word == "rescue")
+        return illegal("Rescue names the Paradigm's knight that changes sides when the Ghost exchanges a "
+                       "captured rook or bishop; nothing is being exchanged now");
+    if (word == "skip")
+        return illegal("there is no offered special to decline now");
+    // Hide and Transcend are always open to the Ghost in her turn while she stands.
+    return illegal("the Ghost has transcended already");
 }
 
 } // namespace

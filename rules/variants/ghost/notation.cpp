@@ -65,7 +65,7 @@ std::vector<std::string> split(std::string_view text, char sep) {
 
 bool read_number(const std::string& text, int& out) {
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-    return ec == std::errc() && end == text.data() + text.size() && out >= 0;
+    return ec == std::errc() && end == text.data() + text.size() && out >= 0 && out <= 10000;
 }
 
 } // namespace

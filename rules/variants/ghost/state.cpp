@@ -617,15 +617,24 @@ void play_white_move(State& s, const Action& a, std::vector<Event>* ev) {
 void assault(State& s, Sq bishop, Sq to, std::vector<Event>* ev) {
     const Bitboard block = bishop == sq_c1 ? queenside_block : kingside_block;
     const int df = file_of(to) - file_of(bishop), dr = rank_of(to);
-    std::vector<std::pair<Sq, Piece>> lifted;
+    // Each piece keeps its recorded start square: an exchanged rook or bishop returns there.
+    struct Lifted {
+        Sq at;
+        Piece piece;
+        std::int8_t origin;
+    };
+    std::vector<Lifted> lifted;
     Bitboard b = block;
     while (b) {
         const Sq x = pop_lsb(b);
-        lifted.emplace_back(make_sq(file_of(x) + df, rank_of(x) + dr), s.board[static_cast<std::size_t>(x)]);
+        lifted.push_back({make_sq(file_of(x) + df, rank_of(x) + dr), s.board[static_cast<std::size_t>(x)],
+                          s.origin[static_cast<std::size_t>(x)]});
         remove(s, x);
     }
-    for (const auto& [at, p] : lifted)
-        put(s, p, at);
+    for (const auto& l : lifted) {
+        put(s, l.piece, l.at);
+        s.origin[static_cast<std::size_t>(l.at)] = l.origin;
+    }
     s.full_nexus = false;
     s.special_used = true;
     s.irreversible = true;
@@ -713,6 +722,8 @@ void play(State& s, const Action& a, std::vector<Event>* ev) {
         if (a.special == SearchCode) {
             move_piece(s, from, to);
             s.special_used = true;
+            s.last_from = a.from; // the last move shown is where the pawn went, not its arrival
+            s.last_to = a.to;
             note(ev, EventKind::Special, "Search: the pawn goes back to " + a.to.name());
         }
         finish_white_turn(s, ev);

@@ -114,6 +114,35 @@ public:
         return std::nullopt;
     }
 
+    // A seat wins by losing all its pieces or (without the pass option) its last legal move.
+    // Every giveaway piece captures, so there no position is counted as unwinnable. In
+    // Ghostarelay the Ghost and the Relay never capture and nothing promotes to them: when every
+    // enemy piece is one of those and the seat has no Relay (whose lent bishop moves capture),
+    // no piece of the seat can ever be taken; and a seat with a Ghost always has a move (to any
+    // empty square). docs/variants/ghostarelay.md, "Could win".
+    bool could_win(Seat seat) const override {
+        if (pos_.flavour() != Flavour::Ghostarelay)
+            return true;
+        bool enemy_captures = false, own_relay = false, own_ghost = false;
+        for (int f = 0; f < pos_.files(); ++f) {
+            for (int r = 0; r < pos_.ranks(); ++r) {
+                const Piece p = pos_.piece_at(Square(f, r));
+                if (p.kind == PieceKind::None)
+                    continue;
+                if (p.seat == seat) {
+                    own_relay = own_relay || p.kind == PieceKind::Relay;
+                    own_ghost = own_ghost || p.kind == PieceKind::Ghost;
+                } else {
+                    enemy_captures = enemy_captures ||
+                                     (p.kind != PieceKind::Ghost && p.kind != PieceKind::Relay);
+                }
+            }
+        }
+        if (enemy_captures || own_relay)
+            return true;
+        return !pass_when_stuck_ && !own_ghost;
+    }
+
     PublicView public_view() const override { return make_public(board()); }
     // Nothing is hidden in these games: a seat sees what everyone sees.
     SeatView seat_view(Seat seat) const override { return make_private(seat, board()); }

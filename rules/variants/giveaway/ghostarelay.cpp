@@ -34,6 +34,7 @@ const VariantInfo& ghostarelay_info() {
         .notation = "Algebraic with two-digit ranks: e4, Nf3, exd5, Ra10, R10a5, Ge7 (Ghost), Xd3 (Relay), Wxe9 "
                     "(Warlord), a10=W, castling as the king's move: Kh1, Kd1, Kf3. Also accepted: e2e4, "
                     "Gg1e7, a9a10w and a missing x.",
+        .examples = "e4, Nf3, exd5, Ge7, Xd3, Kh1 or a10=W",
     };
     return info;
 }

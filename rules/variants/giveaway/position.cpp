@@ -117,7 +117,7 @@ Result<Position> Position::from_fen(Flavour flavour, std::string_view fen) {
                 return bad_fen("more than " + std::to_string(p.ranks_) + " ranks");
         } else if (c >= '0' && c <= '9') {
             int n = 0;
-            while (i < placement.size() && placement[i] >= '0' && placement[i] <= '9')
+            while (i < placement.size() && placement[i] >= '0' && placement[i] <= '9' && n <= p.files_)
                 n = n * 10 + (placement[i++] - '0');
             --i;
             if (n == 0 || file + n > p.files_)

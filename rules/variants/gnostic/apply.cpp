@@ -274,10 +274,11 @@ std::vector<Event> commit(State& st, Seat seat, int choice, RandomSource& rng, b
                                            "; it is revealed when the other side has chosen"));
         return events;
     }
+    // `default` may be typed as well as sent by the clock, so this says what chose, not why;
+    // the service adds "did not answer in time" when the deadline passed.
     if (by_default)
         events.push_back(public_event(EventKind::Note, std::string(seat == Seat::White ? "White" : "Black") +
-                                                           " did not answer in time: the standing policy chose " +
-                                                           what));
+                                                           "'s standing policy chose " + what));
     resolve_round(st, rng, events);
     return events;
 }

@@ -6,7 +6,11 @@
 // the seed and rules-decisions.md are in docs/variants/gnostic.md.
 #include "gnostic.h"
 
+#include "ghostpost/rules/notation.h"
+
 #include <algorithm>
+#include <cctype>
+#include <regex>
 
 namespace ghostpost::rules {
 namespace {
@@ -43,6 +47,7 @@ const VariantInfo& gnostic_info() {
             "Imprison f6. Any time: policy roll 4 hold 20 (used when you miss the combat "
             "deadline), policy off. pass when nothing can move.",
         .uses_chance = true,
+        .examples = "e4, Nf3, Nxe5, O-O, e8=Q, roll 3, hold or Heal e4",
     };
     return info;
 }
@@ -217,6 +222,10 @@ public:
     }
 
     Outcome outcome() const override { return outcome_; }
+    // Killing the enemy king wins, and any piece, a king too, may attack any piece and win the
+    // combat with the right dice; prisoners go free as the track moves on by itself. So both
+    // sides could always still win while the game is under way. docs/variants/gnostic.md.
+    bool could_win(Seat) const override { return !outcome_.over(); }
 
     std::optional<std::string> claimable_draw() const override {
         if (outcome_.over() || st_.combat)
@@ -232,6 +241,7 @@ public:
     SeatView seat_view(Seat seat) const override { return make_private(seat, board(seat)); }
 
     RuleError explain_illegal(Seat seat, const ActionSyntax& syntax, std::string_view text) const override;
+    std::optional<RuleError> explain_special(Seat seat, std::string_view text) const override;
 
     std::uint64_t perft(int depth) const override {
         if (outcome_.over())
@@ -405,6 +415,116 @@ RuleError GnosticGame::explain_illegal(Seat seat, const ActionSyntax& syntax, st
                           t + " is not possible: your own " + std::string(piece_name(target.kind)) +
                               " stands on " + syntax.to.name());
     return Game::explain_illegal(seat, syntax, text);
+}
+
+std::optional<RuleError> GnosticGame::explain_special(Seat seat, std::string_view raw) const {
+    const std::string t = strip_annotations(raw);
+    std::string word;
+    for (char c : t) {
+        if (!std::isalpha(static_cast<unsigned char>(c)))
+            break;
+        word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    // Only text shaped like the special is answered: "hold on" or "heal me" is chatter.
+    std::string rest;
+    for (char c : t.substr(word.size()))
+        if (c != ' ' && c != '-')
+            rest += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    static const std::regex squares(R"(^([nbrqp]?[a-h][1-8]){1,2}$)");
+    static const std::regex number(R"(^[0-9]{1,3}$)");
+    static const std::regex policy(R"(^(roll[0-9]{1,3}hold[0-9]{1,4}|off)$)");
+    const bool shaped = word == "roll" ? std::regex_match(rest, number)
+                        : word == "policy" ? std::regex_match(rest, policy)
+                        : word == "shift" ? rest == "time"
+                        : word == "hold" || word == "pass" || word == "default" ? rest.empty()
+                                                                              : std::regex_match(rest, squares);
+    if (!shaped)
+        return std::nullopt;
+    auto illegal = [&](const std::string& why) { return make_error(ErrorKind::Illegal, t + " is not possible: " + why); };
+    const auto mine = index(seat);
+    if (word == "policy")
+        return illegal("a policy is written policy roll N hold T, with N from 1 to 10 dice and T from 1 to " +
+                       std::to_string(gnostic::max_hold) + " points, or policy off");
+    if (word == "default")
+        return illegal("default lets your standing policy choose your dice in a combat, and you have no "
+                       "dice to choose now");
+    if (word == "roll" || word == "hold") {
+        if (!st_.combat)
+            return illegal(word + " answers the dice of a combat, and no combat is being fought");
+        for (const auto& f : st_.combat->fighters) {
+            const auto& u = st_.board[static_cast<std::size_t>(f.square)];
+            if (u.seat != seat)
+                continue;
+            if (!f.active)
+                return illegal("your " + std::string(piece_name(u.kind)) + "'s turn in this combat is over");
+            if (f.commit)
+                return illegal("you have chosen already in this round");
+            if (word == "hold")
+                return illegal("hold banks this turn's points, and your " + std::string(piece_name(u.kind)) +
+                               " has none yet: roll first");
+            const int cv = gnostic::conventional_value(u.kind);
+            return illegal("your " + std::string(piece_name(u.kind)) + " rolls 1" +
+                           (cv > 1 ? " to " + std::to_string(cv) + " dice" : " die"));
+        }
+        return illegal("neither fighting piece is yours");
+    }
+    if (word == "pass")
+        return illegal("pass is only for a side that has no move and no spell");
+    static const std::vector<std::pair<std::string, gnostic::Spell>> spells = {
+        {"teleport", gnostic::Spell::Teleport}, {"heal", gnostic::Spell::Heal},
+        {"shift", gnostic::Spell::ShiftTime},   {"exchange", gnostic::Spell::Exchange},
+        {"revive", gnostic::Spell::Revive},     {"imprison", gnostic::Spell::Imprison}};
+    auto known = std::find_if(spells.begin(), spells.end(), [&](const auto& k) { return k.first == word; });
+    if (known == spells.end())
+        return std::nullopt;
+    const gnostic::Spell spell = known->second;
+    const std::string name(gnostic::spell_name(spell));
+    if (st_.combat)
+        return illegal("a combat is being fought on " + gnostic::sq_name(st_.combat->contested) +
+                       "; spells wait until it is over");
+    if (seat != st_.side)
+        return make_error(ErrorKind::NotYourTurn, "it is " + std::string(seat_name(st_.side)) + "'s move");
+    if (st_.spells_used[mine] & (1u << static_cast<int>(spell)))
+        return illegal("you cast " + name + " already (each spell once per game)");
+    bool caster = false;
+    for (const auto& u : st_.board)
+        caster = caster || (u.kind == PieceKind::Queen && u.seat == seat && !u.imprisoned);
+    if (!caster)
+        return illegal("spells are cast by a Queen that is not imprisoned, and you have none");
+    std::vector<std::string> open;
+    for (const auto& a : notated_actions(seat))
+        if (a.text.rfind(name + " ", 0) == 0)
+            open.push_back(a.text);
+    std::string listed;
+    if (!open.empty() && open.size() <= 8)
+        for (std::size_t i = 0; i < open.size(); ++i)
+            listed += (i == 0 ? ": " : i + 1 == open.size() ? " or " : ", ") + open[i];
+    switch (spell) {
+    case gnostic::Spell::Teleport:
+        return illegal("Teleport moves one of your pieces that is not imprisoned to an empty square "
+                       "(a pawn not onto rank 1 or 8), written Teleport b1-e5");
+    case gnostic::Spell::Heal:
+        if (open.empty())
+            return illegal("Heal needs a damaged piece of yours, and none is damaged");
+        return illegal("Heal needs a damaged piece of yours" + listed);
+    case gnostic::Spell::ShiftTime: return illegal("write it Shift Time");
+    case gnostic::Spell::Exchange:
+        return illegal("Exchange swaps two pieces on the board that are not imprisoned and not alike (same "
+                       "kind and side), putting no pawn on rank 1 or 8; written Exchange e4-d5");
+    case gnostic::Spell::Revive: {
+        bool any_dead = false;
+        for (std::size_t k = 0; k < st_.dead[mine].size(); ++k)
+            any_dead = any_dead || (st_.dead[mine][k] > 0 && static_cast<PieceKind>(k) != PieceKind::King);
+        if (!any_dead)
+            return illegal("Revive brings back a killed piece of yours, and none has been killed");
+        if (open.empty())
+            return illegal("Revive puts a killed piece on an empty square next to your Queen, and none is free");
+        return illegal("Revive puts a killed piece of yours on an empty square next to your Queen" + listed);
+    }
+    case gnostic::Spell::Imprison:
+        return illegal("Imprison needs an enemy piece that is not imprisoned already, written Imprison f6");
+    }
+    return std::nullopt;
 }
 
 } // namespace

@@ -140,8 +140,9 @@ std::string Board::set_fen(std::string_view text) {
     in >> castle >> ep;
     if (in >> half)
         in >> full;
-    if (half < 0 || full < 1)
-        return "the move counters must be a number >= 0 and a number >= 1";
+    // Bounded, so that playing on from the FEN cannot overflow the counters.
+    if (half < 0 || full < 1 || half > 1000 || full > 10000)
+        return "the move counters must be a number from 0 to 1000 and a number from 1 to 10000";
     std::string spirits;
     if (auto open = placement.find('['); open != std::string::npos) {
         if (placement.back() != ']')

@@ -49,6 +49,7 @@ const VariantInfo& haunted_info() {
                     "letter (P for a pawn), then SAN: SBd7, SNxe5, SPc5, SPc8=Q (arriving and "
                     "reborn); a spirit pawn already on its last rank is reborn with SPc8=Q. Also "
                     "accepted: S:Bd7, S-Bd7, S Bd7, sbd7, SBxd7.",
+        .examples = "e4, Nf3, exd5, O-O, e8=Q or SBd7",
     };
     return info;
 }
@@ -216,6 +217,13 @@ public:
     }
 
     Outcome outcome() const override { return outcome_; }
+    // Checkmate wins, and a spirit invoked by any living piece of its side (the king too)
+    // gives check. A bare king without spirits can never check, and it can gain none: spirits
+    // come only from its own pieces being captured. Anything more counts as able to win.
+    // docs/variants/haunted.md, "Could win".
+    bool could_win(Seat seat) const override {
+        return chess::popcount(board_.living_of(seat)) > 1 || board_.spirits_of(seat) != 0;
+    }
     std::optional<std::string> claimable_draw() const override {
         if (outcome_.over())
             return std::nullopt;

@@ -4,8 +4,9 @@
 // channel shows it. Each player may peek at the true board a few times (the "lives").
 // Readings chosen (docs/variants/phantom.md): entry only on an empty square and not giving
 // check unless the game's options allow; a move refused because of an unseen Phantom is refused
-// in public and explained in private; no life is charged for it; the board is shown whole once
-// the game is over.
+// in public and explained in private; no life is charged for it; a move is read on the board
+// without the opponent's Phantom (seen_actions); the board is shown whole once the game is
+// over, however it ended (final_view, ending_reveal).
 #include "phantom.h"
 
 #include "chess/fide.h"
@@ -114,6 +115,23 @@ public:
         return out;
     }
 
+    // The mover reads its move on the board without the other side's Phantom (docs: "Reading a
+    // move"): what is legal there, announced as it would be. Kings are never captured here,
+    // although lifting a Phantom may uncover one.
+    std::vector<NotatedAction> seen_actions(Seat seat) const override {
+        const Bitboard theirs = pos_.pieces(opponent(seat), PieceKind::Phantom);
+        if (outcome_.over() || seat != pos_.side_to_move() || !theirs)
+            return notated_actions(seat);
+        Position seen = pos_.without(chess::lsb(theirs));
+        MoveList moves;
+        phantom::generate(seen, entry_, moves);
+        std::vector<NotatedAction> out;
+        for (const auto& m : moves)
+            if (seen.piece_on(m.to).kind != PieceKind::King)
+                out.push_back({chess::to_action(seen, m), phantom::announce(seen, m, entry_)});
+        return out;
+    }
+
     // The peek is listed even with no lives left, so that "peek" gets its own refusal.
     std::vector<NotatedAction> anytime_actions(Seat) const override {
         if (outcome_.over())
@@ -161,6 +179,23 @@ public:
     }
 
     Outcome outcome() const override { return outcome_; }
+    // As in FIDE chess, but a Phantom (ferz + knight) mates with its king, on the board or still
+    // to enter, and an enemy Phantom is one more piece that may block its own king's flight.
+    // docs/variants/phantom.md, "Could win".
+    bool could_win(Seat seat) const override {
+        const Seat them = opponent(seat);
+        if (pos_.pieces(seat, PieceKind::Phantom) || pos_.in_hand(seat, PieceKind::Phantom) > 0)
+            return true;
+        const auto heavy = pos_.pieces(seat, PieceKind::Pawn) | pos_.pieces(seat, PieceKind::Rook) |
+                           pos_.pieces(seat, PieceKind::Queen);
+        const int minors = chess::popcount(pos_.pieces(seat, PieceKind::Knight) |
+                                           pos_.pieces(seat, PieceKind::Bishop));
+        if (heavy || minors >= 2)
+            return true;
+        if (minors == 0)
+            return false; // a lone king never gives check
+        return chess::popcount(pos_.pieces(them)) > 1 || pos_.in_hand(them, PieceKind::Phantom) > 0;
+    }
     std::optional<std::string> claimable_draw() const override {
         return outcome_.over() ? std::nullopt : chess::fide_claimable_draw(pos_);
     }
@@ -169,6 +204,13 @@ public:
     PublicView public_view() const override {
         const bool all = outcome_.over();
         return make_public(board({all, all}));
+    }
+    // However the game ended, the Phantom Card is turned over for everybody.
+    PublicView final_view() const override { return make_public(board({true, true})); }
+    std::vector<Event> ending_reveal() const override {
+        if (outcome_.over())
+            return {}; // apply() turned the card over with the last move
+        return {public_event(EventKind::Reveal, "the Phantom Card is turned over: " + card())};
     }
     // A seat sees its own Phantom, and the other one once the game is over.
     SeatView seat_view(Seat seat) const override { return make_private(seat, board(seat_sees(seat))); }

@@ -3,6 +3,8 @@
 #include "ghostpost/bot/clock.h"
 #include "ghostpost/bot/command.h"
 
+#include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -67,8 +69,9 @@ std::optional<ConsoleLine> parse_console_line(const std::string& raw, std::strin
     return std::nullopt;
 }
 
-ConsolePlatform::ConsolePlatform(std::istream& in, std::ostream& out, ManualClock& clock)
-    : in_(in), out_(out), clock_(clock) {}
+ConsolePlatform::ConsolePlatform(std::istream& in, std::ostream& out, ManualClock& clock,
+                                 std::string image_dir)
+    : in_(in), out_(out), clock_(clock), image_dir_(std::move(image_dir)) {}
 
 Pacing ConsolePlatform::pacing() const {
     Pacing unpaced;
@@ -161,8 +164,22 @@ Delivery ConsolePlatform::send(const Reply& reply) {
         out_ << reply.text << (reply.text.back() == '\n' ? "" : "\n");
     if (!reply.code.empty())
         out_ << reply.code << (reply.code.back() == '\n' ? "" : "\n");
-    if (!reply.png.empty())
-        out_ << "[image: board.png]\n"; // the size varies with the fonts: not for transcripts
+    if (!reply.png.empty()) {
+        // The bytes vary with the fonts: transcripts see only that an image went out.
+        out_ << "[image: board.png";
+        if (!image_dir_.empty()) {
+            const std::string to =
+                (reply.to == Reply::To::User ? "@" : "#") + reply.destination;
+            char number[16];
+            std::snprintf(number, sizeof number, "%06d", ++images_saved_[to]);
+            const std::string file = to + "-" + number + ".png";
+            std::ofstream(image_dir_ + "/" + file, std::ios::binary)
+                .write(reinterpret_cast<const char*>(reply.png.data()),
+                       static_cast<std::streamsize>(reply.png.size()));
+            out_ << ", saved as " << file;
+        }
+        out_ << "]\n";
+    }
     out_.flush();
     return Delivery{};
 }

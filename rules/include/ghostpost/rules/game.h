@@ -124,6 +124,9 @@ struct VariantInfo {
     // Whether apply() draws from the RandomSource: the service then commits to the game's seed
     // (its hash when the game starts, the seed when it ends) so anyone can check the dice.
     bool uses_chance = false;
+    // Examples of moves for the reply to text that is no action ("Write moves like ..."): only
+    // forms this variant has (Ghost Chess has neither castling nor promotion).
+    std::string examples = "e4, Nf3, exd5, O-O or e8=Q";
 };
 
 class Game {
@@ -138,6 +141,13 @@ public:
     virtual std::vector<Decision> pending() const = 0;
     // Every action `seat` may take now, each with its canonical text; empty when it has none.
     virtual std::vector<NotatedAction> notated_actions(Seat seat) const = 0;
+    // The actions `seat` may take now as that seat sees the position (without the pieces the
+    // rules hide from it). A post is read and disambiguated against these, and only then checked
+    // against notated_actions, so no reply completes a move with what the mover cannot see.
+    // Default: notated_actions(seat), for games that hide nothing from a player.
+    virtual std::vector<NotatedAction> seen_actions(Seat seat) const {
+        return notated_actions(seat);
+    }
     // Actions `seat` may take whether or not it must decide now (Phantom Chess's peek, a
     // standing dice policy in Gnostic Chess); apply() accepts them at any time. Default: none.
     virtual std::vector<NotatedAction> anytime_actions(Seat) const { return {}; }
@@ -153,6 +163,12 @@ public:
 
     virtual PublicView public_view() const = 0;
     virtual SeatView seat_view(Seat seat) const = 0;
+    // The channel's board once the game has ended however it ended (the rules, a resignation, a
+    // timeout, an agreed or claimed draw, adjudication, a void). Default: public_view().
+    virtual PublicView final_view() const { return public_view(); }
+    // What the channel is told when the game ends other than by its rules (Phantom Chess turns
+    // the Phantom Card over); empty when nothing was hidden or the rules already told it.
+    virtual std::vector<Event> ending_reveal() const { return {}; }
 
     // Why a well-formed action that matched no legal action of `seat` is not allowed. The
     // default names the target square ("no knight can reach e5").
@@ -163,6 +179,12 @@ public:
     // (Illegal, Ambiguous); nullopt when the text is not in such a form. The parser asks only
     // after its own matching failed. Default: nullopt.
     virtual std::optional<Result<NotatedAction>> read_own_form(Seat, std::string_view) const {
+        return std::nullopt;
+    }
+    // Text that names one of this variant's special actions or choices ("Heal e4", "Assault e3",
+    // "hide") but is no legal action of `seat` now: why not (Illegal, NotYourTurn). nullopt when
+    // the text names none. The parser asks only after its own matching failed. Default: nullopt.
+    virtual std::optional<RuleError> explain_special(Seat, std::string_view) const {
         return std::nullopt;
     }
     // Leaf nodes of the game tree `depth` decisions deep (each decision counts one ply). The

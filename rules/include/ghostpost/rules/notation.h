@@ -11,8 +11,12 @@
 
 namespace ghostpost::rules {
 
-// The legal action of `seat` that `text` means, with its canonical text. Accepts the canonical text and forgiving forms:
-// 0-0 for O-O, LAN (e2e4, e2-e4, Ng1f3, e7e8q), over-specified SAN, a missing x or =, missing or
+// The legal action of `seat` that `text` means, with its canonical text. The text is read and
+// disambiguated against Game::seen_actions (what the mover sees), then checked against the true
+// legal actions; a move only hidden pieces forbid is Illegal with its reason in private_detail.
+// Accepts the canonical text and forgiving forms:
+// 0-0 for O-O, LAN (e2e4, e2-e4, Ng1f3, e7e8q), over-specified SAN, a missing x (bc3, never a
+// bare push: c3 is no capture) or =, missing or
 // extra + # ! ?, an "e.p." suffix, lower-case piece letters where unambiguous, surrounding
 // spaces and punctuation, and special-action words in any case.
 // Errors: NotYourTurn, GameOver, NotAMove (the text is not shaped like an action), Ambiguous

@@ -109,6 +109,7 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
 // fails is answered and set aside like anywhere else (and logged). Returns 0, or 1 when some
 // post or time-driven job failed.
 int run_console(storage::Store& store, const ServiceSettings& settings, std::istream& in,
-                std::ostream& out, Clock clock = system_clock_seconds);
+                std::ostream& out, Clock clock = system_clock_seconds,
+                const std::string& image_dir = {});
 
 } // namespace ghostpost::bot

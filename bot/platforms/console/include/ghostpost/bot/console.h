@@ -23,6 +23,7 @@
 #include <cstdint>
 
 #include <iosfwd>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -60,8 +61,11 @@ private:
 
 class ConsolePlatform final : public Platform {
 public:
-    // `clock` is moved on by the "~" lines; it must outlive the platform.
-    ConsolePlatform(std::istream& in, std::ostream& out, ManualClock& clock);
+    // `clock` is moved on by the "~" lines; it must outlive the platform. With `image_dir`,
+    // every image a reply carries is also saved there as <destination>-<number>.png, numbered
+    // from 1 per destination ("#lobby-000001.png"), so a player can open the PNG boards.
+    ConsolePlatform(std::istream& in, std::ostream& out, ManualClock& clock,
+                    std::string image_dir = {});
     std::string name() const override { return "console"; }
     // Reads up to one post from the input (skipping comments, reporting malformed lines on the
     // output); returns none at the end of input or at a time line (after moving the clock on,
@@ -82,6 +86,8 @@ private:
     std::istream& in_;
     std::ostream& out_;
     ManualClock& clock_;
+    std::string image_dir_;
+    std::map<std::string, int> images_saved_; // by destination
     bool at_end_ = false;
     std::int64_t downtime_ = 0;
 };
