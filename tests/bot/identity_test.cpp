@@ -192,3 +192,10 @@ TEST_CASE("A board at a ply past any game's end is answered and changes nothing"
               "I did not understand \"9999999999999\". Use: !board [game] [ply] "
               "[ascii|unicode|png] [flip]"});
 }
+
+TEST_CASE("A post without an author moves on and leaves no player behind", "[bot][identity]") {
+    Chat chat;
+    CHECK(chat.say(Account{"", "", ""}, "!new chess").empty());
+    CHECK_FALSE(chat.store().player_by_account("telegram", "").has_value());
+    CHECK(chat.store().game(1) == std::nullopt);
+}

@@ -44,7 +44,8 @@ TEST_CASE("a long poll waits for its timeout, returns early for a post, and hono
     REQUIRE(posts.size() == 1);
     CHECK(posts[0].text == "/new chess @bob"); // the bot's name came from getMe
     CHECK(posts[0].channel == "-1001");
-    CHECK(posts[0].author_name == "alice");
+    CHECK(posts[0].author_handle == "alice");
+    CHECK(posts[0].author_name == "alice"); // the fake server's first name is the username
     CHECK(posts[0].cursor == "101");
 
     // The same cursor gives the same update again; the next one confirms it.
@@ -126,6 +127,9 @@ TEST_CASE("the fake server's failures become the right deliveries", "[telegram][
     const Delivery limited = telegram.send(to_group);
     CHECK(limited.status == Delivery::Status::RetryAfter);
     CHECK(limited.retry_after == std::chrono::seconds(3));
+    // Before the 3 s are over the adapter answers for Telegram, without a call.
+    CHECK(telegram.send(to_group).status == Delivery::Status::RetryAfter);
+    std::this_thread::sleep_for(std::chrono::milliseconds(3000));
 
     fake.control("fault", {{"method", "sendMessage"}, {"status", 502}, {"count", 1}});
     CHECK(telegram.send(to_group).status == Delivery::Status::Transient);
@@ -144,8 +148,8 @@ TEST_CASE("a second poller gets 409 and the adapter reports a conflict", "[teleg
     auto waiting = std::async(std::launch::async, [&] {
         try {
             (void)first.poll("", std::chrono::seconds(5));
-        } catch (const TelegramError& e) {
-            return e.code();
+        } catch (const PlatformError& e) {
+            return e.kind() == PlatformError::Kind::Conflict ? 409 : 1;
         }
         return 0;
     });
@@ -168,8 +172,8 @@ TEST_CASE("cancelling the HTTP client ends a long poll at once", "[telegram][fak
     try {
         (void)telegram.poll("", std::chrono::seconds(30));
         FAIL("the poll was not cancelled");
-    } catch (const HttpError& e) {
-        CHECK(e.kind() == HttpError::Kind::Cancelled);
+    } catch (const PlatformError& e) {
+        CHECK(e.kind() == PlatformError::Kind::Cancelled);
     }
     canceller.get();
     CHECK(Clock::now() - start < std::chrono::seconds(2));

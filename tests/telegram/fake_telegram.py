@@ -134,6 +134,17 @@ def error(code, description, retry_after=None):
     return code, body
 
 
+def utf16_length(text):
+    return len(text.encode("utf-16-le")) // 2
+
+
+# Telegram marks every "@username" of a text as a `mention` entity, offsets in UTF-16 units.
+def mention_entities(text):
+    return [{"type": "mention", "offset": utf16_length(text[:m.start()]),
+             "length": utf16_length(m.group(0))}
+            for m in re.finditer(r"(?<![A-Za-z0-9_@])@[A-Za-z0-9_]{1,32}(?![A-Za-z0-9_])", text)]
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     state: State = None
@@ -314,15 +325,31 @@ class Handler(BaseHTTPRequestHandler):
                 update_id = s.next_update_id
                 s.next_update_id += 1
                 message_id = s.next_message_id(chat_id)
-                s.updates.append({"update_id": update_id, "message": {
+                # "username": null is an account without one; its first name may be anything.
+                username = args.get("username", f"user{user_id}")
+                sender = {"id": user_id, "is_bot": False,
+                          "first_name": args.get("first_name") or username or "user"}
+                if username is not None:
+                    sender["username"] = username
+                message = {
                     "message_id": message_id, "date": int(time.time()),
                     "chat": {"id": chat_id, "type": "private" if private else "supergroup"},
-                    "from": {"id": user_id, "is_bot": False,
-                             "first_name": args.get("username", "user"),
-                             "username": args.get("username", f"user{user_id}")},
-                    "text": args["text"]}})
+                    "from": sender, "text": args["text"]}
+                entities = args.get("entities", mention_entities(args["text"]))
+                if entities:
+                    message["entities"] = entities
+                if "sender_chat" in args:
+                    message["sender_chat"] = args["sender_chat"]
+                s.updates.append({"update_id": update_id, "message": message})
                 s.lock.notify_all()
                 return 200, {"update_id": update_id, "message_id": message_id}
+            if command == "raw_update":
+                # Whatever the test wrote, malformed or not, with the next update id.
+                update_id = s.next_update_id
+                s.next_update_id += 1
+                s.updates.append(dict(args["update"], update_id=update_id))
+                s.lock.notify_all()
+                return 200, {"update_id": update_id}
             if command == "start":
                 s.started.add(int(args["user_id"]))
                 return 200, {}

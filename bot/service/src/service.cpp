@@ -346,6 +346,10 @@ std::optional<PlayerRecord> PostRun::known_player(const std::string& arg,
 }
 
 void PostRun::run() {
+    // An update with no author (a service message, an update the adapter could not read) only
+    // moves the cursor: there is nobody to answer or to remember.
+    if (post_.author_id.empty())
+        return;
     author_ = store_.upsert_player(post_.platform, post_.author_id, post_.author_name,
                                    post_.author_handle);
     std::vector<std::string> prefixes{s_.settings_.prefix};

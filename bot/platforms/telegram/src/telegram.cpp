@@ -1,6 +1,12 @@
 #include "ghostpost/bot/telegram.h"
 
+#include "ghostpost/bot/log.h"
+#include "telegram_text.h"
+
+#include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 namespace ghostpost::bot {
@@ -115,33 +121,32 @@ std::vector<Formatted> format(const std::string& text, const std::string& code,
     return out;
 }
 
-std::string describe(const json& answer) {
-    if (answer.is_object() && answer.contains("description") && answer["description"].is_string()) {
-        return answer["description"].get<std::string>();
-    }
-    return "no description";
+// Telegram's retry_after (seconds, an integer in practice) as milliseconds, rounded up and
+// kept between one second and a day.
+std::chrono::milliseconds retry_after_of(const json& body) {
+    const auto parameters = body.find("parameters");
+    if (parameters == body.end() || !parameters->is_object())
+        return std::chrono::seconds(1);
+    const auto value = parameters->find("retry_after");
+    if (value == parameters->end() || !value->is_number())
+        return std::chrono::seconds(1);
+    const double seconds = std::clamp(value->get<double>(), 1.0, 86400.0);
+    return std::chrono::milliseconds(static_cast<std::int64_t>(std::ceil(seconds * 1000.0)));
 }
 
-std::chrono::seconds retry_after_of(const json& answer) {
-    if (answer.is_object() && answer.contains("parameters") && answer["parameters"].is_object()) {
-        const json& parameters = answer["parameters"];
-        if (parameters.contains("retry_after") && parameters["retry_after"].is_number_integer()) {
-            return std::chrono::seconds(parameters["retry_after"].get<std::int64_t>());
-        }
-    }
-    return std::chrono::seconds(0);
+// A wait in whole seconds, never shorter than `wait`.
+std::chrono::seconds whole_seconds(std::chrono::milliseconds wait) {
+    return std::max(std::chrono::ceil<std::chrono::seconds>(wait), std::chrono::seconds(1));
 }
 
-std::string author_name(const json& from) {
-    if (from.contains("username") && from["username"].is_string()) {
-        return from["username"].get<std::string>();
-    }
-    std::string name = from.value("first_name", std::string());
-    if (from.contains("last_name") && from["last_name"].is_string()) {
-        name += " " + from["last_name"].get<std::string>();
-    }
-    return name;
+void replace_all(std::string& text, const std::string& what, std::string_view with) {
+    if (what.empty())
+        return;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + with.size()))
+        text.replace(at, what.size(), with);
 }
+
+constexpr std::size_t max_detail = 200; // a log field, a stored last_error: never a wall of text
 
 std::string lower(std::string text) {
     for (char& c : text) {
@@ -151,22 +156,6 @@ std::string lower(std::string text) {
 }
 
 } // namespace
-
-std::optional<std::string> strip_bot_address(const std::string& text, const std::string& bot) {
-    if (!text.starts_with('/')) {
-        return text;
-    }
-    const std::size_t word_end = std::min(text.find_first_of(" \t\n"), text.size());
-    const std::size_t at = text.find('@');
-    if (at == std::string::npos || at > word_end) {
-        return text;
-    }
-    const std::string addressee = text.substr(at + 1, word_end - at - 1);
-    if (bot.empty() || lower(addressee) != lower(bot)) {
-        return std::nullopt;
-    }
-    return text.substr(0, at) + text.substr(word_end);
-}
 
 std::string escape_html(const std::string& text) {
     std::string out;
@@ -189,97 +178,188 @@ std::string escape_html(const std::string& text) {
     return out;
 }
 
+// Telegram's answer to one call. `api` is false for anything that is not the Bot API's
+// {"ok": ...} object (an HTML error page, a truncated body): such answers are transient.
+struct TelegramPlatform::Answer {
+    long status = 0;
+    bool api = false;
+    bool ok = false;
+    json result;
+    int code = 0;            // error_code, or the HTTP status when it has none
+    std::string description; // as Telegram wrote it: scrub before use
+    std::chrono::milliseconds retry_after{0};
+
+    explicit Answer(const HttpResponse& response) : status(response.status) {
+        json body = json::parse(telegram_text::readable_json(response.body), nullptr, false);
+        if (body.is_discarded() || !body.is_object())
+            return;
+        const auto is_ok = body.find("ok");
+        if (is_ok == body.end() || !is_ok->is_boolean())
+            return;
+        api = true;
+        ok = is_ok->get<bool>();
+        if (ok) {
+            if (const auto it = body.find("result"); it != body.end())
+                result = std::move(*it);
+            return;
+        }
+        code = static_cast<int>(std::clamp<long>(response.status, 0, 999));
+        if (const auto it = body.find("error_code"); it != body.end() && it->is_number_integer())
+            if (const auto value = it->get<std::int64_t>(); value >= 100 && value <= 999)
+                code = static_cast<int>(value);
+        const auto it = body.find("description");
+        description =
+            it != body.end() && it->is_string() ? it->get<std::string>() : "no description";
+        retry_after = retry_after_of(body);
+    }
+};
+
 TelegramPlatform::TelegramPlatform(HttpClient& http, TelegramOptions options)
     : http_(http), options_(std::move(options)) {
     while (!options_.api_url.empty() && options_.api_url.back() == '/') {
         options_.api_url.pop_back();
     }
+    if (!options_.clock)
+        options_.clock = std::chrono::steady_clock::now;
 }
 
 std::string TelegramPlatform::method_url(const std::string& method) const {
     return options_.api_url + "/bot" + options_.token + "/" + method;
 }
 
-std::string TelegramPlatform::call_json(const std::string& method, const std::string& body,
-                                        std::chrono::milliseconds timeout) {
-    HttpRequest request;
-    request.url = method_url(method);
-    request.body = body;
-    request.timeout = timeout;
-    const HttpResponse response = http_.post(request);
-    const json answer = json::parse(response.body, nullptr, false);
-    if (answer.is_discarded() || !answer.is_object()) {
-        throw TelegramError(static_cast<int>(response.status), method + ": HTTP " +
-                                                                   std::to_string(response.status) +
-                                                                   " without a Bot API answer");
+bool TelegramPlatform::is_group(const std::string& channel) const {
+    return channel.starts_with('-') || channel.starts_with('@');
+}
+
+std::string TelegramPlatform::scrub(std::string_view text) const {
+    std::string clean = telegram_text::valid_utf8(text);
+    const std::string& token = options_.token;
+    if (token.size() >= 8) {
+        // Telegram may echo the URL, percent-encoded or not; the part after the colon is the
+        // secret, so it goes even when it stands alone.
+        replace_all(clean, token, "[redacted]");
+        std::string encoded = token;
+        replace_all(encoded, ":", "%3A");
+        replace_all(clean, encoded, "[redacted]");
+        replace_all(encoded, "%3A", "%3a");
+        replace_all(clean, encoded, "[redacted]");
+        if (const auto colon = token.find(':'); colon != std::string::npos &&
+                                                token.size() - colon - 1 >= 8)
+            replace_all(clean, token.substr(colon + 1), "[redacted]");
     }
-    if (!answer.value("ok", false)) {
-        const int code = answer.value("error_code", static_cast<int>(response.status));
-        throw TelegramError(code, method + ": " + std::to_string(code) + " " + describe(answer),
-                            retry_after_of(answer));
+    return telegram_text::cap(clean, max_detail);
+}
+
+TelegramPlatform::Answer TelegramPlatform::call(const std::string& method,
+                                                const HttpRequest& request) {
+    using Kind = PlatformError::Kind;
+    std::optional<Answer> answer;
+    try {
+        answer.emplace(http_.post(request));
+    } catch (const HttpError& e) {
+        throw PlatformError(e.kind() == HttpError::Kind::Cancelled ? Kind::Cancelled
+                                                                   : Kind::Transient,
+                            scrub(method + ": " + e.what()));
     }
-    return answer.contains("result") ? answer["result"].dump() : "null";
+    if (!answer->api)
+        throw PlatformError(Kind::Transient, scrub(method + ": HTTP " +
+                                                   std::to_string(answer->status) +
+                                                   " without a Bot API answer"));
+    if (answer->ok)
+        return std::move(*answer);
+    const std::string message =
+        scrub(method + ": " + std::to_string(answer->code) + " " + answer->description);
+    switch (answer->code) {
+    case 429:
+        poll_not_before_ = options_.clock() + answer->retry_after;
+        throw PlatformError(Kind::RateLimited, message, answer->retry_after);
+    case 409:
+        throw PlatformError(Kind::Conflict, message);
+    case 401:
+    case 404: // the token is refused, or the api_url is not a Bot API server
+        throw PlatformError(Kind::Unauthorized, message);
+    default:
+        throw PlatformError(Kind::Transient, message);
+    }
 }
 
 const std::string& TelegramPlatform::bot_username() {
     if (options_.bot_username.empty()) {
-        const json me = json::parse(call_json("getMe", "{}", options_.request_timeout));
-        options_.bot_username = me.value("username", std::string());
+        HttpRequest request;
+        request.url = method_url("getMe");
+        request.body = "{}";
+        request.timeout = options_.request_timeout;
+        const Answer me = call("getMe", request);
+        const auto username = me.result.is_object() ? me.result.find("username") : me.result.end();
+        if (!me.result.is_object() || username == me.result.end() || !username->is_string())
+            throw PlatformError(PlatformError::Kind::Transient, "getMe: no username in the answer");
+        options_.bot_username = telegram_text::valid_utf8(username->get<std::string>());
     }
     return options_.bot_username;
 }
 
 std::vector<Post> TelegramPlatform::poll(const std::string& cursor, std::chrono::seconds timeout) {
+    if (const auto now = options_.clock(); now < poll_not_before_) {
+        // Called again before Telegram's retry_after ran out: wait the rest, to the millisecond.
+        throw PlatformError(
+            PlatformError::Kind::RateLimited, "getUpdates: waiting out Telegram's retry_after",
+            std::chrono::ceil<std::chrono::milliseconds>(poll_not_before_ - now));
+    }
     const std::string& bot = bot_username();
     json body = {{"timeout", timeout.count()}, {"allowed_updates", json::array({"message"})}};
-    if (const auto offset = to_integer(cursor)) {
+    const auto offset = to_integer(cursor);
+    if (offset) {
         body["offset"] = *offset;
     }
-    const auto wait =
+    HttpRequest request;
+    request.url = method_url("getUpdates");
+    request.body = body.dump();
+    request.timeout =
         std::chrono::duration_cast<std::chrono::milliseconds>(timeout + options_.request_timeout);
-    const json updates = json::parse(call_json("getUpdates", body.dump(), wait));
-    if (!updates.is_array()) {
-        throw TelegramError(0, "getUpdates: the result is not an array");
+    const Answer answer = call("getUpdates", request);
+    if (!answer.result.is_array()) {
+        throw PlatformError(PlatformError::Kind::Transient,
+                            "getUpdates: the result is not an array");
     }
 
     std::vector<Post> posts;
-    for (const json& update : updates) {
-        if (!update.is_object() || !update.contains("update_id") ||
-            !update["update_id"].is_number_integer()) {
-            throw TelegramError(0, "getUpdates: an update without an update_id");
+    // The id before the next update: where an update without a readable id is placed.
+    std::optional<std::int64_t> previous;
+    if (offset && *offset > std::numeric_limits<std::int64_t>::min())
+        previous = *offset - 1;
+    for (const json& update : answer.result) {
+        DecodedUpdate decoded = telegram_text::decode_update_value(update, bot);
+        if (decoded.update_id) {
+            previous = decoded.update_id;
+        } else if (previous && *previous < std::numeric_limits<std::int64_t>::max() - 2) {
+            // Updates come in increasing ids, so this one is the only one that can hold id
+            // previous + 1: confirming it skips nothing else.
+            ++*previous;
+            decoded.post.message_id = "update-" + std::to_string(*previous);
+            decoded.post.cursor = std::to_string(*previous + 1);
         }
-        const std::int64_t update_id = update["update_id"].get<std::int64_t>();
-        Post post;
-        post.platform = "telegram";
-        post.cursor = std::to_string(update_id + 1);
-        // Updates we did not ask for still carry the cursor forward, as chatter.
-        post.message_id = "update-" + std::to_string(update_id);
-        const json* message = nullptr;
-        if (update.contains("message") && update["message"].is_object()) {
-            message = &update["message"];
+        if (!decoded.problem.empty()) {
+            log::warning("telegram_update_skipped",
+                         {{"update", decoded.post.cursor.empty() ? std::string("before any id")
+                                                                 : decoded.post.message_id},
+                          {"problem", scrub(decoded.problem)}});
         }
-        if (message != nullptr && message->contains("chat") && message->contains("message_id")) {
-            const json& chat = (*message)["chat"];
-            post.channel = std::to_string(chat.value("id", std::int64_t{0}));
-            post.message_id = std::to_string((*message)["message_id"].get<std::int64_t>());
-            post.direct = chat.value("type", std::string()) == "private";
-            if (message->contains("from") && (*message)["from"].is_object()) {
-                const json& from = (*message)["from"];
-                post.author_id = std::to_string(from.value("id", std::int64_t{0}));
-                post.author_name = author_name(from);
-            }
-            if (message->contains("text") && (*message)["text"].is_string()) {
-                // A command for another bot in the same group is none of ours: chatter.
-                post.text = strip_bot_address((*message)["text"].get<std::string>(), bot)
-                                .value_or(std::string());
-            }
-        }
-        posts.push_back(std::move(post));
+        if (!decoded.post.cursor.empty())
+            posts.push_back(std::move(decoded.post));
     }
     return posts;
 }
 
 Delivery TelegramPlatform::send(const Reply& reply) {
+    if (const auto gate = not_before_.find(reply.destination); gate != not_before_.end()) {
+        // The outbox counts whole seconds of wall time; Telegram's wait is honoured here to
+        // the millisecond, so a retry that comes a fraction early waits one more second.
+        if (const auto now = options_.clock(); now < gate->second) {
+            return {Delivery::Status::RetryAfter,
+                    whole_seconds(std::chrono::ceil<std::chrono::milliseconds>(gate->second - now)),
+                    "waiting out Telegram's retry_after"};
+        }
+    }
     const bool has_photo = !reply.png.empty();
     std::vector<Formatted> parts =
         format(reply.text, code_of(reply), has_photo ? max_caption : max_text);
@@ -318,7 +398,7 @@ Delivery TelegramPlatform::send(const Reply& reply) {
             request.parts.push_back({"reply_parameters", reply_parameters.dump(), "", ""});
             reply_parameters = nullptr;
         }
-        const Delivery d = post_message(request, "sendPhoto", reply.to);
+        const Delivery d = post_message(request, "sendPhoto", reply);
         if (d.status != Delivery::Status::Sent) {
             return d;
         }
@@ -336,7 +416,7 @@ Delivery TelegramPlatform::send(const Reply& reply) {
             reply_parameters = nullptr;
         }
         request.body = body.dump(-1, ' ', false, json::error_handler_t::replace);
-        const Delivery d = post_message(request, "sendMessage", reply.to);
+        const Delivery d = post_message(request, "sendMessage", reply);
         if (d.status != Delivery::Status::Sent) {
             return d;
         }
@@ -345,43 +425,45 @@ Delivery TelegramPlatform::send(const Reply& reply) {
 }
 
 Delivery TelegramPlatform::post_message(const HttpRequest& request, const std::string& method,
-                                        Reply::To to) {
-    HttpResponse response;
+                                        const Reply& reply) {
+    std::optional<Answer> answer;
     try {
-        response = http_.post(request);
+        answer.emplace(http_.post(request));
     } catch (const HttpError& e) {
         if (e.kind() == HttpError::Kind::Cancelled) {
-            throw;
+            throw PlatformError(PlatformError::Kind::Cancelled, scrub(method + ": " + e.what()));
         }
-        return {Delivery::Status::Transient, {}, method + ": " + e.what()};
+        return {Delivery::Status::Transient, {}, scrub(method + ": " + e.what())};
     }
-    const json answer = json::parse(response.body, nullptr, false);
-    if (answer.is_discarded() || !answer.is_object()) {
-        const auto status = response.status >= 500 || response.status == 0
-                                ? Delivery::Status::Transient
-                                : Delivery::Status::Failed;
-        return {status,
+    if (!answer->api) {
+        // An HTML error page, a proxy's answer, a cut-off body, whatever its status: the
+        // message may well not have been refused, so it is tried again.
+        return {Delivery::Status::Transient,
                 {},
-                method + ": HTTP " + std::to_string(response.status) + " without a Bot API answer"};
+                scrub(method + ": HTTP " + std::to_string(answer->status) +
+                      " without a Bot API answer")};
     }
-    if (answer.value("ok", false)) {
+    if (answer->ok) {
         return {Delivery::Status::Sent, {}, {}};
     }
-    const int code = answer.value("error_code", static_cast<int>(response.status));
-    const std::string description = describe(answer);
-    const std::string detail = method + ": " + std::to_string(code) + " " + description;
+    const int code = answer->code;
+    const std::string detail =
+        scrub(method + ": " + std::to_string(code) + " " + answer->description);
     if (code == 429) {
-        return {Delivery::Status::RetryAfter,
-                std::max(retry_after_of(answer), std::chrono::seconds(1)), detail};
+        const auto now = options_.clock();
+        std::erase_if(not_before_, [&](const auto& entry) { return entry.second <= now; });
+        not_before_[reply.destination] = now + answer->retry_after;
+        return {Delivery::Status::RetryAfter, whole_seconds(answer->retry_after), detail};
     }
     if (code >= 500 || code == 401 || code == 404 || code == 409) {
         // A revoked token (401) or a wrong api_url (404) is the operator's to fix: keep the
         // replies until it is, rather than drop them.
         return {Delivery::Status::Transient, {}, detail};
     }
-    const bool private_chat = to == Reply::To::User;
-    if (private_chat && (code == 403 || (code == 400 && lower(description).find("chat not found") !=
-                                                            std::string::npos))) {
+    const bool private_chat = reply.to == Reply::To::User;
+    if (private_chat &&
+        (code == 403 ||
+         (code == 400 && lower(answer->description).find("chat not found") != std::string::npos))) {
         return {Delivery::Status::Blocked, {}, detail};
     }
     return {Delivery::Status::Failed, {}, detail};
