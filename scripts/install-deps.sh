@@ -8,6 +8,8 @@ packages=(
     libcurl4-openssl-dev nlohmann-json3-dev libsqlite3-dev libssl-dev
     libcairo2-dev libpng-dev libfreetype-dev libtomlplusplus-dev libcli11-dev catch2 fonts-dejavu-core
     python3 sqlite3
+    # The fuzz targets (tests/fuzz): clang and its libFuzzer and sanitizer runtimes.
+    clang libclang-rt-14-dev
 )
 # Node.js and npm run the Telegram emulator in the tests. A machine may already carry a Node.js
 # of its own (NodeSource's package ships npm inside it and conflicts with Debian's npm), so

@@ -1,0 +1,107 @@
+// libFuzzer target: the Telegram update decoder (decode_update) on any bytes, and on a
+// well-formed message whose text and entity come from the bytes, so that the UTF-16 offsets
+// are exercised as well as the JSON. It must never throw, and what it passes on must keep the
+// adapter's promises: valid UTF-8, capped names, handles of [A-Za-z0-9_], a cursor after the id.
+#include "ghostpost/bot/command.h"
+#include "ghostpost/bot/telegram.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+namespace {
+
+using ghostpost::bot::DecodedUpdate;
+using ghostpost::bot::decode_update;
+using ghostpost::bot::valid_utf8;
+
+void check(bool ok, const char* what) {
+    if (!ok) {
+        std::fprintf(stderr, "invariant broken: %s\n", what);
+        std::abort();
+    }
+}
+
+bool handle_or_empty(const std::string& handle) {
+    return handle.size() <= 32 && std::all_of(handle.begin(), handle.end(), [](char c) {
+               return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                      (c >= '0' && c <= '9') || c == '_';
+           });
+}
+
+bool name_ok(const std::string& name) {
+    return name.size() <= 128 && valid_utf8(name) &&
+           std::none_of(name.begin(), name.end(),
+                        [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; });
+}
+
+bool integer_or_empty(const std::string& id) {
+    return id.size() <= 20 && (id.empty() || id == "0" ||
+                               (id.find_first_not_of("-0123456789") == std::string::npos));
+}
+
+void check_decoded(const DecodedUpdate& d) {
+    check(d.post.platform == "telegram", "the platform is telegram");
+    if (d.update_id) {
+        check(*d.update_id >= 0, "an update id is not negative");
+        check(d.post.cursor == std::to_string(*d.update_id + 1), "the cursor follows the id");
+    } else {
+        check(d.post.cursor.empty(), "no id, no cursor");
+    }
+    if (!d.problem.empty()) {
+        check(d.problem.size() <= 200 && valid_utf8(d.problem), "the problem is short text");
+        check(d.post.text.empty() && d.post.mentions.empty() && d.post.channel.empty() &&
+                  d.post.author_id.empty(),
+              "a malformed update passes nothing on");
+    }
+    check(valid_utf8(d.post.text), "the text is valid UTF-8");
+    check(name_ok(d.post.author_name), "the author's name is capped, valid and plain");
+    check(handle_or_empty(d.post.author_handle), "the author's handle is a username");
+    check(integer_or_empty(d.post.channel), "the channel is an integer");
+    check(integer_or_empty(d.post.author_id), "the author id is an integer");
+    check(d.post.mentions.size() <= 64, "mentions are capped");
+    if (d.post.text.empty())
+        check(d.post.mentions.empty(), "no text, no mentions");
+    for (const auto& m : d.post.mentions) {
+        check(handle_or_empty(m.handle), "a mention's handle is a username");
+        check(name_ok(m.name), "a mention's name is capped, valid and plain");
+        check(integer_or_empty(m.user_id), "a mention's user id is an integer");
+        check(!m.handle.empty() || !m.user_id.empty(), "a mention names someone");
+    }
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+    check_decoded(decode_update(bytes, "ghostpost_bot"));
+
+    // A well-formed message: 4 bytes choose the entity, the rest is the text and a name.
+    if (size < 4)
+        return 0;
+    using nlohmann::json;
+    const std::string rest(bytes.substr(4));
+    const json entity = {{"type", data[2] % 2 == 0 ? "mention" : "text_mention"},
+                         {"offset", data[0] % 64},
+                         {"length", data[1] % 64},
+                         {"user", {{"id", data[3]}, {"is_bot", false}, {"first_name", rest}}}};
+    const json update = {
+        {"update_id", 1},
+        {"message",
+         {{"message_id", 2},
+          {"date", 0},
+          {"chat", {{"id", -100}, {"type", "supergroup"}}},
+          {"from", {{"id", 3}, {"is_bot", false}, {"first_name", rest}, {"username", rest}}},
+          {"text", rest},
+          {"entities", json::array({entity})}}}};
+    const std::string text = update.dump(-1, ' ', false, json::error_handler_t::replace);
+    const DecodedUpdate d = decode_update(text, "ghostpost_bot");
+    check_decoded(d);
+    check(d.update_id == 1, "a well-formed update keeps its id");
+    return 0;
+}
