@@ -11,7 +11,22 @@ int check(int rc, sqlite3* db) {
     throw SqliteError(rc, "sqlite: " + message);
 }
 
-Database::Database(const std::string& path, const DatabaseOptions& options) {
+namespace {
+
+// A cache that never stops growing would be a leak if some caller built SQL from data; ours
+// inline only enum names, so a few dozen entries is all it ever holds.
+constexpr std::size_t max_cached_statements = 256;
+
+int count_commit(void* options) {
+    const auto& o = *static_cast<const DatabaseOptions*>(options);
+    if (o.on_commit)
+        o.on_commit();
+    return 0; // 0: let the commit go ahead
+}
+
+} // namespace
+
+Database::Database(const std::string& path, const DatabaseOptions& options) : options_(options) {
     int rc = sqlite3_open_v2(path.c_str(), &db_,
                              SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                              nullptr);
@@ -28,13 +43,21 @@ Database::Database(const std::string& path, const DatabaseOptions& options) {
             exec("PRAGMA journal_mode=WAL");
         exec(options.synchronous_full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=OFF");
         exec("PRAGMA foreign_keys=ON");
+        if (options_.on_commit)
+            sqlite3_commit_hook(db_, count_commit, &options_);
     } catch (...) {
         sqlite3_close(db_);
         throw;
     }
 }
 
-Database::~Database() { sqlite3_close(db_); }
+Database::~Database() {
+    for (auto& [sql, stmt] : cache_)
+        sqlite3_finalize(stmt);
+    sqlite3_close(db_);
+}
+
+Statement Database::prepare_cached(std::string_view sql) { return Statement(*this, sql); }
 
 void Database::exec(std::string_view sql) {
     std::string text(sql);
@@ -61,11 +84,28 @@ std::int64_t Database::last_insert_rowid() const { return sqlite3_last_insert_ro
 
 int Database::changes() const { return sqlite3_changes(db_); }
 
-Statement::Statement(Database& db, std::string_view sql) : db_(db.handle()) {
+Statement::Statement(Database& db, std::string_view sql)
+    : owner_(db), db_(db.handle()), sql_(sql) {
+    if (auto node = owner_.cache_.extract(sql_)) {
+        stmt_ = node.mapped();
+        return;
+    }
     check(sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr), db_);
+    if (owner_.options_.on_prepare)
+        owner_.options_.on_prepare(sql);
 }
 
-Statement::~Statement() { sqlite3_finalize(stmt_); }
+Statement::~Statement() {
+    if (stmt_ == nullptr)
+        return;
+    // Reset at once: a statement left mid-rows would hold a read transaction open.
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+    if (owner_.cache_.size() < max_cached_statements &&
+        owner_.cache_.try_emplace(std::move(sql_), stmt_).second)
+        return;
+    sqlite3_finalize(stmt_);
+}
 
 Statement& Statement::bind(int index, std::int64_t value) {
     check(sqlite3_bind_int64(stmt_, index, value), db_);
@@ -133,7 +173,8 @@ std::vector<std::uint8_t> Statement::column_blob(int column) const {
     return std::vector<std::uint8_t>(data, data + size);
 }
 
-Transaction::Transaction(Database& db) : db_(db) { db_.exec("BEGIN IMMEDIATE"); }
+// BEGIN and COMMIT come from the statement cache too: a post runs one of each.
+Transaction::Transaction(Database& db) : db_(db) { Statement(db_, "BEGIN IMMEDIATE").run(); }
 
 Transaction::~Transaction() {
     if (done_)
@@ -143,7 +184,7 @@ Transaction::~Transaction() {
 }
 
 void Transaction::commit() {
-    db_.exec("COMMIT");
+    Statement(db_, "COMMIT").run();
     done_ = true;
 }
 

@@ -222,6 +222,27 @@ ALTER TABLE games ADD COLUMN challenged_id INTEGER REFERENCES players (id);
 -- any process can tell whether what it holds is still the game.
 ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
 )sql",
+    // 8: community scale. Each game keeps when the time-driven job must next look at it
+    // (next_deadline, NULL: never), so the job touches only the games due; games under way
+    // before this are due at once, and the job's first look sets their deadline. Indexes for
+    // every query a post or a command runs, and for pruning delivered replies and old post ids.
+    R"sql(
+ALTER TABLE games ADD COLUMN next_deadline INTEGER;
+UPDATE games SET next_deadline = 0 WHERE status = 'ongoing' AND paused = 0;
+CREATE INDEX games_by_deadline ON games (next_deadline) WHERE next_deadline IS NOT NULL;
+CREATE INDEX games_by_status ON games (status);
+CREATE INDEX games_by_white ON games (white);
+CREATE INDEX games_by_black ON games (black);
+CREATE INDEX games_by_challenger ON games (challenger);
+CREATE INDEX games_by_challenged_id ON games (challenged_id);
+CREATE INDEX games_by_challenged ON games (platform, challenged);
+CREATE INDEX outbox_by_destination ON outbox (platform, destination, state);
+CREATE INDEX outbox_sent ON outbox (sent_at) WHERE state = 'sent';
+CREATE INDEX handled_posts_by_age ON handled_posts (handled_at);
+CREATE INDEX mod_log_by_platform ON mod_log (platform);
+-- The live-ply index is partial: the foreign key checks of games need one on every action.
+CREATE INDEX actions_by_game ON actions (game_id);
+)sql",
 };
 
 std::string lower(std::string_view s) {
@@ -496,10 +517,10 @@ public:
     std::int64_t create_game(const GameRecord& g) override {
         Statement s(db_, "INSERT INTO games (variant, options, platform, channel, challenger, "
                          "challenged, challenger_color, white, black, status, result, reason, "
-                         "seed, created_at, time_control, rated, paused, challenged_id) VALUES (?1, "
-                         "?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, "
-                         "?18) "
-                         "RETURNING id");
+                         "seed, created_at, time_control, rated, paused, challenged_id, "
+                         "next_deadline) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+                         "?12, ?13, ?14, ?15, ?16, ?17, ?18, CASE WHEN ?10 = 'ongoing' AND ?17 = 0 "
+                         "THEN 0 END) RETURNING id");
         s.bind(1, g.variant).bind(2, encode_options(g.options)).bind(3, g.platform);
         s.bind(4, g.channel).bind(5, g.challenger).bind(6, g.challenged);
         s.bind(7, g.challenger_color);
@@ -528,7 +549,12 @@ public:
     void update_game(const GameRecord& g) override {
         Statement s(db_, "UPDATE games SET white = ?1, black = ?2, status = ?3, result = ?4, "
                          "reason = ?5, challenger_color = ?6, paused = ?8, challenged_id = ?9, "
-                         "revision = revision + 1 WHERE id = ?7");
+                         "revision = revision + 1, "
+                         // A game that stops is never due; one that starts or resumes is due at
+                         // once, until sync_clocks sets its deadline (in the same transaction).
+                         "next_deadline = CASE WHEN ?3 <> 'ongoing' OR ?8 <> 0 THEN NULL "
+                         "WHEN status <> 'ongoing' OR paused <> 0 THEN 0 ELSE next_deadline END "
+                         "WHERE id = ?7");
         bind_seats(s, 1, g);
         s.bind(3, status_name(g.status)).bind(4, g.result).bind(5, g.reason);
         s.bind(6, g.challenger_color).bind(7, g.id).bind(8, g.paused ? 1 : 0);
@@ -556,10 +582,17 @@ public:
 
     std::vector<GameRecord> games_of_player(const PlayerRecord& p,
                                             const std::vector<GameStatus>& statuses) override {
+        // One indexed lookup per way of being in a game: with the ORs in one WHERE, SQLite
+        // reads every game of the platform. The unary + keeps the planner off the platform and
+        // status indexes for the outer filter.
         Statement s(db_, std::string("SELECT ") + game_columns +
-                             " FROM games WHERE platform = ?1 AND (white = ?2 OR black = ?2 OR "
-                             "challenger = ?2 OR challenged_id = ?2 OR (challenged_id IS NULL AND "
-                             "challenged = ?3 AND challenged <> '')) AND " +
+                             " FROM games WHERE id IN (SELECT id FROM games WHERE white = ?2 "
+                             "UNION ALL SELECT id FROM games WHERE black = ?2 "
+                             "UNION ALL SELECT id FROM games WHERE challenger = ?2 "
+                             "UNION ALL SELECT id FROM games WHERE challenged_id = ?2 "
+                             "UNION ALL SELECT id FROM games WHERE platform = ?1 AND "
+                             "challenged = ?3 AND challenged <> '' AND challenged_id IS NULL) "
+                             "AND +platform = ?1 AND +" +
                              status_in(statuses) + " ORDER BY id");
         s.bind(1, p.platform).bind(2, p.id).bind(3, p.handle);
         std::vector<GameRecord> out;
@@ -692,8 +725,10 @@ public:
     }
 
     void mark_sent(std::int64_t id, std::int64_t now) override {
-        Statement s(db_, "UPDATE outbox SET state = 'sent', sent_at = ?2, attempts = attempts + 1 "
-                         "WHERE id = ?1");
+        // A delivered image is not kept: the log can draw it again, and boards are most of
+        // the outbox's bytes.
+        Statement s(db_, "UPDATE outbox SET state = 'sent', sent_at = ?2, attempts = attempts + 1, "
+                         "png = NULL WHERE id = ?1");
         s.bind(1, id).bind(2, now).run();
     }
 
@@ -724,6 +759,36 @@ public:
         while (s.step())
             out.push_back(read_game(s));
         return out;
+    }
+
+    void set_next_deadline(std::int64_t game_id, std::optional<std::int64_t> at) override {
+        Statement s(db_, "UPDATE games SET next_deadline = ?2 WHERE id = ?1 AND "
+                         "next_deadline IS NOT ?2");
+        s.bind(1, game_id);
+        if (at)
+            s.bind(2, *at);
+        else
+            s.bind_null(2);
+        s.run();
+    }
+
+    std::vector<GameRecord> games_due(std::int64_t now) override {
+        Statement s(db_, std::string("SELECT ") + game_columns +
+                             " FROM games WHERE next_deadline <= ?1 ORDER BY next_deadline, id");
+        s.bind(1, now);
+        std::vector<GameRecord> out;
+        while (s.step())
+            out.push_back(read_game(s));
+        return out;
+    }
+
+    int prune(std::int64_t sent_before, std::int64_t handled_before) override {
+        Statement sent(db_, "DELETE FROM outbox WHERE state = 'sent' AND sent_at < ?1");
+        sent.bind(1, sent_before).run();
+        int removed = db_.changes();
+        Statement handled(db_, "DELETE FROM handled_posts WHERE handled_at < ?1");
+        handled.bind(1, handled_before).run();
+        return removed + db_.changes();
     }
 
     std::vector<ClockRecord> clocks(std::int64_t game_id) override {

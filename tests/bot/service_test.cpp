@@ -99,6 +99,11 @@ public:
     games_with_status(const std::vector<storage::GameStatus>& st) override {
         return s_.games_with_status(st);
     }
+    void set_next_deadline(std::int64_t g, std::optional<std::int64_t> at) override {
+        s_.set_next_deadline(g, at);
+    }
+    std::vector<storage::GameRecord> games_due(std::int64_t n) override { return s_.games_due(n); }
+    int prune(std::int64_t s, std::int64_t h) override { return s_.prune(s, h); }
     std::vector<storage::ClockRecord> clocks(std::int64_t g) override { return s_.clocks(g); }
     void put_clock(std::int64_t g, const storage::ClockRecord& c) override { s_.put_clock(g, c); }
     std::optional<std::int64_t> heartbeat() override { return s_.heartbeat(); }

@@ -3,12 +3,15 @@
 // who decides (a move, an acceptance, a takeback, a vacation, a pause) goes through
 // sync_clocks, so starting and stopping follows one rule. The time-driven job (Service::tick)
 // does what no post triggers: losses on time, the 80 % reminder, Gnostic Chess's combat
-// deadline and the restart of clocks when a vacation ends.
+// deadline and the restart of clocks when a vacation ends. Each game stores when the job must
+// next look at it (store_deadline, after every change of its clocks), so the job reads only
+// the games that are due.
 #include "post_run.h"
 
 #include "ghostpost/bot/clock.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace ghostpost::bot {
 
@@ -175,6 +178,45 @@ void PostRun::sync_clocks(Loaded& l) {
                  {}, &l.rec);
         }
     }
+    store_deadline(l);
+}
+
+void PostRun::store_deadline(const Loaded& l) {
+    // The earliest moment at which tick_game would do something: a loss on time, the 80 %
+    // reminder, Gnostic Chess's combat deadline, or a clock to restart when a vacation ends.
+    // An early deadline costs one look; a late one would be a bug, so each mirrors tick_game.
+    std::optional<Seconds> next;
+    const auto consider = [&](Seconds at) {
+        if (!next || at < *next)
+            next = at;
+    };
+    if (l.rec.status == GameStatus::Ongoing && !l.rec.paused) {
+        const TimeControl tc = control_of(l.rec);
+        const auto ds = deciders(l);
+        for (const auto& c : clock_rows(l.rec)) {
+            if (c.running_since != 0) {
+                consider(c.running_since + c.remaining);
+                // tick_game warns once 5 * left <= budget.
+                if (!c.warned && c.budget > 0)
+                    consider(c.running_since + c.remaining - c.budget / 5);
+            }
+            if (!contains(ds, c.seat))
+                continue;
+            const auto anytime = l.game->anytime_actions(c.seat);
+            if (c.deciding_since != 0 &&
+                std::any_of(anytime.begin(), anytime.end(),
+                            [](const auto& a) { return a.text == "default"; }))
+                consider(c.deciding_since + s_.settings_.combat_deadline);
+            if (c.running_since == 0 && tc.kind != TimeControl::Kind::None) {
+                if (auto pid = seated(l.rec, c.seat)) {
+                    const PlayerRecord p = player(*pid);
+                    if (p.vacation_until > now_)
+                        consider(p.vacation_until);
+                }
+            }
+        }
+    }
+    store_.set_next_deadline(l.rec.id, next);
 }
 
 void PostRun::clocks_after_action(Loaded& l, Seat seat, bool decision) {
@@ -248,6 +290,13 @@ bool PostRun::tick_game(std::int64_t game_id) {
     sync_clocks(l);
     if (l.rec.paused)
         return false;
+    const bool changed = tick_due(l);
+    if (l.rec.status == GameStatus::Ongoing)
+        store_deadline(l);
+    return changed;
+}
+
+bool PostRun::tick_due(Loaded& l) {
     bool changed = false;
     // Gnostic Chess: a seat that let the combat deadline pass gets the rules' `default`
     // answer, which follows its standing policy. A shorter clock brings the deadline forward,
@@ -346,6 +395,7 @@ bool PostRun::forgive_downtime(std::int64_t game_id, std::int64_t from, std::int
     if (!ran)
         return false;
     Loaded l = load(*rec);
+    store_deadline(l);
     say_in(l.rec, "Game #" + std::to_string(l.rec.id) + ": I was down from " + format_utc(from) +
                       " to " + format_utc(to) + " (" + format_duration(gap) +
                       "). That time is charged to nobody: the clocks stood still." +
@@ -431,9 +481,15 @@ void PostRun::cmd_vacation(const std::vector<std::string>& args) {
 
 int Service::tick() {
     const std::int64_t now = clock_();
-    store_.transaction([&] { store_.put_heartbeat(now); });
+    store_.transaction([&] {
+        store_.put_heartbeat(now);
+        // Retention: delivered replies are kept a day (for the log's sake); a post id only as
+        // long as a platform might deliver the post again behind its cursor.
+        store_.prune(now - day, now - 7 * day);
+    });
     int changed = 0;
-    for (const auto& g : store_.games_with_status({GameStatus::Ongoing})) {
+    // Only the games whose stored deadline has come: the others have nothing to do.
+    for (const auto& g : store_.games_due(now)) {
         Post p;
         p.platform = g.platform;
         p.channel = g.channel;
@@ -454,7 +510,8 @@ int Service::start_up() {
     const auto last = store_.heartbeat();
     int told = 0;
     if (last && now - *last > settings_.downtime_notice_after) {
-        for (const auto& g : store_.games_with_status({GameStatus::Ongoing})) {
+        // A game whose clocks ran has a deadline; the others have nothing to forgive.
+        for (const auto& g : store_.games_due(std::numeric_limits<std::int64_t>::max())) {
             Post p;
             p.platform = g.platform;
             p.channel = g.channel;

@@ -4,9 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 struct sqlite3;
@@ -24,12 +26,20 @@ private:
     int code_;
 };
 
+class Statement;
+
 // How a database is opened. `synchronous_full` is the durable default: a committed post
 // survives a power cut. Tests may turn it off for speed.
 struct DatabaseOptions {
     int busy_timeout_ms = 5000;
     bool synchronous_full = true;
     bool wal = true;
+    // Called with the SQL of every statement compiled (not for one taken from the cache), so a
+    // test can check each query's plan. May be empty.
+    std::function<void(std::string_view sql)> on_prepare;
+    // Called on every commit of the connection (each one a durable fsync when synchronous is
+    // FULL), so a test can count them. May be empty; must not touch the database.
+    std::function<void()> on_commit;
 };
 
 // One connection. Opening creates the file when missing, enables WAL, foreign keys, the busy
@@ -49,7 +59,18 @@ public:
     int changes() const;
     sqlite3* handle() const { return db_; }
 
+    // A statement for `sql` from this connection's cache, compiled on first use: the same as
+    // `Statement(*this, sql)`, which always goes through the cache. Errors: SqliteError when the
+    // SQL does not compile.
+    Statement prepare_cached(std::string_view sql);
+
 private:
+    friend class Statement;
+    // Compiled statements not in use, by their SQL. A Statement takes one out while it lives
+    // and gives it back reset, with its bindings cleared; two live statements of the same SQL
+    // (nested queries) simply compile a second copy.
+    std::unordered_map<std::string, sqlite3_stmt*> cache_;
+    DatabaseOptions options_;
     sqlite3* db_ = nullptr;
 };
 
@@ -57,7 +78,8 @@ private:
 // SQLITE_DONE; returns `rc` otherwise.
 int check(int rc, sqlite3* db);
 
-// A prepared statement. Parameters are numbered from 1, columns from 0.
+// A prepared statement. Parameters are numbered from 1, columns from 0. It comes from the
+// connection's statement cache and goes back to it when destroyed: reset, bindings cleared.
 class Statement {
 public:
     // Errors: SqliteError when the SQL does not compile.
@@ -88,7 +110,9 @@ public:
     std::vector<std::uint8_t> column_blob(int column) const;
 
 private:
+    Database& owner_;
     sqlite3* db_;
+    std::string sql_;
     sqlite3_stmt* stmt_ = nullptr;
 };
 

@@ -301,6 +301,18 @@ public:
     // --- correspondence clocks, the service's heartbeat, moderation
     // Every game with one of `statuses` on any platform, oldest first.
     virtual std::vector<GameRecord> games_with_status(const std::vector<GameStatus>& statuses) = 0;
+    // When the time-driven job must next look at the game; nullopt: never (no clock runs, no
+    // deadline waits). update_game clears it for a game that stops and makes a game that
+    // starts or resumes due at once; the service sets it whenever the game's clocks change.
+    virtual void set_next_deadline(std::int64_t game_id, std::optional<std::int64_t> at) = 0;
+    // The games whose next deadline is at or before `now`, earliest first (by an index: the
+    // games not due are never read).
+    virtual std::vector<GameRecord> games_due(std::int64_t now) = 0;
+    // Retention: deletes delivered outbox entries sent before `sent_before` (with their
+    // images: a board is drawn again from the action log when asked for) and the ids of
+    // posts handled before `handled_before` (the platform's cursor keeps older posts from
+    // coming back). Returns how many rows went.
+    virtual int prune(std::int64_t sent_before, std::int64_t handled_before) = 0;
     // The game's clock rows (none before the service first set them), White first.
     virtual std::vector<ClockRecord> clocks(std::int64_t game_id) = 0;
     // Creates or replaces the row of `clock.seat` in the game.

@@ -1,0 +1,303 @@
+// Community scale (issue #16): what the store does must not grow with the number of games
+// stored. Every statement the store compiles is checked with EXPLAIN QUERY PLAN against a
+// database of a few thousand games; deadlines, retention and the statement cache are checked
+// by what they leave in the database.
+#include "ghostpost/storage/store.h"
+
+#include "temp_path.h"
+
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace ghostpost::storage;
+using ghostpost::rules::Seat;
+using ghostpost::testing::TempPath;
+
+namespace {
+
+GameRecord game_of(std::int64_t white, std::int64_t black, int n) {
+    GameRecord g;
+    g.variant = "chess";
+    g.platform = "console";
+    g.channel = "room" + std::to_string(n % 50);
+    g.challenger = white;
+    g.challenged = "p" + std::to_string(black);
+    g.challenged_id = black;
+    g.challenger_color = "white";
+    g.white = white;
+    g.black = black;
+    g.status = n % 3 == 0 ? GameStatus::Finished : GameStatus::Ongoing;
+    g.seed = {1, 2, 3};
+    g.created_at = 1700000000 + n;
+    g.time_control = "3d";
+    return g;
+}
+
+// The tables that grow with the community; a scan of any of them costs time in proportion.
+// Aliases used in the store's SQL (outbox e and o, players p) count as their table.
+const std::set<std::string> growing{"games",   "actions", "outbox", "handled_posts",
+                                    "players", "clocks",  "e",      "o",
+                                    "p"};
+
+// The first word after "SCAN " in a query plan line: the table (or alias) read in full.
+std::string scanned(const std::string& detail) {
+    if (detail.rfind("SCAN ", 0) != 0)
+        return {};
+    const std::string rest = detail.substr(5);
+    return rest.substr(0, rest.find(' '));
+}
+
+// The table (or alias) after "SEARCH ".
+std::string searched(const std::string& detail) {
+    if (detail.rfind("SEARCH ", 0) != 0)
+        return {};
+    const std::string rest = detail.substr(7);
+    return rest.substr(0, rest.find(' '));
+}
+
+} // namespace
+
+TEST_CASE("Every statement the store runs reads the growing tables through an index",
+          "[storage][scale]") {
+    TempPath path;
+    std::vector<std::string> compiled;
+    DatabaseOptions options;
+    options.synchronous_full = false;
+    options.on_prepare = [&](std::string_view sql) { compiled.emplace_back(sql); };
+    auto store = open_sqlite_store(path.str(), options);
+
+    constexpr int players = 400;
+    constexpr int games = 3000;
+    store->transaction([&] {
+        for (int i = 1; i <= players; ++i)
+            store->upsert_player("console", "u" + std::to_string(i), "P" + std::to_string(i),
+                                 "p" + std::to_string(i));
+        for (int n = 0; n < games; ++n) {
+            const std::int64_t white = 1 + n % players;
+            const std::int64_t black = 1 + (n + 1) % players;
+            const std::int64_t id = store->create_game(game_of(white, black, n));
+            store->append_action({id, 1, Seat::White, white, "e4", "m" + std::to_string(n), ""});
+            store->put_clock(id, {Seat::Black, 3 * 86400, 1700000000, 1700000000, 3 * 86400,
+                                  false});
+            store->set_next_deadline(id, 1700000000 + n);
+            OutgoingMessage m;
+            m.platform = "console";
+            m.destination = "room" + std::to_string(n % 50);
+            m.text = "reply";
+            const std::int64_t out = store->enqueue(m, 1700000000);
+            if (n % 2 == 0)
+                store->mark_sent(out, 1700000000);
+            store->mark_post_handled("console", "room", "m" + std::to_string(n), 1700000000);
+        }
+    });
+    store->transaction([] {}); // BEGIN and COMMIT are statements too
+
+    // Every query the store has, once each.
+    PlayerRecord p1 = *store->player(1);
+    store->post_handled("console", "room", "m1");
+    store->cursor("console");
+    store->set_cursor("console", "10");
+    store->player_by_account("console", "u1");
+    store->player_by_handle("console", "p2");
+    store->save_player_settings(p1);
+    store->save_vacation(p1);
+    GameRecord g = *store->game(5);
+    store->update_game(g);
+    store->games_in_channel("console", "room3", {GameStatus::Challenge, GameStatus::Ongoing});
+    store->games_in_channel("console", "room3", {GameStatus::Finished});
+    store->games_of_player(p1, {GameStatus::Challenge, GameStatus::Ongoing});
+    store->games_of_player(p1, {GameStatus::Ongoing});
+    store->games_with_status({GameStatus::Challenge});
+    store->actions(5);
+    store->action_count(5);
+    store->game_revision(5);
+    store->take_back(5, 2);
+    store->put_offer(5, {OfferKind::Draw, Seat::White, 1});
+    store->offer(5, OfferKind::Draw);
+    store->clear_offer(5, OfferKind::Draw);
+    store->due("console", 1700000000, 50);
+    store->reschedule(2, 1700000100, "later");
+    store->give_up(4, "never");
+    store->pending_count("console");
+    store->clocks(5);
+    store->games_due(1700000100);
+    store->prune(1700000000, 1700000000);
+    store->put_heartbeat(1700000000);
+    store->heartbeat();
+    store->log_mod_action({0, "console", "mod", "pause #5", 1700000000});
+    store->mod_actions("console", 10);
+    store->put_ban({"console", "u9", "mod", "", 1700000000});
+    store->ban("console", "u9");
+    store->remove_ban("console", "u9");
+    store->rating(1, "chess");
+    store->save_rating({1, "chess", 1500, 350, 0.06, 0}, 1700000000);
+    store->ratings_of_player(1);
+    store->leaderboard("console", "chess", 10);
+    TournamentRecord t;
+    t.platform = "console";
+    t.channel = "room1";
+    t.name = "Autumn";
+    t.variant = "chess";
+    t.format = "swiss";
+    t.creator = 1;
+    t.id = store->create_tournament(t);
+    store->tournament(t.id);
+    store->tournament_by_name("console", "autumn");
+    store->tournaments_in_channel("console", "room1");
+    store->update_tournament(t);
+    store->add_entrant(t.id, 1, 1700000000);
+    store->add_entrant(t.id, 2, 1700000000);
+    store->remove_entrant(t.id, 2);
+    store->entrants(t.id);
+    store->set_seed(t.id, 1, 0);
+    store->start_round(t.id, 1, 1700000000);
+    store->add_pairing({t.id, 1, 1, 1, std::nullopt, std::nullopt});
+    store->complete_round(t.id, 1, 1700000000);
+    store->pairings(t.id);
+    store->pairing_of_game(5);
+    REQUIRE(compiled.size() >= 55);
+
+    // No ANALYZE: the daemon never runs it, so the plans are those of the planner's defaults.
+    Database db(path.str());
+    std::vector<std::string> scans;
+    for (const auto& sql : compiled) {
+        Statement plan(db, "EXPLAIN QUERY PLAN " + sql);
+        while (plan.step()) {
+            const std::string detail = plan.column_text(3);
+            // A search of a growing table on the platform alone reads all of a platform's rows:
+            // a scan too.
+            const bool platform_only = detail.find(" (platform=?)") != std::string::npos &&
+                                       growing.contains(searched(detail));
+            if (growing.contains(scanned(detail)) || platform_only)
+                scans.push_back(detail + "  <-  " + sql);
+        }
+    }
+    CHECK(scans == std::vector<std::string>{});
+}
+
+TEST_CASE("A compiled statement is taken from the cache on its next use, reset and unbound",
+          "[storage][scale]") {
+    TempPath path;
+    int compiled = 0;
+    DatabaseOptions options;
+    options.on_prepare = [&](std::string_view) { ++compiled; };
+    Database db(path.str(), options);
+    db.exec("CREATE TABLE t (x INTEGER)");
+    {
+        Statement insert(db, "INSERT INTO t (x) VALUES (?1)");
+        insert.bind(1, 7).run();
+    }
+    {
+        // The same SQL again: no compilation, and the old binding 7 is gone (NULL).
+        Statement insert(db, "INSERT INTO t (x) VALUES (?1)");
+        insert.run();
+    }
+    CHECK(compiled == 1);
+    {
+        // Two live at once (a nested query) each have their own compiled copy.
+        Statement a(db, "SELECT x FROM t ORDER BY x IS NULL, x");
+        Statement b(db, "SELECT x FROM t ORDER BY x IS NULL, x");
+        REQUIRE(a.step());
+        REQUIRE(b.step());
+        CHECK(a.column_int(0) == 7);
+        REQUIRE(a.step());
+        CHECK(a.is_null(0));
+    }
+    CHECK(compiled == 3);
+    Statement again = db.prepare_cached("SELECT x FROM t ORDER BY x IS NULL, x");
+    REQUIRE(again.step()); // from the start: the cached copy was reset
+    CHECK(again.column_int(0) == 7);
+    CHECK(compiled == 3);
+}
+
+TEST_CASE("The store returns only the games whose deadline has come, and stopping clears it",
+          "[storage][scale]") {
+    TempPath path;
+    auto store = open_sqlite_store(path.str());
+    store->transaction([&] {
+        store->upsert_player("console", "u1", "A", "a");
+        store->upsert_player("console", "u2", "B", "b");
+        for (int n = 1; n <= 4; ++n)
+            store->create_game(game_of(1, 2, n)); // n = 3 is finished
+    });
+    // A game created under way is due at once, until the service sets its deadline.
+    std::vector<std::int64_t> due;
+    for (const auto& g : store->games_due(0))
+        due.push_back(g.id);
+    CHECK(due == std::vector<std::int64_t>{1, 2, 4});
+
+    store->set_next_deadline(1, 500);
+    store->set_next_deadline(2, 100);
+    store->set_next_deadline(4, std::nullopt);
+    due.clear();
+    for (const auto& g : store->games_due(500))
+        due.push_back(g.id);
+    CHECK(due == std::vector<std::int64_t>{2, 1}); // earliest first
+    CHECK(store->games_due(99).empty());
+
+    GameRecord g = *store->game(2);
+    g.paused = true;
+    store->update_game(g); // a paused game is never due
+    CHECK(store->games_due(1000).size() == 1);
+    g.paused = false;
+    store->update_game(g); // resumed: due at once
+    CHECK(store->games_due(0).size() == 1);
+    g.status = GameStatus::Finished;
+    store->update_game(g);
+    CHECK(store->games_due(1000).size() == 1);
+    CHECK(store->games_due(1000)[0].id == 1);
+}
+
+TEST_CASE("Pruning drops delivered replies with their images and old post ids",
+          "[storage][scale]") {
+    TempPath path;
+    auto store = open_sqlite_store(path.str());
+    OutgoingMessage m;
+    m.platform = "console";
+    m.destination = "room";
+    m.text = "board";
+    m.png = {0x89, 'P', 'N', 'G'};
+    const std::int64_t old_sent = store->enqueue(m, 100);
+    const std::int64_t new_sent = store->enqueue(m, 100);
+    const std::int64_t waiting = store->enqueue(m, 100);
+    store->mark_sent(old_sent, 1000);
+    store->mark_sent(new_sent, 5000);
+    store->mark_post_handled("console", "room", "old", 1000);
+    store->mark_post_handled("console", "room", "new", 5000);
+
+    CHECK(store->prune(2000, 2000) == 2); // one delivered reply, one post id
+    Database db(path.str());
+    Statement left(db, "SELECT id FROM outbox ORDER BY id");
+    std::vector<std::int64_t> ids;
+    while (left.step())
+        ids.push_back(left.column_int(0));
+    CHECK(ids == std::vector<std::int64_t>{new_sent, waiting});
+    // A delivered image is dropped at once; one still waiting keeps its bytes.
+    Statement images(db, "SELECT id FROM outbox WHERE png IS NOT NULL ORDER BY id");
+    std::vector<std::int64_t> with_png;
+    while (images.step())
+        with_png.push_back(images.column_int(0));
+    CHECK(with_png == std::vector<std::int64_t>{waiting});
+    CHECK_FALSE(store->post_handled("console", "room", "old"));
+    CHECK(store->post_handled("console", "room", "new"));
+    CHECK(store->pending_count("console") == 1);
+}
+
+TEST_CASE("The commit hook counts each durable commit of the connection", "[storage][scale]") {
+    TempPath path;
+    int commits = 0;
+    DatabaseOptions options;
+    options.on_commit = [&] { ++commits; };
+    auto store = open_sqlite_store(path.str(), options);
+    const int after_migration = commits;
+    store->transaction([&] {
+        store->set_cursor("console", "1");
+        store->set_cursor("console", "2");
+    });
+    CHECK(commits == after_migration + 1);
+    store->set_cursor("console", "3"); // a statement outside a transaction commits on its own
+    CHECK(commits == after_migration + 2);
+}
