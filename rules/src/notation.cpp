@@ -48,6 +48,16 @@ std::string word_key(std::string_view text) {
     return out;
 }
 
+// Whether `typed_key` (a word_key) is the word of the anytime action written `text`. The first
+// letters are compared before any key is built: Gnostic Chess offers hundreds of standing
+// policies, and almost every post starts otherwise.
+bool is_word(std::string_view typed_key, std::string_view text) {
+    if (typed_key.empty() || text.empty() ||
+        static_cast<char>(std::tolower(static_cast<unsigned char>(text.front()))) != typed_key.front())
+        return false;
+    return word_key(strip_annotations(text)) == typed_key;
+}
+
 std::string join_candidates(const std::vector<std::string>& texts) {
     std::string out;
     for (std::size_t i = 0; i < texts.size(); ++i) {
@@ -226,7 +236,7 @@ Result<NotatedAction> parse_action(const Game& game, Seat seat, std::string_view
         // whole post is the word, nothing after it.
         const std::string key = word_key(strip_annotations(raw));
         for (const auto& a : anytime)
-            if (word_key(strip_annotations(a.text)) == key)
+            if (is_word(key, a.text))
                 return a;
     }
     if (actions.empty()) {
@@ -249,7 +259,8 @@ Result<NotatedAction> parse_action(const Game& game, Seat seat, std::string_view
     // Rounds 1 to 4 over one list of actions: the reading, or nullopt when nothing matched.
     std::optional<ActionSyntax> syntax;
     using Reading = std::optional<Result<NotatedAction>>;
-    auto match = [&](const std::vector<NotatedAction>& list) -> Reading {
+    // `lower_piece`: whether round 3 may read a lower-case letter as a piece.
+    auto match = [&](const std::vector<NotatedAction>& list, bool lower_piece) -> Reading {
         // Round 1: the canonical text, up to capture marks, "=", dashes and zeros for O.
         const std::string key = loose_key(text);
         std::vector<const NotatedAction*> found;
@@ -292,7 +303,7 @@ Result<NotatedAction> parse_action(const Game& game, Seat seat, std::string_view
 
         // Round 3: a lower-case piece letter ("nf3", "bb5"), tried only after the pawn reading.
         const char first = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
-        if (std::islower(static_cast<unsigned char>(text[0])) &&
+        if (lower_piece && std::islower(static_cast<unsigned char>(text[0])) &&
             piece_from_letter(first) != PieceKind::None) {
             std::string upper = text;
             upper[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(upper[0])));
@@ -317,8 +328,17 @@ Result<NotatedAction> parse_action(const Game& game, Seat seat, std::string_view
     };
 
     // Read against what the mover sees; then the true position decides. An action the mover
-    // sees but the truth forbids is refused for a reason that is the mover's alone.
-    if (auto reading = match(game.seen_actions(seat))) {
+    // sees but the truth forbids is refused for a reason that is the mover's alone. A
+    // lower-case letter is a file before it is a piece on either board: "fxe5" is the f-pawn
+    // taking on e5 wherever the true position has that capture, never the Phantom (F) moving
+    // there because the mover's board shows nothing on e5 to take.
+    const std::vector<NotatedAction> seen = game.seen_actions(seat);
+    Reading strict = match(seen, false);
+    if (!strict) {
+        if (auto named = match(actions, false); named && named->ok())
+            return **named;
+    }
+    if (auto reading = strict ? std::move(strict) : match(seen, true)) {
         if (!*reading)
             return *reading;
         for (const auto& a : actions)
@@ -336,7 +356,7 @@ Result<NotatedAction> parse_action(const Game& game, Seat seat, std::string_view
     }
     // A text that names an action the mover cannot see (bxc3 on the square where the announced
     // moves left a Phantom) is played as named; candidates would tell what is hidden.
-    if (auto reading = match(actions)) {
+    if (auto reading = match(actions, true)) {
         if (*reading)
             return *reading;
         RuleError e = make_error(ErrorKind::Illegal, std::string(refused_in_private));
@@ -368,8 +388,9 @@ bool looks_like_action(const Game& game, Seat seat, std::string_view text) {
                 return true;
         return false;
     };
+    const std::string typed_key = word_key(stripped);
     for (const auto& a : game.anytime_actions(seat))
-        if (word_key(strip_annotations(a.text)) == word_key(stripped))
+        if (is_word(typed_key, a.text))
             return true;
     if (names_an_action(seat) || names_an_action(opponent(seat)))
         return true;

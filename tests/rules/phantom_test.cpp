@@ -508,3 +508,18 @@ TEST_CASE("However the game ends, the Phantom Card is turned over and the final 
     play_one(*mated, Seat::White, "Ff7#");
     CHECK(mated->ending_reveal().empty());
 }
+
+TEST_CASE("A lower-case file letter is the pawn taking an unseen Phantom, never the mover's own "
+          "Phantom moving there",
+          "[variant:phantom][issue15]") {
+    // Found by the round trip: Black's Phantom stands unseen on e5, White's on f3 and a White
+    // pawn on f4. "fxe5" is the pawn's capture (a Phantom the mover remembers), not "Fe5".
+    auto g = phantom("rnbqk2r/1ppp4/4ppPb/p3f2P/5P2/PP3F1N/2PP2BP/1NBQK1R1 w kq - 0 16");
+    auto pawn = parse_action(*g, Seat::White, "fxe5");
+    REQUIRE(pawn.ok());
+    CHECK(pawn->text == "fxe5");
+    CHECK(pawn->action.piece == PieceKind::Pawn);
+    auto own = parse_action(*g, Seat::White, "Fe5");
+    REQUIRE(own.ok());
+    CHECK(own->action.piece != PieceKind::Pawn);
+}
