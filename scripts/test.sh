@@ -4,9 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-if [ -f tests/telegram/package-lock.json ]; then
-    npm ci --prefix tests/telegram --no-audit --no-fund --loglevel=error
-fi
+# The npm packages some tests drive: the Telegram emulator, and chess.js for PGN.
+for dir in tests/telegram tests/pgn; do
+    npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
+done
 cmake --preset debug
 cmake --build --preset debug -j "$(nproc)"
 ctest --preset debug -j "$(nproc)"
