@@ -5,6 +5,7 @@
 // In every other game the players ask for boards as images: each public image must be, byte for
 // byte, the image of the true board with the Phantoms (and the mark of a Phantom's move) left out.
 #include "../storage/temp_path.h"
+#include "../rules/phantom_squares.h"
 #include "console_images.h"
 
 #include "ghostpost/render/png.h"
@@ -27,23 +28,7 @@ using namespace ghostpost::rules;
 
 namespace {
 
-std::vector<std::string> phantom_squares(const Game& g) {
-    std::vector<std::string> out;
-    const std::string fen = g.fen();
-    int rank = 7, file = 0;
-    for (char c : fen.substr(0, fen.find_first_of(" [")))
-        if (c == '/') {
-            --rank;
-            file = 0;
-        } else if (c >= '1' && c <= '8') {
-            file += c - '0';
-        } else {
-            if (c == 'F' || c == 'f')
-                out.push_back(Square(file, rank).name());
-            ++file;
-        }
-    return out;
-}
+using ghostpost::test::phantom_squares;
 
 struct Step {
     std::string post;                 // the console line

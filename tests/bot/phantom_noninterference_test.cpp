@@ -5,6 +5,7 @@
 // the Phantom moves' own texts (announced as the rules say) and refusals, which may be public
 // in one run and "refused; the reason was sent to you by direct message" in the other.
 #include "../storage/temp_path.h"
+#include "../rules/phantom_squares.h"
 #include "console_images.h"
 
 #include "ghostpost/rules/notation.h"
@@ -31,25 +32,7 @@ std::unique_ptr<Game> new_phantom_game() {
     return std::move(*started);
 }
 
-// Where the Phantoms stand, read from the true FEN.
-std::vector<std::string> phantom_squares(const Game& g) {
-    std::vector<std::string> out;
-    const std::string fen = g.fen();
-    int rank = 7, file = 0;
-    for (char c : fen.substr(0, fen.find_first_of(" ["))) {
-        if (c == '/') {
-            --rank;
-            file = 0;
-        } else if (c >= '1' && c <= '8') {
-            file += c - '0';
-        } else {
-            if (c == 'F' || c == 'f')
-                out.push_back(Square(file, rank).name());
-            ++file;
-        }
-    }
-    return out;
-}
+using ghostpost::test::phantom_squares;
 
 // Neither a capture nor a check: a Phantom move that changes nothing else the channel sees.
 bool quiet(const std::string& text) {

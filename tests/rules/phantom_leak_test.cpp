@@ -3,6 +3,7 @@
 // public events, public refusals) may show where a Phantom stands, except the announcements of
 // the moves themselves and the record published at the end.
 #include "chess_test_support.h"
+#include "phantom_squares.h"
 
 #include "ghostpost/rules/notation.h"
 
@@ -14,29 +15,8 @@ using namespace ghostpost::rules;
 
 namespace {
 
-struct PhantomAt {
-    Seat seat;
-    Square square;
-};
-
-// The Phantoms on the board, read from the game's full FEN (the truth, which tests may see).
-std::vector<PhantomAt> phantoms_of(const Game& g) {
-    std::vector<PhantomAt> out;
-    const std::string fen = g.fen();
-    int rank = 7, file = 0;
-    for (char c : fen.substr(0, fen.find_first_of(" [")))
-        if (c == '/') {
-            --rank;
-            file = 0;
-        } else if (c >= '1' && c <= '8') {
-            file += c - '0';
-        } else {
-            if (c == 'F' || c == 'f')
-                out.push_back({c == 'F' ? Seat::White : Seat::Black, Square(file, rank)});
-            ++file;
-        }
-    return out;
-}
+using ghostpost::test::phantoms_of;
+using ghostpost::test::PhantomAt;
 
 std::string square_names(const std::vector<PhantomAt>& ps) {
     std::string out;
