@@ -21,8 +21,9 @@ std::int64_t fixed_clock() { return 1700000000; }
 // One daemon process: its own connection to the shared database and its own caches.
 class Process {
 public:
-    explicit Process(const std::string& db)
-        : store_(storage::open_sqlite_store(db)), service_(*store_, {}, fixed_clock) {}
+    explicit Process(const std::string& db, bot::ServiceSettings settings = {})
+        : store_(storage::open_sqlite_store(db)),
+          service_(*store_, std::move(settings), fixed_clock) {}
     std::vector<std::string> say(const std::string& id, const std::string& user,
                                  const std::string& text) {
         Post p;
@@ -44,6 +45,7 @@ public:
         return out;
     }
     int replays() const { return service_.replays(); }
+    std::size_t cached_games() const { return service_.cached_games(); }
     std::vector<std::uint8_t> last_png;
 
 private:
@@ -99,4 +101,29 @@ TEST_CASE("A board image is not served from the cache after another process chan
     REQUIRE_FALSE(c.last_png.empty());
     CHECK(a.last_png != stale);
     CHECK(a.last_png == c.last_png);
+}
+
+TEST_CASE("The games kept in memory are bounded, the least recently used dropped first",
+          "[bot][cache]") {
+    TempPath path;
+    bot::ServiceSettings settings;
+    settings.game_cache_size = 2;
+    Process p(path.str(), settings);
+    int id = 0;
+    const auto next = [&] { return std::to_string(++id); };
+    for (int game = 1; game <= 3; ++game) {
+        p.say(next(), "alice", "!new chess @bob");
+        p.say(next(), "bob", "!accept " + std::to_string(game));
+    }
+    CHECK(p.cached_games() == 2); // games 2 and 3; game 1 was dropped
+    const int replays = p.replays();
+    p.say(next(), "bob", "!board 3");
+    CHECK(p.replays() == replays); // kept
+    p.say(next(), "bob", "!board 1");
+    CHECK(p.replays() == replays + 1); // dropped, so rebuilt from its log
+    CHECK(p.cached_games() == 2);
+    p.say(next(), "bob", "!board 3");
+    CHECK(p.replays() == replays + 1); // 3 was used more recently than 2: still kept
+    p.say(next(), "bob", "!board 2");
+    CHECK(p.replays() == replays + 2);
 }

@@ -142,7 +142,7 @@ using namespace detail;
 
 void PostRun::publish_cache() {
     for (auto& [id, entry] : pending_cache_)
-        s_.cache_.insert_or_assign(id, std::move(entry));
+        s_.keep(id, std::move(entry));
 }
 
 PostRun::Loaded PostRun::load(const GameRecord& rec) {
@@ -161,8 +161,8 @@ PostRun::Loaded PostRun::load(const GameRecord& rec) {
         from(it->second);
         return l;
     }
-    if (auto it = s_.cache_.find(rec.id); it != s_.cache_.end() && it->second.revision == l.revision) {
-        from(it->second);
+    if (const Service::CachedGame* c = s_.cached(rec.id); c && c->revision == l.revision) {
+        from(*c);
         return l;
     }
     LoadedGame loaded = load_game(rec, store_.actions(rec.id));
@@ -433,6 +433,31 @@ Reply Service::to_reply(const storage::OutboxEntry& entry) {
     return r;
 }
 
-void Service::clear_cache() { cache_.clear(); }
+void Service::clear_cache() {
+    cache_.clear();
+    recency_.clear();
+}
+
+const Service::CachedGame* Service::cached(std::int64_t id) {
+    auto it = cache_.find(id);
+    if (it == cache_.end())
+        return nullptr;
+    recency_.splice(recency_.begin(), recency_, it->second.recency);
+    return &it->second.game;
+}
+
+void Service::keep(std::int64_t id, CachedGame game) {
+    if (auto it = cache_.find(id); it != cache_.end()) {
+        it->second.game = std::move(game);
+        recency_.splice(recency_.begin(), recency_, it->second.recency);
+        return;
+    }
+    recency_.push_front(id);
+    cache_.emplace(id, CacheSlot{std::move(game), recency_.begin()});
+    while (cache_.size() > std::max<std::size_t>(1, settings_.game_cache_size)) {
+        cache_.erase(recency_.back());
+        recency_.pop_back();
+    }
+}
 
 } // namespace ghostpost::bot

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <list>
 #include <map>
 #include <memory>
 #include <string>
@@ -31,6 +32,8 @@ struct ServiceSettings {
     std::int64_t combat_deadline = 86400;    // seconds a seat may take to choose dice in a combat
     int vacation_days = 30;                  // days of !vacation per player and calendar year
     std::int64_t downtime_notice_after = 120; // a longer gap between heartbeats is downtime
+    std::size_t game_cache_size = 1000; // replayed games kept in memory, the least recently
+                                        // used dropped first (a game is rebuilt from its log)
 };
 
 using Clock = std::function<std::int64_t()>; // Unix seconds
@@ -73,6 +76,8 @@ public:
     void clear_cache();
     // How many times a game was rebuilt from its whole log (for tests of the cache).
     int replays() const { return replays_; }
+    // How many replayed games are kept in memory now (at most game_cache_size).
+    std::size_t cached_games() const { return cache_.size(); }
 
     struct CachedGame {
         std::unique_ptr<rules::Game> game;
@@ -86,7 +91,18 @@ private:
     storage::Store& store_;
     ServiceSettings settings_;
     Clock clock_;
-    std::map<std::int64_t, CachedGame> cache_;
+    // The replayed games, by game id, with their place in the recency list (front: newest).
+    struct CacheSlot {
+        CachedGame game;
+        std::list<std::int64_t>::iterator recency;
+    };
+    std::map<std::int64_t, CacheSlot> cache_;
+    std::list<std::int64_t> recency_;
+    // The cached game, marked as just used; nullptr when none.
+    const CachedGame* cached(std::int64_t id);
+    // Keeps `game` (replacing what was kept for `id`), dropping the least recently used games
+    // past game_cache_size.
+    void keep(std::int64_t id, CachedGame game);
     render::PngCache png_cache_{256}; // public board images by (game, revision, orientation)
     int replays_ = 0;
 };
