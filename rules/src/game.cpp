@@ -1,6 +1,9 @@
 #include "ghostpost/rules/game.h"
 
+#include "ghostpost/rules/notation.h"
+
 #include <algorithm>
+#include <cctype>
 #include <stdexcept>
 
 namespace ghostpost::rules {
@@ -16,6 +19,17 @@ RuleError Game::explain_illegal(Seat, const ActionSyntax& syntax, std::string_vi
                       std::string(text) + " is not possible: " + who + " can " +
                           (syntax.drop ? "enter on " : syntax.capture ? "capture on " : "reach ") +
                           syntax.to.name());
+}
+
+std::optional<NotatedAction> Game::anytime_action(Seat seat, std::string_view key) const {
+    if (key.empty())
+        return std::nullopt;
+    for (auto& a : anytime_actions(seat))
+        if (!a.text.empty() &&
+            static_cast<char>(std::tolower(static_cast<unsigned char>(a.text.front()))) == key.front() &&
+            word_key(a.text) == key)
+            return std::move(a);
+    return std::nullopt;
 }
 
 std::uint64_t Game::perft(int depth) const {

@@ -18,13 +18,6 @@ bool is_space_or_punct(char c) {
            c == ';' || c == '_' || c == '~';
 }
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 // What never changes meaning inside a move: capture marks, promotion "=", dashes, spaces, and
 // castling written with zeros.
 std::string loose_key(std::string_view text) {
@@ -38,25 +31,6 @@ std::string loose_key(std::string_view text) {
     return out;
 }
 
-// An anytime action's word ("peek") as typed, in any case and spacing. Unlike loose_key it drops
-// no letter, so "peekxxx" is not "peek".
-std::string word_key(std::string_view text) {
-    std::string out;
-    for (char c : text)
-        if (c != ' ' && c != '-' && c != ':' && c != '=')
-            out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
-// Whether `typed_key` (a word_key) is the word of the anytime action written `text`. The first
-// letters are compared before any key is built: Gnostic Chess offers hundreds of standing
-// policies, and almost every post starts otherwise.
-bool is_word(std::string_view typed_key, std::string_view text) {
-    if (typed_key.empty() || text.empty() ||
-        static_cast<char>(std::tolower(static_cast<unsigned char>(text.front()))) != typed_key.front())
-        return false;
-    return word_key(strip_annotations(text)) == typed_key;
-}
 
 std::string join_candidates(const std::vector<std::string>& texts) {
     std::string out;
@@ -97,6 +71,30 @@ bool parts_match(const ActionSyntax& s, const NotatedAction& a) {
 constexpr std::string_view refused_in_private =
     "that move was refused; the reason was sent to you by direct message";
 
+// An action with the key of its canonical text (loose_key of it without annotations), built
+// once per list: the rounds of the parser compare the typed key with every action's several
+// times, and Gnostic Chess lists hundreds of actions.
+struct Keyed {
+    const NotatedAction* action;
+    std::string key;
+};
+
+std::vector<Keyed> keyed(const std::vector<NotatedAction>& list) {
+    std::vector<Keyed> out;
+    out.reserve(list.size());
+    for (const auto& a : list)
+        out.push_back({&a, loose_key(strip_annotations(a.text))});
+    return out;
+}
+
+bool equal_ignoring_case(std::string_view a, std::string_view b) {
+    return a.size() == b.size() &&
+           std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               return std::tolower(static_cast<unsigned char>(x)) ==
+                      std::tolower(static_cast<unsigned char>(y));
+           });
+}
+
 Result<NotatedAction> decide(const std::vector<const NotatedAction*>& found, std::string_view text) {
     if (found.size() == 1)
         return *found.front();
@@ -129,13 +127,13 @@ std::string strip_annotations(std::string_view text) {
         while (e > b && (is_space_or_punct(text[e - 1]) || text[e - 1] == '!' ||
                          text[e - 1] == '?' || text[e - 1] == '+' || text[e - 1] == '#'))
             --e;
-        std::string_view rest = text.substr(b, e - b);
-        std::string low = lower(rest);
+        const std::string_view rest = text.substr(b, e - b);
         // "e.p." loses its dots above, so the suffix is "ep" or "e.p" here.
         bool cut = false;
         for (std::string_view suffix : {"e.p", "ep"}) {
-            if (low.size() > suffix.size() + 1 && low.ends_with(suffix) &&
-                !std::isalpha(static_cast<unsigned char>(low[low.size() - suffix.size() - 1]))) {
+            if (rest.size() > suffix.size() + 1 &&
+                equal_ignoring_case(rest.substr(rest.size() - suffix.size()), suffix) &&
+                !std::isalpha(static_cast<unsigned char>(rest[rest.size() - suffix.size() - 1]))) {
                 e -= suffix.size();
                 cut = true;
                 break;
@@ -145,6 +143,14 @@ std::string strip_annotations(std::string_view text) {
             break;
     }
     return std::string(text.substr(b, e - b));
+}
+
+std::string word_key(std::string_view text) {
+    std::string out;
+    for (char c : strip_annotations(text))
+        if (c != ' ' && c != '-' && c != ':' && c != '=')
+            out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
 }
 
 std::optional<ActionSyntax> parse_syntax(std::string_view raw, int files, int ranks) {
@@ -225,20 +231,17 @@ std::optional<ActionSyntax> parse_syntax(std::string_view raw, int files, int ra
     return out;
 }
 
-Result<NotatedAction> parse_action(const Game& game, Seat seat, std::string_view raw) {
+namespace {
+
+// parse_action with the seat's legal actions already listed.
+Result<NotatedAction> parse_listed(const Game& game, Seat seat, std::string_view raw,
+                                   const std::vector<NotatedAction>& actions) {
     const VariantInfo& info = game.info();
-    if (game.outcome().over())
-        return make_error(ErrorKind::GameOver, "the game is over (" + game.outcome().reason + ")");
-    std::vector<NotatedAction> actions = game.notated_actions(seat);
-    const std::vector<NotatedAction> anytime = game.anytime_actions(seat);
-    if (raw.size() <= max_action_length) {
-        // An anytime action ("peek") is taken by its word, in any case, turn or no turn: the
-        // whole post is the word, nothing after it.
-        const std::string key = word_key(strip_annotations(raw));
-        for (const auto& a : anytime)
-            if (is_word(key, a.text))
-                return a;
-    }
+    // An anytime action ("peek") is taken by its word, in any case, turn or no turn: the whole
+    // post is the word, nothing after it.
+    if (raw.size() <= max_action_length)
+        if (auto a = game.anytime_action(seat, word_key(raw)))
+            return *a;
     if (actions.empty()) {
         std::string who;
         for (const auto& d : game.pending())
@@ -260,13 +263,13 @@ Result<NotatedAction> parse_action(const Game& game, Seat seat, std::string_view
     std::optional<ActionSyntax> syntax;
     using Reading = std::optional<Result<NotatedAction>>;
     // `lower_piece`: whether round 3 may read a lower-case letter as a piece.
-    auto match = [&](const std::vector<NotatedAction>& list, bool lower_piece) -> Reading {
+    const std::string key = loose_key(text);
+    auto match = [&](const std::vector<Keyed>& list, bool lower_piece) -> Reading {
         // Round 1: the canonical text, up to capture marks, "=", dashes and zeros for O.
-        const std::string key = loose_key(text);
         std::vector<const NotatedAction*> found;
-        for (const auto& a : list)
-            if (loose_key(strip_annotations(a.text)) == key)
-                found.push_back(&a);
+        for (const auto& k : list)
+            if (k.key == key)
+                found.push_back(k.action);
         if (!found.empty())
             return decide(found, text);
 
@@ -276,12 +279,11 @@ Result<NotatedAction> parse_action(const Game& game, Seat seat, std::string_view
             if (!parts)
                 return std::nullopt;
             found.clear();
-            for (const auto& a : list) {
-                if (parts_match(*parts, a))
-                    found.push_back(&a);
-                else if (parts->castle != 0 && loose_key(strip_annotations(a.text)) ==
-                                                   (parts->castle == 1 ? "OO" : "OOO"))
-                    found.push_back(&a);
+            for (const auto& k : list) {
+                if (parts_match(*parts, *k.action))
+                    found.push_back(k.action);
+                else if (parts->castle != 0 && k.key == (parts->castle == 1 ? "OO" : "OOO"))
+                    found.push_back(k.action);
             }
             return parts;
         };
@@ -292,10 +294,10 @@ Result<NotatedAction> parse_action(const Game& game, Seat seat, std::string_view
             // A promotion with one possible piece (Ghostarelay's Warlord) may go unnamed.
             ActionSyntax any = *syntax;
             std::vector<const NotatedAction*> promotions;
-            for (const auto& a : list) {
-                any.promotion = a.action.promotion;
-                if (a.action.promotion != PieceKind::None && parts_match(any, a))
-                    promotions.push_back(&a);
+            for (const auto& k : list) {
+                any.promotion = k.action->action.promotion;
+                if (any.promotion != PieceKind::None && parts_match(any, *k.action))
+                    promotions.push_back(k.action);
             }
             if (promotions.size() == 1)
                 return *promotions.front();
@@ -316,12 +318,11 @@ Result<NotatedAction> parse_action(const Game& game, Seat seat, std::string_view
 
         // Round 4: words of special actions and choices in any case ("hide", "TRANSCEND"); never
         // for moves, where case tells a bishop from the b-file.
-        const std::string low = lower(key);
         found.clear();
-        for (const auto& a : list)
-            if (a.action.kind != ActionKind::Move && a.action.kind != ActionKind::Drop &&
-                lower(loose_key(strip_annotations(a.text))) == low)
-                found.push_back(&a);
+        for (const auto& k : list)
+            if (k.action->action.kind != ActionKind::Move &&
+                k.action->action.kind != ActionKind::Drop && equal_ignoring_case(k.key, key))
+                found.push_back(k.action);
         if (!found.empty())
             return decide(found, text);
         return std::nullopt;
@@ -332,10 +333,17 @@ Result<NotatedAction> parse_action(const Game& game, Seat seat, std::string_view
     // lower-case letter is a file before it is a piece on either board: "fxe5" is the f-pawn
     // taking on e5 wherever the true position has that capture, never the Phantom (F) moving
     // there because the mover's board shows nothing on e5 to take.
-    const std::vector<NotatedAction> seen = game.seen_actions(seat);
+    const std::vector<NotatedAction> seen_list = game.seen_actions(seat);
+    const std::vector<Keyed> seen = keyed(seen_list);
+    std::optional<std::vector<Keyed>> named_keys; // the true actions, keyed when first needed
+    auto named_list = [&]() -> const std::vector<Keyed>& {
+        if (!named_keys)
+            named_keys = keyed(actions);
+        return *named_keys;
+    };
     Reading strict = match(seen, false);
     if (!strict) {
-        if (auto named = match(actions, false); named && named->ok())
+        if (auto named = match(named_list(), false); named && named->ok())
             return **named;
     }
     if (auto reading = strict ? std::move(strict) : match(seen, true)) {
@@ -356,7 +364,7 @@ Result<NotatedAction> parse_action(const Game& game, Seat seat, std::string_view
     }
     // A text that names an action the mover cannot see (bxc3 on the square where the announced
     // moves left a Phantom) is played as named; candidates would tell what is hidden.
-    if (auto reading = match(actions, true)) {
+    if (auto reading = match(named_list(), true)) {
         if (*reading)
             return *reading;
         RuleError e = make_error(ErrorKind::Illegal, std::string(refused_in_private));
@@ -373,6 +381,14 @@ Result<NotatedAction> parse_action(const Game& game, Seat seat, std::string_view
     return not_a_move();
 }
 
+} // namespace
+
+Result<NotatedAction> parse_action(const Game& game, Seat seat, std::string_view raw) {
+    if (game.outcome().over())
+        return make_error(ErrorKind::GameOver, "the game is over (" + game.outcome().reason + ")");
+    return parse_listed(game, seat, raw, game.notated_actions(seat));
+}
+
 bool looks_like_action(const Game& game, Seat seat, std::string_view text) {
     std::string stripped = strip_annotations(text);
     if (stripped.empty() || stripped.size() > max_action_length)
@@ -381,21 +397,20 @@ bool looks_like_action(const Game& game, Seat seat, std::string_view text) {
     if (parse_syntax(stripped, info.files, info.ranks) || game.read_own_form(seat, stripped) ||
         game.explain_special(seat, stripped))
         return true;
-    const std::string low = lower(loose_key(stripped));
-    auto names_an_action = [&](Seat s) {
-        for (const auto& a : game.notated_actions(s))
-            if (lower(loose_key(strip_annotations(a.text))) == low)
-                return true;
-        return false;
+    const std::string key = loose_key(stripped);
+    auto names_an_action = [&](const std::vector<NotatedAction>& list) {
+        return std::any_of(list.begin(), list.end(), [&](const NotatedAction& a) {
+            return equal_ignoring_case(loose_key(strip_annotations(a.text)), key);
+        });
     };
-    const std::string typed_key = word_key(stripped);
-    for (const auto& a : game.anytime_actions(seat))
-        if (is_word(typed_key, a.text))
-            return true;
-    if (names_an_action(seat) || names_an_action(opponent(seat)))
+    if (game.anytime_action(seat, word_key(text)))
+        return true;
+    const std::vector<NotatedAction> mine = game.notated_actions(seat);
+    if (names_an_action(mine) || names_an_action(game.notated_actions(opponent(seat))))
         return true;
     // Whatever the parser would play is a move, however it was written ("ng1f3").
-    return !game.notated_actions(seat).empty() && parse_action(game, seat, stripped).ok();
+    return !mine.empty() && !game.outcome().over() &&
+           parse_listed(game, seat, stripped, mine).ok();
 }
 
 } // namespace ghostpost::rules

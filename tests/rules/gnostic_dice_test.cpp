@@ -72,6 +72,48 @@ TEST_CASE("At the deadline the service applies default, which follows the standi
                          0) == 0);
 }
 
+TEST_CASE("A policy's words are read as the list of two thousand policies writes them",
+          "[variant:gnostic][notation]") {
+    auto g = gnostic(knight_fight);
+    // The keys of every listed anytime action, and near misses of each part of the grammar.
+    auto keys_of = [&](Seat seat) {
+        std::vector<std::string> keys;
+        for (const auto& a : g->anytime_actions(seat))
+            keys.push_back(word_key(a.text));
+        for (const char* miss : {"policyroll03hold2", "policyroll0hold5", "policyroll11hold1",
+                                 "policyroll1hold201", "policyroll1hold0", "policyroll1hold",
+                                 "policyroll1hold2x", "policyroll1000hold1", "policyrollhold2",
+                                 "policyroll10hold0200", "policy", "policyof", "defaults", "default",
+                                 "policyoff", "policyroll10hold200", ""})
+            keys.emplace_back(miss);
+        return keys;
+    };
+    auto same_as_the_list = [&](Seat seat) {
+        int found = 0;
+        for (const auto& key : keys_of(seat)) {
+            const auto read = g->anytime_action(seat, key);
+            const auto listed = g->Game::anytime_action(seat, key); // a search of the list
+            REQUIRE(read.has_value() == listed.has_value());
+            if (read) {
+                CHECK(read->action == listed->action);
+                CHECK(read->text == listed->text);
+                ++found;
+            }
+        }
+        return found;
+    };
+    // 2000 policies and "policy off", each once from the list and once from the near misses.
+    CHECK(g->anytime_actions(Seat::White).size() == 2001);
+    CHECK(same_as_the_list(Seat::White) == 2003);
+    CHECK(word_key(" Policy Roll 10 Hold 200!") == "policyroll10hold200");
+    CHECK(g->anytime_action(Seat::White, "policyroll10hold200")->text == "policy roll 10 hold 200");
+    CHECK_FALSE(g->anytime_action(Seat::White, "default"));
+    act(*g, Seat::White, "Nxe5");
+    // In a combat "default" is listed too: 2002, plus three from the near misses.
+    CHECK(same_as_the_list(Seat::White) == 2005);
+    CHECK(g->anytime_action(Seat::White, "default")->text == "default");
+}
+
 TEST_CASE("Without a policy the default rolls 3 dice (at most the piece's value) and holds at 15",
           "[variant:gnostic]") {
     auto g = gnostic(knight_fight);

@@ -202,10 +202,7 @@ void PostRun::store_deadline(const Loaded& l) {
             }
             if (!contains(ds, c.seat))
                 continue;
-            const auto anytime = l.game->anytime_actions(c.seat);
-            if (c.deciding_since != 0 &&
-                std::any_of(anytime.begin(), anytime.end(),
-                            [](const auto& a) { return a.text == "default"; }))
+            if (c.deciding_since != 0 && l.game->anytime_action(c.seat, "default"))
                 consider(c.deciding_since + s_.settings_.combat_deadline);
             if (c.running_since == 0 && tc.kind != TimeControl::Kind::None) {
                 if (auto pid = seated(l.rec, c.seat)) {
@@ -305,9 +302,7 @@ bool PostRun::tick_due(Loaded& l) {
     for (Seat seat : waiting) {
         if (l.rec.status != GameStatus::Ongoing || !contains(deciders(l), seat))
             continue;
-        const auto anytime = l.game->anytime_actions(seat);
-        if (std::none_of(anytime.begin(), anytime.end(),
-                         [](const auto& a) { return a.text == "default"; }))
+        if (!l.game->anytime_action(seat, "default"))
             continue;
         auto rows = clock_rows(l.rec);
         auto& c = rows[rules::index(seat)];

@@ -20,9 +20,8 @@ bool detail::names_anytime_action(const rules::Game& game, Seat seat, const std:
     auto parsed = rules::parse_action(game, seat, text);
     if (!parsed)
         return false;
-    const auto anytime = game.anytime_actions(seat);
-    return std::any_of(anytime.begin(), anytime.end(),
-                       [&](const auto& a) { return a.action == parsed->action; });
+    const auto anytime = game.anytime_action(seat, rules::word_key(text));
+    return anytime && anytime->action == parsed->action;
 }
 
 bool PostRun::try_bare_move() {

@@ -154,26 +154,46 @@ public:
             return {};
         std::vector<NotatedAction> out;
         out.reserve(10 * gnostic::max_hold + 2);
-        for (int dice = 1; dice <= 10; ++dice) {
-            for (int hold = 1; hold <= gnostic::max_hold; ++hold) {
-                Action a;
-                a.kind = ActionKind::Choice;
-                a.special = code::policy;
-                a.number = static_cast<std::int16_t>(dice * 1000 + hold);
-                out.push_back({a, gnostic::anytime_text(a)});
-            }
-        }
-        Action off;
-        off.kind = ActionKind::Choice;
-        off.special = code::policy_off;
-        out.push_back({off, "policy off"});
-        if (must_choose_dice(seat)) {
-            Action def;
-            def.kind = ActionKind::Choice;
-            def.special = code::use_default;
-            out.push_back({def, "default"});
-        }
+        for (int dice = 1; dice <= 10; ++dice)
+            for (int hold = 1; hold <= gnostic::max_hold; ++hold)
+                out.push_back(anytime(code::policy, dice * 1000 + hold));
+        out.push_back(anytime(code::policy_off));
+        if (must_choose_dice(seat))
+            out.push_back(anytime(code::use_default));
         return out;
+    }
+
+    // Reads the key instead of listing the policies: "policyroll<N>hold<T>" (numbers as
+    // anytime_text writes them, no leading zero), "policyoff", "default".
+    std::optional<NotatedAction> anytime_action(Seat seat, std::string_view key) const override {
+        if (outcome_.over())
+            return std::nullopt;
+        if (key == "policyoff")
+            return anytime(code::policy_off);
+        if (key == "default")
+            return must_choose_dice(seat) ? std::optional(anytime(code::use_default)) : std::nullopt;
+        // A number as written in a canonical text: digits, no leading zero, at most `max`.
+        auto number = [&](std::string_view& rest, int max) -> std::optional<int> {
+            std::size_t n = 0;
+            int value = 0;
+            while (n < rest.size() && n < 3 && std::isdigit(static_cast<unsigned char>(rest[n])))
+                value = value * 10 + (rest[n++] - '0');
+            if (n == 0 || (n > 1 && rest[0] == '0') || value < 1 || value > max)
+                return std::nullopt;
+            rest.remove_prefix(n);
+            return value;
+        };
+        if (!key.starts_with("policyroll"))
+            return std::nullopt;
+        key.remove_prefix(10);
+        const auto dice = number(key, 10);
+        if (!dice || !key.starts_with("hold"))
+            return std::nullopt;
+        key.remove_prefix(4);
+        const auto hold = number(key, gnostic::max_hold);
+        if (!hold || !key.empty())
+            return std::nullopt;
+        return anytime(code::policy, *dice * 1000 + *hold);
     }
 
     Result<std::vector<Event>> apply(Seat seat, const Action& action, RandomSource& rng) override {
@@ -252,6 +272,15 @@ public:
     int ply() const override { return plies_; }
 
 private:
+    // An anytime choice (a policy, "policy off", "default") with its canonical text.
+    static NotatedAction anytime(std::uint8_t special, int number = 0) {
+        Action a;
+        a.kind = ActionKind::Choice;
+        a.special = special;
+        a.number = static_cast<std::int16_t>(number);
+        return {a, gnostic::anytime_text(a)};
+    }
+
     bool must_choose_dice(Seat seat) const {
         if (outcome_.over() || !st_.combat)
             return false;

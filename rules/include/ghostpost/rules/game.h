@@ -151,6 +151,10 @@ public:
     // Actions `seat` may take whether or not it must decide now (Phantom Chess's peek, a
     // standing dice policy in Gnostic Chess); apply() accepts them at any time. Default: none.
     virtual std::vector<NotatedAction> anytime_actions(Seat) const { return {}; }
+    // The anytime action of `seat` whose word is `key` (word_key of what was typed), if any.
+    // Default: a search of anytime_actions; a variant with many (Gnostic Chess's two thousand
+    // standing policies) reads the key instead of writing out the list.
+    virtual std::optional<NotatedAction> anytime_action(Seat seat, std::string_view key) const;
     // Applies one of `seat`'s legal or anytime actions. Errors: NotYourTurn when `seat` has
     // nothing to decide, GameOver, Illegal when the action is not one of those listed.
     virtual Result<std::vector<Event>> apply(Seat seat, const Action& action, RandomSource& rng) = 0;

@@ -34,4 +34,9 @@ std::optional<ActionSyntax> parse_syntax(std::string_view text, int files = 8, i
 // trailing + # ! ? and an "e.p." suffix.
 std::string strip_annotations(std::string_view text);
 
+// The key of a word typed for an anytime action ("Peek", "policy roll 4 hold 20"): lower case,
+// without surrounding annotations, spaces, dashes, colons and "=". Unlike a move's key it drops
+// no letter, so "peekxxx" is not "peek".
+std::string word_key(std::string_view text);
+
 } // namespace ghostpost::rules
