@@ -19,32 +19,35 @@ struct Keys {
     std::uint64_t black_to_move;
 };
 
+constexpr Keys make_keys() {
+    Keys out{};
+    std::uint64_t state = 0x67686f7374706f73ULL; // "ghostpos"
+    auto next = [&state] {
+        std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        return z ^ (z >> 31);
+    };
+    for (auto& seat : out.piece)
+        for (auto& kind : seat)
+            for (auto& sq : kind)
+                sq = next();
+    for (auto& c : out.castling)
+        c = next();
+    for (auto& e : out.ep_file)
+        e = next();
+    for (auto& seat : out.hand)
+        for (auto& kind : seat)
+            for (auto& n : kind)
+                n = next();
+    out.black_to_move = next();
+    return out;
+}
+
+constexpr Keys key_data = make_keys(); // built at compile time
+
 const Keys& keys() {
-    static const Keys k = [] {
-        Keys out{};
-        std::uint64_t state = 0x67686f7374706f73ULL; // "ghostpos"
-        auto next = [&state] {
-            std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-            z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-            return z ^ (z >> 31);
-        };
-        for (auto& seat : out.piece)
-            for (auto& kind : seat)
-                for (auto& sq : kind)
-                    sq = next();
-        for (auto& c : out.castling)
-            c = next();
-        for (auto& e : out.ep_file)
-            e = next();
-        for (auto& seat : out.hand)
-            for (auto& kind : seat)
-                for (auto& n : kind)
-                    n = next();
-        out.black_to_move = next();
-        return out;
-    }();
-    return k;
+    return key_data;
 }
 
 std::size_t kind_index(PieceKind k) { return static_cast<std::size_t>(k); }
@@ -79,18 +82,27 @@ Position::Position() {
     assert(err.empty());
 }
 
-void Position::put(Piece p, Sq s) {
+void Position::place(Piece p, Sq s) {
     board_[static_cast<std::size_t>(s)] = p;
     by_kind_[kind_index(p.kind)] |= bb(s);
     by_seat_[index(p.seat)] |= bb(s);
-    key_ ^= keys().piece[index(p.seat)][kind_index(p.kind)][s];
 }
 
-void Position::remove(Sq s) {
+Piece Position::lift(Sq s) {
     Piece p = board_[static_cast<std::size_t>(s)];
     board_[static_cast<std::size_t>(s)] = Piece{};
     by_kind_[kind_index(p.kind)] &= ~bb(s);
     by_seat_[index(p.seat)] &= ~bb(s);
+    return p;
+}
+
+void Position::put(Piece p, Sq s) {
+    place(p, s);
+    key_ ^= keys().piece[index(p.seat)][kind_index(p.kind)][s];
+}
+
+void Position::remove(Sq s) {
+    const Piece p = lift(s);
     key_ ^= keys().piece[index(p.seat)][kind_index(p.kind)][s];
 }
 
@@ -353,12 +365,57 @@ bool Position::leaves_king_safe(const Move& m) {
     return safe;
 }
 
+namespace {
+
+// Where generate_legal_into puts what it finds: the moves themselves, or only their number
+// (perft's last ply, which needs no list).
+struct ListSink {
+    static constexpr bool counts_only = false;
+    MoveList& out;
+    void one(Sq from, Sq to, MoveType type, PieceKind piece) {
+        out.push({static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to), type, piece});
+    }
+    void many(Sq from, Bitboard targets) {
+        while (targets)
+            one(from, pop_lsb(targets), MoveType::Normal, PieceKind::None);
+    }
+    void list(const MoveList& moves) {
+        for (const Move& m : moves)
+            out.push(m);
+    }
+};
+
+struct CountSink {
+    static constexpr bool counts_only = true;
+    std::uint64_t n = 0;
+    void add(int moves) { n += static_cast<std::uint64_t>(moves); }
+    void one(Sq, Sq, MoveType, PieceKind) { ++n; }
+    void many(Sq, Bitboard targets) { n += static_cast<std::uint64_t>(popcount(targets)); }
+    void list(const MoveList& moves) { n += moves.size(); }
+};
+
+} // namespace
+
 void Position::generate_legal(MoveList& out) const {
+    ListSink sink{out};
+    generate_legal_into(sink);
+}
+
+std::uint64_t Position::count_legal() const {
+    CountSink sink;
+    generate_legal_into(sink);
+    return sink.n;
+}
+
+template <class Sink>
+void Position::generate_legal_into(Sink& out) const {
     const Tables& t = tables();
     const Seat us = stm_, them = opponent(us);
     const Sq ksq = king_square(us);
     if (ksq < 0) { // no king to keep safe: every move that follows the pieces' movement is legal
-        generate_pseudo_legal(out);
+        MoveList all;
+        generate_pseudo_legal(all);
+        out.list(all);
         return;
     }
     const Bitboard occ = pieces(), own = pieces(us), enemy = pieces(them);
@@ -369,7 +426,7 @@ void Position::generate_legal(MoveList& out) const {
     for (Bitboard to = t.king[ksq] & ~own; to;) {
         Sq s = pop_lsb(to);
         if (!attackers_to(s, occ_without_king, them))
-            out.push({static_cast<std::uint8_t>(ksq), static_cast<std::uint8_t>(s), MoveType::Normal, PieceKind::None});
+            out.one(ksq, s, MoveType::Normal, PieceKind::None);
     }
     if (more_than_one(chk))
         return;
@@ -395,12 +452,45 @@ void Position::generate_legal(MoveList& out) const {
     auto add_pawn = [&](Sq from, Sq to) {
         if (bb(to) & promo_rank) {
             for (PieceKind k : {PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight})
-                out.push({static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to), MoveType::Promotion, k});
+                out.one(from, to, MoveType::Promotion, k);
         } else {
-            out.push({static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to), MoveType::Normal, PieceKind::None});
+            out.one(from, to, MoveType::Normal, PieceKind::None);
         }
     };
-    for (Bitboard b = pieces(us, PieceKind::Pawn); b;) {
+    // En passant is rare enough to verify by the occupancy after the capture (which catches
+    // the horizontal pin of both pawns on the fifth rank too).
+    auto en_passant = [&](Sq from) {
+        Sq captured = ep_ - up;
+        Bitboard after = (occ ^ bb(from) ^ bb(captured)) | bb(ep_);
+        Bitboard att = ((rook_attacks(ksq, after) & (pieces(PieceKind::Rook) | pieces(PieceKind::Queen))) |
+                        (bishop_attacks(ksq, after) & (pieces(PieceKind::Bishop) | pieces(PieceKind::Queen))) |
+                        (t.knight[ksq] & (pieces(PieceKind::Knight) | pieces(PieceKind::Phantom))) |
+                        (t.ferz[ksq] & pieces(PieceKind::Phantom)) |
+                        (t.pawn[index(us)][ksq] & pieces(PieceKind::Pawn) & ~bb(captured))) &
+                       enemy & after;
+        if (!att)
+            out.one(from, ep_, MoveType::EnPassant, PieceKind::None);
+    };
+    Bitboard one_by_one = pieces(us, PieceKind::Pawn);
+    if constexpr (Sink::counts_only) {
+        // Counting only (perft's last ply): the pawns no pin holds are counted as sets, every
+        // push and capture of them at once; a promotion counts as its four choices.
+        const Bitboard free = one_by_one & ~pinned;
+        one_by_one &= pinned;
+        const bool white = us == Seat::White;
+        auto forward = [&](Bitboard b, int shift) { return white ? b << shift : b >> shift; };
+        const Bitboard empty = ~occ, file_h = file_a << 7;
+        const Bitboard single = forward(free, 8) & empty;
+        const Bitboard twice = forward(single & (white ? rank_1 << 16 : rank_1 << 40), 8) & empty;
+        const Bitboard east = forward(free & ~file_h, white ? 9 : 7) & enemy;
+        const Bitboard west = forward(free & ~file_a, white ? 7 : 9) & enemy;
+        for (Bitboard to : {single, twice, east, west})
+            out.add(popcount(to & target & ~promo_rank) + 4 * popcount(to & target & promo_rank));
+        if (ep_ >= 0)
+            for (Bitboard b = t.pawn[index(them)][ep_] & free; b;)
+                en_passant(pop_lsb(b));
+    }
+    for (Bitboard b = one_by_one; b;) {
         Sq from = pop_lsb(b);
         Bitboard ok = target & allowed(from);
         Sq one = from + up;
@@ -412,31 +502,21 @@ void Position::generate_legal(MoveList& out) const {
         }
         for (Bitboard c = t.pawn[index(us)][from] & enemy & ok; c;)
             add_pawn(from, pop_lsb(c));
-        if (ep_ >= 0 && (t.pawn[index(us)][from] & bb(ep_))) {
-            // Rare enough to verify by the occupancy after the capture (catches the
-            // horizontal pin of both pawns on the fifth rank too).
-            Sq captured = ep_ - up;
-            Bitboard after = (occ ^ bb(from) ^ bb(captured)) | bb(ep_);
-            Bitboard att = ((rook_attacks(ksq, after) & (pieces(PieceKind::Rook) | pieces(PieceKind::Queen))) |
-                            (bishop_attacks(ksq, after) & (pieces(PieceKind::Bishop) | pieces(PieceKind::Queen))) |
-                            (t.knight[ksq] & (pieces(PieceKind::Knight) | pieces(PieceKind::Phantom))) |
-                            (t.ferz[ksq] & pieces(PieceKind::Phantom)) |
-                            (t.pawn[index(us)][ksq] & pieces(PieceKind::Pawn) & ~bb(captured))) &
-                           enemy & after;
-            if (!att)
-                out.push({static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(ep_), MoveType::EnPassant, PieceKind::None});
-        }
+        if (ep_ >= 0 && (t.pawn[index(us)][from] & bb(ep_)))
+            en_passant(from);
     }
-    // Pieces.
-    for (PieceKind k : {PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::Queen,
-                        PieceKind::Phantom}) {
-        for (Bitboard b = pieces(us, k); b;) {
+    // Pieces, each kind's attacks inlined. A pinned knight never has a move.
+    auto piece_moves = [&](Bitboard set, auto attacks) {
+        for (Bitboard b = set; b;) {
             Sq from = pop_lsb(b);
-            for (Bitboard to = attacks_of(k, us, from, occ) & ~own & target & allowed(from); to;)
-                out.push({static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(pop_lsb(to)),
-                          MoveType::Normal, PieceKind::None});
+            out.many(from, attacks(from) & ~own & target & allowed(from));
         }
-    }
+    };
+    piece_moves(pieces(us, PieceKind::Knight) & ~pinned, [&](Sq s) { return t.knight[s]; });
+    piece_moves(pieces(us, PieceKind::Bishop), [&](Sq s) { return bishop_attacks(s, occ); });
+    piece_moves(pieces(us, PieceKind::Rook), [&](Sq s) { return rook_attacks(s, occ); });
+    piece_moves(pieces(us, PieceKind::Queen), [&](Sq s) { return queen_attacks(s, occ); });
+    piece_moves(pieces(us, PieceKind::Phantom), [&](Sq s) { return t.knight[s] | t.ferz[s]; });
     // Castling.
     if (!chk) {
         const int base = us == Seat::White ? 0 : 56;
@@ -444,10 +524,10 @@ void Position::generate_legal(MoveList& out) const {
         const std::uint8_t long_right = us == Seat::White ? WhiteLong : BlackLong;
         if ((castling_ & short_right) && !(occ & (bb(base + 5) | bb(base + 6))) &&
             !attackers_to(base + 5, occ, them) && !attackers_to(base + 6, occ, them))
-            out.push({static_cast<std::uint8_t>(base + 4), static_cast<std::uint8_t>(base + 6), MoveType::Castle, PieceKind::None});
+            out.one(base + 4, base + 6, MoveType::Castle, PieceKind::None);
         if ((castling_ & long_right) && !(occ & (bb(base + 1) | bb(base + 2) | bb(base + 3))) &&
             !attackers_to(base + 3, occ, them) && !attackers_to(base + 2, occ, them))
-            out.push({static_cast<std::uint8_t>(base + 4), static_cast<std::uint8_t>(base + 2), MoveType::Castle, PieceKind::None});
+            out.one(base + 4, base + 2, MoveType::Castle, PieceKind::None);
     }
 }
 
@@ -518,25 +598,23 @@ void Position::undo_move() {
     const Seat us = stm_;
     if (us == Seat::Black)
         --fullmove_;
+    // The pieces go back without touching the key: it is restored whole below.
     const Move& m = u.move;
     if (m.type == MoveType::Drop) {
-        remove(m.to);
+        lift(m.to);
         ++hand_[index(us)][kind_index(m.piece)];
         if (u.captured.kind != PieceKind::None)
-            put(u.captured, m.to);
+            place(u.captured, m.to);
     } else {
-        Piece moved = piece_on(m.to);
-        remove(m.to);
-        put(m.type == MoveType::Promotion ? Piece{PieceKind::Pawn, us} : moved, m.from);
+        const Piece moved = lift(m.to);
+        place(m.type == MoveType::Promotion ? Piece{PieceKind::Pawn, us} : moved, m.from);
         if (m.type == MoveType::Castle) {
             Sq rook_from = m.to > m.from ? m.from + 3 : m.from - 4;
             Sq rook_to = m.to > m.from ? m.from + 1 : m.from - 1;
-            Piece rook = piece_on(rook_to);
-            remove(rook_to);
-            put(rook, rook_from);
+            place(lift(rook_to), rook_from);
         }
         if (u.captured.kind != PieceKind::None)
-            put(u.captured, m.type == MoveType::EnPassant ? m.to + (us == Seat::White ? -8 : 8) : m.to);
+            place(u.captured, m.type == MoveType::EnPassant ? m.to + (us == Seat::White ? -8 : 8) : m.to);
     }
     castling_ = u.castling;
     ep_ = u.ep;
@@ -570,10 +648,10 @@ bool Position::insufficient_material() const {
 }
 
 std::uint64_t Position::perft(int depth) {
+    if (depth <= 1)
+        return depth == 1 ? count_legal() : 1;
     MoveList moves;
     generate_legal(moves);
-    if (depth <= 1)
-        return depth == 1 ? moves.size() : 1;
     std::uint64_t nodes = 0;
     for (const Move& m : moves) {
         do_move(m);

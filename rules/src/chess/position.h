@@ -84,6 +84,8 @@ public:
 
     // All legal moves of the side to move (drops are left to the variant that has them).
     void generate_legal(MoveList& out) const;
+    // How many legal moves the side to move has (what generate_legal would list).
+    std::uint64_t count_legal() const;
     // Moves that follow the pieces' movement without regard to the own king's safety.
     void generate_pseudo_legal(MoveList& out) const;
     // Whether a pseudo-legal move (or a drop) keeps the mover's king safe.
@@ -120,8 +122,14 @@ private:
         std::uint64_t key;
     };
 
-    void put(Piece p, Sq s);
+    // generate_legal's work, handing each move (or each piece's set of targets) to `sink`.
+    template <class Sink>
+    void generate_legal_into(Sink& sink) const;
+
+    void put(Piece p, Sq s); // place or lift, and the key updated
     void remove(Sq s);
+    void place(Piece p, Sq s); // the board and bitboards only
+    Piece lift(Sq s);
     std::uint64_t compute_key() const;
 
     std::array<Piece, 64> board_{};
