@@ -2,7 +2,11 @@
 // ongoing games stored? For each size, in a child process of its own (so that each peak RSS is
 // its own), a fresh database is filled, then one game is played through the Service as the
 // console plays it (each post handled, then the time-driven job), and the median latency of a
-// move is printed with the job's cost when nothing is due and the process's peak RSS.
+// move is printed with the job's cost when nothing is due and the process's peak RSS. Then the
+// daemon's loop (run_daemon) runs idle on that database for `idle_seconds` against a platform
+// that long-polls and never has a post, with the time-driven job every 10 s (three times as
+// often as the daemon's default), and its CPU time is printed per minute. Start-up is the time
+// from opening the database to the answer to the first post (start_up() and one challenge).
 //
 // How the games are made (an honest stand-in for a community): direct store inserts, in one
 // transaction, of real chess games between 2,000 players: each game is ongoing, has the four
@@ -12,6 +16,7 @@
 //
 // Run a Release build: `growth [dir] [sizes...]` (dir: where the databases go, default ".";
 // it must be a real disk for the fsyncs to count).
+#include "ghostpost/bot/daemon.h"
 #include "ghostpost/bot/service.h"
 #include "ghostpost/storage/store.h"
 
@@ -25,6 +30,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace ghostpost;
@@ -34,6 +40,30 @@ namespace {
 
 constexpr std::int64_t start = 1700000000;
 constexpr std::int64_t day = 86400;
+constexpr int idle_seconds = 30;
+
+// A platform with nobody posting: each poll waits out its long-poll timeout (1 s here) and
+// returns nothing, as an idle Telegram getUpdates does.
+class QuietPlatform final : public bot::Platform {
+public:
+    explicit QuietPlatform(bot::StopToken& stop) : stop_(stop) {}
+    std::string name() const override { return "console"; }
+    std::vector<bot::Post> poll(const std::string&, std::chrono::seconds) override {
+        stop_.sleep_for(std::chrono::seconds(1));
+        return {};
+    }
+    bot::Delivery send(const bot::Reply&) override { return {}; }
+
+private:
+    bot::StopToken& stop_;
+};
+
+double cpu_seconds() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+           static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
 
 void fill(storage::Store& store, int ongoing) {
     constexpr int players = 2000;
@@ -107,6 +137,7 @@ double run(const std::string& dir, int ongoing) {
     const double fill_s = ms_since(filling) / 1000;
 
     // The production settings from here on: durable commits.
+    const auto opening = Clock::now();
     auto store = storage::open_sqlite_store(path);
     std::int64_t now = start;
     bot::Service service(*store, {}, [&] { return now; });
@@ -121,11 +152,10 @@ double run(const std::string& dir, int ongoing) {
         service.handle(p);
         service.tick(); // the console runs the job after every post
     };
-    const auto opening = Clock::now();
     service.start_up();
     post("alice", "!new chess @bob tc=3d");
-    post("bob", "!accept");
     const double first_ms = ms_since(opening);
+    post("bob", "!accept");
 
     const std::vector<std::string> moves{"e4",  "e5",  "Nf3", "Nc6", "Bb5", "a6",  "Ba4",
                                          "Nf6", "O-O", "Be7", "Re1", "b5",  "Bb3", "d6",
@@ -146,12 +176,30 @@ double run(const std::string& dir, int ongoing) {
     if (store->game(static_cast<std::int64_t>(ongoing + ongoing / 3 + 1))->status !=
         storage::GameStatus::Ongoing)
         std::fprintf(stderr, "the benchmark game did not go as planned\n");
+
+    // The daemon idle: its loop, the time-driven job every 10 s, polls that bring nothing.
+    bot::StopToken stop;
+    QuietPlatform quiet(stop);
+    bot::DaemonOptions options;
+    options.tick_interval = std::chrono::seconds(10);
+    const double cpu_before = cpu_seconds();
+    const auto idling = Clock::now();
+    std::thread stopper([&] {
+        std::this_thread::sleep_for(std::chrono::seconds(idle_seconds));
+        stop.request_stop();
+    });
+    bot::run_daemon(*store, service, quiet, options, stop, [&] { return now; });
+    stopper.join();
+    const double idle_cpu_per_minute =
+        (cpu_seconds() - cpu_before) * 60'000.0 / ms_since(idling);
+
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     std::printf("%7d ongoing: move %8.3f ms (median of %zu, post + job), idle job %7.3f ms, "
-                "challenge+accept %7.1f ms, peak RSS %6.1f MB, fill %.1f s\n",
+                "start-up to first reply %7.1f ms, idle daemon %.4f s CPU per minute, "
+                "peak RSS %6.1f MB, fill %.1f s\n",
                 ongoing, median(latency), latency.size(), median(idle), first_ms,
-                static_cast<double>(usage.ru_maxrss) / 1024.0, fill_s);
+                idle_cpu_per_minute, static_cast<double>(usage.ru_maxrss) / 1024.0, fill_s);
     std::fflush(stdout);
     store.reset();
     for (const char* suffix : {"", "-wal", "-shm"})
