@@ -3,6 +3,8 @@
 // table-driven reading of the Unicode standard (Table 3-7, well-formed byte sequences).
 #include "ghostpost/bot/command.h"
 
+#include "invariant.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -18,12 +20,7 @@ using ghostpost::bot::parse_command;
 using ghostpost::bot::shorten;
 using ghostpost::bot::valid_utf8;
 
-void check(bool ok, const char* what) {
-    if (!ok) {
-        std::fprintf(stderr, "invariant broken: %s\n", what);
-        std::abort();
-    }
-}
+using ghostpost::fuzz::check;
 
 bool is_space(char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';

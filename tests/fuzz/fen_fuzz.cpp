@@ -4,6 +4,8 @@
 // back to the same position: the same FEN again, the same actions for both seats.
 #include "ghostpost/rules/registry.h"
 
+#include "invariant.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -16,13 +18,7 @@ namespace {
 
 using namespace ghostpost::rules;
 
-void check(bool ok, const char* what, std::string_view detail = {}) {
-    if (!ok) {
-        std::fprintf(stderr, "invariant broken: %s [%.*s]\n", what, static_cast<int>(detail.size()),
-                     detail.data());
-        std::abort();
-    }
-}
+using ghostpost::fuzz::check;
 
 std::vector<std::string> texts(const std::vector<NotatedAction>& list) {
     std::vector<std::string> out;

@@ -7,6 +7,8 @@
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
 
+#include "invariant.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -20,13 +22,7 @@ namespace {
 
 using namespace ghostpost::rules;
 
-void check(bool ok, const char* what, std::string_view detail = {}) {
-    if (!ok) {
-        std::fprintf(stderr, "invariant broken: %s [%.*s]\n", what, static_cast<int>(detail.size()),
-                     detail.data());
-        std::abort();
-    }
-}
+using ghostpost::fuzz::check;
 
 // A fixed stream (SplitMix64): the same positions every run, and dice for the variants with chance.
 class Stream final : public RandomSource {

@@ -5,6 +5,8 @@
 #include "ghostpost/bot/command.h"
 #include "ghostpost/bot/telegram.h"
 
+#include "invariant.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -20,12 +22,7 @@ using ghostpost::bot::DecodedUpdate;
 using ghostpost::bot::decode_update;
 using ghostpost::bot::valid_utf8;
 
-void check(bool ok, const char* what) {
-    if (!ok) {
-        std::fprintf(stderr, "invariant broken: %s\n", what);
-        std::abort();
-    }
-}
+using ghostpost::fuzz::check;
 
 bool handle_or_empty(const std::string& handle) {
     return handle.size() <= 32 && std::all_of(handle.begin(), handle.end(), [](char c) {
