@@ -15,7 +15,7 @@ fsf=/usr/games/fairy-stockfish
 [ -x "$sf" ] && [ -x "$fsf" ] && [ -x /usr/bin/time ] ||
     apt-get install -y -qq stockfish fairy-stockfish time >/dev/null
 cmake --preset release >/dev/null && cmake --build --preset release --target ghostpost >/dev/null
-ours=build/release/bot/app/ghostpost
+ours=build/release/ghostpost
 
 cpu() { /usr/bin/time -f '%U %S' "$@" 2>&1 >/dev/null | tail -1 | awk '{ print $1 + $2 }'; }
 uci() { printf 'uci\nsetoption name Threads value 1\nposition startpos\ngo perft %s\nquit\n' "$depth" | "$1"; }

@@ -8,4 +8,4 @@ cmake --preset release >/dev/null
 cmake --build --preset release --target ghostpost
 mkdir -p data
 echo "ghostpost console on data/ghostpost.db: type '#lobby alice: !help' to start, Ctrl-D to leave."
-exec build/release/bot/ghostpost console --db data/ghostpost.db "$@"
+exec build/release/ghostpost console --db data/ghostpost.db "$@"
