@@ -31,7 +31,6 @@ std::string loose_key(std::string_view text) {
     return out;
 }
 
-
 std::string join_candidates(const std::vector<std::string>& texts) {
     std::string out;
     for (std::size_t i = 0; i < texts.size(); ++i) {
