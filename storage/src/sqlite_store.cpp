@@ -697,8 +697,8 @@ public:
                                  int limit) override {
         Statement s(db_,
                     "SELECT id, platform, to_user, destination, text, code, png, reply_to, "
-                    "attempts, next_attempt_at, notice_channel, blocked_notice FROM outbox e "
-                    "WHERE e.platform = ?1 AND "
+                    "attempts, next_attempt_at, notice_channel, blocked_notice, created_at "
+                    "FROM outbox e WHERE e.platform = ?1 AND "
                     "e.state = 'pending' AND e.next_attempt_at <= ?2 AND NOT EXISTS (SELECT 1 "
                     "FROM outbox o WHERE o.platform = e.platform AND o.to_user = e.to_user AND "
                     "o.destination = e.destination AND o.state = 'pending' AND o.id < e.id AND "
@@ -719,6 +719,7 @@ public:
             e.next_attempt_at = s.column_int(9);
             e.message.notice_channel = s.column_text(10);
             e.message.blocked_notice = s.column_text(11);
+            e.created_at = s.column_int(12);
             out.push_back(std::move(e));
         }
         return out;

@@ -24,6 +24,7 @@ public:
     std::vector<bot::Post> poll(const std::string&, std::chrono::seconds) override { return {}; }
     bot::Delivery send(const bot::Reply& reply) override {
         sent.push_back(reply.text);
+        keys.push_back(reply.idempotency_key);
         if (answers.empty())
             return {};
         bot::Delivery d = answers.front();
@@ -37,6 +38,7 @@ public:
     }
     std::deque<bot::Delivery> answers;
     std::vector<std::string> sent;
+    std::vector<std::string> keys;
 };
 
 storage::OutgoingMessage reply_to(const std::string& channel, const std::string& text) {
@@ -116,4 +118,33 @@ TEST_CASE("A retry_after is honoured to the second, never a fraction early", "[b
     CHECK(sender.send_due() == 1);
     bot::log::set_sink(std::cerr);
     CHECK(platform.sent == std::vector<std::string>{"e4", "e4"});
+}
+
+TEST_CASE("Every attempt at a reply carries its key, and no other reply ever has it",
+          "[bot][outbox]") {
+    TempPath path;
+    auto store = storage::open_sqlite_store(path.str());
+    std::int64_t now = 1700000000;
+    ScriptedPlatform platform;
+    bot::OutboxSender sender(*store, platform, [&] { return now; });
+    std::ostringstream log_lines;
+    bot::log::set_sink(log_lines);
+    const std::int64_t first = store->enqueue(reply_to("-100", "e4"), now);
+    bot::Delivery transient;
+    transient.status = bot::Delivery::Status::Transient;
+    platform.answers.push_back(transient);
+    CHECK(sender.send_due() == 0);
+    now += 600;
+    CHECK(sender.send_due() == 1);
+    const std::string key = std::to_string(first) + ".1700000000";
+    CHECK(platform.keys == std::vector<std::string>{key, key});
+    // Pruned, the newest row's id comes back for the next reply; its key does not.
+    now += 10;
+    CHECK(store->prune(now, 0) == 1);
+    const std::int64_t second = store->enqueue(reply_to("-100", "e5"), now);
+    CHECK(second == first);
+    CHECK(sender.send_due() == 1);
+    bot::log::set_sink(std::cerr);
+    REQUIRE(platform.keys.size() == 3);
+    CHECK(platform.keys[2] == std::to_string(first) + ".1700000610");
 }

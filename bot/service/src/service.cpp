@@ -430,6 +430,7 @@ Reply Service::to_reply(const storage::OutboxEntry& entry) {
     r.code = entry.message.code;
     r.png = entry.message.png;
     r.reply_to = entry.message.reply_to;
+    r.idempotency_key = std::to_string(entry.id) + "." + std::to_string(entry.created_at);
     return r;
 }
 

@@ -130,6 +130,7 @@ struct OutboxEntry {
     OutgoingMessage message;
     int attempts = 0;
     std::int64_t next_attempt_at = 0;
+    std::int64_t created_at = 0; // with `id`, names the row for good: ids of pruned rows return
 };
 
 // A tournament run from one channel. Its name is unique on the platform.

@@ -49,6 +49,9 @@ struct Reply {
                                    // text, in a code block where the platform has one; may be empty
     std::vector<std::uint8_t> png; // an image of the board, empty when none
     std::string reply_to;          // message id this answers, empty when none
+    // The same for every attempt to send this reply and never another's: a platform that
+    // deduplicates sends (Discord's nonce, Matrix's transaction id) derives its key from it.
+    std::string idempotency_key;
 };
 
 // What happened when a reply was handed to the platform.
