@@ -9,7 +9,7 @@
 
 namespace ghostpost::render::detail {
 
-// Encodes an image surface in CAIRO_FORMAT_RGB24 as an 8-bit RGB PNG. Errors:
+// Encodes an image surface in CAIRO_FORMAT_RGB24 as an 8-bit indexed PNG (see palette.h). Errors:
 // std::invalid_argument for another format; std::runtime_error when libpng fails.
 PngBytes encode_png(cairo_surface_t* rgb24);
 
