@@ -1,6 +1,6 @@
 // PNG board benchmark: the median time to render and encode a board at 480 px, and the file
-// size, for an 8x8 and a 10x10 start position. Targets for 8x8: at most 5 ms and 60 KB. Run a
-// Release build: `render_bench [runs]`.
+// size, for an 8x8 and a 10x10 board. Targets (issue #16): at most 1.5 ms of CPU and 40 KB. Run
+// a Release build: `render_bench [runs]`.
 #include "ghostpost/render/cache.h"
 #include "ghostpost/render/png.h"
 
