@@ -114,6 +114,24 @@ TEST_CASE("A policy's words are read as the list of two thousand policies writes
     CHECK(g->anytime_action(Seat::White, "default")->text == "default");
 }
 
+TEST_CASE("A seat past its combat deadline is answered with `default`, and only in a combat",
+          "[variant:gnostic]") {
+    auto g = gnostic(knight_fight);
+    CHECK_FALSE(g->deadline_action(Seat::White));
+    CHECK_FALSE(g->deadline_action(Seat::Black));
+    act(*g, Seat::White, "Nxe5");
+    REQUIRE(g->deadline_action(Seat::White));
+    CHECK(g->deadline_action(Seat::White)->text == "default");
+    CHECK(g->deadline_action(Seat::Black)->text == "default");
+    Faces dice{4, 4, 4, 4};
+    act(*g, Seat::White, "default", dice);
+    CHECK_FALSE(g->deadline_action(Seat::White)); // chosen: nothing left to answer for it
+    CHECK(g->deadline_action(Seat::Black)->text == "default");
+    // A variant without such an answer leaves it to the clock.
+    const auto chess = test::start("chess");
+    CHECK_FALSE(chess->deadline_action(Seat::White));
+}
+
 TEST_CASE("Without a policy the default rolls 3 dice (at most the piece's value) and holds at 15",
           "[variant:gnostic]") {
     auto g = gnostic(knight_fight);

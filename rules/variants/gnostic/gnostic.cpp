@@ -196,6 +196,10 @@ public:
         return anytime(code::policy, *dice * 1000 + *hold);
     }
 
+    std::optional<NotatedAction> deadline_action(Seat seat) const override {
+        return anytime_action(seat, "default");
+    }
+
     Result<std::vector<Event>> apply(Seat seat, const Action& action, RandomSource& rng) override {
         if (outcome_.over())
             return make_error(ErrorKind::GameOver, "the game is over (" + outcome_.reason + ")");

@@ -155,6 +155,10 @@ public:
     // Default: a search of anytime_actions; a variant with many (Gnostic Chess's two thousand
     // standing policies) reads the key instead of writing out the list.
     virtual std::optional<NotatedAction> anytime_action(Seat seat, std::string_view key) const;
+    // What the rules answer for `seat` when it lets a decision's deadline pass (Gnostic Chess's
+    // `default` dice choice, which follows the seat's standing policy); the service plays it for
+    // the seat once the combat deadline is over. Default: none, the clock alone decides.
+    virtual std::optional<NotatedAction> deadline_action(Seat) const { return std::nullopt; }
     // Applies one of `seat`'s legal or anytime actions. Errors: NotYourTurn when `seat` has
     // nothing to decide, GameOver, Illegal when the action is not one of those listed.
     virtual Result<std::vector<Event>> apply(Seat seat, const Action& action, RandomSource& rng) = 0;
