@@ -314,6 +314,23 @@ Result<NotatedAction> parse_listed(const Game& game, Seat seat, std::string_view
             if (!syntax && upper_syntax)
                 syntax = upper_syntax;
         }
+        // Round 3b: a capital file letter, as phones write the first letter of a post ("E4",
+        // "Exd5"), when it names no piece that could move now. Never B, which is a bishop
+        // before it is the b-file.
+        const auto capital = static_cast<unsigned char>(text[0]);
+        if (lower_piece && std::isupper(capital) && first != 'B' && first - 'A' < info.files &&
+            std::none_of(list.begin(), list.end(), [&](const Keyed& k) {
+                return k.action->action.piece == piece_from_letter(first) &&
+                       k.action->action.kind == ActionKind::Move;
+            })) {
+            std::string lower = text;
+            lower[0] = static_cast<char>(std::tolower(capital));
+            auto lower_syntax = try_syntax(lower);
+            if (!found.empty())
+                return decide(found, text);
+            if (!syntax && lower_syntax)
+                syntax = lower_syntax;
+        }
 
         // Round 4: words of special actions and choices in any case ("hide", "TRANSCEND"); never
         // for moves, where case tells a bishop from the b-file.

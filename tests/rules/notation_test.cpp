@@ -64,6 +64,21 @@ TEST_CASE("A b-file pawn move wins over a bishop; a lower-case letter may mean a
     CHECK(canonical(*g, "b3") == "b3");
 }
 
+TEST_CASE("A capital file letter (phones capitalise a post) is the file when no such piece moves",
+          "[notation]") {
+    auto g = test::start("chess", "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+    CHECK(canonical(*g, "E5") == "e5");
+    CHECK(canonical(*g, "Exd5") == "exd5");
+    CHECK(canonical(*g, "F4") == "f4");
+    CHECK(canonical(*g, "G3") == "g3");
+    CHECK(canonical(*g, "H4") == "h4");
+    CHECK(canonical(*g, "A3") == "a3");
+    // B is a bishop, never the b-file, and a capital file letter reads no further than that.
+    CHECK(canonical(*g, "B3") == "error: \"B3\" is not a move. Write moves like e4, Nf3, exd5, "
+                                 "O-O or e8=Q (!rules chess shows the notation).");
+    CHECK(canonical(*g, "E6") == "error: E6 is not possible: no pawn can reach e6");
+}
+
 TEST_CASE("An ambiguous move lists the canonical candidates", "[notation]") {
     auto g = test::start("chess", "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1");
     auto e = error_of(*g, "Nd2");
@@ -201,12 +216,15 @@ private:
 };
 } // namespace
 
-TEST_CASE("Special words are read in any case, moves are not", "[notation]") {
+TEST_CASE("Special words are read in any case; a capital first letter of a move is its file",
+          "[notation]") {
     WordGame g;
     auto hide = parse_action(g, Seat::White, "hide!");
     REQUIRE(hide.ok());
     CHECK(hide->text == "Hide");
-    CHECK(parse_action(g, Seat::White, "E4").error().kind == ErrorKind::NotAMove);
+    CHECK(parse_action(g, Seat::White, "E4")->text == "e4");
+    CHECK(parse_action(g, Seat::White, "e4")->text == "e4");
+    CHECK(parse_action(g, Seat::White, "hIDE")->text == "Hide");
 }
 
 TEST_CASE("An anytime action is taken whatever the turn", "[notation]") {
