@@ -136,7 +136,8 @@ bool time_control_shaped(std::string_view text) {
     if (text == "none")
         return true;
     auto span = [](std::string_view s) {
-        return s.size() >= 2 && s.size() <= 5 && (s.back() == 'd' || s.back() == 'h') &&
+        return s.size() >= 2 && s.size() <= 6 &&
+               (s.back() == 'd' || s.back() == 'h' || s.back() == 'm') &&
                s.front() != '0' &&
                std::all_of(s.begin(), s.end() - 1, [](char c) { return c >= '0' && c <= '9'; });
     };
@@ -144,8 +145,10 @@ bool time_control_shaped(std::string_view text) {
     if (plus == std::string_view::npos)
         return span(text);
     const auto slash = text.find('/', plus);
-    return slash != std::string_view::npos && span(text.substr(0, plus)) &&
-           span(text.substr(plus + 1, slash - plus - 1)) && span(text.substr(slash + 1));
+    if (slash == std::string_view::npos) // an increment without a cap
+        return span(text.substr(0, plus)) && span(text.substr(plus + 1));
+    return span(text.substr(0, plus)) && span(text.substr(plus + 1, slash - plus - 1)) &&
+           span(text.substr(slash + 1));
 }
 
 const toml::table* subtable(const toml::table& root, const std::string& name,
@@ -324,11 +327,13 @@ Settings parse(std::string_view toml_text, const std::string& source,
     if (const toml::table* clocks = subtable(root, "clocks", source)) {
         const TableReader reader(
             *clocks, "clocks.", source,
-            {"default_time_control", "combat_deadline_hours", "vacation_days"});
+            {"default_time_control", "combat_deadline_hours", "vacation_days",
+             "challenge_expiry_days", "max_open_challenges"});
         if (auto tc = reader.string("default_time_control")) {
             if (!time_control_shaped(*tc)) {
                 reader.fail_at(reader.node("default_time_control"), "default_time_control",
-                               "must be like \"3d\", \"12h\", \"7d+1d/14d\" or \"none\"");
+                               "must be like \"3d\", \"12h\", \"30m\", \"7d+1d/14d\", \"1d+1d\" "
+                               "or \"none\"");
             }
             settings.clocks.default_time_control = *tc;
         }
@@ -345,6 +350,20 @@ Settings parse(std::string_view toml_text, const std::string& source,
                                "must be between 0 and 366 days");
             }
             settings.clocks.vacation_days = static_cast<int>(*days);
+        }
+        if (auto days = reader.integer("challenge_expiry_days")) {
+            if (*days < 1 || *days > 90) {
+                reader.fail_at(reader.node("challenge_expiry_days"), "challenge_expiry_days",
+                               "must be between 1 and 90 days");
+            }
+            settings.clocks.challenge_expiry_days = static_cast<int>(*days);
+        }
+        if (auto count = reader.integer("max_open_challenges")) {
+            if (*count < 1 || *count > 100) {
+                reader.fail_at(reader.node("max_open_challenges"), "max_open_challenges",
+                               "must be between 1 and 100");
+            }
+            settings.clocks.max_open_challenges = static_cast<int>(*count);
         }
     }
 

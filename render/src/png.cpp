@@ -324,6 +324,8 @@ std::string png_caption(const BoardView& board, const PngOptions& options) {
     if (!text.empty())
         text += " \u00b7 ";
     text += "move " + std::to_string(board.move_number) + " \u00b7 ";
+    if (!options.ended.empty())
+        return text + options.ended;
     if (!options.deciding.empty())
         return text + options.deciding;
     if (board.deciding.empty())

@@ -174,7 +174,9 @@ std::string render_board_text(const BoardView& b, const TextStyle& style) {
     }
 
     std::string status = "Move " + std::to_string(b.move_number);
-    if (b.deciding.size() == 1)
+    if (!style.ended.empty())
+        status += ", game over: " + style.ended + ".";
+    else if (b.deciding.size() == 1)
         status += ", " + seat_label(style, b.deciding.front()) + " to move.";
     else if (b.deciding.size() > 1)
         status += ", " + seat_label(style, b.deciding[0]) + " and " +
@@ -185,7 +187,7 @@ std::string render_board_text(const BoardView& b, const TextStyle& style) {
         status += " Last move: " + (b.last_from.valid() ? b.last_from.name() + "-" : "@") +
                   b.last_to.name() + ".";
     rstrip_into(out, status);
-    if (b.check.valid()) {
+    if (b.check.valid() && style.ended.empty()) {
         const rules::Cell& king = b.at(b.check);
         std::string who = king.figures.empty() ? std::string("The king")
                                                 : seat_label(style, king.figures.front().piece.seat);

@@ -243,6 +243,11 @@ CREATE INDEX mod_log_by_platform ON mod_log (platform);
 -- The live-ply index is partial: the foreign key checks of games need one on every action.
 CREATE INDEX actions_by_game ON actions (game_id);
 )sql",
+    // 9: a challenge lapses when nobody answers it: its next_deadline is when. Challenges open
+    // before this are due at once; the job's first look sets their expiry from creation.
+    R"sql(
+UPDATE games SET next_deadline = 0 WHERE status = 'challenge';
+)sql",
 };
 
 std::string lower(std::string_view s) {
@@ -551,8 +556,10 @@ public:
                          "reason = ?5, challenger_color = ?6, paused = ?8, challenged_id = ?9, "
                          "revision = revision + 1, "
                          // A game that stops is never due; one that starts or resumes is due at
-                         // once, until sync_clocks sets its deadline (in the same transaction).
-                         "next_deadline = CASE WHEN ?3 <> 'ongoing' OR ?8 <> 0 THEN NULL "
+                         // once, until sync_clocks sets its deadline (in the same transaction);
+                         // a challenge keeps its expiry.
+                         "next_deadline = CASE WHEN ?3 = 'challenge' AND status = 'challenge' "
+                         "THEN next_deadline WHEN ?3 <> 'ongoing' OR ?8 <> 0 THEN NULL "
                          "WHEN status <> 'ongoing' OR paused <> 0 THEN 0 ELSE next_deadline END "
                          "WHERE id = ?7");
         bind_seats(s, 1, g);

@@ -59,6 +59,14 @@ struct Fixture {
         post("alice", "e4");
         drain();
     }
+    // The same, with both sides' first moves and alice's second: a timeout now is a loss, no
+    // longer the abort of a game that never began.
+    void start_game_both_moved(const std::string& tc) {
+        start_game(tc);
+        post("bob", "e5");
+        post("alice", "Nf3");
+        drain();
+    }
 };
 
 } // namespace
@@ -66,7 +74,7 @@ struct Fixture {
 TEST_CASE("The job ends a game on time only once the clock of the seat to move has run out",
           "[bot][clock]") {
     Fixture f;
-    f.start_game("1d");
+    f.start_game_both_moved("1d");
     *f.now = start + day - 1;
     CHECK(f.service.tick() == 0);
     CHECK(f.store->game(1)->status == storage::GameStatus::Ongoing);
@@ -88,10 +96,10 @@ TEST_CASE("The job ends a game on time only once the clock of the seat to move h
 
 TEST_CASE("A move after the deadline is refused and the game ends on time", "[bot][clock]") {
     Fixture f;
-    f.start_game("1d");
+    f.start_game_both_moved("1d");
     *f.now = start + 2 * day; // the job did not run meanwhile
-    f.post("bob", "!move e5");
-    CHECK(f.store->action_count(1) == 1);
+    f.post("bob", "!move Nc6");
+    CHECK(f.store->action_count(1) == 3);
     CHECK(f.store->game(1)->reason == "timeout");
     auto replies = f.drain();
     REQUIRE_FALSE(replies.empty());

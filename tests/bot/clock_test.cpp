@@ -18,13 +18,29 @@ TEST_CASE("Time controls are read in days and written back canonically", "[clock
     CHECK(inc.value->text() == "7d+1d/14d");
     CHECK(parse_time_control("none").value->kind == TimeControl::Kind::None);
     CHECK(parse_time_control("12h").value->text() == "12h");
+    // Minutes, as !mod extend takes them, and an increment without a cap, which has none.
+    CHECK(parse_time_control("30m").value->base == 30 * 60);
+    CHECK(parse_time_control("30m").value->text() == "30m");
+    const auto uncapped = parse_time_control("1d+1d");
+    REQUIRE(uncapped.value);
+    CHECK(uncapped.value->cap == 0);
+    CHECK(uncapped.value->text() == "1d+1d");
+}
+
+TEST_CASE("An increment without a cap adds up without limit", "[clock]") {
+    const auto tc = *parse_time_control("1d+1d").value;
+    PlayerClock c{5 * day, 1000};
+    const auto after = after_move(tc, c, 1000 + 3600);
+    CHECK(after.remaining == 6 * day - 3600);
 }
 
 TEST_CASE("A time control that cannot be read says how to write one", "[clock]") {
     CHECK(parse_time_control("3 days").error ==
-          "\"3 days\" is not a time control: write tc=3d (days per move), tc=7d+1d/14d (base + increment / cap) or tc=none");
-    CHECK(parse_time_control("7d+1d").error ==
-          "\"7d+1d\" is not a time control: write tc=3d (days per move), tc=7d+1d/14d (base + increment / cap) or tc=none");
+          "\"3 days\" is not a time control: write tc=3d (days per move), tc=7d+1d/14d (base + "
+          "increment / cap; without the cap, none) or tc=none; units d, h and m");
+    CHECK(parse_time_control("7d+1x").error ==
+          "\"7d+1x\" is not a time control: write tc=3d (days per move), tc=7d+1d/14d (base + "
+          "increment / cap; without the cap, none) or tc=none; units d, h and m");
     CHECK(parse_time_control("7d+1d/3d").error == "the cap (3d) must be at least the base (7d)");
     CHECK_FALSE(parse_time_control("0d").value.has_value());
     CHECK_FALSE(parse_time_control("-2d").value.has_value());

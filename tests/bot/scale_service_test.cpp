@@ -82,9 +82,11 @@ TEST_CASE("A game's stored deadline is its next reminder, then its loss on time,
           "[bot][clock][scale]") {
     Fixture f;
     f.post("alice", "!new chess @bob tc=1d");
-    CHECK(f.deadline(1) == std::nullopt); // a challenge has no clock
+    CHECK(f.deadline(1) == start + 7 * day); // a challenge has no clock, only its expiry
     f.post("bob", "!accept");
     f.post("alice", "e4");
+    f.post("bob", "e5");
+    f.post("alice", "Nf3");
     // Bob's day runs from `start`: the 80 % reminder is due after 0.8 days.
     CHECK(f.deadline(1) == start + day - day / 5);
     f.now = start + day - day / 5 - 1;

@@ -170,3 +170,14 @@ TEST_CASE("A rated game moves both Glicko-2 ratings and an unrated one does not"
           "[bot][transcript][rating]") {
     check_transcript("tourney_ratings");
 }
+
+TEST_CASE("Capitalised moves, a move for the one game that can take it, and every direct "
+          "message answered",
+          "[bot][transcript]") {
+    check_transcript("correspondence");
+}
+
+TEST_CASE("Challenges lapse after a week and one player may have ten open",
+          "[bot][transcript][clock]") {
+    check_transcript("challenge_limits");
+}

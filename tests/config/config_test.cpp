@@ -47,6 +47,8 @@ level = "debug"
 default_time_control = "7d+1d/14d"
 combat_deadline_hours = 48
 vacation_days = 10
+challenge_expiry_days = 14
+max_open_challenges = 3
 
 [storage]
 path = "/var/lib/ghostpost/games.sqlite"
@@ -71,6 +73,8 @@ request_timeout = 5
     CHECK(settings.clocks.default_time_control == "7d+1d/14d");
     CHECK(settings.clocks.combat_deadline == std::chrono::hours(48));
     CHECK(settings.clocks.vacation_days == 10);
+    CHECK(settings.clocks.challenge_expiry_days == 14);
+    CHECK(settings.clocks.max_open_challenges == 3);
 }
 
 TEST_CASE("a minimal configuration takes the defaults", "[config]") {
@@ -103,9 +107,13 @@ TEST_CASE("a bad configuration names the key and the line", "[config]") {
     CHECK(error_of("[storage]\n", env) == "ghostpost.toml:1: storage.path: is required");
     CHECK(error_of("[storage]\npath = \"x\"\n[clocks]\ndefault_time_control = \"3 days\"\n", env) ==
           "ghostpost.toml:4: clocks.default_time_control: must be like \"3d\", \"12h\", "
-          "\"7d+1d/14d\" or \"none\"");
+          "\"30m\", \"7d+1d/14d\", \"1d+1d\" or \"none\"");
     CHECK(error_of("[storage]\npath = \"x\"\n[clocks]\ncombat_deadline_hours = 0\n", env) ==
           "ghostpost.toml:4: clocks.combat_deadline_hours: must be between 1 and 720 hours");
+    CHECK(error_of("[storage]\npath = \"x\"\n[clocks]\nchallenge_expiry_days = 91\n", env) ==
+          "ghostpost.toml:4: clocks.challenge_expiry_days: must be between 1 and 90 days");
+    CHECK(error_of("[storage]\npath = \"x\"\n[clocks]\nmax_open_challenges = 0\n", env) ==
+          "ghostpost.toml:4: clocks.max_open_challenges: must be between 1 and 100");
     CHECK(error_of("[log]\nlevel = \"info\"\n", env) ==
           "ghostpost.toml: storage: is required ([storage] path)");
     CHECK(error_of("[storage]\npath = \"x\"\n[telegram]\napi_url = \"ftp://x\"\n", env) ==

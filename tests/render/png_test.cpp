@@ -190,7 +190,8 @@ TEST_CASE("Gnostic square tints run in even steps from light to dark", "[render]
     }
 }
 
-TEST_CASE("The caption names the game, the move and who must decide", "[render][png]") {
+TEST_CASE("The caption names the game, the move and who must decide, or how it ended",
+          "[render][png]") {
     rules::BoardView b("chess", 8, 8);
     b.move_number = 12;
     b.deciding = {Seat::Black};
@@ -204,6 +205,10 @@ TEST_CASE("The caption names the game, the move and who must decide", "[render][
     CHECK(render::png_caption(b, o) == "Game 7 \u00b7 move 12 \u00b7 game over");
     o.deciding = "Black chooses the dice";
     CHECK(render::png_caption(b, o) == "Game 7 \u00b7 move 12 \u00b7 Black chooses the dice");
+    // A game that ended without the rules ending it (a resignation) still has someone to move.
+    b.deciding = {Seat::White};
+    o.ended = "Black wins, 0-1 (resignation)";
+    CHECK(render::png_caption(b, o) == "Game 7 \u00b7 move 12 \u00b7 Black wins, 0-1 (resignation)");
 }
 
 TEST_CASE("Boards the renderer cannot draw are refused with invalid_argument", "[render][png]") {

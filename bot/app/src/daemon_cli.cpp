@@ -49,6 +49,8 @@ ServiceSettings service_settings(const config::Settings& settings, const std::st
     s.combat_deadline =
         std::chrono::duration_cast<std::chrono::seconds>(settings.clocks.combat_deadline).count();
     s.vacation_days = settings.clocks.vacation_days;
+    s.challenge_expiry = std::int64_t{settings.clocks.challenge_expiry_days} * 86400;
+    s.max_open_challenges = settings.clocks.max_open_challenges;
     return s;
 }
 

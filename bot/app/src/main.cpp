@@ -8,6 +8,7 @@
 #include <cstring>
 #include <exception>
 #include <iostream>
+#include <string>
 #include <pthread.h>
 
 int main(int argc, char** argv) {
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
         pthread_sigmask(SIG_BLOCK, &signals, nullptr);
     }
     CLI::App app{"ghostpost: turn-based board games by post"};
+    app.set_version_flag("--version", std::string("ghostpost ") + GHOSTPOST_VERSION);
     app.require_subcommand(1);
     int exit_status = 0;
     ghostpost::bot::add_rules_commands(app, exit_status);

@@ -7,15 +7,10 @@
 namespace ghostpost::bot {
 namespace {
 
-// A time control counts in days and hours only.
-std::optional<Seconds> control_span(std::string_view s) {
-    if (s.empty() || s.back() == 'm')
-        return std::nullopt;
-    return parse_span(s);
-}
-
 std::string span_text(Seconds s) {
-    return s % day == 0 ? std::to_string(s / day) + "d" : std::to_string(s / 3600) + "h";
+    if (s % day == 0)
+        return std::to_string(s / day) + "d";
+    return s % 3600 == 0 ? std::to_string(s / 3600) + "h" : std::to_string(s / 60) + "m";
 }
 
 } // namespace
@@ -24,29 +19,31 @@ std::string TimeControl::text() const {
     switch (kind) {
     case Kind::None: return "none";
     case Kind::PerMove: return span_text(base);
-    case Kind::Increment: return span_text(base) + "+" + span_text(increment) + "/" + span_text(cap);
+    case Kind::Increment:
+        return span_text(base) + "+" + span_text(increment) + (cap > 0 ? "/" + span_text(cap) : "");
     }
     return "none";
 }
 
 TimeControlParse parse_time_control(std::string_view text) {
-    const std::string help = "write tc=3d (days per move), tc=7d+1d/14d (base + increment / cap) or tc=none";
+    const std::string help = "write tc=3d (days per move), tc=7d+1d/14d (base + increment / cap; "
+                             "without the cap, none) or tc=none; units d, h and m";
     if (text == "none")
         return {TimeControl{}, {}};
     const auto plus = text.find('+');
     if (plus == std::string_view::npos) {
-        auto base = control_span(text);
+        auto base = parse_span(text);
         if (!base)
             return {std::nullopt, "\"" + std::string(text) + "\" is not a time control: " + help};
         return {TimeControl{TimeControl::Kind::PerMove, *base, 0, 0}, {}};
     }
     const auto slash = text.find('/', plus);
-    auto base = control_span(text.substr(0, plus));
-    auto inc = control_span(text.substr(plus + 1, slash == std::string_view::npos ? std::string_view::npos : slash - plus - 1));
-    auto cap = slash == std::string_view::npos ? std::optional<Seconds>{} : control_span(text.substr(slash + 1));
+    auto base = parse_span(text.substr(0, plus));
+    auto inc = parse_span(text.substr(plus + 1, slash == std::string_view::npos ? std::string_view::npos : slash - plus - 1));
+    auto cap = slash == std::string_view::npos ? std::optional<Seconds>{0} : parse_span(text.substr(slash + 1));
     if (!base || !inc || !cap)
         return {std::nullopt, "\"" + std::string(text) + "\" is not a time control: " + help};
-    if (*cap < *base)
+    if (*cap != 0 && *cap < *base)
         return {std::nullopt, "the cap (" + span_text(*cap) + ") must be at least the base (" + span_text(*base) + ")"};
     return {TimeControl{TimeControl::Kind::Increment, *base, *inc, *cap}, {}};
 }
@@ -63,7 +60,11 @@ PlayerClock after_move(const TimeControl& tc, const PlayerClock& clock, Seconds 
     switch (tc.kind) {
     case TimeControl::Kind::None: break;
     case TimeControl::Kind::PerMove: out.remaining = tc.base; break;
-    case TimeControl::Kind::Increment: out.remaining = std::min(out.remaining + tc.increment, tc.cap); break;
+    case TimeControl::Kind::Increment:
+        out.remaining += tc.increment;
+        if (tc.cap > 0)
+            out.remaining = std::min(out.remaining, tc.cap);
+        break;
     }
     return out;
 }

@@ -90,6 +90,8 @@ public:
     void publish_cache();
     // The time-driven work for one game (service_clock.cpp); true when something changed or
     // was said. The caller settles and commits as after run().
+    // An unanswered challenge past its expiry is cancelled and the channel told; true then.
+    bool lapse_challenge(GameRecord& g);
     bool tick_game(std::int64_t game_id);
     // After downtime from `from` to `to`: clocks that ran are moved on by the gap; true when
     // the game was told.
@@ -248,6 +250,22 @@ private:
         store_.clear_offer(g.id, OfferKind::Takeback);
         game_over(g);
         seeds_due_.push_back(g);
+    }
+    // Ends a game that counts for nobody (no result, no rating change).
+    void abort_game(GameRecord& g) {
+        g.status = GameStatus::Aborted;
+        store_.update_game(g);
+        store_.clear_offer(g.id, OfferKind::Draw);
+        store_.clear_offer(g.id, OfferKind::Takeback);
+        game_over(g);
+    }
+    // Whether each side has made at least one decision in game `id`.
+    bool both_sides_moved(std::int64_t id) {
+        const auto log = store_.actions(id);
+        auto moved = [&](Seat seat) {
+            return std::any_of(log.begin(), log.end(), [&](const auto& a) { return a.seat == seat; });
+        };
+        return moved(Seat::White) && moved(Seat::Black);
     }
     std::vector<GameRecord> my_games_here(const std::vector<GameStatus>& statuses) {
         std::vector<GameRecord> out;

@@ -194,6 +194,25 @@ std::string PostRun::over_line(const GameRecord& g, const rules::VariantInfo& in
     return id + " is over: " + outcome + " by " + g.reason + " (" + g.result + ").";
 }
 
+namespace {
+
+// How a game that is over ended, for its board: "White wins, 1-0 (resignation)", in the
+// variant's seat names; empty while it goes on.
+std::string ended_line(const GameRecord& g, const rules::VariantInfo& info) {
+    if (g.status == GameStatus::Aborted)
+        return "aborted, it counts for nobody";
+    if (g.status != GameStatus::Finished)
+        return {};
+    std::string outcome = "drawn";
+    if (g.result == "1-0")
+        outcome = info.seat_names[0] + " wins";
+    else if (g.result == "0-1")
+        outcome = info.seat_names[1] + " wins";
+    return outcome + ", " + g.result + " (" + g.reason + ")";
+}
+
+} // namespace
+
 std::string PostRun::next_line(const Loaded& l) {
     if (l.rec.status != GameStatus::Ongoing)
         return over_line(l.rec, l.info());
@@ -209,6 +228,7 @@ PostRun::BoardOut PostRun::board(const Loaded& l, std::optional<std::int64_t> vi
                                  std::optional<render::Glyphs> glyphs, std::optional<bool> image) {
     render::TextStyle style;
     style.seat_names = l.info().seat_names;
+    style.ended = ended_line(l.rec, l.info());
     Seat bottom = Seat::White;
     render::Glyphs chosen = render::Glyphs::Ascii;
     bool as_image = false;
@@ -235,9 +255,12 @@ PostRun::BoardOut PostRun::board(const Loaded& l, std::optional<std::int64_t> vi
         render::PngOptions options;
         options.flip = style.bottom == Seat::Black;
         options.game_label = "Game #" + std::to_string(l.rec.id);
+        options.ended = style.ended;
         return render::render_png(view, options);
     };
-    if (l.revision < 0)
+    // A game's end may come without a new action (a resignation): its boards skip the cache,
+    // whose key is the action log's revision.
+    if (l.revision < 0 || !style.ended.empty())
         return {{}, render()};
     const render::PngKey key{l.rec.id, l.revision, render::Audience::Public,
                              style.bottom == Seat::Black, 0};
@@ -378,7 +401,14 @@ void PostRun::run() {
         run_command(*c);
         return;
     }
-    try_bare_move();
+    // In a channel people talk: what is neither a command nor a move gets no answer. A direct
+    // message is always for the bot, so it is never left without one.
+    if (!try_bare_move() && post_.direct)
+        say((post_.text.empty() ? std::string("I read only text: commands and moves.")
+                                : "I read commands and moves here, and \"" +
+                                      shorten(post_.text, 30) + "\" is neither.") +
+            " " + s_.settings_.prefix + "help lists the commands; " + s_.settings_.prefix +
+            "new chess @name challenges someone.");
 }
 
 Service::Service(storage::Store& store, ServiceSettings settings, Clock clock)

@@ -54,8 +54,13 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
                 opponent_handle = whom->player->handle;
             else
                 opponent_handle = whom->handle;
-        } else if (!color_given && (lw == "white" || lw == "black" || lw == "random")) {
-            color = lw;
+        } else if (!color_given && (lw == "white" || lw == "black" || lw == "random" ||
+                                    lw == lower(info.seat_names[0]) ||
+                                    lw == lower(info.seat_names[1]))) {
+            // The variant's own seat names (Ghost Chess's Paradigm and Ghost) say the same.
+            color = lw == lower(info.seat_names[0])   ? "white"
+                    : lw == lower(info.seat_names[1]) ? "black"
+                                                      : lw;
             color_given = true;
         } else if (auto eq = w.find('='); eq != std::string::npos && eq > 0) {
             given[lower(w.substr(0, eq))] = w.substr(eq + 1);
@@ -83,6 +88,16 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
         say(capitalized(trial.error().message) + ".");
         return;
     }
+    std::vector<std::string> open;
+    for (const auto& c : store_.games_of_player(author_, {GameStatus::Challenge}))
+        if (c.challenger == author_.id)
+            open.push_back("#" + std::to_string(c.id));
+    if (static_cast<int>(open.size()) >= s_.settings_.max_open_challenges) {
+        say("You have " + std::to_string(open.size()) + " open challenges (" + join(open, ", ") +
+            "), as many as one player may have: cancel one with " + s_.settings_.prefix +
+            "cancel <game> first. Nothing was created.");
+        return;
+    }
     GameRecord g;
     g.variant = info.name;
     g.options = *options;
@@ -105,6 +120,7 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
     g.challenger_color = color;
     g.status = GameStatus::Challenge;
     g.id = store_.create_game(g);
+    store_.set_next_deadline(g.id, now_ + s_.settings_.challenge_expiry); // when it lapses
     std::string id = std::to_string(g.id);
     std::string seat = info.seat_names[color == "white" ? 0 : 1];
     std::string target = opponent.empty() ? std::string("anyone here") : opponent;

@@ -27,12 +27,20 @@ std::string span(Seconds s) {
     return s % day == 0 ? std::to_string(s / day) + "d" : format_duration(s);
 }
 
+// "7 days", "1 day"; a part of a day as a duration.
+std::string days_text(Seconds s) {
+    if (s % day != 0)
+        return format_duration(s);
+    return std::to_string(s / day) + (s == day ? " day" : " days");
+}
+
 std::string control_words(const TimeControl& tc) {
     switch (tc.kind) {
     case TimeControl::Kind::None: return "none";
     case TimeControl::Kind::PerMove: return span(tc.base) + " per move";
     case TimeControl::Kind::Increment:
-        return span(tc.base) + ", +" + span(tc.increment) + " per move, at most " + span(tc.cap);
+        return span(tc.base) + ", +" + span(tc.increment) + " per move" +
+               (tc.cap > 0 ? ", at most " + span(tc.cap) : ", no cap");
     }
     return "none";
 }
@@ -202,7 +210,7 @@ void PostRun::store_deadline(const Loaded& l) {
             }
             if (!contains(ds, c.seat))
                 continue;
-            if (c.deciding_since != 0 && l.game->anytime_action(c.seat, "default"))
+            if (c.deciding_since != 0 && l.game->deadline_action(c.seat))
                 consider(c.deciding_since + s_.settings_.combat_deadline);
             if (c.running_since == 0 && tc.kind != TimeControl::Kind::None) {
                 if (auto pid = seated(l.rec, c.seat)) {
@@ -269,6 +277,16 @@ bool PostRun::flag_if_out(Loaded& l) {
     }
     const Seat winner = rules::opponent(*out);
     const std::string loser = who(l.rec, l.info(), *out);
+    // As on correspondence servers, a game that ran out before both sides moved never really
+    // began: it is aborted and counts for nobody. A tournament game is still a loss, so that
+    // the event's pairings stand.
+    if (!both_sides_moved(l.rec.id) && !store_.pairing_of_game(l.rec.id)) {
+        abort_game(l.rec);
+        say_in(l.rec, loser + " ran out of time in game #" + std::to_string(l.rec.id) + " at " +
+                          format_utc(when) + " before both sides had moved: the game is aborted " +
+                          "and counts for nobody.");
+        return true;
+    }
     if (l.game->could_win(winner))
         finish(l.rec, winner == Seat::White ? rules::Status::WhiteWins : rules::Status::BlackWins,
                "timeout");
@@ -281,6 +299,8 @@ bool PostRun::flag_if_out(Loaded& l) {
 
 bool PostRun::tick_game(std::int64_t game_id) {
     auto rec = store_.game(game_id);
+    if (rec && rec->status == GameStatus::Challenge)
+        return lapse_challenge(*rec);
     if (!rec || rec->status != GameStatus::Ongoing)
         return false;
     Loaded l = load(*rec);
@@ -293,16 +313,32 @@ bool PostRun::tick_game(std::int64_t game_id) {
     return changed;
 }
 
+bool PostRun::lapse_challenge(GameRecord& g) {
+    const Seconds lapses = g.created_at + s_.settings_.challenge_expiry;
+    if (now_ < lapses) {
+        store_.set_next_deadline(g.id, lapses);
+        return false;
+    }
+    g.status = GameStatus::Cancelled;
+    g.reason = "expired";
+    store_.update_game(g);
+    say_in(g, "Challenge #" + std::to_string(g.id) + " by " + at(player(g.challenger)) +
+                  " lapsed: nobody answered it within " + days_text(s_.settings_.challenge_expiry) +
+                  ".");
+    return true;
+}
+
 bool PostRun::tick_due(Loaded& l) {
     bool changed = false;
-    // Gnostic Chess: a seat that let the combat deadline pass gets the rules' `default`
-    // answer, which follows its standing policy. A shorter clock brings the deadline forward,
-    // so nobody loses on time in the middle of a combat.
+    // A seat that let the combat deadline pass gets the rules' answer for it (Gnostic Chess's
+    // `default`, which follows its standing policy). A shorter clock brings the deadline
+    // forward, so nobody loses on time in the middle of a combat.
     const auto waiting = deciders(l);
     for (Seat seat : waiting) {
         if (l.rec.status != GameStatus::Ongoing || !contains(deciders(l), seat))
             continue;
-        if (!l.game->anytime_action(seat, "default"))
+        const std::optional<rules::NotatedAction> answer = l.game->deadline_action(seat);
+        if (!answer)
             continue;
         auto rows = clock_rows(l.rec);
         auto& c = rows[rules::index(seat)];
@@ -320,8 +356,9 @@ bool PostRun::tick_due(Loaded& l) {
             c.running_since = 0;
             store_.put_clock(l.rec.id, c);
         }
-        // A dice choice is secret, so the service answers as if the seat's player had sent
-        // `default` by direct message: they hear the details privately, the channel the rest.
+        // The answer may be secret (a dice choice), so the service plays it as if the seat's
+        // player had sent it by direct message: they hear the details privately, the channel
+        // the rest.
         const PlayerRecord owner = player(*pid);
         Post as_owner;
         as_owner.platform = l.rec.platform;
@@ -333,7 +370,7 @@ bool PostRun::tick_due(Loaded& l) {
         PostRun inner(s_, as_owner);
         inner.author_ = owner;
         inner.defaulting_ = true;
-        inner.play(l, seat, "default");
+        inner.play(l, seat, answer->text);
         inner.conclude();
         for (auto& [game, entry] : inner.pending_cache_)
             pending_cache_.insert_or_assign(game, std::move(entry));

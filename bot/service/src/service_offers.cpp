@@ -229,21 +229,12 @@ void PostRun::cmd_abort(const std::vector<std::string>& args) {
             " or " + form("draw") + ".");
         return;
     }
-    auto log = store_.actions(g->id);
-    bool white_moved = std::any_of(log.begin(), log.end(),
-                                   [](const auto& a) { return a.seat == Seat::White; });
-    bool black_moved = std::any_of(log.begin(), log.end(),
-                                   [](const auto& a) { return a.seat == Seat::Black; });
-    if (white_moved && black_moved && !moderator()) {
+    if (both_sides_moved(g->id) && !moderator()) {
         say("Too late to abort game #" + id + ": both sides have moved. Use " + form("resign") +
             " or " + form("draw") + ".");
         return;
     }
-    g->status = GameStatus::Aborted;
-    store_.update_game(*g);
-    store_.clear_offer(g->id, OfferKind::Draw);
-    store_.clear_offer(g->id, OfferKind::Takeback);
-    game_over(*g);
+    abort_game(*g);
     say_in(*g, "Game #" + id + " is aborted by " + at(author_) + ". It counts for nobody.");
 }
 

@@ -29,6 +29,9 @@ bool PostRun::try_bare_move() {
     if (mine.empty())
         return false;
     const std::string& text = post_.text;
+    // A direct message is always meant for the bot: it is read as a move even when it does not
+    // look like one, so that the player hears why it is not.
+    const bool meant = post_.direct;
     std::vector<std::pair<Loaded, Seat>> deciding, waiting;
     for (const auto& g : mine) {
         Loaded l = load(g);
@@ -39,26 +42,48 @@ bool PostRun::try_bare_move() {
     }
     if (deciding.size() == 1) {
         auto& [l, seat] = deciding.front();
-        if (!rules::looks_like_action(*l.game, seat, text))
+        if (!meant && !rules::looks_like_action(*l.game, seat, text))
             return false;
         play(l, seat, text);
         return true;
     }
     if (deciding.size() > 1) {
-        std::vector<std::string> ids;
+        // The games that could take it: legal there, or refused for a reason only the mover
+        // may hear (then play() says it by direct message). Counting the latter keeps a hidden
+        // piece from sending the move to another game without a word.
+        std::vector<std::string> ids, takers;
+        std::pair<Loaded, Seat>* taker = nullptr;
         bool looks = false;
-        for (auto& [l, seat] : deciding) {
+        for (auto& entry : deciding) {
+            auto& [l, seat] = entry;
             ids.push_back("#" + std::to_string(l.rec.id));
-            looks = looks || rules::looks_like_action(*l.game, seat, text);
+            if (!rules::looks_like_action(*l.game, seat, text))
+                continue;
+            looks = true;
+            const auto parsed = rules::parse_action(*l.game, seat, text);
+            if (parsed.ok() || !parsed.error().private_detail.empty()) {
+                takers.push_back("#" + std::to_string(l.rec.id));
+                taker = &entry;
+            }
         }
-        if (looks)
+        if (takers.size() == 1) {
+            play(taker->first, taker->second, text);
+            return true;
+        }
+        const std::string shown = shorten(text, 20);
+        if (takers.size() > 1)
+            say(shown + " can be played in several of your games (" + join(takers, ", ") +
+                "): say which, for example " + s_.settings_.prefix + "move " +
+                takers.front().substr(1) + " " + shown + ".");
+        else if (looks || meant)
             say("You must decide in several games here (" + join(ids, ", ") +
-                "): say which with " + form("move") + ".");
-        return looks;
+                "), and " + shown + " is possible in none of them: say which with " +
+                form("move") + " to hear why.");
+        return looks || meant;
     }
     if (waiting.size() == 1) {
         auto& [l, seat] = waiting.front();
-        if (!rules::looks_like_action(*l.game, seat, text))
+        if (!meant && !rules::looks_like_action(*l.game, seat, text))
             return false;
         if (names_anytime_action(*l.game, seat, text)) {
             play(l, seat, text);
@@ -66,6 +91,13 @@ bool PostRun::try_bare_move() {
         }
         say("Not played: it is not your turn in game #" + std::to_string(l.rec.id) + ". " +
             next_line(l));
+        return true;
+    }
+    if (meant && waiting.size() > 1) {
+        std::vector<std::string> ids;
+        for (auto& [l, seat] : waiting)
+            ids.push_back("#" + std::to_string(l.rec.id));
+        say("Not played: it is your opponents' turn in all your games (" + join(ids, ", ") + ").");
         return true;
     }
     return false;

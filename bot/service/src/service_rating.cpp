@@ -6,6 +6,8 @@
 #include "ghostpost/rules/registry.h"
 #include "post_run.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 
 namespace ghostpost::bot {
@@ -102,6 +104,13 @@ void PostRun::cmd_rating(const std::vector<std::string>& args) {
     PlayerRecord whom = author_;
     const rules::VariantInfo* info = nullptr;
     bool named = false;
+    // A handle may come without its '@' ("!rating bob"); a word that names a variant is the
+    // variant (write "@chess" for a player called chess).
+    auto handle_like = [](const std::string& a) {
+        return !a.empty() && std::all_of(a.begin(), a.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
+        });
+    };
     for (const auto& a : args) {
         if (a.size() > 1 && a[0] == '@' && !named) {
             auto p = known_player(a);
@@ -110,6 +119,12 @@ void PostRun::cmd_rating(const std::vector<std::string>& args) {
             whom = *p;
             named = true;
         } else if (!info && (info = variant_info(lower(a))) != nullptr) {
+        } else if (!named && handle_like(a)) {
+            auto p = known_player("@" + a);
+            if (!p)
+                return;
+            whom = *p;
+            named = true;
         } else {
             usage_error("rating", "I did not understand \"" + shorten(a) + "\".");
             return;

@@ -20,13 +20,14 @@ struct PngOptions {
     bool coordinates = true; // file letters and rank numbers around the board
     std::string game_label;  // starts the caption, e.g. "Game 12"; empty: no label
     std::string deciding;    // overrides "White to move", e.g. "Black chooses the dice"
+    std::string ended;       // once the game is over, how it ended: "White wins, 1-0 (resignation)"
     // Empty: taken from the variant's registry entry ("Ghost Chess"; "Paradigm", "Ghost").
     std::string title;                     // shown dimmed at the caption's right end
     std::array<std::string, 2> seat_names; // for "Paradigm to move"
 };
 
-// The caption over the board: "Game 12 · move 5 · White to move"; "game over" when nobody has
-// to decide. Seat names come from the variant (the Paradigm, the Ghost...).
+// The caption over the board: "Game 12 · move 5 · White to move"; how the game ended once it is
+// over (PngOptions::ended), or "game over" when nobody has to decide. Seat names come from the variant (the Paradigm, the Ghost...).
 std::string png_caption(const rules::BoardView& board, const PngOptions& options = {});
 
 // Draws the board with its pieces, the last move, check, coordinates, the caption and the

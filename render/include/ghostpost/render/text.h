@@ -42,6 +42,9 @@ struct TextStyle {
     Glyphs glyphs = Glyphs::Ascii;
     rules::Seat bottom = rules::Seat::White; // the seat whose side is drawn at the bottom
     std::array<std::string, 2> seat_names{"White", "Black"};
+    // Once the game is over, how it ended ("White wins, 1-0 (resignation)"): said instead of
+    // whose move it is, and instead of a check the game no longer cares about.
+    std::string ended;
 };
 
 // The board with its coordinates and status lines, each line ending in '\n'.

@@ -19,11 +19,12 @@ struct TimeControl {
     Kind kind = Kind::None;
     Seconds base = 0;
     Seconds increment = 0;
-    Seconds cap = 0;
-    std::string text() const; // canonical: "none", "3d", "7d+1d/14d"
+    Seconds cap = 0;          // the most an increment may bring the clock to; 0: no cap
+    std::string text() const; // canonical: "none", "3d", "7d+1d/14d", "1d+1d", "30m"
 };
 
-// Parses a time control; units d (days) and h (hours). Errors name what is wrong.
+// Parses a time control; units d (days), h (hours) and m (minutes), as `!mod extend` takes
+// them. Without "/cap" an increment has no cap. Errors name what is wrong.
 struct TimeControlParse {
     std::optional<TimeControl> value;
     std::string error;

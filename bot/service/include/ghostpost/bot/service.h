@@ -31,6 +31,8 @@ struct ServiceSettings {
     std::string default_time_control = "3d"; // a game's clock when !new names no tc=
     std::int64_t combat_deadline = 86400;    // seconds a seat may take to choose dice in a combat
     int vacation_days = 30;                  // days of !vacation per player and calendar year
+    std::int64_t challenge_expiry = 7 * 86400; // seconds an unanswered challenge stays open
+    int max_open_challenges = 10;              // unanswered challenges one player may have
     std::int64_t downtime_notice_after = 120; // a longer gap between heartbeats is downtime
     std::size_t game_cache_size = 1000; // replayed games kept in memory, the least recently
                                         // used dropped first (a game is rebuilt from its log)
