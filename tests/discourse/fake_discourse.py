@@ -325,8 +325,13 @@ class Handler(BaseHTTPRequestHandler):
                       "or key is invalid."], "invalid_access")
         else:
             with s.lock:
-                status, out, headers = self.scripted(method, template) or self.call(
-                    method, template, params, query, body, files)
+                fault = self.take_fault(method, template, body)
+                if fault is not None and not fault.get("after_create"):
+                    status, out, headers = self.fault_answer(fault)
+                else:
+                    status, out, headers = self.call(method, template, params, query, body, files)
+                    if fault is not None:  # done, but the answer is lost on the way back
+                        status, out, headers = self.fault_answer(fault)
                 s.calls.append((time.time(), method, template, status))
                 if status == 200:
                     schema = (op["responses"].get("200", {}).get("content", {})
@@ -336,15 +341,22 @@ class Handler(BaseHTTPRequestHandler):
                                             s.spec.problems(out, schema, f"{method} {template}"))
         self.answer(status, out, headers)
 
-    def scripted(self, method, template):
+    # A scripted fault for this request: by method and path, and when it names a `when`, only
+    # for a request whose body holds those words.
+    def take_fault(self, method, template, body):
         for fault in self.state.faults:
+            if fault.get("when") and fault["when"] not in json.dumps(body, ensure_ascii=False):
+                continue
             if fault["method"] == method and fault["path"] == template and fault["count"] > 0:
                 fault["count"] -= 1
-                if fault["status"] == 429:
-                    return self.rate_limited(fault.get("wait_seconds", 1))
-                return api_error(fault["status"], [fault.get("error", "scripted failure")],
-                                 fault.get("error_type", "server_error"))
+                return fault
         return None
+
+    def fault_answer(self, fault):
+        if fault["status"] == 429:
+            return self.rate_limited(fault.get("wait_seconds", 1))
+        return api_error(fault["status"], [fault.get("error", "scripted failure")],
+                         fault.get("error_type", "server_error"))
 
     @staticmethod
     def rate_limited(wait):
@@ -545,6 +557,11 @@ class Handler(BaseHTTPRequestHandler):
                 return 200, {}
             if command == "sent":
                 return 200, {"sent": s.sent}
+            if command == "topic":
+                topic = s.topics[args["id"]]
+                return 200, {"posts": [{"post_number": s.posts[p]["post_number"],
+                                        "username": s.users[s.posts[p]["user_id"]]["username"],
+                                        "raw": s.posts[p]["raw"]} for p in topic["posts"]]}
             if command == "uploads":
                 return 200, {"uploads": [{k: v for k, v in u.items()} for u in s.uploads]}
             if command == "calls":

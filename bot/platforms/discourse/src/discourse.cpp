@@ -279,14 +279,14 @@ std::vector<Post> DiscoursePlatform::poll(const std::string& cursor, std::chrono
     pm_horizon_ = std::max(pm_horizon_, newest_private);
     std::vector<Post> posts;
     if (!after) {
-        // First start: from now on. The cursor begins at the newest post seen.
-        if (const std::int64_t start = std::max(horizon, newest_private); start > 0) {
-            Post mark;
-            mark.platform = "discourse";
-            mark.message_id = "start-" + std::to_string(start);
-            mark.cursor = std::to_string(start);
-            posts.push_back(std::move(mark));
-        }
+        // First start: from now on. The cursor begins at the newest post seen (0 on a forum
+        // without posts, so that the first post ever made is read).
+        const std::int64_t start = std::max(horizon, newest_private);
+        Post mark;
+        mark.platform = "discourse";
+        mark.message_id = "start-" + std::to_string(start);
+        mark.cursor = std::to_string(start);
+        posts.push_back(std::move(mark));
         return posts;
     }
     std::int64_t skipped = 0; // the highest id passed over without a Post of its own
