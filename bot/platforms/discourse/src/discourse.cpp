@@ -79,6 +79,22 @@ std::chrono::milliseconds wait_of(const HttpResponse& response, const json& body
     return std::chrono::milliseconds(static_cast<std::int64_t>(std::ceil(seconds * 1000.0)));
 }
 
+// The integer or text member `key` of `object`, or `fallback` when it is absent or of another
+// type: what Discourse sends is read, never trusted to throw.
+std::int64_t integer_at(const json& object, const char* key, std::int64_t fallback = 0) {
+    if (!object.is_object())
+        return fallback;
+    const auto it = object.find(key);
+    return it != object.end() && it->is_number_integer() ? it->get<std::int64_t>() : fallback;
+}
+
+std::string text_at(const json& object, const char* key) {
+    if (!object.is_object())
+        return {};
+    const auto it = object.find(key);
+    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 std::chrono::seconds whole_seconds(std::chrono::milliseconds wait) {
     return std::max(std::chrono::ceil<std::chrono::seconds>(wait), std::chrono::seconds(1));
 }
@@ -256,7 +272,7 @@ std::vector<Post> DiscoursePlatform::poll(const std::string& cursor, std::chrono
             throw PlatformError(PlatformError::Kind::Transient,
                                 "notifications.json: no notifications");
         for (const json& n : *list) {
-            if (!n.is_object() || n.value("notification_type", 0) != private_message_type)
+            if (!n.is_object() || integer_at(n, "notification_type") != private_message_type)
                 continue;
             const auto data = n.find("data");
             if (data == n.end() || !data->is_object())
@@ -364,7 +380,7 @@ std::string DiscoursePlatform::username_of(const std::string& user_id) {
     if (!id)
         return {};
     Answer answer = get("/admin/users/" + std::to_string(*id) + ".json", "admin/users/{id}");
-    const std::string name = answer.body.value("username", std::string());
+    const std::string name = text_at(answer.body, "username");
     if (!name.empty())
         usernames_[user_id] = name;
     return name;
@@ -387,7 +403,7 @@ std::optional<std::int64_t> DiscoursePlatform::pm_topic_of(const std::string& us
     if (list.contains("topic_list") && list["topic_list"].is_object() &&
         list["topic_list"].contains("topics") && list["topic_list"]["topics"].is_array()) {
         for (const json& topic : list["topic_list"]["topics"]) {
-            if (!topic.is_object() || topic.value("allowed_user_count", 0) != 2 ||
+            if (!topic.is_object() || integer_at(topic, "allowed_user_count") != 2 ||
                 !topic.contains("id") || !topic["id"].is_number_integer() ||
                 !topic.contains("participants") || !topic["participants"].is_array())
                 continue;
@@ -427,13 +443,13 @@ Delivery DiscoursePlatform::send(const Reply& reply) {
             const Delivery d = deliver(std::move(upload), "uploads.json", false, &uploaded);
             if (d.status != Delivery::Status::Sent)
                 return d;
-            std::string url = uploaded.body.value("short_url", std::string());
+            std::string url = text_at(uploaded.body, "short_url");
             if (url.empty())
-                url = uploaded.body.value("url", std::string());
+                url = text_at(uploaded.body, "url");
             if (url.empty())
                 return {Delivery::Status::Transient, {}, "uploads.json: no url in the answer"};
-            const auto width = uploaded.body.value("width", 0);
-            const auto height = uploaded.body.value("height", 0);
+            const auto width = integer_at(uploaded.body, "width");
+            const auto height = integer_at(uploaded.body, "height");
             image = "![board|" + std::to_string(width) + "x" + std::to_string(height) + "](" +
                     url + ")";
         }
@@ -471,7 +487,7 @@ Delivery DiscoursePlatform::send(const Reply& reply) {
         Answer created(HttpResponse{});
         const Delivery d = deliver(std::move(request), "posts.json", new_private, &created);
         if (d.status == Delivery::Status::Sent && created.body.is_object()) {
-            const std::int64_t topic_id = created.body.value("topic_id", std::int64_t{0});
+            const std::int64_t topic_id = integer_at(created.body, "topic_id");
             if (reply.to == Reply::To::User && topic_id > 0) {
                 pm_topics_[reply.destination] = topic_id;
                 pm_topic_ids_.insert(topic_id);
