@@ -323,6 +323,43 @@ TEST_CASE("429 is waited out as Discourse says, without asking again before",
     CHECK(fake.violations().empty());
 }
 
+TEST_CASE("a 429 without Retry-After is read from extras.wait_seconds, and a per-user post "
+          "limit is waited out",
+          "[discourse][fake]") {
+    test::TempDir dir;
+    FakeDiscourse fake(dir);
+    const auto topic = fake.say("alice", "!new chess @bob")["topic_id"].get<std::int64_t>();
+    CurlHttpClient http;
+    auto now = std::chrono::steady_clock::now();
+    DiscourseOptions options = options_for(fake);
+    options.clock = [&now] { return now; };
+    DiscoursePlatform discourse(http, options);
+
+    fake.control("fault", {{"method", "POST"},
+                           {"path", "/posts.json"},
+                           {"status", 429},
+                           {"count", 1},
+                           {"wait_seconds", 9},
+                           {"no_header", true}});
+    const Delivery d = discourse.send(to_topic(topic, "@alice played e4 in game #1.", "1.1"));
+    CHECK(d.status == Delivery::Status::RetryAfter);
+    CHECK(d.retry_after == std::chrono::seconds(9));
+    CHECK(d.detail == "posts.json: HTTP 429: You\xE2\x80\x99ve performed this action too many "
+                      "times. Please wait 9 seconds before trying again.");
+    now += std::chrono::seconds(9);
+
+    // Discourse's rate_limit_create_post, for an account that is not staff or TL4.
+    fake.control("settings", {{"rate_limit_create_post", 30}});
+    CHECK(discourse.send(to_topic(topic, "@alice played e4 in game #1.", "1.1")).status ==
+          Delivery::Status::Sent);
+    const Delivery next = discourse.send(to_topic(topic, "@bob played e5 in game #1.", "2.1"));
+    CHECK(next.status == Delivery::Status::RetryAfter);
+    CHECK(next.retry_after >= std::chrono::seconds(29));
+    CHECK(next.retry_after <= std::chrono::seconds(31));
+    CHECK(fake.sent().size() == 1);
+    CHECK(fake.violations().empty());
+}
+
 TEST_CASE("a refused key stops polling as unauthorized and is never quoted", "[discourse][fake]") {
     test::TempDir dir;
     FakeDiscourse fake(dir);

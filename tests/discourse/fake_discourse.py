@@ -354,7 +354,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def fault_answer(self, fault):
         if fault["status"] == 429:
-            return self.rate_limited(fault.get("wait_seconds", 1))
+            status, body, headers = self.rate_limited(fault.get("wait_seconds", 1))
+            return status, body, {} if fault.get("no_header") else headers
         return api_error(fault["status"], [fault.get("error", "scripted failure")],
                          fault.get("error_type", "server_error"))
 
@@ -472,9 +473,11 @@ class Handler(BaseHTTPRequestHandler):
         if len(raw.strip()) < minimum:
             return api_error(422, [f"Body is too short (minimum is {minimum} characters)"],
                              "invalid_parameters")
+        # Discourse keys recent posts by a hash of the raw text without whitespace, lower-cased.
+        same = re.sub(r"\s+", "", raw).lower()
         for earlier in s.posts.values():
-            if (earlier["user_id"] == BOT_ID and earlier["raw"].strip() == raw.strip() and
-                    now - earlier["time"] < UNIQUE_SECONDS):
+            if (earlier["user_id"] == BOT_ID and re.sub(r"\s+", "", earlier["raw"]).lower() == same
+                    and now - earlier["time"] < UNIQUE_SECONDS):
                 return api_error(422, ["Body is too similar to what you recently posted"],
                                  "invalid_parameters")
         if topic is None:
