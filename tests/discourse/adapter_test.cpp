@@ -93,6 +93,33 @@ TEST_CASE("posts in watched categories and posts that mention the bot are read, 
     CHECK(fake.violations().empty());
 }
 
+TEST_CASE("after downtime the posts are read page by page back to the cursor, none skipped",
+          "[discourse][fake]") {
+    test::TempDir dir;
+    FakeDiscourse fake(dir);
+    fake.say("carol", "The first post of the forum", 0, 1);
+    CurlHttpClient http;
+    DiscourseOptions options = options_for(fake);
+    options.max_pages = 1; // one page of 50 a poll: three polls to reach the cursor
+    DiscoursePlatform discourse(http, options);
+    REQUIRE(discourse.poll("", std::chrono::seconds(0)).size() == 1);
+
+    fake.say("alice", "!games");
+    for (int i = 0; i < 119; ++i)
+        fake.say("carol", "Chatter number " + std::to_string(i) + " in the lounge", 0, 1);
+    fake.say("bob", "!games");
+    CHECK(discourse.poll("100", std::chrono::seconds(0)).empty());
+    CHECK(discourse.poll("100", std::chrono::seconds(0)).empty());
+    const auto posts = discourse.poll("100", std::chrono::seconds(0));
+    REQUIRE(posts.size() == 2);
+    CHECK(posts[0].author_handle == "alice");
+    CHECK(posts[0].cursor == "101");
+    CHECK(posts[1].author_handle == "bob");
+    CHECK(posts[1].cursor == "221");
+    CHECK(discourse.poll("221", std::chrono::seconds(0)).empty());
+    CHECK(fake.violations().empty());
+}
+
 TEST_CASE("a private message is a direct post, read once both lists have been seen past it",
           "[discourse][fake]") {
     test::TempDir dir;

@@ -236,9 +236,15 @@ std::vector<Post> DiscoursePlatform::poll(const std::string& cursor, std::chrono
     std::map<std::int64_t, DecodedPost> found; // by post id, so in id order
     std::int64_t newest_public = 0;
 
-    // Public posts, newest first, 50 a page; more pages only after downtime.
-    std::optional<std::int64_t> before;
+    // Public posts, newest first, 50 a page; more pages only after downtime. A catch-up longer
+    // than max_pages goes on in the next polls from where it stopped, and nothing is passed on
+    // before it has reached the cursor: no post below the newest may be skipped.
+    if (catch_up_ && (!after || catch_up_->after != *after))
+        catch_up_.reset(); // the cursor moved on (another start): begin again
+    bool caught_up = true;
     for (int page = 0; page < std::max(1, options_.max_pages); ++page) {
+        const std::optional<std::int64_t> before =
+            catch_up_ ? std::optional<std::int64_t>(catch_up_->before) : std::nullopt;
         Answer answer = get(before ? "/posts.json?before=" + std::to_string(*before) : "/posts.json",
                             "posts.json");
         const auto latest = answer.body.find("latest_posts");
@@ -254,12 +260,37 @@ std::vector<Post> DiscoursePlatform::poll(const std::string& cursor, std::chrono
             const std::int64_t id = *decoded.id;
             newest_public = std::max(newest_public, id);
             lowest = lowest == 0 ? id : std::min(lowest, id);
-            if (after && id > *after)
-                found.emplace(id, std::move(decoded));
+            if (after && id > *after) {
+                if (catch_up_)
+                    catch_up_->posts.emplace(id, std::move(decoded));
+                else
+                    found.emplace(id, std::move(decoded));
+            }
         }
-        if (!after || lowest == 0 || lowest <= *after + 1)
+        caught_up = !after || lowest == 0 || lowest <= *after + 1;
+        if (caught_up)
             break;
-        before = lowest;
+        if (!catch_up_) {
+            catch_up_.emplace();
+            catch_up_->after = *after;
+            catch_up_->newest = newest_public;
+            catch_up_->posts = std::move(found);
+            found.clear();
+        }
+        catch_up_->before = lowest;
+    }
+    if (!caught_up) {
+        log::info("discourse_catching_up", {{"cursor", *after}, {"before", catch_up_->before}});
+        return {}; // asked again at once by the daemon: the next pages
+    }
+    bool after_catch_up = false;
+    if (catch_up_) {
+        // Complete from the cursor up to the newest post of the first page; newer posts come
+        // in the next poll.
+        found = std::move(catch_up_->posts);
+        newest_public = catch_up_->newest;
+        catch_up_.reset();
+        after_catch_up = true;
     }
 
     // Private messages: each new post in a PM topic of the bot is a notification; the post
@@ -291,7 +322,9 @@ std::vector<Post> DiscoursePlatform::poll(const std::string& cursor, std::chrono
     // The two lists were read one after the other: a post may have been made between them.
     // Every post up to the newest public one read first is complete in both; so is every post
     // up to the newest private one of the previous poll. Later ones wait for the next poll.
-    const std::int64_t horizon = std::max(newest_public, pm_horizon_);
+    // After a catch-up, public posts newer than its first page are not read yet: the horizon
+    // stays at that page's newest.
+    const std::int64_t horizon = after_catch_up ? newest_public : std::max(newest_public, pm_horizon_);
     pm_horizon_ = std::max(pm_horizon_, newest_private);
     std::vector<Post> posts;
     if (!after) {

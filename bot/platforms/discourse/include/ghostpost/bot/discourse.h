@@ -113,6 +113,15 @@ private:
     std::map<std::string, std::string> usernames_;  // user id -> username
     std::set<std::int64_t> pm_topic_ids_;           // private message topics, for is_group
     std::set<std::int64_t> bound_topics_;           // outside the categories, where we spoke
+    // A catch-up after downtime that needs more than max_pages of /posts.json: the posts read
+    // so far, newer than the cursor `after`, and where paging goes on.
+    struct CatchUp {
+        std::int64_t after = 0;
+        std::int64_t before = 0;
+        std::int64_t newest = 0;
+        std::map<std::int64_t, DecodedPost> posts;
+    };
+    std::optional<CatchUp> catch_up_;
 };
 
 } // namespace ghostpost::bot
