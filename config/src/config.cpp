@@ -247,6 +247,77 @@ void read_telegram(const toml::table& table, const std::string& key, const std::
     }
 }
 
+constexpr const char* discourse_key_variable = "GHOSTPOST_DISCOURSE_API_KEY";
+
+void read_discourse(const toml::table& table, const std::string& source,
+                    const Environment& environment, const std::filesystem::path& base_dir,
+                    DiscourseSettings& discourse) {
+    const std::string key = "platform.discourse";
+    const TableReader reader(table, key + ".", source,
+                             {"base_url", "username", "categories", "key_file", "poll_interval",
+                              "request_timeout", "per_topic_interval_ms"});
+    discourse.enabled = true;
+    auto url = reader.string("base_url");
+    if (!url)
+        reader.fail_missing("base_url");
+    if (!url->starts_with("http://") && !url->starts_with("https://"))
+        reader.fail_at(reader.node("base_url"), "base_url", "must start with http:// or https://");
+    while (!url->empty() && url->back() == '/')
+        url->pop_back();
+    discourse.base_url = *url;
+    auto name = reader.string("username");
+    if (!name)
+        reader.fail_missing("username");
+    discourse.username = name->starts_with("@") ? name->substr(1) : *name;
+    if (discourse.username.empty())
+        reader.fail_at(reader.node("username"), "username", "must not be empty");
+    if (const toml::node* node = table.get("categories")) {
+        const toml::array* array = node->as_array();
+        if (array == nullptr)
+            reader.fail_at(*node, "categories", "must be an array of category ids");
+        for (const toml::node& element : *array) {
+            if (!element.is_integer() || *element.value<std::int64_t>() < 1)
+                reader.fail_at(element, "categories", "must be an array of category ids");
+            discourse.categories.push_back(*element.value<std::int64_t>());
+        }
+    }
+    const auto seconds_between = [&](const char* field, std::chrono::seconds& out) {
+        if (auto seconds = reader.integer(field)) {
+            if (*seconds < 1 || *seconds > 300)
+                reader.fail_at(reader.node(field), field, "must be between 1 and 300 seconds");
+            out = std::chrono::seconds(*seconds);
+        }
+    };
+    seconds_between("poll_interval", discourse.poll_interval);
+    seconds_between("request_timeout", discourse.request_timeout);
+    if (auto millis = reader.integer("per_topic_interval_ms")) {
+        if (*millis < 0 || *millis > 60000)
+            reader.fail_at(reader.node("per_topic_interval_ms"), "per_topic_interval_ms",
+                           "must be between 0 and 60000");
+        discourse.per_topic_interval = std::chrono::milliseconds(*millis);
+    }
+    // As for Telegram: the environment wins, and no error quotes the key.
+    if (auto from_env = environment(discourse_key_variable); from_env && !trim(*from_env).empty()) {
+        discourse.api_key = trim(*from_env);
+    } else if (auto file = reader.string("key_file")) {
+        std::filesystem::path path(*file);
+        if (path.is_relative() && !base_dir.empty())
+            path = base_dir / path;
+        std::ifstream in(path);
+        if (!in)
+            reader.fail_at(reader.node("key_file"), "key_file", "cannot read " + path.string());
+        std::stringstream text;
+        text << in.rdbuf();
+        discourse.api_key = trim(text.str());
+        if (discourse.api_key.empty())
+            reader.fail_at(reader.node("key_file"), "key_file", path.string() + " is empty");
+    } else {
+        throw ConfigError(source, std::nullopt, key + ".key_file",
+                          std::string("no API key: set ") + discourse_key_variable + " or [" +
+                              key + "] key_file");
+    }
+}
+
 } // namespace
 
 ConfigError::ConfigError(std::string source, std::optional<std::uint32_t> line, std::string key,
@@ -404,7 +475,9 @@ Settings parse(std::string_view toml_text, const std::string& source,
     const toml::table* telegram =
         platforms != nullptr ? subtable(*platforms, "telegram", source) : nullptr;
     if (platforms != nullptr) {
-        const TableReader reader(*platforms, "platform.", source, {"telegram"});
+        const TableReader reader(*platforms, "platform.", source, {"telegram", "discourse"});
+        if (const toml::table* discourse = subtable(*platforms, "discourse", source))
+            read_discourse(*discourse, source, environment, base_dir, settings.discourse);
     }
     if (const toml::table* legacy = subtable(root, "telegram", source)) {
         if (telegram != nullptr) {

@@ -1,5 +1,6 @@
 // `ghostpost run --config FILE`: configuration, signals, and the objects the daemon needs.
 #include "ghostpost/bot/daemon.h"
+#include "ghostpost/bot/discourse.h"
 #include "ghostpost/bot/http.h"
 #include "ghostpost/bot/log.h"
 #include "ghostpost/bot/telegram.h"
@@ -91,6 +92,25 @@ std::optional<Lane> telegram_lane(const config::Settings& settings, HttpClient& 
     return lane;
 }
 
+// The Discourse lane: its own HTTP client (one request at a time each), and the stop token's
+// sleep between polls, so that SIGTERM ends a quiet wait at once.
+Lane discourse_lane(const config::Settings& settings, HttpClient& http, StopToken& stop) {
+    const config::DiscourseSettings& d = settings.discourse;
+    DiscourseOptions options;
+    options.base_url = d.base_url;
+    options.username = d.username;
+    options.api_key = d.api_key;
+    options.categories.insert(d.categories.begin(), d.categories.end());
+    options.request_timeout = d.request_timeout;
+    options.pacing.per_chat = d.per_topic_interval;
+    options.sleep = [&stop](std::chrono::milliseconds wait) { return stop.sleep_for(wait); };
+    Lane lane{std::make_unique<DiscoursePlatform>(http, std::move(options)),
+              service_settings(settings, "discourse", d.username),
+              {}};
+    lane.options.poll_timeout = d.poll_interval;
+    return lane;
+}
+
 int run(const std::string& config_path) {
     log::install_crash_handler();
     config::Settings settings;
@@ -101,13 +121,16 @@ int run(const std::string& config_path) {
         return 2;
     }
     log::set_level(settings.log_level);
-    if (!settings.telegram.enabled) {
+    if (!settings.telegram.enabled && !settings.discourse.enabled) {
         log::error("bad_configuration",
                    {{"error", config_path +
                                   ": platform: no platform configured (add [platform.telegram])"}});
         return 2;
     }
-    log::add_secret(settings.telegram.token);
+    if (settings.telegram.enabled)
+        log::add_secret(settings.telegram.token);
+    if (settings.discourse.enabled)
+        log::add_secret(settings.discourse.api_key);
 
     // Signals go to one thread that waits for them; the others never see them, so a long
     // poll is ended by cancelling its HTTP call rather than by an interrupted system call.
@@ -118,6 +141,7 @@ int run(const std::string& config_path) {
     pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
     CurlHttpClient http;
+    CurlHttpClient discourse_http;
     StopToken stop;
     std::atomic<bool> finished{false};
     std::thread watcher([&] {
@@ -129,6 +153,7 @@ int run(const std::string& config_path) {
                           {{"signal", signal == SIGTERM ? "SIGTERM" : "SIGINT"}});
                 stop.request_stop();
                 http.cancel();
+                discourse_http.cancel();
                 return;
             }
         }
@@ -146,6 +171,8 @@ int run(const std::string& config_path) {
         if (settings.telegram.enabled)
             if (auto lane = telegram_lane(settings, http, stop))
                 lanes.push_back(std::move(*lane));
+        if (settings.discourse.enabled)
+            lanes.push_back(discourse_lane(settings, discourse_http, stop));
         // One lane runs the time-driven job for every platform's games; their replies go out
         // through the outbox of each game's platform.
         for (std::size_t i = 1; i < lanes.size(); ++i)

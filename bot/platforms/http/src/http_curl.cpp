@@ -1,5 +1,6 @@
 #include "ghostpost/bot/http.h"
 
+#include <cctype>
 #include <curl/curl.h>
 #include <memory>
 #include <mutex>
@@ -19,6 +20,25 @@ CURLM* as_multi(void* handle) {
 
 std::size_t collect(char* data, std::size_t size, std::size_t count, void* user) {
     static_cast<std::string*>(user)->append(data, size * count);
+    return size * count;
+}
+
+// Keeps each "Name: value" header line of the answer, the name in lower case.
+std::size_t collect_header(char* data, std::size_t size, std::size_t count, void* user) {
+    const std::string_view line(data, size * count);
+    const auto colon = line.find(':');
+    if (colon != std::string_view::npos) {
+        std::string name(line.substr(0, colon));
+        for (char& c : name)
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        std::string_view value = line.substr(colon + 1);
+        while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
+            value.remove_prefix(1);
+        while (!value.empty() && (value.back() == '\r' || value.back() == '\n' ||
+                                  value.back() == ' '))
+            value.remove_suffix(1);
+        static_cast<HttpResponse*>(user)->headers[name] = std::string(value);
+    }
     return size * count;
 }
 
@@ -77,11 +97,24 @@ HttpResponse CurlHttpClient::post(const HttpRequest& request) {
     set(easy.get(), CURLOPT_CONNECTTIMEOUT_MS, 10000L);
     set(easy.get(), CURLOPT_WRITEFUNCTION, &collect);
     set(easy.get(), CURLOPT_WRITEDATA, &response.body);
+    set(easy.get(), CURLOPT_HEADERFUNCTION, &collect_header);
+    set(easy.get(), CURLOPT_HEADERDATA, &response);
     set(easy.get(), CURLOPT_ERRORBUFFER, error_buffer);
     set(easy.get(), CURLOPT_USERAGENT, "ghostpost/0.1");
     // Only the web protocols: a configured URL must not reach file:// or others.
     set(easy.get(), CURLOPT_PROTOCOLS_STR, "http,https");
-    if (!request.parts.empty()) {
+    const auto add_header = [&headers](const std::string& line) {
+        curl_slist* longer = curl_slist_append(headers.get(), line.c_str());
+        if (longer == nullptr)
+            throw HttpError(HttpError::Kind::Network, "out of memory for a header");
+        static_cast<void>(headers.release());
+        headers.reset(longer);
+    };
+    for (const std::string& line : request.headers)
+        add_header(line);
+    if (request.method == "GET") {
+        set(easy.get(), CURLOPT_HTTPGET, 1L);
+    } else if (!request.parts.empty()) {
         mime.reset(curl_mime_init(easy.get()));
         for (const HttpPart& part : request.parts) {
             curl_mimepart* field = curl_mime_addpart(mime.get());
@@ -96,12 +129,12 @@ HttpResponse CurlHttpClient::post(const HttpRequest& request) {
         }
         set(easy.get(), CURLOPT_MIMEPOST, mime.get());
     } else {
-        headers.reset(
-            curl_slist_append(nullptr, ("Content-Type: " + request.content_type).c_str()));
-        set(easy.get(), CURLOPT_HTTPHEADER, headers.get());
+        add_header("Content-Type: " + request.content_type);
         set(easy.get(), CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
         set(easy.get(), CURLOPT_POSTFIELDS, request.body.c_str());
     }
+    if (headers)
+        set(easy.get(), CURLOPT_HTTPHEADER, headers.get());
 
     CURLM* multi = as_multi(multi_);
     curl_multi_add_handle(multi, easy.get());

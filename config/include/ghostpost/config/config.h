@@ -35,6 +35,18 @@ struct TelegramSettings {
     int group_messages_per_minute = 20;                // pacing: sends to one group a minute
 };
 
+// [platform.discourse]: a forum read by polling its REST API.
+struct DiscourseSettings {
+    bool enabled = false;            // true when a [platform.discourse] table is present
+    std::string base_url;            // "https://forum.example.org", no trailing slash
+    std::string username;            // the bot's account (Api-Username)
+    std::string api_key;             // secret: from GHOSTPOST_DISCOURSE_API_KEY or key_file
+    std::vector<std::int64_t> categories; // ids read in full; empty: mentions and PMs only
+    std::chrono::seconds poll_interval{5};    // between two polls that found nothing, 1..300
+    std::chrono::seconds request_timeout{15}; // for every request, 1..300
+    std::chrono::milliseconds per_topic_interval{1000}; // pacing: between two posts to a topic
+};
+
 // Correspondence clocks ([clocks]); the service applies them (docs/operators.md, section 5).
 struct ClockSettings {
     std::string default_time_control = "3d"; // a game's clock when !new names no tc=
@@ -50,6 +62,7 @@ struct Settings {
     LogLevel log_level = LogLevel::Info;
     StorageSettings storage;
     TelegramSettings telegram;
+    DiscourseSettings discourse;
     ClockSettings clocks;
 };
 

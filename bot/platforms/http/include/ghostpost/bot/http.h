@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -20,9 +21,11 @@ struct HttpPart {
 };
 
 // A POST. With `parts` the body is multipart/form-data; otherwise `body` is sent with
-// `content_type`.
+// `content_type`. With `method` "GET" nothing is sent but the URL and the headers.
 struct HttpRequest {
+    std::string method = "POST"; // "POST" or "GET"
     std::string url;
+    std::vector<std::string> headers; // extra "Name: value" lines (an API key, say)
     std::string content_type = "application/json";
     std::string body;
     std::vector<HttpPart> parts;
@@ -32,6 +35,7 @@ struct HttpRequest {
 struct HttpResponse {
     long status = 0;
     std::string body;
+    std::map<std::string, std::string> headers; // names in lower case; the last of repeats
 };
 
 // The exchange did not complete: no status was received. The message never holds the URL.
