@@ -95,13 +95,25 @@ HttpResponse CurlHttpClient::post(const HttpRequest& request) {
             }
         }
         set(easy.get(), CURLOPT_MIMEPOST, mime.get());
+    } else if (request.method == "GET") {
+        set(easy.get(), CURLOPT_HTTPGET, 1L);
     } else {
         headers.reset(
             curl_slist_append(nullptr, ("Content-Type: " + request.content_type).c_str()));
-        set(easy.get(), CURLOPT_HTTPHEADER, headers.get());
         set(easy.get(), CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
         set(easy.get(), CURLOPT_POSTFIELDS, request.body.c_str());
+        if (request.method != "POST")
+            set(easy.get(), CURLOPT_CUSTOMREQUEST, request.method.c_str());
     }
+    for (const std::string& header : request.headers) {
+        curl_slist* list = curl_slist_append(headers.get(), header.c_str());
+        if (list == nullptr)
+            throw HttpError(HttpError::Kind::Network, "out of memory for a header");
+        if (!headers)
+            headers.reset(list); // a non-empty list keeps its head
+    }
+    if (headers)
+        set(easy.get(), CURLOPT_HTTPHEADER, headers.get());
 
     CURLM* multi = as_multi(multi_);
     curl_multi_add_handle(multi, easy.get());

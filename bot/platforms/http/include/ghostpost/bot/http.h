@@ -20,9 +20,11 @@ struct HttpPart {
 };
 
 // A POST. With `parts` the body is multipart/form-data; otherwise `body` is sent with
-// `content_type`.
+// `content_type`. `method` "GET" sends no body; "PUT" sends `body` like a POST.
 struct HttpRequest {
     std::string url;
+    std::string method = "POST";
+    std::vector<std::string> headers; // extra "Name: value" lines (an Authorization header)
     std::string content_type = "application/json";
     std::string body;
     std::vector<HttpPart> parts;
