@@ -8,6 +8,8 @@ packages=(
     libcurl4-openssl-dev nlohmann-json3-dev libsqlite3-dev libssl-dev
     libcairo2-dev libpng-dev libfreetype-dev libtomlplusplus-dev libcli11-dev catch2 fonts-dejavu-core
     python3 sqlite3
+    # The fake Matrix homeserver (tests/matrix) reads the API description and validates with them.
+    python3-yaml python3-jsonschema
     # The fuzz targets (tests/fuzz): clang and its libFuzzer and sanitizer runtimes.
     clang libclang-rt-14-dev
 )
