@@ -130,7 +130,8 @@ std::optional<Lane> matrix_lane(const config::Settings& settings, HttpClient& ht
         log::warning("matrix_account_mismatch",
                      {{"configured", settings.matrix.user_id}, {"token_for", account}});
     log::info("bot_identified", {{"platform", "matrix"}, {"username", account}});
-    Lane lane{std::move(matrix), service_settings(settings, "matrix", account), {}};
+    // The service writes "@" + bot_name: a Matrix id already starts with its "@".
+    Lane lane{std::move(matrix), service_settings(settings, "matrix", account.substr(1)), {}};
     lane.options.poll_timeout = settings.matrix.poll_timeout;
     return lane;
 }
