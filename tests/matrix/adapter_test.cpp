@@ -494,3 +494,41 @@ TEST_CASE("the fake homeserver refuses what the API description does not allow",
                        "unexpected)",
                        "query.sincee: no such parameter", "query.dir: required but missing"}));
 }
+
+TEST_CASE("a short @name resolves through the room's members; an ambiguous one is asked about",
+          "[matrix]") {
+    test::TempDir dir;
+    FakeMatrix fake(dir);
+    bot::CurlHttpClient http;
+    MatrixPlatform platform(http, options_for(fake));
+    const std::string other_alice = "@alice:other.test";
+    const std::string room = fake.create_room(alice, {bob, other_alice});
+    Poller poller{platform, ""};
+    poller.join(fake, room);
+
+    const std::string unique = fake.say(room, alice, "!new chess @Bob white");
+    const std::string ambiguous = fake.say(room, bob, "!new chess @alice");
+    const std::string chatter = fake.say(room, bob, "hi @alice, @nobody.");
+    const auto posts = poller.poll();
+    REQUIRE(posts.size() == 3);
+    CHECK(posts[0].message_id == unique);
+    CHECK(posts[0].text == "!new chess @bob:other.test white");
+    REQUIRE(posts[0].mentions.size() == 1);
+    CHECK(posts[0].mentions[0].user_id == bob);
+    CHECK(posts[0].mentions[0].handle == "bob:other.test");
+    // Asked about, not run: only the cursor moves past it.
+    CHECK(posts[1].message_id == ambiguous);
+    CHECK(posts[1].author_id.empty());
+    CHECK(posts[1].text.empty());
+    // Chatter is never answered: its names stay as they were written.
+    CHECK(posts[2].message_id == chatter);
+    CHECK(posts[2].text == "hi @alice, @nobody.");
+    const json sent = fake.sent();
+    REQUIRE(sent.size() == 1);
+    CHECK(sent[0]["content"]["body"] ==
+          "@alice could be @alice:fake.test or @alice:other.test: write the full id, for "
+          "example @alice:fake.test. Nothing was done.");
+    CHECK(sent[0]["content"]["m.relates_to"] ==
+          json({{"m.in_reply_to", {{"event_id", ambiguous}}}}));
+    CHECK(fake.violations().empty());
+}

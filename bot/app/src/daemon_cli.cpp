@@ -101,6 +101,7 @@ std::optional<Lane> matrix_lane(const config::Settings& settings, HttpClient& ht
     options.join_any = settings.matrix.join_any;
     options.join_servers = settings.matrix.join_servers;
     options.request_timeout = settings.matrix.request_timeout;
+    options.command_prefix = settings.command_prefix;
     options.pacing.per_chat = settings.matrix.per_chat_interval;
     options.pacing.group_per_minute = settings.matrix.group_messages_per_minute;
     // A refused token will not heal by waiting: the daemon stops and says so (status 2).

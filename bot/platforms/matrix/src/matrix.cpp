@@ -295,6 +295,66 @@ void MatrixPlatform::tell_encrypted(const std::string& room_id) {
     log::info("matrix_encrypted_room", {{"room", room_id}, {"told", d.detail.empty()}});
 }
 
+bool MatrixPlatform::resolve_short_names(Post& post,
+                                         std::optional<std::vector<Mention>>& members) {
+    const auto names = matrix_text::short_names_in(post.text);
+    if (names.empty())
+        return true;
+    if (!members) {
+        const Answer answer = call("GET", std::string(client_api) + "/rooms/" +
+                                              segment(post.channel) + "/joined_members");
+        members.emplace();
+        const json joined = answer.body.value("joined", json::object());
+        if (joined.is_object())
+            for (const auto& [user, profile] : joined.items()) {
+                if (user == options_.user_id || !user.starts_with('@'))
+                    continue;
+                const json name = profile.is_object() ? profile.value("display_name", json())
+                                                      : json();
+                members->push_back({user.substr(1), user,
+                                    name.is_string() ? matrix_text::display_name(
+                                                           name.get<std::string>(), 128)
+                                                     : std::string()});
+            }
+    }
+    const auto lower = [](std::string text) {
+        for (char& c : text)
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return text;
+    };
+    // From the last to the first, so that each replacement leaves the earlier positions be.
+    for (auto it = names.rbegin(); it != names.rend(); ++it) {
+        const std::string wanted = lower(it->name);
+        std::vector<const Mention*> found;
+        for (const Mention& m : *members)
+            if (lower(m.handle.substr(0, m.handle.find(':'))) == wanted || lower(m.name) == wanted)
+                found.push_back(&m);
+        if (found.size() == 1) {
+            post.text.replace(it->at, it->name.size() + 1, found[0]->user_id);
+            post.mentions.push_back(*found[0]);
+            continue;
+        }
+        if (found.size() < 2 || !post.text.starts_with(options_.command_prefix))
+            continue;
+        std::string choices;
+        for (std::size_t k = 0; k < found.size() && k < 5; ++k)
+            choices += (k == 0 ? "" : k + 1 == found.size() || k == 4 ? " or " : ", ") +
+                       found[k]->user_id;
+        const json content = {
+            {"msgtype", "m.text"},
+            {"body", "@" + it->name + " could be " + choices +
+                         ": write the full id, for example " + found[0]->user_id +
+                         ". Nothing was done."},
+            {"m.mentions", {{"user_ids", {post.author_id}}}},
+            {"m.relates_to", {{"m.in_reply_to", {{"event_id", post.message_id}}}}}};
+        // The transaction id names the post: asking again after a restart is the same message.
+        put_event(post.channel, matrix_text::txn_id("gp-ask-" + post.message_id), dump(content),
+                  post.channel);
+        return false;
+    }
+    return true;
+}
+
 std::vector<Post> MatrixPlatform::poll(const std::string& cursor, std::chrono::seconds timeout) {
     using Kind = PlatformError::Kind;
     if (const auto now = options_.clock(); now < poll_not_before_)
@@ -425,6 +485,7 @@ std::vector<Post> MatrixPlatform::poll(const std::string& cursor, std::chrono::s
             events = std::move(earlier);
         }
 
+        std::optional<std::vector<Mention>> members; // asked once per room and poll, if needed
         for (const json& event : events) {
             read_state(event);
             DecodedEvent decoded =
@@ -438,6 +499,12 @@ std::vector<Post> MatrixPlatform::poll(const std::string& cursor, std::chrono::s
             if (const auto name = names.find(post.author_id); name != names.end())
                 post.author_name = matrix_text::display_name(name->second, 128);
             post.direct = !is_group(room_id);
+            if (!resolve_short_names(post, members)) {
+                // Answered with the choices: only the cursor moves past it.
+                post.author_id.clear();
+                post.text.clear();
+                post.mentions.clear();
+            }
             posts.push_back(std::move(post));
         }
         if (encrypted && !since.empty())

@@ -199,6 +199,23 @@ std::vector<std::string> user_ids_in(std::string_view text) {
     return ids;
 }
 
+std::vector<ShortName> short_names_in(std::string_view text) {
+    std::vector<ShortName> names;
+    for (std::size_t at = text.find('@'); at != std::string_view::npos; at = text.find('@', at + 1)) {
+        if (at > 0 && (localpart_char(text[at - 1]) || text[at - 1] == '@'))
+            continue;
+        std::size_t end = at + 1;
+        while (end < text.size() && localpart_char(text[end]))
+            ++end;
+        while (end > at + 1 && text[end - 1] == '.')
+            --end; // a sentence's full stop
+        if (end == at + 1 || end - at > 64 || !user_id_at(text, at).empty())
+            continue;
+        names.push_back({at, std::string(text.substr(at + 1, end - at - 1))});
+    }
+    return names;
+}
+
 std::string html_with_pills(std::string_view text) {
     std::string out;
     std::size_t done = 0;

@@ -34,6 +34,14 @@ std::string escape_html(std::string_view text);
 // server name never ends with a dot, so one that ends a sentence is left out.
 std::vector<std::string> user_ids_in(std::string_view text);
 
+// A short "@name" written in `text`: where it starts (the '@') and the name without '@'.
+struct ShortName {
+    std::size_t at;
+    std::string name;
+};
+// The "@name"s of `text` that are not full user ids, in order.
+std::vector<ShortName> short_names_in(std::string_view text);
+
 // `text` as HTML: escaped, line breaks as <br>, each full user id a pill (a matrix.to link).
 std::string html_with_pills(std::string_view text);
 

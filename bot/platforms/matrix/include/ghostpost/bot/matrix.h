@@ -25,6 +25,9 @@ struct MatrixOptions {
     bool join_any = true;
     std::vector<std::string> join_servers;
     std::chrono::seconds request_timeout{30};
+    // What starts a command ("!"): a command that names an ambiguous "@name" is answered with
+    // the choices instead of being run.
+    std::string command_prefix = "!";
     Pacing pacing;
     // When a 429's retry_after_ms ends; a test's fake clock in place of the steady clock.
     std::function<std::chrono::steady_clock::time_point()> clock = std::chrono::steady_clock::now;
@@ -94,6 +97,10 @@ private:
     void save_direct();           // PUT m.direct. Errors: as poll().
     void follow_invites(const void* invites_json);
     void tell_encrypted(const std::string& room_id);
+    // "@name" written without a server, resolved through the room's joined members: one match
+    // and the text names the full id, with a mention; several and nothing is guessed: a command
+    // is answered with the choices and returns false (not to be run). Errors: as poll().
+    bool resolve_short_names(Post& post, std::optional<std::vector<Mention>>& members);
     // The direct room where `user` has joined; nullopt with a Delivery saying why not.
     std::pair<std::optional<std::string>, Delivery> direct_room(const std::string& user);
     Delivery put_event(const std::string& room_id, const std::string& txn,
