@@ -532,3 +532,40 @@ TEST_CASE("a short @name resolves through the room's members; an ambiguous one i
           json({{"m.in_reply_to", {{"event_id", ambiguous}}}}));
     CHECK(fake.violations().empty());
 }
+
+TEST_CASE("malformed events are skipped and never block the room", "[matrix]") {
+    test::TempDir dir;
+    FakeMatrix fake(dir);
+    bot::CurlHttpClient http;
+    MatrixPlatform platform(http, options_for(fake));
+    const std::string room = fake.create_room(alice, {});
+    Poller poller{platform, ""};
+    poller.join(fake, room);
+
+    for (const json& event :
+         {json{{"type", 5}, {"sender", alice}, {"content", "x"}},
+          json{{"type", "m.room.member"}, {"state_key", 7}, {"content", {{"membership", 1}}}},
+          json{{"type", "m.room.member"}, {"state_key", alice}, {"content", "join"}},
+          json{{"type", "m.room.message"}, {"sender", 3}, {"content", {{"body", "e4"}}}},
+          json{{"type", "m.room.message"},
+               {"sender", alice},
+               {"content", {{"msgtype", "m.text"}, {"body", {{"not", "text"}}}}}},
+          json{{"type", "m.room.message"},
+               {"sender", alice},
+               {"content",
+                {{"msgtype", "m.text"}, {"body", "e4"}, {"m.relates_to", "x"},
+                 {"m.mentions", {{"user_ids", "@x:y"}}}}}}})
+        fake.control("raw_event", {{"room_id", room}, {"event", event}});
+    const std::string fine = fake.say(room, alice, "e5");
+    const auto posts = poller.poll();
+    REQUIRE(posts.size() == 2);
+    CHECK(posts[0].text == "e4"); // odd relations and mentions are only left out
+    CHECK(posts[0].mentions.empty());
+    CHECK(posts[1].message_id == fine);
+    // The fake knows these events break the description; every request was a good one.
+    const json violations = fake.violations();
+    CHECK_FALSE(violations.empty());
+    for (const json& v : violations)
+        CHECK(v.get<std::string>().starts_with(
+            "the fake's answer to GET /_matrix/client/v3/sync.rooms.join."));
+}

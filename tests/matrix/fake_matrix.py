@@ -11,7 +11,8 @@ scripted through /control/.
 Every request is checked against the client-server API description (tests/data/api/matrix):
 the path and method, path and query parameters, the JSON body, with every object schema that
 lists properties closed, so a misspelt field is a violation. Violations are answered 400
-M_BAD_JSON and recorded; tests fail when /control/violations is not empty.
+M_BAD_JSON and recorded; tests fail when /control/violations is not empty. The fake's own
+successful answers are checked against the description's response schemas the same way.
 
 Where the description and the real service differ, the fake follows the service:
 - an event's content (the body of PUT .../send/...) is `type: object` in room_send.yaml; the
@@ -168,6 +169,16 @@ def close(schema):
             node["additionalProperties"] = False
         return node
     return walk(schema)
+
+
+_closed = {}
+
+
+# close(schema) once per schema object of the description.
+def closed(schema):
+    if id(schema) not in _closed:
+        _closed[id(schema)] = (schema, close(schema))
+    return _closed[id(schema)][1]
 
 
 def check(schema, value, where, problems):
@@ -368,7 +379,7 @@ class Handler(BaseHTTPRequestHandler):
                     problems.append("body: not JSON")
                 else:
                     schema = content["application/json"].get("schema", {})
-                    check(close(schema), body, "body", problems)
+                    check(closed(schema), body, "body", problems)
             elif not raw and request_body.get("required"):
                 problems.append("body: required but empty")
         elif raw:
@@ -390,7 +401,18 @@ class Handler(BaseHTTPRequestHandler):
                         extra["retry_after_ms"] = fault["retry_after_ms"]
                     return error(fault["status"], fault.get("errcode", "M_UNKNOWN"),
                                  fault.get("error", "scripted failure"), **extra)
-        return self.route(method, url.path, params, query, body, raw, content_type)
+        status, answer = self.route(method, url.path, params, query, body, raw, content_type)
+        # The fake's own answers are held to the description too, so that the adapter is tested
+        # against what a homeserver may really send.
+        schema = operation.get("responses", {}).get(str(status), {}).get("content", {}) \
+            .get("application/json", {}).get("schema")
+        if schema is not None:
+            problems = []
+            check(closed(schema), answer, f"the fake's answer to {method} {url.path}", problems)
+            if problems:
+                with s.lock:
+                    s.violations.extend(problems)
+        return status, answer
 
     def violation(self, problems, status=400, errcode="M_BAD_JSON"):
         with self.state.lock:
@@ -620,6 +642,15 @@ class Handler(BaseHTTPRequestHandler):
                 if key in args:
                     content[key] = args[key]
             event = s.new_event(args["room_id"], args["sender"], "m.room.message", content)
+            return 200, {"event_id": event["event_id"]}
+        if command == "raw_event":
+            # Whatever the test wrote, malformed or not, as the room's next timeline event.
+            s.position += 1
+            event = dict(args["event"])
+            event.setdefault("event_id", f"$e{s.position}:{SERVER}")
+            s.positions[event["event_id"]] = s.position
+            s.events.append((s.position, args["room_id"], event))
+            s.lock.notify_all()
             return 200, {"event_id": event["event_id"]}
         if command == "encrypt":
             s.new_event(args["room_id"], args["sender"], "m.room.encryption",

@@ -70,6 +70,34 @@ std::pair<std::uint32_t, std::uint32_t> png_size(const std::vector<std::uint8_t>
     return {word(16), word(20)};
 }
 
+// Untrusted JSON read without exceptions: a missing or mistyped field is its empty value, so
+// that no event, however it is shaped, makes a /sync answer unreadable.
+const json& field(const json& object, const char* key) {
+    static const json none;
+    if (!object.is_object())
+        return none;
+    const auto it = object.find(key);
+    return it == object.end() ? none : *it;
+}
+std::string text_of(const json& object, const char* key) {
+    const json& value = field(object, key);
+    return value.is_string() ? value.get<std::string>() : std::string();
+}
+bool flag_of(const json& object, const char* key) {
+    const json& value = field(object, key);
+    return value.is_boolean() && value.get<bool>();
+}
+const json& object_of(const json& object, const char* key) {
+    static const json empty = json::object();
+    const json& value = field(object, key);
+    return value.is_object() ? value : empty;
+}
+const json& list_of(const json& object, const char* key) {
+    static const json empty = json::array();
+    const json& value = field(object, key);
+    return value.is_array() ? value : empty;
+}
+
 std::string dump(const json& value) {
     return value.dump(-1, ' ', false, json::error_handler_t::replace);
 }
@@ -226,24 +254,17 @@ void MatrixPlatform::save_direct() {
     call("PUT", user_path() + "/account_data/m.direct", dump(content));
 }
 
-void MatrixPlatform::follow_invites(const void* invites_json) {
-    const json& invites = *static_cast<const json*>(invites_json);
+void MatrixPlatform::follow_invites(const json& invites) {
     for (const auto& [room_id, room] : invites.items()) {
+        // The bot's own membership event names who invited it, and whether as a direct room.
         std::string inviter;
         bool is_direct = false;
-        const json* state = room.is_object() && room.contains("invite_state")
-                                ? &room["invite_state"]
-                                : nullptr;
-        if (state != nullptr && state->is_object() && state->contains("events") &&
-            (*state)["events"].is_array()) {
-            for (const json& event : (*state)["events"]) {
-                if (!event.is_object() || event.value("type", "") != "m.room.member" ||
-                    event.value("state_key", "") != options_.user_id)
-                    continue;
-                inviter = event.value("sender", "");
-                const json content = event.value("content", json::object());
-                is_direct = content.is_object() && content.value("is_direct", false) == true;
-            }
+        for (const json& event : list_of(object_of(room, "invite_state"), "events")) {
+            if (text_of(event, "type") != "m.room.member" ||
+                text_of(event, "state_key") != options_.user_id)
+                continue;
+            inviter = text_of(event, "sender");
+            is_direct = flag_of(object_of(event, "content"), "is_direct");
         }
         std::string server = server_of(room_id);
         if (server.empty())
@@ -304,13 +325,12 @@ bool MatrixPlatform::resolve_short_names(Post& post,
         const Answer answer = call("GET", std::string(client_api) + "/rooms/" +
                                               segment(post.channel) + "/joined_members");
         members.emplace();
-        const json joined = answer.body.value("joined", json::object());
+        const json joined = object_of(answer.body, "joined");
         if (joined.is_object())
             for (const auto& [user, profile] : joined.items()) {
                 if (user == options_.user_id || !user.starts_with('@'))
                     continue;
-                const json name = profile.is_object() ? profile.value("display_name", json())
-                                                      : json();
+                const json name = field(profile, "display_name");
                 members->push_back({user.substr(1), user,
                                     name.is_string() ? matrix_text::display_name(
                                                            name.get<std::string>(), 128)
@@ -388,32 +408,20 @@ std::vector<Post> MatrixPlatform::poll(const std::string& cursor, std::chrono::s
         throw PlatformError(Kind::Transient, "sync: no next_batch in the answer");
     const std::string next = next_it->get<std::string>();
 
-    if (const auto data = body.find("account_data");
-        data != body.end() && data->is_object() && data->contains("events") &&
-        (*data)["events"].is_array()) {
-        for (const json& event : (*data)["events"]) {
-            if (!event.is_object() || event.value("type", "") != "m.direct")
-                continue;
-            const json content = event.value("content", json::object());
-            if (!content.is_object())
-                continue;
-            direct_.clear();
-            for (const auto& [user, rooms] : content.items())
-                if (rooms.is_array())
-                    for (const json& room : rooms)
-                        if (room.is_string())
-                            direct_[user].push_back(room.get<std::string>());
-        }
+    for (const json& event : list_of(object_of(body, "account_data"), "events")) {
+        if (text_of(event, "type") != "m.direct")
+            continue;
+        direct_.clear(); // changed by another client of the account, or by this one
+        for (const auto& [user, rooms] : object_of(event, "content").items())
+            for (const json& room : rooms.is_array() ? rooms : json::array())
+                if (room.is_string())
+                    direct_[user].push_back(room.get<std::string>());
     }
-    const json rooms = body.value("rooms", json::object());
-    if (rooms.is_object() && rooms.contains("invite") && rooms["invite"].is_object())
-        follow_invites(&rooms["invite"]);
+    const json& rooms = object_of(body, "rooms");
+    follow_invites(object_of(rooms, "invite"));
 
     std::vector<Post> posts;
-    json joined = rooms.is_object() ? rooms.value("join", json::object()) : json::object();
-    if (!joined.is_object())
-        joined = json::object();
-    for (const auto& [room_id, room] : joined.items()) {
+    for (const auto& [room_id, room] : object_of(rooms, "join").items()) {
         if (!room.is_object())
             continue;
         std::map<std::string, std::string> names; // display names seen in this batch
@@ -421,39 +429,30 @@ std::vector<Post> MatrixPlatform::poll(const std::string& cursor, std::chrono::s
         const auto read_state = [&](const json& event) {
             if (!event.is_object())
                 return;
-            const std::string type = event.value("type", "");
+            const std::string type = text_of(event, "type");
             if (type == "m.room.encryption")
                 encrypted = true;
-            if (type != "m.room.member" || !event.contains("state_key") ||
-                !event["state_key"].is_string())
+            const std::string user = text_of(event, "state_key");
+            if (type != "m.room.member" || user.empty())
                 return;
-            const std::string user = event["state_key"].get<std::string>();
-            const json content = event.value("content", json::object());
-            if (!content.is_object())
-                return;
-            if (content.contains("displayname") && content["displayname"].is_string())
-                names[user] = content["displayname"].get<std::string>();
-            const std::string membership = content.value("membership", "");
+            const json& content = object_of(event, "content");
+            if (const json& name = field(content, "displayname"); name.is_string())
+                names[user] = name.get<std::string>();
+            const std::string membership = text_of(content, "membership");
             if (membership != "join")
                 if (auto it = joined_direct_.find(user);
                     it != joined_direct_.end() && it->second == room_id)
                     joined_direct_.erase(it); // left the direct room: look again next time
         };
-        if (room.contains("state") && room["state"].is_object() &&
-            room["state"].contains("events") && room["state"]["events"].is_array())
-            for (const json& event : room["state"]["events"])
-                read_state(event);
-        json timeline = room.value("timeline", json::object());
-        if (!timeline.is_object())
-            timeline = json::object();
-        json events = timeline.value("events", json::array());
-        if (!events.is_array())
-            events = json::array();
+        for (const json& event : list_of(object_of(room, "state"), "events"))
+            read_state(event);
+        const json& timeline = object_of(room, "timeline");
+        json events = list_of(timeline, "events");
 
         // A gap: more happened since `since` than the timeline holds. Page back from the
         // timeline's start to `since`, so nothing posted meanwhile is lost.
-        const std::string prev_batch = timeline.value("prev_batch", "");
-        if (timeline.value("limited", false) == true && !since.empty() && !prev_batch.empty()) {
+        const std::string prev_batch = text_of(timeline, "prev_batch");
+        if (flag_of(timeline, "limited") && !since.empty() && !prev_batch.empty()) {
             json earlier = json::array();
             std::string from = prev_batch;
             const json filter = {{"types", {"m.room.message", "m.room.member",
@@ -465,7 +464,7 @@ std::vector<Post> MatrixPlatform::poll(const std::string& cursor, std::chrono::s
                                "/messages?dir=b&from=" + segment(from) + "&to=" + segment(since) +
                                "&limit=" + std::to_string(page_limit) +
                                "&filter=" + segment(dump(filter)));
-                const json got = chunk.body.value("chunk", json::array());
+                const json got = list_of(chunk.body, "chunk");
                 if (got.is_array())
                     for (const json& event : got)
                         earlier.push_back(event);
@@ -583,7 +582,7 @@ MatrixPlatform::direct_room(const std::string& user) {
                 continue; // never a member, or the bot is no longer in that room
             return {std::nullopt, failed_delivery(member, user, "membership")};
         }
-        const std::string membership = member.body.value("membership", "");
+        const std::string membership = text_of(member.body, "membership");
         if (membership == "join") {
             joined_direct_[user] = room;
             return {room, {}};
@@ -602,7 +601,7 @@ MatrixPlatform::direct_room(const std::string& user) {
                                     dump(request), options_.request_timeout);
     if (!created.ok())
         return {std::nullopt, failed_delivery(created, user, "createRoom")};
-    const std::string room = created.body.value("room_id", "");
+    const std::string room = text_of(created.body, "room_id");
     if (room.empty())
         return {std::nullopt, {Status::Transient, {}, "createRoom: no room_id"}};
     direct_[user].push_back(room);
@@ -618,7 +617,7 @@ MatrixPlatform::direct_room(const std::string& user) {
                                    std::string(client_api) + "/rooms/" + segment(room) +
                                        "/state/m.room.member/" + segment(user),
                                    {}, options_.request_timeout);
-    if (member.ok() && member.body.value("membership", "") == "join") {
+    if (member.ok() && text_of(member.body, "membership") == "join") {
         joined_direct_[user] = room;
         return {room, {}};
     }
@@ -693,7 +692,7 @@ Delivery MatrixPlatform::send(const Reply& reply) {
                          options_.request_timeout, "image/png");
             if (!upload.ok())
                 return failed_delivery(upload, reply.destination, "upload");
-            uri = upload.body.value("content_uri", "");
+            uri = text_of(upload.body, "content_uri");
         } catch (const PlatformError& e) {
             if (e.kind() == PlatformError::Kind::Cancelled)
                 throw;

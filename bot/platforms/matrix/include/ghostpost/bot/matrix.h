@@ -8,6 +8,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <set>
 #include <string>
@@ -95,7 +96,8 @@ private:
     Answer call(const std::string& method, const std::string& path, const std::string& body = {});
     void set_up();                // the filter and the m.direct map, once
     void save_direct();           // PUT m.direct. Errors: as poll().
-    void follow_invites(const void* invites_json);
+    // Joins the invites of a /sync answer that auto_join allows. Errors: as poll().
+    void follow_invites(const nlohmann::json& invites);
     void tell_encrypted(const std::string& room_id);
     // "@name" written without a server, resolved through the room's joined members: one match
     // and the text names the full id, with a mention; several and nothing is guessed: a command
