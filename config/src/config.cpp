@@ -303,9 +303,9 @@ void read_matrix(const toml::table& table, const std::string& source,
             matrix.join_any = true;
         } else {
             const auto servers = reader.strings("auto_join");
-            if (std::any_of(servers->begin(), servers->end(),
-                            [](const std::string& s) { return s.empty() || s.find('/') !=
-                                                                                std::string::npos; }))
+            if (std::any_of(servers->begin(), servers->end(), [](const std::string& s) {
+                    return s.empty() || s.find('/') != std::string::npos;
+                }))
                 reader.fail_at(*join, "auto_join", "server names must not be empty or hold '/'");
             matrix.join_any = false;
             matrix.join_servers = *servers;

@@ -4,7 +4,6 @@
 // Matrix ids, mentions that name someone.
 #include "ghostpost/bot/command.h"
 #include "ghostpost/bot/matrix.h"
-
 #include "invariant.h"
 
 #include <cstddef>
@@ -15,8 +14,8 @@
 
 namespace {
 
-using ghostpost::bot::DecodedEvent;
 using ghostpost::bot::decode_event;
+using ghostpost::bot::DecodedEvent;
 using ghostpost::bot::valid_utf8;
 using ghostpost::fuzz::check;
 
@@ -64,7 +63,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                         {"sender", data[0] % 2 == 0 ? "@" + rest : "@alice:example.org"},
                         {"origin_server_ts", 0},
                         {"content", content}};
-    check_decoded(decode_event(event.dump(-1, ' ', false, json::error_handler_t::replace), room,
-                               bot));
+    check_decoded(
+        decode_event(event.dump(-1, ' ', false, json::error_handler_t::replace), room, bot));
     return 0;
 }

@@ -76,8 +76,8 @@ TEST_CASE("the first sync reads no history, invites are joined, and messages bec
     CHECK(poller.poll().empty());
 
     const std::string e1 = fake.say(room, alice, "!new chess @bob:other.test white");
-    const std::string e2 = fake.say(room, bob, "!accept",
-                                    {{"m.mentions", {{"user_ids", json::array({alice})}}}});
+    const std::string e2 =
+        fake.say(room, bob, "!accept", {{"m.mentions", {{"user_ids", json::array({alice})}}}});
     const auto posts = poller.poll();
     REQUIRE(posts.size() == 2);
     CHECK(posts[0].platform == "matrix");
@@ -194,9 +194,9 @@ TEST_CASE("replies go out once per idempotency key, boards in <pre><code>, with 
           "e4 &lt;check&gt; &amp; more.<pre><code> 8  r  n  b\n 1  R &lt;N&gt; B</code></pre>");
     CHECK(content["m.mentions"] == json({{"user_ids", {alice}}}));
     CHECK(content["m.relates_to"] == json({{"m.in_reply_to", {{"event_id", asked}}}}));
-    CHECK(sent[1]["content"] == json({{"msgtype", "m.text"},
-                                      {"body", "Nothing to see."},
-                                      {"m.mentions", json::object()}}));
+    CHECK(
+        sent[1]["content"] ==
+        json({{"msgtype", "m.text"}, {"body", "Nothing to see."}, {"m.mentions", json::object()}}));
     CHECK(fake.violations().empty());
 }
 
@@ -211,8 +211,8 @@ TEST_CASE("a PNG board is uploaded, then sent as m.image with its size", "[matri
 
     Reply r = to_room(room, "Game #1:", "5.100");
     // The signature and IHDR of a 480 x 320 image, then a little of anything.
-    r.png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R',
-             0, 0, 0x01, 0xE0, 0, 0, 0x01, 0x40, 8, 3, 0, 0, 0};
+    r.png = {0x89, 'P', 'N', 'G',  '\r', '\n', 0x1A, '\n', 0,    0, 0, 13, 'I', 'H', 'D',
+             'R',  0,   0,   0x01, 0xE0, 0,    0,    0x01, 0x40, 8, 3, 0,  0,   0};
     CHECK(platform.send(r).status == Delivery::Status::Sent);
     const json sent = fake.sent();
     REQUIRE(sent.size() == 2);
@@ -287,8 +287,8 @@ TEST_CASE("a player's invitation to a direct room is joined and the room counts 
     MatrixPlatform platform(http, options_for(fake));
     Poller poller{platform, ""};
     poller.poll();
-    const std::string dm = fake.control("create_room", {{"creator", alice},
-                                                         {"is_direct", true}})["room_id"];
+    const std::string dm =
+        fake.control("create_room", {{"creator", alice}, {"is_direct", true}})["room_id"];
     poller.join(fake, dm);
     CHECK(fake.control("account_data")["account_data"]["m.direct"] == json({{alice, {dm}}}));
     fake.say(dm, alice, "!games");
@@ -452,10 +452,10 @@ TEST_CASE("decode_event never throws and reads only text messages from people", 
             CHECK(decoded.post->mentions.empty());
         }
     }
-    const auto ok = bot::decode_event(
-        R"({"type":"m.room.message","sender":"@a:x","event_id":"$1","content":)"
-        R"({"msgtype":"m.text","body":"!new chess @b:y. Go"}})",
-        room, FakeMatrix::bot);
+    const auto ok =
+        bot::decode_event(R"({"type":"m.room.message","sender":"@a:x","event_id":"$1","content":)"
+                          R"({"msgtype":"m.text","body":"!new chess @b:y. Go"}})",
+                          room, FakeMatrix::bot);
     REQUIRE(ok.post);
     REQUIRE(ok.post->mentions.size() == 1);
     CHECK(ok.post->mentions[0].user_id == "@b:y");
@@ -477,9 +477,9 @@ TEST_CASE("the fake homeserver refuses what the API description does not allow",
     };
     const std::string room = fake.create_room(alice, {});
     CHECK(request("POST", "/_matrix/client/v3/rooms/" + room + "/join", "{}").status == 200);
-    const auto misspelt = request("PUT",
-                                  "/_matrix/client/v3/rooms/" + room + "/send/m.room.message/t1",
-                                  R"({"msgtype":"m.text","body":"x","formated_body":"<b>x</b>"})");
+    const auto misspelt =
+        request("PUT", "/_matrix/client/v3/rooms/" + room + "/send/m.room.message/t1",
+                R"({"msgtype":"m.text","body":"x","formated_body":"<b>x</b>"})");
     CHECK(misspelt.status == 400);
     CHECK(json::parse(misspelt.body)["errcode"] == "M_BAD_JSON");
     CHECK(request("POST", "/_matrix/client/v3/user/%40ghostpost%3Afake.test/filter",
@@ -553,7 +553,9 @@ TEST_CASE("malformed events are skipped and never block the room", "[matrix]") {
           json{{"type", "m.room.message"},
                {"sender", alice},
                {"content",
-                {{"msgtype", "m.text"}, {"body", "e4"}, {"m.relates_to", "x"},
+                {{"msgtype", "m.text"},
+                 {"body", "e4"},
+                 {"m.relates_to", "x"},
                  {"m.mentions", {{"user_ids", "@x:y"}}}}}}})
         fake.control("raw_event", {{"room_id", room}, {"event", event}});
     const std::string fine = fake.say(room, alice, "e5");

@@ -11,18 +11,19 @@ using namespace ghostpost::config;
 namespace {
 
 Environment environment_with(std::map<std::string, std::string> variables) {
-    return [variables = std::move(variables)](const std::string& name) -> std::optional<std::string> {
-        const auto it = variables.find(name);
-        return it == variables.end() ? std::nullopt : std::optional<std::string>(it->second);
-    };
+    return
+        [variables = std::move(variables)](const std::string& name) -> std::optional<std::string> {
+            const auto it = variables.find(name);
+            return it == variables.end() ? std::nullopt : std::optional<std::string>(it->second);
+        };
 }
 
 const Environment with_token = environment_with({{"GHOSTPOST_MATRIX_TOKEN", " syt_abc_secret\n"}});
 
 std::string error_of(const std::string& table, const Environment& environment = with_token) {
     try {
-        (void)parse("[storage]\npath = \"g.sqlite\"\n[platform.matrix]\n" + table,
-                    "ghostpost.toml", environment);
+        (void)parse("[storage]\npath = \"g.sqlite\"\n[platform.matrix]\n" + table, "ghostpost.toml",
+                    environment);
     } catch (const ConfigError& e) {
         return e.what();
     }
@@ -64,8 +65,8 @@ group_messages_per_minute = 60
                                 "ghostpost.toml", with_token);
     CHECK(defaults.matrix.join_any);
     CHECK(defaults.matrix.poll_timeout == std::chrono::seconds(30));
-    CHECK_FALSE(parse("[storage]\npath = \"g.sqlite\"\n", "ghostpost.toml", with_token)
-                    .matrix.enabled);
+    CHECK_FALSE(
+        parse("[storage]\npath = \"g.sqlite\"\n", "ghostpost.toml", with_token).matrix.enabled);
 }
 
 TEST_CASE("a bad [platform.matrix] names the key and the line", "[config][matrix]") {

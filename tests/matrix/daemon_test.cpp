@@ -273,6 +273,5 @@ TEST_CASE("games through Matrix survive SIGKILL at random moments: every post on
         CHECK(std::set<std::string>(said.begin(), said.end()).size() == said.size());
     }
     CHECK(fake.violations().empty());
-    CHECK(test::read_file(dir.path() / "daemon.err").find(FakeMatrix::token) ==
-          std::string::npos);
+    CHECK(test::read_file(dir.path() / "daemon.err").find(FakeMatrix::token) == std::string::npos);
 }

@@ -92,8 +92,8 @@ std::optional<Lane> telegram_lane(const config::Settings& settings, HttpClient& 
 
 // The Matrix lane, once /account/whoami confirmed the token belongs to the configured account;
 // nullopt when a stop came first or the token was refused (`token_refused` is then set).
-std::optional<Lane> matrix_lane(const config::Settings& settings, HttpClient& http,
-                                StopToken& stop, std::atomic<bool>& token_refused) {
+std::optional<Lane> matrix_lane(const config::Settings& settings, HttpClient& http, StopToken& stop,
+                                std::atomic<bool>& token_refused) {
     MatrixOptions options;
     options.homeserver_url = settings.matrix.homeserver_url;
     options.access_token = settings.matrix.token;

@@ -10,7 +10,7 @@ namespace {
 using nlohmann::json;
 
 constexpr std::size_t max_name_bytes = 128;
-constexpr std::size_t max_mentions = 64; // more in one post is not a command
+constexpr std::size_t max_mentions = 64;  // more in one post is not a command
 constexpr std::size_t max_id_bytes = 255; // the spec's limit for user, room and event ids
 
 const json* member(const json& object, const char* key) {
@@ -72,8 +72,8 @@ DecodedEvent decode_event_value(const json& event, const std::string& room_id,
     post.message_id = matrix_text::valid_utf8(event_id);
     post.author_id = matrix_text::valid_utf8(sender);
     post.author_handle = post.author_id.substr(1);
-    post.author_name = matrix_text::display_name(sender.substr(1, sender.find(':') - 1),
-                                                 max_name_bytes);
+    post.author_name =
+        matrix_text::display_name(sender.substr(1, sender.find(':') - 1), max_name_bytes);
     std::string text = body->get<std::string>();
     if (relates != nullptr && member(*relates, "m.in_reply_to") != nullptr)
         text = matrix_text::without_reply_fallback(text);

@@ -26,8 +26,8 @@ const json& sync_filter() {
         {"presence", {{"types", json::array()}}},
         {"account_data", {{"types", {"m.direct"}}}},
         {"room",
-         {{"timeline", {{"types", {"m.room.message", "m.room.member", "m.room.encryption"}},
-                        {"limit", 50}}},
+         {{"timeline",
+           {{"types", {"m.room.message", "m.room.member", "m.room.encryption"}}, {"limit", 50}}},
           {"state",
            {{"types", {"m.room.member", "m.room.encryption"}}, {"lazy_load_members", true}}},
           {"ephemeral", {{"types", json::array()}}},
@@ -184,9 +184,8 @@ MatrixPlatform::Answer MatrixPlatform::exchange(const std::string& method, const
             options_.token_refused();
         return answer;
     } catch (const HttpError& e) {
-        throw PlatformError(e.kind() == HttpError::Kind::Cancelled
-                                ? PlatformError::Kind::Cancelled
-                                : PlatformError::Kind::Transient,
+        throw PlatformError(e.kind() == HttpError::Kind::Cancelled ? PlatformError::Kind::Cancelled
+                                                                   : PlatformError::Kind::Transient,
                             scrub(what + ": " + e.what()));
     }
 }
@@ -199,8 +198,9 @@ MatrixPlatform::Answer MatrixPlatform::call(const std::string& method, const std
         return answer;
     const std::string what = method + " " + path.substr(0, path.find('?'));
     if (!answer.api)
-        throw PlatformError(Kind::Transient, scrub(what + ": HTTP " + std::to_string(answer.status) +
-                                                   " without a Matrix answer"));
+        throw PlatformError(
+            Kind::Transient,
+            scrub(what + ": HTTP " + std::to_string(answer.status) + " without a Matrix answer"));
     const std::string message = scrub(what + ": " + answer.summary());
     if (answer.status == 429 || answer.errcode == "M_LIMIT_EXCEEDED") {
         poll_not_before_ = options_.clock() + answer.retry_after;
@@ -269,17 +269,16 @@ void MatrixPlatform::follow_invites(const json& invites) {
         std::string server = server_of(room_id);
         if (server.empty())
             server = server_of(inviter);
-        const bool allowed =
-            options_.join_any || std::find(options_.join_servers.begin(),
-                                           options_.join_servers.end(),
-                                           server) != options_.join_servers.end();
+        const bool allowed = options_.join_any ||
+                             std::find(options_.join_servers.begin(), options_.join_servers.end(),
+                                       server) != options_.join_servers.end();
         if (!allowed) {
             log::info("matrix_invite_ignored", {{"room", room_id}, {"server", server}});
             continue;
         }
         const Answer answer =
-            exchange("POST", std::string(client_api) + "/rooms/" + segment(room_id) + "/join",
-                     "{}", options_.request_timeout);
+            exchange("POST", std::string(client_api) + "/rooms/" + segment(room_id) + "/join", "{}",
+                     options_.request_timeout);
         if (!answer.ok()) {
             if (answer.status == 429 || answer.status >= 500 || !answer.api ||
                 answer.token_refused())
@@ -309,15 +308,14 @@ void MatrixPlatform::tell_encrypted(const std::string& room_id) {
                  "cannot play here. Invite me to a room without encryption to play."},
         {"m.mentions", json::object()}};
     // The transaction id names the room: a repeat after a restart is the same message.
-    const Delivery d = put_event(room_id, matrix_text::txn_id("gp-encrypted-" + room_id),
-                                 dump(content), room_id);
+    const Delivery d =
+        put_event(room_id, matrix_text::txn_id("gp-encrypted-" + room_id), dump(content), room_id);
     if (d.status == Delivery::Status::Sent || d.status == Delivery::Status::Failed)
         told_encrypted_.insert(room_id);
     log::info("matrix_encrypted_room", {{"room", room_id}, {"told", d.detail.empty()}});
 }
 
-bool MatrixPlatform::resolve_short_names(Post& post,
-                                         std::optional<std::vector<Mention>>& members) {
+bool MatrixPlatform::resolve_short_names(Post& post, std::optional<std::vector<Mention>>& members) {
     const auto names = matrix_text::short_names_in(post.text);
     if (names.empty())
         return true;
@@ -332,9 +330,9 @@ bool MatrixPlatform::resolve_short_names(Post& post,
                     continue;
                 const json name = field(profile, "display_name");
                 members->push_back({user.substr(1), user,
-                                    name.is_string() ? matrix_text::display_name(
-                                                           name.get<std::string>(), 128)
-                                                     : std::string()});
+                                    name.is_string()
+                                        ? matrix_text::display_name(name.get<std::string>(), 128)
+                                        : std::string()});
             }
     }
     const auto lower = [](std::string text) {
@@ -358,13 +356,14 @@ bool MatrixPlatform::resolve_short_names(Post& post,
             continue;
         std::string choices;
         for (std::size_t k = 0; k < found.size() && k < 5; ++k)
-            choices += (k == 0 ? "" : k + 1 == found.size() || k == 4 ? " or " : ", ") +
+            choices += (k == 0                            ? ""
+                        : k + 1 == found.size() || k == 4 ? " or "
+                                                          : ", ") +
                        found[k]->user_id;
         const json content = {
             {"msgtype", "m.text"},
-            {"body", "@" + it->name + " could be " + choices +
-                         ": write the full id, for example " + found[0]->user_id +
-                         ". Nothing was done."},
+            {"body", "@" + it->name + " could be " + choices + ": write the full id, for example " +
+                         found[0]->user_id + ". Nothing was done."},
             {"m.mentions", {{"user_ids", {post.author_id}}}},
             {"m.relates_to", {{"m.in_reply_to", {{"event_id", post.message_id}}}}}};
         // The transaction id names the post: asking again after a restart is the same message.
@@ -386,16 +385,16 @@ std::vector<Post> MatrixPlatform::poll(const std::string& cursor, std::chrono::s
                        "&timeout=" + std::to_string(timeout.count() * 1000);
     if (!since.empty())
         path += "&since=" + segment(since);
-    Answer answer =
-        exchange("GET", path, {}, std::chrono::duration_cast<std::chrono::milliseconds>(
-                                      timeout + options_.request_timeout));
+    Answer answer = exchange(
+        "GET", path, {},
+        std::chrono::duration_cast<std::chrono::milliseconds>(timeout + options_.request_timeout));
     if (!answer.ok()) {
         // The same mapping as any call, without sending the long poll twice.
         const std::string message = scrub("sync: " + answer.summary());
         if (!answer.api)
-            throw PlatformError(Kind::Transient, scrub("sync: HTTP " +
-                                                       std::to_string(answer.status) +
-                                                       " without a Matrix answer"));
+            throw PlatformError(
+                Kind::Transient,
+                scrub("sync: HTTP " + std::to_string(answer.status) + " without a Matrix answer"));
         if (answer.status == 429 || answer.errcode == "M_LIMIT_EXCEEDED") {
             poll_not_before_ = options_.clock() + answer.retry_after;
             throw PlatformError(Kind::RateLimited, message, answer.retry_after);
@@ -455,9 +454,9 @@ std::vector<Post> MatrixPlatform::poll(const std::string& cursor, std::chrono::s
         if (flag_of(timeline, "limited") && !since.empty() && !prev_batch.empty()) {
             json earlier = json::array();
             std::string from = prev_batch;
-            const json filter = {{"types", {"m.room.message", "m.room.member",
-                                            "m.room.encryption"}},
-                                 {"lazy_load_members", true}};
+            const json filter = {
+                {"types", {"m.room.message", "m.room.member", "m.room.encryption"}},
+                {"lazy_load_members", true}};
             for (int page = 0; page < max_gap_pages && !from.empty(); ++page) {
                 const Answer chunk = call(
                     "GET", std::string(client_api) + "/rooms/" + segment(room_id) +
@@ -469,16 +468,15 @@ std::vector<Post> MatrixPlatform::poll(const std::string& cursor, std::chrono::s
                     for (const json& event : got)
                         earlier.push_back(event);
                 const auto end = chunk.body.find("end");
-                from = end != chunk.body.end() && end->is_string() && got.is_array() &&
-                               !got.empty()
+                from = end != chunk.body.end() && end->is_string() && got.is_array() && !got.empty()
                            ? end->get<std::string>()
                            : std::string();
                 if (page + 1 == max_gap_pages && !from.empty())
                     log::warning("matrix_gap_cut", {{"room", room_id}, {"pages", page + 1}});
             }
             std::reverse(earlier.begin(), earlier.end()); // oldest first, as the timeline
-            log::info("matrix_gap_filled", {{"room", room_id},
-                                            {"events", static_cast<std::int64_t>(earlier.size())}});
+            log::info("matrix_gap_filled",
+                      {{"room", room_id}, {"events", static_cast<std::int64_t>(earlier.size())}});
             for (const json& event : events)
                 earlier.push_back(event);
             events = std::move(earlier);
@@ -533,10 +531,10 @@ std::vector<Post> MatrixPlatform::poll(const std::string& cursor, std::chrono::s
 Delivery MatrixPlatform::failed_delivery(const Answer& answer, const std::string& destination,
                                          const std::string& what) {
     if (!answer.api)
-        return {Delivery::Status::Transient,
-                {},
-                scrub(what + ": HTTP " + std::to_string(answer.status) +
-                      " without a Matrix answer")};
+        return {
+            Delivery::Status::Transient,
+            {},
+            scrub(what + ": HTTP " + std::to_string(answer.status) + " without a Matrix answer")};
     const std::string detail = scrub(what + ": " + answer.summary());
     if (answer.status == 429 || answer.errcode == "M_LIMIT_EXCEEDED") {
         const auto now = options_.clock();
@@ -597,8 +595,8 @@ MatrixPlatform::direct_room(const std::string& user) {
                           {"invite", {user}},
                           {"preset", "trusted_private_chat"},
                           {"name", "ghostpost"}};
-    const Answer created = exchange("POST", std::string(client_api) + "/createRoom",
-                                    dump(request), options_.request_timeout);
+    const Answer created = exchange("POST", std::string(client_api) + "/createRoom", dump(request),
+                                    options_.request_timeout);
     if (!created.ok())
         return {std::nullopt, failed_delivery(created, user, "createRoom")};
     const std::string room = text_of(created.body, "room_id");
@@ -654,9 +652,9 @@ Delivery MatrixPlatform::send(const Reply& reply) {
     // Every attempt at this reply uses the same transaction ids: the homeserver answers a
     // repeat with the event it already made.
     const std::string key = matrix_text::txn_id(
-        "gp-" + (reply.idempotency_key.empty() ? std::to_string(std::hash<std::string>{}(
-                                                     reply.destination + reply.text))
-                                               : reply.idempotency_key));
+        "gp-" + (reply.idempotency_key.empty()
+                     ? std::to_string(std::hash<std::string>{}(reply.destination + reply.text))
+                     : reply.idempotency_key));
     json relates;
     if (reply.to == Reply::To::Channel && reply.reply_to.starts_with('$'))
         relates = {{"m.in_reply_to", {{"event_id", reply.reply_to}}}};
@@ -687,9 +685,8 @@ Delivery MatrixPlatform::send(const Reply& reply) {
         const std::string bytes(reply.png.begin(), reply.png.end());
         std::string uri;
         try {
-            const Answer upload =
-                exchange("POST", "/_matrix/media/v3/upload?filename=board.png", bytes,
-                         options_.request_timeout, "image/png");
+            const Answer upload = exchange("POST", "/_matrix/media/v3/upload?filename=board.png",
+                                           bytes, options_.request_timeout, "image/png");
             if (!upload.ok())
                 return failed_delivery(upload, reply.destination, "upload");
             uri = text_of(upload.body, "content_uri");
@@ -706,8 +703,11 @@ Delivery MatrixPlatform::send(const Reply& reply) {
             info["w"] = width;
             info["h"] = height;
         }
-        json content = {{"msgtype", "m.image"}, {"body", "board.png"}, {"url", uri},
-                        {"info", info}, {"m.mentions", json::object()}};
+        json content = {{"msgtype", "m.image"},
+                        {"body", "board.png"},
+                        {"url", uri},
+                        {"info", info},
+                        {"m.mentions", json::object()}};
         if (!relates.is_null())
             content["m.relates_to"] = relates;
         const Delivery d = put_event(room, key + ".image", dump(content), reply.destination);

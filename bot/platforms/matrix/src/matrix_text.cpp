@@ -56,13 +56,13 @@ std::optional<unsigned> escape_at(std::string_view s, std::size_t at) {
 }
 
 bool localpart_char(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '.' || c == '_' || c == '=' || c == '-' || c == '/' || c == '+';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '_' || c == '=' || c == '-' || c == '/' || c == '+';
 }
 
 bool server_char(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '.' || c == '-' || c == ':' || c == '[' || c == ']';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '-' || c == ':' || c == '[' || c == ']';
 }
 
 // The full user id starting at `at` (an '@'), or an empty view.
@@ -179,11 +179,20 @@ std::string escape_html(std::string_view text) {
     out.reserve(text.size());
     for (const char c : text) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        default: out += c;
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        default:
+            out += c;
         }
     }
     return out;
@@ -191,7 +200,8 @@ std::string escape_html(std::string_view text) {
 
 std::vector<std::string> user_ids_in(std::string_view text) {
     std::vector<std::string> ids;
-    for (std::size_t at = text.find('@'); at != std::string_view::npos; at = text.find('@', at + 1)) {
+    for (std::size_t at = text.find('@'); at != std::string_view::npos;
+         at = text.find('@', at + 1)) {
         const std::string_view id = user_id_at(text, at);
         if (!id.empty() && std::find(ids.begin(), ids.end(), id) == ids.end())
             ids.emplace_back(id);
@@ -201,7 +211,8 @@ std::vector<std::string> user_ids_in(std::string_view text) {
 
 std::vector<ShortName> short_names_in(std::string_view text) {
     std::vector<ShortName> names;
-    for (std::size_t at = text.find('@'); at != std::string_view::npos; at = text.find('@', at + 1)) {
+    for (std::size_t at = text.find('@'); at != std::string_view::npos;
+         at = text.find('@', at + 1)) {
         if (at > 0 && (localpart_char(text[at - 1]) || text[at - 1] == '@'))
             continue;
         std::size_t end = at + 1;
@@ -219,7 +230,8 @@ std::vector<ShortName> short_names_in(std::string_view text) {
 std::string html_with_pills(std::string_view text) {
     std::string out;
     std::size_t done = 0;
-    for (std::size_t at = text.find('@'); at != std::string_view::npos; at = text.find('@', at + 1)) {
+    for (std::size_t at = text.find('@'); at != std::string_view::npos;
+         at = text.find('@', at + 1)) {
         const std::string_view id = user_id_at(text, at);
         if (id.empty())
             continue;

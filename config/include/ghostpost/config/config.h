@@ -42,9 +42,9 @@ struct MatrixSettings {
     std::string user_id;                   // required: the bot's account, "@ghostpost:example.org"
     bool join_any = true;                  // auto_join = "all": every invite is followed
     std::vector<std::string> join_servers; // auto_join = [...]: invites to rooms of these servers
-    std::string token; // secret: from GHOSTPOST_MATRIX_TOKEN or token_file
-    std::chrono::seconds poll_timeout{30};    // /sync long-poll wait, 1..120
-    std::chrono::seconds request_timeout{30}; // for every call that is not a long poll
+    std::string token;                     // secret: from GHOSTPOST_MATRIX_TOKEN or token_file
+    std::chrono::seconds poll_timeout{30}; // /sync long-poll wait, 1..120
+    std::chrono::seconds request_timeout{30};          // for every call that is not a long poll
     std::chrono::milliseconds per_chat_interval{1000}; // pacing: between two sends to a room
     int group_messages_per_minute = 20;                // pacing: sends to one room a minute
 };

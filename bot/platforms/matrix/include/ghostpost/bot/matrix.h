@@ -94,8 +94,8 @@ private:
                     std::chrono::milliseconds timeout, const std::string& content_type = {});
     // A request whose failure fails the poll. Errors: as poll().
     Answer call(const std::string& method, const std::string& path, const std::string& body = {});
-    void set_up();                // the filter and the m.direct map, once
-    void save_direct();           // PUT m.direct. Errors: as poll().
+    void set_up();      // the filter and the m.direct map, once
+    void save_direct(); // PUT m.direct. Errors: as poll().
     // Joins the invites of a /sync answer that auto_join allows. Errors: as poll().
     void follow_invites(const nlohmann::json& invites);
     void tell_encrypted(const std::string& room_id);
