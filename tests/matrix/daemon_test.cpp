@@ -184,6 +184,23 @@ TEST_CASE("a refused access token stops the daemon with status 2", "[daemon][mat
     CHECK(fake.violations().empty());
 }
 
+TEST_CASE("a token refused at start-up stops the daemon with status 2 before it polls",
+          "[daemon][matrix]") {
+    test::TempDir dir;
+    FakeMatrix fake(dir);
+    fake.control("revoke");
+    auto daemon = start_daemon(dir, write_config(dir, fake));
+    CHECK(daemon->wait_exit(std::chrono::seconds(10)) == 2);
+    const std::string err = test::read_file(dir.path() / "daemon.err");
+    CHECK(err.find("\"event\":\"matrix_token_refused\"") != std::string::npos);
+    CHECK(err.find("\"event\":\"daemon_started\"") == std::string::npos);
+    CHECK(err.find(FakeMatrix::token) == std::string::npos);
+    const json calls = fake.control("calls")["calls"];
+    REQUIRE(calls.size() == 1);
+    CHECK(calls[0] == json::array({"GET", "/_matrix/client/v3/account/whoami", 401}));
+    CHECK(fake.violations().empty());
+}
+
 TEST_CASE("a Matrix configuration without user_id stops start-up with status 2",
           "[daemon][matrix]") {
     test::TempDir dir;

@@ -150,7 +150,8 @@ int run(const std::string& config_path) {
     if (!settings.telegram.enabled && !settings.matrix.enabled) {
         log::error("bad_configuration",
                    {{"error", config_path +
-                                  ": platform: no platform configured (add [platform.telegram])"}});
+                                  ": platform: no platform configured (add [platform.telegram] or "
+                                  "[platform.matrix])"}});
         return 2;
     }
     log::add_secret(settings.telegram.token);
