@@ -104,8 +104,9 @@ TEST_CASE("the first sync reads no history, invites are joined, and messages bec
     CHECK(fake.violations().empty());
 }
 
-TEST_CASE("the bot's own messages, edits, notices and emotes are no posts; a reply's quote is cut",
-          "[matrix]") {
+TEST_CASE(
+    "the bot's own messages, edits, notices and emotes are no posts, and a reply's quote is cut",
+    "[matrix]") {
     test::TempDir dir;
     FakeMatrix fake(dir);
     bot::CurlHttpClient http;
@@ -495,7 +496,7 @@ TEST_CASE("the fake homeserver refuses what the API description does not allow",
                        "query.sincee: no such parameter", "query.dir: required but missing"}));
 }
 
-TEST_CASE("a short @name resolves through the room's members; an ambiguous one is asked about",
+TEST_CASE("a short @name resolves through the room's members and an ambiguous one is asked about",
           "[matrix]") {
     test::TempDir dir;
     FakeMatrix fake(dir);
