@@ -8,8 +8,9 @@ packages=(
     libcurl4-openssl-dev nlohmann-json3-dev libsqlite3-dev libssl-dev
     libcairo2-dev libpng-dev libfreetype-dev libtomlplusplus-dev libcli11-dev catch2 fonts-dejavu-core
     python3 sqlite3
-    # The fake Discourse validates every request against the OpenAPI description.
-    python3-jsonschema
+    # The fake Discourse and the fake Matrix homeserver validate every request against the API
+    # descriptions (JSON, and YAML for Matrix).
+    python3-yaml python3-jsonschema
     # The fuzz targets (tests/fuzz): clang and its libFuzzer and sanitizer runtimes.
     clang libclang-rt-14-dev
 )

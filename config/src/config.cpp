@@ -318,6 +318,104 @@ void read_discourse(const toml::table& table, const std::string& source,
     }
 }
 
+// The secret of [platform.<name>]: the environment wins so that a container can override a file
+// baked into the image. Errors never quote the token, only where it came from.
+std::string read_token(const TableReader& reader, const std::string& key,
+                       const std::string& variable, const std::string& source,
+                       const Environment& environment, const std::filesystem::path& base_dir) {
+    if (auto from_env = environment(variable); from_env && !trim(*from_env).empty())
+        return trim(*from_env);
+    if (auto file = reader.string("token_file")) {
+        std::filesystem::path path(*file);
+        if (path.is_relative() && !base_dir.empty())
+            path = base_dir / path;
+        std::ifstream in(path);
+        if (!in)
+            reader.fail_at(reader.node("token_file"), "token_file", "cannot read " + path.string());
+        std::stringstream text;
+        text << in.rdbuf();
+        if (trim(text.str()).empty())
+            reader.fail_at(reader.node("token_file"), "token_file", path.string() + " is empty");
+        return trim(text.str());
+    }
+    throw ConfigError(source, std::nullopt, key + ".token_file",
+                      "no token: set " + variable + " or [" + key + "] token_file");
+}
+
+void read_matrix(const toml::table& table, const std::string& source,
+                 const Environment& environment, const std::filesystem::path& base_dir,
+                 MatrixSettings& matrix) {
+    const std::string key = "platform.matrix";
+    const TableReader reader(table, key + ".", source,
+                             {"homeserver_url", "user_id", "auto_join", "token_file",
+                              "poll_timeout", "request_timeout", "per_chat_interval_ms",
+                              "group_messages_per_minute"});
+    matrix.enabled = true;
+    auto url = reader.string("homeserver_url");
+    if (!url)
+        reader.fail_missing("homeserver_url");
+    if (!url->starts_with("http://") && !url->starts_with("https://"))
+        reader.fail_at(reader.node("homeserver_url"), "homeserver_url",
+                       "must start with http:// or https://");
+    while (!url->empty() && url->back() == '/')
+        url->pop_back();
+    matrix.homeserver_url = *url;
+    const auto user = reader.string("user_id");
+    if (!user)
+        reader.fail_missing("user_id");
+    const auto colon = user->find(':');
+    if (!user->starts_with("@") || colon == std::string::npos || colon < 2 ||
+        colon + 1 == user->size() ||
+        std::any_of(user->begin(), user->end(), [](unsigned char c) { return std::isspace(c); }))
+        reader.fail_at(reader.node("user_id"), "user_id",
+                       "must be a full Matrix user id like \"@ghostpost:example.org\"");
+    matrix.user_id = *user;
+    if (const toml::node* join = table.get("auto_join")) {
+        if (join->is_string()) {
+            if (*join->value<std::string>() != "all")
+                reader.fail_at(*join, "auto_join", "must be \"all\" or a list of server names");
+            matrix.join_any = true;
+        } else {
+            const auto servers = reader.strings("auto_join");
+            if (std::any_of(servers->begin(), servers->end(), [](const std::string& s) {
+                    return s.empty() || s.find('/') != std::string::npos;
+                }))
+                reader.fail_at(*join, "auto_join", "server names must not be empty or hold '/'");
+            matrix.join_any = false;
+            matrix.join_servers = *servers;
+        }
+    }
+    const auto seconds_in = [&](const std::string& name, std::int64_t low, std::int64_t high,
+                                std::chrono::seconds& into) {
+        if (auto value = reader.integer(name)) {
+            if (*value < low || *value > high)
+                reader.fail_at(reader.node(name), name,
+                               "must be between " + std::to_string(low) + " and " +
+                                   std::to_string(high) + " seconds");
+            into = std::chrono::seconds(*value);
+        }
+    };
+    seconds_in("poll_timeout", 1, 120, matrix.poll_timeout);
+    seconds_in("request_timeout", 1, 300, matrix.request_timeout);
+    if (auto millis = reader.integer("per_chat_interval_ms")) {
+        if (*millis < 0 || *millis > 60000)
+            reader.fail_at(reader.node("per_chat_interval_ms"), "per_chat_interval_ms",
+                           "must be between 0 and 60000");
+        matrix.per_chat_interval = std::chrono::milliseconds(*millis);
+    }
+    if (auto count = reader.integer("group_messages_per_minute")) {
+        if (*count < 1 || *count > 1000)
+            reader.fail_at(reader.node("group_messages_per_minute"), "group_messages_per_minute",
+                           "must be between 1 and 1000");
+        matrix.group_messages_per_minute = static_cast<int>(*count);
+    }
+    matrix.token = read_token(reader, key, "GHOSTPOST_MATRIX_TOKEN", source, environment, base_dir);
+    if (std::any_of(matrix.token.begin(), matrix.token.end(),
+                    [](unsigned char c) { return c <= 0x20 || c >= 0x7F; }))
+        throw ConfigError(source, std::nullopt, key + ".token_file",
+                          "the access token holds spaces or control characters");
+}
+
 } // namespace
 
 ConfigError::ConfigError(std::string source, std::optional<std::uint32_t> line, std::string key,
@@ -475,7 +573,8 @@ Settings parse(std::string_view toml_text, const std::string& source,
     const toml::table* telegram =
         platforms != nullptr ? subtable(*platforms, "telegram", source) : nullptr;
     if (platforms != nullptr) {
-        const TableReader reader(*platforms, "platform.", source, {"telegram", "discourse"});
+        const TableReader reader(*platforms, "platform.", source,
+                                 {"telegram", "discourse", "matrix"});
         if (const toml::table* discourse = subtable(*platforms, "discourse", source))
             read_discourse(*discourse, source, environment, base_dir, settings.discourse);
     }
@@ -491,6 +590,9 @@ Settings parse(std::string_view toml_text, const std::string& source,
     if (telegram != nullptr)
         read_telegram(*telegram, "platform.telegram", source, environment, base_dir,
                       settings.telegram);
+    if (const toml::table* matrix =
+            platforms != nullptr ? subtable(*platforms, "matrix", source) : nullptr)
+        read_matrix(*matrix, source, environment, base_dir, settings.matrix);
     return settings;
 }
 

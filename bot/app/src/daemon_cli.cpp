@@ -3,6 +3,7 @@
 #include "ghostpost/bot/discourse.h"
 #include "ghostpost/bot/http.h"
 #include "ghostpost/bot/log.h"
+#include "ghostpost/bot/matrix.h"
 #include "ghostpost/bot/telegram.h"
 #include "ghostpost/config/config.h"
 
@@ -111,6 +112,53 @@ Lane discourse_lane(const config::Settings& settings, HttpClient& http, StopToke
     return lane;
 }
 
+// The Matrix lane, once /account/whoami confirmed the token belongs to the configured account;
+// nullopt when a stop came first or the token was refused (`token_refused` is then set).
+std::optional<Lane> matrix_lane(const config::Settings& settings, HttpClient& http, StopToken& stop,
+                                std::atomic<bool>& token_refused) {
+    MatrixOptions options;
+    options.homeserver_url = settings.matrix.homeserver_url;
+    options.access_token = settings.matrix.token;
+    options.user_id = settings.matrix.user_id;
+    options.join_any = settings.matrix.join_any;
+    options.join_servers = settings.matrix.join_servers;
+    options.request_timeout = settings.matrix.request_timeout;
+    options.command_prefix = settings.command_prefix;
+    options.pacing.per_chat = settings.matrix.per_chat_interval;
+    options.pacing.group_per_minute = settings.matrix.group_messages_per_minute;
+    // A refused token will not heal by waiting: the daemon stops and says so (status 2).
+    options.token_refused = [&token_refused, &stop] {
+        token_refused.store(true);
+        stop.request_stop();
+    };
+    auto matrix = std::make_unique<MatrixPlatform>(http, options);
+    std::string account;
+    std::chrono::milliseconds delay{1000};
+    while (account.empty() && !stop.stop_requested()) {
+        try {
+            account = matrix->whoami();
+        } catch (const std::exception& e) {
+            if (token_refused.load())
+                break;
+            log::warning("whoami_failed", {{"platform", "matrix"}, {"error", e.what()}});
+        }
+        if (account.empty()) {
+            stop.sleep_for(delay);
+            delay = std::min<std::chrono::milliseconds>(delay * 2, std::chrono::seconds(60));
+        }
+    }
+    if (account.empty())
+        return std::nullopt;
+    if (account != settings.matrix.user_id)
+        log::warning("matrix_account_mismatch",
+                     {{"configured", settings.matrix.user_id}, {"token_for", account}});
+    log::info("bot_identified", {{"platform", "matrix"}, {"username", account}});
+    // The service writes "@" + bot_name: a Matrix id already starts with its "@".
+    Lane lane{std::move(matrix), service_settings(settings, "matrix", account.substr(1)), {}};
+    lane.options.poll_timeout = settings.matrix.poll_timeout;
+    return lane;
+}
+
 int run(const std::string& config_path) {
     log::install_crash_handler();
     config::Settings settings;
@@ -121,16 +169,19 @@ int run(const std::string& config_path) {
         return 2;
     }
     log::set_level(settings.log_level);
-    if (!settings.telegram.enabled && !settings.discourse.enabled) {
+    if (!settings.telegram.enabled && !settings.discourse.enabled && !settings.matrix.enabled) {
         log::error("bad_configuration",
                    {{"error", config_path +
-                                  ": platform: no platform configured (add [platform.telegram])"}});
+                                  ": platform: no platform configured (add [platform.telegram], "
+                                  "[platform.discourse] or [platform.matrix])"}});
         return 2;
     }
     if (settings.telegram.enabled)
         log::add_secret(settings.telegram.token);
     if (settings.discourse.enabled)
         log::add_secret(settings.discourse.api_key);
+    if (settings.matrix.enabled)
+        log::add_secret(settings.matrix.token);
 
     // Signals go to one thread that waits for them; the others never see them, so a long
     // poll is ended by cancelling its HTTP call rather than by an interrupted system call.
@@ -141,7 +192,9 @@ int run(const std::string& config_path) {
     pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
     CurlHttpClient http;
+    // One request at a time per client: a client per lane.
     CurlHttpClient discourse_http;
+    CurlHttpClient matrix_http;
     StopToken stop;
     std::atomic<bool> finished{false};
     std::thread watcher([&] {
@@ -154,6 +207,7 @@ int run(const std::string& config_path) {
                 stop.request_stop();
                 http.cancel();
                 discourse_http.cancel();
+                matrix_http.cancel();
                 return;
             }
         }
@@ -164,6 +218,7 @@ int run(const std::string& config_path) {
     };
 
     int status = 0;
+    std::atomic<bool> matrix_token_refused{false};
     try {
         // The database exists and is migrated before any lane opens its own connection.
         storage::open_sqlite_store(settings.storage.path.string());
@@ -173,6 +228,9 @@ int run(const std::string& config_path) {
                 lanes.push_back(std::move(*lane));
         if (settings.discourse.enabled)
             lanes.push_back(discourse_lane(settings, discourse_http, stop));
+        if (settings.matrix.enabled && !stop.stop_requested())
+            if (auto lane = matrix_lane(settings, matrix_http, stop, matrix_token_refused))
+                lanes.push_back(std::move(*lane));
         // One lane runs the time-driven job for every platform's games; their replies go out
         // through the outbox of each game's platform.
         for (std::size_t i = 1; i < lanes.size(); ++i)
@@ -196,6 +254,13 @@ int run(const std::string& config_path) {
             t.join();
         if (failed.load() > 0)
             status = 1;
+        if (matrix_token_refused.load()) {
+            log::error("matrix_token_refused",
+                       {{"error", "the homeserver refuses the access token (M_UNKNOWN_TOKEN)"},
+                        {"hint", "log the bot in again and set GHOSTPOST_MATRIX_TOKEN or "
+                                 "[platform.matrix] token_file"}});
+            status = 2;
+        }
     } catch (const std::exception& e) {
         log::error("fatal", {{"error", e.what()}});
         status = 1;

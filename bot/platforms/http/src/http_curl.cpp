@@ -132,6 +132,8 @@ HttpResponse CurlHttpClient::post(const HttpRequest& request) {
         add_header("Content-Type: " + request.content_type);
         set(easy.get(), CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
         set(easy.get(), CURLOPT_POSTFIELDS, request.body.c_str());
+        if (request.method != "POST")
+            set(easy.get(), CURLOPT_CUSTOMREQUEST, request.method.c_str());
     }
     if (headers)
         set(easy.get(), CURLOPT_HTTPHEADER, headers.get());

@@ -47,6 +47,20 @@ struct DiscourseSettings {
     std::chrono::milliseconds per_topic_interval{1000}; // pacing: between two posts to a topic
 };
 
+// [platform.matrix]: the bot is a regular account on a homeserver.
+struct MatrixSettings {
+    bool enabled = false;                  // true when a [platform.matrix] table is present
+    std::string homeserver_url;            // required; no trailing slash
+    std::string user_id;                   // required: the bot's account, "@ghostpost:example.org"
+    bool join_any = true;                  // auto_join = "all": every invite is followed
+    std::vector<std::string> join_servers; // auto_join = [...]: invites to rooms of these servers
+    std::string token;                     // secret: from GHOSTPOST_MATRIX_TOKEN or token_file
+    std::chrono::seconds poll_timeout{30}; // /sync long-poll wait, 1..120
+    std::chrono::seconds request_timeout{30};          // for every call that is not a long poll
+    std::chrono::milliseconds per_chat_interval{1000}; // pacing: between two sends to a room
+    int group_messages_per_minute = 20;                // pacing: sends to one room a minute
+};
+
 // Correspondence clocks ([clocks]); the service applies them (docs/operators.md, section 5).
 struct ClockSettings {
     std::string default_time_control = "3d"; // a game's clock when !new names no tc=
@@ -63,6 +77,7 @@ struct Settings {
     StorageSettings storage;
     TelegramSettings telegram;
     DiscourseSettings discourse;
+    MatrixSettings matrix;
     ClockSettings clocks;
 };
 

@@ -20,12 +20,14 @@ struct HttpPart {
     std::string content_type;
 };
 
-// A POST. With `parts` the body is multipart/form-data; otherwise `body` is sent with
-// `content_type`. With `method` "GET" nothing is sent but the URL and the headers.
+// A request, a POST unless `method` says otherwise. With `parts` the body is multipart/form-data;
+// otherwise `body` is sent with
+// `content_type`. With `method` "GET" nothing is sent but the URL and the headers; "PUT" sends
+// `body` like a POST.
 struct HttpRequest {
-    std::string method = "POST"; // "POST" or "GET"
+    std::string method = "POST"; // "POST", "GET" or "PUT"
     std::string url;
-    std::vector<std::string> headers; // extra "Name: value" lines (an API key, say)
+    std::vector<std::string> headers; // extra "Name: value" lines (an API key, Authorization)
     std::string content_type = "application/json";
     std::string body;
     std::vector<HttpPart> parts;
