@@ -1,6 +1,8 @@
 #include "ghostpost/bot/http.h"
 
+#include <cctype>
 #include <curl/curl.h>
+#include <map>
 #include <memory>
 #include <mutex>
 
@@ -19,6 +21,23 @@ CURLM* as_multi(void* handle) {
 
 std::size_t collect(char* data, std::size_t size, std::size_t count, void* user) {
     static_cast<std::string*>(user)->append(data, size * count);
+    return size * count;
+}
+
+// One response header line: "Name: value\r\n" is kept with the name in lower case.
+std::size_t collect_header(char* data, std::size_t size, std::size_t count, void* user) {
+    const std::string line(data, size * count);
+    const auto colon = line.find(':');
+    if (colon != std::string::npos) {
+        std::string name = line.substr(0, colon);
+        for (char& c : name)
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        std::string value = line.substr(colon + 1);
+        const auto first = value.find_first_not_of(" \t");
+        const auto last = value.find_last_not_of(" \t\r\n");
+        value = first == std::string::npos ? std::string() : value.substr(first, last - first + 1);
+        (*static_cast<std::map<std::string, std::string>*>(user))[name] = value;
+    }
     return size * count;
 }
 
@@ -78,6 +97,8 @@ HttpResponse CurlHttpClient::post(const HttpRequest& request) {
     set(easy.get(), CURLOPT_WRITEFUNCTION, &collect);
     set(easy.get(), CURLOPT_WRITEDATA, &response.body);
     set(easy.get(), CURLOPT_ERRORBUFFER, error_buffer);
+    set(easy.get(), CURLOPT_HEADERFUNCTION, &collect_header);
+    set(easy.get(), CURLOPT_HEADERDATA, &response.headers);
     set(easy.get(), CURLOPT_USERAGENT, "ghostpost/0.1");
     // Only the web protocols: a configured URL must not reach file:// or others.
     set(easy.get(), CURLOPT_PROTOCOLS_STR, "http,https");
@@ -95,12 +116,25 @@ HttpResponse CurlHttpClient::post(const HttpRequest& request) {
             }
         }
         set(easy.get(), CURLOPT_MIMEPOST, mime.get());
-    } else {
+    } else if (request.method != "GET") {
         headers.reset(
             curl_slist_append(nullptr, ("Content-Type: " + request.content_type).c_str()));
-        set(easy.get(), CURLOPT_HTTPHEADER, headers.get());
         set(easy.get(), CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
         set(easy.get(), CURLOPT_POSTFIELDS, request.body.c_str());
+    }
+    for (const std::string& line : request.headers) {
+        curl_slist* grown = curl_slist_append(headers.get(), line.c_str());
+        if (grown == nullptr)
+            throw HttpError(HttpError::Kind::Network, "out of memory for a header");
+        static_cast<void>(headers.release());
+        headers.reset(grown);
+    }
+    if (headers)
+        set(easy.get(), CURLOPT_HTTPHEADER, headers.get());
+    if (request.method == "GET") {
+        set(easy.get(), CURLOPT_HTTPGET, 1L);
+    } else if (request.method != "POST" && !request.method.empty()) {
+        set(easy.get(), CURLOPT_CUSTOMREQUEST, request.method.c_str());
     }
 
     CURLM* multi = as_multi(multi_);

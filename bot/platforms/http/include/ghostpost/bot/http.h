@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -19,10 +20,12 @@ struct HttpPart {
     std::string content_type;
 };
 
-// A POST. With `parts` the body is multipart/form-data; otherwise `body` is sent with
-// `content_type`.
+// A POST unless `method` says otherwise. With `parts` the body is multipart/form-data;
+// otherwise `body` is sent with `content_type` (a GET sends none).
 struct HttpRequest {
     std::string url;
+    std::string method = "POST"; // "GET", "PUT", ... for the APIs that need them
+    std::vector<std::string> headers; // more "Name: value" lines (an Authorization header...)
     std::string content_type = "application/json";
     std::string body;
     std::vector<HttpPart> parts;
@@ -32,6 +35,7 @@ struct HttpRequest {
 struct HttpResponse {
     long status = 0;
     std::string body;
+    std::map<std::string, std::string> headers; // names in lower case; the last of repeats
 };
 
 // The exchange did not complete: no status was received. The message never holds the URL.
@@ -48,7 +52,8 @@ private:
 class HttpClient {
 public:
     virtual ~HttpClient() = default;
-    // Sends the request and returns whatever status came back (4xx and 5xx included).
+    // Sends the request (with its method, POST by default) and returns whatever status came
+    // back (4xx and 5xx included).
     // Errors: HttpError for timeouts, network failures and cancellation.
     virtual HttpResponse post(const HttpRequest& request) = 0;
 };
