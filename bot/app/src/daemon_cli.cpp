@@ -1,5 +1,6 @@
 // `ghostpost run --config FILE`: configuration, signals, and the objects the daemon needs.
 #include "ghostpost/bot/daemon.h"
+#include "ghostpost/bot/discord.h"
 #include "ghostpost/bot/http.h"
 #include "ghostpost/bot/log.h"
 #include "ghostpost/bot/telegram.h"
@@ -37,6 +38,8 @@ struct Lane {
     std::unique_ptr<Platform> platform;
     ServiceSettings service;
     DaemonOptions options;
+    // Why the platform refused the bot for good (the operator must act), empty when it did not.
+    std::function<std::string()> refused;
 };
 
 ServiceSettings service_settings(const config::Settings& settings, const std::string& platform,
@@ -89,6 +92,24 @@ std::optional<Lane> telegram_lane(const config::Settings& settings, HttpClient& 
     return lane;
 }
 
+// The Discord lane; its Gateway connects on the first poll.
+Lane discord_lane(const config::Settings& settings, HttpClient& http, StopToken& stop) {
+    DiscordOptions options;
+    options.api_url = settings.discord.api_url;
+    options.gateway_url = settings.discord.gateway_url;
+    options.token = settings.discord.token;
+    options.request_timeout = settings.discord.request_timeout;
+    options.pacing.per_chat = settings.discord.per_chat_interval;
+    options.pacing.group_per_minute = settings.discord.group_messages_per_minute;
+    options.cancelled = [&stop] { return stop.stop_requested(); };
+    auto discord = std::make_unique<DiscordPlatform>(http, options);
+    const DiscordPlatform* refusing = discord.get();
+    Lane lane{std::move(discord), service_settings(settings, "discord", "ghostpost"), {}, {}};
+    lane.options.poll_timeout = settings.discord.poll_timeout;
+    lane.refused = [refusing] { return refusing->fatal_error(); };
+    return lane;
+}
+
 int run(const std::string& config_path) {
     log::install_crash_handler();
     config::Settings settings;
@@ -99,13 +120,15 @@ int run(const std::string& config_path) {
         return 2;
     }
     log::set_level(settings.log_level);
-    if (!settings.telegram.enabled) {
+    if (!settings.telegram.enabled && !settings.discord.enabled) {
         log::error("bad_configuration",
                    {{"error", config_path +
-                                  ": platform: no platform configured (add [platform.telegram])"}});
+                                  ": platform: no platform configured (add [platform.telegram] or "
+                                  "[platform.discord])"}});
         return 2;
     }
     log::add_secret(settings.telegram.token);
+    log::add_secret(settings.discord.token);
 
     // Signals go to one thread that waits for them; the others never see them, so a long
     // poll is ended by cancelling its HTTP call rather than by an interrupted system call.
@@ -116,6 +139,7 @@ int run(const std::string& config_path) {
     pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
     CurlHttpClient http;
+    CurlHttpClient discord_http; // a client serves one lane: one request at a time
     StopToken stop;
     std::atomic<bool> finished{false};
     std::thread watcher([&] {
@@ -127,6 +151,7 @@ int run(const std::string& config_path) {
                           {{"signal", signal == SIGTERM ? "SIGTERM" : "SIGINT"}});
                 stop.request_stop();
                 http.cancel();
+                discord_http.cancel();
                 return;
             }
         }
@@ -144,18 +169,32 @@ int run(const std::string& config_path) {
         if (settings.telegram.enabled)
             if (auto lane = telegram_lane(settings, http, stop))
                 lanes.push_back(std::move(*lane));
+        if (settings.discord.enabled)
+            lanes.push_back(discord_lane(settings, discord_http, stop));
         // One lane runs the time-driven job for every platform's games; their replies go out
         // through the outbox of each game's platform.
         for (std::size_t i = 1; i < lanes.size(); ++i)
             lanes[i].options.time_driven_jobs = false;
         std::vector<std::thread> threads;
         std::atomic<int> failed{0};
+        std::atomic<int> refused{0};
         for (Lane& lane : lanes) {
-            threads.emplace_back([&settings, &lane, &stop, &failed] {
+            threads.emplace_back([&settings, &lane, &stop, &failed, &refused, &http,
+                                  &discord_http] {
                 try {
                     auto store = storage::open_sqlite_store(settings.storage.path.string());
                     Service service(*store, lane.service);
                     run_daemon(*store, service, *lane.platform, lane.options, stop);
+                    if (const std::string why = lane.refused ? lane.refused() : std::string();
+                        !why.empty()) {
+                        // Like a bad configuration: retrying cannot help, the operator must act.
+                        log::error("platform_refused",
+                                   {{"platform", lane.platform->name()}, {"error", why}});
+                        refused.fetch_add(1);
+                        stop.request_stop();
+                        http.cancel();
+                        discord_http.cancel();
+                    }
                 } catch (const std::exception& e) {
                     log::error("fatal", {{"platform", lane.platform->name()}, {"error", e.what()}});
                     failed.fetch_add(1);
@@ -167,6 +206,8 @@ int run(const std::string& config_path) {
             t.join();
         if (failed.load() > 0)
             status = 1;
+        if (refused.load() > 0)
+            status = 2;
     } catch (const std::exception& e) {
         log::error("fatal", {{"error", e.what()}});
         status = 1;
