@@ -47,8 +47,8 @@ TEST_CASE("a guild message becomes a post: the author's id, mentions from the me
     std::string cursor;
     CHECK(platform.poll(cursor, std::chrono::seconds(1)).empty()); // connects, READY
 
-    const json said = fake.say(channel, alice, "!new chess <@100000000000000008> white",
-                               json::array({bob}));
+    const json said =
+        fake.say(channel, alice, "!new chess <@100000000000000008> white", json::array({bob}));
     const auto posts = poll_for(platform, cursor, 1);
     REQUIRE(posts.size() == 1);
     const bot::Post& post = posts[0];
@@ -77,8 +77,8 @@ TEST_CASE("a reply quotes the post, pings only the players it names, and has a n
     bot::DiscordPlatform platform(http, options_for(fake));
     std::string cursor;
     platform.poll(cursor, std::chrono::seconds(1));
-    const json said = fake.say(channel, alice, "!new chess <@100000000000000008> @everyone",
-                               json::array({bob}));
+    const json said =
+        fake.say(channel, alice, "!new chess <@100000000000000008> @everyone", json::array({bob}));
     REQUIRE(poll_for(platform, cursor, 1).size() == 1);
 
     bot::Reply reply;
@@ -134,7 +134,7 @@ TEST_CASE("a long reply goes as several messages of at most 2000 characters, cut
     CHECK(fake.violations().empty());
 }
 
-TEST_CASE("a PNG board goes as files[0] with payload_json", "[discord]") {
+TEST_CASE("a PNG board goes as the first file of a multipart body with payload_json", "[discord]") {
     discord_test::TempDir dir;
     FakeDiscord fake(dir);
     bot::CurlHttpClient http;
@@ -153,7 +153,7 @@ TEST_CASE("a PNG board goes as files[0] with payload_json", "[discord]") {
     CHECK(fake.violations().empty());
 }
 
-TEST_CASE("a private reply opens the DM channel; a user who takes no DMs is Blocked (50007)",
+TEST_CASE("a private reply opens the DM channel, and a user who takes no DMs is Blocked (50007)",
           "[discord]") {
     discord_test::TempDir dir;
     FakeDiscord fake(dir);

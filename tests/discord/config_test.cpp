@@ -32,7 +32,7 @@ const std::string storage = "[storage]\npath = \"g.db\"\n";
 
 } // namespace
 
-TEST_CASE("[platform.discord] reads its keys; the token comes from the environment",
+TEST_CASE("platform.discord reads its keys, and the token comes from the environment",
           "[discord][config]") {
     const auto settings = parse(storage + "[platform.discord]\n"
                                           "api_url = \"http://127.0.0.1:9/api/v10/\"\n"
@@ -49,13 +49,13 @@ TEST_CASE("[platform.discord] reads its keys; the token comes from the environme
     CHECK(settings.discord.per_chat_interval == std::chrono::milliseconds(0));
     CHECK(settings.discord.token == token);
 
-    const auto defaults = parse(storage + "[platform.discord]\n", "ghostpost.toml",
-                                environment(token));
+    const auto defaults =
+        parse(storage + "[platform.discord]\n", "ghostpost.toml", environment(token));
     CHECK(defaults.discord.api_url == "https://discord.com/api/v10");
     CHECK(defaults.discord.gateway_url.empty());
 }
 
-TEST_CASE("[platform.discord] reads the token from token_file when the environment has none",
+TEST_CASE("platform.discord reads the token from token_file when the environment has none",
           "[discord][config]") {
     ghostpost::discord_test::TempDir dir;
     std::ofstream(dir.path() / "discord.token") << token << "\n";
@@ -64,8 +64,7 @@ TEST_CASE("[platform.discord] reads the token from token_file when the environme
     CHECK(settings.discord.token == token);
 }
 
-TEST_CASE("[platform.discord] errors name the key and never quote the token",
-          "[discord][config]") {
+TEST_CASE("platform.discord errors name the key and never quote the token", "[discord][config]") {
     CHECK(error_of(storage + "[platform.discord]\n", std::nullopt) ==
           "ghostpost.toml: platform.discord.token_file: no token: set GHOSTPOST_DISCORD_TOKEN or "
           "[platform.discord] token_file");

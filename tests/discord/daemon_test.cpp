@@ -47,9 +47,8 @@ std::vector<std::string> action_texts(const std::filesystem::path& database, std
 std::multiset<std::string> heads(FakeDiscord& fake) {
     std::multiset<std::string> out;
     for (const json& m : fake.sent()) {
-        std::string where = m["dm_user"].is_string()
-                                ? "dm:" + m["dm_user"].get<std::string>()
-                                : m["channel_id"].get<std::string>();
+        std::string where = m["dm_user"].is_string() ? "dm:" + m["dm_user"].get<std::string>()
+                                                     : m["channel_id"].get<std::string>();
         std::string content = m["content"].get<std::string>();
         const auto block = content.find("\n```\n");
         const bool code = block != std::string::npos && content.ends_with("\n```");
@@ -112,20 +111,26 @@ TEST_CASE("a Phantom game on Discord: DMs, a refused DM, SIGKILL mid-game, SIGTE
     const std::multiset<std::string> first_part{
         here + a + " challenges " + b + " to Phantom Chess, game #1. " + a +
             " would play White. Options: phantom_entry_capture=no, phantom_entry_check=no, "
-            "phantom_lives=3. Clock: none; rated. " + b + ": answer !accept 1 or !decline 1.",
+            "phantom_lives=3. Clock: none; rated. " +
+            b + ": answer !accept 1 or !decline 1.",
         here + b + " accepts. Game #1, Phantom Chess: " + a + " (White) vs " + b + " (Black). " +
             a + " (White) must move. No clock; rated. [code]",
         here + a + " (White) played e4 in game #1. " + b + " (Black) must move. [code]",
         here + "Not played in game #1: Qh4 is not possible: no queen can reach h4.",
-        here + "[board.png] Game #1, Phantom Chess: " + a + " (White) vs " + b + " (Black). " +
-            b + " (Black) must move. No clock; rated.",
+        here + "[board.png] Game #1, Phantom Chess: " + a + " (White) vs " + b + " (Black). " + b +
+            " (Black) must move. No clock; rated.",
         "dm:100000000000000007 Game #1: the Phantoms: White's Phantom never entered; Black's "
         "Phantom never entered [code]",
-        here + a + " (White) played peek in game #1. White peeks at the Phantoms (2 peeks "
-            "left). " + b + " (Black) must move. [code]",
-        here + b + " (Black) played peek in game #1. Black peeks at the Phantoms (2 peeks "
-            "left). " + b + " (Black) must move. [code]",
-        here + b + ": I cannot send you private messages yet. Open a private chat with me "
+        here + a +
+            " (White) played peek in game #1. White peeks at the Phantoms (2 peeks "
+            "left). " +
+            b + " (Black) must move. [code]",
+        here + b +
+            " (Black) played peek in game #1. Black peeks at the Phantoms (2 peeks "
+            "left). " +
+            b + " (Black) must move. [code]",
+        here + b +
+            ": I cannot send you private messages yet. Open a private chat with me "
             "(@ghostpost) and send any message; what game #1 has for your eyes only waits for "
             "you there."};
     std::this_thread::sleep_for(std::chrono::milliseconds(500));

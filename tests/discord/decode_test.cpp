@@ -16,7 +16,8 @@ json message(const std::string& content) {
             {"type", 0},
             {"channel_id", "300000000000000001"},
             {"guild_id", "800000000000000001"},
-            {"author", {{"id", "100000000000000007"}, {"username", "alice"}, {"global_name", "Alice A."}}},
+            {"author",
+             {{"id", "100000000000000007"}, {"username", "alice"}, {"global_name", "Alice A."}}},
             {"member", {{"nick", "Queen\nAlice\u202E"}}},
             {"content", content},
             {"mentions", json::array()}};
@@ -24,7 +25,7 @@ json message(const std::string& content) {
 
 } // namespace
 
-TEST_CASE("a leading mention of the bot addresses it; other mentions become @username",
+TEST_CASE("a leading mention of the bot addresses it, other mentions become @username",
           "[discord][decode]") {
     json m = message("<@900000000000000001> !new chess <@!100000000000000008> <@123>");
     m["mentions"] = {{{"id", bot_id}, {"username", "ghostpost"}, {"bot", true}},
@@ -41,7 +42,7 @@ TEST_CASE("a leading mention of the bot addresses it; other mentions become @use
     CHECK_FALSE(decoded.post->direct);
 }
 
-TEST_CASE("a DM has no guild_id; bots, system messages and joins give no post",
+TEST_CASE("a DM has no guild_id, and bots, system messages and joins give no post",
           "[discord][decode]") {
     json dm = message("!games");
     dm.erase("guild_id");
@@ -66,8 +67,9 @@ TEST_CASE("a DM has no guild_id; bots, system messages and joins give no post",
 
 TEST_CASE("malformed messages are skipped with a reason, never thrown", "[discord][decode]") {
     for (const std::string text :
-         {"", "[]", "{\"id\":1}", "{\"id\":\"01\",\"channel_id\":\"2\",\"author\":{\"id\":\"3\"},"
-                                  "\"content\":\"x\"}",
+         {"", "[]", "{\"id\":1}",
+          "{\"id\":\"01\",\"channel_id\":\"2\",\"author\":{\"id\":\"3\"},"
+          "\"content\":\"x\"}",
           "{\"id\":\"1\",\"channel_id\":\"2\",\"author\":{\"id\":\"3\"},\"content\":7}",
           "{\"id\":\"1\",\"channel_id\":\"2\",\"author\":{\"id\":\"3\"},\"content\":\"<@\"}"}) {
         const auto decoded = bot::decode_message(text, bot_id);
@@ -85,7 +87,8 @@ TEST_CASE("the cursor keeps the newest 500 channels and reads back what it wrote
           "[discord][decode]") {
     bot::DiscordCursor cursor;
     for (int i = 0; i < 600; ++i)
-        cursor["3000000000000" + std::to_string(10000 + i)] = "15000000000" + std::to_string(10000 + i);
+        cursor["3000000000000" + std::to_string(10000 + i)] =
+            "15000000000" + std::to_string(10000 + i);
     const auto back = bot::parse_discord_cursor(bot::format_discord_cursor(cursor));
     REQUIRE(back.size() == 500);
     CHECK(back.begin()->first == "300000000000010100"); // the 100 oldest went

@@ -2,7 +2,6 @@
 // reader. Neither may throw; what the decoder passes on keeps the adapter's promises: ids of
 // digits, "<@id>" read only from the mentions array, names without control characters.
 #include "ghostpost/bot/discord.h"
-
 #include "invariant.h"
 
 #include <algorithm>
@@ -20,9 +19,9 @@ bool digits(const std::string& id) {
 }
 
 bool plain(const std::string& name) {
-    return name.size() <= 64 &&
-           std::none_of(name.begin(), name.end(),
-                        [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; });
+    return name.size() <= 64 && std::none_of(name.begin(), name.end(), [](char c) {
+               return static_cast<unsigned char>(c) < 0x20 || c == 0x7F;
+           });
 }
 
 } // namespace
@@ -45,8 +44,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto cursor = ghostpost::bot::parse_discord_cursor(bytes);
     for (const auto& [channel, id] : cursor)
         check(digits(channel) && digits(id), "the cursor holds snowflakes only");
-    const auto again = ghostpost::bot::parse_discord_cursor(
-        ghostpost::bot::format_discord_cursor(cursor));
+    const auto again =
+        ghostpost::bot::parse_discord_cursor(ghostpost::bot::format_discord_cursor(cursor));
     check(again.size() == std::min<std::size_t>(cursor.size(), 500), "the cursor reads back");
     return 0;
 }

@@ -74,7 +74,8 @@ DecodedMessage decode_message(std::string_view message_json, const std::string& 
         return out;
     }
     const auto type = message.value("type", json(0));
-    if (!type.is_number_integer() || (type.get<std::int64_t>() != 0 && type.get<std::int64_t>() != 19))
+    if (!type.is_number_integer() ||
+        (type.get<std::int64_t>() != 0 && type.get<std::int64_t>() != 19))
         return out; // a join, a pin, a thread start...: nothing to answer
     if (author.value("bot", json(false)) == json(true) || author["id"] == bot_user_id)
         return out; // our own replies and other bots' messages

@@ -121,12 +121,11 @@ std::vector<std::string> ping(std::string& text, const std::map<std::string, std
     std::vector<std::string> users;
     std::string out;
     for (std::size_t i = 0; i < text.size();) {
-        if (text[i] == '@' && (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\n' ||
-                               text[i - 1] == '(')) {
+        if (text[i] == '@' &&
+            (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\n' || text[i - 1] == '(')) {
             std::size_t end = i + 1;
-            while (end < text.size() &&
-                   (std::isalnum(static_cast<unsigned char>(text[end])) != 0 || text[end] == '_' ||
-                    text[end] == '.'))
+            while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) != 0 ||
+                                         text[end] == '_' || text[end] == '.'))
                 ++end;
             while (end > i + 1 && text[end - 1] == '.')
                 --end; // a full stop ends the sentence, not the name
@@ -226,16 +225,14 @@ std::chrono::milliseconds DiscordPlatform::wait_for(const std::string& route) {
     Instant until = global_not_before_;
     if (const auto it = not_before_.find(route); it != not_before_.end())
         until = std::max(until, it->second);
-    if (const auto it = buckets_.find(route);
-        it != buckets_.end() && it->second.remaining <= 0)
+    if (const auto it = buckets_.find(route); it != buckets_.end() && it->second.remaining <= 0)
         until = std::max(until, it->second.reset);
     if (until <= now)
         return std::chrono::milliseconds(0);
     return std::chrono::ceil<std::chrono::milliseconds>(until - now);
 }
 
-DiscordPlatform::Response DiscordPlatform::call(const std::string& method,
-                                                const std::string& route,
+DiscordPlatform::Response DiscordPlatform::call(const std::string& method, const std::string& route,
                                                 const std::string& path, HttpRequest request) {
     // Never more than 50 calls in any second (Discord's global limit for a bot).
     Instant now = options_.clock();
@@ -324,8 +321,8 @@ void DiscordPlatform::start_gateway() {
                                                                        : Kind::Transient,
                                 scrub(std::string("GET /gateway/bot: ") + e.what()));
         }
-        const std::string detail = scrub("GET /gateway/bot: HTTP " +
-                                         std::to_string(answer.status) + " " + answer.message);
+        const std::string detail =
+            scrub("GET /gateway/bot: HTTP " + std::to_string(answer.status) + " " + answer.message);
         if (answer.status == 401)
             throw PlatformError(Kind::Unauthorized, detail);
         if (answer.status == 429)
@@ -374,9 +371,9 @@ std::vector<Post> DiscordPlatform::catch_up(DiscordCursor& cursor) {
                                                                            : Kind::Transient,
                                     scrub(std::string("catching up: ") + e.what()));
             }
-            const std::string detail = scrub("catching up channel " + channel + ": HTTP " +
-                                             std::to_string(answer.status) + " " +
-                                             std::to_string(answer.code) + " " + answer.message);
+            const std::string detail =
+                scrub("catching up channel " + channel + ": HTTP " + std::to_string(answer.status) +
+                      " " + std::to_string(answer.code) + " " + answer.message);
             if (answer.status == 429)
                 throw PlatformError(Kind::RateLimited, detail, answer.retry_after);
             if (answer.status == 401)
@@ -390,10 +387,10 @@ std::vector<Post> DiscordPlatform::catch_up(DiscordCursor& cursor) {
                 throw PlatformError(Kind::Transient, detail);
             std::string newest = after;
             for (const json& message : answer.body) {
-                const std::string id = message.is_object() && message.contains("id") &&
-                                               message["id"].is_string()
-                                           ? message["id"].get<std::string>()
-                                           : std::string();
+                const std::string id =
+                    message.is_object() && message.contains("id") && message["id"].is_string()
+                        ? message["id"].get<std::string>()
+                        : std::string();
                 if (is_snowflake(id) && snowflake_less(newest, id))
                     newest = id;
                 DecodedMessage decoded = decode_message(message.dump(), bot);
@@ -536,17 +533,15 @@ Delivery DiscordPlatform::send(const Reply& reply) {
             }
             if (!answer.ok() || !answer.body.is_object() || !answer.body.contains("id") ||
                 !answer.body["id"].is_string()) {
-                const std::string detail = scrub("POST /users/@me/channels: HTTP " +
-                                                 std::to_string(answer.status) + " " +
-                                                 std::to_string(answer.code) + " " +
-                                                 answer.message);
+                const std::string detail =
+                    scrub("POST /users/@me/channels: HTTP " + std::to_string(answer.status) + " " +
+                          std::to_string(answer.code) + " " + answer.message);
                 if (answer.status == 429)
                     return {Delivery::Status::RetryAfter, whole_seconds(answer.retry_after),
                             detail};
                 if (answer.code == 50007)
                     return {Delivery::Status::Blocked, {}, detail};
-                if (answer.status >= 500 || answer.status == 401 || !answer.api ||
-                    answer.ok())
+                if (answer.status >= 500 || answer.status == 401 || !answer.api || answer.ok())
                     return {Delivery::Status::Transient, {}, detail};
                 return {Delivery::Status::Failed, {}, detail};
             }
@@ -601,8 +596,7 @@ Delivery DiscordPlatform::send_one(const std::string& channel, const std::string
     // Only the players the reply names are pinged; never @everyone or a role from echoed text.
     body["allowed_mentions"] = {{"parse", json::array()}, {"users", users}};
     if (first && reply.to == Reply::To::Channel && is_snowflake(reply.reply_to)) {
-        body["message_reference"] = {{"message_id", reply.reply_to},
-                                     {"fail_if_not_exists", false}};
+        body["message_reference"] = {{"message_id", reply.reply_to}, {"fail_if_not_exists", false}};
         body["allowed_mentions"]["replied_user"] = true;
     }
     if (!reply.idempotency_key.empty()) {

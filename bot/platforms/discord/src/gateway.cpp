@@ -205,7 +205,8 @@ private:
                 on_frame(text);
             } catch (const std::exception& e) {
                 // A payload of an unexpected shape is skipped, never the end of the Gateway.
-                log::warning("discord_gateway_frame_skipped", {{"problem", state_.scrub(e.what())}});
+                log::warning("discord_gateway_frame_skipped",
+                             {{"problem", state_.scrub(e.what())}});
             }
             if (!aborted_)
                 read();
@@ -223,9 +224,13 @@ private:
             state_.seq = s->get<std::int64_t>();
         const json data = frame.contains("d") ? frame["d"] : json();
         switch (op) {
-        case 10: return on_hello(data);
-        case 11: acked_ = true; return;
-        case 1: return send_heartbeat();
+        case 10:
+            return on_hello(data);
+        case 11:
+            acked_ = true;
+            return;
+        case 1:
+            return send_heartbeat();
         case 7:
             log::info("discord_gateway_reconnect", {{"reason", "op 7 Reconnect"}});
             return abort(End::Resume);
@@ -238,11 +243,12 @@ private:
             }
             return abort(resumable ? End::Resume : End::Identify);
         }
-        case 0: return on_dispatch(frame.value("t", json()).is_string()
-                                       ? frame["t"].get<std::string>()
-                                       : std::string(),
-                                   data);
-        default: return;
+        case 0:
+            return on_dispatch(frame.value("t", json()).is_string() ? frame["t"].get<std::string>()
+                                                                    : std::string(),
+                               data);
+        default:
+            return;
         }
     }
 
@@ -250,8 +256,8 @@ private:
         std::int64_t interval = 41250;
         if (data.is_object() && data.contains("heartbeat_interval") &&
             data["heartbeat_interval"].is_number_integer())
-            interval = std::clamp<std::int64_t>(data["heartbeat_interval"].get<std::int64_t>(),
-                                                100, 600000);
+            interval = std::clamp<std::int64_t>(data["heartbeat_interval"].get<std::int64_t>(), 100,
+                                                600000);
         interval_ = std::chrono::milliseconds(interval);
         // The first beat comes after a random part of the interval, so that many clients
         // reconnecting at once do not beat in step.
@@ -365,9 +371,9 @@ private:
             state_.seq.reset();
             end = End::Identify;
         }
-        log::warning("discord_gateway_closed", {{"stage", stage},
-                                                {"close_code", code},
-                                                {"error", state_.scrub(ec.message())}});
+        log::warning(
+            "discord_gateway_closed",
+            {{"stage", stage}, {"close_code", code}, {"error", state_.scrub(ec.message())}});
         abort(end);
     }
 
@@ -393,7 +399,8 @@ End Gateway::State::connect_once(bool resume) {
     const std::string& target = resume && !resume_url.empty() ? resume_url : options.url;
     const auto url = parse_url(target);
     if (!url) {
-        options.deliver({GatewayEvent::Kind::Fatal, {},
+        options.deliver({GatewayEvent::Kind::Fatal,
+                         {},
                          "the Gateway URL is not ws:// or wss://: " + scrub(target)});
         return End::Fatal;
     }
@@ -451,7 +458,8 @@ void Gateway::State::run() {
 
 Gateway::Gateway(GatewayOptions options) : state_(std::make_shared<State>(std::move(options))) {
     state_->identify_remaining = state_->options.identify_remaining;
-    state_->identify_reset = std::chrono::steady_clock::now() + state_->options.identify_reset_after;
+    state_->identify_reset =
+        std::chrono::steady_clock::now() + state_->options.identify_reset_after;
 }
 
 Gateway::~Gateway() {
@@ -465,8 +473,9 @@ void Gateway::start() {
         try {
             state->run();
         } catch (const std::exception& e) {
-            state->options.deliver(
-                {GatewayEvent::Kind::Fatal, {}, "the Gateway thread failed: " + state->scrub(e.what())});
+            state->options.deliver({GatewayEvent::Kind::Fatal,
+                                    {},
+                                    "the Gateway thread failed: " + state->scrub(e.what())});
         }
     });
 }

@@ -106,8 +106,8 @@ private:
     void start_gateway();
     void on_event(discord::GatewayEvent event);
     std::vector<Post> catch_up(DiscordCursor& cursor);
-    Delivery send_one(const std::string& channel, const std::string& content,
-                      const Reply& reply, std::size_t piece, bool first, bool with_png);
+    Delivery send_one(const std::string& channel, const std::string& content, const Reply& reply,
+                      std::size_t piece, bool first, bool with_png);
     std::string scrub(std::string_view text) const;
 
     HttpClient& http_;
@@ -129,11 +129,11 @@ private:
     std::map<std::string, Bucket> buckets_;
     std::map<std::string, Instant> not_before_; // a 429's retry_after per route
     Instant global_not_before_{};
-    std::deque<Instant> recent_calls_;   // the last second's calls: 50 a second at most
-    std::deque<Instant> invalid_calls_;  // 401, 403 and 429 in the last ten minutes
-    std::map<std::string, std::string> dm_channels_;   // user id -> DM channel id
-    std::set<std::string> direct_channels_;            // DM channel ids (under mutex_)
-    std::map<std::string, std::string> handle_ids_;    // username -> user id, as seen in posts
+    std::deque<Instant> recent_calls_;               // the last second's calls: 50 a second at most
+    std::deque<Instant> invalid_calls_;              // 401, 403 and 429 in the last ten minutes
+    std::map<std::string, std::string> dm_channels_; // user id -> DM channel id
+    std::set<std::string> direct_channels_;          // DM channel ids (under mutex_)
+    std::map<std::string, std::string> handle_ids_;  // username -> user id, as seen in posts
 };
 
 } // namespace ghostpost::bot
