@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
     build-essential cmake ninja-build pkg-config git
     libcurl4-openssl-dev nlohmann-json3-dev libsqlite3-dev libssl-dev
+    # Boost.Beast (headers only): the Discord Gateway's WebSocket, over OpenSSL.
+    libboost-dev
     libcairo2-dev libpng-dev libfreetype-dev libtomlplusplus-dev libcli11-dev catch2 fonts-dejavu-core
     python3 sqlite3
     # The fake Discourse and the fake Matrix homeserver validate every request against the API

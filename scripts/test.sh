@@ -4,8 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-# The npm packages some tests drive: the Telegram emulator, and chess.js for PGN.
-for dir in tests/telegram tests/pgn; do
+# The npm packages some tests drive: the Telegram emulator, chess.js for PGN, and ws and ajv
+# for the fake Discord.
+for dir in tests/telegram tests/pgn tests/discord; do
     npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
 done
 cmake --preset debug

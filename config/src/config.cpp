@@ -416,6 +416,97 @@ void read_matrix(const toml::table& table, const std::string& source,
                           "the access token holds spaces or control characters");
 }
 
+// [platform.discord]: the token comes from GHOSTPOST_DISCORD_TOKEN or token_file, like
+// Telegram's, and is never quoted in an error.
+void read_discord(const toml::table& table, const std::string& source,
+                  const Environment& environment, const std::filesystem::path& base_dir,
+                  DiscordSettings& discord) {
+    const std::string key = "platform.discord";
+    const TableReader reader(table, key + ".", source,
+                             {"api_url", "gateway_url", "guild_ids", "token_file", "poll_timeout",
+                              "request_timeout", "per_chat_interval_ms",
+                              "group_messages_per_minute"});
+    discord.enabled = true;
+    if (auto url = reader.string("api_url")) {
+        if (!url->starts_with("http://") && !url->starts_with("https://"))
+            reader.fail_at(reader.node("api_url"), "api_url", "must start with http:// or https://");
+        while (!url->empty() && url->back() == '/')
+            url->pop_back();
+        discord.api_url = *url;
+    }
+    if (auto url = reader.string("gateway_url")) {
+        if (!url->starts_with("ws://") && !url->starts_with("wss://"))
+            reader.fail_at(reader.node("gateway_url"), "gateway_url",
+                           "must start with ws:// or wss://");
+        discord.gateway_url = *url;
+    }
+    if (auto ids = reader.strings("guild_ids")) {
+        for (const std::string& id : *ids)
+            if (id.empty() || id.size() > 20 ||
+                !std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; }))
+                reader.fail_at(reader.node("guild_ids"), "guild_ids",
+                               "must be Discord ids (digits only)");
+        discord.guild_ids = *ids;
+    }
+    if (auto seconds = reader.integer("poll_timeout")) {
+        if (*seconds < 1 || *seconds > 50)
+            reader.fail_at(reader.node("poll_timeout"), "poll_timeout",
+                           "must be between 1 and 50 seconds");
+        discord.poll_timeout = std::chrono::seconds(*seconds);
+    }
+    if (auto seconds = reader.integer("request_timeout")) {
+        if (*seconds < 1 || *seconds > 300)
+            reader.fail_at(reader.node("request_timeout"), "request_timeout",
+                           "must be between 1 and 300 seconds");
+        discord.request_timeout = std::chrono::seconds(*seconds);
+    }
+    if (auto millis = reader.integer("per_chat_interval_ms")) {
+        if (*millis < 0 || *millis > 60000)
+            reader.fail_at(reader.node("per_chat_interval_ms"), "per_chat_interval_ms",
+                           "must be between 0 and 60000");
+        discord.per_chat_interval = std::chrono::milliseconds(*millis);
+    }
+    if (auto count = reader.integer("group_messages_per_minute")) {
+        if (*count < 1 || *count > 1000)
+            reader.fail_at(reader.node("group_messages_per_minute"), "group_messages_per_minute",
+                           "must be between 1 and 1000");
+        discord.group_messages_per_minute = static_cast<int>(*count);
+    }
+    constexpr const char* variable = "GHOSTPOST_DISCORD_TOKEN";
+    std::string origin;
+    if (auto from_env = environment(variable); from_env && !trim(*from_env).empty()) {
+        discord.token = trim(*from_env);
+        origin = std::string("the environment variable ") + variable;
+    } else if (auto file = reader.string("token_file")) {
+        std::filesystem::path path(*file);
+        if (path.is_relative() && !base_dir.empty())
+            path = base_dir / path;
+        std::ifstream in(path);
+        if (!in)
+            reader.fail_at(reader.node("token_file"), "token_file", "cannot read " + path.string());
+        std::stringstream text;
+        text << in.rdbuf();
+        discord.token = trim(text.str());
+        origin = "the file " + path.string();
+    } else {
+        throw ConfigError(source, std::nullopt, key + ".token_file",
+                          std::string("no token: set ") + variable + " or [" + key +
+                              "] token_file");
+    }
+    // A bot token is three dot-separated base64url parts; whitespace or a "Bot " prefix
+    // would only fail later, less clearly.
+    const bool shaped =
+        discord.token.size() >= 20 && std::count(discord.token.begin(), discord.token.end(), '.') == 2 &&
+        std::all_of(discord.token.begin(), discord.token.end(), [](unsigned char c) {
+            return std::isalnum(c) != 0 || c == '_' || c == '-' || c == '.';
+        });
+    if (!shaped)
+        throw ConfigError(source, std::nullopt, key + ".token_file",
+                          "the token in " + origin +
+                              " is not a Discord bot token (three parts joined by dots, from "
+                              "the developer portal's Bot page)");
+}
+
 } // namespace
 
 ConfigError::ConfigError(std::string source, std::optional<std::uint32_t> line, std::string key,
@@ -574,7 +665,7 @@ Settings parse(std::string_view toml_text, const std::string& source,
         platforms != nullptr ? subtable(*platforms, "telegram", source) : nullptr;
     if (platforms != nullptr) {
         const TableReader reader(*platforms, "platform.", source,
-                                 {"telegram", "discourse", "matrix"});
+                                 {"telegram", "discourse", "matrix", "discord"});
         if (const toml::table* discourse = subtable(*platforms, "discourse", source))
             read_discourse(*discourse, source, environment, base_dir, settings.discourse);
     }
@@ -593,6 +684,9 @@ Settings parse(std::string_view toml_text, const std::string& source,
     if (const toml::table* matrix =
             platforms != nullptr ? subtable(*platforms, "matrix", source) : nullptr)
         read_matrix(*matrix, source, environment, base_dir, settings.matrix);
+    if (const toml::table* discord =
+            platforms != nullptr ? subtable(*platforms, "discord", source) : nullptr)
+        read_discord(*discord, source, environment, base_dir, settings.discord);
     return settings;
 }
 

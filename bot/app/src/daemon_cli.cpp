@@ -1,6 +1,7 @@
 // `ghostpost run --config FILE`: configuration, signals, and the objects the daemon needs.
 #include "ghostpost/bot/daemon.h"
 #include "ghostpost/bot/discourse.h"
+#include "ghostpost/bot/discord.h"
 #include "ghostpost/bot/http.h"
 #include "ghostpost/bot/log.h"
 #include "ghostpost/bot/matrix.h"
@@ -39,6 +40,8 @@ struct Lane {
     std::unique_ptr<Platform> platform;
     ServiceSettings service;
     DaemonOptions options;
+    // Why the platform refused the bot for good (the operator must act), empty when it did not.
+    std::function<std::string()> refused;
 };
 
 ServiceSettings service_settings(const config::Settings& settings, const std::string& platform,
@@ -159,6 +162,24 @@ std::optional<Lane> matrix_lane(const config::Settings& settings, HttpClient& ht
     return lane;
 }
 
+// The Discord lane; its Gateway connects on the first poll.
+Lane discord_lane(const config::Settings& settings, HttpClient& http, StopToken& stop) {
+    DiscordOptions options;
+    options.api_url = settings.discord.api_url;
+    options.gateway_url = settings.discord.gateway_url;
+    options.token = settings.discord.token;
+    options.request_timeout = settings.discord.request_timeout;
+    options.pacing.per_chat = settings.discord.per_chat_interval;
+    options.pacing.group_per_minute = settings.discord.group_messages_per_minute;
+    options.cancelled = [&stop] { return stop.stop_requested(); };
+    auto discord = std::make_unique<DiscordPlatform>(http, options);
+    const DiscordPlatform* refusing = discord.get();
+    Lane lane{std::move(discord), service_settings(settings, "discord", "ghostpost"), {}, {}};
+    lane.options.poll_timeout = settings.discord.poll_timeout;
+    lane.refused = [refusing] { return refusing->fatal_error(); };
+    return lane;
+}
+
 int run(const std::string& config_path) {
     log::install_crash_handler();
     config::Settings settings;
@@ -169,11 +190,12 @@ int run(const std::string& config_path) {
         return 2;
     }
     log::set_level(settings.log_level);
-    if (!settings.telegram.enabled && !settings.discourse.enabled && !settings.matrix.enabled) {
+    if (!settings.telegram.enabled && !settings.discourse.enabled && !settings.matrix.enabled &&
+        !settings.discord.enabled) {
         log::error("bad_configuration",
                    {{"error", config_path +
                                   ": platform: no platform configured (add [platform.telegram], "
-                                  "[platform.discourse] or [platform.matrix])"}});
+                                  "[platform.discord], [platform.discourse] or [platform.matrix])"}});
         return 2;
     }
     if (settings.telegram.enabled)
@@ -182,6 +204,8 @@ int run(const std::string& config_path) {
         log::add_secret(settings.discourse.api_key);
     if (settings.matrix.enabled)
         log::add_secret(settings.matrix.token);
+    if (settings.discord.enabled)
+        log::add_secret(settings.discord.token);
 
     // Signals go to one thread that waits for them; the others never see them, so a long
     // poll is ended by cancelling its HTTP call rather than by an interrupted system call.
@@ -195,6 +219,7 @@ int run(const std::string& config_path) {
     // One request at a time per client: a client per lane.
     CurlHttpClient discourse_http;
     CurlHttpClient matrix_http;
+    CurlHttpClient discord_http;
     StopToken stop;
     std::atomic<bool> finished{false};
     std::thread watcher([&] {
@@ -208,6 +233,7 @@ int run(const std::string& config_path) {
                 http.cancel();
                 discourse_http.cancel();
                 matrix_http.cancel();
+                discord_http.cancel();
                 return;
             }
         }
@@ -231,18 +257,34 @@ int run(const std::string& config_path) {
         if (settings.matrix.enabled && !stop.stop_requested())
             if (auto lane = matrix_lane(settings, matrix_http, stop, matrix_token_refused))
                 lanes.push_back(std::move(*lane));
+        if (settings.discord.enabled)
+            lanes.push_back(discord_lane(settings, discord_http, stop));
         // One lane runs the time-driven job for every platform's games; their replies go out
         // through the outbox of each game's platform.
         for (std::size_t i = 1; i < lanes.size(); ++i)
             lanes[i].options.time_driven_jobs = false;
         std::vector<std::thread> threads;
         std::atomic<int> failed{0};
+        std::atomic<int> refused{0};
         for (Lane& lane : lanes) {
-            threads.emplace_back([&settings, &lane, &stop, &failed] {
+            threads.emplace_back([&settings, &lane, &stop, &failed, &refused, &http,
+                                  &discord_http, &discourse_http, &matrix_http] {
                 try {
                     auto store = storage::open_sqlite_store(settings.storage.path.string());
                     Service service(*store, lane.service);
                     run_daemon(*store, service, *lane.platform, lane.options, stop);
+                    if (const std::string why = lane.refused ? lane.refused() : std::string();
+                        !why.empty()) {
+                        // Like a bad configuration: retrying cannot help, the operator must act.
+                        log::error("platform_refused",
+                                   {{"platform", lane.platform->name()}, {"error", why}});
+                        refused.fetch_add(1);
+                        stop.request_stop();
+                        http.cancel();
+                        discord_http.cancel();
+                        discourse_http.cancel();
+                        matrix_http.cancel();
+                    }
                 } catch (const std::exception& e) {
                     log::error("fatal", {{"platform", lane.platform->name()}, {"error", e.what()}});
                     failed.fetch_add(1);
@@ -261,6 +303,8 @@ int run(const std::string& config_path) {
                                  "[platform.matrix] token_file"}});
             status = 2;
         }
+        if (refused.load() > 0)
+            status = 2;
     } catch (const std::exception& e) {
         log::error("fatal", {{"error", e.what()}});
         status = 1;

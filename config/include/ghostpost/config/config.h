@@ -61,6 +61,19 @@ struct MatrixSettings {
     int group_messages_per_minute = 20;                // pacing: sends to one room a minute
 };
 
+// [platform.discord]: the Gateway in, REST out.
+struct DiscordSettings {
+    bool enabled = false;                                // true when [platform.discord] is present
+    std::string api_url = "https://discord.com/api/v10"; // no trailing slash
+    std::string gateway_url;                  // ws:// or wss://; empty: asked with GET /gateway/bot
+    std::vector<std::string> guild_ids;       // guilds for slash commands; empty: global
+    std::string token;                        // secret: from GHOSTPOST_DISCORD_TOKEN or token_file
+    std::chrono::seconds poll_timeout{30};    // how long one poll waits for the Gateway, 1..50
+    std::chrono::seconds request_timeout{15}; // for every REST call
+    std::chrono::milliseconds per_chat_interval{1000}; // pacing: between two sends to a channel
+    int group_messages_per_minute = 50;                // pacing: sends to one channel a minute
+};
+
 // Correspondence clocks ([clocks]); the service applies them (docs/operators.md, section 5).
 struct ClockSettings {
     std::string default_time_control = "3d"; // a game's clock when !new names no tc=
@@ -78,6 +91,7 @@ struct Settings {
     TelegramSettings telegram;
     DiscourseSettings discourse;
     MatrixSettings matrix;
+    DiscordSettings discord;
     ClockSettings clocks;
 };
 

@@ -25,7 +25,7 @@ struct HttpPart {
 // `content_type`. With `method` "GET" nothing is sent but the URL and the headers; "PUT" sends
 // `body` like a POST.
 struct HttpRequest {
-    std::string method = "POST"; // "POST", "GET" or "PUT"
+    std::string method = "POST"; // "POST", "GET", "PUT", ...
     std::string url;
     std::vector<std::string> headers; // extra "Name: value" lines (an API key, Authorization)
     std::string content_type = "application/json";
@@ -54,7 +54,8 @@ private:
 class HttpClient {
 public:
     virtual ~HttpClient() = default;
-    // Sends the request and returns whatever status came back (4xx and 5xx included).
+    // Sends the request (with its method, POST by default) and returns whatever status came
+    // back (4xx and 5xx included).
     // Errors: HttpError for timeouts, network failures and cancellation.
     virtual HttpResponse post(const HttpRequest& request) = 0;
 };

@@ -1,0 +1,139 @@
+// Discord as a Platform: messages come in over the Gateway (a WebSocket on a thread of its
+// own), replies go out over REST. Thin by design: JSON and HTTP mapping only.
+#pragma once
+
+#include "ghostpost/bot/http.h"
+#include "ghostpost/bot/platform.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ghostpost::bot {
+
+namespace discord {
+class Gateway;
+struct GatewayEvent;
+} // namespace discord
+
+struct DiscordOptions {
+    std::string api_url = "https://discord.com/api/v10";
+    std::string gateway_url; // empty: asked with GET /gateway/bot
+    std::string token;
+    std::chrono::seconds request_timeout{15};
+    // Discord allows 5 messages in 5 s to one channel; the outbox stays well inside that.
+    Pacing pacing{std::chrono::milliseconds(1000), 50, std::chrono::seconds(300),
+                  std::chrono::seconds(30)};
+    // True once the daemon is stopping: a poll waiting for the Gateway returns at once.
+    std::function<bool()> cancelled = [] { return false; };
+    // The clock of rate limits; a test's fake clock in place of the steady clock.
+    std::function<std::chrono::steady_clock::time_point()> clock = std::chrono::steady_clock::now;
+};
+
+// One MESSAGE_CREATE (or a message of GET /channels/{id}/messages), read.
+struct DecodedMessage {
+    std::optional<Post> post; // nullopt: not for the service (a bot's message, a system message)
+    std::string problem;      // why a malformed message was skipped; empty otherwise
+};
+
+// Reads one Discord message object: identity from `author.id`, "<@id>" mentions rewritten to
+// "@username" with their account from the `mentions` array, a leading mention of the bot
+// itself dropped, DMs (no guild_id) marked direct. Messages of bots (this one included) and
+// of kinds other than a plain message or a reply give no post. Pure; never throws.
+DecodedMessage decode_message(std::string_view message_json, const std::string& bot_user_id);
+
+// The cursor of the Discord platform: the last handled message id of each channel, as a JSON
+// object {"channel id": "message id"}. The newest 500 channels are kept.
+using DiscordCursor = std::map<std::string, std::string>;
+DiscordCursor parse_discord_cursor(const std::string& text);
+std::string format_discord_cursor(const DiscordCursor& cursor);
+
+// Whether snowflake `a` is older than snowflake `b` (both decimal strings).
+bool snowflake_less(const std::string& a, const std::string& b);
+
+class DiscordPlatform final : public Platform {
+public:
+    // `http` must outlive the platform. The Gateway starts on the first poll.
+    DiscordPlatform(HttpClient& http, DiscordOptions options);
+    ~DiscordPlatform() override;
+    DiscordPlatform(const DiscordPlatform&) = delete;
+    DiscordPlatform& operator=(const DiscordPlatform&) = delete;
+
+    std::string name() const override { return "discord"; }
+
+    // The messages the Gateway delivered, waiting up to `timeout` for one. After a fresh
+    // session (IDENTIFY, not RESUME) it first catches up every channel of the cursor with
+    // GET /channels/{id}/messages?after=<last handled id>, oldest first, since the Gateway does
+    // not replay what was posted while the daemon was down. Each post's cursor is `cursor`
+    // with its channel moved to its id. Errors: PlatformError: Unauthorized (401 from
+    // GET /gateway/bot), RateLimited, Cancelled, Transient.
+    std::vector<Post> poll(const std::string& cursor, std::chrono::seconds timeout) override;
+
+    // POST /channels/{id}/messages (for a user, the DM channel from POST /users/@me/channels
+    // first): content of at most 2000 characters, the code in a code block, longer replies
+    // in several messages split at line breaks, the PNG as files[0] with payload_json, a
+    // nonce from the reply's idempotency key. 50007 to a user is Blocked. Never throws for an
+    // answer from Discord. Errors: PlatformError of kind Cancelled only.
+    Delivery send(const Reply& reply) override;
+
+    Pacing pacing() const override { return options_.pacing; }
+    // Every channel but a DM is a guild channel, paced as a group.
+    bool is_group(const std::string& channel) const override;
+    // True after the Gateway refused the bot for good (4004, 4014): the daemon must stop.
+    bool finished() const override;
+    // Why the Gateway refused the bot, for the operator; empty while it has not.
+    std::string fatal_error() const;
+
+private:
+    using Instant = std::chrono::steady_clock::time_point;
+    struct Response; // one REST answer, read
+    // One REST call with the bot's Authorization, paced by the route's bucket and the global
+    // limit. Errors: HttpError (network, timeout, cancelled).
+    Response call(const std::string& method, const std::string& route, const std::string& path,
+                  HttpRequest request);
+    // The wait before `route` may be called again; zero when it may now.
+    std::chrono::milliseconds wait_for(const std::string& route);
+    void start_gateway();
+    void on_event(discord::GatewayEvent event);
+    std::vector<Post> catch_up(DiscordCursor& cursor);
+    Delivery send_one(const std::string& channel, const std::string& content, const Reply& reply,
+                      std::size_t piece, bool first, bool with_png);
+    std::string scrub(std::string_view text) const;
+
+    HttpClient& http_;
+    DiscordOptions options_;
+    std::unique_ptr<discord::Gateway> gateway_;
+
+    mutable std::mutex mutex_; // guards what the Gateway thread touches
+    std::condition_variable arrived_;
+    std::deque<discord::GatewayEvent> events_;
+    std::string fatal_;
+    std::string bot_user_id_;
+
+    // REST rate limits: per route (its major parameter included), and the global one.
+    struct Bucket {
+        std::string name; // X-RateLimit-Bucket
+        int remaining = 1;
+        Instant reset{};
+    };
+    std::map<std::string, Bucket> buckets_;
+    std::map<std::string, Instant> not_before_; // a 429's retry_after per route
+    Instant global_not_before_{};
+    std::deque<Instant> recent_calls_;               // the last second's calls: 50 a second at most
+    std::deque<Instant> invalid_calls_;              // 401, 403 and 429 in the last ten minutes
+    std::map<std::string, std::string> dm_channels_; // user id -> DM channel id
+    std::set<std::string> direct_channels_;          // DM channel ids (under mutex_)
+    std::map<std::string, std::string> handle_ids_;  // username -> user id, as seen in posts
+};
+
+} // namespace ghostpost::bot

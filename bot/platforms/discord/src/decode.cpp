@@ -1,0 +1,175 @@
+// Discord's message objects and the cursor, read. Everything here is pure.
+#include "ghostpost/bot/discord.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+namespace ghostpost::bot {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::size_t max_name = 64;
+constexpr std::size_t max_cursor_channels = 500;
+
+bool is_snowflake(const json& value) {
+    if (!value.is_string())
+        return false;
+    const auto& text = value.get_ref<const std::string&>();
+    return !text.empty() && text.size() <= 20 && (text == "0" || text.front() != '0') &&
+           std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::string string_of(const json& object, const char* key) {
+    if (!object.is_object())
+        return {};
+    const auto it = object.find(key);
+    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// A name as it may be shown: controls and direction overrides become spaces, capped at a
+// character boundary (the JSON parser already refused invalid UTF-8).
+std::string display_name(const std::string& text) {
+    std::string out;
+    for (std::size_t i = 0; i < text.size();) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        std::size_t length = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+        length = std::min(length, text.size() - i);
+        std::string one = text.substr(i, length);
+        if (c < 0x20 || c == 0x7F)
+            one = " ";
+        // U+202A..U+202E and U+2066..U+2069: text direction controls
+        if (one.size() == 3 && one[0] == '\xE2' &&
+            ((one[1] == '\x80' && one[2] >= '\xAA' && one[2] <= '\xAE') ||
+             (one[1] == '\x81' && one[2] >= '\xA6' && one[2] <= '\xA9')))
+            one = " ";
+        if (out.size() + one.size() > max_name)
+            break;
+        out += one;
+        i += length;
+    }
+    return out;
+}
+
+} // namespace
+
+bool snowflake_less(const std::string& a, const std::string& b) {
+    return a.size() != b.size() ? a.size() < b.size() : a < b;
+}
+
+DecodedMessage decode_message(std::string_view message_json, const std::string& bot_user_id) {
+    const json message = json::parse(message_json, nullptr, false);
+    DecodedMessage out;
+    if (!message.is_object()) {
+        out.problem = "not a JSON object";
+        return out;
+    }
+    const json& author = message.contains("author") ? message["author"] : json();
+    if (!is_snowflake(message.value("id", json())) ||
+        !is_snowflake(message.value("channel_id", json())) || !author.is_object() ||
+        !is_snowflake(author.value("id", json())) || !message.contains("content") ||
+        !message["content"].is_string()) {
+        out.problem = "a message without id, channel_id, author.id or content";
+        return out;
+    }
+    const auto type = message.value("type", json(0));
+    if (!type.is_number_integer() ||
+        (type.get<std::int64_t>() != 0 && type.get<std::int64_t>() != 19))
+        return out; // a join, a pin, a thread start...: nothing to answer
+    if (author.value("bot", json(false)) == json(true) || author["id"] == bot_user_id)
+        return out; // our own replies and other bots' messages
+    if (author.value("system", json(false)) == json(true))
+        return out;
+
+    Post post;
+    post.platform = "discord";
+    post.message_id = message["id"].get<std::string>();
+    post.channel = message["channel_id"].get<std::string>();
+    post.author_id = author["id"].get<std::string>();
+    post.author_handle = display_name(string_of(author, "username"));
+    std::string name = string_of(message.value("member", json()), "nick");
+    if (name.empty())
+        name = string_of(author, "global_name");
+    if (name.empty())
+        name = post.author_handle;
+    post.author_name = display_name(name);
+    post.direct = !message.contains("guild_id") || !message["guild_id"].is_string();
+
+    // The accounts "<@id>" and "<@!id>" stand for, from the mentions array only.
+    std::map<std::string, Mention> known;
+    if (const auto it = message.find("mentions"); it != message.end() && it->is_array()) {
+        for (const json& user : *it) {
+            if (!user.is_object() || !is_snowflake(user.value("id", json())))
+                continue;
+            Mention m;
+            m.user_id = user["id"].get<std::string>();
+            m.handle = display_name(string_of(user, "username"));
+            std::string shown = string_of(user.value("member", json()), "nick");
+            if (shown.empty())
+                shown = string_of(user, "global_name");
+            m.name = display_name(shown.empty() ? m.handle : shown);
+            known.emplace(m.user_id, std::move(m));
+        }
+    }
+    const std::string& content = message["content"].get_ref<const std::string&>();
+    std::string text;
+    for (std::size_t i = 0; i < content.size();) {
+        if (content.compare(i, 2, "<@") == 0) {
+            std::size_t start = i + 2;
+            if (start < content.size() && content[start] == '!')
+                ++start;
+            const auto close = content.find('>', start);
+            if (close != std::string::npos && close > start && close - start <= 20) {
+                const std::string id = content.substr(start, close - start);
+                if (const auto m = known.find(id); m != known.end()) {
+                    if (id == bot_user_id && text.find_first_not_of(" ") == std::string::npos) {
+                        // "@ghostpost !new ..." addresses the bot: the command follows.
+                        text.clear();
+                        i = content.find_first_not_of(' ', close + 1);
+                        if (i == std::string::npos)
+                            i = content.size();
+                        continue;
+                    }
+                    if (!m->second.handle.empty()) {
+                        text += "@" + m->second.handle;
+                        post.mentions.push_back(m->second);
+                        i = close + 1;
+                        continue;
+                    }
+                }
+            }
+        }
+        text += content[i];
+        ++i;
+    }
+    post.text = std::move(text);
+    out.post = std::move(post);
+    return out;
+}
+
+DiscordCursor parse_discord_cursor(const std::string& text) {
+    DiscordCursor cursor;
+    const json value = json::parse(text, nullptr, false);
+    if (!value.is_object())
+        return cursor;
+    for (const auto& [channel, id] : value.items())
+        if (is_snowflake(json(channel)) && is_snowflake(id))
+            cursor[channel] = id.get<std::string>();
+    return cursor;
+}
+
+std::string format_discord_cursor(const DiscordCursor& cursor) {
+    std::vector<std::pair<std::string, std::string>> newest(cursor.begin(), cursor.end());
+    if (newest.size() > max_cursor_channels) {
+        std::sort(newest.begin(), newest.end(),
+                  [](const auto& a, const auto& b) { return snowflake_less(b.second, a.second); });
+        newest.resize(max_cursor_channels);
+    }
+    json value = json::object();
+    for (const auto& [channel, id] : newest)
+        value[channel] = id;
+    return value.dump();
+}
+
+} // namespace ghostpost::bot

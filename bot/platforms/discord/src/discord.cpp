@@ -1,0 +1,639 @@
+#include "ghostpost/bot/discord.h"
+
+#include "gateway.h"
+#include "ghostpost/bot/log.h"
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <thread>
+
+namespace ghostpost::bot {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::size_t max_content = 2000; // characters (the API description says 4000: wrong)
+constexpr std::size_t max_detail = 200;
+constexpr int max_calls_per_second = 50;
+constexpr std::size_t invalid_budget = 10000; // 401, 403 and 429 in ten minutes
+constexpr std::size_t invalid_reserve = 8000; // where the adapter stops spending it
+constexpr std::size_t max_known_handles = 10000;
+
+std::size_t characters(std::string_view text) {
+    return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    }));
+}
+
+// The byte length of the longest prefix of `text` with at most `limit` characters.
+std::size_t prefix_bytes(std::string_view text, std::size_t limit) {
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
+            if (count == limit)
+                return i;
+            ++count;
+        }
+    }
+    return text.size();
+}
+
+// Pieces of at most `limit` characters, cut at line breaks where possible, else at a space,
+// else at a character boundary; the line break or space at a cut is dropped.
+std::vector<std::string> split(std::string_view rest, std::size_t limit) {
+    std::vector<std::string> pieces;
+    while (!rest.empty()) {
+        if (characters(rest) <= limit) {
+            pieces.emplace_back(rest);
+            break;
+        }
+        const std::size_t fit = prefix_bytes(rest, limit);
+        const std::string_view head = rest.substr(0, fit + 1); // a separator right after counts
+        std::size_t cut = head.rfind('\n');
+        if (cut == std::string_view::npos || cut == 0)
+            cut = head.rfind(' ');
+        if (cut == std::string_view::npos || cut == 0) {
+            pieces.emplace_back(rest.substr(0, fit));
+            rest.remove_prefix(fit);
+        } else {
+            pieces.emplace_back(rest.substr(0, cut));
+            rest.remove_prefix(cut + 1);
+        }
+    }
+    return pieces;
+}
+
+std::string code_block(std::string_view code) {
+    return "```\n" + std::string(code) + "\n```";
+}
+
+// The messages one reply becomes: the text and the code block together when they fit,
+// otherwise the text in pieces, then the code in blocks of whole lines.
+std::vector<std::string> format(const std::string& text, const std::string& code) {
+    std::vector<std::string> out;
+    if (code.empty())
+        return split(text, max_content);
+    const std::string block = code_block(code);
+    if ((text.empty() ? 0 : characters(text) + 1) + characters(block) <= max_content) {
+        out.push_back(text.empty() ? block : text + "\n" + block);
+        return out;
+    }
+    out = split(text, max_content);
+    for (const auto& piece : split(code, max_content - 8))
+        out.push_back(code_block(piece));
+    return out;
+}
+
+// A nonce of at most 25 characters, the same for every attempt at one piece of one reply.
+std::string nonce_of(const std::string& key, std::size_t piece) {
+    std::uint64_t hash = 1469598103934665603ULL; // FNV-1a
+    for (const char c : key) {
+        hash ^= static_cast<unsigned char>(c);
+        hash *= 1099511628211ULL;
+    }
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string text;
+    for (int shift = 60; shift >= 0; shift -= 4)
+        text += digits[(hash >> shift) & 0xF];
+    return text + "." + std::to_string(piece);
+}
+
+bool is_snowflake(const std::string& text) {
+    return !text.empty() && text.size() <= 20 &&
+           std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::chrono::milliseconds seconds_to_ms(double seconds) {
+    seconds = std::clamp(seconds, 0.0, 86400.0);
+    return std::chrono::milliseconds(static_cast<std::int64_t>(std::ceil(seconds * 1000.0)));
+}
+
+std::chrono::seconds whole_seconds(std::chrono::milliseconds wait) {
+    return std::max(std::chrono::ceil<std::chrono::seconds>(wait), std::chrono::seconds(1));
+}
+
+// "@name" to "<@id>" for every name the adapter saw with its account, so that exactly those
+// players are pinged; returns the ids.
+std::vector<std::string> ping(std::string& text, const std::map<std::string, std::string>& ids) {
+    std::vector<std::string> users;
+    std::string out;
+    for (std::size_t i = 0; i < text.size();) {
+        if (text[i] == '@' &&
+            (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\n' || text[i - 1] == '(')) {
+            std::size_t end = i + 1;
+            while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) != 0 ||
+                                         text[end] == '_' || text[end] == '.'))
+                ++end;
+            while (end > i + 1 && text[end - 1] == '.')
+                --end; // a full stop ends the sentence, not the name
+            if (const auto it = ids.find(text.substr(i + 1, end - i - 1)); it != ids.end()) {
+                out += "<@" + it->second + ">";
+                if (std::find(users.begin(), users.end(), it->second) == users.end() &&
+                    users.size() < 100)
+                    users.push_back(it->second);
+                i = end;
+                continue;
+            }
+        }
+        out += text[i];
+        ++i;
+    }
+    text = std::move(out);
+    return users;
+}
+
+} // namespace
+
+// One REST answer. `api` is false when the body is not Discord's JSON (a proxy's page).
+struct DiscordPlatform::Response {
+    long status = 0;
+    bool api = false;
+    json body;
+    int code = 0;        // Discord's JSON error code, 0 when none
+    std::string message; // as Discord wrote it: scrub before use
+    std::chrono::milliseconds retry_after{0};
+    bool global = false;
+
+    Response(const HttpResponse& response) : status(response.status) {
+        body = json::parse(response.body, nullptr, false);
+        api = !body.is_discarded() && (body.is_object() || body.is_array());
+        if (!body.is_object())
+            return;
+        if (const auto it = body.find("code"); it != body.end() && it->is_number_integer())
+            code = static_cast<int>(std::clamp<std::int64_t>(it->get<std::int64_t>(), 0, 999999));
+        if (const auto it = body.find("message"); it != body.end() && it->is_string())
+            message = it->get<std::string>();
+        if (const auto it = body.find("retry_after"); it != body.end() && it->is_number())
+            retry_after = seconds_to_ms(it->get<double>());
+        if (const auto it = body.find("global"); it != body.end() && it->is_boolean())
+            global = it->get<bool>();
+    }
+    bool ok() const { return status >= 200 && status < 300; }
+};
+
+DiscordPlatform::DiscordPlatform(HttpClient& http, DiscordOptions options)
+    : http_(http), options_(std::move(options)) {
+    while (!options_.api_url.empty() && options_.api_url.back() == '/')
+        options_.api_url.pop_back();
+    if (!options_.clock)
+        options_.clock = std::chrono::steady_clock::now;
+    if (!options_.cancelled)
+        options_.cancelled = [] { return false; };
+    log::add_secret(options_.token);
+}
+
+DiscordPlatform::~DiscordPlatform() {
+    if (gateway_)
+        gateway_->stop();
+}
+
+std::string DiscordPlatform::scrub(std::string_view text) const {
+    std::string clean = log::redact(text);
+    if (options_.token.size() >= 8)
+        for (auto at = clean.find(options_.token); at != std::string::npos;
+             at = clean.find(options_.token, at))
+            clean.replace(at, options_.token.size(), "[redacted]");
+    if (clean.size() > max_detail) {
+        std::size_t cut = max_detail;
+        while (cut > 0 && (static_cast<unsigned char>(clean[cut]) & 0xC0) == 0x80)
+            --cut;
+        clean = clean.substr(0, cut) + "…";
+    }
+    return clean;
+}
+
+bool DiscordPlatform::is_group(const std::string& channel) const {
+    const std::lock_guard lock(mutex_);
+    return !direct_channels_.contains(channel);
+}
+
+bool DiscordPlatform::finished() const {
+    const std::lock_guard lock(mutex_);
+    return !fatal_.empty();
+}
+
+std::string DiscordPlatform::fatal_error() const {
+    const std::lock_guard lock(mutex_);
+    return fatal_;
+}
+
+std::chrono::milliseconds DiscordPlatform::wait_for(const std::string& route) {
+    const Instant now = options_.clock();
+    Instant until = global_not_before_;
+    if (const auto it = not_before_.find(route); it != not_before_.end())
+        until = std::max(until, it->second);
+    if (const auto it = buckets_.find(route); it != buckets_.end() && it->second.remaining <= 0)
+        until = std::max(until, it->second.reset);
+    if (until <= now)
+        return std::chrono::milliseconds(0);
+    return std::chrono::ceil<std::chrono::milliseconds>(until - now);
+}
+
+DiscordPlatform::Response DiscordPlatform::call(const std::string& method, const std::string& route,
+                                                const std::string& path, HttpRequest request) {
+    // Never more than 50 calls in any second (Discord's global limit for a bot).
+    Instant now = options_.clock();
+    while (!recent_calls_.empty() && now - recent_calls_.front() >= std::chrono::seconds(1))
+        recent_calls_.pop_front();
+    if (recent_calls_.size() >= static_cast<std::size_t>(max_calls_per_second)) {
+        std::this_thread::sleep_for(recent_calls_.front() + std::chrono::seconds(1) - now);
+        recent_calls_.pop_front();
+        now = options_.clock();
+    }
+    recent_calls_.push_back(now);
+
+    request.url = options_.api_url + path;
+    request.method = method;
+    request.headers.push_back("Authorization: Bot " + options_.token);
+    request.timeout = options_.request_timeout;
+    const HttpResponse raw = http_.post(request);
+    Response response(raw);
+    now = options_.clock();
+    const auto header = [&raw](const char* name) {
+        const auto it = raw.headers.find(name);
+        return it == raw.headers.end() ? std::string() : it->second;
+    };
+    const auto number = [](const std::string& text) {
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        return end != text.c_str() && std::isfinite(value) ? value : 0.0;
+    };
+    if (const std::string remaining = header("x-ratelimit-remaining"); !remaining.empty()) {
+        Bucket& bucket = buckets_[route];
+        bucket.name = header("x-ratelimit-bucket");
+        bucket.remaining = static_cast<int>(number(remaining));
+        bucket.reset = now + seconds_to_ms(number(header("x-ratelimit-reset-after")));
+    }
+    const std::string scope = header("x-ratelimit-scope");
+    if (response.status == 429) {
+        auto wait = response.retry_after;
+        if (wait.count() == 0)
+            wait = seconds_to_ms(std::max(number(header("retry-after")), 1.0));
+        response.retry_after = wait;
+        if (response.global || header("x-ratelimit-global") == "true" || scope == "global")
+            global_not_before_ = now + wait;
+        else
+            not_before_[route] = now + wait;
+    }
+    // Discord bans an IP for a while after 10,000 of these in ten minutes; a shared 429 (the
+    // resource's limit, not ours) does not count.
+    if (response.status == 401 || response.status == 403 ||
+        (response.status == 429 && scope != "shared"))
+        invalid_calls_.push_back(now);
+    while (!invalid_calls_.empty() && now - invalid_calls_.front() > std::chrono::minutes(10))
+        invalid_calls_.pop_front();
+    if (invalid_calls_.size() == invalid_reserve)
+        log::warning("discord_invalid_requests",
+                     {{"count", static_cast<std::int64_t>(invalid_calls_.size())},
+                      {"limit", static_cast<std::int64_t>(invalid_budget)}});
+    return response;
+}
+
+void DiscordPlatform::on_event(discord::GatewayEvent event) {
+    {
+        const std::lock_guard lock(mutex_);
+        if (event.kind == discord::GatewayEvent::Kind::Fatal) {
+            if (fatal_.empty())
+                fatal_ = event.problem;
+        } else {
+            events_.push_back(std::move(event));
+        }
+    }
+    arrived_.notify_all();
+}
+
+void DiscordPlatform::start_gateway() {
+    using Kind = PlatformError::Kind;
+    discord::GatewayOptions gateway;
+    gateway.token = options_.token;
+    gateway.url = options_.gateway_url;
+    gateway.scrub = [this](std::string_view text) { return scrub(text); };
+    gateway.deliver = [this](discord::GatewayEvent event) { on_event(std::move(event)); };
+    if (gateway.url.empty()) {
+        Response answer(HttpResponse{});
+        try {
+            answer = call("GET", "GET /gateway/bot", "/gateway/bot", HttpRequest{});
+        } catch (const HttpError& e) {
+            throw PlatformError(e.kind() == HttpError::Kind::Cancelled ? Kind::Cancelled
+                                                                       : Kind::Transient,
+                                scrub(std::string("GET /gateway/bot: ") + e.what()));
+        }
+        const std::string detail =
+            scrub("GET /gateway/bot: HTTP " + std::to_string(answer.status) + " " + answer.message);
+        if (answer.status == 401)
+            throw PlatformError(Kind::Unauthorized, detail);
+        if (answer.status == 429)
+            throw PlatformError(Kind::RateLimited, detail, answer.retry_after);
+        if (!answer.ok() || !answer.body.is_object() || !answer.body.contains("url") ||
+            !answer.body["url"].is_string())
+            throw PlatformError(Kind::Transient, detail);
+        gateway.url = answer.body["url"].get<std::string>();
+        const json limit = answer.body.value("session_start_limit", json::object());
+        if (limit.is_object()) {
+            if (limit.contains("remaining") && limit["remaining"].is_number_integer())
+                gateway.identify_remaining = limit["remaining"].get<int>();
+            if (limit.contains("reset_after") && limit["reset_after"].is_number_integer())
+                gateway.identify_reset_after =
+                    std::chrono::milliseconds(limit["reset_after"].get<std::int64_t>());
+        }
+    }
+    log::info("discord_gateway_connecting", {{"url", scrub(gateway.url)}});
+    gateway_ = std::make_unique<discord::Gateway>(std::move(gateway));
+    gateway_->start();
+}
+
+std::vector<Post> DiscordPlatform::catch_up(DiscordCursor& cursor) {
+    using Kind = PlatformError::Kind;
+    std::vector<Post> posts;
+    std::string bot;
+    {
+        const std::lock_guard lock(mutex_);
+        bot = bot_user_id_;
+    }
+    for (const auto& [channel, last] : DiscordCursor(cursor)) {
+        std::string after = last;
+        std::vector<Post> found;
+        for (;;) {
+            const std::string route = "GET /channels/" + channel + "/messages";
+            if (const auto wait = wait_for(route); wait.count() > 0)
+                throw PlatformError(Kind::RateLimited, "catching up: waiting out a rate limit",
+                                    wait);
+            Response answer(HttpResponse{});
+            try {
+                answer = call("GET", route,
+                              "/channels/" + channel + "/messages?after=" + after + "&limit=100",
+                              HttpRequest{});
+            } catch (const HttpError& e) {
+                throw PlatformError(e.kind() == HttpError::Kind::Cancelled ? Kind::Cancelled
+                                                                           : Kind::Transient,
+                                    scrub(std::string("catching up: ") + e.what()));
+            }
+            const std::string detail =
+                scrub("catching up channel " + channel + ": HTTP " + std::to_string(answer.status) +
+                      " " + std::to_string(answer.code) + " " + answer.message);
+            if (answer.status == 429)
+                throw PlatformError(Kind::RateLimited, detail, answer.retry_after);
+            if (answer.status == 401)
+                throw PlatformError(Kind::Unauthorized, detail);
+            if (answer.status == 403 || answer.status == 404) {
+                // The bot left the channel or it is gone: nothing there to catch up.
+                log::warning("discord_catch_up_skipped", {{"channel", channel}, {"error", detail}});
+                break;
+            }
+            if (!answer.ok() || !answer.body.is_array())
+                throw PlatformError(Kind::Transient, detail);
+            std::string newest = after;
+            for (const json& message : answer.body) {
+                const std::string id =
+                    message.is_object() && message.contains("id") && message["id"].is_string()
+                        ? message["id"].get<std::string>()
+                        : std::string();
+                if (is_snowflake(id) && snowflake_less(newest, id))
+                    newest = id;
+                DecodedMessage decoded = decode_message(message.dump(), bot);
+                if (!decoded.problem.empty())
+                    log::warning("discord_message_skipped",
+                                 {{"channel", channel}, {"problem", scrub(decoded.problem)}});
+                if (decoded.post && snowflake_less(last, decoded.post->message_id))
+                    found.push_back(std::move(*decoded.post));
+            }
+            if (answer.body.size() < 100 || newest == after)
+                break;
+            after = newest;
+        }
+        std::sort(found.begin(), found.end(), [](const Post& a, const Post& b) {
+            return snowflake_less(a.message_id, b.message_id);
+        });
+        if (!found.empty())
+            log::info("discord_caught_up", {{"channel", channel},
+                                            {"messages", static_cast<std::int64_t>(found.size())}});
+        for (Post& post : found)
+            posts.push_back(std::move(post));
+    }
+    return posts;
+}
+
+std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::seconds timeout) {
+    using Kind = PlatformError::Kind;
+    if (finished())
+        return {};
+    if (!gateway_)
+        start_gateway();
+
+    const Instant deadline = std::chrono::steady_clock::now() + timeout;
+    {
+        std::unique_lock lock(mutex_);
+        while (events_.empty() && fatal_.empty()) {
+            if (options_.cancelled())
+                throw PlatformError(Kind::Cancelled, "the daemon is stopping");
+            const Instant now = std::chrono::steady_clock::now();
+            if (now >= deadline)
+                break;
+            arrived_.wait_for(lock, std::min<std::chrono::steady_clock::duration>(
+                                        deadline - now, std::chrono::milliseconds(200)));
+        }
+    }
+
+    DiscordCursor running = parse_discord_cursor(cursor);
+    std::vector<Post> posts;
+    std::set<std::string> caught; // "channel/id" of the posts caught up in this batch
+    const auto add = [&](Post post) {
+        const std::string key = post.channel + "/" + post.message_id;
+        if (caught.contains(key))
+            return; // the Gateway delivered it too
+        std::string& last = running[post.channel];
+        if (last.empty() || snowflake_less(last, post.message_id))
+            last = post.message_id;
+        post.cursor = format_discord_cursor(running);
+        if (handle_ids_.size() < max_known_handles) {
+            if (!post.author_handle.empty())
+                handle_ids_[post.author_handle] = post.author_id;
+            for (const Mention& m : post.mentions)
+                if (!m.handle.empty())
+                    handle_ids_[m.handle] = m.user_id;
+        }
+        if (post.direct) {
+            const std::lock_guard lock(mutex_);
+            direct_channels_.insert(post.channel);
+            dm_channels_[post.author_id] = post.channel;
+        }
+        posts.push_back(std::move(post));
+    };
+    for (;;) {
+        discord::GatewayEvent event;
+        {
+            const std::lock_guard lock(mutex_);
+            if (events_.empty())
+                break;
+            if (events_.front().kind == discord::GatewayEvent::Kind::Ready) {
+                if (!posts.empty())
+                    break; // a new session: caught up at the next poll, from its cursor
+                const json& data = events_.front().data;
+                const json user = data.is_object() && data.contains("user") ? data["user"] : json();
+                if (user.is_object() && user.contains("id") && user["id"].is_string())
+                    bot_user_id_ = user["id"].get<std::string>();
+                event.kind = discord::GatewayEvent::Kind::Ready;
+            } else {
+                event = std::move(events_.front());
+                events_.pop_front();
+            }
+        }
+        if (event.kind == discord::GatewayEvent::Kind::Message) {
+            std::string bot;
+            {
+                const std::lock_guard lock(mutex_);
+                bot = bot_user_id_;
+            }
+            DecodedMessage decoded = decode_message(event.data.dump(), bot);
+            if (!decoded.problem.empty())
+                log::warning("discord_message_skipped", {{"problem", scrub(decoded.problem)}});
+            if (decoded.post)
+                add(std::move(*decoded.post));
+            continue;
+        }
+        // A fresh session: the Gateway did not replay what was posted while no session was
+        // open, so each known channel is read from its last handled message. The event stays
+        // queued until that succeeded.
+        for (Post& post : catch_up(running)) {
+            std::string key = post.channel + "/" + post.message_id;
+            add(std::move(post));
+            caught.insert(std::move(key));
+        }
+        const std::lock_guard lock(mutex_);
+        events_.pop_front();
+    }
+    return posts;
+}
+
+Delivery DiscordPlatform::send(const Reply& reply) {
+    std::string channel = reply.destination;
+    if (reply.to == Reply::To::User) {
+        const auto known = dm_channels_.find(reply.destination);
+        if (known != dm_channels_.end()) {
+            channel = known->second;
+        } else {
+            if (!is_snowflake(reply.destination))
+                return {Delivery::Status::Failed, {}, "not a Discord user id"};
+            const std::string route = "POST /users/@me/channels";
+            if (const auto wait = wait_for(route); wait.count() > 0)
+                return {Delivery::Status::RetryAfter, whole_seconds(wait),
+                        "waiting out Discord's rate limit"};
+            HttpRequest request;
+            request.body = json{{"recipient_id", reply.destination}}.dump();
+            Response answer(HttpResponse{});
+            try {
+                answer = call("POST", route, "/users/@me/channels", request);
+            } catch (const HttpError& e) {
+                if (e.kind() == HttpError::Kind::Cancelled)
+                    throw PlatformError(PlatformError::Kind::Cancelled, "the daemon is stopping");
+                return {Delivery::Status::Transient, {}, scrub(e.what())};
+            }
+            if (!answer.ok() || !answer.body.is_object() || !answer.body.contains("id") ||
+                !answer.body["id"].is_string()) {
+                const std::string detail =
+                    scrub("POST /users/@me/channels: HTTP " + std::to_string(answer.status) + " " +
+                          std::to_string(answer.code) + " " + answer.message);
+                if (answer.status == 429)
+                    return {Delivery::Status::RetryAfter, whole_seconds(answer.retry_after),
+                            detail};
+                if (answer.code == 50007)
+                    return {Delivery::Status::Blocked, {}, detail};
+                if (answer.status >= 500 || answer.status == 401 || !answer.api || answer.ok())
+                    return {Delivery::Status::Transient, {}, detail};
+                return {Delivery::Status::Failed, {}, detail};
+            }
+            channel = answer.body["id"].get<std::string>();
+            dm_channels_[reply.destination] = channel;
+            const std::lock_guard lock(mutex_);
+            direct_channels_.insert(channel);
+        }
+    }
+    if (!is_snowflake(channel))
+        return {Delivery::Status::Failed, {}, "not a Discord channel id"};
+    std::string text = reply.text;
+    ping(text, handle_ids_);
+    std::vector<std::string> pieces = format(text, reply.code);
+    const bool has_png = !reply.png.empty();
+    if (pieces.empty())
+        pieces.emplace_back();
+    // In order; the first failure ends the reply and the outbox retries all of it. The nonce
+    // makes Discord drop the pieces that went out already.
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+        const Delivery d = send_one(channel, pieces[i], reply, i, i == 0, has_png && i == 0);
+        if (d.status != Delivery::Status::Sent)
+            return d;
+    }
+    return {Delivery::Status::Sent, {}, {}};
+}
+
+Delivery DiscordPlatform::send_one(const std::string& channel, const std::string& content,
+                                   const Reply& reply, std::size_t piece, bool first,
+                                   bool with_png) {
+    const std::string route = "POST /channels/" + channel + "/messages";
+    if (const auto wait = wait_for(route); wait.count() > 0)
+        return {Delivery::Status::RetryAfter, whole_seconds(wait),
+                "waiting out Discord's rate limit"};
+    if (invalid_calls_.size() >= invalid_reserve)
+        return {Delivery::Status::RetryAfter, std::chrono::seconds(60),
+                "holding back: many refused requests in ten minutes"};
+    json body = json::object();
+    if (!content.empty())
+        body["content"] = content;
+    std::vector<std::string> users;
+    for (std::size_t at = content.find("<@"); at != std::string::npos;
+         at = content.find("<@", at + 2)) {
+        const auto close = content.find('>', at);
+        if (close == std::string::npos)
+            break;
+        const std::string id = content.substr(at + 2, close - at - 2);
+        if (is_snowflake(id) && std::find(users.begin(), users.end(), id) == users.end() &&
+            users.size() < 100)
+            users.push_back(id);
+    }
+    // Only the players the reply names are pinged; never @everyone or a role from echoed text.
+    body["allowed_mentions"] = {{"parse", json::array()}, {"users", users}};
+    if (first && reply.to == Reply::To::Channel && is_snowflake(reply.reply_to)) {
+        body["message_reference"] = {{"message_id", reply.reply_to}, {"fail_if_not_exists", false}};
+        body["allowed_mentions"]["replied_user"] = true;
+    }
+    if (!reply.idempotency_key.empty()) {
+        body["nonce"] = nonce_of(reply.idempotency_key, piece);
+        body["enforce_nonce"] = true;
+    }
+    HttpRequest request;
+    if (with_png) {
+        body["attachments"] = json::array({{{"id", "0"}, {"filename", "board.png"}}});
+        request.parts.push_back({"payload_json",
+                                 body.dump(-1, ' ', false, json::error_handler_t::replace), "",
+                                 "application/json"});
+        request.parts.push_back({"files[0]", std::string(reply.png.begin(), reply.png.end()),
+                                 "board.png", "image/png"});
+    } else {
+        request.body = body.dump(-1, ' ', false, json::error_handler_t::replace);
+    }
+    std::optional<Response> answer;
+    try {
+        answer.emplace(call("POST", route, "/channels/" + channel + "/messages", request));
+    } catch (const HttpError& e) {
+        if (e.kind() == HttpError::Kind::Cancelled)
+            throw PlatformError(PlatformError::Kind::Cancelled, "the daemon is stopping");
+        return {Delivery::Status::Transient, {}, scrub(route + ": " + e.what())};
+    }
+    if (answer->ok())
+        return {Delivery::Status::Sent, {}, {}};
+    const std::string detail = scrub(route + ": HTTP " + std::to_string(answer->status) + " " +
+                                     std::to_string(answer->code) + " " + answer->message);
+    if (answer->status == 429)
+        return {Delivery::Status::RetryAfter, whole_seconds(answer->retry_after), detail};
+    if (answer->status >= 500 || answer->status == 401 || !answer->api)
+        return {Delivery::Status::Transient, {}, detail};
+    // 50007: the user does not take direct messages from the server's members.
+    if (answer->code == 50007 && reply.to == Reply::To::User)
+        return {Delivery::Status::Blocked, {}, detail};
+    return {Delivery::Status::Failed, {}, detail};
+}
+
+} // namespace ghostpost::bot

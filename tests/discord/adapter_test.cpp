@@ -1,0 +1,355 @@
+// DiscordPlatform against the fake Discord: the Gateway's handshake, resumes and refusals,
+// catching up after a fresh session, and every kind of send, each request checked against the
+// API description.
+#include "fake_discord.h"
+#include "ghostpost/bot/discord.h"
+
+using namespace ghostpost;
+using discord_test::FakeDiscord;
+using nlohmann::json;
+
+namespace {
+
+bot::DiscordOptions options_for(const FakeDiscord& fake) {
+    bot::DiscordOptions options;
+    options.api_url = fake.api_url();
+    options.token = FakeDiscord::token;
+    options.request_timeout = std::chrono::seconds(5);
+    return options;
+}
+
+// Polls until `count` posts came (or 10 s passed), carrying the cursor forward like the daemon.
+std::vector<bot::Post> poll_for(bot::DiscordPlatform& platform, std::string& cursor,
+                                std::size_t count) {
+    std::vector<bot::Post> posts;
+    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (posts.size() < count && std::chrono::steady_clock::now() < end) {
+        for (auto& post : platform.poll(cursor, std::chrono::seconds(1))) {
+            cursor = post.cursor;
+            posts.push_back(std::move(post));
+        }
+    }
+    return posts;
+}
+
+const json alice = FakeDiscord::user("100000000000000007", "alice");
+const json bob = FakeDiscord::user("100000000000000008", "bob");
+const std::string channel = "300000000000000001";
+
+} // namespace
+
+TEST_CASE("a guild message becomes a post: the author's id, mentions from the mentions array",
+          "[discord]") {
+    discord_test::TempDir dir;
+    FakeDiscord fake(dir);
+    bot::CurlHttpClient http;
+    bot::DiscordPlatform platform(http, options_for(fake));
+    std::string cursor;
+    CHECK(platform.poll(cursor, std::chrono::seconds(1)).empty()); // connects, READY
+
+    const json said =
+        fake.say(channel, alice, "!new chess <@100000000000000008> white", json::array({bob}));
+    const auto posts = poll_for(platform, cursor, 1);
+    REQUIRE(posts.size() == 1);
+    const bot::Post& post = posts[0];
+    CHECK(post.platform == "discord");
+    CHECK(post.channel == channel);
+    CHECK(post.message_id == said["id"]);
+    CHECK(post.author_id == "100000000000000007");
+    CHECK(post.author_handle == "alice");
+    CHECK(post.text == "!new chess @bob white");
+    CHECK_FALSE(post.direct);
+    REQUIRE(post.mentions.size() == 1);
+    CHECK(post.mentions[0].user_id == "100000000000000008");
+    CHECK(post.mentions[0].handle == "bob");
+    CHECK(post.cursor == json{{channel, said["id"]}}.dump());
+    const json stats = fake.stats();
+    CHECK(stats["identifies"] == 1);
+    CHECK(stats["resumes"] == 0);
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("a reply quotes the post, pings only the players it names, and has a nonce",
+          "[discord]") {
+    discord_test::TempDir dir;
+    FakeDiscord fake(dir);
+    bot::CurlHttpClient http;
+    bot::DiscordPlatform platform(http, options_for(fake));
+    std::string cursor;
+    platform.poll(cursor, std::chrono::seconds(1));
+    const json said =
+        fake.say(channel, alice, "!new chess <@100000000000000008> @everyone", json::array({bob}));
+    REQUIRE(poll_for(platform, cursor, 1).size() == 1);
+
+    bot::Reply reply;
+    reply.destination = channel;
+    reply.text = "@alice challenges @bob, and @everyone watches.";
+    reply.code = "8 r n b q k b n r\n  a b c d e f g h";
+    reply.reply_to = said["id"];
+    reply.idempotency_key = "17:1700000000";
+    CHECK(platform.send(reply).status == bot::Delivery::Status::Sent);
+    CHECK(platform.send(reply).status == bot::Delivery::Status::Sent); // a retry: the nonce
+
+    const json sent = fake.sent();
+    REQUIRE(sent.size() == 1); // enforce_nonce: Discord posted it once
+    CHECK(sent[0]["channel_id"] == channel);
+    CHECK(sent[0]["content"] ==
+          "<@100000000000000007> challenges <@100000000000000008>, and @everyone watches.\n"
+          "```\n8 r n b q k b n r\n  a b c d e f g h\n```");
+    CHECK(sent[0]["allowed_mentions"] ==
+          json{{"parse", json::array()},
+               {"users", {"100000000000000007", "100000000000000008"}},
+               {"replied_user", true}});
+    CHECK(sent[0]["message_reference"] ==
+          json{{"message_id", said["id"]}, {"fail_if_not_exists", false}});
+    CHECK(sent[0]["nonce"].get<std::string>().size() <= 25);
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("a long reply goes as several messages of at most 2000 characters, cut at lines",
+          "[discord]") {
+    discord_test::TempDir dir;
+    FakeDiscord fake(dir);
+    bot::CurlHttpClient http;
+    bot::DiscordPlatform platform(http, options_for(fake));
+    fake.say(channel, alice, "hello"); // the channel exists
+    bot::Reply reply;
+    reply.destination = channel;
+    std::string line(99, 'x');
+    for (int i = 0; i < 30; ++i)
+        reply.text += line + "\n"; // 3000 characters
+    reply.text.pop_back();
+    reply.code = std::string(1500, 'c');
+    reply.idempotency_key = "18:1700000000";
+    CHECK(platform.send(reply).status == bot::Delivery::Status::Sent);
+    const json sent = fake.sent();
+    REQUIRE(sent.size() == 3);
+    std::string first;
+    for (int i = 0; i < 20; ++i)
+        first += line + (i < 19 ? "\n" : "");
+    CHECK(sent[0]["content"] == first); // 20 lines: 1999 characters
+    CHECK(sent[1]["content"].get<std::string>().size() == 999);
+    CHECK(sent[2]["content"] == "```\n" + std::string(1500, 'c') + "\n```");
+    CHECK(sent[0]["nonce"] != sent[1]["nonce"]);
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("a PNG board goes as the first file of a multipart body with payload_json", "[discord]") {
+    discord_test::TempDir dir;
+    FakeDiscord fake(dir);
+    bot::CurlHttpClient http;
+    bot::DiscordPlatform platform(http, options_for(fake));
+    fake.say(channel, alice, "hello");
+    bot::Reply reply;
+    reply.destination = channel;
+    reply.text = "Game #1 after 1. e4";
+    reply.png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 0};
+    reply.idempotency_key = "19:1700000000";
+    CHECK(platform.send(reply).status == bot::Delivery::Status::Sent);
+    const json sent = fake.sent();
+    REQUIRE(sent.size() == 1);
+    CHECK(sent[0]["content"] == "Game #1 after 1. e4");
+    CHECK(sent[0]["file"] == "board.png");
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("a private reply opens the DM channel, and a user who takes no DMs is Blocked (50007)",
+          "[discord]") {
+    discord_test::TempDir dir;
+    FakeDiscord fake(dir);
+    bot::CurlHttpClient http;
+    bot::DiscordPlatform platform(http, options_for(fake));
+    bot::Reply reply;
+    reply.to = bot::Reply::To::User;
+    reply.destination = "100000000000000007";
+    reply.text = "Your Phantom peeks: e5 is empty.";
+    reply.idempotency_key = "20:1700000000";
+    CHECK(platform.send(reply).status == bot::Delivery::Status::Sent);
+    json sent = fake.sent();
+    REQUIRE(sent.size() == 1);
+    CHECK(sent[0]["dm_user"] == "100000000000000007");
+    CHECK(sent[0]["content"] == "Your Phantom peeks: e5 is empty.");
+    CHECK(sent[0]["message_reference"].is_null());
+
+    fake.control("block_dm", {{"user_id", "100000000000000008"}});
+    reply.destination = "100000000000000008";
+    const bot::Delivery refused = platform.send(reply);
+    CHECK(refused.status == bot::Delivery::Status::Blocked);
+    CHECK(refused.detail.find("50007") != std::string::npos);
+    CHECK(fake.sent().size() == 1);
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("429s: a route's limit and the global one are waited out before calling again",
+          "[discord]") {
+    discord_test::TempDir dir;
+    FakeDiscord fake(dir);
+    bot::CurlHttpClient http;
+    bot::DiscordPlatform platform(http, options_for(fake));
+    fake.say(channel, alice, "hello");
+    fake.control("settings", {{"bucket_limit", 2}, {"bucket_window_ms", 1500}});
+    bot::Reply reply;
+    reply.destination = channel;
+    reply.text = "one";
+    reply.idempotency_key = "a";
+    CHECK(platform.send(reply).status == bot::Delivery::Status::Sent);
+    reply.idempotency_key = "b";
+    CHECK(platform.send(reply).status == bot::Delivery::Status::Sent);
+    // The bucket said Remaining 0: the third waits without a call.
+    reply.idempotency_key = "c";
+    const auto requests = fake.stats()["requests"].get<int>();
+    const bot::Delivery held = platform.send(reply);
+    CHECK(held.status == bot::Delivery::Status::RetryAfter);
+    CHECK(held.retry_after == std::chrono::seconds(2));
+    CHECK(fake.stats()["requests"] == requests);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1600));
+    CHECK(platform.send(reply).status == bot::Delivery::Status::Sent);
+
+    fake.control("settings", {{"global_429", 1}, {"bucket_limit", 100}});
+    reply.idempotency_key = "d";
+    const bot::Delivery global = platform.send(reply);
+    CHECK(global.status == bot::Delivery::Status::RetryAfter);
+    CHECK(global.retry_after == std::chrono::seconds(2)); // retry_after 1.5 s, rounded up
+    CHECK(fake.stats()["rate_limited"] == 1);
+    CHECK(fake.sent().size() == 3);
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("the Gateway resumes after a drop, op 7 and a resumable op 9, losing nothing",
+          "[discord]") {
+    discord_test::TempDir dir;
+    FakeDiscord fake(dir);
+    fake.control("settings", {{"heartbeat_interval", 300}});
+    bot::CurlHttpClient http;
+    bot::DiscordPlatform platform(http, options_for(fake));
+    std::string cursor;
+    platform.poll(cursor, std::chrono::seconds(1));
+    fake.say(channel, alice, "one");
+    REQUIRE(poll_for(platform, cursor, 1).size() == 1);
+
+    fake.control("drop");
+    fake.say(channel, alice, "two"); // posted while the connection is down: replayed on RESUME
+    auto posts = poll_for(platform, cursor, 1);
+    REQUIRE(posts.size() == 1);
+    CHECK(posts[0].text == "two");
+    CHECK(discord_test::eventually([&] { return fake.stats()["live"] == 1; },
+                                   std::chrono::seconds(5)));
+
+    fake.control("reconnect");
+    REQUIRE(discord_test::eventually([&] { return fake.stats()["resumes"] == 2; },
+                                     std::chrono::seconds(10)));
+    fake.control("invalid_session", {{"resumable", true}});
+    REQUIRE(discord_test::eventually([&] { return fake.stats()["resumes"] == 3; },
+                                     std::chrono::seconds(10)));
+    fake.say(channel, alice, "three");
+    posts = poll_for(platform, cursor, 1);
+    REQUIRE(posts.size() == 1);
+    CHECK(posts[0].text == "three");
+    // The resumed connection beats too (every 300 ms, the first after a random part of it).
+    CHECK(discord_test::eventually([&] { return fake.stats()["heartbeats"].get<int>() >= 2; },
+                                   std::chrono::seconds(5)));
+    CHECK(fake.stats()["identifies"] == 1);
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("a zombie connection (no heartbeat ACK) is closed and resumed", "[discord]") {
+    discord_test::TempDir dir;
+    FakeDiscord fake(dir);
+    fake.control("settings", {{"heartbeat_interval", 200}, {"acking", false}});
+    bot::CurlHttpClient http;
+    bot::DiscordPlatform platform(http, options_for(fake));
+    std::string cursor;
+    platform.poll(cursor, std::chrono::seconds(1));
+    REQUIRE(discord_test::eventually([&] { return fake.stats()["resumes"].get<int>() >= 1; },
+                                     std::chrono::seconds(10)));
+    fake.control("settings", {{"acking", true}});
+    CHECK(fake.stats()["identifies"] == 1);
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("after a fresh IDENTIFY each channel of the cursor is caught up, oldest first",
+          "[discord]") {
+    discord_test::TempDir dir;
+    FakeDiscord fake(dir);
+    const json seen = fake.say(channel, alice, "handled before the restart");
+    const std::string other = "300000000000000002";
+    const json other_seen = fake.say(other, bob, "handled too");
+    fake.say(channel, bob, "e4");
+    fake.say(other, alice, "d4");
+    fake.say(channel, alice, "e5");
+    fake.say("300000000000000003", alice, "a channel the cursor does not know");
+
+    bot::CurlHttpClient http;
+    bot::DiscordPlatform platform(http, options_for(fake));
+    std::string cursor = json{{channel, seen["id"]}, {other, other_seen["id"]}}.dump();
+    const auto posts = poll_for(platform, cursor, 3);
+    REQUIRE(posts.size() == 3);
+    CHECK(posts[0].channel == channel);
+    CHECK(posts[0].text == "e4");
+    CHECK(posts[1].channel == channel);
+    CHECK(posts[1].text == "e5");
+    CHECK(posts[2].channel == other);
+    CHECK(posts[2].text == "d4");
+    CHECK(bot::parse_discord_cursor(posts[2].cursor) ==
+          bot::DiscordCursor{{channel, posts[1].message_id}, {other, posts[2].message_id}});
+    // A non-resumable op 9: a fresh session again, and a catch-up that finds nothing new.
+    fake.control("invalid_session", {{"resumable", false}});
+    REQUIRE(discord_test::eventually([&] { return fake.stats()["identifies"] == 2; },
+                                     std::chrono::seconds(15)));
+    fake.say(other, bob, "after");
+    const auto more = poll_for(platform, cursor, 1);
+    REQUIRE(more.size() == 1);
+    CHECK(more[0].text == "after");
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("close codes 4004 and 4014 stop the platform with the operator's explanation",
+          "[discord]") {
+    discord_test::TempDir dir;
+    FakeDiscord fake(dir);
+    SECTION("4014: the Message Content intent is not enabled") {
+        fake.control("settings", {{"close_on_identify", 4014}});
+        bot::CurlHttpClient http;
+        bot::DiscordPlatform platform(http, options_for(fake));
+        REQUIRE(discord_test::eventually(
+            [&] {
+                platform.poll("", std::chrono::seconds(1));
+                return platform.finished();
+            },
+            std::chrono::seconds(10)));
+        CHECK(platform.fatal_error().find("enable the Message Content intent") !=
+              std::string::npos);
+    }
+    SECTION("4004: the token is refused") {
+        bot::CurlHttpClient http;
+        bot::DiscordPlatform platform(http, options_for(fake));
+        platform.poll("", std::chrono::seconds(1));
+        fake.control("close", {{"code", 4004}});
+        REQUIRE(discord_test::eventually(
+            [&] {
+                platform.poll("", std::chrono::seconds(1));
+                return platform.finished();
+            },
+            std::chrono::seconds(10)));
+        CHECK(platform.fatal_error() == "Discord refused the bot token (close code 4004): check "
+                                        "GHOSTPOST_DISCORD_TOKEN or token_file");
+    }
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("a refused token on GET /gateway/bot is Unauthorized and the token is not in it",
+          "[discord]") {
+    discord_test::TempDir dir;
+    FakeDiscord fake(dir);
+    bot::CurlHttpClient http;
+    auto options = options_for(fake);
+    options.token = "WRONG.token.value-of-the-test";
+    bot::DiscordPlatform platform(http, options);
+    try {
+        platform.poll("", std::chrono::seconds(1));
+        FAIL("no error");
+    } catch (const bot::PlatformError& e) {
+        CHECK(e.kind() == bot::PlatformError::Kind::Unauthorized);
+        CHECK(std::string(e.what()) == "GET /gateway/bot: HTTP 401 401: Unauthorized");
+    }
+}

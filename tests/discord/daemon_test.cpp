@@ -1,0 +1,188 @@
+// `ghostpost run` as a process against the fake Discord: a Phantom Chess game told end to end
+// (a challenge, moves, an illegal move, a PNG board, a peek by DM, a DM refused with 50007),
+// the daemon killed with SIGKILL mid-game and started again, and SIGTERM; a refused intent.
+#include "fake_discord.h"
+#include "ghostpost/storage/store.h"
+
+#include <fstream>
+#include <set>
+
+using namespace ghostpost;
+using discord_test::FakeDiscord;
+using nlohmann::json;
+
+namespace {
+
+const std::string token_env = std::string("GHOSTPOST_DISCORD_TOKEN=") + FakeDiscord::token;
+const std::string channel = "300000000000000001";
+const json alice = FakeDiscord::user("100000000000000007", "alice");
+const json bob = FakeDiscord::user("100000000000000008", "bob");
+
+std::filesystem::path write_config(const discord_test::TempDir& dir, const FakeDiscord& fake) {
+    const auto path = dir.path() / "ghostpost.toml";
+    std::ofstream(path) << "[storage]\npath = \"games.sqlite\"\n[log]\nlevel = \"debug\"\n"
+                        << "[platform.discord]\napi_url = \"" << fake.api_url() << "\"\n"
+                        << "poll_timeout = 30\nper_chat_interval_ms = 0\n"
+                        << "group_messages_per_minute = 1000\n";
+    return path;
+}
+
+std::unique_ptr<discord_test::Child> start_daemon(const discord_test::TempDir& dir,
+                                                  const std::filesystem::path& config) {
+    return std::make_unique<discord_test::Child>(
+        std::vector<std::string>{GHOSTPOST_BINARY, "run", "--config", config.string()},
+        dir.path() / "daemon.out", dir.path() / "daemon.err", std::vector<std::string>{token_env});
+}
+
+std::vector<std::string> action_texts(const std::filesystem::path& database, std::int64_t game) {
+    const auto store = storage::open_sqlite_store(database.string());
+    std::vector<std::string> texts;
+    for (const auto& action : store->actions(game))
+        texts.push_back(action.text);
+    return texts;
+}
+
+// What the bot posted: "<where> <text>", where is "dm:<user>" or the channel id,
+// "[board.png]" marks an image and "[code]" a board in a code block after the text.
+std::multiset<std::string> heads(FakeDiscord& fake) {
+    std::multiset<std::string> out;
+    for (const json& m : fake.sent()) {
+        std::string where = m["dm_user"].is_string() ? "dm:" + m["dm_user"].get<std::string>()
+                                                     : m["channel_id"].get<std::string>();
+        std::string content = m["content"].get<std::string>();
+        const auto block = content.find("\n```\n");
+        const bool code = block != std::string::npos && content.ends_with("\n```");
+        if (code)
+            content.resize(block);
+        out.insert(where + (m["file"].is_string() ? " [board.png] " : " ") + content +
+                   (code ? " [code]" : ""));
+    }
+    return out;
+}
+
+// The daemon has logged `event` at least `count` times.
+std::size_t count_events(const discord_test::TempDir& dir, const std::string& event) {
+    const std::string err = discord_test::read_file(dir.path() / "daemon.err");
+    std::size_t n = 0;
+    for (auto at = err.find("\"event\":\"" + event + "\""); at != std::string::npos;
+         at = err.find("\"event\":\"" + event + "\"", at + 1))
+        ++n;
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("a Phantom game on Discord: DMs, a refused DM, SIGKILL mid-game, SIGTERM",
+          "[daemon][discord]") {
+    discord_test::TempDir dir;
+    FakeDiscord fake(dir);
+    const auto config = write_config(dir, fake);
+    auto daemon = start_daemon(dir, config);
+    REQUIRE(discord_test::eventually([&] { return fake.stats()["live"] == 1; },
+                                     std::chrono::seconds(20)));
+
+    const auto say = [&](const json& who, const std::string& text,
+                         const json& mentions = json::array()) {
+        return fake.say(channel, who, text, mentions);
+    };
+    const auto wait_for = [&](std::size_t n) {
+        return discord_test::eventually([&] { return fake.sent().size() >= n; },
+                                        std::chrono::seconds(20));
+    };
+    const json challenge =
+        say(alice, "!new phantom <@100000000000000008> white tc=none", json::array({bob}));
+    REQUIRE(wait_for(1));
+    say(bob, "!accept");
+    REQUIRE(wait_for(2));
+    say(alice, "e4");
+    REQUIRE(wait_for(3));
+    say(bob, "Qh4"); // the queen is behind her pawns
+    REQUIRE(wait_for(4));
+    say(alice, "!board png");
+    REQUIRE(wait_for(5));
+    say(bob, "good luck, alice"); // chatter: no reply
+    fake.control("block_dm", {{"user_id", "100000000000000008"}});
+    say(alice, "!peek"); // by DM
+    say(bob, "!peek");   // refused with 50007: the notice in the channel, the peek waits
+    REQUIRE(wait_for(9));
+
+    const std::string a = "<@100000000000000007>", b = "<@100000000000000008>";
+    const std::string here = channel + " ";
+    const std::multiset<std::string> first_part{
+        here + a + " challenges " + b + " to Phantom Chess, game #1. " + a +
+            " would play White. Options: phantom_entry_capture=no, phantom_entry_check=no, "
+            "phantom_lives=3. Clock: none; rated. " +
+            b + ": answer !accept 1 or !decline 1.",
+        here + b + " accepts. Game #1, Phantom Chess: " + a + " (White) vs " + b + " (Black). " +
+            a + " (White) must move. No clock; rated. [code]",
+        here + a + " (White) played e4 in game #1. " + b + " (Black) must move. [code]",
+        here + "Not played in game #1: Qh4 is not possible: no queen can reach h4.",
+        here + "[board.png] Game #1, Phantom Chess: " + a + " (White) vs " + b + " (Black). " + b +
+            " (Black) must move. No clock; rated.",
+        "dm:100000000000000007 Game #1: the Phantoms: White's Phantom never entered; Black's "
+        "Phantom never entered [code]",
+        here + a +
+            " (White) played peek in game #1. White peeks at the Phantoms (2 peeks "
+            "left). " +
+            b + " (Black) must move. [code]",
+        here + b +
+            " (Black) played peek in game #1. Black peeks at the Phantoms (2 peeks "
+            "left). " +
+            b + " (Black) must move. [code]",
+        here + b +
+            ": I cannot send you private messages yet. Open a private chat with me "
+            "(@ghostpost) and send any message; what game #1 has for your eyes only waits for "
+            "you there."};
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    CHECK(heads(fake) == first_part);
+    // The challenge quotes its post and pings exactly the two players.
+    const json sent = fake.sent();
+    CHECK(sent[0]["message_reference"] ==
+          json{{"message_id", challenge["id"]}, {"fail_if_not_exists", false}});
+    CHECK(sent[0]["allowed_mentions"] ==
+          json{{"parse", json::array()},
+               {"users", {"100000000000000007", "100000000000000008"}},
+               {"replied_user", true}});
+
+    // Killed mid-game; what is posted while it is down is read back once at the restart.
+    daemon->signal(SIGKILL);
+    REQUIRE(daemon->wait_exit(std::chrono::seconds(5)) == 128 + SIGKILL);
+    say(bob, "e5");
+    say(alice, "Nf3");
+    daemon = start_daemon(dir, config);
+    REQUIRE(wait_for(11));
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    std::multiset<std::string> all = first_part;
+    all.insert(here + b + " (Black) played e5 in game #1. " + a + " (White) must move. [code]");
+    all.insert(here + a + " (White) played Nf3 in game #1. " + b + " (Black) must move. [code]");
+    CHECK(heads(fake) == all); // each post handled once: no reply twice, none missing
+    CHECK(action_texts(dir.path() / "games.sqlite", 1) ==
+          std::vector<std::string>{"e4", "peek", "peek", "e5", "Nf3"});
+    CHECK(count_events(dir, "discord_caught_up") == 1);
+
+    // SIGTERM while the poll waits for the Gateway: out within three seconds.
+    const auto start = std::chrono::steady_clock::now();
+    daemon->signal(SIGTERM);
+    CHECK(daemon->wait_exit(std::chrono::seconds(3)) == 0);
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(3));
+    CHECK(count_events(dir, "daemon_stopped") == 1);
+    CHECK(discord_test::read_file(dir.path() / "daemon.err").find("FAKEsecret") ==
+          std::string::npos);
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("a Gateway that refuses the intents stops the daemon with status 2 and says why",
+          "[daemon][discord]") {
+    discord_test::TempDir dir;
+    FakeDiscord fake(dir);
+    fake.control("settings", {{"close_on_identify", 4014}});
+    auto daemon = start_daemon(dir, write_config(dir, fake));
+    CHECK(daemon->wait_exit(std::chrono::seconds(20)) == 2);
+    const std::string err = discord_test::read_file(dir.path() / "daemon.err");
+    CHECK(err.find("\"event\":\"platform_refused\",\"platform\":\"discord\",\"error\":\"Discord "
+                   "refused the intents the bot needs (close code 4014): enable the Message "
+                   "Content intent for the bot in the Discord developer portal (Bot > "
+                   "Privileged Gateway Intents)\"") != std::string::npos);
+    CHECK(err.find("FAKEsecret") == std::string::npos);
+    CHECK(fake.violations().empty());
+}

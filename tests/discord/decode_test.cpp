@@ -1,0 +1,99 @@
+// decode_message and the cursor: pure functions, checked on messages as Discord writes them.
+#include "ghostpost/bot/discord.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+using namespace ghostpost;
+using nlohmann::json;
+
+namespace {
+
+const std::string bot_id = "900000000000000001";
+
+json message(const std::string& content) {
+    return {{"id", "1500000000000000001"},
+            {"type", 0},
+            {"channel_id", "300000000000000001"},
+            {"guild_id", "800000000000000001"},
+            {"author",
+             {{"id", "100000000000000007"}, {"username", "alice"}, {"global_name", "Alice A."}}},
+            {"member", {{"nick", "Queen\nAlice\u202E"}}},
+            {"content", content},
+            {"mentions", json::array()}};
+}
+
+} // namespace
+
+TEST_CASE("a leading mention of the bot addresses it, other mentions become @username",
+          "[discord][decode]") {
+    json m = message("<@900000000000000001> !new chess <@!100000000000000008> <@123>");
+    m["mentions"] = {{{"id", bot_id}, {"username", "ghostpost"}, {"bot", true}},
+                     {{"id", "100000000000000008"}, {"username", "bob"}, {"global_name", "Bobby"}}};
+    const auto decoded = bot::decode_message(m.dump(), bot_id);
+    REQUIRE(decoded.post);
+    CHECK(decoded.post->text == "!new chess @bob <@123>"); // <@123> is in no mentions array
+    REQUIRE(decoded.post->mentions.size() == 1);
+    CHECK(decoded.post->mentions[0].user_id == "100000000000000008");
+    CHECK(decoded.post->mentions[0].handle == "bob");
+    CHECK(decoded.post->mentions[0].name == "Bobby");
+    CHECK(decoded.post->author_name == "Queen Alice "); // the nick, controls made spaces
+    CHECK(decoded.post->author_handle == "alice");
+    CHECK_FALSE(decoded.post->direct);
+}
+
+TEST_CASE("a DM has no guild_id, and bots, system messages and joins give no post",
+          "[discord][decode]") {
+    json dm = message("!games");
+    dm.erase("guild_id");
+    dm.erase("member");
+    auto decoded = bot::decode_message(dm.dump(), bot_id);
+    REQUIRE(decoded.post);
+    CHECK(decoded.post->direct);
+    CHECK(decoded.post->author_name == "Alice A.");
+
+    json own = message("Game #1: e4");
+    own["author"] = {{"id", bot_id}, {"username", "ghostpost"}};
+    CHECK_FALSE(bot::decode_message(own.dump(), bot_id).post);
+    json other_bot = message("!new chess");
+    other_bot["author"]["bot"] = true;
+    CHECK_FALSE(bot::decode_message(other_bot.dump(), bot_id).post);
+    json join = message("");
+    join["type"] = 7;
+    decoded = bot::decode_message(join.dump(), bot_id);
+    CHECK_FALSE(decoded.post);
+    CHECK(decoded.problem.empty());
+}
+
+TEST_CASE("malformed messages are skipped with a reason, never thrown", "[discord][decode]") {
+    for (const std::string text :
+         {"", "[]", "{\"id\":1}",
+          "{\"id\":\"01\",\"channel_id\":\"2\",\"author\":{\"id\":\"3\"},"
+          "\"content\":\"x\"}",
+          "{\"id\":\"1\",\"channel_id\":\"2\",\"author\":{\"id\":\"3\"},\"content\":7}",
+          "{\"id\":\"1\",\"channel_id\":\"2\",\"author\":{\"id\":\"3\"},\"content\":\"<@\"}"}) {
+        const auto decoded = bot::decode_message(text, bot_id);
+        if (text.ends_with("\"<@\"}")) {
+            REQUIRE(decoded.post);
+            CHECK(decoded.post->text == "<@");
+        } else {
+            CHECK_FALSE(decoded.post);
+            CHECK_FALSE(decoded.problem.empty());
+        }
+    }
+}
+
+TEST_CASE("the cursor keeps the newest 500 channels and reads back what it wrote",
+          "[discord][decode]") {
+    bot::DiscordCursor cursor;
+    for (int i = 0; i < 600; ++i)
+        cursor["3000000000000" + std::to_string(10000 + i)] =
+            "15000000000" + std::to_string(10000 + i);
+    const auto back = bot::parse_discord_cursor(bot::format_discord_cursor(cursor));
+    REQUIRE(back.size() == 500);
+    CHECK(back.begin()->first == "300000000000010100"); // the 100 oldest went
+    CHECK(bot::parse_discord_cursor("not json").empty());
+    CHECK(bot::parse_discord_cursor("{\"1\":\"x\",\"2\":\"3\"}") == bot::DiscordCursor{{"2", "3"}});
+    CHECK(bot::snowflake_less("999", "1000"));
+    CHECK_FALSE(bot::snowflake_less("1000", "1000"));
+}

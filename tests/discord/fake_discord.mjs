@@ -1,0 +1,448 @@
+// A fake Discord for the tests, on loopback: the Gateway over WebSocket (HELLO, heartbeats and
+// their ACKs, IDENTIFY, READY, RESUME with replay, op 7, op 9, close codes) and the REST calls
+// the adapter makes, with per-route rate limits, the global limit and 50007 for a user who
+// takes no DMs. Every REST request is checked against Discord's OpenAPI description with every
+// object schema closed, so a misspelt field is a violation; the tests fail on any.
+//
+// Where the description and the real service differ, the fake follows the service: a
+// message's content is at most 2000 characters (the file says 4000).
+//
+// Usage: node fake_discord.mjs --spec discord-openapi.json --token TOKEN
+// Prints "PORT <n>" once listening; exits when its standard input closes.
+import Ajv2020 from "ajv/dist/2020.js";
+import fs from "node:fs";
+import http from "node:http";
+import { WebSocketServer } from "ws";
+
+const args = Object.fromEntries(
+    process.argv.slice(2).reduce((pairs, a, i, all) => {
+        if (a.startsWith("--")) pairs.push([a.slice(2), all[i + 1]]);
+        return pairs;
+    }, []),
+);
+const TOKEN = args.token;
+const BOT_ID = "900000000000000001";
+const APPLICATION_ID = "900000000000000002";
+const INTENTS = (1 << 0) | (1 << 9) | (1 << 12) | (1 << 15);
+
+// ---- the API description, closed -------------------------------------------------------
+const spec = JSON.parse(fs.readFileSync(args.spec, "utf8"));
+spec.components.schemas.MessageCreateRequest.properties.content.maxLength = 2000;
+function close(node, inAllOf) {
+    if (Array.isArray(node)) {
+        node.forEach((n) => close(n, inAllOf));
+        return;
+    }
+    if (node === null || typeof node !== "object") return;
+    if (node.properties && node.additionalProperties === undefined && !inAllOf)
+        node.additionalProperties = false;
+    for (const [key, value] of Object.entries(node)) close(value, key === "allOf");
+}
+close(spec.components.schemas, false);
+const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+ajv.addSchema({ $id: "discord", components: spec.components });
+const validators = {};
+function validator(name) {
+    validators[name] ??= ajv.compile({ $ref: `discord#/components/schemas/${name}` });
+    return validators[name];
+}
+
+const violations = [];
+function violation(where, problem) {
+    violations.push(`${where}: ${problem}`);
+}
+function check(where, schemaName, value) {
+    const validate = validator(schemaName);
+    if (!validate(value))
+        violation(where, validate.errors.map((e) => `${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`).join("; "));
+}
+
+// Query parameters against the operation's list: unknown ones and wrong values are violations.
+function checkQuery(where, operation, query) {
+    const known = Object.fromEntries((operation.parameters ?? []).filter((p) => p.in === "query").map((p) => [p.name, p]));
+    for (const [name, raw] of query) {
+        const parameter = known[name];
+        if (!parameter) {
+            violation(where, `unknown query parameter ${name}`);
+            continue;
+        }
+        const schema = parameter.schema.$ref
+            ? spec.components.schemas[parameter.schema.$ref.split("/").pop()]
+            : parameter.schema;
+        const value = schema.type === "integer" ? Number(raw) : raw;
+        if (schema.type === "integer" && !Number.isInteger(value)) violation(where, `${name} is not an integer`);
+        const validate = ajv.compile(schema);
+        if (!validate(value)) violation(where, `${name}: ${ajv.errorsText(validate.errors)}`);
+    }
+}
+
+// ---- state -----------------------------------------------------------------------------
+let counter = 0n;
+function snowflake() {
+    counter += 1n;
+    return String(((BigInt(Date.now()) - 1420070400000n) << 22n) + counter);
+}
+const channels = new Map(); // id -> {id, guild_id, messages: []}
+const dmChannels = new Map(); // user id -> channel id
+const blockedDms = new Set();
+const sent = []; // what the bot posted, in order
+const nonces = new Map(); // channel/nonce -> message
+const stats = { identifies: 0, resumes: 0, heartbeats: 0, connections: 0, requests: 0, rate_limited: 0 };
+let heartbeatInterval = 1000;
+let acking = true;
+let closeOnIdentify = 0; // a close code for the next IDENTIFY (4004, 4014), 0 for none
+let bucketLimit = 1000; // messages one channel takes per window
+let bucketWindowMs = 1000;
+const buckets = new Map(); // channel id -> {count, reset}
+let global429 = 0; // the next n REST requests are answered with a global 429
+let port = 0;
+
+function channel(id, guildId) {
+    if (!channels.has(id)) channels.set(id, { id, guild_id: guildId, messages: [] });
+    return channels.get(id);
+}
+
+// ---- Gateway ---------------------------------------------------------------------------
+const sessions = new Map(); // session id -> {id, seq, backlog: [], socket}
+function dispatch(session, type, data) {
+    session.seq += 1;
+    const payload = { op: 0, t: type, s: session.seq, d: data };
+    session.backlog.push(payload);
+    if (session.backlog.length > 500) session.backlog.shift();
+    if (session.socket && session.socket.readyState === 1) session.socket.send(JSON.stringify(payload));
+}
+function live() {
+    return [...sessions.values()].filter((s) => s.socket && s.socket.readyState === 1);
+}
+
+const wss = new WebSocketServer({ noServer: true });
+wss.on("connection", (socket, request) => {
+    stats.connections += 1;
+    const url = new URL(request.url, "http://x");
+    if (url.searchParams.get("v") !== "10" || url.searchParams.get("encoding") !== "json")
+        violation("gateway", `connected with ${url.search}, not v=10&encoding=json`);
+    let session = null;
+    socket.send(JSON.stringify({ op: 10, d: { heartbeat_interval: heartbeatInterval } }));
+    socket.on("message", (raw) => {
+        let payload;
+        try {
+            payload = JSON.parse(raw.toString());
+        } catch {
+            violation("gateway", "a frame that is not JSON");
+            return;
+        }
+        const keys = Object.keys(payload).filter((k) => !["op", "d", "s", "t"].includes(k));
+        if (keys.length) violation("gateway", `unknown fields ${keys}`);
+        if (payload.op === 1) {
+            stats.heartbeats += 1;
+            if (payload.d !== null && !Number.isInteger(payload.d)) violation("gateway", "heartbeat d is not the sequence");
+            if (acking) socket.send(JSON.stringify({ op: 11 }));
+        } else if (payload.op === 2) {
+            stats.identifies += 1;
+            const d = payload.d ?? {};
+            const extra = Object.keys(d).filter((k) => !["token", "intents", "properties", "compress", "large_threshold", "shard", "presence"].includes(k));
+            if (extra.length) violation("gateway", `IDENTIFY with unknown fields ${extra}`);
+            if (d.intents !== INTENTS) violation("gateway", `IDENTIFY intents ${d.intents}, expected ${INTENTS}`);
+            const props = d.properties ?? {};
+            if (typeof props.os !== "string" || typeof props.browser !== "string" || typeof props.device !== "string")
+                violation("gateway", "IDENTIFY properties need os, browser and device");
+            if (d.token !== TOKEN) return socket.close(4004, "Authentication failed.");
+            if (closeOnIdentify) {
+                const code = closeOnIdentify;
+                closeOnIdentify = 0;
+                return socket.close(code, "Disallowed intent(s).");
+            }
+            session = { id: `session-${stats.identifies}`, seq: 0, backlog: [], socket };
+            sessions.set(session.id, session);
+            dispatch(session, "READY", {
+                v: 10,
+                user: { id: BOT_ID, username: "ghostpost", discriminator: "0", bot: true },
+                guilds: [],
+                session_id: session.id,
+                resume_gateway_url: `ws://127.0.0.1:${port}/resume`,
+                application: { id: APPLICATION_ID, flags: 0 },
+            });
+        } else if (payload.op === 6) {
+            stats.resumes += 1;
+            const d = payload.d ?? {};
+            if (url.pathname !== "/resume") violation("gateway", "RESUME not sent to resume_gateway_url");
+            if (d.token !== TOKEN) return socket.close(4004, "Authentication failed.");
+            const old = sessions.get(d.session_id);
+            if (!old) return socket.send(JSON.stringify({ op: 9, d: false }));
+            session = old;
+            session.socket = socket;
+            for (const event of session.backlog) if (event.s > (d.seq ?? 0)) socket.send(JSON.stringify(event));
+            dispatch(session, "RESUMED", {});
+        } else {
+            violation("gateway", `unexpected op ${payload.op}`);
+        }
+    });
+    socket.on("close", () => {
+        if (session && session.socket === socket) session.socket = null;
+    });
+});
+
+// ---- REST ------------------------------------------------------------------------------
+function reply(res, status, body, headers = {}) {
+    res.writeHead(status, { "Content-Type": "application/json", ...headers });
+    res.end(body === undefined ? "" : JSON.stringify(body));
+}
+
+// multipart/form-data: name -> {value, filename, type}
+function multipart(body, contentType) {
+    const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(contentType);
+    if (!boundary) return null;
+    const marker = Buffer.from(`--${boundary[1] ?? boundary[2]}`);
+    const parts = {};
+    let at = body.indexOf(marker);
+    while (at >= 0) {
+        const start = at + marker.length;
+        if (body.slice(start, start + 2).toString() === "--") break;
+        const next = body.indexOf(marker, start);
+        if (next < 0) break;
+        const chunk = body.slice(start + 2, next - 2);
+        const split = chunk.indexOf("\r\n\r\n");
+        const head = chunk.slice(0, split).toString();
+        const value = chunk.slice(split + 4);
+        const name = /name="([^"]*)"/.exec(head)?.[1];
+        const filename = /filename="([^"]*)"/.exec(head)?.[1];
+        const type = /Content-Type:\s*([^\r\n]+)/i.exec(head)?.[1];
+        if (name !== undefined) parts[name] = { value, filename, type };
+        at = next;
+    }
+    return parts;
+}
+
+function message(channelId, author, content, extra = {}) {
+    const c = channels.get(channelId);
+    const m = {
+        id: snowflake(),
+        type: 0,
+        channel_id: channelId,
+        author,
+        content,
+        timestamp: new Date().toISOString(),
+        edited_timestamp: null,
+        tts: false,
+        mention_everyone: false,
+        mentions: [],
+        mention_roles: [],
+        attachments: [],
+        embeds: [],
+        pinned: false,
+        ...extra,
+    };
+    if (c.guild_id) m.guild_id = c.guild_id;
+    c.messages.push(m);
+    return m;
+}
+
+function rest(req, res, body) {
+    const url = new URL(req.url, "http://x");
+    const path = url.pathname.replace(/^\/api\/v10/, "");
+    const where = `${req.method} ${path}`;
+    stats.requests += 1;
+    if (!url.pathname.startsWith("/api/v10/")) {
+        violation(where, "not under /api/v10");
+        return reply(res, 404, { message: "404: Not Found", code: 0 });
+    }
+    if (req.headers.authorization !== `Bot ${TOKEN}`) {
+        return reply(res, 401, { message: "401: Unauthorized", code: 0 });
+    }
+    if (global429 > 0) {
+        global429 -= 1;
+        stats.rate_limited += 1;
+        return reply(res, 429, { message: "You are being rate limited.", retry_after: 1.5, global: true },
+            { "Retry-After": "2", "X-RateLimit-Global": "true", "X-RateLimit-Scope": "global" });
+    }
+    let match;
+    if (req.method === "GET" && path === "/gateway/bot") {
+        checkQuery(where, spec.paths["/gateway/bot"].get, url.searchParams);
+        return reply(res, 200, {
+            url: `ws://127.0.0.1:${port}/gateway`,
+            shards: 1,
+            session_start_limit: { total: 1000, remaining: 999, reset_after: 14400000, max_concurrency: 1 },
+        });
+    }
+    if ((match = /^\/channels\/([^/]+)\/messages$/.exec(path))) {
+        const id = match[1];
+        if (!/^(0|[1-9][0-9]*)$/.test(id)) violation(where, "channel_id is not a snowflake");
+        const c = channels.get(id);
+        if (req.method === "GET") {
+            checkQuery(where, spec.paths["/channels/{channel_id}/messages"].get, url.searchParams);
+            if (!c) return reply(res, 404, { message: "Unknown Channel", code: 10003 });
+            const after = url.searchParams.has("after") ? BigInt(url.searchParams.get("after")) : 0n;
+            const limit = Number(url.searchParams.get("limit") ?? 50);
+            // Discord answers newest first, the oldest `limit` of those after `after`.
+            const found = c.messages.filter((m) => BigInt(m.id) > after).slice(0, limit).reverse();
+            return reply(res, 200, found);
+        }
+        if (req.method === "POST") {
+            if (url.search) violation(where, `query ${url.search} on a POST`);
+            const type = req.headers["content-type"] ?? "";
+            let payload;
+            let file = null;
+            if (type.startsWith("application/json")) {
+                try {
+                    payload = JSON.parse(body.toString());
+                } catch {
+                    violation(where, "a body that is not JSON");
+                    return reply(res, 400, { message: "Invalid JSON", code: 50109 });
+                }
+            } else if (type.startsWith("multipart/form-data")) {
+                const parts = multipart(body, type) ?? {};
+                for (const name of Object.keys(parts))
+                    if (name !== "payload_json" && !/^files\[[0-9]\]$/.test(name)) violation(where, `unknown form field ${name}`);
+                try {
+                    payload = JSON.parse(parts.payload_json?.value.toString() ?? "{}");
+                } catch {
+                    violation(where, "payload_json is not JSON");
+                    payload = {};
+                }
+                file = parts["files[0]"] ?? null;
+                if (file && (file.type !== "image/png" || !file.value.slice(1, 4).equals(Buffer.from("PNG"))))
+                    violation(where, "files[0] is not a PNG");
+                for (const a of payload.attachments ?? [])
+                    if (!parts[`files[${a.id}]`]) violation(where, `attachment ${a.id} without files[${a.id}]`);
+            } else {
+                violation(where, `content type ${type}`);
+                payload = {};
+            }
+            check(where, "MessageCreateRequest", payload);
+            if (!payload.content && !file) violation(where, "a message with neither content nor a file");
+            if (!c) return reply(res, 404, { message: "Unknown Channel", code: 10003 });
+            // Rate limit per channel: the bucket of this route with its major parameter.
+            const now = Date.now();
+            let bucket = buckets.get(id);
+            if (!bucket || bucket.reset <= now) bucket = { count: 0, reset: now + bucketWindowMs };
+            buckets.set(id, bucket);
+            const resetAfter = Math.max(0, (bucket.reset - now) / 1000).toFixed(3);
+            if (bucket.count >= bucketLimit) {
+                stats.rate_limited += 1;
+                return reply(res, 429, { message: "You are being rate limited.", retry_after: Number(resetAfter), global: false }, {
+                    "X-RateLimit-Limit": String(bucketLimit), "X-RateLimit-Remaining": "0",
+                    "X-RateLimit-Reset-After": resetAfter, "X-RateLimit-Bucket": "channel-messages",
+                    "X-RateLimit-Scope": "user", "Retry-After": String(Math.ceil(Number(resetAfter))),
+                });
+            }
+            bucket.count += 1;
+            const headers = {
+                "X-RateLimit-Limit": String(bucketLimit),
+                "X-RateLimit-Remaining": String(bucketLimit - bucket.count),
+                "X-RateLimit-Reset-After": resetAfter,
+                "X-RateLimit-Bucket": "channel-messages",
+            };
+            const recipient = [...dmChannels.entries()].find(([, ch]) => ch === id)?.[0];
+            if (recipient && blockedDms.has(recipient))
+                return reply(res, 403, { message: "Cannot send messages to this user", code: 50007 }, headers);
+            const key = `${id}/${payload.nonce}`;
+            if (payload.enforce_nonce && payload.nonce !== undefined && nonces.has(key))
+                return reply(res, 200, nonces.get(key), headers);
+            const m = message(id, { id: BOT_ID, username: "ghostpost", bot: true }, payload.content ?? "", {
+                nonce: payload.nonce,
+                attachments: file ? [{ id: snowflake(), filename: file.filename, size: file.value.length }] : [],
+            });
+            if (payload.enforce_nonce && payload.nonce !== undefined) nonces.set(key, m);
+            sent.push({
+                channel_id: id,
+                dm_user: recipient ?? null,
+                content: payload.content ?? "",
+                message_reference: payload.message_reference ?? null,
+                allowed_mentions: payload.allowed_mentions ?? null,
+                nonce: payload.nonce ?? null,
+                file: file ? file.filename : null,
+                at: now,
+            });
+            for (const s of sessions.values()) dispatch(s, "MESSAGE_CREATE", m);
+            return reply(res, 200, m, headers);
+        }
+    }
+    if (req.method === "POST" && path === "/users/@me/channels") {
+        let payload = {};
+        try {
+            payload = JSON.parse(body.toString());
+        } catch {
+            violation(where, "a body that is not JSON");
+        }
+        check(where, "CreatePrivateChannelRequest", payload);
+        const user = payload.recipient_id;
+        if (!dmChannels.has(user)) {
+            const id = snowflake();
+            dmChannels.set(user, id);
+            channel(id, undefined);
+        }
+        return reply(res, 200, { id: dmChannels.get(user), type: 1, recipients: [{ id: user, username: `user${user}` }] });
+    }
+    violation(where, "a request the fake does not know");
+    return reply(res, 404, { message: "404: Not Found", code: 0 });
+}
+
+// ---- control, for the tests --------------------------------------------------------------
+function control(command, a, res) {
+    switch (command) {
+        case "say": {
+            // A user posts; a DM when `dm` is set (the user's DM channel with the bot).
+            let channelId = a.channel_id;
+            if (a.dm) {
+                if (!dmChannels.has(a.author.id)) dmChannels.set(a.author.id, snowflake());
+                channelId = dmChannels.get(a.author.id);
+            }
+            channel(channelId, a.dm ? undefined : (a.guild_id ?? "800000000000000001"));
+            const m = message(channelId, a.author, a.content, { mentions: a.mentions ?? [] });
+            if (!a.dm && a.author.member) m.member = a.author.member;
+            // Every session Discord still keeps gets it: a connected one at once, a dropped
+            // one when it resumes.
+            for (const s of sessions.values()) dispatch(s, "MESSAGE_CREATE", m);
+            return reply(res, 200, m);
+        }
+        case "sent": return reply(res, 200, { sent });
+        case "violations": return reply(res, 200, { violations });
+        case "stats": return reply(res, 200, { ...stats, live: live().length });
+        case "settings":
+            if (a.heartbeat_interval !== undefined) heartbeatInterval = a.heartbeat_interval;
+            if (a.acking !== undefined) acking = a.acking;
+            if (a.close_on_identify !== undefined) closeOnIdentify = a.close_on_identify;
+            if (a.bucket_limit !== undefined) bucketLimit = a.bucket_limit;
+            if (a.bucket_window_ms !== undefined) bucketWindowMs = a.bucket_window_ms;
+            if (a.global_429 !== undefined) global429 = a.global_429;
+            return reply(res, 200, {});
+        case "block_dm": blockedDms.add(a.user_id); return reply(res, 200, {});
+        case "drop": for (const s of live()) s.socket.terminate(); return reply(res, 200, {});
+        case "reconnect": for (const s of live()) s.socket.send(JSON.stringify({ op: 7, d: null })); return reply(res, 200, {});
+        case "invalid_session":
+            for (const s of live()) s.socket.send(JSON.stringify({ op: 9, d: Boolean(a.resumable) }));
+            if (!a.resumable) for (const s of live()) sessions.delete(s.id);
+            return reply(res, 200, {});
+        case "close": for (const s of live()) s.socket.close(a.code, "closed by the test"); return reply(res, 200, {});
+        default: return reply(res, 404, { error: `unknown control ${command}` });
+    }
+}
+
+const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+        const body = Buffer.concat(chunks);
+        try {
+            if (req.url.startsWith("/control/")) {
+                return control(req.url.slice(9), body.length ? JSON.parse(body.toString()) : {}, res);
+            }
+            return rest(req, res, body);
+        } catch (e) {
+            violation(`${req.method} ${req.url}`, `the fake failed: ${e.stack}`);
+            return reply(res, 500, { message: "fake failure", code: 0 });
+        }
+    });
+});
+server.on("upgrade", (req, socket, head) => {
+    const path = new URL(req.url, "http://x").pathname;
+    if (path !== "/gateway" && path !== "/resume") return socket.destroy();
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
+});
+server.listen(0, "127.0.0.1", () => {
+    port = server.address().port;
+    process.stdout.write(`PORT ${port}\n`);
+});
+process.stdin.on("data", () => {});
+process.stdin.on("end", () => process.exit(0));
+setTimeout(() => process.exit(0), Number(args.lifetime ?? 600) * 1000).unref();
