@@ -1,45 +1,20 @@
-// Test helpers: the fake homeserver (fake_matrix.py) on a free loopback port, driven through
-// its /control/ endpoints. Child and TempDir are the Telegram tests' own.
+// The fake homeserver (fake_matrix.py) on a free loopback port, driven through its /control/
+// endpoints.
 #pragma once
 
-#include "../telegram/fake_telegram.h"
+#include "../support/fake_server.h"
 
 namespace ghostpost::test {
 
-class FakeMatrix {
+class FakeMatrix : public FakeServer {
 public:
     static constexpr const char* token = "syt_Z2hvc3Rwb3N0_FAKEsecretMatrixToken_0xyz";
     static constexpr const char* bot = "@ghostpost:fake.test";
 
     explicit FakeMatrix(const TempDir& dir)
-        : out_(dir.path() / "fake_matrix.out"),
-          child_({GHOSTPOST_PYTHON, GHOSTPOST_FAKE_MATRIX, "--spec", GHOSTPOST_MATRIX_SPEC,
-                  "--token", token, "--port", "0", "--lifetime", "600"},
-                 out_, dir.path() / "fake_matrix.err") {
-        const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-        while (port_ == 0 && std::chrono::steady_clock::now() < end) {
-            const std::string text = read_file(out_);
-            if (text.starts_with("PORT ") && text.find('\n') != std::string::npos) {
-                port_ = std::stoi(text.substr(5));
-            } else {
-                std::this_thread::sleep_for(std::chrono::milliseconds(20));
-            }
-        }
-        REQUIRE(port_ != 0);
-    }
-
-    std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
-
-    nlohmann::json control(const std::string& command,
-                           const nlohmann::json& args = nlohmann::json::object()) {
-        bot::HttpRequest request;
-        request.url = url() + "/control/" + command;
-        request.body = args.dump();
-        request.timeout = std::chrono::seconds(10);
-        const auto response = http_.post(request);
-        REQUIRE(response.status == 200);
-        return nlohmann::json::parse(response.body);
-    }
+        : FakeServer(dir, "fake_matrix",
+                     {GHOSTPOST_PYTHON, GHOSTPOST_FAKE_MATRIX, "--spec", GHOSTPOST_MATRIX_SPEC,
+                      "--token", token, "--lifetime", "600"}) {}
 
     // A room made by `creator` with `members` joined; the bot is invited unless told not to.
     std::string create_room(const std::string& creator, const std::vector<std::string>& members,
@@ -64,14 +39,7 @@ public:
         return members.contains(user) ? members[user].get<std::string>() : std::string();
     }
 
-    nlohmann::json sent() { return control("sent")["sent"]; }
-    nlohmann::json violations() { return control("violations")["violations"]; }
 
-private:
-    std::filesystem::path out_;
-    Child child_;
-    int port_ = 0;
-    bot::CurlHttpClient http_;
 };
 
 template <typename Predicate> bool eventually(Predicate done, std::chrono::milliseconds limit) {
