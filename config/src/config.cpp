@@ -165,6 +165,35 @@ const toml::table* subtable(const toml::table& root, const std::string& name,
     return node->as_table();
 }
 
+// An optional number of seconds between `low` and `high`; `into` keeps its default when the key
+// is absent.
+void read_seconds(const TableReader& reader, const std::string& name, std::int64_t low,
+                  std::int64_t high, std::chrono::seconds& into) {
+    if (auto value = reader.integer(name)) {
+        if (*value < low || *value > high)
+            reader.fail_at(reader.node(name), name,
+                           "must be between " + std::to_string(low) + " and " +
+                               std::to_string(high) + " seconds");
+        into = std::chrono::seconds(*value);
+    }
+}
+
+// The pacing keys every chat platform has: per_chat_interval_ms and group_messages_per_minute.
+void read_pacing(const TableReader& reader, std::chrono::milliseconds& per_chat, int& per_minute) {
+    if (auto millis = reader.integer("per_chat_interval_ms")) {
+        if (*millis < 0 || *millis > 60000)
+            reader.fail_at(reader.node("per_chat_interval_ms"), "per_chat_interval_ms",
+                           "must be between 0 and 60000");
+        per_chat = std::chrono::milliseconds(*millis);
+    }
+    if (auto count = reader.integer("group_messages_per_minute")) {
+        if (*count < 1 || *count > 1000)
+            reader.fail_at(reader.node("group_messages_per_minute"), "group_messages_per_minute",
+                           "must be between 1 and 1000");
+        per_minute = static_cast<int>(*count);
+    }
+}
+
 // `key` is where the table stands: "platform.telegram" (or "telegram", the older form).
 void read_telegram(const toml::table& table, const std::string& key, const std::string& source,
                    const Environment& environment, const std::filesystem::path& base_dir,
@@ -187,34 +216,9 @@ void read_telegram(const toml::table& table, const std::string& key, const std::
     if (auto name = reader.string("bot_username")) {
         telegram.bot_username = name->starts_with("@") ? name->substr(1) : *name;
     }
-    if (auto seconds = reader.integer("poll_timeout")) {
-        if (*seconds < 1 || *seconds > 50) {
-            reader.fail_at(reader.node("poll_timeout"), "poll_timeout",
-                           "must be between 1 and 50 seconds");
-        }
-        telegram.poll_timeout = std::chrono::seconds(*seconds);
-    }
-    if (auto seconds = reader.integer("request_timeout")) {
-        if (*seconds < 1 || *seconds > 300) {
-            reader.fail_at(reader.node("request_timeout"), "request_timeout",
-                           "must be between 1 and 300 seconds");
-        }
-        telegram.request_timeout = std::chrono::seconds(*seconds);
-    }
-    if (auto millis = reader.integer("per_chat_interval_ms")) {
-        if (*millis < 0 || *millis > 60000) {
-            reader.fail_at(reader.node("per_chat_interval_ms"), "per_chat_interval_ms",
-                           "must be between 0 and 60000");
-        }
-        telegram.per_chat_interval = std::chrono::milliseconds(*millis);
-    }
-    if (auto count = reader.integer("group_messages_per_minute")) {
-        if (*count < 1 || *count > 1000) {
-            reader.fail_at(reader.node("group_messages_per_minute"), "group_messages_per_minute",
-                           "must be between 1 and 1000");
-        }
-        telegram.group_messages_per_minute = static_cast<int>(*count);
-    }
+    read_seconds(reader, "poll_timeout", 1, 50, telegram.poll_timeout);
+    read_seconds(reader, "request_timeout", 1, 300, telegram.request_timeout);
+    read_pacing(reader, telegram.per_chat_interval, telegram.group_messages_per_minute);
 
     // The environment wins so that a container can override a file baked into the image.
     // Errors below never quote the token, only where it came from.
@@ -281,15 +285,8 @@ void read_discourse(const toml::table& table, const std::string& source,
             discourse.categories.push_back(*element.value<std::int64_t>());
         }
     }
-    const auto seconds_between = [&](const char* field, std::chrono::seconds& out) {
-        if (auto seconds = reader.integer(field)) {
-            if (*seconds < 1 || *seconds > 300)
-                reader.fail_at(reader.node(field), field, "must be between 1 and 300 seconds");
-            out = std::chrono::seconds(*seconds);
-        }
-    };
-    seconds_between("poll_interval", discourse.poll_interval);
-    seconds_between("request_timeout", discourse.request_timeout);
+    read_seconds(reader, "poll_interval", 1, 300, discourse.poll_interval);
+    read_seconds(reader, "request_timeout", 1, 300, discourse.request_timeout);
     if (auto millis = reader.integer("per_topic_interval_ms")) {
         if (*millis < 0 || *millis > 60000)
             reader.fail_at(reader.node("per_topic_interval_ms"), "per_topic_interval_ms",
@@ -385,30 +382,9 @@ void read_matrix(const toml::table& table, const std::string& source,
             matrix.join_servers = *servers;
         }
     }
-    const auto seconds_in = [&](const std::string& name, std::int64_t low, std::int64_t high,
-                                std::chrono::seconds& into) {
-        if (auto value = reader.integer(name)) {
-            if (*value < low || *value > high)
-                reader.fail_at(reader.node(name), name,
-                               "must be between " + std::to_string(low) + " and " +
-                                   std::to_string(high) + " seconds");
-            into = std::chrono::seconds(*value);
-        }
-    };
-    seconds_in("poll_timeout", 1, 120, matrix.poll_timeout);
-    seconds_in("request_timeout", 1, 300, matrix.request_timeout);
-    if (auto millis = reader.integer("per_chat_interval_ms")) {
-        if (*millis < 0 || *millis > 60000)
-            reader.fail_at(reader.node("per_chat_interval_ms"), "per_chat_interval_ms",
-                           "must be between 0 and 60000");
-        matrix.per_chat_interval = std::chrono::milliseconds(*millis);
-    }
-    if (auto count = reader.integer("group_messages_per_minute")) {
-        if (*count < 1 || *count > 1000)
-            reader.fail_at(reader.node("group_messages_per_minute"), "group_messages_per_minute",
-                           "must be between 1 and 1000");
-        matrix.group_messages_per_minute = static_cast<int>(*count);
-    }
+    read_seconds(reader, "poll_timeout", 1, 120, matrix.poll_timeout);
+    read_seconds(reader, "request_timeout", 1, 300, matrix.request_timeout);
+    read_pacing(reader, matrix.per_chat_interval, matrix.group_messages_per_minute);
     matrix.token = read_token(reader, key, "GHOSTPOST_MATRIX_TOKEN", source, environment, base_dir);
     if (std::any_of(matrix.token.begin(), matrix.token.end(),
                     [](unsigned char c) { return c <= 0x20 || c >= 0x7F; }))
@@ -448,30 +424,9 @@ void read_discord(const toml::table& table, const std::string& source,
                                "must be Discord ids (digits only)");
         discord.guild_ids = *ids;
     }
-    if (auto seconds = reader.integer("poll_timeout")) {
-        if (*seconds < 1 || *seconds > 50)
-            reader.fail_at(reader.node("poll_timeout"), "poll_timeout",
-                           "must be between 1 and 50 seconds");
-        discord.poll_timeout = std::chrono::seconds(*seconds);
-    }
-    if (auto seconds = reader.integer("request_timeout")) {
-        if (*seconds < 1 || *seconds > 300)
-            reader.fail_at(reader.node("request_timeout"), "request_timeout",
-                           "must be between 1 and 300 seconds");
-        discord.request_timeout = std::chrono::seconds(*seconds);
-    }
-    if (auto millis = reader.integer("per_chat_interval_ms")) {
-        if (*millis < 0 || *millis > 60000)
-            reader.fail_at(reader.node("per_chat_interval_ms"), "per_chat_interval_ms",
-                           "must be between 0 and 60000");
-        discord.per_chat_interval = std::chrono::milliseconds(*millis);
-    }
-    if (auto count = reader.integer("group_messages_per_minute")) {
-        if (*count < 1 || *count > 1000)
-            reader.fail_at(reader.node("group_messages_per_minute"), "group_messages_per_minute",
-                           "must be between 1 and 1000");
-        discord.group_messages_per_minute = static_cast<int>(*count);
-    }
+    read_seconds(reader, "poll_timeout", 1, 50, discord.poll_timeout);
+    read_seconds(reader, "request_timeout", 1, 300, discord.request_timeout);
+    read_pacing(reader, discord.per_chat_interval, discord.group_messages_per_minute);
     constexpr const char* variable = "GHOSTPOST_DISCORD_TOKEN";
     std::string origin;
     if (auto from_env = environment(variable); from_env && !trim(*from_env).empty()) {
