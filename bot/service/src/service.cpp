@@ -258,11 +258,14 @@ PostRun::BoardOut PostRun::board(const Loaded& l, std::optional<std::int64_t> vi
         options.ended = style.ended;
         return render::render_png(view, options);
     };
-    // A game's end may come without a new action (a resignation): its boards skip the cache,
-    // whose key is the action log's revision.
-    if (l.revision < 0 || !style.ended.empty())
+    if (l.revision < 0)
         return {{}, render()};
-    const render::PngKey key{l.rec.id, l.revision, render::Audience::Public,
+    // A game may end without a new action (a resignation) in this very post: the end bumped the
+    // stored revision, which the loaded game predates, and the image keyed by the older one
+    // still says whose move it was.
+    const std::int64_t revision =
+        style.ended.empty() ? l.revision : store_.game_revision(l.rec.id);
+    const render::PngKey key{l.rec.id, revision, render::Audience::Public,
                              style.bottom == Seat::Black, 0};
     return {{}, *s_.png_cache_.get_or_render(key, render)};
 }
