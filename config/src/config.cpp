@@ -72,6 +72,17 @@ public:
         return node->value<std::int64_t>();
     }
 
+    std::optional<bool> boolean(const std::string& key) const {
+        const toml::node* node = table_.get(key);
+        if (node == nullptr) {
+            return std::nullopt;
+        }
+        if (!node->is_boolean()) {
+            fail_at(*node, key, "must be true or false");
+        }
+        return node->value<bool>();
+    }
+
     std::optional<std::vector<std::string>> strings(const std::string& key) const {
         const toml::node* node = table_.get(key);
         if (node == nullptr) {
@@ -401,8 +412,10 @@ void read_discord(const toml::table& table, const std::string& source,
     const TableReader reader(table, key + ".", source,
                              {"api_url", "gateway_url", "guild_ids", "token_file", "poll_timeout",
                               "request_timeout", "per_chat_interval_ms",
-                              "group_messages_per_minute"});
+                              "group_messages_per_minute", "message_content"});
     discord.enabled = true;
+    if (const auto on = reader.boolean("message_content"))
+        discord.message_content = *on;
     if (auto url = reader.string("api_url")) {
         if (!url->starts_with("http://") && !url->starts_with("https://"))
             reader.fail_at(reader.node("api_url"), "api_url", "must start with http:// or https://");

@@ -38,7 +38,8 @@ TEST_CASE("platform.discord reads its keys, and the token comes from the environ
                                           "api_url = \"http://127.0.0.1:9/api/v10/\"\n"
                                           "gateway_url = \"ws://127.0.0.1:9/gateway\"\n"
                                           "guild_ids = [\"800000000000000001\"]\n"
-                                          "poll_timeout = 20\nper_chat_interval_ms = 0\n",
+                                          "poll_timeout = 20\nper_chat_interval_ms = 0\n"
+                                          "message_content = false\n",
                                 "ghostpost.toml", environment(token));
     CHECK(settings.discord.enabled);
     CHECK_FALSE(settings.telegram.enabled);
@@ -48,11 +49,13 @@ TEST_CASE("platform.discord reads its keys, and the token comes from the environ
     CHECK(settings.discord.poll_timeout == std::chrono::seconds(20));
     CHECK(settings.discord.per_chat_interval == std::chrono::milliseconds(0));
     CHECK(settings.discord.token == token);
+    CHECK_FALSE(settings.discord.message_content);
 
     const auto defaults =
         parse(storage + "[platform.discord]\n", "ghostpost.toml", environment(token));
     CHECK(defaults.discord.api_url == "https://discord.com/api/v10");
     CHECK(defaults.discord.gateway_url.empty());
+    CHECK(defaults.discord.message_content);
 }
 
 TEST_CASE("platform.discord reads the token from token_file when the environment has none",
@@ -80,4 +83,6 @@ TEST_CASE("platform.discord errors name the key and never quote the token", "[di
           "ghostpost.toml:4: platform.discord.api_ulr: unknown key");
     CHECK(error_of(storage + "[platform.discord]\npoll_timeout = 99\n", token) ==
           "ghostpost.toml:4: platform.discord.poll_timeout: must be between 1 and 50 seconds");
+    CHECK(error_of(storage + "[platform.discord]\nmessage_content = \"no\"\n", token) ==
+          "ghostpost.toml:4: platform.discord.message_content: must be true or false");
 }

@@ -1,6 +1,7 @@
 // `ghostpost run` as a process against the fake Discord: a Phantom Chess game told end to end
 // (a challenge, moves, an illegal move, a PNG board, a peek by DM, a DM refused with 50007),
-// the daemon killed with SIGKILL mid-game and started again, and SIGTERM; a refused intent.
+// the daemon killed with SIGKILL mid-game and started again, and SIGTERM; a game played by slash
+// commands; a refused intent.
 #include "fake_discord.h"
 #include "ghostpost/storage/store.h"
 
@@ -182,7 +183,72 @@ TEST_CASE("a Gateway that refuses the intents stops the daemon with status 2 and
     CHECK(err.find("\"event\":\"platform_refused\",\"platform\":\"discord\",\"error\":\"Discord "
                    "refused the intents the bot needs (close code 4014): enable the Message "
                    "Content intent for the bot in the Discord developer portal (Bot > "
-                   "Privileged Gateway Intents)\"") != std::string::npos);
+                   "Privileged Gateway Intents), or set message_content = false under "
+                   "[platform.discord] to play by slash commands and mentions of the bot "
+                   "only\"") != std::string::npos);
     CHECK(err.find("FAKEsecret") == std::string::npos);
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("a game by slash commands: each answered in place of its \"thinking\" message",
+          "[daemon][discord]") {
+    discord_test::TempDir dir;
+    FakeDiscord fake(dir);
+    const auto config = write_config(dir, fake);
+    auto daemon = start_daemon(dir, config);
+    REQUIRE(discord_test::eventually(
+        [&] { return fake.control("commands").contains("global"); }, std::chrono::seconds(20)));
+
+    const auto run = [&](const json& who, const std::string& name, const json& options,
+                         const json& resolved = nullptr) {
+        json args = {{"user", who}, {"name", name}, {"options", options}, {"channel_id", channel}};
+        if (!resolved.is_null())
+            args["resolved"] = resolved;
+        const std::string id = fake.control("interact", args)["id"];
+        REQUIRE(discord_test::eventually(
+            [&] {
+                for (const json& m : fake.sent())
+                    if (m.value("interaction", "") == id)
+                        return true;
+                return false;
+            },
+            std::chrono::seconds(20)));
+        return id;
+    };
+    run(alice, "new",
+        json::array({{{"name", "variant"}, {"type", 3}, {"value", "chess"}},
+                     {{"name", "opponent"}, {"type", 6}, {"value", "100000000000000008"}},
+                     {{"name", "side"}, {"type", 3}, {"value", "white"}},
+                     {{"name", "settings"}, {"type", 3}, {"value", "tc=none"}}}),
+        {{"users", {{"100000000000000008", bob}}}});
+    run(bob, "accept", json::array());
+    run(alice, "move", json::array({{{"name", "move"}, {"type", 3}, {"value", "e4"}}}));
+    run(bob, "board", json::array({{{"name", "style"}, {"type", 3}, {"value", "png"}}}));
+    run(bob, "move", json::array({{{"name", "move"}, {"type", 3}, {"value", "Ke7e5"}}}));
+    // Ke7e5: e7 holds a pawn, which could reach e5; the king could not.
+
+    const std::string a = "<@100000000000000007>", b = "<@100000000000000008>";
+    const std::string here = channel + " ";
+    CHECK(heads(fake) ==
+          std::multiset<std::string>{
+              here + a + " challenges " + b + " to FIDE chess, game #1. " + a +
+                  " would play White. Options: none. Clock: none; rated. " + b +
+                  ": answer !accept 1 or !decline 1.",
+              here + b + " accepts. Game #1, FIDE chess: " + a + " (White) vs " + b +
+                  " (Black). " + a + " (White) must move. No clock; rated. [code]",
+              here + a + " (White) played e4 in game #1. " + b + " (Black) must move. [code]",
+              here + "[board.png] Game #1, FIDE chess: " + a + " (White) vs " + b + " (Black). " +
+                  b + " (Black) must move. No clock; rated.",
+              here + "Not played in game #1: Ke7e5 is not possible: there is no king on e7: "
+                     "your pawn stands there."});
+    for (const json& m : fake.sent())
+        CHECK(m["interaction"].is_string()); // every reply took its command's place
+    const json interactions = fake.control("interactions")["interactions"];
+    CHECK(interactions.size() == 5);
+    for (const json& i : interactions)
+        CHECK(i["deferred"] == 5);
+    CHECK(action_texts(dir.path() / "games.sqlite", 1) == std::vector<std::string>{"e4"});
+    daemon->signal(SIGTERM);
+    CHECK(daemon->wait_exit(std::chrono::seconds(3)) == 0);
     CHECK(fake.violations().empty());
 }

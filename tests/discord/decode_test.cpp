@@ -83,6 +83,60 @@ TEST_CASE("malformed messages are skipped with a reason, never thrown", "[discor
     }
 }
 
+TEST_CASE("an interaction is read only when it is one of ghostpost's commands, from a user",
+          "[discord][decode]") {
+    const json user = {{"id", "100000000000000007"}, {"username", "alice"}};
+    const auto command = [&](const json& data) {
+        return json{{"id", "500000000000000001"},
+                    {"application_id", "900000000000000002"},
+                    {"type", 2},
+                    {"token", "t"},
+                    {"channel_id", "300000000000000001"},
+                    {"guild_id", "800000000000000001"},
+                    {"member", {{"user", user}, {"nick", "Alice W."}}},
+                    {"data", data}};
+    };
+    auto decoded = bot::decode_interaction(
+        command({{"name", "draw"}, {"options", {{{"name", "game"}, {"value", 12}}}}}).dump(),
+        bot_id);
+    REQUIRE(decoded.post);
+    CHECK(decoded.post->text == "!draw 12");
+    CHECK(decoded.post->author_name == "Alice W.");
+    CHECK(decoded.id == "500000000000000001");
+    CHECK(decoded.token == "t");
+
+    // An option of the wrong type is left out; the service then asks what was meant.
+    decoded = bot::decode_interaction(
+        command({{"name", "move"}, {"options", {{{"name", "move"}, {"value", 7}}}}}).dump(),
+        bot_id);
+    REQUIRE(decoded.post);
+    CHECK(decoded.post->text == "!move");
+    // A user option the resolved data does not name is no mention.
+    decoded = bot::decode_interaction(
+        command({{"name", "games"}, {"options", {{{"name", "player"}, {"value", "1"}}}}}).dump(),
+        bot_id);
+    REQUIRE(decoded.post);
+    CHECK(decoded.post->text == "!games");
+    CHECK(decoded.post->mentions.empty());
+
+    decoded = bot::decode_interaction(command({{"name", "delete-everything"}}).dump(), bot_id);
+    CHECK_FALSE(decoded.post);
+    CHECK(decoded.problem == "an application command ghostpost does not have");
+    json button = command({{"custom_id", "x"}});
+    button["type"] = 3; // a component: ghostpost has none
+    decoded = bot::decode_interaction(button.dump(), bot_id);
+    CHECK_FALSE(decoded.post);
+    CHECK(decoded.problem.empty());
+    json no_user = command({{"name", "help"}});
+    no_user.erase("member");
+    decoded = bot::decode_interaction(no_user.dump(), bot_id);
+    CHECK_FALSE(decoded.post);
+    CHECK(decoded.problem == "an application command without channel_id, user or data");
+    CHECK(bot::decode_interaction("[1]", bot_id).problem == "not a JSON object");
+    CHECK(bot::decode_interaction("{\"id\":\"1\"}", bot_id).problem ==
+          "an interaction without id or token");
+}
+
 TEST_CASE("the cursor keeps the newest 500 channels and reads back what it wrote",
           "[discord][decode]") {
     bot::DiscordCursor cursor;

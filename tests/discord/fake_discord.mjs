@@ -1,8 +1,11 @@
 // A fake Discord for the tests, on loopback: the Gateway over WebSocket (HELLO, heartbeats and
 // their ACKs, IDENTIFY, READY, RESUME with replay, op 7, op 9, close codes) and the REST calls
 // the adapter makes, with per-route rate limits, the global limit and 50007 for a user who
-// takes no DMs. Every REST request is checked against Discord's OpenAPI description with every
-// object schema closed, so a misspelt field is a violation; the tests fail on any.
+// takes no DMs; slash commands registered with PUT, INTERACTION_CREATE for them, the callback
+// refused after 3 s and the deferred response edited or deleted through the interaction's
+// webhook; without the Message Content intent, guild messages arrive without their text unless
+// they mention the bot. Every REST request is checked against Discord's OpenAPI description
+// with every object schema closed, so a misspelt field is a violation; the tests fail on any.
 //
 // Where the description and the real service differ, the fake follows the service: a
 // message's content is at most 2000 characters (the file says 4000).
@@ -23,7 +26,8 @@ const args = Object.fromEntries(
 const TOKEN = args.token;
 const BOT_ID = "900000000000000001";
 const APPLICATION_ID = "900000000000000002";
-const INTENTS = (1 << 0) | (1 << 9) | (1 << 12) | (1 << 15);
+const MESSAGE_CONTENT = 1 << 15;
+const INTENTS = (1 << 0) | (1 << 9) | (1 << 12) | MESSAGE_CONTENT;
 
 // ---- the API description, closed -------------------------------------------------------
 const spec = JSON.parse(fs.readFileSync(args.spec, "utf8"));
@@ -95,6 +99,10 @@ let bucketLimit = 1000; // messages one channel takes per window
 let bucketWindowMs = 1000;
 const buckets = new Map(); // channel id -> {count, reset}
 let global429 = 0; // the next n REST requests are answered with a global 429
+let contentAllowed = true; // whether the application may ask for the Message Content intent
+const commands = new Map(); // "global" or a guild id -> the commands registered there
+const interactions = new Map(); // id -> {token, created, deferred, answered, deleted, channel_id}
+let callbackDelayMs = 0; // how long the fake takes before it answers an interaction callback
 let port = 0;
 
 function channel(id, guildId) {
@@ -105,6 +113,11 @@ function channel(id, guildId) {
 // ---- Gateway ---------------------------------------------------------------------------
 const sessions = new Map(); // session id -> {id, seq, backlog: [], socket}
 function dispatch(session, type, data) {
+    // Without Message Content a session gets the text only of DMs and of messages that
+    // mention the bot (and of its own).
+    if (type === "MESSAGE_CREATE" && !session.content && data.guild_id && data.author.id !== BOT_ID &&
+        !(data.mentions ?? []).some((u) => u.id === BOT_ID))
+        data = { ...data, content: "", embeds: [], attachments: [] };
     session.seq += 1;
     const payload = { op: 0, t: type, s: session.seq, d: data };
     session.backlog.push(payload);
@@ -142,17 +155,19 @@ wss.on("connection", (socket, request) => {
             const d = payload.d ?? {};
             const extra = Object.keys(d).filter((k) => !["token", "intents", "properties", "compress", "large_threshold", "shard", "presence"].includes(k));
             if (extra.length) violation("gateway", `IDENTIFY with unknown fields ${extra}`);
-            if (d.intents !== INTENTS) violation("gateway", `IDENTIFY intents ${d.intents}, expected ${INTENTS}`);
+            if (d.intents !== INTENTS && d.intents !== (INTENTS & ~MESSAGE_CONTENT))
+                violation("gateway", `IDENTIFY intents ${d.intents}, expected ${INTENTS} with or without Message Content`);
             const props = d.properties ?? {};
             if (typeof props.os !== "string" || typeof props.browser !== "string" || typeof props.device !== "string")
                 violation("gateway", "IDENTIFY properties need os, browser and device");
             if (d.token !== TOKEN) return socket.close(4004, "Authentication failed.");
+            if (!contentAllowed && (d.intents & MESSAGE_CONTENT)) return socket.close(4014, "Disallowed intent(s).");
             if (closeOnIdentify) {
                 const code = closeOnIdentify;
                 closeOnIdentify = 0;
                 return socket.close(code, "Disallowed intent(s).");
             }
-            session = { id: `session-${stats.identifies}`, seq: 0, backlog: [], socket };
+            session = { id: `session-${stats.identifies}`, seq: 0, backlog: [], socket, content: Boolean(d.intents & MESSAGE_CONTENT) };
             sessions.set(session.id, session);
             dispatch(session, "READY", {
                 v: 10,
@@ -357,6 +372,110 @@ function rest(req, res, body) {
             return reply(res, 200, m, headers);
         }
     }
+    if ((match = /^\/applications\/([^/]+)(?:\/guilds\/([^/]+))?\/commands$/.exec(path)) && req.method === "PUT") {
+        if (match[1] !== APPLICATION_ID) violation(where, "not the application's id");
+        let payload = null;
+        try {
+            payload = JSON.parse(body.toString());
+        } catch {
+            violation(where, "a body that is not JSON");
+        }
+        if (!Array.isArray(payload)) violation(where, "the body is not an array of commands");
+        else payload.forEach((c, i) => check(`${where} [${i}]`, "ApplicationCommandUpdateRequest", c));
+        const names = new Set();
+        for (const c of payload ?? []) {
+            if (names.has(c.name)) violation(where, `command ${c.name} twice`);
+            names.add(c.name);
+            if (!/^[-_\p{L}\p{N}]{1,32}$/u.test(c.name) || c.name !== c.name.toLowerCase()) violation(where, `bad command name ${c.name}`);
+            let optional = false;
+            for (const o of c.options ?? []) {
+                if (!o.required) optional = true;
+                else if (optional) violation(where, `${c.name}: a required option after an optional one`);
+            }
+        }
+        commands.set(match[2] ?? "global", payload ?? []);
+        return reply(res, 200, (payload ?? []).map((c) => ({ ...c, id: snowflake(), application_id: APPLICATION_ID, version: "1" })));
+    }
+    if ((match = /^\/interactions\/([^/]+)\/([^/]+)\/callback$/.exec(path)) && req.method === "POST") {
+        checkQuery(where.replace(match[2], "{token}"), spec.paths["/interactions/{interaction_id}/{interaction_token}/callback"].post, url.searchParams);
+        let payload = {};
+        try {
+            payload = JSON.parse(body.toString());
+        } catch {
+            violation("POST /interactions/callback", "a body that is not JSON");
+        }
+        check(`POST /interactions/${match[1]}/callback`, "CreateMessageInteractionCallbackRequest", payload);
+        const it = interactions.get(match[1]);
+        if (!it || it.token !== match[2]) return reply(res, 404, { message: "Unknown interaction", code: 10062 });
+        const late = Date.now() - it.created > 3000;
+        if (late || it.deferred) {
+            if (late) it.late = true;
+            return reply(res, 404, { message: "Unknown interaction", code: 10062 });
+        }
+        it.deferred = payload.type;
+        const answer = () => {
+            res.writeHead(204);
+            res.end();
+        };
+        return callbackDelayMs ? setTimeout(answer, callbackDelayMs) : answer();
+    }
+    if ((match = /^\/webhooks\/([^/]+)\/([^/]+)\/messages\/@original$/.exec(path))) {
+        const it = [...interactions.values()].find((i) => i.token === match[2]);
+        const shown = `${req.method} /webhooks/${match[1]}/{token}/messages/@original`;
+        if (match[1] !== APPLICATION_ID) violation(shown, "not the application's id");
+        if (!it || !it.deferred || it.deleted) return reply(res, 404, { message: "Unknown Webhook", code: 10015 });
+        if (req.method === "DELETE") {
+            it.deleted = true;
+            res.writeHead(204);
+            return res.end();
+        }
+        if (req.method !== "PATCH") {
+            violation(shown, "a method the adapter should not use");
+            return reply(res, 405, { message: "405: Method Not Allowed", code: 0 });
+        }
+        const type = req.headers["content-type"] ?? "";
+        let payload = {};
+        let file = null;
+        if (type.startsWith("application/json")) {
+            try {
+                payload = JSON.parse(body.toString());
+            } catch {
+                violation(shown, "a body that is not JSON");
+            }
+        } else if (type.startsWith("multipart/form-data")) {
+            const parts = multipart(body, type) ?? {};
+            for (const name of Object.keys(parts))
+                if (name !== "payload_json" && !/^files\[[0-9]\]$/.test(name)) violation(shown, `unknown form field ${name}`);
+            try {
+                payload = JSON.parse(parts.payload_json?.value.toString() ?? "{}");
+            } catch {
+                violation(shown, "payload_json is not JSON");
+            }
+            file = parts["files[0]"] ?? null;
+            if (file && (file.type !== "image/png" || !file.value.slice(1, 4).equals(Buffer.from("PNG"))))
+                violation(shown, "files[0] is not a PNG");
+        } else {
+            violation(shown, `content type ${type}`);
+        }
+        check(shown, "IncomingWebhookUpdateRequestPartial", payload);
+        it.answered = (it.answered ?? 0) + 1;
+        const m = message(it.channel_id, { id: BOT_ID, username: "ghostpost", bot: true }, payload.content ?? "", {
+            interaction_metadata: { id: it.id },
+            attachments: file ? [{ id: snowflake(), filename: file.filename, size: file.value.length }] : [],
+        });
+        sent.push({
+            channel_id: it.channel_id,
+            dm_user: it.dm_user ?? null,
+            content: payload.content ?? "",
+            message_reference: null,
+            allowed_mentions: payload.allowed_mentions ?? null,
+            nonce: null,
+            file: file ? file.filename : null,
+            interaction: it.id,
+            at: Date.now(),
+        });
+        return reply(res, 200, m);
+    }
     if (req.method === "POST" && path === "/users/@me/channels") {
         let payload = {};
         try {
@@ -395,6 +514,36 @@ function control(command, a, res) {
             for (const s of sessions.values()) dispatch(s, "MESSAGE_CREATE", m);
             return reply(res, 200, m);
         }
+        case "interact": {
+            // A user runs a slash command in a guild channel, or in their DM with the bot.
+            let channelId = a.channel_id;
+            if (a.dm) {
+                if (!dmChannels.has(a.user.id)) dmChannels.set(a.user.id, snowflake());
+                channelId = dmChannels.get(a.user.id);
+            }
+            channel(channelId, a.dm ? undefined : (a.guild_id ?? "800000000000000001"));
+            const registered = commands.get(a.dm ? "global" : (a.guild_id ?? "800000000000000001")) ?? commands.get("global") ?? [];
+            if (!registered.some((c) => c.name === a.name))
+                return reply(res, 409, { error: `/${a.name} is not registered where it is used` });
+            const id = snowflake();
+            const token = `interaction-token-${id}`;
+            interactions.set(id, { id, token, created: Date.now() - (a.age_ms ?? 0), channel_id: channelId, dm_user: a.dm ? a.user.id : null });
+            const d = {
+                id, application_id: APPLICATION_ID, type: 2, token, version: 1,
+                channel_id: channelId,
+                data: { id: snowflake(), name: a.name, type: 1, options: a.options ?? [], ...(a.resolved ? { resolved: a.resolved } : {}) },
+                locale: "en-US",
+            };
+            if (a.dm) d.user = a.user;
+            else {
+                d.guild_id = a.guild_id ?? "800000000000000001";
+                d.member = { user: a.user, nick: null, roles: [] };
+            }
+            for (const s of sessions.values()) dispatch(s, "INTERACTION_CREATE", d);
+            return reply(res, 200, { id });
+        }
+        case "interactions": return reply(res, 200, { interactions: [...interactions.values()].map(({ token, ...rest }) => rest) });
+        case "commands": return reply(res, 200, Object.fromEntries(commands));
         case "sent": return reply(res, 200, { sent });
         case "violations": return reply(res, 200, { violations });
         case "stats": return reply(res, 200, { ...stats, live: live().length });
@@ -405,6 +554,8 @@ function control(command, a, res) {
             if (a.bucket_limit !== undefined) bucketLimit = a.bucket_limit;
             if (a.bucket_window_ms !== undefined) bucketWindowMs = a.bucket_window_ms;
             if (a.global_429 !== undefined) global429 = a.global_429;
+            if (a.content_allowed !== undefined) contentAllowed = a.content_allowed;
+            if (a.callback_delay_ms !== undefined) callbackDelayMs = a.callback_delay_ms;
             return reply(res, 200, {});
         case "block_dm": blockedDms.add(a.user_id); return reply(res, 200, {});
         case "drop": for (const s of live()) s.socket.terminate(); return reply(res, 200, {});

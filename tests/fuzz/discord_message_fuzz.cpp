@@ -1,5 +1,5 @@
-// libFuzzer target: the Discord message decoder (decode_message) on any bytes, and the cursor
-// reader. Neither may throw; what the decoder passes on keeps the adapter's promises: ids of
+// libFuzzer target: the Discord message decoder (decode_message), the slash command reader
+// (decode_interaction) on any bytes, and the cursor reader. None may throw; what the decoder passes on keeps the adapter's promises: ids of
 // digits, "<@id>" read only from the mentions array, names without control characters.
 #include "ghostpost/bot/discord.h"
 #include "invariant.h"
@@ -40,6 +40,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         for (const auto& m : post.mentions)
             check(digits(m.user_id) && !m.handle.empty() && plain(m.handle) && plain(m.name),
                   "a mention names an account");
+    }
+    const auto command = ghostpost::bot::decode_interaction(bytes, "900000000000000001");
+    if (command.post) {
+        const auto& post = *command.post;
+        check(command.problem.empty() && post.message_id == command.id && !command.token.empty(),
+              "a command is its interaction");
+        check(digits(post.channel) && digits(post.author_id), "ids are snowflakes");
+        check(post.text.starts_with("!") &&
+                  std::none_of(post.text.begin(), post.text.end(),
+                               [](char c) { return c == '\n' || c == '\r'; }),
+              "a command is one line of a !command");
+        for (const auto& m : post.mentions)
+            check(digits(m.user_id) && !m.handle.empty(), "a user option names an account");
     }
     const auto cursor = ghostpost::bot::parse_discord_cursor(bytes);
     for (const auto& [channel, id] : cursor)

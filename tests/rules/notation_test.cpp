@@ -109,6 +109,11 @@ TEST_CASE("Illegal moves say why", "[notation]") {
     CHECK(error_of(*g, "O-O").message == "O-O is not possible: there are pieces between the king and the rook");
     CHECK(error_of(*g, "e3e4").message == "e3e4 is not possible: there is no piece on e3");
     CHECK(error_of(*g, "e7e5").message == "e7e5 is not possible: the piece on e7 is not yours");
+    // A piece letter with a square of another piece: that piece is not there, whatever the
+    // one there could do.
+    CHECK(error_of(*g, "Ke2e4").message == "Ke2e4 is not possible: there is no king on e2: your pawn stands there");
+    CHECK(error_of(*g, "Ng1e2").message == "Ng1e2 is not possible: your own pawn stands on e2");
+    CHECK(error_of(*g, "Ng1g3").message == "Ng1g3 is not possible: the knight on g1 cannot reach g3");
     CHECK(error_of(*g, "Ne5").kind == ErrorKind::Illegal);
 
     auto pinned = test::start("chess", "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1");

@@ -7,6 +7,7 @@
 #include "ghostpost/bot/matrix.h"
 #include "ghostpost/bot/telegram.h"
 #include "ghostpost/config/config.h"
+#include "ghostpost/rules/registry.h"
 
 #include <CLI/CLI.hpp>
 #include <csignal>
@@ -168,6 +169,10 @@ Lane discord_lane(const config::Settings& settings, HttpClient& http, StopToken&
     options.api_url = settings.discord.api_url;
     options.gateway_url = settings.discord.gateway_url;
     options.token = settings.discord.token;
+    options.guild_ids = settings.discord.guild_ids;
+    options.message_content = settings.discord.message_content;
+    for (const rules::Variant* variant : rules::variants())
+        options.variants.push_back(variant->info().name);
     options.request_timeout = settings.discord.request_timeout;
     options.pacing.per_chat = settings.discord.per_chat_interval;
     options.pacing.group_per_minute = settings.discord.group_messages_per_minute;

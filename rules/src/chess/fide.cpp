@@ -121,6 +121,9 @@ RuleError explain_fide_illegal(Position& pos, const ActionSyntax& syntax, std::s
             return illegal("there is no piece on " + fs.name());
         if (from.seat != us)
             return illegal("the piece on " + fs.name() + " is not yours");
+        if (syntax.piece != PieceKind::None && syntax.piece != from.kind)
+            return illegal("there is no " + std::string(piece_name(syntax.piece)) + " on " +
+                           fs.name() + ": your " + std::string(piece_name(from.kind)) + " stands there");
         return illegal("the " + std::string(piece_name(from.kind)) + " on " + fs.name() + " cannot reach " + syntax.to.name());
     }
     std::string who = syntax.piece == PieceKind::None ? "piece" : std::string(piece_name(syntax.piece));

@@ -339,6 +339,9 @@ RuleError CoreGame::explain_illegal(Seat, const ActionSyntax& syntax, std::strin
             return illegal("there is no piece on " + fs.name());
         if (from.seat != pos_.side())
             return illegal("the " + std::string(piece_name(from.kind)) + " on " + fs.name() + " is not yours");
+        if (syntax.piece != PieceKind::None && syntax.piece != from.kind)
+            return illegal("there is no " + std::string(piece_name(syntax.piece)) + " on " +
+                           fs.name() + ": your " + std::string(piece_name(from.kind)) + " stands there");
         return illegal("the " + std::string(piece_name(from.kind)) + " on " + fs.name() + " cannot " +
                        (enemy_there ? "capture on " : "reach ") + syntax.to.name());
     }

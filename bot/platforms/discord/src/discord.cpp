@@ -21,6 +21,10 @@ constexpr int max_calls_per_second = 50;
 constexpr std::size_t invalid_budget = 10000; // 401, 403 and 429 in ten minutes
 constexpr std::size_t invalid_reserve = 8000; // where the adapter stops spending it
 constexpr std::size_t max_known_handles = 10000;
+// A deferred interaction no reply answered within this loses its "thinking" message; its token
+// is good for 15 minutes.
+constexpr auto unanswered_after = std::chrono::seconds(30);
+constexpr auto token_lifetime = std::chrono::minutes(14);
 
 std::size_t characters(std::string_view text) {
     return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
@@ -142,6 +146,22 @@ std::vector<std::string> ping(std::string& text, const std::map<std::string, std
         ++i;
     }
     text = std::move(out);
+    return users;
+}
+
+// The users a message's "<@id>"s name, at most 100: the only ones it may ping.
+std::vector<std::string> mentioned(const std::string& content) {
+    std::vector<std::string> users;
+    for (std::size_t at = content.find("<@"); at != std::string::npos;
+         at = content.find("<@", at + 2)) {
+        const auto close = content.find('>', at);
+        if (close == std::string::npos)
+            break;
+        const std::string id = content.substr(at + 2, close - at - 2);
+        if (is_snowflake(id) && std::find(users.begin(), users.end(), id) == users.end() &&
+            users.size() < 100)
+            users.push_back(id);
+    }
     return users;
 }
 
@@ -310,6 +330,12 @@ void DiscordPlatform::start_gateway() {
     discord::GatewayOptions gateway;
     gateway.token = options_.token;
     gateway.url = options_.gateway_url;
+    gateway.message_content = options_.message_content;
+    if (!options_.message_content)
+        log::info("discord_without_message_content",
+                  {{"note", "message_content = false: ghostpost reads slash commands, direct "
+                            "messages and messages that mention it; other messages reach it "
+                            "without their text"}});
     gateway.scrub = [this](std::string_view text) { return scrub(text); };
     gateway.deliver = [this](discord::GatewayEvent event) { on_event(std::move(event)); };
     if (gateway.url.empty()) {
@@ -475,6 +501,10 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
                 const json user = data.is_object() && data.contains("user") ? data["user"] : json();
                 if (user.is_object() && user.contains("id") && user["id"].is_string())
                     bot_user_id_ = user["id"].get<std::string>();
+                const json app =
+                    data.is_object() && data.contains("application") ? data["application"] : json();
+                if (app.is_object() && app.contains("id") && app["id"].is_string())
+                    application_id_ = app["id"].get<std::string>();
                 event.kind = discord::GatewayEvent::Kind::Ready;
             } else {
                 event = std::move(events_.front());
@@ -494,6 +524,21 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
                 add(std::move(*decoded.post));
             continue;
         }
+        if (event.kind == discord::GatewayEvent::Kind::Interaction) {
+            std::string bot;
+            {
+                const std::lock_guard lock(mutex_);
+                bot = bot_user_id_;
+            }
+            DecodedInteraction decoded = decode_interaction(event.data.dump(), bot);
+            if (!decoded.problem.empty())
+                log::warning("discord_interaction_skipped", {{"problem", scrub(decoded.problem)}});
+            if (decoded.post) {
+                defer(decoded, *decoded.post);
+                add(std::move(*decoded.post));
+            }
+            continue;
+        }
         // A fresh session: the Gateway did not replay what was posted while no session was
         // open, so each known channel is read from its last handled message. The event stays
         // queued until that succeeded.
@@ -502,13 +547,191 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
             add(std::move(post));
             caught.insert(std::move(key));
         }
-        const std::lock_guard lock(mutex_);
-        events_.pop_front();
+        {
+            const std::lock_guard lock(mutex_);
+            events_.pop_front();
+        }
+        if (!commands_registered_ && !application_id_.empty())
+            commands_registered_ = register_commands();
     }
+    sweep_interactions();
     return posts;
 }
 
+bool DiscordPlatform::register_commands() {
+    const std::string commands = slash_commands(options_.variants);
+    std::vector<std::string> paths;
+    if (options_.guild_ids.empty())
+        paths.push_back("/applications/" + application_id_ + "/commands");
+    for (const std::string& guild : options_.guild_ids)
+        paths.push_back("/applications/" + application_id_ + "/guilds/" + guild + "/commands");
+    bool all = true;
+    for (const std::string& path : paths) {
+        const std::string route = "PUT " + path;
+        if (wait_for(route).count() > 0) {
+            all = false; // at the next READY
+            continue;
+        }
+        HttpRequest request;
+        request.body = commands;
+        try {
+            const Response answer = call("PUT", route, path, request);
+            if (answer.ok()) {
+                log::info("discord_commands_registered", {{"where", scrub(path)}});
+                continue;
+            }
+            log::warning("discord_commands_refused",
+                         {{"where", scrub(path)},
+                          {"error", scrub("HTTP " + std::to_string(answer.status) + " " +
+                                          std::to_string(answer.code) + " " + answer.message)}});
+        } catch (const HttpError& e) {
+            if (e.kind() == HttpError::Kind::Cancelled)
+                throw PlatformError(PlatformError::Kind::Cancelled, "the daemon is stopping");
+            log::warning("discord_commands_refused",
+                         {{"where", scrub(path)}, {"error", scrub(e.what())}});
+        }
+        all = false;
+    }
+    return all;
+}
+
+void DiscordPlatform::defer(const DecodedInteraction& interaction, const Post& post) {
+    // The route carries no token: it names nothing secret in a log line.
+    const std::string route = "POST /interactions/" + interaction.id + "/callback";
+    HttpRequest request;
+    request.body = json{{"type", 5}}.dump(); // DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE
+    std::string problem;
+    try {
+        const Response answer = call(
+            "POST", route, "/interactions/" + interaction.id + "/" + interaction.token + "/callback",
+            request);
+        if (answer.ok()) {
+            deferred_[interaction.id] = {interaction.token, post.channel, post.author_id,
+                                         post.direct, options_.clock()};
+            return;
+        }
+        problem = "HTTP " + std::to_string(answer.status) + " " + std::to_string(answer.code) +
+                  " " + answer.message;
+    } catch (const HttpError& e) {
+        if (e.kind() == HttpError::Kind::Cancelled)
+            throw PlatformError(PlatformError::Kind::Cancelled, "the daemon is stopping");
+        problem = e.what();
+    }
+    // Too late or refused: the command is still handled, and answered as a message.
+    log::warning("discord_interaction_not_deferred",
+                 {{"interaction", interaction.id}, {"error", scrub(problem)}});
+}
+
+void DiscordPlatform::sweep_interactions() {
+    const Instant now = options_.clock();
+    for (auto it = deferred_.begin(); it != deferred_.end();) {
+        if (now - it->second.at < unanswered_after) {
+            ++it;
+            continue;
+        }
+        // Its reply went elsewhere (by direct message) or is late: the "thinking" message
+        // goes, and a late reply is posted as a message of its own.
+        if (now - it->second.at < token_lifetime) {
+            const std::string route = "DELETE /webhooks/" + application_id_ + "/@original";
+            if (wait_for(route).count() == 0) {
+                HttpRequest request;
+                request.body.clear();
+                try {
+                    call("DELETE", route,
+                         "/webhooks/" + application_id_ + "/" + it->second.token +
+                             "/messages/@original",
+                         request);
+                } catch (const HttpError& e) {
+                    if (e.kind() == HttpError::Kind::Cancelled)
+                        throw PlatformError(PlatformError::Kind::Cancelled,
+                                            "the daemon is stopping");
+                }
+            }
+        }
+        it = deferred_.erase(it);
+    }
+}
+
+std::optional<std::string> DiscordPlatform::answering(const Reply& reply) {
+    for (const auto& [id, d] : deferred_) {
+        if (reply.to == Reply::To::Channel && reply.reply_to == id && reply.destination == d.channel)
+            return id;
+        if (reply.to == Reply::To::User && d.direct && reply.destination == d.user)
+            return id;
+    }
+    return std::nullopt;
+}
+
+Delivery DiscordPlatform::edit_original(const std::string& interaction, const std::string& content,
+                                        const Reply& reply, bool with_png) {
+    const Deferred& d = deferred_.at(interaction);
+    const std::string route = "PATCH /webhooks/" + application_id_ + "/@original";
+    if (const auto wait = wait_for(route); wait.count() > 0)
+        return {Delivery::Status::RetryAfter, whole_seconds(wait),
+                "waiting out Discord's rate limit"};
+    json body = json::object();
+    body["content"] = content;
+    body["allowed_mentions"] = {{"parse", json::array()}, {"users", mentioned(content)}};
+    HttpRequest request;
+    request.method = "PATCH";
+    if (with_png) {
+        body["attachments"] = json::array({{{"id", "0"}, {"filename", "board.png"}}});
+        request.parts.push_back({"payload_json",
+                                 body.dump(-1, ' ', false, json::error_handler_t::replace), "",
+                                 "application/json"});
+        request.parts.push_back({"files[0]", std::string(reply.png.begin(), reply.png.end()),
+                                 "board.png", "image/png"});
+    } else {
+        request.body = body.dump(-1, ' ', false, json::error_handler_t::replace);
+    }
+    std::optional<Response> answer;
+    try {
+        answer.emplace(call("PATCH", route,
+                            "/webhooks/" + application_id_ + "/" + d.token + "/messages/@original",
+                            request));
+    } catch (const HttpError& e) {
+        if (e.kind() == HttpError::Kind::Cancelled)
+            throw PlatformError(PlatformError::Kind::Cancelled, "the daemon is stopping");
+        return {Delivery::Status::Transient, {}, scrub(route + ": " + e.what())};
+    }
+    if (answer->ok())
+        return {Delivery::Status::Sent, {}, {}};
+    const std::string detail = scrub(route + ": HTTP " + std::to_string(answer->status) + " " +
+                                     std::to_string(answer->code) + " " + answer->message);
+    if (answer->status == 429)
+        return {Delivery::Status::RetryAfter, whole_seconds(answer->retry_after), detail};
+    if (answer->status >= 500 || !answer->api)
+        return {Delivery::Status::Transient, {}, detail};
+    return {Delivery::Status::Failed, {}, detail}; // the token expired or the response is gone
+}
+
 Delivery DiscordPlatform::send(const Reply& reply) {
+    if (const auto interaction = answering(reply)) {
+        // The reply's first message replaces the command's "thinking"; the rest follow in its
+        // channel as messages of their own.
+        const std::string channel = deferred_.at(*interaction).channel;
+        std::string text = reply.text;
+        ping(text, handle_ids_);
+        std::vector<std::string> pieces = format(text, reply.code);
+        if (pieces.empty())
+            pieces.emplace_back();
+        const Delivery first = edit_original(*interaction, pieces[0], reply, !reply.png.empty());
+        if (first.status == Delivery::Status::Failed) {
+            log::warning("discord_interaction_gone", {{"interaction", *interaction},
+                                                      {"error", first.detail}});
+            deferred_.erase(*interaction); // answered as a message instead, below
+        } else if (first.status != Delivery::Status::Sent) {
+            return first;
+        } else {
+            deferred_.erase(*interaction);
+            for (std::size_t i = 1; i < pieces.size(); ++i) {
+                const Delivery d = send_one(channel, pieces[i], reply, i, false, false);
+                if (d.status != Delivery::Status::Sent)
+                    return d;
+            }
+            return {Delivery::Status::Sent, {}, {}};
+        }
+    }
     std::string channel = reply.destination;
     if (reply.to == Reply::To::User) {
         const auto known = dm_channels_.find(reply.destination);
@@ -582,19 +805,8 @@ Delivery DiscordPlatform::send_one(const std::string& channel, const std::string
     json body = json::object();
     if (!content.empty())
         body["content"] = content;
-    std::vector<std::string> users;
-    for (std::size_t at = content.find("<@"); at != std::string::npos;
-         at = content.find("<@", at + 2)) {
-        const auto close = content.find('>', at);
-        if (close == std::string::npos)
-            break;
-        const std::string id = content.substr(at + 2, close - at - 2);
-        if (is_snowflake(id) && std::find(users.begin(), users.end(), id) == users.end() &&
-            users.size() < 100)
-            users.push_back(id);
-    }
     // Only the players the reply names are pinged; never @everyone or a role from echoed text.
-    body["allowed_mentions"] = {{"parse", json::array()}, {"users", users}};
+    body["allowed_mentions"] = {{"parse", json::array()}, {"users", mentioned(content)}};
     if (first && reply.to == Reply::To::Channel && is_snowflake(reply.reply_to)) {
         body["message_reference"] = {{"message_id", reply.reply_to}, {"fail_if_not_exists", false}};
         body["allowed_mentions"]["replied_user"] = true;

@@ -91,7 +91,8 @@ std::string fatal_close_reason(int code) {
     case 4014:
         return "Discord refused the intents the bot needs (close code 4014): enable the Message "
                "Content intent for the bot in the Discord developer portal (Bot > Privileged "
-               "Gateway Intents)";
+               "Gateway Intents), or set message_content = false under [platform.discord] to "
+               "play by slash commands and mentions of the bot only";
     default:
         return {};
     }
@@ -278,7 +279,7 @@ private:
             send({{"op", 2},
                   {"d",
                    {{"token", state_.options.token},
-                    {"intents", intents},
+                    {"intents", intents(state_.options.message_content)},
                     {"properties",
                      {{"os", "linux"}, {"browser", "ghostpost"}, {"device", "ghostpost"}}}}}});
         }
@@ -301,6 +302,8 @@ private:
             log::info("discord_gateway_ready", {{"resumed", true}});
         } else if (type == "MESSAGE_CREATE") {
             state_.options.deliver({GatewayEvent::Kind::Message, data, {}});
+        } else if (type == "INTERACTION_CREATE") {
+            state_.options.deliver({GatewayEvent::Kind::Interaction, data, {}});
         }
     }
 

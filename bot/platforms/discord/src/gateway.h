@@ -12,13 +12,16 @@
 
 namespace ghostpost::bot::discord {
 
-// GUILDS | GUILD_MESSAGES | DIRECT_MESSAGES | MESSAGE_CONTENT
-constexpr std::int64_t intents = (1 << 0) | (1 << 9) | (1 << 12) | (1 << 15);
+// GUILDS | GUILD_MESSAGES | DIRECT_MESSAGES, and MESSAGE_CONTENT (privileged) when asked.
+constexpr std::int64_t intents(bool message_content) {
+    return (1 << 0) | (1 << 9) | (1 << 12) | (message_content ? (1 << 15) : 0);
+}
 
 struct GatewayEvent {
     enum class Kind : std::uint8_t {
         Ready,   // a fresh session began (IDENTIFY, not RESUME): what was posted before is missed
         Message, // a MESSAGE_CREATE; `data` is its "d"
+        Interaction, // an INTERACTION_CREATE (a slash command); `data` is its "d"
         Fatal,   // the Gateway refused the bot for good (close 4004, 4010-4014): `problem` says why
     };
     Kind kind = Kind::Message;
@@ -29,6 +32,7 @@ struct GatewayEvent {
 struct GatewayOptions {
     std::string url; // ws:// or wss://, as GET /gateway/bot gives it; "?v=10&encoding=json" added
     std::string token;
+    bool message_content = true; // ask for the Message Content intent
     // How many IDENTIFYs are left and when the count starts again (session_start_limit).
     int identify_remaining = 1000;
     std::chrono::milliseconds identify_reset_after{0};

@@ -128,6 +128,8 @@ HttpResponse CurlHttpClient::post(const HttpRequest& request) {
             }
         }
         set(easy.get(), CURLOPT_MIMEPOST, mime.get());
+        if (request.method != "POST")
+            set(easy.get(), CURLOPT_CUSTOMREQUEST, request.method.c_str()); // PATCH with files
     } else {
         add_header("Content-Type: " + request.content_type);
         set(easy.get(), CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));

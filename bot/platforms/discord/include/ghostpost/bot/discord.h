@@ -36,6 +36,13 @@ struct DiscordOptions {
                   std::chrono::seconds(30)};
     // True once the daemon is stopping: a poll waiting for the Gateway returns at once.
     std::function<bool()> cancelled = [] { return false; };
+    // Guilds to register the slash commands in (they appear at once); empty: globally.
+    std::vector<std::string> guild_ids;
+    // The choices of /new's variant option (the service's variant names).
+    std::vector<std::string> variants;
+    // Whether the bot asks for the privileged Message Content intent. Without it Discord sends
+    // the text only of DMs and of messages that mention the bot; slash commands always work.
+    bool message_content = true;
     // The clock of rate limits; a test's fake clock in place of the steady clock.
     std::function<std::chrono::steady_clock::time_point()> clock = std::chrono::steady_clock::now;
 };
@@ -51,6 +58,22 @@ struct DecodedMessage {
 // itself dropped, DMs (no guild_id) marked direct. Messages of bots (this one included) and
 // of kinds other than a plain message or a reply give no post. Pure; never throws.
 DecodedMessage decode_message(std::string_view message_json, const std::string& bot_user_id);
+
+// One INTERACTION_CREATE, read. An application command of ghostpost's becomes the post its
+// text would have been ("/move move:Nf3 game:3" is "!move 3 Nf3"), the user options mentions.
+struct DecodedInteraction {
+    std::optional<Post> post; // nullopt: nothing for the service
+    std::string id;           // the interaction's id and token, to answer it; empty when
+    std::string token;        // the object had none
+    std::string application_id;
+    std::string problem; // why a malformed interaction was skipped; empty otherwise
+};
+DecodedInteraction decode_interaction(std::string_view interaction_json,
+                                      const std::string& bot_user_id);
+
+// ghostpost's slash commands as the JSON array PUT /applications/{id}/commands takes; /new
+// offers `variants` as its variant's choices.
+std::string slash_commands(const std::vector<std::string>& variants);
 
 // The cursor of the Discord platform: the last handled message id of each channel, as a JSON
 // object {"channel id": "message id"}. The newest 500 channels are kept.
@@ -106,6 +129,19 @@ private:
     void start_gateway();
     void on_event(discord::GatewayEvent event);
     std::vector<Post> catch_up(DiscordCursor& cursor);
+    // PUT the slash commands, globally or in each configured guild; true when all went in.
+    bool register_commands();
+    // Answers an application command at once with "thinking" (a deferred response), so
+    // Discord does not give up on it after 3 s; the service's reply then replaces it.
+    void defer(const DecodedInteraction& interaction, const Post& post);
+    // Interactions that no reply answered within a while lose their "thinking" message.
+    void sweep_interactions();
+    // The deferred interaction `reply` answers, if any: a channel reply to the command's post,
+    // or the first private reply to a user who used a command in their DM.
+    std::optional<std::string> answering(const Reply& reply);
+    // The reply's first message as the interaction's response; Failed when it is gone.
+    Delivery edit_original(const std::string& interaction, const std::string& content,
+                           const Reply& reply, bool with_png);
     Delivery send_one(const std::string& channel, const std::string& content, const Reply& reply,
                       std::size_t piece, bool first, bool with_png);
     std::string scrub(std::string_view text) const;
@@ -134,6 +170,19 @@ private:
     std::map<std::string, std::string> dm_channels_; // user id -> DM channel id
     std::set<std::string> direct_channels_;          // DM channel ids (under mutex_)
     std::map<std::string, std::string> handle_ids_;  // username -> user id, as seen in posts
+
+    // Slash commands: the application (from READY), whether its commands are in, and the
+    // interactions deferred and not yet answered (their tokens are valid for 15 minutes).
+    struct Deferred {
+        std::string token;
+        std::string channel;
+        std::string user;
+        bool direct = false;
+        Instant at{};
+    };
+    std::string application_id_;
+    bool commands_registered_ = false;
+    std::map<std::string, Deferred> deferred_; // interaction id ->
 };
 
 } // namespace ghostpost::bot
