@@ -25,6 +25,7 @@ public:
     bot::Delivery send(const bot::Reply& reply) override {
         sent.push_back(reply.text);
         keys.push_back(reply.idempotency_key);
+        mentions.push_back(reply.mentions);
         if (answers.empty())
             return {};
         bot::Delivery d = answers.front();
@@ -39,6 +40,7 @@ public:
     std::deque<bot::Delivery> answers;
     std::vector<std::string> sent;
     std::vector<std::string> keys;
+    std::vector<std::vector<bot::Mention>> mentions;
 };
 
 storage::OutgoingMessage reply_to(const std::string& channel, const std::string& text) {
@@ -147,4 +149,28 @@ TEST_CASE("Every attempt at a reply carries its key, and no other reply ever has
     bot::log::set_sink(std::cerr);
     REQUIRE(platform.keys.size() == 3);
     CHECK(platform.keys[2] == std::to_string(first) + ".1700000610");
+}
+
+TEST_CASE("A reply carries the accounts its @handles name, as the store knows them",
+          "[bot][outbox]") {
+    TempPath path;
+    auto store = storage::open_sqlite_store(path.str());
+    std::int64_t now = 1700000000;
+    ScriptedPlatform platform;
+    bot::OutboxSender sender(*store, platform, [&] { return now; });
+    store->upsert_player("script", "u-1", "Alice W.", "alice");
+    store->upsert_player("script", "u-2", "Bob", "bob");
+    store->upsert_player("other", "o-9", "Carol", "carol"); // another platform's account
+    store->enqueue(reply_to("-100", "@Alice (White) played e4. @bob, @carol and @nobody watch; "
+                                    "mail@bob is no name. Your move, @bob."),
+                   now);
+    CHECK(sender.send_due() == 1);
+    REQUIRE(platform.mentions.size() == 1);
+    const auto& named = platform.mentions[0];
+    REQUIRE(named.size() == 2); // each once; carol is not of this platform, nobody is unknown
+    CHECK(named[0].handle == "Alice"); // as the text writes it, for the platform to find
+    CHECK(named[0].user_id == "u-1");
+    CHECK(named[0].name == "Alice W.");
+    CHECK(named[1].handle == "bob");
+    CHECK(named[1].user_id == "u-2");
 }

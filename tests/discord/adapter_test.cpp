@@ -106,6 +106,35 @@ TEST_CASE("a reply quotes the post, pings only the players it names, and has a n
     CHECK(fake.violations().empty());
 }
 
+TEST_CASE("a reply pings the accounts the service names, though they never posted since start",
+          "[discord]") {
+    discord_test::TempDir dir;
+    FakeDiscord fake(dir);
+    bot::CurlHttpClient http;
+    bot::DiscordPlatform platform(http, options_for(fake));
+    std::string cursor;
+    platform.poll(cursor, std::chrono::seconds(1));
+    // Someone else talks in the channel: alice and bob post nothing while this runs.
+    fake.say(channel, FakeDiscord::user("100000000000000009", "dave"), "nice game");
+    REQUIRE(poll_for(platform, cursor, 1).size() == 1);
+
+    bot::Reply reply;
+    reply.destination = channel;
+    reply.text = "@alice (White) played e4 in game #1. @bob (Black) must move. @carol watches.";
+    reply.mentions = {{"alice", "100000000000000007", "alice"},
+                      {"bob", "100000000000000008", "Bob"},
+                      {"carol", "not-an-id", "Carol"}};
+    CHECK(platform.send(reply).status == bot::Delivery::Status::Sent);
+    const json sent = fake.sent();
+    REQUIRE(sent.size() == 1);
+    CHECK(sent[0]["content"] == "<@100000000000000007> (White) played e4 in game #1. "
+                                "<@100000000000000008> (Black) must move. @carol watches.");
+    CHECK(sent[0]["allowed_mentions"] ==
+          json{{"parse", json::array()},
+               {"users", {"100000000000000007", "100000000000000008"}}});
+    CHECK(fake.violations().empty());
+}
+
 TEST_CASE("a long reply goes as several messages of at most 2000 characters, cut at lines",
           "[discord]") {
     discord_test::TempDir dir;

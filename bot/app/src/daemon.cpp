@@ -118,7 +118,7 @@ int OutboxSender::send_due() {
             continue;
         }
         record_send(destination, group, steady_now);
-        const Delivery delivery = platform_.send(Service::to_reply(entry));
+        const Delivery delivery = platform_.send(Service::to_reply(entry, &store_));
         const std::string detail = kept_detail(delivery.detail);
         const log::Field id{"outbox_id", entry.id};
         const log::Field where{"destination", destination};

@@ -454,8 +454,42 @@ void Service::give_up(const Post& post) {
     });
 }
 
-Reply Service::to_reply(const storage::OutboxEntry& entry) {
+namespace {
+
+// The "@handle"s of a reply's text (a '@' at the start, after a space, a line break or '('),
+// as written, each once, at most 20.
+std::vector<std::string> handles_named(const std::string& text) {
+    std::vector<std::string> handles;
+    std::vector<std::string> seen; // lower case
+    for (std::size_t i = 0; i < text.size() && handles.size() < 20; ++i) {
+        if (text[i] != '@' || (i > 0 && text[i - 1] != ' ' && text[i - 1] != '\n' &&
+                               text[i - 1] != '('))
+            continue;
+        std::size_t end = i + 1;
+        while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) != 0 ||
+                                     text[end] == '_' || text[end] == '.'))
+            ++end;
+        while (end > i + 1 && text[end - 1] == '.')
+            --end; // a full stop ends the sentence, not the name
+        std::string handle = text.substr(i + 1, end - i - 1);
+        std::string key = lower(handle);
+        if (!handle.empty() && std::find(seen.begin(), seen.end(), key) == seen.end()) {
+            seen.push_back(std::move(key));
+            handles.push_back(std::move(handle));
+        }
+        i = end - 1;
+    }
+    return handles;
+}
+
+} // namespace
+
+Reply Service::to_reply(const storage::OutboxEntry& entry, storage::Store* store) {
     Reply r;
+    if (store != nullptr)
+        for (const std::string& handle : handles_named(entry.message.text))
+            if (const auto player = store->player_by_handle(entry.message.platform, handle))
+                r.mentions.push_back({handle, player->user_id, player->name}); // as written
     r.to = entry.message.to_user ? Reply::To::User : Reply::To::Channel;
     r.platform = entry.message.platform;
     r.destination = entry.message.destination;

@@ -119,9 +119,10 @@ std::chrono::seconds whole_seconds(std::chrono::milliseconds wait) {
     return std::max(std::chrono::ceil<std::chrono::seconds>(wait), std::chrono::seconds(1));
 }
 
-// "@name" to "<@id>" for every name the adapter saw with its account, so that exactly those
-// players are pinged; returns the ids.
-std::vector<std::string> ping(std::string& text, const std::map<std::string, std::string>& ids) {
+// "@name" to "<@id>" for every name the service named with its account (`named`) or the
+// adapter saw in a post, so that exactly those players are pinged; returns the ids.
+std::vector<std::string> ping(std::string& text, const std::map<std::string, std::string>& ids,
+                              const std::vector<Mention>& named) {
     std::vector<std::string> users;
     std::string out;
     for (std::size_t i = 0; i < text.size();) {
@@ -133,11 +134,17 @@ std::vector<std::string> ping(std::string& text, const std::map<std::string, std
                 ++end;
             while (end > i + 1 && text[end - 1] == '.')
                 --end; // a full stop ends the sentence, not the name
-            if (const auto it = ids.find(text.substr(i + 1, end - i - 1)); it != ids.end()) {
-                out += "<@" + it->second + ">";
-                if (std::find(users.begin(), users.end(), it->second) == users.end() &&
-                    users.size() < 100)
-                    users.push_back(it->second);
+            const std::string name = text.substr(i + 1, end - i - 1);
+            std::string id;
+            for (const Mention& m : named)
+                if (m.handle == name && is_snowflake(m.user_id))
+                    id = m.user_id;
+            if (const auto it = ids.find(name); id.empty() && it != ids.end())
+                id = it->second;
+            if (!id.empty()) {
+                out += "<@" + id + ">";
+                if (std::find(users.begin(), users.end(), id) == users.end() && users.size() < 100)
+                    users.push_back(id);
                 i = end;
                 continue;
             }
@@ -711,7 +718,7 @@ Delivery DiscordPlatform::send(const Reply& reply) {
         // channel as messages of their own.
         const std::string channel = deferred_.at(*interaction).channel;
         std::string text = reply.text;
-        ping(text, handle_ids_);
+        ping(text, handle_ids_, reply.mentions);
         std::vector<std::string> pieces = format(text, reply.code);
         if (pieces.empty())
             pieces.emplace_back();
@@ -777,7 +784,7 @@ Delivery DiscordPlatform::send(const Reply& reply) {
     if (!is_snowflake(channel))
         return {Delivery::Status::Failed, {}, "not a Discord channel id"};
     std::string text = reply.text;
-    ping(text, handle_ids_);
+    ping(text, handle_ids_, reply.mentions);
     std::vector<std::string> pieces = format(text, reply.code);
     const bool has_png = !reply.png.empty();
     if (pieces.empty())

@@ -52,6 +52,9 @@ struct Reply {
     // The same for every attempt to send this reply and never another's: a platform that
     // deduplicates sends (Discord's nonce, Matrix's transaction id) derives its key from it.
     std::string idempotency_key;
+    // The accounts the text names as "@handle", as the service knows them, so that a platform
+    // that pings by id (Discord's <@id>) pings exactly those players, whenever they last posted.
+    std::vector<Mention> mentions;
 };
 
 // What happened when a reply was handed to the platform.

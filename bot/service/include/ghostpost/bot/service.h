@@ -71,8 +71,9 @@ public:
     // Returns how many games were told. Errors: storage exceptions.
     int start_up();
 
-    // The Reply a platform sends for an outbox entry.
-    static Reply to_reply(const storage::OutboxEntry& entry);
+    // The Reply a platform sends for an outbox entry; with a store, its `mentions` are the
+    // players of the entry's platform whose handles the text names ("@bob").
+    static Reply to_reply(const storage::OutboxEntry& entry, storage::Store* store = nullptr);
 
     // Forgets the replayed games kept in memory (they are rebuilt from the log on demand).
     void clear_cache();
