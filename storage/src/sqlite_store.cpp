@@ -248,6 +248,27 @@ CREATE INDEX actions_by_game ON actions (game_id);
     R"sql(
 UPDATE games SET next_deadline = 0 WHERE status = 'challenge';
 )sql",
+    // 10: one player, several platforms. An account linked to a player (!link) is that player;
+    // one-time codes for linking accounts and for channels that follow a game (!invite).
+    R"sql(
+ALTER TABLE players ADD COLUMN linked_to INTEGER REFERENCES players (id);
+CREATE INDEX players_by_link ON players (linked_to) WHERE linked_to IS NOT NULL;
+CREATE TABLE link_codes (
+    code TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    player_id INTEGER REFERENCES players (id),
+    game_id INTEGER REFERENCES games (id),
+    platform TEXT NOT NULL DEFAULT '',
+    expires_at INTEGER NOT NULL
+);
+CREATE TABLE game_channels (
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    platform TEXT NOT NULL,
+    channel TEXT NOT NULL,
+    PRIMARY KEY (game_id, platform, channel)
+);
+CREATE INDEX game_channels_by_channel ON game_channels (platform, channel);
+)sql",
 };
 
 std::string lower(std::string_view s) {
@@ -332,7 +353,7 @@ GameRecord read_game(const Statement& s) {
 
 constexpr const char* player_columns = "id, platform, user_id, name, orientation, notation, "
                                         "images, reminders, vacation_until, vacation_year, "
-                                        "vacation_used, handle";
+                                        "vacation_used, handle, linked_to";
 
 PlayerRecord read_player(const Statement& s) {
     PlayerRecord p;
@@ -348,6 +369,7 @@ PlayerRecord read_player(const Statement& s) {
     p.vacation_year = static_cast<int>(s.column_int(9));
     p.vacation_used = s.column_int(10);
     p.handle = s.column_text(11);
+    p.linked_to = s.is_null(12) ? 0 : s.column_int(12);
     return p;
 }
 
@@ -574,11 +596,99 @@ public:
             throw std::logic_error("storage: no game " + std::to_string(g.id) + " to update");
     }
 
+    void link_account(std::int64_t account, std::int64_t owner) override {
+        Statement s(db_, "UPDATE players SET linked_to = ?2 WHERE id = ?1");
+        s.bind(1, account).bind(2, owner).run();
+    }
+
+    std::optional<PlayerRecord> account_on(std::int64_t owner,
+                                           const std::string& platform) override {
+        Statement own(db_, std::string("SELECT ") + player_columns +
+                               " FROM players WHERE id = ?1 AND platform = ?2");
+        own.bind(1, owner).bind(2, platform);
+        if (own.step())
+            return read_player(own);
+        Statement linked(db_, std::string("SELECT ") + player_columns +
+                                  " FROM players WHERE linked_to = ?1 AND +platform = ?2 "
+                                  "ORDER BY id LIMIT 1");
+        linked.bind(1, owner).bind(2, platform);
+        if (!linked.step())
+            return std::nullopt;
+        return read_player(linked);
+    }
+
+    bool player_has_history(std::int64_t player) override {
+        Statement s(db_, "SELECT EXISTS (SELECT 1 FROM games WHERE white = ?1) OR "
+                         "EXISTS (SELECT 1 FROM games WHERE black = ?1) OR "
+                         "EXISTS (SELECT 1 FROM games WHERE challenger = ?1) OR "
+                         "EXISTS (SELECT 1 FROM games WHERE challenged_id = ?1) OR "
+                         "EXISTS (SELECT 1 FROM ratings WHERE player_id = ?1)");
+        s.bind(1, player);
+        s.step();
+        return s.column_int(0) != 0;
+    }
+
+    void put_code(const LinkCode& c) override {
+        Statement s(db_, "INSERT INTO link_codes (code, kind, player_id, game_id, platform, "
+                         "expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+        s.bind(1, c.code).bind(2, c.kind);
+        if (c.player != 0)
+            s.bind(3, c.player);
+        else
+            s.bind_null(3);
+        if (c.game != 0)
+            s.bind(4, c.game);
+        else
+            s.bind_null(4);
+        s.bind(5, c.platform).bind(6, c.expires_at).run();
+    }
+
+    std::optional<LinkCode> take_code(const std::string& code, std::int64_t now) override {
+        Statement s(db_, "DELETE FROM link_codes WHERE code = ?1 RETURNING kind, player_id, "
+                         "game_id, platform, expires_at");
+        s.bind(1, code);
+        if (!s.step())
+            return std::nullopt;
+        LinkCode c;
+        c.code = code;
+        c.kind = s.column_text(0);
+        c.player = s.is_null(1) ? 0 : s.column_int(1);
+        c.game = s.is_null(2) ? 0 : s.column_int(2);
+        c.platform = s.column_text(3);
+        c.expires_at = s.column_int(4);
+        s.run();
+        Statement old(db_, "DELETE FROM link_codes WHERE expires_at <= ?1");
+        old.bind(1, now).run();
+        if (c.expires_at <= now)
+            return std::nullopt;
+        return c;
+    }
+
+    void bind_channel(std::int64_t game, const std::string& platform,
+                      const std::string& channel) override {
+        Statement s(db_, "INSERT INTO game_channels (game_id, platform, channel) VALUES (?1, ?2, "
+                         "?3) ON CONFLICT DO NOTHING");
+        s.bind(1, game).bind(2, platform).bind(3, channel).run();
+        bump_revision(game);
+    }
+
+    std::vector<std::pair<std::string, std::string>> bound_channels(std::int64_t game) override {
+        Statement s(db_, "SELECT platform, channel FROM game_channels WHERE game_id = ?1 "
+                         "ORDER BY rowid");
+        s.bind(1, game);
+        std::vector<std::pair<std::string, std::string>> out;
+        while (s.step())
+            out.emplace_back(s.column_text(0), s.column_text(1));
+        return out;
+    }
+
     std::vector<GameRecord> games_in_channel(const std::string& platform,
                                              const std::string& channel,
                                              const std::vector<GameStatus>& statuses) override {
         Statement s(db_, std::string("SELECT ") + game_columns +
-                             " FROM games WHERE platform = ?1 AND channel = ?2 AND " +
+                             " FROM games WHERE id IN (SELECT id FROM games WHERE platform = ?1 "
+                             "AND channel = ?2 UNION ALL SELECT game_id FROM game_channels WHERE "
+                             "platform = ?1 AND channel = ?2) AND " +
                              status_in(statuses) + " ORDER BY id");
         s.bind(1, platform).bind(2, channel);
         std::vector<GameRecord> out;
@@ -590,8 +700,8 @@ public:
     std::vector<GameRecord> games_of_player(const PlayerRecord& p,
                                             const std::vector<GameStatus>& statuses) override {
         // One indexed lookup per way of being in a game: with the ORs in one WHERE, SQLite
-        // reads every game of the platform. The unary + keeps the planner off the platform and
-        // status indexes for the outer filter.
+        // reads every game of the platform. The unary + keeps the planner off the status index
+        // for the outer filter. A player id is the player on every platform it is linked on.
         Statement s(db_, std::string("SELECT ") + game_columns +
                              " FROM games WHERE id IN (SELECT id FROM games WHERE white = ?2 "
                              "UNION ALL SELECT id FROM games WHERE black = ?2 "
@@ -599,7 +709,7 @@ public:
                              "UNION ALL SELECT id FROM games WHERE challenged_id = ?2 "
                              "UNION ALL SELECT id FROM games WHERE platform = ?1 AND "
                              "challenged = ?3 AND challenged <> '' AND challenged_id IS NULL) "
-                             "AND +platform = ?1 AND +" +
+                             "AND +" +
                              status_in(statuses) + " ORDER BY id");
         s.bind(1, p.platform).bind(2, p.id).bind(3, p.handle);
         std::vector<GameRecord> out;

@@ -53,6 +53,21 @@ public:
     void save_player_settings(const storage::PlayerRecord& p) override {
         s_.save_player_settings(p);
     }
+    void link_account(std::int64_t a, std::int64_t o) override { s_.link_account(a, o); }
+    std::optional<storage::PlayerRecord> account_on(std::int64_t o, const std::string& p) override {
+        return s_.account_on(o, p);
+    }
+    bool player_has_history(std::int64_t p) override { return s_.player_has_history(p); }
+    void put_code(const storage::LinkCode& c) override { s_.put_code(c); }
+    std::optional<storage::LinkCode> take_code(const std::string& c, std::int64_t n) override {
+        return s_.take_code(c, n);
+    }
+    void bind_channel(std::int64_t g, const std::string& p, const std::string& c) override {
+        s_.bind_channel(g, p, c);
+    }
+    std::vector<std::pair<std::string, std::string>> bound_channels(std::int64_t g) override {
+        return s_.bound_channels(g);
+    }
     std::int64_t create_game(const storage::GameRecord& g) override { return s_.create_game(g); }
     std::optional<storage::GameRecord> game(std::int64_t id) override { return s_.game(id); }
     void update_game(const storage::GameRecord& g) override { s_.update_game(g); }

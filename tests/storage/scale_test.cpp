@@ -40,7 +40,7 @@ GameRecord game_of(std::int64_t white, std::int64_t black, int n) {
 // Aliases used in the store's SQL (outbox e and o, players p) count as their table.
 const std::set<std::string> growing{"games",   "actions", "outbox", "handled_posts",
                                     "players", "clocks",  "e",      "o",
-                                    "p"};
+                                    "p",       "game_channels"};
 
 // The first word after "SCAN " in a query plan line: the table (or alias) read in full.
 std::string scanned(const std::string& detail) {
@@ -110,6 +110,13 @@ TEST_CASE("Every statement the store runs reads the growing tables through an in
     store->games_in_channel("console", "room3", {GameStatus::Finished});
     store->games_of_player(p1, {GameStatus::Challenge, GameStatus::Ongoing});
     store->games_of_player(p1, {GameStatus::Ongoing});
+    store->link_account(400, 1);
+    store->account_on(1, "telegram");
+    store->player_has_history(1);
+    store->put_code({"ABCD-EFGH", "invite", 0, 5, "discord", 1700000900});
+    store->take_code("ABCD-EFGH", 1700000000);
+    store->bind_channel(5, "discord", "300");
+    store->bound_channels(5);
     store->games_with_status({GameStatus::Challenge});
     store->actions(5);
     store->action_count(5);

@@ -33,7 +33,7 @@ TEST_CASE("A new database is migrated to the current schema in WAL mode", "[stor
     { auto store = open_sqlite_store(path.str()); }
     Database db(path.str());
     CHECK(db.user_version() == sqlite_schema_version());
-    CHECK(sqlite_schema_version() == 9);
+    CHECK(sqlite_schema_version() == 10);
     Statement mode(db, "PRAGMA journal_mode");
     REQUIRE(mode.step());
     CHECK(mode.column_text(0) == "wal");
@@ -49,7 +49,7 @@ TEST_CASE("A database with a newer schema than the program is refused", "[storag
         db.set_user_version(99);
     }
     CHECK_THROWS_WITH(open_sqlite_store(path.str()),
-                      "storage: the database has schema version 99, newer than this program's 9");
+                      "storage: the database has schema version 99, newer than this program's 10");
 }
 
 TEST_CASE("A transaction that is not committed is rolled back by its destructor", "[storage]") {
@@ -266,4 +266,63 @@ TEST_CASE("A challenge bound to an account is found for that account only",
     store->upsert_player("console", "u4", "Bob the second", "bob");
     auto bob_now = store->player_by_account("console", "u2");
     CHECK(store->games_of_player(*bob_now, {GameStatus::Challenge}).size() == 1);
+}
+
+TEST_CASE("A linked account belongs to its player, and a player's games span platforms",
+          "[storage]") {
+    TempPath path;
+    auto store = open_sqlite_store(path.str());
+    const auto alice = store->upsert_player("telegram", "11", "Alice", "alice");
+    const auto alice_dc = store->upsert_player("discord", "900", "alice", "alice_dc");
+    const auto bob = store->upsert_player("discord", "901", "Bob", "bob");
+    CHECK_FALSE(store->player_has_history(alice.id));
+    const std::int64_t game = store->create_game(sample_game(alice.id));
+    CHECK(store->player_has_history(alice.id));
+    CHECK_FALSE(store->player_has_history(alice_dc.id));
+
+    store->link_account(alice_dc.id, alice.id);
+    CHECK(store->player(alice_dc.id)->linked_to == alice.id);
+    CHECK(store->player(alice.id)->linked_to == 0);
+    CHECK(store->account_on(alice.id, "telegram")->id == alice.id);
+    CHECK(store->account_on(alice.id, "discord")->user_id == "900");
+    CHECK_FALSE(store->account_on(alice.id, "matrix"));
+    CHECK_FALSE(store->account_on(bob.id, "telegram"));
+
+    // The game is on Telegram; as seen from Discord it is still alice's.
+    PlayerRecord seen_on_discord = *store->player(alice.id);
+    seen_on_discord.platform = "discord";
+    const auto games = store->games_of_player(seen_on_discord, {GameStatus::Challenge});
+    REQUIRE(games.size() == 1);
+    CHECK(games[0].id == game);
+}
+
+TEST_CASE("A code is used once and not after it expires; a bound channel sees the game",
+          "[storage]") {
+    TempPath path;
+    auto store = open_sqlite_store(path.str());
+    const auto alice = store->upsert_player("telegram", "11", "Alice", "alice");
+    const std::int64_t game = store->create_game(sample_game(alice.id));
+    store->put_code({"K7QD-M2XP", "invite", 0, game, "discord", 1000});
+    store->put_code({"OLD0-CODE", "link", alice.id, 0, "", 500});
+    CHECK_FALSE(store->take_code("OLD0-CODE", 600)); // expired
+    CHECK_FALSE(store->take_code("NONE-SUCH", 600));
+    const auto code = store->take_code("K7QD-M2XP", 600);
+    REQUIRE(code);
+    CHECK(code->kind == "invite");
+    CHECK(code->game == game);
+    CHECK(code->platform == "discord");
+    CHECK(code->player == 0);
+    CHECK_FALSE(store->take_code("K7QD-M2XP", 600)); // used up
+
+    const std::int64_t before = store->game_revision(game);
+    store->bind_channel(game, "discord", "300");
+    store->bind_channel(game, "discord", "300"); // once
+    CHECK(store->game_revision(game) > before);
+    CHECK(store->bound_channels(game) ==
+          std::vector<std::pair<std::string, std::string>>{{"discord", "300"}});
+    const auto here = store->games_in_channel("discord", "300", {GameStatus::Challenge});
+    REQUIRE(here.size() == 1);
+    CHECK(here[0].id == game);
+    CHECK(here[0].platform == "console"); // still the game's own platform
+    CHECK(store->games_in_channel("discord", "301", {GameStatus::Challenge}).empty());
 }

@@ -57,6 +57,14 @@ ServiceSettings service_settings(const config::Settings& settings, const std::st
     s.vacation_days = settings.clocks.vacation_days;
     s.challenge_expiry = std::int64_t{settings.clocks.challenge_expiry_days} * 86400;
     s.max_open_challenges = settings.clocks.max_open_challenges;
+    // The platforms of this daemon, for !invite (a channel of one of them may follow a game).
+    const std::pair<bool, const char*> lanes[] = {{settings.telegram.enabled, "telegram"},
+                                                  {settings.discord.enabled, "discord"},
+                                                  {settings.matrix.enabled, "matrix"},
+                                                  {settings.discourse.enabled, "discourse"}};
+    for (const auto& [enabled, name] : lanes)
+        if (enabled)
+            s.platforms.push_back(name);
     return s;
 }
 

@@ -149,23 +149,42 @@ private:
     void say_in(const GameRecord& g, std::string text, std::string code = {}) {
         say_in(g, std::move(text), BoardOut{std::move(code), {}});
     }
+    // The game's channel and every channel that follows it (!invite), on whatever platform;
+    // a copy on another platform than the post's names players without '@', so that no
+    // namesake there is pinged.
     void say_in(const GameRecord& g, std::string text, BoardOut board) {
         if (post_.direct)
             say(text, board);
-        auto m = message(false, g.channel, std::move(text), std::move(board.code));
-        m.png = std::move(board.png);
-        if (g.channel != post_.channel)
-            m.reply_to.clear();
-        store_.enqueue(m, now_);
+        const auto to = [&](const std::string& platform, const std::string& channel) {
+            auto m = message(false, channel, platform == post_.platform ? text : unpinged(text),
+                             board.code);
+            m.platform = platform;
+            m.png = board.png;
+            if (channel != post_.channel || platform != post_.platform)
+                m.reply_to.clear();
+            store_.enqueue(m, now_);
+        };
+        to(g.platform, g.channel);
+        for (const auto& [platform, channel] : store_.bound_channels(g.id))
+            to(platform, channel);
     }
+    static std::string unpinged(const std::string& text);
     // A direct message. With `game`, a platform that cannot reach the player privately (they
     // never opened a chat with the bot) gets a notice posted in the game's channel instead,
     // saying how to open one; the message itself waits, it never falls back to the channel.
     void tell(const PlayerRecord& p, std::string text, std::string code = {},
               const GameRecord* game = nullptr) {
         auto m = message(true, p.user_id, std::move(text), std::move(code));
-        if (game) {
-            m.notice_channel = game->channel;
+        m.platform = p.platform; // a linked player is told on the account it has there
+        std::string notice_channel;
+        if (game && game->platform == p.platform)
+            notice_channel = game->channel;
+        else if (game)
+            for (const auto& [platform, channel] : store_.bound_channels(game->id))
+                if (platform == p.platform && notice_channel.empty())
+                    notice_channel = channel;
+        if (!notice_channel.empty()) {
+            m.notice_channel = notice_channel;
             m.blocked_notice = detail::at(p) + ": I cannot send you private messages yet. Open a "
                                "private chat with me (@" + s_.settings_.bot_name +
                                ") and send any message; what game #" + std::to_string(game->id) +
@@ -186,9 +205,13 @@ private:
         auto p = store_.player(id);
         if (!p)
             throw std::logic_error("no player " + std::to_string(id));
-        return *p;
+        return as_player(*p, post_.platform);
     }
     std::string mention(std::int64_t id) { return detail::at(player(id)); }
+    // The player an account stands for (itself, or the player it was linked to), seen from
+    // `platform`: the player's id and settings, with the name, handle and id of its account
+    // there when it has one, so that replies name and address it where they are read.
+    PlayerRecord as_player(const PlayerRecord& account, const std::string& platform);
     // Whom an argument such as "@bob" names in this post: the post's mention data first (the
     // account the platform says), then the platform's unique handle; never a display name.
     // nullopt when the argument is no mention at all.
@@ -376,6 +399,12 @@ private:
     // --- tournaments (service_tourney.cpp) and ratings (service_rating.cpp)
     void cmd_tourney(const std::vector<std::string>& args);
     void cmd_rating(const std::vector<std::string>& args);
+
+    // --- one player, several platforms (service_link.cpp)
+    void cmd_link(const std::vector<std::string>& args);
+    void cmd_invite(const std::vector<std::string>& args);
+    void cmd_join(const std::vector<std::string>& args);
+    std::string new_code(); // "K7QD-M2XP": 8 characters nobody reads wrongly
     void cmd_leaderboard(const std::vector<std::string>& args);
     // Wherever a game ends (finished, or aborted): a rated game's ratings change at once; what
     // is said about it (rating changes, a tournament round complete) waits for settle().
@@ -407,7 +436,8 @@ private:
     storage::Store& store_;
     const Post& post_;
     std::int64_t now_;
-    PlayerRecord author_;
+    PlayerRecord author_;  // the player who posted, as seen from the post's platform
+    PlayerRecord account_; // the account that posted, as stored (linked_to set when linked)
     bool defaulting_ = false; // the job answers a seat's overdue decision with `default`
     std::map<std::int64_t, Service::CachedGame> pending_cache_;
     std::vector<GameRecord> seeds_due_; // games ended in this post whose seed is to be revealed

@@ -278,7 +278,15 @@ std::optional<GameRecord> PostRun::pick_game(const std::vector<std::string>& arg
         if (auto id = game_id_arg(args[0])) {
             used = 1;
             auto g = store_.game(*id);
-            if (!g || g->platform != post_.platform) {
+            // Games of other communities stay theirs, unless this one follows the game or the
+            // author plays in it (one player, several platforms).
+            const auto followed_here = [&] {
+                for (const auto& [platform, channel] : store_.bound_channels(g->id))
+                    if (platform == post_.platform)
+                        return true;
+                return seat_of(*g, author_.id).has_value() || g->challenger == author_.id;
+            };
+            if (!g || (g->platform != post_.platform && !followed_here())) {
                 say("There is no game #" + std::to_string(*id) + ".");
                 return std::nullopt;
             }
@@ -351,7 +359,7 @@ std::optional<PostRun::Named> PostRun::named(const std::string& arg) {
         if (m.user_id.empty())
             break; // a handle only: the stored handle decides below
         if (auto known = store_.player_by_account(post_.platform, m.user_id))
-            return Named{known, lower(m.handle)};
+            return Named{as_player(*known, post_.platform), lower(m.handle)};
         const std::string handle = m.handle.empty() ? std::string() : lower(m.handle);
         return Named{store_.upsert_player(post_.platform, m.user_id,
                                           m.name.empty() ? m.handle : m.name, handle),
@@ -359,7 +367,42 @@ std::optional<PostRun::Named> PostRun::named(const std::string& arg) {
     }
     if (!at_sign)
         return std::nullopt;
-    return Named{store_.player_by_handle(post_.platform, key), key};
+    auto found = store_.player_by_handle(post_.platform, key);
+    if (found)
+        found = as_player(*found, post_.platform);
+    return Named{found, key};
+}
+
+std::string PostRun::unpinged(const std::string& text) {
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const bool name_follows =
+            i + 1 < text.size() && (std::isalnum(static_cast<unsigned char>(text[i + 1])) != 0 ||
+                                    text[i + 1] == '_');
+        if (text[i] == '@' && name_follows &&
+            (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\n' || text[i - 1] == '('))
+            continue;
+        out += text[i];
+    }
+    return out;
+}
+
+PlayerRecord PostRun::as_player(const PlayerRecord& account, const std::string& platform) {
+    PlayerRecord p = account;
+    if (account.linked_to != 0)
+        if (auto owner = store_.player(account.linked_to))
+            p = *owner;
+    if (p.platform != platform) {
+        if (auto there = store_.account_on(p.id, platform)) {
+            p.platform = there->platform;
+            p.user_id = there->user_id;
+            p.name = there->name;
+            p.handle = there->handle;
+        } else {
+            p.handle.clear(); // a handle of another platform names somebody else here
+        }
+    }
+    return p;
 }
 
 std::optional<PlayerRecord> PostRun::known_player(const std::string& arg,
@@ -376,8 +419,9 @@ void PostRun::run() {
     // moves the cursor: there is nobody to answer or to remember.
     if (post_.author_id.empty())
         return;
-    author_ = store_.upsert_player(post_.platform, post_.author_id, post_.author_name,
-                                   post_.author_handle);
+    account_ = store_.upsert_player(post_.platform, post_.author_id, post_.author_name,
+                                    post_.author_handle);
+    author_ = as_player(account_, post_.platform);
     std::vector<std::string> prefixes{s_.settings_.prefix};
     if (s_.settings_.accept_slash && s_.settings_.prefix != "/")
         prefixes.push_back("/");

@@ -361,7 +361,7 @@ bool PostRun::tick_due(Loaded& l) {
         // the rest.
         const PlayerRecord owner = player(*pid);
         Post as_owner;
-        as_owner.platform = l.rec.platform;
+        as_owner.platform = owner.platform; // its account there (a linked player may have none on the game's)
         as_owner.channel = "@" + owner.user_id;
         as_owner.direct = true;
         as_owner.author_id = owner.user_id;

@@ -32,6 +32,20 @@ struct PlayerRecord {
     std::int64_t vacation_until = 0;  // the player's clocks stand still before this time
     int vacation_year = 0;            // the UTC year `vacation_used` counts for
     std::int64_t vacation_used = 0;   // seconds of vacation taken in that year
+    // The player this account was linked to (!link): its posts are that player's, and its
+    // own row keeps only the account (platform, id, name, handle). 0: a player of its own.
+    std::int64_t linked_to = 0;
+};
+
+// A one-time code of !link (an account joins a player) or !invite (a channel of another
+// platform follows a game), good until `expires_at`.
+struct LinkCode {
+    std::string code;
+    std::string kind;             // "link" | "invite"
+    std::int64_t player = 0;      // link: the player the account will join
+    std::int64_t game = 0;        // invite: the game the channel will follow
+    std::string platform;         // invite: the platform where it must be posted
+    std::int64_t expires_at = 0;
 };
 
 enum class GameStatus : std::uint8_t { Challenge, Ongoing, Finished, Declined, Cancelled, Aborted };
@@ -209,13 +223,33 @@ public:
                                                          const std::string& handle) = 0;
     virtual void save_player_settings(const PlayerRecord& player) = 0;
 
+    // --- one player, several platforms
+    // Makes the account of player row `account` part of player `owner` (linked_to).
+    virtual void link_account(std::int64_t account, std::int64_t owner) = 0;
+    // The owner's account on `platform`: its own row when it is of that platform, else the row
+    // linked to it there; nullopt when it has none there.
+    virtual std::optional<PlayerRecord> account_on(std::int64_t owner,
+                                                   const std::string& platform) = 0;
+    // Whether the player was ever in a game (challenger, challenged or seated) or has a rating.
+    virtual bool player_has_history(std::int64_t player) = 0;
+    virtual void put_code(const LinkCode& code) = 0;
+    // The code, used up (deleted); nullopt when unknown or expired at `now`.
+    virtual std::optional<LinkCode> take_code(const std::string& code, std::int64_t now) = 0;
+    // A channel of any platform that follows the game besides its own: its public replies go
+    // there too, and its players may play from there.
+    virtual void bind_channel(std::int64_t game, const std::string& platform,
+                              const std::string& channel) = 0;
+    // The game's other channels as (platform, channel), in the order they were bound.
+    virtual std::vector<std::pair<std::string, std::string>> bound_channels(std::int64_t game) = 0;
+
     // --- games
     // Stores a new game and returns its id (the record's id is ignored).
     virtual std::int64_t create_game(const GameRecord& game) = 0;
     virtual std::optional<GameRecord> game(std::int64_t id) = 0;
     // Saves seats, status and result. Errors: std::logic_error when the game does not exist.
     virtual void update_game(const GameRecord& game) = 0;
-    // Games of the channel with one of `statuses`, oldest first.
+    // Games of the channel (their own, or one that follows them) with one of `statuses`,
+    // oldest first.
     virtual std::vector<GameRecord> games_in_channel(const std::string& platform,
                                                      const std::string& channel,
                                                      const std::vector<GameStatus>& statuses) = 0;

@@ -34,6 +34,8 @@ struct ServiceSettings {
     std::int64_t challenge_expiry = 7 * 86400; // seconds an unanswered challenge stays open
     int max_open_challenges = 10;              // unanswered challenges one player may have
     std::int64_t downtime_notice_after = 120; // a longer gap between heartbeats is downtime
+    // The platforms this daemon is on, for !invite; empty: any name is taken.
+    std::vector<std::string> platforms;
     std::size_t game_cache_size = 1000; // replayed games kept in memory, the least recently
                                         // used dropped first (a game is rebuilt from its log)
 };
