@@ -95,6 +95,11 @@ TEST_CASE("Challenges are declined, cancelled and games aborted or taken back",
     check_transcript("lifecycle");
 }
 
+TEST_CASE("Finished games are found: !games finished and all, !fen, !history, !pgn",
+          "[bot][transcript]") {
+    check_transcript("archive");
+}
+
 TEST_CASE("Help, rules, settings, games, history and PGN answer", "[bot][transcript]") {
     check_transcript("information");
 }

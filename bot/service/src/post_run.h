@@ -63,6 +63,9 @@ std::string movetext(const std::vector<storage::ActionRecord>& log);
 std::string chance_record(const std::vector<rules::Event>& events);
 // Breaks text into lines of at most `width` characters at spaces.
 std::string wrap(const std::string& text, std::size_t width);
+// Movetext in lines of at most `width` characters, broken only before a move number, so "12."
+// never stands apart from its moves (a turn longer than a line is broken at spaces).
+std::string wrap_moves(const std::string& movetext, std::size_t width);
 // Whether `text` names an action `seat` may take turn or no turn (a Phantom Chess peek).
 bool names_anytime_action(const rules::Game& game, rules::Seat seat, const std::string& text);
 
@@ -399,6 +402,15 @@ private:
     // --- tournaments (service_tourney.cpp) and ratings (service_rating.cpp)
     void cmd_tourney(const std::vector<std::string>& args);
     void cmd_rating(const std::vector<std::string>& args);
+
+    // --- the record (service_record.cpp)
+    void cmd_fen(const std::vector<std::string>& args);
+    // The player's finished and aborted games, newest first; `after_current`: as the second
+    // part of "!games all" (says nothing when there are none).
+    void say_finished(const PlayerRecord& whom, bool after_current);
+    static std::string pgn_escape(const std::string& value);
+    static std::string pgn_time_control(const std::string& tc); // "3d" -> "1/259200"
+    static std::string pgn_termination(const GameRecord& g);    // "Normal", "Time forfeit", ...
 
     // --- one player, several platforms (service_link.cpp)
     void cmd_link(const std::vector<std::string>& args);

@@ -136,6 +136,44 @@ std::string wrap(const std::string& text, std::size_t width) {
     return out;
 }
 
+std::string wrap_moves(const std::string& movetext, std::size_t width) {
+    // Turns: each starts at a move number ("12." or "12...").
+    std::vector<std::string> turns;
+    std::size_t start = 0;
+    while (start < movetext.size()) {
+        std::size_t end = movetext.find(' ', start);
+        if (end == std::string::npos)
+            end = movetext.size();
+        const std::string token = movetext.substr(start, end - start);
+        const bool number = !token.empty() && std::isdigit(static_cast<unsigned char>(token[0])) &&
+                            token.back() == '.' &&
+                            token.find_first_not_of("0123456789.") == std::string::npos;
+        if (number || turns.empty())
+            turns.push_back(token);
+        else
+            turns.back() += " " + token;
+        start = end + 1;
+    }
+    std::string out, line;
+    for (const std::string& turn : turns) {
+        if (turn.size() > width) {
+            if (!line.empty())
+                out += line + "\n";
+            line.clear();
+            out += wrap(turn, width);
+            continue;
+        }
+        if (!line.empty() && line.size() + 1 + turn.size() > width) {
+            out += line + "\n";
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + turn;
+    }
+    if (!line.empty())
+        out += line + "\n";
+    return out;
+}
+
 } // namespace detail
 
 using namespace detail;

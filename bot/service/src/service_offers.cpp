@@ -76,7 +76,7 @@ void PostRun::publish_hidden_records() {
         auto log = store_.actions(g.id);
         say_in(g, "Game #" + std::to_string(g.id) + " is over. Its full record, with the "
                   "squares of the moves that the boards in the channel did not show:",
-               wrap(record_movetext(g, log), 60));
+               wrap_moves(record_movetext(g, log), 60));
     }
 }
 

@@ -1,6 +1,7 @@
-// The record: !games, !history and !pgn.
+// The record: !games (under way and finished), !history, !pgn and !fen.
 #include "post_run.h"
 
+#include "ghostpost/bot/clock.h"
 #include "ghostpost/bot/command.h"
 #include "ghostpost/bot/game_loader.h"
 #include "ghostpost/render/png.h"
@@ -10,6 +11,7 @@
 #include "ghostpost/rules/replay.h"
 
 #include <algorithm>
+#include <ctime>
 #include <stdexcept>
 
 namespace ghostpost::bot {
@@ -18,15 +20,29 @@ using namespace detail;
 
 void PostRun::cmd_games(const std::vector<std::string>& args) {
     PlayerRecord whom = author_;
-    if (!args.empty()) {
-        if (args.size() > 1 || args[0].size() < 2 || args[0][0] != '@') {
-            usage_error("games", "I did not understand \"" + shorten(args[0]) + "\".");
+    bool under_way = true, finished = false;
+    bool named_someone = false;
+    for (const auto& a : args) {
+        const std::string word = lower(a);
+        if (word == "finished" && under_way && !finished) {
+            under_way = false;
+            finished = true;
+        } else if (word == "all" && under_way && !finished) {
+            finished = true;
+        } else if (a.size() >= 2 && a[0] == '@' && !named_someone) {
+            auto p = known_player(a);
+            if (!p)
+                return;
+            whom = *p;
+            named_someone = true;
+        } else {
+            usage_error("games", "I did not understand \"" + shorten(a) + "\".");
             return;
         }
-        auto p = known_player(args[0]);
-        if (!p)
-            return;
-        whom = *p;
+    }
+    if (!under_way) {
+        say_finished(whom, false);
+        return;
     }
     auto games = store_.games_of_player(whom, {GameStatus::Challenge, GameStatus::Ongoing});
     std::vector<std::string> first, later;
@@ -52,11 +68,55 @@ void PostRun::cmd_games(const std::vector<std::string>& args) {
         (std::find(ds.begin(), ds.end(), seat) != ds.end() ? first : later).push_back(line);
     }
     if (first.empty() && later.empty()) {
-        say(at(whom) + " has no game under way and no open challenge.");
+        if (finished) {
+            say_finished(whom, true);
+            return;
+        }
+        const auto done =
+            store_.games_of_player(whom, {GameStatus::Finished, GameStatus::Aborted}).size();
+        say(at(whom) + " has no game under way and no open challenge." +
+            (done == 0 ? std::string()
+                       : " " + std::to_string(done) + (done == 1 ? " game" : " games") +
+                             " finished: " + s_.settings_.prefix + "games finished lists them."));
         return;
     }
     first.insert(first.end(), later.begin(), later.end());
     say("Games of " + at(whom) + ", those waiting for them first:", join(first, "\n") + "\n");
+    if (finished)
+        say_finished(whom, true);
+}
+
+void PostRun::say_finished(const PlayerRecord& whom, bool after_current) {
+    constexpr std::size_t shown = 20;
+    auto done = store_.games_of_player(whom, {GameStatus::Finished, GameStatus::Aborted});
+    if (done.empty()) {
+        if (!after_current)
+            say(at(whom) + " has no finished game yet.");
+        return;
+    }
+    std::vector<std::string> lines;
+    // The newest first.
+    for (auto it = done.rbegin(); it != done.rend() && lines.size() < shown; ++it) {
+        const GameRecord& g = *it;
+        const auto seat = seat_of(g, whom.id);
+        const auto other = seat ? seated(g, rules::opponent(*seat)) : std::nullopt;
+        std::string line = "#" + std::to_string(g.id) + " " + g.variant +
+                           (other ? " vs " + mention(*other) : std::string()) + ": ";
+        if (g.status == GameStatus::Aborted) {
+            line += "aborted";
+        } else {
+            const bool won = (g.result == "1-0" && seat == Seat::White) ||
+                             (g.result == "0-1" && seat == Seat::Black);
+            const bool draw = g.result == "1/2-1/2";
+            line += g.result + " (" + (draw ? "draw" : won ? "won" : "lost") +
+                    (g.reason.empty() ? "" : ", " + g.reason) + ")";
+        }
+        lines.push_back(std::move(line));
+    }
+    const std::string more = done.size() > shown ? ", the newest " + std::to_string(shown) + " of " +
+                                                       std::to_string(done.size())
+                                                 : std::string();
+    say("Finished games of " + at(whom) + more + ":", join(lines, "\n") + "\n");
 }
 
 void PostRun::cmd_history(const std::vector<std::string>& args, bool pgn) {
@@ -82,7 +142,7 @@ void PostRun::cmd_history(const std::vector<std::string>& args, bool pgn) {
                                          [](const std::string& t) { return !t.empty(); });
         say("Game #" + std::to_string(g->id) + ", " + info.title + ", " +
                 std::to_string(plies) + (plies == 1 ? " ply." : " plies."),
-            log.empty() ? std::string("(no moves yet)\n") : wrap(moves, 60));
+            log.empty() ? std::string("(no moves yet)\n") : wrap_moves(moves, 60));
         return;
     }
     std::time_t t = static_cast<std::time_t>(g->created_at);
@@ -90,18 +150,114 @@ void PostRun::cmd_history(const std::vector<std::string>& args, bool pgn) {
     gmtime_r(&t, &tm);
     char date[16];
     std::strftime(date, sizeof date, "%Y.%m.%d", &tm);
+    char time[16];
+    std::strftime(time, sizeof time, "%H:%M:%S", &tm);
     std::string result = g->status == GameStatus::Finished ? g->result : "*";
     auto name = [&](std::optional<std::int64_t> id) { return id ? player(*id).name : "?"; };
-    std::string text = "[Event \"ghostpost game " + std::to_string(g->id) + "\"]\n" +
-                       "[Site \"" + g->platform + " " + g->channel + "\"]\n" + "[Date \"" +
-                       date + "\"]\n" + "[White \"" + name(g->white) + "\"]\n" + "[Black \"" +
-                       name(g->black) + "\"]\n" + "[Result \"" + result + "\"]\n";
-    if (info.name != "chess")
-        text += "[Variant \"" + info.title + "\"]\n";
-    if (g->status == GameStatus::Finished)
-        text += "[Termination \"" + g->reason + "\"]\n";
-    text += "\n" + wrap(moves.empty() ? result : moves + " " + result, 78);
-    say("PGN of game #" + std::to_string(g->id) + ":", text);
+    std::string round = "-";
+    std::string event = "ghostpost game " + std::to_string(g->id);
+    if (const auto pairing = store_.pairing_of_game(g->id)) {
+        round = std::to_string(pairing->round) + "." + std::to_string(pairing->board);
+        if (const auto tourney = store_.tournament(pairing->tournament_id))
+            event = tourney->name;
+    }
+    // The seven tags every PGN reader knows, then those lichess writes.
+    std::string text = "[Event \"" + pgn_escape(event) + "\"]\n" + "[Site \"" +
+                       pgn_escape(g->platform + " " + g->channel) + "\"]\n" + "[Date \"" + date +
+                       "\"]\n" + "[Round \"" + round + "\"]\n" + "[White \"" +
+                       pgn_escape(name(g->white)) + "\"]\n" + "[Black \"" +
+                       pgn_escape(name(g->black)) + "\"]\n" + "[Result \"" + result + "\"]\n" +
+                       "[UTCDate \"" + date + "\"]\n" + "[UTCTime \"" + time + "\"]\n" +
+                       "[Variant \"" + (info.name == "chess" ? "Standard" : info.title) + "\"]\n" +
+                       "[TimeControl \"" + pgn_time_control(g->time_control) + "\"]\n" +
+                       "[Termination \"" + pgn_termination(*g) + "\"]\n";
+    std::string body = moves;
+    if (g->status == GameStatus::Finished && !g->reason.empty())
+        body += std::string(body.empty() ? "" : " ") + "{" + g->reason + "}";
+    text += "\n" + wrap_moves(body.empty() ? result : body + " " + result, 78);
+    // FIDE chess from the start position opens in lichess's analysis board, moves and all.
+    std::string link;
+    if (info.name == "chess" && !log.empty()) {
+        link = "\nAnalyse it on lichess: https://lichess.org/analysis/pgn/";
+        for (std::size_t i = 0; i < log.size(); ++i) {
+            link += i ? "_" : "";
+            for (const char c : log[i].text)
+                link += c == '+' ? "%2B" : c == '#' ? "%23" : std::string(1, c);
+        }
+    }
+    say("PGN of game #" + std::to_string(g->id) + ":" + link, text);
+}
+
+std::string PostRun::pgn_escape(const std::string& value) {
+    std::string out;
+    for (const char c : value) {
+        if (c == '"' || c == '\\')
+            out += '\\';
+        out += c == '\n' ? ' ' : c;
+    }
+    return out;
+}
+
+std::string PostRun::pgn_time_control(const std::string& tc) {
+    const auto parsed = parse_time_control(tc);
+    if (!parsed.value || parsed.value->kind == TimeControl::Kind::None)
+        return "-";
+    const TimeControl& c = *parsed.value;
+    if (c.kind == TimeControl::Kind::PerMove)
+        return "1/" + std::to_string(c.base); // one move in so many seconds
+    return std::to_string(c.base) + "+" + std::to_string(c.increment);
+}
+
+// The Termination values lichess writes: how the game ended, not who won.
+std::string PostRun::pgn_termination(const GameRecord& g) {
+    if (g.status == GameStatus::Aborted)
+        return "Abandoned";
+    if (g.status != GameStatus::Finished)
+        return "Unterminated";
+    if (g.reason.starts_with("timeout"))
+        return "Time forfeit";
+    if (g.reason == "adjudication")
+        return "Adjudication";
+    if (g.reason == "forfeit")
+        return "Rules infraction";
+    return "Normal";
+}
+
+void PostRun::cmd_fen(const std::vector<std::string>& args) {
+    std::size_t used = 0;
+    auto g = pick_game(args, used, "fen", true);
+    if (!g)
+        return;
+    if (used < args.size()) {
+        usage_error("fen", "I did not understand \"" + shorten(args[used]) + "\".");
+        return;
+    }
+    if (g->status != GameStatus::Ongoing && g->status != GameStatus::Finished &&
+        g->status != GameStatus::Aborted) {
+        say("Game #" + std::to_string(g->id) + " never started.");
+        return;
+    }
+    Loaded l = load(*g);
+    // A FEN is the whole position: while a game hides pieces or dice decide, it would tell
+    // what the rules keep from the channel.
+    if (g->status == GameStatus::Ongoing && (hides_pieces(*l.game) || l.info().uses_chance)) {
+        say("Game #" + std::to_string(g->id) + " (" + l.info().title +
+            ") keeps part of its position hidden while it runs: its FEN comes once it is over.");
+        return;
+    }
+    const std::string fen = l.game->fen();
+    if (fen.empty()) {
+        say(l.info().title + " has no FEN.");
+        return;
+    }
+    std::string text = "FEN of game #" + std::to_string(g->id) + " after " +
+                       std::to_string(l.plies) + (l.plies == 1 ? " ply:" : " plies:");
+    if (l.info().name == "chess") {
+        std::string url = fen;
+        std::replace(url.begin(), url.end(), ' ', '_');
+        text += " https://lichess.org/analysis/" + url;
+    }
+    say(text, fen);
 }
 
 } // namespace ghostpost::bot
