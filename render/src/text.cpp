@@ -88,11 +88,11 @@ std::string rank_label(int rank) {
     return n.size() < 2 ? " " + n : n;
 }
 
-std::string coordinates_line(const BoardView& b, bool flipped) {
+std::string coordinates_line(const BoardView& b, bool flipped, bool wide) {
     std::string line = "   ";
     for (int i = 0; i < b.files; ++i) {
         int file = flipped ? b.files - 1 - i : i;
-        line += " " + file_label(file) + " ";
+        line += (wide ? "  " : " ") + file_label(file) + " ";
     }
     return line;
 }
@@ -117,8 +117,17 @@ std::string seat_label(const TextStyle& style, Seat s) {
 
 std::string render_board_text(const BoardView& b, const TextStyle& style) {
     const bool flipped = style.bottom == Seat::Black;
+    // A mark after a piece (a Phantom's '?', a spirit's '~') would touch the next square's mark
+    // ("f?*p"): such boards give every square a column more.
+    bool wide = false;
+    for (int rank = 0; rank < b.ranks && !wide; ++rank)
+        for (int file = 0; file < b.files && !wide; ++file) {
+            const rules::Cell& cell = b.at(Square(file, rank));
+            wide = !cell.figures.empty() && cell.figures.front().piece.kind != PieceKind::None &&
+                   suffix(cell) != ' ';
+        }
     std::string out;
-    rstrip_into(out, coordinates_line(b, flipped));
+    rstrip_into(out, coordinates_line(b, flipped, wide));
     bool tinted = false;
     std::string under, hit_points, imprisoned;
     for (int r = 0; r < b.ranks; ++r) {
@@ -134,6 +143,8 @@ std::string render_board_text(const BoardView& b, const TextStyle& style) {
                 mark = '*';
             if (b.check.valid() && sq == b.check)
                 mark = '!';
+            if (wide)
+                line += ' ';
             line += mark;
             if (cell.figures.empty() || cell.figures.front().piece.kind == PieceKind::None) {
                 line += empty_glyph(cell.tint, style.glyphs);
@@ -146,7 +157,7 @@ std::string render_board_text(const BoardView& b, const TextStyle& style) {
         }
         rstrip_into(out, line + " " + rank_label(rank));
     }
-    rstrip_into(out, coordinates_line(b, flipped));
+    rstrip_into(out, coordinates_line(b, flipped, wide));
 
     // Details, walked from a1 upward so the order does not depend on orientation.
     for (int rank = 0; rank < b.ranks; ++rank) {
@@ -184,7 +195,8 @@ std::string render_board_text(const BoardView& b, const TextStyle& style) {
     else
         status += ", the game is over.";
     if (b.last_to.valid())
-        status += " Last move: " + (b.last_from.valid() ? b.last_from.name() + "-" : "@") +
+        status += " Last move: " +
+                  (b.last_from.valid() ? b.last_from.name() + "-" : std::string("to ")) +
                   b.last_to.name() + ".";
     rstrip_into(out, status);
     if (b.check.valid() && style.ended.empty()) {

@@ -123,11 +123,25 @@ TEST_CASE("Spirits, stacks and Phantoms get their suffix and an Under line",
     put(b, "f6", PieceKind::Phantom, Seat::Black, FigureStyle::Phantom);
     b.deciding = {Seat::White, Seat::Black};
     std::string text = render_board_text(b);
-    CHECK(text.find(" 6  .  .  .  .  .  f? .  .   6\n") != std::string::npos);
-    CHECK(text.find(" 5  .  .  .  .  R& .  .  .   5\n") != std::string::npos);
-    CHECK(text.find(" 4  .  .  .  B^ .  .  .  .   4\n") != std::string::npos);
-    CHECK(text.find(" 3  .  .  n~ .  .  .  .  .   3\n") != std::string::npos);
+    CHECK(text.find(" 6   .   .   .   .   .   f?  .   .   6\n") != std::string::npos);
+    CHECK(text.find(" 5   .   .   .   .   R&  .   .   .   5\n") != std::string::npos);
+    CHECK(text.find(" 4   .   .   .   B^  .   .   .   .   4\n") != std::string::npos);
+    CHECK(text.find(" 3   .   .   n~  .   .   .   .   .   3\n") != std::string::npos);
     CHECK(text.find("Move 1, White and Black to decide.\nUnder: e5 n~\n") != std::string::npos);
+    // A column more per square on such boards: the letters under their squares.
+    CHECK(text.substr(0, 35) == "     a   b   c   d   e   f   g   h\n");
+}
+
+TEST_CASE("A mark after a piece never touches the next square's mark; an entry's last move",
+          "[render][text][variant:phantom]") {
+    BoardView b("phantom", 8, 8);
+    put(b, "e5", PieceKind::Phantom, Seat::Black, FigureStyle::Phantom);
+    put(b, "f5", PieceKind::Pawn, Seat::White);
+    b.last_to = Square(5, 4); // f5, entered: no square it came from
+    b.deciding = {Seat::Black};
+    const std::string text = render_board_text(b);
+    CHECK(text.find(" 5   .   .   .   .   f? *P   .   .   5\n") != std::string::npos);
+    CHECK(text.find("Move 1, Black to move. Last move: to f5.\n") != std::string::npos);
 }
 
 TEST_CASE("Gnostic hit points, imprisonment, tints and notes are spelled out under the board",
@@ -151,8 +165,8 @@ TEST_CASE("Gnostic hit points, imprisonment, tints and notes are spelled out und
     b.notes = {"Track: C, toward dark"};
     b.deciding = {Seat::White};
     std::string text = render_board_text(b);
-    CHECK(text.find(" 1  #  +  -  _  K' .  .  .   1\n") != std::string::npos);
-    CHECK(text.find(" 8  r# .  .  .  .  .  .  .   8\n") != std::string::npos);
+    CHECK(text.find(" 1   #   +   -   _   K'  .   .   .   1\n") != std::string::npos);
+    CHECK(text.find(" 8   r#  .   .   .   .   .   .   .   8\n") != std::string::npos);
     CHECK(text.find("Move 1, White to move.\n"
                     "Hit points: e1 K 40/100\n"
                     "Imprisoned: a8 r\n"
