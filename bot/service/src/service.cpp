@@ -155,19 +155,34 @@ std::string wrap_moves(const std::string& movetext, std::size_t width) {
         start = end + 1;
     }
     std::string out, line;
-    for (const std::string& turn : turns) {
-        if (turn.size() > width) {
-            if (!line.empty())
-                out += line + "\n";
-            line.clear();
-            out += wrap(turn, width);
-            continue;
-        }
-        if (!line.empty() && line.size() + 1 + turn.size() > width) {
+    const auto add = [&](const std::string& piece) {
+        if (!line.empty() && line.size() + 1 + piece.size() > width) {
             out += line + "\n";
             line.clear();
         }
-        line += (line.empty() ? "" : " ") + turn;
+        line += (line.empty() ? "" : " ") + piece;
+    };
+    for (const std::string& turn : turns) {
+        if (turn.size() <= width) {
+            add(turn);
+            continue;
+        }
+        // A turn longer than a line (dice and their comments) flows on word by word, its
+        // number still with its first move.
+        std::vector<std::string> words;
+        for (std::size_t at = 0; at <= turn.size();) {
+            std::size_t end = turn.find(' ', at);
+            if (end == std::string::npos)
+                end = turn.size();
+            words.push_back(turn.substr(at, end - at));
+            at = end + 1;
+        }
+        if (words.size() > 1 && words[0].back() == '.') {
+            words[1] = words[0] + " " + words[1];
+            words.erase(words.begin());
+        }
+        for (const std::string& word : words)
+            add(word);
     }
     if (!line.empty())
         out += line + "\n";
