@@ -3,6 +3,7 @@
 
 #include "ghostpost/bot/command.h"
 #include "ghostpost/bot/game_loader.h"
+#include "ghostpost/bot/game_record.h"
 #include "ghostpost/render/png.h"
 #include "ghostpost/render/text.h"
 #include "ghostpost/rules/notation.h"
@@ -85,23 +86,34 @@ void PostRun::cmd_history(const std::vector<std::string>& args, bool pgn) {
             log.empty() ? std::string("(no moves yet)\n") : wrap(moves, 60));
         return;
     }
-    std::time_t t = static_cast<std::time_t>(g->created_at);
+    auto name = [&](std::optional<std::int64_t> id) { return id ? player(*id).name : "?"; };
+    const std::string text = pgn_text(*g, log, name(g->white), name(g->black));
+    say("PGN of game #" + std::to_string(g->id) + ":", text);
+}
+
+std::string pgn_text(const GameRecord& g, const std::vector<storage::ActionRecord>& log,
+                     const std::string& white, const std::string& black) {
+    const rules::Variant* variant = rules::find_variant(g.variant);
+    if (variant == nullptr)
+        throw std::runtime_error("game #" + std::to_string(g.id) + ": unknown variant");
+    const auto& info = variant->info();
+    const std::string moves = public_movetext(g, log);
+    std::time_t t = static_cast<std::time_t>(g.created_at);
     std::tm tm{};
     gmtime_r(&t, &tm);
     char date[16];
     std::strftime(date, sizeof date, "%Y.%m.%d", &tm);
-    std::string result = g->status == GameStatus::Finished ? g->result : "*";
-    auto name = [&](std::optional<std::int64_t> id) { return id ? player(*id).name : "?"; };
-    std::string text = "[Event \"ghostpost game " + std::to_string(g->id) + "\"]\n" +
-                       "[Site \"" + g->platform + " " + g->channel + "\"]\n" + "[Date \"" +
-                       date + "\"]\n" + "[White \"" + name(g->white) + "\"]\n" + "[Black \"" +
-                       name(g->black) + "\"]\n" + "[Result \"" + result + "\"]\n";
+    std::string result = g.status == GameStatus::Finished ? g.result : "*";
+    std::string text = "[Event \"ghostpost game " + std::to_string(g.id) + "\"]\n" +
+                       "[Site \"" + g.platform + " " + g.channel + "\"]\n" + "[Date \"" +
+                       date + "\"]\n" + "[White \"" + white + "\"]\n" + "[Black \"" +
+                       black + "\"]\n" + "[Result \"" + result + "\"]\n";
     if (info.name != "chess")
         text += "[Variant \"" + info.title + "\"]\n";
-    if (g->status == GameStatus::Finished)
-        text += "[Termination \"" + g->reason + "\"]\n";
+    if (g.status == GameStatus::Finished)
+        text += "[Termination \"" + g.reason + "\"]\n";
     text += "\n" + wrap(moves.empty() ? result : moves + " " + result, 78);
-    say("PGN of game #" + std::to_string(g->id) + ":", text);
+    return text;
 }
 
 } // namespace ghostpost::bot
