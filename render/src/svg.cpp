@@ -31,12 +31,18 @@ constexpr int note_height = 22;
 // The PNG's square colours (png.cpp) as hex, and the Gnostic tints as the same mixes of them.
 const char* square_fill(const BoardView& b, Square s) {
     switch (b.at(s).tint) {
-    case rules::Tint::Light100: return "#e7e2d4";
-    case rules::Tint::Light75: return "#c9cac8";
-    case rules::Tint::Neutral: return "#b2b9bd";
-    case rules::Tint::Dark75: return "#97a4b1";
-    case rules::Tint::Dark100: return "#7d8fa6";
-    case rules::Tint::Chequer: break;
+    case rules::Tint::Light100:
+        return "#e7e2d4";
+    case rules::Tint::Light75:
+        return "#c9cac8";
+    case rules::Tint::Neutral:
+        return "#b2b9bd";
+    case rules::Tint::Dark75:
+        return "#97a4b1";
+    case rules::Tint::Dark100:
+        return "#7d8fa6";
+    case rules::Tint::Chequer:
+        break;
     }
     return (s.file + s.rank) % 2 == 0 ? "#7d8fa6" : "#e7e2d4"; // a1 is dark
 }
@@ -45,13 +51,20 @@ const char* square_fill(const BoardView& b, Square s) {
 // shapes whatever the font does with the outlined ones.
 const char* figurine(PieceKind k) {
     switch (k) {
-    case PieceKind::King: return "\u265a";
-    case PieceKind::Queen: return "\u265b";
-    case PieceKind::Rook: return "\u265c";
-    case PieceKind::Bishop: return "\u265d";
-    case PieceKind::Knight: return "\u265e";
-    case PieceKind::Pawn: return "\u265f";
-    default: return nullptr;
+    case PieceKind::King:
+        return "\u265a";
+    case PieceKind::Queen:
+        return "\u265b";
+    case PieceKind::Rook:
+        return "\u265c";
+    case PieceKind::Bishop:
+        return "\u265d";
+    case PieceKind::Knight:
+        return "\u265e";
+    case PieceKind::Pawn:
+        return "\u265f";
+    default:
+        return nullptr;
     }
 }
 
@@ -91,10 +104,9 @@ void draw_figure(std::string& out, const Figure& f, double x, double y, double s
         group += " opacity=\"" + num(opacity) + "\"";
     out += group + ">";
     if (const char* glyph = figurine(f.piece.kind)) {
-        out += "<text x=\"" + num(x + s / 2) + "\" y=\"" + num(y + s * 0.80) +
-               "\" font-size=\"" + num(s * 0.86) + "\" text-anchor=\"middle\" fill=\"" + fill +
-               "\" stroke=\"" + ink + "\" stroke-width=\"" + num(s / 40) + "\">" + glyph +
-               "</text>";
+        out += "<text x=\"" + num(x + s / 2) + "\" y=\"" + num(y + s * 0.80) + "\" font-size=\"" +
+               num(s * 0.86) + "\" text-anchor=\"middle\" fill=\"" + fill + "\" stroke=\"" + ink +
+               "\" stroke-width=\"" + num(s / 40) + "\">" + glyph + "</text>";
     } else {
         out += "<circle cx=\"" + num(x + s / 2) + "\" cy=\"" + num(y + s / 2) + "\" r=\"" +
                num(s * 0.38) + "\" fill=\"" + fill + "\" stroke=\"" + ink + "\" stroke-width=\"" +
@@ -162,12 +174,23 @@ std::string xml_escape(std::string_view text) {
     out.reserve(text.size());
     for (char c : text) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
-        default: out += c;
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        case '\'':
+            out += "&#39;";
+            break;
+        default:
+            out += c;
         }
     }
     return out;
@@ -217,8 +240,8 @@ std::string render_svg(const BoardView& board, const SvgOptions& options) {
                    "\" fill=\"" + square_fill(board, s) + "\"/>";
             if (s == board.last_from || s == board.last_to)
                 out += "<rect class=\"last\" x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" +
-                       std::to_string(square_size) + "\" height=\"" +
-                       std::to_string(square_size) + "\" fill=\"#ffd138\" opacity=\"0.5\"/>";
+                       std::to_string(square_size) + "\" height=\"" + std::to_string(square_size) +
+                       "\" fill=\"#ffd138\" opacity=\"0.5\"/>";
             if (s == board.check)
                 out += "<circle class=\"check\" cx=\"" + num(x + square_size / 2.0) + "\" cy=\"" +
                        num(y + square_size / 2.0) + "\" r=\"" + num(square_size * 0.45) +

@@ -3,15 +3,13 @@
 // fetch is read and must hold none of the hidden facts: a Phantom on its square as the true
 // state has it, the raw text of a secret decision, the Gnostic seed. Once the game is over the
 // seed must appear (so the check is not blind).
-#include "web_support.h"
-
 #include "../rules/phantom_squares.h"
 #include "ghostpost/bot/random.h"
 #include "ghostpost/render/svg.h"
 #include "ghostpost/web/site.h"
+#include "web_support.h"
 
 #include <catch2/catch.hpp>
-
 #include <set>
 
 using namespace ghostpost;
@@ -54,8 +52,8 @@ bool all_private(const std::vector<rules::Event>& events) {
 }
 
 struct Played {
-    int phantom_plies = 0;   // plies after which a Phantom stood on the board
-    int secret_actions = 0;  // secret decisions made
+    int phantom_plies = 0;  // plies after which a Phantom stood on the board
+    int secret_actions = 0; // secret decisions made
     int pages = 0;
 };
 
@@ -86,9 +84,9 @@ Played play(const std::string& variant, int seed, int plies) {
         const auto phantoms = test::phantoms_of(*game);
         played.phantom_plies += !phantoms.empty();
         std::vector<std::string> pages;
-        for (const std::string& path : {"/game/" + gid, "/game/" + gid + "/board.svg",
-                                       "/game/" + gid + "/pgn", std::string("/"),
-                                       "/player/" + std::to_string(db.alice)}) {
+        for (const std::string& path :
+             {"/game/" + gid, "/game/" + gid + "/board.svg", "/game/" + gid + "/pgn",
+              std::string("/"), "/player/" + std::to_string(db.alice)}) {
             const web::Page p = site.get(path);
             REQUIRE(p.status == 200);
             pages.push_back(p.body);
@@ -111,8 +109,9 @@ Played play(const std::string& variant, int seed, int plies) {
             CHECK_FALSE(shows_phantom_at(body, phantoms));
             CHECK(body.find(seed_hex) == std::string::npos);
             const std::size_t moves = body.find("<ol class=\"moves\">");
-            const std::string listed =
-                moves == std::string::npos ? body : body.substr(moves, body.find("</ol>", moves) - moves);
+            const std::string listed = moves == std::string::npos
+                                           ? body
+                                           : body.substr(moves, body.find("</ol>", moves) - moves);
             for (const auto& s : secrets)
                 if (!publics.contains(s)) {
                     INFO("secret " << s);
@@ -131,7 +130,8 @@ Played play(const std::string& variant, int seed, int plies) {
 
 } // namespace
 
-TEST_CASE("No page shows where a Phantom stands while the game runs", "[web][leak][variant:phantom]") {
+TEST_CASE("No page shows where a Phantom stands while the game runs",
+          "[web][leak][variant:phantom]") {
     int phantom_plies = 0, pages = 0;
     for (int seed : {11, 12, 13})
         for (int i = 0; i < 1; ++i) {

@@ -1,9 +1,8 @@
 // The pages over HTTP on loopback: headers, 304 on a matching ETag, gzip when asked, 404s, and
 // a download's name.
-#include "web_support.h"
-
 #include "ghostpost/web/server.h"
 #include "ghostpost/web/site.h"
+#include "web_support.h"
 
 #include <catch2/catch.hpp>
 #include <httplib.h>

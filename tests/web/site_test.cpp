@@ -1,8 +1,7 @@
 // The web pages through Site (no sockets): routes, 404s, what a game page shows at each ply,
 // the PGN, and the caching by revision.
-#include "web_support.h"
-
 #include "ghostpost/web/site.h"
+#include "web_support.h"
 
 #include <catch2/catch.hpp>
 
@@ -33,7 +32,8 @@ struct ChessGame {
 
 } // namespace
 
-TEST_CASE("A game page shows the board at the ply asked for, and the last one by default", "[web]") {
+TEST_CASE("A game page shows the board at the ply asked for, and the last one by default",
+          "[web]") {
     ChessGame t;
     web::Site site({t.db.path()});
     const web::Page last = site.get("/game/" + std::to_string(t.id));
@@ -51,10 +51,13 @@ TEST_CASE("A game page shows the board at the ply asked for, and the last one by
     CHECK(piece_on(first.body, "e7") == "p");
     CHECK(piece_on(first.body, "g1") == "N");
     // The steps and the move list link every ply; the keys follow #prev and #next.
-    CHECK(first.body.find("<a id=\"prev\" rel=\"prev\" href=\"/game/1?ply=0\">") != std::string::npos);
-    CHECK(first.body.find("<a id=\"next\" rel=\"next\" href=\"/game/1?ply=2\">") != std::string::npos);
-    CHECK(first.body.find("<li value=\"2\" class=\"black\"><a href=\"/game/1?ply=2\">e5</a></li>") !=
+    CHECK(first.body.find("<a id=\"prev\" rel=\"prev\" href=\"/game/1?ply=0\">") !=
           std::string::npos);
+    CHECK(first.body.find("<a id=\"next\" rel=\"next\" href=\"/game/1?ply=2\">") !=
+          std::string::npos);
+    CHECK(
+        first.body.find("<li value=\"2\" class=\"black\"><a href=\"/game/1?ply=2\">e5</a></li>") !=
+        std::string::npos);
     CHECK(first.body.find("<script src=\"/static/game.js\" defer></script>") != std::string::npos);
     CHECK(first.body.find("<script>") == std::string::npos); // no inline script
 
@@ -127,7 +130,8 @@ TEST_CASE("The index lists games under way, a player page their games and rating
     CHECK(index.status == 200);
     CHECK(index.body.find("<a href=\"/game/1\">#1</a>") != std::string::npos);
     CHECK(index.body.find("<a href=\"/game/2\">#2</a>") == std::string::npos);
-    CHECK(index.body.find("<a href=\"/leaderboard/phantom\">Phantom Chess</a>") != std::string::npos);
+    CHECK(index.body.find("<a href=\"/leaderboard/phantom\">Phantom Chess</a>") !=
+          std::string::npos);
 
     const web::Page alice = site.get("/player/" + std::to_string(t.db.alice));
     CHECK(alice.status == 200);
@@ -169,15 +173,17 @@ TEST_CASE("A tournament page has standings, a crosstable and the pairings by rou
     CHECK(p.body.find("<h1>Autumn</h1><p>FIDE chess, roundrobin, running, round 1 of 3</p>") !=
           std::string::npos);
     // Alice 1 (a win), Carol 1 (a bye), Bob 0: by points, ties in seed order.
-    CHECK(p.body.find("<tr><td>1</td><td><a href=\"/player/1\">Alice</a></td><td>1</td><td>1</td></tr>"
-                      "<tr><td>2</td><td><a href=\"/player/3\">Carol</a></td><td>1</td><td>0</td></tr>"
-                      "<tr><td>3</td><td><a href=\"/player/2\">Bob &lt;b&gt;</a></td><td>0</td><td>1</td></tr>") !=
-          std::string::npos);
+    CHECK(p.body.find(
+              "<tr><td>1</td><td><a href=\"/player/1\">Alice</a></td><td>1</td><td>1</td></tr>"
+              "<tr><td>2</td><td><a href=\"/player/3\">Carol</a></td><td>1</td><td>0</td></tr>"
+              "<tr><td>3</td><td><a href=\"/player/2\">Bob "
+              "&lt;b&gt;</a></td><td>0</td><td>1</td></tr>") != std::string::npos);
     CHECK(p.body.find("<tr><th>1 Alice</th><td class=\"self\"></td><td></td><td>1</td></tr>") !=
           std::string::npos);
-    CHECK(p.body.find("<h3>Round 1</h3><ol class=\"pairings\"><li><a href=\"/player/1\">Alice</a> – "
-                      "<a href=\"/player/2\">Bob &lt;b&gt;</a> <a href=\"/game/" +
-                      std::to_string(g1) + "\">game #" + std::to_string(g1) +
-                      "</a> 1-0</li><li><a href=\"/player/3\">Carol</a> – bye</li></ol>") !=
-          std::string::npos);
+    CHECK(
+        p.body.find("<h3>Round 1</h3><ol class=\"pairings\"><li><a href=\"/player/1\">Alice</a> – "
+                    "<a href=\"/player/2\">Bob &lt;b&gt;</a> <a href=\"/game/" +
+                    std::to_string(g1) + "\">game #" + std::to_string(g1) +
+                    "</a> 1-0</li><li><a href=\"/player/3\">Carol</a> – bye</li></ol>") !=
+        std::string::npos);
 }

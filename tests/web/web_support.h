@@ -7,7 +7,6 @@
 #include "ghostpost/storage/store.h"
 
 #include <catch2/catch.hpp>
-
 #include <cstdlib>
 #include <filesystem>
 #include <random>

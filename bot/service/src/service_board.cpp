@@ -77,7 +77,11 @@ void PostRun::cmd_board(const std::vector<std::string>& args) {
             board(earlier, author_.id, flip, glyphs, image));
         return;
     }
-    say(header + next_line(l) + clock_line(l), board(l, author_.id, flip, glyphs, image));
+    // With [web] base_url set, the game's page: every ply, the clocks, the PGN.
+    const std::string& base = s_.settings_.web_base_url;
+    const std::string web =
+        base.empty() ? std::string() : " Web: " + base + "/game/" + std::to_string(g->id);
+    say(header + next_line(l) + clock_line(l) + web, board(l, author_.id, flip, glyphs, image));
 }
 
 } // namespace ghostpost::bot

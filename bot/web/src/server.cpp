@@ -1,10 +1,9 @@
 #include "ghostpost/web/server.h"
 
-#include <httplib.h>
-
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <httplib.h>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -155,18 +154,21 @@ WebServer::WebServer(Site& site, const ServerSettings& settings)
     };
     server.Get(R"(/.*)", handler);
     // Anything but GET and HEAD: 405 from httplib's own routing, with the headers above.
-    impl_->port = settings.port == 0 ? server.bind_to_any_port(settings.host)
-                                     : (server.bind_to_port(settings.host, settings.port)
-                                            ? settings.port
-                                            : -1);
+    impl_->port = settings.port == 0
+                      ? server.bind_to_any_port(settings.host)
+                      : (server.bind_to_port(settings.host, settings.port) ? settings.port : -1);
     if (impl_->port <= 0)
         throw std::runtime_error("web: cannot listen on " + settings.host + ":" +
                                  std::to_string(settings.port));
 }
 
-WebServer::~WebServer() { stop(); }
+WebServer::~WebServer() {
+    stop();
+}
 
-int WebServer::port() const { return impl_->port; }
+int WebServer::port() const {
+    return impl_->port;
+}
 
 void WebServer::start() {
     if (impl_->thread.joinable())

@@ -32,7 +32,9 @@ namespace {
 
 const char* const html_type = "text/html; charset=utf-8";
 
-std::string esc(std::string_view s) { return xml_escape(s); }
+std::string esc(std::string_view s) {
+    return xml_escape(s);
+}
 
 std::string etag_of(const std::string& body) {
     std::uint64_t h = 1469598103934665603ULL; // FNV-1a
@@ -151,7 +153,6 @@ std::string ending(const GameRecord& g, const std::array<std::string, 2>& seats)
     return text;
 }
 
-
 } // namespace
 
 struct Site::Impl {
@@ -250,7 +251,9 @@ struct Site::Impl {
 Site::Site(SiteSettings settings) : impl_(std::make_unique<Impl>(std::move(settings))) {}
 Site::~Site() = default;
 
-Page Site::get(const std::string& path, const Query& query) { return impl_->route(path, query); }
+Page Site::get(const std::string& path, const Query& query) {
+    return impl_->route(path, query);
+}
 
 Page Site::Impl::route(const std::string& path, const Query& query) {
     if (path.empty() || path.front() != '/' || path.size() > 200)
@@ -368,10 +371,12 @@ Page Site::Impl::game(std::int64_t id, const std::vector<std::string>& rest, con
     const auto link = [&](std::size_t k) { return "/game/" + gid + "?ply=" + std::to_string(k); };
     std::string m = "<h1>Game #" + gid + " · " + esc(info->title) + "</h1>";
     m += "<div class=\"game\"><div class=\"board-box\">" + svg + "<nav class=\"steps\">";
-    m += ply > 0 ? "<a id=\"first\" href=\"" + link(0) + "\">⏮</a> <a id=\"prev\" rel=\"prev\" href=\"" +
-                       link(ply - 1) + "\">← previous</a>"
+    m += ply > 0 ? "<a id=\"first\" href=\"" + link(0) +
+                       "\">⏮</a> <a id=\"prev\" rel=\"prev\" href=\"" + link(ply - 1) +
+                       "\">← previous</a>"
                  : std::string("<span id=\"first\">⏮</span> <span id=\"prev\">← previous</span>");
-    m += " <span class=\"at\">ply " + std::to_string(ply) + " of " + std::to_string(last) + "</span> ";
+    m += " <span class=\"at\">ply " + std::to_string(ply) + " of " + std::to_string(last) +
+         "</span> ";
     m += ply < last ? "<a id=\"next\" rel=\"next\" href=\"" + link(ply + 1) +
                           "\">next →</a> <a id=\"last\" href=\"" + link(last) + "\">⏭</a>"
                     : std::string("<span id=\"next\">next →</span> <span id=\"last\">⏭</span>");
@@ -386,7 +391,8 @@ Page Site::Impl::game(std::int64_t id, const std::vector<std::string>& rest, con
         m += "Status: " + esc(std::string(storage::status_name(g->status)));
     if (g->paused)
         m += " (paused by a moderator)";
-    m += "</p><p class=\"tc\">Clock: " + esc(g->time_control) + (g->rated ? ", rated" : ", unrated") + "</p>";
+    m += "</p><p class=\"tc\">Clock: " + esc(g->time_control) +
+         (g->rated ? ", rated" : ", unrated") + "</p>";
     if (!clocks.empty() && g->status == GameStatus::Ongoing) {
         m += "<ul class=\"clocks\">";
         for (const auto& c : clocks) {
@@ -451,8 +457,8 @@ Page Site::Impl::index() {
     } else {
         m += "<table class=\"games\"><tr><th>Game</th><th>Variant</th><th>Players</th></tr>";
         for (const auto& g : games)
-            m += "<tr><td><a href=\"/game/" + std::to_string(g.id) + "\">#" +
-                 std::to_string(g.id) + "</a></td><td>" + esc(title_of(g.variant)) + "</td><td>" +
+            m += "<tr><td><a href=\"/game/" + std::to_string(g.id) + "\">#" + std::to_string(g.id) +
+                 "</a></td><td>" + esc(title_of(g.variant)) + "</td><td>" +
                  player_link(store, g.white) + " – " + player_link(store, g.black) + "</td></tr>";
         m += "</table>";
     }
@@ -479,12 +485,11 @@ Page Site::Impl::player(std::int64_t id) {
             if (!g.white || !g.black)
                 continue; // a challenge, not a game
             out += "<tr><td><a href=\"/game/" + std::to_string(g.id) + "\">#" +
-                   std::to_string(g.id) + "</a></td><td>" + esc(title_of(g.variant)) +
-                   "</td><td>" + player_link(store, g.white) + " – " +
-                   player_link(store, g.black) + "</td>";
+                   std::to_string(g.id) + "</a></td><td>" + esc(title_of(g.variant)) + "</td><td>" +
+                   player_link(store, g.white) + " – " + player_link(store, g.black) + "</td>";
             if (results)
-                out += "<td>" + esc(g.result) + (g.reason.empty() ? "" : " (" + esc(g.reason) + ")") +
-                       "</td>";
+                out += "<td>" + esc(g.result) +
+                       (g.reason.empty() ? "" : " (" + esc(g.reason) + ")") + "</td>";
             out += "</tr>";
         }
         return out + "</table>";
@@ -538,7 +543,9 @@ Page Site::Impl::tournament(std::int64_t id) {
         points[*pr.black] += 1 - w;
         ++played[pr.white];
         ++played[*pr.black];
-        const auto score = [](double s) { return s == 1 ? std::string("1") : s == 0 ? std::string("0") : std::string("½"); };
+        const auto score = [](double s) {
+            return s == 1 ? std::string("1") : s == 0 ? std::string("0") : std::string("½");
+        };
         cross[{pr.white, *pr.black}] += score(w);
         cross[{*pr.black, pr.white}] += score(1 - w);
     }
@@ -551,12 +558,13 @@ Page Site::Impl::tournament(std::int64_t id) {
         std::string s = std::to_string(static_cast<int>(v));
         return v - static_cast<int>(v) > 0.25 ? s + "½" : s;
     };
-    std::string m = "<h1>" + esc(t->name) + "</h1><p>" + esc(title_of(t->variant)) + ", " +
-                    esc(t->format) + ", " + esc(std::string(storage::tournament_status_name(t->status))) +
-                    (t->rounds > 0 ? ", round " + std::to_string(t->current_round) + " of " +
-                                         std::to_string(t->rounds)
-                                   : std::string()) +
-                    "</p>";
+    std::string m =
+        "<h1>" + esc(t->name) + "</h1><p>" + esc(title_of(t->variant)) + ", " + esc(t->format) +
+        ", " + esc(std::string(storage::tournament_status_name(t->status))) +
+        (t->rounds > 0
+             ? ", round " + std::to_string(t->current_round) + " of " + std::to_string(t->rounds)
+             : std::string()) +
+        "</p>";
     m += "<h2>Standings</h2><table class=\"standings\"><tr><th>#</th><th>Player</th><th>Points</th>"
          "<th>Games</th></tr>";
     for (std::size_t i = 0; i < order.size(); ++i)

@@ -34,6 +34,9 @@ struct ServiceSettings {
     std::int64_t challenge_expiry = 7 * 86400; // seconds an unanswered challenge stays open
     int max_open_challenges = 10;              // unanswered challenges one player may have
     std::int64_t downtime_notice_after = 120; // a longer gap between heartbeats is downtime
+    // The web view's address ([web] base_url, no trailing '/'): !board adds the game's page
+    // (base_url + "/game/<id>"). Empty: no links.
+    std::string web_base_url;
     std::size_t game_cache_size = 1000; // replayed games kept in memory, the least recently
                                         // used dropped first (a game is rebuilt from its log)
 };

@@ -15,10 +15,10 @@ namespace ghostpost::web {
 
 struct ServerSettings {
     std::string host = "127.0.0.1";
-    int port = 8080;              // 0: any free port (see WebServer::port)
-    int threads = 8;              // workers, each serving one connection at a time
-    int max_waiting = 64;         // connections waiting for a worker before new ones get 503
-    int timeout_seconds = 5;      // read and write timeouts, and the keep-alive idle time
+    int port = 8080;         // 0: any free port (see WebServer::port)
+    int threads = 8;         // workers, each serving one connection at a time
+    int max_waiting = 64;    // connections waiting for a worker before new ones get 503
+    int timeout_seconds = 5; // read and write timeouts, and the keep-alive idle time
 };
 
 // "127.0.0.1:8080" or "[::1]:8080" into host and port. Errors: std::invalid_argument naming

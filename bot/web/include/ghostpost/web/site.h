@@ -17,18 +17,18 @@
 namespace ghostpost::web {
 
 struct SiteSettings {
-    std::string db_path;           // the SQLite file (WAL); the site opens its own connections
-    std::size_t connections = 4;   // read connections kept open at most
-    std::size_t cached_pages = 1024; // game pages kept rendered, by game, ply and revision
+    std::string db_path;              // the SQLite file (WAL); the site opens its own connections
+    std::size_t connections = 4;      // read connections kept open at most
+    std::size_t cached_pages = 1024;  // game pages kept rendered, by game, ply and revision
     std::string command_prefix = "!"; // how commands are written where a page names one
 };
 
 struct Page {
-    int status = 200;          // 200, or 404 for a path or id that names nothing
-    std::string content_type;  // "text/html; charset=utf-8", "image/svg+xml", ...
+    int status = 200;         // 200, or 404 for a path or id that names nothing
+    std::string content_type; // "text/html; charset=utf-8", "image/svg+xml", ...
     std::string body;
-    std::string etag;          // a strong validator of the body, quoted; empty: none
-    std::string filename;      // when set, the page is a download of that name
+    std::string etag;     // a strong validator of the body, quoted; empty: none
+    std::string filename; // when set, the page is a download of that name
 };
 
 using Query = std::map<std::string, std::string>;
