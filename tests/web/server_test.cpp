@@ -108,7 +108,8 @@ TEST_CASE("A listen address is host:port", "[web]") {
     CHECK(s.host == "127.0.0.1");
     CHECK(s.port == 8080);
     CHECK(web::parse_listen("[::1]:80").host == "::1");
-    for (const std::string bad : {"8080", ":80", "host:", "host:x", "host:0", "host:65536"}) {
+    CHECK(web::parse_listen("127.0.0.1:0").port == 0); // any free port
+    for (const std::string bad : {"8080", ":80", "host:", "host:x", "host:65536", "host:123456"}) {
         INFO(bad);
         CHECK_THROWS_AS(web::parse_listen(bad), std::invalid_argument);
     }

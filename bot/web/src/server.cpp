@@ -84,10 +84,10 @@ ServerSettings parse_listen(const std::string& listen) {
         s.host = s.host.substr(1, s.host.size() - 2);
     const std::string port = listen.substr(colon + 1);
     if (port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos)
-        throw std::invalid_argument("the port must be a number from 1 to 65535");
+        throw std::invalid_argument("the port must be a number from 0 to 65535");
     s.port = std::stoi(port);
-    if (s.port < 1 || s.port > 65535)
-        throw std::invalid_argument("the port must be a number from 1 to 65535");
+    if (s.port > 65535) // 0: any free port
+        throw std::invalid_argument("the port must be a number from 0 to 65535");
     return s;
 }
 

@@ -61,7 +61,9 @@ std::string document(const std::string& title, const std::string& main, bool scr
                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
                       "<title>" +
                       esc(title) +
-                      " · ghostpost</title><link rel=\"stylesheet\" href=\"/static/site.css\">";
+                      " · ghostpost</title><link rel=\"stylesheet\" href=\"/static/site.css\">"
+                      // no icon, and no request for /favicon.ico
+                      "<link rel=\"icon\" href=\"data:,\">";
     if (script)
         out += "<script src=\"/static/game.js\" defer></script>";
     out += "</head><body><header><a href=\"/\">ghostpost</a></header><main>" + main +
@@ -371,15 +373,17 @@ Page Site::Impl::game(std::int64_t id, const std::vector<std::string>& rest, con
     const auto link = [&](std::size_t k) { return "/game/" + gid + "?ply=" + std::to_string(k); };
     std::string m = "<h1>Game #" + gid + " · " + esc(info->title) + "</h1>";
     m += "<div class=\"game\"><div class=\"board-box\">" + svg + "<nav class=\"steps\">";
-    m += ply > 0 ? "<a id=\"first\" href=\"" + link(0) +
-                       "\">⏮</a> <a id=\"prev\" rel=\"prev\" href=\"" + link(ply - 1) +
-                       "\">← previous</a>"
-                 : std::string("<span id=\"first\">⏮</span> <span id=\"prev\">← previous</span>");
+    m += ply > 0
+             ? "<a id=\"first\" href=\"" + link(0) +
+                   "\">« first</a> <a id=\"prev\" rel=\"prev\" href=\"" + link(ply - 1) +
+                   "\">← previous</a>"
+             : std::string("<span id=\"first\">« first</span> <span id=\"prev\">← previous</span>");
     m += " <span class=\"at\">ply " + std::to_string(ply) + " of " + std::to_string(last) +
          "</span> ";
-    m += ply < last ? "<a id=\"next\" rel=\"next\" href=\"" + link(ply + 1) +
-                          "\">next →</a> <a id=\"last\" href=\"" + link(last) + "\">⏭</a>"
-                    : std::string("<span id=\"next\">next →</span> <span id=\"last\">⏭</span>");
+    m += ply < last
+             ? "<a id=\"next\" rel=\"next\" href=\"" + link(ply + 1) +
+                   "\">next →</a> <a id=\"last\" href=\"" + link(last) + "\">last »</a>"
+             : std::string("<span id=\"next\">next →</span> <span id=\"last\">last »</span>");
     m += "</nav></div><div class=\"side\">";
     m += "<table class=\"players\"><tr><th>" + esc(info->seat_names[0]) + "</th><td>" +
          player_link(store, g->white) + "</td></tr><tr><th>" + esc(info->seat_names[1]) +

@@ -21,7 +21,7 @@ struct ServerSettings {
     int timeout_seconds = 5; // read and write timeouts, and the keep-alive idle time
 };
 
-// "127.0.0.1:8080" or "[::1]:8080" into host and port. Errors: std::invalid_argument naming
+// "127.0.0.1:8080" or "[::1]:8080" into host and port (port 0: any free one). Errors: std::invalid_argument naming
 // what is wrong.
 ServerSettings parse_listen(const std::string& listen);
 
