@@ -33,7 +33,7 @@ TEST_CASE("A new database is migrated to the current schema in WAL mode", "[stor
     { auto store = open_sqlite_store(path.str()); }
     Database db(path.str());
     CHECK(db.user_version() == sqlite_schema_version());
-    CHECK(sqlite_schema_version() == 9);
+    CHECK(sqlite_schema_version() == 10);
     Statement mode(db, "PRAGMA journal_mode");
     REQUIRE(mode.step());
     CHECK(mode.column_text(0) == "wal");

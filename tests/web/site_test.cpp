@@ -121,10 +121,12 @@ TEST_CASE("The index lists games under way, a player page their games and rating
     storage::RatingRecord r;
     r.player_id = t.db.alice;
     r.variant = "chess";
-    r.rating = 1612.4;
-    r.deviation = 80.2;
-    r.games = 3;
-    t.db.store().save_rating(r, 1'790'000'000);
+    for (auto [games, rating] : {std::pair{1, 1540.0}, {2, 1580.6}, {3, 1612.4}}) {
+        r.rating = rating;
+        r.deviation = 80.2;
+        r.games = games;
+        t.db.store().save_rating(r, 1'790'000'000 + games);
+    }
     web::Site site({t.db.path()});
     const web::Page index = site.get("/");
     CHECK(index.status == 200);
@@ -138,6 +140,15 @@ TEST_CASE("The index lists games under way, a player page their games and rating
     CHECK(alice.body.find("<h1>Alice</h1>") != std::string::npos);
     CHECK(alice.body.find("<td>1612</td><td>80</td><td>3</td>") != std::string::npos);
     CHECK(alice.body.find("<td>0-1 (resignation)</td>") != std::string::npos);
+    // The rating history: one point per rated game, on an axis from 1500 to 1700.
+    CHECK(alice.body.find("data-variant=\"chess\"") != std::string::npos);
+    CHECK(alice.body.find("<polyline fill=\"none\" stroke=\"#2a5db0\" stroke-width=\"2\" "
+                          "points=\"50.0,106.0 250.0,81.6 450.0,62.6\"/>") != std::string::npos);
+    CHECK(alice.body.find("<title>after game 2: 1581</title>") != std::string::npos);
+    CHECK(alice.body.find(">1700</text>") != std::string::npos);
+    CHECK(alice.body.find(">1500</text>") != std::string::npos);
+    const web::Page bob_page = site.get("/player/" + std::to_string(t.db.bob));
+    CHECK(bob_page.body.find("rating-history") == std::string::npos);
 
     const web::Page board = site.get("/leaderboard/chess");
     CHECK(board.status == 200);

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <ctime>
 #include <map>
 #include <mutex>
@@ -153,6 +154,61 @@ std::string ending(const GameRecord& g, const std::array<std::string, 2>& seats)
     if (!g.reason.empty())
         text += " (" + g.reason + ")";
     return text;
+}
+
+// One chart per variant of the ratings a player had after each rated game, as SVG: rating
+// against games played, the axis labelled with the lowest and highest hundred it spans.
+std::string rating_charts(storage::Database& db, std::int64_t player) {
+    storage::Statement s(db, "SELECT variant, games, rating FROM rating_history "
+                             "WHERE player_id = ?1 ORDER BY variant, games");
+    s.bind(1, player);
+    std::map<std::string, std::vector<std::pair<std::int64_t, double>>> series;
+    while (s.step())
+        series[s.column_text(0)].emplace_back(s.column_int(1), s.column_real(2));
+    std::string out;
+    for (const auto& [variant, points] : series) {
+        double lo = points.front().second, hi = lo;
+        for (const auto& p : points) {
+            lo = std::min(lo, p.second);
+            hi = std::max(hi, p.second);
+        }
+        const double bottom = std::floor(lo / 100) * 100, top = std::ceil((hi + 1) / 100) * 100;
+        const auto x = [&](std::size_t i) {
+            return points.size() == 1 ? 250.0
+                                      : 50.0 + 400.0 * static_cast<double>(i) /
+                                                   static_cast<double>(points.size() - 1);
+        };
+        const auto y = [&](double r) { return 10.0 + 120.0 * (top - r) / (top - bottom); };
+        const auto fmt = [](double v) {
+            char buf[16];
+            std::snprintf(buf, sizeof buf, "%.1f", v);
+            return std::string(buf);
+        };
+        std::string line;
+        std::string dots;
+        for (std::size_t i = 0; i < points.size(); ++i) {
+            const std::string px = fmt(x(i)), py = fmt(y(points[i].second));
+            line += (i == 0 ? "" : " ") + px + "," + py;
+            const std::string rating = std::to_string(static_cast<int>(points[i].second + 0.5));
+            dots += "<circle cx=\"" + px + "\" cy=\"" + py +
+                    "\" r=\"3\" fill=\"#2a5db0\" data-games=\"" + std::to_string(points[i].first) +
+                    "\" data-rating=\"" + rating + "\"><title>after game " +
+                    std::to_string(points[i].first) + ": " + rating + "</title></circle>";
+        }
+        out += "<figure class=\"chart\"><figcaption>" + esc(title_of(variant)) +
+               "</figcaption><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 470 150\" "
+               "class=\"rating-history\" data-variant=\"" +
+               esc(variant) +
+               "\"><rect x=\"40\" y=\"10\" width=\"420\" height=\"120\" fill=\"#fff\" "
+               "stroke=\"#ccc\"/><text x=\"36\" y=\"16\" font-size=\"11\" "
+               "text-anchor=\"end\">" +
+               std::to_string(static_cast<int>(top)) +
+               "</text><text x=\"36\" y=\"132\" font-size=\"11\" text-anchor=\"end\">" +
+               std::to_string(static_cast<int>(bottom)) +
+               "</text><polyline fill=\"none\" stroke=\"#2a5db0\" stroke-width=\"2\" points=\"" +
+               line + "\"/>" + dots + "</svg></figure>";
+    }
+    return out;
 }
 
 } // namespace
@@ -513,6 +569,7 @@ Page Site::Impl::player(std::int64_t id) {
                  std::to_string(r.games) + "</td></tr>";
         m += "</table>";
     }
+    m += rating_charts(lease.db(), id);
     m += "<h2>Games under way</h2>" + list(store.games_of_player(*p, {GameStatus::Ongoing}), false);
     m += "<h2>Finished games</h2>" + list(store.games_of_player(*p, {GameStatus::Finished}), true);
     return html(200, document(p->name, m));
