@@ -49,7 +49,7 @@ TEST_CASE("A database with a newer schema than the program is refused", "[storag
         db.set_user_version(99);
     }
     CHECK_THROWS_WITH(open_sqlite_store(path.str()),
-                      "storage: the database has schema version 99, newer than this program's 9");
+                      "storage: the database has schema version 99, newer than this program's 10");
 }
 
 TEST_CASE("A transaction that is not committed is rolled back by its destructor", "[storage]") {
