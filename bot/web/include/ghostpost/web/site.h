@@ -18,7 +18,7 @@ namespace ghostpost::web {
 
 struct SiteSettings {
     std::string db_path;              // the SQLite file (WAL); the site opens its own connections
-    std::size_t connections = 4;      // read connections kept open at most
+    std::size_t connections = 8;      // read connections kept open: one per server thread
     std::size_t cached_pages = 1024;  // game pages kept rendered, by game, ply and revision
     std::string command_prefix = "!"; // how commands are written where a page names one
 };
