@@ -4,8 +4,14 @@
 #include "ghostpost/web/site.h"
 #include "web_support.h"
 
+#include <arpa/inet.h>
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <thread>
+#include <unistd.h>
 
 using namespace ghostpost;
 using ghostpost::test::WebDb;
@@ -113,4 +119,58 @@ TEST_CASE("A listen address is host:port", "[web]") {
         INFO(bad);
         CHECK_THROWS_AS(web::parse_listen(bad), std::invalid_argument);
     }
+}
+
+namespace {
+
+// A TCP connection to the server that sends nothing until asked: a slow client.
+class RawConnection {
+public:
+    explicit RawConnection(int port) {
+        fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+        REQUIRE(fd_ >= 0);
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_port = htons(static_cast<std::uint16_t>(port));
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        REQUIRE(::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+    }
+    ~RawConnection() { ::close(fd_); }
+    // Sends a GET of `path` and returns the status line of the answer.
+    std::string get(const std::string& path) {
+        const std::string request = "GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n";
+        REQUIRE(::send(fd_, request.data(), request.size(), 0) ==
+                static_cast<ssize_t>(request.size()));
+        std::string answer;
+        char buf[512];
+        while (answer.find("\r\n") == std::string::npos) {
+            const ssize_t n = ::recv(fd_, buf, sizeof buf, 0);
+            if (n <= 0)
+                break;
+            answer.append(buf, static_cast<std::size_t>(n));
+        }
+        return answer.substr(0, answer.find("\r\n"));
+    }
+
+private:
+    int fd_ = -1;
+};
+
+} // namespace
+
+TEST_CASE("Connections past the cap are answered 503 while slow clients hold the worker",
+          "[web][http]") {
+    WebDb db;
+    web::Site site{web::SiteSettings{db.path()}};
+    // One worker, one connection may wait for it, reads time out after 2 s.
+    web::WebServer server{site, web::ServerSettings{"127.0.0.1", 0, 1, 1, 2}};
+    server.start();
+    RawConnection holding(server.port()); // the worker waits for its request
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    RawConnection waiting(server.port()); // waits for the worker
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    RawConnection shed(server.port());
+    CHECK(shed.get("/") == "HTTP/1.1 503 Service Unavailable");
+    // The slow client's read times out; the one waiting is then served.
+    CHECK(waiting.get("/") == "HTTP/1.1 200 OK");
 }
