@@ -4,6 +4,9 @@
 #include <condition_variable>
 #include <deque>
 #include <httplib.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -112,6 +115,15 @@ WebServer::WebServer(Site& site, const ServerSettings& settings)
     server.set_keep_alive_timeout(settings.timeout_seconds);
     server.set_keep_alive_max_count(1000);
     server.set_payload_max_length(4096); // every page is a GET; nothing to upload
+    // The listening socket's options, which Linux passes on to every accepted connection:
+    // TCP_NODELAY, or each answer's body (a write after the headers) would wait for the
+    // client's delayed ACK, 40 ms a request; SO_REUSEADDR for a quick restart, but not
+    // httplib's default SO_REUSEPORT, which would let a second server share the port unnoticed.
+    server.set_socket_options([](socket_t sock) {
+        int yes = 1;
+        ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+        ::setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
+    });
     server.set_default_headers({{"Content-Security-Policy", security_policy},
                                 {"X-Content-Type-Options", "nosniff"},
                                 {"Referrer-Policy", "no-referrer"},
