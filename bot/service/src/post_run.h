@@ -316,6 +316,8 @@ private:
     // For a variant with chance, the sentence that commits to the seed by its SHA-256; empty
     // for the others.
     std::string seed_commitment(const GameRecord& g, const rules::VariantInfo& info) const;
+    // " Web: <base_url>/game/<id>" when the web view's address is set; empty otherwise.
+    std::string web_link(std::int64_t game) const;
     // Before `seat` plays `action` from a public post: true, after replying, when the action
     // is a secret decision (all its events are private) that must come by direct message.
     bool refuse_secret_in_public(const Loaded& l, Seat seat, const rules::Action& action,
