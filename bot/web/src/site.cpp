@@ -166,7 +166,10 @@ std::string rating_charts(storage::Database& db, std::int64_t player) {
     while (s.step())
         series[s.column_text(0)].emplace_back(s.column_int(1), s.column_real(2));
     std::string out;
-    for (const auto& [variant, points] : series) {
+    for (const auto& entry : series) {
+        // Named, not bound: clang 14 (the fuzz build) cannot capture a structured binding.
+        const std::string& variant = entry.first;
+        const auto& points = entry.second;
         double lo = points.front().second, hi = lo;
         for (const auto& p : points) {
             lo = std::min(lo, p.second);
