@@ -5,8 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 # The npm packages some tests drive: the Telegram emulator, chess.js for PGN, and ws and ajv
-# for the fake Discord.
-for dir in tests/telegram tests/pgn tests/discord; do
+# for the fake Discord, playwright-core for the web pages in chromium.
+for dir in tests/telegram tests/pgn tests/discord tests/web/browser; do
     npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
 done
 cmake --preset debug

@@ -534,7 +534,7 @@ Settings parse(std::string_view toml_text, const std::string& source,
 
     Settings settings;
     const TableReader top(root, "", source,
-                          {"bot", "clocks", "log", "storage", "platform", "telegram"});
+                          {"bot", "clocks", "log", "storage", "platform", "telegram", "web"});
 
     if (const toml::table* bot = subtable(root, "bot", source)) {
         const TableReader reader(*bot, "bot.", source, {"command_prefix", "moderators"});
@@ -623,6 +623,32 @@ Settings parse(std::string_view toml_text, const std::string& source,
         settings.storage.path = *path;
         if (settings.storage.path.is_relative() && !base_dir.empty()) {
             settings.storage.path = base_dir / settings.storage.path;
+        }
+    }
+
+    if (const toml::table* web = subtable(root, "web", source)) {
+        const TableReader reader(*web, "web.", source, {"listen", "base_url"});
+        if (auto listen = reader.string("listen")) {
+            const std::size_t colon = listen->rfind(':');
+            const std::string port = colon == std::string::npos ? "" : listen->substr(colon + 1);
+            if (colon == 0 || port.empty() || port.size() > 5 ||
+                port.find_first_not_of("0123456789") != std::string::npos ||
+                std::stoi(port) < 1 || std::stoi(port) > 65535) {
+                reader.fail_at(reader.node("listen"), "listen",
+                               "must be host:port, e.g. \"127.0.0.1:8080\"");
+            }
+            settings.web.listen = *listen;
+        }
+        if (auto base = reader.string("base_url")) {
+            if ((base->rfind("https://", 0) != 0 && base->rfind("http://", 0) != 0) ||
+                base->find_first_of(" \t\n\"<>") != std::string::npos) {
+                reader.fail_at(reader.node("base_url"), "base_url",
+                               "must be an http:// or https:// address");
+            }
+            std::string url = *base;
+            while (!url.empty() && url.back() == '/')
+                url.pop_back();
+            settings.web.base_url = url;
         }
     }
 

@@ -269,6 +269,19 @@ CREATE TABLE game_channels (
 );
 CREATE INDEX game_channels_by_channel ON game_channels (platform, channel);
 )sql",
+    // 11: every rating a player had, for the web view's rating-history chart: one row per
+    // save_rating, in the same transaction as the rating itself.
+    R"sql(
+CREATE TABLE rating_history (
+    player_id INTEGER NOT NULL REFERENCES players (id),
+    variant TEXT NOT NULL,
+    games INTEGER NOT NULL,
+    rating REAL NOT NULL,
+    deviation REAL NOT NULL,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (player_id, variant, games)
+);
+)sql",
 };
 
 std::string lower(std::string_view s) {
@@ -1150,6 +1163,12 @@ public:
         s.bind(1, r.player_id).bind(2, r.variant).bind_real(3, r.rating);
         s.bind_real(4, r.deviation).bind_real(5, r.volatility).bind(6, r.games);
         s.bind(7, now).run();
+        Statement h(db_, "INSERT INTO rating_history (player_id, variant, games, rating, "
+                         "deviation, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
+                         "ON CONFLICT (player_id, variant, games) DO UPDATE SET "
+                         "rating = excluded.rating, deviation = excluded.deviation, at = excluded.at");
+        h.bind(1, r.player_id).bind(2, r.variant).bind(3, r.games).bind_real(4, r.rating);
+        h.bind_real(5, r.deviation).bind(6, now).run();
     }
 
     std::vector<RatingRecord> ratings_of_player(std::int64_t player_id) override {

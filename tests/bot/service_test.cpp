@@ -386,3 +386,28 @@ TEST_CASE("A post that fails is answered once, set aside, and the posts behind i
     CHECK(logged.find("\"event\":\"post_failed\"", failed_at + 1) == std::string::npos);
     CHECK(logged.find("\"event\":\"post_set_aside\"") != std::string::npos);
 }
+
+TEST_CASE("With a web address set, the start of a game and !board link its page",
+          "[bot][service][web]") {
+    TempPath path;
+    auto store = storage::open_sqlite_store(path.str());
+    bot::ServiceSettings settings;
+    settings.web_base_url = "https://games.example.org";
+    Service service(*store, settings, fixed_clock);
+    service.handle(post("1", "alice", "!new chess @bob white"));
+    drain_texts(*store);
+    service.handle(post("2", "bob", "!accept"));
+    const auto started = drain_texts(*store);
+    REQUIRE(started.size() == 1);
+    CHECK(started[0] ==
+          "@bob accepts. Game #1, FIDE chess: @alice (White) vs @bob (Black). @alice (White) must "
+          "move. Clock (3d per move; rated): @alice (White) 3d 0h left, until 2023-11-17 22:13 "
+          "UTC; @bob (Black) 3d 0h left. Web: https://games.example.org/game/1");
+    service.handle(post("3", "alice", "!board"));
+    const auto replies = drain_texts(*store);
+    REQUIRE(replies.size() == 1);
+    CHECK(replies[0] ==
+          "Game #1, FIDE chess: @alice (White) vs @bob (Black). @alice (White) must move. Clock "
+          "(3d per move; rated): @alice (White) 3d 0h left, until 2023-11-17 22:13 UTC; @bob "
+          "(Black) 3d 0h left. Web: https://games.example.org/game/1");
+}

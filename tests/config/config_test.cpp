@@ -187,3 +187,21 @@ TEST_CASE("platforms are tables under [platform] and the older [telegram] still 
           "ghostpost.toml: platform.telegram.token_file: no token: set GHOSTPOST_TELEGRAM_TOKEN or "
           "[platform.telegram] token_file");
 }
+
+TEST_CASE("the web view's listen address and base URL are read and checked", "[config]") {
+    const auto env = fake_environment({});
+    const auto settings = parse("[storage]\npath = \"x\"\n[web]\nlisten = \"127.0.0.1:8080\"\n"
+                                "base_url = \"https://games.example.org/\"\n",
+                                "ghostpost.toml", env);
+    CHECK(settings.web.listen == "127.0.0.1:8080");
+    CHECK(settings.web.base_url == "https://games.example.org");
+    CHECK(parse("[storage]\npath = \"x\"\n", "ghostpost.toml", env).web.listen.empty());
+    CHECK(error_of("[storage]\npath = \"x\"\n[web]\nlisten = \"8080\"\n", env) ==
+          "ghostpost.toml:4: web.listen: must be host:port, e.g. \"127.0.0.1:8080\"");
+    CHECK(error_of("[storage]\npath = \"x\"\n[web]\nlisten = \"h:70000\"\n", env) ==
+          "ghostpost.toml:4: web.listen: must be host:port, e.g. \"127.0.0.1:8080\"");
+    CHECK(error_of("[storage]\npath = \"x\"\n[web]\nbase_url = \"games.example.org\"\n", env) ==
+          "ghostpost.toml:4: web.base_url: must be an http:// or https:// address");
+    CHECK(error_of("[storage]\npath = \"x\"\n[web]\nport = 80\n", env) ==
+          "ghostpost.toml:4: web.port: unknown key");
+}

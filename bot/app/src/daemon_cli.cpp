@@ -8,6 +8,7 @@
 #include "ghostpost/bot/telegram.h"
 #include "ghostpost/config/config.h"
 #include "ghostpost/rules/registry.h"
+#include "ghostpost/web/server.h"
 
 #include <CLI/CLI.hpp>
 #include <csignal>
@@ -65,6 +66,7 @@ ServiceSettings service_settings(const config::Settings& settings, const std::st
     for (const auto& [enabled, name] : lanes)
         if (enabled)
             s.platforms.push_back(name);
+    s.web_base_url = settings.web.base_url;
     return s;
 }
 
@@ -261,6 +263,19 @@ int run(const std::string& config_path) {
     try {
         // The database exists and is migrated before any lane opens its own connection.
         storage::open_sqlite_store(settings.storage.path.string());
+        // The web view, when configured: its own connections and threads, read-only.
+        std::unique_ptr<web::Site> site;
+        std::unique_ptr<web::WebServer> web_server;
+        if (!settings.web.listen.empty()) {
+            web::SiteSettings site_settings;
+            site_settings.db_path = settings.storage.path.string();
+            site_settings.command_prefix = settings.command_prefix;
+            site = std::make_unique<web::Site>(site_settings);
+            web_server =
+                std::make_unique<web::WebServer>(*site, web::parse_listen(settings.web.listen));
+            web_server->start();
+            log::info("web_listening", {{"listen", settings.web.listen}});
+        }
         std::vector<Lane> lanes;
         if (settings.telegram.enabled)
             if (auto lane = telegram_lane(settings, http, stop))

@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
     ghostpost::bot::add_run_command(app, exit_status);
     ghostpost::bot::add_console_command(app, exit_status);
     ghostpost::bot::add_render_command(app, exit_status);
+    ghostpost::bot::add_web_command(app, exit_status);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

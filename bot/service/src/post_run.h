@@ -342,6 +342,8 @@ private:
     // For a variant with chance, the sentence that commits to the seed by its SHA-256; empty
     // for the others.
     std::string seed_commitment(const GameRecord& g, const rules::VariantInfo& info) const;
+    // " Web: <base_url>/game/<id>" when the web view's address is set; empty otherwise.
+    std::string web_link(std::int64_t game) const;
     // Before `seat` plays `action` from a public post: true, after replying, when the action
     // is a secret decision (all its events are private) that must come by direct message.
     bool refuse_secret_in_public(const Loaded& l, Seat seat, const rules::Action& action,
@@ -408,9 +410,6 @@ private:
     // The player's finished and aborted games, newest first; `after_current`: as the second
     // part of "!games all" (says nothing when there are none).
     void say_finished(const PlayerRecord& whom, bool after_current);
-    static std::string pgn_escape(const std::string& value);
-    static std::string pgn_time_control(const std::string& tc); // "3d" -> "1/259200"
-    static std::string pgn_termination(const GameRecord& g);    // "Normal", "Time forfeit", ...
 
     // --- one player, several platforms (service_link.cpp)
     void cmd_link(const std::vector<std::string>& args);

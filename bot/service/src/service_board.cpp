@@ -77,7 +77,14 @@ void PostRun::cmd_board(const std::vector<std::string>& args) {
             board(earlier, author_.id, flip, glyphs, image));
         return;
     }
-    say(header + next_line(l) + clock_line(l), board(l, author_.id, flip, glyphs, image));
+    say(header + next_line(l) + clock_line(l) + web_link(g->id),
+        board(l, author_.id, flip, glyphs, image));
+}
+
+// With [web] base_url set, the game's page: every ply, the clocks, the PGN.
+std::string PostRun::web_link(std::int64_t game) const {
+    const std::string& base = s_.settings_.web_base_url;
+    return base.empty() ? std::string() : " Web: " + base + "/game/" + std::to_string(game);
 }
 
 } // namespace ghostpost::bot

@@ -4,6 +4,7 @@
 #include "ghostpost/bot/clock.h"
 #include "ghostpost/bot/command.h"
 #include "ghostpost/bot/game_loader.h"
+#include "ghostpost/bot/game_record.h"
 #include "ghostpost/render/png.h"
 #include "ghostpost/render/text.h"
 #include "ghostpost/rules/notation.h"
@@ -145,36 +146,8 @@ void PostRun::cmd_history(const std::vector<std::string>& args, bool pgn) {
             log.empty() ? std::string("(no moves yet)\n") : wrap_moves(moves, 60));
         return;
     }
-    std::time_t t = static_cast<std::time_t>(g->created_at);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char date[16];
-    std::strftime(date, sizeof date, "%Y.%m.%d", &tm);
-    char time[16];
-    std::strftime(time, sizeof time, "%H:%M:%S", &tm);
-    std::string result = g->status == GameStatus::Finished ? g->result : "*";
     auto name = [&](std::optional<std::int64_t> id) { return id ? player(*id).name : "?"; };
-    std::string round = "-";
-    std::string event = "ghostpost game " + std::to_string(g->id);
-    if (const auto pairing = store_.pairing_of_game(g->id)) {
-        round = std::to_string(pairing->round) + "." + std::to_string(pairing->board);
-        if (const auto tourney = store_.tournament(pairing->tournament_id))
-            event = tourney->name;
-    }
-    // The seven tags every PGN reader knows, then those lichess writes.
-    std::string text = "[Event \"" + pgn_escape(event) + "\"]\n" + "[Site \"" +
-                       pgn_escape(g->platform + " " + g->channel) + "\"]\n" + "[Date \"" + date +
-                       "\"]\n" + "[Round \"" + round + "\"]\n" + "[White \"" +
-                       pgn_escape(name(g->white)) + "\"]\n" + "[Black \"" +
-                       pgn_escape(name(g->black)) + "\"]\n" + "[Result \"" + result + "\"]\n" +
-                       "[UTCDate \"" + date + "\"]\n" + "[UTCTime \"" + time + "\"]\n" +
-                       "[Variant \"" + (info.name == "chess" ? "Standard" : info.title) + "\"]\n" +
-                       "[TimeControl \"" + pgn_time_control(g->time_control) + "\"]\n" +
-                       "[Termination \"" + pgn_termination(*g) + "\"]\n";
-    std::string body = moves;
-    if (g->status == GameStatus::Finished && !g->reason.empty())
-        body += std::string(body.empty() ? "" : " ") + "{" + g->reason + "}";
-    text += "\n" + wrap_moves(body.empty() ? result : body + " " + result, 78);
+    const std::string text = pgn_text(*g, log, pgn_tags(store_, *g, name(g->white), name(g->black)));
     // FIDE chess from the start position opens in lichess's analysis board, moves and all.
     std::string link;
     if (info.name == "chess" && !log.empty()) {
@@ -188,7 +161,52 @@ void PostRun::cmd_history(const std::vector<std::string>& args, bool pgn) {
     say("PGN of game #" + std::to_string(g->id) + ":" + link, text);
 }
 
-std::string PostRun::pgn_escape(const std::string& value) {
+PgnTags pgn_tags(storage::Store& store, const GameRecord& g, std::string white,
+                 std::string black) {
+    PgnTags tags{std::move(white), std::move(black), {}, "-"};
+    if (const auto pairing = store.pairing_of_game(g.id)) {
+        tags.round = std::to_string(pairing->round) + "." + std::to_string(pairing->board);
+        if (const auto tourney = store.tournament(pairing->tournament_id))
+            tags.event = tourney->name;
+    }
+    return tags;
+}
+
+std::string pgn_text(const GameRecord& g, const std::vector<storage::ActionRecord>& log,
+                     const PgnTags& tags) {
+    const rules::Variant* variant = rules::find_variant(g.variant);
+    if (variant == nullptr)
+        throw std::runtime_error("game #" + std::to_string(g.id) + ": unknown variant");
+    const auto& info = variant->info();
+    const std::string moves = public_movetext(g, log);
+    std::time_t t = static_cast<std::time_t>(g.created_at);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char date[16];
+    std::strftime(date, sizeof date, "%Y.%m.%d", &tm);
+    char time[16];
+    std::strftime(time, sizeof time, "%H:%M:%S", &tm);
+    const std::string result = g.status == GameStatus::Finished ? g.result : "*";
+    // The seven tags every PGN reader knows, then those lichess writes.
+    std::string text =
+        "[Event \"" + pgn_escape(tags.event.empty() ? "ghostpost game " + std::to_string(g.id)
+                                                    : tags.event) +
+        "\"]\n" + "[Site \"" + pgn_escape(g.platform + " " + g.channel) + "\"]\n" +
+        "[Date \"" + date + "\"]\n" + "[Round \"" + pgn_escape(tags.round) + "\"]\n" +
+        "[White \"" + pgn_escape(tags.white) + "\"]\n" + "[Black \"" + pgn_escape(tags.black) +
+        "\"]\n" + "[Result \"" + result + "\"]\n" + "[UTCDate \"" + date + "\"]\n" +
+        "[UTCTime \"" + time + "\"]\n" + "[Variant \"" +
+        (info.name == "chess" ? "Standard" : info.title) + "\"]\n" + "[TimeControl \"" +
+        pgn_time_control(g.time_control) + "\"]\n" + "[Termination \"" + pgn_termination(g) +
+        "\"]\n";
+    std::string body = moves;
+    if (g.status == GameStatus::Finished && !g.reason.empty())
+        body += std::string(body.empty() ? "" : " ") + "{" + g.reason + "}";
+    text += "\n" + wrap_moves(body.empty() ? result : body + " " + result, 78);
+    return text;
+}
+
+std::string pgn_escape(const std::string& value) {
     std::string out;
     for (const char c : value) {
         if (c == '"' || c == '\\')
@@ -198,7 +216,7 @@ std::string PostRun::pgn_escape(const std::string& value) {
     return out;
 }
 
-std::string PostRun::pgn_time_control(const std::string& tc) {
+std::string pgn_time_control(const std::string& tc) {
     const auto parsed = parse_time_control(tc);
     if (!parsed.value || parsed.value->kind == TimeControl::Kind::None)
         return "-";
@@ -209,7 +227,7 @@ std::string PostRun::pgn_time_control(const std::string& tc) {
 }
 
 // The Termination values lichess writes: how the game ended, not who won.
-std::string PostRun::pgn_termination(const GameRecord& g) {
+std::string pgn_termination(const GameRecord& g) {
     if (g.status == GameStatus::Aborted)
         return "Abandoned";
     if (g.status != GameStatus::Finished)

@@ -11,6 +11,7 @@
 // legal where it was played, and the replay must end as the game was recorded. A changed seed,
 // a changed choice or a changed roll each shows as the first line that differs.
 #include "ghostpost/bot/game_loader.h"
+#include "ghostpost/bot/game_record.h"
 #include "ghostpost/bot/random.h"
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
@@ -191,6 +192,11 @@ bool PostRun::refuse_secret_in_public(const Loaded& l, Seat seat, const rules::A
 
 std::vector<std::string>
 PostRun::public_action_texts(const GameRecord& g, const std::vector<storage::ActionRecord>& log) {
+    return bot::public_action_texts(g, log);
+}
+
+std::vector<std::string> public_action_texts(const GameRecord& g,
+                                             const std::vector<storage::ActionRecord>& log) {
     std::vector<std::string> out;
     for (const auto& a : log)
         out.push_back(a.text);
@@ -217,6 +223,10 @@ bool PostRun::draws_dice(const GameRecord& g, const std::vector<storage::ActionR
 
 std::string PostRun::record_movetext(const GameRecord& g,
                                      const std::vector<storage::ActionRecord>& log) {
+    return public_movetext(g, log);
+}
+
+std::string public_movetext(const GameRecord& g, const std::vector<storage::ActionRecord>& log) {
     const rules::Variant* variant = rules::find_variant(g.variant);
     const bool ongoing = g.status == GameStatus::Ongoing;
     const bool chance = variant != nullptr && variant->info().uses_chance;

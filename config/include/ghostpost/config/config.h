@@ -24,6 +24,13 @@ struct StorageSettings {
     std::filesystem::path path; // the SQLite database file
 };
 
+// The read-only web view ([web]): served when `listen` is set; replies link to games when
+// `base_url` is set.
+struct WebSettings {
+    std::string listen;   // "127.0.0.1:8080"; empty: no web server
+    std::string base_url; // "https://games.example.org" without a trailing '/'; empty: no links
+};
+
 struct TelegramSettings {
     bool enabled = false;                             // true when a [telegram] table is present
     std::string api_url = "https://api.telegram.org"; // no trailing slash
@@ -94,6 +101,7 @@ struct Settings {
     MatrixSettings matrix;
     DiscordSettings discord;
     ClockSettings clocks;
+    WebSettings web;
 };
 
 // A configuration that cannot be used. what() names the key and, when the file has one,

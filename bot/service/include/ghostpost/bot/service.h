@@ -36,6 +36,9 @@ struct ServiceSettings {
     std::int64_t downtime_notice_after = 120; // a longer gap between heartbeats is downtime
     // The platforms this daemon is on, for !invite; empty: any name is taken.
     std::vector<std::string> platforms;
+    // The web view's address ([web] base_url, no trailing '/'): !board adds the game's page
+    // (base_url + "/game/<id>"). Empty: no links.
+    std::string web_base_url;
     std::size_t game_cache_size = 1000; // replayed games kept in memory, the least recently
                                         // used dropped first (a game is rebuilt from its log)
 };

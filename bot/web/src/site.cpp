@@ -1,0 +1,708 @@
+// The pages. Each request borrows one read connection from a small pool (WAL: readers never
+// wait for the bot's writes, nor hold them up), reads what it shows, and gives it back. A game
+// page is kept rendered under its game's stored revision and clocks, so a reload costs two
+// indexed reads; every other page is built afresh.
+#include "ghostpost/web/site.h"
+
+#include "assets.h"
+#include "ghostpost/bot/game_loader.h"
+#include "ghostpost/bot/game_record.h"
+#include "ghostpost/bot/random.h"
+#include "ghostpost/render/svg.h"
+#include "ghostpost/rules/registry.h"
+#include "ghostpost/storage/store.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <ctime>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <unordered_map>
+#include <vector>
+
+namespace ghostpost::web {
+
+using render::xml_escape;
+using storage::GameRecord;
+using storage::GameStatus;
+
+namespace {
+
+const char* const html_type = "text/html; charset=utf-8";
+
+std::string esc(std::string_view s) {
+    return xml_escape(s);
+}
+
+std::string etag_of(const std::string& body) {
+    std::uint64_t h = 1469598103934665603ULL; // FNV-1a
+    for (char c : body) {
+        h ^= static_cast<unsigned char>(c);
+        h *= 1099511628211ULL;
+    }
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "\"%016llx\"", static_cast<unsigned long long>(h));
+    return buf;
+}
+
+Page html(int status, std::string body) {
+    Page p;
+    p.status = status;
+    p.content_type = html_type;
+    p.body = std::move(body);
+    p.etag = etag_of(p.body);
+    return p;
+}
+
+std::string document(const std::string& title, const std::string& main, bool script = false) {
+    std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+                      "<title>" +
+                      esc(title) +
+                      " · ghostpost</title><link rel=\"stylesheet\" href=\"/static/site.css\">"
+                      // no icon, and no request for /favicon.ico
+                      "<link rel=\"icon\" href=\"data:,\">";
+    if (script)
+        out += "<script src=\"/static/game.js\" defer></script>";
+    out += "</head><body><header><a href=\"/\">ghostpost</a></header><main>" + main +
+           "</main></body></html>\n";
+    return out;
+}
+
+Page not_found(const std::string& what) {
+    return html(404, document("Not found", "<h1>Not found</h1><p>" + esc(what) + "</p>"));
+}
+
+// A positive decimal id of at most 18 digits; nullopt for anything else.
+std::optional<std::int64_t> parse_id(std::string_view text) {
+    if (text.empty() || text.size() > 18 || text.front() == '0')
+        return std::nullopt;
+    std::int64_t v = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size())
+        return std::nullopt;
+    return v;
+}
+
+std::optional<std::size_t> parse_ply(std::string_view text) {
+    if (text.empty() || text.size() > 6 || (text.size() > 1 && text.front() == '0'))
+        return std::nullopt;
+    std::size_t v = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size())
+        return std::nullopt;
+    return v;
+}
+
+std::vector<std::string> split_path(const std::string& path) {
+    std::vector<std::string> parts;
+    std::size_t start = 1;
+    while (start <= path.size()) {
+        const std::size_t end = std::min(path.find('/', start), path.size());
+        parts.push_back(path.substr(start, end - start));
+        start = end + 1;
+    }
+    if (!parts.empty() && parts.back().empty())
+        parts.pop_back(); // "/game/3/" is "/game/3"
+    return parts;
+}
+
+std::string utc(std::int64_t seconds) {
+    const std::time_t t = static_cast<std::time_t>(seconds);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
+    return buf;
+}
+
+std::string duration(std::int64_t s) {
+    if (s < 0)
+        s = 0;
+    const std::int64_t d = s / 86400, h = s % 86400 / 3600, m = s % 3600 / 60;
+    std::string out;
+    if (d > 0)
+        out += std::to_string(d) + "d ";
+    if (d > 0 || h > 0)
+        out += std::to_string(h) + "h ";
+    return out + std::to_string(m) + "m";
+}
+
+const rules::VariantInfo* info_of(const std::string& variant) {
+    const rules::Variant* v = rules::find_variant(variant);
+    return v != nullptr ? &v->info() : nullptr;
+}
+
+std::string title_of(const std::string& variant) {
+    const rules::VariantInfo* info = info_of(variant);
+    return info != nullptr ? info->title : variant;
+}
+
+// "White wins, 1-0 (checkmate)", with the variant's seat names.
+std::string ending(const GameRecord& g, const std::array<std::string, 2>& seats) {
+    std::string who;
+    if (g.result == "1-0")
+        who = seats[0] + " wins, ";
+    else if (g.result == "0-1")
+        who = seats[1] + " wins, ";
+    else if (g.result == "1/2-1/2")
+        who = "Draw, ";
+    std::string text = who + g.result;
+    if (!g.reason.empty())
+        text += " (" + g.reason + ")";
+    return text;
+}
+
+// One chart per variant of the ratings a player had after each rated game, as SVG: rating
+// against games played, the axis labelled with the lowest and highest hundred it spans.
+std::string rating_charts(storage::Database& db, std::int64_t player) {
+    storage::Statement s(db, "SELECT variant, games, rating FROM rating_history "
+                             "WHERE player_id = ?1 ORDER BY variant, games");
+    s.bind(1, player);
+    std::map<std::string, std::vector<std::pair<std::int64_t, double>>> series;
+    while (s.step())
+        series[s.column_text(0)].emplace_back(s.column_int(1), s.column_real(2));
+    std::string out;
+    for (const auto& entry : series) {
+        // Named, not bound: clang 14 (the fuzz build) cannot capture a structured binding.
+        const std::string& variant = entry.first;
+        const auto& points = entry.second;
+        double lo = points.front().second, hi = lo;
+        for (const auto& p : points) {
+            lo = std::min(lo, p.second);
+            hi = std::max(hi, p.second);
+        }
+        const double bottom = std::floor(lo / 100) * 100, top = std::ceil((hi + 1) / 100) * 100;
+        const auto x = [&](std::size_t i) {
+            return points.size() == 1 ? 250.0
+                                      : 50.0 + 400.0 * static_cast<double>(i) /
+                                                   static_cast<double>(points.size() - 1);
+        };
+        const auto y = [&](double r) { return 10.0 + 120.0 * (top - r) / (top - bottom); };
+        const auto fmt = [](double v) {
+            char buf[16];
+            std::snprintf(buf, sizeof buf, "%.1f", v);
+            return std::string(buf);
+        };
+        std::string line;
+        std::string dots;
+        for (std::size_t i = 0; i < points.size(); ++i) {
+            const std::string px = fmt(x(i)), py = fmt(y(points[i].second));
+            line += (i == 0 ? "" : " ") + px + "," + py;
+            const std::string rating = std::to_string(static_cast<int>(points[i].second + 0.5));
+            dots += "<circle cx=\"" + px + "\" cy=\"" + py +
+                    "\" r=\"3\" fill=\"#2a5db0\" data-games=\"" + std::to_string(points[i].first) +
+                    "\" data-rating=\"" + rating + "\"><title>after game " +
+                    std::to_string(points[i].first) + ": " + rating + "</title></circle>";
+        }
+        out += "<figure class=\"chart\"><figcaption>" + esc(title_of(variant)) +
+               "</figcaption><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 470 150\" "
+               "class=\"rating-history\" data-variant=\"" +
+               esc(variant) +
+               "\"><rect x=\"40\" y=\"10\" width=\"420\" height=\"120\" fill=\"#fff\" "
+               "stroke=\"#ccc\"/><text x=\"36\" y=\"16\" font-size=\"11\" "
+               "text-anchor=\"end\">" +
+               std::to_string(static_cast<int>(top)) +
+               "</text><text x=\"36\" y=\"132\" font-size=\"11\" text-anchor=\"end\">" +
+               std::to_string(static_cast<int>(bottom)) +
+               "</text><polyline fill=\"none\" stroke=\"#2a5db0\" stroke-width=\"2\" points=\"" +
+               line + "\"/>" + dots + "</svg></figure>";
+    }
+    return out;
+}
+
+} // namespace
+
+struct Site::Impl {
+    SiteSettings settings;
+
+    // One read connection: the Store for what it offers, a bare connection for the leaderboard.
+    struct Connection {
+        std::unique_ptr<storage::Store> store;
+        std::unique_ptr<storage::Database> db;
+    };
+    std::mutex pool_mutex;
+    std::vector<std::unique_ptr<Connection>> idle;
+
+    std::mutex cache_mutex;
+    std::unordered_map<std::string, Page> cache;
+
+    explicit Impl(SiteSettings s) : settings(std::move(s)) {
+        idle.push_back(open()); // fails now, not at the first request, when the file is bad
+    }
+
+    std::unique_ptr<Connection> open() const {
+        storage::DatabaseOptions options;
+        options.synchronous_full = false; // this connection never writes
+        auto c = std::make_unique<Connection>();
+        c->store = storage::open_sqlite_store(settings.db_path, options);
+        c->db = std::make_unique<storage::Database>(settings.db_path, options);
+        return c;
+    }
+
+    // A connection for one request, back to the pool (up to its size) when the lease ends.
+    class Lease {
+    public:
+        Lease(Impl& impl) : impl_(impl) {
+            {
+                std::lock_guard lock(impl_.pool_mutex);
+                if (!impl_.idle.empty()) {
+                    c_ = std::move(impl_.idle.back());
+                    impl_.idle.pop_back();
+                }
+            }
+            if (!c_)
+                c_ = impl_.open();
+        }
+        ~Lease() {
+            std::lock_guard lock(impl_.pool_mutex);
+            if (impl_.idle.size() < impl_.settings.connections)
+                impl_.idle.push_back(std::move(c_));
+        }
+        Lease(const Lease&) = delete;
+        Lease& operator=(const Lease&) = delete;
+        storage::Store& store() { return *c_->store; }
+        storage::Database& db() { return *c_->db; }
+
+    private:
+        Impl& impl_;
+        std::unique_ptr<Connection> c_;
+    };
+
+    std::optional<Page> cached(const std::string& key) {
+        std::lock_guard lock(cache_mutex);
+        auto it = cache.find(key);
+        if (it == cache.end())
+            return std::nullopt;
+        return it->second;
+    }
+    void keep(const std::string& key, const Page& page) {
+        std::lock_guard lock(cache_mutex);
+        if (cache.size() >= settings.cached_pages)
+            cache.clear(); // crude but bounded; a page is rebuilt from the log on demand
+        cache[key] = page;
+    }
+
+    std::string player_link(storage::Store& store, std::optional<std::int64_t> id) {
+        if (!id)
+            return "?";
+        auto p = store.player(*id);
+        if (!p)
+            return "?";
+        return "<a href=\"/player/" + std::to_string(p->id) + "\">" + esc(p->name) + "</a>";
+    }
+    std::string player_name(storage::Store& store, std::optional<std::int64_t> id) {
+        if (!id)
+            return "?";
+        auto p = store.player(*id);
+        return p ? p->name : "?";
+    }
+
+    Page route(const std::string& path, const Query& query);
+    Page game(std::int64_t id, const std::vector<std::string>& rest, const Query& query);
+    Page index();
+    Page player(std::int64_t id);
+    Page tournament(std::int64_t id);
+    Page leaderboard(const std::string& variant);
+};
+
+Site::Site(SiteSettings settings) : impl_(std::make_unique<Impl>(std::move(settings))) {}
+Site::~Site() = default;
+
+Page Site::get(const std::string& path, const Query& query) {
+    return impl_->route(path, query);
+}
+
+Page Site::Impl::route(const std::string& path, const Query& query) {
+    if (path.empty() || path.front() != '/' || path.size() > 200)
+        return not_found("There is no such page.");
+    const auto parts = split_path(path);
+    if (parts.empty())
+        return index();
+    if (parts.size() == 2 && parts[0] == "static") {
+        Page p;
+        if (parts[1] == "game.js") {
+            p.content_type = "text/javascript; charset=utf-8";
+            p.body = game_script;
+        } else if (parts[1] == "site.css") {
+            p.content_type = "text/css; charset=utf-8";
+            p.body = site_style;
+        } else {
+            return not_found("There is no such file.");
+        }
+        p.etag = etag_of(p.body);
+        return p;
+    }
+    if (parts.size() >= 2 && parts[0] == "game") {
+        auto id = parse_id(parts[1]);
+        if (!id || parts.size() > 3)
+            return not_found("There is no such game.");
+        return game(*id, {parts.begin() + 2, parts.end()}, query);
+    }
+    if (parts.size() == 2 && parts[0] == "player") {
+        if (auto id = parse_id(parts[1]))
+            return player(*id);
+        return not_found("There is no such player.");
+    }
+    if (parts.size() == 2 && parts[0] == "tournament") {
+        if (auto id = parse_id(parts[1]))
+            return tournament(*id);
+        return not_found("There is no such tournament.");
+    }
+    if (parts.size() == 2 && parts[0] == "leaderboard")
+        return leaderboard(parts[1]);
+    return not_found("There is no such page.");
+}
+
+Page Site::Impl::game(std::int64_t id, const std::vector<std::string>& rest, const Query& query) {
+    const std::string what = rest.empty() ? "page" : rest[0];
+    if (what != "page" && what != "pgn" && what != "board.svg")
+        return not_found("There is no such page.");
+    Lease lease(*this);
+    storage::Store& store = lease.store();
+    auto g = store.game(id);
+    const rules::VariantInfo* info = g ? info_of(g->variant) : nullptr;
+    if (!g || info == nullptr)
+        return not_found("There is no game #" + std::to_string(id) + ".");
+    const auto clocks = store.clocks(id);
+    std::string clock_key;
+    for (const auto& c : clocks)
+        clock_key += std::to_string(c.remaining) + ":" + std::to_string(c.running_since) + ";";
+    std::string ply_text;
+    if (auto it = query.find("ply"); it != query.end())
+        ply_text = it->second;
+    const std::string key = what + "/" + std::to_string(id) + "/" + ply_text + "/" +
+                            std::to_string(g->revision) + "/" + clock_key;
+    if (auto page = cached(key))
+        return *page;
+
+    const auto log = store.actions(id);
+    const bool finished = g->status == GameStatus::Finished;
+    const std::string white = player_name(store, g->white), black = player_name(store, g->black);
+    if (what == "pgn") {
+        Page p;
+        p.content_type = "application/x-chess-pgn; charset=utf-8";
+        p.body = bot::pgn_text(*g, log, bot::pgn_tags(store, *g, white, black));
+        p.etag = etag_of(p.body);
+        p.filename = "ghostpost-game-" + std::to_string(id) + ".pgn";
+        keep(key, p);
+        return p;
+    }
+
+    // Positions are counted in the public record's entries: a policy set in secret is no ply of
+    // the page, so the links do not tell that it exists.
+    const auto texts = bot::public_action_texts(*g, log);
+    std::vector<std::size_t> shown; // log index of each public entry
+    for (std::size_t i = 0; i < texts.size(); ++i)
+        if (!texts[i].empty())
+            shown.push_back(i);
+    const std::size_t last = shown.size();
+    std::size_t ply = last;
+    if (!ply_text.empty()) {
+        auto asked = parse_ply(ply_text);
+        if (!asked || *asked > last)
+            return not_found("Game #" + std::to_string(id) + " has no ply " + ply_text + ".");
+        ply = *asked;
+    }
+    const std::size_t replayed = ply == last ? log.size() : (ply == 0 ? 0 : shown[ply - 1] + 1);
+    auto loaded = bot::load_game(*g, log, replayed);
+    const bool at_end = ply == last;
+    const rules::PublicView view =
+        at_end && finished ? loaded.game->final_view() : loaded.game->public_view();
+
+    render::SvgOptions svg_options;
+    svg_options.game_label = "Game " + std::to_string(id);
+    svg_options.seat_names = info->seat_names;
+    if (at_end && finished)
+        svg_options.ended = ending(*g, info->seat_names);
+    std::string svg = render::render_svg(view, svg_options);
+    if (what == "board.svg") {
+        Page p;
+        p.content_type = "image/svg+xml";
+        p.body = std::move(svg);
+        p.etag = etag_of(p.body);
+        keep(key, p);
+        return p;
+    }
+
+    const std::string gid = std::to_string(id);
+    const auto link = [&](std::size_t k) { return "/game/" + gid + "?ply=" + std::to_string(k); };
+    std::string m = "<h1>Game #" + gid + " · " + esc(info->title) + "</h1>";
+    m += "<div class=\"game\"><div class=\"board-box\">" + svg + "<nav class=\"steps\">";
+    m += ply > 0
+             ? "<a id=\"first\" href=\"" + link(0) +
+                   "\">« first</a> <a id=\"prev\" rel=\"prev\" href=\"" + link(ply - 1) +
+                   "\">← previous</a>"
+             : std::string("<span id=\"first\">« first</span> <span id=\"prev\">← previous</span>");
+    m += " <span class=\"at\">ply " + std::to_string(ply) + " of " + std::to_string(last) +
+         "</span> ";
+    m += ply < last
+             ? "<a id=\"next\" rel=\"next\" href=\"" + link(ply + 1) +
+                   "\">next →</a> <a id=\"last\" href=\"" + link(last) + "\">last »</a>"
+             : std::string("<span id=\"next\">next →</span> <span id=\"last\">last »</span>");
+    m += "</nav></div><div class=\"side\">";
+    m += "<table class=\"players\"><tr><th>" + esc(info->seat_names[0]) + "</th><td>" +
+         player_link(store, g->white) + "</td></tr><tr><th>" + esc(info->seat_names[1]) +
+         "</th><td>" + player_link(store, g->black) + "</td></tr></table>";
+    m += "<p class=\"status\">";
+    if (finished)
+        m += "Result: " + esc(ending(*g, info->seat_names));
+    else
+        m += "Status: " + esc(std::string(storage::status_name(g->status)));
+    if (g->paused)
+        m += " (paused by a moderator)";
+    m += "</p><p class=\"tc\">Clock: " + esc(g->time_control) +
+         (g->rated ? ", rated" : ", unrated") + "</p>";
+    if (!clocks.empty() && g->status == GameStatus::Ongoing) {
+        m += "<ul class=\"clocks\">";
+        for (const auto& c : clocks) {
+            m += "<li>" + esc(info->seat_names[rules::index(c.seat)]) + ": ";
+            if (c.running_since > 0)
+                m += duration(c.remaining) + " from " + utc(c.running_since) + ", deadline " +
+                     utc(c.running_since + c.remaining);
+            else
+                m += duration(c.remaining) + " left";
+            m += "</li>";
+        }
+        m += "</ul>";
+    }
+    if (auto pairing = store.pairing_of_game(id))
+        m += "<p>Round " + std::to_string(pairing->round) + " of <a href=\"/tournament/" +
+             std::to_string(pairing->tournament_id) + "\">a tournament</a></p>";
+    m += "<p><a id=\"pgn\" href=\"/game/" + gid + "/pgn\" download>Download PGN</a></p>";
+    m += "<h2>Moves</h2><ol class=\"moves\">";
+    for (std::size_t k = 1; k <= last; ++k) {
+        const auto& a = log[shown[k - 1]];
+        m += "<li value=\"" + std::to_string(k) + "\" class=\"" +
+             std::string(rules::seat_name(a.seat)) + (k == ply ? " current" : "") +
+             "\"><a href=\"" + link(k) + "\">" + esc(texts[shown[k - 1]]) + "</a></li>";
+    }
+    m += "</ol>";
+    if (finished) {
+        // The reveal: what the channel was told at the end.
+        auto full = bot::load_game(*g, log);
+        std::string reveal;
+        for (const auto& e : full.game->ending_reveal())
+            if (!e.only_for && !e.board)
+                reveal += "<p>" + esc(e.text) + "</p>";
+        if (info->uses_chance)
+            reveal += "<p>The dice came from the secret seed <code id=\"seed\">" +
+                      bot::to_hex(g->seed) + "</code>, whose SHA-256 <code>" +
+                      bot::sha256_hex(g->seed) +
+                      "</code> was posted when the game started. Each roll is a word of "
+                      "HMAC-SHA256(key = the seed, message = the roll's counter as 8 big-endian "
+                      "bytes); say <code>" +
+                      esc(settings.command_prefix) + "verify " + gid +
+                      "</code> in the chat and the bot replays the whole log from the seed and "
+                      "compares every roll with the record.</p>";
+        if (!reveal.empty())
+            m += "<h2>Revealed</h2><div class=\"reveal\">" + reveal + "</div>";
+    } else if (info->uses_chance && g->status == GameStatus::Ongoing) {
+        m += "<p class=\"commitment\">The dice come from a secret seed whose SHA-256 is <code>" +
+             bot::sha256_hex(g->seed) + "</code>; the seed is shown here when the game ends.</p>";
+    }
+    m += "</div></div>";
+    Page p = html(200, document("Game #" + gid, m, true));
+    keep(key, p);
+    return p;
+}
+
+Page Site::Impl::index() {
+    Lease lease(*this);
+    storage::Store& store = lease.store();
+    // The newest 200 games under way: a page, not the whole table (games_by_status indexes it).
+    storage::Statement s(lease.db(), "SELECT id, variant, white, black FROM games "
+                                     "WHERE status = 'ongoing' ORDER BY id DESC LIMIT 200");
+    std::string rows;
+    while (s.step())
+        rows += "<tr><td><a href=\"/game/" + std::to_string(s.column_int(0)) + "\">#" +
+                std::to_string(s.column_int(0)) + "</a></td><td>" +
+                esc(title_of(s.column_text(1))) + "</td><td>" +
+                player_link(store, s.column_int(2)) + " – " + player_link(store, s.column_int(3)) +
+                "</td></tr>";
+    std::string m = "<h1>Games under way</h1>";
+    if (rows.empty())
+        m += "<p>No game is under way.</p>";
+    else
+        m += "<table class=\"games\"><tr><th>Game</th><th>Variant</th><th>Players</th></tr>" +
+             rows + "</table>";
+    m += "<h2>Leaderboards</h2><ul>";
+    for (const rules::Variant* v : rules::variants())
+        m += "<li><a href=\"/leaderboard/" + esc(v->info().name) + "\">" + esc(v->info().title) +
+             "</a></li>";
+    m += "</ul>";
+    return html(200, document("Games under way", m));
+}
+
+Page Site::Impl::player(std::int64_t id) {
+    Lease lease(*this);
+    storage::Store& store = lease.store();
+    auto p = store.player(id);
+    if (!p)
+        return not_found("There is no player #" + std::to_string(id) + ".");
+    std::string m = "<h1>" + esc(p->name) + "</h1>";
+    const auto list = [&](const std::vector<GameRecord>& games, bool results) {
+        std::string out = "<table class=\"games\"><tr><th>Game</th><th>Variant</th><th>" +
+                          std::string("Players</th>") + (results ? "<th>Result</th>" : "") +
+                          "</tr>";
+        for (const auto& g : games) {
+            if (!g.white || !g.black)
+                continue; // a challenge, not a game
+            out += "<tr><td><a href=\"/game/" + std::to_string(g.id) + "\">#" +
+                   std::to_string(g.id) + "</a></td><td>" + esc(title_of(g.variant)) + "</td><td>" +
+                   player_link(store, g.white) + " – " + player_link(store, g.black) + "</td>";
+            if (results)
+                out += "<td>" + esc(g.result) +
+                       (g.reason.empty() ? "" : " (" + esc(g.reason) + ")") + "</td>";
+            out += "</tr>";
+        }
+        return out + "</table>";
+    };
+    m += "<h2>Ratings</h2>";
+    const auto ratings = store.ratings_of_player(id);
+    if (ratings.empty()) {
+        m += "<p>No rated game yet.</p>";
+    } else {
+        m += "<table class=\"ratings\"><tr><th>Variant</th><th>Rating</th><th>Deviation</th>"
+             "<th>Games</th></tr>";
+        for (const auto& r : ratings)
+            m += "<tr><td><a href=\"/leaderboard/" + esc(r.variant) + "\">" +
+                 esc(title_of(r.variant)) + "</a></td><td>" +
+                 std::to_string(static_cast<int>(r.rating + 0.5)) + "</td><td>" +
+                 std::to_string(static_cast<int>(r.deviation + 0.5)) + "</td><td>" +
+                 std::to_string(r.games) + "</td></tr>";
+        m += "</table>";
+    }
+    m += rating_charts(lease.db(), id);
+    m += "<h2>Games under way</h2>" + list(store.games_of_player(*p, {GameStatus::Ongoing}), false);
+    m += "<h2>Finished games</h2>" + list(store.games_of_player(*p, {GameStatus::Finished}), true);
+    return html(200, document(p->name, m));
+}
+
+Page Site::Impl::tournament(std::int64_t id) {
+    Lease lease(*this);
+    storage::Store& store = lease.store();
+    auto t = store.tournament(id);
+    if (!t)
+        return not_found("There is no tournament #" + std::to_string(id) + ".");
+    const auto entrants = store.entrants(id);
+    const auto pairings = store.pairings(id);
+    // Points from finished games, a bye counting one; the crosstable from the same games.
+    std::map<std::int64_t, double> points;
+    std::map<std::int64_t, int> played;
+    std::map<std::pair<std::int64_t, std::int64_t>, std::string> cross;
+    for (const auto& e : entrants)
+        points[e.player_id] = 0;
+    for (const auto& pr : pairings) {
+        if (!pr.black) {
+            points[pr.white] += 1;
+            continue;
+        }
+        if (!pr.game_id)
+            continue;
+        auto g = store.game(*pr.game_id);
+        if (!g || g->status != GameStatus::Finished)
+            continue;
+        const double w = g->result == "1-0" ? 1 : g->result == "0-1" ? 0 : 0.5;
+        points[pr.white] += w;
+        points[*pr.black] += 1 - w;
+        ++played[pr.white];
+        ++played[*pr.black];
+        const auto score = [](double s) {
+            return s == 1 ? std::string("1") : s == 0 ? std::string("0") : std::string("½");
+        };
+        cross[{pr.white, *pr.black}] += score(w);
+        cross[{*pr.black, pr.white}] += score(1 - w);
+    }
+    std::vector<std::int64_t> order;
+    for (const auto& e : entrants)
+        order.push_back(e.player_id);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::int64_t a, std::int64_t b) { return points[a] > points[b]; });
+    const auto pts = [](double v) {
+        std::string s = std::to_string(static_cast<int>(v));
+        return v - static_cast<int>(v) > 0.25 ? s + "½" : s;
+    };
+    std::string m =
+        "<h1>" + esc(t->name) + "</h1><p>" + esc(title_of(t->variant)) + ", " + esc(t->format) +
+        ", " + esc(std::string(storage::tournament_status_name(t->status))) +
+        (t->rounds > 0
+             ? ", round " + std::to_string(t->current_round) + " of " + std::to_string(t->rounds)
+             : std::string()) +
+        "</p>";
+    m += "<h2>Standings</h2><table class=\"standings\"><tr><th>#</th><th>Player</th><th>Points</th>"
+         "<th>Games</th></tr>";
+    for (std::size_t i = 0; i < order.size(); ++i)
+        m += "<tr><td>" + std::to_string(i + 1) + "</td><td>" + player_link(store, order[i]) +
+             "</td><td>" + pts(points[order[i]]) + "</td><td>" + std::to_string(played[order[i]]) +
+             "</td></tr>";
+    m += "</table><h2>Crosstable</h2><table class=\"crosstable\"><tr><th></th>";
+    for (std::size_t i = 0; i < order.size(); ++i)
+        m += "<th>" + std::to_string(i + 1) + "</th>";
+    m += "</tr>";
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        m += "<tr><th>" + std::to_string(i + 1) + " " + esc(player_name(store, order[i])) + "</th>";
+        for (std::size_t j = 0; j < order.size(); ++j) {
+            auto it = cross.find({order[i], order[j]});
+            m += i == j ? std::string("<td class=\"self\"></td>")
+                        : "<td>" + (it == cross.end() ? std::string() : it->second) + "</td>";
+        }
+        m += "</tr>";
+    }
+    m += "</table><h2>Pairings</h2>";
+    int round = 0;
+    for (const auto& pr : pairings) {
+        if (pr.round != round) {
+            if (round != 0)
+                m += "</ol>";
+            round = pr.round;
+            m += "<h3>Round " + std::to_string(round) + "</h3><ol class=\"pairings\">";
+        }
+        m += "<li>" + player_link(store, pr.white) + " – " +
+             (pr.black ? player_link(store, pr.black) : std::string("bye"));
+        if (pr.game_id) {
+            auto g = store.game(*pr.game_id);
+            m += " <a href=\"/game/" + std::to_string(*pr.game_id) + "\">game #" +
+                 std::to_string(*pr.game_id) + "</a>";
+            if (g && g->status == GameStatus::Finished)
+                m += " " + esc(g->result);
+        }
+        m += "</li>";
+    }
+    if (round != 0)
+        m += "</ol>";
+    return html(200, document(t->name, m));
+}
+
+Page Site::Impl::leaderboard(const std::string& variant) {
+    const rules::VariantInfo* info = info_of(variant);
+    if (info == nullptr || info->name != variant)
+        return not_found("There is no such variant.");
+    Lease lease(*this);
+    storage::Statement s(lease.db(),
+                         "SELECT p.id, p.name, r.rating, r.deviation, r.games FROM ratings r "
+                         "JOIN players p ON p.id = r.player_id WHERE r.variant = ?1 "
+                         "ORDER BY r.rating DESC, p.id LIMIT 100");
+    s.bind(1, variant);
+    std::string m = "<h1>Leaderboard: " + esc(info->title) + "</h1>";
+    std::string rows;
+    int rank = 0;
+    while (s.step())
+        rows += "<tr><td>" + std::to_string(++rank) + "</td><td><a href=\"/player/" +
+                std::to_string(s.column_int(0)) + "\">" + esc(s.column_text(1)) + "</a></td><td>" +
+                std::to_string(static_cast<int>(s.column_real(2) + 0.5)) + "</td><td>" +
+                std::to_string(static_cast<int>(s.column_real(3) + 0.5)) + "</td><td>" +
+                std::to_string(s.column_int(4)) + "</td></tr>";
+    if (rows.empty())
+        m += "<p>Nobody has a rating in " + esc(info->title) + " yet.</p>";
+    else
+        m += "<table class=\"leaderboard\"><tr><th>#</th><th>Player</th><th>Rating</th>"
+             "<th>Deviation</th><th>Games</th></tr>" +
+             rows + "</table>";
+    return html(200, document("Leaderboard: " + info->title, m));
+}
+
+} // namespace ghostpost::web

@@ -1,0 +1,127 @@
+// The web pages in a real browser: Debian's chromium, headless, driven by playwright-core.
+// A game is played through `ghostpost console`, then `ghostpost web` serves the database:
+// the game page is stepped through with the arrow keys and every square of the SVG board is
+// checked against chess.js's position; the PGN is downloaded and read back; the tournament page
+// is opened and its game link followed. Screenshots go to GHOSTPOST_ARTIFACTS.
+// Usage: node --test browser.test.mjs, with GHOSTPOST_BINARY naming the executable.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { Chess } from 'chess.js';
+
+const binary = process.env.GHOSTPOST_BINARY;
+const browserPath = process.env.GHOSTPOST_CHROMIUM || '/usr/bin/chromium';
+const artifacts = process.env.GHOSTPOST_ARTIFACTS || join(tmpdir(), 'ghostpost-web-artifacts');
+const moves = ['e4', 'e5', 'Nf3', 'Nc6', 'Bb5', 'a6'];
+
+// A tournament of three (round 1: carol - alice is game #1, bob has the bye), and six plies of
+// game #1.
+function makeDatabase(dir) {
+  const lines = [
+    '#lobby alice: !tourney create Autumn chess roundrobin',
+    '#lobby bob: !tourney join Autumn',
+    '#lobby carol: !tourney join Autumn',
+    '#lobby alice: !tourney join Autumn',
+    '#lobby alice: !tourney start Autumn',
+  ];
+  moves.forEach((m, i) => lines.push(`#lobby ${i % 2 === 0 ? 'carol' : 'alice'}: ${m}`));
+  const db = join(dir, 'games.db');
+  const run = spawnSync(binary, ['console', '--db', db, '--fixed-time', '1700000000'],
+                        { input: lines.join('\n') + '\n' });
+  assert.equal(run.status, 0, run.stderr.toString());
+  return db;
+}
+
+// Starts `ghostpost web` on a free port; resolves with the server and its address.
+function serve(db) {
+  const server = spawn(binary, ['web', '--db', db, '--listen', '127.0.0.1:0']);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    server.stdout.on('data', (chunk) => {
+      out += chunk;
+      const m = out.match(/on (http:\/\/127\.0\.0\.1:\d+)\//);
+      if (m) resolve({ server, base: m[1] });
+    });
+    server.on('exit', (code) => reject(new Error(`ghostpost web exited with ${code}: ${out}`)));
+  });
+}
+
+// data-piece of every square as chess.js would write it: "P" White, "p" Black, "" empty.
+function expected(chess) {
+  const out = {};
+  for (const row of chess.board())
+    for (const sq of row)
+      if (sq) out[sq.square] = sq.color === 'w' ? sq.type.toUpperCase() : sq.type;
+  for (const f of 'abcdefgh')
+    for (let r = 1; r <= 8; ++r) out[f + r] ??= '';
+  return out;
+}
+
+async function board(page) {
+  const pairs = await page.$$eval('svg.board g.sq',
+                                  (gs) => gs.map((g) => [g.dataset.square, g.dataset.piece]));
+  return Object.fromEntries(pairs);
+}
+
+test('a game is stepped with the arrow keys, its PGN downloaded, its tournament opened',
+     { timeout: 90_000 }, async () => {
+  mkdirSync(artifacts, { recursive: true });
+  const dir = mkdtempSync(join(tmpdir(), 'ghostpost-web-browser-'));
+  const { server, base } = await serve(makeDatabase(dir));
+  const browser = await chromium.launch({
+    executablePath: browserPath, headless: true, args: ['--no-sandbox'] });
+  try {
+    const context = await browser.newContext({ acceptDownloads: true,
+                                               viewport: { width: 1100, height: 800 } });
+    const page = await context.newPage();
+    const problems = []; // a CSP violation or a script error shows up here
+    page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+    page.on('pageerror', (e) => problems.push(e.message));
+
+    await page.goto(`${base}/game/1?ply=0`);
+    const chess = new Chess();
+    assert.deepEqual(await board(page), expected(chess));
+    for (let k = 1; k <= moves.length; ++k) {
+      await Promise.all([page.waitForURL(`${base}/game/1?ply=${k}`), page.keyboard.press('ArrowRight')]);
+      chess.move(moves[k - 1]);
+      assert.deepEqual(await board(page), expected(chess), `ply ${k}`);
+      assert.equal(await page.textContent('ol.moves li.current a'), moves[k - 1]);
+    }
+    await page.screenshot({ path: join(artifacts, 'game-ply-6.png'), fullPage: true });
+    // At the last ply there is no next: the key does nothing.
+    await page.keyboard.press('ArrowRight');
+    assert.equal(page.url(), `${base}/game/1?ply=6`);
+    await Promise.all([page.waitForURL(`${base}/game/1?ply=5`), page.keyboard.press('ArrowLeft')]);
+    chess.undo();
+    assert.deepEqual(await board(page), expected(chess), 'back to ply 5');
+    await page.screenshot({ path: join(artifacts, 'game-ply-5.png'), fullPage: true });
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#pgn')]);
+    assert.equal(download.suggestedFilename(), 'ghostpost-game-1.pgn');
+    const pgn = readFileSync(await download.path(), 'utf8');
+    assert.match(pgn, /^\[Event "ghostpost game 1"\]\n/);
+    assert.match(pgn, /\[White "carol"\]\n\[Black "alice"\]\n/);
+    assert.match(pgn, /\n\n1\. e4 e5 2\. Nf3 Nc6 3\. Bb5 a6 \*\n$/);
+    const replay = new Chess();
+    replay.loadPgn(pgn);
+    const whole = new Chess();
+    moves.forEach((m) => whole.move(m));
+    assert.equal(replay.fen(), whole.fen());
+
+    await page.goto(`${base}/tournament/1`);
+    assert.equal(await page.textContent('h1'), 'Autumn');
+    assert.match(await page.textContent('ol.pairings'), /bob – bye/);
+    await page.screenshot({ path: join(artifacts, 'tournament.png'), fullPage: true });
+    await Promise.all([page.waitForURL(`${base}/game/1`), page.click('ol.pairings a[href="/game/1"]')]);
+    assert.equal(await page.textContent('h1'), 'Game #1 · FIDE chess');
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+    server.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
