@@ -65,6 +65,8 @@ std::unique_ptr<rules::Game> Search::child(const rules::Game& g, Seat seat, cons
             auto pending = next->pending();
             bool answered = false;
             for (const auto& d : pending) {
+                if (pending.size() == 1 && d.what == "move")
+                    continue; // an ordinary move: searched, not answered
                 auto legal = next->notated_actions(d.seat);
                 auto ans = play_.answer(next->seat_view(d.seat).board(), d.seat, legal);
                 if (!ans || ans->action.kind != ActionKind::Choice || ans->text == "pass")
