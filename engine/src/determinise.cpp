@@ -1,7 +1,6 @@
 // Building the positions the engine thinks in from what its seat knows.
-#include "variant_play.h"
-
 #include "ghostpost/rules/notation.h"
+#include "variant_play.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -179,8 +178,9 @@ Worlds phantom_worlds(const rules::Variant& variant, const rules::SeatView& view
     for (Seat s : {Seat::White, Seat::Black})
         if (phantom_state(b, s) == PhantomState::InHand)
             hand += s == Seat::White ? 'F' : 'f';
-    const std::string rest = std::string(" ") + (us == Seat::White ? "w " : "b ") + castling(b, record) +
-                             " " + en_passant(b) + " 0 " + std::to_string(b.move_number);
+    const std::string rest = std::string(" ") + (us == Seat::White ? "w " : "b ") +
+                             castling(b, record) + " " + en_passant(b) + " 0 " +
+                             std::to_string(b.move_number);
     auto fen_with = [&](std::optional<rules::Square> at) {
         std::optional<rules::Piece> extra;
         if (at)

@@ -1,9 +1,8 @@
 #include "ghostpost/engine/engine.h"
 
+#include "ghostpost/rules/registry.h"
 #include "search.h"
 #include "variant_play.h"
-
-#include "ghostpost/rules/registry.h"
 
 #include <algorithm>
 #include <map>
@@ -17,9 +16,8 @@ Limits limits_for_level(int level) {
     // Depth, nodes, seconds and noise per level. Nodes make a level repeatable with a seed; the
     // seconds only cap a slow position (level 8 stays under 2 s a move on a small machine).
     static const Limits table[] = {
-        {1, 2'000, 0.2, 400},   {1, 4'000, 0.3, 200},   {2, 8'000, 0.4, 100},
-        {2, 16'000, 0.6, 50},   {3, 30'000, 0.8, 25},   {3, 60'000, 1.0, 10},
-        {4, 120'000, 1.4, 0},   {64, 400'000, 1.8, 0},
+        {1, 2'000, 0.2, 400}, {1, 4'000, 0.3, 200}, {2, 8'000, 0.4, 100}, {2, 16'000, 0.6, 50},
+        {3, 30'000, 0.8, 25}, {3, 60'000, 1.0, 10}, {4, 120'000, 1.4, 0}, {64, 400'000, 1.8, 0},
     };
     return table[std::clamp(level, min_level, max_level) - 1];
 }
@@ -38,7 +36,8 @@ std::optional<Choice> choose(const rules::SeatView& view, const PublicRecord& re
     if (first.outcome().over())
         return std::nullopt;
     const auto pending = first.pending();
-    if (std::none_of(pending.begin(), pending.end(), [&](const rules::Decision& d) { return d.seat == us; }))
+    if (std::none_of(pending.begin(), pending.end(),
+                     [&](const rules::Decision& d) { return d.seat == us; }))
         return std::nullopt;
     const auto legal = first.notated_actions(us);
     if (legal.empty())
@@ -65,14 +64,17 @@ std::optional<Choice> choose(const rules::SeatView& view, const PublicRecord& re
         bool everywhere = true;
         for (std::size_t i = 1; i < worlds.games.size() && everywhere; ++i) {
             auto other = worlds.games[i]->notated_actions(us);
-            everywhere = std::any_of(other.begin(), other.end(), [&](const rules::NotatedAction& o) { return o.action == a.action; });
+            everywhere =
+                std::any_of(other.begin(), other.end(),
+                            [&](const rules::NotatedAction& o) { return o.action == a.action; });
         }
         if (everywhere)
             allowed.push_back(a.action);
     }
 
-    const auto deadline = Search::Clock::now() +
-                          std::chrono::microseconds(static_cast<std::int64_t>(limits.max_seconds * 1e6));
+    const auto deadline =
+        Search::Clock::now() +
+        std::chrono::microseconds(static_cast<std::int64_t>(limits.max_seconds * 1e6));
     const auto per_world = std::max<std::uint64_t>(1, limits.max_nodes / worlds.games.size());
     struct Tally {
         rules::NotatedAction action;
@@ -95,7 +97,9 @@ std::optional<Choice> choose(const rules::SeatView& view, const PublicRecord& re
             bool any = false;
             for (const auto& s : result.scores) {
                 const int spread = 2 * limits.noise + 1;
-                const int noisy = s.score + static_cast<int>(rng() % static_cast<std::uint64_t>(spread)) - limits.noise;
+                const int noisy = s.score +
+                                  static_cast<int>(rng() % static_cast<std::uint64_t>(spread)) -
+                                  limits.noise;
                 if (!any || noisy > best_noisy) {
                     best = s;
                     best_noisy = noisy;
@@ -103,7 +107,9 @@ std::optional<Choice> choose(const rules::SeatView& view, const PublicRecord& re
                 }
             }
         }
-        auto it = std::find_if(tally.begin(), tally.end(), [&](const Tally& t) { return t.action.action == best.action.action; });
+        auto it = std::find_if(tally.begin(), tally.end(), [&](const Tally& t) {
+            return t.action.action == best.action.action;
+        });
         if (it == tally.end())
             tally.push_back({best.action, 1, best.score});
         else {
@@ -113,9 +119,10 @@ std::optional<Choice> choose(const rules::SeatView& view, const PublicRecord& re
     }
     if (tally.empty())
         return Choice{named(legal.front()), 0, 0, choice.nodes, choice.worlds};
-    const auto winner = std::max_element(tally.begin(), tally.end(), [](const Tally& x, const Tally& y) {
-        return x.votes != y.votes ? x.votes < y.votes : x.total < y.total;
-    });
+    const auto winner =
+        std::max_element(tally.begin(), tally.end(), [](const Tally& x, const Tally& y) {
+            return x.votes != y.votes ? x.votes < y.votes : x.total < y.total;
+        });
     choice.action = named(winner->action);
     choice.score = static_cast<int>(winner->total / winner->votes);
     return choice;

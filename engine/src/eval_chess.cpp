@@ -21,17 +21,22 @@ int fide_piece_score(const rules::BoardView& b, rules::Square s, rules::Piece p,
     int score = fide_value(p.kind);
     switch (p.kind) {
     case PieceKind::Knight:
-    case PieceKind::Bishop: score += centre_bonus(b, s); break;
+    case PieceKind::Bishop:
+        score += centre_bonus(b, s);
+        break;
     case PieceKind::Pawn:
         score += 6 * advance(b, p.seat, s) + centre_bonus(b, s) / 3;
         if (advance(b, p.seat, s) >= b.ranks - 3)
             score += 40; // two steps from promotion
         break;
-    case PieceKind::Queen: score += centre_bonus(b, s) / 3; break;
+    case PieceKind::Queen:
+        score += centre_bonus(b, s) / 3;
+        break;
     case PieceKind::King:
         score += queens_on ? -centre_bonus(b, s) : centre_bonus(b, s);
         break;
-    default: break;
+    default:
+        break;
     }
     return score;
 }

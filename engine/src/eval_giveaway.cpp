@@ -11,12 +11,18 @@ namespace {
 
 int burden(PieceKind kind) {
     switch (kind) {
-    case PieceKind::Ghost: return 160;   // never captures: only an enemy capture removes it
-    case PieceKind::Relay: return 140;
-    case PieceKind::Warlord: return 60;  // captures anything anywhere: easy to give away
-    case PieceKind::King: return 110;
-    case PieceKind::Pawn: return 90;
-    default: return 100;
+    case PieceKind::Ghost:
+        return 160; // never captures: only an enemy capture removes it
+    case PieceKind::Relay:
+        return 140;
+    case PieceKind::Warlord:
+        return 60; // captures anything anywhere: easy to give away
+    case PieceKind::King:
+        return 110;
+    case PieceKind::Pawn:
+        return 90;
+    default:
+        return 100;
     }
 }
 
@@ -30,7 +36,11 @@ int losing_count(const rules::BoardView& b, rules::Seat us) {
 
 } // namespace
 
-int evaluate_giveaway(const rules::BoardView& b, rules::Seat us) { return losing_count(b, us); }
-int evaluate_ghostarelay(const rules::BoardView& b, rules::Seat us) { return losing_count(b, us); }
+int evaluate_giveaway(const rules::BoardView& b, rules::Seat us) {
+    return losing_count(b, us);
+}
+int evaluate_ghostarelay(const rules::BoardView& b, rules::Seat us) {
+    return losing_count(b, us);
+}
 
 } // namespace ghostpost::engine

@@ -17,12 +17,18 @@ namespace {
 
 int conventional(PieceKind k) {
     switch (k) {
-    case PieceKind::Pawn: return 100;
-    case PieceKind::Knight: return 300;
-    case PieceKind::Bishop: return 320;
-    case PieceKind::Rook: return 500;
-    case PieceKind::Queen: return 900;
-    default: return 0;
+    case PieceKind::Pawn:
+        return 100;
+    case PieceKind::Knight:
+        return 300;
+    case PieceKind::Bishop:
+        return 320;
+    case PieceKind::Rook:
+        return 500;
+    case PieceKind::Queen:
+        return 900;
+    default:
+        return 0;
     }
 }
 
@@ -41,7 +47,9 @@ std::pair<Side, Side> combat_sides(const rules::BoardView& b, Seat us) {
         std::size_t colon = note.find(':');
         std::string rest = note.substr(colon + 1);
         std::size_t semi = rest.find(';');
-        const std::string parts[] = {rest.substr(0, semi), semi == std::string::npos ? std::string() : rest.substr(semi + 1)};
+        const std::string parts[] = {rest.substr(0, semi), semi == std::string::npos
+                                                               ? std::string()
+                                                               : rest.substr(semi + 1)};
         for (const std::string& part : parts) {
             Side s;
             std::size_t at = part.find(" banked + ");
@@ -73,7 +81,8 @@ int evaluate_gnostic(const rules::BoardView& b, Seat us) {
                 else {
                     const int value = conventional(fig.piece.kind);
                     const int full = std::max(1, fig.max_hp);
-                    v = value / 2 + value * std::min(fig.hp, full) / (2 * full) + centre_bonus(b, s) / 2;
+                    v = value / 2 + value * std::min(fig.hp, full) / (2 * full) +
+                        centre_bonus(b, s) / 2;
                 }
                 if (fig.imprisoned)
                     v /= 2;
@@ -108,7 +117,8 @@ std::optional<rules::NotatedAction> gnostic_dice(const rules::BoardView& b, Seat
         if (!rolls[static_cast<std::size_t>(n)])
             continue;
         const double survive = std::pow(5.0 / 6.0, n);
-        const double gain = survive * (mine.turn + std::min(4.0 * n, static_cast<double>(need))) - mine.turn;
+        const double gain =
+            survive * (mine.turn + std::min(4.0 * n, static_cast<double>(need))) - mine.turn;
         if (best == nullptr || gain > best_gain || (desperate && n > best->action.number)) {
             best_gain = gain;
             best = rolls[static_cast<std::size_t>(n)];

@@ -13,7 +13,8 @@ int evaluate_haunted(const rules::BoardView& b, rules::Seat us) {
     bool queens_on = false;
     for (const auto& cell : b.cells)
         for (const auto& f : cell.figures)
-            queens_on = queens_on || (f.piece.kind == PieceKind::Queen && f.style == FigureStyle::Living);
+            queens_on =
+                queens_on || (f.piece.kind == PieceKind::Queen && f.style == FigureStyle::Living);
     int score = 0;
     for (int r = 0; r < b.ranks; ++r)
         for (int f = 0; f < b.files; ++f) {

@@ -52,7 +52,8 @@ int Search::history_index(const rules::Action& a) const {
     return from * 100 + to;
 }
 
-std::unique_ptr<rules::Game> Search::child(const rules::Game& g, Seat seat, const rules::Action& a) {
+std::unique_ptr<rules::Game> Search::child(const rules::Game& g, Seat seat,
+                                           const rules::Action& a) {
     auto next = g.clone();
     SearchDice dice(rng_);
     auto applied = next->apply(seat, a, dice);
@@ -119,7 +120,8 @@ std::vector<Search::Ordered> Search::order(const rules::BoardView& b, Seat mover
             o.key = 2'000'000;
         out.push_back(std::move(o));
     }
-    std::stable_sort(out.begin(), out.end(), [](const Ordered& x, const Ordered& y) { return x.key > y.key; });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Ordered& x, const Ordered& y) { return x.key > y.key; });
     return out;
 }
 
@@ -273,12 +275,14 @@ SearchResult Search::run(const rules::Game& world, int max_depth, bool exact,
             if (depth > 1) {
                 // Keep the last full depth, but a move this depth proved better replaces it.
                 if (!exact && !scores.empty() && !result.scores.empty()) {
-                    auto best = std::max_element(scores.begin(), scores.end(),
-                                                 [](const RootScore& x, const RootScore& y) { return x.score < y.score; });
+                    auto best = std::max_element(
+                        scores.begin(), scores.end(),
+                        [](const RootScore& x, const RootScore& y) { return x.score < y.score; });
                     if (best->score > result.scores.front().score && best != scores.begin()) {
-                        auto it = std::find_if(result.scores.begin(), result.scores.end(), [&](const RootScore& r) {
-                            return r.action.action == best->action.action;
-                        });
+                        auto it = std::find_if(result.scores.begin(), result.scores.end(),
+                                               [&](const RootScore& r) {
+                                                   return r.action.action == best->action.action;
+                                               });
                         if (it != result.scores.end())
                             std::rotate(result.scores.begin(), it, it + 1);
                     }

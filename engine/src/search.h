@@ -60,7 +60,8 @@ private:
                                const rules::Action* first) const;
     // `g` after `seat` plays `a`, then the decisions of chance the variant answers without
     // search (both seats choosing dice) played with their answers; nullptr when `a` is refused.
-    std::unique_ptr<rules::Game> child(const rules::Game& g, rules::Seat seat, const rules::Action& a);
+    std::unique_ptr<rules::Game> child(const rules::Game& g, rules::Seat seat,
+                                       const rules::Action& a);
     // Counts a position; throws OutOfBudget when the nodes or the time are spent.
     void count_node();
     int history_index(const rules::Action& a) const;

@@ -46,12 +46,18 @@ const VariantPlay& play_for(std::string_view variant) {
 int fide_value(rules::PieceKind kind) {
     using rules::PieceKind;
     switch (kind) {
-    case PieceKind::Pawn: return 100;
-    case PieceKind::Knight: return 310;
-    case PieceKind::Bishop: return 330;
-    case PieceKind::Rook: return 500;
-    case PieceKind::Queen: return 900;
-    default: return 0;
+    case PieceKind::Pawn:
+        return 100;
+    case PieceKind::Knight:
+        return 310;
+    case PieceKind::Bishop:
+        return 330;
+    case PieceKind::Rook:
+        return 500;
+    case PieceKind::Queen:
+        return 900;
+    default:
+        return 0;
     }
 }
 

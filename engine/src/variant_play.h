@@ -31,17 +31,17 @@ using Determinise = Worlds (*)(const rules::Variant& variant, const rules::SeatV
 
 // A seat's answer to a question of chance the rules ask without a search (Gnostic Chess's dice
 // in a combat): one of `legal`, or nullopt to search as usual.
-using Answer = std::optional<rules::NotatedAction> (*)(const rules::BoardView& board, rules::Seat us,
-                                                       const std::vector<rules::NotatedAction>& legal);
+using Answer = std::optional<rules::NotatedAction> (*)(
+    const rules::BoardView& board, rules::Seat us, const std::vector<rules::NotatedAction>& legal);
 
 struct VariantPlay {
     std::string_view name;
     Evaluate evaluate = nullptr;
     Determinise determinise = nullptr; // nullptr: replay the record, the one position it leads to
     Answer answer = nullptr;           // nullptr: every decision is searched
-    bool quiescence = true;  // search captures past the horizon (not where captures are forced)
+    bool quiescence = true;     // search captures past the horizon (not where captures are forced)
     bool transpositions = true; // fen() names a position exactly (no chance in apply)
-    int worlds = 1;          // how many positions to sample when something is hidden
+    int worlds = 1;             // how many positions to sample when something is hidden
 };
 
 // The play of `variant` (a registry name). Errors: std::invalid_argument when there is none.

@@ -1,14 +1,12 @@
 // Games against the bot through the service: !new ... bot, the engine's seat answering through
 // EnginePlayer, and each of its posts counted once.
+#include "../storage/temp_path.h"
 #include "ghostpost/bot/engine_player.h"
 #include "ghostpost/bot/game_loader.h"
 #include "ghostpost/bot/service.h"
 #include "ghostpost/rules/registry.h"
 
-#include "../storage/temp_path.h"
-
 #include <catch2/catch.hpp>
-
 #include <random>
 #include <string>
 #include <vector>
@@ -20,7 +18,9 @@ using ghostpost::testing::TempPath;
 
 namespace {
 
-std::int64_t fixed_clock() { return 1700000000; }
+std::int64_t fixed_clock() {
+    return 1700000000;
+}
 
 class Table {
 public:
@@ -32,7 +32,8 @@ public:
         return s;
     }
     // Posts `text` as `user`; returns the replies it queued, oldest first.
-    std::vector<std::string> say(const std::string& user, const std::string& text, bool direct = false) {
+    std::vector<std::string> say(const std::string& user, const std::string& text,
+                                 bool direct = false) {
         Post p;
         p.platform = "console";
         p.direct = direct;
@@ -92,8 +93,9 @@ TEST_CASE("A game of every variant against the bot runs to its end through the s
             const auto pending = game->pending();
             REQUIRE_FALSE(pending.empty());
             // After the engine's step, only alice (White) may be left to decide.
-            REQUIRE(std::any_of(pending.begin(), pending.end(),
-                                [](const rules::Decision& d) { return d.seat == rules::Seat::White; }));
+            REQUIRE(std::any_of(pending.begin(), pending.end(), [](const rules::Decision& d) {
+                return d.seat == rules::Seat::White;
+            }));
             if (human_moves == 12) {
                 t.say("alice", "!resign 1");
                 break;
@@ -144,7 +146,8 @@ TEST_CASE("The bot plays White at once when the challenger takes Black, and its 
     CHECK("move 1 " + log[0].text == command);
     const auto replies = t.replies();
     REQUIRE(replies.size() == 1);
-    CHECK(replies[0].starts_with("ghostpost (level 2) (White) played " + log[0].text + " in game #1."));
+    CHECK(replies[0].starts_with("ghostpost (level 2) (White) played " + log[0].text +
+                                 " in game #1."));
     // Nothing more to think about until alice moves.
     CHECK(engine.step(t.service(), "console") == 0);
 }
@@ -156,10 +159,13 @@ TEST_CASE("level= is for games against the bot, from 1 to 8", "[bot][engine]") {
           std::vector<std::string>{"level= is for games against the bot: !new chess bot level=5."});
     CHECK(t.say("alice", "!new chess bot level=9") ==
           std::vector<std::string>{"The bot plays at level=1 to level=8."});
-    CHECK(t.store().games_with_status({storage::GameStatus::Challenge, storage::GameStatus::Ongoing}).empty());
+    CHECK(t.store()
+              .games_with_status({storage::GameStatus::Challenge, storage::GameStatus::Ongoing})
+              .empty());
 }
 
-TEST_CASE("A Gnostic Chess bot is not told its opponent's secret dice choice", "[bot][engine][variant:gnostic]") {
+TEST_CASE("A Gnostic Chess bot is not told its opponent's secret dice choice",
+          "[bot][engine][variant:gnostic]") {
     TempPath path;
     Table t(path.str());
     t.say("alice", "!new gnostic bot level=1 tc=none");

@@ -7,7 +7,6 @@
 #include "ghostpost/rules/registry.h"
 
 #include <catch2/catch.hpp>
-
 #include <memory>
 #include <random>
 #include <string>
@@ -18,7 +17,9 @@ namespace test {
 class TestDice final : public ghostpost::rules::RandomSource {
 public:
     explicit TestDice(std::uint64_t seed) : rng_(seed) {}
-    std::uint32_t uniform(std::uint32_t n) override { return static_cast<std::uint32_t>(rng_() % n); }
+    std::uint32_t uniform(std::uint32_t n) override {
+        return static_cast<std::uint32_t>(rng_() % n);
+    }
 
 private:
     std::mt19937_64 rng_;

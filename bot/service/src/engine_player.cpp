@@ -16,7 +16,9 @@ constexpr int resign_below = -2500;
 
 } // namespace
 
-std::string engine_account(int level) { return std::string(account_prefix) + std::to_string(level); }
+std::string engine_account(int level) {
+    return std::string(account_prefix) + std::to_string(level);
+}
 
 std::optional<int> engine_level(const std::string& user_id) {
     if (!user_id.starts_with(account_prefix) || user_id.size() != account_prefix.size() + 1)
@@ -119,6 +121,8 @@ int EnginePlayer::step(Service& service, const std::string& platform) {
     return entered;
 }
 
-std::vector<std::string> EnginePlayer::take_failures() { return std::exchange(failures_, {}); }
+std::vector<std::string> EnginePlayer::take_failures() {
+    return std::exchange(failures_, {});
+}
 
 } // namespace ghostpost::bot

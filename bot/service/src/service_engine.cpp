@@ -1,10 +1,9 @@
 // Games against the bot: !new ... bot starts one at once, and engine_turns tells the
 // EnginePlayer what each engine seat may know when it must decide.
-#include "post_run.h"
-
 #include "ghostpost/bot/engine_player.h"
 #include "ghostpost/bot/game_loader.h"
 #include "ghostpost/rules/registry.h"
+#include "post_run.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -14,8 +13,8 @@ namespace ghostpost::bot {
 using namespace detail;
 
 void PostRun::start_engine_game(GameRecord g, int level) {
-    const PlayerRecord bot = store_.upsert_player(
-        post_.platform, engine_account(level), engine_name(s_.settings_.bot_name, level), "");
+    const PlayerRecord bot = store_.upsert_player(post_.platform, engine_account(level),
+                                                  engine_name(s_.settings_.bot_name, level), "");
     g.challenged_id = bot.id;
     g.id = store_.create_game(g);
     if (g.challenger_color == "black") {
@@ -31,8 +30,9 @@ void PostRun::start_engine_game(GameRecord g, int level) {
     sync_clocks(l);
     auto first = deciders(l);
     std::optional<std::int64_t> viewer = first.empty() ? g.white : seated(g, first.front());
-    say_in(g, at(author_) + " plays " + bot.name + ", game #" + std::to_string(g.id) + ". " +
-                  vs_line(l) + seed_commitment(g, l.info()) + " " + next_line(l) + clock_line(l),
+    say_in(g,
+           at(author_) + " plays " + bot.name + ", game #" + std::to_string(g.id) + ". " +
+               vs_line(l) + seed_commitment(g, l.info()) + " " + next_line(l) + clock_line(l),
            board(l, viewer));
 }
 
@@ -99,9 +99,10 @@ std::vector<EngineTurn> Service::engine_turns(const std::string& platform,
         // policy, not a dice choice of this round still secret, and no peek (it moves nothing).
         std::size_t known = log.size();
         const auto notes = game.public_view().board().notes;
-        const bool secret_choice = std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
-            return n.find("(has chosen)") != std::string::npos;
-        });
+        const bool secret_choice =
+            std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+                return n.find("(has chosen)") != std::string::npos;
+            });
         if (secret_choice)
             for (std::size_t i = log.size(); i-- > 0;)
                 if (log[i].seat != *seat) {

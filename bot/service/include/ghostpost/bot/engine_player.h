@@ -35,7 +35,7 @@ std::string engine_name(const std::string& bot_name, int level);
 // One decision an engine seat must make now, with all it may know. `view` is empty when the
 // game, looked at under `key`, has no decision for the engine: nothing to think about then.
 struct EngineTurn {
-    std::string key;   // "engine:<game>:<ply>": the message id of the post it answers with
+    std::string key; // "engine:<game>:<ply>": the message id of the post it answers with
     std::int64_t game_id = 0;
     std::string platform;
     std::string channel;
