@@ -203,3 +203,32 @@ TEST_CASE("A Gnostic Chess bot is not told its opponent's secret dice choice",
     CHECK(engine.take_failures().empty());
     CHECK(t.store().actions(1).size() > turns[0].record.actions.size() + 1);
 }
+
+TEST_CASE("The bot grants a takeback and accepts a draw only from a worse position",
+          "[bot][engine]") {
+    TempPath path;
+    Table t(path.str());
+    bot::EnginePlayer engine(true);
+    t.say("alice", "!new chess bot level=1 tc=none");
+    t.say("alice", "!move 1 e4");
+    CHECK(engine.step(t.service(), "console") == 1);
+    CHECK(t.store().actions(1).size() == 2);
+    t.say("alice", "!move 1 Qh5");
+    CHECK(engine.step(t.service(), "console") == 1);
+    t.replies();
+    // alice asks to take back Qh5: the bot's answer goes too, and the bot agrees at once.
+    t.say("alice", "!takeback 1");
+    CHECK(engine.step(t.service(), "console") >= 1);
+    const auto replies = t.replies();
+    REQUIRE_FALSE(replies.empty());
+    CHECK(t.store().actions(1).size() == 2);
+    CHECK(t.store().actions(1)[0].text == "e4");
+    // Early in the game the bot is not worse: a draw offer is answered by playing on.
+    t.say("alice", "!move 1 Nf3");
+    t.say("alice", "!draw 1");
+    engine.step(t.service(), "console");
+    const auto rec = t.store().game(1);
+    REQUIRE(rec);
+    CHECK(rec->status == storage::GameStatus::Ongoing);
+    CHECK(t.store().actions(1).size() == 4);
+}

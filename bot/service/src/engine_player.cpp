@@ -13,6 +13,8 @@ constexpr std::string_view account_prefix = "engine/level-";
 // A position this bad is lost: a forced mate seen against the engine, or a deficit no
 // reasonable game recovers from.
 constexpr int resign_below = -2500;
+// A draw offered is accepted from this far behind.
+constexpr int accept_draw_below = -50;
 
 } // namespace
 
@@ -46,6 +48,10 @@ Post engine_post(const EngineTurn& turn, const std::string& command) {
 
 std::string think(const EngineTurn& turn, bool timed) {
     const std::string game = std::to_string(turn.game_id);
+    if (turn.takeback_offered)
+        return "takeback " + game;
+    if (!turn.view)
+        return {};
     try {
         // The seed: the decision's key, so the same decision is thought the same way again
         // after a restart.
@@ -58,6 +64,8 @@ std::string think(const EngineTurn& turn, bool timed) {
             return {};
         if (choice->score <= resign_below && turn.view->board().ply >= 2)
             return "resign " + game;
+        if (turn.draw_offered && choice->score <= accept_draw_below)
+            return "draw " + game;
         return "move " + game + " " + choice->action.text;
     } catch (const std::exception&) {
         // What the engine could not read (a record it cannot replay) still gets an answer.
@@ -81,7 +89,7 @@ int EnginePlayer::step(Service& service, const std::string& platform) {
             if (examined_.contains(turn.key))
                 continue;
             examined_.insert(turn.key);
-            if (!turn.view)
+            if (!turn.view && !turn.takeback_offered)
                 continue;
             Thought t{turn, {}};
             if (synchronous_) {

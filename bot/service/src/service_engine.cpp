@@ -63,6 +63,23 @@ std::vector<EngineTurn> Service::engine_turns(const std::string& platform,
         turn.platform = g.platform;
         turn.channel = g.channel;
         turn.prefix = settings_.prefix;
+        // An offer of the other player is part of the decision: it makes a key of its own.
+        std::optional<rules::Seat> engine_seat;
+        for (rules::Seat s : {rules::Seat::White, rules::Seat::Black})
+            if (engines[rules::index(s)])
+                engine_seat = s;
+        for (auto kind : {storage::OfferKind::Draw, storage::OfferKind::Takeback})
+            if (auto offer = store_.offer(g.id, kind); offer && offer->seat != *engine_seat) {
+                (kind == storage::OfferKind::Draw ? turn.draw_offered : turn.takeback_offered) =
+                    true;
+                turn.key += kind == storage::OfferKind::Draw ? ":draw" : ":takeback";
+            }
+        if (turn.takeback_offered) {
+            const PlayerRecord& bot = *engines[rules::index(*engine_seat)];
+            turn.account = bot.user_id;
+            turn.name = bot.name;
+            turn.level = *engine_level(bot.user_id);
+        }
         if (examined.contains(turn.key)) {
             out.push_back(std::move(turn));
             continue;

@@ -46,6 +46,10 @@ struct EngineTurn {
     std::optional<rules::SeatView> view;
     engine::PublicRecord record;
     std::string fallback; // a legal action of the seat as it sees the board, if the engine fails
+    // The other player's open offers: a takeback is granted at once; a draw is accepted when
+    // the engine, to decide, finds its position worse, and otherwise answered by playing on.
+    bool takeback_offered = false;
+    bool draw_offered = false;
 };
 
 // The post an engine seat answers `turn` with: "!move <game> <action>" or "!resign <game>".
@@ -81,9 +85,10 @@ private:
 };
 
 // What the engine answers in `turn`: the command text after the prefix ("move 3 Nf3",
-// "resign 3"), empty when it has nothing to say. Runs on a worker thread: touches nothing but
-// `turn`. Untimed, the level's node budget alone bounds the thought, so that the same turn is
-// answered the same way on any machine (the console's transcripts).
+// "resign 3", "draw 3" accepting an offer, "takeback 3" granting one), empty when it has nothing to
+// say. Runs on a worker thread: touches nothing but `turn`. Untimed, the level's node budget alone
+// bounds the thought, so that the same turn is answered the same way on any machine (the console's
+// transcripts).
 std::string think(const EngineTurn& turn, bool timed = true);
 
 } // namespace ghostpost::bot
