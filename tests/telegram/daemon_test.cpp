@@ -258,3 +258,48 @@ TEST_CASE("games survive SIGKILL at random moments: no move lost or doubled, eve
     CHECK(test::read_file(dir.path() / "daemon.err").find("FAKE-secret_token_value") ==
           std::string::npos);
 }
+
+TEST_CASE("SIGKILL while the bot thinks loses only the thought: after the restart its move "
+          "arrives exactly once",
+          "[daemon][telegram][crash][engine]") {
+    test::TempDir dir;
+    FakeTelegram fake(dir);
+    const auto config = write_config(dir, fake, 1);
+    const auto database = dir.path() / "games.sqlite";
+    auto daemon = start_daemon(dir, config);
+    // Level 8 thinks for up to 1.8 s: long enough to be caught in the middle of a thought. The
+    // bot is named after its Telegram account (ghostpost_bot).
+    fake.say(-1001, 7, "alice", "!new chess bot level=8 tc=none");
+    fake.say(-1001, 7, "alice", "e4");
+    const auto thinking = [&] {
+        return test::read_file(dir.path() / "daemon.err").find("\"engine_thinking\"") !=
+               std::string::npos;
+    };
+    REQUIRE(eventually(thinking, std::chrono::seconds(30)));
+    daemon->signal(SIGKILL);
+    REQUIRE(daemon->wait_exit(std::chrono::seconds(5)) == 128 + SIGKILL);
+    // The thought died with the process; nothing of it was kept.
+    REQUIRE(action_texts(database, 1) == std::vector<std::string>{"e4"});
+
+    daemon = start_daemon(dir, config);
+    REQUIRE(eventually([&] { return action_texts(database, 1).size() == 2; },
+                       std::chrono::seconds(30)));
+    const auto bot_replies = [&] {
+        int n = 0;
+        for (const json& m : fake.sent())
+            n += m["text"].get<std::string>().starts_with("ghostpost_bot (level 8) (Black) played ");
+        return n;
+    };
+    REQUIRE(eventually([&] { return bot_replies() == 1; }, std::chrono::seconds(30)));
+    // A while later: still one move of the bot and one reply announcing it.
+    std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+    CHECK(action_texts(database, 1).size() == 2);
+    CHECK(bot_replies() == 1);
+    const auto store = storage::open_sqlite_store(database.string());
+    const auto log = store->actions(1);
+    REQUIRE(log.size() == 2);
+    CHECK(log[1].message_id.starts_with("engine:1:1."));
+    daemon->signal(SIGTERM);
+    CHECK(daemon->wait_exit(std::chrono::seconds(5)) == 0);
+    CHECK(fake.violations().empty());
+}

@@ -1,6 +1,7 @@
 #include "ghostpost/bot/daemon.h"
 
 #include "ghostpost/bot/command.h"
+#include "ghostpost/bot/engine_player.h"
 #include "ghostpost/bot/log.h"
 #include "ghostpost/storage/sqlite.h"
 
@@ -222,7 +223,22 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
         }
     }
 
+    std::optional<EnginePlayer> engine;
+    if (options.engine)
+        engine.emplace(options.engine_synchronous);
     while (!stop.stop_requested() && !platform.finished()) {
+        if (engine) {
+            // The engine's finished thoughts enter as posts; new decisions start thinking.
+            try {
+                engine->step(service, name);
+            } catch (const std::exception& e) {
+                log::error("engine_failed", {{"error", e.what()}});
+            }
+            for (const auto& failure : engine->take_failures())
+                log::error("engine_post_failed", {{"error", failure}});
+            if (engine->thinking())
+                log::debug("engine_thinking", {{"platform", name}});
+        }
         if (const std::int64_t now = clock();
             options.time_driven_jobs &&
             (!last_tick || now - *last_tick >= options.tick_interval.count())) {
@@ -251,7 +267,9 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
             break;
 
         // Waiting replies need the loop back soon; otherwise the long poll may take its time.
-        const auto timeout = waiting_replies ? std::chrono::seconds(1) : options.poll_timeout;
+        const auto timeout = waiting_replies || (engine && engine->thinking())
+                                 ? std::chrono::seconds(1)
+                                 : options.poll_timeout;
         std::vector<Post> posts;
         try {
             posts = platform.poll(store.cursor(name).value_or(""), timeout);

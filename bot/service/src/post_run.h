@@ -138,7 +138,8 @@ private:
         m.destination = destination;
         m.text = std::move(text);
         m.code = std::move(code);
-        m.reply_to = to_user ? std::string() : post_.message_id;
+        // The engine's posts (engine_player.h) are no platform message that could be replied to.
+        m.reply_to = to_user || post_.message_id.starts_with("engine:") ? std::string() : post_.message_id;
         return m;
     }
     void say(std::string text, std::string code = {}) { say(std::move(text), BoardOut{std::move(code), {}}); }
@@ -318,6 +319,9 @@ private:
 
     void cmd_new(const std::vector<std::string>& args);
     void cmd_answer(const std::vector<std::string>& args, const std::string& command);
+    // The game `g` (made by !new, not yet stored) against the engine at `level`, seated and
+    // started at once: the engine accepts every challenge (service_engine.cpp).
+    void start_engine_game(GameRecord g, int level);
     void cmd_accept(const std::vector<std::string>& args) { cmd_answer(args, "accept"); }
     void cmd_decline(const std::vector<std::string>& args) { cmd_answer(args, "decline"); }
     void cmd_cancel(const std::vector<std::string>& args) { cmd_answer(args, "cancel"); }

@@ -2,6 +2,7 @@
 #include "post_run.h"
 
 #include "ghostpost/bot/command.h"
+#include "ghostpost/bot/engine_player.h"
 #include "ghostpost/bot/game_loader.h"
 #include "ghostpost/render/png.h"
 #include "ghostpost/render/text.h"
@@ -43,9 +44,15 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
     std::string opponent_handle;
     bool color_given = false;
     rules::Options given;
+    std::optional<int> engine; // the level, when the opponent is the bot itself
     for (std::size_t i = 1; i < args.size(); ++i) {
         const std::string& w = args[i];
         std::string lw = lower(w);
+        if (opponent.empty() && !opponent_player && !engine &&
+            (lw == "bot" || lw == "@" + lower(s_.settings_.bot_name))) {
+            engine = default_engine_level;
+            continue;
+        }
         std::optional<Named> whom = opponent.empty() && !opponent_player ? named(w) : std::nullopt;
         if (whom && (whom->player || !whom->handle.empty())) {
             opponent_player = whom->player;
@@ -73,6 +80,15 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
         (!opponent_player && !opponent_handle.empty() && opponent_handle == author_.handle)) {
         say("You cannot challenge yourself.");
         return;
+    }
+    if (auto level = given.find("level"); level != given.end()) {
+        const std::string& v = level->second;
+        if (!engine || v.size() != 1 || v[0] < '1' || v[0] > '8') {
+            say(engine ? "The bot plays at level=1 to level=8." : "level= is for games against the bot: !new " + info.name + " bot level=5.");
+            return;
+        }
+        engine = v[0] - '0';
+        given.erase(level);
     }
     auto service_options = take_service_options(given);
     if (!service_options)
@@ -119,6 +135,10 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
     }
     g.challenger_color = color;
     g.status = GameStatus::Challenge;
+    if (engine) {
+        start_engine_game(std::move(g), *engine);
+        return;
+    }
     g.id = store_.create_game(g);
     store_.set_next_deadline(g.id, now_ + s_.settings_.challenge_expiry); // when it lapses
     std::string id = std::to_string(g.id);

@@ -87,6 +87,10 @@ struct DaemonOptions {
     // Whether this loop runs the time-driven job (Service::start_up and tick). In a daemon
     // with several platforms, one loop does, for every platform's games.
     bool time_driven_jobs = true;
+    // Whether this loop plays the engine's seats in its platform's games (engine_player.h),
+    // and whether it thinks on the loop's own thread (the console: replies in a fixed order).
+    bool engine = true;
+    bool engine_synchronous = false;
 };
 
 // What a run of the loop met, for the caller's exit status.

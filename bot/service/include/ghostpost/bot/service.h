@@ -3,6 +3,7 @@
 // holds afterwards; nothing a game needs is decided anywhere else.
 #pragma once
 
+#include "ghostpost/bot/engine_player.h"
 #include "ghostpost/bot/platform.h"
 #include "ghostpost/bot/random.h"
 #include "ghostpost/render/cache.h"
@@ -13,6 +14,7 @@
 #include <list>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -75,6 +77,13 @@ public:
     // longer than downtime_notice_after, is charged to nobody and the games it touched say so.
     // Returns how many games were told. Errors: storage exceptions.
     int start_up();
+
+    // The decisions engine seats (engine_player.h) must make now in `platform`'s ongoing games,
+    // one per game whose key ("engine:<game>:<ply>") is not in `examined`; a turn without a
+    // view when the game has none for the engine now. Errors: storage exceptions,
+    // std::runtime_error for a log that does not replay.
+    std::vector<EngineTurn> engine_turns(const std::string& platform,
+                                         const std::set<std::string>& examined);
 
     // The Reply a platform sends for an outbox entry; with a store, its `mentions` are the
     // players of the entry's platform whose handles the text names ("@bob").

@@ -1,0 +1,136 @@
+#include "ghostpost/bot/engine_player.h"
+
+#include "ghostpost/bot/service.h"
+
+#include <chrono>
+
+namespace ghostpost::bot {
+
+namespace {
+
+constexpr std::string_view account_prefix = "engine/level-";
+
+// A position this bad is lost: a forced mate seen against the engine, or a deficit no
+// reasonable game recovers from.
+constexpr int resign_below = -2500;
+// A draw offered is accepted from this far behind.
+constexpr int accept_draw_below = -50;
+
+} // namespace
+
+std::string engine_account(int level) {
+    return std::string(account_prefix) + std::to_string(level);
+}
+
+std::optional<int> engine_level(const std::string& user_id) {
+    if (!user_id.starts_with(account_prefix) || user_id.size() != account_prefix.size() + 1)
+        return std::nullopt;
+    const char c = user_id.back();
+    if (c < '0' + engine::min_level || c > '0' + engine::max_level)
+        return std::nullopt;
+    return c - '0';
+}
+
+std::string engine_name(const std::string& bot_name, int level) {
+    return bot_name + " (level " + std::to_string(level) + ")";
+}
+
+Post engine_post(const EngineTurn& turn, const std::string& command) {
+    Post p;
+    p.platform = turn.platform;
+    p.channel = turn.channel;
+    p.message_id = turn.key;
+    p.author_id = turn.account;
+    p.author_name = turn.name;
+    p.text = turn.prefix + command;
+    return p;
+}
+
+std::string think(const EngineTurn& turn, bool timed) {
+    const std::string game = std::to_string(turn.game_id);
+    if (turn.takeback_offered)
+        return "takeback " + game;
+    if (!turn.view)
+        return {};
+    try {
+        // The seed: the decision's key, so the same decision is thought the same way again
+        // after a restart.
+        const auto seed = std::hash<std::string>{}(turn.key);
+        auto limits = engine::limits_for_level(turn.level);
+        if (!timed)
+            limits.max_seconds = 1e9;
+        auto choice = engine::choose(*turn.view, turn.record, limits, seed);
+        if (!choice)
+            return {};
+        if (choice->score <= resign_below && turn.view->board().ply >= 2)
+            return "resign " + game;
+        if (turn.draw_offered && choice->score <= accept_draw_below)
+            return "draw " + game;
+        return "move " + game + " " + choice->action.text;
+    } catch (const std::exception&) {
+        // What the engine could not read (a record it cannot replay) still gets an answer.
+        return turn.fallback.empty() ? std::string() : "move " + game + " " + turn.fallback;
+    }
+}
+
+EnginePlayer::~EnginePlayer() {
+    for (auto& [key, thought] : inflight_)
+        if (thought.command.valid())
+            thought.command.wait();
+}
+
+int EnginePlayer::step(Service& service, const std::string& platform) {
+    int entered = 0;
+    for (int round = 0; round < 64; ++round) {
+        std::set<std::string> current;
+        auto turns = service.engine_turns(platform, examined_);
+        for (auto& turn : turns) {
+            current.insert(turn.key);
+            if (examined_.contains(turn.key))
+                continue;
+            examined_.insert(turn.key);
+            if (!turn.view && !turn.takeback_offered)
+                continue;
+            Thought t{turn, {}};
+            if (synchronous_) {
+                std::promise<std::string> done;
+                done.set_value(think(turn, false));
+                t.command = done.get_future();
+            } else {
+                t.command = std::async(std::launch::async, [copy = turn] { return think(copy); });
+            }
+            inflight_.emplace(turn.key, std::move(t));
+        }
+        bool any = false;
+        for (auto it = inflight_.begin(); it != inflight_.end();) {
+            auto& [key, thought] = *it;
+            if (thought.command.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+                ++it;
+                continue;
+            }
+            const std::string command = thought.command.get();
+            // A thought about a position that has changed since (a takeback) is dropped.
+            if (!command.empty() && current.contains(key)) {
+                try {
+                    service.handle(engine_post(thought.turn, command));
+                    ++entered;
+                    any = true;
+                } catch (const std::exception& e) {
+                    failures_.push_back(key + ": " + e.what());
+                }
+            }
+            it = inflight_.erase(it);
+        }
+        if (!synchronous_ || !any)
+            break;
+    }
+    if (examined_.size() > 10'000)
+        examined_.clear();
+    return entered;
+}
+
+std::vector<std::string> EnginePlayer::take_failures() {
+    return std::exchange(failures_, {});
+}
+
+} // namespace ghostpost::bot

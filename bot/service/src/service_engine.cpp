@@ -1,0 +1,147 @@
+// Games against the bot: !new ... bot starts one at once, and engine_turns tells the
+// EnginePlayer what each engine seat may know when it must decide.
+#include "ghostpost/bot/engine_player.h"
+#include "ghostpost/bot/game_loader.h"
+#include "ghostpost/rules/registry.h"
+#include "post_run.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ghostpost::bot {
+
+using namespace detail;
+
+void PostRun::start_engine_game(GameRecord g, int level) {
+    const PlayerRecord bot = store_.upsert_player(post_.platform, engine_account(level),
+                                                  engine_name(s_.settings_.bot_name, level), "");
+    g.challenged_id = bot.id;
+    g.id = store_.create_game(g);
+    if (g.challenger_color == "black") {
+        g.white = bot.id;
+        g.black = author_.id;
+    } else {
+        g.white = author_.id;
+        g.black = bot.id;
+    }
+    g.status = GameStatus::Ongoing;
+    store_.update_game(g);
+    Loaded l = load(g);
+    sync_clocks(l);
+    auto first = deciders(l);
+    std::optional<std::int64_t> viewer = first.empty() ? g.white : seated(g, first.front());
+    say_in(g,
+           at(author_) + " plays " + bot.name + ", game #" + std::to_string(g.id) + ". " +
+               vs_line(l) + seed_commitment(g, l.info()) + " " + next_line(l) + clock_line(l),
+           board(l, viewer));
+}
+
+std::vector<EngineTurn> Service::engine_turns(const std::string& platform,
+                                              const std::set<std::string>& examined) {
+    std::vector<EngineTurn> out;
+    for (const GameRecord& g : store_.games_with_status({GameStatus::Ongoing})) {
+        if (g.platform != platform || g.paused)
+            continue;
+        std::array<std::optional<PlayerRecord>, 2> engines;
+        bool any = false;
+        for (rules::Seat s : {rules::Seat::White, rules::Seat::Black}) {
+            const auto id = s == rules::Seat::White ? g.white : g.black;
+            if (!id)
+                continue;
+            if (auto p = store_.player(*id); p && engine_level(p->user_id)) {
+                engines[rules::index(s)] = p;
+                any = true;
+            }
+        }
+        if (!any)
+            continue;
+        const auto log = store_.actions(g.id);
+        EngineTurn turn;
+        turn.key = "engine:" + std::to_string(g.id) + ":" + std::to_string(log.size()) + "." +
+                   std::to_string(store_.game_revision(g.id));
+        turn.game_id = g.id;
+        turn.platform = g.platform;
+        turn.channel = g.channel;
+        turn.prefix = settings_.prefix;
+        // An offer of the other player is part of the decision: it makes a key of its own.
+        std::optional<rules::Seat> engine_seat;
+        for (rules::Seat s : {rules::Seat::White, rules::Seat::Black})
+            if (engines[rules::index(s)])
+                engine_seat = s;
+        for (auto kind : {storage::OfferKind::Draw, storage::OfferKind::Takeback})
+            if (auto offer = store_.offer(g.id, kind); offer && offer->seat != *engine_seat) {
+                (kind == storage::OfferKind::Draw ? turn.draw_offered : turn.takeback_offered) =
+                    true;
+                turn.key += kind == storage::OfferKind::Draw ? ":draw" : ":takeback";
+            }
+        if (turn.takeback_offered) {
+            const PlayerRecord& bot = *engines[rules::index(*engine_seat)];
+            turn.account = bot.user_id;
+            turn.name = bot.name;
+            turn.level = *engine_level(bot.user_id);
+        }
+        if (examined.contains(turn.key)) {
+            out.push_back(std::move(turn));
+            continue;
+        }
+        // The replay with the game's stream, writing down the dice everybody saw.
+        GameReplay replay(g);
+        SeededRandom stream(g.seed);
+        engine::RecordingRandom dice(stream);
+        std::vector<std::size_t> draws_after; // draws made up to each action
+        for (const auto& a : log) {
+            if (auto applied = replay.apply(a, dice); !applied)
+                throw std::runtime_error(applied.error().message);
+            draws_after.push_back(dice.draws().size());
+        }
+        const rules::Game& game = replay.game();
+        std::optional<rules::Seat> seat;
+        for (const auto& d : game.pending())
+            if (engines[rules::index(d.seat)]) {
+                seat = d.seat;
+                break;
+            }
+        if (!seat || game.outcome().over()) {
+            out.push_back(std::move(turn));
+            continue;
+        }
+        const PlayerRecord& bot = *engines[rules::index(*seat)];
+        turn.account = bot.user_id;
+        turn.name = bot.name;
+        turn.level = *engine_level(bot.user_id);
+        turn.view = game.seat_view(*seat);
+        turn.record.variant = g.variant;
+        turn.record.options = g.options;
+        // What the engine's seat may know of the log: not the other side's standing dice
+        // policy, not a dice choice of this round still secret, and no peek (it moves nothing).
+        std::size_t known = log.size();
+        const auto notes = game.public_view().board().notes;
+        const bool secret_choice =
+            std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+                return n.find("(has chosen)") != std::string::npos;
+            });
+        if (secret_choice)
+            for (std::size_t i = log.size(); i-- > 0;)
+                if (log[i].seat != *seat) {
+                    known = i;
+                    break;
+                }
+        for (std::size_t i = 0; i < log.size(); ++i) {
+            const auto& a = log[i];
+            if (i == known || a.text == "peek" || (a.seat != *seat && a.text.starts_with("policy")))
+                continue;
+            turn.record.actions.push_back({a.seat, a.text});
+        }
+        std::size_t draws = dice.draws().size();
+        if (known < log.size())
+            draws = known == 0 ? 0 : draws_after[known - 1];
+        turn.record.draws.assign(dice.draws().begin(),
+                                 dice.draws().begin() + static_cast<std::ptrdiff_t>(draws));
+        if (const auto seen = game.seen_actions(*seat); !seen.empty())
+            turn.fallback = seen.front().text;
+        out.push_back(std::move(turn));
+    }
+    return out;
+}
+
+} // namespace ghostpost::bot

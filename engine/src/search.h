@@ -1,0 +1,83 @@
+// Alpha-beta over the rules interface: iterative deepening, captures first (most valuable
+// victim, least valuable attacker), killer moves and a history table, a transposition table
+// keyed by the position's FEN where the variant has one and no dice, and a capture search past
+// the horizon. Scores are always for the root seat: a node maximises when the root seat decides
+// there and minimises otherwise, so variants where one seat decides twice in a row need nothing
+// special.
+#pragma once
+
+#include "variant_play.h"
+
+#include <chrono>
+#include <cstdint>
+#include <random>
+#include <unordered_map>
+
+namespace ghostpost::engine {
+
+struct RootScore {
+    rules::NotatedAction action;
+    int score = 0;
+};
+
+struct SearchResult {
+    std::vector<RootScore> scores; // best first; all root actions when asked for exact scores
+    int depth = 0;
+    std::uint64_t nodes = 0;
+};
+
+class Search {
+public:
+    using Clock = std::chrono::steady_clock;
+    Search(const VariantPlay& play, rules::Seat root, std::uint64_t max_nodes,
+           Clock::time_point deadline, std::uint64_t seed);
+
+    // Searches `world` to `max_depth` or until the budget runs out. Only root actions in
+    // `allowed` are considered when it is not empty. With `exact`, every root action gets its
+    // true score at the last completed depth (for noisy low levels); otherwise only the best
+    // is exact. At least depth 1 is always completed.
+    SearchResult run(const rules::Game& world, int max_depth, bool exact,
+                     const std::vector<rules::Action>& allowed);
+
+private:
+    struct Entry {
+        int depth = -1;
+        int score = 0;
+        std::uint8_t bound = 0; // 0 exact, 1 lower, 2 upper
+        rules::Action best;
+    };
+    struct Ordered {
+        rules::NotatedAction action;
+        int key = 0;
+        bool capture = false;
+    };
+
+    int search(const rules::Game& g, int depth, int alpha, int beta, int ply);
+    int quiesce(const rules::Game& g, int alpha, int beta, int ply, int qdepth);
+    int leaf(const rules::Game& g, int ply);
+    std::vector<Ordered> order(const rules::BoardView& b, rules::Seat mover,
+                               std::vector<rules::NotatedAction> actions, int ply,
+                               const rules::Action* first) const;
+    // `g` after `seat` plays `a`, then the decisions of chance the variant answers without
+    // search (both seats choosing dice) played with their answers; nullptr when `a` is refused.
+    std::unique_ptr<rules::Game> child(const rules::Game& g, rules::Seat seat,
+                                       const rules::Action& a);
+    // Counts a position; throws OutOfBudget when the nodes or the time are spent.
+    void count_node();
+    int history_index(const rules::Action& a) const;
+
+    const VariantPlay& play_;
+    rules::Seat root_;
+    std::uint64_t max_nodes_;
+    Clock::time_point deadline_;
+    std::mt19937_64 rng_;
+    std::uint64_t nodes_ = 0;
+    std::unordered_map<std::string, Entry> table_;
+    std::vector<std::array<rules::Action, 2>> killers_;
+    std::vector<int> history_;
+};
+
+// Thrown inside the search when the budget runs out; the root keeps its last full depth.
+struct OutOfBudget {};
+
+} // namespace ghostpost::engine

@@ -1,0 +1,72 @@
+// The table from a variant's registry name to how the engine plays it.
+#include "variant_play.h"
+
+#include "ghostpost/rules/registry.h"
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+#include <string>
+
+namespace ghostpost::engine {
+namespace {
+
+const std::array plays{
+    VariantPlay{.name = "chess", .evaluate = evaluate_chess},
+    // Captures are compulsory in the giveaway family: the horizon needs no capture extension.
+    VariantPlay{.name = "giveaway", .evaluate = evaluate_giveaway, .quiescence = false},
+    VariantPlay{.name = "ghostarelay", .evaluate = evaluate_ghostarelay, .quiescence = false},
+    VariantPlay{.name = "phantom",
+                .evaluate = evaluate_phantom,
+                .determinise = phantom_worlds,
+                .worlds = 4},
+    // Captures start dice combats: no capture extension, no table (apply draws dice), and the
+    // dice are chosen by the combat arithmetic (gnostic_dice), not by search.
+    VariantPlay{.name = "gnostic",
+                .evaluate = evaluate_gnostic,
+                .answer = gnostic_dice,
+                .quiescence = false,
+                .transpositions = false},
+    VariantPlay{.name = "ghost", .evaluate = evaluate_ghost},
+    VariantPlay{.name = "haunted", .evaluate = evaluate_haunted},
+};
+
+} // namespace
+
+const VariantPlay& play_for(std::string_view variant) {
+    const rules::Variant* v = rules::find_variant(variant);
+    if (v != nullptr)
+        variant = v->info().name;
+    for (const auto& p : plays)
+        if (p.name == variant)
+            return p;
+    throw std::invalid_argument("the engine does not play " + std::string(variant));
+}
+
+int fide_value(rules::PieceKind kind) {
+    using rules::PieceKind;
+    switch (kind) {
+    case PieceKind::Pawn:
+        return 100;
+    case PieceKind::Knight:
+        return 310;
+    case PieceKind::Bishop:
+        return 330;
+    case PieceKind::Rook:
+        return 500;
+    case PieceKind::Queen:
+        return 900;
+    default:
+        return 0;
+    }
+}
+
+int centre_bonus(const rules::BoardView& board, rules::Square s) {
+    // Distance from the centre in half-squares, per axis, scaled to the board's size.
+    const int df = std::abs(2 * s.file - (board.files - 1));
+    const int dr = std::abs(2 * s.rank - (board.ranks - 1));
+    const int span = board.files + board.ranks - 2;
+    return 30 - 30 * (df + dr) / std::max(1, span);
+}
+
+} // namespace ghostpost::engine

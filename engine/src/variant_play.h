@@ -1,0 +1,75 @@
+// One variant's way of playing: how it scores a position for a seat, how it builds the
+// positions a seat may be in from what the seat knows, and which search features fit it. The
+// table (variant_play.cpp) is the only place that names variants; each evaluation lives in its
+// own eval_<variant>.cpp.
+#pragma once
+
+#include "ghostpost/engine/engine.h"
+#include "ghostpost/rules/game.h"
+
+#include <memory>
+#include <random>
+#include <string_view>
+#include <vector>
+
+namespace ghostpost::engine {
+
+// Centipawns for `us` in the position `board` shows (the engine's own full view of a world).
+using Evaluate = int (*)(const rules::BoardView& board, rules::Seat us);
+
+// The positions the engine thinks in. `naming`, when set, is the position the seat sees
+// (without what is hidden from it), whose texts name the chosen action as the seat would.
+struct Worlds {
+    std::vector<std::unique_ptr<rules::Game>> games;
+    std::unique_ptr<rules::Game> naming;
+};
+
+// Up to `count` positions consistent with `view` and `record`. Errors: std::invalid_argument
+// when none is.
+using Determinise = Worlds (*)(const rules::Variant& variant, const rules::SeatView& view,
+                               const PublicRecord& record, int count, std::mt19937_64& rng);
+
+// A seat's answer to a question of chance the rules ask without a search (Gnostic Chess's dice
+// in a combat): one of `legal`, or nullopt to search as usual.
+using Answer = std::optional<rules::NotatedAction> (*)(
+    const rules::BoardView& board, rules::Seat us, const std::vector<rules::NotatedAction>& legal);
+
+struct VariantPlay {
+    std::string_view name;
+    Evaluate evaluate = nullptr;
+    Determinise determinise = nullptr; // nullptr: replay the record, the one position it leads to
+    Answer answer = nullptr;           // nullptr: every decision is searched
+    bool quiescence = true;     // search captures past the horizon (not where captures are forced)
+    bool transpositions = true; // fen() names a position exactly (no chance in apply)
+    int worlds = 1;             // how many positions to sample when something is hidden
+};
+
+// The play of `variant` (a registry name). Errors: std::invalid_argument when there is none.
+const VariantPlay& play_for(std::string_view variant);
+
+// Shared by the evaluations: the usual values of FIDE pieces in centipawns.
+int fide_value(rules::PieceKind kind);
+// A small bonus for standing near the centre, 0 in a corner to 30 in the middle of the board.
+int centre_bonus(const rules::BoardView& board, rules::Square s);
+
+// Determinisation by replay: the variant's start position with the record applied, the draws
+// played back as the dice. Errors: std::invalid_argument when the record does not apply or does
+// not lead to the cells `view` shows.
+Worlds replay_world(const rules::Variant& variant, const rules::SeatView& view,
+                    const PublicRecord& record, int count, std::mt19937_64& rng);
+// Phantom Chess: positions built from the seat's view, the other Phantom placed on squares
+// consistent with it and with the announcements.
+Worlds phantom_worlds(const rules::Variant& variant, const rules::SeatView& view,
+                      const PublicRecord& record, int count, std::mt19937_64& rng);
+
+int evaluate_chess(const rules::BoardView& board, rules::Seat us);
+int evaluate_giveaway(const rules::BoardView& board, rules::Seat us);
+int evaluate_ghostarelay(const rules::BoardView& board, rules::Seat us);
+int evaluate_phantom(const rules::BoardView& board, rules::Seat us);
+int evaluate_gnostic(const rules::BoardView& board, rules::Seat us);
+int evaluate_ghost(const rules::BoardView& board, rules::Seat us);
+int evaluate_haunted(const rules::BoardView& board, rules::Seat us);
+std::optional<rules::NotatedAction> gnostic_dice(const rules::BoardView& board, rules::Seat us,
+                                                 const std::vector<rules::NotatedAction>& legal);
+
+} // namespace ghostpost::engine

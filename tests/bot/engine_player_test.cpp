@@ -1,0 +1,234 @@
+// Games against the bot through the service: !new ... bot, the engine's seat answering through
+// EnginePlayer, and each of its posts counted once.
+#include "../storage/temp_path.h"
+#include "ghostpost/bot/engine_player.h"
+#include "ghostpost/bot/game_loader.h"
+#include "ghostpost/bot/service.h"
+#include "ghostpost/rules/registry.h"
+
+#include <catch2/catch.hpp>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace ghostpost;
+using bot::Post;
+using bot::Service;
+using ghostpost::testing::TempPath;
+
+namespace {
+
+std::int64_t fixed_clock() {
+    return 1700000000;
+}
+
+class Table {
+public:
+    explicit Table(const std::string& db)
+        : store_(storage::open_sqlite_store(db)), service_(*store_, settings(), fixed_clock) {}
+    static bot::ServiceSettings settings() {
+        bot::ServiceSettings s;
+        s.fixed_seed = "engine-test";
+        return s;
+    }
+    // Posts `text` as `user`; returns the replies it queued, oldest first.
+    std::vector<std::string> say(const std::string& user, const std::string& text,
+                                 bool direct = false) {
+        Post p;
+        p.platform = "console";
+        p.direct = direct;
+        p.channel = direct ? "@" + user : "g";
+        p.message_id = std::to_string(++sequence_);
+        p.author_id = user;
+        p.author_name = user;
+        p.author_handle = user;
+        p.text = text;
+        service_.handle(p);
+        return replies();
+    }
+    std::vector<std::string> replies() {
+        std::vector<std::string> out;
+        for (const auto& e : store_->due("console", 2000000000, 1000)) {
+            out.push_back(e.message.text);
+            store_->mark_sent(e.id, 0);
+        }
+        return out;
+    }
+    storage::Store& store() { return *store_; }
+    Service& service() { return service_; }
+    // The game as it stands (the test plays the human's seat with it).
+    std::unique_ptr<rules::Game> game(std::int64_t id) {
+        auto rec = store_->game(id);
+        REQUIRE(rec);
+        return bot::load_game(*rec, store_->actions(id)).game;
+    }
+
+private:
+    std::unique_ptr<storage::Store> store_;
+    Service service_;
+    int sequence_ = 0;
+};
+
+} // namespace
+
+TEST_CASE("A game of every variant against the bot runs to its end through the service",
+          "[bot][engine][slow]") {
+    for (const auto* variant : rules::variants()) {
+        const std::string name = variant->info().name;
+        INFO(name);
+        TempPath path;
+        Table t(path.str());
+        bot::EnginePlayer engine(true);
+        auto started = t.say("alice", "!new " + name + " bot level=1 tc=none");
+        REQUIRE(started.size() == 1);
+        CHECK(started[0].starts_with("@alice plays ghostpost (level 1), game #1."));
+        std::mt19937_64 rng(5);
+        int human_moves = 0;
+        for (int turn = 0; turn < 400; ++turn) {
+            engine.step(t.service(), "console");
+            CHECK(engine.take_failures().empty());
+            auto game = t.game(1);
+            if (game->outcome().over())
+                break;
+            const auto pending = game->pending();
+            REQUIRE_FALSE(pending.empty());
+            // After the engine's step, only alice (White) may be left to decide.
+            REQUIRE(std::any_of(pending.begin(), pending.end(), [](const rules::Decision& d) {
+                return d.seat == rules::Seat::White;
+            }));
+            if (human_moves == 12) {
+                t.say("alice", "!resign 1");
+                break;
+            }
+            const auto actions = game->notated_actions(rules::Seat::White);
+            t.say("alice", "!move 1 " + actions[rng() % actions.size()].text);
+            ++human_moves;
+        }
+        t.replies();
+        const auto rec = t.store().game(1);
+        REQUIRE(rec);
+        CHECK(rec->status == storage::GameStatus::Finished);
+        CHECK_FALSE(rec->result.empty());
+        // Every action of the bot's seat entered as a post of its engine account.
+        const auto bot = t.store().player_by_account("console", bot::engine_account(1));
+        REQUIRE(bot);
+        int bot_actions = 0;
+        for (const auto& a : t.store().actions(1))
+            if (a.player_id == bot->id) {
+                ++bot_actions;
+                CHECK(a.message_id.starts_with("engine:1:"));
+            }
+        CHECK(bot_actions >= 1);
+    }
+}
+
+TEST_CASE("The bot plays White at once when the challenger takes Black, and its post counts once",
+          "[bot][engine]") {
+    TempPath path;
+    Table t(path.str());
+    bot::EnginePlayer engine(true);
+    auto started = t.say("alice", "!new chess @ghostpost black level=2 tc=none");
+    REQUIRE(started.size() == 1);
+    CHECK(started[0].starts_with("@alice plays ghostpost (level 2), game #1."));
+    std::set<std::string> none;
+    auto turns = t.service().engine_turns("console", none);
+    REQUIRE(turns.size() == 1);
+    REQUIRE(turns[0].view);
+    CHECK(turns[0].key == "engine:1:0.1");
+    CHECK(turns[0].view->seat() == rules::Seat::White);
+    const std::string command = bot::think(turns[0], false);
+    REQUIRE(command.starts_with("move 1 "));
+    const auto post = bot::engine_post(turns[0], command);
+    CHECK(t.service().handle(post) == bot::HandleStatus::Handled);
+    CHECK(t.service().handle(post) == bot::HandleStatus::Duplicate);
+    const auto log = t.store().actions(1);
+    REQUIRE(log.size() == 1);
+    CHECK("move 1 " + log[0].text == command);
+    const auto replies = t.replies();
+    REQUIRE(replies.size() == 1);
+    CHECK(replies[0].starts_with("ghostpost (level 2) (White) played " + log[0].text +
+                                 " in game #1."));
+    // Nothing more to think about until alice moves.
+    CHECK(engine.step(t.service(), "console") == 0);
+}
+
+TEST_CASE("level= is for games against the bot, from 1 to 8", "[bot][engine]") {
+    TempPath path;
+    Table t(path.str());
+    CHECK(t.say("alice", "!new chess @bob level=3") ==
+          std::vector<std::string>{"level= is for games against the bot: !new chess bot level=5."});
+    CHECK(t.say("alice", "!new chess bot level=9") ==
+          std::vector<std::string>{"The bot plays at level=1 to level=8."});
+    CHECK(t.store()
+              .games_with_status({storage::GameStatus::Challenge, storage::GameStatus::Ongoing})
+              .empty());
+}
+
+TEST_CASE("A Gnostic Chess bot is not told its opponent's secret dice choice",
+          "[bot][engine][variant:gnostic]") {
+    TempPath path;
+    Table t(path.str());
+    t.say("alice", "!new gnostic bot level=1 tc=none");
+    bot::EnginePlayer engine(true);
+    // alice plays until she can attack a piece, then attacks: both seats must choose dice, and
+    // alice chooses first, in secret.
+    std::mt19937_64 rng(3);
+    std::string capture;
+    for (int turn = 0; turn < 40 && capture.empty(); ++turn) {
+        engine.step(t.service(), "console");
+        auto game = t.game(1);
+        REQUIRE_FALSE(game->outcome().over());
+        std::vector<std::string> quiet;
+        for (const auto& a : game->notated_actions(rules::Seat::White)) {
+            if (a.action.kind == rules::ActionKind::Move && a.text.find('x') != std::string::npos)
+                capture = a.text;
+            else if (a.action.kind == rules::ActionKind::Move && a.text.size() == 2)
+                quiet.push_back(a.text); // pawn steps meet the other side soonest
+        }
+        t.say("alice", "!move 1 " + (capture.empty() ? quiet[rng() % quiet.size()] : capture));
+    }
+    REQUIRE_FALSE(capture.empty());
+    REQUIRE(t.game(1)->pending().size() == 2);
+    t.say("alice", "!move 1 roll 1", true); // dice are chosen by direct message
+    std::set<std::string> none;
+    auto turns = t.service().engine_turns("console", none);
+    REQUIRE(turns.size() == 1);
+    REQUIRE(turns[0].view);
+    const auto& actions = turns[0].record.actions;
+    REQUIRE_FALSE(actions.empty());
+    CHECK(actions.back().text == capture); // "roll 1" is not in what the bot is given
+    CHECK(t.store().actions(1).back().text == "roll 1");
+    // The bot answers its dice, the round is rolled, and the game goes on.
+    CHECK(engine.step(t.service(), "console") >= 1);
+    CHECK(engine.take_failures().empty());
+    CHECK(t.store().actions(1).size() > turns[0].record.actions.size() + 1);
+}
+
+TEST_CASE("The bot grants a takeback and accepts a draw only from a worse position",
+          "[bot][engine]") {
+    TempPath path;
+    Table t(path.str());
+    bot::EnginePlayer engine(true);
+    t.say("alice", "!new chess bot level=1 tc=none");
+    t.say("alice", "!move 1 e4");
+    CHECK(engine.step(t.service(), "console") == 1);
+    CHECK(t.store().actions(1).size() == 2);
+    t.say("alice", "!move 1 Qh5");
+    CHECK(engine.step(t.service(), "console") == 1);
+    t.replies();
+    // alice asks to take back Qh5: the bot's answer goes too, and the bot agrees at once.
+    t.say("alice", "!takeback 1");
+    CHECK(engine.step(t.service(), "console") >= 1);
+    const auto replies = t.replies();
+    REQUIRE_FALSE(replies.empty());
+    CHECK(t.store().actions(1).size() == 2);
+    CHECK(t.store().actions(1)[0].text == "e4");
+    // Early in the game the bot is not worse: a draw offer is answered by playing on.
+    t.say("alice", "!move 1 Nf3");
+    t.say("alice", "!draw 1");
+    engine.step(t.service(), "console");
+    const auto rec = t.store().game(1);
+    REQUIRE(rec);
+    CHECK(rec->status == storage::GameStatus::Ongoing);
+    CHECK(t.store().actions(1).size() == 4);
+}

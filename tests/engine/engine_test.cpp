@@ -1,0 +1,202 @@
+#include "engine_test_support.h"
+
+#include <algorithm>
+
+using ghostpost::engine::Limits;
+using ghostpost::engine::win_score;
+using ghostpost::rules::Seat;
+
+namespace {
+
+// A fixed-depth search with no noise.
+Limits depth(int d) {
+    return Limits{d, 5'000'000, 1000.0, 0};
+}
+
+// A level's limits without its time cap, so that a slow (sanitised) build searches the same.
+Limits level(int n) {
+    Limits l = ghostpost::engine::limits_for_level(n);
+    l.max_seconds = 1000.0;
+    return l;
+}
+
+bool is_legal(const ghostpost::rules::Game& g, Seat seat, const ghostpost::rules::Action& a) {
+    for (const auto& legal : g.notated_actions(seat))
+        if (legal.action == a)
+            return true;
+    return false;
+}
+
+// Whether the side to move has an action that wins on the spot.
+bool mates_in_one(const ghostpost::rules::Game& g) {
+    const Seat seat = g.pending().front().seat;
+    for (const auto& a : g.notated_actions(seat)) {
+        auto next = g.clone();
+        ghostpost::rules::NoRandomness none;
+        REQUIRE(next->apply(seat, a.action, none).ok());
+        if (next->outcome().over() && next->outcome().status != ghostpost::rules::Status::Draw)
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+TEST_CASE("The engine mates in one: Qxf7# after the Scholar's mate set-up", "[engine][chess]") {
+    test::Table t("chess");
+    for (const char* m : {"e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6"})
+        t.play(m);
+    auto choice = t.choose(Seat::White, depth(2));
+    REQUIRE(choice);
+    CHECK(choice->action.text == "Qxf7#");
+    CHECK(choice->score == win_score - 1);
+}
+
+TEST_CASE("The engine finds a mate in two that starts with a quiet king move", "[engine][chess]") {
+    // White Kc6 and Rh1 against Ka8: no mate in one (Rh8+ Ka7), but 1.Kb6 or 1.Kc7 mates next.
+    test::Table t("chess", "k7/8/2K5/8/8/8/8/7R w - - 0 1");
+    auto choice = t.choose(Seat::White, depth(4));
+    REQUIRE(choice);
+    CHECK(choice->score == win_score - 3);
+    t.play(Seat::White, choice->action);
+    for (const auto& reply : t.game->notated_actions(Seat::Black)) {
+        auto after = t.game->clone();
+        ghostpost::rules::NoRandomness none;
+        REQUIRE(after->apply(Seat::Black, reply.action, none).ok());
+        INFO(choice->action.text << " " << reply.text);
+        CHECK(mates_in_one(*after));
+    }
+}
+
+TEST_CASE("The engine takes a hanging queen", "[engine][chess]") {
+    test::Table t("chess", "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1");
+    auto choice = t.choose(Seat::White, depth(2));
+    REQUIRE(choice);
+    CHECK(choice->action.text == "Rxd5");
+}
+
+TEST_CASE("The engine does not take a defended pawn with its queen", "[engine][chess]") {
+    // Qxd5 wins a pawn and loses the queen to exd5... (the pawn on e6 guards d5).
+    test::Table t("chess", "4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1");
+    auto choice = t.choose(Seat::White, depth(2));
+    REQUIRE(choice);
+    CHECK(choice->action.text != "Qxd5");
+}
+
+TEST_CASE("Same position, level and seed: the same choice, searched the same way", "[engine]") {
+    test::Table t("chess");
+    for (const char* m : {"e4", "c5", "Nf3", "d6", "d4", "cxd4", "Nxd4", "Nf6", "Nc3"})
+        t.play(m);
+    for (int lvl : {1, 3}) {
+        const auto limits = level(lvl);
+        auto a = t.choose(Seat::Black, limits, 42);
+        auto b = t.choose(Seat::Black, limits, 42);
+        REQUIRE(a);
+        REQUIRE(b);
+        INFO("level " << lvl);
+        CHECK(a->action.text == b->action.text);
+        CHECK(a->nodes == b->nodes);
+        CHECK(a->score == b->score);
+    }
+}
+
+TEST_CASE("The engine has nothing to choose when it is not its turn or the game is over",
+          "[engine]") {
+    test::Table t("chess");
+    CHECK_FALSE(t.choose(Seat::Black, depth(1)));
+    for (const char* m : {"f3", "e5", "g4", "Qh4#"})
+        t.play(m);
+    CHECK_FALSE(t.choose(Seat::White, depth(1)));
+}
+
+TEST_CASE("A record that does not lead to the view given is refused", "[engine]") {
+    test::Table t("chess");
+    t.play("e4");
+    auto record = t.record;
+    record.actions.back().text = "d4";
+    CHECK_THROWS_AS(ghostpost::engine::choose(t.game->seat_view(Seat::Black), record, depth(1), 1),
+                    std::invalid_argument);
+    record.variant = "no-such-game";
+    CHECK_THROWS_AS(ghostpost::engine::choose(t.game->seat_view(Seat::Black), record, depth(1), 1),
+                    std::invalid_argument);
+}
+
+TEST_CASE("Two Phantom Chess positions that differ only in the unseen Phantom's square give the "
+          "engine the same input and the same choice",
+          "[engine][variant:phantom]") {
+    // Black's Phantom on d5 or on h5; White sees neither. Black's Phantom attacks e3 from d5
+    // and nothing of White's from h5.
+    const std::string a = "r1bqkbnr/pppp1ppp/2n5/3fp3/4P3/5N2/PPPP1PPP/RNBQKB1R[F] w KQkq - 2 3";
+    const std::string b = "r1bqkbnr/pppp1ppp/2n5/4p2f/4P3/5N2/PPPP1PPP/RNBQKB1R[F] w KQkq - 2 3";
+    test::Table ta("phantom", a);
+    test::Table tb("phantom", b);
+    REQUIRE(ta.game->fen() != tb.game->fen());
+    // What the engine is given: White's view and the public record, the same in both games.
+    const auto view_a = ta.game->seat_view(Seat::White);
+    const auto view_b = tb.game->seat_view(Seat::White);
+    CHECK(view_a.board() == view_b.board());
+    ghostpost::engine::PublicRecord record{"phantom", ta.game->options(), {}, {}, {}};
+    for (int lvl : {1, 2}) {
+        const auto limits = level(lvl);
+        auto ca = ghostpost::engine::choose(view_a, record, limits, 9);
+        auto cb = ghostpost::engine::choose(view_b, record, limits, 9);
+        REQUIRE(ca);
+        REQUIRE(cb);
+        INFO("level " << lvl);
+        CHECK(ca->action.text == cb->action.text);
+        CHECK(ca->action.action == cb->action.action);
+        CHECK(ca->nodes == cb->nodes);
+        CHECK(ca->worlds == 4);
+        // Whatever it chose can be played in either game: it avoids what a Phantom might forbid.
+        CHECK(is_legal(*ta.game, Seat::White, ca->action.action));
+        CHECK(is_legal(*tb.game, Seat::White, cb->action.action));
+    }
+}
+
+TEST_CASE("In Phantom Chess the engine takes the unseen Phantom where its entry was announced",
+          "[engine][variant:phantom]") {
+    test::Table t("phantom");
+    for (const char* m : {"e4", "F@d5"})
+        t.play(m);
+    // White's board shows d5 empty; the announcement put Black's Phantom there.
+    CHECK(t.game->seat_view(Seat::White).board().at({3, 4}).figures.empty());
+    auto choice = t.choose(Seat::White, depth(1));
+    REQUIRE(choice);
+    CHECK(choice->worlds == 1);
+    CHECK(choice->action.text == "exd5");
+    t.play(Seat::White, choice->action);
+    CHECK(t.game->public_view().board().notes.back() == "Phantoms: White in hand, Black gone");
+}
+
+TEST_CASE("The engine gives a legal action in every variant from random positions",
+          "[engine][slow]") {
+    for (const auto* variant : ghostpost::rules::variants()) {
+        const std::string name = variant->info().name;
+        for (std::uint64_t game = 0; game < 1; ++game) {
+            test::Table t(name);
+            std::mt19937_64 rng(game * 7919 + 17);
+            for (int ply = 0; ply < 40 && !t.game->outcome().over(); ++ply) {
+                const auto pending = t.game->pending();
+                const Seat seat = pending.front().seat;
+                const auto public_notes = t.game->public_view().board().notes;
+                const bool hidden_choice =
+                    std::any_of(public_notes.begin(), public_notes.end(), [](const std::string& n) {
+                        return n.find("(has chosen)") != std::string::npos;
+                    });
+                if (ply % 10 == 3 && !hidden_choice) {
+                    auto choice = t.choose(seat, level(1), rng());
+                    INFO(name << " ply " << ply << " " << t.game->fen());
+                    REQUIRE(choice);
+                    CHECK(is_legal(*t.game, seat, choice->action.action));
+                    // The text names that action when read back against the game.
+                    auto parsed =
+                        ghostpost::rules::parse_action(*t.game, seat, choice->action.text);
+                    REQUIRE(parsed.ok());
+                    CHECK(parsed->action == choice->action.action);
+                }
+                auto actions = t.game->notated_actions(seat);
+                t.play(seat, actions[rng() % actions.size()]);
+            }
+        }
+    }
+}
