@@ -24,7 +24,8 @@ function pgnsOf(lines) {
     for (const block of out.split(/^>> /m)) {
       const at = block.indexOf('PGN of game #');
       if (at < 0) continue;
-      pgns.push(block.slice(block.indexOf('\n', at) + 1).trim());
+      // The reply's text (the title, a lichess link) comes before the PGN's first tag.
+      pgns.push(block.slice(block.indexOf('\n[', at) + 1).trim());
     }
     return pgns;
   } finally {

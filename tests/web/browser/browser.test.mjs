@@ -103,7 +103,9 @@ test('a game is stepped with the arrow keys, its PGN downloaded, its tournament 
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#pgn')]);
     assert.equal(download.suggestedFilename(), 'ghostpost-game-1.pgn');
     const pgn = readFileSync(await download.path(), 'utf8');
-    assert.match(pgn, /^\[Event "ghostpost game 1"\]\n/);
+    // A tournament's game: the event is the tournament, the round its round and board.
+    assert.match(pgn, /^\[Event "Autumn"\]\n/);
+    assert.match(pgn, /\n\[Round "1\.2"\]\n/);
     assert.match(pgn, /\[White "carol"\]\n\[Black "alice"\]\n/);
     assert.match(pgn, /\n\n1\. e4 e5 2\. Nf3 Nc6 3\. Bb5 a6 \*\n$/);
     const replay = new Chess();
