@@ -6,31 +6,11 @@
 
 using namespace ghostpost;
 using discord_test::FakeDiscord;
+using discord_test::options_for;
+using discord_test::poll_for;
 using nlohmann::json;
 
 namespace {
-
-bot::DiscordOptions options_for(const FakeDiscord& fake) {
-    bot::DiscordOptions options;
-    options.api_url = fake.api_url();
-    options.token = FakeDiscord::token;
-    options.request_timeout = std::chrono::seconds(5);
-    return options;
-}
-
-// Polls until `count` posts came (or 10 s passed), carrying the cursor forward like the daemon.
-std::vector<bot::Post> poll_for(bot::DiscordPlatform& platform, std::string& cursor,
-                                std::size_t count) {
-    std::vector<bot::Post> posts;
-    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (posts.size() < count && std::chrono::steady_clock::now() < end) {
-        for (auto& post : platform.poll(cursor, std::chrono::seconds(1))) {
-            cursor = post.cursor;
-            posts.push_back(std::move(post));
-        }
-    }
-    return posts;
-}
 
 const json alice = FakeDiscord::user("100000000000000007", "alice");
 const json bob = FakeDiscord::user("100000000000000008", "bob");

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "../support/fake_server.h"
+#include "ghostpost/bot/discord.h"
 
 namespace ghostpost::discord_test {
 
@@ -52,5 +53,28 @@ public:
 
     nlohmann::json stats() { return control("stats"); }
 };
+
+// The adapter's options for the fake: its address and token, a short request timeout.
+inline bot::DiscordOptions options_for(const FakeDiscord& fake) {
+    bot::DiscordOptions options;
+    options.api_url = fake.api_url();
+    options.token = FakeDiscord::token;
+    options.request_timeout = std::chrono::seconds(5);
+    return options;
+}
+
+// Polls until `count` posts came (or 10 s passed), carrying the cursor forward like the daemon.
+inline std::vector<bot::Post> poll_for(bot::DiscordPlatform& platform, std::string& cursor,
+                                       std::size_t count) {
+    std::vector<bot::Post> posts;
+    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (posts.size() < count && std::chrono::steady_clock::now() < end) {
+        for (auto& post : platform.poll(cursor, std::chrono::seconds(1))) {
+            cursor = post.cursor;
+            posts.push_back(std::move(post));
+        }
+    }
+    return posts;
+}
 
 } // namespace ghostpost::discord_test

@@ -6,6 +6,7 @@
 
 using namespace ghostpost;
 using discord_test::FakeDiscord;
+using discord_test::poll_for;
 using nlohmann::json;
 
 namespace {
@@ -15,26 +16,10 @@ const json bob = FakeDiscord::user("100000000000000008", "bob");
 const std::string channel = "300000000000000001";
 const std::string guild = "800000000000000001";
 
-bot::DiscordOptions options_for(const FakeDiscord& fake) {
-    bot::DiscordOptions options;
-    options.api_url = fake.api_url();
-    options.token = FakeDiscord::token;
-    options.request_timeout = std::chrono::seconds(5);
+bot::DiscordOptions slash_options(const FakeDiscord& fake) {
+    bot::DiscordOptions options = discord_test::options_for(fake);
     options.variants = {"chess", "ghost", "phantom"};
     return options;
-}
-
-std::vector<bot::Post> poll_for(bot::DiscordPlatform& platform, std::string& cursor,
-                                std::size_t count) {
-    std::vector<bot::Post> posts;
-    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (posts.size() < count && std::chrono::steady_clock::now() < end) {
-        for (auto& post : platform.poll(cursor, std::chrono::seconds(1))) {
-            cursor = post.cursor;
-            posts.push_back(std::move(post));
-        }
-    }
-    return posts;
 }
 
 // `user` runs /`name` in the channel (or in their DM with the bot); returns the interaction id.
@@ -76,7 +61,7 @@ TEST_CASE("the slash commands are registered at READY, globally or in each confi
         discord_test::TempDir dir;
         FakeDiscord fake(dir);
         bot::CurlHttpClient http;
-        bot::DiscordPlatform platform(http, options_for(fake));
+        bot::DiscordPlatform platform(http, slash_options(fake));
         std::string cursor;
         CHECK(platform.poll(cursor, std::chrono::seconds(1)).empty());
         const json commands = fake.control("commands");
@@ -98,7 +83,7 @@ TEST_CASE("the slash commands are registered at READY, globally or in each confi
         discord_test::TempDir dir;
         FakeDiscord fake(dir);
         bot::CurlHttpClient http;
-        bot::DiscordOptions options = options_for(fake);
+        bot::DiscordOptions options = slash_options(fake);
         options.guild_ids = {guild, "800000000000000002"};
         bot::DiscordPlatform platform(http, options);
         std::string cursor;
@@ -118,7 +103,7 @@ TEST_CASE("a slash command is deferred at once, read as its text, and its reply 
     discord_test::TempDir dir;
     FakeDiscord fake(dir);
     bot::CurlHttpClient http;
-    bot::DiscordPlatform platform(http, options_for(fake));
+    bot::DiscordPlatform platform(http, slash_options(fake));
     std::string cursor;
     platform.poll(cursor, std::chrono::seconds(1));
 
@@ -171,7 +156,7 @@ TEST_CASE("/new names the opponent through the resolved user, and a PNG reply is
     discord_test::TempDir dir;
     FakeDiscord fake(dir);
     bot::CurlHttpClient http;
-    bot::DiscordPlatform platform(http, options_for(fake));
+    bot::DiscordPlatform platform(http, slash_options(fake));
     std::string cursor;
     platform.poll(cursor, std::chrono::seconds(1));
 
@@ -212,7 +197,7 @@ TEST_CASE("a private reply never answers a channel's command; unanswered, its \"
     FakeDiscord fake(dir);
     bot::CurlHttpClient http;
     std::chrono::seconds offset{0};
-    bot::DiscordOptions options = options_for(fake);
+    bot::DiscordOptions options = slash_options(fake);
     options.clock = [&offset] { return std::chrono::steady_clock::now() + offset; };
     bot::DiscordPlatform platform(http, options);
     std::string cursor;
@@ -243,7 +228,7 @@ TEST_CASE("a command in the bot's DM is answered by the first private reply to i
     discord_test::TempDir dir;
     FakeDiscord fake(dir);
     bot::CurlHttpClient http;
-    bot::DiscordPlatform platform(http, options_for(fake));
+    bot::DiscordPlatform platform(http, slash_options(fake));
     std::string cursor;
     platform.poll(cursor, std::chrono::seconds(1));
 
@@ -270,7 +255,7 @@ TEST_CASE("a command the bot saw too late is still handled, and answered as a me
     discord_test::TempDir dir;
     FakeDiscord fake(dir);
     bot::CurlHttpClient http;
-    bot::DiscordPlatform platform(http, options_for(fake));
+    bot::DiscordPlatform platform(http, slash_options(fake));
     std::string cursor;
     platform.poll(cursor, std::chrono::seconds(1));
 
@@ -298,7 +283,7 @@ TEST_CASE("without the Message Content intent the bot reads slash commands, DMs 
     FakeDiscord fake(dir);
     fake.control("settings", {{"content_allowed", false}});
     bot::CurlHttpClient http;
-    bot::DiscordOptions options = options_for(fake);
+    bot::DiscordOptions options = slash_options(fake);
     options.message_content = false;
     bot::DiscordPlatform platform(http, options);
     std::string cursor;

@@ -156,6 +156,21 @@ std::vector<std::string> ping(std::string& text, const std::map<std::string, std
     return users;
 }
 
+// The message as the request's body: JSON, or with a board image the multipart form Discord
+// takes for files (payload_json and files[0]).
+void set_body(HttpRequest& request, json body, const std::vector<std::uint8_t>* png) {
+    if (png == nullptr) {
+        request.body = body.dump(-1, ' ', false, json::error_handler_t::replace);
+        return;
+    }
+    body["attachments"] = json::array({{{"id", "0"}, {"filename", "board.png"}}});
+    request.parts.push_back({"payload_json",
+                             body.dump(-1, ' ', false, json::error_handler_t::replace), "",
+                             "application/json"});
+    request.parts.push_back(
+        {"files[0]", std::string(png->begin(), png->end()), "board.png", "image/png"});
+}
+
 // The users a message's "<@id>"s name, at most 100: the only ones it may ping.
 std::vector<std::string> mentioned(const std::string& content) {
     std::vector<std::string> users;
@@ -681,16 +696,7 @@ Delivery DiscordPlatform::edit_original(const std::string& interaction, const st
     body["allowed_mentions"] = {{"parse", json::array()}, {"users", mentioned(content)}};
     HttpRequest request;
     request.method = "PATCH";
-    if (with_png) {
-        body["attachments"] = json::array({{{"id", "0"}, {"filename", "board.png"}}});
-        request.parts.push_back({"payload_json",
-                                 body.dump(-1, ' ', false, json::error_handler_t::replace), "",
-                                 "application/json"});
-        request.parts.push_back({"files[0]", std::string(reply.png.begin(), reply.png.end()),
-                                 "board.png", "image/png"});
-    } else {
-        request.body = body.dump(-1, ' ', false, json::error_handler_t::replace);
-    }
+    set_body(request, body, with_png ? &reply.png : nullptr);
     std::optional<Response> answer;
     try {
         answer.emplace(call("PATCH", route,
@@ -823,16 +829,7 @@ Delivery DiscordPlatform::send_one(const std::string& channel, const std::string
         body["enforce_nonce"] = true;
     }
     HttpRequest request;
-    if (with_png) {
-        body["attachments"] = json::array({{{"id", "0"}, {"filename", "board.png"}}});
-        request.parts.push_back({"payload_json",
-                                 body.dump(-1, ' ', false, json::error_handler_t::replace), "",
-                                 "application/json"});
-        request.parts.push_back({"files[0]", std::string(reply.png.begin(), reply.png.end()),
-                                 "board.png", "image/png"});
-    } else {
-        request.body = body.dump(-1, ' ', false, json::error_handler_t::replace);
-    }
+    set_body(request, body, with_png ? &reply.png : nullptr);
     std::optional<Response> answer;
     try {
         answer.emplace(call("POST", route, "/channels/" + channel + "/messages", request));
