@@ -32,6 +32,14 @@ std::optional<NotatedAction> Game::anytime_action(Seat seat, std::string_view ke
     return std::nullopt;
 }
 
+std::vector<Action> Game::legal_actions(Seat seat) const {
+    std::vector<Action> out;
+    for (auto& a : notated_actions(seat))
+        if (std::find(out.begin(), out.end(), a.action) == out.end())
+            out.push_back(a.action);
+    return out;
+}
+
 std::uint64_t Game::perft(int depth) const {
     if (depth <= 0)
         return 1;

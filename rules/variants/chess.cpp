@@ -63,6 +63,16 @@ public:
         return chess::notate(scratch, legal_);
     }
 
+    std::vector<Action> legal_actions(Seat seat) const override {
+        if (outcome_.over() || seat != pos_.side_to_move())
+            return {};
+        std::vector<Action> out;
+        out.reserve(legal_.size());
+        for (const auto& m : legal_)
+            out.push_back(chess::to_action(pos_, m));
+        return out;
+    }
+
     Result<std::vector<Event>> apply(Seat seat, const Action& action, RandomSource&) override {
         if (outcome_.over())
             return make_error(ErrorKind::GameOver, "the game is over (" + outcome_.reason + ")");

@@ -109,6 +109,12 @@ public:
         return out;
     }
 
+    std::vector<Action> legal_actions(Seat seat) const override {
+        if (state_.phase == Phase::Over || seat != ghost::decider(state_))
+            return {};
+        return ghost::legal_actions(state_);
+    }
+
     Result<std::vector<Event>> apply(Seat seat, const Action& action, RandomSource&) override {
         if (state_.phase == Phase::Over)
             return make_error(ErrorKind::GameOver, "the game is over (" + state_.outcome.reason + ")");

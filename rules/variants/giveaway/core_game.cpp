@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 namespace ghostpost::rules::giveaway {
 
@@ -63,7 +64,22 @@ public:
         std::vector<NotatedAction> out;
         out.reserve(legal_.size());
         for (std::size_t i = 0; i < legal_.size(); ++i)
-            out.push_back(NotatedAction{to_action(legal_[i]), texts_[i]});
+            out.push_back(NotatedAction{to_action(legal_[i]), texts()[i]});
+        return out;
+    }
+
+    std::vector<Action> legal_actions(Seat seat) const override {
+        if (outcome_.over() || seat != pos_.side())
+            return {};
+        if (must_pass_) {
+            Action pass;
+            pass.kind = ActionKind::Pass;
+            return {pass};
+        }
+        std::vector<Action> out;
+        out.reserve(legal_.size());
+        for (const Move& m : legal_)
+            out.push_back(to_action(m));
         return out;
     }
 
@@ -83,7 +99,7 @@ public:
             auto it = std::find_if(legal_.begin(), legal_.end(), [&](const Move& m) { return to_action(m) == action; });
             if (it == legal_.end())
                 return make_error(ErrorKind::Illegal, "that move is not legal here");
-            const std::string& text = texts_[static_cast<std::size_t>(it - legal_.begin())];
+            const std::string text = pos_.san(*it, legal_);
             events.push_back(public_event(EventKind::Moved, text));
             if (it->capture())
                 events.push_back(public_event(EventKind::Captured, text));
@@ -176,13 +192,19 @@ private:
         return a;
     }
 
+    const std::vector<std::string>& texts() const {
+        if (!texts_)
+            texts_ = pos_.san(legal_);
+        return *texts_;
+    }
+
     int repetitions() const {
         return static_cast<int>(std::count(keys_.begin(), keys_.end(), keys_.back()));
     }
 
     void refresh() {
         pos_.legal_moves(legal_);
-        texts_ = pos_.san(legal_);
+        texts_.reset();
         must_pass_ = false;
         outcome_ = Outcome{};
         const Seat us = pos_.side();
@@ -241,7 +263,8 @@ private:
     bool pass_when_stuck_ = false;
     Position pos_;
     MoveList legal_;
-    std::vector<std::string> texts_;
+    // The texts of legal_, written when first asked for: a search never asks.
+    mutable std::optional<std::vector<std::string>> texts_;
     bool must_pass_ = false;
     std::vector<std::string> keys_; // positions since the last capture or pawn move
     int ply_ = 0;
@@ -264,7 +287,7 @@ RuleError CoreGame::explain_illegal(Seat, const ActionSyntax& syntax, std::strin
     pos_.quiet_moves(quiets);
     std::vector<std::string> capture_texts;
     if (!caps.empty())
-        capture_texts = texts_; // the legal moves are exactly the captures
+        capture_texts = texts(); // the legal moves are exactly the captures
     const std::string must_capture =
         "you must capture: " + join_or(capture_texts, 6) + (capture_texts.size() == 1 ? " is" : " are") + " available";
 

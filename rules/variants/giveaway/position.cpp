@@ -563,54 +563,55 @@ std::uint64_t Position::perft_inner(int depth, std::vector<MoveList>& lists) con
 std::vector<std::string> Position::san(const MoveList& legal) const {
     std::vector<std::string> out;
     out.reserve(legal.size());
-    for (const Move& m : legal) {
-        const Square from = to_square(m.from);
-        const Square to = to_square(m.to);
-        std::string text;
-        if ((m.flags & Castle) && flavour_ == Flavour::Giveaway) {
-            out.push_back(file_of(m.rook_from) > file_of(m.from) ? "O-O" : "O-O-O");
+    for (const Move& m : legal)
+        out.push_back(san(m, legal));
+    return out;
+}
+
+std::string Position::san(const Move& m, const MoveList& legal) const {
+    const Square from = to_square(m.from);
+    const Square to = to_square(m.to);
+    std::string text;
+    if ((m.flags & Castle) && flavour_ == Flavour::Giveaway)
+        return file_of(m.rook_from) > file_of(m.from) ? "O-O" : "O-O-O";
+    // Another legal move of the same kind of piece to the same square, from elsewhere;
+    // or, for a relay-granted king slide, the castling move with the same squares.
+    bool same_file = false, same_rank = false, clash = false, castle_twin = false;
+    for (const Move& o : legal) {
+        if (o.piece != m.piece || o.to != m.to)
+            continue;
+        if (o.from == m.from) {
+            castle_twin |= (o.flags & Castle) != 0 && (m.flags & Castle) == 0;
             continue;
         }
-        // Another legal move of the same kind of piece to the same square, from elsewhere;
-        // or, for a relay-granted king slide, the castling move with the same squares.
-        bool same_file = false, same_rank = false, clash = false, castle_twin = false;
-        for (const Move& o : legal) {
-            if (o.piece != m.piece || o.to != m.to)
-                continue;
-            if (o.from == m.from) {
-                castle_twin |= (o.flags & Castle) != 0 && (m.flags & Castle) == 0;
-                continue;
-            }
-            if (m.piece == PieceKind::Pawn && (m.capture() != o.capture() || (m.capture() && file_of(o.from) != file_of(m.from))))
-                continue; // pawn texts already differ
-            clash = true;
-            same_file |= file_of(o.from) == file_of(m.from);
-            same_rank |= rank_of(o.from) == rank_of(m.from);
-        }
-        if (m.piece == PieceKind::Pawn) {
-            if (clash)
-                text = from.name();
-            else if (m.capture())
-                text = std::string(1, static_cast<char>('a' + from.file));
-        } else {
-            text = piece_letter(m.piece);
-            if (castle_twin)
-                text += from.name();
-            else if (clash)
-                text += !same_file ? std::string(1, static_cast<char>('a' + from.file))
-                        : !same_rank ? std::to_string(from.rank + 1)
-                                     : from.name();
-        }
-        if (m.capture())
-            text += 'x';
-        text += to.name();
-        if (m.promotion != PieceKind::None) {
-            text += '=';
-            text += piece_letter(m.promotion);
-        }
-        out.push_back(std::move(text));
+        if (m.piece == PieceKind::Pawn && (m.capture() != o.capture() || (m.capture() && file_of(o.from) != file_of(m.from))))
+            continue; // pawn texts already differ
+        clash = true;
+        same_file |= file_of(o.from) == file_of(m.from);
+        same_rank |= rank_of(o.from) == rank_of(m.from);
     }
-    return out;
+    if (m.piece == PieceKind::Pawn) {
+        if (clash)
+            text = from.name();
+        else if (m.capture())
+            text = std::string(1, static_cast<char>('a' + from.file));
+    } else {
+        text = piece_letter(m.piece);
+        if (castle_twin)
+            text += from.name();
+        else if (clash)
+            text += !same_file ? std::string(1, static_cast<char>('a' + from.file))
+                    : !same_rank ? std::to_string(from.rank + 1)
+                                 : from.name();
+    }
+    if (m.capture())
+        text += 'x';
+    text += to.name();
+    if (m.promotion != PieceKind::None) {
+        text += '=';
+        text += piece_letter(m.promotion);
+    }
+    return text;
 }
 
 } // namespace ghostpost::rules::giveaway

@@ -114,6 +114,8 @@ public:
     // Canonical text of each move of `legal`, in the same order: SAN with this variant's piece
     // letters and disambiguation among `legal`.
     std::vector<std::string> san(const MoveList& legal) const;
+    // The text of one move of `legal`.
+    std::string san(const Move& m, const MoveList& legal) const;
 
 private:
     void clear(Flavour flavour);

@@ -149,6 +149,12 @@ public:
         return out;
     }
 
+    std::vector<Action> legal_actions(Seat seat) const override {
+        if (outcome_.over())
+            return {};
+        return gnostic::legal_actions(st_, seat);
+    }
+
     std::vector<NotatedAction> anytime_actions(Seat seat) const override {
         if (outcome_.over())
             return {};

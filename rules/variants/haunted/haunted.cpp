@@ -189,6 +189,16 @@ public:
         return out;
     }
 
+    std::vector<Action> legal_actions(Seat seat) const override {
+        if (outcome_.over() || seat != board_.side_to_move())
+            return {};
+        std::vector<Action> out;
+        out.reserve(legal_.size());
+        for (const HMove& m : legal_)
+            out.push_back(to_action(board_, m));
+        return out;
+    }
+
     Result<std::vector<Event>> apply(Seat seat, const Action& action, RandomSource&) override {
         if (outcome_.over())
             return make_error(ErrorKind::GameOver, "the game is over (" + outcome_.reason + ")");

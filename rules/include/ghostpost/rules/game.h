@@ -141,6 +141,10 @@ public:
     virtual std::vector<Decision> pending() const = 0;
     // Every action `seat` may take now, each with its canonical text; empty when it has none.
     virtual std::vector<NotatedAction> notated_actions(Seat seat) const = 0;
+    // The decisions of notated_actions(seat), in the same order, without their texts (an action
+    // listed twice under two spellings appears once): what a search asks at every position it
+    // visits. Default: notated_actions(seat) without the texts.
+    virtual std::vector<Action> legal_actions(Seat seat) const;
     // The actions `seat` may take now as that seat sees the position (without the pieces the
     // rules hide from it). A post is read and disambiguated against these, and only then checked
     // against notated_actions, so no reply completes a move with what the mover cannot see.
