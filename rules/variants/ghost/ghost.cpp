@@ -173,12 +173,14 @@ private:
 
 std::string GhostGame::what() const {
     const State& s = state_;
+    if (s.phase == Phase::Move) // asked at every position a search visits: no texts written
+        return s.turn == Seat::White ? "move" : "move, Hide or Transcend";
     std::vector<std::string> texts;
     for (const auto& a : notated_actions(ghost::decider(s)))
         if (a.action.kind != ActionKind::Pass)
             texts.push_back(a.text);
     switch (s.phase) {
-    case Phase::Move: return s.turn == Seat::White ? "move" : "move, Hide or Transcend";
+    case Phase::Move: break;
     case Phase::RescuePlace: return "place the rescued knight: " + join(texts);
     case Phase::RescueOffer:
         return "exchange the captured " + kind_name(s.captured) + " for a knight (" + join(texts) + ") or Skip";
