@@ -45,12 +45,20 @@ Worlds replay_world(const rules::Variant& variant, const rules::SeatView& view,
                     const PublicRecord& record, int, std::mt19937_64&) {
     auto game = start(variant, record.options, record.start_fen);
     Playback dice(record.draws);
-    auto replayed = rules::replay(*game, record.actions, dice);
-    if (!replayed)
-        throw std::invalid_argument("the record does not replay: " + replayed.error().message);
+    Worlds w;
+    const bool keyed = !variant.info().uses_chance;
+    if (keyed)
+        w.history.push_back(position_key(*game));
+    for (const auto& action : record.actions) {
+        auto replayed = rules::replay(*game, {action}, dice);
+        if (!replayed)
+            throw std::invalid_argument("the record does not replay: " + replayed.error().message);
+        if (keyed)
+            w.history.push_back(position_key(*game));
+    }
     if (!same_cells(game->seat_view(view.seat()).board(), view.board()))
         throw std::invalid_argument("the record does not lead to the view given");
-    Worlds w;
+    std::sort(w.history.begin(), w.history.end());
     w.games.push_back(std::move(game));
     return w;
 }

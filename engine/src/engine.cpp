@@ -13,11 +13,14 @@ namespace ghostpost::engine {
 using rules::Seat;
 
 Limits limits_for_level(int level) {
-    // Depth, nodes, seconds and noise per level. Nodes make a level repeatable with a seed; the
-    // seconds only cap a slow position (level 8 stays under 2 s a move on a small machine).
+    // Depth, positions searched, a wall-clock cap and noise per level. The low levels are set
+    // by depth and noise, the high ones by positions, which nearly treble from level to level
+    // (each doubling is worth less the deeper the search). The seconds are only a safety cap
+    // for a daemon on a loaded machine: on this one level 8 answers well under 2 s a move.
     static const Limits table[] = {
-        {1, 2'000, 0.2, 400}, {1, 4'000, 0.3, 200}, {2, 8'000, 0.4, 100}, {2, 16'000, 0.6, 50},
-        {3, 30'000, 0.8, 25}, {3, 60'000, 1.0, 10}, {4, 120'000, 1.4, 0}, {64, 400'000, 1.8, 0},
+        {1, 1'000, 0.5, 200},  {1, 2'000, 0.5, 60},   {2, 4'000, 0.6, 25},
+        {3, 8'000, 0.7, 10},   {64, 10'000, 0.8, 0},  {64, 25'000, 1.0, 0},
+        {64, 70'000, 1.4, 0},  {64, 250'000, 1.9, 0},
     };
     return table[std::clamp(level, min_level, max_level) - 1];
 }
@@ -73,9 +76,12 @@ std::optional<Choice> choose(const rules::SeatView& view, const PublicRecord& re
     }
 
     const auto deadline =
-        Search::Clock::now() +
-        std::chrono::microseconds(static_cast<std::int64_t>(limits.max_seconds * 1e6));
-    const auto per_world = std::max<std::uint64_t>(1, limits.max_nodes / worlds.games.size());
+        limits.max_seconds > 0
+            ? Search::Clock::now() +
+                  std::chrono::microseconds(static_cast<std::int64_t>(limits.max_seconds * 1e6))
+            : Search::Clock::time_point::max();
+    const auto budget = limits.max_nodes * static_cast<std::uint64_t>(play.node_percent) / 100;
+    const auto per_world = std::max<std::uint64_t>(1, budget / worlds.games.size());
     struct Tally {
         rules::NotatedAction action;
         int votes = 0;
@@ -85,7 +91,7 @@ std::optional<Choice> choose(const rules::SeatView& view, const PublicRecord& re
     Choice choice;
     choice.worlds = static_cast<int>(worlds.games.size());
     for (std::size_t i = 0; i < worlds.games.size(); ++i) {
-        Search search(play, us, per_world, deadline, seed + 0x9E37 * (i + 1));
+        Search search(play, us, per_world, deadline, seed + 0x9E37 * (i + 1), worlds.history);
         auto result = search.run(*worlds.games[i], limits.max_depth, limits.noise > 0, allowed);
         choice.nodes += result.nodes;
         choice.depth = std::max(choice.depth, result.depth);

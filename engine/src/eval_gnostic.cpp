@@ -69,8 +69,27 @@ std::pair<Side, Side> combat_sides(const rules::BoardView& b, Seat us) {
 
 } // namespace
 
+// A spell not yet cast is a threat kept in hand: one is cast only for more than this.
+constexpr int spell_in_hand = 30;
+
+// "Spells cast: White Teleport, Heal; Black Exchange": how many `seat` has cast.
+int spells_cast(const rules::BoardView& b, Seat seat) {
+    for (const auto& note : b.notes) {
+        if (!note.starts_with("Spells cast: "))
+            continue;
+        const std::string who = seat == Seat::White ? "White " : "Black ";
+        const auto at = note.find(who);
+        if (at == std::string::npos)
+            return 0;
+        const auto end = note.find(';', at);
+        const std::string part = note.substr(at, end == std::string::npos ? end : end - at);
+        return static_cast<int>(std::count(part.begin(), part.end(), ',')) + 1;
+    }
+    return 0;
+}
+
 int evaluate_gnostic(const rules::BoardView& b, Seat us) {
-    int score = 0;
+    int score = spell_in_hand * (spells_cast(b, rules::opponent(us)) - spells_cast(b, us));
     for (int r = 0; r < b.ranks; ++r)
         for (int f = 0; f < b.files; ++f) {
             const rules::Square s{f, r};
@@ -90,6 +109,10 @@ int evaluate_gnostic(const rules::BoardView& b, Seat us) {
             }
         }
     return score;
+}
+
+bool gnostic_deep(const rules::Action& action) {
+    return action.kind != rules::ActionKind::Special;
 }
 
 // Rolling n dice scores their sum unless one shows a 1, which loses this turn's points: the

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
+#include <string>
 
 namespace ghostpost::engine {
 
@@ -12,6 +14,10 @@ namespace {
 
 constexpr int infinity = 1'000'000;
 constexpr int max_qdepth = 6;
+constexpr int max_ply = 127;
+constexpr std::size_t table_size = std::size_t{1} << 18;
+// Scores this close to a win are a forced result at a known distance from the root.
+constexpr int forced = win_score - 1000;
 
 // The dice of a world in the search: a fixed stream per search, so a seed repeats a choice.
 class SearchDice final : public rules::RandomSource {
@@ -33,16 +39,29 @@ int value_of(const rules::BoardView& b, rules::Square s) {
     return v > 0 ? v : (k == rules::PieceKind::King ? 50 : 400);
 }
 
+// A forced result is stored in the table as its distance from the position, not the root.
+int to_table(int score, int ply) {
+    return score >= forced ? score + ply : score <= -forced ? score - ply : score;
+}
+int from_table(int score, int ply) {
+    return score >= forced ? score - ply : score <= -forced ? score + ply : score;
+}
+
 } // namespace
 
 Search::Search(const VariantPlay& play, Seat root, std::uint64_t max_nodes,
-               Clock::time_point deadline, std::uint64_t seed)
+               Clock::time_point deadline, std::uint64_t seed,
+               const std::vector<std::uint64_t>& history)
     : play_(play), root_(root), max_nodes_(max_nodes), deadline_(deadline), rng_(seed),
-      killers_(128), history_(10000, 0) {}
+      history_keys_(history), killers_(max_ply + 1), history_(10000, 0) {
+    if (play_.transpositions)
+        table_.resize(table_size);
+}
 
 void Search::count_node() {
     ++nodes_;
-    if (nodes_ > max_nodes_ || ((nodes_ & 63) == 0 && Clock::now() > deadline_))
+    if (nodes_ > max_nodes_ ||
+        (deadline_ != Clock::time_point::max() && (nodes_ & 63) == 0 && Clock::now() > deadline_))
         throw OutOfBudget{};
 }
 
@@ -74,6 +93,7 @@ std::unique_ptr<rules::Game> Search::child(const rules::Game& g, Seat seat,
                     continue;
                 if (!next->apply(d.seat, ans->action, dice))
                     continue;
+                count_node(); // a decision answered costs about what a position searched does
                 answered = true;
                 break;
             }
@@ -84,26 +104,25 @@ std::unique_ptr<rules::Game> Search::child(const rules::Game& g, Seat seat,
     return next;
 }
 
-int Search::leaf(const rules::Game& g, int ply) {
+std::optional<int> Search::ended(const rules::Game& g, int ply) const {
     const auto outcome = g.outcome();
     if (outcome.status == rules::Status::Draw)
-        return 0;
+        return -play_.contempt;
     if (outcome.over()) {
         const bool won = (outcome.status == rules::Status::WhiteWins) == (root_ == Seat::White);
         return won ? win_score - ply : -win_score + ply;
     }
-    return play_.evaluate(g.final_view().board(), root_);
+    return std::nullopt;
 }
 
 std::vector<Search::Ordered> Search::order(const rules::BoardView& b, Seat mover,
-                                           std::vector<rules::NotatedAction> actions, int ply,
+                                           const std::vector<rules::Action>& actions, int ply,
                                            const rules::Action* first) const {
     std::vector<Ordered> out;
     out.reserve(actions.size());
-    const auto& killers = killers_[static_cast<std::size_t>(std::min(ply, 127))];
-    for (auto& a : actions) {
-        Ordered o{std::move(a), 0, false};
-        const auto& act = o.action.action;
+    const auto& killers = killers_[static_cast<std::size_t>(std::min(ply, max_ply))];
+    for (const auto& act : actions) {
+        Ordered o{act, 0, false};
         const bool onto = act.kind == ActionKind::Move || act.kind == ActionKind::Drop;
         if (onto && act.to.valid() && act.to.file < b.files && act.to.rank < b.ranks &&
             !b.at(act.to).figures.empty() && b.at(act.to).figures.front().piece.seat != mover) {
@@ -118,7 +137,7 @@ std::vector<Search::Ordered> Search::order(const rules::BoardView& b, Seat mover
         }
         if (first && act == *first)
             o.key = 2'000'000;
-        out.push_back(std::move(o));
+        out.push_back(o);
     }
     std::stable_sort(out.begin(), out.end(),
                      [](const Ordered& x, const Ordered& y) { return x.key > y.key; });
@@ -127,8 +146,11 @@ std::vector<Search::Ordered> Search::order(const rules::BoardView& b, Seat mover
 
 int Search::quiesce(const rules::Game& g, int alpha, int beta, int ply, int qdepth) {
     count_node();
-    const int stand = leaf(g, ply);
-    if (g.outcome().over() || qdepth >= max_qdepth)
+    if (auto over = ended(g, ply))
+        return *over;
+    const auto board = g.final_view().board();
+    const int stand = play_.evaluate(board, root_);
+    if (qdepth >= max_qdepth)
         return stand;
     const auto pending = g.pending();
     if (pending.empty())
@@ -144,12 +166,11 @@ int Search::quiesce(const rules::Game& g, int alpha, int beta, int ply, int qdep
             return stand;
         beta = std::min(beta, stand);
     }
-    const auto board = g.final_view().board();
     int best = stand;
-    for (auto& o : order(board, seat, g.notated_actions(seat), ply, nullptr)) {
+    for (const auto& o : order(board, seat, g.legal_actions(seat), ply, nullptr)) {
         if (!o.capture)
             break; // captures come first
-        auto next = child(g, seat, o.action.action);
+        auto next = child(g, seat, o.action);
         if (!next)
             continue;
         const int score = quiesce(*next, alpha, beta, ply + 1, qdepth + 1);
@@ -167,55 +188,95 @@ int Search::quiesce(const rules::Game& g, int alpha, int beta, int ply, int qdep
 }
 
 int Search::search(const rules::Game& g, int depth, int alpha, int beta, int ply) {
-    if (g.outcome().over())
-        return leaf(g, ply);
+    if (auto over = ended(g, ply)) {
+        count_node();
+        return *over;
+    }
     const auto pending = g.pending();
-    if (pending.empty())
-        return leaf(g, ply);
-    if (depth <= 0)
-        return play_.quiescence ? quiesce(g, alpha, beta, ply, 0) : (count_node(), leaf(g, ply));
+    if (pending.empty()) {
+        count_node();
+        return play_.evaluate(g.final_view().board(), root_);
+    }
+    if (depth <= 0 || ply >= max_ply) {
+        if (play_.quiescence)
+            return quiesce(g, alpha, beta, ply, 0);
+        count_node();
+        return play_.evaluate(g.final_view().board(), root_);
+    }
     count_node();
     const Seat seat = pending.front().seat;
     const bool maximise = seat == root_;
 
-    std::string key;
-    const rules::Action* first = nullptr;
+    std::uint64_t key = 0;
     Entry* entry = nullptr;
+    rules::Action tt_best;
+    bool have_best = false;
     if (play_.transpositions) {
-        key = g.fen();
-        if (!key.empty()) {
-            key += seat == Seat::White ? "|w" : "|b";
-            entry = &table_[key];
-            if (entry->depth >= depth) {
-                if (entry->bound == 0)
-                    return entry->score;
-                if (entry->bound == 1 && entry->score >= beta)
-                    return entry->score;
-                if (entry->bound == 2 && entry->score <= alpha)
-                    return entry->score;
+        key = position_key(g);
+        // A position the game has been in before is a draw by repetition: the side that is
+        // better avoids it, the side that is worse seeks it. Only the game's positions count,
+        // not those on the way here, which would make the table's scores depend on the path.
+        if (key != 0 && std::binary_search(history_keys_.begin(), history_keys_.end(), key))
+            return -play_.contempt;
+        if (key != 0) {
+            entry = &table_[key & (table_size - 1)];
+            if (entry->key == key) {
+                const int score = from_table(entry->score, ply);
+                if (entry->depth >= depth) {
+                    if (entry->bound == 0 || (entry->bound == 1 && score >= beta) ||
+                        (entry->bound == 2 && score <= alpha))
+                        return score;
+                }
+                tt_best = entry->best;
+                have_best = true;
             }
-            if (entry->depth >= 0)
-                first = &entry->best;
         }
     }
-    const rules::Action tt_best = first ? *first : rules::Action{};
     const int alpha0 = alpha, beta0 = beta;
-    auto actions = g.notated_actions(seat);
-    if (actions.empty())
-        return leaf(g, ply);
+    auto actions = g.legal_actions(seat);
+    if (play_.deep) {
+        // What is not searched deep is still a choice a seat has: dropped only while others
+        // are left.
+        auto rest = actions;
+        std::erase_if(rest, [&](const rules::Action& a) { return !play_.deep(a); });
+        if (!rest.empty())
+            actions = std::move(rest);
+    }
+    if (actions.empty()) {
+        count_node();
+        return play_.evaluate(g.final_view().board(), root_);
+    }
     const auto board = g.final_view().board();
-    auto ordered = order(board, seat, std::move(actions), ply, first ? &tt_best : nullptr);
+    // A royal piece in check: the reply is searched a ply deeper, so a mate or a lost piece
+    // behind the check is not hidden just past the horizon.
+    if (board.check.valid() && ply < 2 * depth + 8)
+        ++depth;
+    const auto ordered = order(board, seat, actions, ply, have_best ? &tt_best : nullptr);
 
     int best = maximise ? -infinity : infinity;
-    rules::Action best_action = ordered.front().action.action;
-    for (auto& o : ordered) {
-        auto next = child(g, seat, o.action.action);
+    rules::Action best_action = ordered.front().action;
+    int searched = 0;
+    for (const auto& o : ordered) {
+        auto next = child(g, seat, o.action);
         if (!next)
             continue;
-        const int score = search(*next, depth - 1, alpha, beta, ply + 1);
+        int score = 0;
+        // Late quiet moves rarely matter: a shallower look first, the full depth when it
+        // surprises.
+        const bool reduce = play_.late_reductions && depth >= 3 && searched >= 3 &&
+                            !o.capture && o.key < 800'000 && !board.check.valid();
+        if (reduce) {
+            score = maximise ? search(*next, depth - 2, alpha, alpha + 1, ply + 1)
+                             : search(*next, depth - 2, beta - 1, beta, ply + 1);
+            if (maximise ? score > alpha : score < beta)
+                score = search(*next, depth - 1, alpha, beta, ply + 1);
+        } else {
+            score = search(*next, depth - 1, alpha, beta, ply + 1);
+        }
+        ++searched;
         if (maximise ? score > best : score < best) {
             best = score;
-            best_action = o.action.action;
+            best_action = o.action;
         }
         if (maximise)
             alpha = std::max(alpha, score);
@@ -223,24 +284,22 @@ int Search::search(const rules::Game& g, int depth, int alpha, int beta, int ply
             beta = std::min(beta, score);
         if (alpha >= beta) {
             if (!o.capture) {
-                auto& k = killers_[static_cast<std::size_t>(std::min(ply, 127))];
-                if (!(k[0] == o.action.action)) {
+                auto& k = killers_[static_cast<std::size_t>(std::min(ply, max_ply))];
+                if (!(k[0] == o.action)) {
                     k[1] = k[0];
-                    k[0] = o.action.action;
+                    k[0] = o.action;
                 }
-                history_[static_cast<std::size_t>(history_index(o.action.action))] += depth * depth;
+                history_[static_cast<std::size_t>(history_index(o.action))] += depth * depth;
             }
             break;
         }
     }
     if (entry != nullptr) {
-        entry = &table_[key]; // the map may have rehashed during the children
-        entry->depth = depth;
-        entry->score = best;
+        entry->key = key;
+        entry->depth = static_cast<std::int8_t>(std::min(depth, 100));
+        entry->score = to_table(best, ply);
         entry->best = best_action;
         entry->bound = best >= beta0 ? 1 : best <= alpha0 ? 2 : 0;
-        if (table_.size() > 400'000)
-            table_.clear();
     }
     return best;
 }
@@ -248,27 +307,35 @@ int Search::search(const rules::Game& g, int depth, int alpha, int beta, int ply
 SearchResult Search::run(const rules::Game& world, int max_depth, bool exact,
                          const std::vector<rules::Action>& allowed) {
     SearchResult result;
-    const auto pending = world.pending();
-    auto actions = world.notated_actions(root_);
+    auto named = world.notated_actions(root_);
     if (!allowed.empty())
-        std::erase_if(actions, [&](const rules::NotatedAction& a) {
+        std::erase_if(named, [&](const rules::NotatedAction& a) {
             return std::find(allowed.begin(), allowed.end(), a.action) == allowed.end();
         });
-    if (actions.empty())
+    if (named.empty())
         return result;
+    std::vector<rules::Action> actions;
+    for (const auto& a : named)
+        actions.push_back(a.action);
     const auto board = world.final_view().board();
-    auto root = order(board, root_, std::move(actions), 0, nullptr);
+    std::vector<rules::NotatedAction> root;
+    for (const auto& o : order(board, root_, actions, 0, nullptr))
+        for (const auto& a : named)
+            if (a.action == o.action) {
+                root.push_back(a);
+                break;
+            }
     for (int depth = 1; depth <= max_depth; ++depth) {
         std::vector<RootScore> scores;
         try {
             int alpha = -infinity;
-            for (auto& o : root) {
-                auto next = child(world, root_, o.action.action);
+            for (const auto& a : root) {
+                auto next = child(world, root_, a.action);
                 if (!next)
                     continue;
                 // Exact scores for all: a full window. Otherwise a move must beat the best.
                 const int score = search(*next, depth - 1, exact ? -infinity : alpha, infinity, 1);
-                scores.push_back({o.action, score});
+                scores.push_back({a, score});
                 alpha = std::max(alpha, score);
             }
         } catch (const OutOfBudget&) {
@@ -289,9 +356,10 @@ SearchResult Search::run(const rules::Game& world, int max_depth, bool exact,
                 }
                 break;
             }
-            // Depth 1 must finish: give it the nodes it needs, one per action.
+            // Depth 1 must finish: give it the nodes it needs, and stop there.
             max_nodes_ = std::numeric_limits<std::uint64_t>::max();
             deadline_ = Clock::time_point::max();
+            max_depth = 1;
             --depth;
             continue;
         }
@@ -300,11 +368,10 @@ SearchResult Search::run(const rules::Game& world, int max_depth, bool exact,
         result.scores = scores;
         result.depth = depth;
         // The next depth looks at the best moves first.
-        std::vector<Ordered> reordered;
+        root.clear();
         for (const auto& s : scores)
-            reordered.push_back({s.action, 0, false});
-        root = std::move(reordered);
-        if (std::abs(scores.front().score) >= win_score - 200)
+            root.push_back(s.action);
+        if (std::abs(scores.front().score) >= forced)
             break; // a forced result: deeper search will not change the choice
     }
     result.nodes = nodes_;

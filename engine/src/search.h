@@ -1,17 +1,22 @@
 // Alpha-beta over the rules interface: iterative deepening, captures first (most valuable
 // victim, least valuable attacker), killer moves and a history table, a transposition table
-// keyed by the position's FEN where the variant has one and no dice, and a capture search past
-// the horizon. Scores are always for the root seat: a node maximises when the root seat decides
-// there and minimises otherwise, so variants where one seat decides twice in a row need nothing
-// special.
+// keyed by a hash of the position's FEN where the variant has one and no dice, a position of
+// the game's past scored as a draw by repetition, a check extension, late quiet moves searched
+// shallower first, and a capture search past the horizon.
+// Scores are always for the root seat: a node maximises when the root seat decides there and
+// minimises otherwise, so variants where one seat decides twice in a row need nothing special.
+//
+// The search stops on its budget of positions, so the same inputs and seed search the same tree
+// on any machine under any load; a wall-clock deadline, when one is given, is only a safety cap.
 #pragma once
 
 #include "variant_play.h"
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <random>
-#include <unordered_map>
+#include <vector>
 
 namespace ghostpost::engine {
 
@@ -29,8 +34,12 @@ struct SearchResult {
 class Search {
 public:
     using Clock = std::chrono::steady_clock;
+    // `deadline` Clock::time_point::max() searches the budget of nodes to its end.
+    // `history`: the sorted position keys of the game so far (a position met again in the
+    // search is a draw by repetition); empty when unknown.
     Search(const VariantPlay& play, rules::Seat root, std::uint64_t max_nodes,
-           Clock::time_point deadline, std::uint64_t seed);
+           Clock::time_point deadline, std::uint64_t seed,
+           const std::vector<std::uint64_t>& history = {});
 
     // Searches `world` to `max_depth` or until the budget runs out. Only root actions in
     // `allowed` are considered when it is not empty. With `exact`, every root action gets its
@@ -41,22 +50,24 @@ public:
 
 private:
     struct Entry {
-        int depth = -1;
+        std::uint64_t key = 0;
         int score = 0;
+        std::int8_t depth = -1;
         std::uint8_t bound = 0; // 0 exact, 1 lower, 2 upper
         rules::Action best;
     };
     struct Ordered {
-        rules::NotatedAction action;
+        rules::Action action;
         int key = 0;
         bool capture = false;
     };
 
     int search(const rules::Game& g, int depth, int alpha, int beta, int ply);
     int quiesce(const rules::Game& g, int alpha, int beta, int ply, int qdepth);
-    int leaf(const rules::Game& g, int ply);
+    // The score of a position where the game is over, or nullopt.
+    std::optional<int> ended(const rules::Game& g, int ply) const;
     std::vector<Ordered> order(const rules::BoardView& b, rules::Seat mover,
-                               std::vector<rules::NotatedAction> actions, int ply,
+                               const std::vector<rules::Action>& actions, int ply,
                                const rules::Action* first) const;
     // `g` after `seat` plays `a`, then the decisions of chance the variant answers without
     // search (both seats choosing dice) played with their answers; nullptr when `a` is refused.
@@ -72,7 +83,8 @@ private:
     Clock::time_point deadline_;
     std::mt19937_64 rng_;
     std::uint64_t nodes_ = 0;
-    std::unordered_map<std::string, Entry> table_;
+    const std::vector<std::uint64_t>& history_keys_;
+    std::vector<Entry> table_;
     std::vector<std::array<rules::Action, 2>> killers_;
     std::vector<int> history_;
 };

@@ -15,20 +15,26 @@ const std::array plays{
     VariantPlay{.name = "chess", .evaluate = evaluate_chess},
     // Captures are compulsory in the giveaway family: the horizon needs no capture extension.
     VariantPlay{.name = "giveaway", .evaluate = evaluate_giveaway, .quiescence = false},
-    VariantPlay{.name = "ghostarelay", .evaluate = evaluate_ghostarelay, .quiescence = false},
+    VariantPlay{.name = "ghostarelay",
+                .evaluate = evaluate_ghostarelay,
+                .quiescence = false,
+                .node_percent = 80},
     VariantPlay{.name = "phantom",
                 .evaluate = evaluate_phantom,
                 .determinise = phantom_worlds,
-                .worlds = 4},
+                .worlds = 4,
+                .node_percent = 80},
     // Captures start dice combats: no capture extension, no table (apply draws dice), and the
-    // dice are chosen by the combat arithmetic (gnostic_dice), not by search.
+    // dice are chosen by the combat arithmetic (gnostic_dice), not by search. The spells
+    // (hundreds of Teleports and Exchanges) are weighed at the root only.
     VariantPlay{.name = "gnostic",
                 .evaluate = evaluate_gnostic,
                 .answer = gnostic_dice,
+                .deep = gnostic_deep,
                 .quiescence = false,
                 .transpositions = false},
-    VariantPlay{.name = "ghost", .evaluate = evaluate_ghost},
-    VariantPlay{.name = "haunted", .evaluate = evaluate_haunted},
+    VariantPlay{.name = "ghost", .evaluate = evaluate_ghost, .contempt = 100},
+    VariantPlay{.name = "haunted", .evaluate = evaluate_haunted, .node_percent = 50},
 };
 
 } // namespace
@@ -41,6 +47,24 @@ const VariantPlay& play_for(std::string_view variant) {
         if (p.name == variant)
             return p;
     throw std::invalid_argument("the engine does not play " + std::string(variant));
+}
+
+std::uint64_t position_key(const rules::Game& g) {
+    std::string key = g.fen();
+    if (key.empty())
+        return 0;
+    // Every dialect ends with the halfmove clock and the move number, which a repeated
+    // position does not repeat.
+    for (int field = 0; field < 2; ++field)
+        if (const auto space = key.rfind(' '); space != std::string::npos)
+            key.erase(space);
+    // The FEN describes the start of a turn; a decision within it (a rescue, a Search) is not
+    // in every dialect's FEN.
+    for (const auto& d : g.pending()) {
+        key += d.seat == rules::Seat::White ? "|w:" : "|b:";
+        key += d.what;
+    }
+    return std::hash<std::string>{}(key) | 1;
 }
 
 int fide_value(rules::PieceKind kind) {

@@ -22,7 +22,14 @@ using Evaluate = int (*)(const rules::BoardView& board, rules::Seat us);
 struct Worlds {
     std::vector<std::unique_ptr<rules::Game>> games;
     std::unique_ptr<rules::Game> naming;
+    // The position keys (position_key) of the positions the game has been in, when it was
+    // replayed from its start: a search that comes back to one of them scores a draw.
+    std::vector<std::uint64_t> history;
 };
+
+// A hash of the position `g` is in, as its FEN names it without the move counters, with who
+// decides what now; 0 when the variant writes no FEN.
+std::uint64_t position_key(const rules::Game& g);
 
 // Up to `count` positions consistent with `view` and `record`. Errors: std::invalid_argument
 // when none is.
@@ -34,14 +41,26 @@ using Determinise = Worlds (*)(const rules::Variant& variant, const rules::SeatV
 using Answer = std::optional<rules::NotatedAction> (*)(
     const rules::BoardView& board, rules::Seat us, const std::vector<rules::NotatedAction>& legal);
 
+// Whether an action is searched below the root as well (nullptr: every action is).
+using SearchedDeep = bool (*)(const rules::Action& action);
+
 struct VariantPlay {
     std::string_view name;
     Evaluate evaluate = nullptr;
     Determinise determinise = nullptr; // nullptr: replay the record, the one position it leads to
     Answer answer = nullptr;           // nullptr: every decision is searched
+    SearchedDeep deep = nullptr;       // nullptr: every action is searched at every depth
     bool quiescence = true;     // search captures past the horizon (not where captures are forced)
     bool transpositions = true; // fen() names a position exactly (no chance in apply)
+    bool late_reductions = true; // late quiet moves are searched shallower first
     int worlds = 1;             // how many positions to sample when something is hidden
+    // The share of a level's positions this variant searches, in percent: a position costs
+    // more in some variants than in others, and every level keeps its time across variants.
+    int node_percent = 100;
+    // What a draw costs the seat that searches, in centipawns: where engines of one strength
+    // mostly draw (Ghost Chess, the Ghost hiding), a draw scored below an even position makes
+    // each side play on, and the stronger one is the one that gains by it.
+    int contempt = 0;
 };
 
 // The play of `variant` (a registry name). Errors: std::invalid_argument when there is none.
@@ -69,6 +88,7 @@ int evaluate_phantom(const rules::BoardView& board, rules::Seat us);
 int evaluate_gnostic(const rules::BoardView& board, rules::Seat us);
 int evaluate_ghost(const rules::BoardView& board, rules::Seat us);
 int evaluate_haunted(const rules::BoardView& board, rules::Seat us);
+bool gnostic_deep(const rules::Action& action);
 std::optional<rules::NotatedAction> gnostic_dice(const rules::BoardView& board, rules::Seat us,
                                                  const std::vector<rules::NotatedAction>& legal);
 

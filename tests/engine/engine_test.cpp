@@ -10,13 +10,13 @@ namespace {
 
 // A fixed-depth search with no noise.
 Limits depth(int d) {
-    return Limits{d, 5'000'000, 1000.0, 0};
+    return Limits{d, 5'000'000, 0, 0};
 }
 
 // A level's limits without its time cap, so that a slow (sanitised) build searches the same.
 Limits level(int n) {
     Limits l = ghostpost::engine::limits_for_level(n);
-    l.max_seconds = 1000.0;
+    l.max_seconds = 0;
     return l;
 }
 
@@ -98,6 +98,73 @@ TEST_CASE("Same position, level and seed: the same choice, searched the same way
         CHECK(a->nodes == b->nodes);
         CHECK(a->score == b->score);
     }
+}
+
+TEST_CASE("A level's budget is positions searched: a wall-clock cap it does not reach changes "
+          "nothing",
+          "[engine]") {
+    test::Table t("chess");
+    for (const char* m : {"d4", "Nf6", "c4", "e6", "Nc3", "Bb4"})
+        t.play(m);
+    Limits uncapped = level(3);
+    Limits capped = uncapped;
+    capped.max_seconds = 3600;
+    auto a = t.choose(Seat::White, uncapped, 5);
+    auto b = t.choose(Seat::White, capped, 5);
+    REQUIRE(a);
+    REQUIRE(b);
+    CHECK(a->action.text == b->action.text);
+    CHECK(a->nodes == b->nodes);
+    CHECK(a->depth == b->depth);
+}
+
+TEST_CASE("The levels search more positions, deeper, with less noise, from 1 to 8", "[engine]") {
+    for (int n = ghostpost::engine::min_level; n < ghostpost::engine::max_level; ++n) {
+        const auto lo = ghostpost::engine::limits_for_level(n);
+        const auto hi = ghostpost::engine::limits_for_level(n + 1);
+        INFO("level " << n);
+        CHECK(hi.max_nodes > lo.max_nodes);
+        CHECK(hi.max_depth >= lo.max_depth);
+        CHECK(hi.noise <= lo.noise);
+        // The daemon's safety cap; level 8 answers within the issue's 2 s.
+        CHECK(hi.max_seconds <= 2.0);
+    }
+    CHECK(ghostpost::engine::limits_for_level(0).max_nodes ==
+          ghostpost::engine::limits_for_level(1).max_nodes);
+    CHECK(ghostpost::engine::limits_for_level(9).max_nodes ==
+          ghostpost::engine::limits_for_level(8).max_nodes);
+}
+
+TEST_CASE("The Ghost takes a piece on a dark square, where the capture shields her, not a "
+          "guarded rook on a light one",
+          "[engine][variant:ghost]") {
+    // The Ghost on d4 sees the knight on f6 (dark) and the rook on d7 (light, guarded by the
+    // bishop on b5: Qxd7 Bxd7 takes her).
+    test::Table t("ghost", "8/3R4/5N2/1B6/3q4/8/P7/8 b - - - 0 0 1");
+    auto choice = t.choose(Seat::Black, depth(2));
+    REQUIRE(choice);
+    CHECK(choice->action.text == "Qxf6");
+}
+
+TEST_CASE("In Gnostic Chess the spells are weighed at the root only: the reply to a move is "
+          "searched among moves",
+          "[engine][variant:gnostic]") {
+    // Queens, kings and a pawn: White has some 190 actions, most of them spells, and so has
+    // Black after each. A search two deep that weighed Black's spells too would visit some
+    // 190 * 150 positions; among Black's moves alone (fewer than 30 after any White action),
+    // fewer than 190 * 40.
+    test::Table t("gnostic", "4k1q1/8/8/8/8/8/4P3/Q3K3 w - - 0 1");
+    const auto first = t.game->legal_actions(Seat::White).size();
+    test::Table replied("gnostic", "4k1q1/8/8/8/8/8/4P3/Q3K3 w - - 0 1");
+    replied.play("Kf1");
+    // Black's reply could be any of its own spells too.
+    REQUIRE(replied.game->legal_actions(Seat::Black).size() > 100);
+    REQUIRE(first > 150);
+    auto choice = t.choose(Seat::White, depth(2));
+    REQUIRE(choice);
+    CHECK(choice->depth == 2);
+    CHECK(choice->nodes > first);
+    CHECK(choice->nodes < first * 40);
 }
 
 TEST_CASE("The engine has nothing to choose when it is not its turn or the game is over",

@@ -58,7 +58,7 @@ std::string think(const EngineTurn& turn, bool timed) {
         const auto seed = std::hash<std::string>{}(turn.key);
         auto limits = engine::limits_for_level(turn.level);
         if (!timed)
-            limits.max_seconds = 1e9;
+            limits.max_seconds = 0;
         auto choice = engine::choose(*turn.view, turn.record, limits, seed);
         if (!choice)
             return {};

@@ -27,11 +27,13 @@ struct PublicRecord {
     std::vector<std::uint32_t> draws; // the chance outcomes announced so far (dice), in order
 };
 
-// How hard the engine thinks: levels 1 (weak, noisy) to 8 (strongest, under 2 s a move).
+// How hard the engine thinks: levels 1 (weak, noisy) to 8 (strongest, under 2 s a move). The
+// budget is counted in positions searched, so a level plays the same moves on any machine under
+// any load; the wall-clock cap only keeps a daemon on a busy machine answering in time.
 struct Limits {
-    int max_depth = 1;
-    std::uint64_t max_nodes = 1000; // the search stops after this many positions
-    double max_seconds = 1.0;       // and after this long, whichever comes first
+    int max_depth = 64;
+    std::uint64_t max_nodes = 1000; // positions searched, before the variant's own scale
+    double max_seconds = 0;         // a safety cap on the wall clock; 0: none (reproducible)
     int noise = 0;                  // centipawns of random spread on the root moves' scores
 };
 inline constexpr int min_level = 1;
@@ -51,7 +53,7 @@ struct Choice {
 inline constexpr int win_score = 100000;
 
 // The action the engine takes for `view.seat()`, thinking within `limits`, with `seed` for its
-// random choices (same inputs and seed, same choice, unless the time limit cut the search).
+// random choices (same inputs and seed, same choice, unless the wall-clock cap cut the search).
 // nullopt when the seat has nothing to decide (or the game is over). Errors:
 // std::invalid_argument when the variant is unknown or the record does not lead to `view`.
 std::optional<Choice> choose(const rules::SeatView& view, const PublicRecord& record,
