@@ -17,6 +17,8 @@ packages=(
     python3-yaml python3-jsonschema
     # The fuzz targets (tests/fuzz): clang and its libFuzzer and sanitizer runtimes.
     clang libclang-rt-14-dev
+    # The PostgreSQL backend (libpq), and the server the tests start a throw-away cluster of.
+    libpq-dev postgresql-15
 )
 # Node.js and npm run the Telegram emulator in the tests. A machine may already carry a Node.js
 # of its own (NodeSource's package ships npm inside it and conflicts with Debian's npm), so

@@ -133,6 +133,25 @@ public:
     }
     void put_ban(const storage::Ban& b) override { s_.put_ban(b); }
     void remove_ban(const std::string& p, const std::string& u) override { s_.remove_ban(p, u); }
+    bool hold_lease(const std::string& n, const std::string& h, std::int64_t now,
+                    std::int64_t until) override {
+        return s_.hold_lease(n, h, now, until);
+    }
+    void release_lease(const std::string& n, const std::string& h) override {
+        s_.release_lease(n, h);
+    }
+    std::int64_t lock_game(std::int64_t id) override { return s_.lock_game(id); }
+    bool claim_due_game(std::int64_t id, std::int64_t now) override {
+        return s_.claim_due_game(id, now);
+    }
+    std::vector<storage::OutboxEntry> claim_due(const std::string& p, std::int64_t now, int limit,
+                                                const std::string& h, std::int64_t until) override {
+        return s_.claim_due(p, now, limit, h, until);
+    }
+    void unclaim(const std::vector<std::int64_t>& ids, const std::string& h) override {
+        s_.unclaim(ids, h);
+    }
+    bool shared() const override { return s_.shared(); }
     std::int64_t create_tournament(const storage::TournamentRecord& t) override {
         return s_.create_tournament(t);
     }

@@ -1,6 +1,7 @@
 #include "ghostpost/storage/store.h"
 
 #include "temp_path.h"
+#include "../support/test_stores.h"
 
 #include <catch2/catch.hpp>
 
@@ -8,6 +9,8 @@
 
 using namespace ghostpost::storage;
 using ghostpost::rules::Seat;
+using ghostpost::testing::Backend;
+using ghostpost::testing::FreshStore;
 using ghostpost::testing::TempPath;
 
 namespace {
@@ -24,6 +27,17 @@ GameRecord sample_game(std::int64_t challenger) {
     g.seed = {1, 2, 3, 0, 255};
     g.created_at = 1700000000;
     return g;
+}
+
+// What kind of StorageError `work` throws; fails the test when it throws none.
+template <class F> StorageError::Kind kind_thrown(F work) {
+    try {
+        work();
+    } catch (const StorageError& e) {
+        return e.kind();
+    }
+    FAIL("no StorageError was thrown");
+    return StorageError::Kind::Other;
 }
 
 } // namespace
@@ -75,12 +89,25 @@ TEST_CASE("A failing statement throws SqliteError with SQLite's message", "[stor
     Database db(path.str());
     CHECK_THROWS_WITH(db.exec("SELECT * FROM nowhere"), "sqlite: no such table: nowhere");
     CHECK_THROWS_AS(Statement(db, "NOT SQL"), SqliteError);
+    CHECK(kind_thrown([&] { db.exec("SELECT * FROM nowhere"); }) == StorageError::Kind::Other);
+}
+
+TEST_CASE("SQLite's codes are told apart as busy, constraint and I/O errors", "[storage]") {
+    CHECK(SqliteError(5, "busy").kind() == StorageError::Kind::Busy);        // SQLITE_BUSY
+    CHECK(SqliteError(6, "locked").kind() == StorageError::Kind::Busy);      // SQLITE_LOCKED
+    CHECK(SqliteError(2067, "unique").kind() == StorageError::Kind::Constraint); // ..._UNIQUE
+    CHECK(SqliteError(10, "disk").kind() == StorageError::Kind::Io);         // SQLITE_IOERR
+    CHECK(SqliteError(13, "full").kind() == StorageError::Kind::Io);         // SQLITE_FULL
+    CHECK(SqliteError(1, "syntax").kind() == StorageError::Kind::Other);     // SQLITE_ERROR
+    CHECK(SqliteError(5, "busy").transient());
+    CHECK_FALSE(SqliteError(2067, "unique").transient());
 }
 
 TEST_CASE("Work that throws halfway through a store transaction leaves nothing behind",
           "[storage]") {
-    TempPath path;
-    auto store = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
     auto alice = store->upsert_player("console", "alice", "alice", "alice");
     std::int64_t game_id = store->create_game(sample_game(alice.id));
     CHECK_THROWS_WITH(store->transaction([&] {
@@ -101,17 +128,20 @@ TEST_CASE("Work that throws halfway through a store transaction leaves nothing b
 }
 
 TEST_CASE("A post marked handled cannot be marked again", "[storage]") {
-    TempPath path;
-    auto store = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
     store->mark_post_handled("console", "lobby", "1", 5);
     CHECK(store->post_handled("console", "lobby", "1"));
     CHECK_FALSE(store->post_handled("console", "other", "1"));
-    CHECK_THROWS_AS(store->mark_post_handled("console", "lobby", "1", 6), SqliteError);
+    CHECK(kind_thrown([&] { store->mark_post_handled("console", "lobby", "1", 6); }) ==
+          StorageError::Kind::Constraint);
 }
 
 TEST_CASE("Games round-trip with options, seats, seed and status", "[storage]") {
-    TempPath path;
-    auto store = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
     auto alice = store->upsert_player("console", "u1", "Alice", "alice");
     auto bob = store->upsert_player("console", "u2", "bob", "bob");
     std::int64_t id = store->create_game(sample_game(alice.id));
@@ -138,13 +168,15 @@ TEST_CASE("Games round-trip with options, seats, seed and status", "[storage]") 
 
 TEST_CASE("Taken-back actions leave the live log and their plies can be played again",
           "[storage]") {
-    TempPath path;
-    auto store = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
     auto alice = store->upsert_player("console", "alice", "alice", "alice");
     std::int64_t id = store->create_game(sample_game(alice.id));
     store->append_action({id, 1, Seat::White, alice.id, "e4", "1"});
     store->append_action({id, 2, Seat::Black, alice.id, "e5", "2"});
-    CHECK_THROWS_AS(store->append_action({id, 2, Seat::Black, alice.id, "c5", "3"}), SqliteError);
+    CHECK(kind_thrown([&] { store->append_action({id, 2, Seat::Black, alice.id, "c5", "3"}); }) ==
+          StorageError::Kind::Constraint);
     store->take_back(id, 2);
     store->append_action({id, 2, Seat::Black, alice.id, "c5", "4"});
     auto log = store->actions(id);
@@ -155,8 +187,9 @@ TEST_CASE("Taken-back actions leave the live log and their plies can be played a
 }
 
 TEST_CASE("Offers are one per game and kind", "[storage]") {
-    TempPath path;
-    auto store = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
     auto alice = store->upsert_player("console", "alice", "alice", "alice");
     std::int64_t id = store->create_game(sample_game(alice.id));
     store->put_offer(id, {OfferKind::Draw, Seat::White, 3});
@@ -171,8 +204,9 @@ TEST_CASE("Offers are one per game and kind", "[storage]") {
 }
 
 TEST_CASE("The outbox keeps each destination in order behind a retry", "[storage]") {
-    TempPath path;
-    auto store = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
     auto a1 = store->enqueue({"tg", false, "chan", "one", "", {}, ""}, 10);
     auto a2 = store->enqueue({"tg", false, "chan", "two", "board", {}, ""}, 10);
     auto b1 = store->enqueue({"tg", true, "bob", "secret", "", {0x89, 0x50}, "m1"}, 10);
@@ -204,16 +238,18 @@ TEST_CASE("The outbox keeps each destination in order behind a retry", "[storage
 }
 
 TEST_CASE("A second connection sees what the first committed", "[storage]") {
-    TempPath path;
-    auto first = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& first = fresh.store;
     first->transaction([&] { first->set_cursor("console", "42"); });
-    auto second = open_sqlite_store(path.str());
+    auto second = fresh.open();
     CHECK(second->cursor("console") == std::optional<std::string>("42"));
 }
 
 TEST_CASE("A player's image setting is kept", "[storage]") {
-    ghostpost::testing::TempPath path("images-setting");
-    auto store = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
     PlayerRecord p;
     store->transaction([&] {
         p = store->upsert_player("console", "alice", "alice", "alice");
@@ -227,8 +263,9 @@ TEST_CASE("A player's image setting is kept", "[storage]") {
 
 TEST_CASE("A handle names one account at a time and a display name is never a handle",
           "[storage][identity]") {
-    TempPath path;
-    auto store = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
     // An account with no username whose display name is "bob", then the real @bob.
     auto decoy = store->upsert_player("telegram", "1001", "bob", "");
     auto bob = store->upsert_player("telegram", "2002", "Robert", "Bob");
@@ -250,8 +287,9 @@ TEST_CASE("A handle names one account at a time and a display name is never a ha
 
 TEST_CASE("A challenge bound to an account is found for that account only",
           "[storage][identity]") {
-    TempPath path;
-    auto store = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
     auto alice = store->upsert_player("console", "u1", "Alice", "alice");
     auto bob = store->upsert_player("console", "u2", "bob", "bob");
     auto other = store->upsert_player("console", "u3", "bob", "");
@@ -270,8 +308,9 @@ TEST_CASE("A challenge bound to an account is found for that account only",
 
 TEST_CASE("A linked account belongs to its player, and a player's games span platforms",
           "[storage]") {
-    TempPath path;
-    auto store = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
     const auto alice = store->upsert_player("telegram", "11", "Alice", "alice");
     const auto alice_dc = store->upsert_player("discord", "900", "alice", "alice_dc");
     const auto bob = store->upsert_player("discord", "901", "Bob", "bob");
@@ -298,8 +337,9 @@ TEST_CASE("A linked account belongs to its player, and a player's games span pla
 
 TEST_CASE("A code is used once and not after it expires; a bound channel sees the game",
           "[storage]") {
-    TempPath path;
-    auto store = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
     const auto alice = store->upsert_player("telegram", "11", "Alice", "alice");
     const std::int64_t game = store->create_game(sample_game(alice.id));
     store->put_code({"K7QD-M2XP", "invite", 0, game, "discord", 1000});

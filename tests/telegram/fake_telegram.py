@@ -171,21 +171,23 @@ class Handler(BaseHTTPRequestHandler):
             status, body = self.control(path.path[len("/control/"):], json.loads(raw or b"{}"))
             self.reply(status, body)
             return
-        match = re.fullmatch(r"/bot([^/]+)/([A-Za-z]+)", path.path)
+        # A Bot API server may sit under a path of a reverse proxy (api_url "http://host/d1");
+        # the tests give each of several daemons its own, to tell whose requests are whose.
+        match = re.fullmatch(r"(?:/([A-Za-z0-9_-]+))?/bot([^/]+)/([A-Za-z]+)", path.path)
         if not match:
             self.reply(*error(404, "Not Found"))
             return
-        if match.group(1) != self.state.token:
+        if match.group(2) != self.state.token:
             self.reply(*error(401, "Unauthorized"))
             return
-        method = match.group(2)
+        method = match.group(3)
         params, files, problems = self.decode(method, raw, path.query)
         if problems:
             with self.state.lock:
                 self.state.violations.extend(problems)
             self.reply(*error(400, "Bad Request: " + "; ".join(problems)))
             return
-        self.reply(*self.call(method, params, files))
+        self.reply(*self.call(method, params, files, match.group(1) or ""))
 
     # Turns the request body into {name: value} checked against the method's description.
     def decode(self, method, raw, query):
@@ -235,7 +237,7 @@ class Handler(BaseHTTPRequestHandler):
                                     if f["name"] not in files], method, problems)
         return params, files, problems
 
-    def call(self, method, params, files):
+    def call(self, method, params, files, via=""):
         s = self.state
         with s.lock:
             for fault in s.faults:
@@ -251,7 +253,7 @@ class Handler(BaseHTTPRequestHandler):
         if method == "getUpdates":
             return self.get_updates(params)
         if method in ("sendMessage", "sendPhoto"):
-            return self.send(method, params, files)
+            return self.send(method, params, files, via)
         return 200, {"ok": True, "result": True}
 
     def get_updates(self, params):
@@ -276,7 +278,7 @@ class Handler(BaseHTTPRequestHandler):
                     return 200, {"ok": True, "result": s.updates[:limit]}
                 s.lock.wait(max(0.0, min(0.5, deadline - time.time())))
 
-    def send(self, method, params, files):
+    def send(self, method, params, files, via=""):
         s = self.state
         chat_id = params.get("chat_id")
         with s.lock:
@@ -286,7 +288,7 @@ class Handler(BaseHTTPRequestHandler):
             s.calls.append((time.time(), method, chat_id, 200))
             message_id = s.next_message_id(chat_id)
             record = {"method": method, "chat_id": chat_id, "message_id": message_id,
-                      "time": time.time()}
+                      "time": time.time(), "via": via}
             if method == "sendMessage":
                 record["text"] = params.get("text")
             else:

@@ -14,8 +14,11 @@
 #include <csignal>
 #include <ctime>
 #include <memory>
+#include <cstdio>
 #include <pthread.h>
+#include <random>
 #include <thread>
+#include <unistd.h>
 
 namespace ghostpost::bot {
 
@@ -195,6 +198,22 @@ Lane discord_lane(const config::Settings& settings, HttpClient& http, StopToken&
     return lane;
 }
 
+storage::StoreLocation store_location(const config::StorageSettings& storage) {
+    return {storage.url, storage.password, storage.path.string()};
+}
+
+// This daemon's name among several on one database: the machine, the process, and a random
+// part, since a restarted process may get the same id.
+std::string daemon_name() {
+    char host[256] = {};
+    if (gethostname(host, sizeof host - 1) != 0)
+        host[0] = '\0';
+    std::random_device random;
+    char suffix[9];
+    std::snprintf(suffix, sizeof suffix, "%08x", random());
+    return std::string(host) + ":" + std::to_string(getpid()) + ":" + suffix;
+}
+
 int run(const std::string& config_path) {
     log::install_crash_handler();
     config::Settings settings;
@@ -221,6 +240,14 @@ int run(const std::string& config_path) {
         log::add_secret(settings.matrix.token);
     if (settings.discord.enabled)
         log::add_secret(settings.discord.token);
+    if (!settings.storage.password.empty())
+        log::add_secret(settings.storage.password);
+    if (!settings.storage.url.empty() && !settings.web.listen.empty()) {
+        log::error("bad_configuration",
+                   {{"error", config_path + ": web.listen: the web view reads an SQLite database; "
+                                            "with [storage] url, leave [web] listen out"}});
+        return 2;
+    }
 
     // Signals go to one thread that waits for them; the others never see them, so a long
     // poll is ended by cancelling its HTTP call rather than by an interrupted system call.
@@ -262,7 +289,12 @@ int run(const std::string& config_path) {
     std::atomic<bool> matrix_token_refused{false};
     try {
         // The database exists and is migrated before any lane opens its own connection.
-        storage::open_sqlite_store(settings.storage.path.string());
+        const storage::StoreLocation location = store_location(settings.storage);
+        const bool shared = storage::open_store(location)->shared();
+        const std::string holder = daemon_name();
+        if (shared)
+            log::info("shared_database", {{"daemon", holder},
+                                          {"lease_seconds", settings.storage.lease.count()}});
         // The web view, when configured: its own connections and threads, read-only.
         std::unique_ptr<web::Site> site;
         std::unique_ptr<web::WebServer> web_server;
@@ -291,14 +323,19 @@ int run(const std::string& config_path) {
         // through the outbox of each game's platform.
         for (std::size_t i = 1; i < lanes.size(); ++i)
             lanes[i].options.time_driven_jobs = false;
+        for (Lane& lane : lanes) {
+            lane.options.holder = holder;
+            lane.options.lease = settings.storage.lease;
+            lane.options.claim = settings.storage.claim;
+        }
         std::vector<std::thread> threads;
         std::atomic<int> failed{0};
         std::atomic<int> refused{0};
         for (Lane& lane : lanes) {
-            threads.emplace_back([&settings, &lane, &stop, &failed, &refused, &http,
+            threads.emplace_back([&location, &lane, &stop, &failed, &refused, &http,
                                   &discord_http, &discourse_http, &matrix_http] {
                 try {
-                    auto store = storage::open_sqlite_store(settings.storage.path.string());
+                    auto store = storage::open_store(location);
                     Service service(*store, lane.service);
                     run_daemon(*store, service, *lane.platform, lane.options, stop);
                     if (const std::string why = lane.refused ? lane.refused() : std::string();

@@ -455,6 +455,7 @@ private:
     PlayerRecord account_; // the account that posted, as stored (linked_to set when linked)
     bool defaulting_ = false; // the job answers a seat's overdue decision with `default`
     std::map<std::int64_t, Service::CachedGame> pending_cache_;
+    std::vector<std::pair<render::PngKey, render::SharedPng>> pending_png_; // likewise, images
     std::vector<GameRecord> seeds_due_; // games ended in this post whose seed is to be revealed
     std::vector<GameRecord> records_due_; // games ended in this post that hid pieces
     std::vector<GameRecord> reveals_due_; // every game ended in this post (Game::ending_reveal)

@@ -17,7 +17,9 @@
 #include <cctype>
 #include <chrono>
 #include <ctime>
+#include <random>
 #include <stdexcept>
+#include <thread>
 
 namespace ghostpost::bot {
 
@@ -196,6 +198,8 @@ using namespace detail;
 void PostRun::publish_cache() {
     for (auto& [id, entry] : pending_cache_)
         s_.keep(id, std::move(entry));
+    for (auto& [key, png] : pending_png_)
+        s_.png_cache_.insert(key, std::move(png));
 }
 
 PostRun::Loaded PostRun::load(const GameRecord& rec) {
@@ -203,7 +207,9 @@ PostRun::Loaded PostRun::load(const GameRecord& rec) {
     l.rec = rec;
     // The stored revision, not the record's copy: another process may have changed the game
     // (a takeback and a new move leave as many plies as before, but never the same revision).
-    l.revision = store_.game_revision(rec.id);
+    // The game's row is held from here to the commit: a post of another daemon on the same
+    // game waits, then runs again on what this one did.
+    l.revision = store_.lock_game(rec.id);
     auto from = [&](const Service::CachedGame& c) {
         l.game = c.game->clone();
         l.rng = c.rng;
@@ -320,7 +326,13 @@ PostRun::BoardOut PostRun::board(const Loaded& l, std::optional<std::int64_t> vi
         style.ended.empty() ? l.revision : store_.game_revision(l.rec.id);
     const render::PngKey key{l.rec.id, revision, render::Audience::Public,
                              style.bottom == Seat::Black, 0};
-    return {{}, *s_.png_cache_.get_or_render(key, render)};
+    if (const render::SharedPng png = s_.png_cache_.find(key))
+        return {{}, *png};
+    // Kept only once the post commits: a revision this post made is not the game's until then
+    // (another daemon's post may yet take its number).
+    auto png = std::make_shared<const render::PngBytes>(render());
+    pending_png_.emplace_back(key, png);
+    return {{}, *png};
 }
 
 std::optional<GameRecord> PostRun::pick_game(const std::vector<std::string>& args,
@@ -515,6 +527,10 @@ Service::Service(storage::Store& store, ServiceSettings settings, Clock clock)
     : store_(store), settings_(std::move(settings)), clock_(std::move(clock)) {}
 
 HandleStatus Service::handle(const Post& post) {
+    return retry_conflicts([&] { return handle_once(post); });
+}
+
+HandleStatus Service::handle_once(const Post& post) {
     HandleStatus status = HandleStatus::Handled;
     PostRun run(*this, post);
     store_.transaction([&] {
@@ -530,6 +546,14 @@ HandleStatus Service::handle(const Post& post) {
     });
     run.publish_cache();
     return status;
+}
+
+void Service::pause_before_retry(int attempt) {
+    // A few milliseconds, more each time and jittered, so that two daemons that collided do
+    // not collide again in step.
+    thread_local std::mt19937 random{std::random_device{}()};
+    std::uniform_int_distribution<int> ms(1, 10 * attempt);
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms(random)));
 }
 
 void Service::give_up(const Post& post) {

@@ -21,7 +21,13 @@ std::optional<LogLevel> parse_log_level(std::string_view word);
 std::string_view to_string(LogLevel level);
 
 struct StorageSettings {
-    std::filesystem::path path; // the SQLite database file
+    std::filesystem::path path; // the SQLite database file; empty when `url` is set
+    std::string url;            // a PostgreSQL database shared by several daemons
+    std::string password;       // secret: from GHOSTPOST_DATABASE_PASSWORD or password_file
+    // Several daemons on PostgreSQL: how long a daemon polls a platform unrenewed (another
+    // takes over within it after the owner dies), and holds an outbox entry it delivers.
+    std::chrono::seconds lease{30};  // 3..600
+    std::chrono::seconds claim{120}; // 5..3600
 };
 
 // The read-only web view ([web]): served when `listen` is set; replies link to games when

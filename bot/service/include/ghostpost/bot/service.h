@@ -43,6 +43,9 @@ struct ServiceSettings {
     std::string web_base_url;
     std::size_t game_cache_size = 1000; // replayed games kept in memory, the least recently
                                         // used dropped first (a game is rebuilt from its log)
+    // How many times one post (or one game's time-driven work) runs when other daemons keep
+    // changing what it read (several daemons on PostgreSQL; SQLite never conflicts).
+    int conflict_attempts = 8;
 };
 
 using Clock = std::function<std::int64_t()>; // Unix seconds
@@ -105,6 +108,22 @@ public:
 
 private:
     friend class PostRun;
+    HandleStatus handle_once(const Post& post);
+    // Runs `attempt` (one transaction) again while it fails because another daemon changed
+    // what it read (StorageError::Kind::Conflict), up to conflict_attempts times in all.
+    template <class F> auto retry_conflicts(F attempt) -> decltype(attempt()) {
+        for (int n = 1;; ++n) {
+            try {
+                return attempt();
+            } catch (const storage::StorageError& e) {
+                if (e.kind() != storage::StorageError::Kind::Conflict ||
+                    n >= settings_.conflict_attempts)
+                    throw;
+            }
+            pause_before_retry(n);
+        }
+    }
+    static void pause_before_retry(int attempt);
     storage::Store& store_;
     ServiceSettings settings_;
     Clock clock_;

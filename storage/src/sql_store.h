@@ -1,5 +1,14 @@
-// The SQLite backend of Store. Schema changes are migrations numbered by PRAGMA user_version:
-// migration i takes a database from version i to i + 1, inside one transaction.
+// Store over SQL, for both backends. `D` is a backend's driver: its Database, Statement
+// (parameters ?1, ?2..., columns from 0, step/run as in SQLite) and Transaction, and the few
+// words where the two dialects differ:
+//   D::shared        several daemons may use the database (PostgreSQL), or one (SQLite)
+//   D::for_update    what holds a read row until the transaction ends (" FOR UPDATE", or "")
+//   D::skip_locked   the same, passing over rows another transaction holds
+//   D::unindexed(c)  the column `c` in a filter the planner must not use an index for
+//   D::insertion_order  a column that orders rows of game_channels as they were inserted
+// The backend's own file adds its migrations and, for PostgreSQL, leases and claims.
+#pragma once
+
 #include "ghostpost/storage/store.h"
 
 #include <algorithm>
@@ -7,283 +16,9 @@
 #include <cctype>
 #include <stdexcept>
 
-namespace ghostpost::storage {
+namespace ghostpost::storage::sql {
 
-namespace {
-
-// Append-only: never edit a migration that has shipped, add the next one.
-constexpr std::array migrations{
-    R"sql(
-CREATE TABLE players (
-    id INTEGER PRIMARY KEY,
-    platform TEXT NOT NULL,
-    user_id TEXT NOT NULL,
-    name TEXT NOT NULL,
-    name_key TEXT NOT NULL,
-    orientation TEXT NOT NULL DEFAULT 'auto',
-    notation TEXT NOT NULL DEFAULT 'ascii',
-    UNIQUE (platform, user_id)
-);
-CREATE INDEX players_by_name ON players (platform, name_key);
-
-CREATE TABLE games (
-    id INTEGER PRIMARY KEY,
-    variant TEXT NOT NULL,
-    options TEXT NOT NULL,
-    platform TEXT NOT NULL,
-    channel TEXT NOT NULL,
-    challenger INTEGER NOT NULL REFERENCES players (id),
-    challenged TEXT NOT NULL,
-    challenger_color TEXT NOT NULL,
-    white INTEGER REFERENCES players (id),
-    black INTEGER REFERENCES players (id),
-    status TEXT NOT NULL,
-    result TEXT NOT NULL DEFAULT '',
-    reason TEXT NOT NULL DEFAULT '',
-    seed BLOB NOT NULL,
-    created_at INTEGER NOT NULL
-);
-CREATE INDEX games_by_channel ON games (platform, channel, status);
-
-CREATE TABLE actions (
-    id INTEGER PRIMARY KEY,
-    game_id INTEGER NOT NULL REFERENCES games (id),
-    ply INTEGER NOT NULL,
-    seat TEXT NOT NULL,
-    player_id INTEGER NOT NULL REFERENCES players (id),
-    text TEXT NOT NULL,
-    message_id TEXT NOT NULL,
-    taken_back INTEGER NOT NULL DEFAULT 0
-);
-CREATE UNIQUE INDEX actions_live_ply ON actions (game_id, ply) WHERE taken_back = 0;
-
-CREATE TABLE handled_posts (
-    platform TEXT NOT NULL,
-    channel TEXT NOT NULL,
-    message_id TEXT NOT NULL,
-    handled_at INTEGER NOT NULL,
-    PRIMARY KEY (platform, channel, message_id)
-);
-
-CREATE TABLE cursors (
-    platform TEXT PRIMARY KEY,
-    cursor TEXT NOT NULL
-);
-
-CREATE TABLE outbox (
-    id INTEGER PRIMARY KEY,
-    platform TEXT NOT NULL,
-    to_user INTEGER NOT NULL,
-    destination TEXT NOT NULL,
-    text TEXT NOT NULL,
-    code TEXT NOT NULL,
-    png BLOB,
-    reply_to TEXT NOT NULL,
-    created_at INTEGER NOT NULL,
-    attempts INTEGER NOT NULL DEFAULT 0,
-    next_attempt_at INTEGER NOT NULL,
-    state TEXT NOT NULL DEFAULT 'pending',
-    last_error TEXT NOT NULL DEFAULT '',
-    sent_at INTEGER
-);
-CREATE INDEX outbox_pending ON outbox (platform, state, next_attempt_at);
-
-CREATE TABLE offers (
-    game_id INTEGER NOT NULL REFERENCES games (id),
-    kind TEXT NOT NULL,
-    seat TEXT NOT NULL,
-    ply INTEGER NOT NULL,
-    PRIMARY KEY (game_id, kind)
-);
-)sql",
-    // 2: a player may ask for boards as images by default.
-    R"sql(
-ALTER TABLE players ADD COLUMN images INTEGER NOT NULL DEFAULT 0;
-)sql",
-    // 3: what to say in the game's channel when a private message cannot be delivered.
-    R"sql(
-ALTER TABLE outbox ADD COLUMN notice_channel TEXT NOT NULL DEFAULT '';
-ALTER TABLE outbox ADD COLUMN blocked_notice TEXT NOT NULL DEFAULT '';
-)sql",
-    // 4: correspondence clocks, vacations, reminders, the heartbeat and moderation. Games from
-    // before have no clock (time_control 'none').
-    R"sql(
-ALTER TABLE games ADD COLUMN time_control TEXT NOT NULL DEFAULT 'none';
-ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
-ALTER TABLE games ADD COLUMN paused INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE players ADD COLUMN reminders INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE players ADD COLUMN vacation_until INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE players ADD COLUMN vacation_year INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE players ADD COLUMN vacation_used INTEGER NOT NULL DEFAULT 0;
-CREATE TABLE clocks (
-    game_id INTEGER NOT NULL REFERENCES games (id),
-    seat TEXT NOT NULL,
-    remaining INTEGER NOT NULL,
-    running_since INTEGER NOT NULL,
-    deciding_since INTEGER NOT NULL,
-    budget INTEGER NOT NULL,
-    warned INTEGER NOT NULL,
-    PRIMARY KEY (game_id, seat)
-);
-CREATE TABLE heartbeat (
-    id INTEGER PRIMARY KEY CHECK (id = 1),
-    at INTEGER NOT NULL
-);
-CREATE TABLE mod_log (
-    id INTEGER PRIMARY KEY,
-    platform TEXT NOT NULL,
-    moderator TEXT NOT NULL,
-    action TEXT NOT NULL,
-    at INTEGER NOT NULL
-);
-CREATE TABLE bans (
-    platform TEXT NOT NULL,
-    user_id TEXT NOT NULL,
-    banned_by TEXT NOT NULL,
-    reason TEXT NOT NULL,
-    at INTEGER NOT NULL,
-    PRIMARY KEY (platform, user_id)
-);
-)sql",
-    // 5: tournaments (entrants, rounds, pairings with their games) and Glicko-2 ratings per
-    // variant.
-    R"sql(
-CREATE TABLE tournaments (
-    id INTEGER PRIMARY KEY,
-    platform TEXT NOT NULL,
-    channel TEXT NOT NULL,
-    name TEXT NOT NULL,
-    name_key TEXT NOT NULL,
-    variant TEXT NOT NULL,
-    format TEXT NOT NULL,
-    rounds INTEGER NOT NULL DEFAULT 0,
-    tc TEXT NOT NULL DEFAULT '',
-    status TEXT NOT NULL,
-    creator INTEGER NOT NULL REFERENCES players (id),
-    current_round INTEGER NOT NULL DEFAULT 0,
-    created_at INTEGER NOT NULL,
-    UNIQUE (platform, name_key)
-);
-CREATE INDEX tournaments_by_channel ON tournaments (platform, channel);
-
-CREATE TABLE tournament_entrants (
-    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
-    player_id INTEGER NOT NULL REFERENCES players (id),
-    seed INTEGER NOT NULL,
-    joined_at INTEGER NOT NULL,
-    PRIMARY KEY (tournament_id, player_id)
-);
-
-CREATE TABLE tournament_rounds (
-    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
-    round INTEGER NOT NULL,
-    started_at INTEGER NOT NULL,
-    completed_at INTEGER,
-    PRIMARY KEY (tournament_id, round)
-);
-
-CREATE TABLE tournament_pairings (
-    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
-    round INTEGER NOT NULL,
-    board INTEGER NOT NULL,
-    white INTEGER NOT NULL REFERENCES players (id),
-    black INTEGER REFERENCES players (id),
-    game_id INTEGER REFERENCES games (id),
-    PRIMARY KEY (tournament_id, round, board)
-);
-CREATE INDEX tournament_pairings_by_game ON tournament_pairings (game_id);
-
-CREATE TABLE ratings (
-    player_id INTEGER NOT NULL REFERENCES players (id),
-    variant TEXT NOT NULL,
-    rating REAL NOT NULL,
-    deviation REAL NOT NULL,
-    volatility REAL NOT NULL,
-    games INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL,
-    PRIMARY KEY (player_id, variant)
-);
-CREATE INDEX ratings_by_variant ON ratings (variant, rating);
-)sql",
-    // 6: what each action was seen to cause by chance (Gnostic Chess's reveals, rolls and combat
-    // results), as the channel was told, so that !verify compares a replay with the record.
-    R"sql(
-ALTER TABLE actions ADD COLUMN rolls TEXT NOT NULL DEFAULT '';
-)sql",
-    // 7: identity by account, never by display name. A player's handle is the platform's unique
-    // username (empty when the account has none); names were display names or handles, so no
-    // old row is trusted with a handle until its account posts again. A challenge names the
-    // account it is made to once known (challenged_id); `challenged` keeps the handle.
-    R"sql(
-ALTER TABLE players ADD COLUMN handle TEXT NOT NULL DEFAULT '';
-CREATE INDEX players_by_handle ON players (platform, handle);
-ALTER TABLE games ADD COLUMN challenged_id INTEGER REFERENCES players (id);
--- Bumped by every change of a game (an action, a takeback, seats, status), so that a cache in
--- any process can tell whether what it holds is still the game.
-ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
-)sql",
-    // 8: community scale. Each game keeps when the time-driven job must next look at it
-    // (next_deadline, NULL: never), so the job touches only the games due; games under way
-    // before this are due at once, and the job's first look sets their deadline. Indexes for
-    // every query a post or a command runs, and for pruning delivered replies and old post ids.
-    R"sql(
-ALTER TABLE games ADD COLUMN next_deadline INTEGER;
-UPDATE games SET next_deadline = 0 WHERE status = 'ongoing' AND paused = 0;
-CREATE INDEX games_by_deadline ON games (next_deadline) WHERE next_deadline IS NOT NULL;
-CREATE INDEX games_by_status ON games (status);
-CREATE INDEX games_by_white ON games (white);
-CREATE INDEX games_by_black ON games (black);
-CREATE INDEX games_by_challenger ON games (challenger);
-CREATE INDEX games_by_challenged_id ON games (challenged_id);
-CREATE INDEX games_by_challenged ON games (platform, challenged);
-CREATE INDEX outbox_by_destination ON outbox (platform, destination, state);
-CREATE INDEX outbox_sent ON outbox (sent_at) WHERE state = 'sent';
-CREATE INDEX handled_posts_by_age ON handled_posts (handled_at);
-CREATE INDEX mod_log_by_platform ON mod_log (platform);
--- The live-ply index is partial: the foreign key checks of games need one on every action.
-CREATE INDEX actions_by_game ON actions (game_id);
-)sql",
-    // 9: a challenge lapses when nobody answers it: its next_deadline is when. Challenges open
-    // before this are due at once; the job's first look sets their expiry from creation.
-    R"sql(
-UPDATE games SET next_deadline = 0 WHERE status = 'challenge';
-)sql",
-    // 10: one player, several platforms. An account linked to a player (!link) is that player;
-    // one-time codes for linking accounts and for channels that follow a game (!invite).
-    R"sql(
-ALTER TABLE players ADD COLUMN linked_to INTEGER REFERENCES players (id);
-CREATE INDEX players_by_link ON players (linked_to) WHERE linked_to IS NOT NULL;
-CREATE TABLE link_codes (
-    code TEXT PRIMARY KEY,
-    kind TEXT NOT NULL,
-    player_id INTEGER REFERENCES players (id),
-    game_id INTEGER REFERENCES games (id),
-    platform TEXT NOT NULL DEFAULT '',
-    expires_at INTEGER NOT NULL
-);
-CREATE TABLE game_channels (
-    game_id INTEGER NOT NULL REFERENCES games (id),
-    platform TEXT NOT NULL,
-    channel TEXT NOT NULL,
-    PRIMARY KEY (game_id, platform, channel)
-);
-CREATE INDEX game_channels_by_channel ON game_channels (platform, channel);
-)sql",
-    // 11: every rating a player had, for the web view's rating-history chart: one row per
-    // save_rating, in the same transaction as the rating itself.
-    R"sql(
-CREATE TABLE rating_history (
-    player_id INTEGER NOT NULL REFERENCES players (id),
-    variant TEXT NOT NULL,
-    games INTEGER NOT NULL,
-    rating REAL NOT NULL,
-    deviation REAL NOT NULL,
-    at INTEGER NOT NULL,
-    PRIMARY KEY (player_id, variant, games)
-);
-)sql",
-};
-
+inline 
 std::string lower(std::string_view s) {
     std::string out(s);
     for (char& c : out)
@@ -291,17 +26,17 @@ std::string lower(std::string_view s) {
     return out;
 }
 
-std::string seat_text(rules::Seat s) { return std::string(rules::seat_name(s)); }
-rules::Seat seat_from(const std::string& s) {
+inline std::string seat_text(rules::Seat s) { return std::string(rules::seat_name(s)); }
+inline rules::Seat seat_from(const std::string& s) {
     return s == "black" ? rules::Seat::Black : rules::Seat::White;
 }
 
-std::string_view offer_text(OfferKind k) { return k == OfferKind::Draw ? "draw" : "takeback"; }
+inline std::string_view offer_text(OfferKind k) { return k == OfferKind::Draw ? "draw" : "takeback"; }
 
 constexpr std::array status_names{"challenge", "ongoing",   "finished",
                                   "declined",  "cancelled", "aborted"};
 
-GameStatus status_from(const std::string& s) {
+inline GameStatus status_from(const std::string& s) {
     for (std::size_t i = 0; i < status_names.size(); ++i)
         if (s == status_names[i])
             return static_cast<GameStatus>(i);
@@ -309,14 +44,14 @@ GameStatus status_from(const std::string& s) {
 }
 
 // Options as "name=value" lines: names and values never hold a newline or '='.
-std::string encode_options(const rules::Options& options) {
+inline std::string encode_options(const rules::Options& options) {
     std::string out;
     for (const auto& [name, value] : options)
         out += name + "=" + value + "\n";
     return out;
 }
 
-rules::Options decode_options(const std::string& text) {
+inline rules::Options decode_options(const std::string& text) {
     rules::Options out;
     std::size_t start = 0;
     while (start < text.size()) {
@@ -336,7 +71,7 @@ constexpr const char* game_columns =
     "id, variant, options, platform, channel, challenger, challenged, challenger_color, white, "
     "black, status, result, reason, seed, created_at, time_control, rated, paused, challenged_id, revision";
 
-GameRecord read_game(const Statement& s) {
+template <class Statement> GameRecord read_game(const Statement& s) {
     GameRecord g;
     g.id = s.column_int(0);
     g.variant = s.column_text(1);
@@ -368,7 +103,7 @@ constexpr const char* player_columns = "id, platform, user_id, name, orientation
                                         "images, reminders, vacation_until, vacation_year, "
                                         "vacation_used, handle, linked_to";
 
-PlayerRecord read_player(const Statement& s) {
+template <class Statement> PlayerRecord read_player(const Statement& s) {
     PlayerRecord p;
     p.id = s.column_int(0);
     p.platform = s.column_text(1);
@@ -386,9 +121,10 @@ PlayerRecord read_player(const Statement& s) {
     return p;
 }
 
-// "status IN (?, ?, ...)" with the statuses inlined: they come from our enum, never from users.
-std::string status_in(const std::vector<GameStatus>& statuses) {
-    std::string out = "status IN (";
+// "status IN ('a', 'b', ...)" with the statuses inlined: they come from our enum, never from users.
+inline std::string status_in(const std::vector<GameStatus>& statuses,
+                             const std::string& column = "status") {
+    std::string out = column + " IN (";
     for (std::size_t i = 0; i < statuses.size(); ++i)
         out += std::string(i ? ", '" : "'") + status_names[static_cast<std::size_t>(statuses[i])] +
                "'";
@@ -397,7 +133,7 @@ std::string status_in(const std::vector<GameStatus>& statuses) {
 
 constexpr std::array tournament_status_names{"open", "running", "finished"};
 
-TournamentStatus tournament_status_from(const std::string& s) {
+inline TournamentStatus tournament_status_from(const std::string& s) {
     for (std::size_t i = 0; i < tournament_status_names.size(); ++i)
         if (s == tournament_status_names[i])
             return static_cast<TournamentStatus>(i);
@@ -408,7 +144,7 @@ constexpr const char* tournament_columns =
     "id, platform, channel, name, variant, format, rounds, tc, status, creator, current_round, "
     "created_at";
 
-TournamentRecord read_tournament(const Statement& s) {
+template <class Statement> TournamentRecord read_tournament(const Statement& s) {
     TournamentRecord t;
     t.id = s.column_int(0);
     t.platform = s.column_text(1);
@@ -427,7 +163,7 @@ TournamentRecord read_tournament(const Statement& s) {
 
 constexpr const char* pairing_columns = "tournament_id, round, board, white, black, game_id";
 
-PairingRecord read_pairing(const Statement& s) {
+template <class Statement> PairingRecord read_pairing(const Statement& s) {
     PairingRecord p;
     p.tournament_id = s.column_int(0);
     p.round = static_cast<int>(s.column_int(1));
@@ -443,7 +179,7 @@ PairingRecord read_pairing(const Statement& s) {
 constexpr const char* rating_columns =
     "player_id, variant, rating, deviation, volatility, games";
 
-RatingRecord read_rating(const Statement& s) {
+template <class Statement> RatingRecord read_rating(const Statement& s) {
     RatingRecord r;
     r.player_id = s.column_int(0);
     r.variant = s.column_text(1);
@@ -454,11 +190,36 @@ RatingRecord read_rating(const Statement& s) {
     return r;
 }
 
-class SqliteStore final : public Store {
+// The columns id, platform, to_user, destination, text, code, png, reply_to, attempts,
+// next_attempt_at, notice_channel, blocked_notice, created_at.
+template <class Statement> OutboxEntry read_outbox_entry(const Statement& s) {
+    OutboxEntry e;
+    e.id = s.column_int(0);
+    e.message.platform = s.column_text(1);
+    e.message.to_user = s.column_int(2) != 0;
+    e.message.destination = s.column_text(3);
+    e.message.text = s.column_text(4);
+    e.message.code = s.column_text(5);
+    e.message.png = s.column_blob(6);
+    e.message.reply_to = s.column_text(7);
+    e.attempts = static_cast<int>(s.column_int(8));
+    e.next_attempt_at = s.column_int(9);
+    e.message.notice_channel = s.column_text(10);
+    e.message.blocked_notice = s.column_text(11);
+    e.created_at = s.column_int(12);
+    return e;
+}
+
+template <class D> class SqlStore : public Store {
 public:
-    SqliteStore(const std::string& path, const DatabaseOptions& options) : db_(path, options) {
-        migrate();
-    }
+    using Database = typename D::Database;
+    using Statement = typename D::Statement;
+    using Transaction = typename D::Transaction;
+
+    // Opens the connection with the backend's own arguments; the backend migrates.
+    template <class... Args> explicit SqlStore(Args&&... args) : db_(std::forward<Args>(args)...) {}
+
+    bool shared() const override { return D::shared; }
 
     void transaction(const std::function<void()>& work) override {
         Transaction t(db_);
@@ -622,7 +383,8 @@ public:
         if (own.step())
             return read_player(own);
         Statement linked(db_, std::string("SELECT ") + player_columns +
-                                  " FROM players WHERE linked_to = ?1 AND +platform = ?2 "
+                                  " FROM players WHERE linked_to = ?1 AND " + D::unindexed("platform") +
+                                  " = ?2 "
                                   "ORDER BY id LIMIT 1");
         linked.bind(1, owner).bind(2, platform);
         if (!linked.step())
@@ -687,7 +449,7 @@ public:
 
     std::vector<std::pair<std::string, std::string>> bound_channels(std::int64_t game) override {
         Statement s(db_, "SELECT platform, channel FROM game_channels WHERE game_id = ?1 "
-                         "ORDER BY rowid");
+                         "ORDER BY " + std::string(D::insertion_order));
         s.bind(1, game);
         std::vector<std::pair<std::string, std::string>> out;
         while (s.step())
@@ -722,8 +484,8 @@ public:
                              "UNION ALL SELECT id FROM games WHERE challenged_id = ?2 "
                              "UNION ALL SELECT id FROM games WHERE platform = ?1 AND "
                              "challenged = ?3 AND challenged <> '' AND challenged_id IS NULL) "
-                             "AND +" +
-                             status_in(statuses) + " ORDER BY id");
+                             "AND " +
+                             status_in(statuses, D::unindexed("status")) + " ORDER BY id");
         s.bind(1, p.platform).bind(2, p.id).bind(3, p.handle);
         std::vector<GameRecord> out;
         while (s.step())
@@ -835,23 +597,8 @@ public:
                     "o.next_attempt_at > ?2) ORDER BY e.id LIMIT ?3");
         s.bind(1, platform).bind(2, now).bind(3, limit);
         std::vector<OutboxEntry> out;
-        while (s.step()) {
-            OutboxEntry e;
-            e.id = s.column_int(0);
-            e.message.platform = s.column_text(1);
-            e.message.to_user = s.column_int(2) != 0;
-            e.message.destination = s.column_text(3);
-            e.message.text = s.column_text(4);
-            e.message.code = s.column_text(5);
-            e.message.png = s.column_blob(6);
-            e.message.reply_to = s.column_text(7);
-            e.attempts = static_cast<int>(s.column_int(8));
-            e.next_attempt_at = s.column_int(9);
-            e.message.notice_channel = s.column_text(10);
-            e.message.blocked_notice = s.column_text(11);
-            e.created_at = s.column_int(12);
-            out.push_back(std::move(e));
-        }
+        while (s.step())
+            out.push_back(read_outbox_entry(s));
         return out;
     }
 
@@ -894,7 +641,7 @@ public:
 
     void set_next_deadline(std::int64_t game_id, std::optional<std::int64_t> at) override {
         Statement s(db_, "UPDATE games SET next_deadline = ?2 WHERE id = ?1 AND "
-                         "next_deadline IS NOT ?2");
+                         "next_deadline IS DISTINCT FROM ?2");
         s.bind(1, game_id);
         if (at)
             s.bind(2, *at);
@@ -1194,6 +941,36 @@ public:
         return out;
     }
 
+    // One daemon owns an SQLite file: its leases are its own and nothing else claims its outbox.
+    // The PostgreSQL store overrides these four with rows that several daemons share.
+    bool hold_lease(const std::string&, const std::string&, std::int64_t, std::int64_t) override {
+        return true;
+    }
+
+    void release_lease(const std::string&, const std::string&) override {}
+
+    std::vector<OutboxEntry> claim_due(const std::string& platform, std::int64_t now, int limit,
+                                       const std::string&, std::int64_t) override {
+        return due(platform, now, limit);
+    }
+
+    void unclaim(const std::vector<std::int64_t>&, const std::string&) override {}
+
+    std::int64_t lock_game(std::int64_t game_id) override {
+        Statement s(db_, std::string("SELECT revision FROM games WHERE id = ?1") + D::for_update);
+        s.bind(1, game_id);
+        if (!s.step())
+            throw std::logic_error("storage: no game " + std::to_string(game_id));
+        return s.column_int(0);
+    }
+
+    bool claim_due_game(std::int64_t game_id, std::int64_t now) override {
+        Statement s(db_, std::string("SELECT 1 FROM games WHERE id = ?1 AND next_deadline <= ?2") +
+                             D::skip_locked);
+        s.bind(1, game_id).bind(2, now);
+        return s.step();
+    }
+
 private:
     static void bind_seats(Statement& s, int first, const GameRecord& g) {
         if (g.white)
@@ -1206,35 +983,8 @@ private:
             s.bind_null(first + 1);
     }
 
-    void migrate() {
-        Transaction t(db_);
-        int version = db_.user_version();
-        if (version > sqlite_schema_version())
-            throw std::runtime_error("storage: the database has schema version " +
-                                     std::to_string(version) + ", newer than this program's " +
-                                     std::to_string(sqlite_schema_version()));
-        for (int v = version; v < sqlite_schema_version(); ++v)
-            db_.exec(migrations[static_cast<std::size_t>(v)]);
-        if (version != sqlite_schema_version())
-            db_.set_user_version(sqlite_schema_version());
-        t.commit();
-    }
-
+protected:
     Database db_;
 };
 
-} // namespace
-
-std::string_view status_name(GameStatus s) { return status_names[static_cast<std::size_t>(s)]; }
-
-std::string_view tournament_status_name(TournamentStatus s) {
-    return tournament_status_names[static_cast<std::size_t>(s)];
-}
-
-int sqlite_schema_version() { return static_cast<int>(migrations.size()); }
-
-std::unique_ptr<Store> open_sqlite_store(const std::string& path, const DatabaseOptions& options) {
-    return std::make_unique<SqliteStore>(path, options);
-}
-
-} // namespace ghostpost::storage
+} // namespace ghostpost::storage::sql
