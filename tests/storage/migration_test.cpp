@@ -42,13 +42,13 @@ std::vector<std::filesystem::path> migration_files(const std::string& backend) {
 TEST_CASE("Both backends have the same numbered migrations, one file each", "[storage]") {
     const auto sqlite = migration_files("sqlite");
     const auto postgres = migration_files("postgres");
-    REQUIRE(sqlite.size() == 11);
+    REQUIRE(sqlite.size() == static_cast<std::size_t>(sqlite_schema_version()));
     REQUIRE(postgres.size() == sqlite.size());
     for (std::size_t i = 0; i < sqlite.size(); ++i)
         CHECK(sqlite[i].filename() == postgres[i].filename());
     CHECK(sqlite[0].filename() == "0001_initial.sql");
-    CHECK(sqlite_schema_version() == 11);
-    CHECK(postgres_schema_version() == 11);
+    CHECK(sqlite_schema_version() >= 11);
+    CHECK(postgres_schema_version() == sqlite_schema_version());
 }
 
 TEST_CASE("A SQLite database made by the migrations before the files is brought up to date",
@@ -72,17 +72,18 @@ TEST_CASE("A SQLite database made by the migrations before the files is brought 
     store.reset();
 
     Database db(path.str());
-    CHECK(db.user_version() == 11);
+    CHECK(db.user_version() == sqlite_schema_version());
     Statement s(db, "SELECT version, name, applied_at > 0 FROM schema_migrations ORDER BY version");
     std::vector<std::tuple<std::int64_t, std::string, std::int64_t>> rows;
     while (s.step())
         rows.emplace_back(s.column_int(0), s.column_text(1), s.column_int(2));
-    REQUIRE(rows.size() == 11);
+    REQUIRE(rows.size() == static_cast<std::size_t>(sqlite_schema_version()));
     CHECK(rows[0] == std::tuple<std::int64_t, std::string, std::int64_t>{1, "initial", 0});
     CHECK(rows[6] == std::tuple<std::int64_t, std::string, std::int64_t>{7, "identity_by_account", 0});
     // Applied now, with a time of their own.
     CHECK(rows[7] == std::tuple<std::int64_t, std::string, std::int64_t>{8, "community_scale", 1});
     CHECK(rows[10] == std::tuple<std::int64_t, std::string, std::int64_t>{11, "rating_history", 1});
+    CHECK(std::get<0>(rows.back()) == sqlite_schema_version());
 }
 
 TEST_CASE("A migration that fails is rolled back alone and the earlier ones stay", "[storage]") {
@@ -129,10 +130,11 @@ TEST_CASE("Daemons starting together on a new PostgreSQL database migrate it onc
         t.join();
     CHECK(opened == 3);
     CHECK(failed == 0);
-    CHECK(fresh.value("SELECT COUNT(*) FROM schema_migrations") == "11");
+    const std::string all = std::to_string(postgres_schema_version());
+    CHECK(fresh.value("SELECT COUNT(*) FROM schema_migrations") == all);
     CHECK(fresh.value("SELECT name FROM schema_migrations WHERE version = 10") ==
           "several_platforms");
     // Opening an up-to-date database changes nothing.
     fresh.open();
-    CHECK(fresh.value("SELECT COUNT(*) FROM schema_migrations") == "11");
+    CHECK(fresh.value("SELECT COUNT(*) FROM schema_migrations") == all);
 }
