@@ -27,7 +27,21 @@ public:
     int fail_on_enqueue = -1;
     bool fail_on_append = false; // every appended action fails: a fault that never goes away
 
-    void transaction(const std::function<void()>& w) override { s_.transaction(w); }
+    // Transactions that fail at their end as if another daemon had changed what they read.
+    int conflicts = 0;
+    int transactions = 0;
+
+    void transaction(const std::function<void()>& w) override {
+        ++transactions;
+        s_.transaction([&] {
+            w();
+            if (conflicts > 0) {
+                --conflicts;
+                throw storage::StorageError(storage::StorageError::Kind::Conflict,
+                                            "could not serialize access");
+            }
+        });
+    }
     bool post_handled(const std::string& p, const std::string& c, const std::string& m) override {
         return s_.post_handled(p, c, m);
     }
@@ -256,6 +270,38 @@ TEST_CASE("A post that throws halfway leaves no action, reply, cursor or handled
     CHECK(real->actions(1).front().text == "e4");
     CHECK(service.handle(post("4", "bob", "e5")) == HandleStatus::Handled);
     CHECK(real->actions(1).back().text == "e5");
+}
+
+TEST_CASE("A post that conflicts with another daemon's is run again from the start, and kept "
+          "once",
+          "[bot][service][storage]") {
+    TempPath path;
+    auto real = storage::open_sqlite_store(path.str());
+    FailingStore store(*real);
+    Service service(store, {}, fixed_clock);
+    start_game(service, store);
+
+    store.conflicts = 2;
+    store.transactions = 0;
+    CHECK(service.handle(post("3", "alice", "e4")) == HandleStatus::Handled);
+    CHECK(store.transactions == 3);
+    CHECK(real->actions(1).size() == 1);
+    CHECK(drain_texts(store).size() == 1); // one reply, not three
+    CHECK(service.handle(post("4", "bob", "e5")) == HandleStatus::Handled);
+    CHECK(real->actions(1).back().text == "e5");
+
+    // A conflict that never ends is the caller's after conflict_attempts tries; nothing kept.
+    store.conflicts = 1000;
+    store.transactions = 0;
+    try {
+        service.handle(post("5", "alice", "Nf3"));
+        FAIL("no conflict came out");
+    } catch (const storage::StorageError& e) {
+        CHECK(e.kind() == storage::StorageError::Kind::Conflict);
+    }
+    CHECK(store.transactions == 8);
+    CHECK(real->actions(1).size() == 2);
+    CHECK_FALSE(real->post_handled("console", "lobby", "5"));
 }
 
 TEST_CASE("The same post delivered twice is applied once", "[bot][service]") {
