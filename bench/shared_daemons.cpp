@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <deque>
 #include <filesystem>
+#include <iostream>
 #include <ostream>
 #include <string>
 #include <thread>
@@ -30,17 +31,18 @@ using SteadyClock = std::chrono::steady_clock;
 
 namespace {
 
+// Hands out the posts after the cursor, 50 at a time, as a platform does: a post the loop
+// could not handle (another daemon's transaction conflicted with it) comes again.
 class FeedPlatform final : public bot::Platform {
 public:
     FeedPlatform(std::string name, std::deque<bot::Post> posts)
         : name_(std::move(name)), posts_(std::move(posts)) {}
     std::string name() const override { return name_; }
-    std::vector<bot::Post> poll(const std::string&, std::chrono::seconds) override {
+    std::vector<bot::Post> poll(const std::string& cursor, std::chrono::seconds) override {
+        const std::size_t from = cursor.empty() ? 0 : std::stoul(cursor); // ids count from 1
         std::vector<bot::Post> out;
-        while (!posts_.empty() && out.size() < 50) {
-            out.push_back(std::move(posts_.front()));
-            posts_.pop_front();
-        }
+        for (std::size_t i = from; i < posts_.size() && out.size() < 50; ++i)
+            out.push_back(posts_[i]);
         if (out.empty())
             finished_ = true; // the outbox was delivered just before this poll
         return out;
@@ -147,12 +149,14 @@ template <class Open> Run run(int daemons, int games, Open open) {
     for (const auto& p : platforms)
         result.sent += p->sent;
     result.failed = failed;
-    // Every game went as planned: 20 plies in each.
+    // Every game went as planned: 20 plies in each. (PostgreSQL's ids have gaps where a
+    // transaction that created a game was run again.)
     auto check = open();
-    const int game_total = daemons * games;
-    for (int g = 1; g <= game_total; ++g)
-        if (check->action_count(g) != 20)
-            ++result.failed;
+    int planned = 0;
+    for (const auto& g : check->games_with_status({storage::GameStatus::Ongoing}))
+        planned += check->action_count(g.id) == 20 ? 1 : 0;
+    if (planned != daemons * games)
+        ++result.failed;
     return result;
 }
 
@@ -172,7 +176,8 @@ int main(int argc, char** argv) {
     const std::string dir = argc > 2 ? argv[2] : ".";
     const int games = argc > 3 ? std::atoi(argv[3]) : 30;
     std::ostream quiet(nullptr);
-    bot::log::set_sink(quiet);
+    bot::log::set_sink(std::getenv("BENCH_LOG") ? std::cerr : quiet);
+    bot::log::set_level(bot::log::Level::Warning);
 
     const std::string path = dir + "/shared-daemons-bench.db";
     const auto remove_db = [&] {
