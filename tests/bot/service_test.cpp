@@ -299,7 +299,7 @@ TEST_CASE("A post that conflicts with another daemon's is run again from the sta
     } catch (const storage::StorageError& e) {
         CHECK(e.kind() == storage::StorageError::Kind::Conflict);
     }
-    CHECK(store.transactions == 8);
+    CHECK(store.transactions == 20); // ServiceSettings::conflict_attempts
     CHECK(real->actions(1).size() == 2);
     CHECK_FALSE(real->post_handled("console", "lobby", "5"));
 }

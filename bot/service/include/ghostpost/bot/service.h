@@ -44,8 +44,10 @@ struct ServiceSettings {
     std::size_t game_cache_size = 1000; // replayed games kept in memory, the least recently
                                         // used dropped first (a game is rebuilt from its log)
     // How many times one post (or one game's time-driven work) runs when other daemons keep
-    // changing what it read (several daemons on PostgreSQL; SQLite never conflicts).
-    int conflict_attempts = 8;
+    // changing what it read (several daemons on PostgreSQL; SQLite never conflicts). PostgreSQL
+    // also fails SERIALIZABLE transactions that only touched the same index pages, more often
+    // while tables are small; past this many tries the daemon polls the post again later.
+    int conflict_attempts = 20;
 };
 
 using Clock = std::function<std::int64_t()>; // Unix seconds
