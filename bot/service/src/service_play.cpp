@@ -251,7 +251,7 @@ void PostRun::play(Loaded& l, Seat seat, const std::string& text) {
     auto next = deciders(l);
     std::optional<std::int64_t> viewer = next.empty() ? seated(l.rec, seat)
                                                       : seated(l.rec, next.front());
-    say_in(l.rec, line + " " + next_line(l), board(l, viewer));
+    say_in(l.rec, line + " " + next_line(l), board(l, viewer), game_buttons(l.rec));
 }
 
 } // namespace ghostpost::bot
