@@ -22,8 +22,6 @@ using ghostpost::testing::TempPath;
 
 namespace {
 
-std::int64_t fixed_clock() { return 1700000000; }
-
 using Buttons = std::vector<std::pair<std::string, std::string>>;
 
 // One reply as it left the service.
@@ -40,7 +38,7 @@ class Chat {
 public:
     explicit Chat(bot::ServiceSettings settings = {})
         : store_(storage::open_sqlite_store(path_.str())),
-          service_(*store_, std::move(settings), fixed_clock) {}
+          service_(*store_, std::move(settings), [this] { return now_; }) {}
 
     // A post typed by `who` in `channel`; what went out.
     std::vector<Out> say(const std::string& who, const std::string& text,
@@ -86,14 +84,25 @@ public:
     }
     storage::Store& store() { return *store_; }
     Service& service() { return service_; }
-    const std::string& last_id() const { return last_; }
+    // Moves the clock on and runs the time-driven job; what went out.
+    std::vector<Out> later(std::int64_t seconds) {
+        now_ += seconds;
+        service_.tick();
+        std::vector<Out> out;
+        for (const auto& e : store_->due("telegram", 2000000000, 100)) {
+            out.push_back({e.message.destination, e.message.text, e.message.code,
+                           e.message.reply_to, {}, e.message.named});
+            store_->mark_sent(e.id, 0);
+        }
+        return out;
+    }
 
 private:
+    std::int64_t now_ = 1700000000;
     TempPath path_;
     std::unique_ptr<storage::Store> store_;
     Service service_;
     int next_id_ = 0;
-    std::string last_;
 };
 
 } // namespace
@@ -149,6 +158,38 @@ TEST_CASE("a press is answered to the presser alone; what everyone must see is n
     CHECK(stale[0].text == "Game #1 is not an open challenge.");
     CHECK(stale[0].reply_to.starts_with("callback:"));
     CHECK(chat.store().game(1)->status == storage::GameStatus::Ongoing);
+}
+
+TEST_CASE("a press delivered twice is handled once", "[bot][chat]") {
+    Chat chat;
+    chat.say("alice", "!new chess @bob white tc=none");
+    Post p = chat.post("bob", "!accept 1", "-100123/7");
+    p.channel = "-100123";
+    p.message_id = "callback:4711";
+    p.button = true;
+    CHECK(chat.service().handle(p) == bot::HandleStatus::Handled);
+    CHECK(chat.service().handle(p) == bot::HandleStatus::Duplicate);
+    CHECK(chat.store().pending_count("telegram") == 1); // one acceptance
+}
+
+TEST_CASE("what the service says unprompted goes to the game's own channel, a topic included",
+          "[bot][chat]") {
+    Chat chat;
+    const std::string topic = "-100123/7";
+    chat.say("alice", "!new chess @bob white tc=1d", topic);
+    chat.say("bob", "!accept", topic);
+    chat.say("alice", "e4", topic);
+    chat.say("bob", "e5", topic);
+    chat.say("alice", "!new chess @bob white", "-100123/8"); // a challenge in the next topic
+    const auto timed_out = chat.later(2 * 86400);
+    REQUIRE(timed_out.size() >= 1);
+    CHECK(timed_out[0].destination == topic);
+    CHECK(timed_out[0].text == "@alice (White) ran out of time in game #1 at 2023-11-15 22:13 UTC. "
+                               "Game #1 is over: @bob (Black) wins by timeout (0-1).");
+    const auto lapsed = chat.later(7 * 86400);
+    REQUIRE(lapsed.size() == 1);
+    CHECK(lapsed[0].destination == "-100123/8");
+    CHECK(lapsed[0].text.starts_with("Challenge #2 by @alice"));
 }
 
 TEST_CASE("a press carrying what no button of ours posts is refused and runs nothing",
