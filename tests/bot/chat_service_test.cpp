@@ -3,13 +3,11 @@
 // answers to a press for the presser alone, the resignation that asks first, channels that move
 // to a new id, players named by display name with their account, notices for moderators and
 // the menu of commands.
+#include "../storage/temp_path.h"
 #include "ghostpost/bot/service.h"
 
-#include "../storage/temp_path.h"
-
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <set>
 #include <string>
 #include <utility>
@@ -90,8 +88,12 @@ public:
         service_.tick();
         std::vector<Out> out;
         for (const auto& e : store_->due("telegram", 2000000000, 100)) {
-            out.push_back({e.message.destination, e.message.text, e.message.code,
-                           e.message.reply_to, {}, e.message.named});
+            out.push_back({e.message.destination,
+                           e.message.text,
+                           e.message.code,
+                           e.message.reply_to,
+                           {},
+                           e.message.named});
             store_->mark_sent(e.id, 0);
         }
         return out;
@@ -246,8 +248,7 @@ TEST_CASE("Resign asks first; the Yes is the asker's alone, No plays on", "[bot]
     CHECK(chat.press("alice", "!resign 1 no").at(0).text == "You play on in game #1.");
     CHECK(chat.press("bob", "!resign 1 white").at(0).text ==
           "That button was for @alice (White): nothing was done.");
-    CHECK(chat.press("mallory", "!resign 1 white").at(0).text ==
-          "You are not playing in game #1.");
+    CHECK(chat.press("mallory", "!resign 1 white").at(0).text == "You are not playing in game #1.");
     CHECK(chat.store().game(1)->status == storage::GameStatus::Ongoing);
 
     const auto resigned = chat.press("alice", "!resign 1 white");

@@ -1,12 +1,11 @@
 // Telegram beyond plain text, against canned answers: forum topics, buttons and their presses,
 // a group's upgrade to a supergroup, edited messages, text mentions of players without a
 // username, the privacy flag of getMe and the menu of commands.
+#include "../storage/temp_path.h"
 #include "ghostpost/bot/daemon.h"
 #include "ghostpost/bot/log.h"
 #include "ghostpost/bot/service.h"
 #include "telegram_canned_http.h"
-
-#include "../storage/temp_path.h"
 
 #include <iostream>
 #include <sstream>
@@ -44,9 +43,13 @@ json press(const std::string& id, const json& message, const std::string& data) 
             {"data", data}};
 }
 
-DecodedUpdate decode(const json& update) { return decode_update(update.dump(), "ghostpost_bot"); }
+DecodedUpdate decode(const json& update) {
+    return decode_update(update.dump(), "ghostpost_bot");
+}
 
-json ok(const json& result = true) { return {{"ok", true}, {"result", result}}; }
+json ok(const json& result = true) {
+    return {{"ok", true}, {"result", result}};
+}
 
 json refusal(int code, const std::string& description) {
     return {{"ok", false}, {"error_code", code}, {"description", description}};
@@ -63,7 +66,8 @@ struct CapturedLog {
 
 TEST_CASE("a message in a forum topic is in the channel <chat>/<topic>; a reply thread is not",
           "[telegram][topics]") {
-    const DecodedUpdate in_topic = decode({{"update_id", 10}, {"message", topic_message(5, 42, "e4")}});
+    const DecodedUpdate in_topic =
+        decode({{"update_id", 10}, {"message", topic_message(5, 42, "e4")}});
     CHECK(in_topic.problem.empty());
     CHECK(in_topic.post.channel == "-100123/42");
     CHECK(in_topic.post.message_id == "5");
@@ -84,7 +88,8 @@ TEST_CASE("a message in a forum topic is in the channel <chat>/<topic>; a reply 
 TEST_CASE("a press of a button is a post of the presser, in the topic of the message it is under",
           "[telegram][buttons]") {
     const DecodedUpdate pressed =
-        decode({{"update_id", 20}, {"callback_query", press("9001", topic_message(5, 42, "x"), "!accept 3")}});
+        decode({{"update_id", 20},
+                {"callback_query", press("9001", topic_message(5, 42, "x"), "!accept 3")}});
     CHECK(pressed.problem.empty());
     CHECK(pressed.callback_id == "9001");
     CHECK(pressed.post.button);
@@ -99,10 +104,12 @@ TEST_CASE("a press of a button is a post of the presser, in the topic of the mes
     // The data is read like typed text: a command for this bot loses its address, one for
     // another bot is nothing.
     CHECK(decode({{"update_id", 21},
-                  {"callback_query", press("9002", topic_message(5, 42, "x"), "/accept@GhostPost_bot 3")}})
+                  {"callback_query",
+                   press("9002", topic_message(5, 42, "x"), "/accept@GhostPost_bot 3")}})
               .post.text == "/accept 3");
-    CHECK(decode({{"update_id", 22},
-                  {"callback_query", press("9003", topic_message(5, 42, "x"), "/accept@other_bot 3")}})
+    CHECK(decode(
+              {{"update_id", 22},
+               {"callback_query", press("9003", topic_message(5, 42, "x"), "/accept@other_bot 3")}})
               .post.text.empty());
 
     // A press under a message we cannot place is only answered.
@@ -117,8 +124,9 @@ TEST_CASE("a press of a button is a post of the presser, in the topic of the mes
     CHECK_FALSE(unplaced.post.button);
 
     // A query id that could not go back to Telegram as it came is no press at all.
-    const DecodedUpdate odd = decode(
-        {{"update_id", 24}, {"callback_query", press("90 05", topic_message(5, 42, "x"), "!accept 3")}});
+    const DecodedUpdate odd =
+        decode({{"update_id", 24},
+                {"callback_query", press("90 05", topic_message(5, 42, "x"), "!accept 3")}});
     CHECK(odd.problem == "callback_query.id is missing or malformed");
     CHECK(odd.callback_id.empty());
     CHECK(odd.post.text.empty());
@@ -151,7 +159,8 @@ TEST_CASE("a group's upgrade to a supergroup is a post saying the channel moved,
     CHECK(new_side.post.moved->to == "-100999");
     CHECK(new_side.post.channel == "-100999");
 
-    const DecodedUpdate plain = decode({{"update_id", 32}, {"message", topic_message(5, 42, "e4")}});
+    const DecodedUpdate plain =
+        decode({{"update_id", 32}, {"message", topic_message(5, 42, "e4")}});
     CHECK_FALSE(plain.post.moved);
 }
 
@@ -296,9 +305,10 @@ TEST_CASE("an answer to a press too old to answer goes to the chat; a 429 is tri
     http.answer(200, ok({{"message_id", 71}}));
     CHECK(telegram.send(answer).status == Delivery::Status::Sent);
     REQUIRE(http.requests.size() == 2);
-    CHECK(json::parse(http.requests[1].body) == json{{"chat_id", -100123},
-                                                     {"message_thread_id", 42},
-                                                     {"text", "Challenge #3 is not addressed to you."}});
+    CHECK(json::parse(http.requests[1].body) ==
+          json{{"chat_id", -100123},
+               {"message_thread_id", 42},
+               {"text", "Challenge #3 is not addressed to you."}});
 
     http.answer(429, {{"ok", false},
                       {"error_code", 429},
@@ -317,9 +327,9 @@ TEST_CASE("a press no reply answered is answered without words, and while one wa
     FakeSteady clock;
     CannedHttp http;
     TelegramPlatform telegram(http, canned_options(clock));
-    http.answer(200, ok(json::array(
-                         {{{"update_id", 50},
-                           {"callback_query", press("9009", topic_message(5, 42, "x"), "!accept@other_bot 3")}}})));
+    http.answer(200, ok(json::array({{{"update_id", 50},
+                                      {"callback_query", press("9009", topic_message(5, 42, "x"),
+                                                               "!accept@other_bot 3")}}})));
     REQUIRE(telegram.poll("50", 50s).size() == 1);
     CHECK(json::parse(http.requests[0].body)["timeout"] == 50);
 

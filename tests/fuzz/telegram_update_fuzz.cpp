@@ -80,7 +80,8 @@ void check_decoded(const DecodedUpdate& d) {
     }
     if (d.post.button) {
         check(d.post.message_id == "callback:" + d.callback_id, "a press is its query's post");
-        check(!d.post.channel.empty() && !d.post.author_id.empty(), "a press has a place and a presser");
+        check(!d.post.channel.empty() && !d.post.author_id.empty(),
+              "a press has a place and a presser");
     }
     check(d.callback_id.size() <= 64 &&
               d.callback_id.find_first_not_of(
@@ -129,20 +130,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check(d.update_id == 1, "a well-formed update keeps its id");
 
     // A press under the bot's message in a topic: the data is the rest, the topic a byte.
-    const json press = {
-        {"update_id", 5},
-        {"callback_query",
-         {{"id", "77"},
-          {"from", {{"id", 8}, {"is_bot", false}, {"first_name", rest}}},
-          {"chat_instance", "1"},
-          {"data", rest},
-          {"message",
-           {{"message_id", 2},
-            {"date", 0},
-            {"chat", {{"id", -100}, {"type", "supergroup"}, {"is_forum", true}}},
-            {"message_thread_id", static_cast<int>(data[0]) - 8},
-            {"is_topic_message", data[1] % 2 == 0},
-            {"text", "board"}}}}}};
+    const json press = {{"update_id", 5},
+                        {"callback_query",
+                         {{"id", "77"},
+                          {"from", {{"id", 8}, {"is_bot", false}, {"first_name", rest}}},
+                          {"chat_instance", "1"},
+                          {"data", rest},
+                          {"message",
+                           {{"message_id", 2},
+                            {"date", 0},
+                            {"chat", {{"id", -100}, {"type", "supergroup"}, {"is_forum", true}}},
+                            {"message_thread_id", static_cast<int>(data[0]) - 8},
+                            {"is_topic_message", data[1] % 2 == 0},
+                            {"text", "board"}}}}}};
     const DecodedUpdate p =
         decode_update(press.dump(-1, ' ', false, json::error_handler_t::replace), "ghostpost_bot");
     check_decoded(p);

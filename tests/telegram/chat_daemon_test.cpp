@@ -179,7 +179,8 @@ TEST_CASE("a game is played with buttons in a forum topic, and the topic next do
     CHECK(labels(challenge) == Labels{{"Accept", "!accept 1"}, {"Decline", "!decline 1"}});
 
     // A bystander's press changes nothing, and only they read why.
-    const std::string bystander = d.press(forum, challenge["message_id"], mallory, "mallory", "Accept");
+    const std::string bystander =
+        d.press(forum, challenge["message_id"], mallory, "mallory", "Accept");
     CHECK(d.answer(bystander)["text"] == "Challenge #1 is not addressed to you.");
 
     const std::string accepted = d.press(forum, challenge["message_id"], bob, "bob", "Accept");
@@ -246,8 +247,7 @@ TEST_CASE("a game is played with buttons in a forum topic, and the topic next do
     CHECK(starts(ending[9], "Ratings in FIDE chess after game #1: "));
     // The same Yes once more: the game is over, and nothing changes.
     const std::string again = d.press(forum, question["message_id"], alice, "alice", "Yes, resign");
-    CHECK(d.answer(again)["text"] ==
-          "Game #1 is over: @bob (Black) wins by resignation (0-1).");
+    CHECK(d.answer(again)["text"] == "Game #1 is over: @bob (Black) wins by resignation (0-1).");
     CHECK(d.store()->game(1)->result == "0-1");
     CHECK(d.moves(1) == std::vector<std::string>{"e4", "e5"});
 
@@ -435,10 +435,8 @@ TEST_CASE("an edited move is ignored: neither the new text is played nor the old
     const std::string err = test::read_file(d.dir.path() / "daemon.err");
     CHECK(err.find("\"event\":\"telegram_update_ignored\"") != std::string::npos);
     // From the first poll on, Telegram is not asked for edits at all.
-    const json later = d.fake.control("message", {{"chat_id", forum},
-                                                  {"from_id", bob},
-                                                  {"username", "bob"},
-                                                  {"text", "d5"},
-                                                  {"edited", 1}});
+    const json later = d.fake.control(
+        "message",
+        {{"chat_id", forum}, {"from_id", bob}, {"username", "bob"}, {"text", "d5"}, {"edited", 1}});
     CHECK(later["delivered"] == false);
 }

@@ -199,12 +199,12 @@ TEST_CASE("the fake server is as strict as Telegram with topics, keyboards, pres
                              {"username", "alice"},
                              {"text", "hi"},
                              {"thread_id", 5}});
-    const auto sent = call("sendMessage", {{"chat_id", -1001},
-                                           {"message_thread_id", 5},
-                                           {"text", "x"},
-                                           {"reply_markup",
-                                            {{"inline_keyboard",
-                                              {{{{"text", "Go"}, {"callback_data", "!go"}}}}}}}});
+    const auto sent = call(
+        "sendMessage",
+        {{"chat_id", -1001},
+         {"message_thread_id", 5},
+         {"text", "x"},
+         {"reply_markup", {{"inline_keyboard", {{{{"text", "Go"}, {"callback_data", "!go"}}}}}}}});
     REQUIRE(sent.first == 200);
     CHECK(sent.second["result"]["is_topic_message"] == true);
 
@@ -216,18 +216,20 @@ TEST_CASE("the fake server is as strict as Telegram with topics, keyboards, pres
                                                 {"label", "Go"}});
     CHECK(pressed["data"] == "!go");
     const std::string query = pressed["callback_query_id"];
-    CHECK(call("answerCallbackQuery", {{"callback_query_id", query}, {"text", std::string(201, 'x')}})
-              .first == 400);
+    CHECK(
+        call("answerCallbackQuery", {{"callback_query_id", query}, {"text", std::string(201, 'x')}})
+            .first == 400);
     CHECK(call("answerCallbackQuery", {{"callback_query_id", query}, {"text", "ok"}}).first == 200);
     CHECK(call("answerCallbackQuery", {{"callback_query_id", query}}).second["description"] ==
           "Bad Request: query is too old and response timeout expired or query ID is invalid");
 
-    CHECK(call("sendMessage", {{"chat_id", -1001},
-                               {"text", "x"},
-                               {"reply_markup",
-                                {{"inline_keyboard",
-                                  {{{{"text", "Long"}, {"callback_data", std::string(65, 'x')}}}}}}}})
-              .first == 400);
+    CHECK(
+        call("sendMessage", {{"chat_id", -1001},
+                             {"text", "x"},
+                             {"reply_markup",
+                              {{"inline_keyboard",
+                                {{{{"text", "Long"}, {"callback_data", std::string(65, 'x')}}}}}}}})
+            .first == 400);
     CHECK(call("setMyCommands", {{"commands", {{{"command", "Move"}, {"description", "x"}}}}})
               .first == 400);
     CHECK(call("setMyCommands", {{"commands", {{{"command", "move"}, {"description", "Play"}}}}})

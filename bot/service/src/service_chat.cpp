@@ -2,9 +2,8 @@
 // may carry), the menu of commands, a channel that moves to a new id, and notices for the
 // moderators. All of it platform-neutral: a platform shows what it can and leaves out the rest,
 // so every reply's text still says what to type.
-#include "post_run.h"
-
 #include "ghostpost/bot/command.h"
+#include "post_run.h"
 
 #include <array>
 
@@ -125,7 +124,8 @@ void PostRun::move_channel(const ChannelMove& move) {
                 join(tournaments, ", ");
     auto m = message(false, move.to,
                      "This chat moved to a new address, and everything under way here follows "
-                     "it: " + what + ".",
+                     "it: " +
+                         what + ".",
                      {});
     m.reply_to.clear();
     enqueue(std::move(m));

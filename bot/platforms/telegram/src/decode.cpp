@@ -168,9 +168,9 @@ std::string display_name(std::string_view text, std::size_t limit) {
 namespace {
 
 using nlohmann::json;
+using telegram_text::callback_prefix;
 using telegram_text::cap;
 using telegram_text::display_name;
-using telegram_text::callback_prefix;
 using telegram_text::topic_separator;
 
 constexpr std::size_t max_name_bytes = 128;     // Telegram allows 64 + 64 characters
@@ -372,8 +372,8 @@ void read_message(const json& message, const std::string& bot, Post& post) {
     // everything, and the second finds nothing left to move. Nobody wrote it: no text.
     const std::string chat_id = std::to_string(integer(*chat, "id", "message.chat"));
     if (member(message, "migrate_to_chat_id") != nullptr) {
-        read.moved = ChannelMove{
-            chat_id, std::to_string(integer(message, "migrate_to_chat_id", "message"))};
+        read.moved =
+            ChannelMove{chat_id, std::to_string(integer(message, "migrate_to_chat_id", "message"))};
         post = std::move(read);
         return;
     }

@@ -103,7 +103,8 @@ std::vector<Link> links_in(std::string_view text, const std::vector<Mention>& me
         for (auto at = text.find(m.name); at != std::string_view::npos;
              at = text.find(m.name, at + 1)) {
             const std::size_t end = at + m.name.size();
-            if ((at == 0 || !word_byte(text[at - 1])) && (end == text.size() || !word_byte(text[end])))
+            if ((at == 0 || !word_byte(text[at - 1])) &&
+                (end == text.size() || !word_byte(text[end])))
                 found.push_back({at, end, *user, m.name});
         }
     }
@@ -121,10 +122,11 @@ std::vector<Link> links_in(std::string_view text, const std::vector<Mention>& me
 json mention_entities(std::string_view text, const std::vector<Mention>& mentions) {
     json entities;
     for (const Link& link : links_in(text, mentions))
-        entities.push_back({{"type", "text_mention"},
-                            {"offset", utf16_units(text.substr(0, link.begin))},
-                            {"length", utf16_units(text.substr(link.begin, link.end - link.begin))},
-                            {"user", {{"id", link.user}, {"is_bot", false}, {"first_name", link.name}}}});
+        entities.push_back(
+            {{"type", "text_mention"},
+             {"offset", utf16_units(text.substr(0, link.begin))},
+             {"length", utf16_units(text.substr(link.begin, link.end - link.begin))},
+             {"user", {{"id", link.user}, {"is_bot", false}, {"first_name", link.name}}}});
     return entities;
 }
 
@@ -190,8 +192,8 @@ std::vector<std::string> split_text(std::string_view rest, std::size_t limit,
 // The messages one reply becomes: usually one; a reply longer than Telegram takes is sent as
 // several in order, the text first, then the code block in pieces of whole lines, each piece a
 // block of its own so that no HTML entity is ever cut.
-std::vector<Formatted> format(const std::string& text, const std::string& code,
-                              std::size_t limit, const std::vector<Mention>& mentions) {
+std::vector<Formatted> format(const std::string& text, const std::string& code, std::size_t limit,
+                              const std::vector<Mention>& mentions) {
     std::vector<Formatted> out;
     if (code.empty()) {
         for (auto& piece : split_text(text, limit, plain_cost)) {
@@ -216,10 +218,10 @@ std::vector<Formatted> format(const std::string& text, const std::string& code,
     return out;
 }
 
-constexpr std::size_t max_callback_data = 64;   // bytes of a button's callback_data
+constexpr std::size_t max_callback_data = 64;    // bytes of a button's callback_data
 constexpr std::size_t max_callback_answer = 200; // characters of answerCallbackQuery's text
 constexpr std::size_t max_button_label = 64;
-constexpr std::size_t max_menu = 100;            // commands in setMyCommands
+constexpr std::size_t max_menu = 100; // commands in setMyCommands
 // A press no reply answered within this is answered without words.
 constexpr std::chrono::seconds press_patience{2};
 
@@ -234,9 +236,9 @@ json keyboard(const std::vector<Button>& buttons) {
                           {"why", "its command is empty or longer than 64 bytes"}});
             continue;
         }
-        row.push_back({{"text", telegram_text::cap(telegram_text::valid_utf8(b.label),
-                                                   max_button_label)},
-                       {"callback_data", data}});
+        row.push_back(
+            {{"text", telegram_text::cap(telegram_text::valid_utf8(b.label), max_button_label)},
+             {"callback_data", data}});
     }
     if (row.empty())
         return nullptr;
@@ -466,14 +468,15 @@ bool TelegramPlatform::publish_commands() {
         if (!menu_name(c.name) || commands.size() >= max_menu)
             continue;
         std::string description = telegram_text::cap(telegram_text::valid_utf8(c.description), 256);
-        commands.push_back({{"command", c.name},
-                            {"description", description.empty() ? c.name : description}});
+        commands.push_back(
+            {{"command", c.name}, {"description", description.empty() ? c.name : description}});
     }
     if (commands.empty())
         return false;
     HttpRequest request;
     request.url = method_url("setMyCommands");
-    request.body = json{{"commands", commands}}.dump(-1, ' ', false, json::error_handler_t::replace);
+    request.body =
+        json{{"commands", commands}}.dump(-1, ' ', false, json::error_handler_t::replace);
     request.timeout = options_.request_timeout;
     try {
         call("setMyCommands", request);
@@ -576,8 +579,8 @@ std::vector<Post> TelegramPlatform::poll(const std::string& cursor, std::chrono:
         if (decoded.post.moved) {
             // Replies still on their way to the old id go to the new one at once.
             moved_[decoded.post.moved->from] = decoded.post.moved->to;
-            log::info("telegram_chat_moved", {{"from", decoded.post.moved->from},
-                                              {"to", decoded.post.moved->to}});
+            log::info("telegram_chat_moved",
+                      {{"from", decoded.post.moved->from}, {"to", decoded.post.moved->to}});
         }
         if (!decoded.post.cursor.empty())
             posts.push_back(std::move(decoded.post));
@@ -599,13 +602,15 @@ Delivery TelegramPlatform::send(const Reply& reply) {
     if (const auto moved = moved_.find(to.chat); moved != moved_.end())
         to = {moved->second, std::nullopt}; // a basic group had no topics
 
-    if (reply.to == Reply::To::Channel && reply.reply_to.starts_with(telegram_text::callback_prefix)) {
+    if (reply.to == Reply::To::Channel &&
+        reply.reply_to.starts_with(telegram_text::callback_prefix)) {
         // An answer to a press of a button. Words alone, short enough, are shown to the presser
         // alone; anything more goes to the chat, and the press is answered without words.
         const std::string query = reply.reply_to.substr(telegram_text::callback_prefix.size());
-        const bool words_only = reply.buttons.empty() && reply.png.empty() && reply.code.empty() &&
-                                !reply.text.empty() &&
-                                utf16_units(reply.text) <= static_cast<std::int64_t>(max_callback_answer);
+        const bool words_only =
+            reply.buttons.empty() && reply.png.empty() && reply.code.empty() &&
+            !reply.text.empty() &&
+            utf16_units(reply.text) <= static_cast<std::int64_t>(max_callback_answer);
         const Delivery answered = answer_callback(query, words_only ? reply.text : "", reply);
         if (words_only) {
             if (answered.status != Delivery::Status::Failed)
@@ -633,8 +638,8 @@ Delivery TelegramPlatform::send(const Reply& reply) {
 Delivery TelegramPlatform::deliver(const Reply& reply, const std::string& chat,
                                    std::optional<std::int64_t> topic) {
     const bool has_photo = !reply.png.empty();
-    std::vector<Formatted> parts = format(reply.text, code_of(reply),
-                                          has_photo ? max_caption : max_text, reply.mentions);
+    std::vector<Formatted> parts =
+        format(reply.text, code_of(reply), has_photo ? max_caption : max_text, reply.mentions);
     bool caption = has_photo;
     if (has_photo && parts.size() > 1) {
         // Too long for a caption: the image goes alone, the words follow as messages.

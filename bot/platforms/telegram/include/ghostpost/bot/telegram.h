@@ -118,12 +118,12 @@ private:
     // `text` without the token (in any spelling), valid UTF-8, at most a few hundred bytes.
     std::string scrub(std::string_view text) const;
     // answerCallbackQuery; `text` empty answers without words. The Delivery it came to.
-    Delivery answer_callback(const std::string& query, const std::string& text,
-                             const Reply& reply);
+    Delivery answer_callback(const std::string& query, const std::string& text, const Reply& reply);
     // Answers without words the presses no reply answered within a while.
     void sweep_callbacks();
     // Sends `reply` to `chat` (and topic): its messages, in order. Errors: as send().
-    Delivery deliver(const Reply& reply, const std::string& chat, std::optional<std::int64_t> topic);
+    Delivery deliver(const Reply& reply, const std::string& chat,
+                     std::optional<std::int64_t> topic);
 
     HttpClient& http_;
     TelegramOptions options_;
