@@ -440,7 +440,6 @@ const std::string& TelegramPlatform::identify() {
     if (!me.result.is_object() || username == me.result.end() || !username->is_string())
         throw PlatformError(PlatformError::Kind::Transient, "getMe: no username in the answer");
     options_.bot_username = telegram_text::valid_utf8(username->get<std::string>());
-    identified_ = true;
     notices_.clear();
     const auto reads = me.result.find("can_read_all_group_messages");
     if (reads != me.result.end() && reads->is_boolean() && !reads->get<bool>()) {

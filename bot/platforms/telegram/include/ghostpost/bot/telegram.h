@@ -133,7 +133,6 @@ private:
     std::map<std::string, std::string> moved_;  // chats that became supergroups: old -> new id
     std::optional<std::int64_t> moved_to_;      // the new id a refused send was told of
     std::vector<std::string> notices_;          // for the moderators, from identify()
-    bool identified_ = false;
 };
 
 // Text of a message as the service should see it: "/cmd@thisbot args" -> "/cmd args";
