@@ -294,6 +294,13 @@ CREATE TABLE channel_settings (
     PRIMARY KEY (platform, channel)
 );
 )sql",
+    // 13: buttons offered with a reply ("label<TAB>command" lines), and the accounts a reply
+    // names by display name because they have no handle ("user id<TAB>name" lines), so that a
+    // platform can show the buttons and notify those players.
+    R"sql(
+ALTER TABLE outbox ADD COLUMN buttons TEXT NOT NULL DEFAULT '';
+ALTER TABLE outbox ADD COLUMN named TEXT NOT NULL DEFAULT '';
+)sql",
 };
 
 std::string lower(std::string_view s) {
@@ -339,6 +346,35 @@ rules::Options decode_options(const std::string& text) {
         auto eq = line.find('=');
         if (eq != std::string::npos)
             out[line.substr(0, eq)] = line.substr(eq + 1);
+        start = end + 1;
+    }
+    return out;
+}
+
+// Pairs as "first<TAB>second" lines; a tab or line break inside either becomes a space.
+std::string encode_pairs(const std::vector<std::pair<std::string, std::string>>& pairs) {
+    const auto clean = [](std::string text) {
+        for (char& c : text)
+            if (c == '\t' || c == '\n' || c == '\r')
+                c = ' ';
+        return text;
+    };
+    std::string out;
+    for (const auto& [first, second] : pairs)
+        out += clean(first) + "\t" + clean(second) + "\n";
+    return out;
+}
+
+std::vector<std::pair<std::string, std::string>> decode_pairs(const std::string& text) {
+    std::vector<std::pair<std::string, std::string>> out;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos)
+            end = text.size();
+        const std::string line = text.substr(start, end - start);
+        if (const auto tab = line.find('\t'); tab != std::string::npos)
+            out.emplace_back(line.substr(0, tab), line.substr(tab + 1));
         start = end + 1;
     }
     return out;
@@ -768,6 +804,31 @@ public:
         return out;
     }
 
+    int move_channel(const std::string& platform, const std::string& from,
+                     const std::string& to) override {
+        int moved = 0;
+        const auto run = [&](const char* sql) {
+            Statement s(db_, sql);
+            s.bind(1, platform).bind(2, from).bind(3, to).run();
+            moved += db_.changes();
+        };
+        run("UPDATE games SET channel = ?3 WHERE platform = ?1 AND channel = ?2");
+        run("UPDATE tournaments SET channel = ?3 WHERE platform = ?1 AND channel = ?2");
+        // A game that follows both ids keeps one row.
+        {
+            Statement s(db_, "DELETE FROM game_channels WHERE platform = ?1 AND channel = ?2 AND "
+                             "game_id IN (SELECT game_id FROM game_channels WHERE platform = ?1 "
+                             "AND channel = ?3)");
+            s.bind(1, platform).bind(2, from).bind(3, to).run();
+        }
+        run("UPDATE game_channels SET channel = ?3 WHERE platform = ?1 AND channel = ?2");
+        run("UPDATE outbox SET destination = ?3 WHERE platform = ?1 AND destination = ?2 AND "
+            "to_user = 0 AND state = 'pending'");
+        run("UPDATE outbox SET notice_channel = ?3 WHERE platform = ?1 AND notice_channel = ?2 "
+            "AND state = 'pending'");
+        return moved;
+    }
+
     void append_action(const ActionRecord& a) override {
         Statement s(db_, "INSERT INTO actions (game_id, ply, seat, player_id, text, message_id, "
                          "rolls) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
@@ -845,8 +906,10 @@ public:
 
     std::int64_t enqueue(const OutgoingMessage& m, std::int64_t now) override {
         Statement s(db_, "INSERT INTO outbox (platform, to_user, destination, text, code, png, "
-                         "reply_to, created_at, next_attempt_at, notice_channel, blocked_notice) "
-                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10) RETURNING id");
+                         "reply_to, created_at, next_attempt_at, notice_channel, blocked_notice, "
+                         "buttons, named) "
+                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10, ?11, ?12) "
+                         "RETURNING id");
         s.bind(1, m.platform).bind(2, m.to_user ? 1 : 0).bind(3, m.destination).bind(4, m.text);
         s.bind(5, m.code);
         if (m.png.empty())
@@ -854,6 +917,12 @@ public:
         else
             s.bind_blob(6, m.png);
         s.bind(7, m.reply_to).bind(8, now).bind(9, m.notice_channel).bind(10, m.blocked_notice);
+        std::vector<std::pair<std::string, std::string>> buttons, named;
+        for (const ButtonRecord& b : m.buttons)
+            buttons.emplace_back(b.label, b.command);
+        for (const NamedAccount& a : m.named)
+            named.emplace_back(a.user_id, a.name);
+        s.bind(11, encode_pairs(buttons)).bind(12, encode_pairs(named));
         s.step();
         std::int64_t id = s.column_int(0);
         s.run();
@@ -864,7 +933,8 @@ public:
                                  int limit) override {
         Statement s(db_,
                     "SELECT id, platform, to_user, destination, text, code, png, reply_to, "
-                    "attempts, next_attempt_at, notice_channel, blocked_notice, created_at "
+                    "attempts, next_attempt_at, notice_channel, blocked_notice, created_at, "
+                    "buttons, named "
                     "FROM outbox e WHERE e.platform = ?1 AND "
                     "e.state = 'pending' AND e.next_attempt_at <= ?2 AND NOT EXISTS (SELECT 1 "
                     "FROM outbox o WHERE o.platform = e.platform AND o.to_user = e.to_user AND "
@@ -887,6 +957,10 @@ public:
             e.message.notice_channel = s.column_text(10);
             e.message.blocked_notice = s.column_text(11);
             e.created_at = s.column_int(12);
+            for (auto& [label, command] : decode_pairs(s.column_text(13)))
+                e.message.buttons.push_back({std::move(label), std::move(command)});
+            for (auto& [user_id, name] : decode_pairs(s.column_text(14)))
+                e.message.named.push_back({std::move(user_id), std::move(name)});
             out.push_back(std::move(e));
         }
         return out;

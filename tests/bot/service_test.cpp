@@ -88,6 +88,9 @@ public:
                     const std::vector<storage::GameStatus>& st) override {
         return s_.games_of_player(p, st);
     }
+    int move_channel(const std::string& p, const std::string& f, const std::string& t) override {
+        return s_.move_channel(p, f, t);
+    }
     void append_action(const storage::ActionRecord& a) override {
         if (fail_on_append)
             throw std::runtime_error("log corrupted");

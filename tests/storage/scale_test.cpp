@@ -117,6 +117,7 @@ TEST_CASE("Every statement the store runs reads the growing tables through an in
     store->take_code("ABCD-EFGH", 1700000000);
     store->bind_channel(5, "discord", "300");
     store->bound_channels(5);
+    store->move_channel("console", "room4", "room4-moved");
     store->games_with_status({GameStatus::Challenge});
     store->actions(5);
     store->action_count(5);

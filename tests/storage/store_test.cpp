@@ -33,7 +33,7 @@ TEST_CASE("A new database is migrated to the current schema in WAL mode", "[stor
     { auto store = open_sqlite_store(path.str()); }
     Database db(path.str());
     CHECK(db.user_version() == sqlite_schema_version());
-    CHECK(sqlite_schema_version() == 12);
+    CHECK(sqlite_schema_version() == 13);
     Statement mode(db, "PRAGMA journal_mode");
     REQUIRE(mode.step());
     CHECK(mode.column_text(0) == "wal");
@@ -49,7 +49,7 @@ TEST_CASE("A database with a newer schema than the program is refused", "[storag
         db.set_user_version(99);
     }
     CHECK_THROWS_WITH(open_sqlite_store(path.str()),
-                      "storage: the database has schema version 99, newer than this program's 12");
+                      "storage: the database has schema version 99, newer than this program's 13");
 }
 
 TEST_CASE("A transaction that is not committed is rolled back by its destructor", "[storage]") {
@@ -325,4 +325,84 @@ TEST_CASE("A code is used once and not after it expires; a bound channel sees th
     CHECK(here[0].id == game);
     CHECK(here[0].platform == "console"); // still the game's own platform
     CHECK(store->games_in_channel("discord", "301", {GameStatus::Challenge}).empty());
+}
+
+TEST_CASE("A reply's buttons and the accounts it names by display name come back from the outbox",
+          "[storage]") {
+    TempPath path;
+    auto store = open_sqlite_store(path.str());
+    OutgoingMessage m;
+    m.platform = "telegram";
+    m.destination = "-100123/42";
+    m.text = "Zoë Ann accepts.";
+    // A tab or a line break would end the field or the line: they become spaces.
+    m.buttons = {{"Accept", "!accept 3"}, {"Dec\tline", "!decline\n3"}};
+    m.named = {{"555", "Zoë Ann"}};
+    store->enqueue(m, 10);
+    store->enqueue({"telegram", false, "-100123", "plain", "", {}, ""}, 10);
+    const auto due = store->due("telegram", 10, 10);
+    REQUIRE(due.size() == 2);
+    const OutgoingMessage& back = due[0].message;
+    CHECK(back.destination == "-100123/42");
+    REQUIRE(back.buttons.size() == 2);
+    CHECK(back.buttons[0].label == "Accept");
+    CHECK(back.buttons[0].command == "!accept 3");
+    CHECK(back.buttons[1].label == "Dec line");
+    CHECK(back.buttons[1].command == "!decline 3");
+    REQUIRE(back.named.size() == 1);
+    CHECK(back.named[0].user_id == "555");
+    CHECK(back.named[0].name == "Zoë Ann");
+    CHECK(due[1].message.buttons.empty());
+    CHECK(due[1].message.named.empty());
+}
+
+TEST_CASE("A channel that moves takes its games, tournaments, followers and waiting replies, once",
+          "[storage]") {
+    TempPath path;
+    auto store = open_sqlite_store(path.str());
+    const auto alice = store->upsert_player("telegram", "11", "Alice", "alice");
+    GameRecord g = sample_game(alice.id);
+    g.platform = "telegram";
+    g.channel = "-123";
+    const std::int64_t here = store->create_game(g);
+    g.status = GameStatus::Finished;
+    const std::int64_t finished = store->create_game(g);
+    g.channel = "-456";
+    const std::int64_t elsewhere = store->create_game(g);
+    store->bind_channel(elsewhere, "telegram", "-123"); // a game followed from the old id
+    TournamentRecord t;
+    t.platform = "telegram";
+    t.channel = "-123";
+    t.name = "Spring";
+    t.variant = "chess";
+    t.format = "swiss";
+    t.creator = alice.id;
+    const std::int64_t tournament = store->create_tournament(t);
+    const auto waiting = store->enqueue({"telegram", false, "-123", "e5", "", {}, ""}, 10);
+    OutgoingMessage secret{"telegram", true, "11", "your view", "", {}, ""};
+    secret.notice_channel = "-123";
+    secret.blocked_notice = "open a chat";
+    store->enqueue(secret, 10);
+    const auto sent = store->enqueue({"telegram", false, "-123", "old", "", {}, ""}, 10);
+    store->mark_sent(sent, 11);
+    store->enqueue({"discord", false, "-123", "not telegram's", "", {}, ""}, 10);
+
+    // 2 games, 1 tournament, 1 follower, 1 channel reply, 1 notice channel.
+    CHECK(store->move_channel("telegram", "-123", "-100999") == 6);
+    CHECK(store->game(here)->channel == "-100999");
+    CHECK(store->game(finished)->channel == "-100999");
+    CHECK(store->game(elsewhere)->channel == "-456");
+    CHECK(store->bound_channels(elsewhere) ==
+          std::vector<std::pair<std::string, std::string>>{{"telegram", "-100999"}});
+    CHECK(store->tournament(tournament)->channel == "-100999");
+    CHECK(store->games_in_channel("telegram", "-123", {GameStatus::Challenge}).empty());
+    const auto due = store->due("telegram", 20, 10);
+    REQUIRE(due.size() == 2);
+    CHECK(due[0].id == waiting);
+    CHECK(due[0].message.destination == "-100999");
+    CHECK(due[1].message.destination == "11");
+    CHECK(due[1].message.notice_channel == "-100999");
+    CHECK(store->due("discord", 20, 10).at(0).message.destination == "-123");
+    // The other notice of the same move finds nothing left.
+    CHECK(store->move_channel("telegram", "-123", "-100999") == 0);
 }

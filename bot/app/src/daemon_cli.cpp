@@ -82,12 +82,14 @@ std::optional<Lane> telegram_lane(const config::Settings& settings, HttpClient& 
     options.request_timeout = settings.telegram.request_timeout;
     options.pacing.per_chat = settings.telegram.per_chat_interval;
     options.pacing.group_per_minute = settings.telegram.group_messages_per_minute;
+    options.commands = command_menu();
     auto telegram = std::make_unique<TelegramPlatform>(http, options);
     std::string bot_name;
     std::chrono::milliseconds delay{1000};
     while (bot_name.empty() && !stop.stop_requested()) {
         try {
-            bot_name = telegram->bot_username();
+            // Asked even when configured: getMe also says whether the bot reads groups.
+            bot_name = telegram->identify();
         } catch (const PlatformError& e) {
             if (e.kind() == PlatformError::Kind::Cancelled)
                 break;
@@ -103,6 +105,11 @@ std::optional<Lane> telegram_lane(const config::Settings& settings, HttpClient& 
     if (bot_name.empty())
         return std::nullopt;
     log::info("bot_identified", {{"platform", "telegram"}, {"username", bot_name}});
+    try {
+        telegram->publish_commands(); // the "/" menu; a failure is logged and changes nothing
+    } catch (const PlatformError&) {
+        return std::nullopt; // cancelled: the daemon is stopping
+    }
     Lane lane{std::move(telegram), service_settings(settings, "telegram", bot_name), {}};
     lane.options.poll_timeout = settings.telegram.poll_timeout;
     return lane;

@@ -77,11 +77,15 @@ std::span<const PostRun::CommandRow> PostRun::command_table() {
          {nullptr, nullptr},
          false,
          &PostRun::cmd_fen},
-        {{"resign", "resign [game]", "give up the game"},
+        {{"resign", "resign [game]",
+          "give up the game (with ? after it I ask first: !resign 3 ?, then !resign 3 or "
+          "!resign 3 no)"},
          {nullptr, nullptr},
          true,
          &PostRun::cmd_resign},
-        {{"draw", "draw [game]", "offer a draw, accept one, or claim one the rules allow"},
+        {{"draw", "draw [game]",
+          "offer a draw, accept one, or claim one the rules allow; !draw 3 accept or !draw 3 "
+          "decline answers an offer and does nothing else"},
          {nullptr, nullptr},
          true,
          &PostRun::cmd_draw},

@@ -143,11 +143,12 @@ private:
         return m;
     }
     void say(std::string text, std::string code = {}) { say(std::move(text), BoardOut{std::move(code), {}}); }
-    void say(std::string text, BoardOut board) {
+    void say(std::string text, BoardOut board, std::vector<storage::ButtonRecord> buttons = {}) {
         auto m = message(post_.direct, post_.direct ? post_.author_id : post_.channel,
                          std::move(text), std::move(board.code));
         m.png = std::move(board.png);
-        store_.enqueue(m, now_);
+        m.buttons = std::move(buttons);
+        enqueue(std::move(m));
     }
     // To the game's channel; when the post came by direct message the author gets it too.
     void say_in(const GameRecord& g, std::string text, std::string code = {}) {
@@ -156,17 +157,21 @@ private:
     // The game's channel and every channel that follows it (!invite), on whatever platform;
     // a copy on another platform than the post's names players without '@', so that no
     // namesake there is pinged.
-    void say_in(const GameRecord& g, std::string text, BoardOut board) {
+    // A press of a button is answered for all in the channel: never as a reply to the press,
+    // which a platform would show to the presser alone (Reply::reply_to).
+    void say_in(const GameRecord& g, std::string text, BoardOut board,
+                const std::vector<storage::ButtonRecord>& buttons = {}) {
         if (post_.direct)
-            say(text, board);
+            say(text, board, buttons);
         const auto to = [&](const std::string& platform, const std::string& channel) {
             auto m = message(false, channel, platform == post_.platform ? text : unpinged(text),
                              board.code);
             m.platform = platform;
             m.png = board.png;
-            if (channel != post_.channel || platform != post_.platform)
+            m.buttons = buttons;
+            if (channel != post_.channel || platform != post_.platform || post_.button)
                 m.reply_to.clear();
-            store_.enqueue(m, now_);
+            enqueue(std::move(m));
         };
         to(g.platform, g.channel);
         for (const auto& [platform, channel] : store_.bound_channels(g.id))
@@ -189,11 +194,30 @@ private:
                     notice_channel = channel;
         if (!notice_channel.empty()) {
             m.notice_channel = notice_channel;
-            m.blocked_notice = detail::at(p) + ": I cannot send you private messages yet. Open a "
+            m.blocked_notice = at(p) + ": I cannot send you private messages yet. Open a "
                                "private chat with me (@" + s_.settings_.bot_name +
                                ") and send any message; what game #" + std::to_string(game->id) +
                                " has for your eyes only waits for you there.";
         }
+        enqueue(std::move(m));
+    }
+    // How a reply names a player (detail::at). A player without a handle is named by display
+    // name and noted, so that the replies naming it carry its account (enqueue).
+    std::string at(const PlayerRecord& p) {
+        if (p.handle.empty() && !p.user_id.empty() && !p.name.empty() &&
+            std::none_of(named_.begin(), named_.end(), [&](const PlayerRecord& n) {
+                return n.platform == p.platform && n.user_id == p.user_id;
+            }))
+            named_.push_back(p);
+        return detail::at(p);
+    }
+    // Queues `m`, with the accounts of this run's players named by display name in its text
+    // (or its blocked notice) on its platform.
+    void enqueue(storage::OutgoingMessage m) {
+        for (const PlayerRecord& p : named_)
+            if (p.platform == m.platform && (m.text.find(p.name) != std::string::npos ||
+                                             m.blocked_notice.find(p.name) != std::string::npos))
+                m.named.push_back({p.user_id, p.name});
         store_.enqueue(m, now_);
     }
     std::string form(const std::string& name) const {
@@ -211,7 +235,7 @@ private:
             throw std::logic_error("no player " + std::to_string(id));
         return as_player(*p, post_.platform);
     }
-    std::string mention(std::int64_t id) { return detail::at(player(id)); }
+    std::string mention(std::int64_t id) { return at(player(id)); }
     // The player an account stands for (itself, or the player it was linked to), seen from
     // `platform`: the player's id and settings, with the name, handle and id of its account
     // there when it has one, so that replies name and address it where they are read.
@@ -486,6 +510,23 @@ private:
         std::string rating_note; // empty when the game was not rated
     };
     std::vector<Ended> ended_; // games that ended in this post, for settle()
+    std::vector<PlayerRecord> named_; // players without a handle that replies named (at())
+
+    // --- what a chat client offers besides text (service_chat.cpp)
+    // Runs a post that says the channel moved to a new id: everything kept under the old id
+    // follows it, and the new channel is told which games and tournaments did.
+    void move_channel(const ChannelMove& move);
+    // True, after answering, when a press of a button asks for something no button of ours
+    // offers: only answers to challenges, draw offers and resignations come from buttons.
+    bool refuse_foreign_button(const std::optional<Command>& c);
+    // The buttons under a challenge: Accept, and Decline when it is addressed to someone.
+    std::vector<storage::ButtonRecord> challenge_buttons(const GameRecord& g) const;
+    // The buttons under a board of a game under way: Offer draw, and Resign (which asks first);
+    // none once the game is over.
+    std::vector<storage::ButtonRecord> game_buttons(const GameRecord& g) const;
+    std::vector<storage::ButtonRecord> draw_offer_buttons(const GameRecord& g) const;
+    // Under the question a Resign press asks `asker`: Yes (for that seat only) and No.
+    std::vector<storage::ButtonRecord> resign_buttons(const GameRecord& g, Seat asker) const;
 };
 
 } // namespace ghostpost::bot

@@ -478,6 +478,10 @@ std::optional<PlayerRecord> PostRun::known_player(const std::string& arg,
 }
 
 void PostRun::run() {
+    if (post_.moved) {
+        move_channel(*post_.moved);
+        return;
+    }
     // An update with no author (a service message, an update the adapter could not read) only
     // moves the cursor: there is nobody to answer or to remember.
     if (post_.author_id.empty())
@@ -503,7 +507,10 @@ void PostRun::run() {
             say("That post is not valid UTF-8 text, so I cannot read it. Nothing was done.");
         return;
     }
-    if (auto c = parse_command(post_.text, prefixes)) {
+    auto command = parse_command(post_.text, prefixes);
+    if (refuse_foreign_button(command))
+        return;
+    if (auto& c = command) {
         if (!c->addressee.empty() && lower(c->addressee) != lower(s_.settings_.bot_name))
             return; // another bot's command
         if (refuse_banned())
@@ -604,6 +611,10 @@ Reply Service::to_reply(const storage::OutboxEntry& entry, storage::Store* store
     r.code = entry.message.code;
     r.png = entry.message.png;
     r.reply_to = entry.message.reply_to;
+    for (const storage::NamedAccount& a : entry.message.named)
+        r.mentions.push_back({"", a.user_id, a.name});
+    for (const storage::ButtonRecord& b : entry.message.buttons)
+        r.buttons.push_back({b.label, b.command});
     r.idempotency_key = std::to_string(entry.id) + "." + std::to_string(entry.created_at);
     return r;
 }

@@ -149,7 +149,8 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
         ". Options: " + options_text(*options) + ". " + service_options_text(g) + " " +
         (opponent.empty() ? std::string("Anyone here") : opponent) + ": answer " +
         s_.settings_.prefix + "accept " + id +
-        (opponent.empty() ? std::string() : " or " + s_.settings_.prefix + "decline " + id) + ".");
+        (opponent.empty() ? std::string() : " or " + s_.settings_.prefix + "decline " + id) + ".",
+        BoardOut{}, challenge_buttons(g));
 }
 
 void PostRun::cmd_answer(const std::vector<std::string>& args, const std::string& command) {
@@ -249,7 +250,7 @@ void PostRun::cmd_answer(const std::vector<std::string>& args, const std::string
     sync_clocks(l);
     say_in(g, at(author_) + " accepts. " + vs_line(l) + seed_commitment(g, l.info()) + " " +
                   next_line(l) + clock_line(l) + web_link(g.id),
-           channel_board(l));
+           channel_board(l), game_buttons(l.rec));
 }
 
 } // namespace ghostpost::bot

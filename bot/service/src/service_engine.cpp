@@ -31,7 +31,7 @@ void PostRun::start_engine_game(GameRecord g, int level) {
     say_in(g,
            at(author_) + " plays " + bot.name + ", game #" + std::to_string(g.id) + ". " +
                vs_line(l) + seed_commitment(g, l.info()) + " " + next_line(l) + clock_line(l),
-           channel_board(l));
+           channel_board(l), game_buttons(l.rec));
 }
 
 std::vector<EngineTurn> Service::engine_turns(const std::string& platform,

@@ -254,7 +254,7 @@ void PostRun::play(Loaded& l, Seat seat, const std::string& text) {
     }
     for (const auto& n : public_notes)
         line += " " + n;
-    say_in(l.rec, line + " " + next_line(l), channel_board(l));
+    say_in(l.rec, line + " " + next_line(l), channel_board(l), game_buttons(l.rec));
 }
 
 } // namespace ghostpost::bot

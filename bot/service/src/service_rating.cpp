@@ -95,9 +95,9 @@ void PostRun::say_at(const std::string& channel, std::string text, std::string c
     if (post_.direct)
         say(text, code);
     auto m = message(false, channel, std::move(text), std::move(code));
-    if (channel != post_.channel || post_.direct)
+    if (channel != post_.channel || post_.direct || post_.button)
         m.reply_to.clear();
-    store_.enqueue(m, now_);
+    enqueue(std::move(m));
 }
 
 void PostRun::cmd_rating(const std::vector<std::string>& args) {

@@ -133,6 +133,19 @@ struct Offer {
     int ply = 0;                           // plies played when offered
 };
 
+// A button offered with a reply (bot::Button): its label, and the command a press posts.
+struct ButtonRecord {
+    std::string label;
+    std::string command;
+};
+
+// An account a reply names by its display name because it has no handle: a platform that can
+// link that name to the account (Telegram's text_mention) notifies the player.
+struct NamedAccount {
+    std::string user_id;
+    std::string name;
+};
+
 // A reply waiting to be delivered. `to_user` sends to a user's direct chat; otherwise
 // `destination` is a channel id.
 struct OutgoingMessage {
@@ -147,6 +160,8 @@ struct OutgoingMessage {
     // platform refuses to deliver it because the user never opened a private chat with the bot.
     std::string notice_channel;
     std::string blocked_notice;
+    std::vector<ButtonRecord> buttons; // in order; labels and commands hold no tab or line break
+    std::vector<NamedAccount> named;   // accounts named in `text` by display name
 };
 
 struct OutboxEntry {
@@ -272,6 +287,12 @@ public:
     // `statuses`, oldest first.
     virtual std::vector<GameRecord> games_of_player(const PlayerRecord& player,
                                                     const std::vector<GameStatus>& statuses) = 0;
+    // The platform gave channel `from` the new id `to` for good: its games (every status), the
+    // tournaments run from it, the games it follows, and the replies still waiting for it (its
+    // channel replies, and the notices of private ones) move to `to`. Returns how many rows
+    // moved; 0 when nothing was kept under `from`, so that moving twice changes nothing.
+    virtual int move_channel(const std::string& platform, const std::string& from,
+                             const std::string& to) = 0;
 
     // --- the action log: append-only; a takeback marks entries as taken back, never deletes
     // Errors: SqliteError (constraint) when the ply is already taken in the game.

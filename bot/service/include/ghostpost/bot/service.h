@@ -45,6 +45,9 @@ struct ServiceSettings {
                                         // used dropped first (a game is rebuilt from its log)
 };
 
+// Every command of the command table with the first clause of its help, in the table's order.
+std::vector<MenuCommand> command_menu();
+
 using Clock = std::function<std::int64_t()>; // Unix seconds
 std::int64_t system_clock_seconds();
 
@@ -84,6 +87,10 @@ public:
     // std::runtime_error for a log that does not replay.
     std::vector<EngineTurn> engine_turns(const std::string& platform,
                                          const std::set<std::string>& examined);
+
+    // Queues every notice as a direct message on `platform` to each of its moderators, in one
+    // transaction; nothing when there are none. Errors: storage exceptions.
+    void tell_moderators(const std::string& platform, const std::vector<std::string>& notices);
 
     // The Reply a platform sends for an outbox entry; with a store, its `mentions` are the
     // players of the entry's platform whose handles the text names ("@bob").
