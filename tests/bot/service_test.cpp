@@ -176,6 +176,17 @@ public:
                                                    int l) override {
         return s_.leaderboard(p, v, l);
     }
+    std::vector<storage::ForecastRecord> forecasts(std::int64_t g) override {
+        return s_.forecasts(g);
+    }
+    void put_forecast(const storage::ForecastRecord& f) override { s_.put_forecast(f); }
+    void clear_forecast(std::int64_t g, rules::Seat s) override { s_.clear_forecast(g, s); }
+    std::optional<storage::DigestRecord> digest(std::int64_t p) override { return s_.digest(p); }
+    void put_digest(const storage::DigestRecord& d) override { s_.put_digest(d); }
+    void clear_digest(std::int64_t p) override { s_.clear_digest(p); }
+    std::vector<storage::DigestRecord> digests_due(std::int64_t n) override {
+        return s_.digests_due(n);
+    }
 
 private:
     storage::Store& s_;
