@@ -1,6 +1,7 @@
 // What a player asks about or sets for themselves: !rules, !help and !settings.
 #include "post_run.h"
 
+#include "ghostpost/bot/clock.h"
 #include "ghostpost/bot/command.h"
 #include "ghostpost/bot/game_loader.h"
 #include "ghostpost/render/png.h"
@@ -65,6 +66,8 @@ void PostRun::cmd_help(const std::vector<std::string>& args) {
 
 void PostRun::cmd_settings(const std::vector<std::string>& args) {
     PlayerRecord p = author_;
+    std::optional<storage::DigestRecord> digest = store_.digest(p.id);
+    bool digest_named = false;
     for (const auto& a : args) {
         auto eq = a.find('=');
         std::string key = lower(a.substr(0, eq));
@@ -77,6 +80,8 @@ void PostRun::cmd_settings(const std::vector<std::string>& args) {
             p.images = value == "on";
         } else if (key == "reminders" && (value == "on" || value == "off")) {
             p.reminders = value == "on";
+        } else if (key == "digest" && digest_setting(value, digest)) {
+            digest_named = true;
         } else {
             usage_error("settings", "I did not understand \"" + shorten(a) + "\".");
             return;
@@ -84,9 +89,20 @@ void PostRun::cmd_settings(const std::vector<std::string>& args) {
     }
     if (!args.empty())
         store_.save_player_settings(p);
+    if (digest_named) {
+        if (digest)
+            store_.put_digest(*digest);
+        else
+            store_.clear_digest(p.id);
+    }
     say("Settings of " + at(p) + ": orientation=" + p.orientation + " notation=" + p.notation +
         " images=" + (p.images ? "on" : "off") + " reminders=" + (p.reminders ? "on" : "off") +
-        ".");
+        " digest=" + digest_words(digest) + "." +
+        (digest_named && digest
+             ? " Your daily digest comes by direct message at " + digest_words(digest) +
+                   " UTC, the next at " + format_utc(digest->next_at) +
+                   ", on days when a decision waits for you."
+             : std::string()));
 }
 
 } // namespace ghostpost::bot
