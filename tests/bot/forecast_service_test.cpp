@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -473,4 +474,85 @@ TEST_CASE("A digest missed while the service was down comes once, then at its ho
     REQUIRE(d);
     CHECK(d->hour == 8);
     CHECK(d->next_at == 1700467200); // 2023-11-20 08:00 UTC, the first after now
+}
+
+TEST_CASE("Every way a game ends clears its forecasts without a word about them",
+          "[bot][forecast]") {
+    bot::ServiceSettings settings;
+    settings.moderators = {"mod"};
+    const std::vector<std::pair<std::string, std::vector<std::string>>> endings{
+        {"agreed draw", {"alice: !draw", "bob: !draw"}},
+        {"abort", {"bob: !abort"}},
+        {"void", {"mod: !mod void 1"}},
+        {"adjudication", {"mod: !mod adjudicate 1 1/2-1/2"}},
+        {"forfeit", {"mod: !mod forfeit 1 @alice"}},
+        {"timeout", {"~ 4d"}},
+    };
+    for (const auto& [name, posts] : endings) {
+        SECTION(name) {
+            Fixture f(settings);
+            // bob has not moved, so an abort is still allowed; alice's forecast waits on him.
+            f.start_game({"e4"});
+            f.dm("alice", "!forecast 1 e5 Nf3");
+            f.drain();
+            REQUIRE(f.store->forecasts(1).size() == 1);
+            for (const auto& p : posts) {
+                if (p == "~ 4d") {
+                    *f.now += 4 * day;
+                    f.service.tick();
+                } else {
+                    const auto colon = p.find(": ");
+                    f.post(p.substr(0, colon), p.substr(colon + 2));
+                }
+            }
+            CHECK(f.store->game(1)->status != storage::GameStatus::Ongoing);
+            CHECK(f.store->forecasts(1).empty());
+            const auto replies = f.drain();
+            CHECK(std::none_of(replies.begin(), replies.end(), [](const std::string& r) {
+                return r.find("forecast") != std::string::npos;
+            }));
+        }
+    }
+}
+
+TEST_CASE("A paused game keeps its forecast, and a banned owner's reply is not played",
+          "[bot][forecast]") {
+    bot::ServiceSettings settings;
+    settings.moderators = {"mod"};
+    Fixture f(settings);
+    f.start_game({"e4", "e5"});
+    f.dm("bob", "!forecast 1 Nf3 Nc6 Bb5 a6");
+    f.post("mod", "!mod pause 1");
+    f.post("alice", "Nf3");
+    CHECK(f.log_texts() == Texts{"e4", "e5"});
+    f.post("mod", "!mod resume 1");
+    f.post("alice", "Nf3");
+    CHECK(f.log_texts() == Texts{"e4", "e5", "Nf3", "Nc6"});
+    f.drain();
+
+    f.post("mod", "!mod ban @bob");
+    f.post("alice", "Bb5");
+    CHECK(f.log_texts() == Texts{"e4", "e5", "Nf3", "Nc6", "Bb5"});
+    CHECK(f.drain().back() == "@bob: Game #1: you are banned here by a moderator, so your "
+                              "forecast did not answer Bb5 with a6. The decision is yours; the "
+                              "forecast stays, its lines now starting with that reply.");
+    CHECK(f.lines_of(Seat::Black) == Lines{{"a6"}});
+}
+
+TEST_CASE("A forecast follows turns of several decisions, and texts of several words",
+          "[bot][forecast]") {
+    Fixture f;
+    // Ghost Chess: the Ghost's capture of a pawn asks the Paradigm for a Respawn in her turn,
+    // then it is his move; her capture of a knight has her place the rescued knight.
+    f.start_game({"e4", "Qd4", "Nc3"}, "", "ghost");
+    f.dm("alice", "!forecast 1 Qxf2 Respawn d1 a3 Qxg1 N@d8 h3");
+    CHECK(f.lines_of(Seat::White) == Lines{{"Qxf2", "Respawn d1", "a3", "Qxg1", "N@d8", "h3"}});
+    f.post("bob", "Qxf2");
+    CHECK(f.log_texts() == Texts{"e4", "Qd4", "Nc3", "Qxf2", "Respawn d1", "a3"});
+    f.post("bob", "Qxg1");
+    CHECK(f.log_texts().back() == "Qxg1"); // she places her knight before he answers
+    f.post("bob", "N@d8");
+    CHECK(f.log_texts() ==
+          Texts{"e4", "Qd4", "Nc3", "Qxf2", "Respawn d1", "a3", "Qxg1", "N@d8", "h3"});
+    CHECK(f.store->forecasts(1).empty());
 }
