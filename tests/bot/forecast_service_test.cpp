@@ -199,12 +199,16 @@ TEST_CASE("A line with an illegal or ambiguous move is refused with its place, s
     CHECK(f.store->forecasts(1).empty());
 }
 
-TEST_CASE("Move numbers, annotations and lower-case pieces are read in a forecast",
+TEST_CASE("Move numbers, annotations, lower-case pieces, commas and rows are read in a forecast",
           "[bot][forecast]") {
     Fixture f;
     f.start_game({"e4", "e5"});
     f.dm("bob", "!forecast #1 2. nf3 Nc6! 3.Bb5 a6;2.Bc4 2... Nf6?!");
     CHECK(f.lines_of(Seat::Black) == Lines{{"Nf3", "Nc6", "Bb5", "a6"}, {"Bc4", "Nf6"}});
+    // One line per row of the message, and commas between moves.
+    f.dm("bob", "!forecast 1 clear");
+    f.dm("bob", "!forecast 1\nNf3, Nc6, Bb5, a6\nd4 exd4\n");
+    CHECK(f.lines_of(Seat::Black) == Lines{{"Nf3", "Nc6", "Bb5", "a6"}, {"d4", "exd4"}});
 }
 
 TEST_CASE("Two lines that answer the same move differently are refused", "[bot][forecast]") {

@@ -14,6 +14,7 @@
 #include "post_run.h"
 
 #include "ghostpost/bot/clock.h"
+#include "ghostpost/bot/command.h"
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
 
@@ -167,8 +168,18 @@ std::string count(std::size_t n, const std::string& word) {
 
 } // namespace
 
-void PostRun::cmd_forecast(const std::vector<std::string>& args) {
+void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
     const std::string& p = s_.settings_.prefix;
+    // A line per row of the message reads as lines separated by ';' (the command's words lose
+    // the line breaks).
+    std::vector<std::string> args = command_args;
+    if (post_.text.find('\n') != std::string::npos) {
+        std::string text;
+        for (char c : post_.text)
+            text += c == '\n' ? std::string(" ; ") : std::string(1, c);
+        if (auto c = parse_command(text, {p, "/"}))
+            args = c->args;
+    }
     // The lines would tell the opponent what the player has in mind: they are never read out
     // of a channel, let alone stored from one.
     if (!post_.direct) {
