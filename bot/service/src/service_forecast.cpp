@@ -207,10 +207,12 @@ void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
     if (!g)
         return;
     const std::string id = std::to_string(g->id);
+    const std::vector<std::string> rest(args.begin() + static_cast<long>(used), args.end());
+    const bool lines_given = !rest.empty() && !(rest.size() == 1 && is_clear_word(rest[0]));
     if (g->status != GameStatus::Ongoing) {
         const rules::Variant* v = rules::find_variant(g->variant);
         say((v ? over_line(*g, v->info()) : "Game #" + id + " is not under way.") +
-            " Nothing was stored.");
+            (lines_given ? " Nothing was stored." : ""));
         return;
     }
     const auto seat = seat_of(*g, author_.id);
@@ -219,7 +221,6 @@ void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
         return;
     }
     Loaded l = load(*g);
-    const std::vector<std::string> rest(args.begin() + static_cast<long>(used), args.end());
 
     // The forecast stored for this position; one of an earlier position is no longer any.
     std::optional<storage::ForecastRecord> stored;
@@ -232,7 +233,7 @@ void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
             store_.clear_forecast(l.rec.id, f.seat);
     }
     const std::string other = who(l.rec, l.info(), rules::opponent(*seat));
-    if (rest.empty() || (rest.size() == 1 && is_clear_word(rest[0]))) {
+    if (!lines_given) {
         if (!stored) {
             say("You have no forecast in game #" + id + ". Use: " + form("forecast"));
         } else if (!rest.empty()) {
