@@ -333,7 +333,7 @@ TEST_CASE("Forecasts are refused where the rules hide pieces or roll dice", "[bo
     CHECK(f.log_texts() == Texts{"e4"});
 }
 
-TEST_CASE("A takeback clears forecasts and says so; the end of a game clears them silently",
+TEST_CASE("A takeback clears forecasts and says so, and the end of a game clears them silently",
           "[bot][forecast]") {
     Fixture f;
     f.start_game({"e4", "e5", "Nf3"});

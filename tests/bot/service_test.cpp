@@ -320,7 +320,7 @@ TEST_CASE("Commands addressed to another bot are ignored", "[bot][service]") {
     service.handle(post("2", "alice", "/settings@ghostpost"));
     CHECK(drain_texts(*store) ==
           std::vector<std::string>{"Settings of @alice: orientation=auto notation=ascii "
-                                   "images=off reminders=off."});
+                                   "images=off reminders=off digest=off."});
 }
 
 namespace {
