@@ -301,6 +301,27 @@ CREATE TABLE channel_settings (
 ALTER TABLE outbox ADD COLUMN buttons TEXT NOT NULL DEFAULT '';
 ALTER TABLE outbox ADD COLUMN named TEXT NOT NULL DEFAULT '';
 )sql",
+    // 14: conditional moves and the daily digest. A forecast is one seat's lines in one game,
+    // anchored after the live ply they start from (lines: one per row of text, actions
+    // separated by tabs). A digest is due at next_at, by an index, so the time-driven job reads
+    // only the players whose hour has come.
+    R"sql(
+CREATE TABLE forecasts (
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    seat TEXT NOT NULL,
+    player_id INTEGER NOT NULL REFERENCES players (id),
+    ply INTEGER NOT NULL,
+    lines TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE TABLE digests (
+    player_id INTEGER PRIMARY KEY REFERENCES players (id),
+    platform TEXT NOT NULL,
+    hour INTEGER NOT NULL,
+    next_at INTEGER NOT NULL
+);
+CREATE INDEX digests_by_time ON digests (next_at);
+)sql",
 };
 
 std::string lower(std::string_view s) {
@@ -375,6 +396,40 @@ std::vector<std::pair<std::string, std::string>> decode_pairs(const std::string&
         const std::string line = text.substr(start, end - start);
         if (const auto tab = line.find('\t'); tab != std::string::npos)
             out.emplace_back(line.substr(0, tab), line.substr(tab + 1));
+        start = end + 1;
+    }
+    return out;
+}
+
+// A forecast's lines as text: one line per row, its actions separated by tabs (canonical
+// texts hold neither).
+std::string encode_lines(const std::vector<std::vector<std::string>>& lines) {
+    std::string out;
+    for (const auto& line : lines) {
+        for (std::size_t i = 0; i < line.size(); ++i)
+            out += (i ? "\t" : "") + line[i];
+        out += '\n';
+    }
+    return out;
+}
+
+std::vector<std::vector<std::string>> decode_lines(const std::string& text) {
+    std::vector<std::vector<std::string>> out;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos)
+            end = text.size();
+        std::vector<std::string> line;
+        for (std::size_t at = start; at < end;) {
+            std::size_t tab = text.find('\t', at);
+            if (tab == std::string::npos || tab > end)
+                tab = end;
+            line.push_back(text.substr(at, tab - at));
+            at = tab + 1;
+        }
+        if (!line.empty())
+            out.push_back(std::move(line));
         start = end + 1;
     }
     return out;
@@ -904,6 +959,37 @@ public:
         s.bind(1, game_id).bind(2, offer_text(kind)).run();
     }
 
+    std::vector<ForecastRecord> forecasts(std::int64_t game_id) override {
+        Statement s(db_, "SELECT seat, player_id, ply, lines FROM forecasts WHERE game_id = ?1 "
+                         "ORDER BY seat DESC");
+        s.bind(1, game_id);
+        std::vector<ForecastRecord> out;
+        while (s.step()) {
+            ForecastRecord f;
+            f.game_id = game_id;
+            f.seat = seat_from(s.column_text(0));
+            f.player_id = s.column_int(1);
+            f.ply = static_cast<int>(s.column_int(2));
+            f.lines = decode_lines(s.column_text(3));
+            out.push_back(std::move(f));
+        }
+        return out;
+    }
+
+    void put_forecast(const ForecastRecord& f) override {
+        Statement s(db_, "INSERT INTO forecasts (game_id, seat, player_id, ply, lines) VALUES "
+                         "(?1, ?2, ?3, ?4, ?5) ON CONFLICT (game_id, seat) DO UPDATE SET "
+                         "player_id = excluded.player_id, ply = excluded.ply, "
+                         "lines = excluded.lines");
+        s.bind(1, f.game_id).bind(2, seat_text(f.seat)).bind(3, f.player_id).bind(4, f.ply);
+        s.bind(5, encode_lines(f.lines)).run();
+    }
+
+    void clear_forecast(std::int64_t game_id, rules::Seat seat) override {
+        Statement s(db_, "DELETE FROM forecasts WHERE game_id = ?1 AND seat = ?2");
+        s.bind(1, game_id).bind(2, seat_text(seat)).run();
+    }
+
     std::int64_t enqueue(const OutgoingMessage& m, std::int64_t now) override {
         Statement s(db_, "INSERT INTO outbox (platform, to_user, destination, text, code, png, "
                          "reply_to, created_at, next_attempt_at, notice_channel, blocked_notice, "
@@ -1120,6 +1206,38 @@ public:
     void remove_ban(const std::string& platform, const std::string& user_id) override {
         Statement s(db_, "DELETE FROM bans WHERE platform = ?1 AND user_id = ?2");
         s.bind(1, platform).bind(2, user_id).run();
+    }
+
+    std::optional<DigestRecord> digest(std::int64_t player_id) override {
+        Statement s(db_, "SELECT platform, hour, next_at FROM digests WHERE player_id = ?1");
+        s.bind(1, player_id);
+        if (!s.step())
+            return std::nullopt;
+        return DigestRecord{player_id, s.column_text(0), static_cast<int>(s.column_int(1)),
+                            s.column_int(2)};
+    }
+
+    void put_digest(const DigestRecord& d) override {
+        Statement s(db_, "INSERT INTO digests (player_id, platform, hour, next_at) VALUES (?1, "
+                         "?2, ?3, ?4) ON CONFLICT (player_id) DO UPDATE SET platform = "
+                         "excluded.platform, hour = excluded.hour, next_at = excluded.next_at");
+        s.bind(1, d.player_id).bind(2, d.platform).bind(3, d.hour).bind(4, d.next_at).run();
+    }
+
+    void clear_digest(std::int64_t player_id) override {
+        Statement s(db_, "DELETE FROM digests WHERE player_id = ?1");
+        s.bind(1, player_id).run();
+    }
+
+    std::vector<DigestRecord> digests_due(std::int64_t now) override {
+        Statement s(db_, "SELECT player_id, platform, hour, next_at FROM digests WHERE "
+                         "next_at <= ?1 ORDER BY next_at, player_id");
+        s.bind(1, now);
+        std::vector<DigestRecord> out;
+        while (s.step())
+            out.push_back({s.column_int(0), s.column_text(1), static_cast<int>(s.column_int(2)),
+                           s.column_int(3)});
+        return out;
     }
 
     std::int64_t create_tournament(const TournamentRecord& t) override {

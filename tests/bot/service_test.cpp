@@ -186,6 +186,17 @@ public:
                                                    int l) override {
         return s_.leaderboard(p, v, l);
     }
+    std::vector<storage::ForecastRecord> forecasts(std::int64_t g) override {
+        return s_.forecasts(g);
+    }
+    void put_forecast(const storage::ForecastRecord& f) override { s_.put_forecast(f); }
+    void clear_forecast(std::int64_t g, rules::Seat s) override { s_.clear_forecast(g, s); }
+    std::optional<storage::DigestRecord> digest(std::int64_t p) override { return s_.digest(p); }
+    void put_digest(const storage::DigestRecord& d) override { s_.put_digest(d); }
+    void clear_digest(std::int64_t p) override { s_.clear_digest(p); }
+    std::vector<storage::DigestRecord> digests_due(std::int64_t n) override {
+        return s_.digests_due(n);
+    }
 
 private:
     storage::Store& s_;
@@ -318,10 +329,9 @@ TEST_CASE("Commands addressed to another bot are ignored", "[bot][service]") {
     CHECK(drain_texts(*store).empty());
     service.handle(post("2", "alice", "/settings@ghostpost"));
     CHECK(drain_texts(*store) ==
-          std::vector<std::string>{"Settings of @alice: orientation=auto notation=ascii "
-                                   "images=off reminders=off. They shape the boards I send you "
-                                   "privately; boards in this channel follow its own settings "
-                                   "(!channel settings)."});
+          std::vector<std::string>{"Settings of @alice for what I send you privately: "
+                                   "orientation=auto notation=ascii images=off reminders=off "
+                                   "digest=off."});
 }
 
 namespace {

@@ -197,3 +197,14 @@ TEST_CASE("Challenges lapse after a week and one player may have ten open",
           "[bot][transcript][clock]") {
     check_transcript("challenge_limits");
 }
+
+TEST_CASE("A forecast game: replies played at once from stored lines, and a line not foreseen "
+          "dropped",
+          "[bot][transcript][forecast]") {
+    check_transcript("forecast");
+}
+
+TEST_CASE("The daily digest comes at its hour while a decision waits, and not otherwise",
+          "[bot][transcript][digest]") {
+    check_transcript("digest");
+}

@@ -33,7 +33,7 @@ TEST_CASE("A new database is migrated to the current schema in WAL mode", "[stor
     { auto store = open_sqlite_store(path.str()); }
     Database db(path.str());
     CHECK(db.user_version() == sqlite_schema_version());
-    CHECK(sqlite_schema_version() == 13);
+    CHECK(sqlite_schema_version() == 14);
     Statement mode(db, "PRAGMA journal_mode");
     REQUIRE(mode.step());
     CHECK(mode.column_text(0) == "wal");
@@ -49,7 +49,7 @@ TEST_CASE("A database with a newer schema than the program is refused", "[storag
         db.set_user_version(99);
     }
     CHECK_THROWS_WITH(open_sqlite_store(path.str()),
-                      "storage: the database has schema version 99, newer than this program's 13");
+                      "storage: the database has schema version 99, newer than this program's 14");
 }
 
 TEST_CASE("A transaction that is not committed is rolled back by its destructor", "[storage]") {
@@ -405,4 +405,58 @@ TEST_CASE("A channel that moves takes its games, tournaments, followers and wait
     CHECK(store->due("discord", 20, 10).at(0).message.destination == "-123");
     // The other notice of the same move finds nothing left.
     CHECK(store->move_channel("telegram", "-123", "-100999") == 0);
+}
+
+TEST_CASE("A forecast keeps its lines, texts of several words included, one per seat",
+          "[storage][forecast]") {
+    TempPath path;
+    auto store = open_sqlite_store(path.str());
+    const auto alice = store->upsert_player("console", "a", "Alice", "alice");
+    const auto bob = store->upsert_player("console", "b", "Bob", "bob");
+    const std::int64_t game = store->create_game(sample_game(alice.id));
+    CHECK(store->forecasts(game).empty());
+    store->put_forecast({game, Seat::Black, bob.id, 3, {{"Qxb1", "Respawn d1"}, {"Nf3", "Nc6"}}});
+    store->put_forecast({game, Seat::White, alice.id, 3, {{"d5"}}});
+    auto all = store->forecasts(game);
+    REQUIRE(all.size() == 2);
+    CHECK(all[0].seat == Seat::White); // White's first
+    CHECK(all[1].seat == Seat::Black);
+    CHECK(all[1].player_id == bob.id);
+    CHECK(all[1].ply == 3);
+    CHECK(all[1].lines ==
+          std::vector<std::vector<std::string>>{{"Qxb1", "Respawn d1"}, {"Nf3", "Nc6"}});
+
+    // Replaced, not added to; cleared for one seat only.
+    store->put_forecast({game, Seat::Black, bob.id, 4, {{"Nc6"}}});
+    store->clear_forecast(game, Seat::White);
+    all = store->forecasts(game);
+    REQUIRE(all.size() == 1);
+    CHECK(all[0].ply == 4);
+    CHECK(all[0].lines == std::vector<std::vector<std::string>>{{"Nc6"}});
+    store->clear_forecast(game, Seat::White); // nothing to clear: no error
+}
+
+TEST_CASE("Digests are found when due, earliest first, and not before", "[storage][digest]") {
+    TempPath path;
+    auto store = open_sqlite_store(path.str());
+    const auto alice = store->upsert_player("console", "a", "Alice", "alice");
+    const auto bob = store->upsert_player("telegram", "b", "Bob", "bob");
+    store->put_digest({alice.id, "console", 9, 1700038800});
+    store->put_digest({bob.id, "telegram", 8, 1700035200});
+    CHECK(store->digests_due(1700035199).empty());
+    auto due = store->digests_due(1700040000);
+    REQUIRE(due.size() == 2);
+    CHECK(due[0].player_id == bob.id);
+    CHECK(due[0].platform == "telegram");
+    CHECK(due[0].hour == 8);
+    CHECK(due[1].player_id == alice.id);
+    store->put_digest({bob.id, "telegram", 8, 1700035200 + 86400}); // sent: tomorrow's next
+    due = store->digests_due(1700040000);
+    REQUIRE(due.size() == 1);
+    CHECK(due[0].player_id == alice.id);
+    store->clear_digest(alice.id);
+    CHECK(store->digests_due(1700040000).empty());
+    CHECK_FALSE(store->digest(alice.id));
+    REQUIRE(store->digest(bob.id));
+    CHECK(store->digest(bob.id)->next_at == 1700035200 + 86400);
 }

@@ -52,6 +52,15 @@ std::span<const PostRun::CommandRow> PostRun::command_table() {
          {"m", nullptr},
          true,
          &PostRun::cmd_move},
+        {{"forecast", "forecast [game] [<line>; <line>; ...|clear]",
+          "by direct message only: conditional moves. A line is the moves you expect and your "
+          "replies (!forecast 4 Nf3 Nc6 Bb5 a6), starting with your opponent's next move, or "
+          "with yours when it is your decision (it is played at once); when their move is the "
+          "first of a line I play your reply at once, in public. Alone: your forecasts; clear: "
+          "delete them. Not in games with hidden pieces or dice"},
+         {"conditional", nullptr},
+         true,
+         &PostRun::cmd_forecast},
         {{"peek", "peek [game]",
           "Phantom Chess: spend one of your lives to see both Phantoms by direct message, at any "
           "time"},
@@ -129,9 +138,11 @@ std::span<const PostRun::CommandRow> PostRun::command_table() {
          &PostRun::cmd_join},
         {{"settings",
           "settings [orientation=white|black|auto] [notation=ascii|unicode] [images=on|off] "
-          "[reminders=on|off]",
-          "how the boards I send you privately look (auto: your side at the bottom), and whether "
-          "I remind you privately of your decisions"},
+          "[reminders=on|off] [digest=on|off|<hour>]",
+          "how the boards I send you privately look (auto: your side at the bottom), whether I "
+          "remind you privately of your decisions, and a daily digest by direct message of the "
+          "games where the decision is yours (at 08:00 UTC, or the hour of UTC given, 0 to 23; "
+          "only on days when one waits)"},
          {nullptr, nullptr},
          true,
          &PostRun::cmd_settings},

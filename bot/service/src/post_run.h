@@ -99,6 +99,10 @@ public:
     // After downtime from `from` to `to`: clocks that ran are moved on by the gap; true when
     // the game was told.
     bool forgive_downtime(std::int64_t game_id, std::int64_t from, std::int64_t to);
+    // The daily digest `d` is due (service_digest.cpp): reschedules it for its next hour and,
+    // when one of the player's games or challenges waits for their decision, sends it. True
+    // when it was sent. The caller commits as after run().
+    bool send_digest(const storage::DigestRecord& d);
     // Publishes, in each game's channel, the seed of every game with chance that finish()
     // ended in this run (service_verify.cpp). Whoever ends games calls it after the replies
     // that say so, before the commit.
@@ -356,6 +360,19 @@ private:
     void run_command(const Command& c);
     bool try_bare_move();
     void play(Loaded& l, Seat seat, const std::string& text);
+    // What act() did: the action's events, its public notes ("Rescue: ..."), whether all its
+    // events were private (a secret decision), and the seat whose forecast answers it at once.
+    struct Acted {
+        std::vector<std::string> public_notes;
+        bool secret = false;
+        std::optional<Seat> answering;
+    };
+    // Applies `action` (one of `seat`'s legal or anytime actions, `decision` when legal) for
+    // player `by` and logs it under `message_id`: clocks, offers, stored forecasts, private
+    // events told, the game finished when it ended. Nothing is said in the channel. nullopt,
+    // after replying, when the game refused the action.
+    std::optional<Acted> act(Loaded& l, Seat seat, const rules::NotatedAction& action,
+                             std::int64_t by, const std::string& message_id, bool decision);
 
     void cmd_new(const std::vector<std::string>& args);
     void cmd_answer(const std::vector<std::string>& args, const std::string& command);
@@ -456,6 +473,25 @@ private:
     // part of "!games all" (says nothing when there are none).
     void say_finished(const PlayerRecord& whom, bool after_current);
 
+    // --- conditional moves (service_forecast.cpp) and the daily digest (service_digest.cpp)
+    void cmd_forecast(const std::vector<std::string>& args);
+    // After `seat`'s action `canonical` was logged in `l` (l.plies counts it): each stored
+    // forecast of the game keeps the lines that foresaw it, without it, and drops the others
+    // (its owner hears why when a move of the opponent's was not foreseen). Returns the seat
+    // whose forecast answers now, unless its owner must decide for themselves (an open draw
+    // offer of the opponent's, a ban).
+    std::optional<Seat> follow_forecasts(Loaded& l, Seat seat, const std::string& canonical);
+    // Plays the replies of forecasts from `answering` on, as their owners' actions (each may
+    // be answered by the other side's forecast in turn); returns their public sentences, each
+    // after a space, and tells each owner privately what was played.
+    std::string answer_forecasts(Loaded& l, std::optional<Seat> answering);
+    // Deletes the game's forecasts; with `why`, tells each owner that theirs is gone and why.
+    void clear_forecasts(const GameRecord& g, const std::string& why = {});
+    // "digest=..." of !settings: applies the value to `digest`; false when it cannot be read.
+    bool digest_setting(const std::string& value, std::optional<storage::DigestRecord>& digest);
+    // The digest as !settings shows it: "08:00" (UTC), or "off".
+    static std::string digest_words(const std::optional<storage::DigestRecord>& digest);
+
     // --- one player, several platforms (service_link.cpp)
     void cmd_link(const std::vector<std::string>& args);
     void cmd_invite(const std::vector<std::string>& args);
@@ -495,6 +531,17 @@ private:
     PlayerRecord author_;  // the player who posted, as seen from the post's platform
     PlayerRecord account_; // the account that posted, as stored (linked_to set when linked)
     bool defaulting_ = false; // the job answers a seat's overdue decision with `default`
+    // The player whose forecast answers the action being applied: the decision is theirs for
+    // no time at all, so sync_clocks sends them no reminder of it.
+    std::optional<std::int64_t> answering_;
+    // What forecasts' owners are told privately about the action being played (player id,
+    // text); sent after the channel's message about it (tell_forecast_notes).
+    std::vector<std::pair<std::int64_t, std::string>> forecast_notes_;
+    void tell_forecast_notes(const GameRecord& g) {
+        for (const auto& [owner, text] : forecast_notes_)
+            tell(player(owner), "Game #" + std::to_string(g.id) + ": " + text, {}, &g);
+        forecast_notes_.clear();
+    }
     std::map<std::int64_t, Service::CachedGame> pending_cache_;
     std::vector<GameRecord> seeds_due_; // games ended in this post whose seed is to be revealed
     std::vector<GameRecord> records_due_; // games ended in this post that hid pieces

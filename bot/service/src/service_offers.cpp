@@ -211,6 +211,7 @@ void PostRun::cmd_takeback(const std::vector<std::string>& args) {
         say_in(l.rec, who(l.rec, l.info(), mg->seat) + " accepts the takeback in game #" + id +
                           ": " + join(undone, " ") + " taken back. " + next_line(now),
                channel_board(now), game_buttons(now.rec));
+        clear_forecasts(l.rec, "a takeback changed the position");
         return;
     }
     if (offer) {

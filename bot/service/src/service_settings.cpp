@@ -1,6 +1,7 @@
 // What a player asks about or sets for themselves: !rules, !help and !settings.
 #include "post_run.h"
 
+#include "ghostpost/bot/clock.h"
 #include "ghostpost/bot/command.h"
 #include "ghostpost/bot/game_loader.h"
 #include "ghostpost/render/png.h"
@@ -65,10 +66,14 @@ void PostRun::cmd_help(const std::vector<std::string>& args) {
 
 void PostRun::cmd_settings(const std::vector<std::string>& args) {
     PlayerRecord p = author_;
+    std::optional<storage::DigestRecord> digest = store_.digest(p.id);
+    bool digest_named = false;
+    bool board_named = false; // a key of how boards look
     for (const auto& a : args) {
         auto eq = a.find('=');
         std::string key = lower(a.substr(0, eq));
         std::string value = eq == std::string::npos ? std::string() : lower(a.substr(eq + 1));
+        board_named = board_named || key == "orientation" || key == "notation" || key == "images";
         if (key == "orientation" && (value == "white" || value == "black" || value == "auto")) {
             p.orientation = value;
         } else if (key == "notation" && (value == "ascii" || value == "unicode")) {
@@ -77,6 +82,8 @@ void PostRun::cmd_settings(const std::vector<std::string>& args) {
             p.images = value == "on";
         } else if (key == "reminders" && (value == "on" || value == "off")) {
             p.reminders = value == "on";
+        } else if (key == "digest" && digest_setting(value, digest)) {
+            digest_named = true;
         } else {
             usage_error("settings", "I did not understand \"" + shorten(a) + "\".");
             return;
@@ -84,14 +91,25 @@ void PostRun::cmd_settings(const std::vector<std::string>& args) {
     }
     if (!args.empty())
         store_.save_player_settings(p);
-    std::string text = "Settings of " + at(p) + ": orientation=" + p.orientation +
-                       " notation=" + p.notation + " images=" + (p.images ? "on" : "off") +
+    if (digest_named) {
+        if (digest)
+            store_.put_digest(*digest);
+        else
+            store_.clear_digest(p.id);
+    }
+    std::string text = "Settings of " + at(p) + " for what I send you privately: orientation=" +
+                       p.orientation + " notation=" + p.notation +
+                       " images=" + (p.images ? "on" : "off") +
                        " reminders=" + (p.reminders ? "on" : "off") +
-                       ". They shape the boards I send you privately";
-    if (!post_.direct)
-        text += "; boards in this channel follow its own settings (" + s_.settings_.prefix +
-                "channel settings)";
-    say(text + ".");
+                       " digest=" + digest_words(digest) + ".";
+    if (board_named && !post_.direct)
+        text += " Boards posted in this channel follow its own settings (" + s_.settings_.prefix +
+                "channel).";
+    if (digest_named && digest)
+        text += " Your daily digest comes by direct message at " + digest_words(digest) +
+                " UTC, the next at " + format_utc(digest->next_at) +
+                ", on days when a decision waits for you.";
+    say(text);
 }
 
 void PostRun::cmd_channel(const std::vector<std::string>& args) {

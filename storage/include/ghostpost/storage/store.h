@@ -146,6 +146,26 @@ struct NamedAccount {
     std::string name;
 };
 
+// One seat's conditional moves in one game (!forecast): lines of canonical action texts, each
+// starting with the action that follows the first `ply` live actions of the log. Private to its
+// player until a line is played.
+struct ForecastRecord {
+    std::int64_t game_id = 0;
+    rules::Seat seat = rules::Seat::White;
+    std::int64_t player_id = 0;
+    int ply = 0;
+    std::vector<std::vector<std::string>> lines;
+};
+
+// A player's daily digest by direct message: sent on `platform` at `hour` o'clock UTC; the
+// time-driven job sends it when `next_at` has come.
+struct DigestRecord {
+    std::int64_t player_id = 0;
+    std::string platform;
+    int hour = 8;
+    std::int64_t next_at = 0;
+};
+
 // A reply waiting to be delivered. `to_user` sends to a user's direct chat; otherwise
 // `destination` is a channel id.
 struct OutgoingMessage {
@@ -310,6 +330,12 @@ public:
     virtual void put_offer(std::int64_t game_id, const Offer& offer) = 0;
     virtual std::optional<Offer> offer(std::int64_t game_id, OfferKind kind) = 0;
     virtual void clear_offer(std::int64_t game_id, OfferKind kind) = 0;
+    // The game's forecasts (at most one per seat), White's first.
+    virtual std::vector<ForecastRecord> forecasts(std::int64_t game_id) = 0;
+    // Creates or replaces the forecast of `forecast.seat` in its game.
+    virtual void put_forecast(const ForecastRecord& forecast) = 0;
+    // Errors: none; clearing a forecast that does not exist does nothing.
+    virtual void clear_forecast(std::int64_t game_id, rules::Seat seat) = 0;
 
     // --- tournaments
     // Stores a new tournament and returns its id. Errors: SqliteError (constraint) when the
@@ -399,6 +425,14 @@ public:
     virtual void put_ban(const Ban& ban) = 0;
     // Errors: none; removing a ban that does not exist does nothing.
     virtual void remove_ban(const std::string& platform, const std::string& user_id) = 0;
+    // The player's daily digest; nullopt when they did not ask for one.
+    virtual std::optional<DigestRecord> digest(std::int64_t player_id) = 0;
+    // Creates or replaces the player's digest.
+    virtual void put_digest(const DigestRecord& digest) = 0;
+    virtual void clear_digest(std::int64_t player_id) = 0;
+    // The digests whose `next_at` is at or before `now`, earliest first (by an index: the
+    // others are never read).
+    virtual std::vector<DigestRecord> digests_due(std::int64_t now) = 0;
 };
 
 // Opens (creating if needed) the SQLite database at `path` and migrates it to the current

@@ -73,8 +73,9 @@ public:
     void give_up(const Post& post);
 
     // The time-driven work, each game in its own transaction: losses on time, the 80 % reminder,
-    // Gnostic Chess's combat deadline, the end of vacations; then writes the heartbeat. Returns
-    // how many games it changed. Errors: storage exceptions (the games already done stay done).
+    // Gnostic Chess's combat deadline, the end of vacations; then the daily digests that are
+    // due; writes the heartbeat. Returns how many games it changed. Errors: storage exceptions
+    // (the games already done stay done).
     int tick();
     // Run once when the service starts, before tick: the gap since the last heartbeat, when
     // longer than downtime_notice_after, is charged to nobody and the games it touched say so.
@@ -127,6 +128,8 @@ private:
     // Keeps `game` (replacing what was kept for `id`), dropping the least recently used games
     // past game_cache_size.
     void keep(std::int64_t id, CachedGame game);
+    // The daily digests due at `now`, each sent in its own transaction (service_digest.cpp).
+    void send_digests(std::int64_t now);
     render::PngCache png_cache_{256}; // public board images by (game, revision, orientation)
     int replays_ = 0;
 };
