@@ -65,6 +65,63 @@ Field load_field(storage::Store& store, const TournamentRecord& t) {
     return f;
 }
 
+std::string float_name(Float f) {
+    return f == Float::Down ? "down" : f == Float::Up ? "up" : "none";
+}
+
+namespace {
+
+std::optional<Float> float_from(const std::string& s) {
+    if (s == "down")
+        return Float::Down;
+    if (s == "up")
+        return Float::Up;
+    if (s == "none")
+        return Float::None;
+    return std::nullopt; // not recorded: worked out from the scores
+}
+
+} // namespace
+
+SwissRound swiss_state(const Field& f, int round) {
+    std::vector<std::vector<SwissRoundEntry>> history(static_cast<std::size_t>(round - 1));
+    for (const auto& b : f.boards) {
+        if (b.pairing.round >= round)
+            continue;
+        auto& entries = history[static_cast<std::size_t>(b.pairing.round - 1)];
+        const int w = f.index(b.pairing.white);
+        if (b.bye()) {
+            entries.push_back({w, bye, Colour::None, 1.0, true, Float::Down});
+            continue;
+        }
+        const int k = f.index(*b.pairing.black);
+        if (auto s = b.white_score()) {
+            entries.push_back({w, k, Colour::White, *s, false, float_from(b.pairing.white_float)});
+            entries.push_back(
+                {k, w, Colour::Black, 1.0 - *s, false, float_from(b.pairing.black_float)});
+        } else {
+            entries.push_back({w, k, Colour::None, 0.0});
+            entries.push_back({k, w, Colour::None, 0.0});
+        }
+    }
+    SwissRound out;
+    out.round = round;
+    out.rounds = f.t.rounds;
+    out.initial_colour = f.t.initial_colour == "black" ? Colour::Black : Colour::White;
+    out.players = swiss_players(static_cast<int>(f.players.size()), history);
+    return out;
+}
+
+std::string games_finished(const Field& f) {
+    int games = 0, over = 0;
+    for (const auto& b : f.boards)
+        if (!b.bye()) {
+            ++games;
+            over += b.over() ? 1 : 0;
+        }
+    return std::to_string(over) + " of " + plural(games, "game", "games") + " finished";
+}
+
 int knockout_rounds(int players) {
     int rounds = 0;
     for (int size = 1; size < players; size *= 2)
