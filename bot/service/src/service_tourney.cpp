@@ -338,8 +338,8 @@ void PostRun::tourney_start(const std::vector<std::string>& args) {
            t->name + " starts with " + std::to_string(n) + " players, seeded by rating in " +
                (variant ? variant->info().title : t->variant) + ": " + join(seeds, ", ") + "; " +
                plural(t->rounds, "round", "rounds") + "." + note +
-               (t->format == "swiss" ? " By lot, the odd seeds take " + t->initial_colour +
-                                           " when colours are even."
+               (t->format == "swiss" ? " Drawn by lot: odd seeds take " + t->initial_colour +
+                                           " when the colour rules leave it open."
                                      : std::string()));
     if (t->schedule == "allatonce")
         start_all_rounds(*t);
