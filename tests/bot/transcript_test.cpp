@@ -172,6 +172,11 @@ TEST_CASE("A round robin all at once starts every game together and ends with it
     check_transcript("tourney_allatonce");
 }
 
+TEST_CASE("A round's last game lost on time starts the next round from the time-driven job",
+          "[bot][transcript][tournament]") {
+    check_transcript("tourney_timeout");
+}
+
 TEST_CASE("A knockout of five players seeded by rating gives byes and breaks a draw by seed",
           "[bot][transcript][tournament]") {
     check_transcript("tourney_knockout");
