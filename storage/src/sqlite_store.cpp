@@ -282,7 +282,19 @@ CREATE TABLE rating_history (
     PRIMARY KEY (player_id, variant, games)
 );
 )sql",
-    // 12: tournaments played all at once or round after round, rounds that start by themselves
+    // 12: a channel's own defaults for the boards posted there, set by its moderators; a
+    // player's settings now shape only what the bot sends them privately.
+    R"sql(
+CREATE TABLE channel_settings (
+    platform TEXT NOT NULL,
+    channel TEXT NOT NULL,
+    orientation TEXT NOT NULL,
+    notation TEXT NOT NULL,
+    images INTEGER NOT NULL,
+    PRIMARY KEY (platform, channel)
+);
+)sql",
+    // 13: tournaments played all at once or round after round, rounds that start by themselves
     // or wait for !tourney next (those created before waited), the colour a Swiss drew by lot,
     // and the float each Swiss board gave its players.
     R"sql(
@@ -699,6 +711,31 @@ public:
                          "?3) ON CONFLICT DO NOTHING");
         s.bind(1, game).bind(2, platform).bind(3, channel).run();
         bump_revision(game);
+    }
+
+    ChannelSettings channel_settings(const std::string& platform,
+                                     const std::string& channel) override {
+        Statement s(db_, "SELECT orientation, notation, images FROM channel_settings WHERE "
+                         "platform = ?1 AND channel = ?2");
+        s.bind(1, platform).bind(2, channel);
+        ChannelSettings out;
+        out.platform = platform;
+        out.channel = channel;
+        if (s.step()) {
+            out.orientation = s.column_text(0);
+            out.notation = s.column_text(1);
+            out.images = s.column_int(2) != 0;
+        }
+        return out;
+    }
+
+    void save_channel_settings(const ChannelSettings& c) override {
+        Statement s(db_, "INSERT INTO channel_settings (platform, channel, orientation, notation, "
+                         "images) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (platform, channel) DO "
+                         "UPDATE SET orientation = excluded.orientation, notation = "
+                         "excluded.notation, images = excluded.images");
+        s.bind(1, c.platform).bind(2, c.channel).bind(3, c.orientation).bind(4, c.notation);
+        s.bind(5, c.images ? 1 : 0).run();
     }
 
     std::vector<std::pair<std::string, std::string>> bound_channels(std::int64_t game) override {

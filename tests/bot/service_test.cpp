@@ -53,6 +53,13 @@ public:
     void save_player_settings(const storage::PlayerRecord& p) override {
         s_.save_player_settings(p);
     }
+    storage::ChannelSettings channel_settings(const std::string& platform,
+                                              const std::string& channel) override {
+        return s_.channel_settings(platform, channel);
+    }
+    void save_channel_settings(const storage::ChannelSettings& c) override {
+        s_.save_channel_settings(c);
+    }
     void link_account(std::int64_t a, std::int64_t o) override { s_.link_account(a, o); }
     std::optional<storage::PlayerRecord> account_on(std::int64_t o, const std::string& p) override {
         return s_.account_on(o, p);
@@ -309,7 +316,9 @@ TEST_CASE("Commands addressed to another bot are ignored", "[bot][service]") {
     service.handle(post("2", "alice", "/settings@ghostpost"));
     CHECK(drain_texts(*store) ==
           std::vector<std::string>{"Settings of @alice: orientation=auto notation=ascii "
-                                   "images=off reminders=off."});
+                                   "images=off reminders=off. They shape the boards I send you "
+                                   "privately; boards in this channel follow its own settings "
+                                   "(!channel settings)."});
 }
 
 namespace {

@@ -109,8 +109,19 @@ TEST_CASE("Phantom Chess games keep the Phantoms out of the channel and publish 
     check_transcript("phantom");
 }
 
-TEST_CASE("Boards come as images on request and by a player's setting", "[bot][transcript]") {
+TEST_CASE("Boards come as images on request and by the channel's setting", "[bot][transcript]") {
     check_transcript("images");
+}
+
+TEST_CASE("Boards in a channel follow the channel's settings, set by moderators; a player's own "
+          "settings shape their private boards",
+          "[bot][transcript]") {
+    check_transcript("channel_settings");
+}
+
+TEST_CASE("The console keeps the time moved on by ~ wait when it is started again",
+          "[bot][transcript][clock]") {
+    check_transcript("console_time");
 }
 
 TEST_CASE("Haunted Chess games play the inventor's worked game, spirit moves and a spirit pawn's rebirth",

@@ -33,7 +33,7 @@ TEST_CASE("A new database is migrated to the current schema in WAL mode", "[stor
     { auto store = open_sqlite_store(path.str()); }
     Database db(path.str());
     CHECK(db.user_version() == sqlite_schema_version());
-    CHECK(sqlite_schema_version() == 12);
+    CHECK(sqlite_schema_version() == 13);
     Statement mode(db, "PRAGMA journal_mode");
     REQUIRE(mode.step());
     CHECK(mode.column_text(0) == "wal");
@@ -49,7 +49,7 @@ TEST_CASE("A database with a newer schema than the program is refused", "[storag
         db.set_user_version(99);
     }
     CHECK_THROWS_WITH(open_sqlite_store(path.str()),
-                      "storage: the database has schema version 99, newer than this program's 12");
+                      "storage: the database has schema version 99, newer than this program's 13");
 }
 
 TEST_CASE("A transaction that is not committed is rolled back by its destructor", "[storage]") {
@@ -372,7 +372,7 @@ TEST_CASE("A tournament stored before rounds could start by themselves still wai
     TempPath path;
     { auto store = open_sqlite_store(path.str()); }
     Database db(path.str());
-    // A row as the schema before version 12 wrote it: without the new columns.
+    // A row as the schema before version 13 wrote it: without the new columns.
     db.exec("INSERT INTO players (id, platform, user_id, name, name_key) VALUES (1, 'console', "
             "'ann', 'ann', 'ann')");
     db.exec("INSERT INTO tournaments (platform, channel, name, name_key, variant, format, "

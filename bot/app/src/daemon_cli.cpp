@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 #include <csignal>
 #include <ctime>
+#include <iostream>
 #include <memory>
 #include <pthread.h>
 #include <thread>
@@ -195,7 +196,7 @@ Lane discord_lane(const config::Settings& settings, HttpClient& http, StopToken&
     return lane;
 }
 
-int run(const std::string& config_path) {
+int run(const std::string& config_path, bool check_only) {
     log::install_crash_handler();
     config::Settings settings;
     try {
@@ -221,6 +222,20 @@ int run(const std::string& config_path) {
         log::add_secret(settings.matrix.token);
     if (settings.discord.enabled)
         log::add_secret(settings.discord.token);
+    if (check_only) {
+        // What an operator runs as the service's user before starting it: the configuration
+        // reads, the secrets are there and the database opens for writing (and is migrated).
+        try {
+            auto store = storage::open_sqlite_store(settings.storage.path.string());
+            store->transaction([&] { static_cast<void>(store->heartbeat()); });
+        } catch (const std::exception& e) {
+            log::error("bad_storage", {{"path", settings.storage.path.string()}, {"error", e.what()}});
+            return 1;
+        }
+        std::cout << "configuration ok: " << config_path << ", database "
+                  << settings.storage.path.string() << "\n";
+        return 0;
+    }
 
     // Signals go to one thread that waits for them; the others never see them, so a long
     // poll is ended by cancelling its HTTP call rather than by an interrupted system call.
@@ -348,7 +363,14 @@ void add_run_command(CLI::App& app, int& exit_status) {
         app.add_subcommand("run", "Run the daemon: poll the chat platform, play, reply");
     const auto config_path = std::make_shared<std::string>();
     command->add_option("--config", *config_path, "the TOML configuration file")->required();
-    command->callback([config_path, &exit_status] { exit_status = run(*config_path); });
+    const auto check_only = std::make_shared<bool>(false);
+    command->add_flag("--check", *check_only,
+                      "read the configuration and open the database, then exit: 0 when the "
+                      "daemon could start, 2 for a bad configuration, 1 when the database "
+                      "cannot be opened");
+    command->callback([config_path, check_only, &exit_status] {
+        exit_status = run(*config_path, *check_only);
+    });
 }
 
 } // namespace ghostpost::bot

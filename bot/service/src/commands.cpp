@@ -126,10 +126,18 @@ std::span<const PostRun::CommandRow> PostRun::command_table() {
         {{"settings",
           "settings [orientation=white|black|auto] [notation=ascii|unicode] [images=on|off] "
           "[reminders=on|off]",
-          "how boards are shown to you, and whether I remind you privately of your decisions"},
+          "how the boards I send you privately look (auto: your side at the bottom), and whether "
+          "I remind you privately of your decisions"},
          {nullptr, nullptr},
          true,
          &PostRun::cmd_settings},
+        {{"channel",
+          "channel settings [orientation=white|black] [notation=ascii|unicode] [images=on|off]",
+          "how the boards posted in this channel look, for everyone in it; anyone may ask, "
+          "moderators change them"},
+         {nullptr, nullptr},
+         false,
+         &PostRun::cmd_channel},
         {{"vacation", "vacation [<N>d|off]",
           "stop your clocks in all your games for N days (a yearly allowance), or end it early"},
          {nullptr, nullptr},

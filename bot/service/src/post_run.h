@@ -269,11 +269,27 @@ private:
     }
     std::string next_line(const Loaded& l);
     std::string over_line(const GameRecord& g, const rules::VariantInfo& info);
-    // The public board of `l` as `viewer` likes it: oriented per their setting, as text or, when
-    // they asked for images (or `image` says so), as a PNG from the service's image cache.
-    BoardOut board(const Loaded& l, std::optional<std::int64_t> viewer, bool flip = false,
+    // How a board is drawn: which side is at the bottom, in which glyphs, as text or image.
+    struct BoardLook {
+        Seat bottom = Seat::White;
+        render::Glyphs glyphs = render::Glyphs::Ascii;
+        bool image = false;
+    };
+    // A board posted in a channel looks as the channel's settings say, whoever it is for, so
+    // that no player's taste changes the channel for everyone.
+    BoardLook channel_look(const std::string& platform, const std::string& channel);
+    // A board sent privately to `p` looks as p's own settings say; `auto` puts the side p plays
+    // in `g` at the bottom.
+    BoardLook personal_look(const PlayerRecord& p, const GameRecord& g) const;
+    // The public board of `l` drawn as `look` says (`glyphs`, `image`, `flip` override it for
+    // one request); a PNG comes from the service's image cache.
+    BoardOut board(const Loaded& l, const BoardLook& look, bool flip = false,
                    std::optional<render::Glyphs> glyphs = std::nullopt,
                    std::optional<bool> image = std::nullopt);
+    // The board that follows an event of game `l` in its own channel.
+    BoardOut channel_board(const Loaded& l) {
+        return board(l, channel_look(l.rec.platform, l.rec.channel));
+    }
     void finish(GameRecord& g, rules::Status status, const std::string& reason) {
         g.status = GameStatus::Finished;
         g.result = detail::result_text(status);
@@ -345,6 +361,7 @@ private:
     void cmd_rules(const std::vector<std::string>& args);
     void cmd_help(const std::vector<std::string>& args);
     void cmd_settings(const std::vector<std::string>& args);
+    void cmd_channel(const std::vector<std::string>& args);
 
     // --- dice anyone can verify (service_verify.cpp)
     // A fresh secret seed for a new game (derived from settings.fixed_seed in tests).

@@ -277,24 +277,34 @@ std::string PostRun::next_line(const Loaded& l) {
     return join(parts, " and ") + ".";
 }
 
-PostRun::BoardOut PostRun::board(const Loaded& l, std::optional<std::int64_t> viewer, bool flip,
+PostRun::BoardLook PostRun::channel_look(const std::string& platform, const std::string& channel) {
+    const storage::ChannelSettings c = store_.channel_settings(platform, channel);
+    BoardLook look;
+    look.bottom = c.orientation == "black" ? Seat::Black : Seat::White;
+    look.glyphs = c.notation == "unicode" ? render::Glyphs::Unicode : render::Glyphs::Ascii;
+    look.image = c.images;
+    return look;
+}
+
+PostRun::BoardLook PostRun::personal_look(const PlayerRecord& p, const GameRecord& g) const {
+    BoardLook look;
+    if (p.orientation == "black")
+        look.bottom = Seat::Black;
+    else if (p.orientation == "auto")
+        look.bottom = seat_of(g, p.id).value_or(Seat::White);
+    look.glyphs = p.notation == "unicode" ? render::Glyphs::Unicode : render::Glyphs::Ascii;
+    look.image = p.images;
+    return look;
+}
+
+PostRun::BoardOut PostRun::board(const Loaded& l, const BoardLook& look, bool flip,
                                  std::optional<render::Glyphs> glyphs, std::optional<bool> image) {
     render::TextStyle style;
     style.seat_names = l.info().seat_names;
     style.ended = ended_line(l.rec, l.info());
-    Seat bottom = Seat::White;
-    render::Glyphs chosen = render::Glyphs::Ascii;
-    bool as_image = false;
-    if (viewer) {
-        PlayerRecord p = player(*viewer);
-        if (p.orientation == "black")
-            bottom = Seat::Black;
-        else if (p.orientation == "auto")
-            bottom = seat_of(l.rec, p.id).value_or(Seat::White);
-        if (p.notation == "unicode")
-            chosen = render::Glyphs::Unicode;
-        as_image = p.images;
-    }
+    const Seat bottom = look.bottom;
+    const render::Glyphs chosen = look.glyphs;
+    const bool as_image = look.image;
     style.bottom = flip ? rules::opponent(bottom) : bottom;
     // Once the game is over, however it ended, the channel sees what the rules hid.
     const rules::PublicView view = l.rec.status == GameStatus::Ongoing ? l.game->public_view()

@@ -247,11 +247,9 @@ void PostRun::cmd_answer(const std::vector<std::string>& args, const std::string
     store_.update_game(g);
     Loaded l = load(g);
     sync_clocks(l);
-    auto first = deciders(l);
-    std::optional<std::int64_t> viewer = first.empty() ? g.white : seated(g, first.front());
     say_in(g, at(author_) + " accepts. " + vs_line(l) + seed_commitment(g, l.info()) + " " +
                   next_line(l) + clock_line(l) + web_link(g.id),
-           board(l, viewer));
+           channel_board(l));
 }
 
 } // namespace ghostpost::bot

@@ -28,12 +28,10 @@ void PostRun::start_engine_game(GameRecord g, int level) {
     store_.update_game(g);
     Loaded l = load(g);
     sync_clocks(l);
-    auto first = deciders(l);
-    std::optional<std::int64_t> viewer = first.empty() ? g.white : seated(g, first.front());
     say_in(g,
            at(author_) + " plays " + bot.name + ", game #" + std::to_string(g.id) + ". " +
                vs_line(l) + seed_commitment(g, l.info()) + " " + next_line(l) + clock_line(l),
-           board(l, viewer));
+           channel_board(l));
 }
 
 std::vector<EngineTurn> Service::engine_turns(const std::string& platform,

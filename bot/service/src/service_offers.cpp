@@ -153,12 +153,9 @@ void PostRun::cmd_takeback(const std::vector<std::string>& args) {
         store_.clear_offer(l.rec.id, OfferKind::Draw);
         Loaded now = load(l.rec);
         sync_clocks(now);
-        auto next = deciders(now);
-        std::optional<std::int64_t> viewer =
-            next.empty() ? l.rec.white : seated(now.rec, next.front());
         say_in(l.rec, who(l.rec, l.info(), mg->seat) + " accepts the takeback in game #" + id +
                           ": " + join(undone, " ") + " taken back. " + next_line(now),
-               board(now, viewer));
+               channel_board(now));
         return;
     }
     if (offer) {

@@ -206,15 +206,21 @@ void PostRun::play(Loaded& l, Seat seat, const std::string& text) {
         if (ev.only_for || ev.board) {
             // Private: only the seat it is for hears of it, with its own board when it has one.
             Seat to = ev.board ? ev.board->seat() : *ev.only_for;
+            const auto pid = seated(l.rec, to);
+            if (!pid)
+                continue;
+            const PlayerRecord p = player(*pid);
             std::string code;
             if (ev.board) {
+                // A private board looks as its reader likes boards sent to them.
+                const BoardLook look = personal_look(p, l.rec);
                 render::TextStyle style;
                 style.seat_names = l.info().seat_names;
-                style.bottom = to;
+                style.bottom = look.bottom;
+                style.glyphs = look.glyphs;
                 code = render::render_text(*ev.board, style);
             }
-            if (auto pid = seated(l.rec, to))
-                tell(player(*pid), "Game #" + id + ": " + ev.text, code, &l.rec);
+            tell(p, "Game #" + id + ": " + ev.text, code, &l.rec);
             continue;
         }
         if (ev.kind == rules::EventKind::Roll || ev.kind == rules::EventKind::Reveal ||
@@ -248,10 +254,7 @@ void PostRun::play(Loaded& l, Seat seat, const std::string& text) {
     }
     for (const auto& n : public_notes)
         line += " " + n;
-    auto next = deciders(l);
-    std::optional<std::int64_t> viewer = next.empty() ? seated(l.rec, seat)
-                                                      : seated(l.rec, next.front());
-    say_in(l.rec, line + " " + next_line(l), board(l, viewer));
+    say_in(l.rec, line + " " + next_line(l), channel_board(l));
 }
 
 } // namespace ghostpost::bot

@@ -84,9 +84,59 @@ void PostRun::cmd_settings(const std::vector<std::string>& args) {
     }
     if (!args.empty())
         store_.save_player_settings(p);
-    say("Settings of " + at(p) + ": orientation=" + p.orientation + " notation=" + p.notation +
-        " images=" + (p.images ? "on" : "off") + " reminders=" + (p.reminders ? "on" : "off") +
-        ".");
+    std::string text = "Settings of " + at(p) + ": orientation=" + p.orientation +
+                       " notation=" + p.notation + " images=" + (p.images ? "on" : "off") +
+                       " reminders=" + (p.reminders ? "on" : "off") +
+                       ". They shape the boards I send you privately";
+    if (!post_.direct)
+        text += "; boards in this channel follow its own settings (" + s_.settings_.prefix +
+                "channel settings)";
+    say(text + ".");
+}
+
+void PostRun::cmd_channel(const std::vector<std::string>& args) {
+    const std::string& prefix = s_.settings_.prefix;
+    // "!channel" alone asks for the settings, the one thing there is to know of a channel.
+    if (!args.empty() && lower(args[0]) != "settings") {
+        usage_error("channel", "I did not understand \"" + shorten(args[0]) + "\".");
+        return;
+    }
+    if (post_.direct) {
+        say("Channel settings belong to a channel: say " + prefix +
+            "channel settings there. Your own boards are set with " + prefix + "settings.");
+        return;
+    }
+    storage::ChannelSettings c = store_.channel_settings(post_.platform, post_.channel);
+    if (args.size() > 1) {
+        if (post_.anonymous || !moderator()) {
+            say("Only moderators change how boards look in this channel; " + prefix +
+                "settings changes the boards I send you privately.");
+            return;
+        }
+        for (std::size_t i = 1; i < args.size(); ++i) {
+            const std::string& a = args[i];
+            const auto eq = a.find('=');
+            const std::string key = lower(a.substr(0, eq));
+            const std::string value = eq == std::string::npos ? std::string() : lower(a.substr(eq + 1));
+            if (key == "orientation" && (value == "white" || value == "black")) {
+                c.orientation = value;
+            } else if (key == "notation" && (value == "ascii" || value == "unicode")) {
+                c.notation = value;
+            } else if (key == "images" && (value == "on" || value == "off")) {
+                c.images = value == "on";
+            } else {
+                usage_error("channel", "I did not understand \"" + shorten(a) + "\"." +
+                                           (key == "orientation" && value == "auto"
+                                                ? " A channel's board has one side at the bottom "
+                                                  "for everyone: white or black."
+                                                : ""));
+                return;
+            }
+        }
+        store_.save_channel_settings(c);
+    }
+    say("Boards in this channel: orientation=" + c.orientation + " notation=" + c.notation +
+        " images=" + (c.images ? "on" : "off") + ".");
 }
 
 } // namespace ghostpost::bot

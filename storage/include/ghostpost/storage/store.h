@@ -37,6 +37,16 @@ struct PlayerRecord {
     std::int64_t linked_to = 0;
 };
 
+// How the boards the bot posts in a channel look, whoever's move they follow: set by the
+// channel's moderators (!channel settings). A channel never set has these defaults.
+struct ChannelSettings {
+    std::string platform;
+    std::string channel;
+    std::string orientation = "white"; // white | black: the side at the bottom
+    std::string notation = "ascii";    // ascii | unicode
+    bool images = false;               // boards as PNG images
+};
+
 // A one-time code of !link (an account joins a player) or !invite (a channel of another
 // platform follows a game), good until `expires_at`.
 struct LinkCode {
@@ -233,6 +243,10 @@ public:
     virtual std::optional<PlayerRecord> player_by_handle(const std::string& platform,
                                                          const std::string& handle) = 0;
     virtual void save_player_settings(const PlayerRecord& player) = 0;
+    // The channel's board settings; the defaults of ChannelSettings when never saved.
+    virtual ChannelSettings channel_settings(const std::string& platform,
+                                             const std::string& channel) = 0;
+    virtual void save_channel_settings(const ChannelSettings& settings) = 0;
 
     // --- one player, several platforms
     // Makes the account of player row `account` part of player `owner` (linked_to).
