@@ -461,9 +461,6 @@ private:
     // Every game of a round robin at once (schedule=allatonce): the channel is told once, each
     // player once with all their games.
     void start_all_rounds(storage::TournamentRecord& t);
-    // The boards of round `round`; nullopt when a Swiss has no pairing within the rules left.
-    std::optional<std::vector<tourney::PlannedBoard>> plan_round(const tourney::Field& f,
-                                                                 int round);
     // Creates the games of a planned round and its pairings; says nothing.
     std::vector<tourney::CreatedBoard> create_round(const storage::TournamentRecord& t,
                                                     const tourney::Field& f, int round,

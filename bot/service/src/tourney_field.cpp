@@ -112,6 +112,39 @@ SwissRound swiss_state(const Field& f, int round) {
     return out;
 }
 
+std::optional<std::vector<PlannedBoard>> plan_round(const Field& f, int round) {
+    const int n = static_cast<int>(f.players.size());
+    std::vector<PlannedBoard> plan; // seed indices
+    if (f.round_robin()) {
+        const auto schedule = berger_schedule(n, f.t.format == "double");
+        for (const auto& p : schedule.at(static_cast<std::size_t>(round - 1)))
+            plan.push_back({p.white, p.black, "", ""});
+    } else if (f.knockout()) {
+        if (round == 1) {
+            for (const auto& p : knockout_first_round(n))
+                plan.push_back(p.black == bye ? PlannedBoard{p.white, bye, "", ""}
+                                              : PlannedBoard{p.black, p.white, "", ""});
+        } else {
+            std::vector<int> through;
+            for (const Board* b : f.round(round - 1))
+                through.push_back(f.index(f.advancing(*b)));
+            for (std::size_t i = 0; i + 1 < through.size(); i += 2) {
+                const int a = through[i], b = through[i + 1];
+                // The lower seed has White.
+                plan.push_back({std::max(a, b), std::min(a, b), "", ""});
+            }
+        }
+    } else {
+        auto swiss = swiss_round(swiss_state(f, round));
+        if (!swiss)
+            return std::nullopt;
+        for (const auto& b : *swiss)
+            plan.push_back({b.white, b.black, float_name(b.white_float),
+                            b.black == bye ? std::string() : float_name(b.black_float)});
+    }
+    return plan;
+}
+
 std::string games_finished(const Field& f) {
     int games = 0, over = 0;
     for (const auto& b : f.boards)

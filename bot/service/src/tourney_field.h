@@ -117,6 +117,9 @@ struct CreatedBoard {
 // moderator was not played: no colour, no meeting, no float, no points).
 SwissRound swiss_state(const Field& f, int round);
 std::string float_name(Float f); // "down", "up", "none"
+// The boards of round `round` by the tournament's format; nullopt when a Swiss has no pairing
+// within the rules left.
+std::optional<std::vector<PlannedBoard>> plan_round(const Field& f, int round);
 // "3 of 6 games finished": how far a tournament played all at once has come.
 std::string games_finished(const Field& f);
 
