@@ -18,12 +18,20 @@
 // that produces it keeps each S1-S2 pair's S1 player in S1, moves the higher of each S1-S1 pair
 // out and the lower of each S2-S2 pair in: so the exchange's place in the order is a sum over
 // the pairs, a matching weight like any criterion.
+//
+// A criterion that counts failures is rewarded as successes where the number of pairs it is
+// counted on is already fixed by the criteria above it (more pairs weigh more, so "fewest
+// downfloaters" is "most pairs"). Where the handbook leaves room: C9 is applied in the last
+// bracket, where the bye is given; and a last bracket whose only complete pairing makes two
+// of its moved-down players meet is paired as one group (the handbook pairs MDPs only against
+// residents; its edition before 2026 collapsed the last bracket in such a case).
 #include "ghostpost/bot/matching.h"
 #include "ghostpost/bot/pairing.h"
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdlib>
 #include <stdexcept>
 #include <utility>
 
@@ -239,12 +247,10 @@ int DutchRound::level_from_top(double score) const {
 
 std::vector<int> DutchRound::solve(const Bracket& br, const Phase& ph, bool* mdp_pair_below) {
     // The vertices: every player not paired yet, and the bye when they are an odd number.
-    std::vector<int> vertex_of(idx(n_), -1), player_of;
+    std::vector<int> player_of;
     for (int a = 0; a < n_; ++a)
-        if (!paired_[idx(a)]) {
-            vertex_of[idx(a)] = static_cast<int>(player_of.size());
+        if (!paired_[idx(a)])
             player_of.push_back(a);
-        }
     const bool odd = player_of.size() % 2 == 1;
     const int bye_vertex = static_cast<int>(player_of.size());
     const int vertices = bye_vertex + (odd ? 1 : 0);
