@@ -322,6 +322,16 @@ CREATE TABLE digests (
 );
 CREATE INDEX digests_by_time ON digests (next_at);
 )sql",
+    // 15: tournaments played all at once or round after round, rounds that start by themselves
+    // or wait for !tourney next (those created before waited), the colour a Swiss drew by lot,
+    // and the float each Swiss board gave its players.
+    R"sql(
+ALTER TABLE tournaments ADD COLUMN schedule TEXT NOT NULL DEFAULT 'rounds';
+ALTER TABLE tournaments ADD COLUMN next_round TEXT NOT NULL DEFAULT 'manual';
+ALTER TABLE tournaments ADD COLUMN initial_colour TEXT NOT NULL DEFAULT '';
+ALTER TABLE tournament_pairings ADD COLUMN white_float TEXT NOT NULL DEFAULT '';
+ALTER TABLE tournament_pairings ADD COLUMN black_float TEXT NOT NULL DEFAULT '';
+)sql",
 };
 
 std::string lower(std::string_view s) {
@@ -509,7 +519,7 @@ TournamentStatus tournament_status_from(const std::string& s) {
 
 constexpr const char* tournament_columns =
     "id, platform, channel, name, variant, format, rounds, tc, status, creator, current_round, "
-    "created_at";
+    "created_at, schedule, next_round, initial_colour";
 
 TournamentRecord read_tournament(const Statement& s) {
     TournamentRecord t;
@@ -525,10 +535,14 @@ TournamentRecord read_tournament(const Statement& s) {
     t.creator = s.column_int(9);
     t.current_round = static_cast<int>(s.column_int(10));
     t.created_at = s.column_int(11);
+    t.schedule = s.column_text(12);
+    t.next_round = s.column_text(13);
+    t.initial_colour = s.column_text(14);
     return t;
 }
 
-constexpr const char* pairing_columns = "tournament_id, round, board, white, black, game_id";
+constexpr const char* pairing_columns =
+    "tournament_id, round, board, white, black, game_id, white_float, black_float";
 
 PairingRecord read_pairing(const Statement& s) {
     PairingRecord p;
@@ -540,6 +554,8 @@ PairingRecord read_pairing(const Statement& s) {
         p.black = s.column_int(4);
     if (!s.is_null(5))
         p.game_id = s.column_int(5);
+    p.white_float = s.column_text(6);
+    p.black_float = s.column_text(7);
     return p;
 }
 
@@ -1242,12 +1258,15 @@ public:
 
     std::int64_t create_tournament(const TournamentRecord& t) override {
         Statement s(db_, "INSERT INTO tournaments (platform, channel, name, name_key, variant, "
-                         "format, rounds, tc, status, creator, current_round, created_at) VALUES "
-                         "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) RETURNING id");
+                         "format, rounds, tc, status, creator, current_round, created_at, "
+                         "schedule, next_round, initial_colour) VALUES "
+                         "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15) "
+                         "RETURNING id");
         s.bind(1, t.platform).bind(2, t.channel).bind(3, t.name).bind(4, lower(t.name));
         s.bind(5, t.variant).bind(6, t.format).bind(7, t.rounds).bind(8, t.tc);
         s.bind(9, tournament_status_name(t.status)).bind(10, t.creator);
         s.bind(11, t.current_round).bind(12, t.created_at);
+        s.bind(13, t.schedule).bind(14, t.next_round).bind(15, t.initial_colour);
         s.step();
         std::int64_t id = s.column_int(0);
         s.run();
@@ -1285,10 +1304,10 @@ public:
     }
 
     void update_tournament(const TournamentRecord& t) override {
-        Statement s(db_, "UPDATE tournaments SET rounds = ?1, status = ?2, current_round = ?3 "
-                         "WHERE id = ?4");
+        Statement s(db_, "UPDATE tournaments SET rounds = ?1, status = ?2, current_round = ?3, "
+                         "initial_colour = ?5 WHERE id = ?4");
         s.bind(1, t.rounds).bind(2, tournament_status_name(t.status)).bind(3, t.current_round);
-        s.bind(4, t.id).run();
+        s.bind(4, t.id).bind(5, t.initial_colour).run();
         if (db_.changes() != 1)
             throw std::logic_error("storage: no tournament " + std::to_string(t.id) +
                                    " to update");
@@ -1341,7 +1360,8 @@ public:
 
     void add_pairing(const PairingRecord& p) override {
         Statement s(db_, "INSERT INTO tournament_pairings (tournament_id, round, board, white, "
-                         "black, game_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+                         "black, game_id, white_float, black_float) VALUES (?1, ?2, ?3, ?4, ?5, "
+                         "?6, ?7, ?8)");
         s.bind(1, p.tournament_id).bind(2, p.round).bind(3, p.board).bind(4, p.white);
         if (p.black)
             s.bind(5, *p.black);
@@ -1351,6 +1371,7 @@ public:
             s.bind(6, *p.game_id);
         else
             s.bind_null(6);
+        s.bind(7, p.white_float).bind(8, p.black_float);
         s.run();
     }
 

@@ -172,9 +172,20 @@ TEST_CASE("A four-player round robin runs from creation to final standings",
     check_transcript("tourney_roundrobin");
 }
 
-TEST_CASE("A Swiss of six players over three rounds never repeats a pairing",
+TEST_CASE("A Swiss of six players over three rounds is paired by the Dutch system, its rounds "
+          "starting by themselves",
           "[bot][transcript][tournament]") {
     check_transcript("tourney_swiss");
+}
+
+TEST_CASE("A round robin all at once starts every game together and ends with its last game",
+          "[bot][transcript][tournament]") {
+    check_transcript("tourney_allatonce");
+}
+
+TEST_CASE("A round's last game lost on time starts the next round from the time-driven job",
+          "[bot][transcript][tournament]") {
+    check_transcript("tourney_timeout");
 }
 
 TEST_CASE("A knockout of five players seeded by rating gives byes and breaks a draw by seed",

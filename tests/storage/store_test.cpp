@@ -33,7 +33,7 @@ TEST_CASE("A new database is migrated to the current schema in WAL mode", "[stor
     { auto store = open_sqlite_store(path.str()); }
     Database db(path.str());
     CHECK(db.user_version() == sqlite_schema_version());
-    CHECK(sqlite_schema_version() == 14);
+    CHECK(sqlite_schema_version() == 15);
     Statement mode(db, "PRAGMA journal_mode");
     REQUIRE(mode.step());
     CHECK(mode.column_text(0) == "wal");
@@ -49,7 +49,7 @@ TEST_CASE("A database with a newer schema than the program is refused", "[storag
         db.set_user_version(99);
     }
     CHECK_THROWS_WITH(open_sqlite_store(path.str()),
-                      "storage: the database has schema version 99, newer than this program's 14");
+                      "storage: the database has schema version 99, newer than this program's 15");
 }
 
 TEST_CASE("A transaction that is not committed is rolled back by its destructor", "[storage]") {
@@ -459,4 +459,66 @@ TEST_CASE("Digests are found when due, earliest first, and not before", "[storag
     CHECK_FALSE(store->digest(alice.id));
     REQUIRE(store->digest(bob.id));
     CHECK(store->digest(bob.id)->next_at == 1700035200 + 86400);
+}
+
+TEST_CASE("A tournament keeps its schedule, next-round rule and drawn colour, and a board the "
+          "floats it gave",
+          "[storage][tournament]") {
+    TempPath path;
+    auto store = open_sqlite_store(path.str());
+    const auto alice = store->upsert_player("console", "alice", "alice", "alice");
+    const auto bob = store->upsert_player("console", "bob", "bob", "bob");
+    TournamentRecord t;
+    t.platform = "console";
+    t.channel = "lobby";
+    t.name = "Winter";
+    t.variant = "chess";
+    t.format = "roundrobin";
+    t.creator = alice.id;
+    t.schedule = "allatonce";
+    t.next_round = "manual";
+    t.id = store->create_tournament(t);
+    auto back = store->tournament(t.id);
+    REQUIRE(back);
+    CHECK(back->schedule == "allatonce");
+    CHECK(back->next_round == "manual");
+    CHECK(back->initial_colour.empty());
+    back->initial_colour = "black";
+    back->status = TournamentStatus::Running;
+    store->update_tournament(*back);
+    CHECK(store->tournament_by_name("console", "winter")->initial_colour == "black");
+
+    PairingRecord p{t.id, 1, 1, alice.id, bob.id, std::nullopt, "down", "up"};
+    store->add_pairing(p);
+    PairingRecord b{t.id, 1, 2, bob.id, std::nullopt, std::nullopt, "down", ""};
+    store->add_pairing(b);
+    const auto boards = store->pairings(t.id);
+    REQUIRE(boards.size() == 2);
+    CHECK(boards[0].white_float == "down");
+    CHECK(boards[0].black_float == "up");
+    CHECK(boards[1].white_float == "down");
+    CHECK(boards[1].black_float.empty());
+}
+
+TEST_CASE("A tournament stored before rounds could start by themselves still waits for "
+          "!tourney next",
+          "[storage][tournament]") {
+    TempPath path;
+    { auto store = open_sqlite_store(path.str()); }
+    Database db(path.str());
+    // A row as the schema before version 13 wrote it: without the new columns.
+    db.exec("INSERT INTO players (id, platform, user_id, name, name_key) VALUES (1, 'console', "
+            "'ann', 'ann', 'ann')");
+    db.exec("INSERT INTO tournaments (platform, channel, name, name_key, variant, format, "
+            "status, creator, created_at) VALUES ('console', 'lobby', 'Old', 'old', 'chess', "
+            "'swiss', 'running', 1, 0)");
+    db.exec("INSERT INTO tournament_pairings (tournament_id, round, board, white) VALUES (1, 1, "
+            "1, 1)");
+    auto store = open_sqlite_store(path.str());
+    const auto t = store->tournament_by_name("console", "old");
+    REQUIRE(t);
+    CHECK(t->next_round == "manual");
+    CHECK(t->schedule == "rounds");
+    CHECK(t->initial_colour.empty());
+    CHECK(store->pairings(t->id).at(0).white_float.empty());
 }

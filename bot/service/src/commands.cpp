@@ -165,10 +165,11 @@ std::span<const PostRun::CommandRow> PostRun::command_table() {
          true,
          &PostRun::cmd_mod},
         {{"tourney",
-          "tourney create <name> <variant> <roundrobin|double|swiss|knockout> [rounds=N] [tc=...]",
-          "open a tournament run from this channel (rounds= for Swiss only); then !tourney join, "
-          "leave, "
-          "start, pairings, standings and next"},
+          "tourney create <name> <variant> <roundrobin|double|swiss|knockout> [rounds=N] [tc=...] "
+          "[next=auto|manual] [schedule=rounds|allatonce]",
+          "open a tournament run from this channel (rounds= for Swiss only; next=manual: rounds "
+          "wait for !tourney next; schedule=allatonce: every game of a round robin at once); then "
+          "!tourney join, leave, start, pairings, standings and next"},
          {"tournament", nullptr},
          true,
          &PostRun::cmd_tourney},
@@ -191,7 +192,8 @@ std::span<const PostRun::CommandRow> PostRun::command_table() {
          false,
          nullptr},
         {{"tourney next", "tourney next [name]",
-          "start the next round once every game of this one is over"},
+          "start the next round of a next=manual tournament once every game of this one is "
+          "over"},
          {nullptr, nullptr},
          true,
          nullptr},

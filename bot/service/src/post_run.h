@@ -71,6 +71,12 @@ bool names_anytime_action(const rules::Game& game, rules::Seat seat, const std::
 
 } // namespace detail
 
+namespace tourney {
+struct Field;
+struct PlannedBoard;
+struct CreatedBoard;
+} // namespace tourney
+
 class PostRun {
 public:
     // One row of the command table (commands.cpp): the one place a command is defined.
@@ -512,8 +518,18 @@ private:
     void tourney_standings(const std::vector<std::string>& args);
     // Pairs round `round` of a running tournament, creates its games and tells everyone.
     void start_round(storage::TournamentRecord& t, int round);
-    // A tournament game ended: announces a complete round, or the final standings.
+    // Every game of a round robin at once (schedule=allatonce): the channel is told once, each
+    // player once with all their games.
+    void start_all_rounds(storage::TournamentRecord& t);
+    // Creates the games of a planned round and its pairings; says nothing.
+    std::vector<tourney::CreatedBoard> create_round(const storage::TournamentRecord& t,
+                                                    const tourney::Field& f, int round,
+                                                    const std::vector<tourney::PlannedBoard>& plan);
+    // A tournament game ended: announces a complete round (and starts the next unless the
+    // tournament waits for !tourney next), or the final standings.
     void tourney_game_over(const GameRecord& g);
+    // The last game is over: the tournament is finished and the channel hears the final table.
+    void finish_tournament(storage::TournamentRecord& t, tourney::Field& f);
 
     // The seated, ongoing game a command is about, with the author's seat; replies and returns
     // nullopt when there is none.

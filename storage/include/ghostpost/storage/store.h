@@ -209,6 +209,13 @@ struct TournamentRecord {
     std::int64_t creator = 0; // player id
     int current_round = 0;    // 0 before the first round
     std::int64_t created_at = 0;
+    // "rounds": one round after another; "allatonce": every game of a round robin starts
+    // together when the tournament starts.
+    std::string schedule = "rounds";
+    // "auto": the next round starts when the last game of a round ends; "manual": it waits
+    // for !tourney next.
+    std::string next_round = "auto";
+    std::string initial_colour; // "white" or "black", drawn at the start (Swiss colours)
 };
 
 struct EntrantRecord {
@@ -224,6 +231,10 @@ struct PairingRecord {
     std::int64_t white = 0;
     std::optional<std::int64_t> black;
     std::optional<std::int64_t> game_id;
+    // The float the board gave each player as paired (a Swiss): "down", "up" or "none";
+    // empty when not recorded.
+    std::string white_float;
+    std::string black_float;
 };
 
 // A player's Glicko-2 rating in one variant, on the Glicko scale.
@@ -348,7 +359,8 @@ public:
     // Tournaments run from the channel, oldest first.
     virtual std::vector<TournamentRecord> tournaments_in_channel(const std::string& platform,
                                                                  const std::string& channel) = 0;
-    // Saves rounds, status and current round. Errors: std::logic_error when it does not exist.
+    // Saves rounds, status, current round and initial colour. Errors: std::logic_error when it
+    // does not exist.
     virtual void update_tournament(const TournamentRecord& tournament) = 0;
     // Adding a player twice changes nothing.
     virtual void add_entrant(std::int64_t tournament_id, std::int64_t player_id,
