@@ -26,6 +26,7 @@ public:
     explicit FailingStore(storage::Store& inner) : s_(inner) {}
     int fail_on_enqueue = -1;
     bool fail_on_append = false; // every appended action fails: a fault that never goes away
+    int status_reads = 0;        // calls of games_with_status, which reads every such game
 
     void transaction(const std::function<void()>& w) override { s_.transaction(w); }
     bool post_handled(const std::string& p, const std::string& c, const std::string& m) override {
@@ -122,6 +123,7 @@ public:
     int pending_count(const std::string& p) override { return s_.pending_count(p); }
     std::vector<storage::GameRecord>
     games_with_status(const std::vector<storage::GameStatus>& st) override {
+        ++status_reads;
         return s_.games_with_status(st);
     }
     void set_next_deadline(std::int64_t g, std::optional<std::int64_t> at) override {
@@ -432,4 +434,22 @@ TEST_CASE("With a web address set, the start of a game and !board link its page"
           "Game #1, FIDE chess: @alice (White) vs @bob (Black). @alice (White) must move. Clock "
           "(3d per move; rated): @alice (White) 3d 0h left, until 2023-11-17 22:13 UTC; @bob "
           "(Black) 3d 0h left. Web: https://games.example.org/game/1");
+}
+
+TEST_CASE("Between polls the engine reads only its own games, however many people play",
+          "[bot][service][scale]") {
+    TempPath path;
+    auto real = storage::open_sqlite_store(path.str());
+    FailingStore store(*real);
+    Service service(store, {}, fixed_clock);
+    service.handle(post("1", "alice", "!new chess @bob"));
+    service.handle(post("2", "bob", "!accept"));
+    service.handle(post("3", "carol", "!new chess bot level=1 tc=none"));
+    service.handle(post("4", "carol", "e4"));
+    store.status_reads = 0;
+    const auto turns = service.engine_turns("console", {});
+    REQUIRE(turns.size() == 1);
+    CHECK(turns[0].game_id == 2);
+    CHECK(turns[0].level == 1);
+    CHECK(store.status_reads == 0);
 }
