@@ -10,6 +10,8 @@ packages=(
     libboost-dev
     libcairo2-dev libpng-dev libfreetype-dev libtomlplusplus-dev libcli11-dev catch2 fonts-dejavu-core
     python3 sqlite3
+    # The man page is written from the binary's --help at build time.
+    help2man
     # The web view's HTTP server (bot/web), and the browser its page tests drive headless.
     libcpp-httplib-dev chromium
     # The fake Discourse and the fake Matrix homeserver validate every request against the API

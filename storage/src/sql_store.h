@@ -67,6 +67,69 @@ inline rules::Options decode_options(const std::string& text) {
     return out;
 }
 
+// Pairs as "first<TAB>second" lines; a tab or line break inside either becomes a space.
+inline std::string encode_pairs(const std::vector<std::pair<std::string, std::string>>& pairs) {
+    const auto clean = [](std::string text) {
+        for (char& c : text)
+            if (c == '\t' || c == '\n' || c == '\r')
+                c = ' ';
+        return text;
+    };
+    std::string out;
+    for (const auto& [first, second] : pairs)
+        out += clean(first) + "\t" + clean(second) + "\n";
+    return out;
+}
+
+inline std::vector<std::pair<std::string, std::string>> decode_pairs(const std::string& text) {
+    std::vector<std::pair<std::string, std::string>> out;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos)
+            end = text.size();
+        const std::string line = text.substr(start, end - start);
+        if (const auto tab = line.find('\t'); tab != std::string::npos)
+            out.emplace_back(line.substr(0, tab), line.substr(tab + 1));
+        start = end + 1;
+    }
+    return out;
+}
+
+// A forecast's lines as text: one line per row, its actions separated by tabs (canonical
+// texts hold neither).
+inline std::string encode_lines(const std::vector<std::vector<std::string>>& lines) {
+    std::string out;
+    for (const auto& line : lines) {
+        for (std::size_t i = 0; i < line.size(); ++i)
+            out += (i ? "\t" : "") + line[i];
+        out += '\n';
+    }
+    return out;
+}
+
+inline std::vector<std::vector<std::string>> decode_lines(const std::string& text) {
+    std::vector<std::vector<std::string>> out;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos)
+            end = text.size();
+        std::vector<std::string> line;
+        for (std::size_t at = start; at < end;) {
+            std::size_t tab = text.find('\t', at);
+            if (tab == std::string::npos || tab > end)
+                tab = end;
+            line.push_back(text.substr(at, tab - at));
+            at = tab + 1;
+        }
+        if (!line.empty())
+            out.push_back(std::move(line));
+        start = end + 1;
+    }
+    return out;
+}
+
 constexpr const char* game_columns =
     "id, variant, options, platform, channel, challenger, challenged, challenger_color, white, "
     "black, status, result, reason, seed, created_at, time_control, rated, paused, challenged_id, revision";
@@ -142,7 +205,7 @@ inline TournamentStatus tournament_status_from(const std::string& s) {
 
 constexpr const char* tournament_columns =
     "id, platform, channel, name, variant, format, rounds, tc, status, creator, current_round, "
-    "created_at";
+    "created_at, schedule, next_round, initial_colour";
 
 template <class Statement> TournamentRecord read_tournament(const Statement& s) {
     TournamentRecord t;
@@ -158,10 +221,14 @@ template <class Statement> TournamentRecord read_tournament(const Statement& s) 
     t.creator = s.column_int(9);
     t.current_round = static_cast<int>(s.column_int(10));
     t.created_at = s.column_int(11);
+    t.schedule = s.column_text(12);
+    t.next_round = s.column_text(13);
+    t.initial_colour = s.column_text(14);
     return t;
 }
 
-constexpr const char* pairing_columns = "tournament_id, round, board, white, black, game_id";
+constexpr const char* pairing_columns =
+    "tournament_id, round, board, white, black, game_id, white_float, black_float";
 
 template <class Statement> PairingRecord read_pairing(const Statement& s) {
     PairingRecord p;
@@ -173,6 +240,8 @@ template <class Statement> PairingRecord read_pairing(const Statement& s) {
         p.black = s.column_int(4);
     if (!s.is_null(5))
         p.game_id = s.column_int(5);
+    p.white_float = s.column_text(6);
+    p.black_float = s.column_text(7);
     return p;
 }
 
@@ -191,7 +260,7 @@ template <class Statement> RatingRecord read_rating(const Statement& s) {
 }
 
 // The columns id, platform, to_user, destination, text, code, png, reply_to, attempts,
-// next_attempt_at, notice_channel, blocked_notice, created_at.
+// next_attempt_at, notice_channel, blocked_notice, created_at, buttons, named.
 template <class Statement> OutboxEntry read_outbox_entry(const Statement& s) {
     OutboxEntry e;
     e.id = s.column_int(0);
@@ -207,6 +276,10 @@ template <class Statement> OutboxEntry read_outbox_entry(const Statement& s) {
     e.message.notice_channel = s.column_text(10);
     e.message.blocked_notice = s.column_text(11);
     e.created_at = s.column_int(12);
+    for (auto& [label, command] : decode_pairs(s.column_text(13)))
+        e.message.buttons.push_back({std::move(label), std::move(command)});
+    for (auto& [user_id, name] : decode_pairs(s.column_text(14)))
+        e.message.named.push_back({std::move(user_id), std::move(name)});
     return e;
 }
 
@@ -447,6 +520,31 @@ public:
         bump_revision(game);
     }
 
+    ChannelSettings channel_settings(const std::string& platform,
+                                     const std::string& channel) override {
+        Statement s(db_, "SELECT orientation, notation, images FROM channel_settings WHERE "
+                         "platform = ?1 AND channel = ?2");
+        s.bind(1, platform).bind(2, channel);
+        ChannelSettings out;
+        out.platform = platform;
+        out.channel = channel;
+        if (s.step()) {
+            out.orientation = s.column_text(0);
+            out.notation = s.column_text(1);
+            out.images = s.column_int(2) != 0;
+        }
+        return out;
+    }
+
+    void save_channel_settings(const ChannelSettings& c) override {
+        Statement s(db_, "INSERT INTO channel_settings (platform, channel, orientation, notation, "
+                         "images) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (platform, channel) DO "
+                         "UPDATE SET orientation = excluded.orientation, notation = "
+                         "excluded.notation, images = excluded.images");
+        s.bind(1, c.platform).bind(2, c.channel).bind(3, c.orientation).bind(4, c.notation);
+        s.bind(5, c.images ? 1 : 0).run();
+    }
+
     std::vector<std::pair<std::string, std::string>> bound_channels(std::int64_t game) override {
         Statement s(db_, "SELECT platform, channel FROM game_channels WHERE game_id = ?1 "
                          "ORDER BY " + std::string(D::insertion_order));
@@ -491,6 +589,31 @@ public:
         while (s.step())
             out.push_back(read_game(s));
         return out;
+    }
+
+    int move_channel(const std::string& platform, const std::string& from,
+                     const std::string& to) override {
+        int moved = 0;
+        const auto run = [&](const char* sql) {
+            Statement s(db_, sql);
+            s.bind(1, platform).bind(2, from).bind(3, to).run();
+            moved += db_.changes();
+        };
+        run("UPDATE games SET channel = ?3 WHERE platform = ?1 AND channel = ?2");
+        run("UPDATE tournaments SET channel = ?3 WHERE platform = ?1 AND channel = ?2");
+        // A game that follows both ids keeps one row.
+        {
+            Statement s(db_, "DELETE FROM game_channels WHERE platform = ?1 AND channel = ?2 AND "
+                             "game_id IN (SELECT game_id FROM game_channels WHERE platform = ?1 "
+                             "AND channel = ?3)");
+            s.bind(1, platform).bind(2, from).bind(3, to).run();
+        }
+        run("UPDATE game_channels SET channel = ?3 WHERE platform = ?1 AND channel = ?2");
+        run("UPDATE outbox SET destination = ?3 WHERE platform = ?1 AND destination = ?2 AND "
+            "to_user = 0 AND state = 'pending'");
+        run("UPDATE outbox SET notice_channel = ?3 WHERE platform = ?1 AND notice_channel = ?2 "
+            "AND state = 'pending'");
+        return moved;
     }
 
     void append_action(const ActionRecord& a) override {
@@ -568,10 +691,43 @@ public:
         s.bind(1, game_id).bind(2, offer_text(kind)).run();
     }
 
+    std::vector<ForecastRecord> forecasts(std::int64_t game_id) override {
+        Statement s(db_, "SELECT seat, player_id, ply, lines FROM forecasts WHERE game_id = ?1 "
+                         "ORDER BY seat DESC");
+        s.bind(1, game_id);
+        std::vector<ForecastRecord> out;
+        while (s.step()) {
+            ForecastRecord f;
+            f.game_id = game_id;
+            f.seat = seat_from(s.column_text(0));
+            f.player_id = s.column_int(1);
+            f.ply = static_cast<int>(s.column_int(2));
+            f.lines = decode_lines(s.column_text(3));
+            out.push_back(std::move(f));
+        }
+        return out;
+    }
+
+    void put_forecast(const ForecastRecord& f) override {
+        Statement s(db_, "INSERT INTO forecasts (game_id, seat, player_id, ply, lines) VALUES "
+                         "(?1, ?2, ?3, ?4, ?5) ON CONFLICT (game_id, seat) DO UPDATE SET "
+                         "player_id = excluded.player_id, ply = excluded.ply, "
+                         "lines = excluded.lines");
+        s.bind(1, f.game_id).bind(2, seat_text(f.seat)).bind(3, f.player_id).bind(4, f.ply);
+        s.bind(5, encode_lines(f.lines)).run();
+    }
+
+    void clear_forecast(std::int64_t game_id, rules::Seat seat) override {
+        Statement s(db_, "DELETE FROM forecasts WHERE game_id = ?1 AND seat = ?2");
+        s.bind(1, game_id).bind(2, seat_text(seat)).run();
+    }
+
     std::int64_t enqueue(const OutgoingMessage& m, std::int64_t now) override {
         Statement s(db_, "INSERT INTO outbox (platform, to_user, destination, text, code, png, "
-                         "reply_to, created_at, next_attempt_at, notice_channel, blocked_notice) "
-                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10) RETURNING id");
+                         "reply_to, created_at, next_attempt_at, notice_channel, blocked_notice, "
+                         "buttons, named) "
+                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10, ?11, ?12) "
+                         "RETURNING id");
         s.bind(1, m.platform).bind(2, m.to_user ? 1 : 0).bind(3, m.destination).bind(4, m.text);
         s.bind(5, m.code);
         if (m.png.empty())
@@ -579,6 +735,12 @@ public:
         else
             s.bind_blob(6, m.png);
         s.bind(7, m.reply_to).bind(8, now).bind(9, m.notice_channel).bind(10, m.blocked_notice);
+        std::vector<std::pair<std::string, std::string>> buttons, named;
+        for (const ButtonRecord& b : m.buttons)
+            buttons.emplace_back(b.label, b.command);
+        for (const NamedAccount& a : m.named)
+            named.emplace_back(a.user_id, a.name);
+        s.bind(11, encode_pairs(buttons)).bind(12, encode_pairs(named));
         s.step();
         std::int64_t id = s.column_int(0);
         s.run();
@@ -589,7 +751,8 @@ public:
                                  int limit) override {
         Statement s(db_,
                     "SELECT id, platform, to_user, destination, text, code, png, reply_to, "
-                    "attempts, next_attempt_at, notice_channel, blocked_notice, created_at "
+                    "attempts, next_attempt_at, notice_channel, blocked_notice, created_at, "
+                    "buttons, named "
                     "FROM outbox e WHERE e.platform = ?1 AND "
                     "e.state = 'pending' AND e.next_attempt_at <= ?2 AND NOT EXISTS (SELECT 1 "
                     "FROM outbox o WHERE o.platform = e.platform AND o.to_user = e.to_user AND "
@@ -758,14 +921,49 @@ public:
         s.bind(1, platform).bind(2, user_id).run();
     }
 
+    std::optional<DigestRecord> digest(std::int64_t player_id) override {
+        Statement s(db_, "SELECT platform, hour, next_at FROM digests WHERE player_id = ?1");
+        s.bind(1, player_id);
+        if (!s.step())
+            return std::nullopt;
+        return DigestRecord{player_id, s.column_text(0), static_cast<int>(s.column_int(1)),
+                            s.column_int(2)};
+    }
+
+    void put_digest(const DigestRecord& d) override {
+        Statement s(db_, "INSERT INTO digests (player_id, platform, hour, next_at) VALUES (?1, "
+                         "?2, ?3, ?4) ON CONFLICT (player_id) DO UPDATE SET platform = "
+                         "excluded.platform, hour = excluded.hour, next_at = excluded.next_at");
+        s.bind(1, d.player_id).bind(2, d.platform).bind(3, d.hour).bind(4, d.next_at).run();
+    }
+
+    void clear_digest(std::int64_t player_id) override {
+        Statement s(db_, "DELETE FROM digests WHERE player_id = ?1");
+        s.bind(1, player_id).run();
+    }
+
+    std::vector<DigestRecord> digests_due(std::int64_t now) override {
+        Statement s(db_, "SELECT player_id, platform, hour, next_at FROM digests WHERE "
+                         "next_at <= ?1 ORDER BY next_at, player_id");
+        s.bind(1, now);
+        std::vector<DigestRecord> out;
+        while (s.step())
+            out.push_back({s.column_int(0), s.column_text(1), static_cast<int>(s.column_int(2)),
+                           s.column_int(3)});
+        return out;
+    }
+
     std::int64_t create_tournament(const TournamentRecord& t) override {
         Statement s(db_, "INSERT INTO tournaments (platform, channel, name, name_key, variant, "
-                         "format, rounds, tc, status, creator, current_round, created_at) VALUES "
-                         "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) RETURNING id");
+                         "format, rounds, tc, status, creator, current_round, created_at, "
+                         "schedule, next_round, initial_colour) VALUES "
+                         "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15) "
+                         "RETURNING id");
         s.bind(1, t.platform).bind(2, t.channel).bind(3, t.name).bind(4, lower(t.name));
         s.bind(5, t.variant).bind(6, t.format).bind(7, t.rounds).bind(8, t.tc);
         s.bind(9, tournament_status_name(t.status)).bind(10, t.creator);
         s.bind(11, t.current_round).bind(12, t.created_at);
+        s.bind(13, t.schedule).bind(14, t.next_round).bind(15, t.initial_colour);
         s.step();
         std::int64_t id = s.column_int(0);
         s.run();
@@ -803,10 +1001,10 @@ public:
     }
 
     void update_tournament(const TournamentRecord& t) override {
-        Statement s(db_, "UPDATE tournaments SET rounds = ?1, status = ?2, current_round = ?3 "
-                         "WHERE id = ?4");
+        Statement s(db_, "UPDATE tournaments SET rounds = ?1, status = ?2, current_round = ?3, "
+                         "initial_colour = ?5 WHERE id = ?4");
         s.bind(1, t.rounds).bind(2, tournament_status_name(t.status)).bind(3, t.current_round);
-        s.bind(4, t.id).run();
+        s.bind(4, t.id).bind(5, t.initial_colour).run();
         if (db_.changes() != 1)
             throw std::logic_error("storage: no tournament " + std::to_string(t.id) +
                                    " to update");
@@ -859,7 +1057,8 @@ public:
 
     void add_pairing(const PairingRecord& p) override {
         Statement s(db_, "INSERT INTO tournament_pairings (tournament_id, round, board, white, "
-                         "black, game_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+                         "black, game_id, white_float, black_float) VALUES (?1, ?2, ?3, ?4, ?5, "
+                         "?6, ?7, ?8)");
         s.bind(1, p.tournament_id).bind(2, p.round).bind(3, p.board).bind(4, p.white);
         if (p.black)
             s.bind(5, *p.black);
@@ -869,6 +1068,7 @@ public:
             s.bind(6, *p.game_id);
         else
             s.bind_null(6);
+        s.bind(7, p.white_float).bind(8, p.black_float);
         s.run();
     }
 
@@ -968,6 +1168,13 @@ public:
         Statement s(db_, std::string("SELECT 1 FROM games WHERE id = ?1 AND next_deadline <= ?2") +
                              D::skip_locked);
         s.bind(1, game_id).bind(2, now);
+        return s.step();
+    }
+
+    bool claim_digest(std::int64_t player_id, std::int64_t now) override {
+        Statement s(db_, std::string("SELECT 1 FROM digests WHERE player_id = ?1 AND next_at <= ?2") +
+                             D::skip_locked);
+        s.bind(1, player_id).bind(2, now);
         return s.step();
     }
 

@@ -26,6 +26,7 @@ public:
     explicit FailingStore(storage::Store& inner) : s_(inner) {}
     int fail_on_enqueue = -1;
     bool fail_on_append = false; // every appended action fails: a fault that never goes away
+    int status_reads = 0;        // calls of games_with_status, which reads every such game
 
     // Transactions that fail at their end as if another daemon had changed what they read.
     int conflicts = 0;
@@ -67,6 +68,13 @@ public:
     void save_player_settings(const storage::PlayerRecord& p) override {
         s_.save_player_settings(p);
     }
+    storage::ChannelSettings channel_settings(const std::string& platform,
+                                              const std::string& channel) override {
+        return s_.channel_settings(platform, channel);
+    }
+    void save_channel_settings(const storage::ChannelSettings& c) override {
+        s_.save_channel_settings(c);
+    }
     void link_account(std::int64_t a, std::int64_t o) override { s_.link_account(a, o); }
     std::optional<storage::PlayerRecord> account_on(std::int64_t o, const std::string& p) override {
         return s_.account_on(o, p);
@@ -94,6 +102,9 @@ public:
     games_of_player(const storage::PlayerRecord& p,
                     const std::vector<storage::GameStatus>& st) override {
         return s_.games_of_player(p, st);
+    }
+    int move_channel(const std::string& p, const std::string& f, const std::string& t) override {
+        return s_.move_channel(p, f, t);
     }
     void append_action(const storage::ActionRecord& a) override {
         if (fail_on_append)
@@ -126,6 +137,7 @@ public:
     int pending_count(const std::string& p) override { return s_.pending_count(p); }
     std::vector<storage::GameRecord>
     games_with_status(const std::vector<storage::GameStatus>& st) override {
+        ++status_reads;
         return s_.games_with_status(st);
     }
     void set_next_deadline(std::int64_t g, std::optional<std::int64_t> at) override {
@@ -209,6 +221,18 @@ public:
                                                    int l) override {
         return s_.leaderboard(p, v, l);
     }
+    std::vector<storage::ForecastRecord> forecasts(std::int64_t g) override {
+        return s_.forecasts(g);
+    }
+    void put_forecast(const storage::ForecastRecord& f) override { s_.put_forecast(f); }
+    void clear_forecast(std::int64_t g, rules::Seat s) override { s_.clear_forecast(g, s); }
+    std::optional<storage::DigestRecord> digest(std::int64_t p) override { return s_.digest(p); }
+    void put_digest(const storage::DigestRecord& d) override { s_.put_digest(d); }
+    void clear_digest(std::int64_t p) override { s_.clear_digest(p); }
+    std::vector<storage::DigestRecord> digests_due(std::int64_t n) override {
+        return s_.digests_due(n);
+    }
+    bool claim_digest(std::int64_t p, std::int64_t n) override { return s_.claim_digest(p, n); }
 
 private:
     storage::Store& s_;
@@ -373,8 +397,9 @@ TEST_CASE("Commands addressed to another bot are ignored", "[bot][service]") {
     CHECK(drain_texts(*store).empty());
     service.handle(post("2", "alice", "/settings@ghostpost"));
     CHECK(drain_texts(*store) ==
-          std::vector<std::string>{"Settings of @alice: orientation=auto notation=ascii "
-                                   "images=off reminders=off."});
+          std::vector<std::string>{"Settings of @alice for what I send you privately: "
+                                   "orientation=auto notation=ascii images=off reminders=off "
+                                   "digest=off."});
 }
 
 namespace {
@@ -475,4 +500,22 @@ TEST_CASE("With a web address set, the start of a game and !board link its page"
           "Game #1, FIDE chess: @alice (White) vs @bob (Black). @alice (White) must move. Clock "
           "(3d per move; rated): @alice (White) 3d 0h left, until 2023-11-17 22:13 UTC; @bob "
           "(Black) 3d 0h left. Web: https://games.example.org/game/1");
+}
+
+TEST_CASE("Between polls the engine reads only its own games, however many people play",
+          "[bot][service][scale]") {
+    TempPath path;
+    auto real = storage::open_sqlite_store(path.str());
+    FailingStore store(*real);
+    Service service(store, {}, fixed_clock);
+    service.handle(post("1", "alice", "!new chess @bob"));
+    service.handle(post("2", "bob", "!accept"));
+    service.handle(post("3", "carol", "!new chess bot level=1 tc=none"));
+    service.handle(post("4", "carol", "e4"));
+    store.status_reads = 0;
+    const auto turns = service.engine_turns("console", {});
+    REQUIRE(turns.size() == 1);
+    CHECK(turns[0].game_id == 2);
+    CHECK(turns[0].level == 1);
+    CHECK(store.status_reads == 0);
 }

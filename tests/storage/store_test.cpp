@@ -47,7 +47,7 @@ TEST_CASE("A new database is migrated to the current schema in WAL mode", "[stor
     { auto store = open_sqlite_store(path.str()); }
     Database db(path.str());
     CHECK(db.user_version() == sqlite_schema_version());
-    CHECK(sqlite_schema_version() == 11);
+    CHECK(sqlite_schema_version() == 15);
     Statement mode(db, "PRAGMA journal_mode");
     REQUIRE(mode.step());
     CHECK(mode.column_text(0) == "wal");
@@ -63,7 +63,7 @@ TEST_CASE("A database with a newer schema than the program is refused", "[storag
         db.set_user_version(99);
     }
     CHECK_THROWS_WITH(open_sqlite_store(path.str()),
-                      "storage: the database has schema version 99, newer than this program's 11");
+                      "storage: the database has schema version 99, newer than this program's 15");
 }
 
 TEST_CASE("A transaction that is not committed is rolled back by its destructor", "[storage]") {
@@ -365,4 +365,200 @@ TEST_CASE("A code is used once and not after it expires; a bound channel sees th
     CHECK(here[0].id == game);
     CHECK(here[0].platform == "console"); // still the game's own platform
     CHECK(store->games_in_channel("discord", "301", {GameStatus::Challenge}).empty());
+}
+
+TEST_CASE("A reply's buttons and the accounts it names by display name come back from the outbox",
+          "[storage]") {
+    TempPath path;
+    auto store = open_sqlite_store(path.str());
+    OutgoingMessage m;
+    m.platform = "telegram";
+    m.destination = "-100123/42";
+    m.text = "Zoë Ann accepts.";
+    // A tab or a line break would end the field or the line: they become spaces.
+    m.buttons = {{"Accept", "!accept 3"}, {"Dec\tline", "!decline\n3"}};
+    m.named = {{"555", "Zoë Ann"}};
+    store->enqueue(m, 10);
+    store->enqueue({"telegram", false, "-100123", "plain", "", {}, ""}, 10);
+    const auto due = store->due("telegram", 10, 10);
+    REQUIRE(due.size() == 2);
+    const OutgoingMessage& back = due[0].message;
+    CHECK(back.destination == "-100123/42");
+    REQUIRE(back.buttons.size() == 2);
+    CHECK(back.buttons[0].label == "Accept");
+    CHECK(back.buttons[0].command == "!accept 3");
+    CHECK(back.buttons[1].label == "Dec line");
+    CHECK(back.buttons[1].command == "!decline 3");
+    REQUIRE(back.named.size() == 1);
+    CHECK(back.named[0].user_id == "555");
+    CHECK(back.named[0].name == "Zoë Ann");
+    CHECK(due[1].message.buttons.empty());
+    CHECK(due[1].message.named.empty());
+}
+
+TEST_CASE("A channel that moves takes its games, tournaments, followers and waiting replies, once",
+          "[storage]") {
+    TempPath path;
+    auto store = open_sqlite_store(path.str());
+    const auto alice = store->upsert_player("telegram", "11", "Alice", "alice");
+    GameRecord g = sample_game(alice.id);
+    g.platform = "telegram";
+    g.channel = "-123";
+    const std::int64_t here = store->create_game(g);
+    g.status = GameStatus::Finished;
+    const std::int64_t finished = store->create_game(g);
+    g.channel = "-456";
+    const std::int64_t elsewhere = store->create_game(g);
+    store->bind_channel(elsewhere, "telegram", "-123"); // a game followed from the old id
+    TournamentRecord t;
+    t.platform = "telegram";
+    t.channel = "-123";
+    t.name = "Spring";
+    t.variant = "chess";
+    t.format = "swiss";
+    t.creator = alice.id;
+    const std::int64_t tournament = store->create_tournament(t);
+    const auto waiting = store->enqueue({"telegram", false, "-123", "e5", "", {}, ""}, 10);
+    OutgoingMessage secret{"telegram", true, "11", "your view", "", {}, ""};
+    secret.notice_channel = "-123";
+    secret.blocked_notice = "open a chat";
+    store->enqueue(secret, 10);
+    const auto sent = store->enqueue({"telegram", false, "-123", "old", "", {}, ""}, 10);
+    store->mark_sent(sent, 11);
+    store->enqueue({"discord", false, "-123", "not telegram's", "", {}, ""}, 10);
+
+    // 2 games, 1 tournament, 1 follower, 1 channel reply, 1 notice channel.
+    CHECK(store->move_channel("telegram", "-123", "-100999") == 6);
+    CHECK(store->game(here)->channel == "-100999");
+    CHECK(store->game(finished)->channel == "-100999");
+    CHECK(store->game(elsewhere)->channel == "-456");
+    CHECK(store->bound_channels(elsewhere) ==
+          std::vector<std::pair<std::string, std::string>>{{"telegram", "-100999"}});
+    CHECK(store->tournament(tournament)->channel == "-100999");
+    CHECK(store->games_in_channel("telegram", "-123", {GameStatus::Challenge}).empty());
+    const auto due = store->due("telegram", 20, 10);
+    REQUIRE(due.size() == 2);
+    CHECK(due[0].id == waiting);
+    CHECK(due[0].message.destination == "-100999");
+    CHECK(due[1].message.destination == "11");
+    CHECK(due[1].message.notice_channel == "-100999");
+    CHECK(store->due("discord", 20, 10).at(0).message.destination == "-123");
+    // The other notice of the same move finds nothing left.
+    CHECK(store->move_channel("telegram", "-123", "-100999") == 0);
+}
+
+TEST_CASE("A forecast keeps its lines, texts of several words included, one per seat",
+          "[storage][forecast]") {
+    TempPath path;
+    auto store = open_sqlite_store(path.str());
+    const auto alice = store->upsert_player("console", "a", "Alice", "alice");
+    const auto bob = store->upsert_player("console", "b", "Bob", "bob");
+    const std::int64_t game = store->create_game(sample_game(alice.id));
+    CHECK(store->forecasts(game).empty());
+    store->put_forecast({game, Seat::Black, bob.id, 3, {{"Qxb1", "Respawn d1"}, {"Nf3", "Nc6"}}});
+    store->put_forecast({game, Seat::White, alice.id, 3, {{"d5"}}});
+    auto all = store->forecasts(game);
+    REQUIRE(all.size() == 2);
+    CHECK(all[0].seat == Seat::White); // White's first
+    CHECK(all[1].seat == Seat::Black);
+    CHECK(all[1].player_id == bob.id);
+    CHECK(all[1].ply == 3);
+    CHECK(all[1].lines ==
+          std::vector<std::vector<std::string>>{{"Qxb1", "Respawn d1"}, {"Nf3", "Nc6"}});
+
+    // Replaced, not added to; cleared for one seat only.
+    store->put_forecast({game, Seat::Black, bob.id, 4, {{"Nc6"}}});
+    store->clear_forecast(game, Seat::White);
+    all = store->forecasts(game);
+    REQUIRE(all.size() == 1);
+    CHECK(all[0].ply == 4);
+    CHECK(all[0].lines == std::vector<std::vector<std::string>>{{"Nc6"}});
+    store->clear_forecast(game, Seat::White); // nothing to clear: no error
+}
+
+TEST_CASE("Digests are found when due, earliest first, and not before", "[storage][digest]") {
+    TempPath path;
+    auto store = open_sqlite_store(path.str());
+    const auto alice = store->upsert_player("console", "a", "Alice", "alice");
+    const auto bob = store->upsert_player("telegram", "b", "Bob", "bob");
+    store->put_digest({alice.id, "console", 9, 1700038800});
+    store->put_digest({bob.id, "telegram", 8, 1700035200});
+    CHECK(store->digests_due(1700035199).empty());
+    auto due = store->digests_due(1700040000);
+    REQUIRE(due.size() == 2);
+    CHECK(due[0].player_id == bob.id);
+    CHECK(due[0].platform == "telegram");
+    CHECK(due[0].hour == 8);
+    CHECK(due[1].player_id == alice.id);
+    store->put_digest({bob.id, "telegram", 8, 1700035200 + 86400}); // sent: tomorrow's next
+    due = store->digests_due(1700040000);
+    REQUIRE(due.size() == 1);
+    CHECK(due[0].player_id == alice.id);
+    store->clear_digest(alice.id);
+    CHECK(store->digests_due(1700040000).empty());
+    CHECK_FALSE(store->digest(alice.id));
+    REQUIRE(store->digest(bob.id));
+    CHECK(store->digest(bob.id)->next_at == 1700035200 + 86400);
+}
+
+TEST_CASE("A tournament keeps its schedule, next-round rule and drawn colour, and a board the "
+          "floats it gave",
+          "[storage][tournament]") {
+    TempPath path;
+    auto store = open_sqlite_store(path.str());
+    const auto alice = store->upsert_player("console", "alice", "alice", "alice");
+    const auto bob = store->upsert_player("console", "bob", "bob", "bob");
+    TournamentRecord t;
+    t.platform = "console";
+    t.channel = "lobby";
+    t.name = "Winter";
+    t.variant = "chess";
+    t.format = "roundrobin";
+    t.creator = alice.id;
+    t.schedule = "allatonce";
+    t.next_round = "manual";
+    t.id = store->create_tournament(t);
+    auto back = store->tournament(t.id);
+    REQUIRE(back);
+    CHECK(back->schedule == "allatonce");
+    CHECK(back->next_round == "manual");
+    CHECK(back->initial_colour.empty());
+    back->initial_colour = "black";
+    back->status = TournamentStatus::Running;
+    store->update_tournament(*back);
+    CHECK(store->tournament_by_name("console", "winter")->initial_colour == "black");
+
+    PairingRecord p{t.id, 1, 1, alice.id, bob.id, std::nullopt, "down", "up"};
+    store->add_pairing(p);
+    PairingRecord b{t.id, 1, 2, bob.id, std::nullopt, std::nullopt, "down", ""};
+    store->add_pairing(b);
+    const auto boards = store->pairings(t.id);
+    REQUIRE(boards.size() == 2);
+    CHECK(boards[0].white_float == "down");
+    CHECK(boards[0].black_float == "up");
+    CHECK(boards[1].white_float == "down");
+    CHECK(boards[1].black_float.empty());
+}
+
+TEST_CASE("A tournament stored before rounds could start by themselves still waits for "
+          "!tourney next",
+          "[storage][tournament]") {
+    TempPath path;
+    { auto store = open_sqlite_store(path.str()); }
+    Database db(path.str());
+    // A row as the schema before version 13 wrote it: without the new columns.
+    db.exec("INSERT INTO players (id, platform, user_id, name, name_key) VALUES (1, 'console', "
+            "'ann', 'ann', 'ann')");
+    db.exec("INSERT INTO tournaments (platform, channel, name, name_key, variant, format, "
+            "status, creator, created_at) VALUES ('console', 'lobby', 'Old', 'old', 'chess', "
+            "'swiss', 'running', 1, 0)");
+    db.exec("INSERT INTO tournament_pairings (tournament_id, round, board, white) VALUES (1, 1, "
+            "1, 1)");
+    auto store = open_sqlite_store(path.str());
+    const auto t = store->tournament_by_name("console", "old");
+    REQUIRE(t);
+    CHECK(t->next_round == "manual");
+    CHECK(t->schedule == "rounds");
+    CHECK(t->initial_colour.empty());
+    CHECK(store->pairings(t->id).at(0).white_float.empty());
 }

@@ -199,4 +199,13 @@ TEST_CASE("A tournament page has standings, a crosstable and the pairings by rou
                     std::to_string(g1) + "\">game #" + std::to_string(g1) +
                     "</a> 1-0</li><li><a href=\"/player/3\">Carol</a> – bye</li></ol>") !=
         std::string::npos);
+
+    // A round robin played all at once has no current round to show.
+    tr.name = "Relay";
+    tr.schedule = "allatonce";
+    tr.current_round = 3;
+    const auto relay = db.store().create_tournament(tr);
+    const web::Page all = site.get("/tournament/" + std::to_string(relay));
+    CHECK(all.body.find("<h1>Relay</h1><p>FIDE chess, roundrobin, running, every game at "
+                        "once</p>") != std::string::npos);
 }

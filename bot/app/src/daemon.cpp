@@ -82,7 +82,7 @@ OutboxSender::OutboxSender(storage::Store& store, Platform& platform, Clock cloc
 
 bool OutboxSender::may_send(const std::string& destination, bool group,
                             std::chrono::steady_clock::time_point now) const {
-    const auto it = sent_at_.find(destination);
+    const auto it = sent_at_.find(platform_.pacing_key(destination));
     if (it == sent_at_.end() || it->second.empty()) {
         return true;
     }
@@ -100,7 +100,7 @@ bool OutboxSender::may_send(const std::string& destination, bool group,
 
 void OutboxSender::record_send(const std::string& destination, bool,
                                std::chrono::steady_clock::time_point now) {
-    auto& times = sent_at_[destination];
+    auto& times = sent_at_[platform_.pacing_key(destination)];
     times.push_back(now);
     while (!times.empty() && now - times.front() > std::chrono::minutes(1)) {
         times.pop_front();
@@ -191,6 +191,7 @@ int OutboxSender::send_due() {
                     notice.platform = entry.message.platform;
                     notice.destination = entry.message.notice_channel;
                     notice.text = entry.message.blocked_notice;
+                    notice.named = entry.message.named;
                     store_.enqueue(notice, now);
                 }
             });
@@ -253,6 +254,15 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
         } catch (const std::exception& e) {
             log::error("start_up_failed", {{"error", e.what()}});
             ++report.jobs_failed;
+        }
+    }
+
+    // What the platform found wrong with how the bot is set up goes to the moderators too.
+    if (const auto notices = platform.moderator_notices(); !notices.empty()) {
+        try {
+            service.tell_moderators(name, notices);
+        } catch (const std::exception& e) {
+            log::error("moderator_notice_failed", {{"error", e.what()}});
         }
     }
 

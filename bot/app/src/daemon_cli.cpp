@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 #include <csignal>
 #include <ctime>
+#include <iostream>
 #include <memory>
 #include <cstdio>
 #include <pthread.h>
@@ -84,12 +85,14 @@ std::optional<Lane> telegram_lane(const config::Settings& settings, HttpClient& 
     options.request_timeout = settings.telegram.request_timeout;
     options.pacing.per_chat = settings.telegram.per_chat_interval;
     options.pacing.group_per_minute = settings.telegram.group_messages_per_minute;
+    options.commands = command_menu();
     auto telegram = std::make_unique<TelegramPlatform>(http, options);
     std::string bot_name;
     std::chrono::milliseconds delay{1000};
     while (bot_name.empty() && !stop.stop_requested()) {
         try {
-            bot_name = telegram->bot_username();
+            // Asked even when configured: getMe also says whether the bot reads groups.
+            bot_name = telegram->identify();
         } catch (const PlatformError& e) {
             if (e.kind() == PlatformError::Kind::Cancelled)
                 break;
@@ -105,6 +108,11 @@ std::optional<Lane> telegram_lane(const config::Settings& settings, HttpClient& 
     if (bot_name.empty())
         return std::nullopt;
     log::info("bot_identified", {{"platform", "telegram"}, {"username", bot_name}});
+    try {
+        telegram->publish_commands(); // the "/" menu; a failure is logged and changes nothing
+    } catch (const PlatformError&) {
+        return std::nullopt; // cancelled: the daemon is stopping
+    }
     Lane lane{std::move(telegram), service_settings(settings, "telegram", bot_name), {}};
     lane.options.poll_timeout = settings.telegram.poll_timeout;
     return lane;
@@ -214,7 +222,7 @@ std::string daemon_name() {
     return std::string(host) + ":" + std::to_string(getpid()) + ":" + suffix;
 }
 
-int run(const std::string& config_path) {
+int run(const std::string& config_path, bool check_only) {
     log::install_crash_handler();
     config::Settings settings;
     try {
@@ -247,6 +255,23 @@ int run(const std::string& config_path) {
                    {{"error", config_path + ": web.listen: the web view reads an SQLite database; "
                                             "with [storage] url, leave [web] listen out"}});
         return 2;
+    }
+    if (check_only) {
+        // What an operator runs as the service's user before starting it: the configuration
+        // reads, the secrets are there and the database opens for writing (and is migrated).
+        const storage::StoreLocation location = store_location(settings.storage);
+        // Never the URL itself: it may carry a password.
+        const std::string where =
+            location.url.empty() ? settings.storage.path.string() : std::string("PostgreSQL");
+        try {
+            auto store = storage::open_store(location);
+            store->transaction([&] { static_cast<void>(store->heartbeat()); });
+        } catch (const std::exception& e) {
+            log::error("bad_storage", {{"path", where}, {"error", e.what()}});
+            return 1;
+        }
+        std::cout << "configuration ok: " << config_path << ", database " << where << "\n";
+        return 0;
     }
 
     // Signals go to one thread that waits for them; the others never see them, so a long
@@ -385,7 +410,14 @@ void add_run_command(CLI::App& app, int& exit_status) {
         app.add_subcommand("run", "Run the daemon: poll the chat platform, play, reply");
     const auto config_path = std::make_shared<std::string>();
     command->add_option("--config", *config_path, "the TOML configuration file")->required();
-    command->callback([config_path, &exit_status] { exit_status = run(*config_path); });
+    const auto check_only = std::make_shared<bool>(false);
+    command->add_flag("--check", *check_only,
+                      "read the configuration and open the database, then exit: 0 when the "
+                      "daemon could start, 2 for a bad configuration, 1 when the database "
+                      "cannot be opened");
+    command->callback([config_path, check_only, &exit_status] {
+        exit_status = run(*config_path, *check_only);
+    });
 }
 
 } // namespace ghostpost::bot

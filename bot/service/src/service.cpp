@@ -283,24 +283,34 @@ std::string PostRun::next_line(const Loaded& l) {
     return join(parts, " and ") + ".";
 }
 
-PostRun::BoardOut PostRun::board(const Loaded& l, std::optional<std::int64_t> viewer, bool flip,
+PostRun::BoardLook PostRun::channel_look(const std::string& platform, const std::string& channel) {
+    const storage::ChannelSettings c = store_.channel_settings(platform, channel);
+    BoardLook look;
+    look.bottom = c.orientation == "black" ? Seat::Black : Seat::White;
+    look.glyphs = c.notation == "unicode" ? render::Glyphs::Unicode : render::Glyphs::Ascii;
+    look.image = c.images;
+    return look;
+}
+
+PostRun::BoardLook PostRun::personal_look(const PlayerRecord& p, const GameRecord& g) const {
+    BoardLook look;
+    if (p.orientation == "black")
+        look.bottom = Seat::Black;
+    else if (p.orientation == "auto")
+        look.bottom = seat_of(g, p.id).value_or(Seat::White);
+    look.glyphs = p.notation == "unicode" ? render::Glyphs::Unicode : render::Glyphs::Ascii;
+    look.image = p.images;
+    return look;
+}
+
+PostRun::BoardOut PostRun::board(const Loaded& l, const BoardLook& look, bool flip,
                                  std::optional<render::Glyphs> glyphs, std::optional<bool> image) {
     render::TextStyle style;
     style.seat_names = l.info().seat_names;
     style.ended = ended_line(l.rec, l.info());
-    Seat bottom = Seat::White;
-    render::Glyphs chosen = render::Glyphs::Ascii;
-    bool as_image = false;
-    if (viewer) {
-        PlayerRecord p = player(*viewer);
-        if (p.orientation == "black")
-            bottom = Seat::Black;
-        else if (p.orientation == "auto")
-            bottom = seat_of(l.rec, p.id).value_or(Seat::White);
-        if (p.notation == "unicode")
-            chosen = render::Glyphs::Unicode;
-        as_image = p.images;
-    }
+    const Seat bottom = look.bottom;
+    const render::Glyphs chosen = look.glyphs;
+    const bool as_image = look.image;
     style.bottom = flip ? rules::opponent(bottom) : bottom;
     // Once the game is over, however it ended, the channel sees what the rules hid.
     const rules::PublicView view = l.rec.status == GameStatus::Ongoing ? l.game->public_view()
@@ -480,6 +490,10 @@ std::optional<PlayerRecord> PostRun::known_player(const std::string& arg,
 }
 
 void PostRun::run() {
+    if (post_.moved) {
+        move_channel(*post_.moved);
+        return;
+    }
     // An update with no author (a service message, an update the adapter could not read) only
     // moves the cursor: there is nobody to answer or to remember.
     if (post_.author_id.empty())
@@ -505,7 +519,10 @@ void PostRun::run() {
             say("That post is not valid UTF-8 text, so I cannot read it. Nothing was done.");
         return;
     }
-    if (auto c = parse_command(post_.text, prefixes)) {
+    auto command = parse_command(post_.text, prefixes);
+    if (refuse_foreign_button(command))
+        return;
+    if (auto& c = command) {
         if (!c->addressee.empty() && lower(c->addressee) != lower(s_.settings_.bot_name))
             return; // another bot's command
         if (refuse_banned())
@@ -618,6 +635,10 @@ Reply Service::to_reply(const storage::OutboxEntry& entry, storage::Store* store
     r.code = entry.message.code;
     r.png = entry.message.png;
     r.reply_to = entry.message.reply_to;
+    for (const storage::NamedAccount& a : entry.message.named)
+        r.mentions.push_back({"", a.user_id, a.name});
+    for (const storage::ButtonRecord& b : entry.message.buttons)
+        r.buttons.push_back({b.label, b.command});
     r.idempotency_key = std::to_string(entry.id) + "." + std::to_string(entry.created_at);
     return r;
 }

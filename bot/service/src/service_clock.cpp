@@ -169,7 +169,7 @@ void PostRun::sync_clocks(Loaded& l) {
         }
         if (!stored || !same(c, before))
             store_.put_clock(l.rec.id, c);
-        if (fresh && p && p->reminders && p->id != author_.id) {
+        if (fresh && p && p->reminders && p->id != author_.id && answering_ != p->id) {
             std::string what = "decide";
             for (const auto& d : l.game->pending())
                 if (d.seat == seat)
@@ -542,6 +542,7 @@ int Service::tick() {
             return did ? 1 : 0;
         });
     }
+    send_digests(now);
     return changed;
 }
 

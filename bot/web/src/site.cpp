@@ -629,7 +629,8 @@ Page Site::Impl::tournament(std::int64_t id) {
     std::string m =
         "<h1>" + esc(t->name) + "</h1><p>" + esc(title_of(t->variant)) + ", " + esc(t->format) +
         ", " + esc(std::string(storage::tournament_status_name(t->status))) +
-        (t->rounds > 0
+        (t->schedule == "allatonce" ? std::string(", every game at once")
+         : t->rounds > 0
              ? ", round " + std::to_string(t->current_round) + " of " + std::to_string(t->rounds)
              : std::string()) +
         "</p>";

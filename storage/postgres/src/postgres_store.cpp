@@ -88,7 +88,8 @@ public:
             "= e.destination AND o.state = 'pending' AND o.id < e.id AND (o.next_attempt_at > ?2 "
             "OR (o.claimed_until > ?2 AND o.claimed_by <> ?4))) ORDER BY e.id LIMIT ?3 FOR "
             "UPDATE SKIP LOCKED) RETURNING id, platform, to_user, destination, text, code, png, "
-            "reply_to, attempts, next_attempt_at, notice_channel, blocked_notice, created_at");
+            "reply_to, attempts, next_attempt_at, notice_channel, blocked_notice, created_at, "
+            "buttons, named");
         s.bind(1, platform).bind(2, now).bind(3, limit).bind(4, holder).bind(5, claimed_until);
         std::vector<OutboxEntry> out;
         while (s.step())

@@ -40,6 +40,16 @@ struct PlayerRecord {
     std::int64_t linked_to = 0;
 };
 
+// How the boards the bot posts in a channel look, whoever's move they follow: set by the
+// channel's moderators (!channel settings). A channel never set has these defaults.
+struct ChannelSettings {
+    std::string platform;
+    std::string channel;
+    std::string orientation = "white"; // white | black: the side at the bottom
+    std::string notation = "ascii";    // ascii | unicode
+    bool images = false;               // boards as PNG images
+};
+
 // A one-time code of !link (an account joins a player) or !invite (a channel of another
 // platform follows a game), good until `expires_at`.
 struct LinkCode {
@@ -126,6 +136,39 @@ struct Offer {
     int ply = 0;                           // plies played when offered
 };
 
+// A button offered with a reply (bot::Button): its label, and the command a press posts.
+struct ButtonRecord {
+    std::string label;
+    std::string command;
+};
+
+// An account a reply names by its display name because it has no handle: a platform that can
+// link that name to the account (Telegram's text_mention) notifies the player.
+struct NamedAccount {
+    std::string user_id;
+    std::string name;
+};
+
+// One seat's conditional moves in one game (!forecast): lines of canonical action texts, each
+// starting with the action that follows the first `ply` live actions of the log. Private to its
+// player until a line is played.
+struct ForecastRecord {
+    std::int64_t game_id = 0;
+    rules::Seat seat = rules::Seat::White;
+    std::int64_t player_id = 0;
+    int ply = 0;
+    std::vector<std::vector<std::string>> lines;
+};
+
+// A player's daily digest by direct message: sent on `platform` at `hour` o'clock UTC; the
+// time-driven job sends it when `next_at` has come.
+struct DigestRecord {
+    std::int64_t player_id = 0;
+    std::string platform;
+    int hour = 8;
+    std::int64_t next_at = 0;
+};
+
 // A reply waiting to be delivered. `to_user` sends to a user's direct chat; otherwise
 // `destination` is a channel id.
 struct OutgoingMessage {
@@ -140,6 +183,8 @@ struct OutgoingMessage {
     // platform refuses to deliver it because the user never opened a private chat with the bot.
     std::string notice_channel;
     std::string blocked_notice;
+    std::vector<ButtonRecord> buttons; // in order; labels and commands hold no tab or line break
+    std::vector<NamedAccount> named;   // accounts named in `text` by display name
 };
 
 struct OutboxEntry {
@@ -167,6 +212,13 @@ struct TournamentRecord {
     std::int64_t creator = 0; // player id
     int current_round = 0;    // 0 before the first round
     std::int64_t created_at = 0;
+    // "rounds": one round after another; "allatonce": every game of a round robin starts
+    // together when the tournament starts.
+    std::string schedule = "rounds";
+    // "auto": the next round starts when the last game of a round ends; "manual": it waits
+    // for !tourney next.
+    std::string next_round = "auto";
+    std::string initial_colour; // "white" or "black", drawn at the start (Swiss colours)
 };
 
 struct EntrantRecord {
@@ -182,6 +234,10 @@ struct PairingRecord {
     std::int64_t white = 0;
     std::optional<std::int64_t> black;
     std::optional<std::int64_t> game_id;
+    // The float the board gave each player as paired (a Swiss): "down", "up" or "none";
+    // empty when not recorded.
+    std::string white_float;
+    std::string black_float;
 };
 
 // A player's Glicko-2 rating in one variant, on the Glicko scale.
@@ -220,7 +276,7 @@ public:
     virtual void release_lease(const std::string& name, const std::string& holder) = 0;
 };
 
-// Players, their accounts on several platforms, one-time codes and ratings.
+// Players, their accounts on several platforms, one-time codes, ratings and daily digests.
 class Players {
 public:
     virtual ~Players() = default;
@@ -260,6 +316,20 @@ public:
     // The best `limit` ratings of the variant among the platform's players, best first.
     virtual std::vector<RatingRecord> leaderboard(const std::string& platform,
                                                   const std::string& variant, int limit) = 0;
+
+    // The player's daily digest; nullopt when they did not ask for one.
+    virtual std::optional<DigestRecord> digest(std::int64_t player_id) = 0;
+    // Creates or replaces the player's digest.
+    virtual void put_digest(const DigestRecord& digest) = 0;
+    virtual void clear_digest(std::int64_t player_id) = 0;
+    // The digests whose `next_at` is at or before `now`, earliest first (by an index: the
+    // others are never read). The time-driven job sends one only once claim_digest took it.
+    virtual std::vector<DigestRecord> digests_due(std::int64_t now) = 0;
+    // Within a transaction: takes the player's digest for the time-driven job when it is still
+    // due at `now`, holding its row until the end. False when it is no longer due (another
+    // daemon sent it and moved `next_at` on) or another daemon holds it right now, so two
+    // daemons never both send the same digest.
+    virtual bool claim_digest(std::int64_t player_id, std::int64_t now) = 0;
 };
 
 // Games, their action log, offers, clocks and deadlines.
@@ -293,6 +363,12 @@ public:
     // committed). SQLite's one writer at a time gives the same order without a lock.
     // Errors: std::logic_error when the game does not exist.
     virtual std::int64_t lock_game(std::int64_t game_id) = 0;
+    // The platform gave channel `from` the new id `to` for good: its games (every status), the
+    // tournaments run from it, the games it follows, and the replies still waiting for it (its
+    // channel replies, and the notices of private ones) move to `to`. Returns how many rows
+    // moved; 0 when nothing was kept under `from`, so that moving twice changes nothing.
+    virtual int move_channel(const std::string& platform, const std::string& from,
+                             const std::string& to) = 0;
 
     // --- the action log: append-only; a takeback marks entries as taken back, never deletes
     // Errors: StorageError (Constraint) when the ply is already taken in the game.
@@ -310,6 +386,12 @@ public:
     virtual void put_offer(std::int64_t game_id, const Offer& offer) = 0;
     virtual std::optional<Offer> offer(std::int64_t game_id, OfferKind kind) = 0;
     virtual void clear_offer(std::int64_t game_id, OfferKind kind) = 0;
+    // The game's forecasts (at most one per seat), White's first.
+    virtual std::vector<ForecastRecord> forecasts(std::int64_t game_id) = 0;
+    // Creates or replaces the forecast of `forecast.seat` in its game.
+    virtual void put_forecast(const ForecastRecord& forecast) = 0;
+    // Errors: none; clearing a forecast that does not exist does nothing.
+    virtual void clear_forecast(std::int64_t game_id, rules::Seat seat) = 0;
 
     // --- correspondence clocks, deadlines and the time-driven job's heartbeat
     // Every game with one of `statuses` on any platform, oldest first.
@@ -349,7 +431,8 @@ public:
     // Tournaments run from the channel, oldest first.
     virtual std::vector<TournamentRecord> tournaments_in_channel(const std::string& platform,
                                                                  const std::string& channel) = 0;
-    // Saves rounds, status and current round. Errors: std::logic_error when it does not exist.
+    // Saves rounds, status, current round and initial colour. Errors: std::logic_error when it
+    // does not exist.
     virtual void update_tournament(const TournamentRecord& tournament) = 0;
     // Adding a player twice changes nothing.
     virtual void add_entrant(std::int64_t tournament_id, std::int64_t player_id,
@@ -400,7 +483,7 @@ public:
     virtual void unclaim(const std::vector<std::int64_t>& ids, const std::string& holder) = 0;
 };
 
-// Moderators' audit log and bans.
+// Moderators' audit log, bans, and the board settings they give their channels.
 class Moderation {
 public:
     virtual ~Moderation() = default;
@@ -411,6 +494,10 @@ public:
     virtual void put_ban(const Ban& ban) = 0;
     // Errors: none; removing a ban that does not exist does nothing.
     virtual void remove_ban(const std::string& platform, const std::string& user_id) = 0;
+    // The channel's board settings; the defaults of ChannelSettings when never saved.
+    virtual ChannelSettings channel_settings(const std::string& platform,
+                                             const std::string& channel) = 0;
+    virtual void save_channel_settings(const ChannelSettings& settings) = 0;
 };
 
 // Everything the service keeps, in one object.
