@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 
@@ -31,6 +32,10 @@ public:
     // Transactions that fail at their end as if another daemon had changed what they read.
     int conflicts = 0;
     int transactions = 0;
+    // Writes that fail as PostgreSQL fails a write to a row another daemon changed meanwhile:
+    // saving a digest, completing a tournament's round.
+    int digest_conflicts = 0;
+    int round_conflicts = 0;
 
     void transaction(const std::function<void()>& w) override {
         ++transactions;
@@ -201,7 +206,9 @@ public:
     void set_seed(std::int64_t t, std::int64_t p, int s) override { s_.set_seed(t, p, s); }
     void start_round(std::int64_t t, int r, std::int64_t n) override { s_.start_round(t, r, n); }
     bool complete_round(std::int64_t t, int r, std::int64_t n) override {
-        return s_.complete_round(t, r, n);
+        const bool completed = s_.complete_round(t, r, n);
+        conflict_if(round_conflicts);
+        return completed;
     }
     void add_pairing(const storage::PairingRecord& p) override { s_.add_pairing(p); }
     std::vector<storage::PairingRecord> pairings(std::int64_t t) override { return s_.pairings(t); }
@@ -227,7 +234,10 @@ public:
     void put_forecast(const storage::ForecastRecord& f) override { s_.put_forecast(f); }
     void clear_forecast(std::int64_t g, rules::Seat s) override { s_.clear_forecast(g, s); }
     std::optional<storage::DigestRecord> digest(std::int64_t p) override { return s_.digest(p); }
-    void put_digest(const storage::DigestRecord& d) override { s_.put_digest(d); }
+    void put_digest(const storage::DigestRecord& d) override {
+        s_.put_digest(d);
+        conflict_if(digest_conflicts);
+    }
     void clear_digest(std::int64_t p) override { s_.clear_digest(p); }
     std::vector<storage::DigestRecord> digests_due(std::int64_t n) override {
         return s_.digests_due(n);
@@ -235,6 +245,13 @@ public:
     bool claim_digest(std::int64_t p, std::int64_t n) override { return s_.claim_digest(p, n); }
 
 private:
+    static void conflict_if(int& count) {
+        if (count > 0) {
+            --count;
+            throw storage::StorageError(storage::StorageError::Kind::Conflict,
+                                        "could not serialize access due to concurrent update");
+        }
+    }
     storage::Store& s_;
 };
 
@@ -326,6 +343,68 @@ TEST_CASE("A post that conflicts with another daemon's is run again from the sta
     CHECK(store.transactions == 20); // ServiceSettings::conflict_attempts
     CHECK(real->actions(1).size() == 2);
     CHECK_FALSE(real->post_handled("console", "lobby", "5"));
+}
+
+TEST_CASE("A digest the time-driven job sends while another daemon's work conflicts goes out "
+          "once",
+          "[bot][service][storage][digest]") {
+    TempPath path;
+    auto real = storage::open_sqlite_store(path.str());
+    FailingStore store(*real);
+    auto now = std::make_shared<std::int64_t>(fixed_clock()); // 2023-11-14 22:13:20 UTC
+    Service service(store, {}, [now] { return *now; });
+    start_game(service, store);
+    service.handle(post("3", "alice", "e4")); // bob must move
+    service.handle(post("4", "bob", "!settings digest=9"));
+    drain_texts(store);
+    *now = fixed_clock() + 11 * 3600; // 2023-11-15 09:13 UTC
+    store.digest_conflicts = 2;
+    service.tick();
+    CHECK(store.digest_conflicts == 0); // the digest's transaction ran three times
+    CHECK(drain_texts(store) ==
+          std::vector<std::string>{"Your daily digest, 2023-11-15 09:13 UTC: 1 decision waits "
+                                   "for you. !settings digest=off stops it."});
+    const auto bob = real->player_by_account("console", "bob");
+    REQUIRE(bob);
+    CHECK(real->digest(bob->id)->next_at == 1700125200); // 2023-11-16 09:00 UTC
+    service.tick();
+    CHECK(drain_texts(store).empty());
+}
+
+TEST_CASE("A round that the time-driven job starts while another daemon's work conflicts starts "
+          "once",
+          "[bot][service][storage][tournament]") {
+    TempPath path;
+    auto real = storage::open_sqlite_store(path.str());
+    FailingStore store(*real);
+    auto now = std::make_shared<std::int64_t>(fixed_clock());
+    Service service(store, {}, [now] { return *now; });
+    int id = 0;
+    const auto say = [&](const std::string& user, const std::string& text) {
+        service.handle(post(std::to_string(++id), user, text));
+    };
+    say("ann", "!tourney create ko chess knockout tc=1d");
+    for (const char* who : {"ann", "ben", "cat", "dan"})
+        say(who, "!tourney join ko");
+    say("ann", "!tourney start ko");
+    say("dan", "!resign 1"); // game #1 is over; game #2 ends on time
+    say("cat", "e4");
+    drain_texts(store);
+    *now = fixed_clock() + 2 * 86400;
+    store.round_conflicts = 1;
+    CHECK(service.tick() == 1);
+    CHECK(store.round_conflicts == 0);
+    const auto t = real->tournament_by_name("console", "ko");
+    REQUIRE(t);
+    CHECK(t->current_round == 2);
+    CHECK(real->game(2)->reason == "timeout");
+    REQUIRE(real->game(3));
+    CHECK(real->game(3)->status == storage::GameStatus::Ongoing);
+    CHECK_FALSE(real->game(4));
+    int announced = 0;
+    for (const auto& text : drain_texts(store))
+        announced += text.starts_with("ko, round 2 of 2 (") ? 1 : 0;
+    CHECK(announced == 1);
 }
 
 TEST_CASE("The same post delivered twice is applied once", "[bot][service]") {

@@ -7,7 +7,10 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <functional>
 #include <future>
+#include <latch>
+#include <stdexcept>
 #include <thread>
 
 using namespace ghostpost::storage;
@@ -220,4 +223,155 @@ TEST_CASE("Only one daemon's time-driven job takes a due game", "[storage][postg
     CHECK_FALSE(again);
     b->transaction([&] { again = b->claim_due_game(game, 200); });
     CHECK(again);
+}
+
+TEST_CASE("Only one daemon's time-driven job takes a due digest", "[storage][postgres]") {
+    FreshStore fresh(Backend::Postgres);
+    auto& a = fresh.store;
+    auto b = fresh.open();
+    const auto alice = a->upsert_player("telegram", "1", "alice", "alice");
+    a->put_digest({alice.id, "telegram", 8, 100});
+    std::promise<void> claimed;
+    std::promise<void> tried;
+    std::future<bool> other = std::async(std::launch::async, [&] {
+        claimed.get_future().wait();
+        bool got = true;
+        b->transaction([&] { got = b->claim_digest(alice.id, 100); }); // does not wait
+        tried.set_value();
+        return got;
+    });
+    a->transaction([&] {
+        CHECK(a->claim_digest(alice.id, 100));
+        claimed.set_value();
+        tried.get_future().wait();
+        a->put_digest({alice.id, "telegram", 8, 100 + 86400}); // sent: tomorrow's next
+    });
+    CHECK_FALSE(other.get());
+    bool again = true;
+    b->transaction([&] { again = b->claim_digest(alice.id, 150); }); // sent today already
+    CHECK_FALSE(again);
+}
+
+namespace {
+
+// A running tournament of round 1 with two boards, games `first` and `second`.
+struct Round {
+    std::int64_t tournament = 0;
+    std::int64_t first = 0;
+    std::int64_t second = 0;
+};
+
+Round running_round(Store& store) {
+    Round r;
+    r.first = new_game(store);
+    r.second = new_game(store);
+    TournamentRecord t;
+    t.platform = "telegram";
+    t.channel = "-100";
+    t.name = "Spring";
+    t.variant = "chess";
+    t.format = "swiss";
+    t.rounds = 3;
+    t.status = TournamentStatus::Running;
+    t.current_round = 1;
+    t.creator = store.game(r.first)->challenger;
+    r.tournament = store.create_tournament(t);
+    store.start_round(r.tournament, 1, 10);
+    store.add_pairing({r.tournament, 1, 1, t.creator, t.creator, r.first});
+    store.add_pairing({r.tournament, 1, 2, t.creator, t.creator, r.second});
+    return r;
+}
+
+// What the service does in one transaction when a tournament game ends (tourney_game_over):
+// the game's row held, its result saved, the round's other game read, and when both are over
+// the round completed and the next one started. `meet` runs once, between the read and the
+// commit. Run again on a conflict, as Service::retry_conflicts does. Returns whether this daemon
+// started round 2, and counts its conflicts.
+bool end_game(Store& store, std::int64_t tournament, std::int64_t mine, std::int64_t other,
+              const std::function<void()>& meet, int& conflicts) {
+    bool met = false;
+    for (int attempt = 1; attempt <= 20; ++attempt) {
+        bool started = false;
+        try {
+            store.transaction([&] {
+                store.lock_game(mine);
+                GameRecord g = *store.game(mine);
+                g.status = GameStatus::Finished;
+                g.result = "1-0";
+                store.update_game(g);
+                const bool round_over = store.game(other)->status == GameStatus::Finished;
+                if (!met) {
+                    met = true;
+                    meet();
+                }
+                if (!round_over || !store.complete_round(tournament, 1, 20))
+                    return;
+                TournamentRecord t = *store.tournament(tournament);
+                t.current_round = 2;
+                store.update_tournament(t);
+                store.start_round(tournament, 2, 20);
+                started = true;
+            });
+            return started;
+        } catch (const StorageError& e) {
+            if (e.kind() != StorageError::Kind::Conflict)
+                throw;
+            ++conflicts;
+        }
+    }
+    throw std::runtime_error("still conflicting after 20 attempts");
+}
+
+} // namespace
+
+TEST_CASE("Two daemons ending a round's last two games at once start the next round once",
+          "[storage][postgres][tournament]") {
+    FreshStore fresh(Backend::Postgres);
+    auto& a = fresh.store;
+    auto b = fresh.open();
+    const Round r = running_round(*a);
+    // Each reads the other's game as still under way before either commits: unless the
+    // database fails one of them, neither would start round 2.
+    std::latch both_read(2);
+    const auto meet = [&] { both_read.arrive_and_wait(); };
+    int conflicts_a = 0;
+    int conflicts_b = 0;
+    std::future<bool> other = std::async(std::launch::async, [&] {
+        return end_game(*b, r.tournament, r.second, r.first, meet, conflicts_b);
+    });
+    const bool started_a = end_game(*a, r.tournament, r.first, r.second, meet, conflicts_a);
+    const bool started_b = other.get();
+    CHECK(started_a != started_b);
+    CHECK(conflicts_a + conflicts_b >= 1);
+    CHECK(a->tournament(r.tournament)->current_round == 2);
+    CHECK(fresh.value("SELECT COUNT(*) FROM tournament_rounds WHERE round = 2") == "1");
+    CHECK(fresh.value("SELECT COUNT(*) FROM tournament_rounds WHERE completed_at IS NOT NULL") ==
+          "1");
+}
+
+TEST_CASE("Of two daemons completing the same round, the second finds it complete",
+          "[storage][postgres][tournament]") {
+    FreshStore fresh(Backend::Postgres);
+    auto& a = fresh.store;
+    auto b = fresh.open();
+    const Round r = running_round(*a);
+    std::promise<void> completed;
+    std::future<StorageError::Kind> loser = std::async(std::launch::async, [&] {
+        completed.get_future().wait();
+        try {
+            b->transaction([&] { b->complete_round(r.tournament, 1, 20); }); // waits for A
+        } catch (const StorageError& e) {
+            return e.kind();
+        }
+        return StorageError::Kind::Other;
+    });
+    a->transaction([&] {
+        CHECK(a->complete_round(r.tournament, 1, 20));
+        completed.set_value();
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    });
+    CHECK(loser.get() == StorageError::Kind::Conflict);
+    bool again = true;
+    b->transaction([&] { again = b->complete_round(r.tournament, 1, 21); });
+    CHECK_FALSE(again); // so its completion is announced, and the next round started, once
 }

@@ -369,8 +369,9 @@ TEST_CASE("A code is used once and not after it expires; a bound channel sees th
 
 TEST_CASE("A reply's buttons and the accounts it names by display name come back from the outbox",
           "[storage]") {
-    TempPath path;
-    auto store = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
     OutgoingMessage m;
     m.platform = "telegram";
     m.destination = "-100123/42";
@@ -394,12 +395,46 @@ TEST_CASE("A reply's buttons and the accounts it names by display name come back
     CHECK(back.named[0].name == "Zoë Ann");
     CHECK(due[1].message.buttons.empty());
     CHECK(due[1].message.named.empty());
+    // A sender's claim hands them out as well.
+    const auto claimed = store->claim_due("telegram", 10, 1, "A", 40);
+    REQUIRE(claimed.size() == 1);
+    REQUIRE(claimed[0].message.buttons.size() == 2);
+    CHECK(claimed[0].message.buttons[1].command == "!decline 3");
+    REQUIRE(claimed[0].message.named.size() == 1);
+    CHECK(claimed[0].message.named[0].name == "Zoë Ann");
+}
+
+TEST_CASE("A channel's board settings have defaults until its moderators save their own",
+          "[storage]") {
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
+    ChannelSettings c = store->channel_settings("telegram", "-100");
+    CHECK(c.platform == "telegram");
+    CHECK(c.channel == "-100");
+    CHECK(c.orientation == "white");
+    CHECK(c.notation == "ascii");
+    CHECK_FALSE(c.images);
+    c.orientation = "black";
+    c.notation = "unicode";
+    c.images = true;
+    store->save_channel_settings(c);
+    c.orientation = "white"; // saved again: replaced, not added
+    store->save_channel_settings(c);
+    const ChannelSettings back = store->channel_settings("telegram", "-100");
+    CHECK(back.orientation == "white");
+    CHECK(back.notation == "unicode");
+    CHECK(back.images);
+    // Another channel, or the same id on another platform, keeps the defaults.
+    CHECK(store->channel_settings("discord", "-100").notation == "ascii");
+    CHECK(store->channel_settings("telegram", "-200").notation == "ascii");
 }
 
 TEST_CASE("A channel that moves takes its games, tournaments, followers and waiting replies, once",
           "[storage]") {
-    TempPath path;
-    auto store = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
     const auto alice = store->upsert_player("telegram", "11", "Alice", "alice");
     GameRecord g = sample_game(alice.id);
     g.platform = "telegram";
@@ -449,8 +484,9 @@ TEST_CASE("A channel that moves takes its games, tournaments, followers and wait
 
 TEST_CASE("A forecast keeps its lines, texts of several words included, one per seat",
           "[storage][forecast]") {
-    TempPath path;
-    auto store = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
     const auto alice = store->upsert_player("console", "a", "Alice", "alice");
     const auto bob = store->upsert_player("console", "b", "Bob", "bob");
     const std::int64_t game = store->create_game(sample_game(alice.id));
@@ -477,8 +513,9 @@ TEST_CASE("A forecast keeps its lines, texts of several words included, one per 
 }
 
 TEST_CASE("Digests are found when due, earliest first, and not before", "[storage][digest]") {
-    TempPath path;
-    auto store = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
     const auto alice = store->upsert_player("console", "a", "Alice", "alice");
     const auto bob = store->upsert_player("telegram", "b", "Bob", "bob");
     store->put_digest({alice.id, "console", 9, 1700038800});
@@ -501,11 +538,33 @@ TEST_CASE("Digests are found when due, earliest first, and not before", "[storag
     CHECK(store->digest(bob.id)->next_at == 1700035200 + 86400);
 }
 
+TEST_CASE("The time-driven job takes a digest only while it is due", "[storage][digest]") {
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
+    const auto alice = store->upsert_player("console", "a", "Alice", "alice");
+    store->put_digest({alice.id, "console", 8, 1000});
+    bool taken = false;
+    store->transaction([&] { taken = store->claim_digest(alice.id, 999); });
+    CHECK_FALSE(taken);
+    store->transaction([&] {
+        taken = store->claim_digest(alice.id, 1000);
+        store->put_digest({alice.id, "console", 8, 1000 + 86400}); // sent
+    });
+    CHECK(taken);
+    store->transaction([&] { taken = store->claim_digest(alice.id, 2000); });
+    CHECK_FALSE(taken);
+    const auto bob = store->upsert_player("console", "b", "Bob", "bob");
+    store->transaction([&] { taken = store->claim_digest(bob.id, 2000); }); // none asked for
+    CHECK_FALSE(taken);
+}
+
 TEST_CASE("A tournament keeps its schedule, next-round rule and drawn colour, and a board the "
           "floats it gave",
           "[storage][tournament]") {
-    TempPath path;
-    auto store = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
     const auto alice = store->upsert_player("console", "alice", "alice", "alice");
     const auto bob = store->upsert_player("console", "bob", "bob", "bob");
     TournamentRecord t;
@@ -546,7 +605,7 @@ TEST_CASE("A tournament stored before rounds could start by themselves still wai
     TempPath path;
     { auto store = open_sqlite_store(path.str()); }
     Database db(path.str());
-    // A row as the schema before version 13 wrote it: without the new columns.
+    // A row as the schema before version 15 wrote it: without the new columns.
     db.exec("INSERT INTO players (id, platform, user_id, name, name_key) VALUES (1, 'console', "
             "'ann', 'ann', 'ann')");
     db.exec("INSERT INTO tournaments (platform, channel, name, name_key, variant, format, "
