@@ -189,6 +189,20 @@ void read_seconds(const TableReader& reader, const std::string& name, std::int64
     }
 }
 
+// Why `url` cannot name the PostgreSQL database; nullopt when it can. `password_hint` says
+// where the password goes instead.
+std::optional<std::string> url_problem(const std::string& url, const std::string& password_hint) {
+    if (!url.starts_with("postgresql://") && !url.starts_with("postgres://"))
+        return "must be a PostgreSQL URL, postgresql://user@host[:port]/database";
+    const std::string authority = url.substr(url.find("//") + 2);
+    const std::size_t at = authority.find('@');
+    const std::size_t slash = authority.find('/');
+    if (at != std::string::npos && (slash == std::string::npos || at < slash) &&
+        authority.substr(0, at).find(':') != std::string::npos)
+        return "must not hold the password: set " + password_hint;
+    return std::nullopt;
+}
+
 // [storage]: an SQLite file (`path`) or a PostgreSQL database (`url`), never both. The
 // database's password comes from GHOSTPOST_DATABASE_PASSWORD or `password_file`, never from the
 // URL (a URL is printed in errors and process lists); without either, libpq's own means apply
@@ -206,17 +220,9 @@ void read_storage(const toml::table& table, const std::string& source,
     if (!path && !url)
         reader.fail_missing("path");
     if (url) {
-        if (!url->starts_with("postgresql://") && !url->starts_with("postgres://"))
-            reader.fail_at(reader.node("url"), "url",
-                           "must be a PostgreSQL URL, postgresql://user@host[:port]/database");
-        const std::string authority = url->substr(url->find("//") + 2);
-        const std::size_t at = authority.find('@');
-        const std::size_t slash = authority.find('/');
-        if (at != std::string::npos && (slash == std::string::npos || at < slash) &&
-            authority.substr(0, at).find(':') != std::string::npos)
-            reader.fail_at(reader.node("url"), "url",
-                           "must not hold the password: set GHOSTPOST_DATABASE_PASSWORD or "
-                           "[storage] password_file");
+        if (auto problem =
+                url_problem(*url, "GHOSTPOST_DATABASE_PASSWORD or [storage] password_file"))
+            reader.fail_at(reader.node("url"), "url", *problem);
         storage.url = *url;
         if (auto secret = environment("GHOSTPOST_DATABASE_PASSWORD");
             secret && !trim(*secret).empty()) {
@@ -537,6 +543,17 @@ void read_discord(const toml::table& table, const std::string& source,
 }
 
 } // namespace
+
+StorageSettings postgres_storage(const std::string& url, const std::string& source,
+                                 const Environment& environment) {
+    if (auto problem = url_problem(url, "GHOSTPOST_DATABASE_PASSWORD"))
+        throw ConfigError(source, std::nullopt, "", *problem);
+    StorageSettings storage;
+    storage.url = url;
+    if (auto secret = environment("GHOSTPOST_DATABASE_PASSWORD"))
+        storage.password = trim(*secret);
+    return storage;
+}
 
 ConfigError::ConfigError(std::string source, std::optional<std::uint32_t> line, std::string key,
                          std::string problem)

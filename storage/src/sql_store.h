@@ -1172,10 +1172,43 @@ public:
     }
 
     bool claim_digest(std::int64_t player_id, std::int64_t now) override {
-        Statement s(db_, std::string("SELECT 1 FROM digests WHERE player_id = ?1 AND next_at <= ?2") +
-                             D::skip_locked);
+        Statement s(db_,
+                    std::string("SELECT 1 FROM digests WHERE player_id = ?1 AND next_at <= ?2") +
+                        D::skip_locked);
         s.bind(1, player_id).bind(2, now);
         return s.step();
+    }
+
+    std::vector<GameRecord> newest_games(GameStatus status, int limit) override {
+        Statement s(db_, std::string("SELECT ") + game_columns +
+                             " FROM games WHERE status = ?1 ORDER BY id DESC LIMIT ?2");
+        s.bind(1, status_name(status)).bind(2, limit);
+        std::vector<GameRecord> out;
+        while (s.step())
+            out.push_back(read_game(s));
+        return out;
+    }
+
+    std::vector<NamedRating> top_ratings(const std::string& variant, int limit) override {
+        Statement s(db_, "SELECT r.player_id, r.variant, r.rating, r.deviation, r.volatility, "
+                         "r.games, p.name FROM ratings r JOIN players p ON p.id = r.player_id "
+                         "WHERE r.variant = ?1 ORDER BY r.rating DESC, r.player_id LIMIT ?2");
+        s.bind(1, variant).bind(2, limit);
+        std::vector<NamedRating> out;
+        while (s.step())
+            out.push_back({read_rating(s), s.column_text(6)});
+        return out;
+    }
+
+    std::vector<RatingPoint> rating_history(std::int64_t player_id) override {
+        Statement s(db_, "SELECT variant, games, rating, deviation, at FROM rating_history "
+                         "WHERE player_id = ?1 ORDER BY variant, games");
+        s.bind(1, player_id);
+        std::vector<RatingPoint> out;
+        while (s.step())
+            out.push_back({s.column_text(0), static_cast<int>(s.column_int(1)), s.column_real(2),
+                           s.column_real(3), s.column_int(4)});
+        return out;
     }
 
 private:

@@ -243,6 +243,15 @@ public:
         return s_.digests_due(n);
     }
     bool claim_digest(std::int64_t p, std::int64_t n) override { return s_.claim_digest(p, n); }
+    std::vector<storage::GameRecord> newest_games(storage::GameStatus st, int l) override {
+        return s_.newest_games(st, l);
+    }
+    std::vector<storage::NamedRating> top_ratings(const std::string& v, int l) override {
+        return s_.top_ratings(v, l);
+    }
+    std::vector<storage::RatingPoint> rating_history(std::int64_t p) override {
+        return s_.rating_history(p);
+    }
 
 private:
     static void conflict_if(int& count) {

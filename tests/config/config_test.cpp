@@ -259,3 +259,20 @@ TEST_CASE("a storage table that names both backends, or a password in the url, i
     CHECK(error_of("[storage]\n[telegram]\n", env) ==
           "ghostpost.toml:1: storage.path: is required");
 }
+
+TEST_CASE("a PostgreSQL database named on the command line is checked as [storage] url is",
+          "[config]") {
+    const auto with_password = fake_environment({{"GHOSTPOST_DATABASE_PASSWORD", " s3cret\n"}});
+    const auto storage =
+        postgres_storage("postgresql://ghostpost@db/games", "--db-url", with_password);
+    CHECK(storage.url == "postgresql://ghostpost@db/games");
+    CHECK(storage.password == "s3cret");
+    CHECK(storage.path.empty());
+    CHECK(postgres_storage("postgresql:///games?host=/run/pg", "--db-url", fake_environment({}))
+              .password.empty());
+    CHECK_THROWS_WITH(
+        postgres_storage("postgresql://ghostpost:hunter2@db/games", "--db-url", with_password),
+        "--db-url: must not hold the password: set GHOSTPOST_DATABASE_PASSWORD");
+    CHECK_THROWS_WITH(postgres_storage("games.sqlite", "--db-url", with_password),
+                      "--db-url: must be a PostgreSQL URL, postgresql://user@host[:port]/database");
+}

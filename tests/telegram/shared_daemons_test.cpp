@@ -6,11 +6,15 @@
 #include "../support/test_stores.h"
 #include "fake_telegram.h"
 
+#include <arpa/inet.h>
 #include <fstream>
 #include <future>
+#include <httplib.h>
 #include <map>
+#include <netinet/in.h>
 #include <random>
 #include <set>
+#include <sys/socket.h>
 
 using namespace ghostpost;
 using nlohmann::json;
@@ -30,14 +34,18 @@ double unix_now() {
 
 // Daemon `slot` reaches the fake under its own path, so the fake records whose sends are whose.
 std::filesystem::path write_config(const test::TempDir& dir, const FakeTelegram& fake,
-                                   const FreshStore& db, int slot) {
+                                   const FreshStore& db, int slot,
+                                   const std::string& web_listen = "") {
     const auto path = dir.path() / ("daemon" + std::to_string(slot) + ".toml");
-    std::ofstream(path) << "[storage]\nurl = \"" << db.url() << "\"\n"
-                        << "lease_seconds = " << lease_seconds << "\nclaim_seconds = 5\n"
-                        << "[log]\nlevel = \"info\"\n"
-                        << "[telegram]\napi_url = \"" << fake.url() << "/d" << slot << "\"\n"
-                        << "poll_timeout = 2\n"
-                        << "per_chat_interval_ms = 0\ngroup_messages_per_minute = 1000\n";
+    std::ofstream config(path);
+    if (!web_listen.empty())
+        config << "[web]\nlisten = \"" << web_listen << "\"\n";
+    config << "[storage]\nurl = \"" << db.url() << "\"\n"
+           << "lease_seconds = " << lease_seconds << "\nclaim_seconds = 5\n"
+           << "[log]\nlevel = \"info\"\n"
+           << "[telegram]\napi_url = \"" << fake.url() << "/d" << slot << "\"\n"
+           << "poll_timeout = 2\n"
+           << "per_chat_interval_ms = 0\ngroup_messages_per_minute = 1000\n";
     return path;
 }
 
@@ -48,6 +56,20 @@ std::unique_ptr<test::Child> start_daemon(const test::TempDir& dir, int slot,
         std::vector<std::string>{GHOSTPOST_BINARY, "run", "--config", config.string()},
         dir.path() / (name + ".out"), dir.path() / (name + ".err"),
         std::vector<std::string>{token_env});
+}
+
+// A loopback port nobody listens on right now.
+int free_port() {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    REQUIRE(fd >= 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+    socklen_t size = sizeof address;
+    REQUIRE(getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size) == 0);
+    close(fd);
+    return ntohs(address.sin_port);
 }
 
 template <typename Predicate> bool eventually(Predicate done, std::chrono::seconds limit) {
@@ -258,5 +280,46 @@ TEST_CASE("When the daemon that polls dies, another polls within the lease's tim
     CHECK(fake.sent()[1]["via"] == "d1");
     second->signal(SIGTERM);
     CHECK(second->wait_exit(std::chrono::seconds(10)) == 0);
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("A daemon on PostgreSQL serves the web view, and so does ghostpost web --db-url",
+          "[daemon][telegram][postgres][web]") {
+    test::TempDir dir;
+    FakeTelegram fake(dir);
+    FreshStore db(Backend::Postgres, "web", false);
+    const int port = free_port();
+    auto daemon =
+        start_daemon(dir, 0, write_config(dir, fake, db, 0, "127.0.0.1:" + std::to_string(port)));
+    fake.say(-1001, 7, "alice", "!new chess @bob white tc=none");
+    fake.say(-1001, 8, "bob", "!accept");
+    fake.say(-1001, 7, "alice", "e4");
+    REQUIRE(eventually([&] { return fake.sent().size() >= 3; }, std::chrono::seconds(60)));
+    httplib::Client daemon_web("127.0.0.1", port);
+    auto page = daemon_web.Get("/game/1");
+    REQUIRE(page);
+    CHECK(page->status == 200);
+    CHECK(page->body.find("data-square=\"e4\" data-piece=\"P\"") != std::string::npos);
+    CHECK(page->body.find("ply 1 of 1") != std::string::npos);
+
+    // The same pages without the bot, as a second machine would serve them.
+    const int web_port = free_port();
+    test::Child web({GHOSTPOST_BINARY, "web", "--db-url", db.url(), "--listen",
+                     "127.0.0.1:" + std::to_string(web_port)},
+                    dir.path() / "web.out", dir.path() / "web.err");
+    httplib::Client alone("127.0.0.1", web_port);
+    REQUIRE(
+        eventually([&] { return static_cast<bool>(alone.Get("/")); }, std::chrono::seconds(30)));
+    auto served = alone.Get("/game/1");
+    REQUIRE(served);
+    CHECK(served->status == 200);
+    CHECK(served->get_header_value("ETag") == page->get_header_value("ETag"));
+    CHECK(test::read_file(dir.path() / "web.out").starts_with("serving postgresql://"));
+    web.signal(SIGTERM);
+    CHECK(web.wait_exit(std::chrono::seconds(10)) == 0);
+
+    daemon->signal(SIGTERM);
+    CHECK(daemon->wait_exit(std::chrono::seconds(10)) == 0);
+    CHECK(test::read_file(dir.path() / "daemon0.err").find("web_listening") != std::string::npos);
     CHECK(fake.violations().empty());
 }

@@ -250,12 +250,6 @@ int run(const std::string& config_path, bool check_only) {
         log::add_secret(settings.discord.token);
     if (!settings.storage.password.empty())
         log::add_secret(settings.storage.password);
-    if (!settings.storage.url.empty() && !settings.web.listen.empty()) {
-        log::error("bad_configuration",
-                   {{"error", config_path + ": web.listen: the web view reads an SQLite database; "
-                                            "with [storage] url, leave [web] listen out"}});
-        return 2;
-    }
     if (check_only) {
         // What an operator runs as the service's user before starting it: the configuration
         // reads, the secrets are there and the database opens for writing (and is migrated).
@@ -326,6 +320,8 @@ int run(const std::string& config_path, bool check_only) {
         if (!settings.web.listen.empty()) {
             web::SiteSettings site_settings;
             site_settings.db_path = settings.storage.path.string();
+            site_settings.db_url = settings.storage.url;
+            site_settings.db_password = settings.storage.password;
             site_settings.command_prefix = settings.command_prefix;
             site = std::make_unique<web::Site>(site_settings);
             web_server =

@@ -137,4 +137,11 @@ Settings parse(std::string_view toml_text, const std::string& source,
 // Reads and parses a file. Throws ConfigError (also when the file cannot be read).
 Settings load(const std::filesystem::path& file, const Environment& environment);
 
+// A PostgreSQL database named on a command line rather than in a file (`ghostpost web
+// --db-url`): `url` as [storage] url must be (postgresql://..., without a password), the
+// password from GHOSTPOST_DATABASE_PASSWORD (unset: libpq's own means). Throws ConfigError
+// naming `source`.
+StorageSettings postgres_storage(const std::string& url, const std::string& source,
+                                 const Environment& environment);
+
 } // namespace ghostpost::config

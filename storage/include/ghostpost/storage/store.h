@@ -250,6 +250,21 @@ struct RatingRecord {
     int games = 0;
 };
 
+// One point of a player's rating history: the rating after their `games`-th rated game.
+struct RatingPoint {
+    std::string variant;
+    int games = 0;
+    double rating = 0;
+    double deviation = 0;
+    std::int64_t at = 0;
+};
+
+// A rating with the display name of its player's row, for a leaderboard.
+struct NamedRating {
+    RatingRecord rating;
+    std::string name;
+};
+
 // The narrow interfaces. Each backend implements all of them in one class; Store gathers them,
 // so the service holds one object. Every call may also throw StorageError for the database
 // itself (busy, a conflict with another daemon, a lost connection); only the errors a caller
@@ -500,9 +515,22 @@ public:
     virtual void save_channel_settings(const ChannelSettings& settings) = 0;
 };
 
+// Read-only lists over every platform at once, for pages that show the whole database (the
+// web view); each reads a bounded number of rows by an index.
+class Overview {
+public:
+    virtual ~Overview() = default;
+    // The newest `limit` games with `status`, newest first.
+    virtual std::vector<GameRecord> newest_games(GameStatus status, int limit) = 0;
+    // The best `limit` ratings of the variant on every platform, best first (ties by player).
+    virtual std::vector<NamedRating> top_ratings(const std::string& variant, int limit) = 0;
+    // Every rating the player had after a rated game, by variant, then by games played.
+    virtual std::vector<RatingPoint> rating_history(std::int64_t player_id) = 0;
+};
+
 // Everything the service keeps, in one object.
 class Store : public PostLog, public Players, public Games, public Tournaments, public Outbox,
-              public Moderation {
+              public Moderation, public Overview {
 public:
     ~Store() override = default;
 
