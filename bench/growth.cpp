@@ -12,7 +12,8 @@
 // transaction, of real chess games between 2,000 players: each game is ongoing, has the four
 // legal moves 1. e4 e5 2. Nf3 Nc6 in its action log, a 3-day clock per move with White's
 // running, and the deadline the service would store for it (the 80 % reminder). A third as many
-// finished games are stored too. Nothing is due during the timing, as in a quiet hour.
+// finished games are stored too. Every player has asked for a daily digest, at an hour of the
+// next day. Nothing is due during the timing, as in a quiet hour.
 //
 // Run a Release build: `growth [dir] [sizes...]` (dir: where the databases go, default ".";
 // it must be a real disk for the fsyncs to count).
@@ -68,9 +69,11 @@ double cpu_seconds() {
 void fill(storage::Store& store, int ongoing) {
     constexpr int players = 2000;
     store.transaction([&] {
-        for (int i = 1; i <= players; ++i)
-            store.upsert_player("console", "u" + std::to_string(i), "U" + std::to_string(i),
-                                "u" + std::to_string(i));
+        for (int i = 1; i <= players; ++i) {
+            const auto p = store.upsert_player("console", "u" + std::to_string(i),
+                                               "U" + std::to_string(i), "u" + std::to_string(i));
+            store.put_digest({p.id, "console", i % 24, start / day * day + day + i % 24 * 3600});
+        }
         const int total = ongoing + ongoing / 3;
         for (int n = 0; n < total; ++n) {
             const std::int64_t white = 1 + n % players;

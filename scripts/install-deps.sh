@@ -10,6 +10,8 @@ packages=(
     libboost-dev
     libcairo2-dev libpng-dev libfreetype-dev libtomlplusplus-dev libcli11-dev catch2 fonts-dejavu-core
     python3 sqlite3
+    # The man page is written from the binary's --help at build time.
+    help2man
     # The web view's HTTP server (bot/web), and the browser its page tests drive headless.
     libcpp-httplib-dev chromium
     # The fake Discourse and the fake Matrix homeserver validate every request against the API
@@ -17,6 +19,8 @@ packages=(
     python3-yaml python3-jsonschema
     # The fuzz targets (tests/fuzz): clang and its libFuzzer and sanitizer runtimes.
     clang libclang-rt-14-dev
+    # The PostgreSQL backend (libpq), and the server the tests start a throw-away cluster of.
+    libpq-dev postgresql-15
 )
 # Node.js and npm run the Telegram emulator in the tests. A machine may already carry a Node.js
 # of its own (NodeSource's package ships npm inside it and conflicts with Debian's npm), so

@@ -189,6 +189,73 @@ void read_seconds(const TableReader& reader, const std::string& name, std::int64
     }
 }
 
+// Why `url` cannot name the PostgreSQL database; nullopt when it can. `password_hint` says
+// where the password goes instead.
+std::optional<std::string> url_problem(const std::string& url, const std::string& password_hint) {
+    if (!url.starts_with("postgresql://") && !url.starts_with("postgres://"))
+        return "must be a PostgreSQL URL, postgresql://user@host[:port]/database";
+    const std::string authority = url.substr(url.find("//") + 2);
+    const std::size_t at = authority.find('@');
+    const std::size_t slash = authority.find('/');
+    if (at != std::string::npos && (slash == std::string::npos || at < slash) &&
+        authority.substr(0, at).find(':') != std::string::npos)
+        return "must not hold the password: set " + password_hint;
+    return std::nullopt;
+}
+
+// [storage]: an SQLite file (`path`) or a PostgreSQL database (`url`), never both. The
+// database's password comes from GHOSTPOST_DATABASE_PASSWORD or `password_file`, never from the
+// URL (a URL is printed in errors and process lists); without either, libpq's own means apply
+// (PGPASSWORD, ~/.pgpass).
+void read_storage(const toml::table& table, const std::string& source,
+                  const Environment& environment, const std::filesystem::path& base_dir,
+                  StorageSettings& storage) {
+    const TableReader reader(table, "storage.", source,
+                             {"path", "url", "password_file", "lease_seconds", "claim_seconds"});
+    const auto path = reader.string("path");
+    const auto url = reader.string("url");
+    if (path && url)
+        reader.fail_at(reader.node("url"), "url",
+                       "give either path (SQLite) or url (PostgreSQL), not both");
+    if (!path && !url)
+        reader.fail_missing("path");
+    if (url) {
+        if (auto problem =
+                url_problem(*url, "GHOSTPOST_DATABASE_PASSWORD or [storage] password_file"))
+            reader.fail_at(reader.node("url"), "url", *problem);
+        storage.url = *url;
+        if (auto secret = environment("GHOSTPOST_DATABASE_PASSWORD");
+            secret && !trim(*secret).empty()) {
+            storage.password = trim(*secret);
+        } else if (auto file = reader.string("password_file")) {
+            std::filesystem::path where(*file);
+            if (where.is_relative() && !base_dir.empty())
+                where = base_dir / where;
+            std::ifstream in(where);
+            if (!in)
+                reader.fail_at(reader.node("password_file"), "password_file",
+                               "cannot read " + where.string());
+            std::stringstream text;
+            text << in.rdbuf();
+            storage.password = trim(text.str());
+            if (storage.password.empty())
+                reader.fail_at(reader.node("password_file"), "password_file",
+                               where.string() + " is empty");
+        }
+    } else {
+        if (path->empty())
+            reader.fail_at(reader.node("path"), "path", "must not be empty");
+        if (reader.string("password_file"))
+            reader.fail_at(reader.node("password_file"), "password_file",
+                           "is for a PostgreSQL url; an SQLite file has no password");
+        storage.path = *path;
+        if (storage.path.is_relative() && !base_dir.empty())
+            storage.path = base_dir / storage.path;
+    }
+    read_seconds(reader, "lease_seconds", 3, 600, storage.lease);
+    read_seconds(reader, "claim_seconds", 5, 3600, storage.claim);
+}
+
 // The pacing keys every chat platform has: per_chat_interval_ms and group_messages_per_minute.
 void read_pacing(const TableReader& reader, std::chrono::milliseconds& per_chat, int& per_minute) {
     if (auto millis = reader.integer("per_chat_interval_ms")) {
@@ -477,6 +544,17 @@ void read_discord(const toml::table& table, const std::string& source,
 
 } // namespace
 
+StorageSettings postgres_storage(const std::string& url, const std::string& source,
+                                 const Environment& environment) {
+    if (auto problem = url_problem(url, "GHOSTPOST_DATABASE_PASSWORD"))
+        throw ConfigError(source, std::nullopt, "", *problem);
+    StorageSettings storage;
+    storage.url = url;
+    if (auto secret = environment("GHOSTPOST_DATABASE_PASSWORD"))
+        storage.password = trim(*secret);
+    return storage;
+}
+
 ConfigError::ConfigError(std::string source, std::optional<std::uint32_t> line, std::string key,
                          std::string problem)
     : std::runtime_error(format_error(source, line, key, problem)), key_(std::move(key)),
@@ -611,20 +689,7 @@ Settings parse(std::string_view toml_text, const std::string& source,
     if (storage == nullptr) {
         throw ConfigError(source, std::nullopt, "storage", "is required ([storage] path)");
     }
-    {
-        const TableReader reader(*storage, "storage.", source, {"path"});
-        const auto path = reader.string("path");
-        if (!path) {
-            reader.fail_missing("path");
-        }
-        if (path->empty()) {
-            reader.fail_at(reader.node("path"), "path", "must not be empty");
-        }
-        settings.storage.path = *path;
-        if (settings.storage.path.is_relative() && !base_dir.empty()) {
-            settings.storage.path = base_dir / settings.storage.path;
-        }
-    }
+    read_storage(*storage, source, environment, base_dir, settings.storage);
 
     if (const toml::table* web = subtable(root, "web", source)) {
         const TableReader reader(*web, "web.", source, {"listen", "base_url"});

@@ -31,7 +31,7 @@ inline ConsoleRun run_console_keeping_images(const std::string& input, const std
     std::filesystem::create_directories(image_dir.str());
     std::ofstream(in_file.str(), std::ios::binary) << input;
     const std::string command = std::string("'") + GHOSTPOST_BIN + "' console --db '" + db +
-                                "' --fixed-time 1700000000 --image-dir '" + image_dir.str() +
+                                "' --fixed-time 1700000000 --moderator mod --image-dir '" + image_dir.str() +
                                 "' < '" + in_file.str() + "' > '" + out_file.str() + "' 2>&1";
     REQUIRE(std::system(command.c_str()) == 0);
     ConsoleRun run;

@@ -123,7 +123,7 @@ TEST_CASE("Random Phantom Chess games through the console never show the channel
         REQUIRE(started.ok());
         std::unique_ptr<Game> game = std::move(*started);
         std::vector<Step> steps;
-        std::string input = images ? "#lobby alice: !settings images=on\n"
+        std::string input = images ? "#lobby mod: !channel settings images=on\n"
                                      "#lobby bob: !settings images=on\n"
                                    : "";
         input += "#lobby alice: !new phantom @bob white\n#sep carol: !games\n"

@@ -73,7 +73,7 @@ TEST_CASE("Two Phantom Chess runs that differ only in where the Phantoms are loo
         std::array<std::unique_ptr<Game>, 2> game{new_phantom_game(), new_phantom_game()};
         std::array<std::string, 2> input;
         for (auto& in : input)
-            in = "#lobby alice: !settings images=on\n#lobby carol: !settings images=on\n"
+            in = "#lobby mod: !channel settings images=on\n#lobby carol: !settings images=on\n"
                  "#lobby alice: !new phantom @bob white\n#lobby bob: !accept\n#sep carol: !games\n";
         std::vector<bool> probe_post{false};
         auto post = [&](const std::array<std::string, 2>& line, bool probe) {

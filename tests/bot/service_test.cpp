@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 
@@ -26,8 +27,27 @@ public:
     explicit FailingStore(storage::Store& inner) : s_(inner) {}
     int fail_on_enqueue = -1;
     bool fail_on_append = false; // every appended action fails: a fault that never goes away
+    int status_reads = 0;        // calls of games_with_status, which reads every such game
 
-    void transaction(const std::function<void()>& w) override { s_.transaction(w); }
+    // Transactions that fail at their end as if another daemon had changed what they read.
+    int conflicts = 0;
+    int transactions = 0;
+    // Writes that fail as PostgreSQL fails a write to a row another daemon changed meanwhile:
+    // saving a digest, completing a tournament's round.
+    int digest_conflicts = 0;
+    int round_conflicts = 0;
+
+    void transaction(const std::function<void()>& w) override {
+        ++transactions;
+        s_.transaction([&] {
+            w();
+            if (conflicts > 0) {
+                --conflicts;
+                throw storage::StorageError(storage::StorageError::Kind::Conflict,
+                                            "could not serialize access");
+            }
+        });
+    }
     bool post_handled(const std::string& p, const std::string& c, const std::string& m) override {
         return s_.post_handled(p, c, m);
     }
@@ -52,6 +72,13 @@ public:
     }
     void save_player_settings(const storage::PlayerRecord& p) override {
         s_.save_player_settings(p);
+    }
+    storage::ChannelSettings channel_settings(const std::string& platform,
+                                              const std::string& channel) override {
+        return s_.channel_settings(platform, channel);
+    }
+    void save_channel_settings(const storage::ChannelSettings& c) override {
+        s_.save_channel_settings(c);
     }
     void link_account(std::int64_t a, std::int64_t o) override { s_.link_account(a, o); }
     std::optional<storage::PlayerRecord> account_on(std::int64_t o, const std::string& p) override {
@@ -80,6 +107,9 @@ public:
     games_of_player(const storage::PlayerRecord& p,
                     const std::vector<storage::GameStatus>& st) override {
         return s_.games_of_player(p, st);
+    }
+    int move_channel(const std::string& p, const std::string& f, const std::string& t) override {
+        return s_.move_channel(p, f, t);
     }
     void append_action(const storage::ActionRecord& a) override {
         if (fail_on_append)
@@ -112,6 +142,7 @@ public:
     int pending_count(const std::string& p) override { return s_.pending_count(p); }
     std::vector<storage::GameRecord>
     games_with_status(const std::vector<storage::GameStatus>& st) override {
+        ++status_reads;
         return s_.games_with_status(st);
     }
     void set_next_deadline(std::int64_t g, std::optional<std::int64_t> at) override {
@@ -133,6 +164,25 @@ public:
     }
     void put_ban(const storage::Ban& b) override { s_.put_ban(b); }
     void remove_ban(const std::string& p, const std::string& u) override { s_.remove_ban(p, u); }
+    bool hold_lease(const std::string& n, const std::string& h, std::int64_t now,
+                    std::int64_t until) override {
+        return s_.hold_lease(n, h, now, until);
+    }
+    void release_lease(const std::string& n, const std::string& h) override {
+        s_.release_lease(n, h);
+    }
+    std::int64_t lock_game(std::int64_t id) override { return s_.lock_game(id); }
+    bool claim_due_game(std::int64_t id, std::int64_t now) override {
+        return s_.claim_due_game(id, now);
+    }
+    std::vector<storage::OutboxEntry> claim_due(const std::string& p, std::int64_t now, int limit,
+                                                const std::string& h, std::int64_t until) override {
+        return s_.claim_due(p, now, limit, h, until);
+    }
+    void unclaim(const std::vector<std::int64_t>& ids, const std::string& h) override {
+        s_.unclaim(ids, h);
+    }
+    bool shared() const override { return s_.shared(); }
     std::int64_t create_tournament(const storage::TournamentRecord& t) override {
         return s_.create_tournament(t);
     }
@@ -156,7 +206,9 @@ public:
     void set_seed(std::int64_t t, std::int64_t p, int s) override { s_.set_seed(t, p, s); }
     void start_round(std::int64_t t, int r, std::int64_t n) override { s_.start_round(t, r, n); }
     bool complete_round(std::int64_t t, int r, std::int64_t n) override {
-        return s_.complete_round(t, r, n);
+        const bool completed = s_.complete_round(t, r, n);
+        conflict_if(round_conflicts);
+        return completed;
     }
     void add_pairing(const storage::PairingRecord& p) override { s_.add_pairing(p); }
     std::vector<storage::PairingRecord> pairings(std::int64_t t) override { return s_.pairings(t); }
@@ -176,8 +228,39 @@ public:
                                                    int l) override {
         return s_.leaderboard(p, v, l);
     }
+    std::vector<storage::ForecastRecord> forecasts(std::int64_t g) override {
+        return s_.forecasts(g);
+    }
+    void put_forecast(const storage::ForecastRecord& f) override { s_.put_forecast(f); }
+    void clear_forecast(std::int64_t g, rules::Seat s) override { s_.clear_forecast(g, s); }
+    std::optional<storage::DigestRecord> digest(std::int64_t p) override { return s_.digest(p); }
+    void put_digest(const storage::DigestRecord& d) override {
+        s_.put_digest(d);
+        conflict_if(digest_conflicts);
+    }
+    void clear_digest(std::int64_t p) override { s_.clear_digest(p); }
+    std::vector<storage::DigestRecord> digests_due(std::int64_t n) override {
+        return s_.digests_due(n);
+    }
+    bool claim_digest(std::int64_t p, std::int64_t n) override { return s_.claim_digest(p, n); }
+    std::vector<storage::GameRecord> newest_games(storage::GameStatus st, int l) override {
+        return s_.newest_games(st, l);
+    }
+    std::vector<storage::NamedRating> top_ratings(const std::string& v, int l) override {
+        return s_.top_ratings(v, l);
+    }
+    std::vector<storage::RatingPoint> rating_history(std::int64_t p) override {
+        return s_.rating_history(p);
+    }
 
 private:
+    static void conflict_if(int& count) {
+        if (count > 0) {
+            --count;
+            throw storage::StorageError(storage::StorageError::Kind::Conflict,
+                                        "could not serialize access due to concurrent update");
+        }
+    }
     storage::Store& s_;
 };
 
@@ -237,6 +320,100 @@ TEST_CASE("A post that throws halfway leaves no action, reply, cursor or handled
     CHECK(real->actions(1).front().text == "e4");
     CHECK(service.handle(post("4", "bob", "e5")) == HandleStatus::Handled);
     CHECK(real->actions(1).back().text == "e5");
+}
+
+TEST_CASE("A post that conflicts with another daemon's is run again from the start, and kept "
+          "once",
+          "[bot][service][storage]") {
+    TempPath path;
+    auto real = storage::open_sqlite_store(path.str());
+    FailingStore store(*real);
+    Service service(store, {}, fixed_clock);
+    start_game(service, store);
+
+    store.conflicts = 2;
+    store.transactions = 0;
+    CHECK(service.handle(post("3", "alice", "e4")) == HandleStatus::Handled);
+    CHECK(store.transactions == 3);
+    CHECK(real->actions(1).size() == 1);
+    CHECK(drain_texts(store).size() == 1); // one reply, not three
+    CHECK(service.handle(post("4", "bob", "e5")) == HandleStatus::Handled);
+    CHECK(real->actions(1).back().text == "e5");
+
+    // A conflict that never ends is the caller's after conflict_attempts tries; nothing kept.
+    store.conflicts = 1000;
+    store.transactions = 0;
+    try {
+        service.handle(post("5", "alice", "Nf3"));
+        FAIL("no conflict came out");
+    } catch (const storage::StorageError& e) {
+        CHECK(e.kind() == storage::StorageError::Kind::Conflict);
+    }
+    CHECK(store.transactions == 20); // ServiceSettings::conflict_attempts
+    CHECK(real->actions(1).size() == 2);
+    CHECK_FALSE(real->post_handled("console", "lobby", "5"));
+}
+
+TEST_CASE("A digest the time-driven job sends while another daemon's work conflicts goes out "
+          "once",
+          "[bot][service][storage][digest]") {
+    TempPath path;
+    auto real = storage::open_sqlite_store(path.str());
+    FailingStore store(*real);
+    auto now = std::make_shared<std::int64_t>(fixed_clock()); // 2023-11-14 22:13:20 UTC
+    Service service(store, {}, [now] { return *now; });
+    start_game(service, store);
+    service.handle(post("3", "alice", "e4")); // bob must move
+    service.handle(post("4", "bob", "!settings digest=9"));
+    drain_texts(store);
+    *now = fixed_clock() + 11 * 3600; // 2023-11-15 09:13 UTC
+    store.digest_conflicts = 2;
+    service.tick();
+    CHECK(store.digest_conflicts == 0); // the digest's transaction ran three times
+    CHECK(drain_texts(store) ==
+          std::vector<std::string>{"Your daily digest, 2023-11-15 09:13 UTC: 1 decision waits "
+                                   "for you. !settings digest=off stops it."});
+    const auto bob = real->player_by_account("console", "bob");
+    REQUIRE(bob);
+    CHECK(real->digest(bob->id)->next_at == 1700125200); // 2023-11-16 09:00 UTC
+    service.tick();
+    CHECK(drain_texts(store).empty());
+}
+
+TEST_CASE("A round that the time-driven job starts while another daemon's work conflicts starts "
+          "once",
+          "[bot][service][storage][tournament]") {
+    TempPath path;
+    auto real = storage::open_sqlite_store(path.str());
+    FailingStore store(*real);
+    auto now = std::make_shared<std::int64_t>(fixed_clock());
+    Service service(store, {}, [now] { return *now; });
+    int id = 0;
+    const auto say = [&](const std::string& user, const std::string& text) {
+        service.handle(post(std::to_string(++id), user, text));
+    };
+    say("ann", "!tourney create ko chess knockout tc=1d");
+    for (const char* who : {"ann", "ben", "cat", "dan"})
+        say(who, "!tourney join ko");
+    say("ann", "!tourney start ko");
+    say("dan", "!resign 1"); // game #1 is over; game #2 ends on time
+    say("cat", "e4");
+    drain_texts(store);
+    *now = fixed_clock() + 2 * 86400;
+    store.round_conflicts = 1;
+    CHECK(service.tick() == 1);
+    CHECK(store.round_conflicts == 0);
+    const auto t = real->tournament_by_name("console", "ko");
+    REQUIRE(t);
+    CHECK(t->current_round == 2);
+    CHECK(real->game(2)->reason == "timeout");
+    REQUIRE(real->game(3));
+    CHECK(real->game(3)->status == storage::GameStatus::Ongoing);
+    CHECK_FALSE(real->game(4));
+    int announced = 0;
+    for (const auto& text : drain_texts(store))
+        announced += text.starts_with("ko, round 2 of 2 (") ? 1 : 0;
+    CHECK(announced == 1);
 }
 
 TEST_CASE("The same post delivered twice is applied once", "[bot][service]") {
@@ -308,8 +485,9 @@ TEST_CASE("Commands addressed to another bot are ignored", "[bot][service]") {
     CHECK(drain_texts(*store).empty());
     service.handle(post("2", "alice", "/settings@ghostpost"));
     CHECK(drain_texts(*store) ==
-          std::vector<std::string>{"Settings of @alice: orientation=auto notation=ascii "
-                                   "images=off reminders=off."});
+          std::vector<std::string>{"Settings of @alice for what I send you privately: "
+                                   "orientation=auto notation=ascii images=off reminders=off "
+                                   "digest=off."});
 }
 
 namespace {
@@ -410,4 +588,22 @@ TEST_CASE("With a web address set, the start of a game and !board link its page"
           "Game #1, FIDE chess: @alice (White) vs @bob (Black). @alice (White) must move. Clock "
           "(3d per move; rated): @alice (White) 3d 0h left, until 2023-11-17 22:13 UTC; @bob "
           "(Black) 3d 0h left. Web: https://games.example.org/game/1");
+}
+
+TEST_CASE("Between polls the engine reads only its own games, however many people play",
+          "[bot][service][scale]") {
+    TempPath path;
+    auto real = storage::open_sqlite_store(path.str());
+    FailingStore store(*real);
+    Service service(store, {}, fixed_clock);
+    service.handle(post("1", "alice", "!new chess @bob"));
+    service.handle(post("2", "bob", "!accept"));
+    service.handle(post("3", "carol", "!new chess bot level=1 tc=none"));
+    service.handle(post("4", "carol", "e4"));
+    store.status_reads = 0;
+    const auto turns = service.engine_turns("console", {});
+    REQUIRE(turns.size() == 1);
+    CHECK(turns[0].game_id == 2);
+    CHECK(turns[0].level == 1);
+    CHECK(store.status_reads == 0);
 }

@@ -56,7 +56,8 @@ json message_update(std::int64_t update_id, std::int64_t chat, const std::string
 
 } // namespace
 
-TEST_CASE("getUpdates is a long poll from the cursor for messages only", "[telegram]") {
+TEST_CASE("getUpdates is a long poll from the cursor for messages and button presses only",
+          "[telegram]") {
     CannedHttp http;
     TelegramPlatform telegram(http, options());
     http.answer(200, {{"ok", true}, {"result", json::array()}});
@@ -65,7 +66,9 @@ TEST_CASE("getUpdates is a long poll from the cursor for messages only", "[teleg
     CHECK(http.requests[0].url == "http://127.0.0.1:9/bot" + token + "/getUpdates");
     CHECK(http.requests[0].content_type == "application/json");
     CHECK(json::parse(http.requests[0].body) ==
-          json{{"offset", 1001}, {"timeout", 50}, {"allowed_updates", {"message"}}});
+          json{{"offset", 1001},
+               {"timeout", 50},
+               {"allowed_updates", {"message", "callback_query"}}});
     CHECK(http.requests[0].timeout == std::chrono::seconds(65));
 }
 

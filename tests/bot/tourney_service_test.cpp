@@ -84,7 +84,8 @@ std::string name_of(Lobby& lobby, std::int64_t id) {
 
 // The loser of each of the round's games resigns: the lower seed (later joiner here) when
 // `favourites` is true.
-void finish_round(Lobby& lobby, int round, bool favourites) {
+// Returns what the last resignation's post queued.
+std::vector<std::string> finish_round(Lobby& lobby, int round, bool favourites) {
     auto t = lobby.store().tournament_by_name("console", "cup").value();
     auto entrants = lobby.store().entrants(t.id);
     auto seed = [&](std::int64_t id) {
@@ -93,13 +94,15 @@ void finish_round(Lobby& lobby, int round, bool favourites) {
                 return e.seed;
         return -1;
     };
+    std::vector<std::string> last;
     for (const auto& p : lobby.store().pairings(t.id)) {
         if (p.round != round || !p.black)
             continue;
         std::int64_t weaker = seed(p.white) > seed(*p.black) ? p.white : *p.black;
         std::int64_t loser = favourites ? weaker : (weaker == p.white ? *p.black : p.white);
-        lobby.post(name_of(lobby, loser), "!resign " + std::to_string(*p.game_id));
+        last = lobby.post(name_of(lobby, loser), "!resign " + std::to_string(*p.game_id));
     }
+    return last;
 }
 
 } // namespace
@@ -169,8 +172,6 @@ TEST_CASE("A Swiss of six players over three rounds never pairs anyone twice",
         REQUIRE(t.current_round == round);
         // Alternate who wins so that score groups mix: favourites in odd rounds.
         finish_round(lobby, round, round % 2 == 1);
-        if (round < 3)
-            lobby.post("ann", "!tourney next cup");
     }
     auto t = lobby.store().tournament_by_name("console", "cup").value();
     CHECK(t.status == storage::TournamentStatus::Finished);
@@ -194,9 +195,10 @@ TEST_CASE("A Swiss of six players over three rounds never pairs anyone twice",
 TEST_CASE("A knockout of five seeds 4 and 5 into round 1 and a draw sends the higher seed through",
           "[bot][tournament][knockout]") {
     Lobby lobby;
-    run_start(lobby, "knockout", {"a1", "b2", "c3", "d4", "e5"});
+    run_start(lobby, "knockout", {"a1", "b2", "c3", "d4", "e5"}, " next=manual");
     auto t = lobby.store().tournament_by_name("console", "cup").value();
     CHECK(t.rounds == 3);
+    CHECK(t.next_round == "manual");
     auto boards = lobby.store().pairings(t.id);
     REQUIRE(boards.size() == 4);
     auto id = [&](const std::string& n) { return lobby.id(n); };
@@ -258,21 +260,37 @@ TEST_CASE("Mistaken tournament commands get one reply and change nothing", "[bot
     CHECK(one("amy", "!tourney create 9lives chess swiss") ==
           "#lobby \"9lives\" cannot be a tournament name: up to 32 letters, digits, - and _, "
           "starting with a letter. Use: !tourney create <name> <variant> "
-          "<roundrobin|double|swiss|knockout> [rounds=N] [tc=...]");
+          "<roundrobin|double|swiss|knockout> [rounds=N] [tc=...] [next=auto|manual] "
+          "[schedule=rounds|allatonce]");
     CHECK(
         one("amy", "!tourney create cup chess league") ==
         "#lobby There is no format \"league\": roundrobin, double, swiss or knockout. Use: "
-        "!tourney create <name> <variant> <roundrobin|double|swiss|knockout> [rounds=N] [tc=...]");
+        "!tourney create <name> <variant> <roundrobin|double|swiss|knockout> [rounds=N] [tc=...] "
+        "[next=auto|manual] [schedule=rounds|allatonce]");
     CHECK(one("amy", "!tourney create cup chess swiss rounds=0") ==
           "#lobby rounds= takes a number from 1 to 30. Use: !tourney create <name> <variant> "
-          "<roundrobin|double|swiss|knockout> [rounds=N] [tc=...]");
+          "<roundrobin|double|swiss|knockout> [rounds=N] [tc=...] [next=auto|manual] "
+          "[schedule=rounds|allatonce]");
+    CHECK(one("amy", "!tourney create cup chess swiss schedule=allatonce") ==
+          "#lobby schedule=allatonce is for round robins: a Swiss or a knockout pairs each round "
+          "from the results before it. Nothing was created.");
+    CHECK(one("amy", "!tourney create cup chess roundrobin schedule=allatonce next=manual") ==
+          "#lobby next=manual is for tournaments played round by round: with "
+          "schedule=allatonce every game starts together. Nothing was created.");
+    CHECK(one("amy", "!tourney create cup chess roundrobin next=later") ==
+          "#lobby next= takes auto (a round starts when the last game of the one before ends) or "
+          "manual (it waits for !tourney next [name]). Use: !tourney create <name> <variant> "
+          "<roundrobin|double|swiss|knockout> [rounds=N] [tc=...] [next=auto|manual] "
+          "[schedule=rounds|allatonce]");
+    CHECK(one("amy", "!tourney create cup chess roundrobin schedule=soon").rfind(
+              "#lobby schedule= takes rounds (one round after another) or allatonce", 0) == 0);
     CHECK(one("amy", "!tourney create cup chess knockout rounds=2")
               .find("rounds= is for a Swiss only") != std::string::npos);
     CHECK_FALSE(lobby.store().tournament_by_name("console", "cup").has_value());
     CHECK(one("amy", "!tourney create cup chess swiss") ==
           "#lobby @amy opens the tournament cup: FIDE chess, Swiss, rounds by the field, time "
-          "control 3d. Everyone: !tourney join cup enters; @amy or a moderator starts it with "
-          "!tourney start cup.");
+          "control 3d, each round starting when the one before ends. Everyone: !tourney join cup "
+          "enters; @amy or a moderator starts it with !tourney start cup.");
     CHECK(one("bea", "!tourney create CUP chess swiss") ==
           "#lobby There is a tournament named cup already. Choose another name.");
     lobby.post("bea", "!tourney join cup");
@@ -297,13 +315,20 @@ TEST_CASE("A double round robin of three plays six rounds, each with one player 
     CHECK(t.rounds == 6);
     std::map<std::pair<std::int64_t, std::int64_t>, int> coloured;
     for (int round = 1; round <= 6; ++round) {
-        finish_round(lobby, round, true);
+        const auto replies = finish_round(lobby, round, true);
         if (round < 6) {
-            auto replies = lobby.post("bea", "!tourney next");
-            REQUIRE_FALSE(replies.empty());
-            CHECK(replies[0].rfind("#lobby cup, round " + std::to_string(round + 1) +
-                                       " of 6 (FIDE chess, double round robin):",
-                                   0) == 0);
+            // The round's last result starts the next one: no !tourney next.
+            const auto complete = std::find(
+                replies.begin(), replies.end(),
+                "#lobby Round " + std::to_string(round) + " of cup is complete; round " +
+                    std::to_string(round + 1) + " starts now. Standings after round " +
+                    std::to_string(round) + ":");
+            REQUIRE(complete != replies.end());
+            REQUIRE(complete + 1 != replies.end());
+            CHECK(complete[1].rfind("#lobby cup, round " + std::to_string(round + 1) +
+                                        " of 6 (FIDE chess, double round robin):",
+                                    0) == 0);
+            CHECK(lobby.store().tournament(t.id)->current_round == round + 1);
         }
     }
     auto boards = lobby.store().pairings(t.id);
@@ -322,4 +347,127 @@ TEST_CASE("A double round robin of three plays six rounds, each with one player 
     for (const auto& [pair, n] : coloured)
         CHECK(n == 1);
     CHECK(lobby.store().tournament(t.id)->status == storage::TournamentStatus::Finished);
+}
+
+TEST_CASE("A knockout's next round starts by itself when the last game of a round ends",
+          "[bot][tournament][knockout]") {
+    Lobby lobby;
+    run_start(lobby, "knockout", {"a1", "b2", "c3", "d4"});
+    auto t = lobby.store().tournament_by_name("console", "cup").value();
+    CHECK(t.next_round == "auto");
+    REQUIRE(lobby.store().pairings(t.id).size() == 2);
+    lobby.post("d4", "!resign 1");
+    // One game of two: nothing starts, and !tourney next says the round is not over.
+    CHECK(lobby.store().pairings(t.id).size() == 2);
+    auto replies = lobby.post("a1", "!tourney next");
+    REQUIRE(replies.size() == 1);
+    CHECK(replies[0] == "#lobby Round 1 of cup is not over: game #2 is under way. The next round "
+                        "starts by itself when it ends.");
+    replies = lobby.post("c3", "!resign 2");
+    REQUIRE(replies.size() >= 4);
+    CHECK(replies[2] == "#lobby Round 1 of cup is complete; round 2 starts now. Standings after "
+                        "round 1:");
+    CHECK(replies[3] == "#lobby cup, round 2 of 2 (FIDE chess, knockout):\nGame #3, FIDE chess: "
+                        "@b2 (White) vs @a1 (Black). @b2 (White) must move.");
+    CHECK(lobby.store().tournament(t.id)->current_round == 2);
+    replies = lobby.post("b2", "!resign 3");
+    REQUIRE(replies.size() == 3);
+    CHECK(replies[2] == "#lobby cup is over: @a1 wins. Final standings:");
+}
+
+TEST_CASE("A round robin all at once starts every game together, says so once to the channel "
+          "and once to each player, and ends with its last game",
+          "[bot][tournament][round-robin]") {
+    Lobby lobby;
+    lobby.post("amy", "!tourney create cup chess roundrobin schedule=allatonce");
+    for (const auto* p : {"amy", "bea", "cal"})
+        lobby.post(p, "!tourney join cup");
+    auto replies = lobby.post("amy", "!tourney start cup");
+    const std::vector<std::string> expected{
+        "#lobby cup starts with 3 players, seeded by rating in FIDE chess: 1. @amy 1500, 2. @bea "
+        "1500, 3. @cal 1500; 3 rounds.",
+        "#lobby cup (FIDE chess, round robin): every game starts now, 3 games at once.\n"
+        "Round 1:\n@amy sits this round out.\nGame #1, FIDE chess: @bea (White) vs @cal (Black). "
+        "@bea (White) must move.\n"
+        "Round 2:\n@cal sits this round out.\nGame #2, FIDE chess: @amy (White) vs @bea (Black). "
+        "@amy (White) must move.\n"
+        "Round 3:\n@bea sits this round out.\nGame #3, FIDE chess: @cal (White) vs @amy (Black). "
+        "@cal (White) must move.",
+        "@amy cup: every game starts now. You play 2 games in the tournament's channel and sit "
+        "out round 1:\ngame #2, FIDE chess, as White against @bea: @amy (White) must move.\n"
+        "game #3, FIDE chess, as Black against @cal: @cal (White) must move.",
+        "@bea cup: every game starts now. You play 2 games in the tournament's channel and sit "
+        "out round 3:\ngame #1, FIDE chess, as White against @cal: @bea (White) must move.\n"
+        "game #2, FIDE chess, as Black against @amy: @amy (White) must move.",
+        "@cal cup: every game starts now. You play 2 games in the tournament's channel and sit "
+        "out round 2:\ngame #1, FIDE chess, as Black against @bea: @bea (White) must move.\n"
+        "game #3, FIDE chess, as White against @amy: @cal (White) must move.",
+    };
+    CHECK(replies == expected);
+    for (std::int64_t g = 1; g <= 3; ++g)
+        CHECK(lobby.store().game(g)->status == storage::GameStatus::Ongoing);
+    auto t = lobby.store().tournament_by_name("console", "cup").value();
+    CHECK(t.current_round == 3);
+
+    replies = lobby.post("bea", "!tourney next");
+    REQUIRE(replies.size() == 1);
+    CHECK(replies[0] == "#lobby Every game of cup started at once: there is no round to start. 0 "
+                        "of 3 games finished.");
+    // The games end in any order; the table follows them.
+    lobby.post("amy", "!resign 3");
+    replies = lobby.post("bea", "!tourney standings");
+    REQUIRE(replies.size() == 1);
+    CHECK(replies[0].rfind("#lobby Standings of cup (round robin, 1 of 3 games finished;", 0) == 0);
+    lobby.post("bea", "!resign 2");
+    CHECK(lobby.store().tournament(t.id)->status == storage::TournamentStatus::Running);
+    replies = lobby.post("cal", "!resign 1");
+    REQUIRE(replies.size() == 3);
+    // Everyone beat one and lost to one: the seed decides.
+    CHECK(replies[2] == "#lobby cup is over: @amy wins with 1 point on tie-break. Final standings:");
+    CHECK(lobby.store().tournament(t.id)->status == storage::TournamentStatus::Finished);
+}
+
+TEST_CASE("A Swiss keeps the colour it drew and the float each board gave", "[bot][tournament][swiss]") {
+    Lobby lobby;
+    run_start(lobby, "swiss", {"ann", "ben", "cat", "dan", "eve"}, " rounds=2");
+    auto t = lobby.store().tournament_by_name("console", "cup").value();
+    REQUIRE((t.initial_colour == "white" || t.initial_colour == "black"));
+    auto boards = lobby.store().pairings(t.id);
+    REQUIRE(boards.size() == 3);
+    // Round 1: 1 meets 3, 2 meets 4 (top half against bottom half), 5 has the bye. The first
+    // seed, with an odd number, takes the colour drawn.
+    const std::int64_t ann = lobby.id("ann");
+    CHECK((boards[0].white == ann) == (t.initial_colour == "white"));
+    CHECK(boards[0].white_float == "none");
+    CHECK(boards[0].black_float == "none");
+    CHECK(boards[2].white == lobby.id("eve"));
+    CHECK_FALSE(boards[2].black.has_value());
+    CHECK(boards[2].white_float == "down");
+    // The favourites win: round 2 pairs 1 with 2 and 3 with the bye's 5, 4 has the bye.
+    finish_round(lobby, 1, true);
+    boards = lobby.store().pairings(t.id);
+    REQUIRE(boards.size() == 6);
+    for (const auto& b : boards) {
+        if (b.round != 2 || !b.black)
+            continue;
+        const auto scores = [&](std::int64_t id) {
+            double s = 0;
+            for (const auto& x : boards) {
+                if (x.round != 1)
+                    continue;
+                if (!x.black && x.white == id)
+                    s += 1;
+                else if (x.black && (x.white == id || *x.black == id)) {
+                    const auto g = lobby.store().game(*x.game_id).value();
+                    s += g.result == "1-0" ? (x.white == id) : (*x.black == id);
+                }
+            }
+            return s;
+        };
+        const double w = scores(b.white), k = scores(*b.black);
+        CHECK(b.white_float == (w > k ? "down" : w < k ? "up" : "none"));
+        CHECK(b.black_float == (k > w ? "down" : k < w ? "up" : "none"));
+    }
+    CHECK(boards[5].white == lobby.id("dan"));
+    CHECK_FALSE(boards[5].black.has_value());
 }

@@ -109,8 +109,19 @@ TEST_CASE("Phantom Chess games keep the Phantoms out of the channel and publish 
     check_transcript("phantom");
 }
 
-TEST_CASE("Boards come as images on request and by a player's setting", "[bot][transcript]") {
+TEST_CASE("Boards come as images on request and by the channel's setting", "[bot][transcript]") {
     check_transcript("images");
+}
+
+TEST_CASE("Boards in a channel follow the channel's settings, set by moderators; a player's own "
+          "settings shape their private boards",
+          "[bot][transcript]") {
+    check_transcript("channel_settings");
+}
+
+TEST_CASE("The console keeps the time moved on by ~ wait when it is started again",
+          "[bot][transcript][clock]") {
+    check_transcript("console_time");
 }
 
 TEST_CASE("Haunted Chess games play the inventor's worked game, spirit moves and a spirit pawn's rebirth",
@@ -161,9 +172,20 @@ TEST_CASE("A four-player round robin runs from creation to final standings",
     check_transcript("tourney_roundrobin");
 }
 
-TEST_CASE("A Swiss of six players over three rounds never repeats a pairing",
+TEST_CASE("A Swiss of six players over three rounds is paired by the Dutch system, its rounds "
+          "starting by themselves",
           "[bot][transcript][tournament]") {
     check_transcript("tourney_swiss");
+}
+
+TEST_CASE("A round robin all at once starts every game together and ends with its last game",
+          "[bot][transcript][tournament]") {
+    check_transcript("tourney_allatonce");
+}
+
+TEST_CASE("A round's last game lost on time starts the next round from the time-driven job",
+          "[bot][transcript][tournament]") {
+    check_transcript("tourney_timeout");
 }
 
 TEST_CASE("A knockout of five players seeded by rating gives byes and breaks a draw by seed",
@@ -185,4 +207,15 @@ TEST_CASE("Capitalised moves, a move for the one game that can take it, and ever
 TEST_CASE("Challenges lapse after a week and one player may have ten open",
           "[bot][transcript][clock]") {
     check_transcript("challenge_limits");
+}
+
+TEST_CASE("A forecast game: replies played at once from stored lines, and a line not foreseen "
+          "dropped",
+          "[bot][transcript][forecast]") {
+    check_transcript("forecast");
+}
+
+TEST_CASE("The daily digest comes at its hour while a decision waits, and not otherwise",
+          "[bot][transcript][digest]") {
+    check_transcript("digest");
 }

@@ -205,3 +205,74 @@ TEST_CASE("the web view's listen address and base URL are read and checked", "[c
     CHECK(error_of("[storage]\npath = \"x\"\n[web]\nport = 80\n", env) ==
           "ghostpost.toml:4: web.port: unknown key");
 }
+
+TEST_CASE("a PostgreSQL database is named by url, its password kept apart", "[config]") {
+    const std::string telegram = "\n[telegram]\n";
+    const auto env = fake_environment({{"GHOSTPOST_TELEGRAM_TOKEN", token},
+                                       {"GHOSTPOST_DATABASE_PASSWORD", " s3cret\n"}});
+    const auto settings = parse("[storage]\nurl = \"postgresql://ghostpost@db:5432/games\"\n"
+                                "lease_seconds = 10\nclaim_seconds = 60\n" + telegram,
+                                "ghostpost.toml", env);
+    CHECK(settings.storage.url == "postgresql://ghostpost@db:5432/games");
+    CHECK(settings.storage.password == "s3cret");
+    CHECK(settings.storage.path.empty());
+    CHECK(settings.storage.lease == std::chrono::seconds(10));
+    CHECK(settings.storage.claim == std::chrono::seconds(60));
+
+    // Without the variable: the file; without either, libpq's own means (no password here).
+    const auto dir = std::filesystem::temp_directory_path() / "ghostpost-config-pg";
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "db.password") << "from-file\n";
+    const auto from_file =
+        parse("[storage]\nurl = \"postgres://ghostpost@db/games\"\npassword_file = "
+              "\"db.password\"\n" + telegram,
+              "ghostpost.toml", fake_environment({{"GHOSTPOST_TELEGRAM_TOKEN", token}}), dir);
+    CHECK(from_file.storage.password == "from-file");
+    const auto neither = parse("[storage]\nurl = \"postgresql:///games?host=/run/pg\"\n" + telegram,
+                               "ghostpost.toml",
+                               fake_environment({{"GHOSTPOST_TELEGRAM_TOKEN", token}}));
+    CHECK(neither.storage.password.empty());
+    CHECK(neither.storage.lease == std::chrono::seconds(30));
+    CHECK(neither.storage.claim == std::chrono::seconds(120));
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a storage table that names both backends, or a password in the url, is refused",
+          "[config]") {
+    const auto env = fake_environment({{"GHOSTPOST_TELEGRAM_TOKEN", token}});
+    CHECK(error_of("[storage]\npath = \"x.sqlite\"\nurl = \"postgresql://db/games\"\n"
+                   "[telegram]\n",
+                   env) == "ghostpost.toml:3: storage.url: give either path (SQLite) or url "
+                           "(PostgreSQL), not both");
+    CHECK(error_of("[storage]\nurl = \"postgresql://ghostpost:hunter2@db/games\"\n[telegram]\n",
+                   env) == "ghostpost.toml:2: storage.url: must not hold the password: set "
+                           "GHOSTPOST_DATABASE_PASSWORD or [storage] password_file");
+    CHECK(error_of("[storage]\nurl = \"mysql://db/games\"\n[telegram]\n", env) ==
+          "ghostpost.toml:2: storage.url: must be a PostgreSQL URL, "
+          "postgresql://user@host[:port]/database");
+    CHECK(error_of("[storage]\nurl = \"postgresql://db/games\"\nlease_seconds = 1\n[telegram]\n",
+                   env) == "ghostpost.toml:3: storage.lease_seconds: must be between 3 and 600 "
+                           "seconds");
+    CHECK(error_of("[storage]\npath = \"x.sqlite\"\npassword_file = \"p\"\n[telegram]\n", env) ==
+          "ghostpost.toml:3: storage.password_file: is for a PostgreSQL url; an SQLite file has "
+          "no password");
+    CHECK(error_of("[storage]\n[telegram]\n", env) ==
+          "ghostpost.toml:1: storage.path: is required");
+}
+
+TEST_CASE("a PostgreSQL database named on the command line is checked as [storage] url is",
+          "[config]") {
+    const auto with_password = fake_environment({{"GHOSTPOST_DATABASE_PASSWORD", " s3cret\n"}});
+    const auto storage =
+        postgres_storage("postgresql://ghostpost@db/games", "--db-url", with_password);
+    CHECK(storage.url == "postgresql://ghostpost@db/games");
+    CHECK(storage.password == "s3cret");
+    CHECK(storage.path.empty());
+    CHECK(postgres_storage("postgresql:///games?host=/run/pg", "--db-url", fake_environment({}))
+              .password.empty());
+    CHECK_THROWS_WITH(
+        postgres_storage("postgresql://ghostpost:hunter2@db/games", "--db-url", with_password),
+        "--db-url: must not hold the password: set GHOSTPOST_DATABASE_PASSWORD");
+    CHECK_THROWS_WITH(postgres_storage("games.sqlite", "--db-url", with_password),
+                      "--db-url: must be a PostgreSQL URL, postgresql://user@host[:port]/database");
+}

@@ -224,6 +224,48 @@ TEST_CASE("429s: a route's limit and the global one are waited out before callin
     CHECK(fake.violations().empty());
 }
 
+TEST_CASE("routes that Discord puts in one bucket share its count", "[discord]") {
+    discord_test::TempDir dir;
+    FakeDiscord fake(dir);
+    const json seen = fake.say(channel, alice, "handled before the restart");
+    fake.control("settings",
+                 {{"bucket_limit", 3}, {"bucket_window_ms", 60000}, {"shared_bucket", true}});
+    bot::CurlHttpClient http;
+    bot::DiscordPlatform platform(http, options_for(fake));
+    std::string cursor = json{{channel, seen["id"]}}.dump();
+    // The catch-up after IDENTIFY reads the channel (1 of 3), a reply is posted there (2 of 3):
+    // both answers name the same bucket. After a non-resumable op 9 the catch-up reads it
+    // again (3 of 3, Remaining 0), so the next reply waits without a call.
+    REQUIRE(discord_test::eventually(
+        [&] {
+            platform.poll(cursor, std::chrono::seconds(1));
+            return fake.stats()["requests"].get<int>() >= 2; // commands, then the catch-up
+        },
+        std::chrono::seconds(10)));
+    bot::Reply reply;
+    reply.destination = channel;
+    reply.text = "one";
+    reply.idempotency_key = "shared-1";
+    REQUIRE(platform.send(reply).status == bot::Delivery::Status::Sent);
+    fake.control("invalid_session", {{"resumable", false}});
+    REQUIRE(discord_test::eventually(
+        [&] {
+            platform.poll(cursor, std::chrono::seconds(1));
+            return fake.stats()["identifies"] == 2;
+        },
+        std::chrono::seconds(15)));
+    platform.poll(cursor, std::chrono::seconds(1));
+    const auto requests = fake.stats()["requests"].get<int>();
+    reply.text = "two";
+    reply.idempotency_key = "shared-2";
+    const bot::Delivery held = platform.send(reply);
+    CHECK(held.status == bot::Delivery::Status::RetryAfter);
+    CHECK(fake.stats()["requests"] == requests);
+    CHECK(fake.stats()["rate_limited"] == 0);
+    CHECK(fake.sent().size() == 1);
+    CHECK(fake.violations().empty());
+}
+
 TEST_CASE("the Gateway resumes after a drop, op 7 and a resumable op 9, losing nothing",
           "[discord]") {
     discord_test::TempDir dir;

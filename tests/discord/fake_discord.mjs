@@ -97,6 +97,7 @@ let acking = true;
 let closeOnIdentify = 0; // a close code for the next IDENTIFY (4004, 4014), 0 for none
 let bucketLimit = 1000; // messages one channel takes per window
 let bucketWindowMs = 1000;
+let sharedBucket = false; // GET /channels/{id}/messages counts against the POST's bucket
 const buckets = new Map(); // channel id -> {count, reset}
 let global429 = 0; // the next n REST requests are answered with a global 429
 let contentAllowed = true; // whether the application may ask for the Message Content intent
@@ -290,7 +291,20 @@ function rest(req, res, body) {
             const limit = Number(url.searchParams.get("limit") ?? 50);
             // Discord answers newest first, the oldest `limit` of those after `after`.
             const found = c.messages.filter((m) => BigInt(m.id) > after).slice(0, limit).reverse();
-            return reply(res, 200, found);
+            if (!sharedBucket) return reply(res, 200, found);
+            // Reading a channel counts against the bucket its messages are posted from, as
+            // Discord may say of routes that share one (the same X-RateLimit-Bucket).
+            const now = Date.now();
+            let bucket = buckets.get(id);
+            if (!bucket || bucket.reset <= now) bucket = { count: 0, reset: now + bucketWindowMs };
+            buckets.set(id, bucket);
+            bucket.count += 1;
+            return reply(res, 200, found, {
+                "X-RateLimit-Limit": String(bucketLimit),
+                "X-RateLimit-Remaining": String(Math.max(0, bucketLimit - bucket.count)),
+                "X-RateLimit-Reset-After": Math.max(0, (bucket.reset - now) / 1000).toFixed(3),
+                "X-RateLimit-Bucket": "channel-messages",
+            });
         }
         if (req.method === "POST") {
             if (url.search) violation(where, `query ${url.search} on a POST`);
@@ -553,6 +567,7 @@ function control(command, a, res) {
             if (a.close_on_identify !== undefined) closeOnIdentify = a.close_on_identify;
             if (a.bucket_limit !== undefined) bucketLimit = a.bucket_limit;
             if (a.bucket_window_ms !== undefined) bucketWindowMs = a.bucket_window_ms;
+            if (a.shared_bucket !== undefined) sharedBucket = a.shared_bucket;
             if (a.global_429 !== undefined) global429 = a.global_429;
             if (a.content_allowed !== undefined) contentAllowed = a.content_allowed;
             if (a.callback_delay_ms !== undefined) callbackDelayMs = a.callback_delay_ms;

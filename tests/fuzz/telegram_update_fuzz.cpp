@@ -1,7 +1,9 @@
-// libFuzzer target: the Telegram update decoder (decode_update) on any bytes, and on a
-// well-formed message whose text and entity come from the bytes, so that the UTF-16 offsets
-// are exercised as well as the JSON. It must never throw, and what it passes on must keep the
-// adapter's promises: valid UTF-8, capped names, handles of [A-Za-z0-9_], a cursor after the id.
+// libFuzzer target: the Telegram update decoder (decode_update) on any bytes, on a well-formed
+// message whose text and entity come from the bytes, so that the UTF-16 offsets are exercised
+// as well as the JSON, and on a button press in a forum topic whose data and topic come from the
+// bytes. It must never throw, and what it passes on must keep the adapter's promises: valid
+// UTF-8, capped names, handles of [A-Za-z0-9_], a cursor after the id, channels that are a chat
+// id or "<chat id>/<topic id>".
 #include "ghostpost/bot/command.h"
 #include "ghostpost/bot/telegram.h"
 
@@ -42,6 +44,16 @@ bool integer_or_empty(const std::string& id) {
                                (id.find_first_not_of("-0123456789") == std::string::npos));
 }
 
+// A chat id, or a chat id and a positive topic id: "-100123/42".
+bool channel_or_empty(const std::string& channel) {
+    const auto slash = channel.find('/');
+    if (slash == std::string::npos)
+        return integer_or_empty(channel);
+    const std::string topic = channel.substr(slash + 1);
+    return slash > 0 && integer_or_empty(channel.substr(0, slash)) && !topic.empty() &&
+           topic[0] != '0' && topic.find_first_not_of("0123456789") == std::string::npos;
+}
+
 void check_decoded(const DecodedUpdate& d) {
     check(d.post.platform == "telegram", "the platform is telegram");
     if (d.update_id) {
@@ -59,7 +71,23 @@ void check_decoded(const DecodedUpdate& d) {
     check(valid_utf8(d.post.text), "the text is valid UTF-8");
     check(name_ok(d.post.author_name), "the author's name is capped, valid and plain");
     check(handle_or_empty(d.post.author_handle), "the author's handle is a username");
-    check(integer_or_empty(d.post.channel), "the channel is an integer");
+    check(channel_or_empty(d.post.channel), "the channel is a chat, or a chat and a topic");
+    if (d.post.moved) {
+        check(d.post.text.empty(), "a move is nobody's words");
+        check(!d.post.moved->from.empty() && integer_or_empty(d.post.moved->from) &&
+                  !d.post.moved->to.empty() && integer_or_empty(d.post.moved->to),
+              "a move is from one chat id to another");
+    }
+    if (d.post.button) {
+        check(d.post.message_id == "callback:" + d.callback_id, "a press is its query's post");
+        check(!d.post.channel.empty() && !d.post.author_id.empty(),
+              "a press has a place and a presser");
+    }
+    check(d.callback_id.size() <= 64 &&
+              d.callback_id.find_first_not_of(
+                  "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-") ==
+                  std::string::npos,
+          "a query id goes back to Telegram as it came");
     check(integer_or_empty(d.post.author_id), "the author id is an integer");
     check(d.post.mentions.size() <= 64, "mentions are capped");
     if (d.post.text.empty())
@@ -100,5 +128,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const DecodedUpdate d = decode_update(text, "ghostpost_bot");
     check_decoded(d);
     check(d.update_id == 1, "a well-formed update keeps its id");
+
+    // A press under the bot's message in a topic: the data is the rest, the topic a byte.
+    const json press = {{"update_id", 5},
+                        {"callback_query",
+                         {{"id", "77"},
+                          {"from", {{"id", 8}, {"is_bot", false}, {"first_name", rest}}},
+                          {"chat_instance", "1"},
+                          {"data", rest},
+                          {"message",
+                           {{"message_id", 2},
+                            {"date", 0},
+                            {"chat", {{"id", -100}, {"type", "supergroup"}, {"is_forum", true}}},
+                            {"message_thread_id", static_cast<int>(data[0]) - 8},
+                            {"is_topic_message", data[1] % 2 == 0},
+                            {"text", "board"}}}}}};
+    const DecodedUpdate p =
+        decode_update(press.dump(-1, ' ', false, json::error_handler_t::replace), "ghostpost_bot");
+    check_decoded(p);
+    check(p.callback_id == "77", "every press is answerable");
     return 0;
 }

@@ -40,7 +40,7 @@ GameRecord game_of(std::int64_t white, std::int64_t black, int n) {
 // Aliases used in the store's SQL (outbox e and o, players p) count as their table.
 const std::set<std::string> growing{"games",   "actions", "outbox", "handled_posts",
                                     "players", "clocks",  "e",      "o",
-                                    "p",       "game_channels"};
+                                    "p",       "game_channels", "forecasts", "digests"};
 
 // The first word after "SCAN " in a query plan line: the table (or alias) read in full.
 std::string scanned(const std::string& detail) {
@@ -117,6 +117,7 @@ TEST_CASE("Every statement the store runs reads the growing tables through an in
     store->take_code("ABCD-EFGH", 1700000000);
     store->bind_channel(5, "discord", "300");
     store->bound_channels(5);
+    store->move_channel("console", "room4", "room4-moved");
     store->games_with_status({GameStatus::Challenge});
     store->actions(5);
     store->action_count(5);
@@ -165,7 +166,14 @@ TEST_CASE("Every statement the store runs reads the growing tables through an in
     store->complete_round(t.id, 1, 1700000000);
     store->pairings(t.id);
     store->pairing_of_game(5);
-    REQUIRE(compiled.size() >= 55);
+    store->put_forecast({5, Seat::Black, 2, 1, {{"e5", "Nf3"}}});
+    store->forecasts(5);
+    store->clear_forecast(5, Seat::Black);
+    store->put_digest({1, "console", 8, 1700035200});
+    store->digest(1);
+    store->digests_due(1700000000);
+    store->clear_digest(1);
+    REQUIRE(compiled.size() >= 62);
 
     // No ANALYZE: the daemon never runs it, so the plans are those of the planner's defaults.
     Database db(path.str());

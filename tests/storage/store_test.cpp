@@ -1,6 +1,7 @@
 #include "ghostpost/storage/store.h"
 
 #include "temp_path.h"
+#include "../support/test_stores.h"
 
 #include <catch2/catch.hpp>
 
@@ -8,6 +9,8 @@
 
 using namespace ghostpost::storage;
 using ghostpost::rules::Seat;
+using ghostpost::testing::Backend;
+using ghostpost::testing::FreshStore;
 using ghostpost::testing::TempPath;
 
 namespace {
@@ -26,6 +29,17 @@ GameRecord sample_game(std::int64_t challenger) {
     return g;
 }
 
+// What kind of StorageError `work` throws; fails the test when it throws none.
+template <class F> StorageError::Kind kind_thrown(F work) {
+    try {
+        work();
+    } catch (const StorageError& e) {
+        return e.kind();
+    }
+    FAIL("no StorageError was thrown");
+    return StorageError::Kind::Other;
+}
+
 } // namespace
 
 TEST_CASE("A new database is migrated to the current schema in WAL mode", "[storage]") {
@@ -33,7 +47,7 @@ TEST_CASE("A new database is migrated to the current schema in WAL mode", "[stor
     { auto store = open_sqlite_store(path.str()); }
     Database db(path.str());
     CHECK(db.user_version() == sqlite_schema_version());
-    CHECK(sqlite_schema_version() == 11);
+    CHECK(sqlite_schema_version() == 15);
     Statement mode(db, "PRAGMA journal_mode");
     REQUIRE(mode.step());
     CHECK(mode.column_text(0) == "wal");
@@ -49,7 +63,7 @@ TEST_CASE("A database with a newer schema than the program is refused", "[storag
         db.set_user_version(99);
     }
     CHECK_THROWS_WITH(open_sqlite_store(path.str()),
-                      "storage: the database has schema version 99, newer than this program's 11");
+                      "storage: the database has schema version 99, newer than this program's 15");
 }
 
 TEST_CASE("A transaction that is not committed is rolled back by its destructor", "[storage]") {
@@ -75,12 +89,25 @@ TEST_CASE("A failing statement throws SqliteError with SQLite's message", "[stor
     Database db(path.str());
     CHECK_THROWS_WITH(db.exec("SELECT * FROM nowhere"), "sqlite: no such table: nowhere");
     CHECK_THROWS_AS(Statement(db, "NOT SQL"), SqliteError);
+    CHECK(kind_thrown([&] { db.exec("SELECT * FROM nowhere"); }) == StorageError::Kind::Other);
+}
+
+TEST_CASE("SQLite's codes are told apart as busy, constraint and I/O errors", "[storage]") {
+    CHECK(SqliteError(5, "busy").kind() == StorageError::Kind::Busy);        // SQLITE_BUSY
+    CHECK(SqliteError(6, "locked").kind() == StorageError::Kind::Busy);      // SQLITE_LOCKED
+    CHECK(SqliteError(2067, "unique").kind() == StorageError::Kind::Constraint); // ..._UNIQUE
+    CHECK(SqliteError(10, "disk").kind() == StorageError::Kind::Io);         // SQLITE_IOERR
+    CHECK(SqliteError(13, "full").kind() == StorageError::Kind::Io);         // SQLITE_FULL
+    CHECK(SqliteError(1, "syntax").kind() == StorageError::Kind::Other);     // SQLITE_ERROR
+    CHECK(SqliteError(5, "busy").transient());
+    CHECK_FALSE(SqliteError(2067, "unique").transient());
 }
 
 TEST_CASE("Work that throws halfway through a store transaction leaves nothing behind",
           "[storage]") {
-    TempPath path;
-    auto store = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
     auto alice = store->upsert_player("console", "alice", "alice", "alice");
     std::int64_t game_id = store->create_game(sample_game(alice.id));
     CHECK_THROWS_WITH(store->transaction([&] {
@@ -101,17 +128,20 @@ TEST_CASE("Work that throws halfway through a store transaction leaves nothing b
 }
 
 TEST_CASE("A post marked handled cannot be marked again", "[storage]") {
-    TempPath path;
-    auto store = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
     store->mark_post_handled("console", "lobby", "1", 5);
     CHECK(store->post_handled("console", "lobby", "1"));
     CHECK_FALSE(store->post_handled("console", "other", "1"));
-    CHECK_THROWS_AS(store->mark_post_handled("console", "lobby", "1", 6), SqliteError);
+    CHECK(kind_thrown([&] { store->mark_post_handled("console", "lobby", "1", 6); }) ==
+          StorageError::Kind::Constraint);
 }
 
 TEST_CASE("Games round-trip with options, seats, seed and status", "[storage]") {
-    TempPath path;
-    auto store = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
     auto alice = store->upsert_player("console", "u1", "Alice", "alice");
     auto bob = store->upsert_player("console", "u2", "bob", "bob");
     std::int64_t id = store->create_game(sample_game(alice.id));
@@ -138,13 +168,15 @@ TEST_CASE("Games round-trip with options, seats, seed and status", "[storage]") 
 
 TEST_CASE("Taken-back actions leave the live log and their plies can be played again",
           "[storage]") {
-    TempPath path;
-    auto store = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
     auto alice = store->upsert_player("console", "alice", "alice", "alice");
     std::int64_t id = store->create_game(sample_game(alice.id));
     store->append_action({id, 1, Seat::White, alice.id, "e4", "1"});
     store->append_action({id, 2, Seat::Black, alice.id, "e5", "2"});
-    CHECK_THROWS_AS(store->append_action({id, 2, Seat::Black, alice.id, "c5", "3"}), SqliteError);
+    CHECK(kind_thrown([&] { store->append_action({id, 2, Seat::Black, alice.id, "c5", "3"}); }) ==
+          StorageError::Kind::Constraint);
     store->take_back(id, 2);
     store->append_action({id, 2, Seat::Black, alice.id, "c5", "4"});
     auto log = store->actions(id);
@@ -155,8 +187,9 @@ TEST_CASE("Taken-back actions leave the live log and their plies can be played a
 }
 
 TEST_CASE("Offers are one per game and kind", "[storage]") {
-    TempPath path;
-    auto store = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
     auto alice = store->upsert_player("console", "alice", "alice", "alice");
     std::int64_t id = store->create_game(sample_game(alice.id));
     store->put_offer(id, {OfferKind::Draw, Seat::White, 3});
@@ -171,8 +204,9 @@ TEST_CASE("Offers are one per game and kind", "[storage]") {
 }
 
 TEST_CASE("The outbox keeps each destination in order behind a retry", "[storage]") {
-    TempPath path;
-    auto store = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
     auto a1 = store->enqueue({"tg", false, "chan", "one", "", {}, ""}, 10);
     auto a2 = store->enqueue({"tg", false, "chan", "two", "board", {}, ""}, 10);
     auto b1 = store->enqueue({"tg", true, "bob", "secret", "", {0x89, 0x50}, "m1"}, 10);
@@ -204,16 +238,18 @@ TEST_CASE("The outbox keeps each destination in order behind a retry", "[storage
 }
 
 TEST_CASE("A second connection sees what the first committed", "[storage]") {
-    TempPath path;
-    auto first = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& first = fresh.store;
     first->transaction([&] { first->set_cursor("console", "42"); });
-    auto second = open_sqlite_store(path.str());
+    auto second = fresh.open();
     CHECK(second->cursor("console") == std::optional<std::string>("42"));
 }
 
 TEST_CASE("A player's image setting is kept", "[storage]") {
-    ghostpost::testing::TempPath path("images-setting");
-    auto store = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
     PlayerRecord p;
     store->transaction([&] {
         p = store->upsert_player("console", "alice", "alice", "alice");
@@ -227,8 +263,9 @@ TEST_CASE("A player's image setting is kept", "[storage]") {
 
 TEST_CASE("A handle names one account at a time and a display name is never a handle",
           "[storage][identity]") {
-    TempPath path;
-    auto store = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
     // An account with no username whose display name is "bob", then the real @bob.
     auto decoy = store->upsert_player("telegram", "1001", "bob", "");
     auto bob = store->upsert_player("telegram", "2002", "Robert", "Bob");
@@ -250,8 +287,9 @@ TEST_CASE("A handle names one account at a time and a display name is never a ha
 
 TEST_CASE("A challenge bound to an account is found for that account only",
           "[storage][identity]") {
-    TempPath path;
-    auto store = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
     auto alice = store->upsert_player("console", "u1", "Alice", "alice");
     auto bob = store->upsert_player("console", "u2", "bob", "bob");
     auto other = store->upsert_player("console", "u3", "bob", "");
@@ -270,8 +308,9 @@ TEST_CASE("A challenge bound to an account is found for that account only",
 
 TEST_CASE("A linked account belongs to its player, and a player's games span platforms",
           "[storage]") {
-    TempPath path;
-    auto store = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
     const auto alice = store->upsert_player("telegram", "11", "Alice", "alice");
     const auto alice_dc = store->upsert_player("discord", "900", "alice", "alice_dc");
     const auto bob = store->upsert_player("discord", "901", "Bob", "bob");
@@ -298,8 +337,9 @@ TEST_CASE("A linked account belongs to its player, and a player's games span pla
 
 TEST_CASE("A code is used once and not after it expires; a bound channel sees the game",
           "[storage]") {
-    TempPath path;
-    auto store = open_sqlite_store(path.str());
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
     const auto alice = store->upsert_player("telegram", "11", "Alice", "alice");
     const std::int64_t game = store->create_game(sample_game(alice.id));
     store->put_code({"K7QD-M2XP", "invite", 0, game, "discord", 1000});
@@ -325,4 +365,259 @@ TEST_CASE("A code is used once and not after it expires; a bound channel sees th
     CHECK(here[0].id == game);
     CHECK(here[0].platform == "console"); // still the game's own platform
     CHECK(store->games_in_channel("discord", "301", {GameStatus::Challenge}).empty());
+}
+
+TEST_CASE("A reply's buttons and the accounts it names by display name come back from the outbox",
+          "[storage]") {
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
+    OutgoingMessage m;
+    m.platform = "telegram";
+    m.destination = "-100123/42";
+    m.text = "Zoë Ann accepts.";
+    // A tab or a line break would end the field or the line: they become spaces.
+    m.buttons = {{"Accept", "!accept 3"}, {"Dec\tline", "!decline\n3"}};
+    m.named = {{"555", "Zoë Ann"}};
+    store->enqueue(m, 10);
+    store->enqueue({"telegram", false, "-100123", "plain", "", {}, ""}, 10);
+    const auto due = store->due("telegram", 10, 10);
+    REQUIRE(due.size() == 2);
+    const OutgoingMessage& back = due[0].message;
+    CHECK(back.destination == "-100123/42");
+    REQUIRE(back.buttons.size() == 2);
+    CHECK(back.buttons[0].label == "Accept");
+    CHECK(back.buttons[0].command == "!accept 3");
+    CHECK(back.buttons[1].label == "Dec line");
+    CHECK(back.buttons[1].command == "!decline 3");
+    REQUIRE(back.named.size() == 1);
+    CHECK(back.named[0].user_id == "555");
+    CHECK(back.named[0].name == "Zoë Ann");
+    CHECK(due[1].message.buttons.empty());
+    CHECK(due[1].message.named.empty());
+    // A sender's claim hands them out as well.
+    const auto claimed = store->claim_due("telegram", 10, 1, "A", 40);
+    REQUIRE(claimed.size() == 1);
+    REQUIRE(claimed[0].message.buttons.size() == 2);
+    CHECK(claimed[0].message.buttons[1].command == "!decline 3");
+    REQUIRE(claimed[0].message.named.size() == 1);
+    CHECK(claimed[0].message.named[0].name == "Zoë Ann");
+}
+
+TEST_CASE("A channel's board settings have defaults until its moderators save their own",
+          "[storage]") {
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
+    ChannelSettings c = store->channel_settings("telegram", "-100");
+    CHECK(c.platform == "telegram");
+    CHECK(c.channel == "-100");
+    CHECK(c.orientation == "white");
+    CHECK(c.notation == "ascii");
+    CHECK_FALSE(c.images);
+    c.orientation = "black";
+    c.notation = "unicode";
+    c.images = true;
+    store->save_channel_settings(c);
+    c.orientation = "white"; // saved again: replaced, not added
+    store->save_channel_settings(c);
+    const ChannelSettings back = store->channel_settings("telegram", "-100");
+    CHECK(back.orientation == "white");
+    CHECK(back.notation == "unicode");
+    CHECK(back.images);
+    // Another channel, or the same id on another platform, keeps the defaults.
+    CHECK(store->channel_settings("discord", "-100").notation == "ascii");
+    CHECK(store->channel_settings("telegram", "-200").notation == "ascii");
+}
+
+TEST_CASE("A channel that moves takes its games, tournaments, followers and waiting replies, once",
+          "[storage]") {
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
+    const auto alice = store->upsert_player("telegram", "11", "Alice", "alice");
+    GameRecord g = sample_game(alice.id);
+    g.platform = "telegram";
+    g.channel = "-123";
+    const std::int64_t here = store->create_game(g);
+    g.status = GameStatus::Finished;
+    const std::int64_t finished = store->create_game(g);
+    g.channel = "-456";
+    const std::int64_t elsewhere = store->create_game(g);
+    store->bind_channel(elsewhere, "telegram", "-123"); // a game followed from the old id
+    TournamentRecord t;
+    t.platform = "telegram";
+    t.channel = "-123";
+    t.name = "Spring";
+    t.variant = "chess";
+    t.format = "swiss";
+    t.creator = alice.id;
+    const std::int64_t tournament = store->create_tournament(t);
+    const auto waiting = store->enqueue({"telegram", false, "-123", "e5", "", {}, ""}, 10);
+    OutgoingMessage secret{"telegram", true, "11", "your view", "", {}, ""};
+    secret.notice_channel = "-123";
+    secret.blocked_notice = "open a chat";
+    store->enqueue(secret, 10);
+    const auto sent = store->enqueue({"telegram", false, "-123", "old", "", {}, ""}, 10);
+    store->mark_sent(sent, 11);
+    store->enqueue({"discord", false, "-123", "not telegram's", "", {}, ""}, 10);
+
+    // 2 games, 1 tournament, 1 follower, 1 channel reply, 1 notice channel.
+    CHECK(store->move_channel("telegram", "-123", "-100999") == 6);
+    CHECK(store->game(here)->channel == "-100999");
+    CHECK(store->game(finished)->channel == "-100999");
+    CHECK(store->game(elsewhere)->channel == "-456");
+    CHECK(store->bound_channels(elsewhere) ==
+          std::vector<std::pair<std::string, std::string>>{{"telegram", "-100999"}});
+    CHECK(store->tournament(tournament)->channel == "-100999");
+    CHECK(store->games_in_channel("telegram", "-123", {GameStatus::Challenge}).empty());
+    const auto due = store->due("telegram", 20, 10);
+    REQUIRE(due.size() == 2);
+    CHECK(due[0].id == waiting);
+    CHECK(due[0].message.destination == "-100999");
+    CHECK(due[1].message.destination == "11");
+    CHECK(due[1].message.notice_channel == "-100999");
+    CHECK(store->due("discord", 20, 10).at(0).message.destination == "-123");
+    // The other notice of the same move finds nothing left.
+    CHECK(store->move_channel("telegram", "-123", "-100999") == 0);
+}
+
+TEST_CASE("A forecast keeps its lines, texts of several words included, one per seat",
+          "[storage][forecast]") {
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
+    const auto alice = store->upsert_player("console", "a", "Alice", "alice");
+    const auto bob = store->upsert_player("console", "b", "Bob", "bob");
+    const std::int64_t game = store->create_game(sample_game(alice.id));
+    CHECK(store->forecasts(game).empty());
+    store->put_forecast({game, Seat::Black, bob.id, 3, {{"Qxb1", "Respawn d1"}, {"Nf3", "Nc6"}}});
+    store->put_forecast({game, Seat::White, alice.id, 3, {{"d5"}}});
+    auto all = store->forecasts(game);
+    REQUIRE(all.size() == 2);
+    CHECK(all[0].seat == Seat::White); // White's first
+    CHECK(all[1].seat == Seat::Black);
+    CHECK(all[1].player_id == bob.id);
+    CHECK(all[1].ply == 3);
+    CHECK(all[1].lines ==
+          std::vector<std::vector<std::string>>{{"Qxb1", "Respawn d1"}, {"Nf3", "Nc6"}});
+
+    // Replaced, not added to; cleared for one seat only.
+    store->put_forecast({game, Seat::Black, bob.id, 4, {{"Nc6"}}});
+    store->clear_forecast(game, Seat::White);
+    all = store->forecasts(game);
+    REQUIRE(all.size() == 1);
+    CHECK(all[0].ply == 4);
+    CHECK(all[0].lines == std::vector<std::vector<std::string>>{{"Nc6"}});
+    store->clear_forecast(game, Seat::White); // nothing to clear: no error
+}
+
+TEST_CASE("Digests are found when due, earliest first, and not before", "[storage][digest]") {
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
+    const auto alice = store->upsert_player("console", "a", "Alice", "alice");
+    const auto bob = store->upsert_player("telegram", "b", "Bob", "bob");
+    store->put_digest({alice.id, "console", 9, 1700038800});
+    store->put_digest({bob.id, "telegram", 8, 1700035200});
+    CHECK(store->digests_due(1700035199).empty());
+    auto due = store->digests_due(1700040000);
+    REQUIRE(due.size() == 2);
+    CHECK(due[0].player_id == bob.id);
+    CHECK(due[0].platform == "telegram");
+    CHECK(due[0].hour == 8);
+    CHECK(due[1].player_id == alice.id);
+    store->put_digest({bob.id, "telegram", 8, 1700035200 + 86400}); // sent: tomorrow's next
+    due = store->digests_due(1700040000);
+    REQUIRE(due.size() == 1);
+    CHECK(due[0].player_id == alice.id);
+    store->clear_digest(alice.id);
+    CHECK(store->digests_due(1700040000).empty());
+    CHECK_FALSE(store->digest(alice.id));
+    REQUIRE(store->digest(bob.id));
+    CHECK(store->digest(bob.id)->next_at == 1700035200 + 86400);
+}
+
+TEST_CASE("The time-driven job takes a digest only while it is due", "[storage][digest]") {
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
+    const auto alice = store->upsert_player("console", "a", "Alice", "alice");
+    store->put_digest({alice.id, "console", 8, 1000});
+    bool taken = false;
+    store->transaction([&] { taken = store->claim_digest(alice.id, 999); });
+    CHECK_FALSE(taken);
+    store->transaction([&] {
+        taken = store->claim_digest(alice.id, 1000);
+        store->put_digest({alice.id, "console", 8, 1000 + 86400}); // sent
+    });
+    CHECK(taken);
+    store->transaction([&] { taken = store->claim_digest(alice.id, 2000); });
+    CHECK_FALSE(taken);
+    const auto bob = store->upsert_player("console", "b", "Bob", "bob");
+    store->transaction([&] { taken = store->claim_digest(bob.id, 2000); }); // none asked for
+    CHECK_FALSE(taken);
+}
+
+TEST_CASE("A tournament keeps its schedule, next-round rule and drawn colour, and a board the "
+          "floats it gave",
+          "[storage][tournament]") {
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
+    const auto alice = store->upsert_player("console", "alice", "alice", "alice");
+    const auto bob = store->upsert_player("console", "bob", "bob", "bob");
+    TournamentRecord t;
+    t.platform = "console";
+    t.channel = "lobby";
+    t.name = "Winter";
+    t.variant = "chess";
+    t.format = "roundrobin";
+    t.creator = alice.id;
+    t.schedule = "allatonce";
+    t.next_round = "manual";
+    t.id = store->create_tournament(t);
+    auto back = store->tournament(t.id);
+    REQUIRE(back);
+    CHECK(back->schedule == "allatonce");
+    CHECK(back->next_round == "manual");
+    CHECK(back->initial_colour.empty());
+    back->initial_colour = "black";
+    back->status = TournamentStatus::Running;
+    store->update_tournament(*back);
+    CHECK(store->tournament_by_name("console", "winter")->initial_colour == "black");
+
+    PairingRecord p{t.id, 1, 1, alice.id, bob.id, std::nullopt, "down", "up"};
+    store->add_pairing(p);
+    PairingRecord b{t.id, 1, 2, bob.id, std::nullopt, std::nullopt, "down", ""};
+    store->add_pairing(b);
+    const auto boards = store->pairings(t.id);
+    REQUIRE(boards.size() == 2);
+    CHECK(boards[0].white_float == "down");
+    CHECK(boards[0].black_float == "up");
+    CHECK(boards[1].white_float == "down");
+    CHECK(boards[1].black_float.empty());
+}
+
+TEST_CASE("A tournament stored before rounds could start by themselves still waits for "
+          "!tourney next",
+          "[storage][tournament]") {
+    TempPath path;
+    { auto store = open_sqlite_store(path.str()); }
+    Database db(path.str());
+    // A row as the schema before version 15 wrote it: without the new columns.
+    db.exec("INSERT INTO players (id, platform, user_id, name, name_key) VALUES (1, 'console', "
+            "'ann', 'ann', 'ann')");
+    db.exec("INSERT INTO tournaments (platform, channel, name, name_key, variant, format, "
+            "status, creator, created_at) VALUES ('console', 'lobby', 'Old', 'old', 'chess', "
+            "'swiss', 'running', 1, 0)");
+    db.exec("INSERT INTO tournament_pairings (tournament_id, round, board, white) VALUES (1, 1, "
+            "1, 1)");
+    auto store = open_sqlite_store(path.str());
+    const auto t = store->tournament_by_name("console", "old");
+    REQUIRE(t);
+    CHECK(t->next_round == "manual");
+    CHECK(t->schedule == "rounds");
+    CHECK(t->initial_colour.empty());
+    CHECK(store->pairings(t->id).at(0).white_float.empty());
 }

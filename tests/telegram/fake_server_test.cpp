@@ -178,3 +178,73 @@ TEST_CASE("cancelling the HTTP client ends a long poll at once", "[telegram][fak
     canceller.get();
     CHECK(Clock::now() - start < std::chrono::seconds(2));
 }
+
+TEST_CASE("the fake server is as strict as Telegram with topics, keyboards, presses and menus",
+          "[telegram][fake]") {
+    test::TempDir dir;
+    FakeTelegram fake(dir);
+    CurlHttpClient http;
+    const auto call = [&](const std::string& method, const nlohmann::json& body) {
+        HttpRequest request;
+        request.url = fake.url() + "/bot" + FakeTelegram::token + "/" + method;
+        request.body = body.dump();
+        const HttpResponse response = http.post(request);
+        return std::make_pair(response.status, nlohmann::json::parse(response.body));
+    };
+    // A topic exists once someone wrote in it.
+    CHECK(call("sendMessage", {{"chat_id", -1001}, {"message_thread_id", 5}, {"text", "x"}})
+              .second["description"] == "Bad Request: message thread not found");
+    fake.control("message", {{"chat_id", -1001},
+                             {"from_id", 7},
+                             {"username", "alice"},
+                             {"text", "hi"},
+                             {"thread_id", 5}});
+    const auto sent = call(
+        "sendMessage",
+        {{"chat_id", -1001},
+         {"message_thread_id", 5},
+         {"text", "x"},
+         {"reply_markup", {{"inline_keyboard", {{{{"text", "Go"}, {"callback_data", "!go"}}}}}}}});
+    REQUIRE(sent.first == 200);
+    CHECK(sent.second["result"]["is_topic_message"] == true);
+
+    // A press is answered once, and not with more than 200 characters.
+    const auto pressed = fake.control("press", {{"chat_id", -1001},
+                                                {"message_id", sent.second["result"]["message_id"]},
+                                                {"from_id", 8},
+                                                {"username", "bob"},
+                                                {"label", "Go"}});
+    CHECK(pressed["data"] == "!go");
+    const std::string query = pressed["callback_query_id"];
+    CHECK(
+        call("answerCallbackQuery", {{"callback_query_id", query}, {"text", std::string(201, 'x')}})
+            .first == 400);
+    CHECK(call("answerCallbackQuery", {{"callback_query_id", query}, {"text", "ok"}}).first == 200);
+    CHECK(call("answerCallbackQuery", {{"callback_query_id", query}}).second["description"] ==
+          "Bad Request: query is too old and response timeout expired or query ID is invalid");
+
+    CHECK(
+        call("sendMessage", {{"chat_id", -1001},
+                             {"text", "x"},
+                             {"reply_markup",
+                              {{"inline_keyboard",
+                                {{{{"text", "Long"}, {"callback_data", std::string(65, 'x')}}}}}}}})
+            .first == 400);
+    CHECK(call("setMyCommands", {{"commands", {{{"command", "Move"}, {"description", "x"}}}}})
+              .first == 400);
+    CHECK(call("setMyCommands", {{"commands", {{{"command", "move"}, {"description", "Play"}}}}})
+              .first == 200);
+    CHECK(fake.control("commands")["commands"] ==
+          nlohmann::json{{{"command", "move"}, {"description", "Play"}}});
+
+    // After an upgrade the old id is refused with the new one.
+    fake.control("migrate", {{"chat_id", -1002}, {"new_chat_id", -1009}, {"from_id", 7}});
+    const auto refused = call("sendMessage", {{"chat_id", -1002}, {"text", "x"}});
+    CHECK(refused.first == 400);
+    CHECK(refused.second["parameters"]["migrate_to_chat_id"] == -1009);
+
+    CHECK(fake.violations() ==
+          nlohmann::json{"answerCallbackQuery: text longer than 200 characters",
+                         "sendMessage: callback_data of 65 bytes (Telegram takes 1-64)",
+                         "setMyCommands: bad command name 'Move'"});
+}

@@ -3,9 +3,15 @@
 
 It implements what the third-party emulator lacks: getUpdates offsets and long-poll timeouts,
 multipart sendPhoto, 429 with retry_after, 5xx, 403 for private chats the user never opened,
-and 409 when a second poller arrives. Every call is checked against the published Bot API
-description (method name, parameter names, their types, required ones); a mismatch is answered
-with 400 and recorded, and tests fail when /control/violations is not empty.
+and 409 when a second poller arrives; forum topics (message_thread_id), inline keyboards and
+their presses (callback_query, answerCallbackQuery, each press answerable once and for 15 s),
+the menu of commands (setMyCommands), a group's upgrade to a supergroup (the two service
+messages, then 400 with migrate_to_chat_id for the old id), getMe's privacy flag, and the
+text_mention entities a message ends up with (from `entities` or from HTML links). Every call
+is checked against the published Bot API description (method name, parameter names, their
+types, required ones); a mismatch is answered with 400 and recorded, and tests fail when
+/control/violations is not empty. Every update it makes is checked against the description's
+Update type as well, so that what the bot reads is shaped like Telegram's.
 
 Usage: fake_telegram.py --spec telegram-bot-api.json --token TOKEN [--port 0]
 It prints "PORT <n>" once listening and exits when its standard input closes, so it never
@@ -15,6 +21,7 @@ outlives the test that started it.
 import argparse
 import email.parser
 import email.policy
+import html.parser
 import json
 import os
 import re
@@ -121,17 +128,85 @@ class State:
         self.faults = []           # scripted failures: {method, status, retry_after, count}
         self.poll_generation = 0
         self.polls = 0
+        self.can_read_all = True   # getMe's can_read_all_group_messages (privacy mode off)
+        self.commands = None       # the last setMyCommands list
+        self.allowed = None        # the last getUpdates allowed_updates; None: Telegram's default
+        self.chats = {}            # chat id -> {"type":..., "is_forum":...} set by the test
+        self.topics = set()        # (chat id, thread id) of forum topics that exist
+        self.migrated = {}         # old chat id -> new chat id
+        self.presses = {}          # callback query id -> {"time", "answered"}
+        self.answers = []          # every accepted answerCallbackQuery, in order
+        self.next_callback = 9000000001
 
     def next_message_id(self, chat_id):
         self.message_ids[chat_id] = self.message_ids.get(chat_id, 0) + 1
         return self.message_ids[chat_id]
 
+    def chat(self, chat_id):
+        settings = self.chats.get(chat_id, {})
+        chat = {"id": chat_id, "type": settings.get("type") or (
+            "private" if isinstance(chat_id, int) and chat_id > 0 else "supergroup")}
+        if settings.get("is_forum"):
+            chat["is_forum"] = True
+        return chat
 
-def error(code, description, retry_after=None):
+    # Queues an update unless the bot's allowed_updates leaves its kind out, as Telegram does;
+    # an update the description would not allow is a bug of this fake.
+    def push(self, update):
+        kind = next(k for k in update if k != "update_id")
+        if kind not in (self.allowed if self.allowed is not None else DEFAULT_UPDATES):
+            return False
+        problems = []
+        self.spec.check_json(update, "Update", "fake update", problems)
+        self.violations.extend("the fake made a bad update: " + p for p in problems)
+        self.updates.append(update)
+        self.lock.notify_all()
+        return True
+
+    def new_update_id(self):
+        update_id = self.next_update_id
+        self.next_update_id += 1
+        return update_id
+
+
+def error(code, description, retry_after=None, migrate_to=None):
     body = {"ok": False, "error_code": code, "description": description}
     if retry_after is not None:
         body["parameters"] = {"retry_after": retry_after}
+    if migrate_to is not None:
+        body["parameters"] = {"migrate_to_chat_id": migrate_to}
     return code, body
+
+
+# Update kinds Telegram sends when getUpdates never named any.
+DEFAULT_UPDATES = {"message", "edited_message", "channel_post", "edited_channel_post",
+                   "callback_query", "inline_query", "chosen_inline_result", "my_chat_member"}
+PRESS_LIFETIME = 15.0  # seconds a callback query may be answered
+
+
+class Links(html.parser.HTMLParser):
+    """The text_mention entities Telegram makes of <a href="tg://user?id=N"> in parse_mode HTML,
+    with the text as the user sees it (tags gone, entities decoded)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.text = ""
+        self.mentions = []
+        self.open = None
+
+    def handle_starttag(self, tag, attrs):
+        href = dict(attrs).get("href") or ""
+        if tag == "a" and href.startswith("tg://user?id="):
+            self.open = (int(href[len("tg://user?id="):]), len(self.text))
+
+    def handle_endtag(self, tag):
+        if tag == "a" and self.open is not None:
+            user, start = self.open
+            self.mentions.append({"user_id": user, "text": self.text[start:]})
+            self.open = None
+
+    def handle_data(self, data):
+        self.text += data
 
 
 def utf16_length(text):
@@ -171,21 +246,23 @@ class Handler(BaseHTTPRequestHandler):
             status, body = self.control(path.path[len("/control/"):], json.loads(raw or b"{}"))
             self.reply(status, body)
             return
-        match = re.fullmatch(r"/bot([^/]+)/([A-Za-z]+)", path.path)
+        # A Bot API server may sit under a path of a reverse proxy (api_url "http://host/d1");
+        # the tests give each of several daemons its own, to tell whose requests are whose.
+        match = re.fullmatch(r"(?:/([A-Za-z0-9_-]+))?/bot([^/]+)/([A-Za-z]+)", path.path)
         if not match:
             self.reply(*error(404, "Not Found"))
             return
-        if match.group(1) != self.state.token:
+        if match.group(2) != self.state.token:
             self.reply(*error(401, "Unauthorized"))
             return
-        method = match.group(2)
+        method = match.group(3)
         params, files, problems = self.decode(method, raw, path.query)
         if problems:
             with self.state.lock:
                 self.state.violations.extend(problems)
             self.reply(*error(400, "Bad Request: " + "; ".join(problems)))
             return
-        self.reply(*self.call(method, params, files))
+        self.reply(*self.call(method, params, files, match.group(1) or ""))
 
     # Turns the request body into {name: value} checked against the method's description.
     def decode(self, method, raw, query):
@@ -235,7 +312,7 @@ class Handler(BaseHTTPRequestHandler):
                                     if f["name"] not in files], method, problems)
         return params, files, problems
 
-    def call(self, method, params, files):
+    def call(self, method, params, files, via=""):
         s = self.state
         with s.lock:
             for fault in s.faults:
@@ -246,12 +323,55 @@ class Handler(BaseHTTPRequestHandler):
                     return error(fault["status"], fault.get("description", "scripted failure"),
                                  fault.get("retry_after"))
         if method == "getMe":
-            return 200, {"ok": True, "result": {"id": BOT_ID, "is_bot": True,
-                                                 "first_name": "Ghostpost", "username": BOT_USERNAME}}
+            return 200, {"ok": True, "result": {
+                "id": BOT_ID, "is_bot": True, "first_name": "Ghostpost", "username": BOT_USERNAME,
+                "can_join_groups": True, "can_read_all_group_messages": s.can_read_all,
+                "supports_inline_queries": False}}
         if method == "getUpdates":
             return self.get_updates(params)
         if method in ("sendMessage", "sendPhoto"):
-            return self.send(method, params, files)
+            return self.send(method, params, files, via)
+        if method == "setMyCommands":
+            return self.set_commands(params)
+        if method == "answerCallbackQuery":
+            return self.answer_callback(params)
+        return 200, {"ok": True, "result": True}
+
+    def set_commands(self, params):
+        s = self.state
+        problems = []
+        commands = params.get("commands", [])
+        if len(commands) > 100:
+            problems.append("setMyCommands: more than 100 commands")
+        for c in commands:
+            if not re.fullmatch(r"[a-z0-9_]{1,32}", c.get("command", "")):
+                problems.append(f"setMyCommands: bad command name {c.get('command')!r}")
+            if not 1 <= len(c.get("description", "")) <= 256:
+                problems.append(f"setMyCommands: description of {c.get('command')!r} is not 1-256 "
+                                "characters")
+        with s.lock:
+            if problems:
+                s.violations.extend(problems)
+                return error(400, "Bad Request: " + "; ".join(problems))
+            s.commands = commands
+        return 200, {"ok": True, "result": True}
+
+    def answer_callback(self, params):
+        s = self.state
+        query = params.get("callback_query_id")
+        text = params.get("text", "")
+        with s.lock:
+            if utf16_length(text) > 200:
+                s.violations.append("answerCallbackQuery: text longer than 200 characters")
+                return error(400, "Bad Request: MESSAGE_TOO_LONG")
+            press = s.presses.get(query)
+            if press is None or press["answered"] or time.time() - press["time"] > PRESS_LIFETIME:
+                return error(400, "Bad Request: query is too old and response timeout expired "
+                                  "or query ID is invalid")
+            press["answered"] = True
+            s.answers.append({"callback_query_id": query, "text": text,
+                              "show_alert": params.get("show_alert", False),
+                              "time": time.time()})
         return 200, {"ok": True, "result": True}
 
     def get_updates(self, params):
@@ -268,6 +388,9 @@ class Handler(BaseHTTPRequestHandler):
             if offset is not None:
                 # Confirming: everything below the offset is forgotten for good.
                 s.updates = [u for u in s.updates if u["update_id"] >= offset]
+            if "allowed_updates" in params:
+                # Telegram keeps the last list given, for updates made from now on.
+                s.allowed = set(params["allowed_updates"]) or None
             while True:
                 if s.poll_generation != generation:
                     return error(409, "Conflict: terminated by other getUpdates request; make "
@@ -276,19 +399,78 @@ class Handler(BaseHTTPRequestHandler):
                     return 200, {"ok": True, "result": s.updates[:limit]}
                 s.lock.wait(max(0.0, min(0.5, deadline - time.time())))
 
-    def send(self, method, params, files):
+    # The text as the user sees it and its text_mention entities ({user_id, text}), as Telegram
+    # reads parse_mode HTML or the entities given; problems for entities it would refuse.
+    def rendered(self, text, parse_mode, entities, problems, where):
+        mentions = []
+        if parse_mode == "HTML":
+            links = Links()
+            links.feed(text)
+            links.close()
+            return links.text, links.mentions
+        units = text.encode("utf-16-le")
+        for e in entities or []:
+            if e.get("type") != "text_mention":
+                continue
+            start, length = e.get("offset", -1), e.get("length", 0)
+            if start < 0 or length <= 0 or 2 * (start + length) > len(units):
+                problems.append(f"{where}: a text_mention lies outside the text")
+                continue
+            if "user" not in e:
+                problems.append(f"{where}: a text_mention without its user")
+                continue
+            mentions.append({"user_id": e["user"]["id"],
+                             "text": units[2 * start:2 * (start + length)].decode("utf-16-le")})
+        return text, mentions
+
+    def send(self, method, params, files, via=""):
         s = self.state
         chat_id = params.get("chat_id")
         with s.lock:
             if isinstance(chat_id, int) and chat_id > 0 and chat_id not in s.started:
                 s.calls.append((time.time(), method, chat_id, 403))
                 return error(403, "Forbidden: bot can't initiate conversation with a user")
+            if chat_id in s.migrated:
+                s.calls.append((time.time(), method, chat_id, 400))
+                return error(400, "Bad Request: group chat was upgraded to a supergroup chat",
+                             migrate_to=s.migrated[chat_id])
+            thread = params.get("message_thread_id")
+            if thread is not None and (chat_id, thread) not in s.topics:
+                s.calls.append((time.time(), method, chat_id, 400))
+                return error(400, "Bad Request: message thread not found")
+            problems = []
+            markup = params.get("reply_markup")
+            if isinstance(markup, dict):
+                for row in markup.get("inline_keyboard", []):
+                    for button in row:
+                        data = button.get("callback_data")
+                        if data is not None and not 1 <= len(data.encode()) <= 64:
+                            problems.append(f"{method}: callback_data of {len(data.encode())} "
+                                            "bytes (Telegram takes 1-64)")
+            text = params.get("text") if method == "sendMessage" else params.get("caption", "")
+            shown, mentions = self.rendered(
+                text or "", params.get("parse_mode"),
+                params.get("entities" if method == "sendMessage" else "caption_entities"),
+                problems, method)
+            if problems:
+                s.violations.extend(problems)
+                s.calls.append((time.time(), method, chat_id, 400))
+                return error(400, "Bad Request: " + "; ".join(problems))
             s.calls.append((time.time(), method, chat_id, 200))
             message_id = s.next_message_id(chat_id)
             record = {"method": method, "chat_id": chat_id, "message_id": message_id,
-                      "time": time.time()}
+                      "time": time.time(), "thread_id": thread, "mentions": mentions,
+                      "shown": shown, "via": via}
+            message = {"message_id": message_id, "date": int(time.time()),
+                       "chat": s.chat(chat_id),
+                       "from": {"id": BOT_ID, "is_bot": True, "first_name": "Ghostpost",
+                                "username": BOT_USERNAME}}
+            if thread is not None:
+                message["message_thread_id"] = thread
+                message["is_topic_message"] = True
             if method == "sendMessage":
                 record["text"] = params.get("text")
+                message["text"] = shown
             else:
                 photo = files.get("photo")
                 if photo is None:
@@ -298,19 +480,58 @@ class Handler(BaseHTTPRequestHandler):
                 record["photo_bytes"] = len(photo["data"])
                 record["photo_is_png"] = photo["data"][:8] == b"\x89PNG\r\n\x1a\n"
                 record["photo_content_type"] = photo["content_type"]
+                message["photo"] = [{"file_id": f"photo-{chat_id}-{message_id}",
+                                     "file_unique_id": f"u{message_id}", "width": 480,
+                                     "height": 480}]
+                if shown:
+                    message["caption"] = shown
             record["parse_mode"] = params.get("parse_mode")
             reply_parameters = params.get("reply_parameters")
             if isinstance(reply_parameters, dict):
                 record["reply_to"] = reply_parameters.get("message_id")
+            if isinstance(markup, dict) and "inline_keyboard" in markup:
+                record["buttons"] = [[{"text": b.get("text"), "data": b.get("callback_data")}
+                                      for b in row] for row in markup["inline_keyboard"]]
+                message["reply_markup"] = markup
+            record["message"] = message
             s.sent.append(record)
-            message = {"message_id": message_id, "date": int(time.time()),
-                       "chat": {"id": chat_id, "type": "private" if isinstance(chat_id, int)
-                                and chat_id > 0 else "supergroup"},
-                       "from": {"id": BOT_ID, "is_bot": True, "first_name": "Ghostpost",
-                                "username": BOT_USERNAME}}
-            if method == "sendMessage":
-                message["text"] = params.get("text")
             return 200, {"ok": True, "result": message}
+
+    # A User object for a test's person: "username": null is an account without one, whose
+    # first name may be anything.
+    @staticmethod
+    def user(args):
+        user_id = int(args["from_id"])
+        username = args.get("username", f"user{user_id}")
+        sender = {"id": user_id, "is_bot": False,
+                  "first_name": args.get("first_name") or username or "user"}
+        if username is not None:
+            sender["username"] = username
+        return sender
+
+    # A person presses the button labelled `label` under the bot's message `message_id` in
+    # `chat_id` (or sends `data` of their own making, as any client can). Caller holds the lock.
+    def press(self, args):
+        s = self.state
+        chat_id, message_id = int(args["chat_id"]), int(args["message_id"])
+        record = next((r for r in s.sent if r["chat_id"] == chat_id
+                       and r["message_id"] == message_id), None)
+        if record is None:
+            return 404, {"error": f"no message {message_id} of the bot in {chat_id}"}
+        data = args.get("data")
+        if data is None:
+            data = next((b["data"] for row in record.get("buttons", []) for b in row
+                         if b["text"] == args.get("label")), None)
+            if data is None:
+                return 404, {"error": f"no button {args.get('label')!r} under that message"}
+        query = str(s.next_callback)
+        s.next_callback += 1
+        s.presses[query] = {"time": time.time(), "answered": False}
+        update_id = s.new_update_id()
+        s.push({"update_id": update_id, "callback_query": {
+            "id": query, "from": self.user(args), "message": record["message"],
+            "chat_instance": str(-chat_id), "data": data}})
+        return 200, {"update_id": update_id, "callback_query_id": query, "data": data}
 
     # Test-side commands: inject posts, script failures, read what the bot sent.
     def control(self, command, args):
@@ -322,31 +543,66 @@ class Handler(BaseHTTPRequestHandler):
                 private = chat_id > 0
                 if private:
                     s.started.add(user_id)
-                update_id = s.next_update_id
-                s.next_update_id += 1
+                if chat_id in s.migrated:
+                    return 409, {"error": f"chat {chat_id} became {s.migrated[chat_id]}"}
+                update_id = s.new_update_id()
                 message_id = s.next_message_id(chat_id)
-                # "username": null is an account without one; its first name may be anything.
-                username = args.get("username", f"user{user_id}")
-                sender = {"id": user_id, "is_bot": False,
-                          "first_name": args.get("first_name") or username or "user"}
-                if username is not None:
-                    sender["username"] = username
                 message = {
                     "message_id": message_id, "date": int(time.time()),
-                    "chat": {"id": chat_id, "type": "private" if private else "supergroup"},
-                    "from": sender, "text": args["text"]}
+                    "chat": s.chat(chat_id), "from": self.user(args), "text": args["text"]}
+                if args.get("thread_id") is not None:
+                    # A post in a forum topic; the topic exists from then on.
+                    thread = int(args["thread_id"])
+                    s.topics.add((chat_id, thread))
+                    message["message_thread_id"] = thread
+                    message["is_topic_message"] = True
                 entities = args.get("entities", mention_entities(args["text"]))
                 if entities:
                     message["entities"] = entities
                 if "sender_chat" in args:
                     message["sender_chat"] = args["sender_chat"]
-                s.updates.append({"update_id": update_id, "message": message})
-                s.lock.notify_all()
-                return 200, {"update_id": update_id, "message_id": message_id}
+                kind = "edited_message" if args.get("edited") else "message"
+                if args.get("edited"):
+                    message["message_id"] = int(args["edited"])
+                    message["edit_date"] = int(time.time())
+                delivered = s.push({"update_id": update_id, kind: message})
+                return 200, {"update_id": update_id, "message_id": message["message_id"],
+                             "delivered": delivered}
+            if command == "chat":
+                # How a chat is set up: its type ("group" before an upgrade), a forum or not.
+                s.chats[int(args["chat_id"])] = {"type": args.get("type"),
+                                                 "is_forum": args.get("is_forum", False)}
+                return 200, {}
+            if command == "privacy":
+                s.can_read_all = not args.get("on", True)
+                return 200, {}
+            if command == "press":
+                return self.press(args)
+            if command == "migrate":
+                # A group upgraded to a supergroup: Telegram's two service messages, and the
+                # old id refused from now on.
+                old, new = int(args["chat_id"]), int(args["new_chat_id"])
+                s.migrated[old] = new
+                s.chats[new] = {"type": "supergroup"}
+                if not args.get("notify", True):
+                    return 200, {}  # the notices come later (the test migrates again)
+                sender = self.user(args)
+                first = {"update_id": s.new_update_id(), "message": {
+                    "message_id": s.next_message_id(old), "date": int(time.time()),
+                    "chat": s.chat(old), "from": sender, "migrate_to_chat_id": new}}
+                second = {"update_id": s.new_update_id(), "message": {
+                    "message_id": s.next_message_id(new), "date": int(time.time()),
+                    "chat": s.chat(new), "from": sender, "migrate_from_chat_id": old}}
+                s.push(first)
+                s.push(second)
+                return 200, {"update_ids": [first["update_id"], second["update_id"]]}
+            if command == "answers":
+                return 200, {"answers": s.answers}
+            if command == "commands":
+                return 200, {"commands": s.commands}
             if command == "raw_update":
                 # Whatever the test wrote, malformed or not, with the next update id.
-                update_id = s.next_update_id
-                s.next_update_id += 1
+                update_id = s.new_update_id()
                 s.updates.append(dict(args["update"], update_id=update_id))
                 s.lock.notify_all()
                 return 200, {"update_id": update_id}

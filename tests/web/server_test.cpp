@@ -174,3 +174,31 @@ TEST_CASE("Connections past the cap are answered 503 while slow clients hold the
     // The slow client's read times out; the one waiting is then served.
     CHECK(waiting.get("/") == "HTTP/1.1 200 OK");
 }
+
+TEST_CASE("A game page is served over HTTP from a PostgreSQL database, and follows its moves",
+          "[web][http][postgres]") {
+    WebDb db(ghostpost::testing::Backend::Postgres);
+    const std::int64_t id = db.new_game("chess", 1);
+    db.log(id, 1, Seat::White, "e4");
+    web::Site site{db.site()};
+    web::WebServer server{site, web::ServerSettings{"127.0.0.1", 0, 2, 8, 2}};
+    server.start();
+    httplib::Client c("127.0.0.1", server.port());
+    auto page = c.Get("/game/1");
+    REQUIRE(page);
+    CHECK(page->status == 200);
+    CHECK(page->body.find("data-square=\"e4\" data-piece=\"P\"") != std::string::npos);
+    CHECK(page->body.find("ply 1 of 1") != std::string::npos);
+    const std::string etag = page->get_header_value("ETag");
+    db.log(id, 2, Seat::Black, "c5"); // a daemon's move, committed meanwhile
+    auto changed = c.Get("/game/1", {{"If-None-Match", etag}});
+    REQUIRE(changed);
+    CHECK(changed->status == 200);
+    CHECK(changed->body.find("data-square=\"c5\" data-piece=\"p\"") != std::string::npos);
+    auto index = c.Get("/");
+    REQUIRE(index);
+    CHECK(index->body.find("<a href=\"/game/1\">#1</a>") != std::string::npos);
+    auto missing = c.Get("/game/2");
+    REQUIRE(missing);
+    CHECK(missing->status == 404);
+}

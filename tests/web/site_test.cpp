@@ -7,6 +7,7 @@
 
 using namespace ghostpost;
 using ghostpost::test::WebDb;
+using ghostpost::testing::Backend;
 using rules::Seat;
 
 namespace {
@@ -21,9 +22,10 @@ std::string piece_on(const std::string& page, const std::string& square) {
 }
 
 struct ChessGame {
+    explicit ChessGame(Backend backend = Backend::Sqlite) : db(backend) { play(); }
     WebDb db;
     std::int64_t id = db.new_game("chess", 1);
-    ChessGame() {
+    void play() {
         db.log(id, 1, Seat::White, "e4");
         db.log(id, 2, Seat::Black, "e5");
         db.log(id, 3, Seat::White, "Nf3");
@@ -33,9 +35,10 @@ struct ChessGame {
 } // namespace
 
 TEST_CASE("A game page shows the board at the ply asked for, and the last one by default",
-          "[web]") {
-    ChessGame t;
-    web::Site site({t.db.path()});
+          "[web][postgres]") {
+    ChessGame t(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(t.db.backend());
+    web::Site site(t.db.site());
     const web::Page last = site.get("/game/" + std::to_string(t.id));
     CHECK(last.status == 200);
     CHECK(last.content_type == "text/html; charset=utf-8");
@@ -103,9 +106,10 @@ TEST_CASE("The PGN download is the game's public record", "[web]") {
                       "[Termination \"Unterminated\"]\n\n1. e4 e5 2. Nf3 *\n");
 }
 
-TEST_CASE("A game page changes its ETag when the game changes, not before", "[web]") {
-    ChessGame t;
-    web::Site site({t.db.path()});
+TEST_CASE("A game page changes its ETag when the game changes, not before", "[web][postgres]") {
+    ChessGame t(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(t.db.backend());
+    web::Site site(t.db.site());
     const web::Page a = site.get("/game/1");
     const web::Page b = site.get("/game/1");
     CHECK(a.etag == b.etag);
@@ -116,8 +120,10 @@ TEST_CASE("A game page changes its ETag when the game changes, not before", "[we
     CHECK(piece_on(c.body, "c6") == "n");
 }
 
-TEST_CASE("The index lists games under way, a player page their games and ratings", "[web]") {
-    ChessGame t;
+TEST_CASE("The index lists games under way, a player page their games and ratings",
+          "[web][postgres]") {
+    ChessGame t(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(t.db.backend());
     const auto other = t.db.new_game("ghost", 2);
     t.db.finish(other, "0-1", "resignation");
     storage::RatingRecord r;
@@ -129,7 +135,7 @@ TEST_CASE("The index lists games under way, a player page their games and rating
         r.games = games;
         t.db.store().save_rating(r, 1'790'000'000 + games);
     }
-    web::Site site({t.db.path()});
+    web::Site site(t.db.site());
     const web::Page index = site.get("/");
     CHECK(index.status == 200);
     CHECK(index.body.find("<a href=\"/game/1\">#1</a>") != std::string::npos);
@@ -160,8 +166,10 @@ TEST_CASE("The index lists games under way, a player page their games and rating
           std::string::npos);
 }
 
-TEST_CASE("A tournament page has standings, a crosstable and the pairings by round", "[web]") {
-    WebDb db;
+TEST_CASE("A tournament page has standings, a crosstable and the pairings by round",
+          "[web][postgres]") {
+    WebDb db(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(db.backend());
     const auto carol = db.store().upsert_player("console", "carol", "Carol", "carol").id;
     storage::TournamentRecord tr;
     tr.platform = "console";
@@ -180,7 +188,7 @@ TEST_CASE("A tournament page has standings, a crosstable and the pairings by rou
     db.finish(g1, "1-0", "checkmate");
     db.store().add_pairing({tid, 1, 1, db.alice, db.bob, g1});
     db.store().add_pairing({tid, 1, 2, carol, std::nullopt, std::nullopt});
-    web::Site site({db.path()});
+    web::Site site(db.site());
     const web::Page p = site.get("/tournament/" + std::to_string(tid));
     CHECK(p.status == 200);
     CHECK(p.body.find("<h1>Autumn</h1><p>FIDE chess, roundrobin, running, round 1 of 3</p>") !=
@@ -199,4 +207,13 @@ TEST_CASE("A tournament page has standings, a crosstable and the pairings by rou
                     std::to_string(g1) + "\">game #" + std::to_string(g1) +
                     "</a> 1-0</li><li><a href=\"/player/3\">Carol</a> – bye</li></ol>") !=
         std::string::npos);
+
+    // A round robin played all at once has no current round to show.
+    tr.name = "Relay";
+    tr.schedule = "allatonce";
+    tr.current_round = 3;
+    const auto relay = db.store().create_tournament(tr);
+    const web::Page all = site.get("/tournament/" + std::to_string(relay));
+    CHECK(all.body.find("<h1>Relay</h1><p>FIDE chess, roundrobin, running, every game at "
+                        "once</p>") != std::string::npos);
 }

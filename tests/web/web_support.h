@@ -1,10 +1,14 @@
 // A database with games written straight into the store, for the web tests: each action is
 // chosen and applied on a true game kept beside the store, so a test knows what is hidden.
+// SQLite by default; on PostgreSQL, a schema of its own in the test cluster
+// (tests/support/test_stores.h).
 #pragma once
 
+#include "../support/test_stores.h"
 #include "ghostpost/bot/random.h"
 #include "ghostpost/rules/registry.h"
 #include "ghostpost/storage/store.h"
+#include "ghostpost/web/site.h"
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
@@ -17,24 +21,24 @@ namespace ghostpost::test {
 
 class WebDb {
 public:
-    WebDb() {
-        std::string pattern =
-            (std::filesystem::temp_directory_path() / "ghostpost-web-XXXXXX").string();
-        REQUIRE(mkdtemp(pattern.data()) != nullptr);
-        dir_ = pattern;
-        path_ = dir_ + "/games.db";
+    explicit WebDb(testing::Backend backend = testing::Backend::Sqlite)
+        : fresh_(backend, "ghostpost-web", false) {
         storage::DatabaseOptions options;
         options.synchronous_full = false;
-        store_ = storage::open_sqlite_store(path_, options);
+        store_ = fresh_.open(options);
         alice = store_->upsert_player("console", "alice", "Alice", "alice").id;
         bob = store_->upsert_player("console", "bob", "Bob <b>", "bob").id;
     }
-    ~WebDb() {
-        store_.reset();
-        std::error_code ec;
-        std::filesystem::remove_all(dir_, ec);
+    ~WebDb() { store_.reset(); }
+    const std::string& path() const { return fresh_.path(); }
+    const char* backend() const { return fresh_.name(); }
+    // How a Site finds this database, on either backend.
+    web::SiteSettings site() const {
+        web::SiteSettings settings;
+        settings.db_path = fresh_.path();
+        settings.db_url = fresh_.url();
+        return settings;
     }
-    const std::string& path() const { return path_; }
     storage::Store& store() { return *store_; }
 
     std::int64_t new_game(const std::string& variant, std::uint8_t seed_byte) {
@@ -76,7 +80,7 @@ public:
     std::int64_t alice = 0, bob = 0;
 
 private:
-    std::string dir_, path_;
+    testing::FreshStore fresh_;
     std::unique_ptr<storage::Store> store_;
 };
 

@@ -1,6 +1,8 @@
-// `ghostpost web --db FILE [--listen ADDR]`: the web pages without the bot, for a read-only
-// replica of the database or a look at a copy. Stops on SIGTERM or SIGINT.
+// `ghostpost web (--db FILE | --db-url URL) [--listen ADDR]`: the web pages without the bot, for
+// a copy of an SQLite database or beside the daemons on a PostgreSQL one. Stops on SIGTERM or
+// SIGINT.
 #include "ghostpost/bot/cli.h"
+#include "ghostpost/config/config.h"
 #include "ghostpost/web/server.h"
 #include "ghostpost/web/site.h"
 
@@ -14,26 +16,50 @@ namespace ghostpost::bot {
 
 namespace {
 
-int serve(const std::string& db, const std::string& listen, int threads) {
+struct WebOptions {
+    std::string db;
+    std::string db_url;
+    std::string listen = "127.0.0.1:8080";
+    int threads = 8;
+};
+
+int serve(const WebOptions& options) {
+    web::SiteSettings site_settings;
+    site_settings.connections = static_cast<std::size_t>(options.threads);
+    std::string serving = options.db;
+    if (!options.db_url.empty()) {
+        try {
+            const config::StorageSettings storage =
+                config::postgres_storage(options.db_url, "--db-url", config::process_environment());
+            site_settings.db_url = storage.url;
+            site_settings.db_password = storage.password;
+        } catch (const config::ConfigError& e) {
+            std::cerr << "ghostpost web: " << e.what() << '\n';
+            return 2;
+        }
+        serving = options.db_url;
+    } else {
+        site_settings.db_path = options.db;
+    }
     sigset_t signals;
     sigemptyset(&signals);
     sigaddset(&signals, SIGTERM);
     sigaddset(&signals, SIGINT);
     pthread_sigmask(SIG_BLOCK, &signals, nullptr); // the server's threads inherit this
     try {
-        web::ServerSettings settings = web::parse_listen(listen);
-        settings.threads = threads;
-        web::Site site(web::SiteSettings{db, static_cast<std::size_t>(threads)});
+        web::ServerSettings settings = web::parse_listen(options.listen);
+        settings.threads = options.threads;
+        web::Site site(site_settings);
         web::WebServer server(site, settings);
         server.start();
-        std::cout << "serving " << db << " on http://" << settings.host << ":" << server.port()
+        std::cout << "serving " << serving << " on http://" << settings.host << ":" << server.port()
                   << "/" << std::endl;
         int signal = 0;
         sigwait(&signals, &signal);
         server.stop();
         return 0;
     } catch (const std::invalid_argument& e) {
-        std::cerr << "ghostpost web: --listen " << listen << ": " << e.what() << '\n';
+        std::cerr << "ghostpost web: --listen " << options.listen << ": " << e.what() << '\n';
         return 2;
     } catch (const std::exception& e) {
         std::cerr << "ghostpost web: " << e.what() << '\n';
@@ -45,14 +71,25 @@ int serve(const std::string& db, const std::string& listen, int threads) {
 
 void add_web_command(CLI::App& app, int& exit_status) {
     CLI::App* cmd = app.add_subcommand("web", "serve the read-only web pages of a database");
-    auto db = std::make_shared<std::string>();
-    auto listen = std::make_shared<std::string>("127.0.0.1:8080");
-    auto threads = std::make_shared<int>(8);
-    cmd->add_option("--db", *db, "the SQLite database file")->required();
-    cmd->add_option("--listen", *listen, "host:port to listen on (default 127.0.0.1:8080)");
-    cmd->add_option("--threads", *threads, "worker threads (default 8)")->check(CLI::Range(1, 64));
-    cmd->callback(
-        [db, listen, threads, &exit_status] { exit_status = serve(*db, *listen, *threads); });
+    auto options = std::make_shared<WebOptions>();
+    auto* db = cmd->add_option("--db", options->db, "the SQLite database file");
+    auto* url = cmd->add_option("--db-url", options->db_url,
+                                "a PostgreSQL database, postgresql://user@host[:port]/database "
+                                "(the password from GHOSTPOST_DATABASE_PASSWORD or libpq's own "
+                                "means, never in the URL)");
+    db->excludes(url);
+    cmd->add_option("--listen", options->listen, "host:port to listen on (default 127.0.0.1:8080)");
+    cmd->add_option("--threads", options->threads, "worker threads (default 8)")
+        ->check(CLI::Range(1, 64));
+    cmd->callback([options, &exit_status] {
+        if (options->db.empty() && options->db_url.empty()) {
+            std::cerr << "ghostpost web: give the database: --db FILE (SQLite) or --db-url URL "
+                         "(PostgreSQL)\n";
+            exit_status = 2;
+            return;
+        }
+        exit_status = serve(*options);
+    });
 }
 
 } // namespace ghostpost::bot

@@ -6,12 +6,34 @@
 #include "ghostpost/bot/daemon.h"
 
 #include <ostream>
+#include <stdexcept>
+#include <string>
 
 namespace ghostpost::bot {
+
+namespace {
+// A cursor row of its own: no platform is called this, and the console's posts keep theirs.
+constexpr const char* clock_offset_key = "console:clock";
+} // namespace
 
 int run_console(storage::Store& store, const ServiceSettings& settings, std::istream& in,
                 std::ostream& out, Clock clock, const std::string& image_dir) {
     ManualClock manual(std::move(clock));
+    // The time "~ wait" and "~ down" moved on is kept in the database, so a console started
+    // again on it goes on from where its games' clocks stood, never back to the past.
+    if (const auto kept = store.cursor(clock_offset_key)) {
+        try {
+            manual.advance(std::stoll(*kept));
+        } catch (const std::exception&) {
+            out << "?? the console's kept time \"" << kept->substr(0, 20)
+                << "\" is not a number: it starts from the clock again\n";
+        }
+        if (manual.offset() != 0)
+            out << "~~ now " << format_utc(manual.now()) << " (the time moved on before)\n";
+    }
+    manual.on_advance([&store](std::int64_t offset) {
+        store.transaction([&] { store.set_cursor(clock_offset_key, std::to_string(offset)); });
+    });
     ConsolePlatform console(in, out, manual, image_dir);
     Service service(store, settings, manual.clock());
     DaemonOptions options;

@@ -3,10 +3,11 @@
 #include "ghostpost/bot/command.h"
 #include "ghostpost/bot/engine_player.h"
 #include "ghostpost/bot/log.h"
-#include "ghostpost/storage/sqlite.h"
+#include "ghostpost/storage/error.h"
 
 #include <algorithm>
 #include <set>
+#include <thread>
 
 namespace ghostpost::bot {
 
@@ -24,11 +25,33 @@ std::string kept_detail(const std::string& text) {
     return shorten(log::redact(text), 200);
 }
 
-// Whether an exception while handling a post may pass if the post is tried again.
+// Whether an exception while handling a post may pass if the post is tried again: the
+// database was busy, another daemon changed the same rows, or the database was out of reach.
 bool busy(const std::exception& e) {
-    const auto* sqlite = dynamic_cast<const storage::SqliteError*>(&e);
-    return sqlite != nullptr &&
-           (sqlite->code() == 5 /* SQLITE_BUSY */ || sqlite->code() == 6 /* SQLITE_LOCKED */);
+    const auto* error = dynamic_cast<const storage::StorageError*>(&e);
+    return error != nullptr && error->transient();
+}
+
+// A database out of reach is waited for as long as it takes: setting the post aside would
+// need the database too, and the post is not at fault.
+bool unreachable(const std::exception& e) {
+    const auto* error = dynamic_cast<const storage::StorageError*>(&e);
+    return error != nullptr && error->kind() == storage::StorageError::Kind::Io;
+}
+
+// Runs a short transaction of the sender or the loop again while another daemon's changes
+// conflict with it (never with SQLite).
+template <class F> void retrying(F work) {
+    for (int attempt = 1;; ++attempt) {
+        try {
+            work();
+            return;
+        } catch (const storage::StorageError& e) {
+            if (e.kind() != storage::StorageError::Kind::Conflict || attempt >= 8)
+                throw;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5 * attempt));
+    }
 }
 
 std::chrono::milliseconds jittered(std::chrono::milliseconds base, std::mt19937& random) {
@@ -52,13 +75,14 @@ bool StopToken::sleep_for(std::chrono::milliseconds duration) {
     return !wake_.wait_for(lock, duration, [this] { return stopped_.load(); });
 }
 
-OutboxSender::OutboxSender(storage::Store& store, Platform& platform, Clock clock, SteadyNow steady)
+OutboxSender::OutboxSender(storage::Store& store, Platform& platform, Clock clock, SteadyNow steady,
+                           SenderClaim claim)
     : store_(store), platform_(platform), pacing_(platform.pacing()), clock_(std::move(clock)),
-      steady_(std::move(steady)) {}
+      steady_(std::move(steady)), claim_(std::move(claim)) {}
 
 bool OutboxSender::may_send(const std::string& destination, bool group,
                             std::chrono::steady_clock::time_point now) const {
-    const auto it = sent_at_.find(destination);
+    const auto it = sent_at_.find(platform_.pacing_key(destination));
     if (it == sent_at_.end() || it->second.empty()) {
         return true;
     }
@@ -76,7 +100,7 @@ bool OutboxSender::may_send(const std::string& destination, bool group,
 
 void OutboxSender::record_send(const std::string& destination, bool,
                                std::chrono::steady_clock::time_point now) {
-    auto& times = sent_at_[destination];
+    auto& times = sent_at_[platform_.pacing_key(destination)];
     times.push_back(now);
     while (!times.empty() && now - times.front() > std::chrono::minutes(1)) {
         times.pop_front();
@@ -100,7 +124,9 @@ bool OutboxSender::pending() {
 
 int OutboxSender::send_due() {
     const std::int64_t now = clock_();
-    const auto entries = store_.due(platform_.name(), now, 50);
+    const auto entries = store_.claim_due(platform_.name(), now, 50, claim_.holder,
+                                          now + claim_.duration.count());
+    std::vector<std::int64_t> untouched; // claimed but held back: free for any sender again
     std::set<std::string> held; // destinations whose older entry did not go out in this batch
     // What went out is marked sent in one transaction at the end of the round: one durable
     // commit per round, not one per reply. A crash or a database error before it sends those
@@ -110,12 +136,14 @@ int OutboxSender::send_due() {
     for (const storage::OutboxEntry& entry : entries) {
         const std::string& destination = entry.message.destination;
         if (held.contains(destination)) {
+            untouched.push_back(entry.id);
             continue;
         }
         const bool group = !entry.message.to_user && platform_.is_group(destination);
         const auto steady_now = steady_();
         if (!may_send(destination, group, steady_now)) {
             held.insert(destination);
+            untouched.push_back(entry.id);
             continue;
         }
         record_send(destination, group, steady_now);
@@ -163,6 +191,7 @@ int OutboxSender::send_due() {
                     notice.platform = entry.message.platform;
                     notice.destination = entry.message.notice_channel;
                     notice.text = entry.message.blocked_notice;
+                    notice.named = entry.message.named;
                     store_.enqueue(notice, now);
                 }
             });
@@ -187,17 +216,22 @@ int OutboxSender::send_due() {
         }
     }
     if (!delivered.empty())
-        store_.transaction([&] {
-            for (const std::int64_t id : delivered)
-                store_.mark_sent(id, now);
+        retrying([&] {
+            store_.transaction([&] {
+                for (const std::int64_t id : delivered)
+                    store_.mark_sent(id, now);
+            });
         });
+    if (!untouched.empty())
+        store_.unclaim(untouched, claim_.holder);
     return sent;
 }
 
 DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platform,
                         const DaemonOptions& options, StopToken& stop, Clock clock) {
     DaemonReport report;
-    OutboxSender sender(store, platform, clock);
+    OutboxSender sender(store, platform, clock, std::chrono::steady_clock::now,
+                        {options.holder, options.claim});
     std::mt19937 random{std::random_device{}()};
     std::chrono::milliseconds failure_delay{1000};
     const auto back_off = [&](std::chrono::milliseconds at_least) {
@@ -223,11 +257,41 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
         }
     }
 
+    // What the platform found wrong with how the bot is set up goes to the moderators too.
+    if (const auto notices = platform.moderator_notices(); !notices.empty()) {
+        try {
+            service.tell_moderators(name, notices);
+        } catch (const std::exception& e) {
+            log::error("moderator_notice_failed", {{"error", e.what()}});
+        }
+    }
+
     std::optional<EnginePlayer> engine;
     if (options.engine)
         engine.emplace(options.engine_synchronous);
+    // Of several daemons on one database, the one holding this lease polls the platform (and
+    // plays the engine's seats there); the others deliver replies and run the time-driven job
+    // with it, and one of them takes over within the lease's time when it dies.
+    const std::string lease = "cursor:" + name;
+    bool polling = !store.shared();
+    const auto lease_wait = std::max<std::chrono::seconds>(std::chrono::seconds(1),
+                                                           options.lease / 3);
     while (!stop.stop_requested() && !platform.finished()) {
-        if (engine) {
+        if (store.shared()) {
+            const std::int64_t now = clock();
+            bool held = polling;
+            try {
+                held = store.hold_lease(lease, options.holder, now, now + options.lease.count());
+            } catch (const std::exception& e) {
+                log::warning("lease_failed", {{"platform", name}, {"error", e.what()}});
+                held = false; // unsure: another may have it, so this one does not poll
+            }
+            if (held != polling)
+                log::info(held ? "lease_taken" : "lease_lost",
+                          {{"platform", name}, {"holder", options.holder}});
+            polling = held;
+        }
+        if (engine && polling) {
             // The engine's finished thoughts enter as posts; new decisions start thinking.
             try {
                 engine->step(service, name);
@@ -265,11 +329,18 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
         }
         if (stop.stop_requested())
             break;
+        if (!polling) {
+            stop.sleep_for(waiting_replies ? std::chrono::seconds(1) : lease_wait);
+            continue;
+        }
 
-        // Waiting replies need the loop back soon; otherwise the long poll may take its time.
-        const auto timeout = waiting_replies || (engine && engine->thinking())
-                                 ? std::chrono::seconds(1)
-                                 : options.poll_timeout;
+        // Waiting replies need the loop back soon; otherwise the long poll may take its time,
+        // short enough to renew a lease before it runs out.
+        auto timeout = waiting_replies || (engine && engine->thinking())
+                           ? std::chrono::seconds(1)
+                           : options.poll_timeout;
+        if (store.shared())
+            timeout = std::min(timeout, lease_wait);
         std::vector<Post> posts;
         try {
             posts = platform.poll(store.cursor(name).value_or(""), timeout);
@@ -312,7 +383,9 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
                 const HandleStatus status = service.handle(post);
                 if (status == HandleStatus::Duplicate && !post.cursor.empty()) {
                     // The platform repeated a post: still confirm it, or it comes back forever.
-                    store.transaction([&] { store.set_cursor(name, post.cursor); });
+                    retrying([&] {
+                        store.transaction([&] { store.set_cursor(name, post.cursor); });
+                    });
                 }
                 log::debug("post_handled", {{"channel", post.channel},
                                             {"message_id", post.message_id},
@@ -332,7 +405,7 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
                                                {"message_id", post.message_id},
                                                {"attempt", busy_tries},
                                                {"error", e.what()}});
-                    if (busy_tries < options.busy_attempts) {
+                    if (busy_tries < options.busy_attempts || unreachable(e)) {
                         back_off(std::chrono::milliseconds(0));
                         break;
                     }
@@ -353,6 +426,14 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
                     break;
                 }
             }
+        }
+    }
+    if (store.shared() && polling) {
+        // Another daemon need not wait for the lease to run out.
+        try {
+            store.release_lease(lease, options.holder);
+        } catch (const std::exception& e) {
+            log::warning("lease_failed", {{"platform", name}, {"error", e.what()}});
         }
     }
     log::info("daemon_stopped", {{"platform", name}});

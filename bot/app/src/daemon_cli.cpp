@@ -13,9 +13,13 @@
 #include <CLI/CLI.hpp>
 #include <csignal>
 #include <ctime>
+#include <iostream>
 #include <memory>
+#include <cstdio>
 #include <pthread.h>
+#include <random>
 #include <thread>
+#include <unistd.h>
 
 namespace ghostpost::bot {
 
@@ -81,12 +85,14 @@ std::optional<Lane> telegram_lane(const config::Settings& settings, HttpClient& 
     options.request_timeout = settings.telegram.request_timeout;
     options.pacing.per_chat = settings.telegram.per_chat_interval;
     options.pacing.group_per_minute = settings.telegram.group_messages_per_minute;
+    options.commands = command_menu();
     auto telegram = std::make_unique<TelegramPlatform>(http, options);
     std::string bot_name;
     std::chrono::milliseconds delay{1000};
     while (bot_name.empty() && !stop.stop_requested()) {
         try {
-            bot_name = telegram->bot_username();
+            // Asked even when configured: getMe also says whether the bot reads groups.
+            bot_name = telegram->identify();
         } catch (const PlatformError& e) {
             if (e.kind() == PlatformError::Kind::Cancelled)
                 break;
@@ -102,6 +108,11 @@ std::optional<Lane> telegram_lane(const config::Settings& settings, HttpClient& 
     if (bot_name.empty())
         return std::nullopt;
     log::info("bot_identified", {{"platform", "telegram"}, {"username", bot_name}});
+    try {
+        telegram->publish_commands(); // the "/" menu; a failure is logged and changes nothing
+    } catch (const PlatformError&) {
+        return std::nullopt; // cancelled: the daemon is stopping
+    }
     Lane lane{std::move(telegram), service_settings(settings, "telegram", bot_name), {}};
     lane.options.poll_timeout = settings.telegram.poll_timeout;
     return lane;
@@ -195,7 +206,23 @@ Lane discord_lane(const config::Settings& settings, HttpClient& http, StopToken&
     return lane;
 }
 
-int run(const std::string& config_path) {
+storage::StoreLocation store_location(const config::StorageSettings& storage) {
+    return {storage.url, storage.password, storage.path.string()};
+}
+
+// This daemon's name among several on one database: the machine, the process, and a random
+// part, since a restarted process may get the same id.
+std::string daemon_name() {
+    char host[256] = {};
+    if (gethostname(host, sizeof host - 1) != 0)
+        host[0] = '\0';
+    std::random_device random;
+    char suffix[9];
+    std::snprintf(suffix, sizeof suffix, "%08x", random());
+    return std::string(host) + ":" + std::to_string(getpid()) + ":" + suffix;
+}
+
+int run(const std::string& config_path, bool check_only) {
     log::install_crash_handler();
     config::Settings settings;
     try {
@@ -221,6 +248,25 @@ int run(const std::string& config_path) {
         log::add_secret(settings.matrix.token);
     if (settings.discord.enabled)
         log::add_secret(settings.discord.token);
+    if (!settings.storage.password.empty())
+        log::add_secret(settings.storage.password);
+    if (check_only) {
+        // What an operator runs as the service's user before starting it: the configuration
+        // reads, the secrets are there and the database opens for writing (and is migrated).
+        const storage::StoreLocation location = store_location(settings.storage);
+        // Never the URL itself: it may carry a password.
+        const std::string where =
+            location.url.empty() ? settings.storage.path.string() : std::string("PostgreSQL");
+        try {
+            auto store = storage::open_store(location);
+            store->transaction([&] { static_cast<void>(store->heartbeat()); });
+        } catch (const std::exception& e) {
+            log::error("bad_storage", {{"path", where}, {"error", e.what()}});
+            return 1;
+        }
+        std::cout << "configuration ok: " << config_path << ", database " << where << "\n";
+        return 0;
+    }
 
     // Signals go to one thread that waits for them; the others never see them, so a long
     // poll is ended by cancelling its HTTP call rather than by an interrupted system call.
@@ -262,13 +308,20 @@ int run(const std::string& config_path) {
     std::atomic<bool> matrix_token_refused{false};
     try {
         // The database exists and is migrated before any lane opens its own connection.
-        storage::open_sqlite_store(settings.storage.path.string());
+        const storage::StoreLocation location = store_location(settings.storage);
+        const bool shared = storage::open_store(location)->shared();
+        const std::string holder = daemon_name();
+        if (shared)
+            log::info("shared_database", {{"daemon", holder},
+                                          {"lease_seconds", settings.storage.lease.count()}});
         // The web view, when configured: its own connections and threads, read-only.
         std::unique_ptr<web::Site> site;
         std::unique_ptr<web::WebServer> web_server;
         if (!settings.web.listen.empty()) {
             web::SiteSettings site_settings;
             site_settings.db_path = settings.storage.path.string();
+            site_settings.db_url = settings.storage.url;
+            site_settings.db_password = settings.storage.password;
             site_settings.command_prefix = settings.command_prefix;
             site = std::make_unique<web::Site>(site_settings);
             web_server =
@@ -291,14 +344,19 @@ int run(const std::string& config_path) {
         // through the outbox of each game's platform.
         for (std::size_t i = 1; i < lanes.size(); ++i)
             lanes[i].options.time_driven_jobs = false;
+        for (Lane& lane : lanes) {
+            lane.options.holder = holder;
+            lane.options.lease = settings.storage.lease;
+            lane.options.claim = settings.storage.claim;
+        }
         std::vector<std::thread> threads;
         std::atomic<int> failed{0};
         std::atomic<int> refused{0};
         for (Lane& lane : lanes) {
-            threads.emplace_back([&settings, &lane, &stop, &failed, &refused, &http,
+            threads.emplace_back([&location, &lane, &stop, &failed, &refused, &http,
                                   &discord_http, &discourse_http, &matrix_http] {
                 try {
-                    auto store = storage::open_sqlite_store(settings.storage.path.string());
+                    auto store = storage::open_store(location);
                     Service service(*store, lane.service);
                     run_daemon(*store, service, *lane.platform, lane.options, stop);
                     if (const std::string why = lane.refused ? lane.refused() : std::string();
@@ -348,7 +406,14 @@ void add_run_command(CLI::App& app, int& exit_status) {
         app.add_subcommand("run", "Run the daemon: poll the chat platform, play, reply");
     const auto config_path = std::make_shared<std::string>();
     command->add_option("--config", *config_path, "the TOML configuration file")->required();
-    command->callback([config_path, &exit_status] { exit_status = run(*config_path); });
+    const auto check_only = std::make_shared<bool>(false);
+    command->add_flag("--check", *check_only,
+                      "read the configuration and open the database, then exit: 0 when the "
+                      "daemon could start, 2 for a bad configuration, 1 when the database "
+                      "cannot be opened");
+    command->callback([config_path, check_only, &exit_status] {
+        exit_status = run(*config_path, *check_only);
+    });
 }
 
 } // namespace ghostpost::bot

@@ -1,7 +1,6 @@
 #include "ghostpost/bot/pairing.h"
 
 #include <algorithm>
-#include <functional>
 
 namespace ghostpost::bot {
 
@@ -37,78 +36,6 @@ std::vector<std::vector<Pairing>> berger_schedule(int players, bool double_round
         }
     }
     return rounds;
-}
-
-std::optional<std::vector<Pairing>> swiss_round(const std::vector<SwissPlayer>& ranked) {
-    const int n = static_cast<int>(ranked.size());
-    std::vector<bool> used(static_cast<std::size_t>(n), false);
-    std::vector<Pairing> out;
-    auto met = [&](int a, int b) {
-        const auto& o = ranked[static_cast<std::size_t>(a)].opponents;
-        return std::find(o.begin(), o.end(), ranked[static_cast<std::size_t>(b)].player) != o.end();
-    };
-    auto colours = [&](int a, int b) -> Pairing {
-        const auto& pa = ranked[static_cast<std::size_t>(a)];
-        const auto& pb = ranked[static_cast<std::size_t>(b)];
-        bool a_white = pa.colour_balance != pb.colour_balance ? pa.colour_balance < pb.colour_balance
-                       : pa.last_colour != pb.last_colour    ? pa.last_colour < pb.last_colour
-                                                             : true; // the higher-ranked player
-        return a_white ? Pairing{pa.player, pb.player} : Pairing{pb.player, pa.player};
-    };
-    // Candidates for the highest unpaired player: the bottom half of their own score group
-    // first (top meets bottom), then the rest of the group, then lower groups in order.
-    std::function<bool()> pair_rest = [&]() -> bool {
-        int top = -1;
-        for (int i = 0; i < n; ++i)
-            if (!used[static_cast<std::size_t>(i)]) {
-                top = i;
-                break;
-            }
-        if (top < 0)
-            return true;
-        std::vector<int> group, lower;
-        for (int i = top + 1; i < n; ++i) {
-            if (used[static_cast<std::size_t>(i)])
-                continue;
-            (ranked[static_cast<std::size_t>(i)].score == ranked[static_cast<std::size_t>(top)].score ? group : lower).push_back(i);
-        }
-        // With the top player the group has k + 1 members; the bottom half starts at (k + 1) / 2.
-        const std::size_t k = group.size();
-        const std::size_t h = k == 0 ? 0 : (k + 1) / 2 - 1;
-        std::vector<int> order(group.begin() + static_cast<std::ptrdiff_t>(h), group.end());
-        order.insert(order.end(), group.begin(), group.begin() + static_cast<std::ptrdiff_t>(h));
-        order.insert(order.end(), lower.begin(), lower.end());
-        used[static_cast<std::size_t>(top)] = true;
-        for (int c : order) {
-            if (met(top, c))
-                continue;
-            used[static_cast<std::size_t>(c)] = true;
-            out.push_back(colours(top, c));
-            if (pair_rest())
-                return true;
-            out.pop_back();
-            used[static_cast<std::size_t>(c)] = false;
-        }
-        used[static_cast<std::size_t>(top)] = false;
-        return false;
-    };
-    if (n % 2 == 1) {
-        for (int b = n - 1; b >= 0; --b) {
-            if (ranked[static_cast<std::size_t>(b)].had_bye)
-                continue;
-            used[static_cast<std::size_t>(b)] = true;
-            out.clear();
-            if (pair_rest()) {
-                out.push_back({ranked[static_cast<std::size_t>(b)].player, bye});
-                return out;
-            }
-            used[static_cast<std::size_t>(b)] = false;
-        }
-        return std::nullopt;
-    }
-    if (pair_rest())
-        return out;
-    return std::nullopt;
 }
 
 std::vector<Pairing> knockout_first_round(int players) {

@@ -52,6 +52,15 @@ std::span<const PostRun::CommandRow> PostRun::command_table() {
          {"m", nullptr},
          true,
          &PostRun::cmd_move},
+        {{"forecast", "forecast [game] [<line>; <line>; ...|clear]",
+          "by direct message only: conditional moves. A line is the moves you expect and your "
+          "replies (!forecast 4 Nf3 Nc6 Bb5 a6), starting with your opponent's next move, or "
+          "with yours when it is your decision (it is played at once); when their move is the "
+          "first of a line I play your reply at once, in public. Alone: your forecasts; clear: "
+          "delete them. Not in games with hidden pieces or dice"},
+         {"conditional", nullptr},
+         true,
+         &PostRun::cmd_forecast},
         {{"peek", "peek [game]",
           "Phantom Chess: spend one of your lives to see both Phantoms by direct message, at any "
           "time"},
@@ -77,11 +86,15 @@ std::span<const PostRun::CommandRow> PostRun::command_table() {
          {nullptr, nullptr},
          false,
          &PostRun::cmd_fen},
-        {{"resign", "resign [game]", "give up the game"},
+        {{"resign", "resign [game]",
+          "give up the game (with ? after it I ask first: !resign 3 ?, then !resign 3 or "
+          "!resign 3 no)"},
          {nullptr, nullptr},
          true,
          &PostRun::cmd_resign},
-        {{"draw", "draw [game]", "offer a draw, accept one, or claim one the rules allow"},
+        {{"draw", "draw [game]",
+          "offer a draw, accept one, or claim one the rules allow; !draw 3 accept or !draw 3 "
+          "decline answers an offer and does nothing else"},
          {nullptr, nullptr},
          true,
          &PostRun::cmd_draw},
@@ -125,11 +138,21 @@ std::span<const PostRun::CommandRow> PostRun::command_table() {
          &PostRun::cmd_join},
         {{"settings",
           "settings [orientation=white|black|auto] [notation=ascii|unicode] [images=on|off] "
-          "[reminders=on|off]",
-          "how boards are shown to you, and whether I remind you privately of your decisions"},
+          "[reminders=on|off] [digest=on|off|<hour>]",
+          "how the boards I send you privately look (auto: your side at the bottom), whether I "
+          "remind you privately of your decisions, and a daily digest by direct message of the "
+          "games where the decision is yours (at 08:00 UTC, or the hour of UTC given, 0 to 23; "
+          "only on days when one waits)"},
          {nullptr, nullptr},
          true,
          &PostRun::cmd_settings},
+        {{"channel",
+          "channel settings [orientation=white|black] [notation=ascii|unicode] [images=on|off]",
+          "how the boards posted in this channel look, for everyone in it; anyone may ask, "
+          "moderators change them"},
+         {nullptr, nullptr},
+         false,
+         &PostRun::cmd_channel},
         {{"vacation", "vacation [<N>d|off]",
           "stop your clocks in all your games for N days (a yearly allowance), or end it early"},
          {nullptr, nullptr},
@@ -142,10 +165,11 @@ std::span<const PostRun::CommandRow> PostRun::command_table() {
          true,
          &PostRun::cmd_mod},
         {{"tourney",
-          "tourney create <name> <variant> <roundrobin|double|swiss|knockout> [rounds=N] [tc=...]",
-          "open a tournament run from this channel (rounds= for Swiss only); then !tourney join, "
-          "leave, "
-          "start, pairings, standings and next"},
+          "tourney create <name> <variant> <roundrobin|double|swiss|knockout> [rounds=N] [tc=...] "
+          "[next=auto|manual] [schedule=rounds|allatonce]",
+          "open a tournament run from this channel (rounds= for Swiss only; next=manual: rounds "
+          "wait for !tourney next; schedule=allatonce: every game of a round robin at once); then "
+          "!tourney join, leave, start, pairings, standings and next"},
          {"tournament", nullptr},
          true,
          &PostRun::cmd_tourney},
@@ -168,7 +192,8 @@ std::span<const PostRun::CommandRow> PostRun::command_table() {
          false,
          nullptr},
         {{"tourney next", "tourney next [name]",
-          "start the next round once every game of this one is over"},
+          "start the next round of a next=manual tournament once every game of this one is "
+          "over"},
          {nullptr, nullptr},
          true,
          nullptr},

@@ -71,6 +71,12 @@ bool names_anytime_action(const rules::Game& game, rules::Seat seat, const std::
 
 } // namespace detail
 
+namespace tourney {
+struct Field;
+struct PlannedBoard;
+struct CreatedBoard;
+} // namespace tourney
+
 class PostRun {
 public:
     // One row of the command table (commands.cpp): the one place a command is defined.
@@ -99,6 +105,10 @@ public:
     // After downtime from `from` to `to`: clocks that ran are moved on by the gap; true when
     // the game was told.
     bool forgive_downtime(std::int64_t game_id, std::int64_t from, std::int64_t to);
+    // The daily digest `d` is due (service_digest.cpp): reschedules it for its next hour and,
+    // when one of the player's games or challenges waits for their decision, sends it. True
+    // when it was sent. The caller commits as after run().
+    bool send_digest(const storage::DigestRecord& d);
     // Publishes, in each game's channel, the seed of every game with chance that finish()
     // ended in this run (service_verify.cpp). Whoever ends games calls it after the replies
     // that say so, before the commit.
@@ -143,11 +153,12 @@ private:
         return m;
     }
     void say(std::string text, std::string code = {}) { say(std::move(text), BoardOut{std::move(code), {}}); }
-    void say(std::string text, BoardOut board) {
+    void say(std::string text, BoardOut board, std::vector<storage::ButtonRecord> buttons = {}) {
         auto m = message(post_.direct, post_.direct ? post_.author_id : post_.channel,
                          std::move(text), std::move(board.code));
         m.png = std::move(board.png);
-        store_.enqueue(m, now_);
+        m.buttons = std::move(buttons);
+        enqueue(std::move(m));
     }
     // To the game's channel; when the post came by direct message the author gets it too.
     void say_in(const GameRecord& g, std::string text, std::string code = {}) {
@@ -156,17 +167,21 @@ private:
     // The game's channel and every channel that follows it (!invite), on whatever platform;
     // a copy on another platform than the post's names players without '@', so that no
     // namesake there is pinged.
-    void say_in(const GameRecord& g, std::string text, BoardOut board) {
+    // A press of a button is answered for all in the channel: never as a reply to the press,
+    // which a platform would show to the presser alone (Reply::reply_to).
+    void say_in(const GameRecord& g, std::string text, BoardOut board,
+                const std::vector<storage::ButtonRecord>& buttons = {}) {
         if (post_.direct)
-            say(text, board);
+            say(text, board, buttons);
         const auto to = [&](const std::string& platform, const std::string& channel) {
             auto m = message(false, channel, platform == post_.platform ? text : unpinged(text),
                              board.code);
             m.platform = platform;
             m.png = board.png;
-            if (channel != post_.channel || platform != post_.platform)
+            m.buttons = buttons;
+            if (channel != post_.channel || platform != post_.platform || post_.button)
                 m.reply_to.clear();
-            store_.enqueue(m, now_);
+            enqueue(std::move(m));
         };
         to(g.platform, g.channel);
         for (const auto& [platform, channel] : store_.bound_channels(g.id))
@@ -189,11 +204,30 @@ private:
                     notice_channel = channel;
         if (!notice_channel.empty()) {
             m.notice_channel = notice_channel;
-            m.blocked_notice = detail::at(p) + ": I cannot send you private messages yet. Open a "
+            m.blocked_notice = at(p) + ": I cannot send you private messages yet. Open a "
                                "private chat with me (@" + s_.settings_.bot_name +
                                ") and send any message; what game #" + std::to_string(game->id) +
                                " has for your eyes only waits for you there.";
         }
+        enqueue(std::move(m));
+    }
+    // How a reply names a player (detail::at). A player without a handle is named by display
+    // name and noted, so that the replies naming it carry its account (enqueue).
+    std::string at(const PlayerRecord& p) {
+        if (p.handle.empty() && !p.user_id.empty() && !p.name.empty() &&
+            std::none_of(named_.begin(), named_.end(), [&](const PlayerRecord& n) {
+                return n.platform == p.platform && n.user_id == p.user_id;
+            }))
+            named_.push_back(p);
+        return detail::at(p);
+    }
+    // Queues `m`, with the accounts of this run's players named by display name in its text
+    // (or its blocked notice) on its platform.
+    void enqueue(storage::OutgoingMessage m) {
+        for (const PlayerRecord& p : named_)
+            if (p.platform == m.platform && (m.text.find(p.name) != std::string::npos ||
+                                             m.blocked_notice.find(p.name) != std::string::npos))
+                m.named.push_back({p.user_id, p.name});
         store_.enqueue(m, now_);
     }
     std::string form(const std::string& name) const {
@@ -211,7 +245,7 @@ private:
             throw std::logic_error("no player " + std::to_string(id));
         return as_player(*p, post_.platform);
     }
-    std::string mention(std::int64_t id) { return detail::at(player(id)); }
+    std::string mention(std::int64_t id) { return at(player(id)); }
     // The player an account stands for (itself, or the player it was linked to), seen from
     // `platform`: the player's id and settings, with the name, handle and id of its account
     // there when it has one, so that replies name and address it where they are read.
@@ -263,11 +297,27 @@ private:
     }
     std::string next_line(const Loaded& l);
     std::string over_line(const GameRecord& g, const rules::VariantInfo& info);
-    // The public board of `l` as `viewer` likes it: oriented per their setting, as text or, when
-    // they asked for images (or `image` says so), as a PNG from the service's image cache.
-    BoardOut board(const Loaded& l, std::optional<std::int64_t> viewer, bool flip = false,
+    // How a board is drawn: which side is at the bottom, in which glyphs, as text or image.
+    struct BoardLook {
+        Seat bottom = Seat::White;
+        render::Glyphs glyphs = render::Glyphs::Ascii;
+        bool image = false;
+    };
+    // A board posted in a channel looks as the channel's settings say, whoever it is for, so
+    // that no player's taste changes the channel for everyone.
+    BoardLook channel_look(const std::string& platform, const std::string& channel);
+    // A board sent privately to `p` looks as p's own settings say; `auto` puts the side p plays
+    // in `g` at the bottom.
+    BoardLook personal_look(const PlayerRecord& p, const GameRecord& g) const;
+    // The public board of `l` drawn as `look` says (`glyphs`, `image`, `flip` override it for
+    // one request); a PNG comes from the service's image cache.
+    BoardOut board(const Loaded& l, const BoardLook& look, bool flip = false,
                    std::optional<render::Glyphs> glyphs = std::nullopt,
                    std::optional<bool> image = std::nullopt);
+    // The board that follows an event of game `l` in its own channel.
+    BoardOut channel_board(const Loaded& l) {
+        return board(l, channel_look(l.rec.platform, l.rec.channel));
+    }
     void finish(GameRecord& g, rules::Status status, const std::string& reason) {
         g.status = GameStatus::Finished;
         g.result = detail::result_text(status);
@@ -316,6 +366,19 @@ private:
     void run_command(const Command& c);
     bool try_bare_move();
     void play(Loaded& l, Seat seat, const std::string& text);
+    // What act() did: the action's events, its public notes ("Rescue: ..."), whether all its
+    // events were private (a secret decision), and the seat whose forecast answers it at once.
+    struct Acted {
+        std::vector<std::string> public_notes;
+        bool secret = false;
+        std::optional<Seat> answering;
+    };
+    // Applies `action` (one of `seat`'s legal or anytime actions, `decision` when legal) for
+    // player `by` and logs it under `message_id`: clocks, offers, stored forecasts, private
+    // events told, the game finished when it ended. Nothing is said in the channel. nullopt,
+    // after replying, when the game refused the action.
+    std::optional<Acted> act(Loaded& l, Seat seat, const rules::NotatedAction& action,
+                             std::int64_t by, const std::string& message_id, bool decision);
 
     void cmd_new(const std::vector<std::string>& args);
     void cmd_answer(const std::vector<std::string>& args, const std::string& command);
@@ -339,6 +402,7 @@ private:
     void cmd_rules(const std::vector<std::string>& args);
     void cmd_help(const std::vector<std::string>& args);
     void cmd_settings(const std::vector<std::string>& args);
+    void cmd_channel(const std::vector<std::string>& args);
 
     // --- dice anyone can verify (service_verify.cpp)
     // A fresh secret seed for a new game (derived from settings.fixed_seed in tests).
@@ -415,6 +479,25 @@ private:
     // part of "!games all" (says nothing when there are none).
     void say_finished(const PlayerRecord& whom, bool after_current);
 
+    // --- conditional moves (service_forecast.cpp) and the daily digest (service_digest.cpp)
+    void cmd_forecast(const std::vector<std::string>& args);
+    // After `seat`'s action `canonical` was logged in `l` (l.plies counts it): each stored
+    // forecast of the game keeps the lines that foresaw it, without it, and drops the others
+    // (its owner hears why when a move of the opponent's was not foreseen). Returns the seat
+    // whose forecast answers now, unless its owner must decide for themselves (an open draw
+    // offer of the opponent's, a ban).
+    std::optional<Seat> follow_forecasts(Loaded& l, Seat seat, const std::string& canonical);
+    // Plays the replies of forecasts from `answering` on, as their owners' actions (each may
+    // be answered by the other side's forecast in turn); returns their public sentences, each
+    // after a space, and tells each owner privately what was played.
+    std::string answer_forecasts(Loaded& l, std::optional<Seat> answering);
+    // Deletes the game's forecasts; with `why`, tells each owner that theirs is gone and why.
+    void clear_forecasts(const GameRecord& g, const std::string& why = {});
+    // "digest=..." of !settings: applies the value to `digest`; false when it cannot be read.
+    bool digest_setting(const std::string& value, std::optional<storage::DigestRecord>& digest);
+    // The digest as !settings shows it: "08:00" (UTC), or "off".
+    static std::string digest_words(const std::optional<storage::DigestRecord>& digest);
+
     // --- one player, several platforms (service_link.cpp)
     void cmd_link(const std::vector<std::string>& args);
     void cmd_invite(const std::vector<std::string>& args);
@@ -435,8 +518,18 @@ private:
     void tourney_standings(const std::vector<std::string>& args);
     // Pairs round `round` of a running tournament, creates its games and tells everyone.
     void start_round(storage::TournamentRecord& t, int round);
-    // A tournament game ended: announces a complete round, or the final standings.
+    // Every game of a round robin at once (schedule=allatonce): the channel is told once, each
+    // player once with all their games.
+    void start_all_rounds(storage::TournamentRecord& t);
+    // Creates the games of a planned round and its pairings; says nothing.
+    std::vector<tourney::CreatedBoard> create_round(const storage::TournamentRecord& t,
+                                                    const tourney::Field& f, int round,
+                                                    const std::vector<tourney::PlannedBoard>& plan);
+    // A tournament game ended: announces a complete round (and starts the next unless the
+    // tournament waits for !tourney next), or the final standings.
     void tourney_game_over(const GameRecord& g);
+    // The last game is over: the tournament is finished and the channel hears the final table.
+    void finish_tournament(storage::TournamentRecord& t, tourney::Field& f);
 
     // The seated, ongoing game a command is about, with the author's seat; replies and returns
     // nullopt when there is none.
@@ -454,7 +547,19 @@ private:
     PlayerRecord author_;  // the player who posted, as seen from the post's platform
     PlayerRecord account_; // the account that posted, as stored (linked_to set when linked)
     bool defaulting_ = false; // the job answers a seat's overdue decision with `default`
+    // The player whose forecast answers the action being applied: the decision is theirs for
+    // no time at all, so sync_clocks sends them no reminder of it.
+    std::optional<std::int64_t> answering_;
+    // What forecasts' owners are told privately about the action being played (player id,
+    // text); sent after the channel's message about it (tell_forecast_notes).
+    std::vector<std::pair<std::int64_t, std::string>> forecast_notes_;
+    void tell_forecast_notes(const GameRecord& g) {
+        for (const auto& [owner, text] : forecast_notes_)
+            tell(player(owner), "Game #" + std::to_string(g.id) + ": " + text, {}, &g);
+        forecast_notes_.clear();
+    }
     std::map<std::int64_t, Service::CachedGame> pending_cache_;
+    std::vector<std::pair<render::PngKey, render::SharedPng>> pending_png_; // likewise, images
     std::vector<GameRecord> seeds_due_; // games ended in this post whose seed is to be revealed
     std::vector<GameRecord> records_due_; // games ended in this post that hid pieces
     std::vector<GameRecord> reveals_due_; // every game ended in this post (Game::ending_reveal)
@@ -469,6 +574,23 @@ private:
         std::string rating_note; // empty when the game was not rated
     };
     std::vector<Ended> ended_; // games that ended in this post, for settle()
+    std::vector<PlayerRecord> named_; // players without a handle that replies named (at())
+
+    // --- what a chat client offers besides text (service_chat.cpp)
+    // Runs a post that says the channel moved to a new id: everything kept under the old id
+    // follows it, and the new channel is told which games and tournaments did.
+    void move_channel(const ChannelMove& move);
+    // True, after answering, when a press of a button asks for something no button of ours
+    // offers: only answers to challenges, draw offers and resignations come from buttons.
+    bool refuse_foreign_button(const std::optional<Command>& c);
+    // The buttons under a challenge: Accept, and Decline when it is addressed to someone.
+    std::vector<storage::ButtonRecord> challenge_buttons(const GameRecord& g) const;
+    // The buttons under a board of a game under way: Offer draw, and Resign (which asks first);
+    // none once the game is over.
+    std::vector<storage::ButtonRecord> game_buttons(const GameRecord& g) const;
+    std::vector<storage::ButtonRecord> draw_offer_buttons(const GameRecord& g) const;
+    // Under the question a Resign press asks `asker`: Yes (for that seat only) and No.
+    std::vector<storage::ButtonRecord> resign_buttons(const GameRecord& g, Seat asker) const;
 };
 
 } // namespace ghostpost::bot

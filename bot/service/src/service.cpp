@@ -17,7 +17,9 @@
 #include <cctype>
 #include <chrono>
 #include <ctime>
+#include <random>
 #include <stdexcept>
+#include <thread>
 
 namespace ghostpost::bot {
 
@@ -196,6 +198,8 @@ using namespace detail;
 void PostRun::publish_cache() {
     for (auto& [id, entry] : pending_cache_)
         s_.keep(id, std::move(entry));
+    for (auto& [key, png] : pending_png_)
+        s_.png_cache_.insert(key, std::move(png));
 }
 
 PostRun::Loaded PostRun::load(const GameRecord& rec) {
@@ -203,7 +207,9 @@ PostRun::Loaded PostRun::load(const GameRecord& rec) {
     l.rec = rec;
     // The stored revision, not the record's copy: another process may have changed the game
     // (a takeback and a new move leave as many plies as before, but never the same revision).
-    l.revision = store_.game_revision(rec.id);
+    // The game's row is held from here to the commit: a post of another daemon on the same
+    // game waits, then runs again on what this one did.
+    l.revision = store_.lock_game(rec.id);
     auto from = [&](const Service::CachedGame& c) {
         l.game = c.game->clone();
         l.rng = c.rng;
@@ -277,24 +283,34 @@ std::string PostRun::next_line(const Loaded& l) {
     return join(parts, " and ") + ".";
 }
 
-PostRun::BoardOut PostRun::board(const Loaded& l, std::optional<std::int64_t> viewer, bool flip,
+PostRun::BoardLook PostRun::channel_look(const std::string& platform, const std::string& channel) {
+    const storage::ChannelSettings c = store_.channel_settings(platform, channel);
+    BoardLook look;
+    look.bottom = c.orientation == "black" ? Seat::Black : Seat::White;
+    look.glyphs = c.notation == "unicode" ? render::Glyphs::Unicode : render::Glyphs::Ascii;
+    look.image = c.images;
+    return look;
+}
+
+PostRun::BoardLook PostRun::personal_look(const PlayerRecord& p, const GameRecord& g) const {
+    BoardLook look;
+    if (p.orientation == "black")
+        look.bottom = Seat::Black;
+    else if (p.orientation == "auto")
+        look.bottom = seat_of(g, p.id).value_or(Seat::White);
+    look.glyphs = p.notation == "unicode" ? render::Glyphs::Unicode : render::Glyphs::Ascii;
+    look.image = p.images;
+    return look;
+}
+
+PostRun::BoardOut PostRun::board(const Loaded& l, const BoardLook& look, bool flip,
                                  std::optional<render::Glyphs> glyphs, std::optional<bool> image) {
     render::TextStyle style;
     style.seat_names = l.info().seat_names;
     style.ended = ended_line(l.rec, l.info());
-    Seat bottom = Seat::White;
-    render::Glyphs chosen = render::Glyphs::Ascii;
-    bool as_image = false;
-    if (viewer) {
-        PlayerRecord p = player(*viewer);
-        if (p.orientation == "black")
-            bottom = Seat::Black;
-        else if (p.orientation == "auto")
-            bottom = seat_of(l.rec, p.id).value_or(Seat::White);
-        if (p.notation == "unicode")
-            chosen = render::Glyphs::Unicode;
-        as_image = p.images;
-    }
+    const Seat bottom = look.bottom;
+    const render::Glyphs chosen = look.glyphs;
+    const bool as_image = look.image;
     style.bottom = flip ? rules::opponent(bottom) : bottom;
     // Once the game is over, however it ended, the channel sees what the rules hid.
     const rules::PublicView view = l.rec.status == GameStatus::Ongoing ? l.game->public_view()
@@ -320,7 +336,13 @@ PostRun::BoardOut PostRun::board(const Loaded& l, std::optional<std::int64_t> vi
         style.ended.empty() ? l.revision : store_.game_revision(l.rec.id);
     const render::PngKey key{l.rec.id, revision, render::Audience::Public,
                              style.bottom == Seat::Black, 0};
-    return {{}, *s_.png_cache_.get_or_render(key, render)};
+    if (const render::SharedPng png = s_.png_cache_.find(key))
+        return {{}, *png};
+    // Kept only once the post commits: a revision this post made is not the game's until then
+    // (another daemon's post may yet take its number).
+    auto png = std::make_shared<const render::PngBytes>(render());
+    pending_png_.emplace_back(key, png);
+    return {{}, *png};
 }
 
 std::optional<GameRecord> PostRun::pick_game(const std::vector<std::string>& args,
@@ -468,6 +490,10 @@ std::optional<PlayerRecord> PostRun::known_player(const std::string& arg,
 }
 
 void PostRun::run() {
+    if (post_.moved) {
+        move_channel(*post_.moved);
+        return;
+    }
     // An update with no author (a service message, an update the adapter could not read) only
     // moves the cursor: there is nobody to answer or to remember.
     if (post_.author_id.empty())
@@ -493,7 +519,10 @@ void PostRun::run() {
             say("That post is not valid UTF-8 text, so I cannot read it. Nothing was done.");
         return;
     }
-    if (auto c = parse_command(post_.text, prefixes)) {
+    auto command = parse_command(post_.text, prefixes);
+    if (refuse_foreign_button(command))
+        return;
+    if (auto& c = command) {
         if (!c->addressee.empty() && lower(c->addressee) != lower(s_.settings_.bot_name))
             return; // another bot's command
         if (refuse_banned())
@@ -515,6 +544,10 @@ Service::Service(storage::Store& store, ServiceSettings settings, Clock clock)
     : store_(store), settings_(std::move(settings)), clock_(std::move(clock)) {}
 
 HandleStatus Service::handle(const Post& post) {
+    return retry_conflicts([&] { return handle_once(post); });
+}
+
+HandleStatus Service::handle_once(const Post& post) {
     HandleStatus status = HandleStatus::Handled;
     PostRun run(*this, post);
     store_.transaction([&] {
@@ -530,6 +563,14 @@ HandleStatus Service::handle(const Post& post) {
     });
     run.publish_cache();
     return status;
+}
+
+void Service::pause_before_retry(int attempt) {
+    // A few milliseconds, more each time and jittered, so that two daemons that collided do
+    // not collide again in step.
+    thread_local std::mt19937 random{std::random_device{}()};
+    std::uniform_int_distribution<int> ms(1, 10 * attempt);
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms(random)));
 }
 
 void Service::give_up(const Post& post) {
@@ -594,6 +635,10 @@ Reply Service::to_reply(const storage::OutboxEntry& entry, storage::Store* store
     r.code = entry.message.code;
     r.png = entry.message.png;
     r.reply_to = entry.message.reply_to;
+    for (const storage::NamedAccount& a : entry.message.named)
+        r.mentions.push_back({"", a.user_id, a.name});
+    for (const storage::ButtonRecord& b : entry.message.buttons)
+        r.buttons.push_back({b.label, b.command});
     r.idempotency_key = std::to_string(entry.id) + "." + std::to_string(entry.created_at);
     return r;
 }

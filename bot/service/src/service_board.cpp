@@ -57,6 +57,9 @@ void PostRun::cmd_board(const std::vector<std::string>& args) {
         return;
     }
     Loaded l = load(*g);
+    // Asked for privately, the board is the asker's own; in a channel, the channel's.
+    const BoardLook look = post_.direct ? personal_look(author_, *g)
+                                        : channel_look(post_.platform, post_.channel);
     std::string header = vs_line(l) + " ";
     if (at_ply && *at_ply != l.plies) {
         if (*at_ply > l.plies) {
@@ -74,11 +77,11 @@ void PostRun::cmd_board(const std::vector<std::string>& args) {
         earlier.plies = replayed.plies;
         earlier.revision = -1; // no revision names an earlier position: never cached
         say(header + "Position after ply " + std::to_string(*at_ply) + ".",
-            board(earlier, author_.id, flip, glyphs, image));
+            board(earlier, look, flip, glyphs, image));
         return;
     }
     say(header + next_line(l) + clock_line(l) + web_link(g->id),
-        board(l, author_.id, flip, glyphs, image));
+        board(l, look, flip, glyphs, image));
 }
 
 // With [web] base_url set, the game's page: every ply, the clocks, the PGN.

@@ -149,7 +149,8 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
         ". Options: " + options_text(*options) + ". " + service_options_text(g) + " " +
         (opponent.empty() ? std::string("Anyone here") : opponent) + ": answer " +
         s_.settings_.prefix + "accept " + id +
-        (opponent.empty() ? std::string() : " or " + s_.settings_.prefix + "decline " + id) + ".");
+        (opponent.empty() ? std::string() : " or " + s_.settings_.prefix + "decline " + id) + ".",
+        BoardOut{}, challenge_buttons(g));
 }
 
 void PostRun::cmd_answer(const std::vector<std::string>& args, const std::string& command) {
@@ -247,11 +248,9 @@ void PostRun::cmd_answer(const std::vector<std::string>& args, const std::string
     store_.update_game(g);
     Loaded l = load(g);
     sync_clocks(l);
-    auto first = deciders(l);
-    std::optional<std::int64_t> viewer = first.empty() ? g.white : seated(g, first.front());
     say_in(g, at(author_) + " accepts. " + vs_line(l) + seed_commitment(g, l.info()) + " " +
                   next_line(l) + clock_line(l) + web_link(g.id),
-           board(l, viewer));
+           channel_board(l), game_buttons(l.rec));
 }
 
 } // namespace ghostpost::bot

@@ -169,7 +169,7 @@ void PostRun::sync_clocks(Loaded& l) {
         }
         if (!stored || !same(c, before))
             store_.put_clock(l.rec.id, c);
-        if (fresh && p && p->reminders && p->id != author_.id) {
+        if (fresh && p && p->reminders && p->id != author_.id && answering_ != p->id) {
             std::string what = "decide";
             for (const auto& d : l.game->pending())
                 if (d.seat == seat)
@@ -513,33 +513,50 @@ void PostRun::cmd_vacation(const std::vector<std::string>& args) {
 
 int Service::tick() {
     const std::int64_t now = clock_();
-    store_.transaction([&] {
-        store_.put_heartbeat(now);
-        // Retention: delivered replies are kept a day (for the log's sake); a post id only as
-        // long as a platform might deliver the post again behind its cursor.
-        store_.prune(now - day, now - 7 * day);
+    retry_conflicts([&] {
+        store_.transaction([&] {
+            store_.put_heartbeat(now);
+            // Retention: delivered replies are kept a day (for the log's sake); a post id only
+            // as long as a platform might deliver the post again behind its cursor.
+            store_.prune(now - day, now - 7 * day);
+        });
     });
     int changed = 0;
     // Only the games whose stored deadline has come: the others have nothing to do.
     for (const auto& g : store_.games_due(now)) {
-        Post p;
-        p.platform = g.platform;
-        p.channel = g.channel;
-        PostRun run(*this, p);
-        bool did = false;
-        store_.transaction([&] {
-            did = run.tick_game(g.id);
-            run.conclude();
+        changed += retry_conflicts([&] {
+            Post p;
+            p.platform = g.platform;
+            p.channel = g.channel;
+            PostRun run(*this, p);
+            bool did = false;
+            store_.transaction([&] {
+                // Another daemon's job may be at this game right now, or have done it since
+                // the list was read: then it is not ours.
+                if (!store_.claim_due_game(g.id, now))
+                    return;
+                did = run.tick_game(g.id);
+                run.conclude();
+            });
+            run.publish_cache();
+            return did ? 1 : 0;
         });
-        run.publish_cache();
-        changed += did ? 1 : 0;
     }
+    send_digests(now);
     return changed;
 }
 
 int Service::start_up() {
     const std::int64_t now = clock_();
-    const auto last = store_.heartbeat();
+    // The last heartbeat is read and replaced at once: of several daemons starting together
+    // after an outage, one forgives it (the others see its heartbeat, or conflict and then do).
+    std::optional<std::int64_t> last;
+    retry_conflicts([&] {
+        store_.transaction([&] {
+            last = store_.heartbeat();
+            store_.put_heartbeat(now);
+        });
+    });
     int told = 0;
     if (last && now - *last > settings_.downtime_notice_after) {
         // A game whose clocks ran has a deadline; the others have nothing to forgive.
@@ -547,12 +564,15 @@ int Service::start_up() {
             Post p;
             p.platform = g.platform;
             p.channel = g.channel;
-            PostRun run(*this, p);
-            store_.transaction([&] { told += run.forgive_downtime(g.id, *last, now) ? 1 : 0; });
-            run.publish_cache();
+            told += retry_conflicts([&] {
+                PostRun run(*this, p);
+                bool did = false;
+                store_.transaction([&] { did = run.forgive_downtime(g.id, *last, now); });
+                run.publish_cache();
+                return did ? 1 : 0;
+            });
         }
     }
-    store_.transaction([&] { store_.put_heartbeat(now); });
     return told;
 }
 

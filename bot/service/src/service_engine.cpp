@@ -28,18 +28,28 @@ void PostRun::start_engine_game(GameRecord g, int level) {
     store_.update_game(g);
     Loaded l = load(g);
     sync_clocks(l);
-    auto first = deciders(l);
-    std::optional<std::int64_t> viewer = first.empty() ? g.white : seated(g, first.front());
     say_in(g,
            at(author_) + " plays " + bot.name + ", game #" + std::to_string(g.id) + ". " +
                vs_line(l) + seed_commitment(g, l.info()) + " " + next_line(l) + clock_line(l),
-           board(l, viewer));
+           channel_board(l), game_buttons(l.rec));
 }
 
 std::vector<EngineTurn> Service::engine_turns(const std::string& platform,
                                               const std::set<std::string>& examined) {
     std::vector<EngineTurn> out;
-    for (const GameRecord& g : store_.games_with_status({GameStatus::Ongoing})) {
+    // Only the engine's own games are read, through its accounts (one per level): the loop
+    // that asks this runs between polls, and must cost nothing per game of the people.
+    std::vector<GameRecord> games;
+    for (int level = engine::min_level; level <= engine::max_level; ++level)
+        if (const auto bot = store_.player_by_account(platform, engine_account(level)))
+            for (GameRecord& g : store_.games_of_player(*bot, {GameStatus::Ongoing}))
+                games.push_back(std::move(g));
+    std::sort(games.begin(), games.end(),
+              [](const GameRecord& a, const GameRecord& b) { return a.id < b.id; });
+    games.erase(std::unique(games.begin(), games.end(),
+                            [](const GameRecord& a, const GameRecord& b) { return a.id == b.id; }),
+                games.end());
+    for (const GameRecord& g : games) {
         if (g.platform != platform || g.paused)
             continue;
         std::array<std::optional<PlayerRecord>, 2> engines;

@@ -43,10 +43,37 @@ static std::optional<std::string> undone_public_aside(const GameRecord& g,
 }
 
 void PostRun::cmd_resign(const std::vector<std::string>& args) {
-    auto mg = my_ongoing_game(args, "resign");
+    // "?" asks first (the Resign button); the answers under the question are "no", and the
+    // asker's seat, so that nobody else's press of that Yes resigns anybody.
+    std::vector<std::string> rest = args;
+    std::string asking;
+    if (!rest.empty()) {
+        const std::string last = lower(rest.back());
+        if (last == "?" || last == "no" || last == "white" || last == "black") {
+            asking = last;
+            rest.pop_back();
+        }
+    }
+    auto mg = my_ongoing_game(rest, "resign");
     if (!mg)
         return;
     Loaded& l = mg->loaded;
+    const std::string id = std::to_string(l.rec.id);
+    if (asking == "?") {
+        say(at(author_) + ": resign game #" + id + "? It cannot be undone. Say " +
+                s_.settings_.prefix + "resign " + id + " to resign.",
+            BoardOut{}, resign_buttons(l.rec, mg->seat));
+        return;
+    }
+    if (asking == "no") {
+        say("You play on in game #" + id + ".");
+        return;
+    }
+    if (!asking.empty() && asking != rules::seat_name(mg->seat)) {
+        const Seat asked = asking == "white" ? Seat::White : Seat::Black;
+        say("That button was for " + who(l.rec, l.info(), asked) + ": nothing was done.");
+        return;
+    }
     Seat winner = rules::opponent(mg->seat);
     std::string resigner = who(l.rec, l.info(), mg->seat);
     finish(l.rec, winner == Seat::White ? rules::Status::WhiteWins : rules::Status::BlackWins,
@@ -81,13 +108,39 @@ void PostRun::publish_hidden_records() {
 }
 
 void PostRun::cmd_draw(const std::vector<std::string>& args) {
-    auto mg = my_ongoing_game(args, "draw");
+    // "accept" and "decline" answer an open offer and do nothing else (the buttons under one):
+    // pressed once the offer is gone, they neither claim nor offer a draw.
+    std::vector<std::string> rest = args;
+    std::string answer;
+    if (!rest.empty() && (lower(rest.back()) == "accept" || lower(rest.back()) == "decline")) {
+        answer = lower(rest.back());
+        rest.pop_back();
+    }
+    auto mg = my_ongoing_game(rest, "draw");
     if (!mg)
         return;
     Loaded& l = mg->loaded;
     std::string id = std::to_string(l.rec.id);
+    if (!answer.empty()) {
+        auto open = store_.offer(l.rec.id, OfferKind::Draw);
+        if (!open) {
+            say("There is no draw offer to " + answer + " in game #" + id + ".");
+            return;
+        }
+        if (open->seat == mg->seat) {
+            say("You offered this draw in game #" + id + "; only " +
+                who(l.rec, l.info(), rules::opponent(mg->seat)) + " can " + answer + " it.");
+            return;
+        }
+        if (answer == "decline") {
+            store_.clear_offer(l.rec.id, OfferKind::Draw);
+            say_in(l.rec, who(l.rec, l.info(), mg->seat) + " declines the draw in game #" + id +
+                              ". " + next_line(l));
+            return;
+        }
+    }
     auto ds = deciders(l);
-    if (std::find(ds.begin(), ds.end(), mg->seat) != ds.end()) {
+    if (answer.empty() && std::find(ds.begin(), ds.end(), mg->seat) != ds.end()) {
         if (auto claim = l.game->claimable_draw()) {
             finish(l.rec, rules::Status::Draw, *claim);
             if (hides_pieces(*l.game))
@@ -111,9 +164,11 @@ void PostRun::cmd_draw(const std::vector<std::string>& args) {
         return;
     }
     store_.put_offer(l.rec.id, {OfferKind::Draw, mg->seat, l.plies});
-    say_in(l.rec, who(l.rec, l.info(), mg->seat) + " offers a draw in game #" + id + ". " +
-                      other + ": " + s_.settings_.prefix + "draw " + id +
-                      " accepts; playing on declines. " + next_line(l));
+    say_in(l.rec,
+           who(l.rec, l.info(), mg->seat) + " offers a draw in game #" + id + ". " + other + ": " +
+               s_.settings_.prefix + "draw " + id + " accepts; playing on declines. " +
+               next_line(l),
+           BoardOut{}, draw_offer_buttons(l.rec));
 }
 
 void PostRun::cmd_takeback(const std::vector<std::string>& args) {
@@ -153,12 +208,10 @@ void PostRun::cmd_takeback(const std::vector<std::string>& args) {
         store_.clear_offer(l.rec.id, OfferKind::Draw);
         Loaded now = load(l.rec);
         sync_clocks(now);
-        auto next = deciders(now);
-        std::optional<std::int64_t> viewer =
-            next.empty() ? l.rec.white : seated(now.rec, next.front());
         say_in(l.rec, who(l.rec, l.info(), mg->seat) + " accepts the takeback in game #" + id +
                           ": " + join(undone, " ") + " taken back. " + next_line(now),
-               board(now, viewer));
+               channel_board(now), game_buttons(now.rec));
+        clear_forecasts(l.rec, "a takeback changed the position");
         return;
     }
     if (offer) {

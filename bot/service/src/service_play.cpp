@@ -182,61 +182,14 @@ void PostRun::play(Loaded& l, Seat seat, const std::string& text) {
     const auto legal = l.game->notated_actions(seat);
     const bool decision = std::any_of(legal.begin(), legal.end(),
                                       [&](const auto& a) { return a.action == parsed->action; });
-    // Judged before the action: the one that ends the game may show everything at once.
-    const bool hid_pieces = hides_pieces(*l.game);
-    auto events = l.game->apply(seat, parsed->action, *l.rng);
-    if (!events) {
-        say("Not played in game #" + id + ": " + sentence_end(events.error().message));
+    auto acted = act(l, seat, *parsed, author_.id, post_.message_id, decision);
+    if (!acted)
         return;
-    }
-    ++l.plies;
-    storage::ActionRecord logged{l.rec.id, l.plies, seat, author_.id, canonical, post_.message_id};
-    if (l.info().uses_chance)
-        logged.rolls = chance_record(*events);
-    store_.append_action(logged);
-    clocks_after_action(l, seat, decision);
-    // Playing on declines what the other side offered, and ends any takeback request.
-    if (auto offer = store_.offer(l.rec.id, OfferKind::Draw); offer && offer->seat != seat)
-        store_.clear_offer(l.rec.id, OfferKind::Draw);
-    store_.clear_offer(l.rec.id, OfferKind::Takeback);
-    remember(l);
-
-    std::vector<std::string> public_notes;
-    for (const auto& ev : *events) {
-        if (ev.only_for || ev.board) {
-            // Private: only the seat it is for hears of it, with its own board when it has one.
-            Seat to = ev.board ? ev.board->seat() : *ev.only_for;
-            std::string code;
-            if (ev.board) {
-                render::TextStyle style;
-                style.seat_names = l.info().seat_names;
-                style.bottom = to;
-                code = render::render_text(*ev.board, style);
-            }
-            if (auto pid = seated(l.rec, to))
-                tell(player(*pid), "Game #" + id + ": " + ev.text, code, &l.rec);
-            continue;
-        }
-        if (ev.kind == rules::EventKind::Roll || ev.kind == rules::EventKind::Reveal ||
-            ev.kind == rules::EventKind::Special || ev.kind == rules::EventKind::Note)
-            public_notes.push_back(capitalized(ev.text) + ".");
-    }
-    rules::Outcome outcome = l.game->outcome();
-    if (outcome.over()) {
-        finish(l.rec, outcome.status, outcome.reason);
-        if (hid_pieces)
-            records_due_.push_back(l.rec);
-    }
     // The clock answering for a seat is said as such; a `default` the player typed is not late.
     std::string line = who(l.rec, l.info(), seat) +
                        (defaulting_ ? " did not answer in time" : " played " + canonical) +
                        " in game #" + id + ".";
-    // A decision whose every event is private (a first dice choice in a combat) is secret: the
-    // channel hears that it was made, not what it was, and sees no new board.
-    const bool secret = !events->empty() && std::all_of(events->begin(), events->end(), [](const auto& e) {
-        return e.only_for.has_value() || e.board.has_value();
-    });
-    if (secret) {
+    if (acted->secret) {
         // A secret anytime action (a standing dice policy) is nobody else's business at all.
         if (decision || defaulting_)
             say_in(l.rec, who(l.rec, l.info(), seat) +
@@ -244,14 +197,82 @@ void PostRun::play(Loaded& l, Seat seat, const std::string& text) {
                                                  ", so their standing policy decided"
                                            : " has decided in game #" + id) +
                               "; the choice stays secret until it is revealed. " + next_line(l));
+        tell_forecast_notes(l.rec);
         return;
     }
-    for (const auto& n : public_notes)
+    for (const auto& n : acted->public_notes)
         line += " " + n;
-    auto next = deciders(l);
-    std::optional<std::int64_t> viewer = next.empty() ? seated(l.rec, seat)
-                                                      : seated(l.rec, next.front());
-    say_in(l.rec, line + " " + next_line(l), board(l, viewer));
+    // Replies a forecast had ready go in the same message, before the board they lead to.
+    line += answer_forecasts(l, acted->answering);
+    say_in(l.rec, line + " " + next_line(l), channel_board(l), game_buttons(l.rec));
+    tell_forecast_notes(l.rec);
+}
+
+std::optional<PostRun::Acted> PostRun::act(Loaded& l, Seat seat,
+                                           const rules::NotatedAction& action, std::int64_t by,
+                                           const std::string& message_id, bool decision) {
+    const std::string id = std::to_string(l.rec.id);
+    // Judged before the action: the one that ends the game may show everything at once.
+    const bool hid_pieces = hides_pieces(*l.game);
+    auto events = l.game->apply(seat, action.action, *l.rng);
+    if (!events) {
+        say("Not played in game #" + id + ": " + sentence_end(events.error().message));
+        return std::nullopt;
+    }
+    ++l.plies;
+    storage::ActionRecord logged{l.rec.id, l.plies, seat, by, action.text, message_id};
+    if (l.info().uses_chance)
+        logged.rolls = chance_record(*events);
+    store_.append_action(logged);
+    Acted out;
+    out.answering = follow_forecasts(l, seat, action.text);
+    if (out.answering)
+        answering_ = seated(l.rec, *out.answering);
+    clocks_after_action(l, seat, decision);
+    answering_.reset();
+    // Playing on declines what the other side offered, and ends any takeback request.
+    if (auto offer = store_.offer(l.rec.id, OfferKind::Draw); offer && offer->seat != seat)
+        store_.clear_offer(l.rec.id, OfferKind::Draw);
+    store_.clear_offer(l.rec.id, OfferKind::Takeback);
+    remember(l);
+
+    for (const auto& ev : *events) {
+        if (ev.only_for || ev.board) {
+            // Private: only the seat it is for hears of it, with its own board when it has one.
+            Seat to = ev.board ? ev.board->seat() : *ev.only_for;
+            const auto pid = seated(l.rec, to);
+            if (!pid)
+                continue;
+            const PlayerRecord p = player(*pid);
+            std::string code;
+            if (ev.board) {
+                // A private board looks as its reader likes boards sent to them.
+                const BoardLook look = personal_look(p, l.rec);
+                render::TextStyle style;
+                style.seat_names = l.info().seat_names;
+                style.bottom = look.bottom;
+                style.glyphs = look.glyphs;
+                code = render::render_text(*ev.board, style);
+            }
+            tell(p, "Game #" + id + ": " + ev.text, code, &l.rec);
+            continue;
+        }
+        if (ev.kind == rules::EventKind::Roll || ev.kind == rules::EventKind::Reveal ||
+            ev.kind == rules::EventKind::Special || ev.kind == rules::EventKind::Note)
+            out.public_notes.push_back(capitalized(ev.text) + ".");
+    }
+    rules::Outcome outcome = l.game->outcome();
+    if (outcome.over()) {
+        finish(l.rec, outcome.status, outcome.reason);
+        if (hid_pieces)
+            records_due_.push_back(l.rec);
+    }
+    // A decision whose every event is private (a first dice choice in a combat) is secret: the
+    // channel hears that it was made, not what it was, and sees no new board.
+    out.secret = !events->empty() && std::all_of(events->begin(), events->end(), [](const auto& e) {
+        return e.only_for.has_value() || e.board.has_value();
+    });
+    return out;
 }
 
 } // namespace ghostpost::bot

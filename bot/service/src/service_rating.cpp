@@ -49,6 +49,7 @@ const rules::VariantInfo* variant_info(const std::string& name) {
 
 void PostRun::game_over(const GameRecord& g) {
     reveals_due_.push_back(g);
+    clear_forecasts(g); // however it ended: nothing is left to answer
     s_.png_cache_.forget_game(g.id); // its public images now show what the rules hid
     Ended ended{g, {}};
     const bool rated =
@@ -95,9 +96,9 @@ void PostRun::say_at(const std::string& channel, std::string text, std::string c
     if (post_.direct)
         say(text, code);
     auto m = message(false, channel, std::move(text), std::move(code));
-    if (channel != post_.channel || post_.direct)
+    if (channel != post_.channel || post_.direct || post_.button)
         m.reply_to.clear();
-    store_.enqueue(m, now_);
+    enqueue(std::move(m));
 }
 
 void PostRun::cmd_rating(const std::vector<std::string>& args) {

@@ -1,6 +1,7 @@
 // What a player asks about or sets for themselves: !rules, !help and !settings.
 #include "post_run.h"
 
+#include "ghostpost/bot/clock.h"
 #include "ghostpost/bot/command.h"
 #include "ghostpost/bot/game_loader.h"
 #include "ghostpost/render/png.h"
@@ -65,10 +66,14 @@ void PostRun::cmd_help(const std::vector<std::string>& args) {
 
 void PostRun::cmd_settings(const std::vector<std::string>& args) {
     PlayerRecord p = author_;
+    std::optional<storage::DigestRecord> digest = store_.digest(p.id);
+    bool digest_named = false;
+    bool board_named = false; // a key of how boards look
     for (const auto& a : args) {
         auto eq = a.find('=');
         std::string key = lower(a.substr(0, eq));
         std::string value = eq == std::string::npos ? std::string() : lower(a.substr(eq + 1));
+        board_named = board_named || key == "orientation" || key == "notation" || key == "images";
         if (key == "orientation" && (value == "white" || value == "black" || value == "auto")) {
             p.orientation = value;
         } else if (key == "notation" && (value == "ascii" || value == "unicode")) {
@@ -77,6 +82,8 @@ void PostRun::cmd_settings(const std::vector<std::string>& args) {
             p.images = value == "on";
         } else if (key == "reminders" && (value == "on" || value == "off")) {
             p.reminders = value == "on";
+        } else if (key == "digest" && digest_setting(value, digest)) {
+            digest_named = true;
         } else {
             usage_error("settings", "I did not understand \"" + shorten(a) + "\".");
             return;
@@ -84,9 +91,70 @@ void PostRun::cmd_settings(const std::vector<std::string>& args) {
     }
     if (!args.empty())
         store_.save_player_settings(p);
-    say("Settings of " + at(p) + ": orientation=" + p.orientation + " notation=" + p.notation +
-        " images=" + (p.images ? "on" : "off") + " reminders=" + (p.reminders ? "on" : "off") +
-        ".");
+    if (digest_named) {
+        if (digest)
+            store_.put_digest(*digest);
+        else
+            store_.clear_digest(p.id);
+    }
+    std::string text = "Settings of " + at(p) + " for what I send you privately: orientation=" +
+                       p.orientation + " notation=" + p.notation +
+                       " images=" + (p.images ? "on" : "off") +
+                       " reminders=" + (p.reminders ? "on" : "off") +
+                       " digest=" + digest_words(digest) + ".";
+    if (board_named && !post_.direct)
+        text += " Boards posted in this channel follow its own settings (" + s_.settings_.prefix +
+                "channel).";
+    if (digest_named && digest)
+        text += " Your daily digest comes by direct message at " + digest_words(digest) +
+                " UTC, the next at " + format_utc(digest->next_at) +
+                ", on days when a decision waits for you.";
+    say(text);
+}
+
+void PostRun::cmd_channel(const std::vector<std::string>& args) {
+    const std::string& prefix = s_.settings_.prefix;
+    // "!channel" alone asks for the settings, the one thing there is to know of a channel.
+    if (!args.empty() && lower(args[0]) != "settings") {
+        usage_error("channel", "I did not understand \"" + shorten(args[0]) + "\".");
+        return;
+    }
+    if (post_.direct) {
+        say("Channel settings belong to a channel: say " + prefix +
+            "channel settings there. Your own boards are set with " + prefix + "settings.");
+        return;
+    }
+    storage::ChannelSettings c = store_.channel_settings(post_.platform, post_.channel);
+    if (args.size() > 1) {
+        if (post_.anonymous || !moderator()) {
+            say("Only moderators change how boards look in this channel; " + prefix +
+                "settings changes the boards I send you privately.");
+            return;
+        }
+        for (std::size_t i = 1; i < args.size(); ++i) {
+            const std::string& a = args[i];
+            const auto eq = a.find('=');
+            const std::string key = lower(a.substr(0, eq));
+            const std::string value = eq == std::string::npos ? std::string() : lower(a.substr(eq + 1));
+            if (key == "orientation" && (value == "white" || value == "black")) {
+                c.orientation = value;
+            } else if (key == "notation" && (value == "ascii" || value == "unicode")) {
+                c.notation = value;
+            } else if (key == "images" && (value == "on" || value == "off")) {
+                c.images = value == "on";
+            } else {
+                usage_error("channel", "I did not understand \"" + shorten(a) + "\"." +
+                                           (key == "orientation" && value == "auto"
+                                                ? " A channel's board has one side at the bottom "
+                                                  "for everyone: white or black."
+                                                : ""));
+                return;
+            }
+        }
+        store_.save_channel_settings(c);
+    }
+    say("Boards in this channel: orientation=" + c.orientation + " notation=" + c.notation +
+        " images=" + (c.images ? "on" : "off") + ".");
 }
 
 } // namespace ghostpost::bot

@@ -22,6 +22,22 @@ using storage::TournamentRecord;
 using storage::TournamentStatus;
 using namespace tourney;
 
+namespace {
+
+// The Swiss initial colour (C.04.3 5.1), drawn by lot: a hash of what makes the tournament
+// itself, so the draw is the same whenever it is made and nobody can choose it.
+std::string drawn_colour(const TournamentRecord& t) {
+    std::uint64_t h = 1469598103934665603ULL; // FNV-1a
+    for (char c : t.platform + "\n" + lower(t.name) + "\n" + std::to_string(t.id) + "\n" +
+                      std::to_string(t.created_at)) {
+        h ^= static_cast<unsigned char>(c);
+        h *= 1099511628211ULL;
+    }
+    return (h >> 32) % 2 == 0 ? "white" : "black";
+}
+
+} // namespace
+
 void PostRun::cmd_tourney(const std::vector<std::string>& args) {
     if (args.empty()) {
         auto here = post_.direct ? std::vector<TournamentRecord>{}
@@ -34,8 +50,9 @@ void PostRun::cmd_tourney(const std::vector<std::string>& args) {
         for (const auto& t : here) {
             const rules::Variant* v = rules::find_variant(t.variant);
             std::string state = t.status == TournamentStatus::Open ? "open for entries"
-                                : t.status == TournamentStatus::Finished
-                                    ? "finished"
+                                : t.status == TournamentStatus::Finished ? "finished"
+                                : t.schedule == "allatonce"
+                                    ? "every game at once, " + games_finished(load_field(store_, t))
                                     : "round " + std::to_string(t.current_round) + " of " +
                                           std::to_string(t.rounds);
             lines.push_back(t.name + ": " + (v ? v->info().title : t.variant) + ", " +
@@ -149,6 +166,28 @@ void PostRun::tourney_create(const std::vector<std::string>& args) {
                 return;
             }
             t.rounds = static_cast<int>(*n);
+        } else if (key == "schedule" && eq != std::string::npos) {
+            const std::string v = lower(value);
+            if (v != "rounds" && v != "allatonce") {
+                usage_error("tourney", "schedule= takes rounds (one round after another) or "
+                                       "allatonce (every game of a round robin at once).");
+                return;
+            }
+            if (v == "allatonce" && format != "roundrobin" && format != "double") {
+                say("schedule=allatonce is for round robins: a Swiss or a knockout pairs each "
+                    "round from the results before it. Nothing was created.");
+                return;
+            }
+            t.schedule = v;
+        } else if (key == "next" && eq != std::string::npos) {
+            const std::string v = lower(value);
+            if (v != "auto" && v != "manual") {
+                usage_error("tourney", "next= takes auto (a round starts when the last game of "
+                                       "the one before ends) or manual (it waits for " +
+                                           form("tourney next") + ").");
+                return;
+            }
+            t.next_round = v;
         } else if (key == "tc" && eq != std::string::npos) {
             auto tc = parse_time_control(value);
             if (!tc.value) {
@@ -170,11 +209,20 @@ void PostRun::tourney_create(const std::vector<std::string>& args) {
     t.status = TournamentStatus::Open;
     t.creator = author_.id;
     t.created_at = now_;
+    if (t.schedule == "allatonce" && t.next_round == "manual") {
+        say("next=manual is for tournaments played round by round: with schedule=allatonce "
+            "every game starts together. Nothing was created.");
+        return;
+    }
     t.id = store_.create_tournament(t);
     std::string details = info.title + ", " + format_title(format);
     if (format == "swiss")
         details += t.rounds ? ", " + plural(t.rounds, "round", "rounds") : ", rounds by the field";
     details += ", time control " + (t.tc.empty() ? s_.settings_.default_time_control : t.tc);
+    details += t.schedule == "allatonce"  ? ", every game at once"
+               : t.next_round == "manual" ? ", each round started with " + s_.settings_.prefix +
+                                                "tourney next " + name
+                                          : ", each round starting when the one before ends";
     say(at(author_) + " opens the tournament " + name + ": " + details + ". Everyone: " +
         s_.settings_.prefix + "tourney join " + name + " enters; " + at(author_) +
         " or a moderator starts it with " + s_.settings_.prefix + "tourney start " + name + ".");
@@ -282,112 +330,54 @@ void PostRun::tourney_start(const std::vector<std::string>& args) {
         }
     }
     t->status = TournamentStatus::Running;
+    if (t->format == "swiss")
+        t->initial_colour = drawn_colour(*t);
     store_.update_tournament(*t);
     const rules::Variant* variant = rules::find_variant(t->variant);
     say_at(t->channel,
            t->name + " starts with " + std::to_string(n) + " players, seeded by rating in " +
                (variant ? variant->info().title : t->variant) + ": " + join(seeds, ", ") + "; " +
-               plural(t->rounds, "round", "rounds") + "." + note);
-    start_round(*t, 1);
+               plural(t->rounds, "round", "rounds") + "." + note +
+               (t->format == "swiss" ? " Drawn by lot: odd seeds take " + t->initial_colour +
+                                           " when the colour rules leave it open."
+                                     : std::string()));
+    if (t->schedule == "allatonce")
+        start_all_rounds(*t);
+    else
+        start_round(*t, 1);
 }
 
-void PostRun::start_round(TournamentRecord& t, int round) {
-    Field f = load_field(store_, t);
-    const int n = static_cast<int>(f.players.size());
-    std::vector<Pairing> pairs; // seed indices
-    if (f.round_robin()) {
-        pairs = berger_schedule(n, t.format == "double").at(static_cast<std::size_t>(round - 1));
-    } else if (f.knockout()) {
-        if (round == 1) {
-            for (const auto& p : knockout_first_round(n))
-                pairs.push_back(p.black == bye ? p : Pairing{p.black, p.white});
-        } else {
-            std::vector<int> through;
-            for (const Board* b : f.round(round - 1))
-                through.push_back(f.index(f.advancing(*b)));
-            for (std::size_t i = 0; i + 1 < through.size(); i += 2) {
-                const int a = through[i], b = through[i + 1];
-                pairs.push_back({std::max(a, b), std::min(a, b)}); // the lower seed has White
-            }
-        }
-    } else {
-        auto table = standings(n, f.played(), false);
-        std::vector<SwissPlayer> ranked(static_cast<std::size_t>(n));
-        for (int i = 0; i < n; ++i)
-            ranked[static_cast<std::size_t>(i)].player = i;
-        for (const auto& s : table)
-            ranked[static_cast<std::size_t>(s.player)].score = s.score;
-        for (const auto& b : f.boards) {
-            auto& w = ranked[static_cast<std::size_t>(f.index(b.pairing.white))];
-            if (b.bye()) {
-                w.had_bye = true;
-                continue;
-            }
-            auto& k = ranked[static_cast<std::size_t>(f.index(*b.pairing.black))];
-            w.opponents.push_back(k.player);
-            k.opponents.push_back(w.player);
-            ++w.colour_balance;
-            w.last_colour = 1;
-            --k.colour_balance;
-            k.last_colour = -1;
-        }
-        std::stable_sort(
-            ranked.begin(), ranked.end(),
-            [](const SwissPlayer& a, const SwissPlayer& b) { return a.score > b.score; });
-        auto swiss = swiss_round(ranked);
-        if (!swiss) {
-            // Every pairing left would repeat one: the tournament ends with what was played.
-            t.rounds = round - 1;
-            t.status = TournamentStatus::Finished;
-            store_.update_tournament(t);
-            f.t = t;
-            say_at(t.channel,
-                   "No pairing without a repeat is left, so " + t.name + " ends after round " +
-                       std::to_string(round - 1) + ". Final standings:",
-                   score_table(store_, f));
-            return;
-        }
-        pairs = *swiss;
-    }
-
+std::vector<CreatedBoard> PostRun::create_round(const TournamentRecord& t, const Field& f,
+                                                int round, const std::vector<PlannedBoard>& plan) {
     const rules::Variant* variant = rules::find_variant(t.variant);
     if (variant == nullptr)
         throw std::runtime_error("tournament " + t.name + ": unknown variant " + t.variant);
     auto options = rules::resolve_options(variant->info(), {});
     if (!options)
         throw std::runtime_error("tournament " + t.name + ": " + options.error().message);
-    t.current_round = round;
-    store_.update_tournament(t);
     store_.start_round(t.id, round, now_);
-    const std::string heading =
-        t.name + ", round " + std::to_string(round) + " of " + std::to_string(t.rounds);
-    std::vector<std::string> lines;
-    // Each player hears of their game after the channel has the whole round.
-    struct Letter {
-        std::int64_t to;
-        std::string text;
-        std::optional<GameRecord> game;
-    };
-    std::vector<Letter> letters;
+    std::vector<CreatedBoard> out;
     int board = 0;
-    for (const auto& p : pairs) {
+    for (const auto& p : plan) {
         const std::int64_t white = f.players[static_cast<std::size_t>(p.white)];
-        PairingRecord rec{t.id, round, ++board, white, std::nullopt, std::nullopt};
+        PairingRecord rec{t.id,         round,        ++board,     white, std::nullopt,
+                          std::nullopt, p.white_float, p.black_float};
+        CreatedBoard made;
         if (p.black == bye) {
             store_.add_pairing(rec);
             const std::string next = std::to_string(round + 1);
-            lines.push_back(mention(white) +
-                            (f.knockout()      ? " has a bye to round " + next
-                             : f.round_robin() ? " sits this round out"
-                                               : " has a bye, worth a point") +
-                            ".");
-            letters.push_back({white,
-                               heading + ": you " +
-                                   (f.knockout()      ? "have a bye to round " + next
-                                    : f.round_robin() ? std::string("sit this round out")
-                                                      : std::string("have a bye, worth a point")) +
-                                   ".",
-                               std::nullopt});
+            made.line = mention(white) +
+                        (f.knockout()      ? " has a bye to round " + next
+                         : f.round_robin() ? " sits this round out"
+                                           : " has a bye, worth a point") +
+                        ".";
+            made.seats.push_back(
+                {white,
+                 f.knockout()      ? "have a bye to round " + next
+                 : f.round_robin() ? std::string("sit this round out")
+                                   : std::string("have a bye, worth a point"),
+                 std::nullopt});
+            out.push_back(std::move(made));
             continue;
         }
         const std::int64_t black = f.players[static_cast<std::size_t>(p.black)];
@@ -413,22 +403,106 @@ void PostRun::start_round(TournamentRecord& t, int round) {
         store_.add_pairing(rec);
         Loaded l = load(g);
         sync_clocks(l); // the first decision's clock starts now
-        lines.push_back(vs_line(l) + " " + next_line(l));
+        made.line = vs_line(l) + " " + next_line(l);
+        made.next = next_line(l);
         for (Seat seat : {Seat::White, Seat::Black}) {
             const std::string colour =
                 l.info().seat_names[static_cast<std::size_t>(rules::index(seat))];
-            letters.push_back({*seated(g, seat),
-                               heading + ": you play game #" + std::to_string(g.id) + ", " +
-                                   l.info().title + ", as " + colour + " against " +
-                                   mention(*seated(g, rules::opponent(seat))) +
-                                   ", in the tournament's channel. " + next_line(l),
-                               g});
+            made.seats.push_back({*seated(g, seat),
+                                  "play game #" + std::to_string(g.id) + ", " + l.info().title +
+                                      ", as " + colour + " against " +
+                                      mention(*seated(g, rules::opponent(seat))),
+                                  g});
+        }
+        out.push_back(std::move(made));
+    }
+    return out;
+}
+
+void PostRun::start_round(TournamentRecord& t, int round) {
+    Field f = load_field(store_, t);
+    auto plan = plan_round(f, round);
+    if (!plan) {
+        // Every pairing left breaks an absolute criterion: the tournament ends with what was
+        // played.
+        t.rounds = round - 1;
+        t.status = TournamentStatus::Finished;
+        store_.update_tournament(t);
+        f.t = t;
+        say_at(t.channel,
+               "No pairing within the rules is left (nobody meets anyone twice, nobody has a "
+               "second bye, no colour runs three times in a row or two games ahead), so " +
+                   t.name + " ends after round " + std::to_string(round - 1) +
+                   ". Final standings:",
+               score_table(store_, f));
+        return;
+    }
+    const rules::Variant* variant = rules::find_variant(t.variant);
+    t.current_round = round;
+    store_.update_tournament(t);
+    const auto boards = create_round(t, f, round, *plan);
+    const std::string heading =
+        t.name + ", round " + std::to_string(round) + " of " + std::to_string(t.rounds);
+    std::vector<std::string> lines;
+    for (const auto& b : boards)
+        lines.push_back(b.line);
+    say_at(t.channel, heading + " (" + (variant ? variant->info().title : t.variant) + ", " +
+                          format_title(t.format) + "):\n" + join(lines, "\n"));
+    // Each player hears of their game after the channel has the whole round.
+    for (const auto& b : boards)
+        for (const auto& seat : b.seats)
+            tell(player(seat.player),
+                 heading + ": you " + seat.what +
+                     (seat.game ? ", in the tournament's channel. " + b.next : std::string(".")),
+                 {}, seat.game ? &*seat.game : nullptr);
+}
+
+void PostRun::start_all_rounds(TournamentRecord& t) {
+    Field f = load_field(store_, t);
+    const rules::Variant* variant = rules::find_variant(t.variant);
+    t.current_round = t.rounds;
+    store_.update_tournament(t);
+    std::vector<std::string> lines;
+    struct Letter {
+        std::vector<std::string> games;
+        std::optional<GameRecord> first;
+        std::vector<std::string> out; // the rounds it sits out
+    };
+    std::map<std::int64_t, Letter> letters;
+    int games = 0;
+    for (int r = 1; r <= t.rounds; ++r) {
+        const auto boards = create_round(t, f, r, *plan_round(f, r));
+        lines.push_back("Round " + std::to_string(r) + ":");
+        for (const auto& b : boards) {
+            lines.push_back(b.line);
+            for (const auto& seat : b.seats) {
+                Letter& l = letters[seat.player];
+                if (!seat.game) {
+                    l.out.push_back(std::to_string(r));
+                    continue;
+                }
+                ++games;
+                l.games.push_back(seat.what.substr(std::string("play ").size()) + ": " + b.next);
+                if (!l.first)
+                    l.first = seat.game;
+            }
         }
     }
-    say_at(t.channel, heading + " (" + variant->info().title + ", " + format_title(t.format) +
-                          "):\n" + join(lines, "\n"));
-    for (const auto& letter : letters)
-        tell(player(letter.to), letter.text, {}, letter.game ? &*letter.game : nullptr);
+    games /= 2;
+    say_at(t.channel, t.name + " (" + (variant ? variant->info().title : t.variant) + ", " +
+                          format_title(t.format) + "): every game starts now, " +
+                          plural(games, "game", "games") + " at once.\n" + join(lines, "\n"));
+    for (const std::int64_t id : f.players) {
+        const Letter& l = letters[id];
+        std::string text = t.name + ": every game starts now. You play " +
+                           plural(static_cast<int>(l.games.size()), "game", "games") +
+                           " in the tournament's channel";
+        if (!l.out.empty())
+            text += " and sit out round" + std::string(l.out.size() == 1 ? " " : "s ") +
+                    join(l.out, ", ");
+        text += ":\n" + join(l.games, "\n");
+        tell(player(id), text, {}, l.first ? &*l.first : nullptr);
+    }
 }
 
 } // namespace ghostpost::bot

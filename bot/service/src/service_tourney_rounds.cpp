@@ -31,6 +31,11 @@ void PostRun::tourney_next(const std::vector<std::string>& args) {
         return;
     }
     Field f = load_field(store_, *t);
+    if (f.all_at_once()) {
+        say("Every game of " + t->name + " started at once: there is no round to start. " +
+            capitalized(games_finished(f)) + ".");
+        return;
+    }
     const bool entrant =
         std::find(f.players.begin(), f.players.end(), author_.id) != f.players.end();
     if (!entrant && t->creator != author_.id && !moderator()) {
@@ -45,7 +50,10 @@ void PostRun::tourney_next(const std::vector<std::string>& args) {
                 open.push_back("#" + std::to_string(*b->pairing.game_id));
         say("Round " + std::to_string(t->current_round) + " of " + t->name + " is not over: game" +
             (open.size() == 1 ? " " : "s ") + join(open, ", ") +
-            (open.size() == 1 ? " is" : " are") + " under way.");
+            (open.size() == 1 ? " is" : " are") + " under way." +
+            (t->next_round == "auto" ? " The next round starts by itself when " +
+                                           std::string(open.size() == 1 ? "it ends." : "they end.")
+                                     : std::string()));
         return;
     }
     start_round(*t, t->current_round + 1);
@@ -127,9 +135,10 @@ void PostRun::tourney_standings(const std::vector<std::string>& args) {
     }
     const bool over = t->status == TournamentStatus::Finished;
     const std::string when =
-        over ? std::string("final")
-             : (f.round_over(t->current_round) ? "after round " : "during round ") +
-                   std::to_string(t->current_round);
+        over             ? std::string("final")
+        : f.all_at_once() ? games_finished(f)
+                          : (f.round_over(t->current_round) ? "after round " : "during round ") +
+                                std::to_string(t->current_round);
     if (f.knockout()) {
         std::int64_t champion = 0;
         std::string table = bracket_table(store_, f, &champion);
@@ -151,36 +160,61 @@ void PostRun::tourney_game_over(const GameRecord& g) {
     if (!pairing)
         return;
     auto t = store_.tournament(pairing->tournament_id);
-    if (!t || t->status != TournamentStatus::Running || pairing->round != t->current_round)
+    if (!t || t->status != TournamentStatus::Running)
         return;
     Field f = load_field(store_, *t);
-    const int r = t->current_round;
-    if (!f.round_over(r) || !store_.complete_round(t->id, r, now_))
+    if (f.all_at_once()) {
+        // Rounds are only the Berger table's grouping: the event ends with its last game.
+        if (f.round_over(pairing->round))
+            store_.complete_round(t->id, pairing->round, now_);
+        for (const auto& b : f.boards)
+            if (!b.over())
+                return;
+        finish_tournament(*t, f);
         return;
-    if (r < t->rounds) {
+    }
+    const int r = t->current_round;
+    if (pairing->round != r || !f.round_over(r) || !store_.complete_round(t->id, r, now_))
+        return;
+    if (r >= t->rounds) {
+        finish_tournament(*t, f);
+        return;
+    }
+    const std::string table =
+        f.knockout() ? bracket_table(store_, f, nullptr) : score_table(store_, f);
+    if (t->next_round == "manual") {
         say_at(t->channel,
                "Round " + std::to_string(r) + " of " + t->name + " is complete. Its players, " +
                    mention(t->creator) + " who created it, or a moderator: " + s_.settings_.prefix +
                    "tourney next " + t->name + " starts round " + std::to_string(r + 1) +
                    ". Standings after round " + std::to_string(r) + ":",
-               f.knockout() ? bracket_table(store_, f, nullptr) : score_table(store_, f));
+               table);
         return;
     }
-    t->status = TournamentStatus::Finished;
-    store_.update_tournament(*t);
-    f.t = *t;
+    say_at(t->channel,
+           "Round " + std::to_string(r) + " of " + t->name + " is complete; round " +
+               std::to_string(r + 1) + " starts now. Standings after round " + std::to_string(r) +
+               ":",
+           table);
+    start_round(*t, r + 1);
+}
+
+void PostRun::finish_tournament(TournamentRecord& t, Field& f) {
+    t.status = TournamentStatus::Finished;
+    store_.update_tournament(t);
+    f.t = t;
     if (f.knockout()) {
         std::int64_t champion = 0;
         std::string table = bracket_table(store_, f, &champion);
-        say_at(t->channel,
-               t->name + " is over: " + mention(champion) + " wins. Final standings:", table);
+        say_at(t.channel, t.name + " is over: " + mention(champion) + " wins. Final standings:",
+               table);
         return;
     }
     auto table = standings(static_cast<int>(f.players.size()), f.played(), f.round_robin());
     const auto& top = table.front();
     const bool tied = table.size() > 1 && table[1].score == top.score;
-    say_at(t->channel,
-           t->name + " is over: " + mention(f.players[static_cast<std::size_t>(top.player)]) +
+    say_at(t.channel,
+           t.name + " is over: " + mention(f.players[static_cast<std::size_t>(top.player)]) +
                " wins with " + points(top.score) + (top.score == 1.0 ? " point" : " points") +
                (tied ? " on tie-break" : "") + ". Final standings:",
            score_table(store_, f));

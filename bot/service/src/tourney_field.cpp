@@ -65,6 +65,96 @@ Field load_field(storage::Store& store, const TournamentRecord& t) {
     return f;
 }
 
+std::string float_name(Float f) {
+    return f == Float::Down ? "down" : f == Float::Up ? "up" : "none";
+}
+
+namespace {
+
+std::optional<Float> float_from(const std::string& s) {
+    if (s == "down")
+        return Float::Down;
+    if (s == "up")
+        return Float::Up;
+    if (s == "none")
+        return Float::None;
+    return std::nullopt; // not recorded: worked out from the scores
+}
+
+} // namespace
+
+SwissRound swiss_state(const Field& f, int round) {
+    std::vector<std::vector<SwissRoundEntry>> history(static_cast<std::size_t>(round - 1));
+    for (const auto& b : f.boards) {
+        if (b.pairing.round >= round)
+            continue;
+        auto& entries = history[static_cast<std::size_t>(b.pairing.round - 1)];
+        const int w = f.index(b.pairing.white);
+        if (b.bye()) {
+            entries.push_back({w, bye, Colour::None, 1.0, true, Float::Down});
+            continue;
+        }
+        const int k = f.index(*b.pairing.black);
+        if (auto s = b.white_score()) {
+            entries.push_back({w, k, Colour::White, *s, false, float_from(b.pairing.white_float)});
+            entries.push_back(
+                {k, w, Colour::Black, 1.0 - *s, false, float_from(b.pairing.black_float)});
+        } else {
+            entries.push_back({w, k, Colour::None, 0.0});
+            entries.push_back({k, w, Colour::None, 0.0});
+        }
+    }
+    SwissRound out;
+    out.round = round;
+    out.rounds = f.t.rounds;
+    out.initial_colour = f.t.initial_colour == "black" ? Colour::Black : Colour::White;
+    out.players = swiss_players(static_cast<int>(f.players.size()), history);
+    return out;
+}
+
+std::optional<std::vector<PlannedBoard>> plan_round(const Field& f, int round) {
+    const int n = static_cast<int>(f.players.size());
+    std::vector<PlannedBoard> plan; // seed indices
+    if (f.round_robin()) {
+        const auto schedule = berger_schedule(n, f.t.format == "double");
+        for (const auto& p : schedule.at(static_cast<std::size_t>(round - 1)))
+            plan.push_back({p.white, p.black, "", ""});
+    } else if (f.knockout()) {
+        if (round == 1) {
+            for (const auto& p : knockout_first_round(n))
+                plan.push_back(p.black == bye ? PlannedBoard{p.white, bye, "", ""}
+                                              : PlannedBoard{p.black, p.white, "", ""});
+        } else {
+            std::vector<int> through;
+            for (const Board* b : f.round(round - 1))
+                through.push_back(f.index(f.advancing(*b)));
+            for (std::size_t i = 0; i + 1 < through.size(); i += 2) {
+                const int a = through[i], b = through[i + 1];
+                // The lower seed has White.
+                plan.push_back({std::max(a, b), std::min(a, b), "", ""});
+            }
+        }
+    } else {
+        auto swiss = swiss_round(swiss_state(f, round));
+        if (!swiss)
+            return std::nullopt;
+        for (const auto& b : *swiss)
+            plan.push_back({b.white, b.black, float_name(b.white_float),
+                            b.black == bye ? std::string() : float_name(b.black_float)});
+    }
+    return plan;
+}
+
+std::string games_finished(const Field& f) {
+    int games = 0, over = 0;
+    for (const auto& b : f.boards)
+        if (!b.bye()) {
+            ++games;
+            over += b.over() ? 1 : 0;
+        }
+    return std::to_string(over) + " of " + plural(games, "game", "games") + " finished";
+}
+
 int knockout_rounds(int players) {
     int rounds = 0;
     for (int size = 1; size < players; size *= 2)

@@ -58,6 +58,7 @@ struct Field {
         return std::all_of(bs.begin(), bs.end(), [](const Board* b) { return b->over(); });
     }
     bool knockout() const { return t.format == "knockout"; }
+    bool all_at_once() const { return t.schedule == "allatonce"; }
     bool round_robin() const { return t.format == "roundrobin" || t.format == "double"; }
 
     // The games with a result, by seed index; a Swiss bye scores a point, a round-robin bye
@@ -89,6 +90,38 @@ struct Field {
                                                                 : *b.pairing.black;
     }
 };
+
+// One board of a round as paired, before its game exists: seed indices (black `bye` for a
+// bye) and, in a Swiss, the float it gives each player ("down", "up", "none").
+struct PlannedBoard {
+    int white = 0;
+    int black = bye;
+    std::string white_float;
+    std::string black_float;
+};
+
+// A board whose game was created: the channel's line, and what each of its players is told.
+struct CreatedBoard {
+    struct Seat {
+        std::int64_t player = 0;
+        std::string what; // "play game #4, FIDE chess, as White against @bob" or a bye's words
+        std::optional<GameRecord> game;
+    };
+    std::string line;
+    std::string next; // who must decide first, as a sentence; empty for a bye
+    std::vector<Seat> seats;
+};
+
+// The Swiss field before round `round`, from the boards of the rounds before: colours of the
+// games played, opponents met, byes, floats as recorded when paired (a game aborted by a
+// moderator was not played: no colour, no meeting, no float, no points).
+SwissRound swiss_state(const Field& f, int round);
+std::string float_name(Float f); // "down", "up", "none"
+// The boards of round `round` by the tournament's format; nullopt when a Swiss has no pairing
+// within the rules left.
+std::optional<std::vector<PlannedBoard>> plan_round(const Field& f, int round);
+// "3 of 6 games finished": how far a tournament played all at once has come.
+std::string games_finished(const Field& f);
 
 // "round robin", "Swiss", ... for a format's stored name.
 std::string format_title(const std::string& format);

@@ -1,5 +1,6 @@
-// The pages. Each request borrows one read connection from a small pool (WAL: readers never
-// wait for the bot's writes, nor hold them up), reads what it shows, and gives it back. A game
+// The pages. Each request borrows one read connection from a small pool (SQLite in WAL mode, or
+// PostgreSQL: readers never wait for the bot's writes, nor hold them up), reads what it shows
+// through the Store's interfaces, and gives it back. A game
 // page is kept rendered under its game's stored revision and clocks, so a reload costs two
 // indexed reads; every other page is built afresh.
 #include "ghostpost/web/site.h"
@@ -158,13 +159,10 @@ std::string ending(const GameRecord& g, const std::array<std::string, 2>& seats)
 
 // One chart per variant of the ratings a player had after each rated game, as SVG: rating
 // against games played, the axis labelled with the lowest and highest hundred it spans.
-std::string rating_charts(storage::Database& db, std::int64_t player) {
-    storage::Statement s(db, "SELECT variant, games, rating FROM rating_history "
-                             "WHERE player_id = ?1 ORDER BY variant, games");
-    s.bind(1, player);
+std::string rating_charts(storage::Store& store, std::int64_t player) {
     std::map<std::string, std::vector<std::pair<std::int64_t, double>>> series;
-    while (s.step())
-        series[s.column_text(0)].emplace_back(s.column_int(1), s.column_real(2));
+    for (const storage::RatingPoint& p : store.rating_history(player))
+        series[p.variant].emplace_back(p.games, p.rating);
     std::string out;
     for (const auto& entry : series) {
         // Named, not bound: clang 14 (the fuzz build) cannot capture a structured binding.
@@ -219,10 +217,9 @@ std::string rating_charts(storage::Database& db, std::int64_t player) {
 struct Site::Impl {
     SiteSettings settings;
 
-    // One read connection: the Store for what it offers, a bare connection for the leaderboard.
+    // One read connection, to the SQLite file or the PostgreSQL database.
     struct Connection {
         std::unique_ptr<storage::Store> store;
-        std::unique_ptr<storage::Database> db;
     };
     std::mutex pool_mutex;
     std::vector<std::unique_ptr<Connection>> idle;
@@ -235,11 +232,15 @@ struct Site::Impl {
     }
 
     std::unique_ptr<Connection> open() const {
+        auto c = std::make_unique<Connection>();
+        if (!settings.db_url.empty()) {
+            c->store =
+                storage::open_postgres_store(settings.db_url, {.password = settings.db_password});
+            return c;
+        }
         storage::DatabaseOptions options;
         options.synchronous_full = false; // this connection never writes
-        auto c = std::make_unique<Connection>();
         c->store = storage::open_sqlite_store(settings.db_path, options);
-        c->db = std::make_unique<storage::Database>(settings.db_path, options);
         return c;
     }
 
@@ -265,7 +266,6 @@ struct Site::Impl {
         Lease(const Lease&) = delete;
         Lease& operator=(const Lease&) = delete;
         storage::Store& store() { return *c_->store; }
-        storage::Database& db() { return *c_->db; }
 
     private:
         Impl& impl_;
@@ -514,15 +514,11 @@ Page Site::Impl::index() {
     Lease lease(*this);
     storage::Store& store = lease.store();
     // The newest 200 games under way: a page, not the whole table (games_by_status indexes it).
-    storage::Statement s(lease.db(), "SELECT id, variant, white, black FROM games "
-                                     "WHERE status = 'ongoing' ORDER BY id DESC LIMIT 200");
     std::string rows;
-    while (s.step())
-        rows += "<tr><td><a href=\"/game/" + std::to_string(s.column_int(0)) + "\">#" +
-                std::to_string(s.column_int(0)) + "</a></td><td>" +
-                esc(title_of(s.column_text(1))) + "</td><td>" +
-                player_link(store, s.column_int(2)) + " – " + player_link(store, s.column_int(3)) +
-                "</td></tr>";
+    for (const GameRecord& g : store.newest_games(GameStatus::Ongoing, 200))
+        rows += "<tr><td><a href=\"/game/" + std::to_string(g.id) + "\">#" + std::to_string(g.id) +
+                "</a></td><td>" + esc(title_of(g.variant)) + "</td><td>" +
+                player_link(store, g.white) + " – " + player_link(store, g.black) + "</td></tr>";
     std::string m = "<h1>Games under way</h1>";
     if (rows.empty())
         m += "<p>No game is under way.</p>";
@@ -576,7 +572,7 @@ Page Site::Impl::player(std::int64_t id) {
                  std::to_string(r.games) + "</td></tr>";
         m += "</table>";
     }
-    m += rating_charts(lease.db(), id);
+    m += rating_charts(store, id);
     m += "<h2>Games under way</h2>" + list(store.games_of_player(*p, {GameStatus::Ongoing}), false);
     m += "<h2>Finished games</h2>" + list(store.games_of_player(*p, {GameStatus::Finished}), true);
     return html(200, document(p->name, m));
@@ -629,7 +625,8 @@ Page Site::Impl::tournament(std::int64_t id) {
     std::string m =
         "<h1>" + esc(t->name) + "</h1><p>" + esc(title_of(t->variant)) + ", " + esc(t->format) +
         ", " + esc(std::string(storage::tournament_status_name(t->status))) +
-        (t->rounds > 0
+        (t->schedule == "allatonce" ? std::string(", every game at once")
+         : t->rounds > 0
              ? ", round " + std::to_string(t->current_round) + " of " + std::to_string(t->rounds)
              : std::string()) +
         "</p>";
@@ -682,20 +679,15 @@ Page Site::Impl::leaderboard(const std::string& variant) {
     if (info == nullptr || info->name != variant)
         return not_found("There is no such variant.");
     Lease lease(*this);
-    storage::Statement s(lease.db(),
-                         "SELECT p.id, p.name, r.rating, r.deviation, r.games FROM ratings r "
-                         "JOIN players p ON p.id = r.player_id WHERE r.variant = ?1 "
-                         "ORDER BY r.rating DESC, p.id LIMIT 100");
-    s.bind(1, variant);
     std::string m = "<h1>Leaderboard: " + esc(info->title) + "</h1>";
     std::string rows;
     int rank = 0;
-    while (s.step())
+    for (const storage::NamedRating& r : lease.store().top_ratings(variant, 100))
         rows += "<tr><td>" + std::to_string(++rank) + "</td><td><a href=\"/player/" +
-                std::to_string(s.column_int(0)) + "\">" + esc(s.column_text(1)) + "</a></td><td>" +
-                std::to_string(static_cast<int>(s.column_real(2) + 0.5)) + "</td><td>" +
-                std::to_string(static_cast<int>(s.column_real(3) + 0.5)) + "</td><td>" +
-                std::to_string(s.column_int(4)) + "</td></tr>";
+                std::to_string(r.rating.player_id) + "\">" + esc(r.name) + "</a></td><td>" +
+                std::to_string(static_cast<int>(r.rating.rating + 0.5)) + "</td><td>" +
+                std::to_string(static_cast<int>(r.rating.deviation + 0.5)) + "</td><td>" +
+                std::to_string(r.rating.games) + "</td></tr>";
     if (rows.empty())
         m += "<p>Nobody has a rating in " + esc(info->title) + " yet.</p>";
     else

@@ -210,6 +210,10 @@ public:
         return outcome_.over() ? std::nullopt : chess::fide_claimable_draw(pos_);
     }
 
+    // A seat never knows where the other Phantom stands (or what the card holds), so no line
+    // of play can be checked in advance.
+    bool foreseeable() const override { return false; }
+
     // The channel sees no Phantom until the game is over.
     PublicView public_view() const override {
         const bool all = outcome_.over();

@@ -262,12 +262,31 @@ std::string DiscordPlatform::fatal_error() const {
     return fatal_;
 }
 
+std::string DiscordPlatform::bucket_key(const std::string& route) const {
+    const auto it = route_buckets_.find(route);
+    return it == route_buckets_.end() ? route : it->second;
+}
+
+// The id a route's limits are kept apart by (Discord's "major parameter"): the channel, guild or
+// webhook the path names; empty for routes without one.
+std::string DiscordPlatform::major_parameter(const std::string& route) {
+    for (const std::string_view prefix : {"/channels/", "/guilds/", "/webhooks/"}) {
+        const auto at = route.find(prefix);
+        if (at == std::string::npos)
+            continue;
+        const auto begin = at + prefix.size();
+        return route.substr(begin, route.find('/', begin) - begin);
+    }
+    return {};
+}
+
 std::chrono::milliseconds DiscordPlatform::wait_for(const std::string& route) {
     const Instant now = options_.clock();
     Instant until = global_not_before_;
     if (const auto it = not_before_.find(route); it != not_before_.end())
         until = std::max(until, it->second);
-    if (const auto it = buckets_.find(route); it != buckets_.end() && it->second.remaining <= 0)
+    if (const auto it = buckets_.find(bucket_key(route));
+        it != buckets_.end() && it->second.remaining <= 0)
         until = std::max(until, it->second.reset);
     if (until <= now)
         return std::chrono::milliseconds(0);
@@ -304,7 +323,10 @@ DiscordPlatform::Response DiscordPlatform::call(const std::string& method, const
         return end != text.c_str() && std::isfinite(value) ? value : 0.0;
     };
     if (const std::string remaining = header("x-ratelimit-remaining"); !remaining.empty()) {
-        Bucket& bucket = buckets_[route];
+        // Routes whose answers name the same bucket share its count, per major parameter.
+        if (const std::string hash = header("x-ratelimit-bucket"); !hash.empty())
+            route_buckets_[route] = hash + " " + major_parameter(route);
+        Bucket& bucket = buckets_[bucket_key(route)];
         bucket.name = header("x-ratelimit-bucket");
         bucket.remaining = static_cast<int>(number(remaining));
         bucket.reset = now + seconds_to_ms(number(header("x-ratelimit-reset-after")));

@@ -168,8 +168,10 @@ std::string display_name(std::string_view text, std::size_t limit) {
 namespace {
 
 using nlohmann::json;
+using telegram_text::callback_prefix;
 using telegram_text::cap;
 using telegram_text::display_name;
+using telegram_text::topic_separator;
 
 constexpr std::size_t max_name_bytes = 128;     // Telegram allows 64 + 64 characters
 constexpr std::size_t max_handle = 32;          // Telegram usernames: up to 32 of [A-Za-z0-9_]
@@ -319,6 +321,30 @@ std::vector<Mention> read_mentions(const json& entities, const std::string& text
     return mentions;
 }
 
+// The channel of a message: its chat, or the forum topic of the chat it was written in. Only a
+// topic message (is_topic_message) names a topic: in other supergroups message_thread_id is
+// merely the thread of a chain of replies, which is no place of its own.
+std::string channel_of(const json& message, const json& chat, const std::string& where) {
+    std::string channel = std::to_string(integer(chat, "id", where + ".chat"));
+    const json* topic = member(message, "is_topic_message");
+    if (topic != nullptr && topic->is_boolean() && topic->get<bool>()) {
+        const std::int64_t thread = integer(message, "message_thread_id", where);
+        if (thread <= 0)
+            throw Malformed{where + ".message_thread_id is out of range"};
+        channel += std::string(topic_separator) + std::to_string(thread);
+    }
+    return channel;
+}
+
+// The author of a message or a button press, from its User object.
+void read_author(const json& from, const std::string& where, Post& post) {
+    const std::int64_t id = integer(from, "id", where);
+    post.author_id = std::to_string(id);
+    post.author_name = user_name(from, where);
+    post.author_handle = user_handle(from, where);
+    post.anonymous = id == anonymous_admin || id == channel_bot || id == telegram_service;
+}
+
 // Fills `post` from a Message object; throws Malformed and leaves `post` alone on a bad one.
 void read_message(const json& message, const std::string& bot, Post& post) {
     if (!message.is_object())
@@ -328,23 +354,35 @@ void read_message(const json& message, const std::string& bot, Post& post) {
     const json* chat = object(message, "chat", "message");
     if (chat == nullptr)
         throw Malformed{"message.chat is missing"};
-    read.channel = std::to_string(integer(*chat, "id", "message.chat"));
+    read.channel = channel_of(message, *chat, "message");
     read.message_id = std::to_string(message_id);
     const std::string* type = text_member(*chat, "type", "message.chat");
     read.direct = type != nullptr && *type == "private";
 
     // Without `from` (a channel's own post) nobody can be told apart: anonymous.
     read.anonymous = true;
-    if (const json* from = object(message, "from", "message")) {
-        const std::int64_t id = integer(*from, "id", "message.from");
-        read.author_id = std::to_string(id);
-        read.author_name = user_name(*from, "message.from");
-        read.author_handle = user_handle(*from, "message.from");
-        read.anonymous = id == anonymous_admin || id == channel_bot || id == telegram_service;
-    }
+    if (const json* from = object(message, "from", "message"))
+        read_author(*from, "message.from", read);
     // An anonymous admin or a channel writing as itself: `from` is a shared placeholder.
     if (object(message, "sender_chat", "message") != nullptr)
         read.anonymous = true;
+
+    // A group upgraded to a supergroup has a new id for good. Telegram says so twice, in the
+    // old chat (migrate_to_chat_id) and in the new one (migrate_from_chat_id); either moves
+    // everything, and the second finds nothing left to move. Nobody wrote it: no text.
+    const std::string chat_id = std::to_string(integer(*chat, "id", "message.chat"));
+    if (member(message, "migrate_to_chat_id") != nullptr) {
+        read.moved =
+            ChannelMove{chat_id, std::to_string(integer(message, "migrate_to_chat_id", "message"))};
+        post = std::move(read);
+        return;
+    }
+    if (member(message, "migrate_from_chat_id") != nullptr) {
+        read.moved = ChannelMove{
+            std::to_string(integer(message, "migrate_from_chat_id", "message")), chat_id};
+        post = std::move(read);
+        return;
+    }
 
     if (const std::string* text = text_member(message, "text", "message")) {
         const std::string checked = telegram_text::valid_utf8(*text);
@@ -356,6 +394,45 @@ void read_message(const json& message, const std::string& bot, Post& post) {
             read.mentions.clear();
     }
     post = std::move(read);
+}
+
+// A callback query id as Telegram writes them (a decimal number in practice): it goes back in
+// answerCallbackQuery and into the post's id, so nothing else is taken.
+bool valid_callback_id(const std::string& id) {
+    return !id.empty() && id.size() <= 64 && std::all_of(id.begin(), id.end(), [](char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+               c == '_' || c == '-';
+    });
+}
+
+// Fills `post` from a CallbackQuery (a press of one of our buttons): the presser is the author,
+// the channel is the message the button sits under, the text is the button's data. A press
+// under a message we cannot place (an inline message, or none) stays an empty post: it is
+// answered, and moves the cursor, and nothing else.
+void read_callback(const json& query, const std::string& bot, DecodedUpdate& out) {
+    if (!query.is_object())
+        throw Malformed{"callback_query is not an object"};
+    const std::string* id = text_member(query, "id", "callback_query");
+    if (id == nullptr || !valid_callback_id(*id))
+        throw Malformed{"callback_query.id is missing or malformed"};
+    out.callback_id = *id;
+    const json* message = object(query, "message", "callback_query");
+    const json* from = object(query, "from", "callback_query");
+    if (message == nullptr || from == nullptr)
+        return;
+    const json* chat = object(*message, "chat", "callback_query.message");
+    if (chat == nullptr)
+        throw Malformed{"callback_query.message.chat is missing"};
+    Post read = out.post;
+    read.channel = channel_of(*message, *chat, "callback_query.message");
+    read.message_id = std::string(callback_prefix) + *id;
+    const std::string* type = text_member(*chat, "type", "callback_query.message.chat");
+    read.direct = type != nullptr && *type == "private";
+    read_author(*from, "callback_query.from", read);
+    read.button = true;
+    if (const std::string* data = text_member(query, "data", "callback_query"))
+        read.text = strip_bot_address(telegram_text::valid_utf8(*data), bot).value_or("");
+    out.post = std::move(read);
 }
 
 } // namespace
@@ -375,8 +452,16 @@ DecodedUpdate decode_update_value(const json& update, const std::string& bot_use
         out.post.cursor = std::to_string(id + 1);
         // Updates we did not ask for still carry the cursor forward, as chatter.
         out.post.message_id = "update-" + std::to_string(id);
-        if (const json* message = member(update, "message"))
+        if (const json* message = member(update, "message")) {
             read_message(*message, bot_username, out.post);
+        } else if (const json* query = member(update, "callback_query")) {
+            read_callback(*query, bot_username, out);
+        } else if (member(update, "edited_message") != nullptr ||
+                   member(update, "edited_channel_post") != nullptr) {
+            // A move or a command counts as first sent: an edit afterwards neither plays the
+            // new text nor takes the old one back, so it is read as nothing at all.
+            out.ignored = "an edited message";
+        }
     } catch (const Malformed& malformed) {
         out.problem = cap(malformed.why, 200);
     } catch (const std::exception& e) {

@@ -11,6 +11,11 @@
 
 namespace ghostpost::bot::telegram_text {
 
+// A forum topic's channel is "<chat id>/<message_thread_id>"; a press of a button is the post
+// "callback:<query id>".
+inline constexpr std::string_view topic_separator = "/";
+inline constexpr std::string_view callback_prefix = "callback:";
+
 // `text` with every invalid UTF-8 sequence (overlong, surrogate, truncated, stray byte)
 // replaced by U+FFFD.
 std::string valid_utf8(std::string_view text);

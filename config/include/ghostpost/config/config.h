@@ -21,7 +21,13 @@ std::optional<LogLevel> parse_log_level(std::string_view word);
 std::string_view to_string(LogLevel level);
 
 struct StorageSettings {
-    std::filesystem::path path; // the SQLite database file
+    std::filesystem::path path; // the SQLite database file; empty when `url` is set
+    std::string url;            // a PostgreSQL database shared by several daemons
+    std::string password;       // secret: from GHOSTPOST_DATABASE_PASSWORD or password_file
+    // Several daemons on PostgreSQL: how long a daemon polls a platform unrenewed (another
+    // takes over within it after the owner dies), and holds an outbox entry it delivers.
+    std::chrono::seconds lease{30};  // 3..600
+    std::chrono::seconds claim{120}; // 5..3600
 };
 
 // The read-only web view ([web]): served when `listen` is set; replies link to games when
@@ -130,5 +136,12 @@ Settings parse(std::string_view toml_text, const std::string& source,
 
 // Reads and parses a file. Throws ConfigError (also when the file cannot be read).
 Settings load(const std::filesystem::path& file, const Environment& environment);
+
+// A PostgreSQL database named on a command line rather than in a file (`ghostpost web
+// --db-url`): `url` as [storage] url must be (postgresql://..., without a password), the
+// password from GHOSTPOST_DATABASE_PASSWORD (unset: libpq's own means). Throws ConfigError
+// naming `source`.
+StorageSettings postgres_storage(const std::string& url, const std::string& source,
+                                 const Environment& environment);
 
 } // namespace ghostpost::config

@@ -163,6 +163,11 @@ public:
     // `default` dice choice, which follows the seat's standing policy); the service plays it for
     // the seat once the combat deadline is over. Default: none, the clock alone decides.
     virtual std::optional<NotatedAction> deadline_action(Seat) const { return std::nullopt; }
+    // Whether what follows can be foreseen from here: neither seat knows anything the other does
+    // not, and no chance decides anything, so a line of actions checked now plays out later
+    // exactly as checked (conditional moves, the service's !forecast). Default: true unless the
+    // variant uses chance; a variant that hides anything from a seat overrides it.
+    virtual bool foreseeable() const { return !info().uses_chance; }
     // Applies one of `seat`'s legal or anytime actions. Errors: NotYourTurn when `seat` has
     // nothing to decide, GameOver, Illegal when the action is not one of those listed.
     virtual Result<std::vector<Event>> apply(Seat seat, const Action& action, RandomSource& rng) = 0;

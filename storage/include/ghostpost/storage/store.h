@@ -1,12 +1,15 @@
 // What the service keeps: players, games, the action log, handled posts, platform cursors, the
-// outbox of replies and open offers. Store is the interface; SQLite is the embedded backend
-// (open_sqlite_store). The SQL it runs sticks to what PostgreSQL also accepts where that costs
-// nothing, so a shared backend can implement the same interface later.
+// outbox of replies and open offers. Store gathers the narrow interfaces below; SQLite is the
+// embedded backend (open_sqlite_store, storage/sqlite/), PostgreSQL the shared one for several
+// daemons (open_postgres_store, storage/postgres/). Both run the same SQL (storage/src/
+// sql_store.h) but for a few words of dialect, and raise StorageError.
 //
 // Times are Unix seconds given by the caller: storage has no clock of its own.
 #pragma once
 
 #include "ghostpost/rules/game.h"
+#include "ghostpost/storage/error.h"
+#include "ghostpost/storage/postgres.h"
 #include "ghostpost/storage/sqlite.h"
 
 #include <cstdint>
@@ -35,6 +38,16 @@ struct PlayerRecord {
     // The player this account was linked to (!link): its posts are that player's, and its
     // own row keeps only the account (platform, id, name, handle). 0: a player of its own.
     std::int64_t linked_to = 0;
+};
+
+// How the boards the bot posts in a channel look, whoever's move they follow: set by the
+// channel's moderators (!channel settings). A channel never set has these defaults.
+struct ChannelSettings {
+    std::string platform;
+    std::string channel;
+    std::string orientation = "white"; // white | black: the side at the bottom
+    std::string notation = "ascii";    // ascii | unicode
+    bool images = false;               // boards as PNG images
 };
 
 // A one-time code of !link (an account joins a player) or !invite (a channel of another
@@ -123,6 +136,39 @@ struct Offer {
     int ply = 0;                           // plies played when offered
 };
 
+// A button offered with a reply (bot::Button): its label, and the command a press posts.
+struct ButtonRecord {
+    std::string label;
+    std::string command;
+};
+
+// An account a reply names by its display name because it has no handle: a platform that can
+// link that name to the account (Telegram's text_mention) notifies the player.
+struct NamedAccount {
+    std::string user_id;
+    std::string name;
+};
+
+// One seat's conditional moves in one game (!forecast): lines of canonical action texts, each
+// starting with the action that follows the first `ply` live actions of the log. Private to its
+// player until a line is played.
+struct ForecastRecord {
+    std::int64_t game_id = 0;
+    rules::Seat seat = rules::Seat::White;
+    std::int64_t player_id = 0;
+    int ply = 0;
+    std::vector<std::vector<std::string>> lines;
+};
+
+// A player's daily digest by direct message: sent on `platform` at `hour` o'clock UTC; the
+// time-driven job sends it when `next_at` has come.
+struct DigestRecord {
+    std::int64_t player_id = 0;
+    std::string platform;
+    int hour = 8;
+    std::int64_t next_at = 0;
+};
+
 // A reply waiting to be delivered. `to_user` sends to a user's direct chat; otherwise
 // `destination` is a channel id.
 struct OutgoingMessage {
@@ -137,6 +183,8 @@ struct OutgoingMessage {
     // platform refuses to deliver it because the user never opened a private chat with the bot.
     std::string notice_channel;
     std::string blocked_notice;
+    std::vector<ButtonRecord> buttons; // in order; labels and commands hold no tab or line break
+    std::vector<NamedAccount> named;   // accounts named in `text` by display name
 };
 
 struct OutboxEntry {
@@ -164,6 +212,13 @@ struct TournamentRecord {
     std::int64_t creator = 0; // player id
     int current_round = 0;    // 0 before the first round
     std::int64_t created_at = 0;
+    // "rounds": one round after another; "allatonce": every game of a round robin starts
+    // together when the tournament starts.
+    std::string schedule = "rounds";
+    // "auto": the next round starts when the last game of a round ends; "manual": it waits
+    // for !tourney next.
+    std::string next_round = "auto";
+    std::string initial_colour; // "white" or "black", drawn at the start (Swiss colours)
 };
 
 struct EntrantRecord {
@@ -179,6 +234,10 @@ struct PairingRecord {
     std::int64_t white = 0;
     std::optional<std::int64_t> black;
     std::optional<std::int64_t> game_id;
+    // The float the board gave each player as paired (a Swiss): "down", "up" or "none";
+    // empty when not recorded.
+    std::string white_float;
+    std::string black_float;
 };
 
 // A player's Glicko-2 rating in one variant, on the Glicko scale.
@@ -191,24 +250,51 @@ struct RatingRecord {
     int games = 0;
 };
 
-class Store {
+// One point of a player's rating history: the rating after their `games`-th rated game.
+struct RatingPoint {
+    std::string variant;
+    int games = 0;
+    double rating = 0;
+    double deviation = 0;
+    std::int64_t at = 0;
+};
+
+// A rating with the display name of its player's row, for a leaderboard.
+struct NamedRating {
+    RatingRecord rating;
+    std::string name;
+};
+
+// The narrow interfaces. Each backend implements all of them in one class; Store gathers them,
+// so the service holds one object. Every call may also throw StorageError for the database
+// itself (busy, a conflict with another daemon, a lost connection); only the errors a caller
+// must tell apart are named below.
+
+// Posts handled, each platform's cursor, and which daemon owns a platform's polling.
+class PostLog {
 public:
-    virtual ~Store() = default;
-
-    // Runs `work` in one transaction: commits when it returns, rolls back everything and
-    // rethrows when it throws. Not reentrant. Errors: SqliteError (busy past the timeout...).
-    virtual void transaction(const std::function<void()>& work) = 0;
-
-    // --- posts and cursors
+    virtual ~PostLog() = default;
     virtual bool post_handled(const std::string& platform, const std::string& channel,
                               const std::string& message_id) = 0;
-    // Errors: SqliteError (a constraint error) when the post was already marked.
+    // Errors: StorageError (Constraint, or Conflict when another daemon marked it meanwhile) when the post was already marked.
     virtual void mark_post_handled(const std::string& platform, const std::string& channel,
                                    const std::string& message_id, std::int64_t now) = 0;
     virtual std::optional<std::string> cursor(const std::string& platform) = 0;
     virtual void set_cursor(const std::string& platform, const std::string& cursor) = 0;
+    // Takes or renews the lease `name` for `holder` until `expires_at`: true when `holder` has it
+    // now, false while another holder's lease runs past `now`. A lease is how several daemons
+    // on one database agree that one of them polls a platform; with SQLite, one daemon owns
+    // the file and every lease is its own (true, nothing written).
+    virtual bool hold_lease(const std::string& name, const std::string& holder, std::int64_t now,
+                            std::int64_t expires_at) = 0;
+    // Gives the lease up at once (a daemon stopping), when `holder` has it.
+    virtual void release_lease(const std::string& name, const std::string& holder) = 0;
+};
 
-    // --- players
+// Players, their accounts on several platforms, one-time codes, ratings and daily digests.
+class Players {
+public:
+    virtual ~Players() = default;
     // The player with this platform id, created if new; the stored name and handle follow
     // `name` and `handle` (empty: the account has no handle). A handle belongs to one account
     // of the platform at a time: any other player holding it loses it.
@@ -223,7 +309,6 @@ public:
                                                          const std::string& handle) = 0;
     virtual void save_player_settings(const PlayerRecord& player) = 0;
 
-    // --- one player, several platforms
     // Makes the account of player row `account` part of player `owner` (linked_to).
     virtual void link_account(std::int64_t account, std::int64_t owner) = 0;
     // The owner's account on `platform`: its own row when it is of that platform, else the row
@@ -235,14 +320,37 @@ public:
     virtual void put_code(const LinkCode& code) = 0;
     // The code, used up (deleted); nullopt when unknown or expired at `now`.
     virtual std::optional<LinkCode> take_code(const std::string& code, std::int64_t now) = 0;
-    // A channel of any platform that follows the game besides its own: its public replies go
-    // there too, and its players may play from there.
-    virtual void bind_channel(std::int64_t game, const std::string& platform,
-                              const std::string& channel) = 0;
-    // The game's other channels as (platform, channel), in the order they were bound.
-    virtual std::vector<std::pair<std::string, std::string>> bound_channels(std::int64_t game) = 0;
+    // Saves the player's vacation fields (vacation_until, vacation_year, vacation_used).
+    virtual void save_vacation(const PlayerRecord& player) = 0;
 
-    // --- games
+    virtual std::optional<RatingRecord> rating(std::int64_t player_id,
+                                               const std::string& variant) = 0;
+    virtual void save_rating(const RatingRecord& rating, std::int64_t now) = 0;
+    // The player's ratings in every variant they played, by variant name.
+    virtual std::vector<RatingRecord> ratings_of_player(std::int64_t player_id) = 0;
+    // The best `limit` ratings of the variant among the platform's players, best first.
+    virtual std::vector<RatingRecord> leaderboard(const std::string& platform,
+                                                  const std::string& variant, int limit) = 0;
+
+    // The player's daily digest; nullopt when they did not ask for one.
+    virtual std::optional<DigestRecord> digest(std::int64_t player_id) = 0;
+    // Creates or replaces the player's digest.
+    virtual void put_digest(const DigestRecord& digest) = 0;
+    virtual void clear_digest(std::int64_t player_id) = 0;
+    // The digests whose `next_at` is at or before `now`, earliest first (by an index: the
+    // others are never read). The time-driven job sends one only once claim_digest took it.
+    virtual std::vector<DigestRecord> digests_due(std::int64_t now) = 0;
+    // Within a transaction: takes the player's digest for the time-driven job when it is still
+    // due at `now`, holding its row until the end. False when it is no longer due (another
+    // daemon sent it and moved `next_at` on) or another daemon holds it right now, so two
+    // daemons never both send the same digest.
+    virtual bool claim_digest(std::int64_t player_id, std::int64_t now) = 0;
+};
+
+// Games, their action log, offers, clocks and deadlines.
+class Games {
+public:
+    virtual ~Games() = default;
     // Stores a new game and returns its id (the record's id is ignored).
     virtual std::int64_t create_game(const GameRecord& game) = 0;
     virtual std::optional<GameRecord> game(std::int64_t id) = 0;
@@ -258,9 +366,27 @@ public:
     // `statuses`, oldest first.
     virtual std::vector<GameRecord> games_of_player(const PlayerRecord& player,
                                                     const std::vector<GameStatus>& statuses) = 0;
+    // A channel of any platform that follows the game besides its own: its public replies go
+    // there too, and its players may play from there.
+    virtual void bind_channel(std::int64_t game, const std::string& platform,
+                              const std::string& channel) = 0;
+    // The game's other channels as (platform, channel), in the order they were bound.
+    virtual std::vector<std::pair<std::string, std::string>> bound_channels(std::int64_t game) = 0;
+    // Within a transaction: the game's stored revision, with the game's row held until the
+    // transaction ends, so that a second transaction changing the same game waits for this one
+    // and then fails with StorageError::Kind::Conflict (it is run again on what this one
+    // committed). SQLite's one writer at a time gives the same order without a lock.
+    // Errors: std::logic_error when the game does not exist.
+    virtual std::int64_t lock_game(std::int64_t game_id) = 0;
+    // The platform gave channel `from` the new id `to` for good: its games (every status), the
+    // tournaments run from it, the games it follows, and the replies still waiting for it (its
+    // channel replies, and the notices of private ones) move to `to`. Returns how many rows
+    // moved; 0 when nothing was kept under `from`, so that moving twice changes nothing.
+    virtual int move_channel(const std::string& platform, const std::string& from,
+                             const std::string& to) = 0;
 
     // --- the action log: append-only; a takeback marks entries as taken back, never deletes
-    // Errors: SqliteError (constraint) when the ply is already taken in the game.
+    // Errors: StorageError (Constraint) when the ply is already taken in the game.
     virtual void append_action(const ActionRecord& action) = 0;
     // The live actions of a game in ply order.
     virtual std::vector<ActionRecord> actions(std::int64_t game_id) = 0;
@@ -275,9 +401,42 @@ public:
     virtual void put_offer(std::int64_t game_id, const Offer& offer) = 0;
     virtual std::optional<Offer> offer(std::int64_t game_id, OfferKind kind) = 0;
     virtual void clear_offer(std::int64_t game_id, OfferKind kind) = 0;
+    // The game's forecasts (at most one per seat), White's first.
+    virtual std::vector<ForecastRecord> forecasts(std::int64_t game_id) = 0;
+    // Creates or replaces the forecast of `forecast.seat` in its game.
+    virtual void put_forecast(const ForecastRecord& forecast) = 0;
+    // Errors: none; clearing a forecast that does not exist does nothing.
+    virtual void clear_forecast(std::int64_t game_id, rules::Seat seat) = 0;
 
-    // --- tournaments
-    // Stores a new tournament and returns its id. Errors: SqliteError (constraint) when the
+    // --- correspondence clocks, deadlines and the time-driven job's heartbeat
+    // Every game with one of `statuses` on any platform, oldest first.
+    virtual std::vector<GameRecord> games_with_status(const std::vector<GameStatus>& statuses) = 0;
+    // When the time-driven job must next look at the game; nullopt: never (no clock runs, no
+    // deadline waits). update_game clears it for a game that stops and makes a game that
+    // starts or resumes due at once; the service sets it whenever the game's clocks change.
+    virtual void set_next_deadline(std::int64_t game_id, std::optional<std::int64_t> at) = 0;
+    // The games whose next deadline is at or before `now`, earliest first (by an index: the
+    // games not due are never read).
+    virtual std::vector<GameRecord> games_due(std::int64_t now) = 0;
+    // Within a transaction: takes the game for the time-driven job when its deadline is still
+    // due at `now`, holding its row until the end. False when it is no longer due or another
+    // daemon holds it right now (it will be looked at again), so two daemons never both time
+    // the same game out.
+    virtual bool claim_due_game(std::int64_t game_id, std::int64_t now) = 0;
+    // The game's clock rows (none before the service first set them), White first.
+    virtual std::vector<ClockRecord> clocks(std::int64_t game_id) = 0;
+    // Creates or replaces the row of `clock.seat` in the game.
+    virtual void put_clock(std::int64_t game_id, const ClockRecord& clock) = 0;
+    // The last heartbeat the time-driven job wrote; nullopt before the first.
+    virtual std::optional<std::int64_t> heartbeat() = 0;
+    virtual void put_heartbeat(std::int64_t now) = 0;
+};
+
+// Tournaments run from a channel.
+class Tournaments {
+public:
+    virtual ~Tournaments() = default;
+    // Stores a new tournament and returns its id. Errors: StorageError (Constraint) when the
     // platform already has a tournament of that name.
     virtual std::int64_t create_tournament(const TournamentRecord& tournament) = 0;
     virtual std::optional<TournamentRecord> tournament(std::int64_t id) = 0;
@@ -287,7 +446,8 @@ public:
     // Tournaments run from the channel, oldest first.
     virtual std::vector<TournamentRecord> tournaments_in_channel(const std::string& platform,
                                                                  const std::string& channel) = 0;
-    // Saves rounds, status and current round. Errors: std::logic_error when it does not exist.
+    // Saves rounds, status, current round and initial colour. Errors: std::logic_error when it
+    // does not exist.
     virtual void update_tournament(const TournamentRecord& tournament) = 0;
     // Adding a player twice changes nothing.
     virtual void add_entrant(std::int64_t tournament_id, std::int64_t player_id,
@@ -304,19 +464,13 @@ public:
     virtual std::vector<PairingRecord> pairings(std::int64_t tournament_id) = 0;
     // The board a game was created for, if it is a tournament game.
     virtual std::optional<PairingRecord> pairing_of_game(std::int64_t game_id) = 0;
+};
 
-    // --- ratings
-    virtual std::optional<RatingRecord> rating(std::int64_t player_id,
-                                               const std::string& variant) = 0;
-    virtual void save_rating(const RatingRecord& rating, std::int64_t now) = 0;
-    // The player's ratings in every variant they played, by variant name.
-    virtual std::vector<RatingRecord> ratings_of_player(std::int64_t player_id) = 0;
-    // The best `limit` ratings of the variant among the platform's players, best first.
-    virtual std::vector<RatingRecord> leaderboard(const std::string& platform,
-                                                  const std::string& variant, int limit) = 0;
-
-    // --- the outbox. A sender fetches what is due, hands each entry to the platform, then
-    // marks it sent, reschedules it or gives up. Delivery is at least once.
+// The replies waiting to be delivered. A sender claims what is due, hands each entry to the
+// platform, then marks it sent, reschedules it or gives up. Delivery is at least once.
+class Outbox {
+public:
+    virtual ~Outbox() = default;
     virtual std::int64_t enqueue(const OutgoingMessage& message, std::int64_t now) = 0;
     // Pending entries of the platform due at `now`, oldest first, at most `limit`. An entry is
     // held back while an older pending entry to the same destination waits for a retry, so each
@@ -332,31 +486,22 @@ public:
     virtual void give_up(std::int64_t id, const std::string& error) = 0;
     // Entries not yet sent nor given up, for tests and monitoring.
     virtual int pending_count(const std::string& platform) = 0;
+    // What `due` returns, claimed for `holder` until `claimed_until`: other senders neither get
+    // these entries nor anything behind them to the same destination meanwhile, so several
+    // daemons share one outbox and each destination still receives its replies in order. A
+    // claim ends when the entry is marked sent, rescheduled or given up, by unclaim, or when
+    // it runs out (its sender died). With SQLite, one daemon owns the file: the same as `due`.
+    virtual std::vector<OutboxEntry> claim_due(const std::string& platform, std::int64_t now,
+                                               int limit, const std::string& holder,
+                                               std::int64_t claimed_until) = 0;
+    // Ends the claims of `holder` on the entries `ids` that are still pending.
+    virtual void unclaim(const std::vector<std::int64_t>& ids, const std::string& holder) = 0;
+};
 
-    // --- correspondence clocks, the service's heartbeat, moderation
-    // Every game with one of `statuses` on any platform, oldest first.
-    virtual std::vector<GameRecord> games_with_status(const std::vector<GameStatus>& statuses) = 0;
-    // When the time-driven job must next look at the game; nullopt: never (no clock runs, no
-    // deadline waits). update_game clears it for a game that stops and makes a game that
-    // starts or resumes due at once; the service sets it whenever the game's clocks change.
-    virtual void set_next_deadline(std::int64_t game_id, std::optional<std::int64_t> at) = 0;
-    // The games whose next deadline is at or before `now`, earliest first (by an index: the
-    // games not due are never read).
-    virtual std::vector<GameRecord> games_due(std::int64_t now) = 0;
-    // Retention: deletes delivered outbox entries sent before `sent_before` (with their
-    // images: a board is drawn again from the action log when asked for) and the ids of
-    // posts handled before `handled_before` (the platform's cursor keeps older posts from
-    // coming back). Returns how many rows went.
-    virtual int prune(std::int64_t sent_before, std::int64_t handled_before) = 0;
-    // The game's clock rows (none before the service first set them), White first.
-    virtual std::vector<ClockRecord> clocks(std::int64_t game_id) = 0;
-    // Creates or replaces the row of `clock.seat` in the game.
-    virtual void put_clock(std::int64_t game_id, const ClockRecord& clock) = 0;
-    // The last heartbeat the time-driven job wrote; nullopt before the first.
-    virtual std::optional<std::int64_t> heartbeat() = 0;
-    virtual void put_heartbeat(std::int64_t now) = 0;
-    // Saves the player's vacation fields (vacation_until, vacation_year, vacation_used).
-    virtual void save_vacation(const PlayerRecord& player) = 0;
+// Moderators' audit log, bans, and the board settings they give their channels.
+class Moderation {
+public:
+    virtual ~Moderation() = default;
     virtual void log_mod_action(const ModAction& action) = 0;
     // The latest `limit` moderator actions of the platform, oldest first.
     virtual std::vector<ModAction> mod_actions(const std::string& platform, int limit) = 0;
@@ -364,6 +509,42 @@ public:
     virtual void put_ban(const Ban& ban) = 0;
     // Errors: none; removing a ban that does not exist does nothing.
     virtual void remove_ban(const std::string& platform, const std::string& user_id) = 0;
+    // The channel's board settings; the defaults of ChannelSettings when never saved.
+    virtual ChannelSettings channel_settings(const std::string& platform,
+                                             const std::string& channel) = 0;
+    virtual void save_channel_settings(const ChannelSettings& settings) = 0;
+};
+
+// Read-only lists over every platform at once, for pages that show the whole database (the
+// web view); each reads a bounded number of rows by an index.
+class Overview {
+public:
+    virtual ~Overview() = default;
+    // The newest `limit` games with `status`, newest first.
+    virtual std::vector<GameRecord> newest_games(GameStatus status, int limit) = 0;
+    // The best `limit` ratings of the variant on every platform, best first (ties by player).
+    virtual std::vector<NamedRating> top_ratings(const std::string& variant, int limit) = 0;
+    // Every rating the player had after a rated game, by variant, then by games played.
+    virtual std::vector<RatingPoint> rating_history(std::int64_t player_id) = 0;
+};
+
+// Everything the service keeps, in one object.
+class Store : public PostLog, public Players, public Games, public Tournaments, public Outbox,
+              public Moderation, public Overview {
+public:
+    ~Store() override = default;
+
+    // Runs `work` in one transaction: commits when it returns, rolls back everything and
+    // rethrows when it throws. Not reentrant. Errors: StorageError.
+    virtual void transaction(const std::function<void()>& work) = 0;
+
+    // Retention: deletes delivered outbox entries sent before `sent_before` (with their
+    // images: a board is drawn again from the action log when asked for) and the ids of
+    // posts handled before `handled_before` (the platform's cursor keeps older posts from
+    // coming back). Returns how many rows went.
+    virtual int prune(std::int64_t sent_before, std::int64_t handled_before) = 0;
+    // Whether several daemons may share this database (leases, claims and locks are real).
+    virtual bool shared() const = 0;
 };
 
 // Opens (creating if needed) the SQLite database at `path` and migrates it to the current
@@ -374,5 +555,17 @@ std::unique_ptr<Store> open_sqlite_store(const std::string& path,
 
 // The schema version open_sqlite_store migrates to.
 int sqlite_schema_version();
+
+// Where the database is, as the configuration says: a PostgreSQL connection (`url`, with the
+// password kept apart so that it never travels in a printable string) or else an SQLite file.
+struct StoreLocation {
+    std::string url;      // "postgresql://user@host/db"; empty: SQLite at `path`
+    std::string password; // for `url`; empty: libpq's own means (PGPASSWORD, ~/.pgpass)
+    std::string path;     // the SQLite file
+};
+
+// Opens the store the location names, migrated to the current schema. Errors: StorageError,
+// std::runtime_error for a schema newer than this program.
+std::unique_ptr<Store> open_store(const StoreLocation& location);
 
 } // namespace ghostpost::storage

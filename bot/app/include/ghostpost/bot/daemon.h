@@ -46,12 +46,19 @@ private:
 
 using SteadyNow = std::function<std::chrono::steady_clock::time_point()>;
 
+// Who is sending: several daemons on one database claim the entries they deliver (Store::
+// claim_due) for `duration`, after which a dead sender's entries go to another.
+struct SenderClaim {
+    std::string holder = "ghostpost";
+    std::chrono::seconds duration{120};
+};
+
 // Delivers the outbox of one platform: order per destination, pacing, retries.
 class OutboxSender {
 public:
     // Paces as `platform.pacing()` says.
     OutboxSender(storage::Store& store, Platform& platform, Clock clock,
-                 SteadyNow steady = std::chrono::steady_clock::now);
+                 SteadyNow steady = std::chrono::steady_clock::now, SenderClaim claim = {});
 
     // Sends every due entry the pacing allows now. Returns how many were sent. A retry_after
     // is honoured to the second: the entry is not due again before now + retry_after, rounded
@@ -72,6 +79,7 @@ private:
     Pacing pacing_;
     Clock clock_;
     SteadyNow steady_;
+    SenderClaim claim_;
     std::map<std::string, std::deque<std::chrono::steady_clock::time_point>> sent_at_;
     std::mt19937 jitter_{std::random_device{}()};
 };
@@ -91,6 +99,13 @@ struct DaemonOptions {
     // and whether it thinks on the loop's own thread (the console: replies in a fixed order).
     bool engine = true;
     bool engine_synchronous = false;
+    // Several daemons on one database (a shared store): this daemon's name among them, how
+    // long its lease on polling the platform lasts unless renewed (it is renewed before every
+    // poll, and a poll waits at most a third of it), and how long it holds outbox entries it
+    // is delivering. Another daemon takes over within `lease` of this one's death.
+    std::string holder = "ghostpost";
+    std::chrono::seconds lease{30};
+    std::chrono::seconds claim{120};
 };
 
 // What a run of the loop met, for the caller's exit status.

@@ -2,6 +2,7 @@
 // first seed). The service stores tournaments and creates the games; these decide who plays whom.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -20,20 +21,81 @@ struct Pairing {
 // with colours reversed.
 std::vector<std::vector<Pairing>> berger_schedule(int players, bool double_round = false);
 
-struct SwissPlayer {
-    int player;
-    double score = 0;
-    int colour_balance = 0;   // games with white minus games with black
-    int last_colour = 0;      // +1 white, -1 black, 0 none yet
-    bool had_bye = false;
-    std::vector<int> opponents;
+// --- Swiss pairings by the FIDE (Dutch) System, Handbook C.04.3 as in force from 1 February
+// 2026, with the Basic Rules (C.04.1) and General Handling Rules (C.04.2) it relies on.
+// docs/tournaments.md says how ghostpost applies them.
+
+enum class Colour : std::int8_t { Black = -1, None = 0, White = 1 };
+enum class Float : std::uint8_t { None, Down, Up };
+
+// What one player did in one earlier round, as the pairing rules read it.
+struct SwissRoundEntry {
+    int player = 0;
+    int opponent = bye;           // the player it was paired with; `bye` for none
+    Colour colour = Colour::None; // the colour played; None when no game was played over the
+                                  // board (a bye, a forfeit, a game voided, an absence)
+    double points = 0;            // what the round gave it: 1 for a win or the bye, ½ a draw
+    bool pab = false;             // it had the pairing-allocated bye
+    // The float recorded when the round was paired; nullopt: worked out from the scores.
+    // Only a game played or the bye floats; a round scored without playing floats down when
+    // it gave more than a loss (1.4.3), whatever was recorded.
+    std::optional<Float> floated;
 };
 
-// One Swiss round. `ranked` is in ranking order (score, then seed). Within a score group the
-// top half meets the bottom half; a player who cannot be paired in their group floats down; no
-// two players meet twice; the bye goes to the lowest-ranked player who has not had one.
-// nullopt when no pairing without a repeat exists.
-std::optional<std::vector<Pairing>> swiss_round(const std::vector<SwissPlayer>& ranked);
+// The colour a player should have next (1.7): absolute (colour difference beyond ±1, or the
+// same colour in the last two games), strong (difference ±1), mild (balanced: the other colour
+// than last time), or none before the first game.
+enum class Preference : std::uint8_t { None, Mild, Strong, Absolute };
+struct ColourPreference {
+    Colour colour = Colour::None;
+    Preference strength = Preference::None;
+    bool operator==(const ColourPreference&) const = default;
+};
+// `played`: the colours of the games played, oldest first (rounds without a game left out, as
+// C.04.2 says of colour histories).
+ColourPreference colour_preference(const std::vector<Colour>& played);
+
+// One player to pair, with what the rules need of their past.
+struct SwissPlayer {
+    int player = 0; // the caller's index
+    int number = 0; // the pairing number (1 for the first seed): ties in score go by it
+    double score = 0;
+    std::vector<Colour> colours;  // the games played, oldest first
+    std::vector<int> opponents;   // the players met over the board (C1: never again)
+    bool bye_ineligible = false;  // had the bye, or a win's points without playing (C2)
+    Float float_last = Float::None;   // the float of the round before this one
+    Float float_before = Float::None; // of the round before that
+    int unplayed = 0;                 // rounds without a game played (C9)
+};
+
+// The field before the next round: `rounds[r]` holds what each player did in round r + 1 (a
+// player absent from a round has no entry there). Player p gets pairing number p + 1.
+std::vector<SwissPlayer> swiss_players(int players,
+                                       const std::vector<std::vector<SwissRoundEntry>>& rounds);
+
+struct SwissRound {
+    int round = 1;  // the round to pair, 1 for the first
+    int rounds = 1; // the rounds of the tournament: topscorers exist when pairing the last
+    Colour initial_colour = Colour::White; // drawn by lot before round 1 (5.1)
+    std::vector<SwissPlayer> players;      // the players to pair, in any order
+};
+
+struct SwissBoard {
+    int white = 0;
+    int black = bye; // `bye` for the pairing-allocated bye
+    Float white_float = Float::None; // what the board gives each player (1.4)
+    Float black_float = Float::None;
+    bool operator==(const SwissBoard&) const = default;
+};
+
+// One round by the Dutch system: score brackets from the top, each paired to the absolute
+// criteria (C1 no second meeting, C2 no second bye, C3 no two non-topscorers with the same
+// absolute colour preference), the completion criterion (C4: the rest stays pairable), the
+// bye's score as low as it can be (C5), and the quality criteria C6-C21 in their order, ties
+// going to the candidate the handbook's transpositions and exchanges reach first; colours by
+// Article 5. Boards are sorted as C.04.2 publishes them, the bye last. nullopt when no pairing
+// meets the absolute criteria (the handbook leaves that case to the arbiter).
+std::optional<std::vector<SwissBoard>> swiss_round(const SwissRound& round);
 
 // The first round of a knockout for `players` seeds: a bracket of the next power of two where
 // seed 1 meets the lowest seed, and the missing seeds are byes for the top seeds.

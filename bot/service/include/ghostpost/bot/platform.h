@@ -20,6 +20,13 @@ struct Mention {
     std::string name;    // the account's display name when the platform gave one
 };
 
+// A platform gave a channel a new id for good (a Telegram group upgraded to a supergroup): what
+// the service kept under `from` now lives under `to`.
+struct ChannelMove {
+    std::string from;
+    std::string to;
+};
+
 // One message from a platform, as the service sees it.
 struct Post {
     std::string platform;    // "console", "telegram", ...
@@ -35,6 +42,28 @@ struct Post {
     std::string text;
     bool direct = false;     // a direct message to the bot
     std::string cursor;      // where polling resumes after this post (e.g. update_id + 1)
+    // A press of one of the buttons of a reply (Reply::buttons): `text` is that button's
+    // command as the platform gave it back, read like anything typed and trusted no more.
+    bool button = false;
+    // The channel moved to a new id (a platform's notice, no person's words): the service moves
+    // its games, tournaments and waiting replies along. Empty for every other post.
+    std::optional<ChannelMove> moved;
+};
+
+// One line of a chat's menu of commands (Telegram's setMyCommands): the command's name without
+// prefix, and what it does in a few words (bot::command_menu() lists ghostpost's).
+struct MenuCommand {
+    std::string name;
+    std::string description;
+};
+
+// A choice offered with a reply: a platform that has buttons shows `label` on one, and a press
+// comes back as a post of the presser whose text is `command` (a command anyone could type, so
+// the service checks it like any other). Platforms without buttons leave them out: the reply's
+// text always says what to type.
+struct Button {
+    std::string label;
+    std::string command;
 };
 
 // One message to send. Replies are queued in the outbox inside the post's transaction and
@@ -48,13 +77,21 @@ struct Reply {
     std::string code;              // a monospaced block (a text board, a PGN) shown after the
                                    // text, in a code block where the platform has one; may be empty
     std::vector<std::uint8_t> png; // an image of the board, empty when none
-    std::string reply_to;          // message id this answers, empty when none
+    std::string reply_to;          // message id this answers, empty when none. When it names a
+                                   // press of a button (Post::button), the reply is an answer
+                                   // for the presser alone: a platform that can show it to them
+                                   // only (Telegram's answer to a callback query) does so
     // The same for every attempt to send this reply and never another's: a platform that
     // deduplicates sends (Discord's nonce, Matrix's transaction id) derives its key from it.
     std::string idempotency_key;
     // The accounts the text names as "@handle", as the service knows them, so that a platform
     // that pings by id (Discord's <@id>) pings exactly those players, whenever they last posted.
+    // An account without a handle is named by its display name: its entry has an empty
+    // handle, the user id and that name, so a platform may link the name to the account
+    // (Telegram's text_mention) and the player is notified all the same.
     std::vector<Mention> mentions;
+    // Buttons to show under the message, in order (a platform may put them in one row).
+    std::vector<Button> buttons;
 };
 
 // What happened when a reply was handed to the platform.
@@ -122,6 +159,13 @@ public:
     // True when the platform has nothing more to give for now (the console's input ended, or
     // it stands for a restart): the poll loop returns. Chat platforms never are.
     virtual bool finished() const { return false; }
+    // The key the outbox paces a destination by: the destination itself, or what the
+    // platform's limits count as one chat (Telegram's topics of one group share its limits).
+    virtual std::string pacing_key(const std::string& destination) const { return destination; }
+    // What the moderators should hear about how the bot is set up on the platform (a Telegram
+    // bot that cannot read group messages), in words for people; each is in the log already.
+    // The daemon tells every moderator of the platform once per start, by direct message.
+    virtual std::vector<std::string> moderator_notices() const { return {}; }
 };
 
 } // namespace ghostpost::bot

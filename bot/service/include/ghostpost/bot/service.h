@@ -43,7 +43,15 @@ struct ServiceSettings {
     std::string web_base_url;
     std::size_t game_cache_size = 1000; // replayed games kept in memory, the least recently
                                         // used dropped first (a game is rebuilt from its log)
+    // How many times one post (or one game's time-driven work) runs when other daemons keep
+    // changing what it read (several daemons on PostgreSQL; SQLite never conflicts). PostgreSQL
+    // also fails SERIALIZABLE transactions that only touched the same index pages, more often
+    // while tables are small; past this many tries the daemon polls the post again later.
+    int conflict_attempts = 20;
 };
+
+// Every command of the command table with the first clause of its help, in the table's order.
+std::vector<MenuCommand> command_menu();
 
 using Clock = std::function<std::int64_t()>; // Unix seconds
 std::int64_t system_clock_seconds();
@@ -70,7 +78,10 @@ public:
     void give_up(const Post& post);
 
     // The time-driven work, each game in its own transaction: losses on time, the 80 % reminder,
-    // Gnostic Chess's combat deadline, the end of vacations; then writes the heartbeat. Returns
+    // Gnostic Chess's combat deadline, the end of vacations; then the daily digests that are
+    // due; writes the heartbeat. A game ending here may start its tournament's next round.
+    // Each game and each digest is claimed first, so that of several daemons on one database
+    // only one does it, and run again when another daemon's work conflicts with it. Returns
     // how many games it changed. Errors: storage exceptions (the games already done stay done).
     int tick();
     // Run once when the service starts, before tick: the gap since the last heartbeat, when
@@ -84,6 +95,10 @@ public:
     // std::runtime_error for a log that does not replay.
     std::vector<EngineTurn> engine_turns(const std::string& platform,
                                          const std::set<std::string>& examined);
+
+    // Queues every notice as a direct message on `platform` to each of its moderators, in one
+    // transaction; nothing when there are none. Errors: storage exceptions.
+    void tell_moderators(const std::string& platform, const std::vector<std::string>& notices);
 
     // The Reply a platform sends for an outbox entry; with a store, its `mentions` are the
     // players of the entry's platform whose handles the text names ("@bob").
@@ -105,6 +120,22 @@ public:
 
 private:
     friend class PostRun;
+    HandleStatus handle_once(const Post& post);
+    // Runs `attempt` (one transaction) again while it fails because another daemon changed
+    // what it read (StorageError::Kind::Conflict), up to conflict_attempts times in all.
+    template <class F> auto retry_conflicts(F attempt) -> decltype(attempt()) {
+        for (int n = 1;; ++n) {
+            try {
+                return attempt();
+            } catch (const storage::StorageError& e) {
+                if (e.kind() != storage::StorageError::Kind::Conflict ||
+                    n >= settings_.conflict_attempts)
+                    throw;
+            }
+            pause_before_retry(n);
+        }
+    }
+    static void pause_before_retry(int attempt);
     storage::Store& store_;
     ServiceSettings settings_;
     Clock clock_;
@@ -120,6 +151,8 @@ private:
     // Keeps `game` (replacing what was kept for `id`), dropping the least recently used games
     // past game_cache_size.
     void keep(std::int64_t id, CachedGame game);
+    // The daily digests due at `now`, each sent in its own transaction (service_digest.cpp).
+    void send_digests(std::int64_t now);
     render::PngCache png_cache_{256}; // public board images by (game, revision, orientation)
     int replays_ = 0;
 };

@@ -21,6 +21,10 @@ struct SiteSettings {
     std::size_t connections = 8;      // read connections kept open: one per server thread
     std::size_t cached_pages = 1024;  // game pages kept rendered, by game, ply and revision
     std::string command_prefix = "!"; // how commands are written where a page names one
+    // A PostgreSQL database instead of db_path ("postgresql://user@host/db"), and its password
+    // (empty: libpq's own means). Connections are opened as the daemons open theirs.
+    std::string db_url;
+    std::string db_password;
 };
 
 struct Page {
@@ -35,7 +39,7 @@ using Query = std::map<std::string, std::string>;
 
 class Site {
 public:
-    // Errors: storage::SqliteError when the database cannot be opened.
+    // Errors: storage::StorageError when the database cannot be opened.
     explicit Site(SiteSettings settings);
     ~Site();
     Site(const Site&) = delete;

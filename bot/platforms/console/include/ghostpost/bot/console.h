@@ -21,6 +21,7 @@
 #include "ghostpost/bot/service.h"
 
 #include <cstdint>
+#include <functional>
 
 #include <iosfwd>
 #include <map>
@@ -48,7 +49,15 @@ class ManualClock {
 public:
     explicit ManualClock(Clock base) : base_(std::move(base)) {}
     std::int64_t now() const { return base_() + offset_; }
-    void advance(std::int64_t seconds) { offset_ += seconds; }
+    void advance(std::int64_t seconds) {
+        offset_ += seconds;
+        if (on_advance_)
+            on_advance_(offset_);
+    }
+    // How far this clock is ahead of its base: all the time moved on so far.
+    std::int64_t offset() const { return offset_; }
+    // Called with the new offset after every advance, so that it can be kept for the next run.
+    void on_advance(std::function<void(std::int64_t offset)> hook) { on_advance_ = std::move(hook); }
     // A Clock that reads this one; it must not outlive it.
     Clock clock() const {
         return [this] { return now(); };
@@ -57,6 +66,7 @@ public:
 private:
     Clock base_;
     std::int64_t offset_ = 0;
+    std::function<void(std::int64_t)> on_advance_;
 };
 
 class ConsolePlatform final : public Platform {

@@ -156,13 +156,18 @@ private:
     std::string fatal_;
     std::string bot_user_id_;
 
-    // REST rate limits: per route (its major parameter included), and the global one.
+    // REST rate limits: per bucket (routes that Discord says share one are counted together,
+    // apart per major parameter; a route whose bucket is not known yet on its own), and the
+    // global one.
     struct Bucket {
         std::string name; // X-RateLimit-Bucket
         int remaining = 1;
         Instant reset{};
     };
-    std::map<std::string, Bucket> buckets_;
+    std::map<std::string, Bucket> buckets_;              // by bucket key
+    std::map<std::string, std::string> route_buckets_;   // route -> "<X-RateLimit-Bucket> <major>"
+    std::string bucket_key(const std::string& route) const;
+    static std::string major_parameter(const std::string& route);
     std::map<std::string, Instant> not_before_; // a 429's retry_after per route
     Instant global_not_before_{};
     std::deque<Instant> recent_calls_;               // the last second's calls: 50 a second at most

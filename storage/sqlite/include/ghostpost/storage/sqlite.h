@@ -3,6 +3,8 @@
 // to storage/, so the handles are only forward-declared here.
 #pragma once
 
+#include "ghostpost/storage/error.h"
+
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
@@ -16,10 +18,12 @@ struct sqlite3_stmt;
 
 namespace ghostpost::storage {
 
-// An SQLite call failed. `code()` is the extended result code (SQLITE_BUSY, SQLITE_CONSTRAINT...).
-class SqliteError : public std::runtime_error {
+// An SQLite call failed. `code()` is the extended result code (SQLITE_BUSY, SQLITE_CONSTRAINT...);
+// kind() what it means to a caller: BUSY and LOCKED are Busy, CONSTRAINT is Constraint, the
+// codes of an unreadable or unwritable file are Io.
+class SqliteError : public StorageError {
 public:
-    SqliteError(int code, const std::string& message) : std::runtime_error(message), code_(code) {}
+    SqliteError(int code, const std::string& message);
     int code() const { return code_; }
 
 private:

@@ -4,6 +4,29 @@
 
 namespace ghostpost::storage {
 
+namespace {
+
+StorageError::Kind kind_of(int code) {
+    switch (code & 0xff) { // the primary code under the extended one
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED: return StorageError::Kind::Busy;
+    case SQLITE_CONSTRAINT: return StorageError::Kind::Constraint;
+    case SQLITE_IOERR:
+    case SQLITE_FULL:
+    case SQLITE_CANTOPEN:
+    case SQLITE_READONLY:
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+    case SQLITE_PERM: return StorageError::Kind::Io;
+    default: return StorageError::Kind::Other;
+    }
+}
+
+} // namespace
+
+SqliteError::SqliteError(int code, const std::string& message)
+    : StorageError(kind_of(code), message), code_(code) {}
+
 int check(int rc, sqlite3* db) {
     if (rc == SQLITE_OK || rc == SQLITE_ROW || rc == SQLITE_DONE)
         return rc;

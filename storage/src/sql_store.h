@@ -1,5 +1,14 @@
-// The SQLite backend of Store. Schema changes are migrations numbered by PRAGMA user_version:
-// migration i takes a database from version i to i + 1, inside one transaction.
+// Store over SQL, for both backends. `D` is a backend's driver: its Database, Statement
+// (parameters ?1, ?2..., columns from 0, step/run as in SQLite) and Transaction, and the few
+// words where the two dialects differ:
+//   D::shared        several daemons may use the database (PostgreSQL), or one (SQLite)
+//   D::for_update    what holds a read row until the transaction ends (" FOR UPDATE", or "")
+//   D::skip_locked   the same, passing over rows another transaction holds
+//   D::unindexed(c)  the column `c` in a filter the planner must not use an index for
+//   D::insertion_order  a column that orders rows of game_channels as they were inserted
+// The backend's own file adds its migrations and, for PostgreSQL, leases and claims.
+#pragma once
+
 #include "ghostpost/storage/store.h"
 
 #include <algorithm>
@@ -7,283 +16,9 @@
 #include <cctype>
 #include <stdexcept>
 
-namespace ghostpost::storage {
+namespace ghostpost::storage::sql {
 
-namespace {
-
-// Append-only: never edit a migration that has shipped, add the next one.
-constexpr std::array migrations{
-    R"sql(
-CREATE TABLE players (
-    id INTEGER PRIMARY KEY,
-    platform TEXT NOT NULL,
-    user_id TEXT NOT NULL,
-    name TEXT NOT NULL,
-    name_key TEXT NOT NULL,
-    orientation TEXT NOT NULL DEFAULT 'auto',
-    notation TEXT NOT NULL DEFAULT 'ascii',
-    UNIQUE (platform, user_id)
-);
-CREATE INDEX players_by_name ON players (platform, name_key);
-
-CREATE TABLE games (
-    id INTEGER PRIMARY KEY,
-    variant TEXT NOT NULL,
-    options TEXT NOT NULL,
-    platform TEXT NOT NULL,
-    channel TEXT NOT NULL,
-    challenger INTEGER NOT NULL REFERENCES players (id),
-    challenged TEXT NOT NULL,
-    challenger_color TEXT NOT NULL,
-    white INTEGER REFERENCES players (id),
-    black INTEGER REFERENCES players (id),
-    status TEXT NOT NULL,
-    result TEXT NOT NULL DEFAULT '',
-    reason TEXT NOT NULL DEFAULT '',
-    seed BLOB NOT NULL,
-    created_at INTEGER NOT NULL
-);
-CREATE INDEX games_by_channel ON games (platform, channel, status);
-
-CREATE TABLE actions (
-    id INTEGER PRIMARY KEY,
-    game_id INTEGER NOT NULL REFERENCES games (id),
-    ply INTEGER NOT NULL,
-    seat TEXT NOT NULL,
-    player_id INTEGER NOT NULL REFERENCES players (id),
-    text TEXT NOT NULL,
-    message_id TEXT NOT NULL,
-    taken_back INTEGER NOT NULL DEFAULT 0
-);
-CREATE UNIQUE INDEX actions_live_ply ON actions (game_id, ply) WHERE taken_back = 0;
-
-CREATE TABLE handled_posts (
-    platform TEXT NOT NULL,
-    channel TEXT NOT NULL,
-    message_id TEXT NOT NULL,
-    handled_at INTEGER NOT NULL,
-    PRIMARY KEY (platform, channel, message_id)
-);
-
-CREATE TABLE cursors (
-    platform TEXT PRIMARY KEY,
-    cursor TEXT NOT NULL
-);
-
-CREATE TABLE outbox (
-    id INTEGER PRIMARY KEY,
-    platform TEXT NOT NULL,
-    to_user INTEGER NOT NULL,
-    destination TEXT NOT NULL,
-    text TEXT NOT NULL,
-    code TEXT NOT NULL,
-    png BLOB,
-    reply_to TEXT NOT NULL,
-    created_at INTEGER NOT NULL,
-    attempts INTEGER NOT NULL DEFAULT 0,
-    next_attempt_at INTEGER NOT NULL,
-    state TEXT NOT NULL DEFAULT 'pending',
-    last_error TEXT NOT NULL DEFAULT '',
-    sent_at INTEGER
-);
-CREATE INDEX outbox_pending ON outbox (platform, state, next_attempt_at);
-
-CREATE TABLE offers (
-    game_id INTEGER NOT NULL REFERENCES games (id),
-    kind TEXT NOT NULL,
-    seat TEXT NOT NULL,
-    ply INTEGER NOT NULL,
-    PRIMARY KEY (game_id, kind)
-);
-)sql",
-    // 2: a player may ask for boards as images by default.
-    R"sql(
-ALTER TABLE players ADD COLUMN images INTEGER NOT NULL DEFAULT 0;
-)sql",
-    // 3: what to say in the game's channel when a private message cannot be delivered.
-    R"sql(
-ALTER TABLE outbox ADD COLUMN notice_channel TEXT NOT NULL DEFAULT '';
-ALTER TABLE outbox ADD COLUMN blocked_notice TEXT NOT NULL DEFAULT '';
-)sql",
-    // 4: correspondence clocks, vacations, reminders, the heartbeat and moderation. Games from
-    // before have no clock (time_control 'none').
-    R"sql(
-ALTER TABLE games ADD COLUMN time_control TEXT NOT NULL DEFAULT 'none';
-ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
-ALTER TABLE games ADD COLUMN paused INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE players ADD COLUMN reminders INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE players ADD COLUMN vacation_until INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE players ADD COLUMN vacation_year INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE players ADD COLUMN vacation_used INTEGER NOT NULL DEFAULT 0;
-CREATE TABLE clocks (
-    game_id INTEGER NOT NULL REFERENCES games (id),
-    seat TEXT NOT NULL,
-    remaining INTEGER NOT NULL,
-    running_since INTEGER NOT NULL,
-    deciding_since INTEGER NOT NULL,
-    budget INTEGER NOT NULL,
-    warned INTEGER NOT NULL,
-    PRIMARY KEY (game_id, seat)
-);
-CREATE TABLE heartbeat (
-    id INTEGER PRIMARY KEY CHECK (id = 1),
-    at INTEGER NOT NULL
-);
-CREATE TABLE mod_log (
-    id INTEGER PRIMARY KEY,
-    platform TEXT NOT NULL,
-    moderator TEXT NOT NULL,
-    action TEXT NOT NULL,
-    at INTEGER NOT NULL
-);
-CREATE TABLE bans (
-    platform TEXT NOT NULL,
-    user_id TEXT NOT NULL,
-    banned_by TEXT NOT NULL,
-    reason TEXT NOT NULL,
-    at INTEGER NOT NULL,
-    PRIMARY KEY (platform, user_id)
-);
-)sql",
-    // 5: tournaments (entrants, rounds, pairings with their games) and Glicko-2 ratings per
-    // variant.
-    R"sql(
-CREATE TABLE tournaments (
-    id INTEGER PRIMARY KEY,
-    platform TEXT NOT NULL,
-    channel TEXT NOT NULL,
-    name TEXT NOT NULL,
-    name_key TEXT NOT NULL,
-    variant TEXT NOT NULL,
-    format TEXT NOT NULL,
-    rounds INTEGER NOT NULL DEFAULT 0,
-    tc TEXT NOT NULL DEFAULT '',
-    status TEXT NOT NULL,
-    creator INTEGER NOT NULL REFERENCES players (id),
-    current_round INTEGER NOT NULL DEFAULT 0,
-    created_at INTEGER NOT NULL,
-    UNIQUE (platform, name_key)
-);
-CREATE INDEX tournaments_by_channel ON tournaments (platform, channel);
-
-CREATE TABLE tournament_entrants (
-    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
-    player_id INTEGER NOT NULL REFERENCES players (id),
-    seed INTEGER NOT NULL,
-    joined_at INTEGER NOT NULL,
-    PRIMARY KEY (tournament_id, player_id)
-);
-
-CREATE TABLE tournament_rounds (
-    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
-    round INTEGER NOT NULL,
-    started_at INTEGER NOT NULL,
-    completed_at INTEGER,
-    PRIMARY KEY (tournament_id, round)
-);
-
-CREATE TABLE tournament_pairings (
-    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
-    round INTEGER NOT NULL,
-    board INTEGER NOT NULL,
-    white INTEGER NOT NULL REFERENCES players (id),
-    black INTEGER REFERENCES players (id),
-    game_id INTEGER REFERENCES games (id),
-    PRIMARY KEY (tournament_id, round, board)
-);
-CREATE INDEX tournament_pairings_by_game ON tournament_pairings (game_id);
-
-CREATE TABLE ratings (
-    player_id INTEGER NOT NULL REFERENCES players (id),
-    variant TEXT NOT NULL,
-    rating REAL NOT NULL,
-    deviation REAL NOT NULL,
-    volatility REAL NOT NULL,
-    games INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL,
-    PRIMARY KEY (player_id, variant)
-);
-CREATE INDEX ratings_by_variant ON ratings (variant, rating);
-)sql",
-    // 6: what each action was seen to cause by chance (Gnostic Chess's reveals, rolls and combat
-    // results), as the channel was told, so that !verify compares a replay with the record.
-    R"sql(
-ALTER TABLE actions ADD COLUMN rolls TEXT NOT NULL DEFAULT '';
-)sql",
-    // 7: identity by account, never by display name. A player's handle is the platform's unique
-    // username (empty when the account has none); names were display names or handles, so no
-    // old row is trusted with a handle until its account posts again. A challenge names the
-    // account it is made to once known (challenged_id); `challenged` keeps the handle.
-    R"sql(
-ALTER TABLE players ADD COLUMN handle TEXT NOT NULL DEFAULT '';
-CREATE INDEX players_by_handle ON players (platform, handle);
-ALTER TABLE games ADD COLUMN challenged_id INTEGER REFERENCES players (id);
--- Bumped by every change of a game (an action, a takeback, seats, status), so that a cache in
--- any process can tell whether what it holds is still the game.
-ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
-)sql",
-    // 8: community scale. Each game keeps when the time-driven job must next look at it
-    // (next_deadline, NULL: never), so the job touches only the games due; games under way
-    // before this are due at once, and the job's first look sets their deadline. Indexes for
-    // every query a post or a command runs, and for pruning delivered replies and old post ids.
-    R"sql(
-ALTER TABLE games ADD COLUMN next_deadline INTEGER;
-UPDATE games SET next_deadline = 0 WHERE status = 'ongoing' AND paused = 0;
-CREATE INDEX games_by_deadline ON games (next_deadline) WHERE next_deadline IS NOT NULL;
-CREATE INDEX games_by_status ON games (status);
-CREATE INDEX games_by_white ON games (white);
-CREATE INDEX games_by_black ON games (black);
-CREATE INDEX games_by_challenger ON games (challenger);
-CREATE INDEX games_by_challenged_id ON games (challenged_id);
-CREATE INDEX games_by_challenged ON games (platform, challenged);
-CREATE INDEX outbox_by_destination ON outbox (platform, destination, state);
-CREATE INDEX outbox_sent ON outbox (sent_at) WHERE state = 'sent';
-CREATE INDEX handled_posts_by_age ON handled_posts (handled_at);
-CREATE INDEX mod_log_by_platform ON mod_log (platform);
--- The live-ply index is partial: the foreign key checks of games need one on every action.
-CREATE INDEX actions_by_game ON actions (game_id);
-)sql",
-    // 9: a challenge lapses when nobody answers it: its next_deadline is when. Challenges open
-    // before this are due at once; the job's first look sets their expiry from creation.
-    R"sql(
-UPDATE games SET next_deadline = 0 WHERE status = 'challenge';
-)sql",
-    // 10: one player, several platforms. An account linked to a player (!link) is that player;
-    // one-time codes for linking accounts and for channels that follow a game (!invite).
-    R"sql(
-ALTER TABLE players ADD COLUMN linked_to INTEGER REFERENCES players (id);
-CREATE INDEX players_by_link ON players (linked_to) WHERE linked_to IS NOT NULL;
-CREATE TABLE link_codes (
-    code TEXT PRIMARY KEY,
-    kind TEXT NOT NULL,
-    player_id INTEGER REFERENCES players (id),
-    game_id INTEGER REFERENCES games (id),
-    platform TEXT NOT NULL DEFAULT '',
-    expires_at INTEGER NOT NULL
-);
-CREATE TABLE game_channels (
-    game_id INTEGER NOT NULL REFERENCES games (id),
-    platform TEXT NOT NULL,
-    channel TEXT NOT NULL,
-    PRIMARY KEY (game_id, platform, channel)
-);
-CREATE INDEX game_channels_by_channel ON game_channels (platform, channel);
-)sql",
-    // 11: every rating a player had, for the web view's rating-history chart: one row per
-    // save_rating, in the same transaction as the rating itself.
-    R"sql(
-CREATE TABLE rating_history (
-    player_id INTEGER NOT NULL REFERENCES players (id),
-    variant TEXT NOT NULL,
-    games INTEGER NOT NULL,
-    rating REAL NOT NULL,
-    deviation REAL NOT NULL,
-    at INTEGER NOT NULL,
-    PRIMARY KEY (player_id, variant, games)
-);
-)sql",
-};
-
+inline 
 std::string lower(std::string_view s) {
     std::string out(s);
     for (char& c : out)
@@ -291,17 +26,17 @@ std::string lower(std::string_view s) {
     return out;
 }
 
-std::string seat_text(rules::Seat s) { return std::string(rules::seat_name(s)); }
-rules::Seat seat_from(const std::string& s) {
+inline std::string seat_text(rules::Seat s) { return std::string(rules::seat_name(s)); }
+inline rules::Seat seat_from(const std::string& s) {
     return s == "black" ? rules::Seat::Black : rules::Seat::White;
 }
 
-std::string_view offer_text(OfferKind k) { return k == OfferKind::Draw ? "draw" : "takeback"; }
+inline std::string_view offer_text(OfferKind k) { return k == OfferKind::Draw ? "draw" : "takeback"; }
 
 constexpr std::array status_names{"challenge", "ongoing",   "finished",
                                   "declined",  "cancelled", "aborted"};
 
-GameStatus status_from(const std::string& s) {
+inline GameStatus status_from(const std::string& s) {
     for (std::size_t i = 0; i < status_names.size(); ++i)
         if (s == status_names[i])
             return static_cast<GameStatus>(i);
@@ -309,14 +44,14 @@ GameStatus status_from(const std::string& s) {
 }
 
 // Options as "name=value" lines: names and values never hold a newline or '='.
-std::string encode_options(const rules::Options& options) {
+inline std::string encode_options(const rules::Options& options) {
     std::string out;
     for (const auto& [name, value] : options)
         out += name + "=" + value + "\n";
     return out;
 }
 
-rules::Options decode_options(const std::string& text) {
+inline rules::Options decode_options(const std::string& text) {
     rules::Options out;
     std::size_t start = 0;
     while (start < text.size()) {
@@ -332,11 +67,74 @@ rules::Options decode_options(const std::string& text) {
     return out;
 }
 
+// Pairs as "first<TAB>second" lines; a tab or line break inside either becomes a space.
+inline std::string encode_pairs(const std::vector<std::pair<std::string, std::string>>& pairs) {
+    const auto clean = [](std::string text) {
+        for (char& c : text)
+            if (c == '\t' || c == '\n' || c == '\r')
+                c = ' ';
+        return text;
+    };
+    std::string out;
+    for (const auto& [first, second] : pairs)
+        out += clean(first) + "\t" + clean(second) + "\n";
+    return out;
+}
+
+inline std::vector<std::pair<std::string, std::string>> decode_pairs(const std::string& text) {
+    std::vector<std::pair<std::string, std::string>> out;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos)
+            end = text.size();
+        const std::string line = text.substr(start, end - start);
+        if (const auto tab = line.find('\t'); tab != std::string::npos)
+            out.emplace_back(line.substr(0, tab), line.substr(tab + 1));
+        start = end + 1;
+    }
+    return out;
+}
+
+// A forecast's lines as text: one line per row, its actions separated by tabs (canonical
+// texts hold neither).
+inline std::string encode_lines(const std::vector<std::vector<std::string>>& lines) {
+    std::string out;
+    for (const auto& line : lines) {
+        for (std::size_t i = 0; i < line.size(); ++i)
+            out += (i ? "\t" : "") + line[i];
+        out += '\n';
+    }
+    return out;
+}
+
+inline std::vector<std::vector<std::string>> decode_lines(const std::string& text) {
+    std::vector<std::vector<std::string>> out;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos)
+            end = text.size();
+        std::vector<std::string> line;
+        for (std::size_t at = start; at < end;) {
+            std::size_t tab = text.find('\t', at);
+            if (tab == std::string::npos || tab > end)
+                tab = end;
+            line.push_back(text.substr(at, tab - at));
+            at = tab + 1;
+        }
+        if (!line.empty())
+            out.push_back(std::move(line));
+        start = end + 1;
+    }
+    return out;
+}
+
 constexpr const char* game_columns =
     "id, variant, options, platform, channel, challenger, challenged, challenger_color, white, "
     "black, status, result, reason, seed, created_at, time_control, rated, paused, challenged_id, revision";
 
-GameRecord read_game(const Statement& s) {
+template <class Statement> GameRecord read_game(const Statement& s) {
     GameRecord g;
     g.id = s.column_int(0);
     g.variant = s.column_text(1);
@@ -368,7 +166,7 @@ constexpr const char* player_columns = "id, platform, user_id, name, orientation
                                         "images, reminders, vacation_until, vacation_year, "
                                         "vacation_used, handle, linked_to";
 
-PlayerRecord read_player(const Statement& s) {
+template <class Statement> PlayerRecord read_player(const Statement& s) {
     PlayerRecord p;
     p.id = s.column_int(0);
     p.platform = s.column_text(1);
@@ -386,9 +184,10 @@ PlayerRecord read_player(const Statement& s) {
     return p;
 }
 
-// "status IN (?, ?, ...)" with the statuses inlined: they come from our enum, never from users.
-std::string status_in(const std::vector<GameStatus>& statuses) {
-    std::string out = "status IN (";
+// "status IN ('a', 'b', ...)" with the statuses inlined: they come from our enum, never from users.
+inline std::string status_in(const std::vector<GameStatus>& statuses,
+                             const std::string& column = "status") {
+    std::string out = column + " IN (";
     for (std::size_t i = 0; i < statuses.size(); ++i)
         out += std::string(i ? ", '" : "'") + status_names[static_cast<std::size_t>(statuses[i])] +
                "'";
@@ -397,7 +196,7 @@ std::string status_in(const std::vector<GameStatus>& statuses) {
 
 constexpr std::array tournament_status_names{"open", "running", "finished"};
 
-TournamentStatus tournament_status_from(const std::string& s) {
+inline TournamentStatus tournament_status_from(const std::string& s) {
     for (std::size_t i = 0; i < tournament_status_names.size(); ++i)
         if (s == tournament_status_names[i])
             return static_cast<TournamentStatus>(i);
@@ -406,9 +205,9 @@ TournamentStatus tournament_status_from(const std::string& s) {
 
 constexpr const char* tournament_columns =
     "id, platform, channel, name, variant, format, rounds, tc, status, creator, current_round, "
-    "created_at";
+    "created_at, schedule, next_round, initial_colour";
 
-TournamentRecord read_tournament(const Statement& s) {
+template <class Statement> TournamentRecord read_tournament(const Statement& s) {
     TournamentRecord t;
     t.id = s.column_int(0);
     t.platform = s.column_text(1);
@@ -422,12 +221,16 @@ TournamentRecord read_tournament(const Statement& s) {
     t.creator = s.column_int(9);
     t.current_round = static_cast<int>(s.column_int(10));
     t.created_at = s.column_int(11);
+    t.schedule = s.column_text(12);
+    t.next_round = s.column_text(13);
+    t.initial_colour = s.column_text(14);
     return t;
 }
 
-constexpr const char* pairing_columns = "tournament_id, round, board, white, black, game_id";
+constexpr const char* pairing_columns =
+    "tournament_id, round, board, white, black, game_id, white_float, black_float";
 
-PairingRecord read_pairing(const Statement& s) {
+template <class Statement> PairingRecord read_pairing(const Statement& s) {
     PairingRecord p;
     p.tournament_id = s.column_int(0);
     p.round = static_cast<int>(s.column_int(1));
@@ -437,13 +240,15 @@ PairingRecord read_pairing(const Statement& s) {
         p.black = s.column_int(4);
     if (!s.is_null(5))
         p.game_id = s.column_int(5);
+    p.white_float = s.column_text(6);
+    p.black_float = s.column_text(7);
     return p;
 }
 
 constexpr const char* rating_columns =
     "player_id, variant, rating, deviation, volatility, games";
 
-RatingRecord read_rating(const Statement& s) {
+template <class Statement> RatingRecord read_rating(const Statement& s) {
     RatingRecord r;
     r.player_id = s.column_int(0);
     r.variant = s.column_text(1);
@@ -454,11 +259,40 @@ RatingRecord read_rating(const Statement& s) {
     return r;
 }
 
-class SqliteStore final : public Store {
+// The columns id, platform, to_user, destination, text, code, png, reply_to, attempts,
+// next_attempt_at, notice_channel, blocked_notice, created_at, buttons, named.
+template <class Statement> OutboxEntry read_outbox_entry(const Statement& s) {
+    OutboxEntry e;
+    e.id = s.column_int(0);
+    e.message.platform = s.column_text(1);
+    e.message.to_user = s.column_int(2) != 0;
+    e.message.destination = s.column_text(3);
+    e.message.text = s.column_text(4);
+    e.message.code = s.column_text(5);
+    e.message.png = s.column_blob(6);
+    e.message.reply_to = s.column_text(7);
+    e.attempts = static_cast<int>(s.column_int(8));
+    e.next_attempt_at = s.column_int(9);
+    e.message.notice_channel = s.column_text(10);
+    e.message.blocked_notice = s.column_text(11);
+    e.created_at = s.column_int(12);
+    for (auto& [label, command] : decode_pairs(s.column_text(13)))
+        e.message.buttons.push_back({std::move(label), std::move(command)});
+    for (auto& [user_id, name] : decode_pairs(s.column_text(14)))
+        e.message.named.push_back({std::move(user_id), std::move(name)});
+    return e;
+}
+
+template <class D> class SqlStore : public Store {
 public:
-    SqliteStore(const std::string& path, const DatabaseOptions& options) : db_(path, options) {
-        migrate();
-    }
+    using Database = typename D::Database;
+    using Statement = typename D::Statement;
+    using Transaction = typename D::Transaction;
+
+    // Opens the connection with the backend's own arguments; the backend migrates.
+    template <class... Args> explicit SqlStore(Args&&... args) : db_(std::forward<Args>(args)...) {}
+
+    bool shared() const override { return D::shared; }
 
     void transaction(const std::function<void()>& work) override {
         Transaction t(db_);
@@ -622,7 +456,8 @@ public:
         if (own.step())
             return read_player(own);
         Statement linked(db_, std::string("SELECT ") + player_columns +
-                                  " FROM players WHERE linked_to = ?1 AND +platform = ?2 "
+                                  " FROM players WHERE linked_to = ?1 AND " + D::unindexed("platform") +
+                                  " = ?2 "
                                   "ORDER BY id LIMIT 1");
         linked.bind(1, owner).bind(2, platform);
         if (!linked.step())
@@ -685,9 +520,34 @@ public:
         bump_revision(game);
     }
 
+    ChannelSettings channel_settings(const std::string& platform,
+                                     const std::string& channel) override {
+        Statement s(db_, "SELECT orientation, notation, images FROM channel_settings WHERE "
+                         "platform = ?1 AND channel = ?2");
+        s.bind(1, platform).bind(2, channel);
+        ChannelSettings out;
+        out.platform = platform;
+        out.channel = channel;
+        if (s.step()) {
+            out.orientation = s.column_text(0);
+            out.notation = s.column_text(1);
+            out.images = s.column_int(2) != 0;
+        }
+        return out;
+    }
+
+    void save_channel_settings(const ChannelSettings& c) override {
+        Statement s(db_, "INSERT INTO channel_settings (platform, channel, orientation, notation, "
+                         "images) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (platform, channel) DO "
+                         "UPDATE SET orientation = excluded.orientation, notation = "
+                         "excluded.notation, images = excluded.images");
+        s.bind(1, c.platform).bind(2, c.channel).bind(3, c.orientation).bind(4, c.notation);
+        s.bind(5, c.images ? 1 : 0).run();
+    }
+
     std::vector<std::pair<std::string, std::string>> bound_channels(std::int64_t game) override {
         Statement s(db_, "SELECT platform, channel FROM game_channels WHERE game_id = ?1 "
-                         "ORDER BY rowid");
+                         "ORDER BY " + std::string(D::insertion_order));
         s.bind(1, game);
         std::vector<std::pair<std::string, std::string>> out;
         while (s.step())
@@ -722,13 +582,38 @@ public:
                              "UNION ALL SELECT id FROM games WHERE challenged_id = ?2 "
                              "UNION ALL SELECT id FROM games WHERE platform = ?1 AND "
                              "challenged = ?3 AND challenged <> '' AND challenged_id IS NULL) "
-                             "AND +" +
-                             status_in(statuses) + " ORDER BY id");
+                             "AND " +
+                             status_in(statuses, D::unindexed("status")) + " ORDER BY id");
         s.bind(1, p.platform).bind(2, p.id).bind(3, p.handle);
         std::vector<GameRecord> out;
         while (s.step())
             out.push_back(read_game(s));
         return out;
+    }
+
+    int move_channel(const std::string& platform, const std::string& from,
+                     const std::string& to) override {
+        int moved = 0;
+        const auto run = [&](const char* sql) {
+            Statement s(db_, sql);
+            s.bind(1, platform).bind(2, from).bind(3, to).run();
+            moved += db_.changes();
+        };
+        run("UPDATE games SET channel = ?3 WHERE platform = ?1 AND channel = ?2");
+        run("UPDATE tournaments SET channel = ?3 WHERE platform = ?1 AND channel = ?2");
+        // A game that follows both ids keeps one row.
+        {
+            Statement s(db_, "DELETE FROM game_channels WHERE platform = ?1 AND channel = ?2 AND "
+                             "game_id IN (SELECT game_id FROM game_channels WHERE platform = ?1 "
+                             "AND channel = ?3)");
+            s.bind(1, platform).bind(2, from).bind(3, to).run();
+        }
+        run("UPDATE game_channels SET channel = ?3 WHERE platform = ?1 AND channel = ?2");
+        run("UPDATE outbox SET destination = ?3 WHERE platform = ?1 AND destination = ?2 AND "
+            "to_user = 0 AND state = 'pending'");
+        run("UPDATE outbox SET notice_channel = ?3 WHERE platform = ?1 AND notice_channel = ?2 "
+            "AND state = 'pending'");
+        return moved;
     }
 
     void append_action(const ActionRecord& a) override {
@@ -806,10 +691,43 @@ public:
         s.bind(1, game_id).bind(2, offer_text(kind)).run();
     }
 
+    std::vector<ForecastRecord> forecasts(std::int64_t game_id) override {
+        Statement s(db_, "SELECT seat, player_id, ply, lines FROM forecasts WHERE game_id = ?1 "
+                         "ORDER BY seat DESC");
+        s.bind(1, game_id);
+        std::vector<ForecastRecord> out;
+        while (s.step()) {
+            ForecastRecord f;
+            f.game_id = game_id;
+            f.seat = seat_from(s.column_text(0));
+            f.player_id = s.column_int(1);
+            f.ply = static_cast<int>(s.column_int(2));
+            f.lines = decode_lines(s.column_text(3));
+            out.push_back(std::move(f));
+        }
+        return out;
+    }
+
+    void put_forecast(const ForecastRecord& f) override {
+        Statement s(db_, "INSERT INTO forecasts (game_id, seat, player_id, ply, lines) VALUES "
+                         "(?1, ?2, ?3, ?4, ?5) ON CONFLICT (game_id, seat) DO UPDATE SET "
+                         "player_id = excluded.player_id, ply = excluded.ply, "
+                         "lines = excluded.lines");
+        s.bind(1, f.game_id).bind(2, seat_text(f.seat)).bind(3, f.player_id).bind(4, f.ply);
+        s.bind(5, encode_lines(f.lines)).run();
+    }
+
+    void clear_forecast(std::int64_t game_id, rules::Seat seat) override {
+        Statement s(db_, "DELETE FROM forecasts WHERE game_id = ?1 AND seat = ?2");
+        s.bind(1, game_id).bind(2, seat_text(seat)).run();
+    }
+
     std::int64_t enqueue(const OutgoingMessage& m, std::int64_t now) override {
         Statement s(db_, "INSERT INTO outbox (platform, to_user, destination, text, code, png, "
-                         "reply_to, created_at, next_attempt_at, notice_channel, blocked_notice) "
-                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10) RETURNING id");
+                         "reply_to, created_at, next_attempt_at, notice_channel, blocked_notice, "
+                         "buttons, named) "
+                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10, ?11, ?12) "
+                         "RETURNING id");
         s.bind(1, m.platform).bind(2, m.to_user ? 1 : 0).bind(3, m.destination).bind(4, m.text);
         s.bind(5, m.code);
         if (m.png.empty())
@@ -817,6 +735,12 @@ public:
         else
             s.bind_blob(6, m.png);
         s.bind(7, m.reply_to).bind(8, now).bind(9, m.notice_channel).bind(10, m.blocked_notice);
+        std::vector<std::pair<std::string, std::string>> buttons, named;
+        for (const ButtonRecord& b : m.buttons)
+            buttons.emplace_back(b.label, b.command);
+        for (const NamedAccount& a : m.named)
+            named.emplace_back(a.user_id, a.name);
+        s.bind(11, encode_pairs(buttons)).bind(12, encode_pairs(named));
         s.step();
         std::int64_t id = s.column_int(0);
         s.run();
@@ -827,7 +751,8 @@ public:
                                  int limit) override {
         Statement s(db_,
                     "SELECT id, platform, to_user, destination, text, code, png, reply_to, "
-                    "attempts, next_attempt_at, notice_channel, blocked_notice, created_at "
+                    "attempts, next_attempt_at, notice_channel, blocked_notice, created_at, "
+                    "buttons, named "
                     "FROM outbox e WHERE e.platform = ?1 AND "
                     "e.state = 'pending' AND e.next_attempt_at <= ?2 AND NOT EXISTS (SELECT 1 "
                     "FROM outbox o WHERE o.platform = e.platform AND o.to_user = e.to_user AND "
@@ -835,23 +760,8 @@ public:
                     "o.next_attempt_at > ?2) ORDER BY e.id LIMIT ?3");
         s.bind(1, platform).bind(2, now).bind(3, limit);
         std::vector<OutboxEntry> out;
-        while (s.step()) {
-            OutboxEntry e;
-            e.id = s.column_int(0);
-            e.message.platform = s.column_text(1);
-            e.message.to_user = s.column_int(2) != 0;
-            e.message.destination = s.column_text(3);
-            e.message.text = s.column_text(4);
-            e.message.code = s.column_text(5);
-            e.message.png = s.column_blob(6);
-            e.message.reply_to = s.column_text(7);
-            e.attempts = static_cast<int>(s.column_int(8));
-            e.next_attempt_at = s.column_int(9);
-            e.message.notice_channel = s.column_text(10);
-            e.message.blocked_notice = s.column_text(11);
-            e.created_at = s.column_int(12);
-            out.push_back(std::move(e));
-        }
+        while (s.step())
+            out.push_back(read_outbox_entry(s));
         return out;
     }
 
@@ -894,7 +804,7 @@ public:
 
     void set_next_deadline(std::int64_t game_id, std::optional<std::int64_t> at) override {
         Statement s(db_, "UPDATE games SET next_deadline = ?2 WHERE id = ?1 AND "
-                         "next_deadline IS NOT ?2");
+                         "next_deadline IS DISTINCT FROM ?2");
         s.bind(1, game_id);
         if (at)
             s.bind(2, *at);
@@ -1011,14 +921,49 @@ public:
         s.bind(1, platform).bind(2, user_id).run();
     }
 
+    std::optional<DigestRecord> digest(std::int64_t player_id) override {
+        Statement s(db_, "SELECT platform, hour, next_at FROM digests WHERE player_id = ?1");
+        s.bind(1, player_id);
+        if (!s.step())
+            return std::nullopt;
+        return DigestRecord{player_id, s.column_text(0), static_cast<int>(s.column_int(1)),
+                            s.column_int(2)};
+    }
+
+    void put_digest(const DigestRecord& d) override {
+        Statement s(db_, "INSERT INTO digests (player_id, platform, hour, next_at) VALUES (?1, "
+                         "?2, ?3, ?4) ON CONFLICT (player_id) DO UPDATE SET platform = "
+                         "excluded.platform, hour = excluded.hour, next_at = excluded.next_at");
+        s.bind(1, d.player_id).bind(2, d.platform).bind(3, d.hour).bind(4, d.next_at).run();
+    }
+
+    void clear_digest(std::int64_t player_id) override {
+        Statement s(db_, "DELETE FROM digests WHERE player_id = ?1");
+        s.bind(1, player_id).run();
+    }
+
+    std::vector<DigestRecord> digests_due(std::int64_t now) override {
+        Statement s(db_, "SELECT player_id, platform, hour, next_at FROM digests WHERE "
+                         "next_at <= ?1 ORDER BY next_at, player_id");
+        s.bind(1, now);
+        std::vector<DigestRecord> out;
+        while (s.step())
+            out.push_back({s.column_int(0), s.column_text(1), static_cast<int>(s.column_int(2)),
+                           s.column_int(3)});
+        return out;
+    }
+
     std::int64_t create_tournament(const TournamentRecord& t) override {
         Statement s(db_, "INSERT INTO tournaments (platform, channel, name, name_key, variant, "
-                         "format, rounds, tc, status, creator, current_round, created_at) VALUES "
-                         "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) RETURNING id");
+                         "format, rounds, tc, status, creator, current_round, created_at, "
+                         "schedule, next_round, initial_colour) VALUES "
+                         "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15) "
+                         "RETURNING id");
         s.bind(1, t.platform).bind(2, t.channel).bind(3, t.name).bind(4, lower(t.name));
         s.bind(5, t.variant).bind(6, t.format).bind(7, t.rounds).bind(8, t.tc);
         s.bind(9, tournament_status_name(t.status)).bind(10, t.creator);
         s.bind(11, t.current_round).bind(12, t.created_at);
+        s.bind(13, t.schedule).bind(14, t.next_round).bind(15, t.initial_colour);
         s.step();
         std::int64_t id = s.column_int(0);
         s.run();
@@ -1056,10 +1001,10 @@ public:
     }
 
     void update_tournament(const TournamentRecord& t) override {
-        Statement s(db_, "UPDATE tournaments SET rounds = ?1, status = ?2, current_round = ?3 "
-                         "WHERE id = ?4");
+        Statement s(db_, "UPDATE tournaments SET rounds = ?1, status = ?2, current_round = ?3, "
+                         "initial_colour = ?5 WHERE id = ?4");
         s.bind(1, t.rounds).bind(2, tournament_status_name(t.status)).bind(3, t.current_round);
-        s.bind(4, t.id).run();
+        s.bind(4, t.id).bind(5, t.initial_colour).run();
         if (db_.changes() != 1)
             throw std::logic_error("storage: no tournament " + std::to_string(t.id) +
                                    " to update");
@@ -1112,7 +1057,8 @@ public:
 
     void add_pairing(const PairingRecord& p) override {
         Statement s(db_, "INSERT INTO tournament_pairings (tournament_id, round, board, white, "
-                         "black, game_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+                         "black, game_id, white_float, black_float) VALUES (?1, ?2, ?3, ?4, ?5, "
+                         "?6, ?7, ?8)");
         s.bind(1, p.tournament_id).bind(2, p.round).bind(3, p.board).bind(4, p.white);
         if (p.black)
             s.bind(5, *p.black);
@@ -1122,6 +1068,7 @@ public:
             s.bind(6, *p.game_id);
         else
             s.bind_null(6);
+        s.bind(7, p.white_float).bind(8, p.black_float);
         s.run();
     }
 
@@ -1194,6 +1141,76 @@ public:
         return out;
     }
 
+    // One daemon owns an SQLite file: its leases are its own and nothing else claims its outbox.
+    // The PostgreSQL store overrides these four with rows that several daemons share.
+    bool hold_lease(const std::string&, const std::string&, std::int64_t, std::int64_t) override {
+        return true;
+    }
+
+    void release_lease(const std::string&, const std::string&) override {}
+
+    std::vector<OutboxEntry> claim_due(const std::string& platform, std::int64_t now, int limit,
+                                       const std::string&, std::int64_t) override {
+        return due(platform, now, limit);
+    }
+
+    void unclaim(const std::vector<std::int64_t>&, const std::string&) override {}
+
+    std::int64_t lock_game(std::int64_t game_id) override {
+        Statement s(db_, std::string("SELECT revision FROM games WHERE id = ?1") + D::for_update);
+        s.bind(1, game_id);
+        if (!s.step())
+            throw std::logic_error("storage: no game " + std::to_string(game_id));
+        return s.column_int(0);
+    }
+
+    bool claim_due_game(std::int64_t game_id, std::int64_t now) override {
+        Statement s(db_, std::string("SELECT 1 FROM games WHERE id = ?1 AND next_deadline <= ?2") +
+                             D::skip_locked);
+        s.bind(1, game_id).bind(2, now);
+        return s.step();
+    }
+
+    bool claim_digest(std::int64_t player_id, std::int64_t now) override {
+        Statement s(db_,
+                    std::string("SELECT 1 FROM digests WHERE player_id = ?1 AND next_at <= ?2") +
+                        D::skip_locked);
+        s.bind(1, player_id).bind(2, now);
+        return s.step();
+    }
+
+    std::vector<GameRecord> newest_games(GameStatus status, int limit) override {
+        Statement s(db_, std::string("SELECT ") + game_columns +
+                             " FROM games WHERE status = ?1 ORDER BY id DESC LIMIT ?2");
+        s.bind(1, status_name(status)).bind(2, limit);
+        std::vector<GameRecord> out;
+        while (s.step())
+            out.push_back(read_game(s));
+        return out;
+    }
+
+    std::vector<NamedRating> top_ratings(const std::string& variant, int limit) override {
+        Statement s(db_, "SELECT r.player_id, r.variant, r.rating, r.deviation, r.volatility, "
+                         "r.games, p.name FROM ratings r JOIN players p ON p.id = r.player_id "
+                         "WHERE r.variant = ?1 ORDER BY r.rating DESC, r.player_id LIMIT ?2");
+        s.bind(1, variant).bind(2, limit);
+        std::vector<NamedRating> out;
+        while (s.step())
+            out.push_back({read_rating(s), s.column_text(6)});
+        return out;
+    }
+
+    std::vector<RatingPoint> rating_history(std::int64_t player_id) override {
+        Statement s(db_, "SELECT variant, games, rating, deviation, at FROM rating_history "
+                         "WHERE player_id = ?1 ORDER BY variant, games");
+        s.bind(1, player_id);
+        std::vector<RatingPoint> out;
+        while (s.step())
+            out.push_back({s.column_text(0), static_cast<int>(s.column_int(1)), s.column_real(2),
+                           s.column_real(3), s.column_int(4)});
+        return out;
+    }
+
 private:
     static void bind_seats(Statement& s, int first, const GameRecord& g) {
         if (g.white)
@@ -1206,35 +1223,8 @@ private:
             s.bind_null(first + 1);
     }
 
-    void migrate() {
-        Transaction t(db_);
-        int version = db_.user_version();
-        if (version > sqlite_schema_version())
-            throw std::runtime_error("storage: the database has schema version " +
-                                     std::to_string(version) + ", newer than this program's " +
-                                     std::to_string(sqlite_schema_version()));
-        for (int v = version; v < sqlite_schema_version(); ++v)
-            db_.exec(migrations[static_cast<std::size_t>(v)]);
-        if (version != sqlite_schema_version())
-            db_.set_user_version(sqlite_schema_version());
-        t.commit();
-    }
-
+protected:
     Database db_;
 };
 
-} // namespace
-
-std::string_view status_name(GameStatus s) { return status_names[static_cast<std::size_t>(s)]; }
-
-std::string_view tournament_status_name(TournamentStatus s) {
-    return tournament_status_names[static_cast<std::size_t>(s)];
-}
-
-int sqlite_schema_version() { return static_cast<int>(migrations.size()); }
-
-std::unique_ptr<Store> open_sqlite_store(const std::string& path, const DatabaseOptions& options) {
-    return std::make_unique<SqliteStore>(path, options);
-}
-
-} // namespace ghostpost::storage
+} // namespace ghostpost::storage::sql

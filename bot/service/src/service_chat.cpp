@@ -1,0 +1,136 @@
+// What a chat client offers besides text: the buttons under replies (and which commands a press
+// may carry), the menu of commands, a channel that moves to a new id, and notices for the
+// moderators. All of it platform-neutral: a platform shows what it can and leaves out the rest,
+// so every reply's text still says what to type.
+#include "ghostpost/bot/command.h"
+#include "post_run.h"
+
+#include <array>
+
+namespace ghostpost::bot {
+
+using namespace detail;
+
+namespace {
+
+// What a button of ours posts. A press carrying any other command did not come from a button
+// we made (a client may send any data with a press), so it is refused rather than run.
+constexpr std::array<std::string_view, 4> button_commands{"accept", "decline", "draw", "resign"};
+
+constexpr std::size_t max_menu_description = 256; // what Telegram's menu takes, in characters
+
+// The first clause of a command's help, as a menu line: "play a move (also !m); a bare..." is
+// "Play a move".
+std::string first_clause(std::string_view help) {
+    std::size_t end = help.size();
+    for (const std::string_view stop : {std::string_view(" ("), std::string_view(";")})
+        end = std::min(end, help.find(stop));
+    return capitalized(shorten(help.substr(0, end), max_menu_description));
+}
+
+} // namespace
+
+std::vector<MenuCommand> command_menu() {
+    std::vector<MenuCommand> menu;
+    for (const auto& row : PostRun::command_table())
+        if (row.handler != nullptr) // a sub-command's row only documents its command
+            menu.push_back({row.usage.name, first_clause(row.usage.help)});
+    return menu;
+}
+
+void Service::tell_moderators(const std::string& platform,
+                              const std::vector<std::string>& notices) {
+    if (notices.empty() || settings_.moderators.empty())
+        return;
+    retry_conflicts([&] {
+        store_.transaction([&] {
+            for (const std::string& moderator : settings_.moderators)
+                for (const std::string& notice : notices) {
+                    storage::OutgoingMessage m;
+                    m.platform = platform;
+                    m.to_user = true;
+                    m.destination = moderator;
+                    m.text = notice;
+                    store_.enqueue(m, clock_());
+                }
+        });
+    });
+}
+
+std::vector<storage::ButtonRecord> PostRun::challenge_buttons(const GameRecord& g) const {
+    const std::string id = std::to_string(g.id);
+    const std::string& p = s_.settings_.prefix;
+    std::vector<storage::ButtonRecord> buttons{{"Accept", p + "accept " + id}};
+    if (!g.challenged.empty() || g.challenged_id) // an open challenge: nobody to decline it
+        buttons.push_back({"Decline", p + "decline " + id});
+    return buttons;
+}
+
+std::vector<storage::ButtonRecord> PostRun::game_buttons(const GameRecord& g) const {
+    if (g.status != GameStatus::Ongoing)
+        return {};
+    const std::string id = std::to_string(g.id);
+    const std::string& p = s_.settings_.prefix;
+    // Resign asks first: a button is too easily pressed by mistake to end a game.
+    return {{"Offer draw", p + "draw " + id}, {"Resign", p + "resign " + id + " ?"}};
+}
+
+std::vector<storage::ButtonRecord> PostRun::draw_offer_buttons(const GameRecord& g) const {
+    const std::string id = std::to_string(g.id);
+    const std::string& p = s_.settings_.prefix;
+    // "accept" only accepts: pressed once the offer is gone, it offers nothing in its place.
+    return {{"Accept draw", p + "draw " + id + " accept"},
+            {"Decline draw", p + "draw " + id + " decline"}};
+}
+
+std::vector<storage::ButtonRecord> PostRun::resign_buttons(const GameRecord& g, Seat asker) const {
+    const std::string id = std::to_string(g.id);
+    const std::string& p = s_.settings_.prefix;
+    // The Yes names the asker's seat: the question is in the channel, where the opponent may
+    // press it too, and must not resign by a press meant for someone else.
+    return {{"Yes, resign", p + "resign " + id + " " + std::string(rules::seat_name(asker))},
+            {"No, play on", p + "resign " + id + " no"}};
+}
+
+bool PostRun::refuse_foreign_button(const std::optional<Command>& c) {
+    if (!post_.button)
+        return false;
+    const std::string name = c ? canonical_command(c->name) : std::string();
+    if (std::find(button_commands.begin(), button_commands.end(), name) != button_commands.end())
+        return false;
+    say("That button is not one of mine. Nothing was done.");
+    return true;
+}
+
+void PostRun::move_channel(const ChannelMove& move) {
+    if (move.from.empty() || move.to.empty() || move.from == move.to)
+        return;
+    if (store_.move_channel(post_.platform, move.from, move.to) == 0)
+        return; // told already by the other notice of the same move, or nothing was here
+    std::vector<std::string> moved;
+    for (const auto& g : store_.games_in_channel(post_.platform, move.to,
+                                                 {GameStatus::Challenge, GameStatus::Ongoing}))
+        moved.push_back("#" + std::to_string(g.id));
+    std::vector<std::string> tournaments;
+    for (const auto& t : store_.tournaments_in_channel(post_.platform, move.to))
+        if (t.status != storage::TournamentStatus::Finished)
+            tournaments.push_back(t.name);
+    if (moved.empty() && tournaments.empty())
+        return;
+    std::string what;
+    if (!moved.empty())
+        what = (moved.size() == 1 ? "game " : "games ") + join(moved, ", ");
+    if (!tournaments.empty())
+        what += (what.empty() ? "" : "; ") +
+                std::string(tournaments.size() == 1 ? "the tournament " : "the tournaments ") +
+                join(tournaments, ", ");
+    auto m = message(false, move.to,
+                     "This chat moved to a new address, and everything under way here follows "
+                     "it: " +
+                         what + ".",
+                     {});
+    m.reply_to.clear();
+    enqueue(std::move(m));
+}
+
+} // namespace ghostpost::bot

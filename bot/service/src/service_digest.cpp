@@ -1,0 +1,181 @@
+// The daily digest (!settings digest=on|<hour>): once a day, at an hour of UTC the player
+// chose, a direct message listing the games where the decision is theirs, each with its
+// deadline, the challenges waiting for their answer, and one line for the games waiting on
+// their opponents. Nothing is sent on a day when nothing waits for them.
+//
+// Like game deadlines, a digest's next time is data (digests.next_at, indexed): the time-driven
+// job asks the database which digests are due, so a quiet hour costs one indexed look whatever
+// the number of players and games, and a due digest reads only its own player's games.
+#include "post_run.h"
+
+#include "ghostpost/bot/clock.h"
+#include "ghostpost/rules/registry.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace ghostpost::bot {
+
+using namespace detail;
+
+namespace {
+
+constexpr int default_digest_hour = 8;
+
+// The first time after `now` at `hour` o'clock UTC.
+Seconds next_hour(Seconds now, int hour) {
+    Seconds at = now / day * day + Seconds{hour} * 3600;
+    if (at <= now)
+        at += day;
+    return at;
+}
+
+// "8", "08", "8h", "08:00": an hour of the day; nullopt for anything else.
+std::optional<int> read_hour(std::string v) {
+    if (v.ends_with(":00"))
+        v.resize(v.size() - 3);
+    else if (v.ends_with("h"))
+        v.pop_back();
+    if (v.empty() || v.size() > 2 || v.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
+    const int hour = std::stoi(v);
+    if (hour > 23)
+        return std::nullopt;
+    return hour;
+}
+
+std::string hour_text(int hour) {
+    char text[8];
+    std::snprintf(text, sizeof text, "%02d:00", hour);
+    return text;
+}
+
+} // namespace
+
+bool PostRun::digest_setting(const std::string& value,
+                             std::optional<storage::DigestRecord>& digest) {
+    if (value == "off") {
+        digest.reset();
+        return true;
+    }
+    int hour = digest ? digest->hour : default_digest_hour;
+    if (value != "on") {
+        const auto read = read_hour(value);
+        if (!read)
+            return false;
+        hour = *read;
+    }
+    // Sent on the platform where it was asked for: the player reads their messages there.
+    digest = storage::DigestRecord{author_.id, post_.platform, hour, next_hour(now_, hour)};
+    return true;
+}
+
+std::string PostRun::digest_words(const std::optional<storage::DigestRecord>& digest) {
+    return digest ? hour_text(digest->hour) : std::string("off");
+}
+
+bool PostRun::send_digest(const storage::DigestRecord& d) {
+    // Once a day, even after a long downtime: the next is at the hour after now.
+    storage::DigestRecord next = d;
+    next.next_at = next_hour(now_, d.hour);
+    store_.put_digest(next);
+    const auto account = store_.player(d.player_id);
+    if (!account)
+        return false;
+    const PlayerRecord p = as_player(*account, d.platform);
+
+    std::vector<std::string> decide, answer, waiting;
+    for (const auto& g : store_.games_of_player(p, {GameStatus::Challenge, GameStatus::Ongoing})) {
+        const rules::Variant* v = rules::find_variant(g.variant);
+        if (v == nullptr)
+            continue;
+        const std::string id = "#" + std::to_string(g.id);
+        if (g.status == GameStatus::Challenge) {
+            if (g.challenger != p.id)
+                answer.push_back(id + " " + v->info().title + " from " + mention(g.challenger) +
+                                 ": " + s_.settings_.prefix + "accept " + std::to_string(g.id) +
+                                 " or " + s_.settings_.prefix + "decline " +
+                                 std::to_string(g.id) + ", until " +
+                                 format_utc(g.created_at + s_.settings_.challenge_expiry) + ".");
+            continue;
+        }
+        const auto seat = seat_of(g, p.id);
+        if (!seat)
+            continue;
+        const Loaded l = load(g);
+        const Seat other = rules::opponent(*seat);
+        const std::string against = seated(g, other) ? mention(*seated(g, other)) : "?";
+        const auto rows = clock_rows(g);
+        // The deadline of `s`'s decision, in words.
+        const auto deadline = [&](Seat s, bool yours) {
+            const auto& c = rows[rules::index(s)];
+            if (g.paused)
+                return std::string("paused by a moderator");
+            if (g.time_control == "none")
+                return std::string("no clock");
+            if (c.running_since != 0) {
+                const Seconds at = c.running_since + c.remaining;
+                return (yours ? "your time runs out at " : "until ") + format_utc(at) +
+                       (yours ? " (" + format_duration(std::max<Seconds>(0, at - now_)) +
+                                    " from now)"
+                              : std::string());
+            }
+            return std::string(yours ? "your clock stands still" : "their clock stands still");
+        };
+        std::string what;
+        for (const auto& dec : l.game->pending())
+            if (dec.seat == *seat)
+                what = dec.what;
+        if (what.empty()) {
+            // Only the owner reads this: their forecast may be named.
+            std::string ready;
+            for (const auto& f : store_.forecasts(g.id))
+                if (f.seat == *seat && f.ply == l.plies)
+                    ready = ", your forecast ready";
+            waiting.push_back(id + " (" + against + ", " + deadline(other, false) + ready + ")");
+            continue;
+        }
+        decide.push_back(id + " " + l.info().title + " vs " + against + ": you must " + what +
+                         "; " + deadline(*seat, true) + ".");
+    }
+    if (decide.empty() && answer.empty())
+        return false;
+    std::string text;
+    for (const auto& line : decide)
+        text += line + "\n";
+    if (!answer.empty())
+        text += "Challenges for you:\n";
+    for (const auto& line : answer)
+        text += line + "\n";
+    if (!waiting.empty())
+        text += "Waiting on your opponents: " + join(waiting, ", ") + ".\n";
+    const std::size_t n = decide.size() + answer.size();
+    tell(p,
+         "Your daily digest, " + format_utc(now_) + ": " + std::to_string(n) +
+             (n == 1 ? " decision waits" : " decisions wait") + " for you. " +
+             s_.settings_.prefix + "settings digest=off stops it.",
+         text);
+    return true;
+}
+
+void Service::send_digests(std::int64_t now) {
+    for (const auto& listed : store_.digests_due(now)) {
+        retry_conflicts([&] {
+            Post p;
+            p.platform = listed.platform;
+            PostRun run(*this, p);
+            store_.transaction([&] {
+                // Another daemon's job may be sending it right now, or have sent it since the
+                // list was read: then it is not ours. Read again, as a retry may find it
+                // changed (another platform, another hour).
+                if (!store_.claim_digest(listed.player_id, now))
+                    return;
+                if (const auto d = store_.digest(listed.player_id))
+                    run.send_digest(*d);
+            });
+            run.publish_cache();
+        });
+    }
+}
+
+} // namespace ghostpost::bot

@@ -1,0 +1,493 @@
+// Conditional moves (!forecast): a player stores, by direct message, lines of play from the
+// position now ("if they play Nf3, I answer Nc6; if they then play Bb5, I answer a6"), and the
+// service answers the opponent's move at once, in the same transaction as that move, when it
+// matches the first move of a line. Only where the rules say a game can be foreseen
+// (Game::foreseeable: nothing hidden, no dice), so that a line checked when it is stored plays
+// out exactly as checked.
+//
+// A forecast is one seat's lines, all starting from the same ply. Lines may part only at a move
+// of the opponent's: one reply to each position. When it is the player's own decision, every
+// line starts with the player's move, which is played at once (lichess's premove followed by
+// conditional moves). Each action of the game keeps the lines that foresaw it, shortened by it,
+// and drops the others. What ends a game clears its forecasts silently; a takeback clears them
+// and tells their owners. docs/forecasts.md says all of it in the players' words.
+#include "post_run.h"
+
+#include "ghostpost/bot/clock.h"
+#include "ghostpost/bot/command.h"
+#include "ghostpost/rules/notation.h"
+#include "ghostpost/rules/registry.h"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+#include <variant>
+
+namespace ghostpost::bot {
+
+using namespace detail;
+
+namespace {
+
+constexpr std::size_t max_lines = 20;        // lines one forecast keeps
+constexpr std::size_t max_line_actions = 30; // actions in one line
+constexpr std::size_t max_extra_words = 4;   // a canonical text has at most five words
+
+// "12.", "12...", "1…" and results are no actions: movetext copied from elsewhere reads.
+bool is_move_number(const std::string& w) {
+    if (w == "*" || w == "1-0" || w == "0-1" || w == "1/2-1/2")
+        return true;
+    std::size_t i = 0;
+    while (i < w.size() && w[i] >= '0' && w[i] <= '9')
+        ++i;
+    if (i == 0 || i == w.size())
+        return false;
+    const std::string rest = w.substr(i);
+    return rest.find_first_not_of('.') == std::string::npos || rest == "\u2026";
+}
+
+bool is_clear_word(const std::string& w) {
+    const std::string l = lower(w);
+    return l == "clear" || l == "off" || l == "delete" || l == "cancel";
+}
+
+// A line of actions read from a position: canonical texts and who decides each.
+struct Line {
+    std::vector<std::string> texts;
+    std::vector<Seat> seats;
+};
+
+struct LineError {
+    std::size_t place = 0; // 1-based place of the action in the line
+    std::string reason;    // a sentence
+};
+
+// Reads `units` in order from the position of `start`, each as an action of whoever must decide
+// then. A unit that is no action on its own may take up to four more units with it ("Respawn
+// d1") when `join` is set (typed words; stored lines hold whole canonical texts).
+std::variant<Line, LineError> read_line(const rules::Game& start,
+                                        const std::vector<std::string>& units, bool join) {
+    auto game = start.clone();
+    rules::NoRandomness no_dice; // a foreseeable game draws none
+    Line line;
+    for (std::size_t i = 0; i < units.size();) {
+        const std::size_t place = line.texts.size() + 1;
+        if (game->outcome().over())
+            return LineError{place, "the game is over before it (" + game->outcome().reason + ")."};
+        const auto pending = game->pending();
+        if (pending.size() != 1 || !game->foreseeable())
+            return LineError{place, "what comes there cannot be foreseen."};
+        if (line.texts.size() == max_line_actions)
+            return LineError{place, "a line holds at most " + std::to_string(max_line_actions) +
+                                        " moves."};
+        const Seat seat = pending.front().seat;
+        auto parsed = rules::parse_action(*game, seat, units[i]);
+        std::size_t used = 1;
+        if (!parsed && join) {
+            std::optional<rules::RuleError> named; // a special named by several words, refused
+            std::string joined = units[i];
+            for (std::size_t extra = 1; extra <= max_extra_words && i + extra < units.size();
+                 ++extra) {
+                joined += " " + units[i + extra];
+                auto longer = rules::parse_action(*game, seat, joined);
+                if (longer) {
+                    parsed = std::move(longer);
+                    used = extra + 1;
+                    break;
+                }
+                if (!named && longer.error().kind != rules::ErrorKind::NotAMove)
+                    named = longer.error();
+            }
+            if (!parsed && named && parsed.error().kind == rules::ErrorKind::NotAMove)
+                return LineError{place, sentence_end(named->message)};
+        }
+        if (!parsed)
+            return LineError{place, sentence_end(parsed.error().message)};
+        auto applied = game->apply(seat, parsed->action, no_dice);
+        if (!applied)
+            return LineError{place, sentence_end(applied.error().message)};
+        line.texts.push_back(parsed->text);
+        line.seats.push_back(seat);
+        i += used;
+    }
+    return line;
+}
+
+// Why two of `lines` cannot stand together: they part at an action of `mine`, and a forecast
+// has one reply to each position. Empty when they can.
+std::string contradiction(const std::vector<Line>& lines, Seat mine) {
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        for (std::size_t j = i + 1; j < lines.size(); ++j) {
+            const Line& a = lines[i];
+            const Line& b = lines[j];
+            std::size_t k = 0;
+            while (k < a.texts.size() && k < b.texts.size() && a.texts[k] == b.texts[k])
+                ++k;
+            if (k == a.texts.size() || k == b.texts.size() || a.seats[k] != mine)
+                continue; // one goes on where the other ends, or they part at their move
+            if (k == 0)
+                return "your lines start with different moves of yours (" + a.texts[0] + " and " +
+                       b.texts[0] + "), and you play one move now.";
+            const std::vector<std::string> before(a.texts.begin(),
+                                                  a.texts.begin() + static_cast<long>(k));
+            return "after " + join(before, " ") + " one line plays " + a.texts[k] +
+                   " and another " + b.texts[k] + ": a forecast has one reply to each move.";
+        }
+    }
+    return {};
+}
+
+// The lines without repeats and without lines that another one continues (they add nothing).
+std::vector<Line> without_repeats(const std::vector<Line>& lines) {
+    std::vector<Line> out;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const auto& a = lines[i].texts;
+        bool covered = false;
+        for (std::size_t j = 0; j < lines.size() && !covered; ++j) {
+            const auto& b = lines[j].texts;
+            if (j == i || b.size() < a.size() || !std::equal(a.begin(), a.end(), b.begin()))
+                continue;
+            covered = b.size() > a.size() || j < i; // of two equal lines the first stays
+        }
+        if (!covered)
+            out.push_back(lines[i]);
+    }
+    return out;
+}
+
+std::string lines_text(const std::vector<std::vector<std::string>>& lines) {
+    std::string out;
+    for (const auto& line : lines)
+        out += join(line, " ") + "\n";
+    return out;
+}
+
+std::string count(std::size_t n, const std::string& word) {
+    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+} // namespace
+
+void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
+    const std::string& p = s_.settings_.prefix;
+    // A line per row of the message reads as lines separated by ';' (the command's words lose
+    // the line breaks).
+    std::vector<std::string> args = command_args;
+    if (post_.text.find('\n') != std::string::npos) {
+        std::string text;
+        for (char c : post_.text)
+            text += c == '\n' ? std::string(" ; ") : std::string(1, c);
+        if (auto c = parse_command(text, {p, "/"}))
+            args = c->args;
+    }
+    // The lines would tell the opponent what the player has in mind: they are never read out
+    // of a channel, let alone stored from one.
+    if (!post_.direct) {
+        say("Forecasts are private: send " + p + "forecast to me by direct message. Nothing was "
+            "stored.");
+        return;
+    }
+    if (args.empty()) {
+        std::string rows;
+        for (const auto& g : store_.games_of_player(author_, {GameStatus::Ongoing})) {
+            const auto seat = seat_of(g, author_.id);
+            for (const auto& f : store_.forecasts(g.id))
+                if (seat && f.seat == *seat && f.ply == store_.action_count(g.id))
+                    for (const auto& line : f.lines)
+                        rows += "#" + std::to_string(g.id) + ": " + join(line, " ") + "\n";
+        }
+        if (rows.empty())
+            say("You have no forecasts. Use: " + form("forecast"));
+        else
+            say("Your forecasts, by game:", rows);
+        return;
+    }
+    std::size_t used = 0;
+    auto g = pick_game(args, used, "forecast", false);
+    if (!g)
+        return;
+    const std::string id = std::to_string(g->id);
+    const std::vector<std::string> rest(args.begin() + static_cast<long>(used), args.end());
+    const bool lines_given = !rest.empty() && !(rest.size() == 1 && is_clear_word(rest[0]));
+    if (g->status != GameStatus::Ongoing) {
+        const rules::Variant* v = rules::find_variant(g->variant);
+        say((v ? over_line(*g, v->info()) : "Game #" + id + " is not under way.") +
+            (lines_given ? " Nothing was stored." : ""));
+        return;
+    }
+    const auto seat = seat_of(*g, author_.id);
+    if (!seat) {
+        say("You are not playing in game #" + id + ".");
+        return;
+    }
+    Loaded l = load(*g);
+
+    // The forecast stored for this position; one of an earlier position is no longer any.
+    std::optional<storage::ForecastRecord> stored;
+    for (auto& f : store_.forecasts(l.rec.id)) {
+        if (f.seat != *seat)
+            continue;
+        if (f.ply == l.plies)
+            stored = std::move(f);
+        else
+            store_.clear_forecast(l.rec.id, f.seat);
+    }
+    const std::string other = who(l.rec, l.info(), rules::opponent(*seat));
+    if (!lines_given) {
+        if (!stored) {
+            say("You have no forecast in game #" + id + ". Use: " + form("forecast"));
+        } else if (!rest.empty()) {
+            store_.clear_forecast(l.rec.id, *seat);
+            say("Your forecast in game #" + id + " is cleared (" +
+                count(stored->lines.size(), "line") + ").");
+        } else {
+            const auto ds = deciders(l);
+            const bool mine_first = std::find(ds.begin(), ds.end(), *seat) != ds.end();
+            say("Your forecast in game #" + id + ", " + count(stored->lines.size(), "line") +
+                    (mine_first ? ", each starting with your own move:"
+                                : ", each starting with the next move of " + other + ":"),
+                lines_text(stored->lines));
+        }
+        return;
+    }
+
+    if (!l.game->foreseeable()) {
+        say("Game #" + id + " is " + l.info().title + ": forecasts are only for games where "
+            "nothing is hidden and no dice are rolled, so that a line can be checked when it is "
+            "stored. Nothing was stored.");
+        return;
+    }
+    const auto ds = deciders(l);
+    const bool mine_first = ds.size() == 1 && ds.front() == *seat;
+    if (mine_first && l.rec.paused) {
+        say("Game #" + id + " is paused by a moderator, so your first move cannot be played now. "
+            "Nothing was stored.");
+        return;
+    }
+
+    // Lines are separated by ';'; the words of each are actions, move numbers skipped.
+    std::vector<std::vector<std::string>> typed;
+    {
+        std::vector<std::string> words;
+        const auto close = [&] {
+            if (!words.empty())
+                typed.push_back(std::move(words));
+            words.clear();
+        };
+        for (const std::string& arg : rest) {
+            std::size_t start = 0;
+            while (true) {
+                const std::size_t semi = arg.find(';', start);
+                const std::string piece = arg.substr(start, semi == std::string::npos
+                                                                ? std::string::npos
+                                                                : semi - start);
+                if (!piece.empty() && !is_move_number(piece))
+                    words.push_back(piece);
+                if (semi == std::string::npos)
+                    break;
+                close();
+                start = semi + 1;
+            }
+        }
+        close();
+    }
+    if (typed.empty()) {
+        usage_error("forecast", "Say the lines: your opponent's move and your reply, and so on.");
+        return;
+    }
+    std::vector<Line> lines;
+    if (stored)
+        for (const auto& texts : stored->lines) {
+            auto read = read_line(*l.game, texts, false);
+            if (std::holds_alternative<Line>(read))
+                lines.push_back(std::get<Line>(std::move(read)));
+        }
+    const std::size_t kept = lines.size();
+    const std::string start_hint =
+        mine_first ? " It is your decision in game #" + id + ", so a line starts with your move."
+                   : " A line starts with the next move of " + other + ".";
+    for (std::size_t i = 0; i < typed.size(); ++i) {
+        const std::string where = typed.size() > 1 ? "Line " + std::to_string(i + 1) + ", move "
+                                                   : "Move ";
+        auto read = read_line(*l.game, typed[i], true);
+        if (const auto* e = std::get_if<LineError>(&read)) {
+            say("Nothing was stored. " + where + std::to_string(e->place) + ": " + e->reason +
+                (e->place == 1 ? start_hint : std::string()));
+            return;
+        }
+        Line line = std::get<Line>(std::move(read));
+        // A reply of the player's to a move of the opponent's is what a forecast is for.
+        bool theirs = false, answers = false;
+        for (Seat s : line.seats) {
+            answers = answers || (theirs && s == *seat);
+            theirs = theirs || s != *seat;
+        }
+        if (!answers) {
+            say("Nothing was stored. " +
+                (typed.size() > 1 ? "Line " + std::to_string(i + 1) : std::string("The line")) +
+                " has no reply of yours to a move of " + other + ": write the move you expect, "
+                "then yours, for example " + p + "forecast " + id + " " +
+                (mine_first ? "<your move> <theirs> <your reply>." : "<their move> <your reply>."));
+            return;
+        }
+        lines.push_back(std::move(line));
+    }
+    lines = without_repeats(lines);
+    if (const std::string why = contradiction(lines, *seat); !why.empty()) {
+        say("Nothing was stored: " + why +
+            (kept > 0 ? " " + p + "forecast " + id + " clear starts again." : std::string()));
+        return;
+    }
+    if (lines.size() > max_lines) {
+        say("Nothing was stored: a forecast holds at most " + std::to_string(max_lines) +
+            " lines, and this would make " + std::to_string(lines.size()) + ".");
+        return;
+    }
+    storage::ForecastRecord f{l.rec.id, *seat, author_.id, l.plies, {}};
+    for (const Line& line : lines)
+        f.lines.push_back(line.texts);
+    store_.put_forecast(f);
+    const std::string first = lines.front().texts.front();
+    say((kept > 0 ? "Forecast for game #" + id + " updated: " + count(lines.size(), "line") +
+                        " in all."
+                  : "Forecast stored for game #" + id + ": " + count(lines.size(), "line") + ".") +
+            (mine_first ? " Your " + first + " is played now; when " + other +
+                              " answers as a line foresees, I play your reply at once."
+                        : " When " + other +
+                              " plays the first move of a line, I play your reply at once.") +
+            " " + p + "forecast " + id + " shows it, " + p + "forecast " + id + " clear deletes it.",
+        lines_text(f.lines));
+    if (mine_first)
+        play(l, *seat, first);
+}
+
+std::optional<Seat> PostRun::follow_forecasts(Loaded& l, Seat seat, const std::string& canonical) {
+    auto stored = store_.forecasts(l.rec.id);
+    if (stored.empty())
+        return std::nullopt;
+    if (l.game->outcome().over()) {
+        clear_forecasts(l.rec); // the end of the game says enough
+        return std::nullopt;
+    }
+    const auto ds = deciders(l);
+    std::optional<Seat> answering;
+    for (auto& f : stored) {
+        // Lines of another position (a log changed by another process) foresee nothing here.
+        if (f.ply != l.plies - 1) {
+            store_.clear_forecast(l.rec.id, f.seat);
+            continue;
+        }
+        bool foreseen = false;
+        std::vector<std::vector<std::string>> kept;
+        for (auto& line : f.lines) {
+            if (line.empty() || line.front() != canonical)
+                continue;
+            foreseen = true;
+            line.erase(line.begin());
+            if (!line.empty())
+                kept.push_back(std::move(line));
+        }
+        const bool yours = std::find(ds.begin(), ds.end(), f.seat) != ds.end();
+        if (kept.empty()) {
+            store_.clear_forecast(l.rec.id, f.seat);
+            // A move of the owner's own that leaves their lines needs no word.
+            if (f.seat == seat)
+                continue;
+            const std::string mover = mention(*seated(l.rec, seat));
+            forecast_notes_.emplace_back(
+                f.player_id,
+                mover + " played " + canonical +
+                    (foreseen ? ", as your forecast foresaw, but no line of it goes further"
+                              : ", which your forecast did not foresee, so it is dropped") +
+                    (yours ? "; the decision is yours." : "."));
+            continue;
+        }
+        f.lines = std::move(kept);
+        f.ply = l.plies;
+        store_.put_forecast(f);
+        if (!yours || ds.size() != 1)
+            continue;
+        // The owner decides for themselves what a forecast cannot have weighed: a draw offered
+        // after it was stored would be declined by playing on, and a banned player's moves are
+        // refused however they come.
+        std::string held;
+        if (auto offer = store_.offer(l.rec.id, OfferKind::Draw); offer && offer->seat != f.seat)
+            held = mention(*seated(l.rec, offer->seat)) + " offers a draw";
+        else if (const auto account = store_.player(f.player_id);
+                 account && store_.ban(l.rec.platform, as_player(*account, l.rec.platform).user_id))
+            held = "you are banned here by a moderator";
+        if (held.empty()) {
+            answering = f.seat;
+            continue;
+        }
+        forecast_notes_.emplace_back(
+            f.player_id, held + ", so your forecast did not answer " + canonical + " with " +
+                             f.lines.front().front() + ". The decision is yours; the forecast "
+                             "stays, its lines now starting with that reply.");
+    }
+    return answering;
+}
+
+std::string PostRun::answer_forecasts(Loaded& l, std::optional<Seat> answering) {
+    const std::string id = std::to_string(l.rec.id);
+    std::string said;
+    std::map<std::int64_t, std::vector<std::string>> played; // by owner: "Nf3 with Nc6"
+    std::string previous;
+    if (const auto log = store_.actions(l.rec.id); answering && !log.empty())
+        previous = log.back().text;
+    // Each answer uses up the first action of a stored line, so this ends.
+    while (answering && l.rec.status == GameStatus::Ongoing) {
+        std::optional<storage::ForecastRecord> f;
+        for (auto& stored : store_.forecasts(l.rec.id))
+            if (stored.seat == *answering)
+                f = std::move(stored);
+        if (!f || f->lines.empty())
+            break;
+        auto parsed = rules::parse_action(*l.game, f->seat, f->lines.front().front());
+        if (!parsed) {
+            // The lines were read from this very position when they were stored; a reply that
+            // no longer reads means the log changed behind them, and they foresee nothing.
+            store_.clear_forecast(l.rec.id, f->seat);
+            break;
+        }
+        auto acted =
+            act(l, f->seat, *parsed, f->player_id, "forecast:" + post_.message_id, true);
+        if (!acted)
+            break;
+        said += " " + who(l.rec, l.info(), f->seat) + " played " + parsed->text + " in game #" +
+                id + ", from a forecast.";
+        for (const auto& n : acted->public_notes)
+            said += " " + n;
+        played[f->player_id].push_back(previous + " with " + parsed->text);
+        previous = parsed->text;
+        answering = acted->answering;
+    }
+    for (const auto& [owner, moves] : played) {
+        std::string left = " Nothing of it is left.";
+        for (const auto& f : store_.forecasts(l.rec.id))
+            if (f.player_id == owner)
+                left = " It goes on with " + count(f.lines.size(), "line") + ": " +
+                       [&] {
+                           std::vector<std::string> texts;
+                           for (const auto& line : f.lines)
+                               texts.push_back(join(line, " "));
+                           return join(texts, "; ");
+                       }() +
+                       ".";
+        forecast_notes_.emplace_back(owner, "your forecast answered " + join(moves, ", then ") +
+                                                "." + left);
+    }
+    return said;
+}
+
+void PostRun::clear_forecasts(const GameRecord& g, const std::string& why) {
+    for (const auto& f : store_.forecasts(g.id)) {
+        store_.clear_forecast(g.id, f.seat);
+        if (!why.empty())
+            tell(player(f.player_id),
+                 "Game #" + std::to_string(g.id) + ": " + why + ", so your forecast is cleared.",
+                 {}, &g);
+    }
+}
+
+} // namespace ghostpost::bot

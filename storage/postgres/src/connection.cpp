@@ -1,0 +1,278 @@
+#include "connection.h"
+
+#include <libpq-fe.h>
+
+#include <charconv>
+#include <cstdlib>
+
+namespace ghostpost::storage {
+
+namespace {
+
+// The server's SQLSTATE classes (PostgreSQL's appendix A), as our kinds.
+StorageError::Kind kind_of(const std::string& sqlstate) {
+    if (sqlstate == "40001" || sqlstate == "40P01")
+        return StorageError::Kind::Conflict; // serialization failure, deadlock
+    if (sqlstate == "55P03" || sqlstate == "57014")
+        return StorageError::Kind::Busy; // lock not available, statement timeout
+    if (sqlstate.starts_with("23"))
+        return StorageError::Kind::Constraint;
+    if (sqlstate.empty() || sqlstate.starts_with("08") || sqlstate.starts_with("53") ||
+        sqlstate.starts_with("57") || sqlstate.starts_with("58"))
+        return StorageError::Kind::Io; // connection, resources, shutdown, system errors
+    return StorageError::Kind::Other;
+}
+
+// Oids of the built-in types the parameters use (pg_type.dat).
+constexpr unsigned int int8_oid = 20;
+constexpr unsigned int text_oid = 25;
+constexpr unsigned int bytea_oid = 17;
+constexpr unsigned int float8_oid = 701;
+
+void ignore_notice(void*, const char*) {}
+
+} // namespace
+
+PostgresError::PostgresError(const std::string& sqlstate, const std::string& message)
+    : StorageError(kind_of(sqlstate), message), sqlstate_(sqlstate) {}
+
+namespace pg {
+
+std::string dollar_parameters(std::string_view sql) {
+    std::string out;
+    out.reserve(sql.size());
+    bool quoted = false;
+    for (std::size_t i = 0; i < sql.size(); ++i) {
+        const char c = sql[i];
+        if (c == '\'')
+            quoted = !quoted; // '' inside a literal toggles twice
+        if (!quoted && c == '?' && i + 1 < sql.size() && sql[i + 1] >= '0' && sql[i + 1] <= '9')
+            out += '$';
+        else
+            out += c;
+    }
+    return out;
+}
+
+Connection::Connection(const std::string& url, const PostgresOptions& options)
+    : url_(url), options_(options) {
+    open();
+}
+
+Connection::~Connection() { PQfinish(conn_); }
+
+void Connection::open() {
+    // The URL is expanded as a connection string; the password, when given, travels apart
+    // from it, so that no string that might be printed carries it.
+    const char* keywords[] = {"dbname", "password", "application_name", nullptr};
+    const char* values[] = {url_.c_str(),
+                            options_.password.empty() ? nullptr : options_.password.c_str(),
+                            "ghostpost", nullptr};
+    if (options_.password.empty()) {
+        keywords[1] = "application_name";
+        values[1] = "ghostpost";
+        keywords[2] = nullptr;
+    }
+    PQfinish(conn_);
+    prepared_.clear();
+    conn_ = PQconnectdbParams(keywords, values, 1);
+    if (conn_ == nullptr)
+        throw PostgresError("", "postgres: out of memory");
+    if (PQstatus(conn_) != CONNECTION_OK)
+        fail(nullptr);
+    PQsetNoticeProcessor(conn_, ignore_notice, nullptr); // "already exists, skipping" etc.
+    exec("SET lock_timeout = " + std::to_string(options_.lock_timeout_ms));
+    // SERIALIZABLE transactions keep what they read locked for conflict checks; a sequential
+    // scan locks the whole table, and then nearly every transaction of another daemon
+    // conflicts with it. Every query of the store has an index (the scale tests check SQLite's
+    // plans), so the planner is told to use them even on a table small enough to scan
+    // (PostgreSQL's manual, "Serializable Isolation Level", gives the same advice).
+    exec("SET enable_seqscan = off");
+}
+
+void Connection::ensure_open() {
+    if (PQstatus(conn_) == CONNECTION_OK)
+        return;
+    open();
+}
+
+void Connection::fail(pg_result* result) {
+    std::string sqlstate;
+    std::string message;
+    if (result != nullptr) {
+        if (const char* code = PQresultErrorField(result, PG_DIAG_SQLSTATE))
+            sqlstate = code;
+        if (const char* text = PQresultErrorField(result, PG_DIAG_MESSAGE_PRIMARY))
+            message = text;
+        PQclear(result);
+    }
+    if (message.empty())
+        message = PQerrorMessage(conn_);
+    while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
+        message.pop_back();
+    // A broken connection answers with no SQLSTATE; it is opened again before the next use.
+    if (PQstatus(conn_) != CONNECTION_OK)
+        sqlstate.clear();
+    throw PostgresError(sqlstate, "postgres: " + message);
+}
+
+void Connection::exec(std::string_view sql) {
+    if (!in_transaction_)
+        ensure_open();
+    PGresult* result = PQexec(conn_, std::string(sql).c_str());
+    const auto status = PQresultStatus(result);
+    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)
+        fail(result);
+    PQclear(result);
+}
+
+Statement::Statement(Connection& db, std::string_view sql)
+    : db_(db), sql_(dollar_parameters(sql)) {}
+
+Statement::~Statement() { PQclear(result_); }
+
+Statement::Parameter& Statement::at(int index) {
+    const auto i = static_cast<std::size_t>(index - 1);
+    if (parameters_.size() <= i)
+        parameters_.resize(i + 1);
+    return parameters_[i];
+}
+
+Statement& Statement::bind(int index, std::int64_t value) {
+    at(index) = {std::to_string(value), int8_oid, false};
+    return *this;
+}
+
+Statement& Statement::bind(int index, std::string_view text) {
+    at(index) = {std::string(text), text_oid, false};
+    return *this;
+}
+
+Statement& Statement::bind_blob(int index, const std::vector<std::uint8_t>& bytes) {
+    at(index) = {std::string(bytes.begin(), bytes.end()), bytea_oid, true};
+    return *this;
+}
+
+Statement& Statement::bind_null(int index) {
+    at(index) = {};
+    return *this;
+}
+
+Statement& Statement::bind_real(int index, double value) {
+    char buffer[64];
+    const auto end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr; // round-trips
+    at(index) = {std::string(buffer, end), float8_oid, false};
+    return *this;
+}
+
+bool Statement::step() {
+    if (result_ != nullptr)
+        return ++row_ < rows_;
+    if (!db_.in_transaction_)
+        db_.ensure_open();
+    PGconn* conn = db_.conn_;
+    std::string key = sql_;
+    std::vector<unsigned int> types;
+    std::vector<const char*> values;
+    std::vector<int> lengths;
+    std::vector<int> formats;
+    for (const Parameter& p : parameters_) {
+        key += '\x1f' + std::to_string(p.type);
+        types.push_back(p.type);
+        values.push_back(p.value ? p.value->data() : nullptr);
+        lengths.push_back(p.value ? static_cast<int>(p.value->size()) : 0);
+        formats.push_back(p.binary ? 1 : 0);
+    }
+    auto [it, inserted] = db_.prepared_.try_emplace(key);
+    if (inserted) {
+        it->second = "s" + std::to_string(db_.prepared_.size());
+        PGresult* prepared = PQprepare(conn, it->second.c_str(), sql_.c_str(),
+                                       static_cast<int>(types.size()), types.data());
+        if (PQresultStatus(prepared) != PGRES_COMMAND_OK) {
+            db_.prepared_.erase(it);
+            db_.fail(prepared);
+        }
+        PQclear(prepared);
+    }
+    PGresult* result =
+        PQexecPrepared(conn, it->second.c_str(), static_cast<int>(values.size()), values.data(),
+                       lengths.data(), formats.data(), 0);
+    const auto status = PQresultStatus(result);
+    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)
+        db_.fail(result);
+    result_ = result;
+    rows_ = PQntuples(result);
+    row_ = 0;
+    const char* changed = PQcmdTuples(result);
+    db_.changes_ = changed != nullptr && *changed != '\0' ? std::atoi(changed) : 0;
+    return row_ < rows_;
+}
+
+void Statement::run() {
+    while (step()) {
+    }
+}
+
+bool Statement::is_null(int column) const { return PQgetisnull(result_, row_, column) != 0; }
+
+std::int64_t Statement::column_int(int column) const {
+    const char* text = PQgetvalue(result_, row_, column);
+    if (text[0] == 't')
+        return 1;
+    if (text[0] == 'f')
+        return 0;
+    std::int64_t value = 0;
+    std::from_chars(text, text + PQgetlength(result_, row_, column), value);
+    return value;
+}
+
+double Statement::column_real(int column) const {
+    return std::strtod(PQgetvalue(result_, row_, column), nullptr);
+}
+
+std::string Statement::column_text(int column) const {
+    return std::string(PQgetvalue(result_, row_, column),
+                       static_cast<std::size_t>(PQgetlength(result_, row_, column)));
+}
+
+std::vector<std::uint8_t> Statement::column_blob(int column) const {
+    if (is_null(column))
+        return {};
+    std::size_t size = 0;
+    unsigned char* bytes = PQunescapeBytea(
+        reinterpret_cast<const unsigned char*>(PQgetvalue(result_, row_, column)), &size);
+    if (bytes == nullptr)
+        throw PostgresError("", "postgres: cannot decode a bytea value");
+    std::vector<std::uint8_t> out(bytes, bytes + size);
+    PQfreemem(bytes);
+    return out;
+}
+
+Transaction::Transaction(Connection& db, bool serializable) : db_(db) {
+    db_.exec(serializable ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN");
+    db_.in_transaction_ = true;
+}
+
+Transaction::~Transaction() {
+    if (done_)
+        return;
+    db_.in_transaction_ = false;
+    // Never throws: on a broken connection the server has already rolled back.
+    if (PQstatus(db_.conn_) == CONNECTION_OK)
+        PQclear(PQexec(db_.conn_, "ROLLBACK"));
+}
+
+void Transaction::commit() {
+    done_ = true; // a failed COMMIT ends the transaction too
+    // COMMIT goes to the transaction's own connection, never to a new one.
+    struct Ended {
+        Connection& db;
+        ~Ended() { db.in_transaction_ = false; }
+    } ended{db_};
+    db_.exec("COMMIT");
+    db_.committed();
+}
+
+} // namespace pg
+
+} // namespace ghostpost::storage

@@ -1,0 +1,125 @@
+// RAII over libpq, shaped like the SQLite wrappers (sqlite.h) so that the shared store
+// (sql_store.h) runs on both: parameters written ?1, ?2... become $1, $2..., a statement is
+// prepared once per connection and kept, rows are stepped through one by one. Every failure
+// becomes a PostgresError through one place.
+#pragma once
+
+#include "ghostpost/storage/postgres.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+struct pg_conn;
+struct pg_result;
+
+namespace ghostpost::storage::pg {
+
+// One connection. A connection that broke is opened again before the next transaction (or the
+// next statement outside one); the statement that met the break fails as Io.
+class Connection {
+public:
+    Connection(const std::string& url, const PostgresOptions& options);
+    ~Connection();
+    Connection(const Connection&) = delete;
+    Connection& operator=(const Connection&) = delete;
+
+    // Runs one or more statements without parameters or results. Errors: PostgresError.
+    void exec(std::string_view sql);
+    // Rows changed by the last statement run through a Statement.
+    int changes() const { return changes_; }
+    void committed() const {
+        if (options_.on_commit)
+            options_.on_commit();
+    }
+
+private:
+    friend class Statement;
+    friend class Transaction;
+    // Opens the connection again when it broke, unless a transaction is open on it (its work
+    // is lost with the connection: the caller must start it again). Errors: PostgresError.
+    void ensure_open();
+    void open();
+    // Throws the PostgresError `result` describes (or the connection's own when it has none).
+    [[noreturn]] void fail(pg_result* result);
+
+    std::string url_;
+    PostgresOptions options_;
+    pg_conn* conn_ = nullptr;
+    // Prepared statement names by SQL and parameter types: the server keeps the plans.
+    std::unordered_map<std::string, std::string> prepared_;
+    int changes_ = 0;
+    // A transaction is open: a broken connection must fail its statements, not be replaced
+    // under them (the new one would run the rest outside the transaction).
+    bool in_transaction_ = false;
+};
+
+// A statement with parameters, run when first stepped. Parameters are numbered from 1,
+// columns from 0, as in the SQLite wrapper.
+class Statement {
+public:
+    Statement(Connection& db, std::string_view sql);
+    ~Statement();
+    Statement(const Statement&) = delete;
+    Statement& operator=(const Statement&) = delete;
+
+    Statement& bind(int index, std::int64_t value);
+    Statement& bind(int index, int value) { return bind(index, static_cast<std::int64_t>(value)); }
+    Statement& bind(int index, std::string_view text);
+    Statement& bind(int index, const char* text) { return bind(index, std::string_view(text)); }
+    Statement& bind(int index, const std::string& text) { return bind(index, std::string_view(text)); }
+    Statement& bind_blob(int index, const std::vector<std::uint8_t>& bytes);
+    Statement& bind_null(int index);
+    Statement& bind_real(int index, double value);
+
+    // Runs the statement on the first call; true while a row is ready. Errors: PostgresError.
+    bool step();
+    void run();
+
+    bool is_null(int column) const;
+    std::int64_t column_int(int column) const; // booleans read as 1 and 0
+    double column_real(int column) const;
+    std::string column_text(int column) const;
+    std::vector<std::uint8_t> column_blob(int column) const;
+
+private:
+    struct Parameter {
+        std::optional<std::string> value;
+        unsigned int type = 0; // the Oid; 0: let the server infer it (a NULL)
+        bool binary = false;
+    };
+    Parameter& at(int index);
+
+    Connection& db_;
+    std::string sql_;
+    std::vector<Parameter> parameters_;
+    pg_result* result_ = nullptr;
+    int row_ = -1;
+    int rows_ = 0;
+};
+
+// BEGIN ISOLATION LEVEL SERIALIZABLE: each post's transaction sees the database as if it ran
+// alone, as with SQLite's one writer; a transaction that would break that fails as Conflict
+// and is run again. The destructor rolls back unless commit() ran, and never throws.
+class Transaction {
+public:
+    // `serializable` false: READ COMMITTED, where each statement sees what others committed
+    // before it (a migration waiting for another daemon's must then see its tables).
+    explicit Transaction(Connection& db, bool serializable = true);
+    ~Transaction();
+    Transaction(const Transaction&) = delete;
+    Transaction& operator=(const Transaction&) = delete;
+    void commit();
+
+private:
+    Connection& db_;
+    bool done_ = false;
+};
+
+// "?12" -> "$12" outside string literals: the shared SQL is written for SQLite's numbering.
+std::string dollar_parameters(std::string_view sql);
+
+} // namespace ghostpost::storage::pg

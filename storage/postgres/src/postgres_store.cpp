@@ -1,0 +1,127 @@
+// The PostgreSQL backend: the shared SQL of sql_store.h over libpq, and what several daemons
+// on one database need besides: leases (who polls a platform), claims on outbox entries (who
+// delivers them), and row locks on games (whose post goes first). Its schema is the files in
+// storage/postgres/migrations/.
+#include "connection.h"
+#include "migrate.h"
+#include "sql_store.h"
+
+namespace ghostpost::storage {
+
+namespace {
+
+constexpr sql::Migration migrations[] = {
+#include "postgres_migrations.inc"
+};
+
+// Any number the daemons agree on: the advisory lock that makes migrations one at a time.
+constexpr const char* schema_lock = "SELECT pg_advisory_xact_lock(7420656)";
+
+struct PostgresDriver {
+    using Database = pg::Connection;
+    using Statement = pg::Statement;
+    using Transaction = pg::Transaction;
+    struct SchemaTransaction : pg::Transaction {
+        explicit SchemaTransaction(pg::Connection& db) : pg::Transaction(db, false) {}
+    };
+
+    static constexpr bool shared = true;
+    static constexpr const char* for_update = " FOR UPDATE";
+    static constexpr const char* skip_locked = " FOR UPDATE SKIP LOCKED";
+    static constexpr const char* insertion_order = "seq";
+    static std::string unindexed(const char* column) { return column; }
+
+    static void lock_schema(Database& db) { db.exec(schema_lock); }
+
+    static int recorded_version(Database& db) {
+        db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, "
+                "name TEXT NOT NULL, applied_at BIGINT NOT NULL)");
+        Statement s(db, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations");
+        s.step();
+        return static_cast<int>(s.column_int(0));
+    }
+
+    static void record(Database& db, const sql::Migration& m) {
+        Statement s(db, "INSERT INTO schema_migrations (version, name, applied_at) VALUES "
+                        "(?1, ?2, CAST(EXTRACT(EPOCH FROM now()) AS BIGINT))");
+        s.bind(1, m.version).bind(2, m.name).run();
+    }
+};
+
+class PostgresStore final : public sql::SqlStore<PostgresDriver> {
+public:
+    PostgresStore(const std::string& url, const PostgresOptions& options)
+        : SqlStore(url, options) {
+        sql::migrate<PostgresDriver>(db_, migrations);
+    }
+
+    bool hold_lease(const std::string& name, const std::string& holder, std::int64_t now,
+                    std::int64_t expires_at) override {
+        // One statement, so it is atomic without a transaction of its own: the row is taken
+        // when it is new, ours, or run out.
+        Statement s(db_, "INSERT INTO leases (name, holder, expires_at) VALUES (?1, ?2, ?4) "
+                         "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, "
+                         "expires_at = excluded.expires_at WHERE leases.holder = excluded.holder "
+                         "OR leases.expires_at <= ?3 RETURNING holder");
+        s.bind(1, name).bind(2, holder).bind(3, now).bind(4, expires_at);
+        const bool held = s.step();
+        s.run();
+        return held;
+    }
+
+    void release_lease(const std::string& name, const std::string& holder) override {
+        Statement s(db_, "DELETE FROM leases WHERE name = ?1 AND holder = ?2");
+        s.bind(1, name).bind(2, holder).run();
+    }
+
+    std::vector<OutboxEntry> claim_due(const std::string& platform, std::int64_t now, int limit,
+                                       const std::string& holder,
+                                       std::int64_t claimed_until) override {
+        // As `due`, less what another live sender holds and whatever waits behind it to the
+        // same destination; SKIP LOCKED passes over rows another sender is claiming right now.
+        Statement s(
+            db_,
+            "UPDATE outbox SET claimed_by = ?4, claimed_until = ?5 WHERE id IN (SELECT e.id FROM "
+            "outbox e WHERE e.platform = ?1 AND e.state = 'pending' AND e.next_attempt_at <= ?2 "
+            "AND (e.claimed_until <= ?2 OR e.claimed_by = ?4) AND NOT EXISTS (SELECT 1 FROM "
+            "outbox o WHERE o.platform = e.platform AND o.to_user = e.to_user AND o.destination "
+            "= e.destination AND o.state = 'pending' AND o.id < e.id AND (o.next_attempt_at > ?2 "
+            "OR (o.claimed_until > ?2 AND o.claimed_by <> ?4))) ORDER BY e.id LIMIT ?3 FOR "
+            "UPDATE SKIP LOCKED) RETURNING id, platform, to_user, destination, text, code, png, "
+            "reply_to, attempts, next_attempt_at, notice_channel, blocked_notice, created_at, "
+            "buttons, named");
+        s.bind(1, platform).bind(2, now).bind(3, limit).bind(4, holder).bind(5, claimed_until);
+        std::vector<OutboxEntry> out;
+        while (s.step())
+            out.push_back(sql::read_outbox_entry(s));
+        std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+        return out;
+    }
+
+    void unclaim(const std::vector<std::int64_t>& ids, const std::string& holder) override {
+        for (const std::int64_t id : ids) {
+            Statement s(db_, "UPDATE outbox SET claimed_by = '', claimed_until = 0 WHERE id = ?1 "
+                             "AND claimed_by = ?2 AND state = 'pending'");
+            s.bind(1, id).bind(2, holder).run();
+        }
+    }
+
+    void reschedule(std::int64_t id, std::int64_t next_attempt_at,
+                    const std::string& error) override {
+        // The entry is free again for whichever sender finds it due next.
+        Statement s(db_, "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?2, "
+                         "last_error = ?3, claimed_by = '', claimed_until = 0 WHERE id = ?1");
+        s.bind(1, id).bind(2, next_attempt_at).bind(3, error).run();
+    }
+};
+
+} // namespace
+
+int postgres_schema_version() { return static_cast<int>(std::size(migrations)); }
+
+std::unique_ptr<Store> open_postgres_store(const std::string& url,
+                                           const PostgresOptions& options) {
+    return std::make_unique<PostgresStore>(url, options);
+}
+
+} // namespace ghostpost::storage

@@ -1,0 +1,137 @@
+// Single rules of the Dutch system, each on a field made to show it.
+#include "ghostpost/bot/pairing.h"
+
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+using namespace ghostpost::bot;
+
+namespace {
+
+SwissPlayer player(int index, double score, std::vector<Colour> colours = {}) {
+    SwissPlayer p;
+    p.player = index;
+    p.number = index + 1;
+    p.score = score;
+    p.colours = std::move(colours);
+    return p;
+}
+
+void meet(SwissRound& r, int a, int b) {
+    r.players[static_cast<std::size_t>(a)].opponents.push_back(b);
+    r.players[static_cast<std::size_t>(b)].opponents.push_back(a);
+}
+
+std::string text(const std::optional<std::vector<SwissBoard>>& boards) {
+    if (!boards)
+        return "none";
+    std::ostringstream out;
+    for (const auto& b : *boards)
+        out << b.white + 1 << "-" << (b.black == bye ? 0 : b.black + 1) << " ";
+    return out.str();
+}
+
+constexpr Colour W = Colour::White;
+constexpr Colour B = Colour::Black;
+
+} // namespace
+
+TEST_CASE("Round 1 pairs the top half against the bottom half, the colours alternating from the "
+          "colour drawn for the first seed",
+          "[swiss]") {
+    SwissRound r;
+    for (int p = 0; p < 7; ++p)
+        r.players.push_back(player(p, 0));
+    CHECK(text(swiss_round(r)) == "1-4 5-2 3-6 7-0 ");
+    r.initial_colour = Colour::Black;
+    CHECK(text(swiss_round(r)) == "4-1 2-5 6-3 7-0 ");
+}
+
+TEST_CASE("Two players who met cannot meet again, and then there is no pairing", "[swiss]") {
+    SwissRound r;
+    r.round = 2;
+    r.rounds = 3;
+    r.players = {player(0, 1, {W}), player(1, 0, {B})};
+    meet(r, 0, 1);
+    CHECK_FALSE(swiss_round(r).has_value());
+}
+
+TEST_CASE("The bye goes to the lowest-ranked player who has not had one", "[swiss]") {
+    SwissRound r;
+    r.round = 2;
+    r.rounds = 4;
+    r.players = {player(0, 1, {W}), player(1, 1, {B}), player(2, 0, {W}), player(3, 0, {B}),
+                 player(4, 1)};
+    meet(r, 0, 3);
+    meet(r, 1, 2);
+    r.players[4].bye_ineligible = true; // 5 had the bye in round 1
+    r.players[4].unplayed = 1;
+    // 1, 2 and 5 lead: 1 meets 2 and 5 floats down to meet 3; 4, the last who may have it,
+    // has the bye (a zero, as low as a bye can go: C5).
+    const auto boards = swiss_round(r);
+    REQUIRE(boards);
+    CHECK(text(boards) == "2-1 5-3 4-0 ");
+    CHECK(boards->back().white_float == Float::Down);
+    // 5 on one point against 3 on none: a downfloat for 5, an upfloat for 3.
+    CHECK((*boards)[1].white_float == Float::Down);
+    CHECK((*boards)[1].black_float == Float::Up);
+}
+
+TEST_CASE("Two players who must both have White do not meet, unless a topscorer in the last round "
+          "is one of them",
+          "[swiss]") {
+    // 1 and 2 both had Black twice, 3 White twice; nobody met.
+    SwissRound r;
+    r.round = 3;
+    r.rounds = 5;
+    r.players = {player(0, 2, {B, B}), player(1, 2, {B, B}), player(2, 0, {W, W}),
+                 player(3, 0, {W, B})};
+    // Not the last round: 1 and 2 may not meet, each meets a zero and takes White.
+    CHECK(text(swiss_round(r)) == "1-3 2-4 ");
+    // The last round: 1 and 2 are topscorers (2 of a possible 2 before it) and meet; the
+    // higher-ranked keeps White and 2 has a third Black in a row, as the handbook allows there.
+    r.rounds = 3;
+    CHECK(text(swiss_round(r)) == "1-2 4-3 ");
+}
+
+TEST_CASE("Colours: the stronger preference wins, then alternation from the last different "
+          "round, then the higher-ranked player's preference",
+          "[swiss]") {
+    SwissRound r;
+    r.round = 3;
+    r.rounds = 5;
+    // 1 (W then B: mildly White) meets 2 (B only: strongly White): 2 has White.
+    r.players = {player(0, 1, {W, B}), player(1, 1, {B})};
+    CHECK(text(swiss_round(r)) == "2-1 ");
+    // Both mildly White after B W W B and W B W B: the latest round with different colours is
+    // the first, where 1 had White, so 2 has it now (though 1 ranks higher).
+    r.players = {player(0, 2, {B, W, W, B}), player(1, 2, {W, B, W, B})};
+    CHECK(text(swiss_round(r)) == "2-1 ");
+    // Same histories (both W B): the higher-ranked player's preference, White, for 1, though
+    // the colour drawn would have given the first seed Black.
+    r.initial_colour = B;
+    r.players = {player(0, 1, {W, B}), player(1, 1, {W, B})};
+    CHECK(text(swiss_round(r)) == "1-2 ");
+    // A player who has not played yet takes what the other does not want.
+    r.players = {player(0, 1), player(1, 1, {W})};
+    CHECK(text(swiss_round(r)) == "1-2 ");
+}
+
+TEST_CASE("A resident who floated down last round is not the one to float again when another "
+          "can (C14)",
+          "[swiss]") {
+    // Three on one point (1, 2, 3), one on none (4). 3 floated down last round: 1 meets 3,
+    // and 2 floats down to 4 instead.
+    SwissRound r;
+    r.round = 3;
+    r.rounds = 5;
+    r.players = {player(0, 1, {W, B}), player(1, 1, {B, W}), player(2, 1, {B, W}),
+                 player(3, 0, {W, B})};
+    r.players[2].float_last = Float::Down;
+    CHECK(text(swiss_round(r)) == "1-3 4-2 ");
+    // Without that float the natural pairing stands: 1 meets 2 (top half, bottom half), 3
+    // floats down.
+    r.players[2].float_last = Float::None;
+    CHECK(text(swiss_round(r)) == "1-2 4-3 ");
+}
