@@ -69,6 +69,14 @@ Action to_action(const Position& pos, const Move& m) {
     return a;
 }
 
+std::vector<Action> to_actions(const Position& pos, const MoveList& legal) {
+    std::vector<Action> out;
+    out.reserve(legal.size());
+    for (const Move& m : legal)
+        out.push_back(to_action(pos, m));
+    return out;
+}
+
 std::vector<NotatedAction> notate(Position& pos, const MoveList& legal) {
     std::vector<NotatedAction> out;
     out.reserve(legal.size());

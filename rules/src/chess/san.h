@@ -17,6 +17,9 @@ std::string to_san(Position& pos, const Move& m, const MoveList& legal);
 // A move as the interface's Action, and back.
 Action to_action(const Position& pos, const Move& m);
 
+// Every legal move as an Action, without its text: what a search needs.
+std::vector<Action> to_actions(const Position& pos, const MoveList& legal);
+
 // Every legal move with its SAN: the notated actions of the side to move.
 std::vector<NotatedAction> notate(Position& pos, const MoveList& legal);
 

@@ -118,11 +118,7 @@ public:
     std::vector<Action> legal_actions(Seat seat) const override {
         if (outcome_.over() || seat != pos_.side_to_move())
             return {};
-        std::vector<Action> out;
-        out.reserve(legal_.size());
-        for (const auto& m : legal_)
-            out.push_back(chess::to_action(pos_, m));
-        return out;
+        return chess::to_actions(pos_, legal_);
     }
 
     // The mover reads its move on the board without the other side's Phantom (docs: "Reading a
