@@ -202,11 +202,15 @@ Worlds phantom_worlds(const rules::Variant& variant, const rules::SeatView& view
     };
 
     Worlds w;
-    w.naming = start(variant, record.options, fen_with(std::nullopt));
     if (phantom_state(b, them) != PhantomState::InPlay) {
+        w.naming = start(variant, record.options, fen_with(std::nullopt));
         w.games.push_back(w.naming->clone());
         return w;
     }
+    // The board without the unseen Phantom is no position of the game when the Phantom stands
+    // between one of our pieces and their king: then the worlds name the actions themselves.
+    if (auto seen = variant.start(record.options, fen_with(std::nullopt)))
+        w.naming = std::move(*seen);
     std::vector<rules::Square> candidates;
     if (auto sq = announced_phantom(record, them); sq && b.at(*sq).figures.empty())
         candidates.push_back(*sq);

@@ -220,6 +220,22 @@ TEST_CASE("Two Phantom Chess positions that differ only in the unseen Phantom's 
     }
 }
 
+TEST_CASE("In Phantom Chess the engine plays when the unseen Phantom shields a king from its rook",
+          "[engine][variant:phantom]") {
+    // Black's Phantom on e5 stands between White's rook on e1 and Black's king on e8. White's
+    // board without it would have the king of the side not to move in check: no position of the
+    // game, so only the worlds with the Phantom on the e-file between them can be thought in.
+    test::Table t("phantom", "4k3/8/8/4f3/8/8/8/K3R3[F] w - - 0 1");
+    const auto view = t.game->seat_view(Seat::White);
+    REQUIRE(view.board().at({4, 4}).figures.empty());
+    ghostpost::engine::PublicRecord record{"phantom", t.game->options(), {}, {}, {}};
+    auto choice = ghostpost::engine::choose(view, record, depth(1), 3);
+    REQUIRE(choice);
+    // The squares e2 to e7 fit the view; the engine thinks in the four it samples.
+    CHECK(choice->worlds == 4);
+    CHECK(is_legal(*t.game, Seat::White, choice->action.action));
+}
+
 TEST_CASE("In Phantom Chess the engine takes the unseen Phantom where its entry was announced",
           "[engine][variant:phantom]") {
     test::Table t("phantom");
