@@ -196,11 +196,15 @@ DutchRound::DutchRound(const SwissRound& r) : round_(r), n_(static_cast<int>(r.p
                 const Colour got = (side == 0) == w ? Colour::White : Colour::Black;
                 const int cd = z.cd + static_cast<int>(got);
                 const auto& h = z.p->colours;
-                const bool third = h.size() >= 2 && h[h.size() - 1] == got && h[h.size() - 2] == got;
-                miss[0] += cd > 2 || cd < -2;                                    // C10
-                miss[1] += third;                                                // C11
-                miss[2] += z.pref.colour != Colour::None && got != z.pref.colour; // C12
-                miss[3] += (z.cd == 1 || z.cd == -1) && got != z.pref.colour;    // C13
+                const bool third =
+                    h.size() >= 2 && h[h.size() - 1] == got && h[h.size() - 2] == got;
+                auto missed = [&miss](std::size_t c, bool failed) {
+                    miss[c] = static_cast<std::uint8_t>(miss[c] + (failed ? 1 : 0));
+                };
+                missed(0, cd > 2 || cd < -2);                                     // C10
+                missed(1, third);                                                 // C11
+                missed(2, z.pref.colour != Colour::None && got != z.pref.colour); // C12
+                missed(3, (z.cd == 1 || z.cd == -1) && got != z.pref.colour);     // C13
             }
             misses_[idx(a * n_ + b)] = miss;
         }
