@@ -9,6 +9,7 @@
 // the platform delivers them 50 to a poll and accepts every reply at once.
 //
 // Run a Release build: `pipeline [dir] [games]` (dir default "."; a real disk, not tmpfs).
+#include "feed_platform.h"
 #include "ghostpost/bot/daemon.h"
 #include "ghostpost/bot/log.h"
 #include "ghostpost/storage/sqlite.h"
@@ -23,41 +24,10 @@
 #include <vector>
 
 using namespace ghostpost;
+using bench::FeedPlatform;
 using SteadyClock = std::chrono::steady_clock;
 
 namespace {
-
-class FeedPlatform final : public bot::Platform {
-public:
-    explicit FeedPlatform(std::deque<bot::Post> posts) : posts_(std::move(posts)) {}
-    std::string name() const override { return "bench"; }
-    std::vector<bot::Post> poll(const std::string&, std::chrono::seconds) override {
-        std::vector<bot::Post> out;
-        while (!posts_.empty() && out.size() < 50) {
-            out.push_back(std::move(posts_.front()));
-            posts_.pop_front();
-        }
-        if (out.empty())
-            finished_ = true; // the outbox was delivered just before this poll
-        return out;
-    }
-    bot::Delivery send(const bot::Reply&) override {
-        ++sent;
-        return {};
-    }
-    bot::Pacing pacing() const override {
-        bot::Pacing unpaced;
-        unpaced.per_chat = std::chrono::milliseconds(0);
-        unpaced.group_per_minute = 1 << 30;
-        return unpaced;
-    }
-    bool finished() const override { return finished_; }
-    int sent = 0;
-
-private:
-    std::deque<bot::Post> posts_;
-    bool finished_ = false;
-};
 
 void remove_db(const std::string& path) {
     for (const char* suffix : {"", "-wal", "-shm"})
@@ -122,7 +92,7 @@ double pipeline_rate(const std::string& dir, int games, int& posts_out, int& sen
         auto store = storage::open_sqlite_store(path);
         std::int64_t now = 1700000000;
         bot::Service service(*store, {}, [&] { return now; });
-        FeedPlatform platform(std::move(posts));
+        FeedPlatform platform("bench", std::move(posts));
         bot::DaemonOptions options;
         bot::StopToken stop;
         const auto t = SteadyClock::now();

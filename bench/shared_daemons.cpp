@@ -8,6 +8,7 @@
 // Run a Release build against a durable server: bench/shared_daemons.sh does, starting a
 // throw-away PostgreSQL cluster with fsync on; or `shared_daemons URL [dir] [games]`, where URL
 // names a database the benchmark may make schemas in and dir holds the SQLite file.
+#include "feed_platform.h"
 #include "ghostpost/bot/daemon.h"
 #include "ghostpost/bot/log.h"
 #include "ghostpost/storage/store.h"
@@ -27,44 +28,10 @@
 #include <vector>
 
 using namespace ghostpost;
+using bench::FeedPlatform;
 using SteadyClock = std::chrono::steady_clock;
 
 namespace {
-
-// Hands out the posts after the cursor, 50 at a time, as a platform does: a post the loop
-// could not handle (another daemon's transaction conflicted with it) comes again.
-class FeedPlatform final : public bot::Platform {
-public:
-    FeedPlatform(std::string name, std::deque<bot::Post> posts)
-        : name_(std::move(name)), posts_(std::move(posts)) {}
-    std::string name() const override { return name_; }
-    std::vector<bot::Post> poll(const std::string& cursor, std::chrono::seconds) override {
-        const std::size_t from = cursor.empty() ? 0 : std::stoul(cursor); // ids count from 1
-        std::vector<bot::Post> out;
-        for (std::size_t i = from; i < posts_.size() && out.size() < 50; ++i)
-            out.push_back(posts_[i]);
-        if (out.empty())
-            finished_ = true; // the outbox was delivered just before this poll
-        return out;
-    }
-    bot::Delivery send(const bot::Reply&) override {
-        ++sent;
-        return {};
-    }
-    bot::Pacing pacing() const override {
-        bot::Pacing unpaced;
-        unpaced.per_chat = std::chrono::milliseconds(0);
-        unpaced.group_per_minute = 1 << 30;
-        return unpaced;
-    }
-    bool finished() const override { return finished_; }
-    int sent = 0;
-
-private:
-    std::string name_;
-    std::deque<bot::Post> posts_;
-    bool finished_ = false;
-};
 
 std::deque<bot::Post> feed(const std::string& platform, int games) {
     const std::vector<std::string> moves{"e4",  "e5",  "Nf3", "Nc6", "Bb5", "a6",  "Ba4",
