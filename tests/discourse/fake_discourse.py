@@ -189,7 +189,7 @@ class State:
         self.next_notification_id = 1
         self.uploads = []
         self.sent = []         # every post the bot made, in order
-        self.calls = []        # (time, method, template, status)
+        self.calls = []        # (time, method, template, status, the raw text of a post or "")
         self.violations = []
         self.faults = []       # scripted answers: {method, path, status, count, wait_seconds}
         self.rate_limit_create_post = 0  # seconds between two posts of the bot; 0: none
@@ -332,7 +332,8 @@ class Handler(BaseHTTPRequestHandler):
                     status, out, headers = self.call(method, template, params, query, body, files)
                     if fault is not None:  # done, but the answer is lost on the way back
                         status, out, headers = self.fault_answer(fault)
-                s.calls.append((time.time(), method, template, status))
+                raw_text = body.get("raw", "") if isinstance(body, dict) else ""
+                s.calls.append((time.time(), method, template, status, raw_text))
                 if status == 200:
                     schema = (op["responses"].get("200", {}).get("content", {})
                               .get("application/json", {}).get("schema"))
