@@ -9,7 +9,6 @@
 
 #include <chrono>
 #include <iostream>
-#include <iterator>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -98,7 +97,9 @@ int run_replay(const RulesArgs& args) {
         return 2;
     rules::NoRandomness no_dice;
     // Comments, variations and annotation glyphs are no actions: lichess exports read.
-    const std::string all{std::istreambuf_iterator<char>(std::cin), {}};
+    std::ostringstream read;
+    read << std::cin.rdbuf();
+    const std::string all = read.str();
     std::istringstream input(rules::strip_movetext(all));
     std::string line;
     while (std::getline(input, line)) {
