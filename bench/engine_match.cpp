@@ -471,8 +471,8 @@ int main(int argc, char** argv) {
         o.opening = 4;
     // Without --seconds the bench searches each level's budget to its end, so a seed gives the
     // same games on any machine under any load; the daemon's wall-clock cap is not applied.
-    auto limits = [&](int level) {
-        auto l = engine::limits_for_level(level);
+    auto limits = [&](int level, const rules::Variant& v) {
+        auto l = engine::limits_for_level(level, v.info().name);
         l.max_seconds = o.seconds;
         return l;
     };
@@ -483,7 +483,7 @@ int main(int argc, char** argv) {
     for (const auto* v : list) {
         const auto level = o.level;
         auto ours = [&](std::uint64_t seed, Stats* s) {
-            return engine_player(limits(level), seed, s);
+            return engine_player(limits(level, *v), seed, s);
         };
         if (o.match == "random")
             match(*v, "level " + std::to_string(level) + " vs random", o, ours, random_player);
@@ -496,16 +496,16 @@ int main(int argc, char** argv) {
                 match(
                     *v, "level " + std::to_string(n + 1) + " vs level " + std::to_string(n), o,
                     [&, n](std::uint64_t seed, Stats* s) {
-                        return engine_player(limits(n + 1), seed, s);
+                        return engine_player(limits(n + 1, *v), seed, s);
                     },
-                    [&, n](std::uint64_t seed) { return engine_player(limits(n), seed, nullptr); });
+                    [&, n](std::uint64_t seed) { return engine_player(limits(n, *v), seed, nullptr); });
             }
         else if (o.match == "stockfish" && v->info().name == "chess") {
             auto uci = std::make_shared<Uci>(o.stockfish, 0);
             match(*v, "level " + std::to_string(level) + " vs Stockfish skill 0", o, ours,
                   [&](std::uint64_t) { return stockfish_player(uci, 1000); });
         } else if (o.match == "speed")
-            speed(*v, limits(level), level);
+            speed(*v, limits(level, *v), level);
     }
     return 0;
 }

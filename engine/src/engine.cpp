@@ -25,12 +25,28 @@ Limits limits_for_level(int level) {
     return table[std::clamp(level, min_level, max_level) - 1];
 }
 
+Limits limits_for_level(int level, std::string_view variant) {
+    Limits limits = limits_for_level(level);
+    limits.lapse = play_for(variant)
+                       .lapses[static_cast<std::size_t>(std::clamp(level, min_level, max_level) - 1)];
+    return limits;
+}
+
 std::optional<Choice> choose(const rules::SeatView& view, const PublicRecord& record,
                              const Limits& limits, std::uint64_t seed) {
     const rules::Variant* variant = rules::find_variant(record.variant);
     if (variant == nullptr)
         throw std::invalid_argument("unknown variant " + record.variant);
     const VariantPlay& play = play_for(variant->info().name);
+    if (limits.lapse > 0) {
+        // A stream of its own, so that the moves searched are the same with lapses or without.
+        std::mt19937_64 lapses(seed ^ 0x1a95e5ULL);
+        if (static_cast<int>(lapses() % 100) < limits.lapse) {
+            Limits lapse = limits_for_level(min_level);
+            lapse.max_seconds = limits.max_seconds;
+            return choose(view, record, lapse, seed);
+        }
+    }
     const Seat us = view.seat();
     std::mt19937_64 rng(seed);
     Worlds worlds = play.determinise ? play.determinise(*variant, view, record, play.worlds, rng)

@@ -7,6 +7,7 @@
 #include "ghostpost/engine/engine.h"
 #include "ghostpost/rules/game.h"
 
+#include <array>
 #include <memory>
 #include <random>
 #include <string_view>
@@ -61,6 +62,10 @@ struct VariantPlay {
     // mostly draw (Ghost Chess, the Ghost hiding), a draw scored below an even position makes
     // each side play on, and the stronger one is the one that gains by it.
     int contempt = 0;
+    // Levels 1 to 8's lapses (Limits::lapse) in this variant. Where engines of neighbouring
+    // strength nearly always draw (Ghost Chess), a deeper search alone seldom wins: a level
+    // below 8 also errs now and then, a little less often at each level up.
+    std::array<int, max_level> lapses{};
 };
 
 // The play of `variant` (a registry name). Errors: std::invalid_argument when there is none.

@@ -126,6 +126,7 @@ TEST_CASE("The levels search more positions, deeper, with less noise, from 1 to 
         CHECK(hi.max_nodes > lo.max_nodes);
         CHECK(hi.max_depth >= lo.max_depth);
         CHECK(hi.noise <= lo.noise);
+        CHECK(hi.lapse == 0);
         // The daemon's safety cap; level 8 answers within the issue's 2 s.
         CHECK(hi.max_seconds <= 2.0);
     }
@@ -133,6 +134,70 @@ TEST_CASE("The levels search more positions, deeper, with less noise, from 1 to 
           ghostpost::engine::limits_for_level(1).max_nodes);
     CHECK(ghostpost::engine::limits_for_level(9).max_nodes ==
           ghostpost::engine::limits_for_level(8).max_nodes);
+    // Per variant: the same budgets; lapses only in Ghost Chess, fewer at each level up, none
+    // at level 1 (which is what a lapse plays like) or level 8.
+    for (const auto* v : ghostpost::rules::variants()) {
+        const std::string name = v->info().name;
+        INFO(name);
+        for (int n = ghostpost::engine::min_level; n <= ghostpost::engine::max_level; ++n) {
+            const auto common = ghostpost::engine::limits_for_level(n);
+            const auto own = ghostpost::engine::limits_for_level(n, name);
+            INFO("level " << n);
+            CHECK(own.max_nodes == common.max_nodes);
+            CHECK(own.max_depth == common.max_depth);
+            CHECK(own.noise == common.noise);
+            if (n > ghostpost::engine::min_level)
+                CHECK(own.lapse <= ghostpost::engine::limits_for_level(n - 1, name).lapse +
+                                       (n == 2 ? 100 : 0));
+            if (name != "ghost" || n == 1 || n == 8)
+                CHECK(own.lapse == 0);
+            else
+                CHECK(own.lapse > 0);
+        }
+    }
+    CHECK(ghostpost::engine::limits_for_level(7, "ghost").lapse == 5);
+    CHECK(ghostpost::engine::limits_for_level(2, "ghost").lapse == 15);
+    CHECK_THROWS_AS(ghostpost::engine::limits_for_level(5, "draughts"), std::invalid_argument);
+}
+
+TEST_CASE("A lapse answers as level 1 would, with the same seed; without one the level searches",
+          "[engine]") {
+    test::Table t("ghost");
+    for (const char* m : {"c4", "Qb8"})
+        t.play(m);
+    const auto first = level(1);
+    Limits always = level(4);
+    always.lapse = 100;
+    const Limits never = level(4);
+    for (std::uint64_t seed : {3U, 11U, 29U}) {
+        INFO("seed " << seed);
+        auto as_first = t.choose(Seat::White, first, seed);
+        auto lapsing = t.choose(Seat::White, always, seed);
+        auto searching = t.choose(Seat::White, never, seed);
+        REQUIRE(as_first);
+        REQUIRE(lapsing);
+        REQUIRE(searching);
+        CHECK(lapsing->action.text == as_first->action.text);
+        CHECK(lapsing->nodes == as_first->nodes);
+        CHECK(lapsing->depth == 1);
+        CHECK(searching->depth == 3);
+        CHECK(searching->nodes > as_first->nodes);
+    }
+    // Lapses on 10 moves in 100, over 200 seeds, with a two-ply search that a lapse (one ply)
+    // never is: between 8 and 32 of them.
+    Limits tenth{2, 1'000'000, 0, 0};
+    tenth.lapse = 10;
+    int lapses = 0;
+    for (std::uint64_t seed = 0; seed < 200; ++seed) {
+        auto c = t.choose(Seat::White, tenth, seed);
+        REQUIRE(c);
+        if (c->depth == 1)
+            ++lapses;
+        else
+            CHECK(c->depth == 2);
+    }
+    CHECK(lapses >= 8);
+    CHECK(lapses <= 32);
 }
 
 TEST_CASE("The Ghost takes a piece on a dark square, where the capture shields her, not a "

@@ -56,7 +56,7 @@ std::string think(const EngineTurn& turn, bool timed) {
         // The seed: the decision's key, so the same decision is thought the same way again
         // after a restart.
         const auto seed = std::hash<std::string>{}(turn.key);
-        auto limits = engine::limits_for_level(turn.level);
+        auto limits = engine::limits_for_level(turn.level, turn.record.variant);
         if (!timed)
             limits.max_seconds = 0;
         auto choice = engine::choose(*turn.view, turn.record, limits, seed);

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ghostpost::engine {
@@ -35,11 +36,18 @@ struct Limits {
     std::uint64_t max_nodes = 1000; // positions searched, before the variant's own scale
     double max_seconds = 0;         // a safety cap on the wall clock; 0: none (reproducible)
     int noise = 0;                  // centipawns of random spread on the root moves' scores
+    // Percent of its moves on which the level has a lapse: it answers as level 1 would (one
+    // ply, 400 centipawns of noise) instead of searching.
+    int lapse = 0;
 };
 inline constexpr int min_level = 1;
 inline constexpr int max_level = 8;
 // The limits of a level; levels outside 1..8 are clamped.
 Limits limits_for_level(int level);
+// The limits of a level in `variant` (a registry name or alias): the same positions, depth and
+// noise, with the variant's lapses where it has them (Ghost Chess). Errors:
+// std::invalid_argument when the engine does not play the variant.
+Limits limits_for_level(int level, std::string_view variant);
 
 struct Choice {
     rules::NotatedAction action; // one of the seat's legal actions, with its canonical text
