@@ -156,7 +156,7 @@ TEST_CASE("The levels search more positions, deeper, with less noise, from 1 to 
         }
     }
     CHECK(ghostpost::engine::limits_for_level(7, "ghost").lapse == 5);
-    CHECK(ghostpost::engine::limits_for_level(2, "ghost").lapse == 15);
+    CHECK(ghostpost::engine::limits_for_level(2, "ghost").lapse == 23);
     CHECK_THROWS_AS(ghostpost::engine::limits_for_level(5, "draughts"), std::invalid_argument);
 }
 
