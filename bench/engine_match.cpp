@@ -498,7 +498,9 @@ int main(int argc, char** argv) {
                     [&, n](std::uint64_t seed, Stats* s) {
                         return engine_player(limits(n + 1, *v), seed, s);
                     },
-                    [&, n](std::uint64_t seed) { return engine_player(limits(n, *v), seed, nullptr); });
+                    [&, n](std::uint64_t seed) {
+                        return engine_player(limits(n, *v), seed, nullptr);
+                    });
             }
         else if (o.match == "stockfish" && v->info().name == "chess") {
             auto uci = std::make_shared<Uci>(o.stockfish, 0);

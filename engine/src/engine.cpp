@@ -27,8 +27,8 @@ Limits limits_for_level(int level) {
 
 Limits limits_for_level(int level, std::string_view variant) {
     Limits limits = limits_for_level(level);
-    limits.lapse = play_for(variant)
-                       .lapses[static_cast<std::size_t>(std::clamp(level, min_level, max_level) - 1)];
+    const auto index = static_cast<std::size_t>(std::clamp(level, min_level, max_level) - 1);
+    limits.lapse = play_for(variant).lapses[index];
     return limits;
 }
 

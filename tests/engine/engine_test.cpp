@@ -146,9 +146,8 @@ TEST_CASE("The levels search more positions, deeper, with less noise, from 1 to 
             CHECK(own.max_nodes == common.max_nodes);
             CHECK(own.max_depth == common.max_depth);
             CHECK(own.noise == common.noise);
-            if (n > ghostpost::engine::min_level)
-                CHECK(own.lapse <= ghostpost::engine::limits_for_level(n - 1, name).lapse +
-                                       (n == 2 ? 100 : 0));
+            if (n > ghostpost::engine::min_level + 1)
+                CHECK(own.lapse <= ghostpost::engine::limits_for_level(n - 1, name).lapse);
             if (name != "ghost" || n == 1 || n == 8)
                 CHECK(own.lapse == 0);
             else
