@@ -1,32 +1,53 @@
 #!/usr/bin/env bash
-# Installs everything ghostpost needs to build, run and test, from Debian's packages only.
+# Installs what ghostpost needs, from Debian's packages only.
+#   scripts/install-deps.sh run    what building and running the daemon need (scripts/run.sh)
+#   scripts/install-deps.sh test   that, and what the test suite starts and drives (scripts/test.sh)
 # Safe to run again: apt-get is skipped when every package is already there.
 set -euo pipefail
+purpose=${1:-test}
 
-packages=(
+run_packages=(
     build-essential cmake ninja-build pkg-config git
     libcurl4-openssl-dev nlohmann-json3-dev libsqlite3-dev libssl-dev
     # Boost.Beast (headers only): the Discord Gateway's WebSocket, over OpenSSL.
     libboost-dev
-    libcairo2-dev libpng-dev libfreetype-dev libtomlplusplus-dev libcli11-dev catch2 fonts-dejavu-core
-    python3 sqlite3
+    libcairo2-dev libpng-dev libfreetype-dev libtomlplusplus-dev libcli11-dev fonts-dejavu-core
+    # The web view's HTTP server (bot/web).
+    libcpp-httplib-dev
+    # The PostgreSQL backend's client library (libpq).
+    libpq-dev
+    # sd_notify: ready and watchdog pings for the Type=notify systemd unit.
+    libsystemd-dev
     # The man page is written from the binary's --help at build time.
     help2man
-    # The web view's HTTP server (bot/web), and the browser its page tests drive headless.
-    libcpp-httplib-dev chromium
+)
+test_packages=(
+    catch2 python3 sqlite3
+    # The browser the web pages' tests drive headless.
+    chromium
     # The fake Discourse and the fake Matrix homeserver validate every request against the API
     # descriptions (JSON, and YAML for Matrix).
     python3-yaml python3-jsonschema
     # The fuzz targets (tests/fuzz): clang and its libFuzzer and sanitizer runtimes.
     clang libclang-rt-14-dev
-    # The PostgreSQL backend (libpq), and the server the tests start a throw-away cluster of.
-    libpq-dev postgresql-15
+    # The server the tests start a throw-away cluster of.
+    postgresql-15
+    # promtool checks the daemon's /metrics.
+    prometheus
+    # A ccache makes rebuilds of the suite cheap; the build uses it when it is there.
+    ccache
 )
-# Node.js and npm run the Telegram emulator in the tests. A machine may already carry a Node.js
-# of its own (NodeSource's package ships npm inside it and conflicts with Debian's npm), so
-# Debian's packages are only asked for when the commands are missing.
-command -v node >/dev/null 2>&1 || packages+=(nodejs)
-command -v npm >/dev/null 2>&1 || packages+=(npm)
+case $purpose in
+run) packages=("${run_packages[@]}") ;;
+test) packages=("${run_packages[@]}" "${test_packages[@]}")
+    # Node.js and npm run the Telegram emulator in the tests. A machine may already carry a
+    # Node.js of its own (NodeSource's package ships npm inside it and conflicts with Debian's
+    # npm), so Debian's packages are only asked for when the commands are missing.
+    command -v node >/dev/null 2>&1 || packages+=(nodejs)
+    command -v npm >/dev/null 2>&1 || packages+=(npm)
+    ;;
+*) echo "usage: $0 run|test" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do

@@ -3,7 +3,7 @@
 # a local SQLite file (./data/ghostpost.db). Type posts as "#channel user: text".
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-deps.sh run
 cmake --preset release >/dev/null
 cmake --build --preset release --target ghostpost
 mkdir -p data

@@ -3,7 +3,7 @@
 # then build and run the libFuzzer targets briefly (the fuzz preset).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-deps.sh test
 # The npm packages some tests drive: the Telegram emulator, chess.js for PGN, and ws and ajv
 # for the fake Discord, playwright-core for the web pages in chromium.
 for dir in tests/telegram tests/pgn tests/discord tests/web/browser; do

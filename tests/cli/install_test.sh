@@ -18,6 +18,15 @@ chmod 0755 "$tmp" # the service's user walks through it to its files, as through
 prefix=$tmp/usr/local
 
 # --- the installation
+# A build without its man page (scripts/run.sh builds the binary alone) installs all the same.
+man_built=$build/deploy/ghostpost.1
+[ -f "$man_built" ] || fail "the build has no man page at $man_built"
+mv "$man_built" "$tmp/ghostpost.1.aside"
+cmake --install "$build" --prefix "$tmp/without-man" >/dev/null ||
+    { mv "$tmp/ghostpost.1.aside" "$man_built"; fail "cmake --install failed without the man page"; }
+mv "$tmp/ghostpost.1.aside" "$man_built"
+[ -x "$tmp/without-man/bin/ghostpost" ] || fail "no executable installed without the man page"
+[ ! -e "$tmp/without-man/share/man/man1/ghostpost.1" ] || fail "a man page came from nowhere"
 cmake --install "$build" --prefix "$prefix" >/dev/null
 bin=$prefix/bin/ghostpost
 [ -x "$bin" ] || fail "no executable $bin"
@@ -30,15 +39,24 @@ exec_start=$(sed -n 's/^ExecStart=\([^ ]*\) .*/\1/p' "$unit")
 docs=$(sed -n 's/^Documentation=.* file:\/\/\(.*\)$/\1/p' "$unit")
 [ -f "$docs" ] || fail "the unit's documentation '$docs' is not installed"
 docdir=$prefix/share/doc/ghostpost
-for f in ghostpost.example.toml README.md operators.md architecture.md tournaments.md \
-         variants/ghost.md variants/phantom.md variants/gnostic.md; do
+for f in ghostpost.example.toml README.md CHANGELOG.md docs/operators.md docs/architecture.md \
+         docs/tournaments.md docs/variants/ghost.md docs/variants/phantom.md \
+         docs/variants/gnostic.md; do
     [ -f "$docdir/$f" ] || fail "$docdir/$f is not installed"
 done
+# Every relative link of the installed README leads to an installed document.
+while IFS= read -r link; do
+    [ -e "$docdir/$link" ] || fail "the installed README links $link, which is not installed"
+done < <(grep -o '](\([^)#:]*\))' "$docdir/README.md" | sed 's/^](\(.*\))$/\1/' | sort -u)
 man=$prefix/share/man/man1/ghostpost.1
 [ -f "$man" ] || fail "no man page at $man"
 grep -q '^\.TH GHOSTPOST "1"' "$man" || fail "the man page has no .TH GHOSTPOST 1 header"
 grep -q '^\.SH "GHOSTPOST RUN"' "$man" || fail "the man page has no section for ghostpost run"
 grep -q -- '--check' "$man" || fail "the man page does not describe run --check"
+grep -q '^\.SH ENVIRONMENT' "$man" || fail "the man page has no ENVIRONMENT section"
+grep -q '^\.SH "EXIT STATUS"' "$man" || fail "the man page has no EXIT STATUS section"
+grep -q '^Type=notify' "$unit" || fail "the unit is not Type=notify"
+grep -q '^WatchdogSec=' "$unit" || fail "the unit has no watchdog"
 
 # --- the operators' steps, as docs/operators.md writes them
 if [ "$(id -u)" != 0 ] || ! command -v useradd >/dev/null || ! command -v runuser >/dev/null; then
