@@ -256,6 +256,21 @@ void read_storage(const toml::table& table, const std::string& source,
     read_seconds(reader, "claim_seconds", 5, 3600, storage.claim);
 }
 
+// A listen address, "host:port", of [web] or [metrics]; `example` is named in the error.
+std::optional<std::string> read_listen(const TableReader& reader, const std::string& example) {
+    auto listen = reader.string("listen");
+    if (!listen)
+        return std::nullopt;
+    const std::size_t colon = listen->rfind(':');
+    const std::string port = colon == std::string::npos ? "" : listen->substr(colon + 1);
+    if (colon == 0 || port.empty() || port.size() > 5 ||
+        port.find_first_not_of("0123456789") != std::string::npos || std::stoi(port) < 1 ||
+        std::stoi(port) > 65535)
+        reader.fail_at(reader.node("listen"), "listen",
+                       "must be host:port, e.g. \"" + example + "\"");
+    return listen;
+}
+
 // The pacing keys every chat platform has: per_chat_interval_ms and group_messages_per_minute.
 void read_pacing(const TableReader& reader, std::chrono::milliseconds& per_chat, int& per_minute) {
     if (auto millis = reader.integer("per_chat_interval_ms")) {
@@ -612,7 +627,7 @@ Settings parse(std::string_view toml_text, const std::string& source,
 
     Settings settings;
     const TableReader top(root, "", source,
-                          {"bot", "clocks", "log", "storage", "platform", "telegram", "web"});
+                          {"bot", "clocks", "log", "storage", "platform", "telegram", "web", "metrics"});
 
     if (const toml::table* bot = subtable(root, "bot", source)) {
         const TableReader reader(*bot, "bot.", source, {"command_prefix", "moderators"});
@@ -693,17 +708,8 @@ Settings parse(std::string_view toml_text, const std::string& source,
 
     if (const toml::table* web = subtable(root, "web", source)) {
         const TableReader reader(*web, "web.", source, {"listen", "base_url"});
-        if (auto listen = reader.string("listen")) {
-            const std::size_t colon = listen->rfind(':');
-            const std::string port = colon == std::string::npos ? "" : listen->substr(colon + 1);
-            if (colon == 0 || port.empty() || port.size() > 5 ||
-                port.find_first_not_of("0123456789") != std::string::npos ||
-                std::stoi(port) < 1 || std::stoi(port) > 65535) {
-                reader.fail_at(reader.node("listen"), "listen",
-                               "must be host:port, e.g. \"127.0.0.1:8080\"");
-            }
+        if (auto listen = read_listen(reader, "127.0.0.1:8080"))
             settings.web.listen = *listen;
-        }
         if (auto base = reader.string("base_url")) {
             if ((base->rfind("https://", 0) != 0 && base->rfind("http://", 0) != 0) ||
                 base->find_first_of(" \t\n\"<>") != std::string::npos) {
@@ -715,6 +721,12 @@ Settings parse(std::string_view toml_text, const std::string& source,
                 url.pop_back();
             settings.web.base_url = url;
         }
+    }
+
+    if (const toml::table* metrics = subtable(root, "metrics", source)) {
+        const TableReader reader(*metrics, "metrics.", source, {"listen"});
+        if (auto listen = read_listen(reader, "127.0.0.1:9464"))
+            settings.metrics.listen = *listen;
     }
 
     // Each platform is a table [platform.<name>]; several may run in one daemon. [telegram]

@@ -793,6 +793,15 @@ public:
         return static_cast<int>(s.column_int(0));
     }
 
+    std::vector<OutboxBacklog> backlog() override {
+        Statement s(db_, "SELECT platform, COUNT(*), MIN(created_at) FROM outbox "
+                         "WHERE state = 'pending' GROUP BY platform ORDER BY platform");
+        std::vector<OutboxBacklog> out;
+        while (s.step())
+            out.push_back({s.column_text(0), static_cast<int>(s.column_int(1)), s.column_int(2)});
+        return out;
+    }
+
     std::vector<GameRecord> games_with_status(const std::vector<GameStatus>& statuses) override {
         Statement s(db_, std::string("SELECT ") + game_columns + " FROM games WHERE " +
                              status_in(statuses) + " ORDER BY id");
@@ -1177,6 +1186,15 @@ public:
                         D::skip_locked);
         s.bind(1, player_id).bind(2, now);
         return s.step();
+    }
+
+    std::vector<std::pair<std::string, int>> games_under_way() override {
+        Statement s(db_, "SELECT variant, COUNT(*) FROM games WHERE status = 'ongoing' "
+                         "GROUP BY variant ORDER BY variant");
+        std::vector<std::pair<std::string, int>> out;
+        while (s.step())
+            out.emplace_back(s.column_text(0), static_cast<int>(s.column_int(1)));
+        return out;
     }
 
     std::vector<GameRecord> newest_games(GameStatus status, int limit) override {

@@ -174,3 +174,56 @@ TEST_CASE("A reply carries the accounts its @handles name, as the store knows th
     CHECK(named[1].handle == "bob");
     CHECK(named[1].user_id == "u-2");
 }
+
+namespace {
+
+// Sends like ScriptedPlatform, then dies (the process killed) on the send numbered `dies_at`.
+class DyingPlatform final : public bot::Platform {
+public:
+    explicit DyingPlatform(int dies_at_send) : dies_at(dies_at_send) {}
+    std::string name() const override { return "script"; }
+    std::vector<bot::Post> poll(const std::string&, std::chrono::seconds) override { return {}; }
+    bot::Delivery send(const bot::Reply& reply) override {
+        if (static_cast<int>(sent.size()) + 1 == dies_at)
+            throw std::runtime_error("killed");
+        sent.push_back(reply.text);
+        return {};
+    }
+    bot::Pacing pacing() const override {
+        bot::Pacing unpaced;
+        unpaced.per_chat = std::chrono::milliseconds(0);
+        return unpaced;
+    }
+    int dies_at;
+    std::vector<std::string> sent;
+};
+
+} // namespace
+
+TEST_CASE("a reply is marked sent as it goes out: a crash repeats none already taken",
+          "[bot][outbox]") {
+    TempPath path;
+    std::int64_t now = 1700000000;
+    {
+        auto store = storage::open_sqlite_store(path.str());
+        for (int i = 1; i <= 5; ++i)
+            store->enqueue(reply_to("-10" + std::to_string(i), "reply " + std::to_string(i)), now);
+    }
+    // The process dies while the fourth reply is on its way: three went out.
+    {
+        auto store = storage::open_sqlite_store(path.str());
+        DyingPlatform dying(4);
+        bot::OutboxSender sender(*store, dying, [&] { return now; });
+        CHECK_THROWS_WITH(sender.send_due(), "killed");
+        CHECK(dying.sent == std::vector<std::string>{"reply 1", "reply 2", "reply 3"});
+    }
+    // After the restart only the two that never went out are sent: none of the first three
+    // again (before, the whole batch was marked at its end, and all five went out again).
+    auto store = storage::open_sqlite_store(path.str());
+    CHECK(store->pending_count("script") == 2);
+    ScriptedPlatform platform;
+    bot::OutboxSender sender(*store, platform, [&] { return now; });
+    CHECK(sender.send_due() == 2);
+    CHECK(platform.sent == std::vector<std::string>{"reply 4", "reply 5"});
+    CHECK(store->pending_count("script") == 0);
+}

@@ -140,6 +140,7 @@ public:
     }
     void give_up(std::int64_t id, const std::string& e) override { s_.give_up(id, e); }
     int pending_count(const std::string& p) override { return s_.pending_count(p); }
+    std::vector<storage::OutboxBacklog> backlog() override { return s_.backlog(); }
     std::vector<storage::GameRecord>
     games_with_status(const std::vector<storage::GameStatus>& st) override {
         ++status_reads;
@@ -248,6 +249,9 @@ public:
     }
     std::vector<storage::NamedRating> top_ratings(const std::string& v, int l) override {
         return s_.top_ratings(v, l);
+    }
+    std::vector<std::pair<std::string, int>> games_under_way() override {
+        return s_.games_under_way();
     }
     std::vector<storage::RatingPoint> rating_history(std::int64_t p) override {
         return s_.rating_history(p);

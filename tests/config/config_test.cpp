@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 
 using namespace ghostpost::config;
 
@@ -162,8 +163,59 @@ TEST_CASE("load reads a file and reports an unreadable one", "[config]") {
                       "/nonexistent/ghostpost.toml: cannot read the file");
     const auto settings = load(GHOSTPOST_SOURCE_DIR "/ghostpost.example.toml",
                                fake_environment({{"GHOSTPOST_TELEGRAM_TOKEN", token}}));
-    CHECK(settings.telegram.enabled);
     CHECK(settings.storage.path.filename() == "ghostpost.sqlite");
+}
+
+TEST_CASE("the example configuration enables no platform and shows every one", "[config]") {
+    std::ifstream in(GHOSTPOST_SOURCE_DIR "/ghostpost.example.toml");
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string example = text.str();
+    const auto env = fake_environment({{"GHOSTPOST_TELEGRAM_TOKEN", token},
+                                       {"GHOSTPOST_DISCORD_TOKEN", "MTAx.discord-token_value"},
+                                       {"GHOSTPOST_MATRIX_TOKEN", "syt_matrix_token_value"},
+                                       {"GHOSTPOST_DISCOURSE_API_KEY", "0123456789abcdef"}});
+    const Settings none = parse(example, "example", env);
+    CHECK_FALSE(none.telegram.enabled);
+    CHECK_FALSE(none.discord.enabled);
+    CHECK_FALSE(none.matrix.enabled);
+    CHECK_FALSE(none.discourse.enabled);
+    CHECK(none.web.listen.empty());
+    // Each commented table, uncommented with its keys, reads as it stands.
+    const auto uncommented = [&](const std::string& table) {
+        std::istringstream lines(example);
+        std::string out;
+        bool inside = false;
+        for (std::string line; std::getline(lines, line);) {
+            if (line == "# [" + table + "]")
+                inside = true;
+            else if (line.empty() || (line.starts_with("# [") && line != "# [" + table + "]"))
+                inside = false;
+            const bool key = line.starts_with("# [") ||
+                             (line.size() > 2 && line.find(" = ") != std::string::npos &&
+                              line.find_first_of(" ", 2) == line.find(" = "));
+            out += (inside && key ? line.substr(2) : line) + "\n";
+        }
+        return out;
+    };
+    CHECK(parse(uncommented("platform.telegram"), "example", env).telegram.enabled);
+    CHECK(parse(uncommented("platform.discord"), "example", env).discord.enabled);
+    CHECK(parse(uncommented("platform.matrix"), "example", env).matrix.user_id ==
+          "@ghostpost:example.org");
+    CHECK(parse(uncommented("platform.discourse"), "example", env).discourse.categories ==
+          std::vector<std::int64_t>{5});
+    CHECK(parse(uncommented("web"), "example", env).web.listen == "127.0.0.1:8080");
+    CHECK(parse(uncommented("metrics"), "example", env).metrics.listen == "127.0.0.1:9464");
+}
+
+TEST_CASE("[metrics] listen is read and checked like [web] listen", "[config]") {
+    const auto env = fake_environment({});
+    CHECK(parse("[storage]\npath = \"x\"\n[metrics]\nlisten = \"[::1]:9464\"\n", "ghostpost.toml", env)
+              .metrics.listen == "[::1]:9464");
+    CHECK(error_of("[storage]\npath = \"x\"\n[metrics]\nlisten = \"9464\"\n", env) ==
+          "ghostpost.toml:4: metrics.listen: must be host:port, e.g. \"127.0.0.1:9464\"");
+    CHECK(error_of("[storage]\npath = \"x\"\n[metrics]\npath = \"/m\"\n", env) ==
+          "ghostpost.toml:4: metrics.path: unknown key");
 }
 
 TEST_CASE("platforms are tables under [platform] and the older [telegram] still reads",

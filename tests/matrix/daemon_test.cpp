@@ -179,7 +179,7 @@ TEST_CASE("a refused access token stops the daemon with status 2", "[daemon][mat
     fake.say(room, alice, "!help");
     CHECK(daemon->wait_exit(std::chrono::seconds(10)) == 2);
     const std::string err = test::read_file(dir.path() / "daemon.err");
-    CHECK(err.find("\"event\":\"matrix_token_refused\"") != std::string::npos);
+    CHECK(err.find("\"event\":\"platform_refused\",\"platform\":\"matrix\"") != std::string::npos);
     CHECK(err.find(FakeMatrix::token) == std::string::npos);
     CHECK(fake.violations().empty());
 }
@@ -192,7 +192,7 @@ TEST_CASE("a token refused at start-up stops the daemon with status 2 before it 
     auto daemon = start_daemon(dir, write_config(dir, fake));
     CHECK(daemon->wait_exit(std::chrono::seconds(10)) == 2);
     const std::string err = test::read_file(dir.path() / "daemon.err");
-    CHECK(err.find("\"event\":\"matrix_token_refused\"") != std::string::npos);
+    CHECK(err.find("\"event\":\"platform_refused\",\"platform\":\"matrix\"") != std::string::npos);
     CHECK(err.find("\"event\":\"daemon_started\"") == std::string::npos);
     CHECK(err.find(FakeMatrix::token) == std::string::npos);
     const json calls = fake.control("calls")["calls"];

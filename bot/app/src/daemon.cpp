@@ -76,9 +76,9 @@ bool StopToken::sleep_for(std::chrono::milliseconds duration) {
 }
 
 OutboxSender::OutboxSender(storage::Store& store, Platform& platform, Clock clock, SteadyNow steady,
-                           SenderClaim claim)
+                           SenderClaim claim, LaneMonitor* monitor)
     : store_(store), platform_(platform), pacing_(platform.pacing()), clock_(std::move(clock)),
-      steady_(std::move(steady)), claim_(std::move(claim)) {}
+      steady_(std::move(steady)), claim_(std::move(claim)), monitor_(monitor) {}
 
 bool OutboxSender::may_send(const std::string& destination, bool group,
                             std::chrono::steady_clock::time_point now) const {
@@ -128,10 +128,6 @@ int OutboxSender::send_due() {
                                           now + claim_.duration.count());
     std::vector<std::int64_t> untouched; // claimed but held back: free for any sender again
     std::set<std::string> held; // destinations whose older entry did not go out in this batch
-    // What went out is marked sent in one transaction at the end of the round: one durable
-    // commit per round, not one per reply. A crash or a database error before it sends those
-    // again (delivery is at least once).
-    std::vector<std::int64_t> delivered;
     int sent = 0;
     for (const storage::OutboxEntry& entry : entries) {
         const std::string& destination = entry.message.destination;
@@ -151,11 +147,22 @@ int OutboxSender::send_due() {
         const std::string detail = kept_detail(delivery.detail);
         const log::Field id{"outbox_id", entry.id};
         const log::Field where{"destination", destination};
+        const log::Field lane{"platform", platform_.name()};
+        if (monitor_ != nullptr) {
+            if (delivery.status == Delivery::Status::Sent)
+                monitor_->reply_sent();
+            else if (delivery.status == Delivery::Status::Failed)
+                monitor_->reply_failed();
+            else
+                monitor_->reply_retried();
+        }
         switch (delivery.status) {
         case Delivery::Status::Sent:
-            delivered.push_back(entry.id);
+            // Marked at once: a crash after this repeats no reply, and one before it repeats
+            // only this one. Marking a batch at its end would send the whole batch again.
+            retrying([&] { store_.transaction([&] { store_.mark_sent(entry.id, now); }); });
             ++sent;
-            log::debug("reply_sent", {id, where, {"attempts", entry.attempts + 1}});
+            log::debug("reply_sent", {lane, id, where, {"attempts", entry.attempts + 1}});
             break;
         case Delivery::Status::RetryAfter:
             // Due again only once the whole wait has passed: `now` is a whole second already
@@ -164,15 +171,18 @@ int OutboxSender::send_due() {
                               now + 1 + std::max<std::int64_t>(0, delivery.retry_after.count()),
                               detail);
             held.insert(destination);
-            log::warning(
-                "reply_rate_limited",
-                {id, where, {"retry_after", delivery.retry_after.count()}, {"detail", detail}});
+            log::warning("reply_rate_limited", {lane,
+                                                id,
+                                                where,
+                                                {"retry_after", delivery.retry_after.count()},
+                                                {"detail", detail}});
             break;
         case Delivery::Status::Transient: {
             const auto delay = backoff_seconds(entry.attempts);
             store_.reschedule(entry.id, now + delay, detail);
             held.insert(destination);
-            log::warning("reply_retry", {id,
+            log::warning("reply_retry", {lane,
+                                         id,
                                          where,
                                          {"attempts", entry.attempts + 1},
                                          {"retry_in", delay},
@@ -196,10 +206,11 @@ int OutboxSender::send_due() {
                 }
             });
             held.insert(destination);
-            log::warning("private_chat_not_open", {id, {"user", destination}, {"detail", detail}});
+            log::warning("private_chat_not_open",
+                         {lane, id, {"user", destination}, {"detail", detail}});
             break;
         case Delivery::Status::Failed:
-            log::error("reply_failed", {id, where, {"detail", detail}});
+            log::error("reply_failed", {lane, id, where, {"detail", detail}});
             store_.transaction([&] {
                 store_.give_up(entry.id, detail);
                 if (entry.message.text != failure_notice) {
@@ -215,13 +226,6 @@ int OutboxSender::send_due() {
             break;
         }
     }
-    if (!delivered.empty())
-        retrying([&] {
-            store_.transaction([&] {
-                for (const std::int64_t id : delivered)
-                    store_.mark_sent(id, now);
-            });
-        });
     if (!untouched.empty())
         store_.unclaim(untouched, claim_.holder);
     return sent;
@@ -230,8 +234,9 @@ int OutboxSender::send_due() {
 DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platform,
                         const DaemonOptions& options, StopToken& stop, Clock clock) {
     DaemonReport report;
+    LaneMonitor* const monitor = options.monitor;
     OutboxSender sender(store, platform, clock, std::chrono::steady_clock::now,
-                        {options.holder, options.claim});
+                        {options.holder, options.claim}, monitor);
     std::mt19937 random{std::random_device{}()};
     std::chrono::milliseconds failure_delay{1000};
     const auto back_off = [&](std::chrono::milliseconds at_least) {
@@ -241,6 +246,13 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
         stop.sleep_for(delay);
     };
     const std::string name = platform.name();
+    const log::Field lane{"platform", name};
+    // A refusal of the bot's credentials ends this lane only: waiting cannot heal it.
+    const auto refused = [&](const std::string& why) {
+        report.refused = why;
+        if (monitor != nullptr)
+            monitor->set_state(LaneState::Refused, why);
+    };
     std::string busy_post; // the post the database was last too busy for, and how many times
     int busy_tries = 0;
     log::info("daemon_started", {{"platform", name}});
@@ -250,9 +262,9 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
     if (options.time_driven_jobs) {
         try {
             if (const int told = service.start_up(); told > 0)
-                log::info("downtime_forgiven", {{"games", told}});
+                log::info("downtime_forgiven", {lane, {"games", told}});
         } catch (const std::exception& e) {
-            log::error("start_up_failed", {{"error", e.what()}});
+            log::error("start_up_failed", {lane, {"error", e.what()}});
             ++report.jobs_failed;
         }
     }
@@ -262,7 +274,7 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
         try {
             service.tell_moderators(name, notices);
         } catch (const std::exception& e) {
-            log::error("moderator_notice_failed", {{"error", e.what()}});
+            log::error("moderator_notice_failed", {lane, {"error", e.what()}});
         }
     }
 
@@ -277,6 +289,8 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
     const auto lease_wait = std::max<std::chrono::seconds>(std::chrono::seconds(1),
                                                            options.lease / 3);
     while (!stop.stop_requested() && !platform.finished()) {
+        if (monitor != nullptr)
+            monitor->beat();
         if (store.shared()) {
             const std::int64_t now = clock();
             bool held = polling;
@@ -296,10 +310,10 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
             try {
                 engine->step(service, name);
             } catch (const std::exception& e) {
-                log::error("engine_failed", {{"error", e.what()}});
+                log::error("engine_failed", {lane, {"error", e.what()}});
             }
             for (const auto& failure : engine->take_failures())
-                log::error("engine_post_failed", {{"error", failure}});
+                log::error("engine_post_failed", {lane, {"error", failure}});
             if (engine->thinking())
                 log::debug("engine_thinking", {{"platform", name}});
         }
@@ -310,7 +324,7 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
             try {
                 service.tick();
             } catch (const std::exception& e) {
-                log::error("tick_failed", {{"error", e.what()}});
+                log::error("tick_failed", {lane, {"error", e.what()}});
                 ++report.jobs_failed;
             }
         }
@@ -321,11 +335,15 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
         } catch (const PlatformError& e) {
             if (e.kind() == PlatformError::Kind::Cancelled)
                 break;
-            log::error("outbox_failed", {{"error", e.what()}});
+            log::error("outbox_failed", {lane, {"error", e.what()}});
         } catch (const std::exception& e) {
-            log::error("outbox_failed", {{"error", e.what()}});
+            log::error("outbox_failed", {lane, {"error", e.what()}});
             back_off(std::chrono::milliseconds(0));
             continue;
+        }
+        if (const std::string why = platform.refused(); !why.empty()) {
+            refused(why);
+            break;
         }
         if (stop.stop_requested())
             break;
@@ -345,51 +363,68 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
         try {
             posts = platform.poll(store.cursor(name).value_or(""), timeout);
             failure_delay = std::chrono::milliseconds(1000);
+            if (monitor != nullptr)
+                monitor->poll_succeeded();
         } catch (const PlatformError& e) {
+            if (e.kind() != PlatformError::Kind::Cancelled && monitor != nullptr)
+                monitor->poll_failed(e.what());
             switch (e.kind()) {
             case PlatformError::Kind::Cancelled:
                 break;
             case PlatformError::Kind::Conflict:
                 log::error("poll_conflict",
-                           {{"error", e.what()},
+                           {lane,
+                            {"error", e.what()},
                             {"hint", "another process is reading this bot's updates; stop it or "
                                      "use another bot account"}});
                 back_off(std::chrono::seconds(5));
                 continue;
-            case PlatformError::Kind::Unauthorized:
-                log::error("poll_unauthorized",
-                           {{"error", e.what()},
-                            {"hint", "the platform refuses the bot's credentials; check the "
-                                     "token"}});
-                back_off(std::chrono::seconds(30));
-                continue;
+            case PlatformError::Kind::Unauthorized: {
+                const std::string why = platform.refused();
+                refused(why.empty() ? std::string(e.what()) : why);
+                break;
+            }
             case PlatformError::Kind::RateLimited:
             case PlatformError::Kind::Transient:
-                log::warning("poll_failed", {{"error", e.what()}});
+                log::warning("poll_failed", {lane, {"error", e.what()}});
                 back_off(e.retry_after());
                 continue;
             }
-            break; // cancelled
+            break; // cancelled or refused
         } catch (const std::exception& e) {
-            log::error("poll_failed", {{"error", e.what()}});
+            if (monitor != nullptr)
+                monitor->poll_failed(e.what());
+            log::error("poll_failed", {lane, {"error", e.what()}});
             back_off(std::chrono::milliseconds(0));
             continue;
+        }
+        if (const std::string why = platform.refused(); !why.empty()) {
+            refused(why); // the posts of this poll come again from the stored cursor
+            break;
         }
 
         for (const Post& post : posts) {
             if (stop.stop_requested())
                 break; // the rest comes again after the restart, from the stored cursor
             try {
+                const auto started = std::chrono::steady_clock::now();
                 const HandleStatus status = service.handle(post);
+                const std::chrono::duration<double> took =
+                    std::chrono::steady_clock::now() - started;
+                if (monitor != nullptr)
+                    monitor->post_handled(took);
                 if (status == HandleStatus::Duplicate && !post.cursor.empty()) {
                     // The platform repeated a post: still confirm it, or it comes back forever.
                     retrying([&] {
                         store.transaction([&] { store.set_cursor(name, post.cursor); });
                     });
                 }
-                log::debug("post_handled", {{"channel", post.channel},
-                                            {"message_id", post.message_id},
-                                            {"duplicate", status == HandleStatus::Duplicate}});
+                log::info("post_handled",
+                          {lane,
+                           {"channel", post.channel},
+                           {"message_id", post.message_id},
+                           {"duplicate", status == HandleStatus::Duplicate},
+                           {"ms", static_cast<std::int64_t>(took.count() * 1000)}});
                 busy_post.clear();
                 busy_tries = 0;
             } catch (const std::exception& e) {
@@ -401,7 +436,8 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
                 if (busy(e)) {
                     busy_tries = key == busy_post ? busy_tries + 1 : 1;
                     busy_post = key;
-                    log::warning("post_busy", {{"channel", post.channel},
+                    log::warning("post_busy", {lane,
+                                               {"channel", post.channel},
                                                {"message_id", post.message_id},
                                                {"attempt", busy_tries},
                                                {"error", e.what()}});
@@ -410,7 +446,8 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
                         break;
                     }
                 }
-                log::error("post_failed", {{"channel", post.channel},
+                log::error("post_failed", {lane,
+                                           {"channel", post.channel},
                                            {"message_id", post.message_id},
                                            {"error", e.what()}});
                 ++report.posts_failed;
@@ -419,15 +456,17 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
                 try {
                     service.give_up(post);
                     log::error("post_set_aside",
-                               {{"channel", post.channel}, {"message_id", post.message_id}});
+                               {lane, {"channel", post.channel}, {"message_id", post.message_id}});
                 } catch (const std::exception& again) {
-                    log::error("post_set_aside_failed", {{"error", again.what()}});
+                    log::error("post_set_aside_failed", {lane, {"error", again.what()}});
                     back_off(std::chrono::milliseconds(0));
                     break;
                 }
             }
         }
     }
+    if (const std::string why = platform.refused(); report.refused.empty() && !why.empty())
+        refused(why); // the platform finished because of it
     if (store.shared() && polling) {
         // Another daemon need not wait for the lease to run out.
         try {
@@ -436,7 +475,9 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
             log::warning("lease_failed", {{"platform", name}, {"error", e.what()}});
         }
     }
-    log::info("daemon_stopped", {{"platform", name}});
+    if (monitor != nullptr && report.refused.empty())
+        monitor->set_state(LaneState::Stopped);
+    log::info("daemon_stopped", {lane});
     return report;
 }
 

@@ -1,21 +1,24 @@
-// `ghostpost run --config FILE`: configuration, signals, and the objects the daemon needs.
+// `ghostpost run --config FILE`: configuration, signals, and the lanes of the daemon. Each
+// configured platform runs in a lane of its own (a thread, an HTTP client, a database
+// connection, a stop of its own): its start-up check, polling and delivery retry with their own
+// backoff, and a platform that is down or refuses the bot never delays another. The time-driven
+// job and the web view run beside them whatever the platforms do.
 #include "ghostpost/bot/daemon.h"
-#include "ghostpost/bot/discourse.h"
-#include "ghostpost/bot/discord.h"
 #include "ghostpost/bot/http.h"
 #include "ghostpost/bot/log.h"
-#include "ghostpost/bot/matrix.h"
-#include "ghostpost/bot/telegram.h"
+#include "ghostpost/bot/monitor.h"
 #include "ghostpost/config/config.h"
-#include "ghostpost/rules/registry.h"
 #include "ghostpost/web/server.h"
+#include "platform_modules.h"
+#include "systemd_notify.h"
 
 #include <CLI/CLI.hpp>
 #include <csignal>
+#include <cstdio>
 #include <ctime>
 #include <iostream>
+#include <list>
 #include <memory>
-#include <cstdio>
 #include <pthread.h>
 #include <random>
 #include <thread>
@@ -24,187 +27,6 @@
 namespace ghostpost::bot {
 
 namespace {
-
-// The service compares raw platform user ids; the file names them "<platform>:<id>" so one list
-// serves several platforms. An entry without a platform counts for every platform.
-std::vector<std::string> moderators_of(const std::string& platform,
-                                       const std::vector<std::string>& configured) {
-    std::vector<std::string> ids;
-    for (const std::string& entry : configured) {
-        if (entry.starts_with(platform + ":")) {
-            ids.push_back(entry.substr(platform.size() + 1));
-        } else if (entry.find(':') == std::string::npos) {
-            ids.push_back(entry);
-        }
-    }
-    return ids;
-}
-
-// One platform's share of the daemon: its adapter and what its loop needs. Each lane runs in a
-// thread of its own, with its own database connection.
-struct Lane {
-    std::unique_ptr<Platform> platform;
-    ServiceSettings service;
-    DaemonOptions options;
-    // Why the platform refused the bot for good (the operator must act), empty when it did not.
-    std::function<std::string()> refused;
-};
-
-ServiceSettings service_settings(const config::Settings& settings, const std::string& platform,
-                                 const std::string& bot_name) {
-    ServiceSettings s;
-    s.prefix = settings.command_prefix;
-    s.moderators = moderators_of(platform, settings.moderators);
-    s.bot_name = bot_name;
-    s.default_time_control = settings.clocks.default_time_control;
-    s.combat_deadline =
-        std::chrono::duration_cast<std::chrono::seconds>(settings.clocks.combat_deadline).count();
-    s.vacation_days = settings.clocks.vacation_days;
-    s.challenge_expiry = std::int64_t{settings.clocks.challenge_expiry_days} * 86400;
-    s.max_open_challenges = settings.clocks.max_open_challenges;
-    // The platforms of this daemon, for !invite (a channel of one of them may follow a game).
-    const std::pair<bool, const char*> lanes[] = {{settings.telegram.enabled, "telegram"},
-                                                  {settings.discord.enabled, "discord"},
-                                                  {settings.matrix.enabled, "matrix"},
-                                                  {settings.discourse.enabled, "discourse"}};
-    for (const auto& [enabled, name] : lanes)
-        if (enabled)
-            s.platforms.push_back(name);
-    s.web_base_url = settings.web.base_url;
-    return s;
-}
-
-// The Telegram lane, once getMe told the bot's @name (the service needs it to tell its commands
-// from other bots'); nullopt when a stop came first.
-std::optional<Lane> telegram_lane(const config::Settings& settings, HttpClient& http,
-                                  StopToken& stop) {
-    TelegramOptions options;
-    options.api_url = settings.telegram.api_url;
-    options.token = settings.telegram.token;
-    options.bot_username = settings.telegram.bot_username;
-    options.request_timeout = settings.telegram.request_timeout;
-    options.pacing.per_chat = settings.telegram.per_chat_interval;
-    options.pacing.group_per_minute = settings.telegram.group_messages_per_minute;
-    options.commands = command_menu();
-    auto telegram = std::make_unique<TelegramPlatform>(http, options);
-    std::string bot_name;
-    std::chrono::milliseconds delay{1000};
-    while (bot_name.empty() && !stop.stop_requested()) {
-        try {
-            // Asked even when configured: getMe also says whether the bot reads groups.
-            bot_name = telegram->identify();
-        } catch (const PlatformError& e) {
-            if (e.kind() == PlatformError::Kind::Cancelled)
-                break;
-            log::warning("get_me_failed", {{"platform", "telegram"}, {"error", e.what()}});
-        } catch (const std::exception& e) {
-            log::warning("get_me_failed", {{"platform", "telegram"}, {"error", e.what()}});
-        }
-        if (bot_name.empty()) {
-            stop.sleep_for(delay);
-            delay = std::min<std::chrono::milliseconds>(delay * 2, std::chrono::seconds(60));
-        }
-    }
-    if (bot_name.empty())
-        return std::nullopt;
-    log::info("bot_identified", {{"platform", "telegram"}, {"username", bot_name}});
-    try {
-        telegram->publish_commands(); // the "/" menu; a failure is logged and changes nothing
-    } catch (const PlatformError&) {
-        return std::nullopt; // cancelled: the daemon is stopping
-    }
-    Lane lane{std::move(telegram), service_settings(settings, "telegram", bot_name), {}};
-    lane.options.poll_timeout = settings.telegram.poll_timeout;
-    return lane;
-}
-
-// The Discourse lane: its own HTTP client (one request at a time each), and the stop token's
-// sleep between polls, so that SIGTERM ends a quiet wait at once.
-Lane discourse_lane(const config::Settings& settings, HttpClient& http, StopToken& stop) {
-    const config::DiscourseSettings& d = settings.discourse;
-    DiscourseOptions options;
-    options.base_url = d.base_url;
-    options.username = d.username;
-    options.api_key = d.api_key;
-    options.categories.insert(d.categories.begin(), d.categories.end());
-    options.request_timeout = d.request_timeout;
-    options.pacing.per_chat = d.per_topic_interval;
-    options.sleep = [&stop](std::chrono::milliseconds wait) { return stop.sleep_for(wait); };
-    Lane lane{std::make_unique<DiscoursePlatform>(http, std::move(options)),
-              service_settings(settings, "discourse", d.username),
-              {}};
-    lane.options.poll_timeout = d.poll_interval;
-    return lane;
-}
-
-// The Matrix lane, once /account/whoami confirmed the token belongs to the configured account;
-// nullopt when a stop came first or the token was refused (`token_refused` is then set).
-std::optional<Lane> matrix_lane(const config::Settings& settings, HttpClient& http, StopToken& stop,
-                                std::atomic<bool>& token_refused) {
-    MatrixOptions options;
-    options.homeserver_url = settings.matrix.homeserver_url;
-    options.access_token = settings.matrix.token;
-    options.user_id = settings.matrix.user_id;
-    options.join_any = settings.matrix.join_any;
-    options.join_servers = settings.matrix.join_servers;
-    options.request_timeout = settings.matrix.request_timeout;
-    options.command_prefix = settings.command_prefix;
-    options.pacing.per_chat = settings.matrix.per_chat_interval;
-    options.pacing.group_per_minute = settings.matrix.group_messages_per_minute;
-    // A refused token will not heal by waiting: the daemon stops and says so (status 2).
-    options.token_refused = [&token_refused, &stop] {
-        token_refused.store(true);
-        stop.request_stop();
-    };
-    auto matrix = std::make_unique<MatrixPlatform>(http, options);
-    std::string account;
-    std::chrono::milliseconds delay{1000};
-    while (account.empty() && !stop.stop_requested()) {
-        try {
-            account = matrix->whoami();
-        } catch (const std::exception& e) {
-            if (token_refused.load())
-                break;
-            log::warning("whoami_failed", {{"platform", "matrix"}, {"error", e.what()}});
-        }
-        if (account.empty()) {
-            stop.sleep_for(delay);
-            delay = std::min<std::chrono::milliseconds>(delay * 2, std::chrono::seconds(60));
-        }
-    }
-    if (account.empty())
-        return std::nullopt;
-    if (account != settings.matrix.user_id)
-        log::warning("matrix_account_mismatch",
-                     {{"configured", settings.matrix.user_id}, {"token_for", account}});
-    log::info("bot_identified", {{"platform", "matrix"}, {"username", account}});
-    // The service writes "@" + bot_name: a Matrix id already starts with its "@".
-    Lane lane{std::move(matrix), service_settings(settings, "matrix", account.substr(1)), {}};
-    lane.options.poll_timeout = settings.matrix.poll_timeout;
-    return lane;
-}
-
-// The Discord lane; its Gateway connects on the first poll.
-Lane discord_lane(const config::Settings& settings, HttpClient& http, StopToken& stop) {
-    DiscordOptions options;
-    options.api_url = settings.discord.api_url;
-    options.gateway_url = settings.discord.gateway_url;
-    options.token = settings.discord.token;
-    options.guild_ids = settings.discord.guild_ids;
-    options.message_content = settings.discord.message_content;
-    for (const rules::Variant* variant : rules::variants())
-        options.variants.push_back(variant->info().name);
-    options.request_timeout = settings.discord.request_timeout;
-    options.pacing.per_chat = settings.discord.per_chat_interval;
-    options.pacing.group_per_minute = settings.discord.group_messages_per_minute;
-    options.cancelled = [&stop] { return stop.stop_requested(); };
-    auto discord = std::make_unique<DiscordPlatform>(http, options);
-    const DiscordPlatform* refusing = discord.get();
-    Lane lane{std::move(discord), service_settings(settings, "discord", "ghostpost"), {}, {}};
-    lane.options.poll_timeout = settings.discord.poll_timeout;
-    lane.refused = [refusing] { return refusing->fatal_error(); };
-    return lane;
-}
 
 storage::StoreLocation store_location(const config::StorageSettings& storage) {
     return {storage.url, storage.password, storage.path.string()};
@@ -222,6 +44,138 @@ std::string daemon_name() {
     return std::string(host) + ":" + std::to_string(getpid()) + ":" + suffix;
 }
 
+// One platform's lane: what it owns, and how it ended.
+struct Lane {
+    Lane(const PlatformModule& m, LaneMonitor& lane_monitor) : module(m), monitor(lane_monitor) {}
+    const PlatformModule& module;
+    LaneMonitor& monitor;
+    CurlHttpClient http; // one request at a time per client: a client per lane
+    StopToken stop;
+    std::thread thread;
+    std::atomic<bool> done{false};
+    std::atomic<bool> refused{false};
+    std::atomic<bool> failed{false};
+};
+
+// What the operator must do when a platform refuses the bot, in a few words.
+std::string refusal_hint(const std::string& platform) {
+    return "the platform refuses the bot's credentials: renew them (see [platform." + platform +
+           "] in docs/operators.md) and restart the daemon; the other platforms go on";
+}
+
+// The lane's thread: the start-up check, retried with backoff until it passes, is refused, or
+// the daemon stops; then the poll loop on a database connection of its own.
+void run_lane(Lane& lane, const config::Settings& settings,
+              const storage::StoreLocation& location, const std::string& holder) {
+    const std::string name = lane.module.name;
+    const auto refuse = [&](const std::string& why) {
+        lane.monitor.set_state(LaneState::Refused, why);
+        log::error("platform_refused",
+                   {{"platform", name}, {"error", why}, {"hint", refusal_hint(name)}});
+        lane.refused.store(true);
+    };
+    try {
+        std::optional<StartedPlatform> started;
+        std::chrono::milliseconds delay{1000};
+        while (!started && !lane.stop.stop_requested()) {
+            lane.monitor.beat();
+            std::string why;
+            try {
+                started = lane.module.start(settings, lane.http, lane.stop);
+                break;
+            } catch (const PlatformError& e) {
+                if (e.kind() == PlatformError::Kind::Cancelled)
+                    break;
+                if (e.kind() == PlatformError::Kind::Unauthorized) {
+                    refuse(e.what());
+                    return;
+                }
+                why = e.what();
+            } catch (const std::exception& e) {
+                why = e.what();
+            }
+            lane.monitor.set_state(LaneState::Retrying, why);
+            log::warning("start_up_failed",
+                         {{"platform", name}, {"error", why}, {"retry_in_ms", delay.count()}});
+            lane.stop.sleep_for(delay);
+            delay = std::min<std::chrono::milliseconds>(delay * 2, std::chrono::seconds(60));
+        }
+        if (!started)
+            return; // stopping
+        DaemonOptions options = started->options;
+        options.time_driven_jobs = false; // the daemon's jobs thread runs them for every lane
+        options.holder = holder;
+        options.lease = settings.storage.lease;
+        options.claim = settings.storage.claim;
+        options.monitor = &lane.monitor;
+        auto store = storage::open_store(location);
+        Service service(*store, started->service);
+        const DaemonReport report =
+            run_daemon(*store, service, *started->platform, options, lane.stop);
+        if (!report.refused.empty())
+            refuse(report.refused);
+    } catch (const std::exception& e) {
+        log::error("fatal", {{"platform", name}, {"error", e.what()}});
+        lane.failed.store(true);
+    }
+}
+
+// The time-driven job for every platform's games (losses on time, reminders, digests, the
+// heartbeat): once at start-up, then every `interval`, whatever the platforms do. Its replies go
+// out through the outbox of each game's platform.
+void run_jobs(const storage::StoreLocation& location, const ServiceSettings& settings,
+              std::chrono::seconds interval, StopToken& stop,
+              std::atomic<std::chrono::steady_clock::rep>& beat) {
+    const auto mark = [&] { beat.store(std::chrono::steady_clock::now().time_since_epoch().count()); };
+    std::unique_ptr<storage::Store> store;
+    std::optional<Service> service;
+    bool started = false;
+    do {
+        mark();
+        try {
+            if (!store) {
+                store = storage::open_store(location);
+                service.emplace(*store, settings);
+            }
+            if (!started) {
+                if (const int told = service->start_up(); told > 0)
+                    log::info("downtime_forgiven", {{"games", told}});
+                started = true;
+            }
+            service->tick();
+        } catch (const std::exception& e) {
+            log::error(started ? "tick_failed" : "start_up_failed", {{"error", e.what()}});
+        }
+    } while (stop.sleep_for(interval));
+}
+
+// The database's figures for /healthz and /metrics, on a connection of their own.
+std::function<StoreFigures()> figures_reader(const storage::StoreLocation& location) {
+    struct Reader {
+        std::mutex mutex;
+        std::unique_ptr<storage::Store> store;
+    };
+    auto reader = std::make_shared<Reader>();
+    return [reader, location] {
+        const std::lock_guard lock(reader->mutex);
+        try {
+            if (!reader->store)
+                reader->store = storage::open_store(location);
+            StoreFigures figures;
+            reader->store->transaction([&] {
+                for (const storage::OutboxBacklog& b : reader->store->backlog())
+                    figures.backlog[b.platform] = {b.pending, b.oldest_created_at};
+                for (const auto& [variant, count] : reader->store->games_under_way())
+                    figures.games_under_way[variant] = count;
+            });
+            return figures;
+        } catch (...) {
+            reader->store.reset(); // a new connection next time
+            throw;
+        }
+    };
+}
+
 int run(const std::string& config_path, bool check_only) {
     log::install_crash_handler();
     config::Settings settings;
@@ -232,22 +186,22 @@ int run(const std::string& config_path, bool check_only) {
         return 2;
     }
     log::set_level(settings.log_level);
-    if (!settings.telegram.enabled && !settings.discourse.enabled && !settings.matrix.enabled &&
-        !settings.discord.enabled) {
+    std::vector<const PlatformModule*> enabled;
+    for (const PlatformModule& module : platform_modules())
+        if (module.enabled(settings)) {
+            enabled.push_back(&module);
+            for (const std::string& secret : module.secrets(settings))
+                log::add_secret(secret);
+        }
+    if (enabled.empty()) {
+        std::string names;
+        for (const PlatformModule& module : platform_modules())
+            names += std::string(names.empty() ? "" : ", ") + "[platform." + module.name + "]";
         log::error("bad_configuration",
-                   {{"error", config_path +
-                                  ": platform: no platform configured (add [platform.telegram], "
-                                  "[platform.discord], [platform.discourse] or [platform.matrix])"}});
+                   {{"error", config_path + ": platform: no platform configured (add " + names +
+                                  ")"}});
         return 2;
     }
-    if (settings.telegram.enabled)
-        log::add_secret(settings.telegram.token);
-    if (settings.discourse.enabled)
-        log::add_secret(settings.discourse.api_key);
-    if (settings.matrix.enabled)
-        log::add_secret(settings.matrix.token);
-    if (settings.discord.enabled)
-        log::add_secret(settings.discord.token);
     if (!settings.storage.password.empty())
         log::add_secret(settings.storage.password);
     if (check_only) {
@@ -276,12 +230,18 @@ int run(const std::string& config_path, bool check_only) {
     sigaddset(&signals, SIGINT);
     pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
-    CurlHttpClient http;
-    // One request at a time per client: a client per lane.
-    CurlHttpClient discourse_http;
-    CurlHttpClient matrix_http;
-    CurlHttpClient discord_http;
-    StopToken stop;
+    Monitor monitor;
+    std::list<Lane> lanes; // a list: a lane never moves, its thread holds it
+    for (const PlatformModule* module : enabled)
+        lanes.emplace_back(*module, monitor.add_lane(module->name));
+    StopToken stop; // the whole daemon: a signal, or every lane refused
+    const auto stop_all = [&] {
+        stop.request_stop();
+        for (Lane& lane : lanes) {
+            lane.stop.request_stop();
+            lane.http.cancel();
+        }
+    };
     std::atomic<bool> finished{false};
     std::thread watcher([&] {
         const timespec tick{0, 200'000'000};
@@ -290,22 +250,25 @@ int run(const std::string& config_path, bool check_only) {
             if (signal == SIGTERM || signal == SIGINT) {
                 log::info("shutdown_requested",
                           {{"signal", signal == SIGTERM ? "SIGTERM" : "SIGINT"}});
-                stop.request_stop();
-                http.cancel();
-                discourse_http.cancel();
-                matrix_http.cancel();
-                discord_http.cancel();
+                stop_all();
                 return;
             }
         }
     });
-    const auto join = [&] {
-        finished.store(true);
-        watcher.join();
-    };
 
     int status = 0;
-    std::atomic<bool> matrix_token_refused{false};
+    std::thread jobs;
+    std::unique_ptr<web::Site> site;
+    std::unique_ptr<web::WebServer> web_server;
+    std::unique_ptr<web::WebServer> metrics_server;
+    // /healthz and /metrics, on whichever server answers them.
+    const auto serve_monitor = [&monitor](web::WebServer& server) {
+        const auto answer = [](const HttpAnswer& a) {
+            return web::Response{a.status, a.content_type, a.body};
+        };
+        server.route("/healthz", [&monitor, answer] { return answer(monitor.health()); });
+        server.route("/metrics", [&monitor, answer] { return answer(monitor.metrics()); });
+    };
     try {
         // The database exists and is migrated before any lane opens its own connection.
         const storage::StoreLocation location = store_location(settings.storage);
@@ -314,9 +277,8 @@ int run(const std::string& config_path, bool check_only) {
         if (shared)
             log::info("shared_database", {{"daemon", holder},
                                           {"lease_seconds", settings.storage.lease.count()}});
+        monitor.set_figures(figures_reader(location));
         // The web view, when configured: its own connections and threads, read-only.
-        std::unique_ptr<web::Site> site;
-        std::unique_ptr<web::WebServer> web_server;
         if (!settings.web.listen.empty()) {
             web::SiteSettings site_settings;
             site_settings.db_path = settings.storage.path.string();
@@ -326,76 +288,93 @@ int run(const std::string& config_path, bool check_only) {
             site = std::make_unique<web::Site>(site_settings);
             web_server =
                 std::make_unique<web::WebServer>(*site, web::parse_listen(settings.web.listen));
+            if (settings.metrics.listen.empty())
+                serve_monitor(*web_server);
             web_server->start();
             log::info("web_listening", {{"listen", settings.web.listen}});
         }
-        std::vector<Lane> lanes;
-        if (settings.telegram.enabled)
-            if (auto lane = telegram_lane(settings, http, stop))
-                lanes.push_back(std::move(*lane));
-        if (settings.discourse.enabled)
-            lanes.push_back(discourse_lane(settings, discourse_http, stop));
-        if (settings.matrix.enabled && !stop.stop_requested())
-            if (auto lane = matrix_lane(settings, matrix_http, stop, matrix_token_refused))
-                lanes.push_back(std::move(*lane));
-        if (settings.discord.enabled)
-            lanes.push_back(discord_lane(settings, discord_http, stop));
-        // One lane runs the time-driven job for every platform's games; their replies go out
-        // through the outbox of each game's platform.
-        for (std::size_t i = 1; i < lanes.size(); ++i)
-            lanes[i].options.time_driven_jobs = false;
-        for (Lane& lane : lanes) {
-            lane.options.holder = holder;
-            lane.options.lease = settings.storage.lease;
-            lane.options.claim = settings.storage.claim;
+        if (!settings.metrics.listen.empty()) {
+            metrics_server =
+                std::make_unique<web::WebServer>(web::parse_listen(settings.metrics.listen));
+            serve_monitor(*metrics_server);
+            metrics_server->start();
+            log::info("metrics_listening", {{"listen", settings.metrics.listen}});
         }
-        std::vector<std::thread> threads;
-        std::atomic<int> failed{0};
-        std::atomic<int> refused{0};
-        for (Lane& lane : lanes) {
-            threads.emplace_back([&location, &lane, &stop, &failed, &refused, &http,
-                                  &discord_http, &discourse_http, &matrix_http] {
-                try {
-                    auto store = storage::open_store(location);
-                    Service service(*store, lane.service);
-                    run_daemon(*store, service, *lane.platform, lane.options, stop);
-                    if (const std::string why = lane.refused ? lane.refused() : std::string();
-                        !why.empty()) {
-                        // Like a bad configuration: retrying cannot help, the operator must act.
-                        log::error("platform_refused",
-                                   {{"platform", lane.platform->name()}, {"error", why}});
-                        refused.fetch_add(1);
-                        stop.request_stop();
-                        http.cancel();
-                        discord_http.cancel();
-                        discourse_http.cancel();
-                        matrix_http.cancel();
-                    }
-                } catch (const std::exception& e) {
-                    log::error("fatal", {{"platform", lane.platform->name()}, {"error", e.what()}});
-                    failed.fetch_add(1);
-                    stop.request_stop();
-                }
+        for (Lane& lane : lanes)
+            lane.thread = std::thread([&lane, &settings, location, holder] {
+                run_lane(lane, settings, location, holder);
+                lane.done.store(true);
             });
+        std::atomic<std::chrono::steady_clock::rep> jobs_beat{
+            std::chrono::steady_clock::now().time_since_epoch().count()};
+        jobs = std::thread([&, location] {
+            run_jobs(location, service_settings(settings, enabled.front()->name, "ghostpost"),
+                     std::chrono::seconds(30), stop, jobs_beat);
+        });
+        systemd::ready(std::to_string(lanes.size()) + " platform lane(s) started");
+
+        // Until a signal, or until every lane has ended by itself: pings for the watchdog while
+        // every live lane and the jobs go round (a wedged thread stops them, and systemd
+        // restarts the daemon).
+        const auto watchdog = systemd::watchdog_interval();
+        const auto pause = watchdog ? std::chrono::duration_cast<std::chrono::milliseconds>(*watchdog) / 3
+                                    : std::chrono::milliseconds(500);
+        const auto stale = std::chrono::seconds(150);
+        while (!stop.stop_requested()) {
+            bool all_ended = true;
+            bool alive = true;
+            const auto now = std::chrono::steady_clock::now();
+            for (const Lane& lane : lanes) {
+                if (lane.failed.load()) {
+                    status = 1; // a fault of ours or a database out of reach: restart it all
+                    stop_all();
+                }
+                if (!lane.done.load()) {
+                    all_ended = false;
+                    alive = alive && now - lane.monitor.last_beat() < stale;
+                }
+            }
+            alive = alive && now - std::chrono::steady_clock::time_point(
+                                       std::chrono::steady_clock::duration(jobs_beat.load())) <
+                                 stale + std::chrono::seconds(30);
+            if (all_ended) {
+                stop_all();
+                break;
+            }
+            if (watchdog && alive)
+                systemd::watchdog();
+            stop.sleep_for(std::min<std::chrono::milliseconds>(pause, std::chrono::seconds(1)));
         }
-        for (auto& t : threads)
-            t.join();
-        if (failed.load() > 0)
-            status = 1;
-        if (matrix_token_refused.load()) {
-            log::error("matrix_token_refused",
-                       {{"error", "the homeserver refuses the access token (M_UNKNOWN_TOKEN)"},
-                        {"hint", "log the bot in again and set GHOSTPOST_MATRIX_TOKEN or "
-                                 "[platform.matrix] token_file"}});
-            status = 2;
+        systemd::stopping();
+        for (Lane& lane : lanes)
+            lane.thread.join();
+        jobs.join();
+        bool every_lane_refused = true;
+        for (const Lane& lane : lanes) {
+            if (lane.failed.load())
+                status = 1;
+            every_lane_refused = every_lane_refused && lane.refused.load();
         }
-        if (refused.load() > 0)
+        // Like a bad configuration: waiting cannot help, the operator must act. One platform
+        // refused of several is reported and the others go on, so only all of them stop it.
+        if (every_lane_refused && status == 0)
             status = 2;
     } catch (const std::exception& e) {
         log::error("fatal", {{"error", e.what()}});
         status = 1;
+        stop_all();
+        for (Lane& lane : lanes)
+            if (lane.thread.joinable())
+                lane.thread.join();
+        if (jobs.joinable())
+            jobs.join();
     }
-    join();
+    if (web_server)
+        web_server->stop();
+    if (metrics_server)
+        metrics_server->stop();
+    finished.store(true);
+    watcher.join();
     return status;
 }
 

@@ -180,8 +180,11 @@ MatrixPlatform::Answer MatrixPlatform::exchange(const std::string& method, const
     const std::string what = method + " " + path.substr(0, path.find('?'));
     try {
         Answer answer(http_.post(request));
-        if (answer.token_refused() && options_.token_refused)
-            options_.token_refused();
+        if (answer.token_refused()) {
+            token_refused_.store(true);
+            if (options_.token_refused)
+                options_.token_refused();
+        }
         return answer;
     } catch (const HttpError& e) {
         throw PlatformError(e.kind() == HttpError::Kind::Cancelled ? PlatformError::Kind::Cancelled
@@ -209,6 +212,13 @@ MatrixPlatform::Answer MatrixPlatform::call(const std::string& method, const std
     if (answer.token_refused())
         throw PlatformError(Kind::Unauthorized, message);
     throw PlatformError(Kind::Transient, message);
+}
+
+std::string MatrixPlatform::refused() const {
+    if (!token_refused_.load())
+        return {};
+    return "the homeserver refuses the access token (M_UNKNOWN_TOKEN): log the bot in again and "
+           "set GHOSTPOST_MATRIX_TOKEN or [platform.matrix] token_file";
 }
 
 std::string MatrixPlatform::whoami() {

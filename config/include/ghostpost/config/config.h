@@ -37,6 +37,12 @@ struct WebSettings {
     std::string base_url; // "https://games.example.org" without a trailing '/'; empty: no links
 };
 
+// The operators' /healthz and /metrics on an address of their own ([metrics]); without it they
+// are served on [web] listen, when that is set.
+struct MetricsSettings {
+    std::string listen; // "127.0.0.1:9464"; empty: none of their own
+};
+
 struct TelegramSettings {
     bool enabled = false;                             // true when a [telegram] table is present
     std::string api_url = "https://api.telegram.org"; // no trailing slash
@@ -108,6 +114,7 @@ struct Settings {
     DiscordSettings discord;
     ClockSettings clocks;
     WebSettings web;
+    MetricsSettings metrics;
 };
 
 // A configuration that cannot be used. what() names the key and, when the file has one,

@@ -187,6 +187,13 @@ struct OutgoingMessage {
     std::vector<NamedAccount> named;   // accounts named in `text` by display name
 };
 
+// One platform's replies waiting in the outbox.
+struct OutboxBacklog {
+    std::string platform;
+    int pending = 0;
+    std::int64_t oldest_created_at = 0; // when the oldest waiting reply was queued
+};
+
 struct OutboxEntry {
     std::int64_t id = 0;
     OutgoingMessage message;
@@ -486,6 +493,9 @@ public:
     virtual void give_up(std::int64_t id, const std::string& error) = 0;
     // Entries not yet sent nor given up, for tests and monitoring.
     virtual int pending_count(const std::string& platform) = 0;
+    // Every platform's entries not yet sent nor given up, and when the oldest was queued, for
+    // the operators' health check and metrics.
+    virtual std::vector<OutboxBacklog> backlog() = 0;
     // What `due` returns, claimed for `holder` until `claimed_until`: other senders neither get
     // these entries nor anything behind them to the same destination meanwhile, so several
     // daemons share one outbox and each destination still receives its replies in order. A
@@ -526,6 +536,8 @@ public:
     virtual std::vector<NamedRating> top_ratings(const std::string& variant, int limit) = 0;
     // Every rating the player had after a rated game, by variant, then by games played.
     virtual std::vector<RatingPoint> rating_history(std::int64_t player_id) = 0;
+    // How many games are under way, by variant (variants with none are left out).
+    virtual std::vector<std::pair<std::string, int>> games_under_way() = 0;
 };
 
 // Everything the service keeps, in one object.

@@ -3,6 +3,7 @@
 // only waits for SIGTERM/SIGINT and cancels whatever HTTP call is in flight.
 #pragma once
 
+#include "ghostpost/bot/monitor.h"
 #include "ghostpost/bot/platform.h"
 #include "ghostpost/bot/service.h"
 #include "ghostpost/storage/store.h"
@@ -53,12 +54,15 @@ struct SenderClaim {
     std::chrono::seconds duration{120};
 };
 
-// Delivers the outbox of one platform: order per destination, pacing, retries.
+// Delivers the outbox of one platform: order per destination, pacing, retries. Each reply is
+// marked sent as soon as the platform took it, so a crash repeats at most the one reply that
+// was in flight (delivery is at least once, never many times).
 class OutboxSender {
 public:
-    // Paces as `platform.pacing()` says.
+    // Paces as `platform.pacing()` says; counts what it does in `monitor` when given.
     OutboxSender(storage::Store& store, Platform& platform, Clock clock,
-                 SteadyNow steady = std::chrono::steady_clock::now, SenderClaim claim = {});
+                 SteadyNow steady = std::chrono::steady_clock::now, SenderClaim claim = {},
+                 LaneMonitor* monitor = nullptr);
 
     // Sends every due entry the pacing allows now. Returns how many were sent. A retry_after
     // is honoured to the second: the entry is not due again before now + retry_after, rounded
@@ -80,6 +84,7 @@ private:
     Clock clock_;
     SteadyNow steady_;
     SenderClaim claim_;
+    LaneMonitor* monitor_;
     std::map<std::string, std::deque<std::chrono::steady_clock::time_point>> sent_at_;
     std::mt19937 jitter_{std::random_device{}()};
 };
@@ -106,16 +111,20 @@ struct DaemonOptions {
     std::string holder = "ghostpost";
     std::chrono::seconds lease{30};
     std::chrono::seconds claim{120};
+    // Where the loop reports its state and counts (the daemon's /healthz and /metrics).
+    LaneMonitor* monitor = nullptr;
 };
 
 // What a run of the loop met, for the caller's exit status.
 struct DaemonReport {
     int posts_failed = 0; // posts set aside because handling them threw (a bug of ours)
     int jobs_failed = 0;  // time-driven jobs that threw
+    // Why the platform refused the bot's credentials for good, when that ended the loop.
+    std::string refused;
 };
 
-// The poll loop: until `stop` or the platform is finished, run the time-driven job, deliver the
-// outbox, poll, handle each post. A post whose handling throws is a bug of ours, never a
+// The poll loop: until `stop`, the platform is finished or it refuses the bot's credentials
+// (DaemonReport::refused), run the time-driven job, deliver the outbox, poll, handle each post. A post whose handling throws is a bug of ours, never a
 // stall: it is answered once ("nothing was applied"), logged with its id, and the loop goes
 // on (a busy database is retried first). Platform failures are backed off as their kind says.
 // Errors: none escape but std::bad_alloc and the like.

@@ -166,6 +166,10 @@ public:
     // bot that cannot read group messages), in words for people; each is in the log already.
     // The daemon tells every moderator of the platform once per start, by direct message.
     virtual std::vector<std::string> moderator_notices() const { return {}; }
+    // Why the platform refuses the bot for good (a revoked token, an intent the bot may not
+    // have), in words for the operator; empty while it does not. Waiting cannot heal it: the
+    // platform's lane stops, and the other platforms go on.
+    virtual std::string refused() const { return {}; }
 };
 
 } // namespace ghostpost::bot

@@ -116,6 +116,7 @@ public:
     bool finished() const override;
     // Why the Gateway refused the bot, for the operator; empty while it has not.
     std::string fatal_error() const;
+    std::string refused() const override { return fatal_error(); }
 
 private:
     using Instant = std::chrono::steady_clock::time_point;

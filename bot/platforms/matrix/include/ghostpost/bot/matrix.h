@@ -5,6 +5,7 @@
 #include "ghostpost/bot/http.h"
 #include "ghostpost/bot/platform.h"
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -85,6 +86,10 @@ public:
     // The account the token belongs to (GET /account/whoami). Errors: as poll().
     std::string whoami();
 
+    // Set once the homeserver refused the token (401, M_UNKNOWN_TOKEN, M_MISSING_TOKEN) on any
+    // call, a send included: the operator must log the bot in again.
+    std::string refused() const override;
+
 private:
     using Instant = std::chrono::steady_clock::time_point;
     struct Answer; // one response, read (defined with the JSON code)
@@ -125,6 +130,7 @@ private:
     std::optional<std::pair<std::string, std::string>> idle_;
     Instant poll_not_before_{};
     std::map<std::string, Instant> not_before_; // per destination, after a 429 on a send
+    std::atomic<bool> token_refused_{false};
 };
 
 } // namespace ghostpost::bot
