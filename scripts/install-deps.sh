@@ -6,13 +6,14 @@ set -euo pipefail
 packages=(
     build-essential cmake ninja-build pkg-config git
     libcurl4-openssl-dev nlohmann-json3-dev libsqlite3-dev libssl-dev
-    # Boost.Beast (headers only): the Discord Gateway's WebSocket, over OpenSSL.
-    libboost-dev
+    # Boost.Beast (headers only): the Discord Gateway's WebSocket, over OpenSSL, and the web
+    # view's HTTP server, which gzips with zlib.
+    libboost-dev zlib1g-dev
     libcairo2-dev libpng-dev libfreetype-dev libtomlplusplus-dev libcli11-dev catch2 fonts-dejavu-core
     python3 sqlite3
     # The man page is written from the binary's --help at build time.
     help2man
-    # The web view's HTTP server (bot/web), and the browser its page tests drive headless.
+    # An HTTP client for the web view's tests, and the browser its page tests drive headless.
     libcpp-httplib-dev chromium
     # The fake Discourse and the fake Matrix homeserver validate every request against the API
     # descriptions (JSON, and YAML for Matrix).
