@@ -9,11 +9,10 @@ purpose=${1:-test}
 run_packages=(
     build-essential cmake ninja-build pkg-config git
     libcurl4-openssl-dev nlohmann-json3-dev libsqlite3-dev libssl-dev
-    # Boost.Beast (headers only): the Discord Gateway's WebSocket, over OpenSSL.
-    libboost-dev
+    # Boost.Beast (headers only): the Discord Gateway's WebSocket, over OpenSSL, and the web
+    # view's HTTP server, which gzips with zlib.
+    libboost-dev zlib1g-dev
     libcairo2-dev libpng-dev libfreetype-dev libtomlplusplus-dev libcli11-dev fonts-dejavu-core
-    # The web view's HTTP server (bot/web).
-    libcpp-httplib-dev
     # The PostgreSQL backend's client library (libpq).
     libpq-dev
     # sd_notify: ready and watchdog pings for the Type=notify systemd unit.
@@ -23,8 +22,8 @@ run_packages=(
 )
 test_packages=(
     catch2 python3 sqlite3
-    # The browser the web pages' tests drive headless.
-    chromium
+    # An HTTP client for the web view's tests, and the browser its page tests drive headless.
+    libcpp-httplib-dev chromium
     # The fake Discourse and the fake Matrix homeserver validate every request against the API
     # descriptions (JSON, and YAML for Matrix).
     python3-yaml python3-jsonschema

@@ -123,56 +123,89 @@ TEST_CASE("A listen address is host:port", "[web]") {
 
 namespace {
 
-// A TCP connection to the server that sends nothing until asked: a slow client.
-class RawConnection {
-public:
-    explicit RawConnection(int port) {
-        fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-        REQUIRE(fd_ >= 0);
-        sockaddr_in addr{};
-        addr.sin_family = AF_INET;
-        addr.sin_port = htons(static_cast<std::uint16_t>(port));
-        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        REQUIRE(::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
-    }
-    ~RawConnection() { ::close(fd_); }
-    // Sends a GET of `path` and returns the status line of the answer.
-    std::string get(const std::string& path) {
-        const std::string request = "GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n";
-        REQUIRE(::send(fd_, request.data(), request.size(), 0) ==
-                static_cast<ssize_t>(request.size()));
-        std::string answer;
-        char buf[512];
-        while (answer.find("\r\n") == std::string::npos) {
-            const ssize_t n = ::recv(fd_, buf, sizeof buf, 0);
-            if (n <= 0)
-                break;
-            answer.append(buf, static_cast<std::size_t>(n));
-        }
-        return answer.substr(0, answer.find("\r\n"));
-    }
-
-private:
-    int fd_ = -1;
-};
+// Sends `request` on a fresh connection and returns the whole answer (the server closes).
+std::string exchange(int port, const std::string& request) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    REQUIRE(fd >= 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<std::uint16_t>(port));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+    timeval limit{3, 0};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+    REQUIRE(::send(fd, request.data(), request.size(), MSG_NOSIGNAL) ==
+            static_cast<ssize_t>(request.size()));
+    std::string answer;
+    char buf[4096];
+    for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;)
+        answer.append(buf, static_cast<std::size_t>(n));
+    ::close(fd);
+    return answer;
+}
 
 } // namespace
 
-TEST_CASE("Connections past the cap are answered 503 while slow clients hold the worker",
-          "[web][http]") {
+TEST_CASE("Extra routes are answered on the pages' listener, before the pages", "[web][http]") {
     WebDb db;
     web::Site site{web::SiteSettings{db.path()}};
-    // One worker, one connection may wait for it, reads time out after 2 s.
-    web::WebServer server{site, web::ServerSettings{"127.0.0.1", 0, 1, 1, 2}};
+    web::WebServer server{site, web::ServerSettings{"127.0.0.1", 0, 2, 8, 2}};
+    server.route("/healthz", [] { return web::Response{200, "application/json", "{\"ok\":true}"}; });
+    server.route("/metrics", [] {
+        return web::Response{503, "text/plain; version=0.0.4", "ghostpost_up 0\n"};
+    });
+    server.route("/broken", []() -> web::Response { throw std::runtime_error("no"); });
     server.start();
-    RawConnection holding(server.port()); // the worker waits for its request
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    RawConnection waiting(server.port()); // waits for the worker
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    RawConnection shed(server.port());
-    CHECK(shed.get("/") == "HTTP/1.1 503 Service Unavailable");
-    // The slow client's read times out; the one waiting is then served.
-    CHECK(waiting.get("/") == "HTTP/1.1 200 OK");
+    CHECK_THROWS_AS(server.route("/late", [] { return web::Response{}; }), std::logic_error);
+    httplib::Client c("127.0.0.1", server.port());
+    auto health = c.Get("/healthz");
+    REQUIRE(health);
+    CHECK(health->status == 200);
+    CHECK(health->body == "{\"ok\":true}");
+    CHECK(health->get_header_value("Content-Type") == "application/json");
+    CHECK(health->get_header_value("X-Content-Type-Options") == "nosniff");
+    auto metrics = c.Get("/metrics");
+    REQUIRE(metrics);
+    CHECK(metrics->status == 503);
+    CHECK(metrics->body == "ghostpost_up 0\n");
+    auto broken = c.Get("/broken");
+    REQUIRE(broken);
+    CHECK(broken->status == 500);
+    CHECK(broken->body == "Something went wrong on our side; try again later.\n");
+    auto page = c.Get("/");
+    REQUIRE(page);
+    CHECK(page->status == 200);
+    CHECK(page->get_header_value("Content-Type") == "text/html; charset=utf-8");
+}
+
+TEST_CASE("A server of routes only answers them and 404 elsewhere", "[web][http]") {
+    web::WebServer server{web::ServerSettings{"127.0.0.1", 0, 1, 8, 2}};
+    int asked = 0;
+    server.route("/metrics", [&] {
+        ++asked;
+        return web::Response{200, "text/plain; version=0.0.4", "ghostpost_posts_total 7\n"};
+    });
+    CHECK_THROWS_AS(server.route("metrics", [] { return web::Response{}; }), std::logic_error);
+    server.start();
+    const std::string metrics =
+        exchange(server.port(), "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    CHECK(metrics.substr(0, metrics.find("\r\n")) == "HTTP/1.1 200 OK");
+    CHECK(metrics.find("\r\nContent-Type: text/plain; version=0.0.4\r\n") != std::string::npos);
+    CHECK(metrics.substr(metrics.find("\r\n\r\n") + 4) == "ghostpost_posts_total 7\n");
+    // HEAD: the same head, no body.
+    const std::string head =
+        exchange(server.port(), "HEAD /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    CHECK(head.find("\r\nContent-Length: 24\r\n") != std::string::npos);
+    CHECK(head.substr(head.find("\r\n\r\n") + 4).empty());
+    const std::string other =
+        exchange(server.port(), "GET /game/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    CHECK(other.substr(0, other.find("\r\n")) == "HTTP/1.1 404 Not Found");
+    CHECK(other.substr(other.find("\r\n\r\n") + 4) == "Not found.\n");
+    const std::string post = exchange(
+        server.port(), "POST /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    CHECK(post.substr(0, post.find("\r\n")) == "HTTP/1.1 405 Method Not Allowed");
+    CHECK(post.find("\r\nAllow: GET, HEAD\r\n") != std::string::npos);
+    CHECK(asked == 2);
 }
 
 TEST_CASE("A game page is served over HTTP from a PostgreSQL database, and follows its moves",
