@@ -369,6 +369,53 @@ void DiscordPlatform::on_event(discord::GatewayEvent event) {
     arrived_.notify_all();
 }
 
+void DiscordPlatform::refuse(const std::string& why) {
+    {
+        const std::lock_guard lock(mutex_);
+        if (fatal_.empty())
+            fatal_ = why;
+    }
+    arrived_.notify_all();
+}
+
+bool DiscordPlatform::direct_channel(const std::string& channel) {
+    using Kind = PlatformError::Kind;
+    {
+        const std::lock_guard lock(mutex_);
+        if (direct_channels_.contains(channel))
+            return true;
+        if (guild_channels_.contains(channel))
+            return false;
+    }
+    const std::string route = "GET /channels/" + channel;
+    if (const auto wait = wait_for(route); wait.count() > 0)
+        throw PlatformError(Kind::RateLimited, "catching up: waiting out a rate limit", wait);
+    Response answer(HttpResponse{});
+    try {
+        answer = call("GET", route, "/channels/" + channel, HttpRequest{});
+    } catch (const HttpError& e) {
+        throw PlatformError(e.kind() == HttpError::Kind::Cancelled ? Kind::Cancelled
+                                                                   : Kind::Transient,
+                            scrub(std::string("reading channel ") + channel + ": " + e.what()));
+    }
+    const std::string detail =
+        scrub("reading channel " + channel + ": HTTP " + std::to_string(answer.status) + " " +
+              std::to_string(answer.code) + " " + answer.message);
+    if (answer.status == 429)
+        throw PlatformError(Kind::RateLimited, detail, answer.retry_after);
+    if (answer.status == 401)
+        throw PlatformError(Kind::Unauthorized, detail);
+    if (!answer.ok() || !answer.body.is_object() || !answer.body.contains("type") ||
+        !answer.body["type"].is_number_integer())
+        throw PlatformError(Kind::Transient, detail);
+    // 1: a DM, 3: a group DM; every other kind belongs to a guild.
+    const auto type = answer.body["type"].get<std::int64_t>();
+    const bool direct = type == 1 || type == 3;
+    const std::lock_guard lock(mutex_);
+    (direct ? direct_channels_ : guild_channels_).insert(channel);
+    return direct;
+}
+
 void DiscordPlatform::start_gateway() {
     using Kind = PlatformError::Kind;
     discord::GatewayOptions gateway;
@@ -393,8 +440,12 @@ void DiscordPlatform::start_gateway() {
         }
         const std::string detail =
             scrub("GET /gateway/bot: HTTP " + std::to_string(answer.status) + " " + answer.message);
-        if (answer.status == 401)
-            throw PlatformError(Kind::Unauthorized, detail);
+        if (answer.status == 401) {
+            // A refused token does not heal by asking again: the lane stops and says so.
+            refuse("Discord refused the bot token (HTTP 401 from GET /gateway/bot): check "
+                   "GHOSTPOST_DISCORD_TOKEN or token_file");
+            return;
+        }
         if (answer.status == 429)
             throw PlatformError(Kind::RateLimited, detail, answer.retry_after);
         if (!answer.ok() || !answer.body.is_object() || !answer.body.contains("url") ||
@@ -446,8 +497,11 @@ std::vector<Post> DiscordPlatform::catch_up(DiscordCursor& cursor) {
                       " " + std::to_string(answer.code) + " " + answer.message);
             if (answer.status == 429)
                 throw PlatformError(Kind::RateLimited, detail, answer.retry_after);
-            if (answer.status == 401)
-                throw PlatformError(Kind::Unauthorized, detail);
+            if (answer.status == 401) {
+                refuse("Discord refused the bot token (HTTP 401 while catching up): check "
+                       "GHOSTPOST_DISCORD_TOKEN or token_file");
+                return {};
+            }
             if (answer.status == 403 || answer.status == 404) {
                 // The bot left the channel or it is gone: nothing there to catch up.
                 log::warning("discord_catch_up_skipped", {{"channel", channel}, {"error", detail}});
@@ -477,6 +531,13 @@ std::vector<Post> DiscordPlatform::catch_up(DiscordCursor& cursor) {
         std::sort(found.begin(), found.end(), [](const Post& a, const Post& b) {
             return snowflake_less(a.message_id, b.message_id);
         });
+        // A listed message has no guild_id (only the Gateway's MESSAGE_CREATE has one), so
+        // whether these are direct messages is the channel's to say.
+        if (!found.empty()) {
+            const bool direct = direct_channel(channel);
+            for (Post& post : found)
+                post.direct = direct;
+        }
         if (!found.empty())
             log::info("discord_caught_up", {{"channel", channel},
                                             {"messages", static_cast<std::int64_t>(found.size())}});
@@ -487,11 +548,14 @@ std::vector<Post> DiscordPlatform::catch_up(DiscordCursor& cursor) {
 }
 
 std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::seconds timeout) {
+    log::set_thread_platform(name());
     using Kind = PlatformError::Kind;
     if (finished())
         return {};
     if (!gateway_)
         start_gateway();
+    if (finished())
+        return {};
 
     const Instant deadline = std::chrono::steady_clock::now() + timeout;
     {
@@ -525,10 +589,14 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
                 if (!m.handle.empty())
                     handle_ids_[m.handle] = m.user_id;
         }
-        if (post.direct) {
+        {
             const std::lock_guard lock(mutex_);
-            direct_channels_.insert(post.channel);
-            dm_channels_[post.author_id] = post.channel;
+            if (post.direct) {
+                direct_channels_.insert(post.channel);
+                dm_channels_[post.author_id] = post.channel;
+            } else {
+                guild_channels_.insert(post.channel);
+            }
         }
         posts.push_back(std::move(post));
     };
@@ -591,6 +659,8 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
             add(std::move(post));
             caught.insert(std::move(key));
         }
+        if (finished())
+            return posts;
         {
             const std::lock_guard lock(mutex_);
             events_.pop_front();
@@ -741,6 +811,7 @@ Delivery DiscordPlatform::edit_original(const std::string& interaction, const st
 }
 
 Delivery DiscordPlatform::send(const Reply& reply) {
+    log::set_thread_platform(name());
     if (const auto interaction = answering(reply)) {
         // The reply's first message replaces the command's "thinking"; the rest follow in its
         // channel as messages of their own.

@@ -473,6 +473,7 @@ void Gateway::start() {
     if (state_->thread.joinable())
         return;
     state_->thread = std::thread([state = state_] {
+        log::set_thread_platform("discord");
         try {
             state->run();
         } catch (const std::exception& e) {

@@ -232,6 +232,7 @@ std::optional<DecodedPost> DiscoursePlatform::fetch_private(std::int64_t post_id
 }
 
 std::vector<Post> DiscoursePlatform::poll(const std::string& cursor, std::chrono::seconds timeout) {
+    log::set_thread_platform(name());
     const std::optional<std::int64_t> after = to_integer(cursor);
     std::map<std::int64_t, DecodedPost> found; // by post id, so in id order
     std::int64_t newest_public = 0;
@@ -459,6 +460,7 @@ std::optional<std::int64_t> DiscoursePlatform::pm_topic_of(const std::string& us
 }
 
 Delivery DiscoursePlatform::send(const Reply& reply) {
+    log::set_thread_platform(name());
     if (const auto now = options_.clock(); now < not_before_)
         return {Delivery::Status::RetryAfter,
                 whole_seconds(std::chrono::ceil<std::chrono::milliseconds>(not_before_ - now)),

@@ -375,6 +375,7 @@ bool MatrixPlatform::resolve_short_names(Post& post, std::optional<std::vector<M
 }
 
 std::vector<Post> MatrixPlatform::poll(const std::string& cursor, std::chrono::seconds timeout) {
+    log::set_thread_platform(name());
     using Kind = PlatformError::Kind;
     if (const auto now = options_.clock(); now < poll_not_before_)
         throw PlatformError(Kind::RateLimited, "sync: waiting out the homeserver's retry_after_ms",
@@ -623,6 +624,7 @@ MatrixPlatform::direct_room(const std::string& user) {
 }
 
 Delivery MatrixPlatform::send(const Reply& reply) {
+    log::set_thread_platform(name());
     if (const auto gate = not_before_.find(reply.destination); gate != not_before_.end()) {
         if (const auto now = options_.clock(); now < gate->second)
             return {Delivery::Status::RetryAfter,

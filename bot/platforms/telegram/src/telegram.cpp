@@ -519,6 +519,7 @@ Delivery TelegramPlatform::answer_callback(const std::string& query, const std::
 }
 
 std::vector<Post> TelegramPlatform::poll(const std::string& cursor, std::chrono::seconds timeout) {
+    log::set_thread_platform(name());
     if (const auto now = options_.clock(); now < poll_not_before_) {
         // Called again before Telegram's retry_after ran out: wait the rest, to the millisecond.
         throw PlatformError(
@@ -588,6 +589,7 @@ std::vector<Post> TelegramPlatform::poll(const std::string& cursor, std::chrono:
 }
 
 Delivery TelegramPlatform::send(const Reply& reply) {
+    log::set_thread_platform(name());
     if (const auto gate = not_before_.find(reply.destination); gate != not_before_.end()) {
         // The outbox counts whole seconds of wall time; Telegram's wait is honoured here to
         // the millisecond, so a retry that comes a fraction early waits one more second.
