@@ -588,8 +588,8 @@ TEST_CASE("the fake homeserver answers 500 rather than send a field no homeserve
     fake.control("bad_answer", {{"path", "/account/whoami"}, {"field", "guild_id"}, {"value", 1}});
     const bot::HttpResponse refused = http.post(request);
     CHECK(refused.status == 500);
-    CHECK(json::parse(refused.body) == json{{"errcode", "M_UNKNOWN"},
-                                            {"error", "Internal server error"}});
+    CHECK(json::parse(refused.body) ==
+          json{{"errcode", "M_UNKNOWN"}, {"error", "Internal server error"}});
     CHECK(fake.answer_violations() ==
           std::vector<std::string>{
               "the fake's answer to GET /_matrix/client/v3/account/whoami: Additional "

@@ -262,8 +262,9 @@ TEST_CASE("the fake Bot API server answers 500 rather than send a field Telegram
     fake.control("bad_answer", {{"method", "getMe"}, {"field", "guild_id"}, {"value", "1"}});
     const HttpResponse refused = http.post(request);
     CHECK(refused.status == 500);
-    CHECK(fake.answer_violations() ==
-          std::vector<std::string>{"the fake's answer to getMe.result.guild_id: no such parameter"});
+    CHECK(
+        fake.answer_violations() ==
+        std::vector<std::string>{"the fake's answer to getMe.result.guild_id: no such parameter"});
     CHECK(http.post(request).status == 200); // only the next answer carried it
     CHECK(fake.answer_violations().empty());
 }

@@ -351,7 +351,8 @@ DiscordPlatform::Response DiscordPlatform::call(const std::string& method, const
         invalid_calls_.pop_front();
     if (invalid_calls_.size() == invalid_reserve)
         log::warning("discord_invalid_requests",
-                     {{"count", static_cast<std::int64_t>(invalid_calls_.size())},
+                     {{"platform", "discord"},
+                      {"count", static_cast<std::int64_t>(invalid_calls_.size())},
                       {"limit", static_cast<std::int64_t>(invalid_budget)}});
     return response;
 }
@@ -424,7 +425,8 @@ void DiscordPlatform::start_gateway() {
     gateway.message_content = options_.message_content;
     if (!options_.message_content)
         log::info("discord_without_message_content",
-                  {{"note", "message_content = false: ghostpost reads slash commands, direct "
+                  {{"platform", "discord"},
+                   {"note", "message_content = false: ghostpost reads slash commands, direct "
                             "messages and messages that mention it; other messages reach it "
                             "without their text"}});
     gateway.scrub = [this](std::string_view text) { return scrub(text); };
@@ -461,7 +463,7 @@ void DiscordPlatform::start_gateway() {
                     std::chrono::milliseconds(limit["reset_after"].get<std::int64_t>());
         }
     }
-    log::info("discord_gateway_connecting", {{"url", scrub(gateway.url)}});
+    log::info("discord_gateway_connecting", {{"platform", "discord"}, {"url", scrub(gateway.url)}});
     gateway_ = std::make_unique<discord::Gateway>(std::move(gateway));
     gateway_->start();
 }
@@ -504,7 +506,8 @@ std::vector<Post> DiscordPlatform::catch_up(DiscordCursor& cursor) {
             }
             if (answer.status == 403 || answer.status == 404) {
                 // The bot left the channel or it is gone: nothing there to catch up.
-                log::warning("discord_catch_up_skipped", {{"channel", channel}, {"error", detail}});
+                log::warning("discord_catch_up_skipped",
+                             {{"platform", "discord"}, {"channel", channel}, {"error", detail}});
                 break;
             }
             if (!answer.ok() || !answer.body.is_array())
@@ -519,8 +522,9 @@ std::vector<Post> DiscordPlatform::catch_up(DiscordCursor& cursor) {
                     newest = id;
                 DecodedMessage decoded = decode_message(message.dump(), bot);
                 if (!decoded.problem.empty())
-                    log::warning("discord_message_skipped",
-                                 {{"channel", channel}, {"problem", scrub(decoded.problem)}});
+                    log::warning("discord_message_skipped", {{"platform", "discord"},
+                                                             {"channel", channel},
+                                                             {"problem", scrub(decoded.problem)}});
                 if (decoded.post && snowflake_less(last, decoded.post->message_id))
                     found.push_back(std::move(*decoded.post));
             }
@@ -539,7 +543,8 @@ std::vector<Post> DiscordPlatform::catch_up(DiscordCursor& cursor) {
                 post.direct = direct;
         }
         if (!found.empty())
-            log::info("discord_caught_up", {{"channel", channel},
+            log::info("discord_caught_up", {{"platform", "discord"},
+                                            {"channel", channel},
                                             {"messages", static_cast<std::int64_t>(found.size())}});
         for (Post& post : found)
             posts.push_back(std::move(post));
@@ -631,7 +636,8 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
             }
             DecodedMessage decoded = decode_message(event.data.dump(), bot);
             if (!decoded.problem.empty())
-                log::warning("discord_message_skipped", {{"problem", scrub(decoded.problem)}});
+                log::warning("discord_message_skipped",
+                             {{"platform", "discord"}, {"problem", scrub(decoded.problem)}});
             if (decoded.post)
                 add(std::move(*decoded.post));
             continue;
@@ -644,7 +650,8 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
             }
             DecodedInteraction decoded = decode_interaction(event.data.dump(), bot);
             if (!decoded.problem.empty())
-                log::warning("discord_interaction_skipped", {{"problem", scrub(decoded.problem)}});
+                log::warning("discord_interaction_skipped",
+                             {{"platform", "discord"}, {"problem", scrub(decoded.problem)}});
             if (decoded.post) {
                 defer(decoded, *decoded.post);
                 add(std::move(*decoded.post));
@@ -691,18 +698,21 @@ bool DiscordPlatform::register_commands() {
         try {
             const Response answer = call("PUT", route, path, request);
             if (answer.ok()) {
-                log::info("discord_commands_registered", {{"where", scrub(path)}});
+                log::info("discord_commands_registered",
+                          {{"platform", "discord"}, {"where", scrub(path)}});
                 continue;
             }
             log::warning("discord_commands_refused",
-                         {{"where", scrub(path)},
+                         {{"platform", "discord"},
+                          {"where", scrub(path)},
                           {"error", scrub("HTTP " + std::to_string(answer.status) + " " +
                                           std::to_string(answer.code) + " " + answer.message)}});
         } catch (const HttpError& e) {
             if (e.kind() == HttpError::Kind::Cancelled)
                 throw PlatformError(PlatformError::Kind::Cancelled, "the daemon is stopping");
-            log::warning("discord_commands_refused",
-                         {{"where", scrub(path)}, {"error", scrub(e.what())}});
+            log::warning(
+                "discord_commands_refused",
+                {{"platform", "discord"}, {"where", scrub(path)}, {"error", scrub(e.what())}});
         }
         all = false;
     }
@@ -732,8 +742,9 @@ void DiscordPlatform::defer(const DecodedInteraction& interaction, const Post& p
         problem = e.what();
     }
     // Too late or refused: the command is still handled, and answered as a message.
-    log::warning("discord_interaction_not_deferred",
-                 {{"interaction", interaction.id}, {"error", scrub(problem)}});
+    log::warning(
+        "discord_interaction_not_deferred",
+        {{"platform", "discord"}, {"interaction", interaction.id}, {"error", scrub(problem)}});
 }
 
 void DiscordPlatform::sweep_interactions() {
@@ -823,8 +834,9 @@ Delivery DiscordPlatform::send(const Reply& reply) {
             pieces.emplace_back();
         const Delivery first = edit_original(*interaction, pieces[0], reply, !reply.png.empty());
         if (first.status == Delivery::Status::Failed) {
-            log::warning("discord_interaction_gone", {{"interaction", *interaction},
-                                                      {"error", first.detail}});
+            log::warning(
+                "discord_interaction_gone",
+                {{"platform", "discord"}, {"interaction", *interaction}, {"error", first.detail}});
             deferred_.erase(*interaction); // answered as a message instead, below
         } else if (first.status != Delivery::Status::Sent) {
             return first;

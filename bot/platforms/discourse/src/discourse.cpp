@@ -217,8 +217,9 @@ std::optional<DecodedPost> DiscoursePlatform::fetch_private(std::int64_t post_id
         Answer answer = get("/posts/" + std::to_string(post_id) + ".json", "posts/{id}");
         DecodedPost decoded = discourse_text::decode_value(answer.body, options_, true);
         if (!decoded.problem.empty()) {
-            log::warning("discourse_post_skipped",
-                         {{"post", post_id}, {"problem", scrub(decoded.problem)}});
+            log::warning("discourse_post_skipped", {{"platform", "discourse"},
+                                                    {"post", post_id},
+                                                    {"problem", scrub(decoded.problem)}});
             return std::nullopt;
         }
         return decoded;
@@ -255,7 +256,8 @@ std::vector<Post> DiscoursePlatform::poll(const std::string& cursor, std::chrono
         for (const json& item : *latest) {
             DecodedPost decoded = discourse_text::decode_value(item, options_, false);
             if (!decoded.id) {
-                log::warning("discourse_post_skipped", {{"problem", scrub(decoded.problem)}});
+                log::warning("discourse_post_skipped",
+                             {{"platform", "discourse"}, {"problem", scrub(decoded.problem)}});
                 continue;
             }
             const std::int64_t id = *decoded.id;
@@ -281,7 +283,8 @@ std::vector<Post> DiscoursePlatform::poll(const std::string& cursor, std::chrono
         catch_up_->before = lowest;
     }
     if (!caught_up) {
-        log::info("discourse_catching_up", {{"cursor", *after}, {"before", catch_up_->before}});
+        log::info("discourse_catching_up",
+                  {{"platform", "discourse"}, {"cursor", *after}, {"before", catch_up_->before}});
         return {}; // asked again at once by the daemon: the next pages
     }
     bool after_catch_up = false;
