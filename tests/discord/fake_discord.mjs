@@ -63,6 +63,9 @@ function close(node, inAllOf) {
     for (const [key, value] of Object.entries(node)) close(value, key === "allOf");
 }
 close(spec.components.schemas, false);
+// Error is the base that ErrorResponse and RatelimitedResponse extend with allOf: closed, it
+// would refuse their own fields (errors, retry_after, global).
+delete spec.components.schemas.Error.additionalProperties;
 const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
 ajv.addSchema({ $id: "discord", components: spec.components });
 const validators = {};
@@ -417,7 +420,7 @@ function rest(req, res, body) {
     if (global429 > 0) {
         global429 -= 1;
         stats.rate_limited += 1;
-        return answer(req, path, res, 429, { message: "You are being rate limited.", retry_after: 1.5, global: true },
+        return answer(req, path, res, 429, { message: "You are being rate limited.", retry_after: 1.5, global: true, code: 0 },
             { "Retry-After": "2", "X-RateLimit-Global": "true", "X-RateLimit-Scope": "global" });
     }
     let match;
@@ -497,7 +500,7 @@ function rest(req, res, body) {
             const resetAfter = Math.max(0, (bucket.reset - now) / 1000).toFixed(3);
             if (bucket.count >= bucketLimit) {
                 stats.rate_limited += 1;
-                return answer(req, path, res, 429, { message: "You are being rate limited.", retry_after: Number(resetAfter), global: false }, {
+                return answer(req, path, res, 429, { message: "You are being rate limited.", retry_after: Number(resetAfter), global: false, code: 0 }, {
                     "X-RateLimit-Limit": String(bucketLimit), "X-RateLimit-Remaining": "0",
                     "X-RateLimit-Reset-After": resetAfter, "X-RateLimit-Bucket": "channel-messages",
                     "X-RateLimit-Scope": "user", "Retry-After": String(Math.ceil(Number(resetAfter))),
