@@ -4,6 +4,8 @@
 #include "fake_discord.h"
 #include "ghostpost/bot/discord.h"
 
+#include <algorithm>
+
 using namespace ghostpost;
 using discord_test::FakeDiscord;
 using discord_test::options_for;
@@ -388,7 +390,7 @@ TEST_CASE("close codes 4004 and 4014 stop the platform with the operator's expla
     CHECK(fake.violations().empty());
 }
 
-TEST_CASE("a refused token on GET /gateway/bot is Unauthorized and the token is not in it",
+TEST_CASE("a token refused by GET /gateway/bot finishes the platform with what to do",
           "[discord]") {
     discord_test::TempDir dir;
     FakeDiscord fake(dir);
@@ -396,11 +398,128 @@ TEST_CASE("a refused token on GET /gateway/bot is Unauthorized and the token is 
     auto options = options_for(fake);
     options.token = "WRONG.token.value-of-the-test";
     bot::DiscordPlatform platform(http, options);
-    try {
-        platform.poll("", std::chrono::seconds(1));
-        FAIL("no error");
-    } catch (const bot::PlatformError& e) {
-        CHECK(e.kind() == bot::PlatformError::Kind::Unauthorized);
-        CHECK(std::string(e.what()) == "GET /gateway/bot: HTTP 401 401: Unauthorized");
-    }
+    CHECK(platform.poll("", std::chrono::seconds(1)).empty());
+    CHECK(platform.finished());
+    CHECK(platform.fatal_error() == "Discord refused the bot token (HTTP 401 from GET "
+                                    "/gateway/bot): check GHOSTPOST_DISCORD_TOKEN or token_file");
+    // Refused for good: no second try at the next poll.
+    const auto requests = fake.stats()["requests"];
+    CHECK(platform.poll("", std::chrono::seconds(0)).empty());
+    CHECK(fake.stats()["requests"] == requests);
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("a token refused while the bot runs closes the Gateway with 4004 and finishes it",
+          "[discord]") {
+    discord_test::TempDir dir;
+    FakeDiscord fake(dir);
+    bot::CurlHttpClient http;
+    bot::DiscordPlatform platform(http, options_for(fake));
+    CHECK(platform.poll("", std::chrono::seconds(1)).empty());
+    CHECK_FALSE(platform.finished());
+    fake.refuse_token();
+    REQUIRE(discord_test::eventually(
+        [&] {
+            platform.poll("", std::chrono::seconds(1));
+            return platform.finished();
+        },
+        std::chrono::seconds(10)));
+    CHECK(platform.fatal_error() == "Discord refused the bot token (close code 4004): check "
+                                    "GHOSTPOST_DISCORD_TOKEN or token_file");
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("the fake Discord lists messages without guild_id, and answers 500 rather than send "
+          "a field Discord never sends",
+          "[discord][fake]") {
+    discord_test::TempDir dir;
+    FakeDiscord fake(dir);
+    const json said = fake.say(channel, alice, "!pgn");
+    CHECK(said["guild_id"] == "800000000000000001"); // MESSAGE_CREATE carries it
+    bot::CurlHttpClient http;
+    bot::HttpRequest request;
+    request.method = "GET";
+    request.url = fake.api_url() + "/channels/" + channel + "/messages?limit=10";
+    request.headers.push_back(std::string("Authorization: Bot ") + FakeDiscord::token);
+    request.timeout = std::chrono::seconds(10);
+    const bot::HttpResponse listed = http.post(request);
+    REQUIRE(listed.status == 200);
+    const json messages = json::parse(listed.body);
+    REQUIRE(messages.size() == 1);
+    CHECK(messages[0]["id"] == said["id"]);
+    CHECK_FALSE(messages[0].contains("guild_id"));
+    CHECK_FALSE(messages[0].contains("member"));
+
+    fake.control("bad_answer", {{"route", "GET /channels/{channel_id}/messages"},
+                                {"field", "guild_id"},
+                                {"value", "800000000000000001"}});
+    CHECK(http.post(request).status == 500);
+    CHECK(fake.answer_violations() ==
+          std::vector<std::string>{
+              "the fake's answer to GET /channels/{channel_id}/messages: /0 must NOT have "
+              "additional properties {\"additionalProperty\":\"guild_id\"}"});
+    CHECK(http.post(request).status == 200);
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("posts caught up after a restart are direct only in a DM channel, read from the "
+          "channel once",
+          "[discord]") {
+    discord_test::TempDir dir;
+    FakeDiscord fake(dir);
+    const json seen = fake.say(channel, alice, "handled before the restart");
+    const json dm_seen = fake.dm(bob, "handled too");
+    const std::string dm_channel = dm_seen["channel_id"];
+    fake.say(channel, alice, "e4");
+    fake.say(channel, bob, "e5");
+    fake.dm(bob, "!games");
+
+    bot::CurlHttpClient http;
+    bot::DiscordPlatform platform(http, options_for(fake));
+    std::string cursor = json{{channel, seen["id"]}, {dm_channel, dm_seen["id"]}}.dump();
+    const auto posts = poll_for(platform, cursor, 3);
+    REQUIRE(posts.size() == 3);
+    std::vector<std::pair<std::string, bool>> read;
+    for (const bot::Post& post : posts)
+        read.emplace_back(post.text, post.direct);
+    std::sort(read.begin(), read.end());
+    CHECK(read == std::vector<std::pair<std::string, bool>>{
+                      {"!games", true}, {"e4", false}, {"e5", false}});
+    CHECK(platform.is_group(channel));
+    CHECK_FALSE(platform.is_group(dm_channel));
+    CHECK(fake.stats()["channel_reads"] == 2);
+
+    // A fresh session later reads nothing twice: the kinds of channel are known.
+    fake.say(channel, alice, "e6");
+    fake.control("invalid_session", {{"resumable", false}});
+    const auto more = poll_for(platform, cursor, 1);
+    REQUIRE(more.size() == 1);
+    CHECK(more[0].text == "e6");
+    CHECK_FALSE(more[0].direct);
+    CHECK(fake.stats()["channel_reads"] == 2);
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("the fake Discord goes down and comes back on its port; the session resumes",
+          "[discord][fake]") {
+    discord_test::TempDir dir;
+    FakeDiscord fake(dir);
+    bot::CurlHttpClient http;
+    bot::DiscordPlatform platform(http, options_for(fake));
+    std::string cursor;
+    CHECK(platform.poll(cursor, std::chrono::seconds(1)).empty());
+
+    const std::string before = fake.url();
+    fake.go_down();
+    CHECK(platform.poll(cursor, std::chrono::seconds(1)).empty()); // the Gateway retries alone
+    fake.come_back();
+    CHECK(fake.url() == before);
+    REQUIRE(discord_test::eventually([&] { return fake.stats()["live"] == 1; },
+                                     std::chrono::seconds(20)));
+    fake.say(channel, alice, "!pgn");
+    const auto posts = poll_for(platform, cursor, 1);
+    REQUIRE(posts.size() == 1);
+    CHECK(posts[0].text == "!pgn");
+    CHECK(fake.stats()["resumes"] == 1);
+    CHECK(fake.violations().empty());
 }

@@ -7,6 +7,7 @@
 
 #include <fstream>
 #include <set>
+#include <sstream>
 
 using namespace ghostpost;
 using discord_test::FakeDiscord;
@@ -250,5 +251,124 @@ TEST_CASE("a game by slash commands: each answered in place of its \"thinking\" 
     CHECK(action_texts(dir.path() / "games.sqlite", 1) == std::vector<std::string>{"e4"});
     daemon->signal(SIGTERM);
     CHECK(daemon->wait_exit(std::chrono::seconds(3)) == 0);
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("posts made while the daemon was down are answered once in their channel after a "
+          "SIGKILL, and a !pgn after them",
+          "[daemon][discord]") {
+    discord_test::TempDir dir;
+    FakeDiscord fake(dir);
+    const auto config = write_config(dir, fake);
+    auto daemon = start_daemon(dir, config);
+    REQUIRE(discord_test::eventually([&] { return fake.stats()["live"] == 1; },
+                                     std::chrono::seconds(20)));
+    const auto wait_for = [&](std::size_t n) {
+        return discord_test::eventually([&] { return fake.sent().size() >= n; },
+                                        std::chrono::seconds(20));
+    };
+    fake.say(channel, alice, "!new chess <@100000000000000008> white tc=none", json::array({bob}));
+    REQUIRE(wait_for(1));
+    fake.say(channel, bob, "!accept");
+    REQUIRE(wait_for(2));
+
+    daemon->signal(SIGKILL);
+    REQUIRE(daemon->wait_exit(std::chrono::seconds(5)) == 128 + SIGKILL);
+    const json e4 = fake.say(channel, alice, "e4");
+    const json e5 = fake.say(channel, bob, "e5");
+    daemon = start_daemon(dir, config);
+    REQUIRE(wait_for(4));
+    const json pgn = fake.say(channel, alice, "!pgn");
+    REQUIRE(wait_for(5));
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500)); // nothing more comes
+
+    const json sent = fake.sent();
+    REQUIRE(sent.size() == 5);
+    const std::string a = "<@100000000000000007>", b = "<@100000000000000008>";
+    CHECK(sent[2]["content"].get<std::string>().starts_with(a + " (White) played e4 in game #1."));
+    CHECK(sent[3]["content"].get<std::string>().starts_with(b + " (Black) played e5 in game #1."));
+    CHECK(sent[4]["content"].get<std::string>().find("1. e4 e5") != std::string::npos);
+    const std::vector<json> answered{e4, e5, pgn};
+    for (std::size_t i = 0; i < answered.size(); ++i) {
+        INFO("reply " << i + 2);
+        CHECK(sent[i + 2]["channel_id"] == channel);
+        CHECK(sent[i + 2]["dm_user"].is_null());
+        CHECK(sent[i + 2]["message_reference"] ==
+              json{{"message_id", answered[i]["id"]}, {"fail_if_not_exists", false}});
+    }
+    CHECK(action_texts(dir.path() / "games.sqlite", 1) == std::vector<std::string>{"e4", "e5"});
+    daemon->signal(SIGTERM);
+    CHECK(daemon->wait_exit(std::chrono::seconds(3)) == 0);
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("a token refused by GET /gateway/bot stops the daemon with status 2 and says why",
+          "[daemon][discord]") {
+    discord_test::TempDir dir;
+    FakeDiscord fake(dir);
+    fake.refuse_token();
+    auto daemon = start_daemon(dir, write_config(dir, fake));
+    CHECK(daemon->wait_exit(std::chrono::seconds(20)) == 2);
+    const std::string err = discord_test::read_file(dir.path() / "daemon.err");
+    CHECK(err.find("\"event\":\"platform_refused\",\"platform\":\"discord\",\"error\":\"Discord "
+                   "refused the bot token (HTTP 401 from GET /gateway/bot): check "
+                   "GHOSTPOST_DISCORD_TOKEN or token_file\"") != std::string::npos);
+    CHECK(count_events(dir, "poll_unauthorized") == 0);
+    CHECK(fake.stats()["requests"] == 1); // asked once, not again and again
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("a token refused while the daemon runs (Gateway 4004) stops it with status 2",
+          "[daemon][discord]") {
+    discord_test::TempDir dir;
+    FakeDiscord fake(dir);
+    auto daemon = start_daemon(dir, write_config(dir, fake));
+    REQUIRE(discord_test::eventually([&] { return fake.stats()["live"] == 1; },
+                                     std::chrono::seconds(20)));
+    fake.refuse_token();
+    CHECK(daemon->wait_exit(std::chrono::seconds(20)) == 2);
+    const std::string err = discord_test::read_file(dir.path() / "daemon.err");
+    CHECK(err.find("\"event\":\"platform_refused\",\"platform\":\"discord\",\"error\":\"Discord "
+                   "refused the bot token (close code 4004): check GHOSTPOST_DISCORD_TOKEN or "
+                   "token_file\"") != std::string::npos);
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("every line the Discord lane logs names the platform, poll_failed included",
+          "[daemon][discord]") {
+    discord_test::TempDir dir;
+    FakeDiscord fake(dir);
+    const auto config = write_config(dir, fake);
+    fake.go_down();
+    auto daemon = start_daemon(dir, config);
+    REQUIRE(discord_test::eventually([&] { return count_events(dir, "poll_failed") >= 1; },
+                                     std::chrono::seconds(20)));
+    fake.come_back();
+    REQUIRE(discord_test::eventually([&] { return fake.stats()["live"] == 1; },
+                                     std::chrono::seconds(30)));
+    fake.say(channel, alice, "!games");
+    REQUIRE(discord_test::eventually([&] { return fake.sent().size() >= 1; },
+                                     std::chrono::seconds(20)));
+    daemon->signal(SIGTERM);
+    CHECK(daemon->wait_exit(std::chrono::seconds(3)) == 0);
+
+    std::istringstream lines(discord_test::read_file(dir.path() / "daemon.err"));
+    std::set<std::string> named;
+    std::vector<std::string> unnamed;
+    for (std::string line; std::getline(lines, line);) {
+        const json entry = json::parse(line, nullptr, false);
+        REQUIRE(entry.is_object());
+        const std::string event = entry.value("event", "");
+        if (event != "poll_failed" && !event.starts_with("discord_") && event != "reply_sent")
+            continue;
+        if (entry.value("platform", "") == "discord")
+            named.insert(event);
+        else
+            unnamed.push_back(line);
+    }
+    CHECK(unnamed == std::vector<std::string>{});
+    CHECK(named.contains("poll_failed"));
+    CHECK(named.contains("discord_gateway_connecting"));
+    CHECK(named.contains("discord_gateway_ready")); // written by the Gateway's own thread
     CHECK(fake.violations().empty());
 }

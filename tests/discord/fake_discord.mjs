@@ -7,14 +7,34 @@
 // they mention the bot. Every REST request is checked against Discord's OpenAPI description
 // with every object schema closed, so a misspelt field is a violation; the tests fail on any.
 //
+// Its own REST answers are checked against the description's response schemas, closed the
+// same way: an answer Discord could not send (a field MessageResponse does not list, such as
+// the Gateway's guild_id on a listed message) is a bug of the fake, answered 500 instead and
+// written to stderr as "answer violation: ...", which fails the test (fake_server.h).
+//
 // Where the description and the real service differ, the fake follows the service: a
 // message's content is at most 2000 characters (the file says 4000).
+//
+// Controls for outages and refusals (tests/support/fake_server.h has a C++ method for each):
+// - POST /control/refuse_token {"refuse": true|false}: REST answers 401, IDENTIFY and RESUME
+//   are closed with 4004 and open sessions are closed with 4004, as for a reset token, until
+//   refused with false.
+// - POST /control/go_down: the fake stops listening and drops every connection, Gateway
+//   included; the line "come_back" on its standard input makes it listen again on the same
+//   port, state kept (a dropped session may resume).
+// - POST /control/bad_answer {"route": "GET /gateway/bot", "field": "x", "value": 1}: the next
+//   successful answer to that route (method and path template) carries `field` at its top (in
+//   each element of a list), as Discord never would (a test of the answer check itself).
 //
 // Usage: node fake_discord.mjs --spec discord-openapi.json --token TOKEN
 // Prints "PORT <n>" once listening; exits when its standard input closes.
 import Ajv2020 from "ajv/dist/2020.js";
+import standaloneCode from "ajv/dist/standalone/index.js";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
+import path from "node:path";
+import url from "node:url";
 import { WebSocketServer } from "ws";
 
 const args = Object.fromEntries(
@@ -43,6 +63,9 @@ function close(node, inAllOf) {
     for (const [key, value] of Object.entries(node)) close(value, key === "allOf");
 }
 close(spec.components.schemas, false);
+// Error is the base that ErrorResponse and RatelimitedResponse extend with allOf: closed, it
+// would refuse their own fields (errors, retry_after, global).
+delete spec.components.schemas.Error.additionalProperties;
 const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
 ajv.addSchema({ $id: "discord", components: spec.components });
 const validators = {};
@@ -59,6 +82,108 @@ function check(where, schemaName, value) {
     const validate = validator(schemaName);
     if (!validate(value))
         violation(where, validate.errors.map((e) => `${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`).join("; "));
+}
+
+// The response schemas of the routes the fake serves. Compiling MessageResponse's web of
+// references takes seconds, so their validators are generated once as code and kept in
+// node_modules/.cache, keyed by the description and this file.
+// The callback is answered 204 (a deferred response) only: its 200 schema is left out.
+const SERVED = {
+    "/gateway/bot": ["get"], "/channels/{channel_id}": ["get"], "/channels/{channel_id}/messages": ["get", "post"],
+    "/users/@me/channels": ["post"], "/applications/{application_id}/commands": ["put"],
+    "/applications/{application_id}/guilds/{guild_id}/commands": ["put"],
+    "/interactions/{interaction_id}/{interaction_token}/callback": ["post"],
+    "/webhooks/{webhook_id}/{webhook_token}/messages/@original": ["patch", "delete"],
+};
+const operations = Object.entries(SERVED).map(([template, methods]) => ({
+    template,
+    regex: new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`),
+    item: Object.fromEntries(methods.map((m) => [m, spec.paths[template][m]])),
+}));
+function responseOf(operation, status) {
+    const response = operation.responses[String(status)] ?? operation.responses[`${String(status)[0]}XX`];
+    return response?.$ref ? spec.components.responses[response.$ref.split("/").pop()] : response;
+}
+function schemaText(response) {
+    const schema = response?.content?.["application/json"]?.schema;
+    return schema === undefined ? null : JSON.stringify(schema).replaceAll('"#/components/', '"discord#/components/');
+}
+const answerTexts = [];
+for (const { item } of operations)
+    for (const operation of Object.values(item))
+        for (const response of Object.keys(operation.responses ?? {}).filter((status) => !(status === "200" && operation.responses["204"]))
+            .map((status) => responseOf(operation, status))) {
+            const text = schemaText(response);
+            if (text !== null && !answerTexts.includes(text)) answerTexts.push(text);
+        }
+const here = url.fileURLToPath(import.meta.url);
+const cacheKey = crypto.createHash("sha256").update(JSON.stringify(spec.components)).update(answerTexts.join("\n"))
+    .digest("hex").slice(0, 20);
+const cacheDir = path.join(path.dirname(here), "node_modules", ".cache");
+const cacheFile = path.join(cacheDir, `fake-discord-answers-${cacheKey}.cjs`);
+if (!fs.existsSync(cacheFile)) {
+    const build = new Ajv2020({ strict: false, validateFormats: false, allErrors: true, code: { source: true } });
+    build.addSchema({ $id: "discord", components: spec.components });
+    const exports = {};
+    answerTexts.forEach((text, i) => {
+        build.addSchema({ ...JSON.parse(text), $id: `answer${i}` });
+        exports[`answer${i}`] = `answer${i}`;
+    });
+    fs.mkdirSync(cacheDir, { recursive: true });
+    const scratch = `${cacheFile}.${process.pid}`;
+    fs.writeFileSync(scratch, standaloneCode(build, exports));
+    fs.renameSync(scratch, cacheFile); // whole or not at all, when two fakes start at once
+}
+const compiledAnswers = (await import(url.pathToFileURL(cacheFile).href)).default;
+
+// The validator of the answer to `method` `path` with `status`: null when the description gives
+// it no body, undefined when it does not describe the status at all.
+function answerSchema(method, path, status) {
+    const found = operations.find((o) => o.regex.test(path) && o.item[method.toLowerCase()]);
+    if (!found) return { template: path, validate: undefined };
+    const response = responseOf(found.item[method.toLowerCase()], status);
+    if (response === undefined) return { template: found.template, validate: undefined };
+    const text = schemaText(response);
+    if (text === null) return { template: found.template, validate: null };
+    const validate = compiledAnswers[`answer${answerTexts.indexOf(text)}`];
+    // A status whose schema was left out of the compiled set is one the fake must not answer.
+    return { template: found.template, validate: validate ?? undefined };
+}
+const badAnswers = []; // {route, field, value}: fields to slip into an answer
+// What the fake answers a REST request, once held to the description: an answer Discord could
+// not send becomes a 500, reported on stderr.
+function answer(req, path, res, status, body, headers = {}) {
+    const { template, validate } = answerSchema(req.method, path, status);
+    const bad = badAnswers.findIndex((b) => b.route === `${req.method} ${template}`);
+    if (bad >= 0 && status < 300) {
+        const { field, value } = badAnswers.splice(bad, 1)[0];
+        body = Array.isArray(body) ? body.map((e) => ({ ...e, [field]: value })) : { ...body, [field]: value };
+    }
+    const where = `the fake's answer to ${req.method} ${template}`;
+    const problems = [];
+    if (validate === undefined && status < 500) problems.push(`${where}: status ${status}, which the description does not list`);
+    else if (validate === null && body !== undefined) problems.push(`${where}: a body where the description has none`);
+    else if (validate && !validate(body))
+        problems.push(`${where}: ${validate.errors.map((e) => `${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`).join("; ")}`);
+    if (problems.length) {
+        for (const p of problems) process.stderr.write(`answer violation: ${p}\n`);
+        return reply(res, 500, { message: "500: Internal Server Error", code: 0 });
+    }
+    if (status === 204) {
+        res.writeHead(204, headers);
+        return res.end();
+    }
+    return reply(res, status, body, headers);
+}
+
+// A user object as Discord's REST API gives it (UserResponse), from a test's {id, username}.
+function userObject(u) {
+    const out = {
+        id: u.id, username: u.username, avatar: null, discriminator: u.discriminator ?? "0",
+        public_flags: 0, flags: 0, global_name: u.global_name ?? null, primary_guild: null,
+    };
+    if (u.bot) out.bot = true;
+    return out;
 }
 
 // Query parameters against the operation's list: unknown ones and wrong values are violations.
@@ -91,7 +216,7 @@ const dmChannels = new Map(); // user id -> channel id
 const blockedDms = new Set();
 const sent = []; // what the bot posted, in order
 const nonces = new Map(); // channel/nonce -> message
-const stats = { identifies: 0, resumes: 0, heartbeats: 0, connections: 0, requests: 0, rate_limited: 0 };
+const stats = { identifies: 0, resumes: 0, heartbeats: 0, connections: 0, requests: 0, rate_limited: 0, channel_reads: 0 };
 let heartbeatInterval = 1000;
 let acking = true;
 let closeOnIdentify = 0; // a close code for the next IDENTIFY (4004, 4014), 0 for none
@@ -105,6 +230,7 @@ const commands = new Map(); // "global" or a guild id -> the commands registered
 const interactions = new Map(); // id -> {token, created, deferred, answered, deleted, channel_id}
 let callbackDelayMs = 0; // how long the fake takes before it answers an interaction callback
 let port = 0;
+let refusing = false; // the token is refused (REST 401, Gateway 4004)
 
 function channel(id, guildId) {
     if (!channels.has(id)) channels.set(id, { id, guild_id: guildId, messages: [] });
@@ -161,7 +287,7 @@ wss.on("connection", (socket, request) => {
             const props = d.properties ?? {};
             if (typeof props.os !== "string" || typeof props.browser !== "string" || typeof props.device !== "string")
                 violation("gateway", "IDENTIFY properties need os, browser and device");
-            if (d.token !== TOKEN) return socket.close(4004, "Authentication failed.");
+            if (d.token !== TOKEN || refusing) return socket.close(4004, "Authentication failed.");
             if (!contentAllowed && (d.intents & MESSAGE_CONTENT)) return socket.close(4014, "Disallowed intent(s).");
             if (closeOnIdentify) {
                 const code = closeOnIdentify;
@@ -172,7 +298,7 @@ wss.on("connection", (socket, request) => {
             sessions.set(session.id, session);
             dispatch(session, "READY", {
                 v: 10,
-                user: { id: BOT_ID, username: "ghostpost", discriminator: "0", bot: true },
+                user: userObject({ id: BOT_ID, username: "ghostpost", bot: true }),
                 guilds: [],
                 session_id: session.id,
                 resume_gateway_url: `ws://127.0.0.1:${port}/resume`,
@@ -182,7 +308,7 @@ wss.on("connection", (socket, request) => {
             stats.resumes += 1;
             const d = payload.d ?? {};
             if (url.pathname !== "/resume") violation("gateway", "RESUME not sent to resume_gateway_url");
-            if (d.token !== TOKEN) return socket.close(4004, "Authentication failed.");
+            if (d.token !== TOKEN || refusing) return socket.close(4004, "Authentication failed.");
             const old = sessions.get(d.session_id);
             if (!old) return socket.send(JSON.stringify({ op: 9, d: false }));
             session = old;
@@ -229,28 +355,54 @@ function multipart(body, contentType) {
     return parts;
 }
 
-function message(channelId, author, content, extra = {}) {
+// A new message as the REST API gives it (MessageResponse: no guild_id, no member), kept in its
+// channel. `mentions` may carry a `member` each, for the Gateway's copy only.
+function message(channelId, author, content, extra = {}, mentions = []) {
     const c = channels.get(channelId);
     const m = {
         id: snowflake(),
         type: 0,
         channel_id: channelId,
-        author,
+        author: userObject(author),
         content,
         timestamp: new Date().toISOString(),
         edited_timestamp: null,
+        flags: 0,
+        components: [],
         tts: false,
         mention_everyone: false,
-        mentions: [],
+        mentions: mentions.map(userObject),
         mention_roles: [],
         attachments: [],
         embeds: [],
         pinned: false,
         ...extra,
     };
-    if (c.guild_id) m.guild_id = c.guild_id;
     c.messages.push(m);
+    gatewayCopies.set(m.id, { mentions, member: author.member });
     return m;
+}
+const gatewayCopies = new Map(); // message id -> what only the Gateway's MESSAGE_CREATE adds
+// The message as MESSAGE_CREATE carries it: with its guild_id, and in a guild the author's and
+// the mentioned users' member objects.
+function created(m) {
+    const c = channels.get(m.channel_id);
+    const extra = gatewayCopies.get(m.id) ?? { mentions: [] };
+    if (!c.guild_id) return { ...m };
+    const out = { ...m, guild_id: c.guild_id };
+    out.mentions = m.mentions.map((u, i) => (extra.mentions[i]?.member ? { ...u, member: extra.mentions[i].member } : u));
+    if (extra.member) out.member = extra.member;
+    return out;
+}
+// An attachment as Discord lists it.
+function attachment(file) {
+    const id = snowflake();
+    return {
+        id, filename: file.filename, size: file.value.length,
+        url: `https://cdn.discordapp.com/attachments/0/${id}/${file.filename}`,
+        proxy_url: `https://media.discordapp.net/attachments/0/${id}/${file.filename}`,
+        content_type: file.type,
+    };
 }
 
 function rest(req, res, body) {
@@ -262,19 +414,19 @@ function rest(req, res, body) {
         violation(where, "not under /api/v10");
         return reply(res, 404, { message: "404: Not Found", code: 0 });
     }
-    if (req.headers.authorization !== `Bot ${TOKEN}`) {
-        return reply(res, 401, { message: "401: Unauthorized", code: 0 });
+    if (req.headers.authorization !== `Bot ${TOKEN}` || refusing) {
+        return answer(req, path, res, 401, { message: "401: Unauthorized", code: 0 });
     }
     if (global429 > 0) {
         global429 -= 1;
         stats.rate_limited += 1;
-        return reply(res, 429, { message: "You are being rate limited.", retry_after: 1.5, global: true },
+        return answer(req, path, res, 429, { message: "You are being rate limited.", retry_after: 1.5, global: true, code: 0 },
             { "Retry-After": "2", "X-RateLimit-Global": "true", "X-RateLimit-Scope": "global" });
     }
     let match;
     if (req.method === "GET" && path === "/gateway/bot") {
         checkQuery(where, spec.paths["/gateway/bot"].get, url.searchParams);
-        return reply(res, 200, {
+        return answer(req, path, res, 200, {
             url: `ws://127.0.0.1:${port}/gateway`,
             shards: 1,
             session_start_limit: { total: 1000, remaining: 999, reset_after: 14400000, max_concurrency: 1 },
@@ -286,12 +438,12 @@ function rest(req, res, body) {
         const c = channels.get(id);
         if (req.method === "GET") {
             checkQuery(where, spec.paths["/channels/{channel_id}/messages"].get, url.searchParams);
-            if (!c) return reply(res, 404, { message: "Unknown Channel", code: 10003 });
+            if (!c) return answer(req, path, res, 404, { message: "Unknown Channel", code: 10003 });
             const after = url.searchParams.has("after") ? BigInt(url.searchParams.get("after")) : 0n;
             const limit = Number(url.searchParams.get("limit") ?? 50);
             // Discord answers newest first, the oldest `limit` of those after `after`.
             const found = c.messages.filter((m) => BigInt(m.id) > after).slice(0, limit).reverse();
-            if (!sharedBucket) return reply(res, 200, found);
+            if (!sharedBucket) return answer(req, path, res, 200, found);
             // Reading a channel counts against the bucket its messages are posted from, as
             // Discord may say of routes that share one (the same X-RateLimit-Bucket).
             const now = Date.now();
@@ -299,7 +451,7 @@ function rest(req, res, body) {
             if (!bucket || bucket.reset <= now) bucket = { count: 0, reset: now + bucketWindowMs };
             buckets.set(id, bucket);
             bucket.count += 1;
-            return reply(res, 200, found, {
+            return answer(req, path, res, 200, found, {
                 "X-RateLimit-Limit": String(bucketLimit),
                 "X-RateLimit-Remaining": String(Math.max(0, bucketLimit - bucket.count)),
                 "X-RateLimit-Reset-After": Math.max(0, (bucket.reset - now) / 1000).toFixed(3),
@@ -316,7 +468,7 @@ function rest(req, res, body) {
                     payload = JSON.parse(body.toString());
                 } catch {
                     violation(where, "a body that is not JSON");
-                    return reply(res, 400, { message: "Invalid JSON", code: 50109 });
+                    return answer(req, path, res, 400, { message: "Invalid JSON", code: 50109 });
                 }
             } else if (type.startsWith("multipart/form-data")) {
                 const parts = multipart(body, type) ?? {};
@@ -339,7 +491,7 @@ function rest(req, res, body) {
             }
             check(where, "MessageCreateRequest", payload);
             if (!payload.content && !file) violation(where, "a message with neither content nor a file");
-            if (!c) return reply(res, 404, { message: "Unknown Channel", code: 10003 });
+            if (!c) return answer(req, path, res, 404, { message: "Unknown Channel", code: 10003 });
             // Rate limit per channel: the bucket of this route with its major parameter.
             const now = Date.now();
             let bucket = buckets.get(id);
@@ -348,7 +500,7 @@ function rest(req, res, body) {
             const resetAfter = Math.max(0, (bucket.reset - now) / 1000).toFixed(3);
             if (bucket.count >= bucketLimit) {
                 stats.rate_limited += 1;
-                return reply(res, 429, { message: "You are being rate limited.", retry_after: Number(resetAfter), global: false }, {
+                return answer(req, path, res, 429, { message: "You are being rate limited.", retry_after: Number(resetAfter), global: false, code: 0 }, {
                     "X-RateLimit-Limit": String(bucketLimit), "X-RateLimit-Remaining": "0",
                     "X-RateLimit-Reset-After": resetAfter, "X-RateLimit-Bucket": "channel-messages",
                     "X-RateLimit-Scope": "user", "Retry-After": String(Math.ceil(Number(resetAfter))),
@@ -363,13 +515,14 @@ function rest(req, res, body) {
             };
             const recipient = [...dmChannels.entries()].find(([, ch]) => ch === id)?.[0];
             if (recipient && blockedDms.has(recipient))
-                return reply(res, 403, { message: "Cannot send messages to this user", code: 50007 }, headers);
+                return answer(req, path, res, 403, { message: "Cannot send messages to this user", code: 50007 }, headers);
             const key = `${id}/${payload.nonce}`;
             if (payload.enforce_nonce && payload.nonce !== undefined && nonces.has(key))
-                return reply(res, 200, nonces.get(key), headers);
+                return answer(req, path, res, 200, nonces.get(key), headers);
             const m = message(id, { id: BOT_ID, username: "ghostpost", bot: true }, payload.content ?? "", {
-                nonce: payload.nonce,
-                attachments: file ? [{ id: snowflake(), filename: file.filename, size: file.value.length }] : [],
+                ...(payload.nonce !== undefined ? { nonce: payload.nonce } : {}),
+                ...(payload.message_reference ? { message_reference: { type: 0, channel_id: id, message_id: payload.message_reference.message_id, ...(c.guild_id ? { guild_id: c.guild_id } : {}) } } : {}),
+                attachments: file ? [attachment(file)] : [],
             });
             if (payload.enforce_nonce && payload.nonce !== undefined) nonces.set(key, m);
             sent.push({
@@ -382,8 +535,8 @@ function rest(req, res, body) {
                 file: file ? file.filename : null,
                 at: now,
             });
-            for (const s of sessions.values()) dispatch(s, "MESSAGE_CREATE", m);
-            return reply(res, 200, m, headers);
+            for (const s of sessions.values()) dispatch(s, "MESSAGE_CREATE", created(m));
+            return answer(req, path, res, 200, m, headers);
         }
     }
     if ((match = /^\/applications\/([^/]+)(?:\/guilds\/([^/]+))?\/commands$/.exec(path)) && req.method === "PUT") {
@@ -408,7 +561,7 @@ function rest(req, res, body) {
             }
         }
         commands.set(match[2] ?? "global", payload ?? []);
-        return reply(res, 200, (payload ?? []).map((c) => ({ ...c, id: snowflake(), application_id: APPLICATION_ID, version: "1" })));
+        return answer(req, path, res, 200, (payload ?? []).map((c) => ({ type: 1, default_member_permissions: null, ...c, id: snowflake(), application_id: APPLICATION_ID, version: "1" })));
     }
     if ((match = /^\/interactions\/([^/]+)\/([^/]+)\/callback$/.exec(path)) && req.method === "POST") {
         checkQuery(where.replace(match[2], "{token}"), spec.paths["/interactions/{interaction_id}/{interaction_token}/callback"].post, url.searchParams);
@@ -420,24 +573,21 @@ function rest(req, res, body) {
         }
         check(`POST /interactions/${match[1]}/callback`, "CreateMessageInteractionCallbackRequest", payload);
         const it = interactions.get(match[1]);
-        if (!it || it.token !== match[2]) return reply(res, 404, { message: "Unknown interaction", code: 10062 });
+        if (!it || it.token !== match[2]) return answer(req, path, res, 404, { message: "Unknown interaction", code: 10062 });
         const late = Date.now() - it.created > 3000;
         if (late || it.deferred) {
             if (late) it.late = true;
-            return reply(res, 404, { message: "Unknown interaction", code: 10062 });
+            return answer(req, path, res, 404, { message: "Unknown interaction", code: 10062 });
         }
         it.deferred = payload.type;
-        const answer = () => {
-            res.writeHead(204);
-            res.end();
-        };
-        return callbackDelayMs ? setTimeout(answer, callbackDelayMs) : answer();
+        const done = () => answer(req, path, res, 204, undefined);
+        return callbackDelayMs ? setTimeout(done, callbackDelayMs) : done();
     }
     if ((match = /^\/webhooks\/([^/]+)\/([^/]+)\/messages\/@original$/.exec(path))) {
         const it = [...interactions.values()].find((i) => i.token === match[2]);
         const shown = `${req.method} /webhooks/${match[1]}/{token}/messages/@original`;
         if (match[1] !== APPLICATION_ID) violation(shown, "not the application's id");
-        if (!it || !it.deferred || it.deleted) return reply(res, 404, { message: "Unknown Webhook", code: 10015 });
+        if (!it || !it.deferred || it.deleted) return answer(req, path, res, 404, { message: "Unknown Webhook", code: 10015 });
         if (req.method === "DELETE") {
             it.deleted = true;
             res.writeHead(204);
@@ -445,7 +595,7 @@ function rest(req, res, body) {
         }
         if (req.method !== "PATCH") {
             violation(shown, "a method the adapter should not use");
-            return reply(res, 405, { message: "405: Method Not Allowed", code: 0 });
+            return answer(req, path, res, 405, { message: "405: Method Not Allowed", code: 0 });
         }
         const type = req.headers["content-type"] ?? "";
         let payload = {};
@@ -474,8 +624,8 @@ function rest(req, res, body) {
         check(shown, "IncomingWebhookUpdateRequestPartial", payload);
         it.answered = (it.answered ?? 0) + 1;
         const m = message(it.channel_id, { id: BOT_ID, username: "ghostpost", bot: true }, payload.content ?? "", {
-            interaction_metadata: { id: it.id },
-            attachments: file ? [{ id: snowflake(), filename: file.filename, size: file.value.length }] : [],
+            interaction_metadata: { id: it.id, type: 2, user: userObject(it.user), authorizing_integration_owners: {} },
+            attachments: file ? [attachment(file)] : [],
         });
         sent.push({
             channel_id: it.channel_id,
@@ -488,7 +638,7 @@ function rest(req, res, body) {
             interaction: it.id,
             at: Date.now(),
         });
-        return reply(res, 200, m);
+        return answer(req, path, res, 200, m);
     }
     if (req.method === "POST" && path === "/users/@me/channels") {
         let payload = {};
@@ -504,10 +654,26 @@ function rest(req, res, body) {
             dmChannels.set(user, id);
             channel(id, undefined);
         }
-        return reply(res, 200, { id: dmChannels.get(user), type: 1, recipients: [{ id: user, username: `user${user}` }] });
+        return answer(req, path, res, 200, { id: dmChannels.get(user), type: 1, flags: 0, last_message_id: null, recipients: [userObject({ id: user, username: `user${user}` })] });
+    }
+    if ((match = /^\/channels\/([^/]+)$/.exec(path)) && req.method === "GET") {
+        // A channel as Discord describes it: a DM (type 1) with its recipient, or a guild's text
+        // channel (type 0) with its guild_id.
+        const c = channels.get(match[1]);
+        if (!c) return answer(req, path, res, 404, { message: "Unknown Channel", code: 10003 });
+        stats.channel_reads += 1;
+        const last = c.messages.length ? c.messages[c.messages.length - 1].id : null;
+        if (!c.guild_id) {
+            const recipient = [...dmChannels.entries()].find(([, ch]) => ch === c.id)?.[0];
+            return answer(req, path, res, 200, { id: c.id, type: 1, flags: 0, last_message_id: last, recipients: [userObject({ id: recipient, username: `user${recipient}` })] });
+        }
+        return answer(req, path, res, 200, {
+            id: c.id, type: 0, flags: 0, guild_id: c.guild_id, name: `channel-${c.id.slice(-4)}`, position: 0,
+            last_message_id: last, parent_id: null, rate_limit_per_user: 0, topic: null, nsfw: false, permission_overwrites: [],
+        });
     }
     violation(where, "a request the fake does not know");
-    return reply(res, 404, { message: "404: Not Found", code: 0 });
+    return answer(req, path, res, 404, { message: "404: Not Found", code: 0 });
 }
 
 // ---- control, for the tests --------------------------------------------------------------
@@ -521,12 +687,11 @@ function control(command, a, res) {
                 channelId = dmChannels.get(a.author.id);
             }
             channel(channelId, a.dm ? undefined : (a.guild_id ?? "800000000000000001"));
-            const m = message(channelId, a.author, a.content, { mentions: a.mentions ?? [] });
-            if (!a.dm && a.author.member) m.member = a.author.member;
+            const m = message(channelId, a.dm ? { ...a.author, member: undefined } : a.author, a.content, {}, a.mentions ?? []);
             // Every session Discord still keeps gets it: a connected one at once, a dropped
             // one when it resumes.
-            for (const s of sessions.values()) dispatch(s, "MESSAGE_CREATE", m);
-            return reply(res, 200, m);
+            for (const s of sessions.values()) dispatch(s, "MESSAGE_CREATE", created(m));
+            return reply(res, 200, created(m));
         }
         case "interact": {
             // A user runs a slash command in a guild channel, or in their DM with the bot.
@@ -541,7 +706,7 @@ function control(command, a, res) {
                 return reply(res, 409, { error: `/${a.name} is not registered where it is used` });
             const id = snowflake();
             const token = `interaction-token-${id}`;
-            interactions.set(id, { id, token, created: Date.now() - (a.age_ms ?? 0), channel_id: channelId, dm_user: a.dm ? a.user.id : null });
+            interactions.set(id, { id, token, created: Date.now() - (a.age_ms ?? 0), channel_id: channelId, dm_user: a.dm ? a.user.id : null, user: a.user });
             const d = {
                 id, application_id: APPLICATION_ID, type: 2, token, version: 1,
                 channel_id: channelId,
@@ -556,7 +721,7 @@ function control(command, a, res) {
             for (const s of sessions.values()) dispatch(s, "INTERACTION_CREATE", d);
             return reply(res, 200, { id });
         }
-        case "interactions": return reply(res, 200, { interactions: [...interactions.values()].map(({ token, ...rest }) => rest) });
+        case "interactions": return reply(res, 200, { interactions: [...interactions.values()].map(({ token, user, ...rest }) => rest) });
         case "commands": return reply(res, 200, Object.fromEntries(commands));
         case "sent": return reply(res, 200, { sent });
         case "violations": return reply(res, 200, { violations });
@@ -580,6 +745,14 @@ function control(command, a, res) {
             if (!a.resumable) for (const s of live()) sessions.delete(s.id);
             return reply(res, 200, {});
         case "close": for (const s of live()) s.socket.close(a.code, "closed by the test"); return reply(res, 200, {});
+        case "refuse_token":
+            refusing = a.refuse ?? true;
+            if (refusing) for (const s of live()) s.socket.close(4004, "Authentication failed.");
+            return reply(res, 200, {});
+        case "go_down":
+            setTimeout(goDown, 50);
+            return reply(res, 200, {});
+        case "bad_answer": badAnswers.push({ route: a.route, field: a.field, value: a.value }); return reply(res, 200, {});
         default: return reply(res, 404, { error: `unknown control ${command}` });
     }
 }
@@ -609,6 +782,30 @@ server.listen(0, "127.0.0.1", () => {
     port = server.address().port;
     process.stdout.write(`PORT ${port}\n`);
 });
-process.stdin.on("data", () => {});
+// An outage: nothing listens on the port and every connection, the Gateway's included, is cut.
+let down = false;
+function goDown() {
+    if (down) return;
+    down = true;
+    server.close();
+    server.closeAllConnections();
+    for (const socket of wss.clients) socket.terminate();
+}
+function comeBack() {
+    if (!down) return;
+    down = false;
+    server.listen(port, "127.0.0.1");
+}
+let stdinText = "";
+process.stdin.on("data", (chunk) => {
+    stdinText += chunk.toString();
+    let end;
+    while ((end = stdinText.indexOf("\n")) >= 0) {
+        const line = stdinText.slice(0, end).trim();
+        stdinText = stdinText.slice(end + 1);
+        if (line === "come_back") comeBack();
+        else if (line === "go_down") goDown();
+    }
+});
 process.stdin.on("end", () => process.exit(0));
 setTimeout(() => process.exit(0), Number(args.lifetime ?? 600) * 1000).unref();

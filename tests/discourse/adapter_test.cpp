@@ -479,3 +479,62 @@ TEST_CASE("a post is read without trusting its bytes", "[discourse][decode]") {
                                      options, false);
     CHECK_FALSE(whisper.readable);
 }
+
+TEST_CASE("the fake forum answers 500 rather than send a field Discourse never sends",
+          "[discourse][fake]") {
+    test::TempDir dir;
+    FakeDiscourse fake(dir);
+    CurlHttpClient http;
+    HttpRequest request;
+    request.method = "GET";
+    request.url = fake.url() + "/posts.json";
+    request.headers = {std::string("Api-Key: ") + FakeDiscourse::key,
+                       std::string("Api-Username: ") + FakeDiscourse::bot};
+    request.timeout = std::chrono::seconds(10);
+    CHECK(http.post(request).status == 200);
+
+    fake.control("bad_answer", {{"path", "/posts.json"}, {"field", "guild_id"}, {"value", 1}});
+    const HttpResponse refused = http.post(request);
+    CHECK(refused.status == 500);
+    CHECK(fake.answer_violations() ==
+          std::vector<std::string>{"the fake's answer to GET /posts.json: Additional properties "
+                                   "are not allowed ('guild_id' was unexpected)"});
+    CHECK(http.post(request).status == 200);
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("the fake forum refuses the key, goes down and comes back on its port",
+          "[discourse][fake]") {
+    test::TempDir dir;
+    FakeDiscourse fake(dir);
+    CurlHttpClient http;
+    DiscoursePlatform discourse(http, options_for(fake));
+    std::string cursor = discourse.poll("", std::chrono::seconds(0)).at(0).cursor;
+
+    fake.refuse_token();
+    try {
+        (void)discourse.poll(cursor, std::chrono::seconds(0));
+        FAIL("a refused key must not poll");
+    } catch (const PlatformError& e) {
+        CHECK(e.kind() == PlatformError::Kind::Unauthorized);
+    }
+    fake.refuse_token(false);
+    CHECK(discourse.poll(cursor, std::chrono::seconds(0)).empty());
+
+    // Posted just before the forum went away (its controls go down with it).
+    fake.say("alice", "!pgn while the forum is away from its port");
+    const std::string before = fake.url();
+    fake.go_down();
+    try {
+        (void)discourse.poll(cursor, std::chrono::seconds(0));
+        FAIL("an unreachable forum must not poll");
+    } catch (const PlatformError& e) {
+        CHECK(e.kind() == PlatformError::Kind::Transient);
+    }
+    fake.come_back();
+    CHECK(fake.url() == before);
+    const auto posts = discourse.poll(cursor, std::chrono::seconds(0));
+    REQUIRE(posts.size() == 1);
+    CHECK(posts[0].text == "!pgn while the forum is away from its port");
+    CHECK(fake.violations().empty());
+}

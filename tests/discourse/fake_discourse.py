@@ -14,7 +14,18 @@ the path and method must be described; query, path and body parameters must matc
 schemas, multipart uploads included; and every object schema that lists properties is closed,
 so an unknown or misspelt field is refused. A mismatch is answered with 400 and recorded; tests
 fail when /control/violations is not empty. The fake's own answers are checked against the
-response schemas too, so the fake cannot drift from the description unnoticed.
+response schemas too, closed the same way, so the fake cannot drift from the description
+unnoticed: one that fails is answered 500 instead and reported on stderr
+(tests/support/fake_lifecycle.py), which fails the test.
+
+Controls for outages and refusals (tests/support/fake_server.h has a C++ method for each):
+- POST /control/refuse_token {"refuse": true|false}: every request is answered 403
+  invalid_access, as for a revoked API key, until refused with false.
+- POST /control/go_down: the forum stops listening and resets its open connections; the line
+  "come_back" on its standard input makes it listen again on the same port, state kept.
+- POST /control/bad_answer {"path": "/notifications.json", "field": "x", "value": 1}: the next
+  successful answer to that path template carries `field`, as Discourse never would (a test of
+  the answer check itself).
 
 Where the description and the real service differ, the fake follows the service:
 - /uploads.json: the description leaves `file` optional; Discourse refuses an upload without it.
@@ -40,9 +51,12 @@ import sys
 import threading
 import time
 import urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import jsonschema
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from fake_lifecycle import report_answer, serve  # noqa: E402
 
 BOT_ID = 10
 UNIQUE_SECONDS = 300  # Discourse's unique_posts_mins: 5
@@ -77,6 +91,16 @@ class Spec:
     def __init__(self, path):
         with open(path, encoding="utf-8") as f:
             self.doc = json.load(f)
+        # What Discourse sends in a private message's notification, which the description's
+        # badge-only `data` leaves out (see the list at the top).
+        notification = (self.doc["paths"]["/notifications.json"]["get"]["responses"]["200"]
+                        ["content"]["application/json"]["schema"]["properties"]["notifications"]
+                        ["items"]["properties"]["data"]["properties"])
+        notification.update({
+            "topic_title": {"type": "string"}, "original_post_id": {"type": "integer"},
+            "original_post_type": {"type": "integer"}, "original_username": {"type": "string"},
+            "revision_number": {"type": ["integer", "null"]},
+            "display_username": {"type": "string"}})
         self.routes = []
         for template, methods in self.doc["paths"].items():
             pattern = "^" + re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^/]+)", re.escape(template)) + "$"
@@ -191,6 +215,8 @@ class State:
         self.sent = []         # every post the bot made, in order
         self.calls = []        # (time, method, template, status, the raw text of a post or "")
         self.violations = []
+        self.refused = False     # every request answered 403 invalid_access
+        self.bad_answers = []    # {path, field, value}: fields to slip into an answer
         self.faults = []       # scripted answers: {method, path, status, count, wait_seconds}
         self.rate_limit_create_post = 0  # seconds between two posts of the bot; 0: none
         self.last_bot_post = 0.0
@@ -318,7 +344,7 @@ class Handler(BaseHTTPRequestHandler):
                 s.violations.extend(problems)
             self.answer(400, {"errors": problems, "error_type": "invalid_parameters"})
             return
-        if (self.headers.get("Api-Key") != s.key or
+        if (self.headers.get("Api-Key") != s.key or s.refused or
                 (self.headers.get("Api-Username") or "").lower() != s.bot.lower()):
             status, out, headers = api_error(
                 403, ["You are not permitted to view the requested resource. The API username "
@@ -334,12 +360,23 @@ class Handler(BaseHTTPRequestHandler):
                         status, out, headers = self.fault_answer(fault)
                 raw_text = body.get("raw", "") if isinstance(body, dict) else ""
                 s.calls.append((time.time(), method, template, status, raw_text))
-                if status == 200:
-                    schema = (op["responses"].get("200", {}).get("content", {})
-                              .get("application/json", {}).get("schema"))
-                    if schema is not None:
-                        s.violations.extend("response of " + p for p in
-                                            s.spec.problems(out, schema, f"{method} {template}"))
+                for bad in s.bad_answers:
+                    if bad["path"] == template and status == 200:
+                        s.bad_answers.remove(bad)
+                        out = dict(out, **{bad["field"]: bad["value"]})
+                        break
+                response = op["responses"].get(str(status))
+                schema = ((response or {}).get("content", {}).get("application/json", {})
+                          .get("schema"))
+                problems = []
+                if schema is not None:
+                    problems = s.spec.problems(out, closed(schema),
+                                               f"the fake's answer to {method} {template}")
+                elif status == 200:
+                    problems = [f"the fake's answer to {method} {template}: no 200 described"]
+                if problems:
+                    report_answer(problems)
+                    status, out, headers = api_error(500, ["Internal Server Error"], "server_error")
         self.answer(status, out, headers)
 
     # A scripted fault for this request: by method and path, and when it names a `when`, only
@@ -572,6 +609,16 @@ class Handler(BaseHTTPRequestHandler):
                 return 200, {"calls": s.calls}
             if command == "violations":
                 return 200, {"violations": s.violations}
+            if command == "refuse_token":
+                s.refused = bool(args.get("refuse", True))
+                return 200, {}
+            if command == "go_down":
+                self.lifecycle.down_soon()
+                return 200, {}
+            if command == "bad_answer":
+                s.bad_answers.append({"path": args["path"], "field": args["field"],
+                                      "value": args.get("value")})
+                return 200, {}
         return 404, {"error": "unknown control command " + command}
 
 
@@ -585,17 +632,7 @@ def main():
     options = parser.parse_args()
 
     Handler.state = State(Spec(options.spec), options.key, options.username)
-    server = ThreadingHTTPServer(("127.0.0.1", options.port), Handler)
-    server.daemon_threads = True
-    print(f"PORT {server.server_address[1]}", flush=True)
-
-    def stop_when_orphaned():
-        sys.stdin.read()
-        os._exit(0)
-
-    threading.Thread(target=stop_when_orphaned, daemon=True).start()
-    threading.Timer(options.lifetime, lambda: os._exit(3)).start()
-    server.serve_forever()
+    serve(Handler, options.port, options.lifetime)
 
 
 if __name__ == "__main__":

@@ -572,3 +572,68 @@ TEST_CASE("malformed events are skipped and never block the room", "[matrix]") {
         CHECK(v.get<std::string>().starts_with(
             "the fake's answer to GET /_matrix/client/v3/sync.rooms.join."));
 }
+
+TEST_CASE("the fake homeserver answers 500 rather than send a field no homeserver sends",
+          "[matrix][fake]") {
+    test::TempDir dir;
+    FakeMatrix fake(dir);
+    bot::CurlHttpClient http;
+    bot::HttpRequest request;
+    request.method = "GET";
+    request.url = fake.url() + "/_matrix/client/v3/account/whoami";
+    request.headers.push_back(std::string("Authorization: Bearer ") + FakeMatrix::token);
+    request.timeout = std::chrono::seconds(10);
+    CHECK(http.post(request).status == 200);
+
+    fake.control("bad_answer", {{"path", "/account/whoami"}, {"field", "guild_id"}, {"value", 1}});
+    const bot::HttpResponse refused = http.post(request);
+    CHECK(refused.status == 500);
+    CHECK(json::parse(refused.body) ==
+          json{{"errcode", "M_UNKNOWN"}, {"error", "Internal server error"}});
+    CHECK(fake.answer_violations() ==
+          std::vector<std::string>{
+              "the fake's answer to GET /_matrix/client/v3/account/whoami: Additional "
+              "properties are not allowed ('guild_id' was unexpected)"});
+    CHECK(http.post(request).status == 200);
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("the fake homeserver refuses the token, goes down and comes back on its port",
+          "[matrix][fake]") {
+    test::TempDir dir;
+    FakeMatrix fake(dir);
+    const std::string room = fake.create_room(alice, {bob});
+    bot::CurlHttpClient http;
+    MatrixPlatform platform(http, options_for(fake));
+    Poller poller{platform, ""};
+    poller.join(fake, room);
+
+    fake.refuse_token();
+    try {
+        poller.poll();
+        FAIL("a refused token must not sync");
+    } catch (const PlatformError& e) {
+        CHECK(e.kind() == PlatformError::Kind::Unauthorized);
+        CHECK(std::string(e.what()) == "sync: 401 M_UNKNOWN_TOKEN Invalid access token passed.");
+    }
+    fake.refuse_token(false);
+    CHECK(poller.poll().empty());
+
+    // Posted just before the homeserver went away (its controls go down with it).
+    const std::string event = fake.say(room, alice, "!pgn");
+    const std::string before = fake.url();
+    fake.go_down();
+    try {
+        poller.poll();
+        FAIL("an unreachable homeserver must not sync");
+    } catch (const PlatformError& e) {
+        CHECK(e.kind() == PlatformError::Kind::Transient);
+    }
+    fake.come_back();
+    CHECK(fake.url() == before);
+    const auto posts = poller.poll();
+    REQUIRE(posts.size() == 1);
+    CHECK(posts[0].message_id == event);
+    CHECK(posts[0].text == "!pgn");
+    CHECK(fake.violations().empty());
+}

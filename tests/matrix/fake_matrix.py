@@ -12,7 +12,9 @@ Every request is checked against the client-server API description (tests/data/a
 the path and method, path and query parameters, the JSON body, with every object schema that
 lists properties closed, so a misspelt field is a violation. Violations are answered 400
 M_BAD_JSON and recorded; tests fail when /control/violations is not empty. The fake's own
-successful answers are checked against the description's response schemas the same way.
+answers, errors included, are checked against the description's response schemas the same way,
+closed: one that a homeserver could not send is a bug of this fake, answered 500 instead and
+reported on stderr (tests/support/fake_lifecycle.py), which fails the test.
 
 Where the description and the real service differ, the fake follows the service:
 - an event's content (the body of PUT .../send/...) is `type: object` in room_send.yaml; the
@@ -24,6 +26,16 @@ Where the description and the real service differ, the fake follows the service:
   accepted too.
 
 Users other than the bot are puppets moved through /control/; they need no token.
+
+Controls for outages and refusals (tests/support/fake_server.h has a C++ method for each):
+- POST /control/refuse_token {"refuse": true|false} (or /control/revoke): every request with
+  the bot's token is answered 401 M_UNKNOWN_TOKEN, as after a logout, until refused with false.
+- POST /control/go_down: the homeserver stops listening and resets its open connections, long
+  polls included; the line "come_back" on its standard input makes it listen again on the same
+  port, with its state kept.
+- POST /control/bad_answer {"path": "/account/whoami", "field": "x", "value": 1}: the next
+  successful answer to a path ending so carries `field`, as no homeserver would (a test of the
+  answer check itself).
 
 Usage: fake_matrix.py --spec DIR --token TOKEN [--port 0]
 It prints "PORT <n>" once listening and exits when its standard input closes.
@@ -38,10 +50,13 @@ import sys
 import threading
 import time
 import urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import jsonschema
 import yaml
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from fake_lifecycle import report_answer, serve  # noqa: E402
 
 SERVER = "fake.test"
 BOT = "@ghostpost:" + SERVER
@@ -222,6 +237,7 @@ class State:
         self.syncs = 0
         self.account_data_changed = 0
         self.positions = {}     # event id -> its position in the stream
+        self.bad_answers = []   # {path, field, value}: fields to slip into an answer
 
     def new_event(self, room_id, sender, type_, content, state_key=None):
         self.position += 1
@@ -388,9 +404,11 @@ class Handler(BaseHTTPRequestHandler):
             return self.violation(problems)
 
         if s.revoked:
-            return error(401, "M_UNKNOWN_TOKEN", "Invalid access token passed.", soft_logout=False)
+            return self.checked(operation, method, url.path, *error(
+                401, "M_UNKNOWN_TOKEN", "Invalid access token passed.", soft_logout=False))
         if self.headers.get("Authorization") != "Bearer " + s.token:
-            return error(401, "M_UNKNOWN_TOKEN", "Invalid access token passed.")
+            return self.checked(operation, method, url.path, *error(
+                401, "M_UNKNOWN_TOKEN", "Invalid access token passed."))
         with s.lock:
             for fault in s.faults:
                 if fault["count"] > 0 and re.search(fault["path"], url.path) and \
@@ -399,19 +417,48 @@ class Handler(BaseHTTPRequestHandler):
                     extra = {}
                     if "retry_after_ms" in fault:
                         extra["retry_after_ms"] = fault["retry_after_ms"]
-                    return error(fault["status"], fault.get("errcode", "M_UNKNOWN"),
-                                 fault.get("error", "scripted failure"), **extra)
+                    status, answer = error(fault["status"], fault.get("errcode", "M_UNKNOWN"),
+                                           fault.get("error", "scripted failure"), **extra)
+                    break
+            else:
+                status = None
+        if status is not None:
+            return self.checked(operation, method, url.path, status, answer)
         status, answer = self.route(method, url.path, params, query, body, raw, content_type)
-        # The fake's own answers are held to the description too, so that the adapter is tested
-        # against what a homeserver may really send.
+        with s.lock:
+            for bad in s.bad_answers:
+                if url.path.endswith(bad["path"]) and 200 <= status < 300:
+                    s.bad_answers.remove(bad)
+                    answer = dict(answer, **{bad["field"]: bad["value"]})
+                    break
+        return self.checked(operation, method, url.path, status, answer)
+
+    # The fake's own answers are held to the description too, so that the adapter is tested
+    # against what a homeserver may really send.
+    def checked(self, operation, method, path, status, answer):
         schema = operation.get("responses", {}).get(str(status), {}).get("content", {}) \
             .get("application/json", {}).get("schema")
+        problems = []
+        where = f"the fake's answer to {method} {path}"
         if schema is not None:
-            problems = []
-            check(closed(schema), answer, f"the fake's answer to {method} {url.path}", problems)
-            if problems:
-                with s.lock:
-                    s.violations.extend(problems)
+            value = answer
+            if status >= 400 and answer.get("errcode") == "M_UNKNOWN_TOKEN":
+                # The spec's section on soft logout adds this field to the error object.
+                value = {k: v for k, v in answer.items() if k != "soft_logout"}
+                if not isinstance(answer.get("soft_logout", False), bool):
+                    problems.append(f"{where}.soft_logout: not a boolean")
+            check(closed(schema), value, where, problems)
+        elif status < 400:
+            problems.append(f"{where}: status {status}, which the description does not list")
+        else:
+            # Any endpoint may fail with the standard error object (the spec's "API Standards").
+            if not isinstance(answer.get("errcode"), str):
+                problems.append(f"{where}: an error without its errcode")
+            problems.extend(f"{where}.{k}: not a field of Matrix's error object" for k in answer
+                            if k not in ("errcode", "error", "retry_after_ms", "soft_logout"))
+        if problems:
+            report_answer(problems)
+            return error(500, "M_UNKNOWN", "Internal server error")
         return status, answer
 
     def violation(self, problems, status=400, errcode="M_BAD_JSON"):
@@ -662,9 +709,16 @@ class Handler(BaseHTTPRequestHandler):
         if command == "fault":
             s.faults.append(dict(args))
             return 200, {}
-        if command == "revoke":
-            s.revoked = True
+        if command in ("revoke", "refuse_token"):
+            s.revoked = bool(args.get("refuse", True))
             s.lock.notify_all()
+            return 200, {}
+        if command == "go_down":
+            self.lifecycle.down_soon()
+            return 200, {}
+        if command == "bad_answer":
+            s.bad_answers.append({"path": args["path"], "field": args["field"],
+                                  "value": args.get("value")})
             return 200, {}
         if command == "timeline_limit":
             s.timeline_limit = args.get("limit")
@@ -700,17 +754,7 @@ def main():
     options = parser.parse_args()
 
     Handler.state = State(Description(options.spec), options.token)
-    server = ThreadingHTTPServer(("127.0.0.1", options.port), Handler)
-    server.daemon_threads = True
-    print(f"PORT {server.server_address[1]}", flush=True)
-
-    def stop_when_orphaned():
-        sys.stdin.read()
-        os._exit(0)
-
-    threading.Thread(target=stop_when_orphaned, daemon=True).start()
-    threading.Timer(options.lifetime, lambda: os._exit(3)).start()
-    server.serve_forever()
+    serve(Handler, options.port, options.lifetime)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,15 @@
 // Test helpers shared by the platform tests: a child process, a temporary directory, and a fake
 // platform server (a Python or Node script of ours) started on a free loopback port and driven
 // through its /control/ endpoints.
+//
+// Every fake (Telegram, Discord, Matrix, Discourse) answers the same controls for outages and
+// refusals, wrapped here: refuse_token() (POST /control/refuse_token {"refuse": bool}: the
+// platform refuses the bot's credentials as for a revoked token), go_down() (POST
+// /control/go_down: nothing listens on the port and open connections are cut) and come_back()
+// (the line "come_back" on the fake's standard input: it listens again on the same port, its
+// state kept). Every fake also checks its own answers against the platform's API description;
+// one the real service could not send is answered 500 and written to the fake's stderr as
+// "answer violation: ...", and a test that ends with such a line unread fails.
 #pragma once
 
 #include "ghostpost/bot/http.h"
@@ -9,10 +18,12 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <exception>
 #include <fcntl.h>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <spawn.h>
+#include <sstream>
 #include <string>
 #include <sys/wait.h>
 #include <thread>
@@ -75,6 +86,11 @@ public:
 
     pid_t pid() const { return pid_; }
     void signal(int number) { kill(pid_, number); }
+    // Writes `line` and a line break to the child's standard input.
+    void tell(const std::string& line) {
+        const std::string text = line + "\n";
+        REQUIRE(write(stdin_, text.data(), text.size()) == static_cast<ssize_t>(text.size()));
+    }
     // The exit status (or 128 + signal), or -1 when it did not end within `limit`.
     int wait_exit(std::chrono::milliseconds limit) {
         const auto end = std::chrono::steady_clock::now() + limit;
@@ -134,8 +150,8 @@ private:
 class FakeServer {
 public:
     FakeServer(const TempDir& dir, const std::string& name, const std::vector<std::string>& argv)
-        : out_(dir.path() / (name + ".out")),
-          child_(on_any_port(argv), out_, dir.path() / (name + ".err")) {
+        : out_(dir.path() / (name + ".out")), err_(dir.path() / (name + ".err")),
+          child_(on_any_port(argv), out_, err_) {
         const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
         while (port_ == 0 && std::chrono::steady_clock::now() < end) {
             const std::string text = read_file(out_);
@@ -146,6 +162,17 @@ public:
         }
         REQUIRE(port_ != 0);
     }
+
+    // A test that leaves an answer violation of the fake unread fails: the fake said what the
+    // real service never says, so what the test saw proves nothing.
+    ~FakeServer() {
+        if (std::uncaught_exceptions() == 0) {
+            const std::vector<std::string> unread = answer_violations();
+            CHECK(unread == std::vector<std::string>{});
+        }
+    }
+    FakeServer(const FakeServer&) = delete;
+    FakeServer& operator=(const FakeServer&) = delete;
 
     std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
 
@@ -165,15 +192,70 @@ public:
     nlohmann::json sent() { return control("sent")["sent"]; }
     nlohmann::json violations() { return control("violations")["violations"]; }
 
+    // The answers of its own the fake refused to send (it sent 500 instead) since the last
+    // call, each "the fake's answer to <route>: <what was wrong>".
+    std::vector<std::string> answer_violations() {
+        static constexpr std::string_view marker = "answer violation: ";
+        std::vector<std::string> found;
+        std::istringstream lines(read_file(err_));
+        std::size_t index = 0;
+        for (std::string line; std::getline(lines, line);) {
+            if (!line.starts_with(marker))
+                continue;
+            if (index++ >= answer_violations_read_)
+                found.push_back(line.substr(marker.size()));
+        }
+        answer_violations_read_ = index;
+        return found;
+    }
+
+    // The platform refuses the bot's credentials from now on (or, with false, accepts them
+    // again): Telegram 401, Discord 401 and Gateway close 4004, Matrix 401 M_UNKNOWN_TOKEN,
+    // Discourse 403 invalid_access.
+    void refuse_token(bool refuse = true) { control("refuse_token", {{"refuse", refuse}}); }
+
+    // Nothing listens on the fake's port until come_back(), and every open connection is cut;
+    // returns once a connection is refused.
+    void go_down() {
+        control("go_down");
+        const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (reachable() && std::chrono::steady_clock::now() < end)
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        REQUIRE_FALSE(reachable());
+    }
+
+    // The fake listens again on the same port, with the state it had; returns once it answers.
+    void come_back() {
+        child_.tell("come_back");
+        const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (!reachable() && std::chrono::steady_clock::now() < end)
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        REQUIRE(reachable());
+    }
+
 private:
     static std::vector<std::string> on_any_port(std::vector<std::string> argv) {
         argv.insert(argv.end(), {"--port", "0"});
         return argv;
     }
 
+    bool reachable() {
+        bot::HttpRequest request;
+        request.url = url() + "/control/violations";
+        request.body = "{}";
+        request.timeout = std::chrono::seconds(2);
+        try {
+            return http_.post(request).status == 200;
+        } catch (const bot::HttpError&) {
+            return false;
+        }
+    }
+
     std::filesystem::path out_;
+    std::filesystem::path err_;
     Child child_;
     int port_ = 0;
+    std::size_t answer_violations_read_ = 0;
     bot::CurlHttpClient http_;
 };
 

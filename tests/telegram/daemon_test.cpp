@@ -8,6 +8,7 @@
 #include <future>
 #include <random>
 #include <set>
+#include <sstream>
 
 using namespace ghostpost;
 using nlohmann::json;
@@ -173,6 +174,38 @@ TEST_CASE("409 and 5xx on getUpdates are logged and backed off, then polling res
     CHECK(err.find("\"event\":\"poll_conflict\"") != std::string::npos);
     CHECK(err.find("getUpdates: 502 Bad Gateway") != std::string::npos);
     CHECK(err.find("FAKE-secret_token_value") == std::string::npos);
+}
+
+TEST_CASE("every line the Telegram lane logs names the platform, poll_failed included",
+          "[daemon][telegram]") {
+    test::TempDir dir;
+    FakeTelegram fake(dir);
+    fake.control(
+        "fault",
+        {{"method", "getUpdates"}, {"status", 502}, {"count", 1}, {"description", "Bad Gateway"}});
+    auto daemon = start_daemon(dir, write_config(dir, fake));
+    fake.say(-1001, 7, "alice", "!new chess @bob");
+    REQUIRE(eventually([&] { return fake.sent().size() == 1; }, std::chrono::seconds(30)));
+    daemon->signal(SIGINT);
+    CHECK(daemon->wait_exit(std::chrono::seconds(2)) == 0);
+
+    std::istringstream lines(test::read_file(dir.path() / "daemon.err"));
+    std::set<std::string> named;
+    std::vector<std::string> unnamed;
+    for (std::string line; std::getline(lines, line);) {
+        const json entry = json::parse(line, nullptr, false);
+        REQUIRE(entry.is_object());
+        const std::string event = entry.value("event", "");
+        if (event != "poll_failed" && event != "reply_sent" && !event.starts_with("telegram_"))
+            continue;
+        if (entry.value("platform", "") == "telegram")
+            named.insert(event);
+        else
+            unnamed.push_back(line);
+    }
+    CHECK(unnamed == std::vector<std::string>{});
+    CHECK(named.contains("poll_failed"));
+    CHECK(named.contains("reply_sent"));
 }
 
 TEST_CASE("games survive SIGKILL at random moments: no move lost or doubled, every reply sent",

@@ -248,3 +248,58 @@ TEST_CASE("the fake server is as strict as Telegram with topics, keyboards, pres
                          "sendMessage: callback_data of 65 bytes (Telegram takes 1-64)",
                          "setMyCommands: bad command name 'Move'"});
 }
+
+TEST_CASE("the fake Bot API server answers 500 rather than send a field Telegram never sends",
+          "[telegram][fake]") {
+    test::TempDir dir;
+    FakeTelegram fake(dir);
+    CurlHttpClient http;
+    HttpRequest request;
+    request.url = fake.url() + "/bot" + FakeTelegram::token + "/getMe";
+    request.timeout = std::chrono::seconds(10);
+    CHECK(http.post(request).status == 200);
+
+    fake.control("bad_answer", {{"method", "getMe"}, {"field", "guild_id"}, {"value", "1"}});
+    const HttpResponse refused = http.post(request);
+    CHECK(refused.status == 500);
+    CHECK(
+        fake.answer_violations() ==
+        std::vector<std::string>{"the fake's answer to getMe.result.guild_id: no such parameter"});
+    CHECK(http.post(request).status == 200); // only the next answer carried it
+    CHECK(fake.answer_violations().empty());
+}
+
+TEST_CASE("the fake Bot API server refuses the token, goes down and comes back on its port",
+          "[telegram][fake]") {
+    test::TempDir dir;
+    FakeTelegram fake(dir);
+    CurlHttpClient http;
+    TelegramPlatform telegram(http, options_for(fake));
+    CHECK(telegram.poll("", std::chrono::seconds(0)).empty());
+
+    fake.refuse_token();
+    try {
+        (void)telegram.poll("", std::chrono::seconds(0));
+        FAIL("a refused token must not poll");
+    } catch (const PlatformError& e) {
+        CHECK(e.kind() == PlatformError::Kind::Unauthorized);
+    }
+    fake.refuse_token(false);
+    CHECK(telegram.poll("", std::chrono::seconds(0)).empty());
+
+    const std::string before = fake.url();
+    fake.go_down();
+    try {
+        (void)telegram.poll("", std::chrono::seconds(0));
+        FAIL("an unreachable server must not poll");
+    } catch (const PlatformError& e) {
+        CHECK(e.kind() == PlatformError::Kind::Transient);
+    }
+    fake.come_back();
+    CHECK(fake.url() == before);
+    fake.say(-1001, 7, "alice", "/pgn");
+    const auto posts = telegram.poll("", std::chrono::seconds(5));
+    REQUIRE(posts.size() == 1);
+    CHECK(posts[0].text == "/pgn");
+    CHECK(fake.violations().empty());
+}

@@ -13,12 +13,29 @@ types, required ones); a mismatch is answered with 400 and recorded, and tests f
 /control/violations is not empty. Every update it makes is checked against the description's
 Update type as well, so that what the bot reads is shaped like Telegram's.
 
+Its own answers are checked too: the result against the method's return type and an error
+against Telegram's envelope (ok, error_code, description, parameters as ResponseParameters),
+every object closed to fields the description does not list. An answer that fails is a bug of
+this fake: it answers 500 instead and reports it on stderr (tests/support/fake_lifecycle.py),
+which fails the test. Updates a test injects with raw_update are left unchecked on purpose.
+
+Controls for outages and refusals (tests/support/fake_server.h has a C++ method for each):
+- POST /control/refuse_token {"refuse": true|false}: every Bot API call is answered 401
+  Unauthorized, as for a revoked token, until refused again with false.
+- POST /control/go_down: the fake stops listening and resets its open connections, long polls
+  included; the line "come_back" on its standard input makes it listen again on the same port,
+  with its state kept.
+- POST /control/bad_answer {"method": "getMe", "field": "x", "value": 1}: the next successful
+  answer to that method carries `field` in its result, as Telegram never would (a test of the
+  answer check itself).
+
 Usage: fake_telegram.py --spec telegram-bot-api.json --token TOKEN [--port 0]
 It prints "PORT <n>" once listening and exits when its standard input closes, so it never
 outlives the test that started it.
 """
 
 import argparse
+import copy
 import email.parser
 import email.policy
 import html.parser
@@ -29,7 +46,10 @@ import sys
 import threading
 import time
 import urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from fake_lifecycle import report_answer, serve  # noqa: E402
 
 BOT_ID = 4242
 BOT_USERNAME = "ghostpost_bot"
@@ -137,6 +157,9 @@ class State:
         self.presses = {}          # callback query id -> {"time", "answered"}
         self.answers = []          # every accepted answerCallbackQuery, in order
         self.next_callback = 9000000001
+        self.refused = False       # every call answered 401, as for a revoked token
+        self.raw_updates = set()   # update ids a test made malformed on purpose
+        self.bad_answers = []      # {method, field, value}: fields to slip into an answer
 
     def next_message_id(self, chat_id):
         self.message_ids[chat_id] = self.message_ids.get(chat_id, 0) + 1
@@ -252,17 +275,67 @@ class Handler(BaseHTTPRequestHandler):
         if not match:
             self.reply(*error(404, "Not Found"))
             return
-        if match.group(2) != self.state.token:
-            self.reply(*error(401, "Unauthorized"))
-            return
         method = match.group(3)
+        if match.group(2) != self.state.token or self.state.refused:
+            self.answer(method, *error(401, "Unauthorized"))
+            return
         params, files, problems = self.decode(method, raw, path.query)
         if problems:
             with self.state.lock:
                 self.state.violations.extend(problems)
-            self.reply(*error(400, "Bad Request: " + "; ".join(problems)))
+            self.answer(method, *error(400, "Bad Request: " + "; ".join(problems)))
             return
-        self.reply(*self.call(method, params, files, match.group(1) or ""))
+        self.answer(method, *self.call(method, params, files, match.group(1) or ""))
+
+    # Sends an answer of the Bot API once it is checked against the description; one that
+    # Telegram could not have sent becomes a 500 and fails the test.
+    def answer(self, method, status, body):
+        s = self.state
+        with s.lock:
+            for bad in s.bad_answers:
+                if bad["method"] == method and body.get("ok") is True:
+                    s.bad_answers.remove(bad)
+                    body = copy.deepcopy(body)
+                    if isinstance(body["result"], dict):
+                        body["result"][bad["field"]] = bad["value"]
+                    else:
+                        body[bad["field"]] = bad["value"]
+                    break
+            raw = set(s.raw_updates)
+        problems = self.answer_problems(method, body, raw)
+        if problems:
+            report_answer(problems)
+            status, body = 500, {"ok": False, "error_code": 500,
+                                 "description": "Internal Server Error"}
+        self.reply(status, body)
+
+    def answer_problems(self, method, body, raw_updates):
+        spec = self.state.spec
+        where = f"the fake's answer to {method}"
+        problems = []
+        if body.get("ok") is True:
+            known = {"ok", "result"}
+            result = body.get("result")
+            if method == "getUpdates" and isinstance(result, list):
+                result = [u for u in result if u.get("update_id") not in raw_updates]
+            description = spec.methods.get(method)
+            if description is None:
+                problems.append(f"{where}: success for a method that does not exist")
+            elif len(description["returns"]) == 1:
+                spec.check_json(result, description["returns"][0], where + ".result", problems)
+            else:
+                spec.check_any(result, description["returns"], where + ".result", problems)
+        else:
+            known = {"ok", "error_code", "description", "parameters"}
+            if body.get("ok") is not False or not isinstance(body.get("error_code"), int) or \
+                    not isinstance(body.get("description"), str):
+                problems.append(f"{where}: an error without ok false, error_code and description")
+            if "parameters" in body:
+                spec.check_json(body["parameters"], "ResponseParameters", where + ".parameters",
+                                problems)
+        problems.extend(f"{where}.{name}: Telegram never sends it" for name in body
+                        if name not in known)
+        return problems
 
     # Turns the request body into {name: value} checked against the method's description.
     def decode(self, method, raw, query):
@@ -603,6 +676,7 @@ class Handler(BaseHTTPRequestHandler):
             if command == "raw_update":
                 # Whatever the test wrote, malformed or not, with the next update id.
                 update_id = s.new_update_id()
+                s.raw_updates.add(update_id)
                 s.updates.append(dict(args["update"], update_id=update_id))
                 s.lock.notify_all()
                 return 200, {"update_id": update_id}
@@ -624,6 +698,17 @@ class Handler(BaseHTTPRequestHandler):
                              "violations": s.violations, "sent": len(s.sent)}
             if command == "violations":
                 return 200, {"violations": s.violations}
+            if command == "refuse_token":
+                s.refused = bool(args.get("refuse", True))
+                s.lock.notify_all()
+                return 200, {}
+            if command == "go_down":
+                self.lifecycle.down_soon()
+                return 200, {}
+            if command == "bad_answer":
+                s.bad_answers.append({"method": args["method"], "field": args["field"],
+                                      "value": args.get("value")})
+                return 200, {}
         return 404, {"error": "unknown control command " + command}
 
 
@@ -636,17 +721,7 @@ def main():
     options = parser.parse_args()
 
     Handler.state = State(Spec(options.spec), options.token)
-    server = ThreadingHTTPServer(("127.0.0.1", options.port), Handler)
-    server.daemon_threads = True
-    print(f"PORT {server.server_address[1]}", flush=True)
-
-    def stop_when_orphaned():
-        sys.stdin.read()
-        os._exit(0)
-
-    threading.Thread(target=stop_when_orphaned, daemon=True).start()
-    threading.Timer(options.lifetime, lambda: os._exit(3)).start()
-    server.serve_forever()
+    serve(Handler, options.port, options.lifetime)
 
 
 if __name__ == "__main__":

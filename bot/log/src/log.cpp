@@ -70,10 +70,16 @@ std::string timestamp() {
     return full;
 }
 
+thread_local std::string thread_platform;
+
 // Invalid UTF-8 from a chat must not make a log line throw.
 constexpr auto dump_mode = nlohmann::json::error_handler_t::replace;
 
 } // namespace
+
+void set_thread_platform(std::string_view platform) {
+    thread_platform = platform;
+}
 
 void set_level(Level level) {
     const std::lock_guard lock(state().mutex);
@@ -128,6 +134,8 @@ void write(Level level, std::string_view event, std::initializer_list<Field> fie
     line["ts"] = timestamp();
     line["level"] = std::string(config::to_string(level));
     line["event"] = redact_locked(s, event);
+    if (!thread_platform.empty())
+        line["platform"] = thread_platform;
     for (const Field& field : fields) {
         auto& slot = line[redact_locked(s, field.key)];
         std::visit(

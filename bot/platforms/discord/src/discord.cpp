@@ -351,7 +351,8 @@ DiscordPlatform::Response DiscordPlatform::call(const std::string& method, const
         invalid_calls_.pop_front();
     if (invalid_calls_.size() == invalid_reserve)
         log::warning("discord_invalid_requests",
-                     {{"count", static_cast<std::int64_t>(invalid_calls_.size())},
+                     {{"platform", "discord"},
+                      {"count", static_cast<std::int64_t>(invalid_calls_.size())},
                       {"limit", static_cast<std::int64_t>(invalid_budget)}});
     return response;
 }
@@ -369,6 +370,53 @@ void DiscordPlatform::on_event(discord::GatewayEvent event) {
     arrived_.notify_all();
 }
 
+void DiscordPlatform::refuse(const std::string& why) {
+    {
+        const std::lock_guard lock(mutex_);
+        if (fatal_.empty())
+            fatal_ = why;
+    }
+    arrived_.notify_all();
+}
+
+bool DiscordPlatform::direct_channel(const std::string& channel) {
+    using Kind = PlatformError::Kind;
+    {
+        const std::lock_guard lock(mutex_);
+        if (direct_channels_.contains(channel))
+            return true;
+        if (guild_channels_.contains(channel))
+            return false;
+    }
+    const std::string route = "GET /channels/" + channel;
+    if (const auto wait = wait_for(route); wait.count() > 0)
+        throw PlatformError(Kind::RateLimited, "catching up: waiting out a rate limit", wait);
+    Response answer(HttpResponse{});
+    try {
+        answer = call("GET", route, "/channels/" + channel, HttpRequest{});
+    } catch (const HttpError& e) {
+        throw PlatformError(e.kind() == HttpError::Kind::Cancelled ? Kind::Cancelled
+                                                                   : Kind::Transient,
+                            scrub(std::string("reading channel ") + channel + ": " + e.what()));
+    }
+    const std::string detail =
+        scrub("reading channel " + channel + ": HTTP " + std::to_string(answer.status) + " " +
+              std::to_string(answer.code) + " " + answer.message);
+    if (answer.status == 429)
+        throw PlatformError(Kind::RateLimited, detail, answer.retry_after);
+    if (answer.status == 401)
+        throw PlatformError(Kind::Unauthorized, detail);
+    if (!answer.ok() || !answer.body.is_object() || !answer.body.contains("type") ||
+        !answer.body["type"].is_number_integer())
+        throw PlatformError(Kind::Transient, detail);
+    // 1: a DM, 3: a group DM; every other kind belongs to a guild.
+    const auto type = answer.body["type"].get<std::int64_t>();
+    const bool direct = type == 1 || type == 3;
+    const std::lock_guard lock(mutex_);
+    (direct ? direct_channels_ : guild_channels_).insert(channel);
+    return direct;
+}
+
 void DiscordPlatform::start_gateway() {
     using Kind = PlatformError::Kind;
     discord::GatewayOptions gateway;
@@ -377,7 +425,8 @@ void DiscordPlatform::start_gateway() {
     gateway.message_content = options_.message_content;
     if (!options_.message_content)
         log::info("discord_without_message_content",
-                  {{"note", "message_content = false: ghostpost reads slash commands, direct "
+                  {{"platform", "discord"},
+                   {"note", "message_content = false: ghostpost reads slash commands, direct "
                             "messages and messages that mention it; other messages reach it "
                             "without their text"}});
     gateway.scrub = [this](std::string_view text) { return scrub(text); };
@@ -393,8 +442,12 @@ void DiscordPlatform::start_gateway() {
         }
         const std::string detail =
             scrub("GET /gateway/bot: HTTP " + std::to_string(answer.status) + " " + answer.message);
-        if (answer.status == 401)
-            throw PlatformError(Kind::Unauthorized, detail);
+        if (answer.status == 401) {
+            // A refused token does not heal by asking again: the lane stops and says so.
+            refuse("Discord refused the bot token (HTTP 401 from GET /gateway/bot): check "
+                   "GHOSTPOST_DISCORD_TOKEN or token_file");
+            return;
+        }
         if (answer.status == 429)
             throw PlatformError(Kind::RateLimited, detail, answer.retry_after);
         if (!answer.ok() || !answer.body.is_object() || !answer.body.contains("url") ||
@@ -410,7 +463,7 @@ void DiscordPlatform::start_gateway() {
                     std::chrono::milliseconds(limit["reset_after"].get<std::int64_t>());
         }
     }
-    log::info("discord_gateway_connecting", {{"url", scrub(gateway.url)}});
+    log::info("discord_gateway_connecting", {{"platform", "discord"}, {"url", scrub(gateway.url)}});
     gateway_ = std::make_unique<discord::Gateway>(std::move(gateway));
     gateway_->start();
 }
@@ -446,11 +499,15 @@ std::vector<Post> DiscordPlatform::catch_up(DiscordCursor& cursor) {
                       " " + std::to_string(answer.code) + " " + answer.message);
             if (answer.status == 429)
                 throw PlatformError(Kind::RateLimited, detail, answer.retry_after);
-            if (answer.status == 401)
-                throw PlatformError(Kind::Unauthorized, detail);
+            if (answer.status == 401) {
+                refuse("Discord refused the bot token (HTTP 401 while catching up): check "
+                       "GHOSTPOST_DISCORD_TOKEN or token_file");
+                return {};
+            }
             if (answer.status == 403 || answer.status == 404) {
                 // The bot left the channel or it is gone: nothing there to catch up.
-                log::warning("discord_catch_up_skipped", {{"channel", channel}, {"error", detail}});
+                log::warning("discord_catch_up_skipped",
+                             {{"platform", "discord"}, {"channel", channel}, {"error", detail}});
                 break;
             }
             if (!answer.ok() || !answer.body.is_array())
@@ -465,8 +522,9 @@ std::vector<Post> DiscordPlatform::catch_up(DiscordCursor& cursor) {
                     newest = id;
                 DecodedMessage decoded = decode_message(message.dump(), bot);
                 if (!decoded.problem.empty())
-                    log::warning("discord_message_skipped",
-                                 {{"channel", channel}, {"problem", scrub(decoded.problem)}});
+                    log::warning("discord_message_skipped", {{"platform", "discord"},
+                                                             {"channel", channel},
+                                                             {"problem", scrub(decoded.problem)}});
                 if (decoded.post && snowflake_less(last, decoded.post->message_id))
                     found.push_back(std::move(*decoded.post));
             }
@@ -477,8 +535,16 @@ std::vector<Post> DiscordPlatform::catch_up(DiscordCursor& cursor) {
         std::sort(found.begin(), found.end(), [](const Post& a, const Post& b) {
             return snowflake_less(a.message_id, b.message_id);
         });
+        // A listed message has no guild_id (only the Gateway's MESSAGE_CREATE has one), so
+        // whether these are direct messages is the channel's to say.
+        if (!found.empty()) {
+            const bool direct = direct_channel(channel);
+            for (Post& post : found)
+                post.direct = direct;
+        }
         if (!found.empty())
-            log::info("discord_caught_up", {{"channel", channel},
+            log::info("discord_caught_up", {{"platform", "discord"},
+                                            {"channel", channel},
                                             {"messages", static_cast<std::int64_t>(found.size())}});
         for (Post& post : found)
             posts.push_back(std::move(post));
@@ -487,11 +553,14 @@ std::vector<Post> DiscordPlatform::catch_up(DiscordCursor& cursor) {
 }
 
 std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::seconds timeout) {
+    log::set_thread_platform(name());
     using Kind = PlatformError::Kind;
     if (finished())
         return {};
     if (!gateway_)
         start_gateway();
+    if (finished())
+        return {};
 
     const Instant deadline = std::chrono::steady_clock::now() + timeout;
     {
@@ -525,10 +594,14 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
                 if (!m.handle.empty())
                     handle_ids_[m.handle] = m.user_id;
         }
-        if (post.direct) {
+        {
             const std::lock_guard lock(mutex_);
-            direct_channels_.insert(post.channel);
-            dm_channels_[post.author_id] = post.channel;
+            if (post.direct) {
+                direct_channels_.insert(post.channel);
+                dm_channels_[post.author_id] = post.channel;
+            } else {
+                guild_channels_.insert(post.channel);
+            }
         }
         posts.push_back(std::move(post));
     };
@@ -563,7 +636,8 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
             }
             DecodedMessage decoded = decode_message(event.data.dump(), bot);
             if (!decoded.problem.empty())
-                log::warning("discord_message_skipped", {{"problem", scrub(decoded.problem)}});
+                log::warning("discord_message_skipped",
+                             {{"platform", "discord"}, {"problem", scrub(decoded.problem)}});
             if (decoded.post)
                 add(std::move(*decoded.post));
             continue;
@@ -576,7 +650,8 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
             }
             DecodedInteraction decoded = decode_interaction(event.data.dump(), bot);
             if (!decoded.problem.empty())
-                log::warning("discord_interaction_skipped", {{"problem", scrub(decoded.problem)}});
+                log::warning("discord_interaction_skipped",
+                             {{"platform", "discord"}, {"problem", scrub(decoded.problem)}});
             if (decoded.post) {
                 defer(decoded, *decoded.post);
                 add(std::move(*decoded.post));
@@ -591,6 +666,8 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
             add(std::move(post));
             caught.insert(std::move(key));
         }
+        if (finished())
+            return posts;
         {
             const std::lock_guard lock(mutex_);
             events_.pop_front();
@@ -621,18 +698,21 @@ bool DiscordPlatform::register_commands() {
         try {
             const Response answer = call("PUT", route, path, request);
             if (answer.ok()) {
-                log::info("discord_commands_registered", {{"where", scrub(path)}});
+                log::info("discord_commands_registered",
+                          {{"platform", "discord"}, {"where", scrub(path)}});
                 continue;
             }
             log::warning("discord_commands_refused",
-                         {{"where", scrub(path)},
+                         {{"platform", "discord"},
+                          {"where", scrub(path)},
                           {"error", scrub("HTTP " + std::to_string(answer.status) + " " +
                                           std::to_string(answer.code) + " " + answer.message)}});
         } catch (const HttpError& e) {
             if (e.kind() == HttpError::Kind::Cancelled)
                 throw PlatformError(PlatformError::Kind::Cancelled, "the daemon is stopping");
-            log::warning("discord_commands_refused",
-                         {{"where", scrub(path)}, {"error", scrub(e.what())}});
+            log::warning(
+                "discord_commands_refused",
+                {{"platform", "discord"}, {"where", scrub(path)}, {"error", scrub(e.what())}});
         }
         all = false;
     }
@@ -662,8 +742,9 @@ void DiscordPlatform::defer(const DecodedInteraction& interaction, const Post& p
         problem = e.what();
     }
     // Too late or refused: the command is still handled, and answered as a message.
-    log::warning("discord_interaction_not_deferred",
-                 {{"interaction", interaction.id}, {"error", scrub(problem)}});
+    log::warning(
+        "discord_interaction_not_deferred",
+        {{"platform", "discord"}, {"interaction", interaction.id}, {"error", scrub(problem)}});
 }
 
 void DiscordPlatform::sweep_interactions() {
@@ -741,6 +822,7 @@ Delivery DiscordPlatform::edit_original(const std::string& interaction, const st
 }
 
 Delivery DiscordPlatform::send(const Reply& reply) {
+    log::set_thread_platform(name());
     if (const auto interaction = answering(reply)) {
         // The reply's first message replaces the command's "thinking"; the rest follow in its
         // channel as messages of their own.
@@ -752,8 +834,9 @@ Delivery DiscordPlatform::send(const Reply& reply) {
             pieces.emplace_back();
         const Delivery first = edit_original(*interaction, pieces[0], reply, !reply.png.empty());
         if (first.status == Delivery::Status::Failed) {
-            log::warning("discord_interaction_gone", {{"interaction", *interaction},
-                                                      {"error", first.detail}});
+            log::warning(
+                "discord_interaction_gone",
+                {{"platform", "discord"}, {"interaction", *interaction}, {"error", first.detail}});
             deferred_.erase(*interaction); // answered as a message instead, below
         } else if (first.status != Delivery::Status::Sent) {
             return first;

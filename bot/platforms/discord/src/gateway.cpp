@@ -207,7 +207,7 @@ private:
             } catch (const std::exception& e) {
                 // A payload of an unexpected shape is skipped, never the end of the Gateway.
                 log::warning("discord_gateway_frame_skipped",
-                             {{"problem", state_.scrub(e.what())}});
+                             {{"platform", "discord"}, {"problem", state_.scrub(e.what())}});
             }
             if (!aborted_)
                 read();
@@ -217,7 +217,8 @@ private:
     void on_frame(const std::string& text) {
         const json frame = json::parse(text, nullptr, false);
         if (!frame.is_object() || !frame.contains("op") || !frame["op"].is_number_integer()) {
-            log::warning("discord_gateway_frame_skipped", {{"problem", "not a Gateway payload"}});
+            log::warning("discord_gateway_frame_skipped",
+                         {{"platform", "discord"}, {"problem", "not a Gateway payload"}});
             return;
         }
         const auto op = frame["op"].get<std::int64_t>();
@@ -233,11 +234,13 @@ private:
         case 1:
             return send_heartbeat();
         case 7:
-            log::info("discord_gateway_reconnect", {{"reason", "op 7 Reconnect"}});
+            log::info("discord_gateway_reconnect",
+                      {{"platform", "discord"}, {"reason", "op 7 Reconnect"}});
             return abort(End::Resume);
         case 9: {
             const bool resumable = data.is_boolean() && data.get<bool>();
-            log::info("discord_gateway_invalid_session", {{"resumable", resumable}});
+            log::info("discord_gateway_invalid_session",
+                      {{"platform", "discord"}, {"resumable", resumable}});
             if (!resumable) {
                 state_.session_id.clear();
                 state_.seq.reset();
@@ -295,11 +298,11 @@ private:
             state_.session_id = text("session_id");
             state_.resume_url = text("resume_gateway_url");
             state_.healthy = true;
-            log::info("discord_gateway_ready", {{"resumed", false}});
+            log::info("discord_gateway_ready", {{"platform", "discord"}, {"resumed", false}});
             state_.options.deliver({GatewayEvent::Kind::Ready, data, {}});
         } else if (type == "RESUMED") {
             state_.healthy = true;
-            log::info("discord_gateway_ready", {{"resumed", true}});
+            log::info("discord_gateway_ready", {{"platform", "discord"}, {"resumed", true}});
         } else if (type == "MESSAGE_CREATE") {
             state_.options.deliver({GatewayEvent::Kind::Message, data, {}});
         } else if (type == "INTERACTION_CREATE") {
@@ -314,7 +317,8 @@ private:
                 return;
             if (!acked_) {
                 // No ACK since the last beat: the connection is a zombie.
-                log::warning("discord_gateway_zombie", {{"problem", "no heartbeat ACK"}});
+                log::warning("discord_gateway_zombie",
+                             {{"platform", "discord"}, {"problem", "no heartbeat ACK"}});
                 return abort(End::Resume);
             }
             send_heartbeat();
@@ -374,9 +378,10 @@ private:
             state_.seq.reset();
             end = End::Identify;
         }
-        log::warning(
-            "discord_gateway_closed",
-            {{"stage", stage}, {"close_code", code}, {"error", state_.scrub(ec.message())}});
+        log::warning("discord_gateway_closed", {{"platform", "discord"},
+                                                {"stage", stage},
+                                                {"close_code", code},
+                                                {"error", state_.scrub(ec.message())}});
         abort(end);
     }
 

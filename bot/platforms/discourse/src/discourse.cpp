@@ -217,8 +217,9 @@ std::optional<DecodedPost> DiscoursePlatform::fetch_private(std::int64_t post_id
         Answer answer = get("/posts/" + std::to_string(post_id) + ".json", "posts/{id}");
         DecodedPost decoded = discourse_text::decode_value(answer.body, options_, true);
         if (!decoded.problem.empty()) {
-            log::warning("discourse_post_skipped",
-                         {{"post", post_id}, {"problem", scrub(decoded.problem)}});
+            log::warning("discourse_post_skipped", {{"platform", "discourse"},
+                                                    {"post", post_id},
+                                                    {"problem", scrub(decoded.problem)}});
             return std::nullopt;
         }
         return decoded;
@@ -232,6 +233,7 @@ std::optional<DecodedPost> DiscoursePlatform::fetch_private(std::int64_t post_id
 }
 
 std::vector<Post> DiscoursePlatform::poll(const std::string& cursor, std::chrono::seconds timeout) {
+    log::set_thread_platform(name());
     const std::optional<std::int64_t> after = to_integer(cursor);
     std::map<std::int64_t, DecodedPost> found; // by post id, so in id order
     std::int64_t newest_public = 0;
@@ -254,7 +256,8 @@ std::vector<Post> DiscoursePlatform::poll(const std::string& cursor, std::chrono
         for (const json& item : *latest) {
             DecodedPost decoded = discourse_text::decode_value(item, options_, false);
             if (!decoded.id) {
-                log::warning("discourse_post_skipped", {{"problem", scrub(decoded.problem)}});
+                log::warning("discourse_post_skipped",
+                             {{"platform", "discourse"}, {"problem", scrub(decoded.problem)}});
                 continue;
             }
             const std::int64_t id = *decoded.id;
@@ -280,7 +283,8 @@ std::vector<Post> DiscoursePlatform::poll(const std::string& cursor, std::chrono
         catch_up_->before = lowest;
     }
     if (!caught_up) {
-        log::info("discourse_catching_up", {{"cursor", *after}, {"before", catch_up_->before}});
+        log::info("discourse_catching_up",
+                  {{"platform", "discourse"}, {"cursor", *after}, {"before", catch_up_->before}});
         return {}; // asked again at once by the daemon: the next pages
     }
     bool after_catch_up = false;
@@ -459,6 +463,7 @@ std::optional<std::int64_t> DiscoursePlatform::pm_topic_of(const std::string& us
 }
 
 Delivery DiscoursePlatform::send(const Reply& reply) {
+    log::set_thread_platform(name());
     if (const auto now = options_.clock(); now < not_before_)
         return {Delivery::Status::RetryAfter,
                 whole_seconds(std::chrono::ceil<std::chrono::milliseconds>(not_before_ - now)),

@@ -283,7 +283,8 @@ void MatrixPlatform::follow_invites(const json& invites) {
                              std::find(options_.join_servers.begin(), options_.join_servers.end(),
                                        server) != options_.join_servers.end();
         if (!allowed) {
-            log::info("matrix_invite_ignored", {{"room", room_id}, {"server", server}});
+            log::info("matrix_invite_ignored",
+                      {{"platform", "matrix"}, {"room", room_id}, {"server", server}});
             continue;
         }
         const Answer answer =
@@ -294,11 +295,13 @@ void MatrixPlatform::follow_invites(const json& invites) {
                 answer.token_refused())
                 call("POST", std::string(client_api) + "/rooms/" + segment(room_id) + "/join",
                      "{}"); // throws the right kind: the whole batch comes again
-            log::warning("matrix_join_refused",
-                         {{"room", room_id}, {"detail", scrub(answer.summary())}});
+            log::warning(
+                "matrix_join_refused",
+                {{"platform", "matrix"}, {"room", room_id}, {"detail", scrub(answer.summary())}});
             continue;
         }
-        log::info("matrix_room_joined", {{"room", room_id}, {"direct", is_direct}});
+        log::info("matrix_room_joined",
+                  {{"platform", "matrix"}, {"room", room_id}, {"direct", is_direct}});
         if (is_direct && inviter.starts_with('@')) {
             auto& rooms = direct_[inviter];
             if (std::find(rooms.begin(), rooms.end(), room_id) == rooms.end()) {
@@ -322,7 +325,8 @@ void MatrixPlatform::tell_encrypted(const std::string& room_id) {
         put_event(room_id, matrix_text::txn_id("gp-encrypted-" + room_id), dump(content), room_id);
     if (d.status == Delivery::Status::Sent || d.status == Delivery::Status::Failed)
         told_encrypted_.insert(room_id);
-    log::info("matrix_encrypted_room", {{"room", room_id}, {"told", d.detail.empty()}});
+    log::info("matrix_encrypted_room",
+              {{"platform", "matrix"}, {"room", room_id}, {"told", d.detail.empty()}});
 }
 
 bool MatrixPlatform::resolve_short_names(Post& post, std::optional<std::vector<Mention>>& members) {
@@ -385,6 +389,7 @@ bool MatrixPlatform::resolve_short_names(Post& post, std::optional<std::vector<M
 }
 
 std::vector<Post> MatrixPlatform::poll(const std::string& cursor, std::chrono::seconds timeout) {
+    log::set_thread_platform(name());
     using Kind = PlatformError::Kind;
     if (const auto now = options_.clock(); now < poll_not_before_)
         throw PlatformError(Kind::RateLimited, "sync: waiting out the homeserver's retry_after_ms",
@@ -482,11 +487,13 @@ std::vector<Post> MatrixPlatform::poll(const std::string& cursor, std::chrono::s
                            ? end->get<std::string>()
                            : std::string();
                 if (page + 1 == max_gap_pages && !from.empty())
-                    log::warning("matrix_gap_cut", {{"room", room_id}, {"pages", page + 1}});
+                    log::warning("matrix_gap_cut",
+                                 {{"platform", "matrix"}, {"room", room_id}, {"pages", page + 1}});
             }
             std::reverse(earlier.begin(), earlier.end()); // oldest first, as the timeline
-            log::info("matrix_gap_filled",
-                      {{"room", room_id}, {"events", static_cast<std::int64_t>(earlier.size())}});
+            log::info("matrix_gap_filled", {{"platform", "matrix"},
+                                            {"room", room_id},
+                                            {"events", static_cast<std::int64_t>(earlier.size())}});
             for (const json& event : events)
                 earlier.push_back(event);
             events = std::move(earlier);
@@ -498,8 +505,9 @@ std::vector<Post> MatrixPlatform::poll(const std::string& cursor, std::chrono::s
             DecodedEvent decoded =
                 matrix_decode::decode_event_value(event, room_id, options_.user_id);
             if (!decoded.problem.empty())
-                log::warning("matrix_event_skipped",
-                             {{"room", room_id}, {"problem", scrub(decoded.problem)}});
+                log::warning("matrix_event_skipped", {{"platform", "matrix"},
+                                                      {"room", room_id},
+                                                      {"problem", scrub(decoded.problem)}});
             if (!decoded.post)
                 continue;
             Post post = std::move(*decoded.post);
@@ -618,9 +626,11 @@ MatrixPlatform::direct_room(const std::string& user) {
     } catch (const PlatformError& e) {
         if (e.kind() == PlatformError::Kind::Cancelled)
             throw;
-        log::warning("matrix_direct_not_saved", {{"user", user}, {"error", e.what()}});
+        log::warning("matrix_direct_not_saved",
+                     {{"platform", "matrix"}, {"user", user}, {"error", e.what()}});
     }
-    log::info("matrix_direct_room_created", {{"user", user}, {"room", room}});
+    log::info("matrix_direct_room_created",
+              {{"platform", "matrix"}, {"user", user}, {"room", room}});
     const Answer member = exchange("GET",
                                    std::string(client_api) + "/rooms/" + segment(room) +
                                        "/state/m.room.member/" + segment(user),
@@ -633,6 +643,7 @@ MatrixPlatform::direct_room(const std::string& user) {
 }
 
 Delivery MatrixPlatform::send(const Reply& reply) {
+    log::set_thread_platform(name());
     if (const auto gate = not_before_.find(reply.destination); gate != not_before_.end()) {
         if (const auto now = options_.clock(); now < gate->second)
             return {Delivery::Status::RetryAfter,

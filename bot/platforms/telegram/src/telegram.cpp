@@ -232,7 +232,8 @@ json keyboard(const std::vector<Button>& buttons) {
         const std::string data = telegram_text::valid_utf8(b.command);
         if (data.empty() || data.size() > max_callback_data || b.label.empty()) {
             log::warning("telegram_button_dropped",
-                         {{"label", telegram_text::cap(telegram_text::valid_utf8(b.label), 64)},
+                         {{"platform", "telegram"},
+                          {"label", telegram_text::cap(telegram_text::valid_utf8(b.label), 64)},
                           {"why", "its command is empty or longer than 64 bytes"}});
             continue;
         }
@@ -446,7 +447,8 @@ const std::string& TelegramPlatform::identify() {
         // Privacy mode, BotFather's default: in groups only commands reach the bot, so bare
         // moves are never seen there.
         log::warning("telegram_privacy_mode",
-                     {{"bot", options_.bot_username},
+                     {{"platform", "telegram"},
+                      {"bot", options_.bot_username},
                       {"hint", "in groups the bot sees only /commands, not bare moves such as "
                                "e4: send @BotFather /setprivacy, choose the bot, Disable, then "
                                "remove the bot from each group and add it again; until then "
@@ -482,10 +484,11 @@ bool TelegramPlatform::publish_commands() {
     } catch (const PlatformError& e) {
         if (e.kind() == PlatformError::Kind::Cancelled)
             throw;
-        log::warning("telegram_commands_not_set", {{"error", e.what()}});
+        log::warning("telegram_commands_not_set", {{"platform", "telegram"}, {"error", e.what()}});
         return false;
     }
-    log::info("telegram_commands_set", {{"commands", static_cast<std::int64_t>(commands.size())}});
+    log::info("telegram_commands_set",
+              {{"platform", "telegram"}, {"commands", static_cast<std::int64_t>(commands.size())}});
     return true;
 }
 
@@ -501,7 +504,8 @@ void TelegramPlatform::sweep_callbacks() {
         Reply nobody;
         const Delivery d = answer_callback(query, {}, nobody);
         if (d.status != Delivery::Status::Sent)
-            log::debug("telegram_press_not_answered", {{"query", query}, {"detail", d.detail}});
+            log::debug("telegram_press_not_answered",
+                       {{"platform", "telegram"}, {"query", query}, {"detail", d.detail}});
     }
 }
 
@@ -519,6 +523,7 @@ Delivery TelegramPlatform::answer_callback(const std::string& query, const std::
 }
 
 std::vector<Post> TelegramPlatform::poll(const std::string& cursor, std::chrono::seconds timeout) {
+    log::set_thread_platform(name());
     if (const auto now = options_.clock(); now < poll_not_before_) {
         // Called again before Telegram's retry_after ran out: wait the rest, to the millisecond.
         throw PlatformError(
@@ -566,20 +571,23 @@ std::vector<Post> TelegramPlatform::poll(const std::string& cursor, std::chrono:
         }
         if (!decoded.problem.empty()) {
             log::warning("telegram_update_skipped",
-                         {{"update", decoded.post.cursor.empty() ? std::string("before any id")
+                         {{"platform", "telegram"},
+                          {"update", decoded.post.cursor.empty() ? std::string("before any id")
                                                                  : decoded.post.message_id},
                           {"problem", scrub(decoded.problem)}});
         }
         if (!decoded.ignored.empty())
-            log::debug("telegram_update_ignored",
-                       {{"update", decoded.post.message_id}, {"why", decoded.ignored}});
+            log::debug("telegram_update_ignored", {{"platform", "telegram"},
+                                                   {"update", decoded.post.message_id},
+                                                   {"why", decoded.ignored}});
         if (!decoded.callback_id.empty() && presses_.size() < 1000)
             presses_.emplace(decoded.callback_id, options_.clock());
         if (decoded.post.moved) {
             // Replies still on their way to the old id go to the new one at once.
             moved_[decoded.post.moved->from] = decoded.post.moved->to;
-            log::info("telegram_chat_moved",
-                      {{"from", decoded.post.moved->from}, {"to", decoded.post.moved->to}});
+            log::info("telegram_chat_moved", {{"platform", "telegram"},
+                                              {"from", decoded.post.moved->from},
+                                              {"to", decoded.post.moved->to}});
         }
         if (!decoded.post.cursor.empty())
             posts.push_back(std::move(decoded.post));
@@ -588,6 +596,7 @@ std::vector<Post> TelegramPlatform::poll(const std::string& cursor, std::chrono:
 }
 
 Delivery TelegramPlatform::send(const Reply& reply) {
+    log::set_thread_platform(name());
     if (const auto gate = not_before_.find(reply.destination); gate != not_before_.end()) {
         // The outbox counts whole seconds of wall time; Telegram's wait is honoured here to
         // the millisecond, so a retry that comes a fraction early waits one more second.
@@ -616,7 +625,8 @@ Delivery TelegramPlatform::send(const Reply& reply) {
                 return answered; // sent, or to be tried again
             // Too old to answer (Telegram keeps a press a few seconds): the words go to the
             // chat after all, so the presser still reads why nothing happened.
-            log::info("telegram_press_too_old", {{"query", query}, {"detail", answered.detail}});
+            log::info("telegram_press_too_old",
+                      {{"platform", "telegram"}, {"query", query}, {"detail", answered.detail}});
         }
     }
 
@@ -626,7 +636,8 @@ Delivery TelegramPlatform::send(const Reply& reply) {
         // The group became a supergroup before we heard of it: write to its new id.
         const std::string new_chat = std::to_string(*moved_to_);
         moved_[to.chat] = new_chat;
-        log::info("telegram_chat_moved", {{"from", to.chat}, {"to", new_chat}});
+        log::info("telegram_chat_moved",
+                  {{"platform", "telegram"}, {"from", to.chat}, {"to", new_chat}});
         moved_to_.reset();
         delivered = deliver(reply, new_chat, std::nullopt);
     }

@@ -42,6 +42,12 @@ void clear_secrets(); // for tests
 // `text` with every registered secret cut out.
 std::string redact(std::string_view text);
 
+// Every line this thread writes from now on names `platform` (a "platform" field right after
+// "event", unless the line gives its own); empty: none. A platform's lane runs on a thread of
+// its own, and its adapter names the thread on every poll and send, so the lane's own lines
+// (poll_failed, reply_sent...) say which platform they are about.
+void set_thread_platform(std::string_view platform);
+
 // Writes {"ts":"2026-...Z","level":"info","event":event,...fields} as one line.
 void write(Level level, std::string_view event, std::initializer_list<Field> fields = {});
 inline void debug(std::string_view event, std::initializer_list<Field> fields = {}) {

@@ -97,9 +97,11 @@ public:
     // The messages the Gateway delivered, waiting up to `timeout` for one. After a fresh
     // session (IDENTIFY, not RESUME) it first catches up every channel of the cursor with
     // GET /channels/{id}/messages?after=<last handled id>, oldest first, since the Gateway does
-    // not replay what was posted while the daemon was down. Each post's cursor is `cursor`
-    // with its channel moved to its id. Errors: PlatformError: Unauthorized (401 from
-    // GET /gateway/bot), RateLimited, Cancelled, Transient.
+    // not replay what was posted while the daemon was down; whether a caught-up post is direct
+    // is read from its channel (GET /channels/{id}, once per channel). Each post's cursor is
+    // `cursor` with its channel moved to its id. A refused token (401 from GET /gateway/bot or
+    // while catching up, Gateway close 4004 or 4014) returns no posts and makes finished()
+    // true. Errors: PlatformError: RateLimited, Cancelled, Transient.
     std::vector<Post> poll(const std::string& cursor, std::chrono::seconds timeout) override;
 
     // POST /channels/{id}/messages (for a user, the DM channel from POST /users/@me/channels
@@ -112,9 +114,10 @@ public:
     Pacing pacing() const override { return options_.pacing; }
     // Every channel but a DM is a guild channel, paced as a group.
     bool is_group(const std::string& channel) const override;
-    // True after the Gateway refused the bot for good (4004, 4014): the daemon must stop.
+    // True after Discord refused the bot for good (HTTP 401, Gateway close 4004 or 4014): the
+    // lane must stop.
     bool finished() const override;
-    // Why the Gateway refused the bot, for the operator; empty while it has not.
+    // Why Discord refused the bot and what the operator must do; empty while it has not.
     std::string fatal_error() const;
     std::string refused() const override { return fatal_error(); }
 
@@ -128,6 +131,11 @@ private:
     // The wait before `route` may be called again; zero when it may now.
     std::chrono::milliseconds wait_for(const std::string& route);
     void start_gateway();
+    // Discord refused the bot for good, for `why`: finished() from now on.
+    void refuse(const std::string& why);
+    // Whether `channel` is a DM, from GET /channels/{id} the first time, cached after.
+    // Errors: PlatformError: Unauthorized, RateLimited, Cancelled, Transient.
+    bool direct_channel(const std::string& channel);
     void on_event(discord::GatewayEvent event);
     std::vector<Post> catch_up(DiscordCursor& cursor);
     // PUT the slash commands, globally or in each configured guild; true when all went in.
@@ -175,6 +183,7 @@ private:
     std::deque<Instant> invalid_calls_;              // 401, 403 and 429 in the last ten minutes
     std::map<std::string, std::string> dm_channels_; // user id -> DM channel id
     std::set<std::string> direct_channels_;          // DM channel ids (under mutex_)
+    std::set<std::string> guild_channels_;           // guild channel ids read (under mutex_)
     std::map<std::string, std::string> handle_ids_;  // username -> user id, as seen in posts
 
     // Slash commands: the application (from READY), whether its commands are in, and the
