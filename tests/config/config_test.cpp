@@ -172,7 +172,7 @@ TEST_CASE("the example configuration enables no platform and shows every one", "
     text << in.rdbuf();
     const std::string example = text.str();
     const auto env = fake_environment({{"GHOSTPOST_TELEGRAM_TOKEN", token},
-                                       {"GHOSTPOST_DISCORD_TOKEN", "MTAx.discord-token_value"},
+                                       {"GHOSTPOST_DISCORD_TOKEN", "MTAxNzQ.FAKEsecret.discord-token_value"},
                                        {"GHOSTPOST_MATRIX_TOKEN", "syt_matrix_token_value"},
                                        {"GHOSTPOST_DISCOURSE_API_KEY", "0123456789abcdef"}});
     const Settings none = parse(example, "example", env);

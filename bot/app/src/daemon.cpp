@@ -363,8 +363,12 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
         try {
             posts = platform.poll(store.cursor(name).value_or(""), timeout);
             failure_delay = std::chrono::milliseconds(1000);
-            if (monitor != nullptr)
-                monitor->poll_succeeded();
+            if (monitor != nullptr) {
+                if (const std::string trouble = platform.trouble(); trouble.empty())
+                    monitor->poll_succeeded();
+                else
+                    monitor->set_state(LaneState::Retrying, trouble);
+            }
         } catch (const PlatformError& e) {
             if (e.kind() != PlatformError::Kind::Cancelled && monitor != nullptr)
                 monitor->poll_failed(e.what());

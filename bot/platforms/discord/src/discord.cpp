@@ -552,6 +552,21 @@ std::vector<Post> DiscordPlatform::catch_up(DiscordCursor& cursor) {
     return posts;
 }
 
+std::string DiscordPlatform::trouble() const {
+    if (!gateway_ || gateway_->connected() || finished()) {
+        gateway_down_since_.reset();
+        return {};
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (!gateway_down_since_)
+        gateway_down_since_ = now;
+    // A moment without a session is a reconnect as Discord asks for them (op 7): not worth a
+    // red light.
+    if (now - *gateway_down_since_ < std::chrono::seconds(3))
+        return {};
+    return "the Gateway has no live session: reconnecting";
+}
+
 std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::seconds timeout) {
     log::set_thread_platform(name());
     using Kind = PlatformError::Kind;

@@ -1,5 +1,7 @@
 #include "gateway.h"
 
+#include <atomic>
+
 #include "ghostpost/bot/log.h"
 
 #include <algorithm>
@@ -111,6 +113,9 @@ struct Gateway::State {
     std::string resume_url;
     std::optional<std::int64_t> seq;
     bool healthy = false;       // the last connection reached READY or RESUMED
+    // A session is live now: from READY or RESUMED until its connection ends. Read by the poll
+    // thread, for the lane's health.
+    std::atomic<bool> connected{false};
     Instant identify_allowed{}; // not before: Discord's 1 per 5 s, and session_start_limit
     int identify_remaining = 0;
     Instant identify_reset{};
@@ -298,10 +303,12 @@ private:
             state_.session_id = text("session_id");
             state_.resume_url = text("resume_gateway_url");
             state_.healthy = true;
+            state_.connected.store(true);
             log::info("discord_gateway_ready", {{"platform", "discord"}, {"resumed", false}});
             state_.options.deliver({GatewayEvent::Kind::Ready, data, {}});
         } else if (type == "RESUMED") {
             state_.healthy = true;
+            state_.connected.store(true);
             log::info("discord_gateway_ready", {{"platform", "discord"}, {"resumed", true}});
         } else if (type == "MESSAGE_CREATE") {
             state_.options.deliver({GatewayEvent::Kind::Message, data, {}});
@@ -433,6 +440,7 @@ void Gateway::State::run() {
     while (!stopped()) {
         healthy = false;
         const End end = connect_once(resume);
+        connected.store(false);
         if (end == End::Fatal || stopped())
             return;
         resume = end == End::Resume && !session_id.empty();
@@ -486,6 +494,10 @@ void Gateway::start() {
                                     "the Gateway thread failed: " + state->scrub(e.what())});
         }
     });
+}
+
+bool Gateway::connected() const {
+    return state_->connected.load();
 }
 
 void Gateway::stop() {

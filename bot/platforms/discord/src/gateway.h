@@ -51,6 +51,8 @@ public:
     void start();
     // Ends the connection at once (no close frame: the session stays resumable) and joins.
     void stop();
+    // Whether a session is live now (READY or RESUMED, and its connection not ended since).
+    bool connected() const;
 
     struct State; // shared with the gateway thread
 

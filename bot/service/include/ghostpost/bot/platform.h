@@ -170,6 +170,10 @@ public:
     // have), in words for the operator; empty while it does not. Waiting cannot heal it: the
     // platform's lane stops, and the other platforms go on.
     virtual std::string refused() const { return {}; }
+    // Why the platform is out of reach now although polls return (a connection of its own that
+    // is down and being made again), in words for the operator; empty while it is fine. The
+    // lane then counts as retrying in the health check.
+    virtual std::string trouble() const { return {}; }
 };
 
 } // namespace ghostpost::bot

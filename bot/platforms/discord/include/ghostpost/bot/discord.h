@@ -120,6 +120,8 @@ public:
     // Why Discord refused the bot and what the operator must do; empty while it has not.
     std::string fatal_error() const;
     std::string refused() const override { return fatal_error(); }
+    // The Gateway has had no live session for more than a few seconds: it is reconnecting.
+    std::string trouble() const override;
 
 private:
     using Instant = std::chrono::steady_clock::time_point;
@@ -158,6 +160,8 @@ private:
     HttpClient& http_;
     DiscordOptions options_;
     std::unique_ptr<discord::Gateway> gateway_;
+    // Since when the Gateway has had no live session, as trouble() last saw it.
+    mutable std::optional<std::chrono::steady_clock::time_point> gateway_down_since_;
 
     mutable std::mutex mutex_; // guards what the Gateway thread touches
     std::condition_variable arrived_;
