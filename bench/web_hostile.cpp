@@ -151,6 +151,7 @@ void print(const char* what, const Timings& t) {
 } // namespace
 
 int main(int argc, char** argv) {
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
     const int seconds = argc > 1 ? std::max(2, std::atoi(argv[1])) : 10;
     rlimit files{};
     ::getrlimit(RLIMIT_NOFILE, &files);
