@@ -304,6 +304,7 @@ TEST_CASE("1,000 idle and trickling connections do not delay a normal page beyon
         if (i % 2 == 1) // half begin a request and never end it
             hostile.back().send("GET / HTTP/1.1\r\nHost: x\r\n");
     }
+    std::this_thread::sleep_for(300ms); // all accepted: they are open, not queued in the kernel
     std::atomic<bool> done{false};
     std::thread trickle([&] {
         for (int line = 0; !done; ++line) {

@@ -432,7 +432,16 @@ void Server::start() {
     if (io_thread_.joinable() || stopped_)
         return;
     accept();
-    io_thread_ = std::thread([this] { io_.run(); });
+    io_thread_ = std::thread([this] {
+        // A handler that throws (out of memory) costs its connection, not the server.
+        for (;;) {
+            try {
+                io_.run();
+                return;
+            } catch (const std::exception&) {
+            }
+        }
+    });
 }
 
 void Server::stop() {
