@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <set>
@@ -630,7 +631,9 @@ Settings parse(std::string_view toml_text, const std::string& source,
                           {"bot", "clocks", "log", "storage", "platform", "telegram", "web", "metrics"});
 
     if (const toml::table* bot = subtable(root, "bot", source)) {
-        const TableReader reader(*bot, "bot.", source, {"command_prefix", "moderators"});
+        const TableReader reader(*bot, "bot.", source,
+                                 {"command_prefix", "moderators", "max_bot_games",
+                                  "max_open_games", "commands_per_minute", "engine_threads"});
         if (auto prefix = reader.string("command_prefix")) {
             if (prefix->empty() || prefix->size() > 4 ||
                 std::any_of(prefix->begin(), prefix->end(),
@@ -641,8 +644,34 @@ Settings parse(std::string_view toml_text, const std::string& source,
             settings.command_prefix = *prefix;
         }
         if (auto moderators = reader.strings("moderators")) {
+            // An id alone would count on every platform, where the same number may be
+            // somebody else's account.
+            for (const std::string& m : *moderators) {
+                const auto colon = m.find(':');
+                if (colon == std::string::npos || colon == 0 || colon + 1 == m.size() ||
+                    !std::all_of(m.begin(), m.begin() + static_cast<std::ptrdiff_t>(colon),
+                                 [](unsigned char c) { return std::islower(c) != 0; })) {
+                    reader.fail_at(reader.node("moderators"), "moderators",
+                                   "entry \"" + m +
+                                       "\" must be \"<platform>:<user id>\", "
+                                       "for example \"telegram:123456\"");
+                }
+            }
             settings.moderators = *moderators;
         }
+        const auto limit = [&](const char* key, int low, int high, int& into) {
+            if (auto value = reader.integer(key)) {
+                if (*value < low || *value > high)
+                    reader.fail_at(reader.node(key), key,
+                                   "must be between " + std::to_string(low) + " and " +
+                                       std::to_string(high));
+                into = static_cast<int>(*value);
+            }
+        };
+        limit("max_bot_games", 1, 100, settings.limits.max_bot_games);
+        limit("max_open_games", 1, 1000, settings.limits.max_open_games);
+        limit("commands_per_minute", 0, 1000, settings.limits.commands_per_minute);
+        limit("engine_threads", 0, 64, settings.limits.engine_threads);
     }
 
     if (const toml::table* clocks = subtable(root, "clocks", source)) {

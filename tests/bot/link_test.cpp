@@ -141,12 +141,14 @@ TEST_CASE("A game followed on another platform: replies in both channels, moves 
     chats.say(alice_tg, "!accept", "group");
     chats.say(bob_tg, "e4", "group");
 
+    // The code goes to bob alone: whoever reads it first could redeem it.
     auto out = chats.say(bob_tg, "!invite discord", "group");
-    REQUIRE(out.size() == 1);
+    REQUIRE(out.size() == 2);
     const std::string code = code_in(out[0]);
-    CHECK(out[0] == "telegram group: To follow game #1 in a discord channel, post !join " + code +
-                        " there within 15 minutes: it will get every public reply of the game, "
-                        "and its players may play from there.");
+    CHECK(out[0] == "telegram dm 200: To follow game #1 in a discord channel, post !join " +
+                        code + " there within 15 minutes: it will get every public reply of the "
+                        "game, and its players may play from there.");
+    CHECK(out[1] == "telegram group: @bob: I sent you the invitation code for game #1 privately.");
     CHECK(chats.say(carol_dc, "!join " + code) ==
           std::vector<std::string>{"discord dm 902: Post the code in the channel that should "
                                    "follow the game."});

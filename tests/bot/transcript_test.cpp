@@ -204,6 +204,11 @@ TEST_CASE("Capitalised moves, a move for the one game that can take it, and ever
     check_transcript("correspondence");
 }
 
+TEST_CASE("Posts of !new ... bot start three games against the bot, and the fourth is refused",
+          "[bot][transcript][limits]") {
+    check_transcript("bot_limits");
+}
+
 TEST_CASE("Challenges lapse after a week and one player may have ten open",
           "[bot][transcript][clock]") {
     check_transcript("challenge_limits");

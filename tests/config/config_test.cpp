@@ -328,3 +328,40 @@ TEST_CASE("a PostgreSQL database named on the command line is checked as [storag
     CHECK_THROWS_WITH(postgres_storage("games.sqlite", "--db-url", with_password),
                       "--db-url: must be a PostgreSQL URL, postgresql://user@host[:port]/database");
 }
+
+TEST_CASE("per-player limits are read from [bot] and checked", "[config][limits]") {
+    const auto env = fake_environment({});
+    const auto defaults = parse("[storage]\npath = \"x\"\n", "ghostpost.toml", env);
+    CHECK(defaults.limits.max_bot_games == 3);
+    CHECK(defaults.limits.max_open_games == 30);
+    CHECK(defaults.limits.commands_per_minute == 30);
+    CHECK(defaults.limits.engine_threads == 0);
+    const auto set = parse("[storage]\npath = \"x\"\n[bot]\nmax_bot_games = 1\nmax_open_games = 5\n"
+                           "commands_per_minute = 0\nengine_threads = 2\n",
+                           "ghostpost.toml", env);
+    CHECK(set.limits.max_bot_games == 1);
+    CHECK(set.limits.max_open_games == 5);
+    CHECK(set.limits.commands_per_minute == 0);
+    CHECK(set.limits.engine_threads == 2);
+    CHECK(error_of("[storage]\npath = \"x\"\n[bot]\nmax_bot_games = 0\n", env) ==
+          "ghostpost.toml:4: bot.max_bot_games: must be between 1 and 100");
+    CHECK(error_of("[storage]\npath = \"x\"\n[bot]\nmax_open_games = 1001\n", env) ==
+          "ghostpost.toml:4: bot.max_open_games: must be between 1 and 1000");
+    CHECK(error_of("[storage]\npath = \"x\"\n[bot]\ncommands_per_minute = -1\n", env) ==
+          "ghostpost.toml:4: bot.commands_per_minute: must be between 0 and 1000");
+    CHECK(error_of("[storage]\npath = \"x\"\n[bot]\nengine_threads = 65\n", env) ==
+          "ghostpost.toml:4: bot.engine_threads: must be between 0 and 64");
+}
+
+TEST_CASE("a moderator without a platform: prefix is refused, naming the entry", "[config]") {
+    const auto env = fake_environment({});
+    CHECK(error_of("[storage]\npath = \"x\"\n[bot]\nmoderators = [\"telegram:1\", \"123456\"]\n",
+                   env) == "ghostpost.toml:4: bot.moderators: entry \"123456\" must be "
+                           "\"<platform>:<user id>\", for example \"telegram:123456\"");
+    CHECK(error_of("[storage]\npath = \"x\"\n[bot]\nmoderators = [\":5\"]\n", env) ==
+          "ghostpost.toml:4: bot.moderators: entry \":5\" must be "
+          "\"<platform>:<user id>\", for example \"telegram:123456\"");
+    CHECK(error_of("[storage]\npath = \"x\"\n[bot]\nmoderators = [\"telegram:\"]\n", env) ==
+          "ghostpost.toml:4: bot.moderators: entry \"telegram:\" must be "
+          "\"<platform>:<user id>\", for example \"telegram:123456\"");
+}

@@ -72,8 +72,9 @@ std::span<const PostRun::CommandRow> PostRun::command_table() {
          {"b", nullptr},
          false,
          &PostRun::cmd_board},
-        {{"games", "games [@user] [finished|all]",
-          "list games, those waiting for a decision first; finished: the games played, all: both"},
+        {{"games", "games [@user] [finished|all] [page=N]",
+          "list games, those waiting for a decision first; finished: the games played, all: "
+          "both; 10 to a page, page=2 the next"},
          {nullptr, nullptr},
          false,
          &PostRun::cmd_games},

@@ -2,7 +2,9 @@
 
 #include "ghostpost/bot/service.h"
 
+#include <algorithm>
 #include <chrono>
+#include <thread>
 
 namespace ghostpost::bot {
 
@@ -73,10 +75,36 @@ std::string think(const EngineTurn& turn, bool timed) {
     }
 }
 
+EnginePlayer::EnginePlayer(bool synchronous, EngineQueueOptions options)
+    : synchronous_(synchronous), options_(std::move(options)) {
+    if (options_.workers == 0)
+        options_.workers = std::max(1U, std::thread::hardware_concurrency() / 2);
+    if (!options_.think)
+        options_.think = [timed = !synchronous](const EngineTurn& turn) {
+            return think(turn, timed);
+        };
+}
+
 EnginePlayer::~EnginePlayer() {
     for (auto& [key, thought] : inflight_)
         if (thought.command.valid())
             thought.command.wait();
+}
+
+std::optional<EngineTurn> EnginePlayer::next_waiting() {
+    if (waiting_.empty())
+        return std::nullopt;
+    // The first player after the one served last, round and round.
+    auto line = waiting_.upper_bound(last_served_);
+    if (line == waiting_.end())
+        line = waiting_.begin();
+    EngineTurn turn = std::move(line->second.front());
+    line->second.pop_front();
+    last_served_ = line->first;
+    if (line->second.empty())
+        waiting_.erase(line);
+    --waiting_count_;
+    return turn;
 }
 
 int EnginePlayer::step(Service& service, const std::string& platform) {
@@ -88,43 +116,65 @@ int EnginePlayer::step(Service& service, const std::string& platform) {
             current.insert(turn.key);
             if (examined_.contains(turn.key))
                 continue;
-            examined_.insert(turn.key);
-            if (!turn.view && !turn.takeback_offered)
+            if (!turn.view && !turn.takeback_offered) {
+                examined_.insert(turn.key);
                 continue;
-            Thought t{turn, {}};
-            if (synchronous_) {
-                std::promise<std::string> done;
-                done.set_value(think(turn, false));
-                t.command = done.get_future();
-            } else {
-                t.command = std::async(std::launch::async, [copy = turn] { return think(copy); });
             }
-            inflight_.emplace(turn.key, std::move(t));
+            if (waiting_count_ >= options_.max_waiting)
+                continue; // not examined: asked for again once the queue has room
+            examined_.insert(turn.key);
+            waiting_[turn.opponent].push_back(std::move(turn));
+            ++waiting_count_;
+        }
+        // A decision whose position changed while it waited (a takeback, the game over) is
+        // dropped unthought.
+        for (auto line = waiting_.begin(); line != waiting_.end();) {
+            waiting_count_ -= std::erase_if(line->second, [&](const EngineTurn& t) {
+                return !current.contains(t.key);
+            });
+            line = line->second.empty() ? waiting_.erase(line) : std::next(line);
         }
         bool any = false;
-        for (auto it = inflight_.begin(); it != inflight_.end();) {
-            auto& [key, thought] = *it;
-            if (thought.command.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
-                ++it;
-                continue;
-            }
-            const std::string command = thought.command.get();
-            // A thought about a position that has changed since (a takeback) is dropped.
-            if (!command.empty() && current.contains(key)) {
-                try {
-                    service.handle(engine_post(thought.turn, command));
-                    ++entered;
-                    any = true;
-                } catch (const std::exception& e) {
-                    failures_.push_back(key + ": " + e.what());
+        do {
+            while (inflight_.size() < options_.workers) {
+                auto turn = next_waiting();
+                if (!turn)
+                    break;
+                Thought t{*turn, {}};
+                if (synchronous_) {
+                    std::promise<std::string> done;
+                    done.set_value(options_.think(*turn));
+                    t.command = done.get_future();
+                } else {
+                    t.command = std::async(std::launch::async, options_.think, *turn);
                 }
+                inflight_.emplace(turn->key, std::move(t));
             }
-            it = inflight_.erase(it);
-        }
+            for (auto it = inflight_.begin(); it != inflight_.end();) {
+                auto& [key, thought] = *it;
+                if (thought.command.wait_for(std::chrono::seconds(0)) !=
+                    std::future_status::ready) {
+                    ++it;
+                    continue;
+                }
+                const std::string command = thought.command.get();
+                // A thought about a position that has changed since (a takeback) is dropped.
+                if (!command.empty() && current.contains(key)) {
+                    try {
+                        service.handle(engine_post(thought.turn, command));
+                        ++entered;
+                        any = true;
+                    } catch (const std::exception& e) {
+                        failures_.push_back(key + ": " + e.what());
+                    }
+                }
+                it = inflight_.erase(it);
+            }
+        } while (synchronous_ && (waiting_count_ > 0 || !inflight_.empty()));
         if (!synchronous_ || !any)
             break;
     }
-    if (examined_.size() > 10'000)
+    if (examined_.size() > 10'000 && waiting_count_ == 0 && inflight_.empty())
         examined_.clear();
     return entered;
 }

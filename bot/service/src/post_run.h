@@ -223,7 +223,11 @@ private:
     }
     // Queues `m`, with the accounts of this run's players named by display name in its text
     // (or its blocked notice) on its platform.
+    // Every reply is made harmless here (harmless_text), whatever user text it echoes.
     void enqueue(storage::OutgoingMessage m) {
+        m.text = harmless_text(m.text);
+        m.code = harmless_text(m.code);
+        m.blocked_notice = harmless_text(m.blocked_notice);
         for (const PlayerRecord& p : named_)
             if (p.platform == m.platform && (m.text.find(p.name) != std::string::npos ||
                                              m.blocked_notice.find(p.name) != std::string::npos))
@@ -250,6 +254,13 @@ private:
     // `platform`: the player's id and settings, with the name, handle and id of its account
     // there when it has one, so that replies name and address it where they are read.
     PlayerRecord as_player(const PlayerRecord& account, const std::string& platform);
+    // The account `user_id` of the post's platform, created if new, its name and handle
+    // stored as harmless_name makes them: the one way names from a platform get in.
+    PlayerRecord upsert_account(const std::string& user_id, const std::string& name,
+                                const std::string& handle) {
+        return store_.upsert_player(post_.platform, user_id, harmless_name(name),
+                                    harmless_name(handle));
+    }
     // Whom an argument such as "@bob" names in this post: the post's mention data first (the
     // account the platform says), then the platform's unique handle; never a display name.
     // nullopt when the argument is no mention at all.
@@ -363,6 +374,10 @@ private:
     }
 
     // --- what a post can be
+    // True when the author's account posted more than commands_per_minute commands in the
+    // minute that began with the first of them; the first such post gets a notice of when
+    // commands are read again, the others no reply at all.
+    bool over_command_limit();
     void run_command(const Command& c);
     bool try_bare_move();
     void play(Loaded& l, Seat seat, const std::string& text);
@@ -381,6 +396,10 @@ private:
                              std::int64_t by, const std::string& message_id, bool decision);
 
     void cmd_new(const std::vector<std::string>& args);
+    // True, after replying with the limit and the games that reach it, when the author may not
+    // take on one more game: max_open_games in all, or max_bot_games when `against_bot`.
+    // `then` ends the refusal: what stays as it was.
+    bool refuse_over_game_limits(bool against_bot, const std::string& then);
     void cmd_answer(const std::vector<std::string>& args, const std::string& command);
     // The game `g` (made by !new, not yet stored) against the engine at `level`, seated and
     // started at once: the engine accepts every challenge (service_engine.cpp).
@@ -463,8 +482,9 @@ private:
     std::array<storage::ClockRecord, 2> clock_rows(const GameRecord& g);
 
     // --- moderators (service_mod.cpp)
-    // True, after replying that `what` is refused, when the author is banned here.
-    bool refuse_banned(const std::string& what = "your commands and moves are refused");
+    // True when the author is banned, on this platform or on any account linked to theirs;
+    // the post then gets no reply at all.
+    bool refuse_banned();
     void cmd_mod(const std::vector<std::string>& args);
     void mod_log(const std::string& action);
     void announce(const GameRecord& g, const std::string& text);
@@ -475,9 +495,15 @@ private:
 
     // --- the record (service_record.cpp)
     void cmd_fen(const std::vector<std::string>& args);
-    // The player's finished and aborted games, newest first; `after_current`: as the second
-    // part of "!games all" (says nothing when there are none).
-    void say_finished(const PlayerRecord& whom, bool after_current);
+    // The player's finished and aborted games, newest first, page `page`; `after_current`: as
+    // the second part of "!games all" (says nothing when there are none).
+    void say_finished(const PlayerRecord& whom, bool after_current, std::size_t page = 1);
+    // !games answers in pages, so that one player's long list is no flood.
+    static constexpr std::size_t games_per_page = 10;
+    // The lines of page `page` (from 1) in `shown`, and in `more` ", page 2 of 3 (...)" when
+    // there are several; false, after replying, when there is no such page.
+    bool one_page(const std::vector<std::string>& lines, std::size_t page,
+                  const std::string& command, std::vector<std::string>& shown, std::string& more);
 
     // --- conditional moves (service_forecast.cpp) and the daily digest (service_digest.cpp)
     void cmd_forecast(const std::vector<std::string>& args);

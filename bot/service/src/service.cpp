@@ -5,6 +5,7 @@
 #include "ghostpost/bot/service.h"
 #include "post_run.h"
 
+#include "ghostpost/bot/clock.h"
 #include "ghostpost/bot/command.h"
 #include "ghostpost/bot/game_loader.h"
 #include "ghostpost/render/png.h"
@@ -436,9 +437,8 @@ std::optional<PostRun::Named> PostRun::named(const std::string& arg) {
         if (auto known = store_.player_by_account(post_.platform, m.user_id))
             return Named{as_player(*known, post_.platform), lower(m.handle)};
         const std::string handle = m.handle.empty() ? std::string() : lower(m.handle);
-        return Named{store_.upsert_player(post_.platform, m.user_id,
-                                          m.name.empty() ? m.handle : m.name, handle),
-                     handle};
+        return Named{upsert_account(m.user_id, m.name.empty() ? m.handle : m.name, handle),
+                     harmless_name(handle)};
     }
     if (!at_sign)
         return std::nullopt;
@@ -489,6 +489,32 @@ std::optional<PlayerRecord> PostRun::known_player(const std::string& arg,
     return std::nullopt;
 }
 
+bool PostRun::over_command_limit() {
+    const int limit = s_.settings_.commands_per_minute;
+    if (limit <= 0 || engine_level(post_.author_id))
+        return false;
+    auto& windows = s_.command_windows_;
+    if (windows.size() > 10'000) // the accounts quiet for a minute need no window
+        std::erase_if(windows, [&](const auto& w) { return now_ - w.second.start >= 60; });
+    auto& w = windows[post_.platform + '\n' + post_.author_id];
+    if (now_ - w.start >= 60)
+        w = {now_, 0, false, {}};
+    // A post run again (another daemon's write conflicted with it) is counted once.
+    if (w.last_message != post_.message_id) {
+        w.last_message = post_.message_id;
+        ++w.count;
+    }
+    if (w.count <= limit)
+        return false;
+    if (!w.told) {
+        w.told = true;
+        say(at(author_) + ": that is more than " + std::to_string(limit) +
+            " commands in a minute. I answer your commands again from " +
+            format_utc(w.start + 60) + "; until then they are not read.");
+    }
+    return true;
+}
+
 void PostRun::run() {
     if (post_.moved) {
         move_channel(*post_.moved);
@@ -498,9 +524,10 @@ void PostRun::run() {
     // moves the cursor: there is nobody to answer or to remember.
     if (post_.author_id.empty())
         return;
-    account_ = store_.upsert_player(post_.platform, post_.author_id, post_.author_name,
-                                    post_.author_handle);
+    account_ = upsert_account(post_.author_id, post_.author_name, post_.author_handle);
     author_ = as_player(account_, post_.platform);
+    if (refuse_banned())
+        return;
     std::vector<std::string> prefixes{s_.settings_.prefix};
     if (s_.settings_.accept_slash && s_.settings_.prefix != "/")
         prefixes.push_back("/");
@@ -525,7 +552,7 @@ void PostRun::run() {
     if (auto& c = command) {
         if (!c->addressee.empty() && lower(c->addressee) != lower(s_.settings_.bot_name))
             return; // another bot's command
-        if (refuse_banned())
+        if (over_command_limit())
             return;
         run_command(*c);
         return;

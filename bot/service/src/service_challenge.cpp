@@ -114,6 +114,8 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
             "cancel <game> first. Nothing was created.");
         return;
     }
+    if (refuse_over_game_limits(engine.has_value(), "Nothing was created."))
+        return;
     GameRecord g;
     g.variant = info.name;
     g.options = *options;
@@ -151,6 +153,42 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
         s_.settings_.prefix + "accept " + id +
         (opponent.empty() ? std::string() : " or " + s_.settings_.prefix + "decline " + id) + ".",
         BoardOut{}, challenge_buttons(g));
+}
+
+bool PostRun::refuse_over_game_limits(bool against_bot, const std::string& then) {
+    std::vector<std::string> all;
+    std::vector<std::string> bot_games;
+    for (const auto& g : store_.games_of_player(author_, {GameStatus::Challenge,
+                                                         GameStatus::Ongoing})) {
+        const std::string id = "#" + std::to_string(g.id);
+        if (g.status == GameStatus::Challenge) {
+            if (g.challenger == author_.id)
+                all.push_back(id);
+            continue;
+        }
+        const auto seat = seat_of(g, author_.id);
+        if (!seat)
+            continue;
+        all.push_back(id);
+        const auto other = seated(g, *seat == Seat::White ? Seat::Black : Seat::White);
+        if (other)
+            if (const auto p = store_.player(*other); p && engine_level(p->user_id))
+                bot_games.push_back(id);
+    }
+    const auto& limits = s_.settings_;
+    if (static_cast<int>(all.size()) >= limits.max_open_games) {
+        say("You have " + std::to_string(all.size()) +
+            " games under way and open challenges, as many as one player may have (" +
+            std::to_string(limits.max_open_games) + "): finish or cancel one first. " + then);
+        return true;
+    }
+    if (against_bot && static_cast<int>(bot_games.size()) >= limits.max_bot_games) {
+        say("You have " + std::to_string(bot_games.size()) + " games against the bot under way (" +
+            join(bot_games, ", ") + "), as many as one player may have (" +
+            std::to_string(limits.max_bot_games) + "): finish one first. " + then);
+        return true;
+    }
+    return false;
 }
 
 void PostRun::cmd_answer(const std::vector<std::string>& args, const std::string& command) {
@@ -233,9 +271,13 @@ void PostRun::cmd_answer(const std::vector<std::string>& args, const std::string
     if (cancel) {
         g.status = GameStatus::Cancelled;
         store_.update_game(g);
+        if (g.challenger != author_.id) // a moderator's cancel of someone else's challenge
+            mod_log("cancel #" + id);
         say_in(g, "Challenge #" + id + " is withdrawn.");
         return;
     }
+    if (refuse_over_game_limits(false, "Challenge #" + id + " stays open."))
+        return;
     g.challenged_id = author_.id;
     if (g.challenger_color == "black") {
         g.white = author_.id;

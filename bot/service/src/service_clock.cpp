@@ -242,7 +242,7 @@ void PostRun::clocks_after_action(Loaded& l, Seat seat, bool decision) {
 
 bool PostRun::may_act(Loaded& l, Seat) {
     const std::string id = std::to_string(l.rec.id);
-    if (!defaulting_ && refuse_banned("this move is not played"))
+    if (!defaulting_ && refuse_banned())
         return false;
     if (l.rec.paused) {
         say("Not played: game #" + id + " is paused by a moderator until one resumes it.");

@@ -78,6 +78,10 @@ std::vector<EngineTurn> Service::engine_turns(const std::string& platform,
         for (rules::Seat s : {rules::Seat::White, rules::Seat::Black})
             if (engines[rules::index(s)])
                 engine_seat = s;
+        const rules::Seat other = rules::opponent(*engine_seat);
+        if (const auto human = other == rules::Seat::White ? g.white : g.black;
+            human && !engines[rules::index(other)])
+            turn.opponent = *human;
         for (auto kind : {storage::OfferKind::Draw, storage::OfferKind::Takeback})
             if (auto offer = store_.offer(g.id, kind); offer && offer->seat != *engine_seat) {
                 (kind == storage::OfferKind::Draw ? turn.draw_offered : turn.takeback_offered) =

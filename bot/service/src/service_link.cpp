@@ -123,10 +123,16 @@ void PostRun::cmd_invite(const std::vector<std::string>& args) {
     }
     const std::string code = new_code();
     store_.put_code({code, "invite", 0, g->id, platform, now_ + code_lifetime});
-    say("To follow game #" + std::to_string(g->id) + " in a " + platform + " channel, post " +
-        s_.settings_.prefix + "join " + code +
-        " there within 15 minutes: it will get every public reply of the game, and its players "
-        "may play from there.");
+    // Privately: whoever reads a code first can redeem it, so it is never posted in a channel.
+    tell(author_,
+         "To follow game #" + std::to_string(g->id) + " in a " + platform + " channel, post " +
+             s_.settings_.prefix + "join " + code +
+             " there within 15 minutes: it will get every public reply of the game, and its "
+             "players may play from there.",
+         {}, &*g);
+    if (!post_.direct)
+        say(at(author_) + ": I sent you the invitation code for game #" + std::to_string(g->id) +
+            " privately.");
 }
 
 void PostRun::cmd_join(const std::vector<std::string>& args) {

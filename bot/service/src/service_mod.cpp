@@ -11,15 +11,24 @@ namespace ghostpost::bot {
 
 using namespace detail;
 
-bool PostRun::refuse_banned(const std::string& what) {
+bool PostRun::refuse_banned() {
     if (post_.author_id.empty())
         return false; // the time-driven job acts for nobody in particular
-    auto ban = store_.ban(post_.platform, post_.author_id);
-    if (!ban)
-        return false;
-    say(at(author_) + ": you are banned here by a moderator" +
-        (ban->reason.empty() ? std::string() : " (" + ban->reason + ")") + ", so " + what + ".");
-    return true;
+    // A ban of any account of the player holds on all of them (!link): the player is banned,
+    // not one account. No reply: an answer per post would spend the channel's send budget.
+    if (store_.ban(post_.platform, post_.author_id))
+        return true;
+    std::vector<std::string> platforms = s_.settings_.platforms;
+    platforms.push_back(post_.platform);
+    if (const auto home = store_.player(author_.id))
+        platforms.push_back(home->platform);
+    std::sort(platforms.begin(), platforms.end());
+    platforms.erase(std::unique(platforms.begin(), platforms.end()), platforms.end());
+    for (const std::string& platform : platforms)
+        if (const auto there = store_.account_on(author_.id, platform))
+            if (store_.ban(there->platform, there->user_id))
+                return true;
+    return false;
 }
 
 void PostRun::mod_log(const std::string& action) {

@@ -287,6 +287,9 @@ void PostRun::cmd_abort(const std::vector<std::string>& args) {
             " or " + form("draw") + ".");
         return;
     }
+    // What only a moderator's rights allowed goes to the moderator log with the abort itself.
+    if (!seat_of(*g, author_.id) || store_.pairing_of_game(g->id) || both_sides_moved(g->id))
+        mod_log("abort #" + id);
     abort_game(*g);
     say_in(*g, "Game #" + id + " is aborted by " + at(author_) + ". It counts for nobody.");
 }

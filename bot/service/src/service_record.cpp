@@ -23,9 +23,14 @@ void PostRun::cmd_games(const std::vector<std::string>& args) {
     PlayerRecord whom = author_;
     bool under_way = true, finished = false;
     bool named_someone = false;
+    std::size_t page = 1;
     for (const auto& a : args) {
         const std::string word = lower(a);
-        if (word == "finished" && under_way && !finished) {
+        if (word.starts_with("page=") && page == 1 && word.size() > 5 && word.size() <= 9 &&
+            word.find_first_not_of("0123456789", 5) == std::string::npos &&
+            std::stoul(word.substr(5)) >= 1) {
+            page = std::stoul(word.substr(5));
+        } else if (word == "finished" && under_way && !finished) {
             under_way = false;
             finished = true;
         } else if (word == "all" && under_way && !finished) {
@@ -42,7 +47,7 @@ void PostRun::cmd_games(const std::vector<std::string>& args) {
         }
     }
     if (!under_way) {
-        say_finished(whom, false);
+        say_finished(whom, false, page);
         return;
     }
     auto games = store_.games_of_player(whom, {GameStatus::Challenge, GameStatus::Ongoing});
@@ -82,22 +87,57 @@ void PostRun::cmd_games(const std::vector<std::string>& args) {
         return;
     }
     first.insert(first.end(), later.begin(), later.end());
-    say("Games of " + at(whom) + ", those waiting for them first:", join(first, "\n") + "\n");
+    std::vector<std::string> shown;
+    std::string more;
+    if (!one_page(first, page, "games" + std::string(finished ? " all" : ""), shown, more))
+        return;
+    say("Games of " + at(whom) + ", those waiting for them first" + more + ":",
+        join(shown, "\n") + "\n");
     if (finished)
-        say_finished(whom, true);
+        say_finished(whom, true, page);
 }
 
-void PostRun::say_finished(const PlayerRecord& whom, bool after_current) {
-    constexpr std::size_t shown = 20;
+bool PostRun::one_page(const std::vector<std::string>& lines, std::size_t page,
+                       const std::string& command, std::vector<std::string>& shown,
+                       std::string& more) {
+    const std::size_t pages = (lines.size() + games_per_page - 1) / games_per_page;
+    if (page > pages) {
+        say("There " + std::string(pages == 1 ? "is 1 page" : "are " + std::to_string(pages) +
+                                                                 " pages") +
+            " of games, not " + std::to_string(page) + ".");
+        return false;
+    }
+    const auto from = (page - 1) * games_per_page;
+    const auto to = std::min(lines.size(), from + games_per_page);
+    shown.assign(lines.begin() + static_cast<std::ptrdiff_t>(from),
+                 lines.begin() + static_cast<std::ptrdiff_t>(to));
+    more.clear();
+    if (pages > 1)
+        more = ", page " + std::to_string(page) + " of " + std::to_string(pages) +
+               (page < pages ? " (" + s_.settings_.prefix + command + " page=" +
+                                   std::to_string(page + 1) + " for the next)"
+                             : std::string());
+    return true;
+}
+
+void PostRun::say_finished(const PlayerRecord& whom, bool after_current, std::size_t page) {
     auto done = store_.games_of_player(whom, {GameStatus::Finished, GameStatus::Aborted});
     if (done.empty()) {
         if (!after_current)
             say(at(whom) + " has no finished game yet.");
         return;
     }
+    const std::size_t pages = (done.size() + games_per_page - 1) / games_per_page;
+    if (after_current && page > pages)
+        return; // "!games all page=3": the games under way had a third page, these have not
     std::vector<std::string> lines;
-    // The newest first.
-    for (auto it = done.rbegin(); it != done.rend() && lines.size() < shown; ++it) {
+    // The newest first: only the page's games are looked up.
+    for (auto it = done.rbegin(); it != done.rend(); ++it) {
+        const auto index = static_cast<std::size_t>(it - done.rbegin());
+        if (index / games_per_page + 1 != page) {
+            lines.emplace_back();
+            continue;
+        }
         const GameRecord& g = *it;
         const auto seat = seat_of(g, whom.id);
         const auto other = seat ? seated(g, rules::opponent(*seat)) : std::nullopt;
@@ -114,10 +154,12 @@ void PostRun::say_finished(const PlayerRecord& whom, bool after_current) {
         }
         lines.push_back(std::move(line));
     }
-    const std::string more = done.size() > shown ? ", the newest " + std::to_string(shown) + " of " +
-                                                       std::to_string(done.size())
-                                                 : std::string();
-    say("Finished games of " + at(whom) + more + ":", join(lines, "\n") + "\n");
+    std::vector<std::string> shown;
+    std::string more;
+    if (!one_page(lines, page, after_current ? "games all" : "games finished", shown, more))
+        return;
+    say("Finished games of " + at(whom) + more + ":",
+        join(shown, "\n") + "\n");
 }
 
 void PostRun::cmd_history(const std::vector<std::string>& args, bool pgn) {

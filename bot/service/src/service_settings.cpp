@@ -152,6 +152,8 @@ void PostRun::cmd_channel(const std::vector<std::string>& args) {
             }
         }
         store_.save_channel_settings(c);
+        std::vector<std::string> changes(args.begin() + 1, args.end());
+        mod_log("channel " + post_.channel + " " + lower(join(changes, " ")));
     }
     say("Boards in this channel: orientation=" + c.orientation + " notation=" + c.notation +
         " images=" + (c.images ? "on" : "off") + ".");

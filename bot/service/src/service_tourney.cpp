@@ -333,6 +333,8 @@ void PostRun::tourney_start(const std::vector<std::string>& args) {
     if (t->format == "swiss")
         t->initial_colour = drawn_colour(*t);
     store_.update_tournament(*t);
+    if (t->creator != author_.id) // only a moderator starts another's tournament
+        mod_log("tourney start " + t->name);
     const rules::Variant* variant = rules::find_variant(t->variant);
     say_at(t->channel,
            t->name + " starts with " + std::to_string(n) + " players, seeded by rating in " +

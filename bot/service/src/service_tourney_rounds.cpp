@@ -56,6 +56,8 @@ void PostRun::tourney_next(const std::vector<std::string>& args) {
                                      : std::string()));
         return;
     }
+    if (!entrant && t->creator != author_.id) // a moderator's rights allowed it
+        mod_log("tourney next " + t->name + " round " + std::to_string(t->current_round + 1));
     start_round(*t, t->current_round + 1);
 }
 

@@ -103,9 +103,19 @@ struct ClockSettings {
     int max_open_challenges = 10;            // unanswered challenges one player may have, 1..100
 };
 
+// Per-player limits ([bot]); the service applies them (docs/operators.md, section 5).
+struct LimitSettings {
+    int max_bot_games = 3;        // games against the bot under way per player, 1..100
+    int max_open_games = 30;      // games under way and open challenges per player, 1..1000
+    int commands_per_minute = 30; // per account; 0: no limit; at most 1000
+    int engine_threads = 0;       // the bot's thoughts at once; 0: half the cores; at most 64
+};
+
 struct Settings {
     std::string command_prefix = "!";
-    std::vector<std::string> moderators; // platform user ids, e.g. "telegram:123456"
+    // "<platform>:<user id>" entries, e.g. "telegram:123456"; one without a platform is refused
+    std::vector<std::string> moderators;
+    LimitSettings limits;
     LogLevel log_level = LogLevel::Info;
     StorageSettings storage;
     TelegramSettings telegram;

@@ -29,4 +29,15 @@ bool valid_utf8(std::string_view text);
 // echoing user input in replies.
 std::string shorten(std::string_view text, std::size_t max_chars = 40);
 
+// Text made harmless for a reply: control characters (NUL, BEL, ESC, DEL, the C1 range, carriage
+// returns, line and paragraph separators) and the bidirectional embeddings, overrides, isolates
+// and marks are left out, so that echoed text cannot drive a terminal or reverse a line; line
+// breaks and tabs stay. Bytes that are not UTF-8 become U+FFFD.
+std::string harmless_text(std::string_view text);
+// A display name or handle as it is stored and shown: control characters left out, and each
+// invisible or direction-changing character (zero-width spaces and joiners, soft hyphen,
+// bidirectional controls) shown as U+FFFD, so that "ali\u200Bce" cannot pass for "alice" and a
+// name cannot reverse the line or table cell it is shown in.
+std::string harmless_name(std::string_view name);
+
 } // namespace ghostpost::bot

@@ -35,6 +35,11 @@ struct ServiceSettings {
     int vacation_days = 30;                  // days of !vacation per player and calendar year
     std::int64_t challenge_expiry = 7 * 86400; // seconds an unanswered challenge stays open
     int max_open_challenges = 10;              // unanswered challenges one player may have
+    int max_bot_games = 3;   // games against the bot under way that one player may have
+    int max_open_games = 30; // games under way and open challenges of one player, in all
+    // Commands one account may post in a minute; past it, one notice and then silence until
+    // the minute is over. 0: no limit (tests and the console, whose clock stands still).
+    int commands_per_minute = 0;
     std::int64_t downtime_notice_after = 120; // a longer gap between heartbeats is downtime
     // The platforms this daemon is on, for !invite; empty: any name is taken.
     std::vector<std::string> platforms;
@@ -154,6 +159,15 @@ private:
     // The daily digests due at `now`, each sent in its own transaction (service_digest.cpp).
     void send_digests(std::int64_t now);
     render::PngCache png_cache_{256}; // public board images by (game, revision, orientation)
+    // The commands of each account ("<platform>\n<user id>") in its current minute
+    // (commands_per_minute): kept in memory, as a flood is over in a minute.
+    struct CommandWindow {
+        std::int64_t start = 0; // when the minute began
+        int count = 0;
+        bool told = false;        // the account was told it posts too many
+        std::string last_message; // the last post counted
+    };
+    std::map<std::string, CommandWindow> command_windows_;
     int replays_ = 0;
 };
 
