@@ -503,7 +503,7 @@ TEST_CASE("Decision 16: Search at once: a pawn reaching rank 8 may go back to an
     CHECK(asked(*g) == "Paradigm: Search with the pawn on g8 now (Search g2 or Search g4) or Skip");
     auto ev = event_texts(*g, "search g2");
     CHECK(ev.at(1) == "Search: the pawn goes back to g2");
-    CHECK(g->fen() == "q7/8/6n1/8/8/8/6P1/8 b - - - 0 0 1");
+    CHECK(g->fen() == "q7/8/6n1/8/8/8/6P1/8 b -:g2 - - 0 0 1");
 }
 
 TEST_CASE("Decision 16: Search later, in place of a move; pawns never promote", "[variant:ghost][search]") {
