@@ -106,6 +106,27 @@ Result<NotatedAction> decide(const std::vector<const NotatedAction*>& found, std
     return e;
 }
 
+// Whether a move's text marks a capture: an x after its first letter (a leading x is the
+// Relay's letter) or a colon.
+bool marks_capture(std::string_view text) {
+    return text.find(':') != std::string_view::npos ||
+           (text.size() > 1 && text.find('x', 1) != std::string_view::npos);
+}
+
+// A move written as a capture must capture (rules-decisions, "the capture marker"): a quiet move
+// read from "Qxd5" is refused, never played as Qd5, in every variant. In a game with hidden
+// pieces `read` is the move on the board the mover sees, so the refusal never tells whether a
+// hidden piece stands there.
+std::optional<RuleError> capture_unmet(std::string_view typed, const NotatedAction& read) {
+    const ActionKind kind = read.action.kind;
+    if ((kind != ActionKind::Move && kind != ActionKind::Drop) || !marks_capture(typed) ||
+        marks_capture(read.text))
+        return std::nullopt;
+    return make_error(ErrorKind::Illegal, std::string(typed) + " is not possible: there is nothing to capture on " +
+                                              read.action.to.name() + "; " + read.text +
+                                              " would be a quiet move");
+}
+
 } // namespace
 
 std::string strip_annotations(std::string_view text) {
@@ -359,12 +380,17 @@ Result<NotatedAction> parse_listed(const Game& game, Seat seat, std::string_view
     };
     Reading strict = match(seen, false);
     if (!strict) {
-        if (auto named = match(named_list(), false); named && named->ok())
+        if (auto named = match(named_list(), false); named && named->ok()) {
+            if (auto unmet = capture_unmet(text, **named))
+                return *unmet;
             return **named;
+        }
     }
     if (auto reading = strict ? std::move(strict) : match(seen, true)) {
         if (!*reading)
             return *reading;
+        if (auto unmet = capture_unmet(text, **reading))
+            return *unmet;
         for (const auto& a : actions)
             if (a.action == (*reading)->action)
                 return a;
@@ -381,13 +407,39 @@ Result<NotatedAction> parse_listed(const Game& game, Seat seat, std::string_view
     // A text that names an action the mover cannot see (bxc3 on the square where the announced
     // moves left a Phantom) is played as named; candidates would tell what is hidden.
     if (auto reading = match(named_list(), true)) {
-        if (*reading)
+        if (*reading) {
+            if (auto unmet = capture_unmet(text, **reading))
+                return *unmet;
             return *reading;
+        }
         RuleError e = make_error(ErrorKind::Illegal, std::string(refused_in_private));
         e.private_detail = reading->error().message;
         return e;
     }
 
+    // "pass" names the decision's pass (Ghost Chess's Hide, a Skip) when there is one; when there
+    // is none, the answer says what the decision is, with its choices where the game lists them.
+    if (word_key(text) == "pass") {
+        std::vector<const NotatedAction*> passes;
+        for (const auto& a : actions)
+            if (a.action.kind == ActionKind::Pass)
+                passes.push_back(&a);
+        if (!passes.empty())
+            return decide(passes, text);
+        std::string what = "move";
+        for (const auto& d : game.pending())
+            if (d.seat == seat)
+                what = d.what;
+        return make_error(ErrorKind::Illegal,
+                          text + " is not possible: there is no passing now; you must " + what);
+    }
+    // A variant's own spelling of an action that SAN syntax reads otherwise (a Respawn written
+    // P@d1, a spirit move c6d7) is that action before the move it looks like is explained.
+    if (auto own = game.read_own_form(seat, text); own && own->ok()) {
+        if (auto unmet = capture_unmet(text, **own))
+            return *unmet;
+        return **own;
+    }
     if (auto special = game.explain_special(seat, text))
         return *special;
     if (syntax)
@@ -403,6 +455,14 @@ Result<NotatedAction> parse_action(const Game& game, Seat seat, std::string_view
     if (game.outcome().over())
         return make_error(ErrorKind::GameOver, "the game is over (" + game.outcome().reason + ")");
     return parse_listed(game, seat, raw, game.notated_actions(seat));
+}
+
+Result<NotatedAction> read_recorded_action(const Game& game, Seat seat, std::string_view text) {
+    if (!game.outcome().over())
+        for (auto& a : game.notated_actions(seat))
+            if (a.text == text)
+                return std::move(a);
+    return parse_action(game, seat, text);
 }
 
 bool looks_like_action(const Game& game, Seat seat, std::string_view text) {

@@ -51,7 +51,7 @@ Result<int> replay(Game& game, const std::vector<LoggedAction>& log, RandomSourc
     int ply = 0;
     for (const auto& entry : log) {
         ++ply;
-        auto action = parse_action(game, entry.seat, entry.text);
+        auto action = read_recorded_action(game, entry.seat, entry.text);
         if (!action) {
             RuleError e = action.error();
             e.message = "ply " + std::to_string(ply) + " (" + entry.text + "): " + e.message;

@@ -224,3 +224,9 @@ TEST_CASE("The daily digest comes at its hour while a decision waits, and not ot
           "[bot][transcript][digest]") {
     check_transcript("digest");
 }
+
+TEST_CASE("Issue 32: moves are read and refused on what the mover sees, captures must capture, "
+          "and the spellings players type are understood",
+          "[bot][transcript][issue32]") {
+    check_transcript("reading_moves");
+}

@@ -503,7 +503,7 @@ TEST_CASE("Decision 16: Search at once: a pawn reaching rank 8 may go back to an
     CHECK(asked(*g) == "Paradigm: Search with the pawn on g8 now (Search g2 or Search g4) or Skip");
     auto ev = event_texts(*g, "search g2");
     CHECK(ev.at(1) == "Search: the pawn goes back to g2");
-    CHECK(g->fen() == "q7/8/6n1/8/8/8/6P1/8 b - - - 0 0 1");
+    CHECK(g->fen() == "q7/8/6n1/8/8/8/6P1/8 b -:g2 - - 0 0 1");
 }
 
 TEST_CASE("Decision 16: Search later, in place of a move; pawns never promote", "[variant:ghost][search]") {
@@ -716,4 +716,64 @@ TEST_CASE("Could win: either side of Ghost Chess can always still win while the 
     auto g = test::start("ghost", "3q4/8/8/8/8/8/P7/8 w - - - 0 0 1");
     CHECK(g->could_win(Seat::White));
     CHECK(g->could_win(Seat::Black));
+}
+
+// Issue 32: spellings players type, each accepted when it names one action.
+TEST_CASE("Ghost Chess reads pass for Hide or Skip, Nf8 for a rescue and P@d1 for a Respawn",
+          "[variant:ghost][notation][issue32]") {
+    auto g = test::start("ghost");
+    test::play(*g, "d4");
+    CHECK(refusal(*g, "pass") == "accepted as Hide");
+    CHECK(refusal(*g, "Pass") == "accepted as Hide");
+    // The Paradigm has no pass.
+    test::play(*g, "Hide");
+    CHECK(refusal(*g, "pass") == "pass is not possible: there is no passing now; you must move");
+
+    auto rescue = test::start("ghost", "8/8/8/q7/8/2N5/P7/6N1 b - - - 0 0 1");
+    test::play(*rescue, "Qxc3");
+    // A pending decision without a pass: "pass" lists its choices.
+    CHECK(refusal(*rescue, "pass") == "pass is not possible: there is no passing now; you must place the "
+                                      "rescued knight: N@b8, N@d8, N@f8 or N@h8");
+    CHECK(refusal(*rescue, "Nf8") == "accepted as N@f8");
+
+    auto respawn = test::start("ghost", "8/8/8/4P3/3q4/8/P7/2B2B2 b - - - 0 0 1");
+    test::play(*respawn, "Qxe5");
+    CHECK(refusal(*respawn, "P@d1") == "accepted as Respawn d1");
+    CHECK(refusal(*respawn, "P@e1") == "accepted as Respawn e1");
+    CHECK(refusal(*respawn, "pass") == "accepted as Skip");
+}
+
+// Issue 32: "the Paradigm player may move any of his pieces in any non-capturing legal move that
+// would leave that piece on a non-black square": the c8 piece's bishop moves are legal moves.
+TEST_CASE("Decision 15: the Shadow Nexus move may be a bishop move of the c8 piece while the Shadow Nexus holds",
+          "[variant:ghost][nexus][issue32]") {
+    auto g = test::start("ghost", "2R2R2/3q4/4P3/8/8/8/P7/2B2B2 b - - - 0 0 1");
+    test::play(*g, "Qxe6");
+    CHECK(offers(*g, "Rb7"));
+    CHECK(offers(*g, "Rd7"));
+    CHECK_FALSE(offers(*g, "Rxe6")); // never a capture
+    CHECK_FALSE(offers(*g, "Re7"));  // the f8 rook's bishop moves end on dark squares
+    auto ev = event_texts(*g, "Rd7");
+    CHECK(ev.at(1) == "Shadow Nexus move: the piece on d7 cannot move next turn");
+    CHECK(g->fen() == "5R2/3R4/4q3/8/8/8/P7/2B2B2 w - - d7 0 0 2");
+}
+
+// Issue 32: "No double step once off rank 2" (decision 7): a pawn that stepped back (or a
+// respawned one) stands on rank 2 without its double step; the FEN says which.
+TEST_CASE("Decision 7: a pawn back on rank 2 does not step two squares again", "[variant:ghost][pawns][issue32]") {
+    auto g = test::start("ghost", "7q/8/8/8/8/3P4/8/R7 w - - - 0 0 1");
+    test::play(*g, "Pd3-d2 Qh7");
+    CHECK(offers(*g, "d3"));
+    CHECK_FALSE(offers(*g, "d4"));
+    CHECK(refusal(*g, "d4") ==
+          "d4 is not possible: the pawn on d2 has left rank 2 before, and only a pawn that never left it steps two squares");
+    CHECK(g->fen() == "8/7q/8/8/8/8/3P4/R7 w -:d2 - - 0 1 2");
+    auto read = test::start("ghost", g->fen());
+    CHECK(read->fen() == g->fen());
+    CHECK_FALSE(offers(*read, "d4"));
+    // A pawn that never left rank 2 keeps it, also after a sideways step along the rank.
+    auto home = test::start("ghost", "7q/8/8/8/8/8/3P4/R7 w - - - 0 0 1");
+    CHECK(offers(*home, "d4"));
+    test::play(*home, "Pd2-e2 Qh7");
+    CHECK(offers(*home, "e4"));
 }

@@ -358,3 +358,34 @@ TEST_CASE("Could win: only a bare king without spirits of its side can never win
     auto theirs = test::start("haunted", "4k3/8/8/8/8/8/8/4K2R[Qd5] w - - 0 1");
     CHECK_FALSE(theirs->could_win(Seat::Black));
 }
+
+// Issue 32: the spirit form is pointed to for a rebirth in place too ("b8=Q" with the spirit pawn
+// already on b8, invoked by the rook on b1).
+TEST_CASE("A rebirth in place written as a living promotion is refused with the spirit form to write",
+          "[variant:haunted][issue32]") {
+    auto g = test::start("haunted", "8/8/7k/8/8/8/8/1R2K3[Pb8] w - - 0 1");
+    REQUIRE(offers(*g, "SPb8=Q"));
+    CHECK(refusal(*g, "b8=Q") == "b8=Q is not possible: no living pawn can go to b8, but your white spirit pawn "
+                                 "there can be reborn: write SPb8=Q");
+}
+
+// Issue 32: "Spirits can't cross pieces nor be crossed by any piece". A knight's leap crosses no
+// square, so spirits around it never stop it (docs/variants/haunted.md).
+TEST_CASE("A knight leaps over spirits, living or spirit knight alike", "[variant:haunted][issue32]") {
+    // Spirits on every square between b1 and its targets.
+    auto g = test::start("haunted", "4k3/8/8/8/8/8/8/1N2K3[nb2,nc2,nc1] w - - 0 1");
+    CHECK(offers(*g, "Nd2"));
+    CHECK(offers(*g, "Nc3"));
+    CHECK(offers(*g, "Na3"));
+    // A spirit knight leaps over living pieces the same way.
+    auto spirit_knight = test::start("haunted", "4k3/8/8/8/8/8/1PP5/2B1K3[Nb1] w - - 0 1");
+    CHECK(offers(*spirit_knight, "SNd2"));
+    CHECK(offers(*spirit_knight, "SNa3"));
+}
+
+// Issue 32: spellings players type.
+TEST_CASE("Coordinates alone name a spirit's move", "[variant:haunted][notation][issue32]") {
+    auto g = test::start("haunted", "4k3/8/8/8/8/8/8/4K3[Bc6] w - - 0 1");
+    CHECK(test::refusal(*g, "c6d7") == "accepted as SBd7");
+    CHECK(test::refusal(*g, "c6-d7") == "accepted as SBd7");
+}

@@ -308,3 +308,41 @@ TEST_CASE("Whatever the parser plays from the seat that decides looks like a mov
     CHECK(looks_like_action(*g, Seat::White, "nf3"));
     CHECK_FALSE(looks_like_action(*g, Seat::White, "nice"));
 }
+
+// Issue 32: a move written as a capture must capture (rules-decisions, "the capture marker").
+TEST_CASE("A move written as a capture must capture, in every variant", "[notation][issue32]") {
+    auto chess = test::start("chess");
+    test::play(*chess, "e4 e5");
+    for (const char* typed : {"Qxh5", "Q:h5", "d1xh5", "Qxh5+"})
+        CHECK(test::refusal(*chess, typed) ==
+              std::string(typed == std::string("Qxh5+") ? "Qxh5" : typed) +
+                  " is not possible: there is nothing to capture on h5; Qh5 would be a quiet move");
+    CHECK(test::refusal(*chess, "Qh5") == "accepted as Qh5");
+    // A capture need not be marked.
+    auto marked = test::start("chess", "4k3/8/8/3p4/8/8/8/3QK3 w - - 0 1");
+    CHECK(test::refusal(*marked, "Qd5") == "accepted as Qxd5");
+    CHECK(test::refusal(*marked, "Qxd5") == "accepted as Qxd5");
+
+    // Ghost Chess: a capture by the Ghost can Shadow her, a quiet move cannot, so the
+    // difference decides games.
+    auto ghost = test::start("ghost");
+    test::play(*ghost, "d4");
+    CHECK(test::refusal(*ghost, "Qxd5") ==
+          "Qxd5 is not possible: there is nothing to capture on d5; Qd5 would be a quiet move");
+    CHECK(test::refusal(*ghost, "Qxd4") == "accepted as Qxd4");
+
+    // Phantom Chess decides on the board the mover sees, so the refusal is the same whether or
+    // not Black's Phantom stands on d5 (Qd5 takes a Phantom that stands there).
+    for (const char* fen : {"4k3/8/8/3f4/8/8/8/3QK3 w - - 0 1", "4k3/8/7f/8/8/8/8/3QK3 w - - 0 1",
+                            "4k3/8/8/8/8/8/8/3QK3[f] w - - 0 1"}) {
+        INFO(fen);
+        auto phantom = test::start("phantom", fen);
+        auto r = parse_action(*phantom, Seat::White, "Qxd5");
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error().message ==
+              "Qxd5 is not possible: there is nothing to capture on d5; Qd5 would be a quiet move");
+        CHECK(r.error().private_detail.empty());
+    }
+    auto phantom = test::start("phantom", "4k3/8/8/3f4/8/8/8/3QK3 w - - 0 1");
+    CHECK(test::refusal(*phantom, "Qd5") == "accepted as Qxd5");
+}

@@ -116,7 +116,10 @@ TEST_CASE("The Phantom captures and is captured", "[variant:phantom][rules]") {
     CHECK(offers(*takes, "Fxe5"));
     auto taken = phantom("4k3/8/2n5/8/3F4/8/8/4K3 b - - 0 1");
     CHECK(offers(*taken, "Nxd4"));
-    play_one(*taken, Seat::Black, "Nxd4");
+    // Black cannot see the Phantom: a capture is read on Black's board, so Nd4 takes it and
+    // Nxd4 is refused (issue 32, "the capture marker").
+    CHECK(refusal(*taken, "Nxd4") == "Nxd4 is not possible: there is nothing to capture on d4; Nd4 would be a quiet move | ");
+    CHECK(play_one(*taken, Seat::Black, "Nd4").front().text == "Nxd4");
     CHECK(taken->fen() == "4k3/8/8/8/3n4/8/8/4K3 w - - 0 2");
 }
 
@@ -210,7 +213,7 @@ TEST_CASE("With phantom_entry_check=yes the entering Phantom may give check and 
 
 TEST_CASE("Each player has one Phantom, and a captured Phantom never enters again", "[variant:phantom][rules]") {
     auto game = phantom("4k3/8/2n5/8/3F4/8/P7/4K3 b - - 0 1");
-    play_one(*game, Seat::Black, "Nxd4");
+    play_one(*game, Seat::Black, "Nd4");
     CHECK(refusal(*game, "F@e4") == "F@e4 is not possible: your Phantom was captured, and it never enters again | ");
     auto in_play = phantom("4k3/8/8/8/3F4/8/8/4K3 w - - 0 1");
     CHECK(refusal(*in_play, "F@a1") ==
@@ -391,7 +394,7 @@ TEST_CASE("Every legal Phantom Chess move's text parses back to the same move", 
             auto game = phantom(c.fen, options);
             const Seat seat = game->pending().front().seat;
             for (const auto& a : game->notated_actions(seat)) {
-                auto back = parse_action(*game, seat, a.text);
+                auto back = read_recorded_action(*game, seat, a.text);
                 INFO(c.fen << " " << a.text);
                 REQUIRE(back.ok());
                 CHECK(back->action == a.action);
@@ -522,4 +525,105 @@ TEST_CASE("A lower-case file letter is the pawn taking an unseen Phantom, never 
     auto own = parse_action(*g, Seat::White, "Fe5");
     REQUIRE(own.ok());
     CHECK(own->action.piece != PieceKind::Pawn);
+}
+
+namespace {
+
+// `fen` (White to move, Black's Phantom in hand) with Black's Phantom entered on `square`
+// instead; empty when the square is taken.
+std::string with_black_phantom(const std::string& fen, Square square) {
+    std::string board;
+    for (char c : fen.substr(0, fen.find('[')))
+        board += c >= '1' && c <= '8' ? std::string(static_cast<std::size_t>(c - '0'), '1') : std::string(1, c);
+    // board: ranks 8..1 separated by '/', one character per square.
+    const std::size_t at = static_cast<std::size_t>((7 - square.rank) * 9 + square.file);
+    if (board[at] != '1')
+        return {};
+    board[at] = 'f';
+    std::string out;
+    int run = 0;
+    for (char c : board) {
+        if (c == '1') {
+            ++run;
+            continue;
+        }
+        if (run > 0)
+            out += std::to_string(run);
+        run = 0;
+        out += c;
+    }
+    if (run > 0)
+        out += std::to_string(run);
+    return out + fen.substr(fen.find(']') + 1);
+}
+
+} // namespace
+
+// Issue 32: a move is checked on the board the mover sees first. Black's Phantom entered on e3
+// in one game and on h6 in another; White's refusals read the card for free before.
+TEST_CASE("A move the mover's own board forbids gets the same public reason wherever the other "
+          "Phantom stands",
+          "[variant:phantom][refusal][issue32]") {
+    const std::string fen = "4k3/8/8/7P/4P3/8/8/4K1NR[f] w K - 0 1";
+    const std::vector<std::pair<std::string, std::string>> expected{
+        {"O-O", "O-O is not possible: there are pieces between the king and the rook | "},
+        {"e3e4", "e3e4 is not possible: your own pawn stands on e4 | "},
+        {"h6h5", "h6h5 is not possible: your own pawn stands on h5 | "},
+        {"Kg1", "Kg1 is not possible: your own knight stands on g1 | "},
+        {"Nf4", "Nf4 is not possible: no knight can reach f4 | "},
+    };
+    auto in_hand = phantom(fen);
+    for (const auto& [typed, reply] : expected)
+        CHECK(refusal(*in_hand, typed) == reply);
+    int boards = 0;
+    for (int sq = 0; sq < 64; ++sq) {
+        const std::string placed = with_black_phantom(fen, Square(sq % 8, sq / 8));
+        if (placed.empty())
+            continue;
+        INFO(placed);
+        auto game = phantom(placed);
+        ++boards;
+        for (const auto& [typed, reply] : expected)
+            CHECK(refusal(*game, typed) == reply);
+    }
+    CHECK(boards == 58);
+    // Legal on the board White sees, illegal only because of the Phantom: a dispute, settled by
+    // the card and told privately.
+    auto attacked = phantom(with_black_phantom("4k3/8/8/8/8/8/8/4K2R[f] w K - 0 1", Square(4, 2)));
+    CHECK(refusal(*attacked, "O-O") ==
+          refused_publicly + " | O-O is not possible: the king would pass through f1, which Black's "
+                             "Phantom on e3 attacks");
+}
+
+// Issue 32: "Aside from when you move your own Phantom and write its new location on the card,
+// you are permitted only three chances to look"; in hard mode "the only way to remind yourself
+// of the opponent's position is to move your own Phantom".
+TEST_CASE("Moving or entering your own Phantom shows you the card, in hard mode too",
+          "[variant:phantom][view][issue32]") {
+    for (const char* lives : {"3", "0"}) {
+        INFO("phantom_lives=" << lives);
+        auto game = phantom("4k3/8/7f/8/8/8/8/4K3[F] w - - 0 1", {{"phantom_lives", lives}});
+        auto entered = play_one(*game, Seat::White, "F@d4");
+        REQUIRE(entered.size() == 2);
+        CHECK(entered[1].text == "your Phantom now stands on d4; writing it on the card you see "
+                                 "Black's Phantom on h6");
+        CHECK(entered[1].only_for == Seat::White);
+        REQUIRE(entered[1].board);
+        CHECK(figures(entered[1].board->board()) ==
+              std::vector<std::string>{"Ke1", "Fd4*", "fh6*", "ke8"});
+        // Black's own move of its Phantom shows White's.
+        auto moved = play_one(*game, Seat::Black, "Fg4");
+        REQUIRE(moved.size() == 2);
+        CHECK(moved[1].text == "your Phantom now stands on g4; writing it on the card you see "
+                               "White's Phantom on d4");
+        CHECK(moved[1].only_for == Seat::Black);
+        // Any other move shows nothing, and seat views still hide the other Phantom.
+        auto king = play_one(*game, Seat::White, "Kd2");
+        CHECK(std::none_of(king.begin(), king.end(), [](const Event& e) { return e.only_for || e.board; }));
+        CHECK(figures(game->seat_view(Seat::White).board()) == std::vector<std::string>{"Kd2", "Fd4*", "ke8"});
+    }
+    // With the other Phantom still in hand there is nothing on the card to see.
+    auto game = phantom();
+    auto events = play_one(*game, Seat::White, "F@e4");
+    CHECK(events[1].text == "your Phantom now stands on e4");
 }

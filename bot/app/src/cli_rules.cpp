@@ -116,7 +116,7 @@ int run_replay(const RulesArgs& args) {
                 return 1;
             }
             const rules::Seat seat = pending.front().seat;
-            auto action = rules::parse_action(*game, seat, word);
+            auto action = rules::read_recorded_action(*game, seat, word);
             // Canonical texts of several words ("Respawn d1", "Shift Time", "policy roll 4
             // hold 20"): join the words that follow until the text parses.
             if (!action) {
@@ -125,7 +125,7 @@ int run_replay(const RulesArgs& args) {
                 std::optional<rules::RuleError> reason; // why a special was refused, if one was named
                 for (int extra = 0; extra < 4 && words >> next; ++extra) {
                     joined += ' ' + next;
-                    auto longer = rules::parse_action(*game, seat, joined);
+                    auto longer = rules::read_recorded_action(*game, seat, joined);
                     if (longer) {
                         action = std::move(longer);
                         break;

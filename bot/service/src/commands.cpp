@@ -100,7 +100,8 @@ std::span<const PostRun::CommandRow> PostRun::command_table() {
          true,
          &PostRun::cmd_draw},
         {{"takeback", "takeback [game]",
-          "ask to take back your last move, or accept such a request"},
+          "ask to take back your last move, or accept such a request; !takeback 3 accept or "
+          "!takeback 3 decline answers a request and does nothing else"},
          {"undo", nullptr},
          true,
          &PostRun::cmd_takeback},

@@ -22,7 +22,7 @@ GameReplay::GameReplay(const storage::GameRecord& game) {
 
 rules::Result<std::vector<rules::Event>> GameReplay::apply(const storage::ActionRecord& action,
                                                            rules::RandomSource& rng) {
-    auto parsed = rules::parse_action(*game_, action.seat, action.text);
+    auto parsed = rules::read_recorded_action(*game_, action.seat, action.text);
     auto events = parsed ? game_->apply(action.seat, parsed->action, rng)
                          : rules::Result<std::vector<rules::Event>>(parsed.error());
     if (!events) {

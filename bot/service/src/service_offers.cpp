@@ -29,7 +29,7 @@ static std::optional<std::string> undone_public_aside(const GameRecord& g,
     SeededRandom rng(g.seed);
     for (std::size_t i = 0; i < log.size(); ++i) {
         const auto& a = log[i];
-        auto parsed = rules::parse_action(game, a.seat, a.text);
+        auto parsed = rules::read_recorded_action(game, a.seat, a.text);
         const bool aside = parsed && i >= first && names_anytime_action(game, a.seat, a.text);
         auto events = parsed ? game.apply(a.seat, parsed->action, rng)
                              : rules::Result<std::vector<rules::Event>>(parsed.error());
@@ -172,13 +172,37 @@ void PostRun::cmd_draw(const std::vector<std::string>& args) {
 }
 
 void PostRun::cmd_takeback(const std::vector<std::string>& args) {
-    auto mg = my_ongoing_game(args, "takeback");
+    // "accept" and "decline" answer an open request and do nothing else, as for !draw.
+    std::vector<std::string> rest = args;
+    std::string answer;
+    if (!rest.empty() && (lower(rest.back()) == "accept" || lower(rest.back()) == "decline")) {
+        answer = lower(rest.back());
+        rest.pop_back();
+    }
+    auto mg = my_ongoing_game(rest, "takeback");
     if (!mg)
         return;
     Loaded& l = mg->loaded;
     std::string id = std::to_string(l.rec.id);
     auto offer = store_.offer(l.rec.id, OfferKind::Takeback);
     std::string other = who(l.rec, l.info(), rules::opponent(mg->seat));
+    if (!answer.empty()) {
+        if (!offer) {
+            say("There is no takeback request to " + answer + " in game #" + id + ".");
+            return;
+        }
+        if (offer->seat == mg->seat) {
+            say("You asked for this takeback in game #" + id + "; only " + other + " can " +
+                answer + " it.");
+            return;
+        }
+        if (answer == "decline") {
+            store_.clear_offer(l.rec.id, OfferKind::Takeback);
+            say_in(l.rec, who(l.rec, l.info(), mg->seat) + " declines the takeback in game #" +
+                              id + ". " + next_line(l));
+            return;
+        }
+    }
     if (offer && offer->seat != mg->seat) {
         auto log = store_.actions(l.rec.id);
         const auto shown = public_action_texts(l.rec, log); // a secret choice stays secret

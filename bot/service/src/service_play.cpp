@@ -171,6 +171,11 @@ void PostRun::play(Loaded& l, Seat seat, const std::string& text) {
     auto parsed = rules::parse_action(*l.game, seat, text);
     if (!parsed) {
         const rules::RuleError& e = parsed.error();
+        // In a direct message the reason is the mover's alone already: say it in one reply.
+        if (post_.direct && !e.private_detail.empty()) {
+            say("Not played in game #" + id + ": " + sentence_end(e.private_detail));
+            return;
+        }
         say("Not played in game #" + id + ": " + sentence_end(e.message));
         if (!e.private_detail.empty())
             tell(author_, "Game #" + id + ": " + e.private_detail, {}, &l.rec);

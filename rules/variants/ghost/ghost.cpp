@@ -158,6 +158,7 @@ public:
 
     RuleError explain_illegal(Seat seat, const ActionSyntax& syntax, std::string_view text) const override;
     std::optional<RuleError> explain_special(Seat seat, std::string_view text) const override;
+    std::optional<Result<NotatedAction>> read_own_form(Seat seat, std::string_view text) const override;
 
     std::uint64_t perft(int depth) const override { return ghost::perft(state_, depth); }
     std::string fen() const override { return ghost::write_fen(state_); }
@@ -294,6 +295,14 @@ RuleError GhostGame::explain_illegal(Seat seat, const ActionSyntax& syntax, std:
                 return illegal("the pieces on c8 and f8 move as bishops only in a Shadow Nexus");
         }
     }
+    if (!now && seat == Seat::White && syntax.piece == PieceKind::Pawn && to >= 24 && to < 32) {
+        const chess::Sq from = to - 16;
+        if (s.board[static_cast<std::size_t>(from)] == Piece{PieceKind::Pawn, Seat::White} &&
+            !(s.home_pawns & chess::bb(from)) && !(s.occupied() & (chess::bb(from + 8) | chess::bb(to))) &&
+            (syntax.from_file < 0 || syntax.from_file == chess::file_of(from)))
+            return illegal("the pawn on " + chess::to_square(from).name() +
+                           " has left rank 2 before, and only a pawn that never left it steps two squares");
+    }
     if (!now && seat == Seat::Black && !reachable({.home_row = true}).empty())
         return illegal("in a Shadow Nexus the Ghost's side enters her home row only to capture");
     const Piece target = s.board[static_cast<std::size_t>(to)];
@@ -305,6 +314,33 @@ RuleError GhostGame::explain_illegal(Seat seat, const ActionSyntax& syntax, std:
         syntax.piece != PieceKind::Knight)
         return illegal("the Ghost's side has only the Ghost (Q) and rescued knights (N)");
     return Game::explain_illegal(seat, syntax, raw);
+}
+
+// Spellings players type for triggered decisions: a rescued knight's entry written as a move
+// (Nf8 for N@f8) when the decision has no move to confuse it with, and a Respawn written as a
+// pawn's entry (P@d1 for Respawn d1). nullopt when the text is neither, or names nothing legal.
+std::optional<Result<NotatedAction>> GhostGame::read_own_form(Seat seat, std::string_view text) const {
+    const auto parts = parse_syntax(text);
+    if (!parts || parts->castle != 0)
+        return std::nullopt;
+    const std::vector<NotatedAction> list = notated_actions(seat);
+    const bool moves = std::any_of(list.begin(), list.end(),
+                                   [](const NotatedAction& a) { return a.action.kind == ActionKind::Move; });
+    std::vector<const NotatedAction*> found;
+    for (const auto& a : list) {
+        if (a.action.to != parts->to)
+            continue;
+        const bool respawn = parts->drop && parts->piece == PieceKind::Pawn &&
+                             a.action.kind == ActionKind::Special && a.action.special == ghost::RespawnCode;
+        const bool entry = !parts->drop && !moves && parts->piece == PieceKind::Knight &&
+                           parts->from_file < 0 && parts->from_rank < 0 &&
+                           a.action.kind == ActionKind::Drop && a.action.piece == PieceKind::Knight;
+        if (respawn || entry)
+            found.push_back(&a);
+    }
+    if (found.size() != 1)
+        return std::nullopt;
+    return Result<NotatedAction>(*found.front());
 }
 
 std::optional<RuleError> GhostGame::explain_special(Seat seat, std::string_view raw) const {

@@ -58,6 +58,8 @@ struct State {
     // The start square of each white rook and bishop, where an exchanged one returns; -1 else.
     std::array<std::int8_t, 64> origin{};
     Bitboard white = 0, black = 0;
+    // Pawns on rank 2 that never left it: only these may step two squares (decision 7).
+    Bitboard home_pawns = 0;
 
     Phase phase = Phase::Move;
     Seat turn = Seat::White;     // whose turn it is (the phase may ask the other seat)

@@ -138,9 +138,14 @@ std::string read_fen(State& s, std::string_view fen) {
     if (f[1] != "w" && f[1] != "b")
         return "the side to move is w (the Paradigm) or b (the Ghost)";
     out.turn = f[1] == "w" ? Seat::White : Seat::Black;
-    out.full_nexus = f.size() > 2 && f[2] == "F";
-    if (f.size() > 2 && f[2] != "F" && f[2] != "-")
-        return "the Nexus field is F (Full Nexus intact) or -";
+    // The Nexus field may name, after a colon, the pawns on rank 2 that left it before ("-:d2").
+    const std::string nexus = f.size() > 2 ? f[2].substr(0, f[2].find(':')) : "-";
+    const std::string back = f.size() > 2 && f[2].find(':') != std::string::npos
+                                 ? f[2].substr(f[2].find(':') + 1)
+                                 : "";
+    out.full_nexus = nexus == "F";
+    if (nexus != "F" && nexus != "-")
+        return "the Nexus field is F (Full Nexus intact) or -, then maybe :pawns back on rank 2";
     if (out.full_nexus) {
         const State start = start_state();
         for (chess::Sq x = 0; x < 64; ++x)
@@ -174,6 +179,16 @@ std::string read_fen(State& s, std::string_view fen) {
         return "the halfmove clock is a number";
     if (f.size() > 7 && (!read_number(f[7], out.fullmove) || out.fullmove < 1))
         return "the move number is a number from 1";
+    // Pawns on rank 2 have never left it unless the ninth field lists them (decision 7).
+    out.home_pawns = out.of(Seat::White, PieceKind::Pawn) & 0xFF00ULL;
+    if (!back.empty()) {
+        for (const std::string& name : split(back, ',')) {
+            auto x = parse_square(name);
+            if (!x || !(out.home_pawns & bb(make_sq(x->file, x->rank))))
+                return "pawns back on rank 2: \"" + name + "\" is not a pawn of the Paradigm on rank 2";
+            out.home_pawns &= ~bb(make_sq(x->file, x->rank));
+        }
+    }
     if (chess::popcount(out.of(Seat::Black, PieceKind::Queen)) != 1)
         return "the Ghost (q) must be on the board exactly once";
     if (out.white == 0)
@@ -228,9 +243,12 @@ std::string write_fen(const State& s) {
         return t.empty() ? std::string("-") : t;
     };
     std::ostringstream o;
-    o << out << ' ' << (s.turn == Seat::White ? 'w' : 'b') << ' ' << (s.full_nexus ? "F" : "-") << ' '
-      << squares(immune_squares(s)) << ' ' << (s.locked >= 0 ? to_square(s.locked).name() : "-") << ' '
-      << s.knights_lost << ' ' << s.halfmove << ' ' << s.fullmove;
+    // Pawns back on rank 2 are written only when there are any, after the Nexus flag.
+    const Bitboard back = s.of(Seat::White, PieceKind::Pawn) & 0xFF00ULL & ~s.home_pawns;
+    o << out << ' ' << (s.turn == Seat::White ? 'w' : 'b') << ' ' << (s.full_nexus ? "F" : "-")
+      << (back ? ":" + squares(back) : std::string()) << ' ' << squares(immune_squares(s)) << ' '
+      << (s.locked >= 0 ? to_square(s.locked).name() : "-") << ' ' << s.knights_lost << ' '
+      << s.halfmove << ' ' << s.fullmove;
     return o.str();
 }
 

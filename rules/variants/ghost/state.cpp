@@ -30,6 +30,7 @@ void put(State& s, Piece p, Sq at) {
 void remove(State& s, Sq at) {
     s.board[static_cast<std::size_t>(at)] = Piece{};
     s.origin[static_cast<std::size_t>(at)] = -1;
+    s.home_pawns &= ~bb(at);
     s.white &= ~bb(at);
     s.black &= ~bb(at);
 }
@@ -37,10 +38,14 @@ void remove(State& s, Sq at) {
 void move_piece(State& s, Sq from, Sq to) {
     const Piece p = s.board[static_cast<std::size_t>(from)];
     const std::int8_t origin = s.origin[static_cast<std::size_t>(from)];
+    // A pawn stepping sideways along rank 2 has not left it.
+    const bool home = (s.home_pawns & bb(from)) && rank_of(to) == 1;
     remove(s, to);
     remove(s, from);
     put(s, p, to);
     s.origin[static_cast<std::size_t>(to)] = origin;
+    if (home)
+        s.home_pawns |= bb(to);
 }
 
 Action move_action(const State& s, Sq from, Sq to, std::uint8_t code) {
@@ -103,7 +108,7 @@ Bitboard pawn_reach(const State& s, Sq from, Bitboard enemies) {
     if (r < 7) {
         if (!(occ & bb(from + 8))) {
             out |= bb(from + 8);
-            if (r == 1 && !(occ & bb(from + 16)))
+            if (r == 1 && (s.home_pawns & bb(from)) && !(occ & bb(from + 16)))
                 out |= bb(from + 16);
         }
         out |= tables().pawn[0][from] & enemies;
@@ -225,6 +230,7 @@ State start_state() {
             put(s, Piece{back[f], Seat::White}, f);
         put(s, Piece{PieceKind::Pawn, Seat::White}, 8 + f);
     }
+    s.home_pawns = 0xFF00ULL;
     for (Sq x : {0, 2, 5, 7})
         s.origin[static_cast<std::size_t>(x)] = static_cast<std::int8_t>(x);
     put(s, Piece{PieceKind::Queen, Seat::Black}, make_sq(3, 7));
@@ -279,13 +285,23 @@ std::vector<Action> reaction_actions(const State& s) {
             if (!(s.occupied() & bb(x)))
                 out.push_back(coded(ActionKind::Special, RespawnCode, -1, x));
     if (s.nexus_shadow_at_capture) {
-        // The Shadow Nexus move: any piece, ordinary movement, no capture, ending on a light square.
+        // The Shadow Nexus move: "any non-capturing legal move that would leave that piece on a
+        // non-black square". The moves the modes give are legal moves too: Scouting while the
+        // Full Nexus holds (only the e2 pawn's bishop moves end on light squares) and the bishop
+        // moves of the c8 piece while the Shadow Nexus still holds (f8's end on dark squares).
+        const Bitboard light_empty = ~s.occupied() & ~chess::dark_squares;
+        const bool nexus_bishops = shadow_nexus(s);
         Bitboard pieces = s.white;
         while (pieces) {
             const Sq from = pop_lsb(pieces);
             const Piece p = s.board[static_cast<std::size_t>(from)];
             Bitboard t = p.kind == PieceKind::Pawn ? pawn_reach(s, from, 0) : piece_reach(s, from);
-            add_targets(s, out, from, t & ~s.occupied() & ~chess::dark_squares, Ordinary);
+            add_targets(s, out, from, t & light_empty, Ordinary);
+            const Bitboard as_bishop = chess::bishop_attacks(from, s.occupied()) & light_empty & ~t;
+            if (p.kind == PieceKind::Pawn && (from == sq_d1 + 8 || from == sq_e1 + 8) && s.full_nexus)
+                add_targets(s, out, from, as_bishop, Scouting);
+            if ((from == sq_c8 || from == sq_f8) && nexus_bishops)
+                add_targets(s, out, from, as_bishop, NexusBishop);
         }
     }
     return out;
@@ -380,6 +396,7 @@ std::uint64_t position_key(const State& s) {
     mix(immune(s));
     mix(static_cast<std::uint64_t>(s.locked + 1));
     mix(static_cast<std::uint64_t>(s.knights_lost));
+    mix(s.home_pawns);
     return h;
 }
 

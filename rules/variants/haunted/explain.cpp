@@ -124,9 +124,10 @@ RuleError explain(const Board& b, const MoveBuf& legal, const ActionSyntax& synt
 
     const Sq target = chess::from_square(syntax.to);
     const Piece on_target = b.living(target), haunt = b.spirit(target);
-    // A spirit move written like a living one: point at the S form.
+    // A spirit move written like a living one: point at the S form. A rebirth in place (the
+    // spirit pawn already on its last rank) is such a move too (docs/variants/haunted.md).
     for (const HMove& m : legal) {
-        if (m.layer != Layer::Spirit || m.to != target || m.promotion != syntax.promotion)
+        if (m.layer == Layer::Living || m.to != target || m.promotion != syntax.promotion)
             continue;
         const PieceKind kind = b.spirit(m.from).kind;
         const Square from = to_square(m.from);
@@ -134,6 +135,10 @@ RuleError explain(const Board& b, const MoveBuf& legal, const ActionSyntax& synt
             (syntax.from_file >= 0 && from.file != syntax.from_file) ||
             (syntax.from_rank >= 0 && from.rank != syntax.from_rank))
             continue;
+        if (m.layer == Layer::Rebirth)
+            return illegal("no living " + std::string(piece_name(kind)) + " can go to " + where(target) +
+                           ", but your " + spirit_words(b.spirit(m.from)) + " there can be reborn: write " +
+                           spirit_text(b, m, legal));
         return illegal("no living " + std::string(piece_name(kind)) + " can go to " + where(target) + ", but your " +
                        spirit_words(b.spirit(m.from)) + " on " + where(m.from) + " can: write " +
                        spirit_text(b, m, legal));

@@ -12,6 +12,8 @@
 #include "board.h"
 #include "haunted.h"
 
+#include "ghostpost/rules/notation.h"
+
 #include <algorithm>
 
 namespace ghostpost::rules {
@@ -362,8 +364,24 @@ RuleError HauntedGame::explain_illegal(Seat, const ActionSyntax& syntax, std::st
 
 std::optional<Result<NotatedAction>> HauntedGame::read_own_form(Seat seat, std::string_view text) const {
     auto parts = haunted::parse_spirit(text);
-    if (!parts)
-        return std::nullopt;
+    if (!parts) {
+        // Coordinates alone (c6d7) name a spirit's move when no living piece makes that move
+        // (the parser tried those first) and exactly one spirit does.
+        const auto lan = parse_syntax(text);
+        if (!lan || lan->castle != 0 || lan->drop || lan->piece != PieceKind::None || outcome_.over() ||
+            seat != board_.side_to_move())
+            return std::nullopt;
+        std::vector<NotatedAction> found;
+        for (auto& a : notated_actions(seat)) {
+            const Action& x = a.action;
+            if (x.kind == ActionKind::Special && x.to == lan->to && x.from.file == lan->from_file &&
+                x.from.rank == lan->from_rank && x.promotion == lan->promotion)
+                found.push_back(std::move(a));
+        }
+        if (found.size() != 1)
+            return std::nullopt;
+        return Result<NotatedAction>(std::move(found.front()));
+    }
     if (outcome_.over())
         return Result<NotatedAction>(make_error(ErrorKind::GameOver, "the game is over (" + outcome_.reason + ")"));
     if (seat != board_.side_to_move())

@@ -6,6 +6,7 @@
 #include "phantom.h"
 
 #include "chess/fide.h"
+#include "chess/san.h"
 
 #include <algorithm>
 #include <cctype>
@@ -223,6 +224,56 @@ RuleError explain_entry(const Position& pos, const ActionSyntax& syntax, EntryRu
     if (checkers)
         return illegal("you are in check, and entering on " + where + " neither blocks nor takes the checking piece");
     return illegal("the Phantom cannot enter on " + where + " now");
+}
+
+} // namespace ghostpost::rules::phantom
+
+namespace ghostpost::rules::phantom {
+
+bool allows(const Position& pos, EntryRules rules, const ActionSyntax& syntax) {
+    chess::MoveList moves;
+    generate(pos, rules, moves);
+    for (const Move& m : moves) {
+        if (m.type != MoveType::Drop && pos.piece_on(m.to).kind == PieceKind::King)
+            continue;
+        if (syntax.castle != 0) {
+            if (m.type == MoveType::Castle && (syntax.castle == 1) == (m.to > m.from))
+                return true;
+            continue;
+        }
+        const Action a = chess::to_action(pos, m);
+        if (syntax.drop != (a.kind == ActionKind::Drop) || a.to != syntax.to ||
+            (syntax.piece != PieceKind::None && a.piece != syntax.piece) ||
+            (syntax.from_file >= 0 && a.from.file != syntax.from_file) ||
+            (syntax.from_rank >= 0 && a.from.rank != syntax.from_rank) ||
+            a.promotion != syntax.promotion)
+            continue;
+        if (syntax.piece == PieceKind::Pawn && !syntax.capture && syntax.from_file < 0 &&
+            a.kind == ActionKind::Move && a.from.file != a.to.file)
+            continue; // a bare push never means a capture (notation.cpp)
+        return true;
+    }
+    return false;
+}
+
+RuleError explain_seen(const Position& pos, const ActionSyntax& syntax, EntryRules rules,
+                       std::string_view text) {
+    const Seat us = pos.side_to_move();
+    const Bitboard theirs = pos.pieces(opponent(us), PieceKind::Phantom);
+    const Bitboard mine = pos.pieces(us, PieceKind::Phantom);
+    Position seen = theirs ? pos.without(chess::lsb(theirs)) : pos;
+    if (syntax.drop)
+        return explain_entry(seen, syntax, rules, text);
+    const bool from_mine = syntax.from_file >= 0 && syntax.from_rank >= 0 &&
+                           (bb(chess::make_sq(syntax.from_file, syntax.from_rank)) & mine);
+    if (syntax.castle == 0 && (syntax.piece == PieceKind::Phantom || from_mine))
+        return explain_move(seen, syntax, text); // whether it is in play is public, not where
+    Position everyone = mine ? seen.without(chess::lsb(mine)) : seen;
+    if (!mine || !allows(everyone, rules, syntax))
+        return chess::explain_fide_illegal(everyone, syntax, text);
+    // Only the mover's own Phantom forbids it: the reason names its square.
+    RuleError e = explain_move(seen, syntax, text);
+    return e.private_detail.empty() ? refused_privately(e.message) : e;
 }
 
 } // namespace ghostpost::rules::phantom

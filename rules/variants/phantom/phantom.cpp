@@ -3,8 +3,9 @@
 // announcement (F@e4), only once; its moves are announced like any other, but no board in the
 // channel shows it. Each player may peek at the true board a few times (the "lives").
 // Readings chosen (docs/variants/phantom.md): entry only on an empty square and not giving
-// check unless the game's options allow; a move refused because of an unseen Phantom is refused
-// in public and explained in private; no life is charged for it; a move is read on the board
+// check unless the game's options allow; a move is refused first for what the mover sees, in
+// public; one that only an unseen Phantom forbids is refused in public and explained in private;
+// no life is charged for it; moving your own Phantom shows you the card; a move is read on the board
 // without the opponent's Phantom (seen_actions); the board is shown whole once the game is
 // over, however it ended (final_view, ending_reveal).
 #include "phantom.h"
@@ -48,9 +49,11 @@ const VariantInfo& phantom_info() {
             "and cannot be passed through. It enters once, at any time, as that turn's move "
             "(F@e4): by default only on an empty square and not giving check. Its moves are "
             "announced, but boards in the channel never show a Phantom; after you move or enter "
-            "yours, you get a board with it by direct message. peek spends one of your lives "
-            "(3 by default, 0 = hard mode) and shows you both Phantoms privately. A move refused "
-            "because of a Phantom is refused in public and explained to you privately. The "
+            "yours, you get a board with it and the other Phantom by direct message (writing on "
+            "the card shows it). peek spends one of your lives "
+            "(3 by default, 0 = hard mode) and shows you both Phantoms privately. A move your own "
+            "board forbids is refused in public; one that only a Phantom you cannot see forbids "
+            "is refused in public and explained to you privately. The "
             "Phantoms are shown when the game ends.",
         .notation = "Standard algebraic notation with F for the Phantom: e4, Nf3, Fe5, Fxd5, "
                     "O-O, e8=Q. Entry: F@e4 (F@xe4 when it captures). peek at any time. "
@@ -172,9 +175,7 @@ public:
         assert(pos_.is_consistent());
         refresh();
         if (phantom_moved)
-            events.push_back({EventKind::Note,
-                              "your Phantom now stands on " + chess::to_square(move->to).name(),
-                              seat, seat_view(seat)});
+            events.push_back(card_written(seat, move->to));
         if (pos_.in_check() && !outcome_.over())
             events.push_back({EventKind::Check, "check", std::nullopt, std::nullopt});
         if (outcome_.over()) {
@@ -228,6 +229,12 @@ public:
     RuleError explain_illegal(Seat seat, const ActionSyntax& syntax, std::string_view text) const override {
         if (seat != pos_.side_to_move())
             return make_error(ErrorKind::NotYourTurn, "it is " + seat_word(pos_.side_to_move()) + "'s move");
+        // A move the mover's board allows and only the unseen Phantom forbids is a dispute,
+        // settled by the card (the true board) and told privately; any other refusal is read on
+        // the board the mover sees, so it is the same wherever the other Phantom stands.
+        const Bitboard theirs = pos_.pieces(opponent(seat), PieceKind::Phantom);
+        if (!theirs || !phantom::allows(pos_.without(chess::lsb(theirs)), entry_, syntax))
+            return phantom::explain_seen(pos_, syntax, entry_, text);
         if (syntax.drop)
             return phantom::explain_entry(pos_, syntax, entry_, text);
         Position scratch = pos_;
@@ -255,6 +262,21 @@ private:
         legal_.clear();
         phantom::generate(pos_, entry_, legal_);
         outcome_ = chess::fide_outcome(pos_, legal_);
+    }
+
+    // Writing your Phantom's new square on the card shows you the card ("Aside from when you
+    // move your own Phantom and write its new location on the card ..."; in hard mode "the only
+    // way to remind yourself of the opponent's position is to move your own Phantom"): the
+    // mover's private board shows the other Phantom too, when it is in play.
+    Event card_written(Seat seat, chess::Sq to) const {
+        std::string text = "your Phantom now stands on " + chess::to_square(to).name();
+        Shown shown = seat_sees(seat);
+        if (Bitboard theirs = pos_.pieces(opponent(seat), PieceKind::Phantom)) {
+            text += "; writing it on the card you see " + seat_word(opponent(seat)) +
+                    "'s Phantom on " + chess::to_square(chess::lsb(theirs)).name();
+            shown = {true, true};
+        }
+        return private_event(seat, EventKind::Note, std::move(text), make_private(seat, board(shown)));
     }
 
     Result<std::vector<Event>> peek(Seat seat) {

@@ -51,4 +51,15 @@ RuleError explain_move(chess::Position& pos, const ActionSyntax& syntax, std::st
 RuleError explain_entry(const chess::Position& pos, const ActionSyntax& syntax, EntryRules rules,
                         std::string_view text);
 
+// Whether the move or entry `syntax` names a legal action of the side to move in `pos` (a king
+// is never taken), read as the parser reads it: a bare pawn push never names a capture.
+bool allows(const chess::Position& pos, EntryRules rules, const ActionSyntax& syntax);
+
+// Why the move or entry `syntax` of the side to move is refused when the board the mover sees
+// (`pos` without the other side's Phantom) already forbids it. The reason never depends on where
+// the other Phantom stands: it is read on the board everyone sees (no Phantom at all), in public;
+// only when the mover's own Phantom is what forbids the move is the reason the mover's alone.
+RuleError explain_seen(const chess::Position& pos, const ActionSyntax& syntax, EntryRules rules,
+                       std::string_view text);
+
 } // namespace ghostpost::rules::phantom
