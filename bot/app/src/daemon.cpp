@@ -280,7 +280,8 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
 
     std::optional<EnginePlayer> engine;
     if (options.engine)
-        engine.emplace(options.engine_synchronous);
+        engine.emplace(options.engine_synchronous,
+                       EngineQueueOptions{.workers = options.engine_threads});
     // Of several daemons on one database, the one holding this lease polls the platform (and
     // plays the engine's seats there); the others deliver replies and run the time-driven job
     // with it, and one of them takes over within the lease's time when it dies.

@@ -108,6 +108,7 @@ void run_lane(Lane& lane, const config::Settings& settings,
         options.lease = settings.storage.lease;
         options.claim = settings.storage.claim;
         options.monitor = &lane.monitor;
+        options.engine_threads = static_cast<std::size_t>(settings.limits.engine_threads);
         auto store = storage::open_store(location);
         Service service(*store, started->service);
         const DaemonReport report =

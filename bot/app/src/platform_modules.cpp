@@ -147,6 +147,9 @@ ServiceSettings service_settings(const config::Settings& settings, const std::st
     s.vacation_days = settings.clocks.vacation_days;
     s.challenge_expiry = std::int64_t{settings.clocks.challenge_expiry_days} * 86400;
     s.max_open_challenges = settings.clocks.max_open_challenges;
+    s.max_bot_games = settings.limits.max_bot_games;
+    s.max_open_games = settings.limits.max_open_games;
+    s.commands_per_minute = settings.limits.commands_per_minute;
     // The platforms of this daemon, for !invite (a channel of one of them may follow a game).
     for (const PlatformModule& module : modules)
         if (module.enabled(settings))

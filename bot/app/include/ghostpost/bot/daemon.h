@@ -104,6 +104,8 @@ struct DaemonOptions {
     // and whether it thinks on the loop's own thread (the console: replies in a fixed order).
     bool engine = true;
     bool engine_synchronous = false;
+    // How many of the engine's thoughts run at once ([bot] engine_threads); 0: half the cores.
+    std::size_t engine_threads = 0;
     // Several daemons on one database (a shared store): this daemon's name among them, how
     // long its lease on polling the platform lasts unless renewed (it is renewed before every
     // poll, and a poll waits at most a third of it), and how long it holds outbox entries it
