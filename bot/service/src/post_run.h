@@ -6,6 +6,7 @@
 #include "ghostpost/bot/service.h"
 
 #include "ghostpost/bot/command.h"
+#include "ghostpost/bot/engine_player.h"
 #include "ghostpost/render/png.h"
 #include "ghostpost/render/text.h"
 #include "ghostpost/rules/game.h"
@@ -224,6 +225,9 @@ private:
     // Queues `m`, with the accounts of this run's players named by display name in its text
     // (or its blocked notice) on its platform.
     void enqueue(storage::OutgoingMessage m) {
+        // The engine reads its games, not its messages: nothing is sent to its accounts.
+        if (m.to_user && engine_level(m.destination))
+            return;
         for (const PlayerRecord& p : named_)
             if (p.platform == m.platform && (m.text.find(p.name) != std::string::npos ||
                                              m.blocked_notice.find(p.name) != std::string::npos))
