@@ -594,10 +594,14 @@ TEST_CASE("The stated derivation of a die, followed with OpenSSL, gives the game
         std::size_t at = 0;
         while ((at = a.rolls.find(" rolls ", at)) != std::string::npos) {
             at += 7;
+            std::vector<int> faces;
             while (at < a.rolls.size() && a.rolls[at] >= '1' && a.rolls[at] <= '6') {
-                recorded.push_back(a.rolls[at] - '0');
+                faces.push_back(a.rolls[at] - '0');
                 at += 2;
             }
+            // "Black rolls 4 dice" reveals a choice; only a fighter's line lists faces.
+            if (a.rolls.compare(at, 3, "die") != 0)
+                recorded.insert(recorded.end(), faces.begin(), faces.end());
         }
     }
     REQUIRE(recorded.size() == 16);
