@@ -600,7 +600,7 @@ TEST_CASE("The stated derivation of a die, followed with OpenSSL, gives the game
                 at += 2;
             }
             // "Black rolls 4 dice" reveals a choice; only a fighter's line lists faces.
-            if (a.rolls.compare(at, 3, "die") != 0)
+            if (a.rolls.compare(at, 2, "di") != 0)
                 recorded.insert(recorded.end(), faces.begin(), faces.end());
         }
     }
