@@ -214,20 +214,23 @@ TEST_CASE("At the combat deadline the job answers default for the seats still ch
     Fixture f(settings);
     f.post("alice", "!new gnostic @bob tc=3d");
     f.post("bob", "!accept");
-    f.post("alice", "e4");
-    f.post("bob", "d5");
-    f.post("alice", "exd5"); // a combat on d5: both must choose their dice
+    f.post("alice", "Nc3");
+    f.post("bob", "Nf6");
+    f.post("alice", "Nd5");
+    // A combat on d5 between knights: both must choose their dice (a pawn's only choice, roll
+    // 1, would be made for it at once).
+    f.post("bob", "Nxd5");
     f.drain();
     *f.now = start + 6 * 3600 - 1;
     f.service.tick();
-    CHECK(f.store->action_count(1) == 3);
+    CHECK(f.store->action_count(1) == 4);
     *f.now = start + 6 * 3600;
     CHECK(f.service.tick() == 1);
     auto log = f.store->actions(1);
-    REQUIRE(log.size() == 5);
-    CHECK(log[3].text == "default");
+    REQUIRE(log.size() == 6);
     CHECK(log[4].text == "default");
-    CHECK(log[3].seat != log[4].seat);
+    CHECK(log[5].text == "default");
+    CHECK(log[4].seat != log[5].seat);
     bool noted = false;
     for (const auto& r : f.drain())
         noted = noted || (r.starts_with("#lobby: ") &&

@@ -1,11 +1,16 @@
 // Gnostic Chess through the service: the seed's commitment and reveal, secret dice choices by
 // direct message, the record with every roll, and !verify catching a tampered log or seed.
 #include "../storage/temp_path.h"
+#include "ghostpost/bot/engine_player.h"
+#include "ghostpost/bot/game_loader.h"
 #include "ghostpost/bot/random.h"
 #include "ghostpost/bot/service.h"
 #include "ghostpost/storage/sqlite.h"
 
 #include <catch2/catch.hpp>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -46,8 +51,12 @@ public:
         p.text = text;
         p.direct = dm;
         service_.handle(p);
+        return drain();
+    }
+    // The replies queued since the last look, each as "#channel: text" or "@user: text".
+    std::vector<std::string> drain() {
         std::vector<std::string> out;
-        for (const auto& e : store_->due("console", 2000000000, 100)) {
+        for (const auto& e : store_->due("console", 2000000000, 1000)) {
             out.push_back((e.message.to_user ? "@" : "#") + e.message.destination + ": " +
                           e.message.text + (e.message.code.empty() ? "" : "\n" + e.message.code));
             store_->mark_sent(e.id, 0);
@@ -88,6 +97,13 @@ public:
     }
 
     storage::Store& store() { return *store_; }
+    Service& service() { return service_; }
+    // The game as it stands.
+    std::unique_ptr<rules::Game> game(std::int64_t id) {
+        auto rec = store_->game(id);
+        REQUIRE(rec);
+        return bot::load_game(*rec, store_->actions(id)).game;
+    }
 
 private:
     TempPath path_{"gnostic-service"};
@@ -169,16 +185,16 @@ TEST_CASE("!verify recomputes every roll of a finished game from the published s
     Table t;
     t.play_whole_game();
     const auto seed = t.store().game(1)->seed;
-    const std::string verdict = t.last("carol", "!verify 1");
+    const std::string verdict = t.last("carol", "!verify 1", true); // all in one by DM
     INFO(verdict);
-    CHECK(contains(verdict, "#lobby: Game #1: the seed is " + bot::to_hex(seed) +
+    CHECK(contains(verdict, "@carol: Game #1: the seed is " + bot::to_hex(seed) +
                                 "; its SHA-256 is " + bot::sha256_hex(seed) +
                                 ", which must be the hash posted when the game started. Replaying "
                                 "its 12 actions from this seed re-derives every die (16), each "
                                 "gives the rolls the game recorded when it was played, every "
                                 "action is legal where it was played, and the game ends as "
                                 "recorded (0-1, killing the White king): the rolls match."));
-    CHECK(contains(verdict, "the rolls match.\n"
+    CHECK(contains(verdict, "the rolls match. The listing of every roll is below.\n"
                             "ply 8 (roll 4): combat on e1, round 1: Black rolls 4 dice, White "
                             "rolls 1 die\n"
                             "ply 8 (roll 4): combat on e1, round 1: the Black queen rolls 4 3 6 5 "
@@ -194,7 +210,7 @@ TEST_CASE("!verify reports a mismatch when the seed is not the one the game was 
     Table t;
     t.play_whole_game();
     t.tamper("UPDATE games SET seed = zeroblob(32) WHERE id = 1");
-    const std::string verdict = t.last("carol", "!verify 1");
+    const std::string verdict = t.last("carol", "!verify 1", true); // all in one by DM
     INFO(verdict);
     // Other dice: the queen busts in round 2, so the king rolls alone and Black's last choice
     // comes when Black has nothing to decide.
@@ -212,7 +228,7 @@ TEST_CASE("!verify reports a mismatch when a logged dice choice was changed",
     Table t;
     t.play_whole_game();
     t.tamper("UPDATE actions SET text = 'roll 3' WHERE game_id = 1 AND ply = 10");
-    const std::string verdict = t.last("carol", "!verify 1");
+    const std::string verdict = t.last("carol", "!verify 1", true); // all in one by DM
     INFO(verdict);
     // Three dice instead of the seven the channel was told of when the choice was made.
     CHECK(contains(verdict, "The rolls do NOT match: at ply 10 (roll 3) the record says \"combat "
@@ -230,7 +246,7 @@ TEST_CASE("!verify reports a mismatch when a recorded roll was changed",
     t.play_whole_game();
     t.tamper("UPDATE actions SET rolls = replace(rolls, '4 3 6 5 = 18', '6 6 6 6 = 24') "
              "WHERE game_id = 1 AND ply = 8");
-    const std::string verdict = t.last("carol", "!verify 1");
+    const std::string verdict = t.last("carol", "!verify 1", true); // all in one by DM
     INFO(verdict);
     CHECK(contains(verdict, "The rolls do NOT match: at ply 8 (roll 4) the record says \"combat "
                             "on e1, round 1: the Black queen rolls 6 6 6 6 = 24: 0 banked + 18 "
@@ -301,7 +317,7 @@ TEST_CASE("A takeback before any dice leaves !verify reproducing every roll",
         t.say("bob", bob, true);
     }
     REQUIRE(t.store().game(1)->result == "0-1");
-    CHECK(contains(t.last("carol", "!verify 1"), "the rolls match."));
+    CHECK(contains(t.last("carol", "!verify 1", true), "the rolls match."));
 }
 
 TEST_CASE("A standing policy set by direct message leaves no trace in the public record",
@@ -336,4 +352,275 @@ TEST_CASE("A spell that is not possible gets its reason in the channel", "[bot][
     CHECK(t.last("alice", "!move 1 Imprison d7") ==
           "#lobby: Not played in game #1: Imprison d7 is not possible: you cast Imprison already "
           "(each spell once per game).");
+}
+
+// Issue 32: the bot chooses its dice as a player does, by direct message. Before, its first
+// choice of a round was posted in the channel, refused there in public ("roll 3 is secret"),
+// and so both shown to the human and never made.
+TEST_CASE("The bot's first dice choice of a round goes by direct message and is made",
+          "[bot][engine][variant:gnostic]") {
+    Table t;
+    t.say("alice", "!new gnostic bot level=1 tc=none");
+    bot::EnginePlayer engine(true);
+    std::mt19937_64 rng(32);
+    bool bot_decided = false;
+    for (int step = 0; step < 120 && !bot_decided; ++step) {
+        engine.step(t.service(), "console");
+        CHECK(engine.take_failures().empty());
+        for (const auto& r : t.drain()) {
+            INFO(r);
+            if (r.rfind("#lobby", 0) != 0)
+                continue;
+            // Nothing of the bot's secret reaches the channel, not even as a refusal.
+            CHECK_FALSE(contains(r, "Not played"));
+            CHECK_FALSE(contains(r, "is secret"));
+            if (contains(r, "ghostpost (level 1) (Black) has decided in game #1; the choice stays "
+                            "secret until it is revealed.")) {
+                bot_decided = true;
+                // White must still choose: the bot's choice is made and waits for the reveal.
+                CHECK(contains(r, "@alice (White) must choose by direct message"));
+            }
+        }
+        if (bot_decided)
+            break;
+        auto game = t.game(1);
+        REQUIRE_FALSE(game->outcome().over());
+        const auto actions = game->notated_actions(rules::Seat::White);
+        if (actions.empty())
+            continue;
+        if (actions.front().action.kind == rules::ActionKind::Choice) {
+            t.say("alice", "roll 1", true); // alice's own dice, by direct message
+            continue;
+        }
+        std::vector<std::string> captures, quiet;
+        for (const auto& a : actions) {
+            if (a.action.kind != rules::ActionKind::Move)
+                continue;
+            if (a.text.find('x') != std::string::npos && a.text[0] != 'K')
+                captures.push_back(a.text);
+            else if (a.text.size() <= 3)
+                quiet.push_back(a.text);
+        }
+        const auto& pool = captures.empty() ? quiet : captures;
+        t.say("alice", "!move 1 " + (pool.empty() ? actions.front().text
+                                                  : pool[rng() % pool.size()]));
+    }
+    REQUIRE(bot_decided);
+    // The bot's choice is in the log, entered by its engine account's post.
+    const auto log = t.store().actions(1);
+    REQUIRE_FALSE(log.empty());
+    CHECK(log.back().seat == rules::Seat::Black);
+    CHECK(log.back().message_id.starts_with("engine:1:"));
+    CHECK((log.back().text.starts_with("roll ") || log.back().text == "hold"));
+    const auto pending = t.game(1)->pending();
+    REQUIRE(pending.size() == 1);
+    CHECK(pending.front().seat == rules::Seat::White);
+}
+
+// Issue 32: tournament games committed to nothing, though !verify speaks of "the hash posted
+// when the game started".
+TEST_CASE("A tournament game with dice posts its seed's hash when it starts",
+          "[bot][tournament][variant:gnostic]") {
+    Table t;
+    t.say("alice", "!tourney create cup gnostic roundrobin");
+    t.say("alice", "!tourney join cup");
+    t.say("bob", "!tourney join cup");
+    const auto replies = t.say("alice", "!tourney start cup");
+    const auto g = t.store().game(1);
+    REQUIRE(g);
+    bool committed = false;
+    for (const auto& r : replies)
+        committed = committed ||
+                    (r.rfind("#lobby", 0) == 0 &&
+                     contains(r, "Its dice come from a secret seed whose SHA-256 is " +
+                                     bot::sha256_hex(g->seed) + "; the seed is published when "
+                                                                "the game ends"));
+    INFO(replies.size());
+    CHECK(committed);
+}
+
+// Issue 32: a standing policy showed in the ply counts (!board 1 99 counted it, !history did
+// not) and !board 1 k showed the position at the ply where it was set. Two games that differ
+// only in a policy set by direct message must look the same to the channel.
+TEST_CASE("A standing policy shows in no ply count and no earlier position",
+          "[bot][leak][variant:gnostic]") {
+    Table with, without;
+    for (Table* t : {&with, &without}) {
+        t->say("alice", "!new gnostic @bob white");
+        t->say("bob", "!accept");
+        t->say("alice", "e4");
+        if (t == &with)
+            t->say("bob", "policy roll 4 hold 20", true);
+        t->say("bob", "e5");
+        t->say("alice", "Nf3");
+    }
+    CHECK(with.store().action_count(1) == 4);
+    for (const char* ask : {"!history 1", "!board 1 99", "!board 1 0", "!board 1 1", "!board 1 2",
+                            "!board 1 3", "!board 1 4", "!board 1"}) {
+        INFO(ask);
+        CHECK(with.say("carol", ask) == without.say("carol", ask));
+    }
+    CHECK(with.last("carol", "!board 1 99") == "#lobby: Game #1 has only 3 plies.");
+    CHECK(with.game(1)->public_view().board().ply == 3);
+}
+
+// Issue 32: `default` typed as the first choice of a round was taken as a silent anytime action:
+// nobody heard that White had chosen, and !history did not count it.
+TEST_CASE("default typed as a first dice choice is announced and counted like any choice",
+          "[bot][variant:gnostic]") {
+    Table t;
+    t.open_combat();
+    const auto replies = t.say("alice", "default", true);
+    REQUIRE(replies.size() == 3);
+    CHECK(replies[0] == "@alice: Game #1: your standing policy chose roll 3 in the combat on e1; "
+                        "it is revealed when the other side has chosen");
+    CHECK(contains(replies[2], "#lobby: @alice (White) has decided in game #1; the choice stays "
+                               "secret until it is revealed. @bob (Black) must choose"));
+    CHECK(t.last("carol", "!history 1") ==
+          "#lobby: Game #1, Gnostic Chess, 7 plies.\n"
+          "1. f3 e5 2. g4 Qh4 3. a3 Qxe1 {a secret choice}\n");
+}
+
+// Issue 32, correspondence pace: a queen against a king took 52 rounds, one a day, because a
+// standing policy was used only when the 24-hour deadline passed.
+TEST_CASE("With both standing policies set a combat runs to its end in the post that starts it",
+          "[bot][variant:gnostic]") {
+    Table t;
+    t.say("alice", "!new gnostic @bob white");
+    t.say("bob", "!accept");
+    t.say("alice", "policy roll 5 hold 30", true);
+    t.say("bob", "policy roll 4 hold 20", true);
+    for (const auto& [who, text] : std::vector<std::pair<std::string, std::string>>{
+             {"alice", "f3"}, {"bob", "e5"}, {"alice", "g4"}, {"bob", "Qh4"}, {"alice", "a3"}})
+        t.say(who, text);
+    const auto replies = t.say("bob", "Qxe1");
+    REQUIRE(replies.size() >= 1);
+    const std::string& played = replies.front();
+    INFO(played);
+    CHECK(played.rfind("#lobby: @bob (Black) played Qxe1 in game #1.", 0) == 0);
+    CHECK(contains(played, "Combat on e1, round 1: Black rolls 4 dice, White rolls 5 dice."));
+    CHECK((contains(played, "wins the combat on e1") || contains(played, "is a draw")));
+    // Nothing is left to choose: the combat is over within this one post.
+    const auto game = t.game(1);
+    const auto pending = game->pending();
+    CHECK((game->outcome().over() || (pending.size() == 1 && pending[0].what == "move")));
+    // The policies are still nobody else's business: the channel never names them.
+    for (const auto& r : replies)
+        if (r.rfind("#lobby", 0) == 0)
+            CHECK_FALSE(contains(r, "policy roll"));
+}
+
+TEST_CASE("A standing policy chooses at once when its combat needs it, and a forced choice is made",
+          "[bot][variant:gnostic]") {
+    Table t;
+    t.say("alice", "!new gnostic @bob white");
+    t.say("bob", "!accept");
+    t.say("bob", "policy roll 4 hold 20", true);
+    for (const auto& [who, text] : std::vector<std::pair<std::string, std::string>>{
+             {"alice", "f3"}, {"bob", "e5"}, {"alice", "g4"}, {"bob", "Qh4"}, {"alice", "a3"}})
+        t.say(who, text);
+    // Black's policy answers at once and in secret: only White is left to choose.
+    const auto replies = t.say("bob", "Qxe1");
+    REQUIRE(replies.size() >= 2);
+    CHECK(replies[0] == "@bob: Game #1: your standing policy chose roll 4 in the combat on e1; it "
+                        "is revealed when the other side has chosen");
+    int public_replies = 0;
+    for (const auto& r : replies) {
+        if (r.rfind("#lobby", 0) != 0)
+            continue;
+        ++public_replies;
+        CHECK(contains(r, "@alice (White) must choose by direct message the dice of their king "
+                          "in the combat on e1"));
+        CHECK_FALSE(contains(r, "roll 4"));
+    }
+    CHECK(public_replies == 1);
+    const auto pending = t.game(1)->pending();
+    REQUIRE(pending.size() == 1);
+    CHECK(pending[0].seat == rules::Seat::White);
+    // A pawn at the start of its turn can only roll one die: that choice is made for it.
+    Table p;
+    for (const auto& [who, text] : std::vector<std::pair<std::string, std::string>>{
+             {"alice", "!new gnostic @bob white"}, {"bob", "!accept"}, {"alice", "e4"},
+             {"bob", "d5"}})
+        p.say(who, text);
+    bool rolled = false;
+    for (const auto& r : p.say("alice", "exd5"))
+        rolled = rolled || (r.rfind("#lobby", 0) == 0 &&
+                            contains(r, "Combat on d5, round 1: White rolls 1 die, Black rolls 1 "
+                                        "die."));
+    CHECK(rolled);
+}
+
+// Issue 32: !verify answers in the channel with a short summary and gives the listing to the
+// asker; the game's page states how a die comes from the seed, exactly enough to check a game
+// without our source. The test follows the stated procedure with OpenSSL alone.
+TEST_CASE("!verify sums up in the channel and sends the listing by direct message",
+          "[bot][variant:gnostic]") {
+    Table t;
+    t.play_whole_game();
+    const auto seed = t.store().game(1)->seed;
+    const auto replies = t.say("carol", "!verify 1");
+    REQUIRE(replies.size() == 2);
+    CHECK(replies[0] == "#lobby: Game #1: the seed is " + bot::to_hex(seed) + "; its SHA-256 is " +
+                            bot::sha256_hex(seed) +
+                            ", which must be the hash posted when the game started. Replaying "
+                            "its 12 actions from this seed re-derives every die (16), each gives "
+                            "the rolls the game recorded when it was played, every action is "
+                            "legal where it was played, and the game ends as recorded (0-1, "
+                            "killing the White king): the rolls match. The listing of every roll "
+                            "is sent to you by direct message.");
+    CHECK(replies[1].rfind("@carol: Game #1, !verify 1: the listing of every roll is below.\n"
+                           "ply 8 (roll 4): combat on e1, round 1: Black rolls 4 dice, White "
+                           "rolls 1 die\n",
+                           0) == 0);
+}
+
+TEST_CASE("The stated derivation of a die, followed with OpenSSL, gives the game's rolls",
+          "[bot][random][variant:gnostic]") {
+    const std::string stated = bot::dice_derivation();
+    for (const char* part :
+         {"HMAC-SHA256 with the 32 bytes of the seed as the key and i written as 8 bytes, "
+          "big-endian, as the message",
+          "its first 4 bytes read as an unsigned big-endian 32-bit number",
+          "a word of 4294967292", "or more is rejected", "the face is the word modulo 6, plus 1",
+          "the attacker's dice, then the defender's"})
+        CHECK(contains(stated, part));
+    Table t;
+    t.play_whole_game();
+    const auto seed = t.store().game(1)->seed;
+    // The faces the record shows, in order ("... rolls 4 3 6 5 = 18", "... rolls 5 1, a 1 ...").
+    std::vector<int> recorded;
+    for (const auto& a : t.store().actions(1)) {
+        std::size_t at = 0;
+        while ((at = a.rolls.find(" rolls ", at)) != std::string::npos) {
+            at += 7;
+            std::vector<int> faces;
+            while (at < a.rolls.size() && a.rolls[at] >= '1' && a.rolls[at] <= '6') {
+                faces.push_back(a.rolls[at] - '0');
+                at += 2;
+            }
+            // "Black rolls 4 dice" reveals a choice; only a fighter's line lists faces.
+            if (a.rolls.compare(at, 2, "di") != 0)
+                recorded.insert(recorded.end(), faces.begin(), faces.end());
+        }
+    }
+    REQUIRE(recorded.size() == 16);
+    // The procedure as the page states it.
+    std::vector<int> derived;
+    for (std::uint64_t i = 0; derived.size() < recorded.size(); ++i) {
+        unsigned char message[8];
+        for (int k = 0; k < 8; ++k)
+            message[k] = static_cast<unsigned char>(i >> (56 - 8 * k));
+        unsigned char block[EVP_MAX_MD_SIZE];
+        unsigned int length = 0;
+        REQUIRE(HMAC(EVP_sha256(), seed.data(), static_cast<int>(seed.size()), message, 8, block,
+                     &length) != nullptr);
+        const std::uint32_t word = (std::uint32_t{block[0]} << 24) |
+                                   (std::uint32_t{block[1]} << 16) |
+                                   (std::uint32_t{block[2]} << 8) | std::uint32_t{block[3]};
+        if (word >= 4294967292u)
+            continue;
+        derived.push_back(static_cast<int>(word % 6) + 1);
+    }
+    CHECK(derived == recorded);
 }

@@ -167,6 +167,12 @@ TEST_CASE("A whole game of Gnostic Chess commits to its seed, takes dice choices
     check_transcript("gnostic");
 }
 
+TEST_CASE("Both players late in a Gnostic Chess combat on a 12-hour clock: their policies "
+          "answer and nobody loses on time",
+          "[bot][transcript][variant:gnostic]") {
+    check_transcript("gnostic_clock");
+}
+
 TEST_CASE("A four-player round robin runs from creation to final standings",
           "[bot][transcript][tournament]") {
     check_transcript("tourney_roundrobin");

@@ -13,6 +13,8 @@ using test::said;
 namespace {
 
 const char* const knight_fight = "4k3/8/8/4p3/8/5N2/8/4K3 w - - 0 1";
+// Two knights: neither has a forced choice, so both owners must choose.
+const char* const knights = "4k3/8/8/4n3/8/5N2/8/4K3 w - - 0 1";
 
 // Plays `log` from the start with `dice` and returns every public Roll event's text.
 std::vector<std::string> rolls_of(const std::vector<LoggedAction>& log, RandomSource& dice,
@@ -36,7 +38,9 @@ TEST_CASE("A standing policy may be registered at any time and is told only to i
     CHECK(ev[0].only_for == Seat::Black);
     CHECK(ev[0].text == "your standing policy: roll 4 dice, hold at 20 points this turn (used when "
                         "you do not choose before the combat deadline)");
-    CHECK(g->ply() == 1);
+    // No ply: a count that grew would tell everyone that a policy was set (issue 32).
+    CHECK(g->ply() == 0);
+    CHECK(g->public_view().board().ply == 0);
     CHECK(test::seats(*g) == "white"); // still White's move
     CHECK(test::notes(g->seat_view(Seat::Black).board()).find("Your standing policy: roll 4, hold at 20") !=
           std::string::npos);
@@ -51,25 +55,30 @@ TEST_CASE("A standing policy may be registered at any time and is told only to i
 TEST_CASE("At the deadline the service applies default, which follows the standing policy",
           "[variant:gnostic]") {
     auto g = gnostic(knight_fight);
-    act(*g, Seat::White, "policy roll 4 hold 7");
     CHECK(test::refusal(*g, Seat::White, "default") ==
           "default is not possible: default lets your standing policy choose your dice in a combat, "
           "and you have no dice to choose now");
-    act(*g, Seat::White, "Nxe5");
-    // The knight may roll at most 3 dice: the policy's 4 is capped at the piece's value.
+    // The pawn can only roll 1 die at the start of its turn: that choice is made at once.
+    auto ev = act(*g, Seat::White, "Nxe5");
+    CHECK(said(ev).find("[black] roll 1, the only choice of your pawn, in the combat on e5; it is "
+                        "revealed when the other side has chosen") != std::string::npos);
+    CHECK(test::seats(*g) == "white");
+    // Set while White is asked, the policy answers from the next round; `default` uses it now.
+    act(*g, Seat::White, "policy roll 4 hold 7");
+    CHECK(test::seats(*g) == "white");
     Faces dice{3, 3, 2, 2, 6, 6};
-    auto ev = act(*g, Seat::White, "default", dice);
-    CHECK(said(ev) == "[white] your standing policy chose roll 3 in the combat on e5; it is revealed "
-                      "when the other side has chosen");
-    act(*g, Seat::Black, "roll 1", dice); // knight 8, pawn 2
-    // Now the turn total (8) has reached the policy's hold threshold (7).
-    ev = act(*g, Seat::Black, "roll 1", dice);
-    ev = act(*g, Seat::White, "default", dice);
-    // Typed or sent by the clock, `default` says what chose; "did not answer in time" is the
-    // service's to add when the deadline passed (a player who typed it was not late).
-    CHECK(said(ev).rfind("White's standing policy chose hold | "
-                         "combat on e5, round 2: White holds, Black rolls 1 die",
+    // The knight may roll at most 3 dice: the policy's 4 is capped at the piece's value.
+    ev = act(*g, Seat::White, "default", dice); // knight 8, pawn 2
+    CHECK(said(ev).rfind("White's standing policy chose roll 3 | "
+                         "combat on e5, round 1: White rolls 3 dice, Black rolls 1 die",
                          0) == 0);
+    // Round 2: the turn total (8) has reached the policy's hold threshold (7), so the policy
+    // holds at once; the pawn, with points this turn, has a choice to make.
+    CHECK(said(ev).find("[white] your standing policy chose hold in the combat on e5; it is "
+                        "revealed when the other side has chosen") != std::string::npos);
+    CHECK(test::seats(*g) == "black");
+    ev = act(*g, Seat::Black, "roll 1", dice);
+    CHECK(said(ev).rfind("combat on e5, round 2: White holds, Black rolls 1 die", 0) == 0);
 }
 
 TEST_CASE("A policy's words are read as the list of two thousand policies writes them",
@@ -116,7 +125,7 @@ TEST_CASE("A policy's words are read as the list of two thousand policies writes
 
 TEST_CASE("A seat past its combat deadline is answered with `default`, and only in a combat",
           "[variant:gnostic]") {
-    auto g = gnostic(knight_fight);
+    auto g = gnostic(knights);
     CHECK_FALSE(g->deadline_action(Seat::White));
     CHECK_FALSE(g->deadline_action(Seat::Black));
     act(*g, Seat::White, "Nxe5");
@@ -135,11 +144,10 @@ TEST_CASE("A seat past its combat deadline is answered with `default`, and only 
 TEST_CASE("Without a policy the default rolls 3 dice (at most the piece's value) and holds at 15",
           "[variant:gnostic]") {
     auto g = gnostic(knight_fight);
-    act(*g, Seat::White, "Nxe5");
+    act(*g, Seat::White, "Nxe5"); // the pawn's only choice, roll 1, is made at once
     Faces dice{4, 4, 4, 4};
-    act(*g, Seat::White, "default", dice);
-    auto ev = act(*g, Seat::Black, "default", dice);
-    CHECK(said(ev).rfind("Black's standing policy chose roll 1 | "
+    auto ev = act(*g, Seat::White, "default", dice);
+    CHECK(said(ev).rfind("White's standing policy chose roll 3 | "
                          "combat on e5, round 1: White rolls 3 dice, Black rolls 1 die",
                          0) == 0);
     CHECK(g->outcome().status == Status::Ongoing);
@@ -160,23 +168,25 @@ TEST_CASE("Combat choices are written roll N and hold, in any case and spacing",
 TEST_CASE("Every roll comes from the game's stream, so a replay with the seed reproduces it",
           "[variant:gnostic]") {
     const std::vector<LoggedAction> log{
-        {Seat::White, "e4"},     {Seat::Black, "d5"},     {Seat::White, "exd5"},
-        {Seat::Black, "roll 1"}, {Seat::White, "roll 1"}, {Seat::Black, "policy roll 1 hold 3"},
+        {Seat::White, "Nxe5"},
+        {Seat::Black, "roll 1"},
+        {Seat::White, "roll 1"},
+        {Seat::Black, "policy roll 1 hold 3"},
     };
     test::Lcg first(42), again(42), other(7);
-    auto rolls = rolls_of(log, first);
+    auto rolls = rolls_of(log, first, knights);
     REQUIRE(!rolls.empty());
-    CHECK(rolls == rolls_of(log, again));
+    CHECK(rolls == rolls_of(log, again, knights));
     // The log replays through the shared replay() with the same stream, too.
-    auto g = gnostic();
+    auto g = gnostic(knights);
     test::Lcg replayed(42);
     REQUIRE(replay(*g, log, replayed).ok());
-    CHECK(g->ply() == 6);
+    CHECK(g->ply() == 3); // the policy is no ply
     // Another seed gives other dice for at least one of many fights.
     bool differs = false;
     for (std::uint64_t seed = 1; seed < 20 && !differs; ++seed) {
         test::Lcg a(seed), b(seed + 1000);
-        differs = rolls_of(log, a) != rolls_of(log, b);
+        differs = rolls_of(log, a, knights) != rolls_of(log, b, knights);
     }
     CHECK(differs);
 }

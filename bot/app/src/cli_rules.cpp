@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <memory>
@@ -71,12 +72,17 @@ int run_perft(const RulesArgs& args) {
     if (args.divide && args.depth >= 1) {
         rules::NoRandomness no_dice;
         for (const auto& d : game->pending()) {
-            for (const auto& a : game->notated_actions(d.seat)) {
+            // One line per legal action, as perft counts them: the notated list also holds
+            // the other spellings a player may type (an Exchange names its squares either way).
+            const auto notated = game->notated_actions(d.seat);
+            for (const auto& action : game->legal_actions(d.seat)) {
+                const auto named = std::find_if(notated.begin(), notated.end(),
+                                                [&](const auto& a) { return a.action == action; });
                 auto next = game->clone();
-                if (!next->apply(d.seat, a.action, no_dice))
+                if (named == notated.end() || !next->apply(d.seat, action, no_dice))
                     return 1;
                 std::uint64_t n = next->perft(args.depth - 1);
-                std::cout << a.text << ' ' << n << '\n';
+                std::cout << named->text << ' ' << n << '\n';
                 total += n;
             }
         }

@@ -45,6 +45,10 @@ Post engine_post(const EngineTurn& turn, const std::string& command) {
     p.author_id = turn.account;
     p.author_name = turn.name;
     p.text = turn.prefix + command;
+    if (turn.secret && command.starts_with("move ")) {
+        p.direct = true;
+        p.channel = "@" + turn.account;
+    }
     return p;
 }
 

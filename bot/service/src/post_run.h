@@ -6,6 +6,7 @@
 #include "ghostpost/bot/service.h"
 
 #include "ghostpost/bot/command.h"
+#include "ghostpost/bot/engine_player.h"
 #include "ghostpost/render/png.h"
 #include "ghostpost/render/text.h"
 #include "ghostpost/rules/game.h"
@@ -225,6 +226,9 @@ private:
     // (or its blocked notice) on its platform.
     // Every reply is made harmless here (harmless_text), whatever user text it echoes.
     void enqueue(storage::OutgoingMessage m) {
+        // The engine reads its games, not its messages: nothing is sent to its accounts.
+        if (m.to_user && engine_level(m.destination))
+            return;
         m.text = harmless_text(m.text);
         m.code = harmless_text(m.code);
         m.blocked_notice = harmless_text(m.blocked_notice);

@@ -42,6 +42,18 @@ std::uint32_t SeededRandom::uniform(std::uint32_t n) {
     }
 }
 
+std::string dice_derivation() {
+    return "How each die comes from the seed: the game reads a stream of blocks, block i (i = 0, "
+           "1, 2, ... over the whole game) being HMAC-SHA256 with the 32 bytes of the seed as "
+           "the key and i written as 8 bytes, big-endian, as the message. A block's word is its "
+           "first 4 bytes read as an unsigned big-endian 32-bit number. A die takes the next "
+           "block's word: a word of 4294967292 (2^32 - 4, the largest multiple of 6 not above "
+           "2^32) or more is rejected, and the die takes the word of the block after it; "
+           "otherwise the face is the word modulo 6, plus 1. Nothing else reads the stream, and "
+           "dice are read in the order the record lists them: in each round of a combat the "
+           "attacker's dice, then the defender's, each left to right.";
+}
+
 std::vector<std::uint8_t> make_seed() {
     std::vector<std::uint8_t> seed(32);
     if (RAND_bytes(seed.data(), static_cast<int>(seed.size())) != 1)

@@ -61,15 +61,29 @@ void PostRun::cmd_board(const std::vector<std::string>& args) {
     const BoardLook look = post_.direct ? personal_look(author_, *g)
                                         : channel_look(post_.platform, post_.channel);
     std::string header = vs_line(l) + " ";
-    if (at_ply && *at_ply != l.plies) {
-        if (*at_ply > l.plies) {
-            say("Game #" + std::to_string(g->id) + " has only " + std::to_string(l.plies) +
+    // Plies are counted in the public record's entries, as !history and the web page count
+    // them: a standing policy set in secret is no ply, so no count or position tells that it
+    // exists or when it was set.
+    std::vector<std::size_t> shown; // log index of each public entry
+    std::vector<storage::ActionRecord> log;
+    if (at_ply) {
+        log = store_.actions(g->id);
+        const auto texts = public_action_texts(*g, log);
+        for (std::size_t i = 0; i < texts.size(); ++i)
+            if (!texts[i].empty())
+                shown.push_back(i);
+    }
+    const auto public_plies = static_cast<std::int64_t>(shown.size());
+    if (at_ply && *at_ply != public_plies) {
+        if (*at_ply > public_plies) {
+            say("Game #" + std::to_string(g->id) + " has only " + std::to_string(public_plies) +
                 " plies.");
             return;
         }
         // An earlier position is a replay of the first plies; it never enters the cache.
-        LoadedGame replayed =
-            load_game(*g, store_.actions(g->id), static_cast<std::size_t>(*at_ply));
+        const std::size_t upto =
+            *at_ply == 0 ? 0 : shown[static_cast<std::size_t>(*at_ply - 1)] + 1;
+        LoadedGame replayed = load_game(*g, log, upto);
         Loaded earlier;
         earlier.rec = *g;
         earlier.game = std::move(replayed.game);

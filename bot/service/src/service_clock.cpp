@@ -260,6 +260,10 @@ bool PostRun::flag_if_out(Loaded& l) {
     for (const auto& c : rows) {
         if (c.running_since == 0 || time_left(as_clock(c), now_) > 0)
             continue;
+        // A seat the rules can answer for at its deadline (a fighter in a Gnostic Chess combat)
+        // never loses on time there: tick_due plays that answer, for each late seat in turn.
+        if (contains(deciders(l), c.seat) && l.game->deadline_action(c.seat))
+            continue;
         const Seconds at = c.running_since + c.remaining;
         if (!out || at < when) {
             out = c.seat;

@@ -12,6 +12,17 @@ namespace ghostpost::bot {
 
 using namespace detail;
 
+namespace {
+
+// Whether every event of an action is for one seat only: then the action itself was secret.
+bool all_private(const std::vector<rules::Event>& events) {
+    return !events.empty() && std::all_of(events.begin(), events.end(), [](const auto& e) {
+        return e.only_for.has_value() || e.board.has_value();
+    });
+}
+
+} // namespace
+
 void PostRun::start_engine_game(GameRecord g, int level) {
     const PlayerRecord bot = store_.upsert_player(post_.platform, engine_account(level),
                                                   engine_name(s_.settings_.bot_name, level), "");
@@ -103,10 +114,13 @@ std::vector<EngineTurn> Service::engine_turns(const std::string& platform,
         SeededRandom stream(g.seed);
         engine::RecordingRandom dice(stream);
         std::vector<std::size_t> draws_after; // draws made up to each action
+        std::vector<bool> secret_after;       // whether each action told only its own seat
         for (const auto& a : log) {
-            if (auto applied = replay.apply(a, dice); !applied)
+            auto applied = replay.apply(a, dice);
+            if (!applied)
                 throw std::runtime_error(applied.error().message);
             draws_after.push_back(dice.draws().size());
+            secret_after.push_back(all_private(*applied));
         }
         const rules::Game& game = replay.game();
         std::optional<rules::Seat> seat;
@@ -134,10 +148,13 @@ std::vector<EngineTurn> Service::engine_turns(const std::string& platform,
             std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
                 return n.find("(has chosen)") != std::string::npos;
             });
+        // Only a decision that was secret itself is left out: a move whose combat a standing
+        // policy answered at once is public, and the engine's record must keep it.
         if (secret_choice)
             for (std::size_t i = log.size(); i-- > 0;)
                 if (log[i].seat != *seat) {
-                    known = i;
+                    if (secret_after[i])
+                        known = i;
                     break;
                 }
         for (std::size_t i = 0; i < log.size(); ++i) {
@@ -151,8 +168,15 @@ std::vector<EngineTurn> Service::engine_turns(const std::string& platform,
             draws = known == 0 ? 0 : draws_after[known - 1];
         turn.record.draws.assign(dice.draws().begin(),
                                  dice.draws().begin() + static_cast<std::ptrdiff_t>(draws));
-        if (const auto seen = game.seen_actions(*seat); !seen.empty())
+        if (const auto seen = game.seen_actions(*seat); !seen.empty()) {
             turn.fallback = seen.front().text;
+            // A decision that is secret when made (a first dice choice) goes by direct message,
+            // as a player's would: tried on copies, whatever it is, it tells only the seat.
+            auto trial = game.clone();
+            SeededRandom rng = stream;
+            if (auto events = trial->apply(*seat, seen.front().action, rng))
+                turn.secret = all_private(*events);
+        }
         out.push_back(std::move(turn));
     }
     return out;

@@ -185,8 +185,13 @@ void PostRun::play(Loaded& l, Seat seat, const std::string& text) {
     if (!post_.direct && refuse_secret_in_public(l, seat, parsed->action, canonical))
         return;
     const auto legal = l.game->notated_actions(seat);
-    const bool decision = std::any_of(legal.begin(), legal.end(),
-                                      [&](const auto& a) { return a.action == parsed->action; });
+    // The deadline's answer (Gnostic Chess's `default`), typed by the player, answers the
+    // decision like any other choice.
+    const auto on_time = l.game->deadline_action(seat);
+    const bool decision =
+        (on_time && on_time->action == parsed->action) ||
+        std::any_of(legal.begin(), legal.end(),
+                    [&](const auto& a) { return a.action == parsed->action; });
     auto acted = act(l, seat, *parsed, author_.id, post_.message_id, decision);
     if (!acted)
         return;

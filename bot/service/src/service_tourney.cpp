@@ -405,7 +405,8 @@ std::vector<CreatedBoard> PostRun::create_round(const TournamentRecord& t, const
         store_.add_pairing(rec);
         Loaded l = load(g);
         sync_clocks(l); // the first decision's clock starts now
-        made.line = vs_line(l) + " " + next_line(l);
+        // A game with dice commits to its seed here, as every game does when it starts.
+        made.line = vs_line(l) + seed_commitment(g, l.info()) + " " + next_line(l);
         made.next = next_line(l);
         for (Seat seat : {Seat::White, Seat::Black}) {
             const std::string colour =

@@ -105,9 +105,13 @@ Replayed replay_events(const GameRecord& g, const std::vector<storage::ActionRec
     for (const auto& a : log) {
         auto parsed = rules::parse_action(*r.game, a.seat, a.text);
         bool asked = false;
-        if (parsed)
+        if (parsed) {
             for (const auto& n : r.game->notated_actions(a.seat))
                 asked = asked || n.action == parsed->action;
+            // The deadline's answer typed by the player (`default`) is a decision too.
+            const auto on_time = r.game->deadline_action(a.seat);
+            asked = asked || (on_time && on_time->action == parsed->action);
+        }
         const int move_number = r.game->public_view().board().move_number;
         auto events = parsed ? r.game->apply(a.seat, parsed->action, rng)
                              : rules::Result<std::vector<rules::Event>>(parsed.error());
@@ -365,11 +369,21 @@ void PostRun::cmd_verify(const std::vector<std::string>& args) {
         mismatch = "the replay leaves the game under way, but it was recorded as " + g->result +
                    ", " + g->reason;
     }
+    if (listing.empty())
+        listing = "(no rolls)\n";
+    // The channel gets the verdict; the listing, one line per roll, is long, so it goes to the
+    // asker alone (and is on the game's page, which shows every ply with its rolls).
+    const auto answer = [&](const std::string& verdict, const std::string& what) {
+        if (post_.direct) {
+            say(verdict + " " + capitalized(what) + " below.", listing);
+            return;
+        }
+        say(verdict + " " + capitalized(what) + " sent to you by direct message." +
+            web_link(g->id));
+        tell(author_, "Game #" + id + ", " + again + ": " + what + " below.", listing, &*g);
+    };
     if (!mismatch.empty()) {
-        say(head + "The rolls do NOT match: " + mismatch +
-                ". The rolls this seed gives are "
-                "below.",
-            listing.empty() ? std::string("(no rolls)\n") : listing);
+        answer(head + "The rolls do NOT match: " + mismatch + ".", "the rolls this seed gives are");
         return;
     }
     const std::string plies =
@@ -378,12 +392,12 @@ void PostRun::cmd_verify(const std::vector<std::string>& args) {
         g->status == GameStatus::Aborted
             ? std::string("the game was aborted")
             : "the game ends as recorded (" + g->result + ", " + g->reason + ")";
-    say(head + "Replaying its " + plies + " from this seed re-derives every die (" +
-            std::to_string(r.dice) + "), " +
-            (compared ? "each gives the rolls the game recorded when it was played, "
-                      : std::string()) +
-            "every action is legal where it was played, and " + ending + ": the rolls match.",
-        listing.empty() ? std::string("(no rolls)\n") : listing);
+    answer(head + "Replaying its " + plies + " from this seed re-derives every die (" +
+               std::to_string(r.dice) + "), " +
+               (compared ? "each gives the rolls the game recorded when it was played, "
+                         : std::string()) +
+               "every action is legal where it was played, and " + ending + ": the rolls match.",
+           "the listing of every roll is");
 }
 
 } // namespace ghostpost::bot

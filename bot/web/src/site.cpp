@@ -492,9 +492,8 @@ Page Site::Impl::game(std::int64_t id, const std::vector<std::string>& rest, con
             reveal += "<p>The dice came from the secret seed <code id=\"seed\">" +
                       bot::to_hex(g->seed) + "</code>, whose SHA-256 <code>" +
                       bot::sha256_hex(g->seed) +
-                      "</code> was posted when the game started. Each roll is a word of "
-                      "HMAC-SHA256(key = the seed, message = the roll's counter as 8 big-endian "
-                      "bytes); say <code>" +
+                      "</code> was posted when the game started.</p><p class=\"derivation\">" +
+                      esc(bot::dice_derivation()) + "</p><p>Say <code>" +
                       esc(settings.command_prefix) + "verify " + gid +
                       "</code> in the chat and the bot replays the whole log from the seed and "
                       "compares every roll with the record.</p>";
@@ -502,7 +501,8 @@ Page Site::Impl::game(std::int64_t id, const std::vector<std::string>& rest, con
             m += "<h2>Revealed</h2><div class=\"reveal\">" + reveal + "</div>";
     } else if (info->uses_chance && g->status == GameStatus::Ongoing) {
         m += "<p class=\"commitment\">The dice come from a secret seed whose SHA-256 is <code>" +
-             bot::sha256_hex(g->seed) + "</code>; the seed is shown here when the game ends.</p>";
+             bot::sha256_hex(g->seed) + "</code>; the seed is shown here when the game ends.</p>"
+             "<p class=\"derivation\">" + esc(bot::dice_derivation()) + "</p>";
     }
     m += "</div></div>";
     Page p = html(200, document("Game #" + gid, m, true));

@@ -255,6 +255,54 @@ void resolve_round(State& st, RandomSource& rng, std::vector<Event>& events) {
     }
 }
 
+// Whether the running combat makes `f`'s choice without its owner: a standing policy is set,
+// or the piece has one legal answer (a pawn at the start of its turn can only roll 1 die).
+bool automatic(const State& st, const Fighter& f) {
+    const Unit& u = st.board[static_cast<std::size_t>(f.square)];
+    return st.policy[index(u.seat)].has_value() || (conventional_value(u.kind) == 1 && f.turn == 0);
+}
+
+int choice_value(const Action& a) { return a.special == code::hold ? 0 : a.number; }
+
+// Correspondence pace (docs/variants/gnostic.md): a round waits only for choices someone must
+// really make. Whatever is automatic is made as soon as the round needs it; when every choice
+// of a round is, the round is rolled at once, and so on to the end of the combat. A choice
+// made while the other side must still choose is told only to its owner, like a typed one.
+// The cap only guards against a broken random source that never lets a combat end.
+void automatic_choices(State& st, RandomSource& rng, std::vector<Event>& events) {
+    for (int rounds = 0; st.combat && rounds < 10000; ++rounds) {
+        Combat& c = *st.combat;
+        std::vector<Fighter*> waiting, ready;
+        for (Fighter& f : c.fighters) {
+            if (!f.active || f.commit)
+                continue;
+            waiting.push_back(&f);
+            if (automatic(st, f))
+                ready.push_back(&f);
+        }
+        if (ready.empty())
+            return;
+        for (Fighter* f : ready) {
+            const Unit& u = st.board[static_cast<std::size_t>(f->square)];
+            f->commit = choice_value(policy_choice(st, u.seat));
+        }
+        if (ready.size() < waiting.size()) {
+            const Fighter& f = *ready.front();
+            const Unit& u = st.board[static_cast<std::size_t>(f.square)];
+            const std::string what = *f.commit == 0 ? "hold" : "roll " + std::to_string(*f.commit);
+            events.push_back(private_event(
+                u.seat, EventKind::Note,
+                (st.policy[index(u.seat)] ? "your standing policy chose " + what
+                                          : what + ", the only choice of your " +
+                                                std::string(piece_name(u.kind)) + ",") +
+                    " in the combat on " + sq_name(c.contested) +
+                    "; it is revealed when the other side has chosen"));
+            return;
+        }
+        resolve_round(st, rng, events);
+    }
+}
+
 std::vector<Event> commit(State& st, Seat seat, int choice, RandomSource& rng, bool by_default) {
     Combat& c = *st.combat;
     Fighter* mine = nullptr;
@@ -280,6 +328,7 @@ std::vector<Event> commit(State& st, Seat seat, int choice, RandomSource& rng, b
         events.push_back(public_event(EventKind::Note, std::string(seat == Seat::White ? "White" : "Black") +
                                                            "'s standing policy chose " + what));
     resolve_round(st, rng, events);
+    automatic_choices(st, rng, events);
     return events;
 }
 
@@ -356,7 +405,11 @@ std::vector<Event> cast(State& st, Seat seat, const Action& a) {
 
 std::vector<Event> apply_action(State& st, Seat seat, const Action& a, RandomSource& rng) {
     switch (a.kind) {
-    case ActionKind::Move: return play_move(st, a);
+    case ActionKind::Move: {
+        auto events = play_move(st, a);
+        automatic_choices(st, rng, events);
+        return events;
+    }
     case ActionKind::Pass: {
         std::vector<Event> events{public_event(EventKind::Note, std::string(seat == Seat::White ? "White" : "Black") +
                                                                     " has no move and passes")};

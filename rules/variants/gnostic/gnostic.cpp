@@ -219,7 +219,10 @@ public:
             if (action.special == code::use_default && !must_choose_dice(seat))
                 return make_error(ErrorKind::NotYourTurn,
                                   std::string(seat_name(seat)) + " has no dice to choose now");
-            ++plies_;
+            // A standing policy is no ply: the views' count must not tell that one was set.
+            // `default` is a dice choice like any other and counts.
+            if (action.special == code::use_default)
+                ++plies_;
             return gnostic::apply_action(st_, seat, action, rng);
         }
         auto legal = gnostic::legal_actions(st_, seat);

@@ -52,6 +52,9 @@ struct EngineTurn {
     std::optional<rules::SeatView> view;
     engine::PublicRecord record;
     std::string fallback; // a legal action of the seat as it sees the board, if the engine fails
+    // The decision is secret when made (a first dice choice in a Gnostic Chess combat): the
+    // answer is sent by direct message, like a player's, so the channel learns nothing of it.
+    bool secret = false;
     // The other player's open offers: a takeback is granted at once; a draw is accepted when
     // the engine, to decide, finds its position worse, and otherwise answered by playing on.
     bool takeback_offered = false;

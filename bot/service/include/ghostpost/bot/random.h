@@ -35,6 +35,10 @@ private:
     std::uint64_t counter_ = 0;
 };
 
+// How a die's face comes from the seed, in words an outsider can follow without our source
+// (the game's page states it; tests/bot/random_test.cpp follows it with OpenSSL alone).
+std::string dice_derivation();
+
 // 32 fresh secret bytes. Errors: std::runtime_error when OpenSSL cannot provide them.
 std::vector<std::uint8_t> make_seed();
 // Lower-case hex of the SHA-256 of `bytes` (the public commitment to a seed).
