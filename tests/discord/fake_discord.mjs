@@ -70,7 +70,7 @@ const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true
 ajv.addSchema({ $id: "discord", components: spec.components });
 const validators = {};
 function validator(name) {
-    validators[name] ??= ajv.compile({ $ref: `discord#/components/schemas/${name}` });
+    validators[name] ??= compiledAnswers[`request${name}`] ?? ajv.compile({ $ref: `discord#/components/schemas/${name}` });
     return validators[name];
 }
 
@@ -84,9 +84,12 @@ function check(where, schemaName, value) {
         violation(where, validate.errors.map((e) => `${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`).join("; "));
 }
 
-// The response schemas of the routes the fake serves. Compiling MessageResponse's web of
-// references takes seconds, so their validators are generated once as code and kept in
-// node_modules/.cache, keyed by the description and this file.
+// The request bodies the fake checks, and the response schemas of the routes it serves.
+// Compiling MessageResponse's web of references takes seconds, long enough to stall the
+// Gateway's heartbeats, so their validators are generated once as code and kept in
+// node_modules/.cache, keyed by the description.
+const REQUESTS = ["MessageCreateRequest", "ApplicationCommandUpdateRequest", "CreateMessageInteractionCallbackRequest",
+    "IncomingWebhookUpdateRequestPartial", "CreatePrivateChannelRequest"];
 // The callback is answered 204 (a deferred response) only: its 200 schema is left out.
 const SERVED = {
     "/gateway/bot": ["get"], "/channels/{channel_id}": ["get"], "/channels/{channel_id}/messages": ["get", "post"],
@@ -118,7 +121,7 @@ for (const { item } of operations)
         }
 const here = url.fileURLToPath(import.meta.url);
 const cacheKey = crypto.createHash("sha256").update(JSON.stringify(spec.components)).update(answerTexts.join("\n"))
-    .digest("hex").slice(0, 20);
+    .update(REQUESTS.join()).digest("hex").slice(0, 20);
 const cacheDir = path.join(path.dirname(here), "node_modules", ".cache");
 const cacheFile = path.join(cacheDir, `fake-discord-answers-${cacheKey}.cjs`);
 if (!fs.existsSync(cacheFile)) {
@@ -129,6 +132,10 @@ if (!fs.existsSync(cacheFile)) {
         build.addSchema({ ...JSON.parse(text), $id: `answer${i}` });
         exports[`answer${i}`] = `answer${i}`;
     });
+    for (const name of REQUESTS) {
+        build.addSchema({ $ref: `discord#/components/schemas/${name}`, $id: `request${name}` });
+        exports[`request${name}`] = `request${name}`;
+    }
     fs.mkdirSync(cacheDir, { recursive: true });
     const scratch = `${cacheFile}.${process.pid}`;
     fs.writeFileSync(scratch, standaloneCode(build, exports));

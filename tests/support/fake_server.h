@@ -152,7 +152,9 @@ public:
     FakeServer(const TempDir& dir, const std::string& name, const std::vector<std::string>& argv)
         : out_(dir.path() / (name + ".out")), err_(dir.path() / (name + ".err")),
           child_(on_any_port(argv), out_, err_) {
-        const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+        // Generous: the first start of the fake Discord after its API description changed
+        // builds its validators' cache, which takes a minute on a busy machine.
+        const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(120);
         while (port_ == 0 && std::chrono::steady_clock::now() < end) {
             const std::string text = read_file(out_);
             if (text.starts_with("PORT ") && text.find('\n') != std::string::npos)
