@@ -293,14 +293,17 @@ private:
 TEST_CASE("Two Gnostic Chess runs that differ only in one player's secret dice choices and "
           "policies look the same to everyone else",
           "[bot][leak][variant:gnostic]") {
+    // Four scripts, one against the bot, so the suite's debug build runs it in well under a
+    // minute (bench-length runs: raise the count and the steps by hand).
     Tally tally;
-    for (std::uint32_t n = 0; n < 6; ++n) {
+    for (std::uint32_t n = 0; n < 4; ++n) {
         INFO("script " << n);
-        Script(3200 + n, n % 3 == 2, tally).play(60);
+        Script(3200 + n, n == 2, tally).play(40);
     }
-    CHECK(tally.posts > 200);
-    CHECK(tally.hidden > 20);
+    // The scripts are fixed: 192 posts, 16 hidden decisions, 18 combats, 5 takebacks.
+    CHECK(tally.posts > 150);
+    CHECK(tally.hidden > 10);
     CHECK(tally.combats > 5);
     CHECK(tally.takebacks > 0);
-    CHECK(tally.bot_games == 2);
+    CHECK(tally.bot_games == 1);
 }

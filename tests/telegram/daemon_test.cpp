@@ -186,6 +186,13 @@ TEST_CASE("every line the Telegram lane logs names the platform, poll_failed inc
     auto daemon = start_daemon(dir, write_config(dir, fake));
     fake.say(-1001, 7, "alice", "!new chess @bob");
     REQUIRE(eventually([&] { return fake.sent().size() == 1; }, std::chrono::seconds(30)));
+    // The fake has the reply as soon as it is asked; the daemon logs it once the answer is read.
+    REQUIRE(eventually(
+        [&] {
+            return test::read_file(dir.path() / "daemon.err").find("\"event\":\"reply_sent\"") !=
+                   std::string::npos;
+        },
+        std::chrono::seconds(10)));
     daemon->signal(SIGINT);
     CHECK(daemon->wait_exit(std::chrono::seconds(2)) == 0);
 

@@ -103,7 +103,7 @@ Replayed replay_events(const GameRecord& g, const std::vector<storage::ActionRec
     SeededRandom stream(seed);
     CountingRandom rng(stream, r.dice);
     for (const auto& a : log) {
-        auto parsed = rules::parse_action(*r.game, a.seat, a.text);
+        auto parsed = rules::read_recorded_action(*r.game, a.seat, a.text);
         bool asked = false;
         if (parsed) {
             for (const auto& n : r.game->notated_actions(a.seat))
