@@ -20,19 +20,6 @@ using test::FakeTelegram;
 
 namespace {
 
-int free_port() {
-    const int fd = socket(AF_INET, SOCK_STREAM, 0);
-    REQUIRE(fd >= 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    REQUIRE(bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
-    socklen_t size = sizeof address;
-    REQUIRE(getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size) == 0);
-    close(fd);
-    return ntohs(address.sin_port);
-}
-
 json health(int port) {
     bot::CurlHttpClient http;
     bot::HttpRequest request;
@@ -106,14 +93,14 @@ TEST_CASE("four platforms in one daemon: each down or refused in turn, the other
     Platforms p;
     p.matrix.control("eager", {{"user", "@alice:fake.test"}});
     p.room = p.matrix.create_room("@alice:fake.test", {});
-    const int metrics = free_port();
-    auto daemon = test::Child(
-        {GHOSTPOST_BINARY, "run", "--config", write_config(dir, p, metrics).string()},
-        dir.path() / "daemon.out", dir.path() / "daemon.err",
-        {std::string("GHOSTPOST_TELEGRAM_TOKEN=") + FakeTelegram::token,
-         std::string("GHOSTPOST_DISCORD_TOKEN=") + FakeDiscord::token,
-         std::string("GHOSTPOST_MATRIX_TOKEN=") + FakeMatrix::token,
-         std::string("GHOSTPOST_DISCOURSE_API_KEY=") + FakeDiscourse::key});
+    const int metrics = test::free_loopback_port();
+    auto daemon =
+        test::Child({GHOSTPOST_BINARY, "run", "--config", write_config(dir, p, metrics).string()},
+                    dir.path() / "daemon.out", dir.path() / "daemon.err",
+                    {std::string("GHOSTPOST_TELEGRAM_TOKEN=") + FakeTelegram::token,
+                     std::string("GHOSTPOST_DISCORD_TOKEN=") + FakeDiscord::token,
+                     std::string("GHOSTPOST_MATRIX_TOKEN=") + FakeMatrix::token,
+                     std::string("GHOSTPOST_DISCOURSE_API_KEY=") + FakeDiscourse::key});
     REQUIRE(test::eventually(
         [&] {
             try {
@@ -188,8 +175,8 @@ TEST_CASE("four platforms in one daemon: each down or refused in turn, the other
     for (const std::string name : Platforms::names)
         CHECK(p.replies(name) == asked[name]);
     const std::string err = test::read_file(dir.path() / "daemon.err");
-    for (const char* secret : {FakeTelegram::token, FakeDiscord::token, FakeMatrix::token,
-                               FakeDiscourse::key})
+    for (const char* secret :
+         {FakeTelegram::token, FakeDiscord::token, FakeMatrix::token, FakeDiscourse::key})
         CHECK(err.find(secret) == std::string::npos);
     CHECK(p.telegram.violations().empty());
     CHECK(p.matrix.violations().empty());

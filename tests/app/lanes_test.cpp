@@ -4,6 +4,7 @@
 #include "../matrix/fake_matrix.h"
 #include "../telegram/fake_telegram.h"
 #include "ghostpost/storage/store.h"
+#include "promtool.h"
 
 #include <algorithm>
 #include <cstring>
@@ -19,23 +20,9 @@ using test::FakeTelegram;
 
 namespace {
 
-const std::vector<std::string> tokens{
-    std::string("GHOSTPOST_TELEGRAM_TOKEN=") + FakeTelegram::token,
-    std::string("GHOSTPOST_MATRIX_TOKEN=") + FakeMatrix::token};
-
-// A loopback port where nothing listens: bound, then closed.
-int closed_port() {
-    const int fd = socket(AF_INET, SOCK_STREAM, 0);
-    REQUIRE(fd >= 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    REQUIRE(bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
-    socklen_t size = sizeof address;
-    REQUIRE(getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size) == 0);
-    close(fd);
-    return ntohs(address.sin_port);
-}
+const std::vector<std::string> tokens{std::string("GHOSTPOST_TELEGRAM_TOKEN=") +
+                                          FakeTelegram::token,
+                                      std::string("GHOSTPOST_MATRIX_TOKEN=") + FakeMatrix::token};
 
 std::filesystem::path write_config(const test::TempDir& dir, const std::string& telegram_url,
                                    const std::string& matrix_url, int metrics_port = 0) {
@@ -115,21 +102,6 @@ std::pair<long, std::string> get(int port, const std::string& path) {
     }
 }
 
-// promtool's verdict on a metrics text: its exit status and what it printed.
-std::pair<int, std::string> promtool(const test::TempDir& dir, const std::string& text) {
-    const auto path = dir.path() / "metrics.txt";
-    std::ofstream(path) << text;
-    const std::string command =
-        std::string(GHOSTPOST_PROMTOOL) + " check metrics < " + path.string() + " 2>&1";
-    std::FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    std::string said;
-    char buffer[512];
-    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr)
-        said += buffer;
-    return {WEXITSTATUS(pclose(pipe)), said};
-}
-
 // Telegram answers a direct "!help" (a positive chat id is a private chat).
 bool telegram_answers(FakeTelegram& telegram, std::size_t already,
                       std::chrono::milliseconds within) {
@@ -144,9 +116,10 @@ TEST_CASE("a platform out of reach at start-up delays no other platform nor the 
     test::TempDir dir;
     test::TempDir telegram_dir;
     FakeTelegram telegram(telegram_dir);
-    const int metrics = closed_port();
-    const auto config = write_config(
-        dir, telegram.url(), "http://127.0.0.1:" + std::to_string(closed_port()), metrics);
+    const int metrics = test::free_loopback_port();
+    const auto config =
+        write_config(dir, telegram.url(),
+                     "http://127.0.0.1:" + std::to_string(test::free_loopback_port()), metrics);
     const auto started = std::chrono::steady_clock::now();
     auto daemon = start_daemon(dir, config);
 
@@ -230,7 +203,7 @@ TEST_CASE("under systemd the daemon says it is ready, pings the watchdog and say
     test::TempDir telegram_dir;
     FakeTelegram telegram(telegram_dir);
     const auto config = write_config(
-        dir, telegram.url(), "http://127.0.0.1:" + std::to_string(closed_port()));
+        dir, telegram.url(), "http://127.0.0.1:" + std::to_string(test::free_loopback_port()));
     NotifySocket systemd(dir.path() / "notify");
     std::vector<std::string> environment = tokens;
     environment.push_back("NOTIFY_SOCKET=" + (dir.path() / "notify").string());
@@ -260,14 +233,18 @@ TEST_CASE("/metrics counts a scripted game exactly, and promtool accepts it", "[
     test::TempDir matrix_dir;
     FakeTelegram telegram(telegram_dir);
     FakeMatrix matrix(matrix_dir);
-    const int metrics = closed_port();
+    const int metrics = test::free_loopback_port();
     auto daemon = start_daemon(dir, write_config(dir, telegram.url(), matrix.url(), metrics));
     REQUIRE(test::eventually([&] { return get(metrics, "/healthz").first == 200; },
                              std::chrono::seconds(15)));
 
     const std::vector<std::pair<std::string, std::string>> game{
-        {"alice", "!new chess @bob white tc=none"}, {"bob", "!accept"}, {"alice", "e4"},
-        {"bob", "e5"}, {"alice", "Qh5"}, {"bob", "Nc6"}};
+        {"alice", "!new chess @bob white tc=none"},
+        {"bob", "!accept"},
+        {"alice", "e4"},
+        {"bob", "e5"},
+        {"alice", "Qh5"},
+        {"bob", "Nc6"}};
     std::size_t replies = 0;
     for (const auto& [who, text] : game) {
         telegram.say(-1001, who == "alice" ? 7 : 8, who, text);
@@ -278,8 +255,8 @@ TEST_CASE("/metrics counts a scripted game exactly, and promtool accepts it", "[
     telegram.say(-1001, 9, "carol", "nice game, both of you"); // chatter: handled, no reply
     REQUIRE(test::eventually(
         [&] {
-            return get(metrics, "/metrics").second.find(
-                       "\nghostpost_posts_handled_total{platform=\"telegram\"} 7\n") !=
+            return get(metrics, "/metrics")
+                       .second.find("\nghostpost_posts_handled_total{platform=\"telegram\"} 7\n") !=
                    std::string::npos;
         },
         std::chrono::seconds(10)));
@@ -301,7 +278,7 @@ TEST_CASE("/metrics counts a scripted game exactly, and promtool accepts it", "[
     CHECK(has("ghostpost_platform_up{platform=\"telegram\"} 1"));
     CHECK(has("ghostpost_platform_up{platform=\"matrix\"} 1"));
     CHECK(has("ghostpost_database_up 1"));
-    const auto [verdict, said] = promtool(dir, text);
+    const auto [verdict, said] = test::promtool(text);
     INFO(said);
     CHECK(verdict == 0);
     daemon->signal(SIGTERM);

@@ -1,6 +1,7 @@
 // The operators' view of the lanes: states and counters as the lanes report them, /healthz's
 // JSON and status, /metrics in the Prometheus text format (checked by Debian's promtool).
 #include "ghostpost/bot/monitor.h"
+#include "promtool.h"
 
 #include <catch2/catch.hpp>
 #include <cstdio>
@@ -12,29 +13,7 @@
 using namespace ghostpost::bot;
 using nlohmann::json;
 
-namespace {
-
-// promtool's verdict on a metrics text: its exit status and what it printed.
-std::pair<int, std::string> promtool(const std::string& text) {
-    char path[] = "/tmp/ghostpost-metrics-XXXXXX";
-    const int fd = mkstemp(path);
-    REQUIRE(fd >= 0);
-    close(fd);
-    std::ofstream(path) << text;
-    const std::string command =
-        std::string(GHOSTPOST_PROMTOOL) + " check metrics < " + path + " 2>&1";
-    std::FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    std::string said;
-    char buffer[512];
-    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr)
-        said += buffer;
-    const int status = pclose(pipe);
-    std::filesystem::remove(path);
-    return {WEXITSTATUS(status), said};
-}
-
-} // namespace
+namespace {} // namespace
 
 TEST_CASE("a lane's state and counters are what it reported", "[monitor]") {
     std::int64_t now = 1000;
@@ -131,7 +110,8 @@ TEST_CASE("/metrics is the Prometheus text format, with the exact counts", "[mon
     figures.backlog["discord"] = {2, 6950};
     figures.games_under_way = {{"chess", 4}, {"phantom", 1}};
     now = 7010;
-    const std::string text = render_metrics({telegram.snapshot(), discord.snapshot()}, figures, now);
+    const std::string text =
+        render_metrics({telegram.snapshot(), discord.snapshot()}, figures, now);
 
     const auto has = [&](const std::string& line) {
         return text.find("\n" + line + "\n") != std::string::npos;
@@ -156,11 +136,11 @@ TEST_CASE("/metrics is the Prometheus text format, with the exact counts", "[mon
     CHECK(has("ghostpost_games_under_way{variant=\"phantom\"} 1"));
     CHECK(has("ghostpost_database_up 1"));
 
-    const auto [status, said] = promtool(text);
+    const auto [status, said] = ghostpost::test::promtool(text);
     INFO(said);
     CHECK(status == 0);
     // promtool can fail: a counter without _total is refused, which shows the check is real.
     const auto [bad_status, bad_said] =
-        promtool("# HELP x_sent Things.\n# TYPE x_sent counter\nx_sent 1\n");
+        ghostpost::test::promtool("# HELP x_sent Things.\n# TYPE x_sent counter\nx_sent 1\n");
     CHECK(bad_status != 0);
 }

@@ -21,10 +21,12 @@
 #include <exception>
 #include <fcntl.h>
 #include <filesystem>
+#include <netinet/in.h>
 #include <nlohmann/json.hpp>
 #include <spawn.h>
 #include <sstream>
 #include <string>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -123,6 +125,21 @@ inline std::string read_file(const std::filesystem::path& path) {
     }
     std::fclose(f);
     return text;
+}
+
+// A loopback TCP port where nothing listens now: bound, read, closed. Another process may take
+// it meanwhile; tests use it for an address of the daemon's own or one that refuses.
+inline int free_loopback_port() {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    REQUIRE(fd >= 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+    socklen_t size = sizeof address;
+    REQUIRE(getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size) == 0);
+    close(fd);
+    return ntohs(address.sin_port);
 }
 
 // A fresh directory under the system's temp dir, removed at the end of the test.

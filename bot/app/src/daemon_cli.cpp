@@ -65,8 +65,8 @@ std::string refusal_hint(const std::string& platform) {
 
 // The lane's thread: the start-up check, retried with backoff until it passes, is refused, or
 // the daemon stops; then the poll loop on a database connection of its own.
-void run_lane(Lane& lane, const config::Settings& settings,
-              const storage::StoreLocation& location, const std::string& holder) {
+void run_lane(Lane& lane, const config::Settings& settings, const storage::StoreLocation& location,
+              const std::string& holder) {
     const std::string name = lane.module.name;
     const auto refuse = [&](const std::string& why) {
         lane.monitor.set_state(LaneState::Refused, why);
@@ -127,7 +127,9 @@ void run_lane(Lane& lane, const config::Settings& settings,
 void run_jobs(const storage::StoreLocation& location, const ServiceSettings& settings,
               std::chrono::seconds interval, StopToken& stop,
               std::atomic<std::chrono::steady_clock::rep>& beat) {
-    const auto mark = [&] { beat.store(std::chrono::steady_clock::now().time_since_epoch().count()); };
+    const auto mark = [&] {
+        beat.store(std::chrono::steady_clock::now().time_since_epoch().count());
+    };
     std::unique_ptr<storage::Store> store;
     std::optional<Service> service;
     bool started = false;
@@ -198,9 +200,9 @@ int run(const std::string& config_path, bool check_only) {
         std::string names;
         for (const PlatformModule& module : platform_modules())
             names += std::string(names.empty() ? "" : ", ") + "[platform." + module.name + "]";
-        log::error("bad_configuration",
-                   {{"error", config_path + ": platform: no platform configured (add " + names +
-                                  ")"}});
+        log::error(
+            "bad_configuration",
+            {{"error", config_path + ": platform: no platform configured (add " + names + ")"}});
         return 2;
     }
     if (!settings.storage.password.empty())
@@ -276,8 +278,8 @@ int run(const std::string& config_path, bool check_only) {
         const bool shared = storage::open_store(location)->shared();
         const std::string holder = daemon_name();
         if (shared)
-            log::info("shared_database", {{"daemon", holder},
-                                          {"lease_seconds", settings.storage.lease.count()}});
+            log::info("shared_database",
+                      {{"daemon", holder}, {"lease_seconds", settings.storage.lease.count()}});
         monitor.set_figures(figures_reader(location));
         // The web view, when configured: its own connections and threads, read-only.
         if (!settings.web.listen.empty()) {
@@ -318,8 +320,9 @@ int run(const std::string& config_path, bool check_only) {
         // every live lane and the jobs go round (a wedged thread stops them, and systemd
         // restarts the daemon).
         const auto watchdog = systemd::watchdog_interval();
-        const auto pause = watchdog ? std::chrono::duration_cast<std::chrono::milliseconds>(*watchdog) / 3
-                                    : std::chrono::milliseconds(500);
+        const auto pause =
+            watchdog ? std::chrono::duration_cast<std::chrono::milliseconds>(*watchdog) / 3
+                     : std::chrono::milliseconds(500);
         const auto stale = std::chrono::seconds(150);
         while (!stop.stop_requested()) {
             bool all_ended = true;
@@ -391,9 +394,8 @@ void add_run_command(CLI::App& app, int& exit_status) {
                       "read the configuration and open the database, then exit: 0 when the "
                       "daemon could start, 2 for a bad configuration, 1 when the database "
                       "cannot be opened");
-    command->callback([config_path, check_only, &exit_status] {
-        exit_status = run(*config_path, *check_only);
-    });
+    command->callback(
+        [config_path, check_only, &exit_status] { exit_status = run(*config_path, *check_only); });
 }
 
 } // namespace ghostpost::bot

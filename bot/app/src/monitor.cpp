@@ -210,20 +210,17 @@ std::string render_metrics(const std::vector<LaneSnapshot>& lanes, const StoreFi
                               auto value) {
         family(out, name, type, help);
         for (const LaneSnapshot& lane : lanes)
-            out << name << "{platform=\"" << label(lane.platform) << "\"} " << value(lane)
-                << '\n';
+            out << name << "{platform=\"" << label(lane.platform) << "\"} " << value(lane) << '\n';
     };
     per_lane("ghostpost_platform_up", "gauge", "1 when the platform lane polls, 0 otherwise.",
              [](const LaneSnapshot& l) { return l.state == LaneState::Polling ? 1 : 0; });
     family(out, "ghostpost_platform_state", "gauge",
            "The platform lane's state: 1 for the state it is in, 0 for the others.");
     for (const LaneSnapshot& lane : lanes)
-        for (const LaneState state : {LaneState::Starting, LaneState::Polling,
-                                      LaneState::Retrying, LaneState::Refused,
-                                      LaneState::Stopped})
-            out << "ghostpost_platform_state{platform=\"" << label(lane.platform)
-                << "\",state=\"" << to_string(state) << "\"} " << (lane.state == state ? 1 : 0)
-                << '\n';
+        for (const LaneState state : {LaneState::Starting, LaneState::Polling, LaneState::Retrying,
+                                      LaneState::Refused, LaneState::Stopped})
+            out << "ghostpost_platform_state{platform=\"" << label(lane.platform) << "\",state=\""
+                << to_string(state) << "\"} " << (lane.state == state ? 1 : 0) << '\n';
     per_lane("ghostpost_posts_handled_total", "counter", "Posts handled, duplicates included.",
              [](const LaneSnapshot& l) { return l.posts_handled; });
     per_lane("ghostpost_replies_sent_total", "counter", "Replies the platform took.",
@@ -231,8 +228,7 @@ std::string render_metrics(const std::vector<LaneSnapshot>& lanes, const StoreFi
     per_lane("ghostpost_replies_retried_total", "counter",
              "Replies put back for a later try (rate limited, failing, private chat not open).",
              [](const LaneSnapshot& l) { return l.replies_retried; });
-    per_lane("ghostpost_replies_failed_total", "counter",
-             "Replies the platform refused for good.",
+    per_lane("ghostpost_replies_failed_total", "counter", "Replies the platform refused for good.",
              [](const LaneSnapshot& l) { return l.replies_failed; });
     per_lane("ghostpost_poll_errors_total", "counter", "Polls that failed.",
              [](const LaneSnapshot& l) { return l.poll_errors; });
@@ -274,8 +270,7 @@ std::string render_metrics(const std::vector<LaneSnapshot>& lanes, const StoreFi
     }
     family(out, "ghostpost_games_under_way", "gauge", "Games under way, by variant.");
     for (const auto& [variant, count] : figures.games_under_way)
-        out << "ghostpost_games_under_way{variant=\"" << label(variant) << "\"} " << count
-            << '\n';
+        out << "ghostpost_games_under_way{variant=\"" << label(variant) << "\"} " << count << '\n';
     family(out, "ghostpost_database_up", "gauge", "1 when the database answered, 0 otherwise.");
     out << "ghostpost_database_up " << (figures.error.empty() ? 1 : 0) << '\n';
     return out.str();

@@ -41,8 +41,8 @@ StartedPlatform start_telegram(const config::Settings& settings, HttpClient& htt
     const std::string bot_name = telegram->identify();
     log::info("bot_identified", {{"platform", "telegram"}, {"username", bot_name}});
     telegram->publish_commands(); // a failure is logged and changes nothing
-    StartedPlatform started{std::move(telegram), service_settings(settings, "telegram", bot_name),
-                            {}};
+    StartedPlatform started{
+        std::move(telegram), service_settings(settings, "telegram", bot_name), {}};
     started.options.poll_timeout = settings.telegram.poll_timeout;
     return started;
 }
@@ -87,15 +87,14 @@ StartedPlatform start_matrix(const config::Settings& settings, HttpClient& http,
                                                  {"token_for", account}});
     log::info("bot_identified", {{"platform", "matrix"}, {"username", account}});
     // The service writes "@" + bot_name: a Matrix id already starts with its "@".
-    StartedPlatform started{std::move(matrix),
-                            service_settings(settings, "matrix", account.substr(1)), {}};
+    StartedPlatform started{
+        std::move(matrix), service_settings(settings, "matrix", account.substr(1)), {}};
     started.options.poll_timeout = settings.matrix.poll_timeout;
     return started;
 }
 
 // Discord: the Gateway connects on the first poll, which also tells whether the token works.
-StartedPlatform start_discord(const config::Settings& settings, HttpClient& http,
-                              StopToken& stop) {
+StartedPlatform start_discord(const config::Settings& settings, HttpClient& http, StopToken& stop) {
     DiscordOptions options;
     options.api_url = settings.discord.api_url;
     options.gateway_url = settings.discord.gateway_url;
@@ -109,7 +108,8 @@ StartedPlatform start_discord(const config::Settings& settings, HttpClient& http
     options.pacing.group_per_minute = settings.discord.group_messages_per_minute;
     options.cancelled = [&stop] { return stop.stop_requested(); };
     StartedPlatform started{std::make_unique<DiscordPlatform>(http, options),
-                            service_settings(settings, "discord", "ghostpost"), {}};
+                            service_settings(settings, "discord", "ghostpost"),
+                            {}};
     started.options.poll_timeout = settings.discord.poll_timeout;
     return started;
 }

@@ -32,13 +32,13 @@ std::string_view to_string(LaneState state);
 
 // Upper bounds, in seconds, of the post handling time histogram's buckets (then +Inf).
 inline constexpr std::array<double, 10> handling_buckets{0.001, 0.0025, 0.005, 0.01, 0.025,
-                                                          0.05,  0.1,    0.25,  0.5,  1.0};
+                                                         0.05,  0.1,    0.25,  0.5,  1.0};
 
 struct LaneSnapshot {
     std::string platform;
     LaneState state = LaneState::Starting;
-    std::int64_t since = 0; // when the lane entered `state` (Unix seconds)
-    std::string why;        // why it is retrying or refused, for people
+    std::int64_t since = 0;                    // when the lane entered `state` (Unix seconds)
+    std::string why;                           // why it is retrying or refused, for people
     std::optional<std::int64_t> last_poll;     // the last successful poll
     std::optional<std::int64_t> last_delivery; // the last reply the platform took
     std::uint64_t posts_handled = 0;
