@@ -260,6 +260,10 @@ int run(const std::string& config_path, bool check_only) {
     });
 
     int status = 0;
+    // The jobs thread's last round; declared before it starts, so it outlives the thread on
+    // every path out (the thread is joined before this function returns).
+    std::atomic<std::chrono::steady_clock::rep> jobs_beat{
+        std::chrono::steady_clock::now().time_since_epoch().count()};
     std::thread jobs;
     std::unique_ptr<web::Site> site;
     std::unique_ptr<web::WebServer> web_server;
@@ -308,8 +312,6 @@ int run(const std::string& config_path, bool check_only) {
                 run_lane(lane, settings, location, holder);
                 lane.done.store(true);
             });
-        std::atomic<std::chrono::steady_clock::rep> jobs_beat{
-            std::chrono::steady_clock::now().time_since_epoch().count()};
         jobs = std::thread([&, location] {
             run_jobs(location, service_settings(settings, enabled.front()->name, "ghostpost"),
                      std::chrono::seconds(30), stop, jobs_beat);
