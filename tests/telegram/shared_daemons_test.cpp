@@ -58,19 +58,6 @@ std::unique_ptr<test::Child> start_daemon(const test::TempDir& dir, int slot,
         std::vector<std::string>{token_env});
 }
 
-// A loopback port nobody listens on right now.
-int free_port() {
-    const int fd = socket(AF_INET, SOCK_STREAM, 0);
-    REQUIRE(fd >= 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    REQUIRE(bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
-    socklen_t size = sizeof address;
-    REQUIRE(getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size) == 0);
-    close(fd);
-    return ntohs(address.sin_port);
-}
 
 template <typename Predicate> bool eventually(Predicate done, std::chrono::seconds limit) {
     const auto end = std::chrono::steady_clock::now() + limit;
@@ -288,7 +275,7 @@ TEST_CASE("A daemon on PostgreSQL serves the web view, and so does ghostpost web
     test::TempDir dir;
     FakeTelegram fake(dir);
     FreshStore db(Backend::Postgres, "web", false);
-    const int port = free_port();
+    const int port = test::free_loopback_port();
     auto daemon =
         start_daemon(dir, 0, write_config(dir, fake, db, 0, "127.0.0.1:" + std::to_string(port)));
     fake.say(-1001, 7, "alice", "!new chess @bob white tc=none");
@@ -303,7 +290,7 @@ TEST_CASE("A daemon on PostgreSQL serves the web view, and so does ghostpost web
     CHECK(page->body.find("ply 1 of 1") != std::string::npos);
 
     // The same pages without the bot, as a second machine would serve them.
-    const int web_port = free_port();
+    const int web_port = test::free_loopback_port();
     test::Child web({GHOSTPOST_BINARY, "web", "--db-url", db.url(), "--listen",
                      "127.0.0.1:" + std::to_string(web_port)},
                     dir.path() / "web.out", dir.path() / "web.err");
