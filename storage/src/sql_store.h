@@ -6,6 +6,7 @@
 //   D::skip_locked   the same, passing over rows another transaction holds
 //   D::unindexed(c)  the column `c` in a filter the planner must not use an index for
 //   D::insertion_order  a column that orders rows of game_channels as they were inserted
+//   D::RelaxedTransaction  a transaction whose commit survives a killed process, not a power cut
 // The backend's own file adds its migrations and, for PostgreSQL, leases and claims.
 #pragma once
 
@@ -296,6 +297,12 @@ public:
 
     void transaction(const std::function<void()>& work) override {
         Transaction t(db_);
+        work();
+        t.commit();
+    }
+
+    void relaxed_transaction(const std::function<void()>& work) override {
+        typename D::RelaxedTransaction t(db_);
         work();
         t.commit();
     }

@@ -8,6 +8,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <csignal>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <set>
 #include <string>
 #include <vector>
@@ -315,4 +319,77 @@ TEST_CASE("The commit hook counts each durable commit of the connection", "[stor
     CHECK(commits == after_migration + 1);
     store->set_cursor("console", "3"); // a statement outside a transaction commits on its own
     CHECK(commits == after_migration + 2);
+    // A relaxed commit waits for no fsync, and the next statement is durable again.
+    store->relaxed_transaction([&] { store->set_cursor("console", "4"); });
+    CHECK(commits == after_migration + 2);
+    store->set_cursor("console", "5");
+    CHECK(commits == after_migration + 3);
+}
+
+namespace {
+
+std::string synchronous_level(Database& db) {
+    Statement s(db, "PRAGMA synchronous");
+    s.step();
+    return s.column_text(0);
+}
+
+} // namespace
+
+TEST_CASE("A relaxed transaction lowers the synchronous level for itself alone",
+          "[storage][scale]") {
+    TempPath path;
+    Database db(path.str());
+    db.exec("CREATE TABLE marks (id INTEGER PRIMARY KEY)");
+    CHECK(synchronous_level(db) == "2"); // FULL
+    {
+        Transaction t(db, Durability::Relaxed);
+        db.exec("INSERT INTO marks (id) VALUES (1)");
+        t.commit();
+    }
+    CHECK(synchronous_level(db) == "2");
+    {
+        Transaction t(db, Durability::Relaxed);
+        db.exec("INSERT INTO marks (id) VALUES (2)");
+        // Rolled back by the destructor, and the level set back all the same.
+    }
+    CHECK(synchronous_level(db) == "2");
+    // A database opened for speed (synchronous OFF) is not raised to NORMAL by it.
+    TempPath fast;
+    DatabaseOptions off;
+    off.synchronous_full = false;
+    Database quick(fast.str(), off);
+    {
+        Transaction t(quick, Durability::Relaxed);
+        t.commit();
+    }
+    CHECK(synchronous_level(quick) == "0");
+}
+
+TEST_CASE("What a relaxed transaction committed survives its process being killed",
+          "[storage][scale]") {
+    TempPath path;
+    {
+        Database db(path.str());
+        db.exec("CREATE TABLE marks (id INTEGER PRIMARY KEY)");
+    }
+    const pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        // No destructor runs: the connection is never closed, the log never checkpointed.
+        Database db(path.str());
+        Transaction t(db, Durability::Relaxed);
+        db.exec("INSERT INTO marks (id) VALUES (7)");
+        t.commit();
+        raise(SIGKILL);
+    }
+    int status = 0;
+    REQUIRE(waitpid(child, &status, 0) == child);
+    REQUIRE(WIFSIGNALED(status));
+    CHECK(WTERMSIG(status) == SIGKILL);
+    Database db(path.str());
+    Statement s(db, "SELECT id FROM marks");
+    REQUIRE(s.step());
+    CHECK(s.column_int(0) == 7);
+    CHECK_FALSE(s.step());
 }

@@ -127,6 +127,25 @@ TEST_CASE("Work that throws halfway through a store transaction leaves nothing b
     CHECK(store->cursor("console") == std::optional<std::string>("8"));
 }
 
+TEST_CASE("A relaxed transaction commits for every connection and rolls back like any other",
+          "[storage]") {
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
+    store->relaxed_transaction([&] { store->set_cursor("console", "1"); });
+    CHECK(fresh.open()->cursor("console") == std::optional<std::string>("1"));
+
+    CHECK_THROWS_WITH(store->relaxed_transaction([&] {
+        store->set_cursor("console", "2");
+        throw std::runtime_error("the platform hung up");
+    }),
+                      "the platform hung up");
+    CHECK(store->cursor("console") == std::optional<std::string>("1"));
+    // The connection goes on as before: a durable transaction after a relaxed one.
+    store->transaction([&] { store->set_cursor("console", "3"); });
+    CHECK(fresh.open()->cursor("console") == std::optional<std::string>("3"));
+}
+
 TEST_CASE("A post marked handled cannot be marked again", "[storage]") {
     FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
     INFO(fresh.name());

@@ -24,6 +24,14 @@ struct PostgresDriver {
     struct SchemaTransaction : pg::Transaction {
         explicit SchemaTransaction(pg::Connection& db) : pg::Transaction(db, false) {}
     };
+    // The server writes the commit to its log and answers without waiting for the flush: a
+    // killed daemon loses nothing of it, a crash of the server itself may lose its last
+    // fraction of a second. One round trip more than a durable transaction, none waited on disk.
+    struct RelaxedTransaction : pg::Transaction {
+        explicit RelaxedTransaction(pg::Connection& db) : pg::Transaction(db) {
+            db.exec("SET LOCAL synchronous_commit = off");
+        }
+    };
 
     static constexpr bool shared = true;
     static constexpr const char* for_update = " FOR UPDATE";

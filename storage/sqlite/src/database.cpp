@@ -40,12 +40,7 @@ namespace {
 // inline only enum names, so a few dozen entries is all it ever holds.
 constexpr std::size_t max_cached_statements = 256;
 
-int count_commit(void* options) {
-    const auto& o = *static_cast<const DatabaseOptions*>(options);
-    if (o.on_commit)
-        o.on_commit();
-    return 0; // 0: let the commit go ahead
-}
+
 
 } // namespace
 
@@ -67,7 +62,15 @@ Database::Database(const std::string& path, const DatabaseOptions& options) : op
         exec(options.synchronous_full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=OFF");
         exec("PRAGMA foreign_keys=ON");
         if (options_.on_commit)
-            sqlite3_commit_hook(db_, count_commit, &options_);
+            sqlite3_commit_hook(
+                db_,
+                [](void* self) {
+                    const auto& db = *static_cast<const Database*>(self);
+                    if (!db.relaxed_)
+                        db.options_.on_commit();
+                    return 0; // 0: let the commit go ahead
+                },
+                this);
     } catch (...) {
         sqlite3_close(db_);
         throw;
@@ -196,19 +199,46 @@ std::vector<std::uint8_t> Statement::column_blob(int column) const {
     return std::vector<std::uint8_t>(data, data + size);
 }
 
-// BEGIN and COMMIT come from the statement cache too: a post runs one of each.
-Transaction::Transaction(Database& db) : db_(db) { Statement(db_, "BEGIN IMMEDIATE").run(); }
+// The synchronous level is a connection's, and SQLite takes a change only outside a
+// transaction. Errors: SqliteError.
+void Database::use(Durability durability) {
+    const bool relaxed = durability == Durability::Relaxed && options_.synchronous_full;
+    if (relaxed == relaxed_)
+        return;
+    Statement(*this, relaxed ? "PRAGMA synchronous=NORMAL" : "PRAGMA synchronous=FULL").run();
+    relaxed_ = relaxed;
+}
+
+// BEGIN and COMMIT come from the statement cache too: a post runs one of each. A durable
+// transaction makes sure of its level before BEGIN, whatever came before it; a relaxed one
+// sets it back at its end, for statements run outside any transaction.
+Transaction::Transaction(Database& db, Durability durability) : db_(db), durability_(durability) {
+    db_.use(durability);
+    Statement(db_, "BEGIN IMMEDIATE").run();
+}
 
 Transaction::~Transaction() {
     if (done_)
         return;
     // Never throws: a failed rollback leaves SQLite to roll back when the connection closes.
     sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+    restore();
 }
 
 void Transaction::commit() {
     Statement(db_, "COMMIT").run();
     done_ = true;
+    restore();
+}
+
+void Transaction::restore() noexcept {
+    if (durability_ == Durability::Full)
+        return;
+    try {
+        db_.use(Durability::Full);
+    } catch (const SqliteError&) {
+        // Left relaxed: the next durable transaction sets the level again before it begins.
+    }
 }
 
 } // namespace ghostpost::storage

@@ -18,6 +18,9 @@ struct SqliteDriver {
     using Statement = storage::Statement;
     using Transaction = storage::Transaction;
     using SchemaTransaction = storage::Transaction;
+    struct RelaxedTransaction : storage::Transaction {
+        explicit RelaxedTransaction(Database& db) : storage::Transaction(db, Durability::Relaxed) {}
+    };
 
     static constexpr bool shared = false;
     // BEGIN IMMEDIATE takes the one write lock before the first read: nothing to hold by row.

@@ -549,6 +549,11 @@ public:
     // Runs `work` in one transaction: commits when it returns, rolls back everything and
     // rethrows when it throws. Not reentrant. Errors: StorageError.
     virtual void transaction(const std::function<void()>& work) = 0;
+    // The same, but the commit is not flushed to disk before it returns: a killed process
+    // loses nothing of it, a power cut may lose it (the next durable commit flushes it too).
+    // Only for a record whose loss costs at most a repeat: a reply marked sent, which a power
+    // cut can then send once more, and never a post.
+    virtual void relaxed_transaction(const std::function<void()>& work) = 0;
 
     // Retention: deletes delivered outbox entries sent before `sent_before` (with their
     // images: a board is drawn again from the action log when asked for) and the ids of

@@ -41,10 +41,15 @@ struct DatabaseOptions {
     // Called with the SQL of every statement compiled (not for one taken from the cache), so a
     // test can check each query's plan. May be empty.
     std::function<void(std::string_view sql)> on_prepare;
-    // Called on every commit of the connection (each one a durable fsync when synchronous is
-    // FULL), so a test can count them. May be empty; must not touch the database.
+    // Called on every durable commit of the connection (each one an fsync when synchronous is
+    // FULL; a relaxed transaction's commit is not one), so a test can count them. May be
+    // empty; must not touch the database.
     std::function<void()> on_commit;
 };
+
+// How far a committed transaction is safe: from a power cut (Full), or from a killed process
+// only (Relaxed).
+enum class Durability { Full, Relaxed };
 
 // One connection. Opening creates the file when missing, enables WAL, foreign keys, the busy
 // timeout and the synchronous level. Errors: SqliteError when the file cannot be opened.
@@ -74,8 +79,11 @@ private:
     // and gives it back reset, with its bindings cleared; two live statements of the same SQL
     // (nested queries) simply compile a second copy.
     std::unordered_map<std::string, sqlite3_stmt*> cache_;
+    friend class Transaction;
+    void use(Durability durability);
     DatabaseOptions options_;
     sqlite3* db_ = nullptr;
+    bool relaxed_ = false; // a relaxed transaction is open: its commit is not flushed
 };
 
 // Throws SqliteError carrying the connection's message unless `rc` is SQLITE_OK, SQLITE_ROW or
@@ -123,16 +131,23 @@ private:
 // BEGIN IMMEDIATE on construction, so the write lock is taken before any read (two processes
 // never deadlock upgrading a read lock). The destructor rolls back unless commit() ran, and
 // never throws. Errors: SqliteError from the constructor (busy past the timeout) and commit().
+//
+// A relaxed transaction commits without an fsync of its own (synchronous=NORMAL for it, in
+// WAL mode): its pages are in the log file when commit() returns, so a killed process loses
+// nothing of it, but a power cut before the next durable commit may.
+
 class Transaction {
 public:
-    explicit Transaction(Database& db);
+    explicit Transaction(Database& db, Durability durability = Durability::Full);
     ~Transaction();
     Transaction(const Transaction&) = delete;
     Transaction& operator=(const Transaction&) = delete;
     void commit();
 
 private:
+    void restore() noexcept;
     Database& db_;
+    Durability durability_;
     bool done_ = false;
 };
 
