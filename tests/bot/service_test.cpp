@@ -48,6 +48,9 @@ public:
             }
         });
     }
+    void relaxed_transaction(const std::function<void()>& w) override {
+        s_.relaxed_transaction(w);
+    }
     bool post_handled(const std::string& p, const std::string& c, const std::string& m) override {
         return s_.post_handled(p, c, m);
     }
