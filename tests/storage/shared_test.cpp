@@ -6,7 +6,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <csignal>
 #include <functional>
 #include <future>
 #include <latch>
@@ -44,6 +48,34 @@ std::vector<std::string> texts(const std::vector<OutboxEntry>& entries) {
 
 using Texts = std::vector<std::string>;
 
+// Whether `attempt` succeeds within two seconds: the server ends a closed connection's session,
+// and drops its locks, a moment after the client has gone.
+bool within_two_seconds(const std::function<bool()>& attempt) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    while (std::chrono::steady_clock::now() < until) {
+        if (attempt())
+            return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
+}
+
+// A daemon in a process of its own that takes what `take` takes on its own connection and is
+// then killed, as kill -9 would: no destructor runs, the server sees the socket close.
+void taken_by_a_killed_daemon(const FreshStore& fresh,
+                              const std::function<void(Store&)>& take) {
+    const pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        auto store = open_postgres_store(fresh.url(), {});
+        take(*store);
+        raise(SIGKILL);
+    }
+    int status = 0;
+    REQUIRE(waitpid(child, &status, 0) == child);
+    REQUIRE(WIFSIGNALED(status));
+}
+
 } // namespace
 
 TEST_CASE("A lease is one daemon's until it runs out or is given up", "[storage][postgres]") {
@@ -62,6 +94,58 @@ TEST_CASE("A lease is one daemon's until it runs out or is given up", "[storage]
     CHECK_FALSE(a->hold_lease("cursor:telegram", "A", 152, 182));
     b->release_lease("cursor:telegram", "B");
     CHECK(a->hold_lease("cursor:telegram", "A", 153, 183)); // at once, not at 180
+}
+
+TEST_CASE("A killed daemon's lease is taken over at once, not when it runs out",
+          "[storage][postgres]") {
+    FreshStore fresh(Backend::Postgres);
+    auto& b = fresh.store;
+    taken_by_a_killed_daemon(fresh, [](Store& a) {
+        if (!a.hold_lease("cursor:telegram", "A", 100, 130))
+            _exit(3); // not killed: the parent's check of the signal fails
+    });
+    // Still within A's 30 seconds: only its session's end frees the lease.
+    CHECK(within_two_seconds([&] { return b->hold_lease("cursor:telegram", "B", 101, 131); }));
+    CHECK(fresh.value("SELECT holder FROM leases WHERE name = 'cursor:telegram'") == "B");
+}
+
+TEST_CASE("A lease whose holder lives is not taken before it runs out, whatever other "
+          "sessions end",
+          "[storage][postgres]") {
+    FreshStore fresh(Backend::Postgres);
+    auto& a = fresh.store;
+    auto b = fresh.open();
+    CHECK(a->hold_lease("cursor:telegram", "A", 100, 130));
+    fresh.open().reset(); // a connection comes and goes
+    CHECK_FALSE(b->hold_lease("cursor:telegram", "B", 101, 131));
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    CHECK_FALSE(b->hold_lease("cursor:telegram", "B", 129, 159));
+    // The holder itself renews over its session, and A's renewal after a new connection of
+    // its own (a broken one opened again) still counts as A's.
+    auto a_again = fresh.open();
+    CHECK(a_again->hold_lease("cursor:telegram", "A", 129, 159));
+    CHECK_FALSE(b->hold_lease("cursor:telegram", "B", 130, 160));
+}
+
+TEST_CASE("A killed sender's claims are free at once and the order of its chat is kept",
+          "[storage][postgres]") {
+    FreshStore fresh(Backend::Postgres);
+    auto& b = fresh.store;
+    b->enqueue({"tg", false, "chan1", "m1", "", {}, ""}, 10);
+    b->enqueue({"tg", false, "chan1", "m2", "", {}, ""}, 10);
+    b->enqueue({"tg", false, "chan2", "n1", "", {}, ""}, 10);
+    taken_by_a_killed_daemon(fresh, [](Store& a) {
+        if (a.claim_due("tg", 10, 1, "A", 130).size() != 1)
+            _exit(3);
+    });
+    // n1 was never A's; m1 was, and m2 waits behind it until A's session is gone.
+    // (A claim of B's own comes back to B on each call, with whatever was freed since.)
+    Texts got;
+    CHECK(within_two_seconds([&] {
+        got = texts(b->claim_due("tg", 11, 10, "B", 131));
+        return got.size() == 3;
+    }));
+    CHECK(got == Texts{"m1", "m2", "n1"});
 }
 
 TEST_CASE("With SQLite one daemon owns the file: every lease is its own",
@@ -101,7 +185,7 @@ TEST_CASE("Two senders share the outbox and each destination keeps its order",
     CHECK(a->pending_count("tg") == 2);
 }
 
-TEST_CASE("A dead sender's claim runs out and another sender delivers the entry",
+TEST_CASE("A hung sender's claim runs out and another sender delivers the entry",
           "[storage][postgres]") {
     FreshStore fresh(Backend::Postgres);
     auto& a = fresh.store;
@@ -109,7 +193,8 @@ TEST_CASE("A dead sender's claim runs out and another sender delivers the entry"
     a->enqueue({"tg", false, "chan1", "m1", "", {}, ""}, 10);
     a->enqueue({"tg", false, "chan1", "m2", "", {}, ""}, 10);
     CHECK(texts(a->claim_due("tg", 10, 1, "A", 40)) == Texts{"m1"});
-    // A dies here. Until its claim runs out, m1 is not sent twice and m2 not before it.
+    // A hangs here, its connection open. Until its claim runs out, m1 is not sent twice and m2
+    // not before it.
     CHECK(b->claim_due("tg", 39, 10, "B", 69).empty());
     CHECK(texts(b->claim_due("tg", 40, 10, "B", 70)) == Texts{"m1", "m2"});
 }

@@ -286,7 +286,8 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
                        EngineQueueOptions{.workers = options.engine_threads});
     // Of several daemons on one database, the one holding this lease polls the platform (and
     // plays the engine's seats there); the others deliver replies and run the time-driven job
-    // with it, and one of them takes over within the lease's time when it dies.
+    // with it, and one of them takes over within a second or two when it dies (its database
+    // session ends), or within the lease's time when it hangs.
     const std::string lease = "cursor:" + name;
     bool polling = !store.shared();
     const auto lease_wait = std::max<std::chrono::seconds>(std::chrono::seconds(1),
@@ -351,7 +352,9 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
         if (stop.stop_requested())
             break;
         if (!polling) {
-            stop.sleep_for(waiting_replies ? std::chrono::seconds(1) : lease_wait);
+            // Looked at again each second: the lease and the claims of a daemon that died are
+            // free the moment its database session ends, and one of the others takes them.
+            stop.sleep_for(std::chrono::seconds(1));
             continue;
         }
 

@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cstdlib>
+#include <random>
 
 namespace ghostpost::storage {
 
@@ -88,6 +89,28 @@ void Connection::open() {
     // plans), so the planner is told to use them even on a table small enough to scan
     // (PostgreSQL's manual, "Serializable Isolation Level", gives the same advice).
     exec("SET enable_seqscan = off");
+    hold_session_lock();
+}
+
+void Connection::hold_session_lock() {
+    // A random key of 63 bits: two daemons' connections meet on one only by a chance too small
+    // to count, and then the second simply draws again.
+    static thread_local std::mt19937_64 draw{std::random_device{}()};
+    for (;;) {
+        const auto key = static_cast<std::int64_t>(draw() >> 1);
+        if (key == 0)
+            continue; // 0 names no session: an owner from before sessions were recorded
+        const std::string sql = "SELECT pg_try_advisory_lock(" + std::to_string(key) + ")";
+        pg_result* r = PQexec(conn_, sql.c_str());
+        if (PQresultStatus(r) != PGRES_TUPLES_OK)
+            fail(r);
+        const bool taken = std::string_view(PQgetvalue(r, 0, 0)) == "t";
+        PQclear(r);
+        if (taken) {
+            session_ = key;
+            return;
+        }
+    }
 }
 
 void Connection::ensure_open() {

@@ -31,6 +31,10 @@ public:
     void exec(std::string_view sql);
     // Rows changed by the last statement run through a Statement.
     int changes() const { return changes_; }
+    // The key of the session advisory lock this connection holds from its start (a new one
+    // each time it is opened again): what a lease or a claim names, so that others see it
+    // free the moment the connection dies.
+    std::int64_t session() const { return session_; }
     void committed() const {
         if (options_.on_commit)
             options_.on_commit();
@@ -43,6 +47,7 @@ private:
     // is lost with the connection: the caller must start it again). Errors: PostgresError.
     void ensure_open();
     void open();
+    void hold_session_lock();
     // Throws the PostgresError `result` describes (or the connection's own when it has none).
     [[noreturn]] void fail(pg_result* result);
 
@@ -52,6 +57,7 @@ private:
     // Prepared statement names by SQL and parameter types: the server keeps the plans.
     std::unordered_map<std::string, std::string> prepared_;
     int changes_ = 0;
+    std::int64_t session_ = 0;
     // A transaction is open: a broken connection must fail its statements, not be replaced
     // under them (the new one would run the rest outside the transaction).
     bool in_transaction_ = false;

@@ -17,6 +17,12 @@ constexpr sql::Migration migrations[] = {
 // Any number the daemons agree on: the advisory lock that makes migrations one at a time.
 constexpr const char* schema_lock = "SELECT pg_advisory_xact_lock(7420656)";
 
+// The keys of the session locks every connection holds (pg::Connection::session): the sessions
+// alive now. A bigint key is split by the server into classid (high half) and objid.
+constexpr const char* live_sessions =
+    "SELECT (classid::bigint << 32) | objid::bigint FROM pg_locks WHERE locktype = 'advisory' "
+    "AND objsubid = 1 AND granted";
+
 struct PostgresDriver {
     using Database = pg::Connection;
     using Statement = pg::Statement;
@@ -66,12 +72,16 @@ public:
     bool hold_lease(const std::string& name, const std::string& holder, std::int64_t now,
                     std::int64_t expires_at) override {
         // One statement, so it is atomic without a transaction of its own: the row is taken
-        // when it is new, ours, or run out.
-        Statement s(db_, "INSERT INTO leases (name, holder, expires_at) VALUES (?1, ?2, ?4) "
-                         "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, "
-                         "expires_at = excluded.expires_at WHERE leases.holder = excluded.holder "
-                         "OR leases.expires_at <= ?3 RETURNING holder");
-        s.bind(1, name).bind(2, holder).bind(3, now).bind(4, expires_at);
+        // when it is new, ours, run out, or its holder's database session is gone (the daemon
+        // died: its connections closed).
+        Statement s(db_, std::string("INSERT INTO leases (name, holder, expires_at, session) "
+                                     "VALUES (?1, ?2, ?4, ?5) ON CONFLICT (name) DO UPDATE SET "
+                                     "holder = excluded.holder, expires_at = excluded.expires_at, "
+                                     "session = excluded.session WHERE leases.holder = "
+                                     "excluded.holder OR leases.expires_at <= ?3 OR (leases.session "
+                                     "<> 0 AND leases.session NOT IN (") +
+                             live_sessions + ")) RETURNING holder");
+        s.bind(1, name).bind(2, holder).bind(3, now).bind(4, expires_at).bind(5, db_.session());
         const bool held = s.step();
         s.run();
         return held;
@@ -87,18 +97,24 @@ public:
                                        std::int64_t claimed_until) override {
         // As `due`, less what another live sender holds and whatever waits behind it to the
         // same destination; SKIP LOCKED passes over rows another sender is claiming right now.
+        // A sender is live while its claim runs and its database session lasts: a claim of a
+        // daemon that died is free at once.
         Statement s(
             db_,
-            "UPDATE outbox SET claimed_by = ?4, claimed_until = ?5 WHERE id IN (SELECT e.id FROM "
-            "outbox e WHERE e.platform = ?1 AND e.state = 'pending' AND e.next_attempt_at <= ?2 "
-            "AND (e.claimed_until <= ?2 OR e.claimed_by = ?4) AND NOT EXISTS (SELECT 1 FROM "
-            "outbox o WHERE o.platform = e.platform AND o.to_user = e.to_user AND o.destination "
-            "= e.destination AND o.state = 'pending' AND o.id < e.id AND (o.next_attempt_at > ?2 "
-            "OR (o.claimed_until > ?2 AND o.claimed_by <> ?4))) ORDER BY e.id LIMIT ?3 FOR "
-            "UPDATE SKIP LOCKED) RETURNING id, platform, to_user, destination, text, code, png, "
-            "reply_to, attempts, next_attempt_at, notice_channel, blocked_notice, created_at, "
-            "buttons, named");
-        s.bind(1, platform).bind(2, now).bind(3, limit).bind(4, holder).bind(5, claimed_until);
+            std::string("WITH live AS (") + live_sessions +
+                ") UPDATE outbox SET claimed_by = ?4, claimed_until = ?5, claimed_session = ?6 "
+                "WHERE id IN (SELECT e.id FROM outbox e WHERE e.platform = ?1 AND e.state = "
+                "'pending' AND e.next_attempt_at <= ?2 AND (e.claimed_until <= ?2 OR e.claimed_by "
+                "= ?4 OR (e.claimed_session <> 0 AND e.claimed_session NOT IN (SELECT * FROM "
+                "live))) AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.platform = e.platform AND "
+                "o.to_user = e.to_user AND o.destination = e.destination AND o.state = 'pending' "
+                "AND o.id < e.id AND (o.next_attempt_at > ?2 OR (o.claimed_until > ?2 AND "
+                "o.claimed_by <> ?4 AND (o.claimed_session = 0 OR o.claimed_session IN (SELECT * "
+                "FROM live))))) ORDER BY e.id LIMIT ?3 FOR UPDATE SKIP LOCKED) RETURNING id, "
+                "platform, to_user, destination, text, code, png, reply_to, attempts, "
+                "next_attempt_at, notice_channel, blocked_notice, created_at, buttons, named");
+        s.bind(1, platform).bind(2, now).bind(3, limit).bind(4, holder).bind(5, claimed_until)
+            .bind(6, db_.session());
         std::vector<OutboxEntry> out;
         while (s.step())
             out.push_back(sql::read_outbox_entry(s));

@@ -1,0 +1,3 @@
+-- Nothing to change: PostgreSQL's 0016 ties leases and outbox claims to the database session of
+-- the daemon that took them. One daemon owns a SQLite file, with neither leases nor claims; the
+-- file is numbered all the same so that both backends count their migrations alike.
