@@ -1,8 +1,7 @@
 // Ghost Chess: one test (at least) per clause of the seed text and per decision of
 // docs/variants/ghost.md, named after it. Positions are written in the Ghost Chess FEN dialect:
 // placement, side (after a colon, a decision pending in the turn: b:w-Reaction,xPe5), Nexus flag
-// (F or -), immune squares, locked square, rescued knights lost,
-// halfmove clock, move number.
+// (F or -), immune squares, locked square, rescued knights lost, halfmove clock, move number.
 #include "chess_test_support.h"
 
 #include "ghostpost/rules/notation.h"
