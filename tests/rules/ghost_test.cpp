@@ -979,6 +979,8 @@ TEST_CASE("Ghost Chess FEN: an impossible pending decision is refused with the r
     CHECK(refused("8/8/8/8/8/q7/P7/1N4N1 b:w-Choose,xRa3,a1,N@e8") ==
           why + "the exchanged knight enters on a free dark square of rank 8 (N@b8, N@d8, N@f8 or N@h8)");
     CHECK(refused("q7/6P1/8/8/8/8/8/8 w:w-Search,g7") == why + "Search at once names the Paradigm's pawn on rank 8, not g7");
+    CHECK(refused("q5P1/8/8/8/8/8/8/8 w:w-Search,g8 - - g8") ==
+          why + "the pawn on g8 is locked by the Shadow Nexus move: it did not just move");
     CHECK(refused("q5P1/8/6R1/8/6R1/8/6R1/8 w:w-Search,g8") ==
           why + "the pawn on g8 has no free light square of its file to go back to");
     CHECK(refused("8/8/8/8/3q4/8/8/Rn4nR b:b-Knights") == why + "the Ghost is still on the board: she has not transcended");

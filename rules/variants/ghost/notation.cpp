@@ -194,6 +194,9 @@ std::string read_pending(State& out, const std::string& text) {
         if (pawn < 0 || !(bb(pawn) & rank_8 & out.of(Seat::White, PieceKind::Pawn)))
             return "Search at once names the Paradigm's pawn on rank 8, not " +
                    (parts.size() > 1 ? parts[1] : std::string("nothing"));
+        if (pawn == out.locked)
+            return "the pawn on " + parts[1] +
+                   " is locked by the Shadow Nexus move: it did not just move";
         out.search_pawn = pawn;
         if (search_squares(out, pawn).empty())
             return "the pawn on " + parts[1] +
