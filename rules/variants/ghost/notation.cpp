@@ -280,6 +280,7 @@ std::string read_pending(State& out, const std::string& text) {
                "N@h8)";
     return {};
 }
+
 } // namespace
 
 std::string action_text(const State& s, const Action& a, const std::vector<Action>& list) {
