@@ -1,12 +1,14 @@
 // Ghost Chess: one test (at least) per clause of the seed text and per decision of
 // docs/variants/ghost.md, named after it. Positions are written in the Ghost Chess FEN dialect:
-// placement, side, Nexus flag (F or -), immune squares, locked square, rescued knights lost,
-// halfmove clock, move number.
+// placement, side (after a colon, a decision pending in the turn: b:w-Reaction,xPe5), Nexus flag
+// (F or -), immune squares, locked square, rescued knights lost, halfmove clock, move number.
 #include "chess_test_support.h"
 
 #include "ghostpost/rules/notation.h"
 
 #include <algorithm>
+#include <map>
+#include <random>
 
 using namespace ghostpost::rules;
 
@@ -315,7 +317,7 @@ TEST_CASE("Decision 9: each knight moves at most once after the Transcend, and S
     CHECK(asked(*g) == "Ghost: move each knight once after the Transcend (Ne2, Nf3 or Nh3) or Skip");
     test::play(*g, "Skip");
     CHECK(g->outcome().status == Status::WhiteWins);
-    CHECK(g->fen() == "8/8/8/8/8/2n5/8/R5nR b - - - 0 0 1");
+    CHECK(g->fen() == "8/8/8/8/8/2n5/8/R5nR b:Transcended - - - 0 0 1");
 }
 
 TEST_CASE("Victory (a): capturing the Ghost transcends her, taking the capturer and every touching Paradigm piece",
@@ -776,4 +778,261 @@ TEST_CASE("Decision 7: a pawn back on rank 2 does not step two squares again", "
     CHECK(offers(*home, "d4"));
     test::play(*home, "Pd2-e2 Qh7");
     CHECK(offers(*home, "e4"));
+}
+
+// ---------------------------------------------------------------- issue 32: the FEN of a pending decision
+
+namespace {
+
+// Reads the FEN of `g` into a fresh game and checks it is the same decision: the same seat is
+// asked the same question with the same actions, and the FEN written again is the same text.
+std::unique_ptr<Game> read_back(const Game& g) {
+    const std::string fen = g.fen();
+    INFO(fen);
+    auto copy = test::start("ghost", fen);
+    CHECK(copy->fen() == fen);
+    CHECK(asked(*copy) == asked(g));
+    CHECK(texts(*copy) == texts(g));
+    CHECK(copy->outcome().status == g.outcome().status);
+    CHECK(copy->outcome().reason == g.outcome().reason);
+    return copy;
+}
+
+// Plays `moves` in both games and checks they still agree: board, notes and the decision next.
+void play_both(Game& a, Game& b, const std::string& moves) {
+    test::play(a, moves);
+    test::play(b, moves);
+    CHECK(b.fen() == a.fen());
+    CHECK(notes(b) == notes(a));
+    CHECK(asked(b) == asked(a));
+    CHECK(b.outcome().reason == a.outcome().reason);
+}
+
+std::string refused(const std::string& fen) {
+    auto g = find_variant("ghost")->start({}, fen);
+    return g ? std::string("accepted") : g.error().message;
+}
+
+} // namespace
+
+TEST_CASE("Ghost Chess FEN while the Ghost places a rescued knight names her decision and keeps her Shadow",
+          "[variant:ghost][fen][rescue][issue32]") {
+    auto g = test::start("ghost", "8/8/8/q7/8/2N5/P7/6N1 b - - - 0 0 1");
+    test::play(*g, "Qxc3");
+    CHECK(g->fen() == "8/8/8/8/8/2q5/P7/6N1 b:b-Place,xNc3 - - - 0 0 1");
+    auto copy = read_back(*g);
+    CHECK(asked(*copy) == "Ghost: place the rescued knight: N@b8, N@d8, N@f8 or N@h8");
+    // c3 is dark: the Ghost took there, so she is in Shadow for the Paradigm's turn in both.
+    play_both(*g, *copy, "N@d8");
+    CHECK(copy->fen() == "3n4/8/8/8/8/2q5/P7/6N1 w - c3 - 0 0 2");
+    CHECK(notes(*copy).at(1) == "Cannot be captured this turn: Qc3 (Shadow).");
+}
+
+TEST_CASE("Ghost Chess FEN while a Rescue by exchange is offered and while the Paradigm chooses the knight",
+          "[variant:ghost][fen][rescue][issue32]") {
+    auto g = test::start("ghost", "8/8/8/q7/8/R7/P7/1N4N1 b - - - 0 0 1");
+    test::play(*g, "Qxa3");
+    // The captured rook would return to a1: the FEN says so, as the board no longer can.
+    CHECK(g->fen() == "8/8/8/8/8/q7/P7/1N4N1 b:b-Exchange,xRa3,a1 - - - 0 0 1");
+    auto offer = read_back(*g);
+    CHECK(texts(*offer) == std::vector<std::string>{"N@b8", "N@d8", "N@f8", "N@h8", "Skip"});
+    play_both(*g, *offer, "N@f8");
+    CHECK(g->fen() == "8/8/8/8/8/q7/P7/1N4N1 b:w-Choose,xRa3,a1,N@f8 - - - 0 0 1");
+    auto choice = read_back(*g);
+    CHECK(asked(*choice) == "Paradigm: choose which knight is rescued: Rescue Nb1 or Rescue Ng1");
+    play_both(*g, *choice, "Rescue-Ng1");
+    CHECK(choice->fen() == "5n2/8/8/8/8/q7/P7/RN6 w - a3 - 0 0 2");
+    // The h1 rook of the other wing returns to h1, also when read from a FEN.
+    auto h1 = test::start("ghost", "8/8/8/7q/8/7R/P7/1N4N1 b - - - 0 0 1");
+    test::play(*h1, "Qxh3");
+    CHECK(h1->fen() == "8/8/8/8/8/7q/P7/1N4N1 b:b-Exchange,xRh3,h1 - - - 0 0 1");
+    auto h1_copy = read_back(*h1);
+    play_both(*h1, *h1_copy, "N@b8 Rescue-Nb1");
+    CHECK(h1_copy->fen() == "1n6/8/8/8/8/7q/P7/6NR w - - - 0 0 2");
+}
+
+TEST_CASE("Ghost Chess FEN while the Paradigm may Respawn keeps the Ghost's Shadow",
+          "[variant:ghost][fen][nexus][issue32]") {
+    auto g = test::start("ghost", "8/8/8/4P3/3q4/8/P7/2B2B2 b - - - 0 0 1");
+    test::play(*g, "Qxe5");
+    CHECK(g->fen() == "8/8/8/4q3/8/8/P7/2B2B2 b:w-Reaction,xPe5 - - - 0 0 1");
+    auto copy = read_back(*g);
+    CHECK(asked(*copy) == "Paradigm: Respawn the captured pawn (Respawn d1 or Respawn e1), or Skip");
+    play_both(*g, *copy, "Skip");
+    CHECK(copy->fen() == "8/8/8/4q3/8/8/P7/2B2B2 w - e5 - 0 0 2");
+    CHECK(notes(*copy).at(1) == "Cannot be captured this turn: Qe5 (Shadow).");
+    // A rescued knight's capture gives no Shadow, read from the FEN too.
+    auto knight = test::start("ghost", "7q/8/8/1n6/8/2P5/P7/2B2B2 b - - - 0 0 1");
+    test::play(*knight, "Nxc3");
+    CHECK(knight->fen() == "7q/8/8/8/8/2n5/P7/2B2B2 b:w-Reaction,xPc3 - - - 0 0 1");
+    auto knight_copy = read_back(*knight);
+    play_both(*knight, *knight_copy, "Respawn-d1");
+    CHECK(knight_copy->fen() == "7q/8/8/8/8/2n5/P7/2BP1B2 w - - - 0 0 2");
+}
+
+TEST_CASE("Ghost Chess FEN while the Paradigm may make the Shadow Nexus move says the Shadow Nexus held",
+          "[variant:ghost][fen][nexus][issue32]") {
+    auto g = test::start("ghost", "2R2R2/3q4/4P3/8/8/8/P7/2B2B2 b - - - 0 0 1");
+    test::play(*g, "Qxe6");
+    CHECK(g->fen() == "2R2R2/8/4q3/8/8/8/P7/2B2B2 b:w-Reaction,xPe6,Nexus - - - 0 0 1");
+    auto copy = read_back(*g);
+    play_both(*g, *copy, "Rd7");
+    CHECK(copy->fen() == "5R2/3R4/4q3/8/8/8/P7/2B2B2 w - - d7 0 0 2");
+    // The capture that ends the Shadow Nexus (the c8 rook) still gives the move; declining the
+    // exchange leads to it.
+    auto ex = test::start("ghost", "2R2R2/3q4/8/8/8/8/P7/1NB2B2 b - - - 0 0 1");
+    test::play(*ex, "Qxc8");
+    CHECK(ex->fen() == "2q2R2/8/8/8/8/8/P7/1NB2B2 b:b-Exchange,xRc8,a1,Nexus - - - 0 0 1");
+    auto ex_copy = read_back(*ex);
+    play_both(*ex, *ex_copy, "Skip");
+    CHECK(ex->fen() == "2q2R2/8/8/8/8/8/P7/1NB2B2 b:w-Reaction,xRc8,Nexus - - - 0 0 1");
+    auto reaction = read_back(*ex);
+    play_both(*ex, *reaction, "Bd3");
+    CHECK(reaction->fen() == "2q2R2/8/8/8/8/3B4/P7/1NB5 w - - d3 0 0 2");
+}
+
+TEST_CASE("Ghost Chess FEN while the Paradigm may Search at once keeps the Ghost's protection",
+          "[variant:ghost][fen][search][issue32]") {
+    auto g = test::start("ghost", "1q6/6P1/6n1/8/8/8/8/8 b - - - 0 0 1");
+    test::play(*g, "Hide g8");
+    CHECK(g->fen() == "1q4P1/8/6n1/8/8/8/8/8 w:w-Search,g8 - b8 - 0 1 2");
+    auto copy = read_back(*g);
+    CHECK(texts(*copy) == std::vector<std::string>{"Search g2", "Search g4", "Skip"});
+    CHECK(notes(*copy) == notes(*g));
+    play_both(*g, *copy, "Search-g2");
+    CHECK(copy->fen() == "1q6/8/6n1/8/8/8/6P1/8 b -:g2 - - 0 0 2");
+}
+
+TEST_CASE("Ghost Chess FEN after a Transcend: the knights' moves are pending and the end reads back",
+          "[variant:ghost][fen][transcend][issue32]") {
+    auto g = test::start("ghost", "8/8/8/8/3q4/8/8/Rn4nR b - - - 0 0 1");
+    test::play(*g, "Transcend");
+    CHECK(g->fen() == "8/8/8/8/8/8/8/Rn4nR b:b-Knights - - - 0 0 1");
+    auto copy = read_back(*g);
+    play_both(*g, *copy, "Nc3");
+    // The knight on c3 has moved: only the g1 knight may still move.
+    CHECK(g->fen() == "8/8/8/8/8/2n5/8/R5nR b:b-Knights,c3 - - - 0 0 1");
+    auto moved = read_back(*g);
+    CHECK(texts(*moved) == std::vector<std::string>{"Ne2", "Nf3", "Nh3", "Skip"});
+    play_both(*g, *moved, "Skip");
+    CHECK(g->fen() == "8/8/8/8/8/2n5/8/R5nR b:Transcended - - - 0 0 1");
+    auto over = read_back(*g);
+    CHECK(over->outcome().status == Status::WhiteWins);
+    CHECK(over->pending().empty());
+    // Without knights the game ends at once; the Ghost wins when nothing of the Paradigm remains.
+    auto all = test::start("ghost", "8/8/8/3PP3/3q4/2P5/8/8 b - - - 0 0 1");
+    test::play(*all, "Transcend");
+    CHECK(all->fen() == "8/8/8/8/8/8/8/8 b:Transcended - - - 0 0 1");
+    CHECK(read_back(*all)->outcome().status == Status::BlackWins);
+}
+
+TEST_CASE("Ghost Chess FEN after the Ghost is captured: her knights' moves in the Paradigm's turn read back",
+          "[variant:ghost][fen][transcend][issue32]") {
+    // Hide protected the g1 knight for this Paradigm turn; once the Ghost has transcended
+    // nothing is protected or locked any more, so the FEN names nothing (the knight may move off).
+    auto g = test::start("ghost", "8/8/8/8/4q3/8/P7/4R1n1 b - - - 0 0 1");
+    test::play(*g, "Hide Rxe4");
+    CHECK(g->fen() == "8/8/8/8/8/8/P7/6n1 w:b-Knights - - - 0 1 2");
+    auto copy = read_back(*g);
+    CHECK(asked(*copy) == "Ghost: move each knight once after the Transcend (Ne2, Nf3 or Nh3) or Skip");
+    play_both(*g, *copy, "Nf3");
+    CHECK(g->fen() == "8/8/8/8/8/5n2/P7/8 w:Transcended - - - 0 1 2");
+    read_back(*g);
+}
+
+TEST_CASE("Ghost Chess FEN: an impossible pending decision is refused with the reason",
+          "[variant:ghost][fen][issue32]") {
+    const std::string why = "cannot read that FEN: ";
+    // Who decides must be the seat the decision belongs to, in the turn it belongs to.
+    CHECK(refused("8/8/8/4q3/8/8/P7/2B2B2 b:b-Reaction,xPe5") ==
+          why + "Reaction is the Paradigm's decision: write w-Reaction");
+    CHECK(refused("8/8/8/4q3/8/8/P7/2B2B2 w:w-Reaction,xPe5") ==
+          why + "Reaction is decided in the Ghost's turn (b)");
+    CHECK(refused("8/8/8/4q3/8/8/P7/2B2B2 b:w-Castle") ==
+          why + "the pending decision is Place, Exchange, Choose, Reaction, Search, Knights or Transcended, "
+                "written after the side and a colon (b:w-Reaction,xPe5)");
+    CHECK(refused("8/8/8/4q3/8/8/P7/2B2B2 b:Reaction,xPe5") ==
+          why + "the pending decision names who decides: w-Reaction");
+    // The capture must name a piece of the Ghost's side where it was made.
+    CHECK(refused("8/8/8/4q3/8/8/P7/2B2B2 b:w-Reaction,xPd4") ==
+          why + "the capture on d4: nothing of the Ghost's side stands there");
+    CHECK(refused("8/8/8/4q3/8/8/P7/2B2B2 b:w-Reaction,xQe5") ==
+          why + "the capture is written x, the piece taken (P, N, B or R) and its square: xPe5");
+    CHECK(refused("7q/8/8/8/8/2n5/P7/6N1 b:b-Place,xNc3") ==
+          why + "only a knight the Ghost takes herself is rescued");
+    CHECK(refused("1R3R1P/8/8/8/8/2q5/P7/6N1 b:b-Place,xNc3") ==
+          why + "the rescued knight enters without a question unless two dark squares of rank 8 are free");
+    CHECK(refused("3n4/8/8/8/8/2q5/P7/n7 b:b-Place,xNc3") == why + "there are only two knights in the game");
+    // A decider that would have nothing to decide.
+    CHECK(refused("8/8/8/4q3/8/8/P7/5B2 b:w-Reaction,xPe5") ==
+          why + "the Paradigm would have nothing to choose: no Respawn and no Shadow Nexus move");
+    CHECK(refused("8/8/8/4q3/8/8/P7/2B2B2 b:w-Reaction,xPe5,Nexus,Nexus") ==
+          why + "Reaction takes the capture and maybe Nexus: b:w-Reaction,xPe5,Nexus");
+    CHECK(refused("7q/8/8/8/8/2n5/P7/2B2B2 b:w-Reaction,xPc3,Nexus") ==
+          why + "the Shadow Nexus move follows only a capture by the Ghost herself");
+    CHECK(refused("8/8/8/8/8/q7/P7/8 b:b-Exchange,xRa3,a1") ==
+          why + "the Ghost cannot exchange: the Paradigm has no knight or no dark square of rank 8 is free");
+    CHECK(refused("8/8/8/8/8/q7/P7/1N6 b:b-Exchange,xRa3,c1") ==
+          why + "a captured rook returns to a1 or h1, a bishop to c1 (dark squares) or f1 (light)");
+    CHECK(refused("8/8/8/8/8/q7/P7/1N6 b:w-Choose,xRa3,a1,N@f8") ==
+          why + "the Paradigm chooses the knight only when he has two");
+    CHECK(refused("8/8/8/8/8/q7/P7/1N4N1 b:w-Choose,xRa3,a1,N@e8") ==
+          why + "the exchanged knight enters on a free dark square of rank 8 (N@b8, N@d8, N@f8 or N@h8)");
+    CHECK(refused("q7/6P1/8/8/8/8/8/8 w:w-Search,g7") == why + "Search at once names the Paradigm's pawn on rank 8, not g7");
+    CHECK(refused("q5P1/8/8/8/8/8/8/8 w:w-Search,g8 - - g8") ==
+          why + "the pawn on g8 is locked by the Shadow Nexus move: it did not just move");
+    CHECK(refused("q5P1/8/6R1/8/6R1/8/6R1/8 w:w-Search,g8") ==
+          why + "the pawn on g8 has no free light square of its file to go back to");
+    CHECK(refused("8/8/8/8/3q4/8/8/Rn4nR b:b-Knights") == why + "the Ghost is still on the board: she has not transcended");
+    CHECK(refused("8/8/8/8/8/8/8/R7 b:b-Knights") == why + "no knight of the Ghost's side has a move left");
+    CHECK(refused("8/8/8/8/8/8/8/Rn6 b:b-Knights,c3") == why + "the knights that moved: no knight of the Ghost's side on c3");
+    CHECK(refused("8/8/8/8/8/8/8/1n6 b:b-Knights") ==
+          why + "no Paradigm piece remains: the game is over (b:Transcended)");
+    CHECK(refused("3q4/8/8/8/8/8/8/R7 b:Transcended") == why + "the Ghost is still on the board: she has not transcended");
+    // Without the pending field the Ghost must stand on the board, as before.
+    CHECK(refused("8/8/8/8/8/8/8/R7 w") == why + "the Ghost (q) must be on the board exactly once");
+    // The FEN of an ordinary turn is as it was.
+    CHECK(test::start("ghost", start_fen)->fen() == start_fen);
+}
+
+TEST_CASE("Ghost Chess FEN: at every decision of random games the FEN reads back to the same decision",
+          "[variant:ghost][fen][issue32]") {
+    // Positions rich in triggered decisions: the start (Respawn, Search), a Shadow Nexus, a
+    // Ghost among knights and rooks (Rescue, exchange), knights ready for a Transcend.
+    const std::vector<std::string> starts = {
+        start_fen,
+        "2R2R2/3q4/4P3/1N6/8/R7/P1P3P1/1NB2B2 b - - - 0 0 1",
+        "8/6P1/8/q7/1N6/R1B5/P7/6N1 b - - - 0 0 1",
+        "1n6/8/2P5/4R3/3q4/2P5/P7/2B2BnR b - - - 0 0 1",
+    };
+    std::mt19937 gen(32);
+    NoRandomness no_dice;
+    std::map<std::string, int> seen; // the pending words met, to show the walk reached each
+    for (int game = 0; game < 80; ++game) {
+        auto g = test::start("ghost", starts[static_cast<std::size_t>(game) % starts.size()]);
+        for (int ply = 0; ply < 60 && !g->outcome().over(); ++ply) {
+            const std::string fen = g->fen();
+            const std::string side = fen.substr(fen.find(' ') + 1, fen.find(' ', fen.find(' ') + 1) - fen.find(' ') - 1);
+            if (side.find(':') != std::string::npos)
+                ++seen[side.substr(side.find(':') + 1, side.find(',') - side.find(':') - 1)];
+            auto copy = find_variant("ghost")->start({}, fen);
+            INFO(fen << (copy ? "" : ": " + copy.error().message));
+            REQUIRE(copy.ok());
+            REQUIRE((*copy)->fen() == fen);
+            REQUIRE(asked(**copy) == asked(*g));
+            REQUIRE(texts(**copy) == texts(*g));
+            const Seat seat = g->pending().front().seat;
+            const auto list = g->legal_actions(seat);
+            const Action a = list[std::uniform_int_distribution<std::size_t>(0, list.size() - 1)(gen)];
+            REQUIRE(g->apply(seat, a, no_dice).ok());
+        }
+        if (g->outcome().over()) {
+            auto copy = test::start("ghost", g->fen());
+            CHECK(copy->fen() == g->fen());
+        }
+    }
+    for (const char* word : {"b-Place", "b-Exchange", "w-Choose", "w-Reaction", "w-Search", "b-Knights"}) {
+        INFO(word);
+        CHECK(seen[word] > 0);
+    }
 }

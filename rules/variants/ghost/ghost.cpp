@@ -80,7 +80,8 @@ public:
 
     std::string load(std::string_view fen) {
         std::string err = ghost::read_fen(state_, fen);
-        if (err.empty() && state_.turn == Seat::White && ghost::legal_actions(state_).empty()) {
+        if (err.empty() && state_.phase == Phase::Move && state_.turn == Seat::White &&
+            ghost::legal_actions(state_).empty()) {
             state_.outcome = Outcome{Status::BlackWins, "the Paradigm cannot move"};
             state_.phase = Phase::Over;
         }
