@@ -4,13 +4,14 @@
 // and after they are closed. Prints each phase's answer times (p50, p99, max), the server's
 // memory (VmRSS, VmHWM from /proc) and open files, and what the hostile sockets got.
 //
-// The hostile sockets that stay open (--sockets, 1,000), in four kinds of equal share: idle
+// The hostile sockets that stay open (--sockets, 1,000), in five kinds of equal share: idle
 // after connecting; a request head trickled one byte a second; one header line a second; a GET
-// with a Range of 2,600 ranges, kept alive after its answer. Beside them (--floods, 250) those
-// the server refuses at once, in four kinds: 150 header lines; 66 KB of header; a GET with a
-// body; a head begun then half-closed. A socket the server closes is opened again at once, or a
-// second later for the refused kinds and for any that lived less than a second, so that the
-// pressure holds for the whole phase without turning into a flood of requests.
+// with a Range of 2,600 ranges, kept alive after its answer; 60 KB of request head (just under
+// the 64 KB limit) that is never ended, the most memory a connection may hold. Beside them
+// (--floods, 250) those the server refuses at once, in four kinds: 150 header lines; 66 KB of
+// header; a GET with a body; a head begun then half-closed. A socket the server closes is opened
+// again at once, or a second later for the refused kinds and for any that lived less than a second,
+// so that the pressure holds for the whole phase without turning into a flood of requests.
 //
 // Target: no normal page later than 1 s while the hostile sockets are open; memory bounded.
 // Exit status: 0 target met, 1 not met, 2 the bench itself failed, 3 the wall-clock cap (120 s)
@@ -307,19 +308,20 @@ Get timed_get(int port, const std::string& path) {
     return get;
 }
 
-// The first four stay open (until the server's timeouts cut them); the rest are refused at once.
+// The first five stay open (until the server's timeouts cut them); the rest are refused at once.
 enum class Kind {
     Idle,
     ByteTrickle,
     LineTrickle,
     Ranges,
+    FullHead,
     ManyLines,
     BigHead,
     BodyOnGet,
     HalfClosed
 };
-constexpr int kinds = 8;
-constexpr int slow_kinds = 4;
+constexpr int kinds = 9;
+constexpr int slow_kinds = 5;
 
 const char* name(Kind kind) {
     switch (kind) {
@@ -335,6 +337,8 @@ const char* name(Kind kind) {
         return "66 KB of header";
     case Kind::Ranges:
         return "Range: 2,600 ranges";
+    case Kind::FullHead:
+        return "60 KB of head, unfinished";
     case Kind::BodyOnGet:
         return "GET with a body";
     case Kind::HalfClosed:
@@ -363,6 +367,12 @@ std::string opening(Kind kind) {
         for (int i = 0; i < 150; ++i)
             head += "X-" + std::to_string(i) + ": y\r\n";
         return head + "\r\n";
+    }
+    case Kind::FullHead: { // just under the limit, never ended: the most a connection may hold
+        std::string head = "GET / HTTP/1.1\r\nHost: bench\r\n";
+        for (int i = 0; i < 30; ++i)
+            head += "X-" + std::to_string(i) + ": " + std::string(2000, 'a') + "\r\n";
+        return head;
     }
     case Kind::BigHead: {
         std::string head = "GET / HTTP/1.1\r\nHost: bench\r\n";
@@ -659,7 +669,7 @@ int main(int argc, char** argv) {
     }
     if (sockets < slow_kinds || sockets > 20000 || floods < 0 || floods > 20000 || gets < 2 ||
         gets > 2000)
-        fail("--sockets must be 4..20000, --floods 0..20000 and --gets 2..2000");
+        fail("--sockets must be 5..20000, --floods 0..20000 and --gets 2..2000");
     if (::access(ghostpost.c_str(), X_OK) != 0)
         fail(ghostpost + " is not an executable (build the ghostpost target, or give --ghostpost)");
 
