@@ -270,10 +270,11 @@ TEST_CASE("the web server's limits are keys of [web], checked against their rang
     CHECK(defaults.max_header_bytes == 65536);
     CHECK(defaults.max_header_lines == 100);
     CHECK(defaults.timeout_seconds == 5);
-    const auto set = parse("[storage]\npath = \"x\"\n[web]\nmax_connections = 4000\n"
-                           "max_header_bytes = 16384\nmax_header_lines = 40\ntimeout_seconds = 20\n",
-                           "ghostpost.toml", env)
-                         .web;
+    const auto set =
+        parse("[storage]\npath = \"x\"\n[web]\nmax_connections = 4000\n"
+              "max_header_bytes = 16384\nmax_header_lines = 40\ntimeout_seconds = 20\n",
+              "ghostpost.toml", env)
+            .web;
     CHECK(set.max_connections == 4000);
     CHECK(set.max_header_bytes == 16384);
     CHECK(set.max_header_lines == 40);
