@@ -736,7 +736,9 @@ Settings parse(std::string_view toml_text, const std::string& source,
     read_storage(*storage, source, environment, base_dir, settings.storage);
 
     if (const toml::table* web = subtable(root, "web", source)) {
-        const TableReader reader(*web, "web.", source, {"listen", "base_url"});
+        const TableReader reader(*web, "web.", source,
+                                 {"listen", "base_url", "max_connections", "max_header_bytes",
+                                  "max_header_lines", "timeout_seconds"});
         if (auto listen = read_listen(reader, "127.0.0.1:8080"))
             settings.web.listen = *listen;
         if (auto base = reader.string("base_url")) {
@@ -750,6 +752,19 @@ Settings parse(std::string_view toml_text, const std::string& source,
                 url.pop_back();
             settings.web.base_url = url;
         }
+        const auto limit = [&](const char* key, IntRange range, int& into) {
+            if (auto value = reader.integer(key)) {
+                if (*value < range.low || *value > range.high)
+                    reader.fail_at(reader.node(key), key,
+                                   "must be between " + std::to_string(range.low) + " and " +
+                                       std::to_string(range.high));
+                into = static_cast<int>(*value);
+            }
+        };
+        limit("max_connections", web_max_connections, settings.web.max_connections);
+        limit("max_header_bytes", web_max_header_bytes, settings.web.max_header_bytes);
+        limit("max_header_lines", web_max_header_lines, settings.web.max_header_lines);
+        limit("timeout_seconds", web_timeout_seconds, settings.web.timeout_seconds);
     }
 
     if (const toml::table* metrics = subtable(root, "metrics", source)) {

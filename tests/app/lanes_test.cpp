@@ -102,6 +102,38 @@ std::pair<long, std::string> get(int port, const std::string& path) {
     }
 }
 
+// The status line of what the server on `port` answers to `request` (read until it closes, 5 s
+// at most): a raw socket, so that the test counts every header line itself.
+std::string raw_status(int port, const std::string& request) {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    REQUIRE(fd >= 0);
+    timeval limit{5, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof limit);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<std::uint16_t>(port));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    std::string answer;
+    if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
+        send(fd, request.data(), request.size(), MSG_NOSIGNAL) ==
+            static_cast<ssize_t>(request.size())) {
+        char buffer[4096];
+        for (ssize_t n; (n = recv(fd, buffer, sizeof buffer, 0)) > 0;)
+            answer.append(buffer, static_cast<std::size_t>(n));
+    }
+    close(fd);
+    return answer.substr(0, answer.find("\r\n"));
+}
+
+// A GET of `path` in `lines` header lines.
+std::string request_of(const std::string& path, int lines) {
+    std::string request = "GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n";
+    for (int i = 2; i < lines; ++i)
+        request += "X-" + std::to_string(i) + ": y\r\n";
+    return request + "\r\n";
+}
+
 // Telegram answers a direct "!help" (a positive chat id is a private chat).
 bool telegram_answers(FakeTelegram& telegram, std::size_t already,
                       std::chrono::milliseconds within) {
@@ -283,4 +315,27 @@ TEST_CASE("/metrics counts a scripted game exactly, and promtool accepts it", "[
     CHECK(verdict == 0);
     daemon->signal(SIGTERM);
     CHECK(daemon->wait_exit(std::chrono::seconds(10)) == 0);
+}
+
+TEST_CASE("[web]'s limits hold on [web] listen and on [metrics] listen", "[daemon][lanes]") {
+    test::TempDir dir;
+    test::TempDir telegram_dir;
+    FakeTelegram telegram(telegram_dir);
+    const int web = test::free_loopback_port();
+    const int metrics = test::free_loopback_port();
+    const auto config = dir.path() / "ghostpost.toml";
+    std::ofstream(config) << "[storage]\npath = \"games.sqlite\"\n"
+                          << "[web]\nlisten = \"127.0.0.1:" << web << "\"\nmax_header_lines = 10\n"
+                          << "[metrics]\nlisten = \"127.0.0.1:" << metrics << "\"\n"
+                          << "[platform.telegram]\napi_url = \"" << telegram.url() << "\"\n"
+                          << "poll_timeout = 2\n";
+    auto daemon = start_daemon(dir, config, {tokens.front()});
+    REQUIRE(test::eventually([&] { return get(metrics, "/healthz").first == 200; },
+                             std::chrono::seconds(15)));
+    REQUIRE(test::eventually([&] { return get(web, "/").first == 200; }, std::chrono::seconds(5)));
+    CHECK(raw_status(web, request_of("/", 10)) == "HTTP/1.1 200 OK");
+    CHECK(raw_status(web, request_of("/", 11)) == "HTTP/1.1 431 Request Header Fields Too Large");
+    CHECK(raw_status(metrics, request_of("/healthz", 10)) == "HTTP/1.1 200 OK");
+    CHECK(raw_status(metrics, request_of("/healthz", 11)) ==
+          "HTTP/1.1 431 Request Header Fields Too Large");
 }

@@ -204,7 +204,12 @@ TEST_CASE("the example configuration enables no platform and shows every one", "
           "@ghostpost:example.org");
     CHECK(parse(uncommented("platform.discourse"), "example", env).discourse.categories ==
           std::vector<std::int64_t>{5});
-    CHECK(parse(uncommented("web"), "example", env).web.listen == "127.0.0.1:8080");
+    const WebSettings web = parse(uncommented("web"), "example", env).web;
+    CHECK(web.listen == "127.0.0.1:8080");
+    CHECK(web.max_connections == 1024);
+    CHECK(web.max_header_bytes == 65536);
+    CHECK(web.max_header_lines == 100);
+    CHECK(web.timeout_seconds == 5);
     CHECK(parse(uncommented("metrics"), "example", env).metrics.listen == "127.0.0.1:9464");
 }
 
@@ -256,6 +261,43 @@ TEST_CASE("the web view's listen address and base URL are read and checked", "[c
           "ghostpost.toml:4: web.base_url: must be an http:// or https:// address");
     CHECK(error_of("[storage]\npath = \"x\"\n[web]\nport = 80\n", env) ==
           "ghostpost.toml:4: web.port: unknown key");
+}
+
+TEST_CASE("the web server's limits are keys of [web], checked against their ranges", "[config]") {
+    const auto env = fake_environment({});
+    const auto defaults = parse("[storage]\npath = \"x\"\n[web]\n", "ghostpost.toml", env).web;
+    CHECK(defaults.max_connections == 1024);
+    CHECK(defaults.max_header_bytes == 65536);
+    CHECK(defaults.max_header_lines == 100);
+    CHECK(defaults.timeout_seconds == 5);
+    const auto set =
+        parse("[storage]\npath = \"x\"\n[web]\nmax_connections = 4000\n"
+              "max_header_bytes = 16384\nmax_header_lines = 40\ntimeout_seconds = 20\n",
+              "ghostpost.toml", env)
+            .web;
+    CHECK(set.max_connections == 4000);
+    CHECK(set.max_header_bytes == 16384);
+    CHECK(set.max_header_lines == 40);
+    CHECK(set.timeout_seconds == 20);
+    const std::string head = "[storage]\npath = \"x\"\n[web]\n";
+    CHECK(error_of(head + "max_connections = 15\n", env) ==
+          "ghostpost.toml:4: web.max_connections: must be between 16 and 65536");
+    CHECK(error_of(head + "max_connections = 65537\n", env) ==
+          "ghostpost.toml:4: web.max_connections: must be between 16 and 65536");
+    CHECK(error_of(head + "max_header_bytes = 1023\n", env) ==
+          "ghostpost.toml:4: web.max_header_bytes: must be between 1024 and 1048576");
+    CHECK(error_of(head + "max_header_bytes = 2000000\n", env) ==
+          "ghostpost.toml:4: web.max_header_bytes: must be between 1024 and 1048576");
+    CHECK(error_of(head + "max_header_lines = 9\n", env) ==
+          "ghostpost.toml:4: web.max_header_lines: must be between 10 and 1000");
+    CHECK(error_of(head + "max_header_lines = 1001\n", env) ==
+          "ghostpost.toml:4: web.max_header_lines: must be between 10 and 1000");
+    CHECK(error_of(head + "timeout_seconds = 0\n", env) ==
+          "ghostpost.toml:4: web.timeout_seconds: must be between 1 and 300");
+    CHECK(error_of(head + "timeout_seconds = 301\n", env) ==
+          "ghostpost.toml:4: web.timeout_seconds: must be between 1 and 300");
+    CHECK(error_of(head + "max_header_lines = \"many\"\n", env) ==
+          "ghostpost.toml:4: web.max_header_lines: must be an integer");
 }
 
 TEST_CASE("a PostgreSQL database is named by url, its password kept apart", "[config]") {

@@ -193,6 +193,28 @@ TEST_CASE("A request of more than 100 header lines is answered 431 and closed; 1
     CHECK(over.closed_by_server());
 }
 
+TEST_CASE("Limits set lower than the defaults are obeyed: 10 header lines, 2 KB of head",
+          "[web][http][hostile]") {
+    web::ServerSettings settings{"127.0.0.1", 0};
+    settings.max_header_lines = 10;
+    settings.max_header_bytes = 2048;
+    Served s(settings);
+    Socket ten(s.port());
+    ten.send("GET / HTTP/1.1\r\nHost: x\r\n" + header_lines(9) + "\r\n");
+    CHECK(status_line(ten.read_answer()) == "HTTP/1.1 200 OK");
+
+    Socket eleven(s.port());
+    eleven.send("GET / HTTP/1.1\r\nHost: x\r\n" + header_lines(10) + "\r\n");
+    const std::string answer = eleven.read_answer();
+    CHECK(status_line(answer) == "HTTP/1.1 431 Request Header Fields Too Large");
+    CHECK(body(answer) == "The request's header is too large: at most 2048 bytes in 10 lines.\n");
+    CHECK(eleven.closed_by_server());
+
+    Socket big(s.port());
+    big.send("GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(3000, 'a') + "\r\n\r\n");
+    CHECK(status_line(big.read_answer()) == "HTTP/1.1 431 Request Header Fields Too Large");
+}
+
 TEST_CASE("A request head over 64 KB is answered 431 and closed", "[web][http][hostile]") {
     Served s;
     Socket big(s.port());

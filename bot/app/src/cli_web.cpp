@@ -1,6 +1,6 @@
-// `ghostpost web (--db FILE | --db-url URL) [--listen ADDR]`: the web pages without the bot, for
-// a copy of an SQLite database or beside the daemons on a PostgreSQL one. Stops on SIGTERM or
-// SIGINT.
+// `ghostpost web (--db FILE | --db-url URL) [--listen ADDR]` and [web]'s limits as options: the
+// web pages without the bot, for a copy of an SQLite database or beside the daemons on a
+// PostgreSQL one. Stops on SIGTERM or SIGINT.
 #include "ghostpost/bot/cli.h"
 #include "ghostpost/config/config.h"
 #include "ghostpost/web/server.h"
@@ -21,6 +21,7 @@ struct WebOptions {
     std::string db_url;
     std::string listen = "127.0.0.1:8080";
     int threads = 8;
+    config::WebSettings limits; // [web]'s limits, as options of their own
 };
 
 int serve(const WebOptions& options) {
@@ -49,6 +50,10 @@ int serve(const WebOptions& options) {
     try {
         web::ServerSettings settings = web::parse_listen(options.listen);
         settings.threads = options.threads;
+        settings.max_connections = options.limits.max_connections;
+        settings.max_header_bytes = static_cast<std::size_t>(options.limits.max_header_bytes);
+        settings.max_header_lines = static_cast<std::size_t>(options.limits.max_header_lines);
+        settings.timeout_seconds = options.limits.timeout_seconds;
         web::Site site(site_settings);
         web::WebServer server(site, settings);
         server.start();
@@ -81,6 +86,19 @@ void add_web_command(CLI::App& app, int& exit_status) {
     cmd->add_option("--listen", options->listen, "host:port to listen on (default 127.0.0.1:8080)");
     cmd->add_option("--threads", options->threads, "worker threads (default 8)")
         ->check(CLI::Range(1, 64));
+    // The same limits, names and ranges as the keys of [web].
+    const auto limit = [&](const char* name, const char* what, config::IntRange range, int& into) {
+        cmd->add_option(name, into, std::string(what) + " (default " + std::to_string(into) + ")")
+            ->check(CLI::Range(range.low, range.high));
+    };
+    limit("--max-connections", "connections open at once", config::web_max_connections,
+          options->limits.max_connections);
+    limit("--max-header-bytes", "bytes of a request head; past them: 431",
+          config::web_max_header_bytes, options->limits.max_header_bytes);
+    limit("--max-header-lines", "header lines of a request; past them: 431",
+          config::web_max_header_lines, options->limits.max_header_lines);
+    limit("--timeout-seconds", "for a request head, an answer's write and keep-alive idle",
+          config::web_timeout_seconds, options->limits.timeout_seconds);
     cmd->callback([options, &exit_status] {
         if (options->db.empty() && options->db_url.empty()) {
             std::cerr << "ghostpost web: give the database: --db FILE (SQLite) or --db-url URL "

@@ -28,6 +28,16 @@ namespace ghostpost::bot {
 
 namespace {
 
+// A server on `listen` (of [web] or [metrics]) with [web]'s limits. Errors: as web::parse_listen.
+web::ServerSettings server_settings(const std::string& listen, const config::WebSettings& web) {
+    web::ServerSettings server = web::parse_listen(listen);
+    server.max_connections = web.max_connections;
+    server.max_header_bytes = static_cast<std::size_t>(web.max_header_bytes);
+    server.max_header_lines = static_cast<std::size_t>(web.max_header_lines);
+    server.timeout_seconds = web.timeout_seconds;
+    return server;
+}
+
 storage::StoreLocation store_location(const config::StorageSettings& storage) {
     return {storage.url, storage.password, storage.path.string()};
 }
@@ -293,16 +303,16 @@ int run(const std::string& config_path, bool check_only) {
             site_settings.db_password = settings.storage.password;
             site_settings.command_prefix = settings.command_prefix;
             site = std::make_unique<web::Site>(site_settings);
-            web_server =
-                std::make_unique<web::WebServer>(*site, web::parse_listen(settings.web.listen));
+            web_server = std::make_unique<web::WebServer>(
+                *site, server_settings(settings.web.listen, settings.web));
             if (settings.metrics.listen.empty())
                 serve_monitor(*web_server);
             web_server->start();
             log::info("web_listening", {{"listen", settings.web.listen}});
         }
         if (!settings.metrics.listen.empty()) {
-            metrics_server =
-                std::make_unique<web::WebServer>(web::parse_listen(settings.metrics.listen));
+            metrics_server = std::make_unique<web::WebServer>(
+                server_settings(settings.metrics.listen, settings.web));
             serve_monitor(*metrics_server);
             metrics_server->start();
             log::info("metrics_listening", {{"listen", settings.metrics.listen}});

@@ -35,7 +35,23 @@ struct StorageSettings {
 struct WebSettings {
     std::string listen;   // "127.0.0.1:8080"; empty: no web server
     std::string base_url; // "https://games.example.org" without a trailing '/'; empty: no links
+    // What one client may cost the server, here and on [metrics] listen (docs/operators.md,
+    // section 10); the ranges are below.
+    int max_connections = 1024;       // open at once
+    int max_header_bytes = 64 * 1024; // request line and header fields together
+    int max_header_lines = 100;
+    int timeout_seconds = 5; // for a whole request head, writing an answer, keep-alive idle
 };
+
+// The ranges [web]'s limits are checked against; `ghostpost web` checks its options the same.
+struct IntRange {
+    int low;
+    int high;
+};
+inline constexpr IntRange web_max_connections{16, 65536};
+inline constexpr IntRange web_max_header_bytes{1024, 1024 * 1024};
+inline constexpr IntRange web_max_header_lines{10, 1000};
+inline constexpr IntRange web_timeout_seconds{1, 300};
 
 // The operators' /healthz and /metrics on an address of their own ([metrics]); without it they
 // are served on [web] listen, when that is set.

@@ -17,9 +17,10 @@ void add_console_command(CLI::App& app, int& exit_status);
 // `render --variant V [--fen FEN | --db PATH --game ID [--ply N]] [--flip] --out FILE.png`.
 void add_render_command(CLI::App& app, int& exit_status);
 
-// Registers `web --db FILE [--listen HOST:PORT] [--threads N]`: the read-only web pages of a
-// database without the bot. Exit status: 0 after SIGTERM/SIGINT, 2 for a bad --listen, 1 when
-// the database cannot be opened or the address bound.
+// Registers `web --db FILE [--listen HOST:PORT] [--threads N]` and [web]'s limits as options
+// (--max-connections...): the read-only web pages of a database without the bot. Exit status: 0
+// after SIGTERM/SIGINT, 2 for a bad --listen, 1 when the database cannot be opened or the address
+// bound.
 void add_web_command(CLI::App& app, int& exit_status);
 
 } // namespace ghostpost::bot
