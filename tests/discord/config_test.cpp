@@ -10,6 +10,7 @@
 using namespace ghostpost::config;
 using ghostpost::bot::discord_module;
 using ghostpost::bot::DiscordSettings;
+using ghostpost::bot::read_discord_settings;
 
 namespace {
 

@@ -12,6 +12,7 @@
 using namespace ghostpost::config;
 using ghostpost::bot::discourse_module;
 using ghostpost::bot::DiscourseSettings;
+using ghostpost::bot::read_discourse_settings;
 
 namespace {
 

@@ -11,6 +11,7 @@
 using namespace ghostpost::config;
 using ghostpost::bot::matrix_module;
 using ghostpost::bot::MatrixSettings;
+using ghostpost::bot::read_matrix_settings;
 
 namespace {
 

@@ -12,6 +12,7 @@
 using namespace ghostpost::config;
 using ghostpost::bot::telegram_module;
 using ghostpost::bot::TelegramSettings;
+using ghostpost::bot::read_telegram_settings;
 
 namespace {
 
