@@ -361,8 +361,8 @@ Settings parse(std::string_view toml_text, const std::string& source,
     // some configurations use for one.
     const auto hand_through = [&](const toml::table& table, const std::string& name,
                                   const std::string& key) {
-        settings.platforms[name] =
-            PlatformTable{key, source, base_dir, std::make_shared<const TomlTable>(TomlTable{document, table})};
+        auto contents = std::make_shared<const TomlTable>(TomlTable{document, table});
+        settings.platforms[name] = PlatformTable{key, source, base_dir, std::move(contents)};
     };
     if (const toml::table* tables = subtable(root, "platform", source)) {
         for (const auto& [key, node] : *tables) {

@@ -292,13 +292,14 @@ TEST_CASE("per-player limits are read from [bot] and checked", "[config][limits]
 TEST_CASE("a moderator without a platform: prefix is refused, naming the entry", "[config]") {
     // The example names the first platform the daemon knows.
     const std::vector<PlatformClaim> claims{{"telegram"}, {"discord"}};
-    CHECK(error_of_claimed("[storage]\npath = \"x\"\n[bot]\nmoderators = [\"telegram:1\", \"123456\"]\n",
-                           claims) == "ghostpost.toml:4: bot.moderators: entry \"123456\" must be "
-                           "\"<platform>:<user id>\", for example \"telegram:123456\"");
+    const std::string head = "[storage]\npath = \"x\"\n[bot]\n";
+    CHECK(error_of_claimed(head + "moderators = [\"telegram:1\", \"123456\"]\n", claims) ==
+          "ghostpost.toml:4: bot.moderators: entry \"123456\" must be "
+          "\"<platform>:<user id>\", for example \"telegram:123456\"");
     CHECK(error_of_claimed("[storage]\npath = \"x\"\n[bot]\nmoderators = [\":5\"]\n", claims) ==
           "ghostpost.toml:4: bot.moderators: entry \":5\" must be "
           "\"<platform>:<user id>\", for example \"telegram:123456\"");
-    CHECK(error_of_claimed("[storage]\npath = \"x\"\n[bot]\nmoderators = [\"telegram:\"]\n", claims) ==
+    CHECK(error_of_claimed(head + "moderators = [\"telegram:\"]\n", claims) ==
           "ghostpost.toml:4: bot.moderators: entry \"telegram:\" must be "
           "\"<platform>:<user id>\", for example \"telegram:123456\"");
     CHECK(error_of("[storage]\npath = \"x\"\n[bot]\nmoderators = [\"5\"]\n",

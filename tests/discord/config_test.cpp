@@ -27,7 +27,8 @@ Environment environment(std::optional<std::string> discord_token) {
 // The file read as the daemon reads it: config/ hands the table through, the module reads it.
 DiscordSettings read(const std::string& text, const Environment& env,
                      const std::filesystem::path& base_dir = {}) {
-    const Settings settings = parse(text, "ghostpost.toml", env, base_dir, {discord_module.claim()});
+    const Settings settings =
+        parse(text, "ghostpost.toml", env, base_dir, {discord_module.claim()});
     return read_discord_settings(settings.platforms.at("discord"), env);
 }
 

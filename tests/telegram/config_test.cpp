@@ -10,9 +10,9 @@
 #include <map>
 
 using namespace ghostpost::config;
+using ghostpost::bot::read_telegram_settings;
 using ghostpost::bot::telegram_module;
 using ghostpost::bot::TelegramSettings;
-using ghostpost::bot::read_telegram_settings;
 
 namespace {
 

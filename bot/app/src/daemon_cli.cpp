@@ -318,7 +318,8 @@ int run(const std::string& config_path, bool check_only) {
                 lane.done.store(true);
             });
         jobs = std::thread([&, location] {
-            run_jobs(location, service_settings(settings, enabled.front().module->name, "ghostpost"),
+            run_jobs(location,
+                     service_settings(settings, enabled.front().module->name, "ghostpost"),
                      std::chrono::seconds(30), stop, jobs_beat);
         });
         systemd::ready(std::to_string(lanes.size()) + " platform lane(s) started");

@@ -9,10 +9,10 @@ namespace ghostpost::bot {
 
 DiscordSettings read_discord_settings(const config::PlatformTable& table,
                                       const config::Environment& environment) {
-    const config::TableReader reader(table, {"api_url", "gateway_url", "guild_ids", "token_file",
-                                             "poll_timeout", "request_timeout",
-                                             "per_chat_interval_ms", "group_messages_per_minute",
-                                             "message_content"});
+    const config::TableReader reader(table,
+                                     {"api_url", "gateway_url", "guild_ids", "token_file",
+                                      "poll_timeout", "request_timeout", "per_chat_interval_ms",
+                                      "group_messages_per_minute", "message_content"});
     DiscordSettings discord;
     if (const auto on = reader.boolean("message_content"))
         discord.message_content = *on;

@@ -6,9 +6,9 @@ namespace ghostpost::bot {
 
 DiscourseSettings read_discourse_settings(const config::PlatformTable& table,
                                           const config::Environment& environment) {
-    const config::TableReader reader(table, {"base_url", "username", "categories", "key_file",
-                                             "poll_interval", "request_timeout",
-                                             "per_topic_interval_ms"});
+    const config::TableReader reader(table,
+                                     {"base_url", "username", "categories", "key_file",
+                                      "poll_interval", "request_timeout", "per_topic_interval_ms"});
     DiscourseSettings discourse;
     const auto url = config::read_http_url(reader, "base_url");
     if (!url)

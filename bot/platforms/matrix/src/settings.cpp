@@ -9,8 +9,8 @@ namespace ghostpost::bot {
 
 MatrixSettings read_matrix_settings(const config::PlatformTable& table,
                                     const config::Environment& environment) {
-    const config::TableReader reader(table, {"homeserver_url", "user_id", "auto_join",
-                                             "token_file", "poll_timeout", "request_timeout",
+    const config::TableReader reader(table, {"homeserver_url", "user_id", "auto_join", "token_file",
+                                             "poll_timeout", "request_timeout",
                                              "per_chat_interval_ms", "group_messages_per_minute"});
     MatrixSettings matrix;
     const auto url = config::read_http_url(reader, "homeserver_url");

@@ -39,8 +39,8 @@ TelegramSettings read_telegram_settings(const config::PlatformTable& table,
     config::read_seconds(reader, "poll_timeout", 1, 50, telegram.poll_timeout);
     config::read_seconds(reader, "request_timeout", 1, 300, telegram.request_timeout);
     config::read_pacing(reader, telegram.per_chat_interval, telegram.group_messages_per_minute);
-    const config::Secret token = config::read_secret(reader, environment, "GHOSTPOST_TELEGRAM_TOKEN",
-                                                     "token_file", "token", false);
+    const config::Secret token = config::read_secret(
+        reader, environment, "GHOSTPOST_TELEGRAM_TOKEN", "token_file", "token", false);
     telegram.token = token.value;
     if (!looks_like_token(telegram.token))
         reader.fail_unplaced("token_file",

@@ -11,10 +11,10 @@ namespace ghostpost::bot {
 
 struct DiscordSettings {
     std::string api_url = "https://discord.com/api/v10"; // no trailing slash
-    std::string gateway_url;            // ws:// or wss://; empty: asked with GET /gateway/bot
-    std::vector<std::string> guild_ids; // guilds for slash commands; empty: global
-    bool message_content = true;        // ask for the privileged Message Content intent
-    std::string token;                  // secret: from GHOSTPOST_DISCORD_TOKEN or token_file
+    std::string gateway_url;                  // ws:// or wss://; empty: asked with GET /gateway/bot
+    std::vector<std::string> guild_ids;       // guilds for slash commands; empty: global
+    bool message_content = true;              // ask for the privileged Message Content intent
+    std::string token;                        // secret: from GHOSTPOST_DISCORD_TOKEN or token_file
     std::chrono::seconds poll_timeout{30};    // how long one poll waits for the Gateway, 1..50
     std::chrono::seconds request_timeout{15}; // for every REST call
     std::chrono::milliseconds per_chat_interval{1000}; // pacing: between two sends to a channel

@@ -11,12 +11,12 @@
 namespace ghostpost::bot {
 
 struct DiscourseSettings {
-    std::string base_url;                     // "https://forum.example.org", no trailing slash
-    std::string username;                     // the bot's account (Api-Username)
-    std::string api_key;                      // secret: from GHOSTPOST_DISCOURSE_API_KEY or key_file
-    std::vector<std::int64_t> categories;     // ids read in full; empty: mentions and PMs only
-    std::chrono::seconds poll_interval{5};    // between two polls that found nothing, 1..300
-    std::chrono::seconds request_timeout{15}; // for every request, 1..300
+    std::string base_url;                  // "https://forum.example.org", no trailing slash
+    std::string username;                  // the bot's account (Api-Username)
+    std::string api_key;                   // secret: from GHOSTPOST_DISCOURSE_API_KEY or key_file
+    std::vector<std::int64_t> categories;  // ids read in full; empty: mentions and PMs only
+    std::chrono::seconds poll_interval{5}; // between two polls that found nothing, 1..300
+    std::chrono::seconds request_timeout{15};           // for every request, 1..300
     std::chrono::milliseconds per_topic_interval{1000}; // pacing: between two posts to a topic
 };
 
