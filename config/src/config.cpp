@@ -1,4 +1,5 @@
 #include "ghostpost/config/config.h"
+#include "ghostpost/config/table_reader.h"
 
 #include <algorithm>
 #include <array>
@@ -13,8 +14,6 @@ namespace ghostpost::config {
 
 namespace {
 
-constexpr const char* token_variable = "GHOSTPOST_TELEGRAM_TOKEN";
-
 std::string format_error(const std::string& source, std::optional<std::uint32_t> line,
                          const std::string& key, const std::string& problem) {
     std::string text = source;
@@ -28,118 +27,9 @@ std::string format_error(const std::string& source, std::optional<std::uint32_t>
     return text + problem;
 }
 
-// Reads one TOML table against the keys it may hold, so a typo is an error, not a default.
-class TableReader {
-public:
-    TableReader(const toml::table& table, std::string prefix, const std::string& source,
-                std::set<std::string> known)
-        : table_(table), prefix_(std::move(prefix)), source_(source), known_(std::move(known)) {
-        for (const auto& [key, node] : table_) {
-            const std::string name{key.str()};
-            if (!known_.contains(name)) {
-                fail_at(node, name, "unknown key");
-            }
-        }
-    }
-
-    [[noreturn]] void fail_at(const toml::node& node, const std::string& key,
-                              const std::string& problem) const {
-        throw ConfigError(source_, line_of(node), prefix_ + key, problem);
-    }
-
-    [[noreturn]] void fail_missing(const std::string& key) const {
-        throw ConfigError(source_, line_of(table_), prefix_ + key, "is required");
-    }
-
-    std::optional<std::string> string(const std::string& key) const {
-        const toml::node* node = table_.get(key);
-        if (node == nullptr) {
-            return std::nullopt;
-        }
-        if (!node->is_string()) {
-            fail_at(*node, key, "must be a string");
-        }
-        return node->value<std::string>();
-    }
-
-    std::optional<std::int64_t> integer(const std::string& key) const {
-        const toml::node* node = table_.get(key);
-        if (node == nullptr) {
-            return std::nullopt;
-        }
-        if (!node->is_integer()) {
-            fail_at(*node, key, "must be an integer");
-        }
-        return node->value<std::int64_t>();
-    }
-
-    std::optional<bool> boolean(const std::string& key) const {
-        const toml::node* node = table_.get(key);
-        if (node == nullptr) {
-            return std::nullopt;
-        }
-        if (!node->is_boolean()) {
-            fail_at(*node, key, "must be true or false");
-        }
-        return node->value<bool>();
-    }
-
-    std::optional<std::vector<std::string>> strings(const std::string& key) const {
-        const toml::node* node = table_.get(key);
-        if (node == nullptr) {
-            return std::nullopt;
-        }
-        const toml::array* array = node->as_array();
-        if (array == nullptr) {
-            fail_at(*node, key, "must be an array of strings");
-        }
-        std::vector<std::string> values;
-        for (const toml::node& element : *array) {
-            if (!element.is_string()) {
-                fail_at(element, key, "must be an array of strings");
-            }
-            values.push_back(*element.value<std::string>());
-        }
-        return values;
-    }
-
-    const toml::node& node(const std::string& key) const { return *table_.get(key); }
-
-private:
-    static std::optional<std::uint32_t> line_of(const toml::node& node) {
-        const auto line = node.source().begin.line;
-        if (line == 0) {
-            return std::nullopt;
-        }
-        return static_cast<std::uint32_t>(line);
-    }
-
-    const toml::table& table_;
-    std::string prefix_;
-    const std::string& source_;
-    std::set<std::string> known_;
-};
-
-std::string trim(std::string text) {
-    const auto not_space = [](unsigned char c) { return std::isspace(c) == 0; };
-    text.erase(text.begin(), std::find_if(text.begin(), text.end(), not_space));
-    text.erase(std::find_if(text.rbegin(), text.rend(), not_space).base(), text.end());
-    return text;
-}
-
-// A Bot API token is "<bot id>:<secret>"; anything else is a misconfiguration worth naming
-// before the first request fails with a bare 404.
-bool looks_like_token(const std::string& token) {
-    const auto colon = token.find(':');
-    if (colon == std::string::npos || colon == 0 || colon + 1 == token.size()) {
-        return false;
-    }
-    const bool id_ok = std::all_of(token.begin(), token.begin() + static_cast<long>(colon),
-                                   [](unsigned char c) { return std::isdigit(c) != 0; });
-    const bool secret_ok =
-        std::all_of(token.begin() + static_cast<long>(colon) + 1, token.end(),
-                    [](unsigned char c) { return std::isalnum(c) != 0 || c == '_' || c == '-'; });
-    return id_ok && secret_ok;
+std::optional<std::uint32_t> line_of(const toml::node& node) {
+    const auto line = node.source().begin.line;
+    return line == 0 ? std::nullopt : std::optional<std::uint32_t>(line);
 }
 
 // The shape of a time control ("3d", "12h", "7d+1d/14d", "none"); the service reads its
@@ -175,19 +65,6 @@ const toml::table* subtable(const toml::table& root, const std::string& name,
                           name, "must be a table");
     }
     return node->as_table();
-}
-
-// An optional number of seconds between `low` and `high`; `into` keeps its default when the key
-// is absent.
-void read_seconds(const TableReader& reader, const std::string& name, std::int64_t low,
-                  std::int64_t high, std::chrono::seconds& into) {
-    if (auto value = reader.integer(name)) {
-        if (*value < low || *value > high)
-            reader.fail_at(reader.node(name), name,
-                           "must be between " + std::to_string(low) + " and " +
-                               std::to_string(high) + " seconds");
-        into = std::chrono::seconds(*value);
-    }
 }
 
 // Why `url` cannot name the PostgreSQL database; nullopt when it can. `password_hint` says
@@ -272,292 +149,6 @@ std::optional<std::string> read_listen(const TableReader& reader, const std::str
     return listen;
 }
 
-// The pacing keys every chat platform has: per_chat_interval_ms and group_messages_per_minute.
-void read_pacing(const TableReader& reader, std::chrono::milliseconds& per_chat, int& per_minute) {
-    if (auto millis = reader.integer("per_chat_interval_ms")) {
-        if (*millis < 0 || *millis > 60000)
-            reader.fail_at(reader.node("per_chat_interval_ms"), "per_chat_interval_ms",
-                           "must be between 0 and 60000");
-        per_chat = std::chrono::milliseconds(*millis);
-    }
-    if (auto count = reader.integer("group_messages_per_minute")) {
-        if (*count < 1 || *count > 1000)
-            reader.fail_at(reader.node("group_messages_per_minute"), "group_messages_per_minute",
-                           "must be between 1 and 1000");
-        per_minute = static_cast<int>(*count);
-    }
-}
-
-// `key` is where the table stands: "platform.telegram" (or "telegram", the older form).
-void read_telegram(const toml::table& table, const std::string& key, const std::string& source,
-                   const Environment& environment, const std::filesystem::path& base_dir,
-                   TelegramSettings& telegram) {
-    const TableReader reader(table, key + ".", source,
-                             {"api_url", "token_file", "bot_username", "poll_timeout",
-                              "request_timeout", "per_chat_interval_ms",
-                              "group_messages_per_minute"});
-    telegram.enabled = true;
-    if (auto url = reader.string("api_url")) {
-        if (!url->starts_with("http://") && !url->starts_with("https://")) {
-            reader.fail_at(reader.node("api_url"), "api_url",
-                           "must start with http:// or https://");
-        }
-        while (!url->empty() && url->back() == '/') {
-            url->pop_back();
-        }
-        telegram.api_url = *url;
-    }
-    if (auto name = reader.string("bot_username")) {
-        telegram.bot_username = name->starts_with("@") ? name->substr(1) : *name;
-    }
-    read_seconds(reader, "poll_timeout", 1, 50, telegram.poll_timeout);
-    read_seconds(reader, "request_timeout", 1, 300, telegram.request_timeout);
-    read_pacing(reader, telegram.per_chat_interval, telegram.group_messages_per_minute);
-
-    // The environment wins so that a container can override a file baked into the image.
-    // Errors below never quote the token, only where it came from.
-    std::string origin;
-    if (auto from_env = environment(token_variable); from_env && !trim(*from_env).empty()) {
-        telegram.token = trim(*from_env);
-        origin = std::string("the environment variable ") + token_variable;
-    } else if (auto file = reader.string("token_file")) {
-        std::filesystem::path path(*file);
-        if (path.is_relative() && !base_dir.empty()) {
-            path = base_dir / path;
-        }
-        std::ifstream in(path);
-        if (!in) {
-            reader.fail_at(reader.node("token_file"), "token_file", "cannot read " + path.string());
-        }
-        std::stringstream text;
-        text << in.rdbuf();
-        telegram.token = trim(text.str());
-        origin = "the file " + path.string();
-    } else {
-        throw ConfigError(source, std::nullopt, key + ".token_file",
-                          std::string("no token: set ") + token_variable +
-                              " or [" + key + "] token_file");
-    }
-    if (!looks_like_token(telegram.token)) {
-        throw ConfigError(source, std::nullopt, key + ".token_file",
-                          "the token in " + origin +
-                              " is not of the form <bot id>:<secret> given by @BotFather");
-    }
-}
-
-constexpr const char* discourse_key_variable = "GHOSTPOST_DISCOURSE_API_KEY";
-
-void read_discourse(const toml::table& table, const std::string& source,
-                    const Environment& environment, const std::filesystem::path& base_dir,
-                    DiscourseSettings& discourse) {
-    const std::string key = "platform.discourse";
-    const TableReader reader(table, key + ".", source,
-                             {"base_url", "username", "categories", "key_file", "poll_interval",
-                              "request_timeout", "per_topic_interval_ms"});
-    discourse.enabled = true;
-    auto url = reader.string("base_url");
-    if (!url)
-        reader.fail_missing("base_url");
-    if (!url->starts_with("http://") && !url->starts_with("https://"))
-        reader.fail_at(reader.node("base_url"), "base_url", "must start with http:// or https://");
-    while (!url->empty() && url->back() == '/')
-        url->pop_back();
-    discourse.base_url = *url;
-    auto name = reader.string("username");
-    if (!name)
-        reader.fail_missing("username");
-    discourse.username = name->starts_with("@") ? name->substr(1) : *name;
-    if (discourse.username.empty())
-        reader.fail_at(reader.node("username"), "username", "must not be empty");
-    if (const toml::node* node = table.get("categories")) {
-        const toml::array* array = node->as_array();
-        if (array == nullptr)
-            reader.fail_at(*node, "categories", "must be an array of category ids");
-        for (const toml::node& element : *array) {
-            if (!element.is_integer() || *element.value<std::int64_t>() < 1)
-                reader.fail_at(element, "categories", "must be an array of category ids");
-            discourse.categories.push_back(*element.value<std::int64_t>());
-        }
-    }
-    read_seconds(reader, "poll_interval", 1, 300, discourse.poll_interval);
-    read_seconds(reader, "request_timeout", 1, 300, discourse.request_timeout);
-    if (auto millis = reader.integer("per_topic_interval_ms")) {
-        if (*millis < 0 || *millis > 60000)
-            reader.fail_at(reader.node("per_topic_interval_ms"), "per_topic_interval_ms",
-                           "must be between 0 and 60000");
-        discourse.per_topic_interval = std::chrono::milliseconds(*millis);
-    }
-    // As for Telegram: the environment wins, and no error quotes the key.
-    if (auto from_env = environment(discourse_key_variable); from_env && !trim(*from_env).empty()) {
-        discourse.api_key = trim(*from_env);
-    } else if (auto file = reader.string("key_file")) {
-        std::filesystem::path path(*file);
-        if (path.is_relative() && !base_dir.empty())
-            path = base_dir / path;
-        std::ifstream in(path);
-        if (!in)
-            reader.fail_at(reader.node("key_file"), "key_file", "cannot read " + path.string());
-        std::stringstream text;
-        text << in.rdbuf();
-        discourse.api_key = trim(text.str());
-        if (discourse.api_key.empty())
-            reader.fail_at(reader.node("key_file"), "key_file", path.string() + " is empty");
-    } else {
-        throw ConfigError(source, std::nullopt, key + ".key_file",
-                          std::string("no API key: set ") + discourse_key_variable + " or [" +
-                              key + "] key_file");
-    }
-}
-
-// The secret of [platform.<name>]: the environment wins so that a container can override a file
-// baked into the image. Errors never quote the token, only where it came from.
-std::string read_token(const TableReader& reader, const std::string& key,
-                       const std::string& variable, const std::string& source,
-                       const Environment& environment, const std::filesystem::path& base_dir) {
-    if (auto from_env = environment(variable); from_env && !trim(*from_env).empty())
-        return trim(*from_env);
-    if (auto file = reader.string("token_file")) {
-        std::filesystem::path path(*file);
-        if (path.is_relative() && !base_dir.empty())
-            path = base_dir / path;
-        std::ifstream in(path);
-        if (!in)
-            reader.fail_at(reader.node("token_file"), "token_file", "cannot read " + path.string());
-        std::stringstream text;
-        text << in.rdbuf();
-        if (trim(text.str()).empty())
-            reader.fail_at(reader.node("token_file"), "token_file", path.string() + " is empty");
-        return trim(text.str());
-    }
-    throw ConfigError(source, std::nullopt, key + ".token_file",
-                      "no token: set " + variable + " or [" + key + "] token_file");
-}
-
-void read_matrix(const toml::table& table, const std::string& source,
-                 const Environment& environment, const std::filesystem::path& base_dir,
-                 MatrixSettings& matrix) {
-    const std::string key = "platform.matrix";
-    const TableReader reader(table, key + ".", source,
-                             {"homeserver_url", "user_id", "auto_join", "token_file",
-                              "poll_timeout", "request_timeout", "per_chat_interval_ms",
-                              "group_messages_per_minute"});
-    matrix.enabled = true;
-    auto url = reader.string("homeserver_url");
-    if (!url)
-        reader.fail_missing("homeserver_url");
-    if (!url->starts_with("http://") && !url->starts_with("https://"))
-        reader.fail_at(reader.node("homeserver_url"), "homeserver_url",
-                       "must start with http:// or https://");
-    while (!url->empty() && url->back() == '/')
-        url->pop_back();
-    matrix.homeserver_url = *url;
-    const auto user = reader.string("user_id");
-    if (!user)
-        reader.fail_missing("user_id");
-    const auto colon = user->find(':');
-    if (!user->starts_with("@") || colon == std::string::npos || colon < 2 ||
-        colon + 1 == user->size() ||
-        std::any_of(user->begin(), user->end(), [](unsigned char c) { return std::isspace(c); }))
-        reader.fail_at(reader.node("user_id"), "user_id",
-                       "must be a full Matrix user id like \"@ghostpost:example.org\"");
-    matrix.user_id = *user;
-    if (const toml::node* join = table.get("auto_join")) {
-        if (join->is_string()) {
-            if (*join->value<std::string>() != "all")
-                reader.fail_at(*join, "auto_join", "must be \"all\" or a list of server names");
-            matrix.join_any = true;
-        } else {
-            const auto servers = reader.strings("auto_join");
-            if (std::any_of(servers->begin(), servers->end(), [](const std::string& s) {
-                    return s.empty() || s.find('/') != std::string::npos;
-                }))
-                reader.fail_at(*join, "auto_join", "server names must not be empty or hold '/'");
-            matrix.join_any = false;
-            matrix.join_servers = *servers;
-        }
-    }
-    read_seconds(reader, "poll_timeout", 1, 120, matrix.poll_timeout);
-    read_seconds(reader, "request_timeout", 1, 300, matrix.request_timeout);
-    read_pacing(reader, matrix.per_chat_interval, matrix.group_messages_per_minute);
-    matrix.token = read_token(reader, key, "GHOSTPOST_MATRIX_TOKEN", source, environment, base_dir);
-    if (std::any_of(matrix.token.begin(), matrix.token.end(),
-                    [](unsigned char c) { return c <= 0x20 || c >= 0x7F; }))
-        throw ConfigError(source, std::nullopt, key + ".token_file",
-                          "the access token holds spaces or control characters");
-}
-
-// [platform.discord]: the token comes from GHOSTPOST_DISCORD_TOKEN or token_file, like
-// Telegram's, and is never quoted in an error.
-void read_discord(const toml::table& table, const std::string& source,
-                  const Environment& environment, const std::filesystem::path& base_dir,
-                  DiscordSettings& discord) {
-    const std::string key = "platform.discord";
-    const TableReader reader(table, key + ".", source,
-                             {"api_url", "gateway_url", "guild_ids", "token_file", "poll_timeout",
-                              "request_timeout", "per_chat_interval_ms",
-                              "group_messages_per_minute", "message_content"});
-    discord.enabled = true;
-    if (const auto on = reader.boolean("message_content"))
-        discord.message_content = *on;
-    if (auto url = reader.string("api_url")) {
-        if (!url->starts_with("http://") && !url->starts_with("https://"))
-            reader.fail_at(reader.node("api_url"), "api_url", "must start with http:// or https://");
-        while (!url->empty() && url->back() == '/')
-            url->pop_back();
-        discord.api_url = *url;
-    }
-    if (auto url = reader.string("gateway_url")) {
-        if (!url->starts_with("ws://") && !url->starts_with("wss://"))
-            reader.fail_at(reader.node("gateway_url"), "gateway_url",
-                           "must start with ws:// or wss://");
-        discord.gateway_url = *url;
-    }
-    if (auto ids = reader.strings("guild_ids")) {
-        for (const std::string& id : *ids)
-            if (id.empty() || id.size() > 20 ||
-                !std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; }))
-                reader.fail_at(reader.node("guild_ids"), "guild_ids",
-                               "must be Discord ids (digits only)");
-        discord.guild_ids = *ids;
-    }
-    read_seconds(reader, "poll_timeout", 1, 50, discord.poll_timeout);
-    read_seconds(reader, "request_timeout", 1, 300, discord.request_timeout);
-    read_pacing(reader, discord.per_chat_interval, discord.group_messages_per_minute);
-    constexpr const char* variable = "GHOSTPOST_DISCORD_TOKEN";
-    std::string origin;
-    if (auto from_env = environment(variable); from_env && !trim(*from_env).empty()) {
-        discord.token = trim(*from_env);
-        origin = std::string("the environment variable ") + variable;
-    } else if (auto file = reader.string("token_file")) {
-        std::filesystem::path path(*file);
-        if (path.is_relative() && !base_dir.empty())
-            path = base_dir / path;
-        std::ifstream in(path);
-        if (!in)
-            reader.fail_at(reader.node("token_file"), "token_file", "cannot read " + path.string());
-        std::stringstream text;
-        text << in.rdbuf();
-        discord.token = trim(text.str());
-        origin = "the file " + path.string();
-    } else {
-        throw ConfigError(source, std::nullopt, key + ".token_file",
-                          std::string("no token: set ") + variable + " or [" + key +
-                              "] token_file");
-    }
-    // A bot token is three dot-separated base64url parts; whitespace or a "Bot " prefix
-    // would only fail later, less clearly.
-    const bool shaped =
-        discord.token.size() >= 20 && std::count(discord.token.begin(), discord.token.end(), '.') == 2 &&
-        std::all_of(discord.token.begin(), discord.token.end(), [](unsigned char c) {
-            return std::isalnum(c) != 0 || c == '_' || c == '-' || c == '.';
-        });
-    if (!shaped)
-        throw ConfigError(source, std::nullopt, key + ".token_file",
-                          "the token in " + origin +
-                              " is not a Discord bot token (three parts joined by dots, from "
-                              "the developer portal's Bot page)");
-}
-
 } // namespace
 
 StorageSettings postgres_storage(const std::string& url, const std::string& source,
@@ -616,8 +207,10 @@ Environment process_environment() {
 }
 
 Settings parse(std::string_view toml_text, const std::string& source,
-               const Environment& environment, const std::filesystem::path& base_dir) {
-    toml::table root;
+               const Environment& environment, const std::filesystem::path& base_dir,
+               const std::vector<PlatformClaim>& platforms) {
+    const auto document = std::make_shared<toml::table>();
+    toml::table& root = *document;
     try {
         root = toml::parse(toml_text, source);
     } catch (const toml::parse_error& e) {
@@ -627,8 +220,11 @@ Settings parse(std::string_view toml_text, const std::string& source,
     }
 
     Settings settings;
-    const TableReader top(root, "", source,
-                          {"bot", "clocks", "log", "storage", "platform", "telegram", "web", "metrics"});
+    std::set<std::string> sections{"bot", "clocks", "log", "storage", "platform", "web", "metrics"};
+    for (const PlatformClaim& claim : platforms)
+        if (!claim.alias.empty())
+            sections.insert(claim.alias);
+    const TableReader top(root, "", source, sections);
 
     if (const toml::table* bot = subtable(root, "bot", source)) {
         const TableReader reader(*bot, "bot.", source,
@@ -644,6 +240,8 @@ Settings parse(std::string_view toml_text, const std::string& source,
             settings.command_prefix = *prefix;
         }
         if (auto moderators = reader.strings("moderators")) {
+            const std::string example_platform =
+                platforms.empty() ? std::string("console") : platforms.front().name;
             // An id alone would count on every platform, where the same number may be
             // somebody else's account.
             for (const std::string& m : *moderators) {
@@ -653,8 +251,8 @@ Settings parse(std::string_view toml_text, const std::string& source,
                                  [](unsigned char c) { return std::islower(c) != 0; })) {
                     reader.fail_at(reader.node("moderators"), "moderators",
                                    "entry \"" + m +
-                                       "\" must be \"<platform>:<user id>\", "
-                                       "for example \"telegram:123456\"");
+                                       "\" must be \"<platform>:<user id>\", for example \"" +
+                                       example_platform + ":123456\"");
                 }
             }
             settings.moderators = *moderators;
@@ -773,46 +371,55 @@ Settings parse(std::string_view toml_text, const std::string& source,
             settings.metrics.listen = *listen;
     }
 
-    // Each platform is a table [platform.<name>]; several may run in one daemon. [telegram]
-    // alone is the form older configurations used, and still reads the same.
-    const toml::table* platforms = subtable(root, "platform", source);
-    const toml::table* telegram =
-        platforms != nullptr ? subtable(*platforms, "telegram", source) : nullptr;
-    if (platforms != nullptr) {
-        const TableReader reader(*platforms, "platform.", source,
-                                 {"telegram", "discourse", "matrix", "discord"});
-        if (const toml::table* discourse = subtable(*platforms, "discourse", source))
-            read_discourse(*discourse, source, environment, base_dir, settings.discourse);
-    }
-    if (const toml::table* legacy = subtable(root, "telegram", source)) {
-        if (telegram != nullptr) {
-            const auto line = root.get("telegram")->source().begin.line;
-            throw ConfigError(source,
-                              line == 0 ? std::nullopt : std::optional<std::uint32_t>(line),
-                              "telegram", "give the Telegram settings once, in [platform.telegram]");
+    // Each platform is a table [platform.<name>]; several may run in one daemon. Its module
+    // reads it: this file knows only which names are claimed, and the older top-level alias
+    // some configurations use for one.
+    const auto hand_through = [&](const toml::table& table, const std::string& name,
+                                  const std::string& key) {
+        auto contents = std::make_shared<const TomlTable>(TomlTable{document, table});
+        settings.platforms[name] = PlatformTable{key, source, base_dir, std::move(contents)};
+    };
+    if (const toml::table* tables = subtable(root, "platform", source)) {
+        for (const auto& [key, node] : *tables) {
+            const std::string name{key.str()};
+            const auto claim = std::find_if(platforms.begin(), platforms.end(),
+                                            [&](const PlatformClaim& c) { return c.name == name; });
+            if (claim == platforms.end()) {
+                std::string known;
+                for (const PlatformClaim& c : platforms)
+                    known += (known.empty() ? "" : ", ") + c.name;
+                throw ConfigError(source, line_of(node), "platform." + name,
+                                  known.empty() ? "unknown platform"
+                                                : "unknown platform (known: " + known + ")");
+            }
+            if (!node.is_table())
+                throw ConfigError(source, line_of(node), "platform." + name, "must be a table");
+            hand_through(*node.as_table(), name, "platform." + name);
         }
-        read_telegram(*legacy, "telegram", source, environment, base_dir, settings.telegram);
     }
-    if (telegram != nullptr)
-        read_telegram(*telegram, "platform.telegram", source, environment, base_dir,
-                      settings.telegram);
-    if (const toml::table* matrix =
-            platforms != nullptr ? subtable(*platforms, "matrix", source) : nullptr)
-        read_matrix(*matrix, source, environment, base_dir, settings.matrix);
-    if (const toml::table* discord =
-            platforms != nullptr ? subtable(*platforms, "discord", source) : nullptr)
-        read_discord(*discord, source, environment, base_dir, settings.discord);
+    for (const PlatformClaim& claim : platforms) {
+        if (claim.alias.empty())
+            continue;
+        if (const toml::table* older = subtable(root, claim.alias, source)) {
+            if (settings.platforms.contains(claim.name))
+                throw ConfigError(source, line_of(*root.get(claim.alias)), claim.alias,
+                                  "give the " + claim.title + " settings once, in [platform." +
+                                      claim.name + "]");
+            hand_through(*older, claim.name, claim.alias);
+        }
+    }
     return settings;
 }
 
-Settings load(const std::filesystem::path& file, const Environment& environment) {
+Settings load(const std::filesystem::path& file, const Environment& environment,
+              const std::vector<PlatformClaim>& platforms) {
     std::ifstream in(file);
     if (!in) {
         throw ConfigError(file.string(), std::nullopt, "", "cannot read the file");
     }
     std::stringstream text;
     text << in.rdbuf();
-    return parse(text.str(), file.string(), environment, file.parent_path());
+    return parse(text.str(), file.string(), environment, file.parent_path(), platforms);
 }
 
 } // namespace ghostpost::config

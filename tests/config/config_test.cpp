@@ -1,4 +1,5 @@
 #include "ghostpost/config/config.h"
+#include "ghostpost/config/table_reader.h"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -32,6 +33,15 @@ std::string error_of(std::string_view text, const Environment& environment) {
     return "no error";
 }
 
+std::string error_of_claimed(std::string_view text, const std::vector<PlatformClaim>& claims) {
+    try {
+        (void)parse(text, "ghostpost.toml", fake_environment({}), {}, claims);
+    } catch (const ConfigError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
 } // namespace
 
 TEST_CASE("a full configuration is read into typed settings", "[config]") {
@@ -53,24 +63,12 @@ max_open_challenges = 3
 
 [storage]
 path = "/var/lib/ghostpost/games.sqlite"
-
-[telegram]
-api_url = "http://127.0.0.1:8081/"
-bot_username = "@ghostpost_bot"
-poll_timeout = 30
-request_timeout = 5
 )",
-              "ghostpost.toml", fake_environment({{"GHOSTPOST_TELEGRAM_TOKEN", token}}));
+              "ghostpost.toml", fake_environment({}));
     CHECK(settings.command_prefix == "/");
     CHECK(settings.moderators == std::vector<std::string>{"telegram:42", "console:alice"});
     CHECK(settings.log_level == LogLevel::Debug);
     CHECK(settings.storage.path == "/var/lib/ghostpost/games.sqlite");
-    CHECK(settings.telegram.enabled);
-    CHECK(settings.telegram.api_url == "http://127.0.0.1:8081");
-    CHECK(settings.telegram.bot_username == "ghostpost_bot");
-    CHECK(settings.telegram.poll_timeout == std::chrono::seconds(30));
-    CHECK(settings.telegram.request_timeout == std::chrono::seconds(5));
-    CHECK(settings.telegram.token == token);
     CHECK(settings.clocks.default_time_control == "7d+1d/14d");
     CHECK(settings.clocks.combat_deadline == std::chrono::hours(48));
     CHECK(settings.clocks.vacation_days == 10);
@@ -85,18 +83,14 @@ TEST_CASE("a minimal configuration takes the defaults", "[config]") {
     CHECK(settings.moderators.empty());
     CHECK(settings.log_level == LogLevel::Info);
     CHECK(settings.storage.path == "/etc/ghostpost/games.sqlite");
-    CHECK_FALSE(settings.telegram.enabled);
-    CHECK(settings.telegram.api_url == "https://api.telegram.org");
-    CHECK(settings.telegram.poll_timeout == std::chrono::seconds(50));
+    CHECK(settings.platforms.empty());
     CHECK(settings.clocks.default_time_control == "3d");
     CHECK(settings.clocks.combat_deadline == std::chrono::hours(24));
     CHECK(settings.clocks.vacation_days == 30);
 }
 
 TEST_CASE("a bad configuration names the key and the line", "[config]") {
-    const auto env = fake_environment({{"GHOSTPOST_TELEGRAM_TOKEN", token}});
-    CHECK(error_of("[storage]\npath = \"x\"\n[telegram]\npoll_timeout = 90\n", env) ==
-          "ghostpost.toml:4: telegram.poll_timeout: must be between 1 and 50 seconds");
+    const auto env = fake_environment({});
     CHECK(error_of("[storage]\npath = 7\n", env) ==
           "ghostpost.toml:2: storage.path: must be a string");
     CHECK(error_of("[storage]\npath = \"x\"\n\n[log]\nlevel = \"loud\"\n", env) ==
@@ -117,8 +111,6 @@ TEST_CASE("a bad configuration names the key and the line", "[config]") {
           "ghostpost.toml:4: clocks.max_open_challenges: must be between 1 and 100");
     CHECK(error_of("[log]\nlevel = \"info\"\n", env) ==
           "ghostpost.toml: storage: is required ([storage] path)");
-    CHECK(error_of("[storage]\npath = \"x\"\n[telegram]\napi_url = \"ftp://x\"\n", env) ==
-          "ghostpost.toml:4: telegram.api_url: must start with http:// or https://");
 }
 
 TEST_CASE("a TOML syntax error names the line", "[config]") {
@@ -127,90 +119,12 @@ TEST_CASE("a TOML syntax error names the line", "[config]") {
     CHECK(message.starts_with("ghostpost.toml:3: "));
 }
 
-TEST_CASE("the token comes from the environment before the token file", "[config]") {
-    const auto dir = std::filesystem::temp_directory_path() / "ghostpost_config_test";
-    std::filesystem::create_directories(dir);
-    std::ofstream(dir / "token") << "777:from-file\n";
-    const std::string text = "[storage]\npath = \"x\"\n[telegram]\ntoken_file = \"token\"\n";
-
-    const auto from_file = parse(text, "ghostpost.toml", fake_environment({}), dir);
-    CHECK(from_file.telegram.token == "777:from-file");
-
-    const auto from_env =
-        parse(text, "ghostpost.toml", fake_environment({{"GHOSTPOST_TELEGRAM_TOKEN", token}}), dir);
-    CHECK(from_env.telegram.token == token);
-    std::filesystem::remove_all(dir);
-}
-
-TEST_CASE("a missing or malformed token stops start-up without quoting it", "[config]") {
-    const std::string text = "[storage]\npath = \"x\"\n[telegram]\n";
-    CHECK(error_of(text, fake_environment({})) ==
-          "ghostpost.toml: telegram.token_file: no token: set GHOSTPOST_TELEGRAM_TOKEN or "
-          "[telegram] token_file");
-    const std::string message =
-        error_of(text, fake_environment({{"GHOSTPOST_TELEGRAM_TOKEN", "not a token secretword"}}));
-    CHECK(message == "ghostpost.toml: telegram.token_file: the token in the environment variable "
-                     "GHOSTPOST_TELEGRAM_TOKEN is not of the form <bot id>:<secret> given by "
-                     "@BotFather");
-    CHECK(message.find("secretword") == std::string::npos);
-    CHECK(error_of("[storage]\npath = \"x\"\n[telegram]\ntoken_file = \"/nonexistent/t\"\n",
-                   fake_environment({})) ==
-          "ghostpost.toml:4: telegram.token_file: cannot read /nonexistent/t");
-}
-
 TEST_CASE("load reads a file and reports an unreadable one", "[config]") {
     CHECK_THROWS_WITH(load("/nonexistent/ghostpost.toml", fake_environment({})),
                       "/nonexistent/ghostpost.toml: cannot read the file");
-    const auto settings = load(GHOSTPOST_SOURCE_DIR "/ghostpost.example.toml",
-                               fake_environment({{"GHOSTPOST_TELEGRAM_TOKEN", token}}));
+    const auto settings =
+        load(GHOSTPOST_SOURCE_DIR "/ghostpost.example.toml", fake_environment({}));
     CHECK(settings.storage.path.filename() == "ghostpost.sqlite");
-}
-
-TEST_CASE("the example configuration enables no platform and shows every one", "[config]") {
-    std::ifstream in(GHOSTPOST_SOURCE_DIR "/ghostpost.example.toml");
-    std::stringstream text;
-    text << in.rdbuf();
-    const std::string example = text.str();
-    const auto env = fake_environment({{"GHOSTPOST_TELEGRAM_TOKEN", token},
-                                       {"GHOSTPOST_DISCORD_TOKEN", "MTAxNzQ.FAKEsecret.discord-token_value"},
-                                       {"GHOSTPOST_MATRIX_TOKEN", "syt_matrix_token_value"},
-                                       {"GHOSTPOST_DISCOURSE_API_KEY", "0123456789abcdef"}});
-    const Settings none = parse(example, "example", env);
-    CHECK_FALSE(none.telegram.enabled);
-    CHECK_FALSE(none.discord.enabled);
-    CHECK_FALSE(none.matrix.enabled);
-    CHECK_FALSE(none.discourse.enabled);
-    CHECK(none.web.listen.empty());
-    // Each commented table, uncommented with its keys, reads as it stands.
-    const auto uncommented = [&](const std::string& table) {
-        std::istringstream lines(example);
-        std::string out;
-        bool inside = false;
-        for (std::string line; std::getline(lines, line);) {
-            if (line == "# [" + table + "]")
-                inside = true;
-            else if (line.empty() || (line.starts_with("# [") && line != "# [" + table + "]"))
-                inside = false;
-            const bool key = line.starts_with("# [") ||
-                             (line.size() > 2 && line.find(" = ") != std::string::npos &&
-                              line.find_first_of(" ", 2) == line.find(" = "));
-            out += (inside && key ? line.substr(2) : line) + "\n";
-        }
-        return out;
-    };
-    CHECK(parse(uncommented("platform.telegram"), "example", env).telegram.enabled);
-    CHECK(parse(uncommented("platform.discord"), "example", env).discord.enabled);
-    CHECK(parse(uncommented("platform.matrix"), "example", env).matrix.user_id ==
-          "@ghostpost:example.org");
-    CHECK(parse(uncommented("platform.discourse"), "example", env).discourse.categories ==
-          std::vector<std::int64_t>{5});
-    const WebSettings web = parse(uncommented("web"), "example", env).web;
-    CHECK(web.listen == "127.0.0.1:8080");
-    CHECK(web.max_connections == 1024);
-    CHECK(web.max_header_bytes == 65536);
-    CHECK(web.max_header_lines == 100);
-    CHECK(web.timeout_seconds == 5);
-    CHECK(parse(uncommented("metrics"), "example", env).metrics.listen == "127.0.0.1:9464");
 }
 
 TEST_CASE("[metrics] listen is read and checked like [web] listen", "[config]") {
@@ -223,26 +137,44 @@ TEST_CASE("[metrics] listen is read and checked like [web] listen", "[config]") 
           "ghostpost.toml:4: metrics.path: unknown key");
 }
 
-TEST_CASE("platforms are tables under [platform] and the older [telegram] still reads",
-          "[config]") {
-    const auto environment = fake_environment({{"GHOSTPOST_TELEGRAM_TOKEN", token}});
-    const auto settings = parse("[storage]\npath = \"g.db\"\n[platform.telegram]\npoll_timeout = 20\n", "ghostpost.toml",
-                                environment);
-    CHECK(settings.telegram.enabled);
-    CHECK(settings.telegram.poll_timeout == std::chrono::seconds(20));
-    CHECK(parse("[storage]\npath = \"g.db\"\n[telegram]\npoll_timeout = 20\n", "ghostpost.toml", environment)
-              .telegram.poll_timeout == std::chrono::seconds(20));
-    CHECK_FALSE(parse("[storage]\npath = \"g.db\"\n", "ghostpost.toml", environment).telegram.enabled);
+TEST_CASE("a claimed [platform.<name>] table is handed through unread, an unclaimed one refused",
+          "[config][platform]") {
+    const auto env = fake_environment({});
+    const std::vector<PlatformClaim> claims{{"somename"}, {"other", "older", "Other"}};
+    const std::string storage = "[storage]\npath = \"x\"\n";
+    const auto settings =
+        parse(storage + "[platform.somename]\nanything = 7\nnested.a = \"b\"\n",
+              "ghostpost.toml", env, "/etc/ghostpost", claims);
+    REQUIRE(settings.platforms.size() == 1);
+    const PlatformTable& table = settings.platforms.at("somename");
+    CHECK(table.key == "platform.somename");
+    CHECK(table.source == "ghostpost.toml");
+    CHECK(table.base_dir == "/etc/ghostpost");
+    // Its keys reach the module as they stand, and the module's reader checks them.
+    const TableReader reader(table, {"anything", "nested"});
+    CHECK(reader.integer("anything") == 7);
+    CHECK(reader.table()["nested"]["a"].value<std::string>() == "b");
+    CHECK_THROWS_WITH(TableReader(table, {"anything"}),
+                      "ghostpost.toml:5: platform.somename.nested: unknown key");
+    CHECK_THROWS_WITH(reader.fail_unplaced("token_file", "no token"),
+                      "ghostpost.toml: platform.somename.token_file: no token");
 
-    CHECK(error_of("[storage]\npath = \"g.db\"\n[platform.telegram]\n[telegram]\n", environment) ==
-          "ghostpost.toml:4: telegram: give the Telegram settings once, in [platform.telegram]");
-    CHECK(error_of("[storage]\npath = \"g.db\"\n[platform.telegram]\npoll_timeout = 99\n", environment) ==
-          "ghostpost.toml:4: platform.telegram.poll_timeout: must be between 1 and 50 seconds");
-    CHECK(error_of("[storage]\npath = \"g.db\"\n[platform.irc]\nserver = \"x\"\n", environment) ==
-          "ghostpost.toml:3: platform.irc: unknown key");
-    CHECK(error_of("[storage]\npath = \"g.db\"\n[platform.telegram]\n", fake_environment({})) ==
-          "ghostpost.toml: platform.telegram.token_file: no token: set GHOSTPOST_TELEGRAM_TOKEN or "
-          "[platform.telegram] token_file");
+    // A claim's older top-level table reads as [platform.<name>], but not both at once.
+    const auto older = parse(storage + "[older]\nk = 1\n", "ghostpost.toml", env, {}, claims);
+    CHECK(older.platforms.at("other").key == "older");
+    CHECK(error_of_claimed(storage + "[platform.other]\n[older]\n", claims) ==
+          "ghostpost.toml:4: older: give the Other settings once, in [platform.other]");
+
+    CHECK(error_of_claimed(storage + "[platform.irc]\nserver = \"x\"\n", claims) ==
+          "ghostpost.toml:3: platform.irc: unknown platform (known: somename, other)");
+    CHECK(error_of_claimed(storage + "[platform.irc]\n", {}) ==
+          "ghostpost.toml:3: platform.irc: unknown platform");
+    CHECK(error_of_claimed(storage + "[platform]\nsomename = 3\n", claims) ==
+          "ghostpost.toml:4: platform.somename: must be a table");
+    // Without the claim, the older table is an unknown key like any other.
+    CHECK(error_of_claimed(storage + "[older]\n", {{"somename"}}) ==
+          "ghostpost.toml:3: older: unknown key");
+    CHECK(parse(storage, "ghostpost.toml", env, {}, claims).platforms.empty());
 }
 
 TEST_CASE("the web view's listen address and base URL are read and checked", "[config]") {
@@ -301,11 +233,10 @@ TEST_CASE("the web server's limits are keys of [web], checked against their rang
 }
 
 TEST_CASE("a PostgreSQL database is named by url, its password kept apart", "[config]") {
-    const std::string telegram = "\n[telegram]\n";
     const auto env = fake_environment({{"GHOSTPOST_TELEGRAM_TOKEN", token},
                                        {"GHOSTPOST_DATABASE_PASSWORD", " s3cret\n"}});
     const auto settings = parse("[storage]\nurl = \"postgresql://ghostpost@db:5432/games\"\n"
-                                "lease_seconds = 10\nclaim_seconds = 60\n" + telegram,
+                                "lease_seconds = 10\nclaim_seconds = 60\n",
                                 "ghostpost.toml", env);
     CHECK(settings.storage.url == "postgresql://ghostpost@db:5432/games");
     CHECK(settings.storage.password == "s3cret");
@@ -319,10 +250,10 @@ TEST_CASE("a PostgreSQL database is named by url, its password kept apart", "[co
     std::ofstream(dir / "db.password") << "from-file\n";
     const auto from_file =
         parse("[storage]\nurl = \"postgres://ghostpost@db/games\"\npassword_file = "
-              "\"db.password\"\n" + telegram,
+              "\"db.password\"\n",
               "ghostpost.toml", fake_environment({{"GHOSTPOST_TELEGRAM_TOKEN", token}}), dir);
     CHECK(from_file.storage.password == "from-file");
-    const auto neither = parse("[storage]\nurl = \"postgresql:///games?host=/run/pg\"\n" + telegram,
+    const auto neither = parse("[storage]\nurl = \"postgresql:///games?host=/run/pg\"\n",
                                "ghostpost.toml",
                                fake_environment({{"GHOSTPOST_TELEGRAM_TOKEN", token}}));
     CHECK(neither.storage.password.empty());
@@ -335,22 +266,22 @@ TEST_CASE("a storage table that names both backends, or a password in the url, i
           "[config]") {
     const auto env = fake_environment({{"GHOSTPOST_TELEGRAM_TOKEN", token}});
     CHECK(error_of("[storage]\npath = \"x.sqlite\"\nurl = \"postgresql://db/games\"\n"
-                   "[telegram]\n",
+                   "",
                    env) == "ghostpost.toml:3: storage.url: give either path (SQLite) or url "
                            "(PostgreSQL), not both");
-    CHECK(error_of("[storage]\nurl = \"postgresql://ghostpost:hunter2@db/games\"\n[telegram]\n",
+    CHECK(error_of("[storage]\nurl = \"postgresql://ghostpost:hunter2@db/games\"\n",
                    env) == "ghostpost.toml:2: storage.url: must not hold the password: set "
                            "GHOSTPOST_DATABASE_PASSWORD or [storage] password_file");
-    CHECK(error_of("[storage]\nurl = \"mysql://db/games\"\n[telegram]\n", env) ==
+    CHECK(error_of("[storage]\nurl = \"mysql://db/games\"\n", env) ==
           "ghostpost.toml:2: storage.url: must be a PostgreSQL URL, "
           "postgresql://user@host[:port]/database");
-    CHECK(error_of("[storage]\nurl = \"postgresql://db/games\"\nlease_seconds = 1\n[telegram]\n",
+    CHECK(error_of("[storage]\nurl = \"postgresql://db/games\"\nlease_seconds = 1\n",
                    env) == "ghostpost.toml:3: storage.lease_seconds: must be between 3 and 600 "
                            "seconds");
-    CHECK(error_of("[storage]\npath = \"x.sqlite\"\npassword_file = \"p\"\n[telegram]\n", env) ==
+    CHECK(error_of("[storage]\npath = \"x.sqlite\"\npassword_file = \"p\"\n", env) ==
           "ghostpost.toml:3: storage.password_file: is for a PostgreSQL url; an SQLite file has "
           "no password");
-    CHECK(error_of("[storage]\n[telegram]\n", env) ==
+    CHECK(error_of("[storage]\n", env) ==
           "ghostpost.toml:1: storage.path: is required");
 }
 
@@ -396,14 +327,20 @@ TEST_CASE("per-player limits are read from [bot] and checked", "[config][limits]
 }
 
 TEST_CASE("a moderator without a platform: prefix is refused, naming the entry", "[config]") {
-    const auto env = fake_environment({});
-    CHECK(error_of("[storage]\npath = \"x\"\n[bot]\nmoderators = [\"telegram:1\", \"123456\"]\n",
-                   env) == "ghostpost.toml:4: bot.moderators: entry \"123456\" must be "
-                           "\"<platform>:<user id>\", for example \"telegram:123456\"");
-    CHECK(error_of("[storage]\npath = \"x\"\n[bot]\nmoderators = [\":5\"]\n", env) ==
+    // The example names the first platform the daemon knows.
+    const std::vector<PlatformClaim> claims{{"telegram"}, {"discord"}};
+    const std::string head = "[storage]\npath = \"x\"\n[bot]\n";
+    CHECK(error_of_claimed(head + "moderators = [\"telegram:1\", \"123456\"]\n", claims) ==
+          "ghostpost.toml:4: bot.moderators: entry \"123456\" must be "
+          "\"<platform>:<user id>\", for example \"telegram:123456\"");
+    CHECK(error_of_claimed("[storage]\npath = \"x\"\n[bot]\nmoderators = [\":5\"]\n", claims) ==
           "ghostpost.toml:4: bot.moderators: entry \":5\" must be "
           "\"<platform>:<user id>\", for example \"telegram:123456\"");
-    CHECK(error_of("[storage]\npath = \"x\"\n[bot]\nmoderators = [\"telegram:\"]\n", env) ==
+    CHECK(error_of_claimed(head + "moderators = [\"telegram:\"]\n", claims) ==
           "ghostpost.toml:4: bot.moderators: entry \"telegram:\" must be "
           "\"<platform>:<user id>\", for example \"telegram:123456\"");
+    CHECK(error_of("[storage]\npath = \"x\"\n[bot]\nmoderators = [\"5\"]\n",
+                   fake_environment({})) ==
+          "ghostpost.toml:4: bot.moderators: entry \"5\" must be \"<platform>:<user id>\", for "
+          "example \"console:123456\"");
 }

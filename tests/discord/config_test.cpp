@@ -2,10 +2,15 @@
 // key and never the token.
 #include "fake_discord.h"
 #include "ghostpost/config/config.h"
+#include "ghostpost/discord/module.h"
+#include "ghostpost/discord/settings.h"
 
 #include <fstream>
 
 using namespace ghostpost::config;
+using ghostpost::bot::discord_module;
+using ghostpost::bot::DiscordSettings;
+using ghostpost::bot::read_discord_settings;
 
 namespace {
 
@@ -19,9 +24,17 @@ Environment environment(std::optional<std::string> discord_token) {
     };
 }
 
+// The file read as the daemon reads it: config/ hands the table through, the module reads it.
+DiscordSettings read(const std::string& text, const Environment& env,
+                     const std::filesystem::path& base_dir = {}) {
+    const Settings settings =
+        parse(text, "ghostpost.toml", env, base_dir, {discord_module.claim()});
+    return read_discord_settings(settings.platforms.at("discord"), env);
+}
+
 std::string error_of(const std::string& text, std::optional<std::string> discord_token) {
     try {
-        (void)parse(text, "ghostpost.toml", environment(std::move(discord_token)));
+        (void)read(text, environment(std::move(discord_token)));
     } catch (const ConfigError& e) {
         return e.what();
     }
@@ -34,37 +47,34 @@ const std::string storage = "[storage]\npath = \"g.db\"\n";
 
 TEST_CASE("platform.discord reads its keys, and the token comes from the environment",
           "[discord][config]") {
-    const auto settings = parse(storage + "[platform.discord]\n"
+    const DiscordSettings discord = read(storage + "[platform.discord]\n"
                                           "api_url = \"http://127.0.0.1:9/api/v10/\"\n"
                                           "gateway_url = \"ws://127.0.0.1:9/gateway\"\n"
                                           "guild_ids = [\"800000000000000001\"]\n"
                                           "poll_timeout = 20\nper_chat_interval_ms = 0\n"
                                           "message_content = false\n",
-                                "ghostpost.toml", environment(token));
-    CHECK(settings.discord.enabled);
-    CHECK_FALSE(settings.telegram.enabled);
-    CHECK(settings.discord.api_url == "http://127.0.0.1:9/api/v10");
-    CHECK(settings.discord.gateway_url == "ws://127.0.0.1:9/gateway");
-    CHECK(settings.discord.guild_ids == std::vector<std::string>{"800000000000000001"});
-    CHECK(settings.discord.poll_timeout == std::chrono::seconds(20));
-    CHECK(settings.discord.per_chat_interval == std::chrono::milliseconds(0));
-    CHECK(settings.discord.token == token);
-    CHECK_FALSE(settings.discord.message_content);
+                                environment(token));
+    CHECK(discord.api_url == "http://127.0.0.1:9/api/v10");
+    CHECK(discord.gateway_url == "ws://127.0.0.1:9/gateway");
+    CHECK(discord.guild_ids == std::vector<std::string>{"800000000000000001"});
+    CHECK(discord.poll_timeout == std::chrono::seconds(20));
+    CHECK(discord.per_chat_interval == std::chrono::milliseconds(0));
+    CHECK(discord.token == token);
+    CHECK_FALSE(discord.message_content);
 
-    const auto defaults =
-        parse(storage + "[platform.discord]\n", "ghostpost.toml", environment(token));
-    CHECK(defaults.discord.api_url == "https://discord.com/api/v10");
-    CHECK(defaults.discord.gateway_url.empty());
-    CHECK(defaults.discord.message_content);
+    const auto defaults = read(storage + "[platform.discord]\n", environment(token));
+    CHECK(defaults.api_url == "https://discord.com/api/v10");
+    CHECK(defaults.gateway_url.empty());
+    CHECK(defaults.message_content);
 }
 
 TEST_CASE("platform.discord reads the token from token_file when the environment has none",
           "[discord][config]") {
     ghostpost::discord_test::TempDir dir;
     std::ofstream(dir.path() / "discord.token") << token << "\n";
-    const auto settings = parse(storage + "[platform.discord]\ntoken_file = \"discord.token\"\n",
-                                "ghostpost.toml", environment(std::nullopt), dir.path());
-    CHECK(settings.discord.token == token);
+    const auto discord = read(storage + "[platform.discord]\ntoken_file = \"discord.token\"\n",
+                              environment(std::nullopt), dir.path());
+    CHECK(discord.token == token);
 }
 
 TEST_CASE("platform.discord errors name the key and never quote the token", "[discord][config]") {

@@ -1,6 +1,8 @@
 // [platform.discourse] in the configuration: every key, the API key's two sources, and errors
 // that name the key and line without quoting the secret.
 #include "ghostpost/config/config.h"
+#include "ghostpost/discourse/module.h"
+#include "ghostpost/discourse/settings.h"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -8,6 +10,9 @@
 #include <map>
 
 using namespace ghostpost::config;
+using ghostpost::bot::discourse_module;
+using ghostpost::bot::DiscourseSettings;
+using ghostpost::bot::read_discourse_settings;
 
 namespace {
 
@@ -21,9 +26,17 @@ Environment environment_of(std::map<std::string, std::string> variables) {
 
 const Environment with_key = environment_of({{"GHOSTPOST_DISCOURSE_API_KEY", " k3y-from-env \n"}});
 
+// The file read as the daemon reads it: config/ hands the table through, the module reads it.
+DiscourseSettings read(std::string_view text, const Environment& environment,
+                       const std::filesystem::path& base_dir = {}) {
+    const Settings settings =
+        parse(text, "ghostpost.toml", environment, base_dir, {discourse_module.claim()});
+    return read_discourse_settings(settings.platforms.at("discourse"), environment);
+}
+
 std::string error_of(std::string_view text, const Environment& environment) {
     try {
-        (void)parse(text, "ghostpost.toml", environment);
+        (void)read(text, environment);
     } catch (const ConfigError& e) {
         return e.what();
     }
@@ -33,7 +46,7 @@ std::string error_of(std::string_view text, const Environment& environment) {
 } // namespace
 
 TEST_CASE("a Discourse table is read into typed settings", "[config][discourse]") {
-    const auto settings = parse(R"([storage]
+    const DiscourseSettings d = read(R"([storage]
 path = "g.sqlite"
 [platform.discourse]
 base_url = "https://forum.example.org/"
@@ -43,10 +56,7 @@ poll_interval = 3
 request_timeout = 20
 per_topic_interval_ms = 0
 )",
-                                "ghostpost.toml", with_key);
-    const DiscourseSettings& d = settings.discourse;
-    CHECK(d.enabled);
-    CHECK_FALSE(settings.telegram.enabled);
+                                with_key);
     CHECK(d.base_url == "https://forum.example.org");
     CHECK(d.username == "ghostpost");
     CHECK(d.api_key == "k3y-from-env");
@@ -55,12 +65,12 @@ per_topic_interval_ms = 0
     CHECK(d.request_timeout == std::chrono::seconds(20));
     CHECK(d.per_topic_interval == std::chrono::milliseconds(0));
 
-    const auto defaults = parse("[storage]\npath = \"g.sqlite\"\n[platform.discourse]\n"
-                                "base_url = \"http://127.0.0.1:8080\"\nusername = \"bot\"\n",
-                                "ghostpost.toml", with_key);
-    CHECK(defaults.discourse.categories.empty());
-    CHECK(defaults.discourse.poll_interval == std::chrono::seconds(5));
-    CHECK(defaults.discourse.per_topic_interval == std::chrono::milliseconds(1000));
+    const auto defaults = read("[storage]\npath = \"g.sqlite\"\n[platform.discourse]\n"
+                               "base_url = \"http://127.0.0.1:8080\"\nusername = \"bot\"\n",
+                               with_key);
+    CHECK(defaults.categories.empty());
+    CHECK(defaults.poll_interval == std::chrono::seconds(5));
+    CHECK(defaults.per_topic_interval == std::chrono::milliseconds(1000));
 }
 
 TEST_CASE("the Discourse key comes from the environment first, then from key_file",
@@ -71,9 +81,8 @@ TEST_CASE("the Discourse key comes from the environment first, then from key_fil
     const std::string text = "[storage]\npath = \"g.sqlite\"\n[platform.discourse]\n"
                              "base_url = \"https://f.example\"\nusername = \"bot\"\n"
                              "key_file = \"discourse.key\"\n";
-    CHECK(parse(text, "ghostpost.toml", environment_of({}), dir).discourse.api_key ==
-          "k3y-from-file");
-    CHECK(parse(text, "ghostpost.toml", with_key, dir).discourse.api_key == "k3y-from-env");
+    CHECK(read(text, environment_of({}), dir).api_key == "k3y-from-file");
+    CHECK(read(text, with_key, dir).api_key == "k3y-from-env");
     CHECK(error_of("[storage]\npath = \"g.sqlite\"\n[platform.discourse]\n"
                    "base_url = \"https://f.example\"\nusername = \"bot\"\n",
                    environment_of({})) ==

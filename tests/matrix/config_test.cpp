@@ -1,5 +1,7 @@
 // [platform.matrix] in the configuration file: its keys, its checks, the token's two sources.
 #include "ghostpost/config/config.h"
+#include "ghostpost/matrix/module.h"
+#include "ghostpost/matrix/settings.h"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -7,6 +9,9 @@
 #include <map>
 
 using namespace ghostpost::config;
+using ghostpost::bot::matrix_module;
+using ghostpost::bot::MatrixSettings;
+using ghostpost::bot::read_matrix_settings;
 
 namespace {
 
@@ -20,10 +25,19 @@ Environment environment_with(std::map<std::string, std::string> variables) {
 
 const Environment with_token = environment_with({{"GHOSTPOST_MATRIX_TOKEN", " syt_abc_secret\n"}});
 
+// The file read as the daemon reads it: config/ hands the table through, the module reads it.
+MatrixSettings matrix_of(const Settings& settings, const Environment& environment) {
+    return read_matrix_settings(settings.platforms.at("matrix"), environment);
+}
+
+MatrixSettings read(const std::string& text, const Environment& environment) {
+    return matrix_of(parse(text, "ghostpost.toml", environment, {}, {matrix_module.claim()}),
+                     environment);
+}
+
 std::string error_of(const std::string& table, const Environment& environment = with_token) {
     try {
-        (void)parse("[storage]\npath = \"g.sqlite\"\n[platform.matrix]\n" + table, "ghostpost.toml",
-                    environment);
+        (void)read("[storage]\npath = \"g.sqlite\"\n[platform.matrix]\n" + table, environment);
     } catch (const ConfigError& e) {
         return e.what();
     }
@@ -33,7 +47,7 @@ std::string error_of(const std::string& table, const Environment& environment = 
 } // namespace
 
 TEST_CASE("[platform.matrix] is read into typed settings", "[config][matrix]") {
-    const auto settings = parse(R"(
+    const MatrixSettings m = read(R"(
 [storage]
 path = "g.sqlite"
 [platform.matrix]
@@ -45,10 +59,7 @@ request_timeout = 10
 per_chat_interval_ms = 0
 group_messages_per_minute = 60
 )",
-                                "ghostpost.toml", with_token);
-    const MatrixSettings& m = settings.matrix;
-    CHECK(m.enabled);
-    CHECK_FALSE(settings.telegram.enabled);
+                                with_token);
     CHECK(m.homeserver_url == "https://matrix.example.org");
     CHECK(m.user_id == "@ghostpost:example.org");
     CHECK_FALSE(m.join_any);
@@ -59,14 +70,15 @@ group_messages_per_minute = 60
     CHECK(m.per_chat_interval == std::chrono::milliseconds(0));
     CHECK(m.group_messages_per_minute == 60);
 
-    const auto defaults = parse("[storage]\npath = \"g.sqlite\"\n[platform.matrix]\n"
+    const auto defaults = read("[storage]\npath = \"g.sqlite\"\n[platform.matrix]\n"
                                 "homeserver_url = \"http://127.0.0.1:8008\"\n"
                                 "user_id = \"@bot:localhost\"\nauto_join = \"all\"\n",
-                                "ghostpost.toml", with_token);
-    CHECK(defaults.matrix.join_any);
-    CHECK(defaults.matrix.poll_timeout == std::chrono::seconds(30));
-    CHECK_FALSE(
-        parse("[storage]\npath = \"g.sqlite\"\n", "ghostpost.toml", with_token).matrix.enabled);
+                                with_token);
+    CHECK(defaults.join_any);
+    CHECK(defaults.poll_timeout == std::chrono::seconds(30));
+    CHECK(parse("[storage]\npath = \"g.sqlite\"\n", "ghostpost.toml", with_token, {},
+                {matrix_module.claim()})
+              .platforms.empty());
 }
 
 TEST_CASE("a bad [platform.matrix] names the key and the line", "[config][matrix]") {
@@ -104,9 +116,11 @@ TEST_CASE("the Matrix token comes from token_file when the environment has none"
         << "[storage]\npath = \"g.sqlite\"\n[platform.matrix]\n"
            "homeserver_url = \"http://127.0.0.1:8008\"\nuser_id = \"@bot:localhost\"\n"
            "token_file = \"matrix.token\"\n";
-    const auto settings = load(dir / "ghostpost.toml", environment_with({}));
-    CHECK(settings.matrix.token == "syt_from_file_secret");
+    const auto none = environment_with({});
+    CHECK(matrix_of(load(dir / "ghostpost.toml", none, {matrix_module.claim()}), none).token ==
+          "syt_from_file_secret");
     // The environment wins over the file.
-    CHECK(load(dir / "ghostpost.toml", with_token).matrix.token == "syt_abc_secret");
+    CHECK(matrix_of(load(dir / "ghostpost.toml", with_token, {matrix_module.claim()}), with_token)
+              .token == "syt_abc_secret");
     std::filesystem::remove_all(dir);
 }

@@ -56,8 +56,10 @@ std::string daemon_name() {
 
 // One platform's lane: what it owns, and how it ended.
 struct Lane {
-    Lane(const PlatformModule& m, LaneMonitor& lane_monitor) : module(m), monitor(lane_monitor) {}
-    const PlatformModule& module;
+    Lane(const EnabledPlatform& p, LaneMonitor& lane_monitor)
+        : name(p.module->name), platform(*p.configured), monitor(lane_monitor) {}
+    std::string name;
+    const ConfiguredPlatform& platform;
     LaneMonitor& monitor;
     CurlHttpClient http; // one request at a time per client: a client per lane
     StopToken stop;
@@ -77,7 +79,7 @@ std::string refusal_hint(const std::string& platform) {
 // the daemon stops; then the poll loop on a database connection of its own.
 void run_lane(Lane& lane, const config::Settings& settings, const storage::StoreLocation& location,
               const std::string& holder) {
-    const std::string name = lane.module.name;
+    const std::string name = lane.name;
     const auto refuse = [&](const std::string& why) {
         lane.monitor.set_state(LaneState::Refused, why);
         log::error("platform_refused",
@@ -85,13 +87,17 @@ void run_lane(Lane& lane, const config::Settings& settings, const storage::Store
         lane.refused.store(true);
     };
     try {
-        std::optional<StartedPlatform> started;
+        std::optional<PlatformStart> started;
+        const StartContext context{
+            lane.http,
+            [&lane](std::chrono::milliseconds wait) { return lane.stop.sleep_for(wait); },
+            [&lane] { return lane.stop.stop_requested(); }, settings.command_prefix};
         std::chrono::milliseconds delay{1000};
         while (!started && !lane.stop.stop_requested()) {
             lane.monitor.beat();
             std::string why;
             try {
-                started = lane.module.start(settings, lane.http, lane.stop);
+                started = lane.platform.start(context);
                 break;
             } catch (const PlatformError& e) {
                 if (e.kind() == PlatformError::Kind::Cancelled)
@@ -112,7 +118,8 @@ void run_lane(Lane& lane, const config::Settings& settings, const storage::Store
         }
         if (!started)
             return; // stopping
-        DaemonOptions options = started->options;
+        DaemonOptions options;
+        options.poll_timeout = started->poll_timeout;
         options.time_driven_jobs = false; // the daemon's jobs thread runs them for every lane
         options.holder = holder;
         options.lease = settings.storage.lease;
@@ -120,7 +127,7 @@ void run_lane(Lane& lane, const config::Settings& settings, const storage::Store
         options.monitor = &lane.monitor;
         options.engine_threads = static_cast<std::size_t>(settings.limits.engine_threads);
         auto store = storage::open_store(location);
-        Service service(*store, started->service);
+        Service service(*store, service_settings(settings, name, started->bot_name));
         const DaemonReport report =
             run_daemon(*store, service, *started->platform, options, lane.stop);
         if (!report.refused.empty())
@@ -191,25 +198,23 @@ std::function<StoreFigures()> figures_reader(const storage::StoreLocation& locat
 
 int run(const std::string& config_path, bool check_only) {
     log::install_crash_handler();
-    config::Settings settings;
+    Configuration configuration;
     try {
-        settings = config::load(config_path, config::process_environment());
+        configuration = load_configuration(config_path, config::process_environment());
     } catch (const config::ConfigError& e) {
         log::error("bad_configuration", {{"error", e.what()}});
         return 2;
     }
+    const config::Settings& settings = configuration.settings;
+    const std::vector<EnabledPlatform>& enabled = configuration.platforms;
     log::set_level(settings.log_level);
-    std::vector<const PlatformModule*> enabled;
-    for (const PlatformModule& module : platform_modules())
-        if (module.enabled(settings)) {
-            enabled.push_back(&module);
-            for (const std::string& secret : module.secrets(settings))
-                log::add_secret(secret);
-        }
+    for (const EnabledPlatform& platform : enabled)
+        for (const std::string& secret : platform.configured->secrets())
+            log::add_secret(secret);
     if (enabled.empty()) {
         std::string names;
-        for (const PlatformModule& module : platform_modules())
-            names += std::string(names.empty() ? "" : ", ") + "[platform." + module.name + "]";
+        for (const PlatformModule* module : platform_modules())
+            names += std::string(names.empty() ? "" : ", ") + "[platform." + module->name + "]";
         log::error(
             "bad_configuration",
             {{"error", config_path + ": platform: no platform configured (add " + names + ")"}});
@@ -245,8 +250,8 @@ int run(const std::string& config_path, bool check_only) {
 
     Monitor monitor;
     std::list<Lane> lanes; // a list: a lane never moves, its thread holds it
-    for (const PlatformModule* module : enabled)
-        lanes.emplace_back(*module, monitor.add_lane(module->name));
+    for (const EnabledPlatform& platform : enabled)
+        lanes.emplace_back(platform, monitor.add_lane(platform.module->name));
     StopToken stop; // the whole daemon: a signal, or every lane refused
     const auto stop_all = [&] {
         stop.request_stop();
@@ -323,7 +328,8 @@ int run(const std::string& config_path, bool check_only) {
                 lane.done.store(true);
             });
         jobs = std::thread([&, location] {
-            run_jobs(location, service_settings(settings, enabled.front()->name, "ghostpost"),
+            run_jobs(location,
+                     service_settings(settings, enabled.front().module->name, "ghostpost"),
                      std::chrono::seconds(30), stop, jobs_beat);
         });
         systemd::ready(std::to_string(lanes.size()) + " platform lane(s) started");

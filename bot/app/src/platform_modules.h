@@ -1,13 +1,13 @@
-// The one list of chat platforms the daemon knows. Each entry says whether the configuration
-// enables it, which secrets it brings (cut out of every log line), and how its lane starts: a
-// start-up check that asks the platform who the bot is, then the adapter and what its loop
-// needs. Adding a platform adds an entry here; nothing else in the daemon names a platform.
+// The one list of chat platforms the daemon knows: each platform's folder exports its descriptor
+// (platform_module.h), and this list names them. Adding a platform adds an entry here; nothing
+// else in the daemon names a platform.
 #pragma once
 
-#include "ghostpost/bot/daemon.h"
-#include "ghostpost/bot/http.h"
+#include "ghostpost/bot/platform_module.h"
+#include "ghostpost/bot/service.h"
 #include "ghostpost/config/config.h"
 
+#include <filesystem>
 #include <memory>
 #include <span>
 #include <string>
@@ -15,24 +15,32 @@
 
 namespace ghostpost::bot {
 
-// A platform that passed its start-up check: the adapter and the settings of its lane.
-struct StartedPlatform {
-    std::unique_ptr<Platform> platform;
-    ServiceSettings service;
-    DaemonOptions options;
+std::span<const PlatformModule* const> platform_modules();
+
+// The names every module claims, for config::load.
+std::vector<config::PlatformClaim> platform_claims();
+
+// A platform of this daemon's configuration, read by its module.
+struct EnabledPlatform {
+    const PlatformModule* module;
+    std::unique_ptr<ConfiguredPlatform> configured;
 };
 
-struct PlatformModule {
-    const char* name;
-    bool (*enabled)(const config::Settings& settings);
-    std::vector<std::string> (*secrets)(const config::Settings& settings);
-    // The start-up check and the factory, once. `http` and `stop` belong to the lane and
-    // outlive the platform. Errors: PlatformError: Unauthorized when the platform refuses the
-    // bot's credentials (the lane stops), Cancelled when stopping, anything else is retried.
-    StartedPlatform (*start)(const config::Settings& settings, HttpClient& http, StopToken& stop);
+// The configuration file with every module's table read by its module, in the list's order.
+struct Configuration {
+    config::Settings settings;
+    std::vector<EnabledPlatform> platforms;
 };
 
-std::span<const PlatformModule> platform_modules();
+// Reads `file` and then each platform table in it. Throws config::ConfigError.
+Configuration load_configuration(const std::filesystem::path& file,
+                                 const config::Environment& environment);
+
+// The same for TOML text; `source` names it in errors, relative file names resolve against
+// `base_dir`.
+Configuration parse_configuration(std::string_view text, const std::string& source,
+                                  const config::Environment& environment,
+                                  const std::filesystem::path& base_dir = {});
 
 // The service's settings for one platform's posts; `bot_name` is the bot's own name there.
 ServiceSettings service_settings(const config::Settings& settings, const std::string& platform,

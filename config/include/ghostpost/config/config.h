@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -59,55 +61,21 @@ struct MetricsSettings {
     std::string listen; // "127.0.0.1:9464"; empty: none of their own
 };
 
-struct TelegramSettings {
-    bool enabled = false;                             // true when a [telegram] table is present
-    std::string api_url = "https://api.telegram.org"; // no trailing slash
-    std::string token;                        // secret: from GHOSTPOST_TELEGRAM_TOKEN or token_file
-    std::string bot_username;                 // optional; asked with getMe when empty
-    std::chrono::seconds poll_timeout{50};    // long-poll wait, 1..50
-    std::chrono::seconds request_timeout{15}; // for every call that is not a long poll
-    std::chrono::milliseconds per_chat_interval{1000}; // pacing: between two sends to a chat
-    int group_messages_per_minute = 20;                // pacing: sends to one group a minute
+// A [platform.<name>] table, handed through unread to the module that claims the name, which
+// reads it with table_reader.h.
+struct TomlTable;
+struct PlatformTable {
+    std::string key;                // where it stands: "platform.<name>", or its older alias
+    std::string source;             // the file's name, for errors
+    std::filesystem::path base_dir; // where the table's relative file names resolve
+    std::shared_ptr<const TomlTable> table;
 };
 
-// [platform.discourse]: a forum read by polling its REST API.
-struct DiscourseSettings {
-    bool enabled = false;            // true when a [platform.discourse] table is present
-    std::string base_url;            // "https://forum.example.org", no trailing slash
-    std::string username;            // the bot's account (Api-Username)
-    std::string api_key;             // secret: from GHOSTPOST_DISCOURSE_API_KEY or key_file
-    std::vector<std::int64_t> categories; // ids read in full; empty: mentions and PMs only
-    std::chrono::seconds poll_interval{5};    // between two polls that found nothing, 1..300
-    std::chrono::seconds request_timeout{15}; // for every request, 1..300
-    std::chrono::milliseconds per_topic_interval{1000}; // pacing: between two posts to a topic
-};
-
-// [platform.matrix]: the bot is a regular account on a homeserver.
-struct MatrixSettings {
-    bool enabled = false;                  // true when a [platform.matrix] table is present
-    std::string homeserver_url;            // required; no trailing slash
-    std::string user_id;                   // required: the bot's account, "@ghostpost:example.org"
-    bool join_any = true;                  // auto_join = "all": every invite is followed
-    std::vector<std::string> join_servers; // auto_join = [...]: invites to rooms of these servers
-    std::string token;                     // secret: from GHOSTPOST_MATRIX_TOKEN or token_file
-    std::chrono::seconds poll_timeout{30}; // /sync long-poll wait, 1..120
-    std::chrono::seconds request_timeout{30};          // for every call that is not a long poll
-    std::chrono::milliseconds per_chat_interval{1000}; // pacing: between two sends to a room
-    int group_messages_per_minute = 20;                // pacing: sends to one room a minute
-};
-
-// [platform.discord]: the Gateway in, REST out.
-struct DiscordSettings {
-    bool enabled = false;                                // true when [platform.discord] is present
-    std::string api_url = "https://discord.com/api/v10"; // no trailing slash
-    std::string gateway_url;                  // ws:// or wss://; empty: asked with GET /gateway/bot
-    std::vector<std::string> guild_ids;       // guilds for slash commands; empty: global
-    bool message_content = true;              // ask for the privileged Message Content intent
-    std::string token;                        // secret: from GHOSTPOST_DISCORD_TOKEN or token_file
-    std::chrono::seconds poll_timeout{30};    // how long one poll waits for the Gateway, 1..50
-    std::chrono::seconds request_timeout{15}; // for every REST call
-    std::chrono::milliseconds per_chat_interval{1000}; // pacing: between two sends to a channel
-    int group_messages_per_minute = 50;                // pacing: sends to one channel a minute
+// A platform name a module claims: parse() refuses a [platform.<name>] nobody claims.
+struct PlatformClaim {
+    std::string name;       // [platform.<name>]
+    std::string alias = {}; // a top-level table older files used instead; empty: none
+    std::string title = {}; // the platform's name in prose, for the error that finds both tables
 };
 
 // Correspondence clocks ([clocks]); the service applies them (docs/operators.md, section 5).
@@ -129,22 +97,20 @@ struct LimitSettings {
 
 struct Settings {
     std::string command_prefix = "!";
-    // "<platform>:<user id>" entries, e.g. "telegram:123456"; one without a platform is refused
+    // "<platform>:<user id>" entries; one without a platform is refused
     std::vector<std::string> moderators;
     LimitSettings limits;
     LogLevel log_level = LogLevel::Info;
     StorageSettings storage;
-    TelegramSettings telegram;
-    DiscourseSettings discourse;
-    MatrixSettings matrix;
-    DiscordSettings discord;
+    // The platform tables present, by the claimed name; each is its module's to read.
+    std::map<std::string, PlatformTable, std::less<>> platforms;
     ClockSettings clocks;
     WebSettings web;
     MetricsSettings metrics;
 };
 
 // A configuration that cannot be used. what() names the key and, when the file has one,
-// the line: "ghostpost.toml:7: telegram.poll_timeout: must be between 1 and 50".
+// the line: "ghostpost.toml:7: storage.lease_seconds: must be between 3 and 600 seconds".
 class ConfigError : public std::runtime_error {
 public:
     ConfigError(std::string source, std::optional<std::uint32_t> line, std::string key,
@@ -161,14 +127,17 @@ private:
 using Environment = std::function<std::optional<std::string>(const std::string& name)>;
 Environment process_environment();
 
-// Parses TOML text; `source` names it in errors, relative token_file paths resolve against
-// `base_dir`. Throws ConfigError for bad syntax, unknown keys, wrong types, bad values,
-// or a [telegram] table without a token.
+// Parses TOML text; `source` names it in errors, relative file names resolve against
+// `base_dir`. The tables of `platforms` are handed through unread in Settings::platforms.
+// Throws ConfigError for bad syntax, unknown keys, wrong types, bad values, a [platform.<name>]
+// that no claim names, or a platform given both as [platform.<name>] and as its alias.
 Settings parse(std::string_view toml_text, const std::string& source,
-               const Environment& environment, const std::filesystem::path& base_dir = {});
+               const Environment& environment, const std::filesystem::path& base_dir = {},
+               const std::vector<PlatformClaim>& platforms = {});
 
 // Reads and parses a file. Throws ConfigError (also when the file cannot be read).
-Settings load(const std::filesystem::path& file, const Environment& environment);
+Settings load(const std::filesystem::path& file, const Environment& environment,
+              const std::vector<PlatformClaim>& platforms = {});
 
 // A PostgreSQL database named on a command line rather than in a file (`ghostpost web
 // --db-url`): `url` as [storage] url must be (postgresql://..., without a password), the

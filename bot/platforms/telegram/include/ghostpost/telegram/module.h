@@ -1,0 +1,10 @@
+// Telegram as a platform module of the daemon (platform_module.h).
+#pragma once
+
+#include "ghostpost/bot/platform_module.h"
+
+namespace ghostpost::bot {
+
+extern const PlatformModule telegram_module;
+
+} // namespace ghostpost::bot
