@@ -393,7 +393,7 @@ private:
                 miss[0] += std::abs(cd) > 2;
                 miss[1] += h.size() >= 2 && h[h.size() - 1] == got && h[h.size() - 2] == got;
                 miss[2] += pref_[u(z)].colour != Colour::None && got != pref_[u(z)].colour;
-                miss[3] += std::abs(cd_[u(z)]) == 1 && got != pref_[u(z)].colour;
+                miss[3] += pref_[u(z)].strength == Preference::Strong && got != pref_[u(z)].colour;
             }
         }
         for (double m : miss)

@@ -204,7 +204,9 @@ DutchRound::DutchRound(const SwissRound& r) : round_(r), n_(static_cast<int>(r.p
                 missed(0, cd > 2 || cd < -2);                                     // C10
                 missed(1, third);                                                 // C11
                 missed(2, z.pref.colour != Colour::None && got != z.pref.colour); // C12
-                missed(3, (z.cd == 1 || z.cd == -1) && got != z.pref.colour);     // C13
+                // C13: a player whose difference is ±1 but who had one colour twice has an
+                // absolute preference, not a strong one (Article 1.7): C12 counts it, C13 not.
+                missed(3, z.pref.strength == Preference::Strong && got != z.pref.colour);
             }
             misses_[idx(a * n_ + b)] = miss;
         }
