@@ -185,3 +185,46 @@ TEST_CASE("C13 counts only strong colour preferences: a topscorer who misses an 
     CHECK(text(swiss_round(r)) == "3-1 4-2 ");
     CHECK(text(reference::swiss_round(r)) == "3-1 4-2 ");
 }
+
+TEST_CASE("Eleven players, six rounds, round 1's game 3-8 aborted: in round 6 the bye goes to 6, "
+          "who played every round, not to 3 again short of a game (C9)",
+          "[swiss]") {
+    // Boards as white, black, '1' White won, '0' Black won, '=' a draw; 0 as black: the bye.
+    // The aborted game has no entry: no colour, no points, a round unplayed for both.
+    struct Game {
+        int white, black;
+        char result;
+    };
+    const std::vector<std::vector<Game>> played{
+        {{1, 6, '0'}, {7, 2, '0'}, {9, 4, '0'}, {5, 10, '1'}, {11, 0, '1'}},
+        {{2, 5, '1'}, {4, 11, '1'}, {6, 3, '1'}, {8, 1, '='}, {10, 7, '0'}, {9, 0, '1'}},
+        {{6, 2, '0'}, {5, 4, '='}, {11, 9, '0'}, {7, 8, '1'}, {3, 1, '1'}, {10, 0, '1'}},
+        {{2, 4, '1'}, {9, 7, '1'}, {5, 6, '1'}, {10, 3, '='}, {8, 11, '1'}, {1, 0, '1'}},
+        {{2, 9, '1'}, {4, 6, '1'}, {7, 5, '0'}, {1, 10, '1'}, {3, 11, '='}, {8, 0, '1'}},
+    };
+    std::vector<std::vector<SwissRoundEntry>> history;
+    for (const auto& round : played) {
+        std::vector<SwissRoundEntry> entries;
+        for (const auto& g : round) {
+            if (g.black == 0) {
+                entries.push_back({g.white - 1, bye, Colour::None, 1.0, true});
+                continue;
+            }
+            const double white = g.result == '1' ? 1.0 : g.result == '=' ? 0.5 : 0.0;
+            entries.push_back({g.white - 1, g.black - 1, W, white});
+            entries.push_back({g.black - 1, g.white - 1, B, 1.0 - white});
+        }
+        history.push_back(entries);
+    }
+    SwissRound r;
+    r.round = 6;
+    r.rounds = 6;
+    r.players = swiss_players(11, history);
+    REQUIRE(r.players[2].unplayed == 1);
+    REQUIRE(r.players[5].unplayed == 0);
+    // 10 and 11 (1½) had the bye, so it goes to the two-point group, 3, 6 and 7 (C5), which
+    // moves down no one else. 3 and 6 met; 6-7 gives both their colours, 3-7 not (both want
+    // Black), but C9 comes before colours: 3, a game short, plays 7 and 6 has the bye.
+    // Before, 3 had it: C12 decided, C9 counting only in the last bracket (10-11).
+    CHECK(text(swiss_round(r)) == "1-2 9-5 4-8 3-7 11-10 6-0 ");
+}
