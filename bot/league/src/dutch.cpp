@@ -25,8 +25,8 @@
 // bracket, and in the bracket of the bye's score when it moves down exactly one player, the
 // one who will have the bye (as bbpPairings does: where more float down with the bye's
 // assignee, a lower bracket picks among them); and a last bracket whose only complete pairing
-// makes two of its moved-down players meet is paired as one group (the handbook pairs MDPs only against
-// residents; its edition before 2026 collapsed the last bracket in such a case).
+// makes two of its moved-down players meet is paired as one group (the handbook pairs MDPs only
+// against residents; its edition before 2026 collapsed the last bracket in such a case).
 #include "ghostpost/bot/matching.h"
 #include "ghostpost/bot/pairing.h"
 
@@ -307,8 +307,8 @@ std::vector<int> DutchRound::solve(const Bracket& br, const Phase& ph, bool* mdp
         for (std::size_t i = 0; i < bn_levels.size(); ++i)
             f_c8s.push_back(lay.field(bits_for(2 * most)));
     }
-    const int f_c9 = br.c9 ? lay.field(bits_for(static_cast<std::uint64_t>(most_unplayed) + 1))
-                             : -1;
+    const int f_c9 =
+        br.c9 ? lay.field(bits_for(static_cast<std::uint64_t>(most_unplayed) + 1)) : -1;
     std::array<int, 4> f_colour{};
     for (auto& f : f_colour)
         f = lay.field(bits_for(2 * most));
