@@ -118,6 +118,8 @@ public:
         const std::uint32_t everyone = (n_ == 32 ? 0U : (1U << n_)) - 1U;
         if (!complete(everyone))
             return std::nullopt;
+        if (n_ % 2 == 1)
+            bye_score_ = min_bye(everyone);
         std::vector<double> scores;
         for (const auto* p : e_)
             if (scores.empty() || scores.back() != p->score)
@@ -375,11 +377,15 @@ private:
         v.push_back(desc(fl)); // C7
         if (!b.last)
             v.push_back(next_best(b, c.floaters, bye)); // C8
-        if (b.last) {
-            double unplayed = 0; // C9: the bye's unplayed rounds
-            for (int a = 0; a < n_; ++a)
-                if (c.floaters >> a & 1U)
-                    unplayed = e_[u(a)]->unplayed;
+        // C9, the bye's unplayed rounds: in the last bracket, and in the bracket of the bye's
+        // score where the bye's assignee floats down alone (where more float, nothing here).
+        const bool at_bye = !b.residents.empty() && e_[u(b.residents.front())]->score == bye_score_;
+        if (b.last || at_bye) {
+            double unplayed = 0;
+            if (b.last || std::popcount(c.floaters) == 1)
+                for (int a = 0; a < n_; ++a)
+                    if (c.floaters >> a & 1U)
+                        unplayed = e_[u(a)]->unplayed;
             v.push_back({unplayed});
         }
         std::array<double, 4> miss{};
@@ -393,7 +399,7 @@ private:
                 miss[0] += std::abs(cd) > 2;
                 miss[1] += h.size() >= 2 && h[h.size() - 1] == got && h[h.size() - 2] == got;
                 miss[2] += pref_[u(z)].colour != Colour::None && got != pref_[u(z)].colour;
-                miss[3] += std::abs(cd_[u(z)]) == 1 && got != pref_[u(z)].colour;
+                miss[3] += pref_[u(z)].strength == Preference::Strong && got != pref_[u(z)].colour;
             }
         }
         for (double m : miss)
@@ -613,6 +619,7 @@ private:
     std::vector<ColourPreference> pref_;
     std::vector<int> cd_;
     std::vector<bool> top_;
+    double bye_score_ = -1; // the score of the round's bye (C5), -1 without one
     std::map<std::uint32_t, double> min_bye_;
 };
 

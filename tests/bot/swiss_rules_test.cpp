@@ -1,5 +1,6 @@
 // Single rules of the Dutch system, each on a field made to show it.
 #include "ghostpost/bot/pairing.h"
+#include "swiss_reference.h"
 
 #include <catch2/catch.hpp>
 
@@ -134,4 +135,96 @@ TEST_CASE("A resident who floated down last round is not the one to float again 
     // floats down.
     r.players[2].float_last = Float::None;
     CHECK(text(swiss_round(r)) == "1-2 4-3 ");
+}
+
+TEST_CASE("The bye's unplayed games count (C9) in a bracket that moves down only the player who "
+          "will have the bye, though lower brackets follow",
+          "[swiss]") {
+    // Round 4: 1, 2 and 3 on two points, 4 and 5 on one. 4 and 5 had the bye already, so the
+    // bye goes to the two-point group (C5), which moves down exactly one player: the one who
+    // will have it. 3's first game was aborted, so 3 is already a game short; 1 and 2 played
+    // every round. C9 (fewest unplayed games for the bye's assignee) comes before colours
+    // and the order of candidates, so 3 meets 1 (each gets the colour wanted, as 1-2 would)
+    // and 2 has the bye. Before, C9 counted only in the last bracket and 3, the lowest
+    // ranked, had the bye: a second round without a game.
+    SwissRound r;
+    r.round = 4;
+    r.rounds = 6;
+    r.players = {player(0, 2, {W, B, W}), player(1, 2, {B, W, B}), player(2, 2, {W, B}),
+                 player(3, 1, {W, B}), player(4, 1, {B, W})};
+    r.players[2].unplayed = 1;
+    for (int p : {3, 4}) {
+        r.players[static_cast<std::size_t>(p)].bye_ineligible = true;
+        r.players[static_cast<std::size_t>(p)].unplayed = 1;
+    }
+    CHECK(text(swiss_round(r)) == "3-1 4-5 2-0 ");
+    CHECK(text(reference::swiss_round(r)) == "3-1 4-5 2-0 ");
+    // With 3's game played, the natural pairing stands: 1 meets 2 and 3 has the bye.
+    r.players[2].unplayed = 0;
+    CHECK(text(swiss_round(r)) == "2-1 4-5 3-0 ");
+    CHECK(text(reference::swiss_round(r)) == "2-1 4-5 3-0 ");
+}
+
+TEST_CASE("C13 counts only strong colour preferences: a topscorer who misses an absolute one "
+          "counts under C12 alone",
+          "[swiss]") {
+    // The last round, all four topscorers on three points, all but 2 wanting White, and only
+    // absolutely: 1 (W B B, colour difference -1, Black twice), 3 (B W B B, -2) and 4 (W W B
+    // B, 0). 2 (W B W W) must have Black. Whoever of 1, 3 and 4 meets another of them loses
+    // the preference: a third Black in a row (C11) and a preference missed (C12), the same
+    // count in all three pairings. None of the three has a strong preference (Article 1.7:
+    // a preference is absolute, strong or mild), so C13 and the floats tie them too and the
+    // first transposition stands: 1-3 (3 has the wider difference and White) and 2-4. Before,
+    // 1's difference of -1 counted as a strong preference missed and 1-4 3-2 was paired.
+    SwissRound r;
+    r.round = 5;
+    r.rounds = 5;
+    r.players = {player(0, 3, {W, B, B}), player(1, 3, {W, B, W, W}), player(2, 3, {B, W, B, B}),
+                 player(3, 3, {W, W, B, B})};
+    r.players[0].unplayed = 1;
+    CHECK(text(swiss_round(r)) == "3-1 4-2 ");
+    CHECK(text(reference::swiss_round(r)) == "3-1 4-2 ");
+}
+
+TEST_CASE("Eleven players, six rounds, round 1's game 3-8 aborted: in round 6 the bye goes to 6, "
+          "who played every round, not to 3 again short of a game (C9)",
+          "[swiss]") {
+    // Boards as white, black, '1' White won, '0' Black won, '=' a draw; 0 as black: the bye.
+    // The aborted game has no entry: no colour, no points, a round unplayed for both.
+    struct Game {
+        int white, black;
+        char result;
+    };
+    const std::vector<std::vector<Game>> played{
+        {{1, 6, '0'}, {7, 2, '0'}, {9, 4, '0'}, {5, 10, '1'}, {11, 0, '1'}},
+        {{2, 5, '1'}, {4, 11, '1'}, {6, 3, '1'}, {8, 1, '='}, {10, 7, '0'}, {9, 0, '1'}},
+        {{6, 2, '0'}, {5, 4, '='}, {11, 9, '0'}, {7, 8, '1'}, {3, 1, '1'}, {10, 0, '1'}},
+        {{2, 4, '1'}, {9, 7, '1'}, {5, 6, '1'}, {10, 3, '='}, {8, 11, '1'}, {1, 0, '1'}},
+        {{2, 9, '1'}, {4, 6, '1'}, {7, 5, '0'}, {1, 10, '1'}, {3, 11, '='}, {8, 0, '1'}},
+    };
+    std::vector<std::vector<SwissRoundEntry>> history;
+    for (const auto& round : played) {
+        std::vector<SwissRoundEntry> entries;
+        for (const auto& g : round) {
+            if (g.black == 0) {
+                entries.push_back({g.white - 1, bye, Colour::None, 1.0, true});
+                continue;
+            }
+            const double white = g.result == '1' ? 1.0 : g.result == '=' ? 0.5 : 0.0;
+            entries.push_back({g.white - 1, g.black - 1, W, white});
+            entries.push_back({g.black - 1, g.white - 1, B, 1.0 - white});
+        }
+        history.push_back(entries);
+    }
+    SwissRound r;
+    r.round = 6;
+    r.rounds = 6;
+    r.players = swiss_players(11, history);
+    REQUIRE(r.players[2].unplayed == 1);
+    REQUIRE(r.players[5].unplayed == 0);
+    // 10 and 11 (1½) had the bye, so it goes to the two-point group, 3, 6 and 7 (C5), which
+    // moves down no one else. 3 and 6 met; 6-7 gives both their colours, 3-7 not (both want
+    // Black), but C9 comes before colours: 3, a game short, plays 7 and 6 has the bye.
+    // Before, 3 had it: C12 decided, C9 counting only in the last bracket (10-11).
+    CHECK(text(swiss_round(r)) == "1-2 9-5 4-8 3-7 11-10 6-0 ");
 }

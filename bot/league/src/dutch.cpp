@@ -22,9 +22,11 @@
 // A criterion that counts failures is rewarded as successes where the number of pairs it is
 // counted on is already fixed by the criteria above it (more pairs weigh more, so "fewest
 // downfloaters" is "most pairs"). Where the handbook leaves room: C9 is applied in the last
-// bracket, where the bye is given; and a last bracket whose only complete pairing makes two
-// of its moved-down players meet is paired as one group (the handbook pairs MDPs only against
-// residents; its edition before 2026 collapsed the last bracket in such a case).
+// bracket, and in the bracket of the bye's score when it moves down exactly one player, the
+// one who will have the bye (as bbpPairings does: where more float down with the bye's
+// assignee, a lower bracket picks among them); and a last bracket whose only complete pairing
+// makes two of its moved-down players meet is paired as one group (the handbook pairs MDPs only
+// against residents; its edition before 2026 collapsed the last bracket in such a case).
 #include "ghostpost/bot/matching.h"
 #include "ghostpost/bot/pairing.h"
 
@@ -123,6 +125,7 @@ private:
         std::vector<char> in_b, is_mdp, in_next;
         bool last = false;
         bool collapsed = false; // the last bracket paired as one homogeneous group
+        bool c9 = false;        // the bye's unplayed games count here (C9)
     };
 
     bool legal(int a, int b) const { return legal_[idx(a * n_ + b)] != 0; }
@@ -154,6 +157,7 @@ private:
     std::vector<char> legal_, white_;
     std::vector<std::array<std::uint8_t, 4>> misses_; // per ordered pair: C10-C13 counts
     std::vector<char> paired_;
+    double bye_score_ = -1; // the bye's score (C5), when the round has one
 };
 
 DutchRound::DutchRound(const SwissRound& r) : round_(r), n_(static_cast<int>(r.players.size())) {
@@ -204,7 +208,9 @@ DutchRound::DutchRound(const SwissRound& r) : round_(r), n_(static_cast<int>(r.p
                 missed(0, cd > 2 || cd < -2);                                     // C10
                 missed(1, third);                                                 // C11
                 missed(2, z.pref.colour != Colour::None && got != z.pref.colour); // C12
-                missed(3, (z.cd == 1 || z.cd == -1) && got != z.pref.colour);     // C13
+                // C13: a player whose difference is ±1 but who had one colour twice has an
+                // absolute preference, not a strong one (Article 1.7): C12 counts it, C13 not.
+                missed(3, z.pref.strength == Preference::Strong && got != z.pref.colour);
             }
             misses_[idx(a * n_ + b)] = miss;
         }
@@ -301,8 +307,8 @@ std::vector<int> DutchRound::solve(const Bracket& br, const Phase& ph, bool* mdp
         for (std::size_t i = 0; i < bn_levels.size(); ++i)
             f_c8s.push_back(lay.field(bits_for(2 * most)));
     }
-    const int f_c9 = br.last ? lay.field(bits_for(static_cast<std::uint64_t>(most_unplayed) + 1))
-                             : -1;
+    const int f_c9 =
+        br.c9 ? lay.field(bits_for(static_cast<std::uint64_t>(most_unplayed) + 1)) : -1;
     std::array<int, 4> f_colour{};
     for (auto& f : f_colour)
         f = lay.field(bits_for(2 * most));
@@ -623,9 +629,24 @@ std::optional<std::vector<SwissBoard>> DutchRound::pair() {
             // C4 for the round as a whole: without a complete pairing there is nothing to do.
             Phase ph;
             const auto mate = solve(br, ph, nullptr);
-            for (int a = 0; a < n_; ++a)
+            for (int a = 0; a < n_; ++a) {
                 if (mate[idx(a)] < 0)
                     return std::nullopt;
+                if (mate[idx(a)] == n_)
+                    bye_score_ = e_[idx(a)].score();
+            }
+        }
+        // C9 where this bracket decides the bye (see the top): its best pairing, by the
+        // criteria above C9, leaves only the bye's assignee unpaired.
+        br.c9 = br.last;
+        if (!br.last && bye_score_ == scores_[g]) {
+            const auto mate = solve(br, Phase{}, nullptr);
+            int left = 0;
+            for (int a : br.members) {
+                const int m = mate[idx(a)];
+                left += m < 0 || m >= n_ || !is_bracket_edge(br, a, m) ? 1 : 0;
+            }
+            br.c9 = left == 1;
         }
         std::vector<std::pair<int, int>> pairs;
         if (!pair_bracket(br, pairs)) {
