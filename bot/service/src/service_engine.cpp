@@ -132,7 +132,7 @@ std::vector<EngineTurn> Service::engine_turns(const std::string& platform,
         for (std::size_t i = 0; i < log.size(); ++i) {
             const auto& a = log[i];
             const ReplayedPly& p = replay.plies[i];
-            const bool kept_from_seat = p.secret && p.told != *seat;
+            const bool kept_from_seat = p.secret && a.seat != *seat && p.told != *seat;
             if (kept_from_seat && p.still_secret && !draws)
                 draws = i == 0 ? 0 : replay.plies[i - 1].dice_after;
             if ((kept_from_seat && (p.still_secret || p.anytime)) || p.only_shows)

@@ -110,6 +110,7 @@ Replayed detail::replay_events(const GameRecord& g, const std::vector<storage::A
     r.game = GameReplay(g).release();
     r.stream.emplace(seed);
     RecordingRandom rng(*r.stream, r.draws);
+    std::vector<std::size_t> kept; // the plies still secret
     for (const auto& a : log) {
         auto parsed = rules::read_recorded_action(*r.game, a.seat, a.text);
         bool asked = false;
@@ -138,9 +139,14 @@ Replayed detail::replay_events(const GameRecord& g, const std::vector<storage::A
         p.still_secret = p.secret && asked;
         // An action of another seat that the channel was told of reveals the secrets before it.
         if (!p.secret)
-            for (std::size_t i = 0; i < r.plies.size(); ++i)
-                if (log[i].seat != a.seat)
-                    r.plies[i].still_secret = false;
+            std::erase_if(kept, [&](std::size_t i) {
+                if (log[i].seat == a.seat)
+                    return false;
+                r.plies[i].still_secret = false;
+                return true;
+            });
+        if (p.still_secret)
+            kept.push_back(r.plies.size());
         p.move_number = move_number;
         p.dice_after = r.draws.size();
         for (const auto& e : *events)
