@@ -1,6 +1,7 @@
 // The one list of variants. Adding a variant adds its declaration and its entry here, nothing
 // else outside the variant's own files.
 #include "ghostpost/rules/registry.h"
+
 #include "ghostpost/rules/registry_for_tests.h"
 
 #include <algorithm>

@@ -81,10 +81,10 @@ public:
         if (!sealed_) {
             sealed_ = action.number;
             // Told to the sealer alone: the other side learns only that a number is sealed.
-            return std::vector<Event>{rules::private_event(
-                seat, EventKind::Note,
-                "you sealed " + n + "; it is revealed when " + seat_word(opponent(seat)) +
-                    " has guessed")};
+            return std::vector<Event>{
+                rules::private_event(seat, EventKind::Note,
+                                     "you sealed " + n + "; it is revealed when " +
+                                         seat_word(opponent(seat)) + " has guessed")};
         }
         const bool right = action.number == *sealed_;
         right_[index(seat)] = right;

@@ -42,7 +42,7 @@ struct Replayed {
     std::vector<ReplayedPly> plies;
     std::string error; // the first action that did not replay; empty when all did
     std::unique_ptr<rules::Game> game;
-    std::vector<std::uint32_t> draws; // the numbers drawn from the stream, in order
+    std::vector<std::uint32_t> draws;   // the numbers drawn from the stream, in order
     std::optional<SeededRandom> stream; // where the stream stands after the replay
     std::uint64_t dice() const { return draws.size(); }
 };
@@ -50,8 +50,7 @@ struct Replayed {
 // Replays `log` from the start of `g` with the stream of `seed`, keeping each ply's flags and
 // events; stops at the first action that does not replay and names it in `error`. Errors:
 // std::runtime_error when the variant is unknown or refuses the game's options.
-Replayed replay_events(const storage::GameRecord& g,
-                       const std::vector<storage::ActionRecord>& log,
+Replayed replay_events(const storage::GameRecord& g, const std::vector<storage::ActionRecord>& log,
                        const std::vector<std::uint8_t>& seed);
 
 } // namespace ghostpost::bot::detail
