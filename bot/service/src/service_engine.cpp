@@ -4,6 +4,7 @@
 #include "ghostpost/bot/game_loader.h"
 #include "ghostpost/rules/registry.h"
 #include "post_run.h"
+#include "replayed.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -11,17 +12,6 @@
 namespace ghostpost::bot {
 
 using namespace detail;
-
-namespace {
-
-// Whether every event of an action is for one seat only: then the action itself was secret.
-bool all_private(const std::vector<rules::Event>& events) {
-    return !events.empty() && std::all_of(events.begin(), events.end(), [](const auto& e) {
-        return e.only_for.has_value() || e.board.has_value();
-    });
-}
-
-} // namespace
 
 void PostRun::start_engine_game(GameRecord g, int level) {
     const PlayerRecord bot = store_.upsert_player(post_.platform, engine_account(level),
@@ -109,20 +99,13 @@ std::vector<EngineTurn> Service::engine_turns(const std::string& platform,
             out.push_back(std::move(turn));
             continue;
         }
-        // The replay with the game's stream, writing down the dice everybody saw.
-        GameReplay replay(g);
-        SeededRandom stream(g.seed);
-        engine::RecordingRandom dice(stream);
-        std::vector<std::size_t> draws_after; // draws made up to each action
-        std::vector<bool> secret_after;       // whether each action told only its own seat
-        for (const auto& a : log) {
-            auto applied = replay.apply(a, dice);
-            if (!applied)
-                throw std::runtime_error(applied.error().message);
-            draws_after.push_back(dice.draws().size());
-            secret_after.push_back(all_private(*applied));
-        }
-        const rules::Game& game = replay.game();
+        // The replay with the game's stream, writing down the dice everybody saw and what the
+        // rules made of each action.
+        Replayed replay = replay_events(g, log, g.seed);
+        if (!replay.error.empty())
+            throw std::runtime_error("game #" + std::to_string(g.id) +
+                                     ": the log does not replay: " + replay.error);
+        const rules::Game& game = *replay.game;
         std::optional<rules::Seat> seat;
         for (const auto& d : game.pending())
             if (engines[rules::index(d.seat)]) {
@@ -140,42 +123,33 @@ std::vector<EngineTurn> Service::engine_turns(const std::string& platform,
         turn.view = game.seat_view(*seat);
         turn.record.variant = g.variant;
         turn.record.options = g.options;
-        // What the engine's seat may know of the log: not the other side's standing dice
-        // policy, not a dice choice of this round still secret, and no peek (it moves nothing).
-        std::size_t known = log.size();
-        const auto notes = game.public_view().board().notes;
-        const bool secret_choice =
-            std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
-                return n.find("(has chosen)") != std::string::npos;
-            });
-        // Only a decision that was secret itself is left out: a move whose combat a standing
-        // policy answered at once is public, and the engine's record must keep it.
-        if (secret_choice)
-            for (std::size_t i = log.size(); i-- > 0;)
-                if (log[i].seat != *seat) {
-                    if (secret_after[i])
-                        known = i;
-                    break;
-                }
+        // What the engine's seat may know of the log, as the rules' events said when each action
+        // was applied: not a decision of the other side still kept from it (nor the dice drawn
+        // since), not the other side's secret standing instructions, and no look at the board
+        // (it moves nothing). A move whose combat a standing policy answered at once is public,
+        // and the engine's record keeps it.
+        std::optional<std::uint64_t> draws; // up to the first decision kept from the seat
         for (std::size_t i = 0; i < log.size(); ++i) {
             const auto& a = log[i];
-            if (i == known || a.text == "peek" || (a.seat != *seat && a.text.starts_with("policy")))
+            const ReplayedPly& p = replay.plies[i];
+            const bool kept_from_seat = p.secret && a.seat != *seat && p.told != *seat;
+            if (kept_from_seat && p.still_secret && !draws)
+                draws = i == 0 ? 0 : replay.plies[i - 1].dice_after;
+            if ((kept_from_seat && (p.still_secret || p.anytime)) || p.only_shows)
                 continue;
             turn.record.actions.push_back({a.seat, a.text});
         }
-        std::size_t draws = dice.draws().size();
-        if (known < log.size())
-            draws = known == 0 ? 0 : draws_after[known - 1];
-        turn.record.draws.assign(dice.draws().begin(),
-                                 dice.draws().begin() + static_cast<std::ptrdiff_t>(draws));
+        turn.record.draws.assign(replay.draws.begin(),
+                                 replay.draws.begin() +
+                                     static_cast<std::ptrdiff_t>(draws.value_or(replay.dice())));
         if (const auto seen = game.seen_actions(*seat); !seen.empty()) {
             turn.fallback = seen.front().text;
             // A decision that is secret when made (a first dice choice) goes by direct message,
             // as a player's would: tried on copies, whatever it is, it tells only the seat.
             auto trial = game.clone();
-            SeededRandom rng = stream;
+            SeededRandom rng = *replay.stream;
             if (auto events = trial->apply(*seat, seen.front().action, rng))
-                turn.secret = all_private(*events);
+                turn.secret = is_secret(*events);
         }
         out.push_back(std::move(turn));
     }

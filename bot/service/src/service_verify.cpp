@@ -16,6 +16,7 @@
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
 #include "post_run.h"
+#include "replayed.h"
 
 #include <openssl/sha.h>
 
@@ -24,13 +25,6 @@ namespace ghostpost::bot {
 using namespace detail;
 
 namespace {
-
-// A decision whose every event is private is secret when it is made.
-bool is_secret(const std::vector<rules::Event>& events) {
-    return !events.empty() && std::all_of(events.begin(), events.end(), [](const auto& e) {
-        return e.only_for.has_value() || e.board.has_value();
-    });
-}
 
 // The public events that belong in a game's record: reveals, rolls, and what combats and spells
 // did. Moves need none: their text says it all.
@@ -61,47 +55,62 @@ std::string detail::chance_record(const std::vector<rules::Event>& events) {
     return join(texts, "\n");
 }
 
+bool detail::is_secret(const std::vector<rules::Event>& events) {
+    return !events.empty() && std::all_of(events.begin(), events.end(), [](const auto& e) {
+        return e.only_for.has_value() || e.board.has_value();
+    });
+}
+
 namespace {
 
-struct ReplayedPly {
-    bool secret = false;
-    bool choice = false;             // an answer within a turn (dice), not a move of its own
-    bool anytime = false;            // not a decision the game asked for (a standing policy)
-    int move_number = 1;             // the board's full-move number before it
-    std::vector<std::string> record; // the texts of its recorded events
-};
-
-struct Replayed {
-    std::vector<ReplayedPly> plies;
-    std::string error; // the first action that did not replay; empty when all did
-    std::unique_ptr<rules::Game> game;
-    std::uint64_t dice = 0; // numbers drawn from the stream
-};
-
-// Counts what is drawn from the stream it passes on.
-class CountingRandom final : public rules::RandomSource {
+// Counts and writes down what is drawn from the stream it passes on.
+class RecordingRandom final : public rules::RandomSource {
 public:
-    CountingRandom(rules::RandomSource& inner, std::uint64_t& count)
-        : inner_(inner), count_(count) {}
+    RecordingRandom(rules::RandomSource& inner, std::vector<std::uint32_t>& draws)
+        : inner_(inner), draws_(draws) {}
     std::uint32_t uniform(std::uint32_t n) override {
-        ++count_;
-        return inner_.uniform(n);
+        draws_.push_back(inner_.uniform(n));
+        return draws_.back();
     }
 
 private:
     rules::RandomSource& inner_;
-    std::uint64_t& count_;
+    std::vector<std::uint32_t>& draws_;
 };
 
-// Replays `log` from the start of `g` with the stream of `seed`, keeping each ply's events.
-Replayed replay_events(const GameRecord& g, const std::vector<storage::ActionRecord>& log,
-                       const std::vector<std::uint8_t>& seed) {
+// The one seat every event of a secret action went to; nullopt when they went to several.
+std::optional<Seat> told_only(const std::vector<rules::Event>& events) {
+    std::optional<Seat> seat;
+    for (const auto& e : events) {
+        if (!e.only_for || (seat && *seat != *e.only_for))
+            return std::nullopt;
+        seat = e.only_for;
+    }
+    return seat;
+}
+
+// Whether the events show their seat a board and move nothing (a peek).
+bool only_shows_a_board(const std::vector<rules::Event>& events) {
+    const bool shows = std::any_of(events.begin(), events.end(),
+                                   [](const auto& e) { return e.board.has_value(); });
+    return shows && std::none_of(events.begin(), events.end(), [](const auto& e) {
+               return e.kind == rules::EventKind::Moved || e.kind == rules::EventKind::Captured ||
+                      e.kind == rules::EventKind::Roll || e.kind == rules::EventKind::Special ||
+                      e.kind == rules::EventKind::GameOver;
+           });
+}
+
+} // namespace
+
+Replayed detail::replay_events(const GameRecord& g, const std::vector<storage::ActionRecord>& log,
+                               const std::vector<std::uint8_t>& seed) {
     Replayed r;
-    // Started like every stored game; the actions are read here one by one, since !verify
-    // looks at each one's decision and events (and a seed that fails is a finding, not a bug).
+    // Started like every stored game; the actions are read here one by one, since each one's
+    // decision and events are looked at (and for !verify a seed that fails is a finding).
     r.game = GameReplay(g).release();
-    SeededRandom stream(seed);
-    CountingRandom rng(stream, r.dice);
+    r.stream.emplace(seed);
+    RecordingRandom rng(*r.stream, r.draws);
+    std::vector<std::size_t> kept; // the plies still secret
     for (const auto& a : log) {
         auto parsed = rules::read_recorded_action(*r.game, a.seat, a.text);
         bool asked = false;
@@ -122,9 +131,24 @@ Replayed replay_events(const GameRecord& g, const std::vector<storage::ActionRec
         }
         ReplayedPly p;
         p.secret = is_secret(*events);
+        if (p.secret)
+            p.told = told_only(*events);
         p.choice = parsed->action.kind == rules::ActionKind::Choice;
         p.anytime = !asked;
+        p.only_shows = p.anytime && only_shows_a_board(*events);
+        p.still_secret = p.secret && asked;
+        // An action of another seat that the channel was told of reveals the secrets before it.
+        if (!p.secret)
+            std::erase_if(kept, [&](std::size_t i) {
+                if (log[i].seat == a.seat)
+                    return false;
+                r.plies[i].still_secret = false;
+                return true;
+            });
+        if (p.still_secret)
+            kept.push_back(r.plies.size());
         p.move_number = move_number;
+        p.dice_after = r.draws.size();
         for (const auto& e : *events)
             if (recorded(e))
                 p.record.push_back(e.text);
@@ -132,6 +156,8 @@ Replayed replay_events(const GameRecord& g, const std::vector<storage::ActionRec
     }
     return r;
 }
+
+namespace {
 
 // Endings the service gives a game, not its rules: the replay leaves such a game under way.
 bool ended_outside_the_rules(const std::string& reason, const rules::Game& replayed) {
@@ -185,7 +211,7 @@ bool PostRun::refuse_secret_in_public(const Loaded& l, Seat seat, const rules::A
     auto trial = l.game->clone();
     SeededRandom rng = *l.rng;
     auto events = trial->apply(seat, action, rng);
-    if (!events || !is_secret(*events))
+    if (!events || !detail::is_secret(*events))
         return false;
     say("Not played in game #" + std::to_string(l.rec.id) + ": " + text +
         " is secret, so it must not be made in the channel, where the other side would see it. "
@@ -222,7 +248,7 @@ bool PostRun::draws_dice(const GameRecord& g, const std::vector<storage::ActionR
         return false;
     const std::vector<storage::ActionRecord> before(log.begin(),
                                                     log.begin() + static_cast<std::ptrdiff_t>(from));
-    return replay_events(g, before, g.seed).dice != replay_events(g, log, g.seed).dice;
+    return replay_events(g, before, g.seed).dice() != replay_events(g, log, g.seed).dice();
 }
 
 std::string PostRun::record_movetext(const GameRecord& g,
@@ -393,7 +419,7 @@ void PostRun::cmd_verify(const std::vector<std::string>& args) {
             ? std::string("the game was aborted")
             : "the game ends as recorded (" + g->result + ", " + g->reason + ")";
     answer(head + "Replaying its " + plies + " from this seed re-derives every die (" +
-               std::to_string(r.dice) + "), " +
+               std::to_string(r.dice()) + "), " +
                (compared ? "each gives the rolls the game recorded when it was played, "
                          : std::string()) +
                "every action is legal where it was played, and " + ending + ": the rolls match.",
