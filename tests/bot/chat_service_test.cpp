@@ -5,6 +5,7 @@
 // the menu of commands.
 #include "../storage/temp_path.h"
 #include "ghostpost/bot/service.h"
+#include "ghostpost/rules/registry.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -334,6 +335,38 @@ TEST_CASE("the moderators hear the platform's notices by direct message", "[bot]
     Chat unmoderated;
     unmoderated.service().tell_moderators("telegram", {"Privacy mode is on."});
     CHECK(unmoderated.store().pending_count("telegram") == 0);
+}
+
+TEST_CASE("a variant's own commands are the service's, each the action its word names",
+          "[bot][chat]") {
+    const auto menu = bot::command_menu();
+    int commands = 0;
+    for (const rules::Variant* variant : rules::variants())
+        for (const rules::VariantCommand& c : variant->info().commands) {
+            INFO(variant->info().name << " " << c.word);
+            ++commands;
+            CHECK(std::count_if(menu.begin(), menu.end(),
+                                [&](const auto& m) { return m.name == c.word; }) == 1);
+            Chat named;
+            CHECK(named.say("alice", "!help " + c.word).at(0).text ==
+                  "!" + c.form + ": " + c.help + ".");
+            // Typed as a command and as a move, in the same game: the same answers.
+            Chat as_command, as_move;
+            for (Chat* chat : {&as_command, &as_move}) {
+                chat->say("alice", "!new " + variant->info().name + " @bob white tc=none");
+                chat->say("bob", "!accept");
+            }
+            const auto texts = [](const std::vector<Out>& out) {
+                std::vector<std::string> t;
+                for (const Out& o : out)
+                    t.push_back(o.destination + ": " + o.text);
+                return t;
+            };
+            const auto by_command = texts(as_command.say("alice", "!" + c.word));
+            CHECK_FALSE(by_command.empty());
+            CHECK(by_command == texts(as_move.say("alice", "!move " + c.word)));
+        }
+    CHECK(commands >= 1);
 }
 
 TEST_CASE("the menu lists every command of !help once, with the first clause of its help",

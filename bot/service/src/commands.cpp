@@ -1,8 +1,11 @@
 // The command table: every command's name, aliases, usage and handler in one place, and the
 // dispatch that runs a post's command through it.
+#include "ghostpost/rules/registry.h"
 #include "post_run.h"
 
 #include <algorithm>
+#include <string_view>
+#include <vector>
 
 namespace ghostpost::bot {
 
@@ -19,11 +22,19 @@ const PostRun::CommandRow* find_row(const std::string& name) {
     return nullptr;
 }
 
+bool is_variant_command(std::string_view name) {
+    for (const rules::Variant* variant : rules::variants())
+        for (const rules::VariantCommand& c : variant->info().commands)
+            if (c.word == name)
+                return true;
+    return false;
+}
+
 } // namespace
 
 // Inside a member so that the table may name the private handlers.
 std::span<const PostRun::CommandRow> PostRun::command_table() {
-    static const CommandRow rows[] = {
+    static const CommandRow service_rows[] = {
         {{"new",
           "new <variant> [@opponent] [white|black|random] [tc=3d|7d+1d/14d|none] [rated=yes|no] "
           "[option=value ...]",
@@ -61,12 +72,6 @@ std::span<const PostRun::CommandRow> PostRun::command_table() {
          {"conditional", nullptr},
          true,
          &PostRun::cmd_forecast},
-        {{"peek", "peek [game]",
-          "Phantom Chess: spend one of your lives to see both Phantoms by direct message, at any "
-          "time"},
-         {nullptr, nullptr},
-         true,
-         &PostRun::cmd_peek},
         {{"board", "board [game] [ply] [ascii|unicode|png] [flip]",
           "show a board, now or at an earlier ply"},
          {"b", nullptr},
@@ -208,6 +213,21 @@ std::span<const PostRun::CommandRow> PostRun::command_table() {
          false,
          &PostRun::cmd_leaderboard},
     };
+    // The variants' own commands follow the commands of play, before those that show a game.
+    static const std::vector<CommandRow> rows = [] {
+        std::vector<CommandRow> all;
+        for (const CommandRow& row : service_rows) {
+            if (std::string_view(row.usage.name) == "board")
+                for (const rules::Variant* variant : rules::variants())
+                    for (const rules::VariantCommand& c : variant->info().commands)
+                        all.push_back({{c.word.c_str(), c.form.c_str(), c.help.c_str()},
+                                       {nullptr, nullptr},
+                                       true,
+                                       &PostRun::cmd_move});
+            all.push_back(row);
+        }
+        return all;
+    }();
     return rows;
 }
 
@@ -238,14 +258,12 @@ void PostRun::run_command(const Command& c) {
             s_.settings_.prefix + row->usage.name + ".");
         return;
     }
-    (this->*(row->handler))(c.args);
-}
-
-void PostRun::cmd_peek(const std::vector<std::string>& args) {
-    // The same as the bare word, which is the action's notation.
-    std::vector<std::string> move_args(args.begin(), args.end());
-    move_args.push_back("peek");
-    cmd_move(move_args);
+    // A variant's own command is the action its word names, taken like the bare word:
+    // "!peek 3" is "!move 3 peek".
+    std::vector<std::string> args = c.args;
+    if (is_variant_command(row->usage.name))
+        args.emplace_back(row->usage.name);
+    (this->*(row->handler))(args);
 }
 
 } // namespace ghostpost::bot

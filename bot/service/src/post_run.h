@@ -411,7 +411,6 @@ private:
     void cmd_accept(const std::vector<std::string>& args) { cmd_answer(args, "accept"); }
     void cmd_decline(const std::vector<std::string>& args) { cmd_answer(args, "decline"); }
     void cmd_cancel(const std::vector<std::string>& args) { cmd_answer(args, "cancel"); }
-    void cmd_peek(const std::vector<std::string>& args);
     void cmd_record(const std::vector<std::string>& args) { cmd_history(args, false); }
     void cmd_pgn(const std::vector<std::string>& args) { cmd_history(args, true); }
     void cmd_move(const std::vector<std::string>& args);

@@ -59,6 +59,10 @@ const VariantInfo& phantom_info() {
                     "O-O, e8=Q. Entry: F@e4 (F@xe4 when it captures). peek at any time. "
                     "Also accepted: f@e4, fe5 when no pawn can take on e5, LAN (e2e4, "
                     "d4e6 for a Phantom), 0-0, and + # ! ? marks.",
+        .commands = {{"peek", "peek [game]",
+                      "Phantom Chess: spend one of your lives to see both Phantoms by direct "
+                      "message, at any time",
+                      "Phantom Chess: spend a life to see both Phantoms by direct message"}},
     };
     return info;
 }

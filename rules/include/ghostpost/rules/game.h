@@ -111,6 +111,15 @@ struct OptionSpec {
     std::string help;
 };
 
+// A command of a variant's own (Phantom Chess's peek): the action its word names, which may be
+// taken at any time, offered as a command beside the service's (!peek, /peek).
+struct VariantCommand {
+    std::string word;  // the command's name and the action's notation: "peek"
+    std::string form;  // its usage: "peek [game]"
+    std::string help;  // what it does, for !help
+    std::string brief; // the same in at most 100 characters, for menus
+};
+
 struct VariantInfo {
     std::string name;                 // registry name: "chess", "ghost", ...
     std::vector<std::string> aliases; // other names accepted in !new and !rules
@@ -127,6 +136,7 @@ struct VariantInfo {
     // Examples of moves for the reply to text that is no action ("Write moves like ..."): only
     // forms this variant has (Ghost Chess has neither castling nor promotion).
     std::string examples = "e4, Nf3, exd5, O-O or e8=Q";
+    std::vector<VariantCommand> commands;
 };
 
 class Game {
