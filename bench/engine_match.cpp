@@ -298,9 +298,9 @@ struct Options {
     std::string match = "random";
     std::string variant = "all";
     int games = 10;
-    int first = 0;    // the first game's number: a match split over processes plays its parts
+    int first = 0; // the first game's number: a match split over processes plays its parts
     int level = 8;
-    int pair = 0;     // ladder: only level pair+1 against level pair (0: every pair)
+    int pair = 0;       // ladder: only level pair+1 against level pair (0: every pair)
     double seconds = 0; // a wall-clock cap per move; 0 (the default) searches the level's budget
     int max_plies = 300;
     bool show = false; // print each game's actions and result
@@ -345,9 +345,10 @@ double play_game(const rules::Variant& v, Player white, Player black, std::uint6
             line += (line.empty() ? "" : " ") + a.text;
         const auto out = t.game->outcome();
         std::printf("  [%s] %s {%s}\n", out.over() ? out.reason.c_str() : "adjudicated draw",
-                    line.c_str(), result_of(*t.game) == 1.0   ? "1-0"
-                                  : result_of(*t.game) == 0.0 ? "0-1"
-                                                              : "1/2");
+                    line.c_str(),
+                    result_of(*t.game) == 1.0   ? "1-0"
+                    : result_of(*t.game) == 0.0 ? "0-1"
+                                                : "1/2");
     }
     return result_of(*t.game);
 }
@@ -400,8 +401,8 @@ void speed(const rules::Variant& v, const engine::Limits& limits, int level) {
             const Seat seat = t.game->pending().front().seat;
             if (ply == 8 || ply == 24 || ply == 47) {
                 const double start = thread_seconds();
-                auto choice = engine::choose(t.game->seat_view(seat), t.known_to(seat), limits,
-                                             game);
+                auto choice =
+                    engine::choose(t.game->seat_view(seat), t.known_to(seat), limits, game);
                 const double s = thread_seconds() - start;
                 stats.seconds += s;
                 stats.max_seconds = std::max(stats.max_seconds, s);
@@ -459,8 +460,7 @@ int main(int argc, char** argv) {
         else if (k == "--opening") {
             o.opening = std::stoi(v);
             opening_given = true;
-        }
-        else if (k == "--stockfish")
+        } else if (k == "--stockfish")
             o.stockfish = v;
         else {
             std::cerr << "unknown option " << k << "\n";

@@ -21,17 +21,16 @@
 #include "ghostpost/bot/service.h"
 #include "ghostpost/storage/store.h"
 
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 using namespace ghostpost;
@@ -100,10 +99,9 @@ void fill(storage::Store& store, int ongoing) {
             int ply = 1;
             for (const char* move : {"e4", "e5", "Nf3", "Nc6"}) {
                 const std::int64_t who = ply % 2 == 1 ? white : black;
-                store.append_action({id, ply, ply % 2 == 1 ? rules::Seat::White
-                                                           : rules::Seat::Black,
-                                     who, move, "m" + std::to_string(n) + "." +
-                                                    std::to_string(ply), ""});
+                store.append_action(
+                    {id, ply, ply % 2 == 1 ? rules::Seat::White : rules::Seat::Black, who, move,
+                     "m" + std::to_string(n) + "." + std::to_string(ply), ""});
                 ++ply;
             }
             if (g.status != storage::GameStatus::Ongoing)
@@ -193,8 +191,7 @@ double run(const std::string& dir, int ongoing) {
     });
     bot::run_daemon(*store, service, quiet, options, stop, [&] { return now; });
     stopper.join();
-    const double idle_cpu_per_minute =
-        (cpu_seconds() - cpu_before) * 60'000.0 / ms_since(idling);
+    const double idle_cpu_per_minute = (cpu_seconds() - cpu_before) * 60'000.0 / ms_since(idling);
 
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);

@@ -96,8 +96,8 @@ double pipeline_rate(const std::string& dir, int games, int& posts_out, int& sen
         bot::DaemonOptions options;
         bot::StopToken stop;
         const auto t = SteadyClock::now();
-        const auto report = bot::run_daemon(*store, service, platform, options, stop,
-                                            [&] { return now; });
+        const auto report =
+            bot::run_daemon(*store, service, platform, options, stop, [&] { return now; });
         rate = posts_out / seconds_since(t);
         sent_out = platform.sent;
         if (report.posts_failed != 0 || store->pending_count("bench") != 0)

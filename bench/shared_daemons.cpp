@@ -13,8 +13,6 @@
 #include "ghostpost/bot/log.h"
 #include "ghostpost/storage/store.h"
 
-#include <libpq-fe.h>
-
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -22,6 +20,7 @@
 #include <deque>
 #include <filesystem>
 #include <iostream>
+#include <libpq-fe.h>
 #include <ostream>
 #include <string>
 #include <thread>
@@ -63,7 +62,8 @@ std::deque<bot::Post> feed(const std::string& platform, int games) {
 
 void admin(const std::string& url, const std::string& sql) {
     PGconn* conn = PQconnectdb(url.c_str());
-    PQsetNoticeProcessor(conn, [](void*, const char*) {}, nullptr);
+    PQsetNoticeProcessor(
+        conn, [](void*, const char*) {}, nullptr);
     PGresult* result = PQexec(conn, sql.c_str());
     if (PQresultStatus(result) != PGRES_COMMAND_OK) {
         std::fprintf(stderr, "%s: %s", sql.c_str(), PQerrorMessage(conn));
@@ -104,15 +104,14 @@ template <class Open> Run run(int daemons, int games, Open open) {
             bot::DaemonOptions options;
             options.holder = "daemon" + std::to_string(d);
             bot::StopToken stop;
-            const auto report = bot::run_daemon(*stores[static_cast<std::size_t>(d)], service,
-                                                *platforms[static_cast<std::size_t>(d)], options,
-                                                stop, clock);
+            const auto report =
+                bot::run_daemon(*stores[static_cast<std::size_t>(d)], service,
+                                *platforms[static_cast<std::size_t>(d)], options, stop, clock);
             failed += report.posts_failed + report.jobs_failed;
         });
     for (auto& t : threads)
         t.join();
-    result.rate =
-        result.posts / std::chrono::duration<double>(SteadyClock::now() - start).count();
+    result.rate = result.posts / std::chrono::duration<double>(SteadyClock::now() - start).count();
     for (const auto& p : platforms)
         result.sent += p->sent;
     result.failed = failed;
@@ -170,5 +169,6 @@ int main(int argc, char** argv) {
     print("PostgreSQL, 1 daemon", postgres[0], sqlite.rate);
     print("PostgreSQL, 2 daemons", postgres[1], sqlite.rate);
     print("PostgreSQL, 3 daemons", postgres[2], sqlite.rate);
-    return sqlite.failed + postgres[0].failed + postgres[1].failed + postgres[2].failed == 0 ? 0 : 1;
+    return sqlite.failed + postgres[0].failed + postgres[1].failed + postgres[2].failed == 0 ? 0
+                                                                                             : 1;
 }

@@ -58,7 +58,8 @@ int main(int argc, char** argv) {
         sizes.push_back(std::atoi(argv[i]));
     if (sizes.empty())
         sizes = {10, 30, 60, 100};
-    std::printf("%8s %8s %8s %12s %12s\n", "players", "rounds", "events", "median ms", "slowest ms");
+    std::printf("%8s %8s %8s %12s %12s\n", "players", "rounds", "events", "median ms",
+                "slowest ms");
     for (int n : sizes) {
         std::vector<double> all;
         for (int e = 0; e < events; ++e) {
@@ -66,7 +67,8 @@ int main(int argc, char** argv) {
             all.insert(all.end(), t.begin(), t.end());
         }
         std::sort(all.begin(), all.end());
-        std::printf("%8d %8d %8d %12.1f %12.1f\n", n, rounds, events, all[all.size() / 2], all.back());
+        std::printf("%8d %8d %8d %12.1f %12.1f\n", n, rounds, events, all[all.size() / 2],
+                    all.back());
     }
     return 0;
 }

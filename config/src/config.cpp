@@ -1,4 +1,5 @@
 #include "ghostpost/config/config.h"
+
 #include "ghostpost/config/table_reader.h"
 
 #include <algorithm>
@@ -39,8 +40,7 @@ bool time_control_shaped(std::string_view text) {
         return true;
     auto span = [](std::string_view s) {
         return s.size() >= 2 && s.size() <= 6 &&
-               (s.back() == 'd' || s.back() == 'h' || s.back() == 'm') &&
-               s.front() != '0' &&
+               (s.back() == 'd' || s.back() == 'h' || s.back() == 'm') && s.front() != '0' &&
                std::all_of(s.begin(), s.end() - 1, [](char c) { return c >= '0' && c <= '9'; });
     };
     const auto plus = text.find('+');
@@ -228,8 +228,8 @@ Settings parse(std::string_view toml_text, const std::string& source,
 
     if (const toml::table* bot = subtable(root, "bot", source)) {
         const TableReader reader(*bot, "bot.", source,
-                                 {"command_prefix", "moderators", "max_bot_games",
-                                  "max_open_games", "commands_per_minute", "engine_threads"});
+                                 {"command_prefix", "moderators", "max_bot_games", "max_open_games",
+                                  "commands_per_minute", "engine_threads"});
         if (auto prefix = reader.string("command_prefix")) {
             if (prefix->empty() || prefix->size() > 4 ||
                 std::any_of(prefix->begin(), prefix->end(),
@@ -273,10 +273,9 @@ Settings parse(std::string_view toml_text, const std::string& source,
     }
 
     if (const toml::table* clocks = subtable(root, "clocks", source)) {
-        const TableReader reader(
-            *clocks, "clocks.", source,
-            {"default_time_control", "combat_deadline_hours", "vacation_days",
-             "challenge_expiry_days", "max_open_challenges"});
+        const TableReader reader(*clocks, "clocks.", source,
+                                 {"default_time_control", "combat_deadline_hours", "vacation_days",
+                                  "challenge_expiry_days", "max_open_challenges"});
         if (auto tc = reader.string("default_time_control")) {
             if (!time_control_shaped(*tc)) {
                 reader.fail_at(reader.node("default_time_control"), "default_time_control",

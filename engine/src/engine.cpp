@@ -18,9 +18,8 @@ Limits limits_for_level(int level) {
     // (each doubling is worth less the deeper the search). The seconds are only a safety cap
     // for a daemon on a loaded machine: on this one level 8 answers well under 2 s a move.
     static const Limits table[] = {
-        {1, 1'000, 0.5, 400},  {1, 2'000, 0.5, 60},   {2, 4'000, 0.6, 25},
-        {3, 8'000, 0.7, 10},   {64, 10'000, 0.8, 0},  {64, 25'000, 1.0, 0},
-        {64, 70'000, 1.4, 0},  {64, 250'000, 1.9, 0},
+        {1, 1'000, 0.5, 400}, {1, 2'000, 0.5, 60},  {2, 4'000, 0.6, 25},  {3, 8'000, 0.7, 10},
+        {64, 10'000, 0.8, 0}, {64, 25'000, 1.0, 0}, {64, 70'000, 1.4, 0}, {64, 250'000, 1.9, 0},
     };
     return table[std::clamp(level, min_level, max_level) - 1];
 }

@@ -103,8 +103,8 @@ int fide_structure(const rules::BoardView& b) {
             const auto fu = static_cast<std::size_t>(f);
             switch (kind[i]) {
             case PieceKind::Pawn: {
-                const bool isolated = (f == 0 || pawns[us][fu - 1] == 0) &&
-                                      (f == 7 || pawns[us][fu + 1] == 0);
+                const bool isolated =
+                    (f == 0 || pawns[us][fu - 1] == 0) && (f == 7 || pawns[us][fu + 1] == 0);
                 if (isolated)
                     score -= sign * 12;
                 // Passed: no enemy pawn ahead on this file or the files beside it.
@@ -146,8 +146,14 @@ int fide_structure(const rules::BoardView& b) {
             };
             switch (kind[i]) {
             case PieceKind::Knight:
-                for (auto [df, dr] : {std::pair{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2},
-                                      {-2, -1}, {-2, 1}, {-1, 2}})
+                for (auto [df, dr] : {std::pair{1, 2},
+                                      {2, 1},
+                                      {2, -1},
+                                      {1, -2},
+                                      {-1, -2},
+                                      {-2, -1},
+                                      {-2, 1},
+                                      {-1, 2}})
                     ray(df, dr, false);
                 score += sign * 4 * (reach - 4);
                 break;
@@ -162,8 +168,14 @@ int fide_structure(const rules::BoardView& b) {
                 score += sign * 2 * (reach - 7);
                 break;
             case PieceKind::Queen:
-                for (auto [df, dr] : {std::pair{1, 1}, {1, -1}, {-1, 1}, {-1, -1}, {1, 0},
-                                      {-1, 0}, {0, 1}, {0, -1}})
+                for (auto [df, dr] : {std::pair{1, 1},
+                                      {1, -1},
+                                      {-1, 1},
+                                      {-1, -1},
+                                      {1, 0},
+                                      {-1, 0},
+                                      {0, 1},
+                                      {0, -1}})
                     ray(df, dr, true);
                 score += sign * (reach - 13);
                 break;

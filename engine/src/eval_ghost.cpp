@@ -56,8 +56,14 @@ std::array<int, 64> paradigm_attacks(const rules::BoardView& b) {
                         mark(f + df, r + 1);
                 break;
             case PieceKind::Knight:
-                for (auto [df, dr] : {std::pair{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2},
-                                      {-2, -1}, {-2, 1}, {-1, 2}})
+                for (auto [df, dr] : {std::pair{1, 2},
+                                      {2, 1},
+                                      {2, -1},
+                                      {1, -2},
+                                      {-1, -2},
+                                      {-2, -1},
+                                      {-2, 1},
+                                      {-1, 2}})
                     if (f + df >= 0 && f + df < 8 && r + dr >= 0 && r + dr < 8)
                         mark(f + df, r + dr);
                 break;
@@ -85,8 +91,8 @@ int evaluate_ghost(const rules::BoardView& b, Seat us) {
     auto attacks_on = [&](rules::Square s) {
         return attacked[static_cast<std::size_t>(s.rank * 8 + s.file)];
     };
-    const bool one_lost = std::find(b.notes.begin(), b.notes.end(),
-                                    "Rescued knights lost: 1 of 2.") != b.notes.end();
+    const bool one_lost =
+        std::find(b.notes.begin(), b.notes.end(), "Rescued knights lost: 1 of 2.") != b.notes.end();
     // One knight lost: one more and the game is lost.
     int ghost_side = one_lost ? -200 : 0; // for the Ghost player (Black)
     rules::Square ghost;
@@ -138,8 +144,7 @@ int evaluate_ghost(const rules::BoardView& b, Seat us) {
                     }
                     // A piece she may take without being taken back: on a dark square (the
                     // capture shields her), or where nothing of his guards the square.
-                    if (figs.front().piece.seat == Seat::White &&
-                        (dark(s) || attacks_on(s) == 0)) {
+                    if (figs.front().piece.seat == Seat::White && (dark(s) || attacks_on(s) == 0)) {
                         const int v = paradigm_value(figs.front().piece.kind);
                         if (v > first) {
                             second = first;
@@ -155,8 +160,8 @@ int evaluate_ghost(const rules::BoardView& b, Seat us) {
         if (!dark(ghost) && safe == 0)
             ghost_side -= 150;
         // With the Paradigm to move he saves one target; a second falls.
-        const bool paradigm_moves = std::find(b.deciding.begin(), b.deciding.end(),
-                                              Seat::White) != b.deciding.end();
+        const bool paradigm_moves =
+            std::find(b.deciding.begin(), b.deciding.end(), Seat::White) != b.deciding.end();
         ghost_side += paradigm_moves ? second * 3 / 4 + first / 8 : first / 4;
     }
     return us == Seat::Black ? ghost_side : -ghost_side;

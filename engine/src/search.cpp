@@ -263,8 +263,8 @@ int Search::search(const rules::Game& g, int depth, int alpha, int beta, int ply
         int score = 0;
         // Late quiet moves rarely matter: a shallower look first, the full depth when it
         // surprises.
-        const bool reduce = play_.late_reductions && depth >= 3 && searched >= 3 &&
-                            !o.capture && o.key < 800'000 && !board.check.valid();
+        const bool reduce = play_.late_reductions && depth >= 3 && searched >= 3 && !o.capture &&
+                            o.key < 800'000 && !board.check.valid();
         if (reduce) {
             score = maximise ? search(*next, depth - 2, alpha, alpha + 1, ply + 1)
                              : search(*next, depth - 2, beta - 1, beta, ply + 1);

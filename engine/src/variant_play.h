@@ -51,10 +51,10 @@ struct VariantPlay {
     Determinise determinise = nullptr; // nullptr: replay the record, the one position it leads to
     Answer answer = nullptr;           // nullptr: every decision is searched
     SearchedDeep deep = nullptr;       // nullptr: every action is searched at every depth
-    bool quiescence = true;     // search captures past the horizon (not where captures are forced)
-    bool transpositions = true; // fen() names a position exactly (no chance in apply)
+    bool quiescence = true;      // search captures past the horizon (not where captures are forced)
+    bool transpositions = true;  // fen() names a position exactly (no chance in apply)
     bool late_reductions = true; // late quiet moves are searched shallower first
-    int worlds = 1;             // how many positions to sample when something is hidden
+    int worlds = 1;              // how many positions to sample when something is hidden
     // The share of a level's positions this variant searches, in percent: a position costs
     // more in some variants than in others, and every level keeps its time across variants.
     int node_percent = 100;

@@ -85,7 +85,9 @@ private:
     std::vector<std::uint8_t> index_;
 };
 
-int channel(std::uint32_t c, int shift) { return static_cast<int>((c >> shift) & 0xFF); }
+int channel(std::uint32_t c, int shift) {
+    return static_cast<int>((c >> shift) & 0xFF);
+}
 
 // The colours of an image and, for each, the nearest colour kept so far: its palette index and
 // squared distance, kept up to date as colours join the palette.

@@ -5,8 +5,8 @@
 #include <csetjmp>
 #include <cstdint>
 #include <png.h>
-#include <zlib.h>
 #include <stdexcept>
+#include <zlib.h>
 
 namespace ghostpost::render::detail {
 

@@ -27,13 +27,26 @@ std::string figurine(const rules::Piece& p) {
     // White king..pawn are U+2654..U+2659, Black U+265A..U+265F, in K Q R B N P order.
     int offset = -1;
     switch (p.kind) {
-    case PieceKind::King: offset = 0; break;
-    case PieceKind::Queen: offset = 1; break;
-    case PieceKind::Rook: offset = 2; break;
-    case PieceKind::Bishop: offset = 3; break;
-    case PieceKind::Knight: offset = 4; break;
-    case PieceKind::Pawn: offset = 5; break;
-    default: return ascii_letter(p);
+    case PieceKind::King:
+        offset = 0;
+        break;
+    case PieceKind::Queen:
+        offset = 1;
+        break;
+    case PieceKind::Rook:
+        offset = 2;
+        break;
+    case PieceKind::Bishop:
+        offset = 3;
+        break;
+    case PieceKind::Knight:
+        offset = 4;
+        break;
+    case PieceKind::Pawn:
+        offset = 5;
+        break;
+    default:
+        return ascii_letter(p);
     }
     int code = 0x2654 + offset + (p.seat == Seat::Black ? 6 : 0);
     // Three-byte UTF-8 for a code point in U+0800..U+FFFF.
@@ -46,15 +59,21 @@ std::string figurine(const rules::Piece& p) {
 
 char style_suffix(FigureStyle s) {
     switch (s) {
-    case FigureStyle::Spirit: return '~';
-    case FigureStyle::InvokedSpirit: return '^';
-    case FigureStyle::Phantom: return '?';
-    case FigureStyle::Living: break;
+    case FigureStyle::Spirit:
+        return '~';
+    case FigureStyle::InvokedSpirit:
+        return '^';
+    case FigureStyle::Phantom:
+        return '?';
+    case FigureStyle::Living:
+        break;
     }
     return ' ';
 }
 
-bool damaged(const Figure& f) { return f.max_hp > 0 && f.hp < f.max_hp; }
+bool damaged(const Figure& f) {
+    return f.max_hp > 0 && f.hp < f.max_hp;
+}
 
 char suffix(const rules::Cell& cell) {
     const Figure& top = cell.figures.front();
@@ -71,17 +90,24 @@ char suffix(const rules::Cell& cell) {
 
 std::string empty_glyph(Tint t, Glyphs glyphs) {
     switch (t) {
-    case Tint::Dark100: return "#";
-    case Tint::Dark75: return "+";
-    case Tint::Light75: return "-";
-    case Tint::Light100: return "_";
+    case Tint::Dark100:
+        return "#";
+    case Tint::Dark75:
+        return "+";
+    case Tint::Light75:
+        return "-";
+    case Tint::Light100:
+        return "_";
     case Tint::Neutral:
-    case Tint::Chequer: break;
+    case Tint::Chequer:
+        break;
     }
     return glyphs == Glyphs::Unicode ? "\u00B7" : ".";
 }
 
-std::string file_label(int file) { return std::string(1, static_cast<char>('a' + file)); }
+std::string file_label(int file) {
+    return std::string(1, static_cast<char>('a' + file));
+}
 
 std::string rank_label(int rank) {
     std::string n = std::to_string(rank + 1);
@@ -171,7 +197,8 @@ std::string render_board_text(const BoardView& b, const TextStyle& style) {
                 std::string items;
                 for (std::size_t i = 1; i < cell.figures.size(); ++i) {
                     char s = style_suffix(cell.figures[i].style);
-                    items += ascii_letter(cell.figures[i].piece) + (s == ' ' ? "" : std::string(1, s));
+                    items +=
+                        ascii_letter(cell.figures[i].piece) + (s == ' ' ? "" : std::string(1, s));
                 }
                 add_detail(under, sq.name() + " " + items);
             }
@@ -195,14 +222,14 @@ std::string render_board_text(const BoardView& b, const TextStyle& style) {
     else
         status += ", the game is over.";
     if (b.last_to.valid())
-        status += " Last move: " +
-                  (b.last_from.valid() ? b.last_from.name() + "-" : std::string("to ")) +
-                  b.last_to.name() + ".";
+        status +=
+            " Last move: " + (b.last_from.valid() ? b.last_from.name() + "-" : std::string("to ")) +
+            b.last_to.name() + ".";
     rstrip_into(out, status);
     if (b.check.valid() && style.ended.empty()) {
         const rules::Cell& king = b.at(b.check);
         std::string who = king.figures.empty() ? std::string("The king")
-                                                : seat_label(style, king.figures.front().piece.seat);
+                                               : seat_label(style, king.figures.front().piece.seat);
         rstrip_into(out, who + " is in check.");
     }
     if (!under.empty())

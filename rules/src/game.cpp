@@ -15,10 +15,11 @@ RuleError Game::explain_illegal(Seat, const ActionSyntax& syntax, std::string_vi
     std::string who = syntax.piece == PieceKind::None
                           ? std::string("no piece")
                           : "no " + std::string(piece_name(syntax.piece));
-    return make_error(ErrorKind::Illegal,
-                      std::string(text) + " is not possible: " + who + " can " +
-                          (syntax.drop ? "enter on " : syntax.capture ? "capture on " : "reach ") +
-                          syntax.to.name());
+    return make_error(ErrorKind::Illegal, std::string(text) + " is not possible: " + who + " can " +
+                                              (syntax.drop      ? "enter on "
+                                               : syntax.capture ? "capture on "
+                                                                : "reach ") +
+                                              syntax.to.name());
 }
 
 std::optional<NotatedAction> Game::anytime_action(Seat seat, std::string_view key) const {
@@ -26,7 +27,8 @@ std::optional<NotatedAction> Game::anytime_action(Seat seat, std::string_view ke
         return std::nullopt;
     for (auto& a : anytime_actions(seat))
         if (!a.text.empty() &&
-            static_cast<char>(std::tolower(static_cast<unsigned char>(a.text.front()))) == key.front() &&
+            static_cast<char>(std::tolower(static_cast<unsigned char>(a.text.front()))) ==
+                key.front() &&
             word_key(a.text) == key)
             return std::move(a);
     return std::nullopt;
@@ -82,9 +84,11 @@ Result<Options> resolve_options(const VariantInfo& info, const Options& given) {
         bool fits = false;
         if (spec->allowed.empty()) {
             fits = !value.empty() && value.size() <= 6 &&
-                   std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+                   std::all_of(value.begin(), value.end(),
+                               [](char c) { return c >= '0' && c <= '9'; });
         } else {
-            fits = std::find(spec->allowed.begin(), spec->allowed.end(), value) != spec->allowed.end();
+            fits =
+                std::find(spec->allowed.begin(), spec->allowed.end(), value) != spec->allowed.end();
         }
         if (!fits) {
             std::string allowed = "a whole number";
@@ -93,8 +97,8 @@ Result<Options> resolve_options(const VariantInfo& info, const Options& given) {
                 for (const auto& a : spec->allowed)
                     allowed += (allowed.empty() ? "" : " or ") + a;
             }
-            return make_error(ErrorKind::BadSetup, "option " + name + "=" + value +
-                                                       " is not allowed: use " + allowed);
+            return make_error(ErrorKind::BadSetup,
+                              "option " + name + "=" + value + " is not allowed: use " + allowed);
         }
         out[name] = value;
     }

@@ -25,8 +25,9 @@ std::string loose_key(std::string_view text) {
     for (char c : text)
         if (!(c == 'x' && !out.empty()) && c != ':' && c != '=' && c != '-' && c != ' ')
             out += c; // a leading x is the Relay's letter typed in lower case, not a capture
-    if ((out.size() == 2 || out.size() == 3) &&
-        std::all_of(out.begin(), out.end(), [](char c) { return c == '0' || c == 'O' || c == 'o'; }))
+    if ((out.size() == 2 || out.size() == 3) && std::all_of(out.begin(), out.end(), [](char c) {
+            return c == '0' || c == 'O' || c == 'o';
+        }))
         return std::string(out.size(), 'O');
     return out;
 }
@@ -87,14 +88,14 @@ std::vector<Keyed> keyed(const std::vector<NotatedAction>& list) {
 }
 
 bool equal_ignoring_case(std::string_view a, std::string_view b) {
-    return a.size() == b.size() &&
-           std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
                return std::tolower(static_cast<unsigned char>(x)) ==
                       std::tolower(static_cast<unsigned char>(y));
            });
 }
 
-Result<NotatedAction> decide(const std::vector<const NotatedAction*>& found, std::string_view text) {
+Result<NotatedAction> decide(const std::vector<const NotatedAction*>& found,
+                             std::string_view text) {
     if (found.size() == 1)
         return *found.front();
     std::vector<std::string> names;
@@ -122,9 +123,9 @@ std::optional<RuleError> capture_unmet(std::string_view typed, const NotatedActi
     if ((kind != ActionKind::Move && kind != ActionKind::Drop) || !marks_capture(typed) ||
         marks_capture(read.text))
         return std::nullopt;
-    return make_error(ErrorKind::Illegal, std::string(typed) + " is not possible: there is nothing to capture on " +
-                                              read.action.to.name() + "; " + read.text +
-                                              " would be a quiet move");
+    return make_error(ErrorKind::Illegal,
+                      std::string(typed) + " is not possible: there is nothing to capture on " +
+                          read.action.to.name() + "; " + read.text + " would be a quiet move");
 }
 
 } // namespace
@@ -265,9 +266,11 @@ Result<NotatedAction> parse_listed(const Game& game, Seat seat, std::string_view
     if (actions.empty()) {
         std::string who;
         for (const auto& d : game.pending())
-            who += (who.empty() ? "" : " and ") + info.seat_names[static_cast<std::size_t>(index(d.seat))];
+            who += (who.empty() ? "" : " and ") +
+                   info.seat_names[static_cast<std::size_t>(index(d.seat))];
         return make_error(ErrorKind::NotYourTurn,
-                          "it is not your decision now" + (who.empty() ? "" : ": " + who + " to decide"));
+                          "it is not your decision now" +
+                              (who.empty() ? "" : ": " + who + " to decide"));
     }
     std::string text = strip_annotations(raw);
     const std::string shown = text.size() > max_action_length ? text.substr(0, 20) + "..." : text;
@@ -395,8 +398,8 @@ Result<NotatedAction> parse_listed(const Game& game, Seat seat, std::string_view
             if (a.action == (*reading)->action)
                 return a;
         auto parts = parse_syntax((*reading)->text, info.files, info.ranks);
-        RuleError e = parts ? game.explain_illegal(seat, *parts, text)
-                            : make_error(ErrorKind::Illegal, "");
+        RuleError e =
+            parts ? game.explain_illegal(seat, *parts, text) : make_error(ErrorKind::Illegal, "");
         if (e.private_detail.empty()) {
             // The move is legal on the board the mover sees: any reason names what is hidden.
             e.private_detail = e.message.empty() ? text + " is not possible here" : e.message;
@@ -485,8 +488,7 @@ bool looks_like_action(const Game& game, Seat seat, std::string_view text) {
     if (names_an_action(mine) || names_an_action(game.notated_actions(opponent(seat))))
         return true;
     // Whatever the parser would play is a move, however it was written ("ng1f3").
-    return !mine.empty() && !game.outcome().over() &&
-           parse_listed(game, seat, stripped, mine).ok();
+    return !mine.empty() && !game.outcome().over() && parse_listed(game, seat, stripped, mine).ok();
 }
 
 } // namespace ghostpost::rules

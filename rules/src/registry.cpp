@@ -24,8 +24,7 @@ namespace {
 const Variant* test_variant = nullptr; // registry_for_tests.h
 
 bool same_name(std::string_view a, std::string_view b) {
-    return a.size() == b.size() &&
-           std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
                return std::tolower(static_cast<unsigned char>(x)) ==
                       std::tolower(static_cast<unsigned char>(y));
            });
@@ -35,13 +34,8 @@ bool same_name(std::string_view a, std::string_view b) {
 
 std::span<const Variant* const> variants() {
     static const std::array list{
-        &chess_variant(),
-        &giveaway_variant(),
-        &ghostarelay_variant(),
-        &phantom_variant(),
-        &gnostic_variant(),
-        &ghost_variant(),
-        &haunted_variant(),
+        &chess_variant(),   &giveaway_variant(), &ghostarelay_variant(), &phantom_variant(),
+        &gnostic_variant(), &ghost_variant(),    &haunted_variant(),
     };
     return list;
 }

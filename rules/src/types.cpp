@@ -2,7 +2,9 @@
 
 namespace ghostpost::rules {
 
-std::string_view seat_name(Seat s) { return s == Seat::White ? "white" : "black"; }
+std::string_view seat_name(Seat s) {
+    return s == Seat::White ? "white" : "black";
+}
 
 std::string Square::name() const {
     if (!valid())
@@ -28,50 +30,83 @@ std::optional<Square> parse_square(std::string_view text, int files, int ranks) 
 
 char piece_letter(PieceKind k) {
     switch (k) {
-    case PieceKind::Pawn: return 'P';
-    case PieceKind::Knight: return 'N';
-    case PieceKind::Bishop: return 'B';
-    case PieceKind::Rook: return 'R';
-    case PieceKind::Queen: return 'Q';
-    case PieceKind::King: return 'K';
-    case PieceKind::Ghost: return 'G';
-    case PieceKind::Relay: return 'X';
-    case PieceKind::Warlord: return 'W';
-    case PieceKind::Phantom: return 'F';
-    case PieceKind::None: break;
+    case PieceKind::Pawn:
+        return 'P';
+    case PieceKind::Knight:
+        return 'N';
+    case PieceKind::Bishop:
+        return 'B';
+    case PieceKind::Rook:
+        return 'R';
+    case PieceKind::Queen:
+        return 'Q';
+    case PieceKind::King:
+        return 'K';
+    case PieceKind::Ghost:
+        return 'G';
+    case PieceKind::Relay:
+        return 'X';
+    case PieceKind::Warlord:
+        return 'W';
+    case PieceKind::Phantom:
+        return 'F';
+    case PieceKind::None:
+        break;
     }
     return ' ';
 }
 
 PieceKind piece_from_letter(char upper) {
     switch (upper) {
-    case 'P': return PieceKind::Pawn;
-    case 'N': return PieceKind::Knight;
-    case 'B': return PieceKind::Bishop;
-    case 'R': return PieceKind::Rook;
-    case 'Q': return PieceKind::Queen;
-    case 'K': return PieceKind::King;
-    case 'G': return PieceKind::Ghost;
-    case 'X': return PieceKind::Relay;
-    case 'W': return PieceKind::Warlord;
-    case 'F': return PieceKind::Phantom;
-    default: return PieceKind::None;
+    case 'P':
+        return PieceKind::Pawn;
+    case 'N':
+        return PieceKind::Knight;
+    case 'B':
+        return PieceKind::Bishop;
+    case 'R':
+        return PieceKind::Rook;
+    case 'Q':
+        return PieceKind::Queen;
+    case 'K':
+        return PieceKind::King;
+    case 'G':
+        return PieceKind::Ghost;
+    case 'X':
+        return PieceKind::Relay;
+    case 'W':
+        return PieceKind::Warlord;
+    case 'F':
+        return PieceKind::Phantom;
+    default:
+        return PieceKind::None;
     }
 }
 
 std::string_view piece_name(PieceKind k) {
     switch (k) {
-    case PieceKind::Pawn: return "pawn";
-    case PieceKind::Knight: return "knight";
-    case PieceKind::Bishop: return "bishop";
-    case PieceKind::Rook: return "rook";
-    case PieceKind::Queen: return "queen";
-    case PieceKind::King: return "king";
-    case PieceKind::Ghost: return "ghost";
-    case PieceKind::Relay: return "relay";
-    case PieceKind::Warlord: return "warlord";
-    case PieceKind::Phantom: return "phantom";
-    case PieceKind::None: break;
+    case PieceKind::Pawn:
+        return "pawn";
+    case PieceKind::Knight:
+        return "knight";
+    case PieceKind::Bishop:
+        return "bishop";
+    case PieceKind::Rook:
+        return "rook";
+    case PieceKind::Queen:
+        return "queen";
+    case PieceKind::King:
+        return "king";
+    case PieceKind::Ghost:
+        return "ghost";
+    case PieceKind::Relay:
+        return "relay";
+    case PieceKind::Warlord:
+        return "warlord";
+    case PieceKind::Phantom:
+        return "phantom";
+    case PieceKind::None:
+        break;
     }
     return "piece";
 }

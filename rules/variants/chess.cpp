@@ -9,8 +9,8 @@ namespace ghostpost::rules {
 namespace {
 
 using chess::MoveList;
-using chess::Position;
 using chess::popcount;
+using chess::Position;
 
 const VariantInfo& chess_info() {
     static const VariantInfo info{
@@ -36,8 +36,9 @@ public:
 
     std::string load(std::string_view fen) {
         std::string err = pos_.set_fen(fen);
-        if (err.empty() && (pos_.pieces(PieceKind::Phantom) || pos_.in_hand(Seat::White, PieceKind::Phantom) ||
-                            pos_.in_hand(Seat::Black, PieceKind::Phantom)))
+        if (err.empty() &&
+            (pos_.pieces(PieceKind::Phantom) || pos_.in_hand(Seat::White, PieceKind::Phantom) ||
+             pos_.in_hand(Seat::Black, PieceKind::Phantom)))
             err = "FIDE chess has no Phantom";
         if (err.empty() && (popcount(pos_.pieces(Seat::White, PieceKind::King)) != 1 ||
                             popcount(pos_.pieces(Seat::Black, PieceKind::King)) != 1))
@@ -73,7 +74,8 @@ public:
         if (outcome_.over())
             return make_error(ErrorKind::GameOver, "the game is over (" + outcome_.reason + ")");
         if (seat != pos_.side_to_move())
-            return make_error(ErrorKind::NotYourTurn, "it is " + std::string(seat_name(pos_.side_to_move())) + "'s move");
+            return make_error(ErrorKind::NotYourTurn,
+                              "it is " + std::string(seat_name(pos_.side_to_move())) + "'s move");
         auto move = chess::find_move(pos_, legal_, action);
         if (!move)
             return make_error(ErrorKind::Illegal, "that move is not legal here");
@@ -105,8 +107,8 @@ public:
             return false;
         const auto heavy = pos_.pieces(seat, PieceKind::Pawn) | pos_.pieces(seat, PieceKind::Rook) |
                            pos_.pieces(seat, PieceKind::Queen);
-        const int minors = popcount(pos_.pieces(seat, PieceKind::Knight) |
-                                    pos_.pieces(seat, PieceKind::Bishop));
+        const int minors =
+            popcount(pos_.pieces(seat, PieceKind::Knight) | pos_.pieces(seat, PieceKind::Bishop));
         if (heavy || minors >= 2)
             return true;
         if (minors == 0)
@@ -122,7 +124,8 @@ public:
         return make_private(seat, chess::fide_board(pos_, "chess", outcome_.over()));
     }
 
-    RuleError explain_illegal(Seat, const ActionSyntax& syntax, std::string_view text) const override {
+    RuleError explain_illegal(Seat, const ActionSyntax& syntax,
+                              std::string_view text) const override {
         Position scratch = pos_;
         return chess::explain_fide_illegal(scratch, syntax, text);
     }

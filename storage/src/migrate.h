@@ -28,8 +28,7 @@ struct Migration {
 //                               the database's own clock (storage has none of its own)
 // Errors: std::runtime_error when the database is newer than `migrations`; the backend's
 // StorageError when a migration fails (that migration is rolled back, the earlier ones stay).
-template <class D>
-void migrate(typename D::Database& db, std::span<const Migration> migrations) {
+template <class D> void migrate(typename D::Database& db, std::span<const Migration> migrations) {
     const int known = static_cast<int>(migrations.size());
     const auto checked = [&](int version) {
         if (version > known)

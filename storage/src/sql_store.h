@@ -19,20 +19,23 @@
 
 namespace ghostpost::storage::sql {
 
-inline 
-std::string lower(std::string_view s) {
+inline std::string lower(std::string_view s) {
     std::string out(s);
     for (char& c : out)
         c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return out;
 }
 
-inline std::string seat_text(rules::Seat s) { return std::string(rules::seat_name(s)); }
+inline std::string seat_text(rules::Seat s) {
+    return std::string(rules::seat_name(s));
+}
 inline rules::Seat seat_from(const std::string& s) {
     return s == "black" ? rules::Seat::Black : rules::Seat::White;
 }
 
-inline std::string_view offer_text(OfferKind k) { return k == OfferKind::Draw ? "draw" : "takeback"; }
+inline std::string_view offer_text(OfferKind k) {
+    return k == OfferKind::Draw ? "draw" : "takeback";
+}
 
 constexpr std::array status_names{"challenge", "ongoing",   "finished",
                                   "declined",  "cancelled", "aborted"};
@@ -133,7 +136,8 @@ inline std::vector<std::vector<std::string>> decode_lines(const std::string& tex
 
 constexpr const char* game_columns =
     "id, variant, options, platform, channel, challenger, challenged, challenger_color, white, "
-    "black, status, result, reason, seed, created_at, time_control, rated, paused, challenged_id, revision";
+    "black, status, result, reason, seed, created_at, time_control, rated, paused, challenged_id, "
+    "revision";
 
 template <class Statement> GameRecord read_game(const Statement& s) {
     GameRecord g;
@@ -164,8 +168,8 @@ template <class Statement> GameRecord read_game(const Statement& s) {
 }
 
 constexpr const char* player_columns = "id, platform, user_id, name, orientation, notation, "
-                                        "images, reminders, vacation_until, vacation_year, "
-                                        "vacation_used, handle, linked_to";
+                                       "images, reminders, vacation_until, vacation_year, "
+                                       "vacation_used, handle, linked_to";
 
 template <class Statement> PlayerRecord read_player(const Statement& s) {
     PlayerRecord p;
@@ -246,8 +250,7 @@ template <class Statement> PairingRecord read_pairing(const Statement& s) {
     return p;
 }
 
-constexpr const char* rating_columns =
-    "player_id, variant, rating, deviation, volatility, games";
+constexpr const char* rating_columns = "player_id, variant, rating, deviation, volatility, games";
 
 template <class Statement> RatingRecord read_rating(const Statement& s) {
     RatingRecord r;
@@ -463,7 +466,8 @@ public:
         if (own.step())
             return read_player(own);
         Statement linked(db_, std::string("SELECT ") + player_columns +
-                                  " FROM players WHERE linked_to = ?1 AND " + D::unindexed("platform") +
+                                  " FROM players WHERE linked_to = ?1 AND " +
+                                  D::unindexed("platform") +
                                   " = ?2 "
                                   "ORDER BY id LIMIT 1");
         linked.bind(1, owner).bind(2, platform);
@@ -554,7 +558,8 @@ public:
 
     std::vector<std::pair<std::string, std::string>> bound_channels(std::int64_t game) override {
         Statement s(db_, "SELECT platform, channel FROM game_channels WHERE game_id = ?1 "
-                         "ORDER BY " + std::string(D::insertion_order));
+                         "ORDER BY " +
+                             std::string(D::insertion_order));
         s.bind(1, game);
         std::vector<std::pair<std::string, std::string>> out;
         while (s.step())
@@ -867,12 +872,13 @@ public:
     }
 
     void put_clock(std::int64_t game_id, const ClockRecord& c) override {
-        Statement s(db_, "INSERT INTO clocks (game_id, seat, remaining, running_since, "
-                         "deciding_since, budget, warned) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
-                         "ON CONFLICT (game_id, seat) DO UPDATE SET remaining = excluded.remaining, "
-                         "running_since = excluded.running_since, deciding_since = "
-                         "excluded.deciding_since, budget = excluded.budget, warned = "
-                         "excluded.warned");
+        Statement s(db_,
+                    "INSERT INTO clocks (game_id, seat, remaining, running_since, "
+                    "deciding_since, budget, warned) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
+                    "ON CONFLICT (game_id, seat) DO UPDATE SET remaining = excluded.remaining, "
+                    "running_since = excluded.running_since, deciding_since = "
+                    "excluded.deciding_since, budget = excluded.budget, warned = "
+                    "excluded.warned");
         s.bind(1, game_id).bind(2, seat_text(c.seat)).bind(3, c.remaining);
         s.bind(4, c.running_since).bind(5, c.deciding_since).bind(6, c.budget);
         s.bind(7, c.warned ? 1 : 0).run();
@@ -925,9 +931,10 @@ public:
     }
 
     void put_ban(const Ban& b) override {
-        Statement s(db_, "INSERT INTO bans (platform, user_id, banned_by, reason, at) VALUES "
-                         "(?1, ?2, ?3, ?4, ?5) ON CONFLICT (platform, user_id) DO UPDATE SET "
-                         "banned_by = excluded.banned_by, reason = excluded.reason, at = excluded.at");
+        Statement s(db_,
+                    "INSERT INTO bans (platform, user_id, banned_by, reason, at) VALUES "
+                    "(?1, ?2, ?3, ?4, ?5) ON CONFLICT (platform, user_id) DO UPDATE SET "
+                    "banned_by = excluded.banned_by, reason = excluded.reason, at = excluded.at");
         s.bind(1, b.platform).bind(2, b.user_id).bind(3, b.by).bind(4, b.reason).bind(5, b.at);
         s.run();
     }
@@ -1022,8 +1029,7 @@ public:
         s.bind(1, t.rounds).bind(2, tournament_status_name(t.status)).bind(3, t.current_round);
         s.bind(4, t.id).bind(5, t.initial_colour).run();
         if (db_.changes() != 1)
-            throw std::logic_error("storage: no tournament " + std::to_string(t.id) +
-                                   " to update");
+            throw std::logic_error("storage: no tournament " + std::to_string(t.id) + " to update");
     }
 
     void add_entrant(std::int64_t tournament_id, std::int64_t player_id,
@@ -1108,7 +1114,8 @@ public:
         return read_pairing(s);
     }
 
-    std::optional<RatingRecord> rating(std::int64_t player_id, const std::string& variant) override {
+    std::optional<RatingRecord> rating(std::int64_t player_id,
+                                       const std::string& variant) override {
         Statement s(db_, std::string("SELECT ") + rating_columns +
                              " FROM ratings WHERE player_id = ?1 AND variant = ?2");
         s.bind(1, player_id).bind(2, variant);
@@ -1126,10 +1133,11 @@ public:
         s.bind(1, r.player_id).bind(2, r.variant).bind_real(3, r.rating);
         s.bind_real(4, r.deviation).bind_real(5, r.volatility).bind(6, r.games);
         s.bind(7, now).run();
-        Statement h(db_, "INSERT INTO rating_history (player_id, variant, games, rating, "
-                         "deviation, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
-                         "ON CONFLICT (player_id, variant, games) DO UPDATE SET "
-                         "rating = excluded.rating, deviation = excluded.deviation, at = excluded.at");
+        Statement h(db_,
+                    "INSERT INTO rating_history (player_id, variant, games, rating, "
+                    "deviation, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
+                    "ON CONFLICT (player_id, variant, games) DO UPDATE SET "
+                    "rating = excluded.rating, deviation = excluded.deviation, at = excluded.at");
         h.bind(1, r.player_id).bind(2, r.variant).bind(3, r.games).bind_real(4, r.rating);
         h.bind_real(5, r.deviation).bind(6, now).run();
     }

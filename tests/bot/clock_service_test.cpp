@@ -1,12 +1,10 @@
 // The service's time-driven job (Service::tick, Service::start_up) and the moderators' audit
 // log, driven through a Service on a real SQLite store with a clock the test moves.
+#include "../storage/temp_path.h"
 #include "ghostpost/bot/service.h"
 #include "ghostpost/rules/registry.h"
 
-#include "../storage/temp_path.h"
-
 #include <catch2/catch.hpp>
-
 #include <memory>
 #include <string>
 #include <vector>
@@ -122,8 +120,8 @@ TEST_CASE("A side that could not mate does not win when the other runs out of ti
     // A knight against a bare king cannot mate; against a pawn a helpmate exists.
     CHECK_FALSE(could_win("8/8/8/4k3/8/8/8/N3K3 w - - 0 1", rules::Seat::White));
     CHECK(could_win("8/8/8/4k3/8/4p3/8/N3K3 w - - 0 1", rules::Seat::White));
-    CHECK(could_win("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-                    rules::Seat::Black));
+    CHECK(
+        could_win("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", rules::Seat::Black));
 }
 
 TEST_CASE("Per-move time refills after a move and increments stop at the cap", "[bot][clock]") {

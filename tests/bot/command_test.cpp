@@ -2,7 +2,6 @@
 #include "ghostpost/bot/console.h"
 
 #include <catch2/catch.hpp>
-
 #include <sstream>
 
 using namespace ghostpost::bot;
@@ -69,7 +68,9 @@ TEST_CASE("Console names are capped and must be UTF-8, and every @name is a hand
     CHECK_FALSE(parse_console_line("#lobby " + std::string(65, 'a') + ": hi", error));
     CHECK(error == "a channel or user name is UTF-8 text of at most 64 bytes");
     error.clear();
-    CHECK_FALSE(parse_console_line("#lob\xff" "by alice: hi", error));
+    CHECK_FALSE(parse_console_line("#lob\xff"
+                                   "by alice: hi",
+                                   error));
     CHECK(error == "a channel or user name is UTF-8 text of at most 64 bytes");
     CHECK(parse_console_line("#lobby " + std::string(64, 'a') + ": hi", error));
 

@@ -4,9 +4,8 @@
 
 #include "../storage/temp_path.h"
 
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -19,8 +18,8 @@
 namespace ghostpost::testing {
 
 struct ConsoleRun {
-    std::string output;                             // stdout and stderr
-    std::vector<std::vector<std::uint8_t>> images;  // those sent to `channel`, oldest first
+    std::string output;                            // stdout and stderr
+    std::vector<std::vector<std::uint8_t>> images; // those sent to `channel`, oldest first
 };
 
 inline ConsoleRun run_console_keeping_images(const std::string& input, const std::string& db,
@@ -31,8 +30,9 @@ inline ConsoleRun run_console_keeping_images(const std::string& input, const std
     std::filesystem::create_directories(image_dir.str());
     std::ofstream(in_file.str(), std::ios::binary) << input;
     const std::string command = std::string("'") + GHOSTPOST_BIN + "' console --db '" + db +
-                                "' --fixed-time 1700000000 --moderator mod --image-dir '" + image_dir.str() +
-                                "' < '" + in_file.str() + "' > '" + out_file.str() + "' 2>&1";
+                                "' --fixed-time 1700000000 --moderator mod --image-dir '" +
+                                image_dir.str() + "' < '" + in_file.str() + "' > '" +
+                                out_file.str() + "' 2>&1";
     REQUIRE(std::system(command.c_str()) == 0);
     ConsoleRun run;
     std::ifstream out(out_file.str(), std::ios::binary);
@@ -44,7 +44,8 @@ inline ConsoleRun run_console_keeping_images(const std::string& input, const std
     std::sort(files.begin(), files.end()); // the numbers are zero-padded: name order is send order
     for (const auto& file : files) {
         std::ifstream png(file, std::ios::binary);
-        run.images.emplace_back(std::istreambuf_iterator<char>(png), std::istreambuf_iterator<char>());
+        run.images.emplace_back(std::istreambuf_iterator<char>(png),
+                                std::istreambuf_iterator<char>());
     }
     std::filesystem::remove_all(image_dir.str());
     return run;

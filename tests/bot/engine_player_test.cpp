@@ -192,8 +192,7 @@ TEST_CASE("A Gnostic Chess bot is not told its opponent's secret dice choice",
             }
             if (capture.empty() && quiet.empty())
                 break;
-            t.say("alice",
-                  "!move 1 " + (capture.empty() ? quiet[rng() % quiet.size()] : capture));
+            t.say("alice", "!move 1 " + (capture.empty() ? quiet[rng() % quiet.size()] : capture));
         }
         if (capture.empty() || t.game(1)->pending().size() != 2)
             continue;

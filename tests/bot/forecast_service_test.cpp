@@ -1,14 +1,12 @@
 // Conditional moves (!forecast) and the daily digest (!settings digest=...), driven through a
 // Service on a real SQLite store with a clock the test moves. docs/forecasts.md and
 // docs/digest.md describe what these tests hold the service to.
+#include "../storage/temp_path.h"
 #include "ghostpost/bot/service.h"
 #include "ghostpost/storage/sqlite.h"
 
-#include "../storage/temp_path.h"
-
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <memory>
 #include <string>
 #include <vector>
@@ -181,8 +179,7 @@ TEST_CASE("A line with an illegal or ambiguous move is refused with its place, s
           Texts{"@bob: Nothing was stored. Line 2, move 2: Ke6 is not possible: no king can reach "
                 "e6."});
     f.dm("bob", "!forecast 1 Bc4 Nd7");
-    CHECK(f.drain() ==
-          Texts{"@bob: Nothing was stored. Move 2: Nd7 is ambiguous: Nfd7 or Nbd7."});
+    CHECK(f.drain() == Texts{"@bob: Nothing was stored. Move 2: Nd7 is ambiguous: Nfd7 or Nbd7."});
     f.dm("bob", "!forecast 1 Nc6 Bc4");
     CHECK(f.drain() ==
           Texts{"@bob: Nothing was stored. Move 1: Nc6 is not possible: no knight can reach c6. "
@@ -411,15 +408,16 @@ TEST_CASE("The daily digest lists the decisions with their deadlines, at the hou
     f.post("bob", "!settings digest=9");
     CHECK(f.drain() ==
           Texts{"#lobby: Settings of @bob for what I send you privately: orientation=auto "
-                "notation=ascii images=off reminders=off digest=09:00. Your daily digest comes by direct message at 09:00 "
+                "notation=ascii images=off reminders=off digest=09:00. Your daily digest comes by "
+                "direct message at 09:00 "
                 "UTC, the next at 2023-11-15 09:00 UTC, on days when a decision waits for you."});
-    f.start_game({"e4"});                        // #1: bob must move
-    f.post("carol", "!new chess @bob black");    // #2: a challenge for bob
+    f.start_game({"e4"});                     // #1: bob must move
+    f.post("carol", "!new chess @bob black"); // #2: a challenge for bob
     f.post("bob", "!new chess @dave white tc=none");
-    f.post("dave", "!accept");                   // #3: bob (White) must move, no clock
+    f.post("dave", "!accept"); // #3: bob (White) must move, no clock
     f.post("bob", "!new chess @erin white");
     f.post("erin", "!accept");
-    f.post("bob", "!move 4 d4");                 // #4: erin must move
+    f.post("bob", "!move 4 d4"); // #4: erin must move
     f.dm("bob", "!forecast 4 d5 c4");
     f.drain();
     *f.now = start + 10 * 3600; // 2023-11-15 08:13 UTC: not yet

@@ -1,11 +1,9 @@
 // The service keeps replayed games and board images in memory; they must never outlive the game
 // they were made from, even when another process changes it.
+#include "../storage/temp_path.h"
 #include "ghostpost/bot/service.h"
 
-#include "../storage/temp_path.h"
-
 #include <catch2/catch.hpp>
-
 #include <string>
 #include <vector>
 
@@ -16,7 +14,9 @@ using ghostpost::testing::TempPath;
 
 namespace {
 
-std::int64_t fixed_clock() { return 1700000000; }
+std::int64_t fixed_clock() {
+    return 1700000000;
+}
 
 // One daemon process: its own connection to the shared database and its own caches.
 class Process {

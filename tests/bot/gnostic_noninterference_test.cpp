@@ -17,9 +17,8 @@
 #include "ghostpost/rules/game.h"
 #include "ghostpost/storage/sqlite.h"
 
-#include <catch2/catch.hpp>
-
 #include <array>
+#include <catch2/catch.hpp>
 #include <random>
 #include <string>
 #include <vector>
@@ -44,7 +43,9 @@ struct Sent {
 // One run: the service, the bot playing its seats, and what was sent after each post.
 class Run {
 public:
-    Run() : store_(storage::open_sqlite_store(path_.str())), service_(*store_, settings(), fixed_clock) {}
+    Run()
+        : store_(storage::open_sqlite_store(path_.str())),
+          service_(*store_, settings(), fixed_clock) {}
 
     static bot::ServiceSettings settings() {
         bot::ServiceSettings s;
@@ -149,7 +150,9 @@ private:
             return;
         }
         INFO("post by " << user << (dm ? " (direct)" : "") << ": " << text[0] << " / " << text[1]
-                        << "\nrun A:\n" << listing(a) << "run B:\n" << listing(b));
+                        << "\nrun A:\n"
+                        << listing(a) << "run B:\n"
+                        << listing(b));
         REQUIRE(a == b);
         if (runs_[0].game(1)->outcome().over())
             over_ = true;

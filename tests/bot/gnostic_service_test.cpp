@@ -240,8 +240,7 @@ TEST_CASE("!verify reports a mismatch when a logged dice choice was changed",
     CHECK_FALSE(contains(verdict, "the rolls match"));
 }
 
-TEST_CASE("!verify reports a mismatch when a recorded roll was changed",
-          "[bot][variant:gnostic]") {
+TEST_CASE("!verify reports a mismatch when a recorded roll was changed", "[bot][variant:gnostic]") {
     Table t;
     t.play_whole_game();
     t.tamper("UPDATE actions SET rolls = replace(rolls, '4 3 6 5 = 18', '6 6 6 6 = 24') "
@@ -305,11 +304,18 @@ TEST_CASE("A takeback that would undo rolled dice is refused: the next rolls sta
 TEST_CASE("A takeback before any dice leaves !verify reproducing every roll",
           "[bot][variant:gnostic]") {
     Table t;
-    for (const auto& [who, text] : std::vector<std::pair<std::string, std::string>>{
-             {"alice", "!new gnostic @bob white"}, {"bob", "!accept"}, {"alice", "f3"},
-             {"bob", "e5"}, {"alice", "g4"}, {"bob", "Qh4"}, {"alice", "a4"},
-             {"alice", "!takeback 1"}, {"bob", "!takeback 1"}, {"alice", "a3"},
-             {"bob", "Qxe1"}})
+    for (const auto& [who, text] :
+         std::vector<std::pair<std::string, std::string>>{{"alice", "!new gnostic @bob white"},
+                                                          {"bob", "!accept"},
+                                                          {"alice", "f3"},
+                                                          {"bob", "e5"},
+                                                          {"alice", "g4"},
+                                                          {"bob", "Qh4"},
+                                                          {"alice", "a4"},
+                                                          {"alice", "!takeback 1"},
+                                                          {"bob", "!takeback 1"},
+                                                          {"alice", "a3"},
+                                                          {"bob", "Qxe1"}})
         t.say(who, text);
     REQUIRE(t.store().action_count(1) == 6);
     for (const char* bob : {"roll 4", "roll 7", "roll 2"}) {
@@ -345,8 +351,9 @@ TEST_CASE("A spell that is not possible gets its reason in the channel", "[bot][
     Table t;
     t.say("alice", "!new gnostic @bob white");
     t.say("bob", "!accept");
-    CHECK(t.last("alice", "Heal e4") == "#lobby: Not played in game #1: Heal e4 is not possible: "
-                                        "Heal needs a damaged piece of yours, and none is damaged.");
+    CHECK(t.last("alice", "Heal e4") ==
+          "#lobby: Not played in game #1: Heal e4 is not possible: "
+          "Heal needs a damaged piece of yours, and none is damaged.");
     t.say("alice", "Imprison e7");
     t.say("bob", "d6");
     CHECK(t.last("alice", "!move 1 Imprison d7") ==
@@ -402,8 +409,8 @@ TEST_CASE("The bot's first dice choice of a round goes by direct message and is 
                 quiet.push_back(a.text);
         }
         const auto& pool = captures.empty() ? quiet : captures;
-        t.say("alice", "!move 1 " + (pool.empty() ? actions.front().text
-                                                  : pool[rng() % pool.size()]));
+        t.say("alice",
+              "!move 1 " + (pool.empty() ? actions.front().text : pool[rng() % pool.size()]));
     }
     REQUIRE(bot_decided);
     // The bot's choice is in the log, entered by its engine account's post.
@@ -430,11 +437,11 @@ TEST_CASE("A tournament game with dice posts its seed's hash when it starts",
     REQUIRE(g);
     bool committed = false;
     for (const auto& r : replies)
-        committed = committed ||
-                    (r.rfind("#lobby", 0) == 0 &&
-                     contains(r, "Its dice come from a secret seed whose SHA-256 is " +
-                                     bot::sha256_hex(g->seed) + "; the seed is published when "
-                                                                "the game ends"));
+        committed = committed || (r.rfind("#lobby", 0) == 0 &&
+                                  contains(r, "Its dice come from a secret seed whose SHA-256 is " +
+                                                  bot::sha256_hex(g->seed) +
+                                                  "; the seed is published when "
+                                                  "the game ends"));
     INFO(replies.size());
     CHECK(committed);
 }
@@ -476,9 +483,8 @@ TEST_CASE("default typed as a first dice choice is announced and counted like an
                         "it is revealed when the other side has chosen");
     CHECK(contains(replies[2], "#lobby: @alice (White) has decided in game #1; the choice stays "
                                "secret until it is revealed. @bob (Black) must choose"));
-    CHECK(t.last("carol", "!history 1") ==
-          "#lobby: Game #1, Gnostic Chess, 7 plies.\n"
-          "1. f3 e5 2. g4 Qh4 3. a3 Qxe1 {a secret choice}\n");
+    CHECK(t.last("carol", "!history 1") == "#lobby: Game #1, Gnostic Chess, 7 plies.\n"
+                                           "1. f3 e5 2. g4 Qh4 3. a3 Qxe1 {a secret choice}\n");
 }
 
 // Issue 32, correspondence pace: a queen against a king took 52 rounds, one a day, because a
@@ -539,9 +545,11 @@ TEST_CASE("A standing policy chooses at once when its combat needs it, and a for
     CHECK(pending[0].seat == rules::Seat::White);
     // A pawn at the start of its turn can only roll one die: that choice is made for it.
     Table p;
-    for (const auto& [who, text] : std::vector<std::pair<std::string, std::string>>{
-             {"alice", "!new gnostic @bob white"}, {"bob", "!accept"}, {"alice", "e4"},
-             {"bob", "d5"}})
+    for (const auto& [who, text] :
+         std::vector<std::pair<std::string, std::string>>{{"alice", "!new gnostic @bob white"},
+                                                          {"bob", "!accept"},
+                                                          {"alice", "e4"},
+                                                          {"bob", "d5"}})
         p.say(who, text);
     bool rolled = false;
     for (const auto& r : p.say("alice", "exd5"))
@@ -581,8 +589,8 @@ TEST_CASE("The stated derivation of a die, followed with OpenSSL, gives the game
     for (const char* part :
          {"HMAC-SHA256 with the 32 bytes of the seed as the key and i written as 8 bytes, "
           "big-endian, as the message",
-          "its first 4 bytes read as an unsigned big-endian 32-bit number",
-          "a word of 4294967292", "or more is rejected", "the face is the word modulo 6, plus 1",
+          "its first 4 bytes read as an unsigned big-endian 32-bit number", "a word of 4294967292",
+          "or more is rejected", "the face is the word modulo 6, plus 1",
           "the attacker's dice, then the defender's"})
         CHECK(contains(stated, part));
     Table t;

@@ -1,11 +1,9 @@
 // Who a post's author is, and whom an "@name" names: platform accounts, never display names.
 // Each case reproduces a way the service could be fooled when identity was a display name.
+#include "../storage/temp_path.h"
 #include "ghostpost/bot/service.h"
 
-#include "../storage/temp_path.h"
-
 #include <catch2/catch.hpp>
-
 #include <string>
 #include <vector>
 
@@ -17,7 +15,9 @@ using ghostpost::testing::TempPath;
 
 namespace {
 
-std::int64_t fixed_clock() { return 1700000000; }
+std::int64_t fixed_clock() {
+    return 1700000000;
+}
 
 struct Account {
     std::string id;
@@ -50,10 +50,11 @@ public:
         p.author_name = who.name;
         p.author_handle = who.handle;
         p.text = text;
-        for (std::size_t at = text.find('@'); at != std::string::npos; at = text.find('@', at + 1)) {
+        for (std::size_t at = text.find('@'); at != std::string::npos;
+             at = text.find('@', at + 1)) {
             std::size_t end = text.find(' ', at);
-            p.mentions.push_back({text.substr(at + 1, end == std::string::npos ? end : end - at - 1),
-                                  {}, {}});
+            p.mentions.push_back(
+                {text.substr(at + 1, end == std::string::npos ? end : end - at - 1), {}, {}});
         }
         for (auto& m : extra)
             p.mentions.push_back(std::move(m));
@@ -104,8 +105,7 @@ TEST_CASE("An account whose display name is bob cannot take a challenge made to 
     REQUIRE(accepted.size() == 1);
     CHECK(accepted[0].starts_with("@bob accepts. Game #1, FIDE chess: @alice (White) vs @bob "
                                   "(Black)."));
-    CHECK(chat.store().game(1)->black ==
-          chat.store().player_by_account("telegram", bob.id)->id);
+    CHECK(chat.store().game(1)->black == chat.store().player_by_account("telegram", bob.id)->id);
 }
 
 TEST_CASE("A challenge to a handle nobody has used yet waits for that handle's account",
@@ -187,10 +187,10 @@ TEST_CASE("A board at a ply past any game's end is answered and changes nothing"
     for (const char* ply : {"2147483648", "4294967297", "999999999999"})
         CHECK(chat.say(bob, std::string("!board 1 ") + ply) ==
               std::vector<std::string>{"Game #1 has only 1 plies."});
-    CHECK(chat.say(bob, "!board 1 9999999999999") ==
-          std::vector<std::string>{
-              "I did not understand \"9999999999999\". Use: !board [game] [ply] "
-              "[ascii|unicode|png] [flip]"});
+    CHECK(
+        chat.say(bob, "!board 1 9999999999999") ==
+        std::vector<std::string>{"I did not understand \"9999999999999\". Use: !board [game] [ply] "
+                                 "[ascii|unicode|png] [flip]"});
 }
 
 TEST_CASE("A post without an author moves on and leaves no player behind", "[bot][identity]") {

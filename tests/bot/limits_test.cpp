@@ -6,10 +6,9 @@
 #include "ghostpost/bot/engine_player.h"
 #include "ghostpost/bot/service.h"
 
-#include <catch2/catch.hpp>
-
 #include <algorithm>
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -296,11 +295,11 @@ TEST_CASE("!games answers ten games to a page", "[bot][limits]") {
     CHECK(out[0].starts_with("g: Games of @alice, those waiting for them first, page 1 of 2 "
                              "(!games page=2 for the next):\n#1 chess: challenge to @p1, "));
     CHECK(std::count(out[0].begin(), out[0].end(), '\n') == 11);
-    CHECK(room.say("alice", "!games page=2") ==
-          std::vector<std::string>{
-              "g: Games of @alice, those waiting for them first, page 2 of 2:\n"
-              "#11 chess: challenge to @p11, waiting for an answer\n"
-              "#12 chess: challenge to @p12, waiting for an answer\n"});
+    CHECK(
+        room.say("alice", "!games page=2") ==
+        std::vector<std::string>{"g: Games of @alice, those waiting for them first, page 2 of 2:\n"
+                                 "#11 chess: challenge to @p11, waiting for an answer\n"
+                                 "#12 chess: challenge to @p12, waiting for an answer\n"});
     CHECK(room.say("alice", "!games page=3") ==
           std::vector<std::string>{"g: There are 2 pages of games, not 3."});
 }
@@ -355,13 +354,16 @@ TEST_CASE("Every action a moderator's rights made possible is in the moderator l
              room.say("alice", "!new chess @bob tc=1d");
              const std::string g = room.newest_game();
              room.say("bob", "!accept " + g);
-             for (const std::string& c : {"pause " + g, "resume " + g, "extend " + g + " 1d",
-                                         std::string("ban @dave"), std::string("unban @dave"),
-                                         "adjudicate " + g + " 1-0"})
+             for (const std::string& c :
+                  {"pause " + g, "resume " + g, "extend " + g + " 1d", std::string("ban @dave"),
+                   std::string("unban @dave"), "adjudicate " + g + " 1-0"})
                  room.say("carol", "!mod " + c);
-             return std::vector<std::string>{"adjudicate #" + g + " 1-0", "ban @dave",
-                                             "extend #" + g + " 1d", "pause #" + g,
-                                             "resume #" + g, "unban @dave"};
+             return std::vector<std::string>{"adjudicate #" + g + " 1-0",
+                                             "ban @dave",
+                                             "extend #" + g + " 1d",
+                                             "pause #" + g,
+                                             "resume #" + g,
+                                             "unban @dave"};
          }},
         {"tourney",
          [&] {
@@ -381,10 +383,9 @@ TEST_CASE("Every action a moderator's rights made possible is in the moderator l
     };
     // Commands whose every use is of the author's own things, or reads only.
     const std::set<std::string> own_only{
-        "new",   "accept", "decline", "move",    "forecast", "peek",   "board",
-        "games", "history", "pgn",    "fen",     "resign",   "draw",   "takeback",
-        "rules", "verify", "help",    "link",    "invite",   "join",   "settings",
-        "vacation", "rating", "leaderboard"};
+        "new",     "accept", "decline", "move",   "forecast", "peek",     "board",  "games",
+        "history", "pgn",    "fen",     "resign", "draw",     "takeback", "rules",  "verify",
+        "help",    "link",   "invite",  "join",   "settings", "vacation", "rating", "leaderboard"};
     room.say("dave", "hello"); // known, to be banned
     for (const auto& command : bot::command_menu()) {
         INFO(command.name);
@@ -413,8 +414,7 @@ TEST_CASE("Control characters are not echoed, and invisible or direction-changin
     CHECK(out[0].find('\x1b') == std::string::npos);
     CHECK(out[0].find('\x07') == std::string::npos);
     CHECK(out[0].starts_with("dm alice: There is no command !zz[2j"));
-    CHECK(room.say("bob", "!zz\u202Eevil", true)[0].find("\u202E") ==
-          std::string::npos);
+    CHECK(room.say("bob", "!zz\u202Eevil", true)[0].find("\u202E") == std::string::npos);
 
     room.say("u1", "hello", false, "console", "ali\u200Bce");
     CHECK(room.store().player_by_account("console", "u1")->name == "ali\uFFFDce");
@@ -426,7 +426,8 @@ TEST_CASE("Control characters are not echoed, and invisible or direction-changin
           "g: ali\uFFFDce challenges @bob to FIDE chess, game #1. ali\uFFFDce would play White. "
           "Options: none. Clock: 3d per move; rated. @bob: answer !accept 1 or !decline 1.");
 
-    CHECK(bot::harmless_text("a\tb\nc\rd\x7f\xc2\x85" "e\u2028f") == "a\tb\ncdef");
+    CHECK(bot::harmless_text("a\tb\nc\rd\x7f\xc2\x85"
+                             "e\u2028f") == "a\tb\ncdef");
     CHECK(bot::harmless_text("\xff ok") == "\uFFFD ok");
     CHECK(bot::harmless_name("\u2066x\u2069\u00AD") == "\uFFFDx\uFFFD\uFFFD");
 }

@@ -1,12 +1,10 @@
 // One player, several platforms: !link joins an account of another platform to a player, and
 // !invite / !join make a channel of another platform follow a game. Posts of two platforms go
 // through one service and one store, as the daemon's lanes do.
+#include "../storage/temp_path.h"
 #include "ghostpost/bot/service.h"
 
-#include "../storage/temp_path.h"
-
 #include <catch2/catch.hpp>
-
 #include <regex>
 #include <string>
 #include <vector>
@@ -17,7 +15,9 @@ using ghostpost::testing::TempPath;
 
 namespace {
 
-std::int64_t fixed_clock() { return 1700000000; }
+std::int64_t fixed_clock() {
+    return 1700000000;
+}
 
 struct Account {
     std::string platform;
@@ -54,9 +54,8 @@ public:
         std::vector<std::string> out;
         for (const std::string platform : {"telegram", "discord"})
             for (const auto& e : store_->due(platform, 2000000000, 100)) {
-                out.push_back(platform + " " +
-                              (e.message.to_user ? "dm " : "") + e.message.destination + ": " +
-                              e.message.text +
+                out.push_back(platform + " " + (e.message.to_user ? "dm " : "") +
+                              e.message.destination + ": " + e.message.text +
                               (e.message.code.empty() ? "" : "\n" + e.message.code));
                 store_->mark_sent(e.id, 0);
             }
@@ -145,8 +144,8 @@ TEST_CASE("A game followed on another platform: replies in both channels, moves 
     auto out = chats.say(bob_tg, "!invite discord", "group");
     REQUIRE(out.size() == 2);
     const std::string code = code_in(out[0]);
-    CHECK(out[0] == "telegram dm 200: To follow game #1 in a discord channel, post !join " +
-                        code + " there within 15 minutes: it will get every public reply of the "
+    CHECK(out[0] == "telegram dm 200: To follow game #1 in a discord channel, post !join " + code +
+                        " there within 15 minutes: it will get every public reply of the "
                         "game, and its players may play from there.");
     CHECK(out[1] == "telegram group: @bob: I sent you the invitation code for game #1 privately.");
     CHECK(chats.say(carol_dc, "!join " + code) ==

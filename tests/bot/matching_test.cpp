@@ -1,7 +1,6 @@
 #include "ghostpost/bot/matching.h"
 
 #include <catch2/catch.hpp>
-
 #include <functional>
 #include <map>
 #include <random>
@@ -66,7 +65,8 @@ TEST_CASE("A matching of greatest weight prefers two light edges to one heavy on
           "weigh more",
           "[matching]") {
     // A path a-b-c-d: the middle edge weighs 5, the outer ones 3 each.
-    std::vector<WeightedEdge> edges{{0, 1, WideWeight(3)}, {1, 2, WideWeight(5)}, {2, 3, WideWeight(3)}};
+    std::vector<WeightedEdge> edges{
+        {0, 1, WideWeight(3)}, {1, 2, WideWeight(5)}, {2, 3, WideWeight(3)}};
     CHECK(max_weight_matching(4, edges) == std::vector<int>{1, 0, 3, 2});
     edges[1].weight = WideWeight(7);
     CHECK(max_weight_matching(4, edges) == std::vector<int>{-1, 2, 1, -1});
@@ -75,8 +75,10 @@ TEST_CASE("A matching of greatest weight prefers two light edges to one heavy on
 TEST_CASE("An odd cycle is shrunk into a blossom and the matching still finds the best edge out",
           "[matching]") {
     // A triangle 0-1-2 with a tail 2-3 and 3-4: the best uses 0-1, 2-3 or 0-1 and 3-4.
-    std::vector<WeightedEdge> edges{{0, 1, WideWeight(8)}, {1, 2, WideWeight(9)},
-                                    {0, 2, WideWeight(10)}, {2, 3, WideWeight(7)},
+    std::vector<WeightedEdge> edges{{0, 1, WideWeight(8)},
+                                    {1, 2, WideWeight(9)},
+                                    {0, 2, WideWeight(10)},
+                                    {2, 3, WideWeight(7)},
                                     {3, 4, WideWeight(2)}};
     const auto mate = max_weight_matching(5, edges);
     CHECK(total(mate, edges) == WideWeight(15));
@@ -98,8 +100,8 @@ TEST_CASE("Random graphs: the matching's weight equals the best found by trying 
                 // pack their criteria.
                 WideWeight w(1 + rng() % 20);
                 if (wide)
-                    w = WideWeight(1 + rng() % 3).shifted(300) + WideWeight(rng() % 1000).shifted(40) +
-                        WideWeight(1 + rng() % 7);
+                    w = WideWeight(1 + rng() % 3).shifted(300) +
+                        WideWeight(rng() % 1000).shifted(40) + WideWeight(1 + rng() % 7);
                 edges.push_back({a, b, w});
             }
         const auto mate = max_weight_matching(n, edges);

@@ -1,13 +1,11 @@
 // The outbox sender as every platform uses it, driven by a fake clock and a scripted platform:
 // what it keeps of a platform's failure, and when it tries again.
+#include "../storage/temp_path.h"
 #include "ghostpost/bot/daemon.h"
 #include "ghostpost/bot/log.h"
 #include "ghostpost/storage/sqlite.h"
 
-#include "../storage/temp_path.h"
-
 #include <catch2/catch.hpp>
-
 #include <deque>
 #include <iostream>
 #include <sstream>

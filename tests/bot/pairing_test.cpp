@@ -2,14 +2,14 @@
 #include "ghostpost/bot/rating.h"
 
 #include <catch2/catch.hpp>
-
 #include <set>
 
 using namespace ghostpost::bot;
 
 TEST_CASE("Glicko-2 reproduces Glickman's worked example", "[rating]") {
     Rating player{1500, 200, 0.06};
-    auto after = glicko2_update(player, {{{1400, 30, 0.06}, 1.0}, {{1550, 100, 0.06}, 0.0}, {{1700, 300, 0.06}, 0.0}});
+    auto after = glicko2_update(
+        player, {{{1400, 30, 0.06}, 1.0}, {{1550, 100, 0.06}, 0.0}, {{1700, 300, 0.06}, 0.0}});
     CHECK(after.rating == Approx(1464.06).margin(0.01));
     CHECK(after.deviation == Approx(151.52).margin(0.01));
     CHECK(after.volatility == Approx(0.05999).margin(0.00001));
@@ -35,7 +35,8 @@ TEST_CASE("Berger tables for six players match FIDE's second round", "[tournamen
     CHECK(rounds[1] == std::vector<Pairing>{{5, 3}, {4, 2}, {0, 1}});
 }
 
-TEST_CASE("A round robin meets every pair once, or twice with colours reversed", "[tournament][round-robin]") {
+TEST_CASE("A round robin meets every pair once, or twice with colours reversed",
+          "[tournament][round-robin]") {
     for (int n : {3, 4, 5, 8}) {
         for (bool twice : {false, true}) {
             std::multiset<std::pair<int, int>> pairs;
@@ -64,14 +65,16 @@ TEST_CASE("A round robin meets every pair once, or twice with colours reversed",
     }
 }
 
-TEST_CASE("A knockout of five players gives byes to the top three seeds", "[tournament][knockout]") {
+TEST_CASE("A knockout of five players gives byes to the top three seeds",
+          "[tournament][knockout]") {
     CHECK(knockout_first_round(5) == std::vector<Pairing>{{0, bye}, {3, 4}, {1, bye}, {2, bye}});
     CHECK(knockout_first_round(8) == std::vector<Pairing>{{0, 7}, {3, 4}, {1, 6}, {2, 5}});
 }
 
 TEST_CASE("Standings order by score, then Sonneborn-Berger in a round robin", "[tournament]") {
     // 0 beats 1, 1 beats 2, 2 beats 0: all on one point; 3 loses everything.
-    std::vector<PlayedGame> games{{0, 1, 1}, {1, 2, 1}, {2, 0, 1}, {0, 3, 1}, {1, 3, 1}, {3, 2, 0.5}};
+    std::vector<PlayedGame> games{{0, 1, 1}, {1, 2, 1}, {2, 0, 1},
+                                  {0, 3, 1}, {1, 3, 1}, {3, 2, 0.5}};
     auto table = standings(4, games, true);
     REQUIRE(table.size() == 4);
     CHECK(table[0].player == 0);

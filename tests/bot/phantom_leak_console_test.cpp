@@ -4,19 +4,17 @@
 // draw a Phantom, except the announcement of the move itself and the record shown at the end.
 // In every other game the players ask for boards as images: each public image must be, byte for
 // byte, the image of the true board with the Phantoms (and the mark of a Phantom's move) left out.
-#include "../storage/temp_path.h"
 #include "../rules/phantom_squares.h"
+#include "../storage/temp_path.h"
 #include "console_images.h"
-
 #include "ghostpost/render/png.h"
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
 #include "ghostpost/storage/sqlite.h"
 
-#include <catch2/catch.hpp>
-
 #include <algorithm>
 #include <array>
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <fstream>
 #include <random>
@@ -192,7 +190,8 @@ TEST_CASE("Random Phantom Chess games through the console never show the channel
                 // The announcement and the player's own post are public already, and so are
                 // the squares they name (a capture of a Phantom names its square).
                 for (const auto& sq : s.squares)
-                    if (s.announced.find(sq) == std::string::npos && s.typed.find(sq) == std::string::npos)
+                    if (s.announced.find(sq) == std::string::npos &&
+                        s.typed.find(sq) == std::string::npos)
                         CHECK(block.find(sq) == std::string::npos);
                 if (block.find("[image: board.png") == std::string::npos)
                     continue;

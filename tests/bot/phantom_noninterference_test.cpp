@@ -4,17 +4,15 @@
 // !history and !pgn) and every public image must be the same byte for byte in both runs, except
 // the Phantom moves' own texts (announced as the rules say) and refusals, which may be public
 // in one run and "refused; the reason was sent to you by direct message" in the other.
-#include "../storage/temp_path.h"
 #include "../rules/phantom_squares.h"
+#include "../storage/temp_path.h"
 #include "console_images.h"
-
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
 
-#include <catch2/catch.hpp>
-
 #include <algorithm>
 #include <array>
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <fstream>
 #include <random>
@@ -128,8 +126,8 @@ TEST_CASE("Two Phantom Chess runs that differ only in where the Phantoms are loo
             }
             if (roll <= 5) {
                 // A probe at a square where a Phantom of either run stands, refused in both runs.
-                std::vector<std::string> squares{Square(static_cast<int>(rng() % 8),
-                                                        static_cast<int>(rng() % 8)).name()};
+                std::vector<std::string> squares{
+                    Square(static_cast<int>(rng() % 8), static_cast<int>(rng() % 8)).name()};
                 for (const auto& g : game)
                     for (const auto& sq : phantom_squares(*g))
                         squares.push_back(sq);
@@ -172,8 +170,10 @@ TEST_CASE("Two Phantom Chess runs that differ only in where the Phantoms are loo
         }
 
         ghostpost::testing::TempPath db0("phantom-ni-a"), db1("phantom-ni-b");
-        const auto run0 = ghostpost::testing::run_console_keeping_images(input[0], db0.str(), "lobby");
-        const auto run1 = ghostpost::testing::run_console_keeping_images(input[1], db1.str(), "lobby");
+        const auto run0 =
+            ghostpost::testing::run_console_keeping_images(input[0], db0.str(), "lobby");
+        const auto run1 =
+            ghostpost::testing::run_console_keeping_images(input[1], db1.str(), "lobby");
         const auto out0 = public_chunks(run0.output);
         const auto out1 = public_chunks(run1.output);
         REQUIRE(out0.size() == probe_post.size() + 1);
@@ -208,11 +208,11 @@ namespace {
 // What a post of the generalised test is, and so which of its replies may differ between the
 // two runs (they differ only in where Black's Phantom is).
 enum class PostKind {
-    Same,            // everything anyone but Black is told must be the same
-    BlackPhantom,    // Black's Phantom moved: its announcement is masked, the rest the same
-    OwnerCard,       // a peek by White, or White's Phantom moved: White's DM shows Black's card
-    Dispute,         // White's move is legal on White's board, refused for Black's Phantom:
-                     // the channel hears the same, White's DM gives the card's reason
+    Same,         // everything anyone but Black is told must be the same
+    BlackPhantom, // Black's Phantom moved: its announcement is masked, the rest the same
+    OwnerCard,    // a peek by White, or White's Phantom moved: White's DM shows Black's card
+    Dispute,      // White's move is legal on White's board, refused for Black's Phantom:
+                  // the channel hears the same, White's DM gives the card's reason
 };
 
 // The replies to each post sent to anyone but Black (the channel, alice, carol), split at the
@@ -312,9 +312,9 @@ TEST_CASE("Two Phantom Chess runs that differ only in Black's Phantom tell White
                 continue;
             }
             if (roll == 1) {
-                const std::array<std::string, 5> spectator{"#lobby carol: !board", "#lobby carol: !history",
-                                                           "#lobby carol: !pgn", "@dm carol: !board 1",
-                                                           "@dm alice: !board"};
+                const std::array<std::string, 5> spectator{
+                    "#lobby carol: !board", "#lobby carol: !history", "#lobby carol: !pgn",
+                    "@dm carol: !board 1", "@dm alice: !board"};
                 both(spectator[rng() % spectator.size()], PostKind::Same);
                 continue;
             }
@@ -325,11 +325,13 @@ TEST_CASE("Two Phantom Chess runs that differ only in Black's Phantom tell White
                     if (a.text[0] == 'F' && quiet(a.text))
                         ph[r].push_back(a);
             if (!white && roll <= 4 && !ph[0].empty() && !ph[1].empty()) {
-                std::array<NotatedAction, 2> pick{ph[0][rng() % ph[0].size()], ph[1][rng() % ph[1].size()]};
+                std::array<NotatedAction, 2> pick{ph[0][rng() % ph[0].size()],
+                                                  ph[1][rng() % ph[1].size()]};
                 bool ok = true;
                 for (std::size_t r = 0; r < 2 && ok; ++r) {
                     auto trial = game[r]->clone();
-                    ok = trial->apply(mover, pick[r].action, no_dice).ok() && !trial->outcome().over();
+                    ok = trial->apply(mover, pick[r].action, no_dice).ok() &&
+                         !trial->outcome().over();
                 }
                 if (ok) {
                     for (std::size_t r = 0; r < 2; ++r)
@@ -347,7 +349,8 @@ TEST_CASE("Two Phantom Chess runs that differ only in Black's Phantom tell White
                 const auto seen = game[0]->seen_actions(mover);
                 if (white)
                     REQUIRE(seen_texts(*game[0], mover) == seen_texts(*game[1], mover));
-                std::vector<std::string> squares{Square(static_cast<int>(rng() % 8), static_cast<int>(rng() % 8)).name()};
+                std::vector<std::string> squares{
+                    Square(static_cast<int>(rng() % 8), static_cast<int>(rng() % 8)).name()};
                 for (const auto& g : game)
                     for (const auto& sq : phantom_squares(*g))
                         squares.push_back(sq);
@@ -370,8 +373,10 @@ TEST_CASE("Two Phantom Chess runs that differ only in Black's Phantom tell White
                     // A quiet move on the mover's board written as a capture.
                     std::vector<std::string> quiet_moves;
                     for (const auto& a : seen)
-                        if (a.action.kind == ActionKind::Move && a.action.piece != PieceKind::Pawn &&
-                            a.action.piece != PieceKind::Phantom && quiet(a.text) && a.text[0] != 'O')
+                        if (a.action.kind == ActionKind::Move &&
+                            a.action.piece != PieceKind::Pawn &&
+                            a.action.piece != PieceKind::Phantom && quiet(a.text) &&
+                            a.text[0] != 'O')
                             quiet_moves.push_back(strip_annotations(a.text));
                     if (!quiet_moves.empty()) {
                         typed = quiet_moves[rng() % quiet_moves.size()];
@@ -396,7 +401,8 @@ TEST_CASE("Two Phantom Chess runs that differ only in Black's Phantom tell White
                         return false;
                     if (parts && parts->castle != 0 &&
                         std::any_of(seen.begin(), seen.end(), [&](const auto& a) {
-                            return strip_annotations(a.text) == (parts->castle == 1 ? "O-O" : "O-O-O");
+                            return strip_annotations(a.text) ==
+                                   (parts->castle == 1 ? "O-O" : "O-O-O");
                         }))
                         return false;
                 }
@@ -405,7 +411,8 @@ TEST_CASE("Two Phantom Chess runs that differ only in Black's Phantom tell White
                         return false;
                     bool hidden = false;
                     for (const auto& g : game)
-                        hidden = hidden || !parse_action(*g, mover, typed).error().private_detail.empty();
+                        hidden = hidden ||
+                                 !parse_action(*g, mover, typed).error().private_detail.empty();
                     if (hidden)
                         return false; // Black's own Phantom is the reason: Black's business
                 }
@@ -429,7 +436,8 @@ TEST_CASE("Two Phantom Chess runs that differ only in Black's Phantom tell White
                 bool ongoing = true;
                 for (const auto& g : game) {
                     auto trial = g->clone();
-                    ongoing = ongoing && trial->apply(mover, a.action, no_dice).ok() && !trial->outcome().over();
+                    ongoing = ongoing && trial->apply(mover, a.action, no_dice).ok() &&
+                              !trial->outcome().over();
                 }
                 if (ongoing)
                     common.push_back(a);
@@ -443,8 +451,10 @@ TEST_CASE("Two Phantom Chess runs that differ only in Black's Phantom tell White
         }
 
         ghostpost::testing::TempPath db0("phantom-ni2-a"), db1("phantom-ni2-b");
-        const auto run0 = ghostpost::testing::run_console_keeping_images(input[0], db0.str(), "lobby");
-        const auto run1 = ghostpost::testing::run_console_keeping_images(input[1], db1.str(), "lobby");
+        const auto run0 =
+            ghostpost::testing::run_console_keeping_images(input[0], db0.str(), "lobby");
+        const auto run1 =
+            ghostpost::testing::run_console_keeping_images(input[1], db1.str(), "lobby");
         const auto out0 = chunks_for_all_but_black(run0.output);
         const auto out1 = chunks_for_all_but_black(run1.output);
         REQUIRE(out0.size() == kinds.size() + 1);

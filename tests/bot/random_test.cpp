@@ -1,7 +1,6 @@
 #include "ghostpost/bot/random.h"
 
 #include <catch2/catch.hpp>
-
 #include <numeric>
 
 using ghostpost::bot::SeededRandom;

@@ -1,14 +1,12 @@
 // Community scale (issue #16) through the service: each game's stored deadline follows its
 // clocks, so the time-driven job reads only the games due, and a post costs one durable commit
 // (its delivery one more per round).
+#include "../storage/temp_path.h"
 #include "ghostpost/bot/daemon.h"
 #include "ghostpost/bot/service.h"
 #include "ghostpost/storage/sqlite.h"
 
-#include "../storage/temp_path.h"
-
 #include <catch2/catch.hpp>
-
 #include <optional>
 #include <string>
 

@@ -1,12 +1,10 @@
+#include "../storage/temp_path.h"
 #include "ghostpost/bot/console.h"
 #include "ghostpost/bot/daemon.h"
 #include "ghostpost/bot/log.h"
 #include "ghostpost/bot/service.h"
 
-#include "../storage/temp_path.h"
-
 #include <catch2/catch.hpp>
-
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -48,9 +46,7 @@ public:
             }
         });
     }
-    void relaxed_transaction(const std::function<void()>& w) override {
-        s_.relaxed_transaction(w);
-    }
+    void relaxed_transaction(const std::function<void()>& w) override { s_.relaxed_transaction(w); }
     bool post_handled(const std::string& p, const std::string& c, const std::string& m) override {
         return s_.post_handled(p, c, m);
     }
@@ -293,7 +289,9 @@ std::vector<std::string> drain_texts(storage::Store& store) {
     return out;
 }
 
-std::int64_t fixed_clock() { return 1700000000; }
+std::int64_t fixed_clock() {
+    return 1700000000;
+}
 
 // A started game #1 of chess between alice (White) and bob.
 void start_game(Service& service, storage::Store& store) {

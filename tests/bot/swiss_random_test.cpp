@@ -5,7 +5,6 @@
 #include "swiss_reference.h"
 
 #include <catch2/catch.hpp>
-
 #include <functional>
 #include <map>
 #include <random>
@@ -165,7 +164,9 @@ void check_absolute(const SwissRound& r, const std::vector<SwissBoard>& boards) 
         CHECK(std::find(w.opponents.begin(), w.opponents.end(), k.player) == w.opponents.end());
         // C.04.1: colour difference within ±2, never three times the same colour in a row,
         // except for topscorers and their opponents in the last round.
-        auto top = [&](const SwissPlayer& p) { return r.round == r.rounds && p.score * 2 > r.rounds - 1; };
+        auto top = [&](const SwissPlayer& p) {
+            return r.round == r.rounds && p.score * 2 > r.rounds - 1;
+        };
         if (top(w) || top(k))
             continue;
         for (const auto& [p, c] : {std::pair{&w, Colour::White}, std::pair{&k, Colour::Black}}) {
@@ -202,9 +203,9 @@ TEST_CASE("Random Swiss events of 30 players over 9 rounds keep every absolute c
                 ev.withdrawn[u(ev.roll(30))] = true;
                 ev.withdrawn[u(ev.roll(30))] = true;
             }
-            away.erase(std::remove_if(away.begin(), away.end(),
-                                      [&](int p) { return ev.withdrawn[u(p)]; }),
-                       away.end());
+            away.erase(
+                std::remove_if(away.begin(), away.end(), [&](int p) { return ev.withdrawn[u(p)]; }),
+                away.end());
             const SwissRound field = ev.field(away);
             const auto boards = swiss_round(field);
             if (!boards) {
@@ -349,7 +350,7 @@ TEST_CASE("Crowded brackets where many pairs are barred take the exchange and tr
                 sp.score = p < 3 ? 2.0 : p < 5 ? 1.5 : 1.0;
             const int games = kind == 2 ? 6 : 3;
             for (int g = 0; g < games; ++g)
-                sp.colours.push_back(plain    ? (g % 2 ? Colour::Black : Colour::White)
+                sp.colours.push_back(plain     ? (g % 2 ? Colour::Black : Colour::White)
                                      : roll(2) ? Colour::White
                                                : Colour::Black);
             if (!plain) {
@@ -366,10 +367,10 @@ TEST_CASE("Crowded brackets where many pairs are barred take the exchange and tr
                 // Kind 5: most of S1 cannot meet S2, so pairs form inside both halves; kind 6:
                 // some of the top group cannot meet the group below it.
                 const int barred = kind == 0 || kind == 3 ? (across ? 75 : 10)
-                                   : kind == 4           ? 50
-                                   : kind == 5           ? (across && a > 0 ? 90 : 30)
-                                   : kind == 6           ? (a < 3 && b >= 3 && b < 5 ? 60 : 25)
-                                                         : 35;
+                                   : kind == 4            ? 50
+                                   : kind == 5            ? (across && a > 0 ? 90 : 30)
+                                   : kind == 6            ? (a < 3 && b >= 3 && b < 5 ? 60 : 25)
+                                                          : 35;
                 if (roll(100) < barred) {
                     r.players[u(a)].opponents.push_back(b);
                     r.players[u(b)].opponents.push_back(a);

@@ -60,9 +60,10 @@ inline std::vector<std::pair<std::vector<int>, std::vector<int>>> exchanges(int 
             const int dx = sum(x.second) - sum(x.first), dy = sum(y.second) - sum(y.first);
             if (dx != dy)
                 return dx < dy;
-            std::vector<int> ox(x.first.rbegin(), x.first.rend()), oy(y.first.rbegin(), y.first.rend());
+            std::vector<int> ox(x.first.rbegin(), x.first.rend()),
+                oy(y.first.rbegin(), y.first.rend());
             if (ox != oy)
-                return ox > oy; // the higher BSN leaving S1 first
+                return ox > oy;         // the higher BSN leaving S1 first
             return x.second < y.second; // the lower BSN entering S1 first
         });
         out.insert(out.end(), level.begin(), level.end());
@@ -255,7 +256,8 @@ private:
         if (std::find(met.begin(), met.end(), e_[u(b)]->player) != met.end())
             return false;
         return top_[u(a)] || top_[u(b)] || pref_[u(a)].strength != Preference::Absolute ||
-               pref_[u(b)].strength != Preference::Absolute || pref_[u(a)].colour != pref_[u(b)].colour;
+               pref_[u(b)].strength != Preference::Absolute ||
+               pref_[u(a)].colour != pref_[u(b)].colour;
     }
 
     // The lowest score a bye can have in a complete pairing of `set` (-1 when even and
@@ -285,7 +287,9 @@ private:
         min_bye_[set] = best;
         return best;
     }
-    bool complete(std::uint32_t set) { return min_bye(set) != std::numeric_limits<double>::infinity(); }
+    bool complete(std::uint32_t set) {
+        return min_bye(set) != std::numeric_limits<double>::infinity();
+    }
 
     static std::vector<double> desc(std::vector<double> v) {
         std::sort(v.begin(), v.end(), std::greater<>());
@@ -365,11 +369,13 @@ private:
         const std::uint32_t rest = c.floaters | (b.below);
         if (!complete(rest))
             return std::nullopt;
-        auto is_mdp = [&](int a) { return std::find(b.mdps.begin(), b.mdps.end(), a) != b.mdps.end(); };
+        auto is_mdp = [&](int a) {
+            return std::find(b.mdps.begin(), b.mdps.end(), a) != b.mdps.end();
+        };
         Value v;
         const double bye = min_bye(rest);
-        v.push_back({bye});                                               // C5
-        v.push_back({static_cast<double>(std::popcount(c.floaters))});     // C6
+        v.push_back({bye});                                            // C5
+        v.push_back({static_cast<double>(std::popcount(c.floaters))}); // C6
         std::vector<double> fl;
         for (int a = 0; a < n_; ++a)
             if (c.floaters >> a & 1U)
@@ -432,10 +438,10 @@ private:
                 }
             }
         }
-        v.push_back({res_down[0]}); // C14
-        v.push_back({opp_up[0]});   // C15
-        v.push_back({res_down[1]}); // C16
-        v.push_back({opp_up[1]});   // C17
+        v.push_back({res_down[0]});   // C14
+        v.push_back({opp_up[0]});     // C15
+        v.push_back({res_down[1]});   // C16
+        v.push_back({opp_up[1]});     // C17
         v.push_back(desc(mdp_sd[0])); // C18
         v.push_back(desc(opp_sd[0])); // C19
         v.push_back(desc(mdp_sd[1])); // C20
@@ -445,9 +451,9 @@ private:
 
     // Every candidate of a homogeneous (sub-)bracket `pool` with n1 pairs, in the handbook's
     // order, given to `take` with the players left unpaired.
-    void homogeneous(const std::vector<int>& pool, int n1,
-                     const std::function<void(const std::vector<std::pair<int, int>>&,
-                                              std::uint32_t)>& take) {
+    void homogeneous(
+        const std::vector<int>& pool, int n1,
+        const std::function<void(const std::vector<std::pair<int, int>>&, std::uint32_t)>& take) {
         const int size = static_cast<int>(pool.size());
         std::vector<std::pair<std::vector<int>, std::vector<int>>> order{{{}, {}}};
         for (auto& x : exchanges(n1, size))
@@ -504,7 +510,9 @@ private:
         std::vector<double> best_key;
         std::vector<std::pair<int, int>> cur;
         std::uint32_t used = 0;
-        auto is_mdp = [&](int a) { return std::find(b.mdps.begin(), b.mdps.end(), a) != b.mdps.end(); };
+        auto is_mdp = [&](int a) {
+            return std::find(b.mdps.begin(), b.mdps.end(), a) != b.mdps.end();
+        };
         std::function<void(std::size_t)> go = [&](std::size_t i) {
             if (i == all.size()) {
                 std::uint32_t floaters = 0;
@@ -522,7 +530,8 @@ private:
                 const std::uint32_t rest = floaters | b.below;
                 if (!complete(rest))
                     return;
-                std::vector<double> key{min_bye(rest), static_cast<double>(std::popcount(floaters))};
+                std::vector<double> key{min_bye(rest),
+                                        static_cast<double>(std::popcount(floaters))};
                 for (double s : desc(fl))
                     key.push_back(s);
                 if (!best.any || key < best_key) {
@@ -594,12 +603,11 @@ private:
                     for (int r : b.residents)
                         if (std::find(t.begin(), t.end(), r) == t.end())
                             rem.push_back(r);
-                    homogeneous(rem, sh.max_pairs - sh.m1,
-                                [&](const auto& more, std::uint32_t fl) {
-                                    auto all = pairs;
-                                    all.insert(all.end(), more.begin(), more.end());
-                                    consider({all, fl | limbo_mask});
-                                });
+                    homogeneous(rem, sh.max_pairs - sh.m1, [&](const auto& more, std::uint32_t fl) {
+                        auto all = pairs;
+                        all.insert(all.end(), more.begin(), more.end());
+                        consider({all, fl | limbo_mask});
+                    });
                 }
                 return;
             }

@@ -3,7 +3,6 @@
 #include "swiss_reference.h"
 
 #include <catch2/catch.hpp>
-
 #include <sstream>
 
 using namespace ghostpost::bot;

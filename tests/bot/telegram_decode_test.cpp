@@ -32,7 +32,9 @@ json update(std::int64_t update_id, const json& from, const std::string& text,
     return {{"update_id", update_id}, {"message", message}};
 }
 
-DecodedUpdate decode(const json& u) { return decode_update(u.dump(), "ghostpost_bot"); }
+DecodedUpdate decode(const json& u) {
+    return decode_update(u.dump(), "ghostpost_bot");
+}
 
 } // namespace
 
@@ -61,9 +63,9 @@ TEST_CASE("an @username is a mention found at its UTF-16 offset, past an emoji",
           "[telegram][identity]") {
     // "🎲" is two UTF-16 units and four bytes, "é" one unit and two bytes: @bob starts at
     // unit 16, byte 19.
-    const DecodedUpdate d = decode(update(
-        500, user(77, "Alice", "alice"), "\xF0\x9F\x8E\xB2 \xC3\xA9 !new chess @bob white",
-        json::array({{{"type", "mention"}, {"offset", 16}, {"length", 4}}})));
+    const DecodedUpdate d = decode(
+        update(500, user(77, "Alice", "alice"), "\xF0\x9F\x8E\xB2 \xC3\xA9 !new chess @bob white",
+               json::array({{{"type", "mention"}, {"offset", 16}, {"length", 4}}})));
     CHECK(d.problem.empty());
     REQUIRE(d.post.mentions.size() == 1);
     CHECK(d.post.mentions[0].handle == "bob");
@@ -76,14 +78,11 @@ TEST_CASE("a text_mention names the account by id, and mentions come in the text
     // "!mod ban Dave 🎲 @carol": Dave at unit 9, @carol at unit 17; listed out of order.
     json dave = user(99, "Dave");
     dave["last_name"] = "Null";
-    const DecodedUpdate d =
-        decode(update(500, user(1, "Mo", "mo"), "!mod ban Dave \xF0\x9F\x8E\xB2 @carol",
-                      json::array({{{"type", "mention"}, {"offset", 17}, {"length", 6}},
-                                   {{"type", "bold"}, {"offset", 0}, {"length", 4}},
-                                   {{"type", "text_mention"},
-                                    {"offset", 9},
-                                    {"length", 4},
-                                    {"user", dave}}})));
+    const DecodedUpdate d = decode(update(
+        500, user(1, "Mo", "mo"), "!mod ban Dave \xF0\x9F\x8E\xB2 @carol",
+        json::array({{{"type", "mention"}, {"offset", 17}, {"length", 6}},
+                     {{"type", "bold"}, {"offset", 0}, {"length", 4}},
+                     {{"type", "text_mention"}, {"offset", 9}, {"length", 4}, {"user", dave}}})));
     CHECK(d.problem.empty());
     REQUIRE(d.post.mentions.size() == 2);
     CHECK(d.post.mentions[0].user_id == "99");
@@ -92,12 +91,12 @@ TEST_CASE("a text_mention names the account by id, and mentions come in the text
     CHECK(d.post.mentions[1].handle == "carol");
     CHECK(d.post.mentions[1].user_id.empty());
 
-    const DecodedUpdate with_handle = decode(
-        update(501, user(1, "Mo", "mo"), "!accept Bob",
-               json::array({{{"type", "text_mention"},
-                             {"offset", 8},
-                             {"length", 3},
-                             {"user", user(8, "Bob", "bob")}}})));
+    const DecodedUpdate with_handle =
+        decode(update(501, user(1, "Mo", "mo"), "!accept Bob",
+                      json::array({{{"type", "text_mention"},
+                                    {"offset", 8},
+                                    {"length", 3},
+                                    {"user", user(8, "Bob", "bob")}}})));
     REQUIRE(with_handle.post.mentions.size() == 1);
     CHECK(with_handle.post.mentions[0].handle == "bob");
     CHECK(with_handle.post.mentions[0].user_id == "8");
@@ -114,9 +113,9 @@ TEST_CASE("an entity that is not an @handle, or cuts a character, names nobody",
     CHECK(not_handle.post.text == "!new chess @bob");
 
     // Offsets inside a surrogate pair or past the end: the update is malformed.
-    const DecodedUpdate split = decode(
-        update(501, user(77, "Alice", "alice"), "\xF0\x9F\x8E\xB2@bob",
-               json::array({{{"type", "mention"}, {"offset", 1}, {"length", 5}}})));
+    const DecodedUpdate split =
+        decode(update(501, user(77, "Alice", "alice"), "\xF0\x9F\x8E\xB2@bob",
+                      json::array({{{"type", "mention"}, {"offset", 1}, {"length", 5}}})));
     CHECK(split.problem == "message.entities[] cuts a character in two");
     CHECK(split.post.text.empty());
     CHECK(split.post.mentions.empty());
@@ -154,8 +153,12 @@ TEST_CASE("names are UTF-8-checked, freed of controls and capped; odd usernames 
     CHECK(d.post.author_handle.empty());
 
     // "\u202E" reverses what follows in a reply; a newline would forge a line.
-    const DecodedUpdate bidi =
-        decode(update(501, user(78, "evil\xE2\x80\xAE" "eno\nx", std::string(33, 'b')), "hi"));
+    const DecodedUpdate bidi = decode(update(501,
+                                             user(78,
+                                                  "evil\xE2\x80\xAE"
+                                                  "eno\nx",
+                                                  std::string(33, 'b')),
+                                             "hi"));
     CHECK(bidi.post.author_name == "evil eno x");
     CHECK(bidi.post.author_handle.empty());
 }
@@ -169,11 +172,13 @@ TEST_CASE("invalid UTF-8 in a name is replaced, and the batch is still read",
     // bytes rather than refuse every update behind this one.
     http.raw(200, "{\"ok\":true,\"result\":[{\"update_id\":9,\"message\":{\"message_id\":3,"
                   "\"date\":1,\"chat\":{\"id\":-5,\"type\":\"group\"},\"from\":{\"id\":8,"
-                  "\"is_bot\":false,\"first_name\":\"b\xFF" "ob\",\"username\":\"bob\"},"
+                  "\"is_bot\":false,\"first_name\":\"b\xFF"
+                  "ob\",\"username\":\"bob\"},"
                   "\"text\":\"!games\"}}]}");
     const auto posts = telegram.poll("9", std::chrono::seconds(1));
     REQUIRE(posts.size() == 1);
-    CHECK(posts[0].author_name == "b\xEF\xBF\xBD" "ob");
+    CHECK(posts[0].author_name == "b\xEF\xBF\xBD"
+                                  "ob");
     CHECK(posts[0].author_handle == "bob");
     CHECK(posts[0].text == "!games");
 }
@@ -194,8 +199,10 @@ TEST_CASE("a malformed update is logged and skipped with its cursor, never throw
     json from_string = update(503, user(77, "Alice", "alice"), "e4");
     from_string["message"]["from"] = "alice";
     const json good = update(505, user(8, "Bob", "bob"), "!accept");
-    http.answer(200, ok_updates({bad_id, no_chat, text_number, from_string,
-                                 {{"message", {{"message_id", 1}}}}, good}));
+    http.answer(
+        200,
+        ok_updates(
+            {bad_id, no_chat, text_number, from_string, {{"message", {{"message_id", 1}}}}, good}));
 
     const auto posts = telegram.poll("500", std::chrono::seconds(1));
     log::set_sink(std::cerr);
@@ -278,7 +285,9 @@ TEST_CASE("a lone surrogate escaped in a name is replaced, and the update is sti
     CHECK(d.problem.empty());
     CHECK(d.post.text == "!games");
     CHECK(d.post.author_handle == "dora");
-    CHECK(d.post.author_name == "a\xEF\xBF\xBD" "b\xEF\xBF\xBD" "c\xF0\x9F\x98\x80");
+    CHECK(d.post.author_name == "a\xEF\xBF\xBD"
+                                "b\xEF\xBF\xBD"
+                                "c\xF0\x9F\x98\x80");
     // An escaped backslash before "u" is no escape at all.
     std::string literal = update(601, user(91, "NAME", "eve"), "!games").dump();
     literal.replace(literal.find("NAME"), 4, "x\\\\ud800");

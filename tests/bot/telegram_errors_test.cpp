@@ -53,8 +53,7 @@ TEST_CASE("a 400 that echoes the URL never carries the token into a delivery or 
     CHECK(std::string(e.what()).starts_with("getUpdates: 400 Bad Request: can't parse "));
 }
 
-TEST_CASE("a 100 KB description is capped in the delivery and in the error",
-          "[telegram][errors]") {
+TEST_CASE("a 100 KB description is capped in the delivery and in the error", "[telegram][errors]") {
     FakeSteady clock;
     CannedHttp http;
     TelegramPlatform telegram(http, canned_options(clock));

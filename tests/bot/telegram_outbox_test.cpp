@@ -77,7 +77,9 @@ struct Fixture {
     OutboxSender sender;
 };
 
-Pacing ScriptedPlatform::pacing() const { return Fixture::pacing(); }
+Pacing ScriptedPlatform::pacing() const {
+    return Fixture::pacing();
+}
 
 } // namespace
 
@@ -208,8 +210,8 @@ TEST_CASE("a refused private reply posts the service's notice in the game's chan
     CHECK(f.sender.send_due() == 0); // refused; the notice is queued for the next round
     CHECK(f.sender.send_due() == 1);
     // The secret was refused; the notice went to the channel, not the secret.
-    CHECK(f.platform.sent ==
-          std::vector<std::string>{"88:Game #3: your Phantom stands on d5", "-100:@bob: open a private chat with me"});
+    CHECK(f.platform.sent == std::vector<std::string>{"88:Game #3: your Phantom stands on d5",
+                                                      "-100:@bob: open a private chat with me"});
     f.now += 30;
     f.steady += std::chrono::seconds(30);
     f.platform.outcomes.push_back({Delivery::Status::Blocked, {}, "403"});

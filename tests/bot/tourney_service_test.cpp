@@ -262,11 +262,10 @@ TEST_CASE("Mistaken tournament commands get one reply and change nothing", "[bot
           "starting with a letter. Use: !tourney create <name> <variant> "
           "<roundrobin|double|swiss|knockout> [rounds=N] [tc=...] [next=auto|manual] "
           "[schedule=rounds|allatonce]");
-    CHECK(
-        one("amy", "!tourney create cup chess league") ==
-        "#lobby There is no format \"league\": roundrobin, double, swiss or knockout. Use: "
-        "!tourney create <name> <variant> <roundrobin|double|swiss|knockout> [rounds=N] [tc=...] "
-        "[next=auto|manual] [schedule=rounds|allatonce]");
+    CHECK(one("amy", "!tourney create cup chess league") ==
+          "#lobby There is no format \"league\": roundrobin, double, swiss or knockout. Use: "
+          "!tourney create <name> <variant> <roundrobin|double|swiss|knockout> [rounds=N] [tc=...] "
+          "[next=auto|manual] [schedule=rounds|allatonce]");
     CHECK(one("amy", "!tourney create cup chess swiss rounds=0") ==
           "#lobby rounds= takes a number from 1 to 30. Use: !tourney create <name> <variant> "
           "<roundrobin|double|swiss|knockout> [rounds=N] [tc=...] [next=auto|manual] "
@@ -282,8 +281,9 @@ TEST_CASE("Mistaken tournament commands get one reply and change nothing", "[bot
           "manual (it waits for !tourney next [name]). Use: !tourney create <name> <variant> "
           "<roundrobin|double|swiss|knockout> [rounds=N] [tc=...] [next=auto|manual] "
           "[schedule=rounds|allatonce]");
-    CHECK(one("amy", "!tourney create cup chess roundrobin schedule=soon").rfind(
-              "#lobby schedule= takes rounds (one round after another) or allatonce", 0) == 0);
+    CHECK(one("amy", "!tourney create cup chess roundrobin schedule=soon")
+              .rfind("#lobby schedule= takes rounds (one round after another) or allatonce", 0) ==
+          0);
     CHECK(one("amy", "!tourney create cup chess knockout rounds=2")
               .find("rounds= is for a Swiss only") != std::string::npos);
     CHECK_FALSE(lobby.store().tournament_by_name("console", "cup").has_value());
@@ -318,11 +318,11 @@ TEST_CASE("A double round robin of three plays six rounds, each with one player 
         const auto replies = finish_round(lobby, round, true);
         if (round < 6) {
             // The round's last result starts the next one: no !tourney next.
-            const auto complete = std::find(
-                replies.begin(), replies.end(),
-                "#lobby Round " + std::to_string(round) + " of cup is complete; round " +
-                    std::to_string(round + 1) + " starts now. Standings after round " +
-                    std::to_string(round) + ":");
+            const auto complete =
+                std::find(replies.begin(), replies.end(),
+                          "#lobby Round " + std::to_string(round) + " of cup is complete; round " +
+                              std::to_string(round + 1) + " starts now. Standings after round " +
+                              std::to_string(round) + ":");
             REQUIRE(complete != replies.end());
             REQUIRE(complete + 1 != replies.end());
             CHECK(complete[1].rfind("#lobby cup, round " + std::to_string(round + 1) +
@@ -423,11 +423,13 @@ TEST_CASE("A round robin all at once starts every game together, says so once to
     replies = lobby.post("cal", "!resign 1");
     REQUIRE(replies.size() == 3);
     // Everyone beat one and lost to one: the seed decides.
-    CHECK(replies[2] == "#lobby cup is over: @amy wins with 1 point on tie-break. Final standings:");
+    CHECK(replies[2] ==
+          "#lobby cup is over: @amy wins with 1 point on tie-break. Final standings:");
     CHECK(lobby.store().tournament(t.id)->status == storage::TournamentStatus::Finished);
 }
 
-TEST_CASE("A Swiss keeps the colour it drew and the float each board gave", "[bot][tournament][swiss]") {
+TEST_CASE("A Swiss keeps the colour it drew and the float each board gave",
+          "[bot][tournament][swiss]") {
     Lobby lobby;
     run_start(lobby, "swiss", {"ann", "ben", "cat", "dan", "eve"}, " rounds=2");
     auto t = lobby.store().tournament_by_name("console", "cup").value();

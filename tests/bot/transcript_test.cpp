@@ -3,7 +3,6 @@
 #include "../storage/temp_path.h"
 
 #include <catch2/catch.hpp>
-
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -59,7 +58,8 @@ std::string run_transcript(const std::string& name) {
 
 void check_transcript(const std::string& name) {
     std::string got = run_transcript(name);
-    std::string want = read_file(std::string(GHOSTPOST_TEST_DATA) + "/transcripts/" + name + ".out");
+    std::string want =
+        read_file(std::string(GHOSTPOST_TEST_DATA) + "/transcripts/" + name + ".out");
     CHECK(got == want);
 }
 
@@ -69,9 +69,13 @@ TEST_CASE("A full game of chess ends in checkmate", "[bot][transcript]") {
     check_transcript("checkmate");
 }
 
-TEST_CASE("A draw offer is accepted", "[bot][transcript]") { check_transcript("draw"); }
+TEST_CASE("A draw offer is accepted", "[bot][transcript]") {
+    check_transcript("draw");
+}
 
-TEST_CASE("A player resigns", "[bot][transcript]") { check_transcript("resign"); }
+TEST_CASE("A player resigns", "[bot][transcript]") {
+    check_transcript("resign");
+}
 
 TEST_CASE("Illegal, ambiguous and garbled posts are answered and change nothing",
           "[bot][transcript]") {
@@ -104,7 +108,8 @@ TEST_CASE("Help, rules, settings, games, history and PGN answer", "[bot][transcr
     check_transcript("information");
 }
 
-TEST_CASE("Phantom Chess games keep the Phantoms out of the channel and publish the full record at the end",
+TEST_CASE("Phantom Chess games keep the Phantoms out of the channel and publish the full record at "
+          "the end",
           "[bot][transcript][variant:phantom]") {
     check_transcript("phantom");
 }
@@ -124,8 +129,9 @@ TEST_CASE("The console keeps the time moved on by ~ wait when it is started agai
     check_transcript("console_time");
 }
 
-TEST_CASE("Haunted Chess games play the inventor's worked game, spirit moves and a spirit pawn's rebirth",
-          "[bot][transcript][variant:haunted]") {
+TEST_CASE(
+    "Haunted Chess games play the inventor's worked game, spirit moves and a spirit pawn's rebirth",
+    "[bot][transcript][variant:haunted]") {
     check_transcript("haunted");
 }
 

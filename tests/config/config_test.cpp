@@ -45,8 +45,7 @@ std::string error_of_claimed(std::string_view text, const std::vector<PlatformCl
 } // namespace
 
 TEST_CASE("a full configuration is read into typed settings", "[config]") {
-    const auto settings =
-        parse(R"(
+    const auto settings = parse(R"(
 [bot]
 command_prefix = "/"
 moderators = ["telegram:42", "console:alice"]
@@ -64,7 +63,7 @@ max_open_challenges = 3
 [storage]
 path = "/var/lib/ghostpost/games.sqlite"
 )",
-              "ghostpost.toml", fake_environment({}));
+                                "ghostpost.toml", fake_environment({}));
     CHECK(settings.command_prefix == "/");
     CHECK(settings.moderators == std::vector<std::string>{"telegram:42", "console:alice"});
     CHECK(settings.log_level == LogLevel::Debug);
@@ -129,7 +128,8 @@ TEST_CASE("load reads a file and reports an unreadable one", "[config]") {
 
 TEST_CASE("[metrics] listen is read and checked like [web] listen", "[config]") {
     const auto env = fake_environment({});
-    CHECK(parse("[storage]\npath = \"x\"\n[metrics]\nlisten = \"[::1]:9464\"\n", "ghostpost.toml", env)
+    CHECK(parse("[storage]\npath = \"x\"\n[metrics]\nlisten = \"[::1]:9464\"\n", "ghostpost.toml",
+                env)
               .metrics.listen == "[::1]:9464");
     CHECK(error_of("[storage]\npath = \"x\"\n[metrics]\nlisten = \"9464\"\n", env) ==
           "ghostpost.toml:4: metrics.listen: must be host:port, e.g. \"127.0.0.1:9464\"");
@@ -142,9 +142,8 @@ TEST_CASE("a claimed [platform.<name>] table is handed through unread, an unclai
     const auto env = fake_environment({});
     const std::vector<PlatformClaim> claims{{"somename"}, {"other", "older", "Other"}};
     const std::string storage = "[storage]\npath = \"x\"\n";
-    const auto settings =
-        parse(storage + "[platform.somename]\nanything = 7\nnested.a = \"b\"\n",
-              "ghostpost.toml", env, "/etc/ghostpost", claims);
+    const auto settings = parse(storage + "[platform.somename]\nanything = 7\nnested.a = \"b\"\n",
+                                "ghostpost.toml", env, "/etc/ghostpost", claims);
     REQUIRE(settings.platforms.size() == 1);
     const PlatformTable& table = settings.platforms.at("somename");
     CHECK(table.key == "platform.somename");
@@ -233,8 +232,8 @@ TEST_CASE("the web server's limits are keys of [web], checked against their rang
 }
 
 TEST_CASE("a PostgreSQL database is named by url, its password kept apart", "[config]") {
-    const auto env = fake_environment({{"GHOSTPOST_TELEGRAM_TOKEN", token},
-                                       {"GHOSTPOST_DATABASE_PASSWORD", " s3cret\n"}});
+    const auto env = fake_environment(
+        {{"GHOSTPOST_TELEGRAM_TOKEN", token}, {"GHOSTPOST_DATABASE_PASSWORD", " s3cret\n"}});
     const auto settings = parse("[storage]\nurl = \"postgresql://ghostpost@db:5432/games\"\n"
                                 "lease_seconds = 10\nclaim_seconds = 60\n",
                                 "ghostpost.toml", env);
@@ -253,9 +252,9 @@ TEST_CASE("a PostgreSQL database is named by url, its password kept apart", "[co
               "\"db.password\"\n",
               "ghostpost.toml", fake_environment({{"GHOSTPOST_TELEGRAM_TOKEN", token}}), dir);
     CHECK(from_file.storage.password == "from-file");
-    const auto neither = parse("[storage]\nurl = \"postgresql:///games?host=/run/pg\"\n",
-                               "ghostpost.toml",
-                               fake_environment({{"GHOSTPOST_TELEGRAM_TOKEN", token}}));
+    const auto neither =
+        parse("[storage]\nurl = \"postgresql:///games?host=/run/pg\"\n", "ghostpost.toml",
+              fake_environment({{"GHOSTPOST_TELEGRAM_TOKEN", token}}));
     CHECK(neither.storage.password.empty());
     CHECK(neither.storage.lease == std::chrono::seconds(30));
     CHECK(neither.storage.claim == std::chrono::seconds(120));
@@ -269,20 +268,19 @@ TEST_CASE("a storage table that names both backends, or a password in the url, i
                    "",
                    env) == "ghostpost.toml:3: storage.url: give either path (SQLite) or url "
                            "(PostgreSQL), not both");
-    CHECK(error_of("[storage]\nurl = \"postgresql://ghostpost:hunter2@db/games\"\n",
-                   env) == "ghostpost.toml:2: storage.url: must not hold the password: set "
-                           "GHOSTPOST_DATABASE_PASSWORD or [storage] password_file");
+    CHECK(error_of("[storage]\nurl = \"postgresql://ghostpost:hunter2@db/games\"\n", env) ==
+          "ghostpost.toml:2: storage.url: must not hold the password: set "
+          "GHOSTPOST_DATABASE_PASSWORD or [storage] password_file");
     CHECK(error_of("[storage]\nurl = \"mysql://db/games\"\n", env) ==
           "ghostpost.toml:2: storage.url: must be a PostgreSQL URL, "
           "postgresql://user@host[:port]/database");
-    CHECK(error_of("[storage]\nurl = \"postgresql://db/games\"\nlease_seconds = 1\n",
-                   env) == "ghostpost.toml:3: storage.lease_seconds: must be between 3 and 600 "
-                           "seconds");
+    CHECK(error_of("[storage]\nurl = \"postgresql://db/games\"\nlease_seconds = 1\n", env) ==
+          "ghostpost.toml:3: storage.lease_seconds: must be between 3 and 600 "
+          "seconds");
     CHECK(error_of("[storage]\npath = \"x.sqlite\"\npassword_file = \"p\"\n", env) ==
           "ghostpost.toml:3: storage.password_file: is for a PostgreSQL url; an SQLite file has "
           "no password");
-    CHECK(error_of("[storage]\n", env) ==
-          "ghostpost.toml:1: storage.path: is required");
+    CHECK(error_of("[storage]\n", env) == "ghostpost.toml:1: storage.path: is required");
 }
 
 TEST_CASE("a PostgreSQL database named on the command line is checked as [storage] url is",
@@ -339,8 +337,8 @@ TEST_CASE("a moderator without a platform: prefix is refused, naming the entry",
     CHECK(error_of_claimed(head + "moderators = [\"telegram:\"]\n", claims) ==
           "ghostpost.toml:4: bot.moderators: entry \"telegram:\" must be "
           "\"<platform>:<user id>\", for example \"telegram:123456\"");
-    CHECK(error_of("[storage]\npath = \"x\"\n[bot]\nmoderators = [\"5\"]\n",
-                   fake_environment({})) ==
-          "ghostpost.toml:4: bot.moderators: entry \"5\" must be \"<platform>:<user id>\", for "
-          "example \"console:123456\"");
+    CHECK(
+        error_of("[storage]\npath = \"x\"\n[bot]\nmoderators = [\"5\"]\n", fake_environment({})) ==
+        "ghostpost.toml:4: bot.moderators: entry \"5\" must be \"<platform>:<user id>\", for "
+        "example \"console:123456\"");
 }

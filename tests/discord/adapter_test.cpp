@@ -112,8 +112,7 @@ TEST_CASE("a reply pings the accounts the service names, though they never poste
     CHECK(sent[0]["content"] == "<@100000000000000007> (White) played e4 in game #1. "
                                 "<@100000000000000008> (Black) must move. @carol watches.");
     CHECK(sent[0]["allowed_mentions"] ==
-          json{{"parse", json::array()},
-               {"users", {"100000000000000007", "100000000000000008"}}});
+          json{{"parse", json::array()}, {"users", {"100000000000000007", "100000000000000008"}}});
     CHECK(fake.violations().empty());
 }
 

@@ -48,12 +48,12 @@ const std::string storage = "[storage]\npath = \"g.db\"\n";
 TEST_CASE("platform.discord reads its keys, and the token comes from the environment",
           "[discord][config]") {
     const DiscordSettings discord = read(storage + "[platform.discord]\n"
-                                          "api_url = \"http://127.0.0.1:9/api/v10/\"\n"
-                                          "gateway_url = \"ws://127.0.0.1:9/gateway\"\n"
-                                          "guild_ids = [\"800000000000000001\"]\n"
-                                          "poll_timeout = 20\nper_chat_interval_ms = 0\n"
-                                          "message_content = false\n",
-                                environment(token));
+                                                   "api_url = \"http://127.0.0.1:9/api/v10/\"\n"
+                                                   "gateway_url = \"ws://127.0.0.1:9/gateway\"\n"
+                                                   "guild_ids = [\"800000000000000001\"]\n"
+                                                   "poll_timeout = 20\nper_chat_interval_ms = 0\n"
+                                                   "message_content = false\n",
+                                         environment(token));
     CHECK(discord.api_url == "http://127.0.0.1:9/api/v10");
     CHECK(discord.gateway_url == "ws://127.0.0.1:9/gateway");
     CHECK(discord.guild_ids == std::vector<std::string>{"800000000000000001"});

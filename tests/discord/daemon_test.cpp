@@ -197,8 +197,8 @@ TEST_CASE("a game by slash commands: each answered in place of its \"thinking\" 
     FakeDiscord fake(dir);
     const auto config = write_config(dir, fake);
     auto daemon = start_daemon(dir, config);
-    REQUIRE(discord_test::eventually(
-        [&] { return fake.control("commands").contains("global"); }, std::chrono::seconds(20)));
+    REQUIRE(discord_test::eventually([&] { return fake.control("commands").contains("global"); },
+                                     std::chrono::seconds(20)));
 
     const auto run = [&](const json& who, const std::string& name, const json& options,
                          const json& resolved = nullptr) {
@@ -235,8 +235,8 @@ TEST_CASE("a game by slash commands: each answered in place of its \"thinking\" 
               here + a + " challenges " + b + " to FIDE chess, game #1. " + a +
                   " would play White. Options: none. Clock: none; rated. " + b +
                   ": answer !accept 1 or !decline 1.",
-              here + b + " accepts. Game #1, FIDE chess: " + a + " (White) vs " + b +
-                  " (Black). " + a + " (White) must move. No clock; rated. [code]",
+              here + b + " accepts. Game #1, FIDE chess: " + a + " (White) vs " + b + " (Black). " +
+                  a + " (White) must move. No clock; rated. [code]",
               here + a + " (White) played e4 in game #1. " + b + " (Black) must move. [code]",
               here + "[board.png] Game #1, FIDE chess: " + a + " (White) vs " + b + " (Black). " +
                   b + " (Black) must move. No clock; rated.",

@@ -55,8 +55,8 @@ std::vector<std::string> names(const json& commands) {
 
 TEST_CASE("the slash commands are registered at READY, globally or in each configured guild",
           "[discord][slash]") {
-    const std::vector<std::string> expected = {"new",    "accept", "move", "board",    "games",
-                                               "resign", "draw",   "takeback", "peek", "help"};
+    const std::vector<std::string> expected = {"new",    "accept", "move",     "board", "games",
+                                               "resign", "draw",   "takeback", "peek",  "help"};
     SECTION("globally") {
         discord_test::TempDir dir;
         FakeDiscord fake(dir);
@@ -107,10 +107,9 @@ TEST_CASE("a slash command is deferred at once, read as its text, and its reply 
     std::string cursor;
     platform.poll(cursor, std::chrono::seconds(1));
 
-    const std::string id =
-        interact(fake, alice, "move",
-                 json::array({{{"name", "move"}, {"type", 3}, {"value", "Nf3"}},
-                              {{"name", "game"}, {"type", 4}, {"value", 3}}}));
+    const std::string id = interact(fake, alice, "move",
+                                    json::array({{{"name", "move"}, {"type", 3}, {"value", "Nf3"}},
+                                                 {{"name", "game"}, {"type", 4}, {"value", 3}}}));
     const auto posts = poll_for(platform, cursor, 1);
     REQUIRE(posts.size() == 1);
     CHECK(posts[0].text == "!move 3 Nf3");
@@ -145,8 +144,7 @@ TEST_CASE("a slash command is deferred at once, read as its text, and its reply 
           json{{"parse", json::array()}, {"users", {"100000000000000007"}}});
     CHECK_FALSE(sent[1].contains("interaction"));
     CHECK(sent[1]["content"] == "@bob, your move in game #3.");
-    CHECK(sent[1]["message_reference"] ==
-          json{{"message_id", id}, {"fail_if_not_exists", false}});
+    CHECK(sent[1]["message_reference"] == json{{"message_id", id}, {"fail_if_not_exists", false}});
     CHECK(interaction(fake, id)["answered"] == 1);
     CHECK(fake.violations().empty());
 }
@@ -160,13 +158,13 @@ TEST_CASE("/new names the opponent through the resolved user, and a PNG reply is
     std::string cursor;
     platform.poll(cursor, std::chrono::seconds(1));
 
-    const std::string id = interact(
-        fake, alice, "new",
-        json::array({{{"name", "settings"}, {"type", 3}, {"value", "tc=3d\nrated=no"}},
-                     {{"name", "variant"}, {"type", 3}, {"value", "chess"}},
-                     {{"name", "opponent"}, {"type", 6}, {"value", "100000000000000008"}},
-                     {{"name", "side"}, {"type", 3}, {"value", "black"}}}),
-        false, {{"users", {{"100000000000000008", bob}}}});
+    const std::string id =
+        interact(fake, alice, "new",
+                 json::array({{{"name", "settings"}, {"type", 3}, {"value", "tc=3d\nrated=no"}},
+                              {{"name", "variant"}, {"type", 3}, {"value", "chess"}},
+                              {{"name", "opponent"}, {"type", 6}, {"value", "100000000000000008"}},
+                              {{"name", "side"}, {"type", 3}, {"value", "black"}}}),
+                 false, {{"users", {{"100000000000000008", bob}}}});
     const auto posts = poll_for(platform, cursor, 1);
     REQUIRE(posts.size() == 1);
     // In the command's own order, whatever order Discord sent the options in; one line.
@@ -203,8 +201,8 @@ TEST_CASE("a private reply never answers a channel's command; unanswered, its \"
     std::string cursor;
     platform.poll(cursor, std::chrono::seconds(1));
 
-    const std::string id = interact(fake, alice, "move",
-                                    json::array({{{"name", "move"}, {"type", 3}, {"value", "Pe5"}}}));
+    const std::string id = interact(
+        fake, alice, "move", json::array({{{"name", "move"}, {"type", 3}, {"value", "Pe5"}}}));
     REQUIRE(poll_for(platform, cursor, 1).size() == 1);
     bot::Reply secret;
     secret.to = bot::Reply::To::User;

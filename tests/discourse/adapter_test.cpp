@@ -22,8 +22,8 @@ DiscourseOptions options_for(const FakeDiscourse& fake) {
 
 // A PNG signature and IHDR header of a `width` x `height` image: all the fake reads.
 std::vector<std::uint8_t> png_of(std::uint8_t width, std::uint8_t height) {
-    return {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R',
-            0,    0,   0,   width, 0, 0, 0, height, 8, 3, 0, 0, 0};
+    return {0x89, 'P', 'N', 'G', '\r',  '\n', 0x1A, '\n', 0,      0, 0, 13, 'I', 'H', 'D',
+            'R',  0,   0,   0,   width, 0,    0,    0,    height, 8, 3, 0,  0,   0};
 }
 
 Reply to_topic(std::int64_t topic, const std::string& text, const std::string& key) {
@@ -213,8 +213,9 @@ TEST_CASE("a private reply opens one message topic per player and reuses it, aft
     CurlHttpClient http;
     {
         DiscoursePlatform discourse(http, options_for(fake));
-        CHECK(discourse.send(to_user("8", "Game #1: your Phantom now stands on c3", "1.1")).status ==
-              Delivery::Status::Sent);
+        CHECK(
+            discourse.send(to_user("8", "Game #1: your Phantom now stands on c3", "1.1")).status ==
+            Delivery::Status::Sent);
         CHECK(discourse.send(to_user("8", "Game #1: peek: nothing new", "2.1")).status ==
               Delivery::Status::Sent);
     }
@@ -248,8 +249,7 @@ TEST_CASE("a player who accepts no private messages is blocked, and reached once
     DiscoursePlatform discourse(http, options_for(fake));
     const Delivery d = discourse.send(to_user("9", "Game #2: your Phantom stands on b3", "5.1"));
     CHECK(d.status == Delivery::Status::Blocked);
-    CHECK(d.detail ==
-          "posts.json: HTTP 422: Sorry, you cannot send a personal message to carol.");
+    CHECK(d.detail == "posts.json: HTTP 422: Sorry, you cannot send a personal message to carol.");
     fake.control("allow_pm", {{"id", 9}, {"allow", true}});
     CHECK(discourse.send(to_user("9", "Game #2: your Phantom stands on b3", "5.1")).status ==
           Delivery::Status::Sent);
@@ -272,8 +272,8 @@ TEST_CASE("a refusal as identical is our own earlier attempt; other refusals are
     CHECK(again.status == Delivery::Status::Sent);
     CHECK(again.detail == "posts.json: HTTP 422: Body is too similar to what you recently posted");
     // Two replies with the same words are two posts: their keys differ.
-    CHECK(discourse.send(to_topic(topic, "@bob accepts. Game #1 begins.", "8.1700000000"))
-              .status == Delivery::Status::Sent);
+    CHECK(discourse.send(to_topic(topic, "@bob accepts. Game #1 begins.", "8.1700000000")).status ==
+          Delivery::Status::Sent);
     CHECK(fake.sent().size() == 2);
 
     fake.control("fault", {{"method", "POST"},
@@ -298,8 +298,7 @@ TEST_CASE("a refusal as identical is our own earlier attempt; other refusals are
     CHECK(fake.violations().empty());
 }
 
-TEST_CASE("429 is waited out as Discourse says, without asking again before",
-          "[discourse][fake]") {
+TEST_CASE("429 is waited out as Discourse says, without asking again before", "[discourse][fake]") {
     test::TempDir dir;
     FakeDiscourse fake(dir);
     const auto topic = fake.say("alice", "!new chess @bob")["topic_id"].get<std::int64_t>();
@@ -446,9 +445,9 @@ TEST_CASE("a post is read without trusting its bytes", "[discourse][decode]") {
     options.categories = {5};
     CHECK(decode_post("{", options, false).problem == "the post is not JSON");
     CHECK(decode_post("[]", options, false).problem == "the post is not an object");
-    CHECK(decode_post(R"({"id": 5, "topic_id": 1, "post_number": "x", "user_id": 1})", options,
-                      false)
-              .problem == "post_number is missing or not an integer");
+    CHECK(
+        decode_post(R"({"id": 5, "topic_id": 1, "post_number": "x", "user_id": 1})", options, false)
+            .problem == "post_number is missing or not an integer");
 
     const auto read = decode_post(
         R"({"id": 12, "topic_id": 40, "post_number": 3, "user_id": 7, "username": "alice",

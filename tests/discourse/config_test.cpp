@@ -17,11 +17,11 @@ using ghostpost::bot::read_discourse_settings;
 namespace {
 
 Environment environment_of(std::map<std::string, std::string> variables) {
-    return [variables = std::move(variables)](const std::string& name)
-               -> std::optional<std::string> {
-        const auto it = variables.find(name);
-        return it == variables.end() ? std::nullopt : std::optional<std::string>(it->second);
-    };
+    return
+        [variables = std::move(variables)](const std::string& name) -> std::optional<std::string> {
+            const auto it = variables.find(name);
+            return it == variables.end() ? std::nullopt : std::optional<std::string>(it->second);
+        };
 }
 
 const Environment with_key = environment_of({{"GHOSTPOST_DISCOURSE_API_KEY", " k3y-from-env \n"}});
@@ -56,7 +56,7 @@ poll_interval = 3
 request_timeout = 20
 per_topic_interval_ms = 0
 )",
-                                with_key);
+                                     with_key);
     CHECK(d.base_url == "https://forum.example.org");
     CHECK(d.username == "ghostpost");
     CHECK(d.api_key == "k3y-from-env");
@@ -97,9 +97,10 @@ TEST_CASE("a bad Discourse table is refused naming the key and its line", "[conf
           "ghostpost.toml:3: platform.discourse.base_url: is required");
     CHECK(error_of(head + "base_url = \"ftp://f\"\nusername = \"bot\"\n", with_key) ==
           "ghostpost.toml:4: platform.discourse.base_url: must start with http:// or https://");
-    CHECK(error_of(head + "base_url = \"https://f\"\nusername = \"bot\"\ncategories = [\"games\"]\n",
-                   with_key) ==
-          "ghostpost.toml:6: platform.discourse.categories: must be an array of category ids");
+    CHECK(
+        error_of(head + "base_url = \"https://f\"\nusername = \"bot\"\ncategories = [\"games\"]\n",
+                 with_key) ==
+        "ghostpost.toml:6: platform.discourse.categories: must be an array of category ids");
     CHECK(error_of(head + "base_url = \"https://f\"\nusername = \"bot\"\npoll_interval = 0\n",
                    with_key) ==
           "ghostpost.toml:6: platform.discourse.poll_interval: must be between 1 and 300 seconds");

@@ -98,15 +98,15 @@ TEST_CASE("a Phantom game is played in a Discourse topic through SIGKILL, restar
 
     const auto challenge = fake.say("alice", "@ghostpost !new phantom @bob white tc=none");
     const std::int64_t topic = challenge["topic_id"];
-    for (const auto& [who, text] : std::vector<std::pair<std::string, std::string>>{
-             {"bob", "!accept"},
-             {"alice", "e4"},
-             {"bob", "e5"},
-             {"alice", "F@c3"},
-             {"bob", "Bb5"},
-             {"bob", "Nc6"},
-             {"alice", "!board png"},
-             {"alice", "Bc4"}})
+    for (const auto& [who, text] :
+         std::vector<std::pair<std::string, std::string>>{{"bob", "!accept"},
+                                                          {"alice", "e4"},
+                                                          {"bob", "e5"},
+                                                          {"alice", "F@c3"},
+                                                          {"bob", "Bb5"},
+                                                          {"bob", "Nc6"},
+                                                          {"alice", "!board png"},
+                                                          {"alice", "Bc4"}})
         fake.say(who, text, topic);
     fake.whisper("bob", "peek");
     // The answer to Nf6's reply is lost on its way back: the outbox tries again, Discourse
@@ -118,10 +118,12 @@ TEST_CASE("a Phantom game is played in a Discourse topic through SIGKILL, restar
                            {"after_create", true},
                            {"when", "played Nf6"}});
     const std::vector<std::string> before_kill{
-        "re @ghostpost !new phantom @bob white tc=none: @alice challenges @bob to Phantom Chess, game #1. @alice would play White. Options: "
+        "re @ghostpost !new phantom @bob white tc=none: @alice challenges @bob to Phantom Chess, "
+        "game #1. @alice would play White. Options: "
         "phantom_entry_capture=no, phantom_entry_check=no, phantom_lives=3. Clock: none; rated. "
         "@bob: answer !accept 1 or !decline 1.",
-        "re !accept: @bob accepts. Game #1, Phantom Chess: @alice (White) vs @bob (Black). @alice (White) "
+        "re !accept: @bob accepts. Game #1, Phantom Chess: @alice (White) vs @bob (Black). @alice "
+        "(White) "
         "must move. No clock; rated.",
         "re e4: @alice (White) played e4 in game #1. @bob (Black) must move.",
         "re e5: @bob (Black) played e5 in game #1. @alice (White) must move.",
@@ -129,7 +131,8 @@ TEST_CASE("a Phantom game is played in a Discourse topic through SIGKILL, restar
         "re F@c3: @alice (White) played F@c3 in game #1. @bob (Black) must move.",
         "re Bb5: Not played in game #1: Bb5 is not possible: no bishop can reach b5.",
         "re Nc6: @bob (Black) played Nc6 in game #1. @alice (White) must move.",
-        "re !board png: Game #1, Phantom Chess: @alice (White) vs @bob (Black). @alice (White) must move. No "
+        "re !board png: Game #1, Phantom Chess: @alice (White) vs @bob (Black). @alice (White) "
+        "must move. No "
         "clock; rated.",
         "re Bc4: @alice (White) played Bc4 in game #1. @bob (Black) must move.",
         "@bob: Game #1: the Phantoms: White's Phantom on c3; Black's Phantom never entered",

@@ -19,8 +19,8 @@ public:
 
     // A post by `username`: in topic `topic` when given, else the first post of a new topic
     // in `category`. Returns {id, topic_id, post_number}.
-    nlohmann::json say(const std::string& username, const std::string& raw,
-                       std::int64_t topic = 0, std::int64_t category = 5) {
+    nlohmann::json say(const std::string& username, const std::string& raw, std::int64_t topic = 0,
+                       std::int64_t category = 5) {
         nlohmann::json args = {{"username", username}, {"raw", raw}};
         if (topic != 0)
             args["topic_id"] = topic;
@@ -37,8 +37,6 @@ public:
             args["topic_id"] = topic;
         return control("post", args);
     }
-
-
 };
 
 } // namespace ghostpost::test

@@ -2,7 +2,6 @@
 // function is checked against what its contract promises, and valid_utf8 against a second,
 // table-driven reading of the Unicode standard (Table 3-7, well-formed byte sequences).
 #include "ghostpost/bot/command.h"
-
 #include "invariant.h"
 
 #include <algorithm>

@@ -1,6 +1,7 @@
 // libFuzzer target: the Discord message decoder (decode_message), the slash command reader
-// (decode_interaction) on any bytes, and the cursor reader. None may throw; what the decoder passes on keeps the adapter's promises: ids of
-// digits, "<@id>" read only from the mentions array, names without control characters.
+// (decode_interaction) on any bytes, and the cursor reader. None may throw; what the decoder passes
+// on keeps the adapter's promises: ids of digits, "<@id>" read only from the mentions array, names
+// without control characters.
 #include "ghostpost/bot/discord.h"
 #include "invariant.h"
 

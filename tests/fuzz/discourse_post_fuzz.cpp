@@ -5,7 +5,6 @@
 // characters, and the post id as the cursor.
 #include "ghostpost/bot/command.h"
 #include "ghostpost/bot/discourse.h"
-
 #include "invariant.h"
 
 #include <algorithm>
@@ -17,8 +16,8 @@
 
 namespace {
 
-using ghostpost::bot::DecodedPost;
 using ghostpost::bot::decode_post;
+using ghostpost::bot::DecodedPost;
 using ghostpost::bot::DiscourseOptions;
 using ghostpost::bot::valid_utf8;
 using ghostpost::fuzz::check;
@@ -26,8 +25,8 @@ using ghostpost::fuzz::check;
 bool handle_ok(const std::string& handle) {
     return !handle.empty() && handle.size() <= 60 &&
            std::all_of(handle.begin(), handle.end(), [](char c) {
-               return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                      (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+               return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '_' || c == '-' || c == '.';
            });
 }
 

@@ -3,7 +3,6 @@
 // does next (legal actions, views, the outcome, one ply of perft), and its re-export must read
 // back to the same position: the same FEN again, the same actions for both seats.
 #include "ghostpost/rules/registry.h"
-
 #include "invariant.h"
 
 #include <cstddef>

@@ -6,7 +6,6 @@
 // back to it.
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
-
 #include "invariant.h"
 
 #include <cstddef>

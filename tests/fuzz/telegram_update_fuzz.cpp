@@ -6,7 +6,6 @@
 // id or "<chat id>/<topic id>".
 #include "ghostpost/bot/command.h"
 #include "ghostpost/bot/telegram.h"
-
 #include "invariant.h"
 
 #include <algorithm>
@@ -20,16 +19,16 @@
 
 namespace {
 
-using ghostpost::bot::DecodedUpdate;
 using ghostpost::bot::decode_update;
+using ghostpost::bot::DecodedUpdate;
 using ghostpost::bot::valid_utf8;
 
 using ghostpost::fuzz::check;
 
 bool handle_or_empty(const std::string& handle) {
     return handle.size() <= 32 && std::all_of(handle.begin(), handle.end(), [](char c) {
-               return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                      (c >= '0' && c <= '9') || c == '_';
+               return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '_';
            });
 }
 
@@ -40,8 +39,8 @@ bool name_ok(const std::string& name) {
 }
 
 bool integer_or_empty(const std::string& id) {
-    return id.size() <= 20 && (id.empty() || id == "0" ||
-                               (id.find_first_not_of("-0123456789") == std::string::npos));
+    return id.size() <= 20 &&
+           (id.empty() || id == "0" || (id.find_first_not_of("-0123456789") == std::string::npos));
 }
 
 // A chat id, or a chat id and a positive topic id: "-100123/42".

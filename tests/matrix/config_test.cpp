@@ -59,7 +59,7 @@ request_timeout = 10
 per_chat_interval_ms = 0
 group_messages_per_minute = 60
 )",
-                                with_token);
+                                  with_token);
     CHECK(m.homeserver_url == "https://matrix.example.org");
     CHECK(m.user_id == "@ghostpost:example.org");
     CHECK_FALSE(m.join_any);
@@ -71,9 +71,9 @@ group_messages_per_minute = 60
     CHECK(m.group_messages_per_minute == 60);
 
     const auto defaults = read("[storage]\npath = \"g.sqlite\"\n[platform.matrix]\n"
-                                "homeserver_url = \"http://127.0.0.1:8008\"\n"
-                                "user_id = \"@bot:localhost\"\nauto_join = \"all\"\n",
-                                with_token);
+                               "homeserver_url = \"http://127.0.0.1:8008\"\n"
+                               "user_id = \"@bot:localhost\"\nauto_join = \"all\"\n",
+                               with_token);
     CHECK(defaults.join_any);
     CHECK(defaults.poll_timeout == std::chrono::seconds(30));
     CHECK(parse("[storage]\npath = \"g.sqlite\"\n", "ghostpost.toml", with_token, {},

@@ -38,8 +38,6 @@ public:
         const auto members = control("room", {{"room_id", room}})["members"];
         return members.contains(user) ? members[user].get<std::string>() : std::string();
     }
-
-
 };
 
 template <typename Predicate> bool eventually(Predicate done, std::chrono::milliseconds limit) {

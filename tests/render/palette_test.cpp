@@ -2,9 +2,8 @@
 // served are kept, and every other colour is sent to its nearest kept one.
 #include "ghostpost/render/palette.h"
 
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
@@ -59,7 +58,8 @@ TEST_CASE("Above 256 colours the 128 commonest stay, then the worst served, and 
     auto distance = [](std::uint32_t a, std::uint32_t b) {
         int d = 0;
         for (int shift : {0, 8, 16}) {
-            const int c = static_cast<int>((a >> shift) & 0xFF) - static_cast<int>((b >> shift) & 0xFF);
+            const int c =
+                static_cast<int>((a >> shift) & 0xFF) - static_cast<int>((b >> shift) & 0xFF);
             d += c * c;
         }
         return d;

@@ -208,7 +208,8 @@ TEST_CASE("The caption names the game, the move and who must decide, or how it e
     // A game that ended without the rules ending it (a resignation) still has someone to move.
     b.deciding = {Seat::White};
     o.ended = "Black wins, 0-1 (resignation)";
-    CHECK(render::png_caption(b, o) == "Game 7 \u00b7 move 12 \u00b7 Black wins, 0-1 (resignation)");
+    CHECK(render::png_caption(b, o) ==
+          "Game 7 \u00b7 move 12 \u00b7 Black wins, 0-1 (resignation)");
 }
 
 TEST_CASE("Boards the renderer cannot draw are refused with invalid_argument", "[render][png]") {

@@ -1,7 +1,6 @@
 #include "ghostpost/render/text.h"
 
 #include <catch2/catch.hpp>
-
 #include <string>
 
 using namespace ghostpost::rules;
@@ -24,8 +23,8 @@ void put(BoardView& b, const char* square, PieceKind k, Seat s,
 // The start position after 1. e4, built by hand so the renderer is tested on its own.
 BoardView after_e4() {
     BoardView b("chess", 8, 8);
-    const PieceKind back[] = {PieceKind::Rook, PieceKind::Knight, PieceKind::Bishop,
-                              PieceKind::Queen, PieceKind::King, PieceKind::Bishop,
+    const PieceKind back[] = {PieceKind::Rook,   PieceKind::Knight, PieceKind::Bishop,
+                              PieceKind::Queen,  PieceKind::King,   PieceKind::Bishop,
                               PieceKind::Knight, PieceKind::Rook};
     for (int f = 0; f < 8; ++f) {
         b.at(Square(f, 0)).figures.push_back(Figure{Piece{back[f], Seat::White}});
@@ -70,8 +69,7 @@ TEST_CASE("A board seen from Black has rank 1 on top and the h-file on the left"
           std::string::npos);
 }
 
-TEST_CASE("A Unicode board uses figurines and a middle dot for empty squares",
-          "[render][text]") {
+TEST_CASE("A Unicode board uses figurines and a middle dot for empty squares", "[render][text]") {
     TextStyle style;
     style.glyphs = Glyphs::Unicode;
     std::string text = render_board_text(after_e4(), style);
@@ -184,7 +182,8 @@ TEST_CASE("Variant seat names replace White and Black", "[render][text]") {
 TEST_CASE("A text board has no backtick and no trailing space", "[render][text]") {
     TextStyle style;
     style.glyphs = Glyphs::Unicode;
-    for (const std::string& text : {render_board_text(after_e4()), render_board_text(after_e4(), style)}) {
+    for (const std::string& text :
+         {render_board_text(after_e4()), render_board_text(after_e4(), style)}) {
         CHECK(text.find('`') == std::string::npos);
         CHECK(text.find(" \n") == std::string::npos);
     }

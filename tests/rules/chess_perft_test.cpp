@@ -1,5 +1,4 @@
 #include "chess_test_support.h"
-
 #include "ghostpost/rules/notation.h"
 
 // The debug build checks every invariant at every node (is_consistent in Position::perft), so

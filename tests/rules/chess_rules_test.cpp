@@ -42,16 +42,21 @@ TEST_CASE("Stalemate is a draw at once", "[chess]") {
     CHECK(g->outcome().reason == "stalemate");
 }
 
-TEST_CASE("Insufficient material draws: bare kings, one minor piece, same-coloured bishops", "[chess]") {
-    CHECK(test::start("chess", "8/8/8/4k3/8/8/8/4K3 w - - 0 1")->outcome().reason == "insufficient material");
-    CHECK(test::start("chess", "8/8/8/4k3/8/8/8/4KN2 w - - 0 1")->outcome().reason == "insufficient material");
-    CHECK(test::start("chess", "8/8/8/4k1b1/8/8/8/2B1K3 w - - 0 1")->outcome().reason == "insufficient material");
+TEST_CASE("Insufficient material draws: bare kings, one minor piece, same-coloured bishops",
+          "[chess]") {
+    CHECK(test::start("chess", "8/8/8/4k3/8/8/8/4K3 w - - 0 1")->outcome().reason ==
+          "insufficient material");
+    CHECK(test::start("chess", "8/8/8/4k3/8/8/8/4KN2 w - - 0 1")->outcome().reason ==
+          "insufficient material");
+    CHECK(test::start("chess", "8/8/8/4k1b1/8/8/8/2B1K3 w - - 0 1")->outcome().reason ==
+          "insufficient material");
     // Bishops on both colours, or two knights, can still mate (with help): the game goes on.
     CHECK_FALSE(test::start("chess", "8/8/8/4kb2/8/8/8/2B1K3 w - - 0 1")->outcome().over());
     CHECK_FALSE(test::start("chess", "8/8/8/4k3/8/8/8/3NKN2 w - - 0 1")->outcome().over());
 }
 
-TEST_CASE("In chess, the 50-move rule may be claimed and the 75-move rule ends the game", "[chess]") {
+TEST_CASE("In chess, the 50-move rule may be claimed and the 75-move rule ends the game",
+          "[chess]") {
     auto g = test::start("chess", "8/8/8/4k3/8/8/R7/4K3 w - - 99 80");
     CHECK_FALSE(g->claimable_draw().has_value());
     test::play(*g, "Ra3");
@@ -96,13 +101,20 @@ TEST_CASE("A FEN that cannot be a chess position is refused with its reason", "[
         CHECK(g.error().kind == ErrorKind::BadSetup);
         return g.error().message;
     };
-    CHECK(bad("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1") == "cannot read that FEN: the placement must have 8 ranks of 8 squares");
-    CHECK(bad("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1") == "cannot read that FEN: rank 6 has more than 8 squares");
-    CHECK(bad("8/8/8/4k3/8/8/8/4K3 x - - 0 1") == "cannot read that FEN: the side to move must be w or b");
-    CHECK(bad("8/8/8/4k3/8/8/4R3/4K3 w - - 0 1") == "cannot read that FEN: the side not to move is in check");
-    CHECK(bad("8/8/8/8/8/8/8/4K3 w - - 0 1") == "cannot read that FEN: each side needs exactly one king");
-    CHECK(bad("P7/8/8/4k3/8/8/8/4K3 w - - 0 1") == "cannot read that FEN: pawns cannot stand on the first or last rank");
-    CHECK(bad("8/8/8/4k3/8/8/8/4K2F w - - 0 1") == "cannot read that FEN: FIDE chess has no Phantom");
+    CHECK(bad("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1") ==
+          "cannot read that FEN: the placement must have 8 ranks of 8 squares");
+    CHECK(bad("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1") ==
+          "cannot read that FEN: rank 6 has more than 8 squares");
+    CHECK(bad("8/8/8/4k3/8/8/8/4K3 x - - 0 1") ==
+          "cannot read that FEN: the side to move must be w or b");
+    CHECK(bad("8/8/8/4k3/8/8/4R3/4K3 w - - 0 1") ==
+          "cannot read that FEN: the side not to move is in check");
+    CHECK(bad("8/8/8/8/8/8/8/4K3 w - - 0 1") ==
+          "cannot read that FEN: each side needs exactly one king");
+    CHECK(bad("P7/8/8/4k3/8/8/8/4K3 w - - 0 1") ==
+          "cannot read that FEN: pawns cannot stand on the first or last rank");
+    CHECK(bad("8/8/8/4k3/8/8/8/4K2F w - - 0 1") ==
+          "cannot read that FEN: FIDE chess has no Phantom");
 }
 
 TEST_CASE("Castling moves king and rook and removes the rights", "[chess]") {

@@ -5,9 +5,8 @@
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
 
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -16,8 +15,9 @@
 
 namespace test {
 
-inline std::unique_ptr<ghostpost::rules::Game> start(const std::string& variant, const std::string& fen = {},
-                                                     const ghostpost::rules::Options& options = {}) {
+inline std::unique_ptr<ghostpost::rules::Game>
+start(const std::string& variant, const std::string& fen = {},
+      const ghostpost::rules::Options& options = {}) {
     const auto* v = ghostpost::rules::find_variant(variant);
     REQUIRE(v != nullptr);
     auto g = v->start(options, fen);

@@ -2,7 +2,6 @@
 // when it is stored must play out later exactly as checked, so no seat may know more than the
 // other and no die may decide anything.
 #include "chess_test_support.h"
-
 #include "ghostpost/rules/registry.h"
 
 #include <random>
@@ -39,8 +38,8 @@ TEST_CASE("In a foreseeable position every seat sees the public board and nothin
                 const Seat seat = g->pending().front().seat;
                 const auto actions = g->notated_actions(seat);
                 REQUIRE_FALSE(actions.empty());
-                const auto& a = actions[std::uniform_int_distribution<std::size_t>(
-                    0, actions.size() - 1)(gen)];
+                const auto& a =
+                    actions[std::uniform_int_distribution<std::size_t>(0, actions.size() - 1)(gen)];
                 REQUIRE(g->apply(seat, a.action, no_dice).ok());
             }
         }

@@ -1,16 +1,15 @@
 // Ghostarelay: one test per clause of the seed and per decision in docs/variants/ghostarelay.md,
 // plus perft regression figures.
 #include "chess_test_support.h"
-
 #include "ghostpost/rules/notation.h"
 
 #include <algorithm>
 
 using namespace ghostpost::rules;
 
-using test::texts;
 using test::offers;
 using test::refusal;
+using test::texts;
 
 namespace {
 
@@ -37,7 +36,8 @@ TEST_CASE("Ghostarelay perft regression figures hold", "[variant:ghostarelay][pe
     }
 }
 
-TEST_CASE("Every legal Ghostarelay move's text parses back to the same move", "[variant:ghostarelay][notation]") {
+TEST_CASE("Every legal Ghostarelay move's text parses back to the same move",
+          "[variant:ghostarelay][notation]") {
     NoRandomness no_dice;
     for (const auto& c : test::read_perft_file(GHOSTPOST_TEST_DATA "/perft/ghostarelay.epd")) {
         auto game = ghostarelay(c.fen);
@@ -64,7 +64,8 @@ TEST_CASE("Every legal Ghostarelay move's text parses back to the same move", "[
     }
 }
 
-TEST_CASE("Setup: the 10x10 board holds the seed's array with White to move", "[variant:ghostarelay]") {
+TEST_CASE("Setup: the 10x10 board holds the seed's array with White to move",
+          "[variant:ghostarelay]") {
     auto g = ghostarelay();
     CHECK(g->fen() == "rnbxqkgbnr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RNBXQKGBNR w - - 0 1");
     CHECK(g->info().files == 10);
@@ -85,34 +86,36 @@ TEST_CASE("Ghost: it goes to any vacant square, the last rank too, and never cap
     CHECK(moves.size() == 98);
     CHECK(offers(*g, "Gj10"));
     CHECK(offers(*g, "Gi1"));
-    CHECK(refusal(*g, "Gxj1") ==
-          "Gxj1 is not possible: the Ghost never captures (only when an enemy Relay next to it lets it capture "
-          "straight away from that Relay on a diagonal)");
+    CHECK(refusal(*g, "Gxj1") == "Gxj1 is not possible: the Ghost never captures (only when an "
+                                 "enemy Relay next to it lets it capture "
+                                 "straight away from that Relay on a diagonal)");
 }
 
-TEST_CASE("Relay: one step any way or a knight's leap, and it never captures by itself", "[variant:ghostarelay]") {
+TEST_CASE("Relay: one step any way or a knight's leap, and it never captures by itself",
+          "[variant:ghostarelay]") {
     auto g = ghostarelay("k9/10/10/10/4p5/4X5/10/10/10/10 w - - 0 1");
     // Seven steps (e6 is taken) and eight leaps.
-    CHECK(texts(*g) == std::vector<std::string>{"Xc4", "Xc6", "Xd3", "Xd4", "Xd5", "Xd6", "Xd7", "Xe4", "Xf3",
-                                                "Xf4", "Xf5", "Xf6", "Xf7", "Xg4", "Xg6"});
-    CHECK(refusal(*g, "Xxe6") ==
-          "Xxe6 is not possible: the Relay never captures (only when an enemy Relay next to it lets it capture "
-          "straight away from that Relay on a diagonal)");
+    CHECK(texts(*g) == std::vector<std::string>{"Xc4", "Xc6", "Xd3", "Xd4", "Xd5", "Xd6", "Xd7",
+                                                "Xe4", "Xf3", "Xf4", "Xf5", "Xf6", "Xf7", "Xg4",
+                                                "Xg6"});
+    CHECK(refusal(*g, "Xxe6") == "Xxe6 is not possible: the Relay never captures (only when an "
+                                 "enemy Relay next to it lets it capture "
+                                 "straight away from that Relay on a diagonal)");
 }
 
 TEST_CASE("Relay grant: an orthogonal neighbour moves straight away as a rook, without capturing",
           "[variant:ghostarelay]") {
     auto g = ghostarelay("k9/4p5/10/10/4N5/4x5/10/10/10/10 w - - 0 1");
-    CHECK(texts(*g) == std::vector<std::string>{"Nc5", "Nc7", "Nd4", "Nd8", "Ne7", "Ne8", "Nf4", "Nf8", "Ng5",
-                                                "Ng7"});
+    CHECK(texts(*g) == std::vector<std::string>{"Nc5", "Nc7", "Nd4", "Nd8", "Ne7", "Ne8", "Nf4",
+                                                "Nf8", "Ng5", "Ng7"});
     CHECK(refusal(*g, "Nxe9") == "Nxe9 is not possible: no knight can capture on e9");
 }
 
 TEST_CASE("Relay grant: a diagonal neighbour moves or captures straight away as a bishop",
           "[variant:ghostarelay]") {
     auto quiet = ghostarelay("k9/10/10/10/10/4N5/3x6/10/10/10 w - - 0 1");
-    CHECK(texts(*quiet) == std::vector<std::string>{"Nc4", "Nc6", "Nd3", "Nd7", "Nf3", "Nf6", "Nf7", "Ng4",
-                                                    "Ng6", "Ng7", "Nh8", "Ni9", "Nj10"});
+    CHECK(texts(*quiet) == std::vector<std::string>{"Nc4", "Nc6", "Nd3", "Nd7", "Nf3", "Nf6", "Nf7",
+                                                    "Ng4", "Ng6", "Ng7", "Nh8", "Ni9", "Nj10"});
     auto capture = ghostarelay("k9/10/7p2/10/10/4N5/3x6/10/10/10 w - - 0 1");
     CHECK(texts(*capture) == std::vector<std::string>{"Nxh8"});
 }
@@ -147,11 +150,12 @@ TEST_CASE("Warlord: it captures any enemy piece anywhere, and the player chooses
 
 TEST_CASE("Warlord: it only moves by capturing", "[variant:ghostarelay]") {
     auto g = ghostarelay("9k/10/10/10/10/4p5/10/10/10/W9 w - - 0 1");
-    CHECK(refusal(*g, "Wb2") ==
-          "Wb2 is not possible: the Warlord only moves by capturing, and it can capture any enemy piece");
+    CHECK(refusal(*g, "Wb2") == "Wb2 is not possible: the Warlord only moves by capturing, and it "
+                                "can capture any enemy piece");
 }
 
-TEST_CASE("Warlord: while it stands, its owner must capture with some piece", "[variant:ghostarelay]") {
+TEST_CASE("Warlord: while it stands, its owner must capture with some piece",
+          "[variant:ghostarelay]") {
     auto g = ghostarelay("9p/10/10/10/10/10/10/2N7/10/W9 w - - 0 1");
     CHECK(texts(*g) == std::vector<std::string>{"Wxj10"});
     CHECK(refusal(*g, "Nd5") == "Nd5 is not possible: you must capture: Wxj10 is available");
@@ -162,7 +166,8 @@ TEST_CASE("Warlord: it can be captured like any other piece", "[variant:ghostare
     CHECK(texts(*g) == std::vector<std::string>{"Rxa1"});
 }
 
-TEST_CASE("Pawns double-step from their second rank and never take en passant", "[variant:ghostarelay]") {
+TEST_CASE("Pawns double-step from their second rank and never take en passant",
+          "[variant:ghostarelay]") {
     auto g = ghostarelay("9k/10/10/10/10/10/3p6/10/4P5/10 w - - 0 1");
     CHECK(texts(*g) == std::vector<std::string>{"e3", "e4"});
     test::play(*g, "e4");
@@ -174,8 +179,8 @@ TEST_CASE("Pawns double-step from their second rank and never take en passant", 
 TEST_CASE("Pawns promote on the last rank, and only to a Warlord", "[variant:ghostarelay]") {
     auto g = ghostarelay("10/P9/10/10/10/10/10/10/10/9k w - - 0 1");
     CHECK(texts(*g) == std::vector<std::string>{"a10=W"});
-    CHECK(refusal(*g, "a10=Q") ==
-          "a10=Q is not possible: a pawn reaching the last rank becomes a Warlord: write =W (for example a10=W)");
+    CHECK(refusal(*g, "a10=Q") == "a10=Q is not possible: a pawn reaching the last rank becomes a "
+                                  "Warlord: write =W (for example a10=W)");
     CHECK(refusal(*g, "a9a10w") == "accepted as a10=W");
     test::play(*g, "a10=W");
     CHECK(g->fen() == "W9/10/10/10/10/10/10/10/10/9k b - - 0 1");
@@ -189,7 +194,8 @@ TEST_CASE("King: it is not royal, and it can be captured", "[variant:ghostarelay
     CHECK(g->outcome().reason == "White has no pieces left");
 }
 
-TEST_CASE("Castling: the king moves two squares and the rook beyond jumps over it", "[variant:ghostarelay]") {
+TEST_CASE("Castling: the king moves two squares and the rook beyond jumps over it",
+          "[variant:ghostarelay]") {
     auto g = ghostarelay("4k5/10/10/10/10/10/10/10/10/R4K3R w - - 0 1");
     CHECK(offers(*g, "Kh1"));
     CHECK(offers(*g, "Kd1"));
@@ -209,14 +215,17 @@ TEST_CASE("Castling: the first piece beyond must be a rook, and it is not allowe
           "[variant:ghostarelay]") {
     auto g = ghostarelay("4k5/10/10/10/10/10/10/10/10/5K2NR w - - 0 1");
     CHECK_FALSE(offers(*g, "Kh1"));
-    CHECK(refusal(*g, "Kh1") ==
-          "Kh1 is not possible: to castle, the first piece beyond h1 must be a rook (of either side), to jump to g1");
-    CHECK(refusal(*g, "O-O") ==
-          "O-O is not possible: castling is written K and the king's destination (for example Kh1): the king moves "
-          "two squares along a line and the first piece beyond must be a rook, which jumps over it");
+    CHECK(refusal(*g, "Kh1") == "Kh1 is not possible: to castle, the first piece beyond h1 must be "
+                                "a rook (of either side), to jump to g1");
+    CHECK(
+        refusal(*g, "O-O") ==
+        "O-O is not possible: castling is written K and the king's destination (for example Kh1): "
+        "the king moves "
+        "two squares along a line and the first piece beyond must be a rook, which jumps over it");
 }
 
-TEST_CASE("Castling does not capture, so it is refused when a capture is due", "[variant:ghostarelay]") {
+TEST_CASE("Castling does not capture, so it is refused when a capture is due",
+          "[variant:ghostarelay]") {
     auto g = ghostarelay("4k5/10/10/10/10/10/10/4p5/5P4/5K3R w - - 0 1");
     CHECK(texts(*g) == std::vector<std::string>{"fxe3"});
     CHECK(refusal(*g, "Kh1") == "Kh1 is not possible: you must capture: fxe3 is available");
@@ -238,21 +247,24 @@ TEST_CASE("Option pass_when_stuck: a player with no legal move passes instead of
     CHECK(g->fen() == "10/10/10/10/4p5/4P5/10/10/10/10 b - - 1 1");
     CHECK(texts(*g) == std::vector<std::string>{"pass"});
     CHECK(g->public_view().board().notes ==
-          std::vector<std::string>{"Black has no legal move and passes", "Option pass_when_stuck: on"});
+          std::vector<std::string>{"Black has no legal move and passes",
+                                   "Option pass_when_stuck: on"});
     // Both sides stuck: the passes repeat the position until fivefold repetition draws.
     test::play(*g, "pass pass pass pass pass pass pass");
     CHECK(g->outcome().status == Status::Draw);
     CHECK(g->outcome().reason == "fivefold repetition");
 }
 
-TEST_CASE("Option pass_when_stuck: only a player with no pieces left wins", "[variant:ghostarelay][option]") {
+TEST_CASE("Option pass_when_stuck: only a player with no pieces left wins",
+          "[variant:ghostarelay][option]") {
     auto g = ghostarelay("4r5/10/10/10/10/4K5/10/10/10/10 b - - 0 1", {{"pass_when_stuck", "on"}});
     test::play(*g, "Rxe5");
     CHECK(g->outcome().status == Status::WhiteWins);
     CHECK(g->outcome().reason == "White has no pieces left");
 }
 
-TEST_CASE("Option pass_when_stuck is off by default and takes only on or off", "[variant:ghostarelay][option]") {
+TEST_CASE("Option pass_when_stuck is off by default and takes only on or off",
+          "[variant:ghostarelay][option]") {
     const Variant* v = find_variant("ghostarelay");
     REQUIRE(v != nullptr);
     REQUIRE(v->info().options.size() == 1);
@@ -265,7 +277,8 @@ TEST_CASE("Option pass_when_stuck is off by default and takes only on or off", "
     CHECK(bad.error().message == "option pass_when_stuck=maybe is not allowed: use off or on");
 }
 
-TEST_CASE("Notation: two-digit ranks in squares and in disambiguation", "[variant:ghostarelay][notation]") {
+TEST_CASE("Notation: two-digit ranks in squares and in disambiguation",
+          "[variant:ghostarelay][notation]") {
     auto g = ghostarelay("R9/10/10/10/9k/10/10/10/10/R9 w - - 0 1");
     CHECK(offers(*g, "R10a5"));
     CHECK(offers(*g, "R1a5"));
@@ -288,12 +301,14 @@ TEST_CASE("Threefold repetition may be claimed and the 75-move rule ends a Ghost
     CHECK(h->outcome().reason == "75-move rule");
 }
 
-TEST_CASE("A Ghostarelay FEN that cannot be used is refused with its reason", "[variant:ghostarelay]") {
+TEST_CASE("A Ghostarelay FEN that cannot be used is refused with its reason",
+          "[variant:ghostarelay]") {
     const Variant* v = find_variant("ghostarelay");
     auto eight = v->start({}, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1");
     REQUIRE_FALSE(eight.ok());
     CHECK(eight.error().message == "bad FEN: rank 10 does not have 10 squares");
-    auto rights = v->start({}, "rnbxqkgbnr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RNBXQKGBNR w KQkq - 0 1");
+    auto rights =
+        v->start({}, "rnbxqkgbnr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RNBXQKGBNR w KQkq - 0 1");
     REQUIRE_FALSE(rights.ok());
     CHECK(rights.error().message == "bad FEN: Ghostarelay has no castling rights: use -");
     auto pawn = v->start({}, "P9/10/10/10/10/10/10/10/10/9k w - - 0 1");
@@ -301,7 +316,8 @@ TEST_CASE("A Ghostarelay FEN that cannot be used is refused with its reason", "[
     CHECK(pawn.error().message == "bad FEN: white pawn on its last rank");
 }
 
-TEST_CASE("Could win: a side whose pieces nothing can ever capture, and that always has a move, cannot win",
+TEST_CASE("Could win: a side whose pieces nothing can ever capture, and that always has a move, "
+          "cannot win",
           "[variant:ghostarelay]") {
     // White's Ghost never captures and Black has no Relay to lend it a capture: nothing of
     // Black's can be taken, and Black's Ghost always has a move, so Black cannot win.
@@ -317,7 +333,8 @@ TEST_CASE("Could win: a side whose pieces nothing can ever capture, and that alw
     // Without a Ghost, Black may run out of moves, which wins unless pass_when_stuck is on.
     auto stuck = ghostarelay("10/10/10/10/4k5/10/10/4G5/10/10 w - - 0 1");
     CHECK(stuck->could_win(Seat::Black));
-    auto passing = ghostarelay("10/10/10/10/4k5/10/10/4G5/10/10 w - - 0 1", {{"pass_when_stuck", "on"}});
+    auto passing =
+        ghostarelay("10/10/10/10/4k5/10/10/4G5/10/10 w - - 0 1", {{"pass_when_stuck", "on"}});
     CHECK_FALSE(passing->could_win(Seat::Black));
     CHECK(ghostarelay()->could_win(Seat::White));
 }

@@ -1,15 +1,14 @@
 // The 8x8 giveaway variant: Fairy-Stockfish's `giveaway` rules, one test per clause of
 // docs/variants/giveaway.md, and perft against fairy-stockfish.
 #include "chess_test_support.h"
-
 #include "ghostpost/rules/notation.h"
 
 #include <algorithm>
 
 using namespace ghostpost::rules;
 
-using test::texts;
 using test::refusal;
+using test::texts;
 
 namespace {
 
@@ -18,7 +17,8 @@ constexpr std::uint64_t node_budget = 700'000;
 
 } // namespace
 
-TEST_CASE("Giveaway perft matches Fairy-Stockfish for the reference positions", "[variant:giveaway][perft]") {
+TEST_CASE("Giveaway perft matches Fairy-Stockfish for the reference positions",
+          "[variant:giveaway][perft]") {
     auto cases = test::read_perft_file(GHOSTPOST_TEST_DATA "/perft/giveaway.epd");
     REQUIRE(cases.size() == 10);
     for (const auto& c : cases) {
@@ -33,12 +33,14 @@ TEST_CASE("Giveaway perft matches Fairy-Stockfish for the reference positions", 
     }
 }
 
-TEST_CASE("Giveaway perft from the start position is 2732672 at depth 5", "[variant:giveaway][perft]") {
+TEST_CASE("Giveaway perft from the start position is 2732672 at depth 5",
+          "[variant:giveaway][perft]") {
     auto game = test::start("giveaway");
     CHECK(game->perft(5) == 2732672);
 }
 
-TEST_CASE("Every legal giveaway move's text parses back to the same move", "[variant:giveaway][notation]") {
+TEST_CASE("Every legal giveaway move's text parses back to the same move",
+          "[variant:giveaway][notation]") {
     NoRandomness no_dice;
     for (const auto& c : test::read_perft_file(GHOSTPOST_TEST_DATA "/perft/giveaway.epd")) {
         auto game = test::start("giveaway", c.fen);
@@ -86,12 +88,14 @@ TEST_CASE("Capture is compulsory: only captures are legal when one exists", "[va
 TEST_CASE("The player chooses which capture to make", "[variant:giveaway]") {
     auto g = test::start("giveaway", "4k3/8/8/4p3/8/5N2/1B6/4K3 w - - 0 1");
     CHECK(texts(*g) == std::vector<std::string>{"Bxe5", "Nxe5"});
-    CHECK(refusal(*g, "Kd1") == "Kd1 is not possible: you must capture: Bxe5 or Nxe5 are available");
+    CHECK(refusal(*g, "Kd1") ==
+          "Kd1 is not possible: you must capture: Bxe5 or Nxe5 are available");
     test::play(*g, "Nxe5");
     CHECK(g->fen() == "4k3/8/8/4N3/8/8/1B6/4K3 b - - 0 1");
 }
 
-TEST_CASE("The king is not royal: it may step next to an enemy and be captured", "[variant:giveaway]") {
+TEST_CASE("The king is not royal: it may step next to an enemy and be captured",
+          "[variant:giveaway]") {
     auto g = test::start("giveaway", "4k3/8/8/8/8/8/3r4/4K3 w - - 0 1");
     CHECK(texts(*g) == std::vector<std::string>{"Kxd2"});
     auto h = test::start("giveaway", "4k3/8/8/8/8/8/8/r3K3 b - - 0 1");
@@ -143,18 +147,20 @@ TEST_CASE("Castling rights end when the king or that rook moves", "[variant:give
     auto g = test::start("giveaway", "r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1");
     test::play(*g, "Rh2 Kd8 Rh1 Ke8");
     CHECK(g->fen() == "r3k3/8/8/8/8/8/8/4K2R w - - 4 3");
-    CHECK(refusal(*g, "O-O") ==
-          "O-O is not possible: castling on that side is no longer allowed (the king or that rook has moved)");
+    CHECK(refusal(*g, "O-O") == "O-O is not possible: castling on that side is no longer allowed "
+                                "(the king or that rook has moved)");
 }
 
 TEST_CASE("En passant is a capture and so it is compulsory", "[variant:giveaway]") {
-    auto g = test::start("giveaway", "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
+    auto g =
+        test::start("giveaway", "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
     CHECK(texts(*g) == std::vector<std::string>{"exf6"});
     test::play(*g, "exf6");
     CHECK(g->fen() == "rnbqkbnr/ppp1p1pp/5P2/3p4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3");
 }
 
-TEST_CASE("A double step shows an en-passant square only when a pawn can take", "[variant:giveaway]") {
+TEST_CASE("A double step shows an en-passant square only when a pawn can take",
+          "[variant:giveaway]") {
     auto g = test::start("giveaway");
     test::play(*g, "e4");
     CHECK(g->fen() == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
@@ -164,7 +170,8 @@ TEST_CASE("A double step shows an en-passant square only when a pawn can take", 
     CHECK(texts(*h) == std::vector<std::string>{"fxe3"});
 }
 
-TEST_CASE("Threefold repetition may be claimed and fivefold ends the game", "[variant:giveaway][draw]") {
+TEST_CASE("Threefold repetition may be claimed and fivefold ends the game",
+          "[variant:giveaway][draw]") {
     auto g = test::start("giveaway", "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
     test::play(*g, "Kd1 Kd8 Ke1 Ke8");
     CHECK_FALSE(g->claimable_draw().has_value());
@@ -199,13 +206,15 @@ TEST_CASE("A giveaway FEN that cannot be used is refused with its reason", "[var
     CHECK(short_rank.error().message == "bad FEN: the placement must have 8 ranks of 8 squares");
     auto no_rook = v->start({}, "4k3/8/8/8/8/8/8/4K3 w K - 0 1");
     REQUIRE_FALSE(no_rook.ok());
-    CHECK(no_rook.error().message == "bad FEN: castling right K needs its king and rook on their start squares");
+    CHECK(no_rook.error().message ==
+          "bad FEN: castling right K needs its king and rook on their start squares");
     auto ghost = v->start({}, "4k3/8/8/8/8/8/8/4K1G1 w - - 0 1");
     REQUIRE_FALSE(ghost.ok());
     CHECK(ghost.error().message == "bad FEN: 'G' is not a piece of this variant");
 }
 
-TEST_CASE("Giveaway views show every piece to everyone and say when a capture is due", "[variant:giveaway]") {
+TEST_CASE("Giveaway views show every piece to everyone and say when a capture is due",
+          "[variant:giveaway]") {
     auto g = test::start("giveaway");
     test::play(*g, "e3 b5");
     const BoardView& pub = g->public_view().board();

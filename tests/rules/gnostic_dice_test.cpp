@@ -1,8 +1,7 @@
 // Gnostic Chess: standing dice policies, the default the service applies at a combat deadline,
 // dice that replay from the seed (what !verify relies on), notation, and perft.
-#include "gnostic_test_support.h"
-
 #include "ghostpost/rules/replay.h"
+#include "gnostic_test_support.h"
 
 using namespace ghostpost::rules;
 using test::act;
@@ -42,22 +41,25 @@ TEST_CASE("A standing policy may be registered at any time and is told only to i
     CHECK(g->ply() == 0);
     CHECK(g->public_view().board().ply == 0);
     CHECK(test::seats(*g) == "white"); // still White's move
-    CHECK(test::notes(g->seat_view(Seat::Black).board()).find("Your standing policy: roll 4, hold at 20") !=
-          std::string::npos);
+    CHECK(test::notes(g->seat_view(Seat::Black).board())
+              .find("Your standing policy: roll 4, hold at 20") != std::string::npos);
     CHECK(test::notes(g->public_view().board()).find("policy") == std::string::npos);
-    CHECK(test::refusal(*g, Seat::White, "Policy Roll 10 Hold 200") == "accepted as policy roll 10 hold 200");
+    CHECK(test::refusal(*g, Seat::White, "Policy Roll 10 Hold 200") ==
+          "accepted as policy roll 10 hold 200");
     CHECK(test::refusal(*g, Seat::White, "policy off") == "accepted as policy off");
-    CHECK(test::refusal(*g, Seat::White, "policy roll 11 hold 20") ==
-          "policy roll 11 hold 20 is not possible: a policy is written policy roll N hold T, with N "
-          "from 1 to 10 dice and T from 1 to 200 points, or policy off");
+    CHECK(
+        test::refusal(*g, Seat::White, "policy roll 11 hold 20") ==
+        "policy roll 11 hold 20 is not possible: a policy is written policy roll N hold T, with N "
+        "from 1 to 10 dice and T from 1 to 200 points, or policy off");
 }
 
 TEST_CASE("At the deadline the service applies default, which follows the standing policy",
           "[variant:gnostic]") {
     auto g = gnostic(knight_fight);
-    CHECK(test::refusal(*g, Seat::White, "default") ==
-          "default is not possible: default lets your standing policy choose your dice in a combat, "
-          "and you have no dice to choose now");
+    CHECK(
+        test::refusal(*g, Seat::White, "default") ==
+        "default is not possible: default lets your standing policy choose your dice in a combat, "
+        "and you have no dice to choose now");
     // The pawn can only roll 1 die at the start of its turn: that choice is made at once.
     auto ev = act(*g, Seat::White, "Nxe5");
     CHECK(said(ev).find("[black] roll 1, the only choice of your pawn, in the combat on e5; it is "
@@ -89,11 +91,11 @@ TEST_CASE("A policy's words are read as the list of two thousand policies writes
         std::vector<std::string> keys;
         for (const auto& a : g->anytime_actions(seat))
             keys.push_back(word_key(a.text));
-        for (const char* miss : {"policyroll03hold2", "policyroll0hold5", "policyroll11hold1",
-                                 "policyroll1hold201", "policyroll1hold0", "policyroll1hold",
-                                 "policyroll1hold2x", "policyroll1000hold1", "policyrollhold2",
-                                 "policyroll10hold0200", "policy", "policyof", "defaults", "default",
-                                 "policyoff", "policyroll10hold200", ""})
+        for (const char* miss :
+             {"policyroll03hold2", "policyroll0hold5", "policyroll11hold1", "policyroll1hold201",
+              "policyroll1hold0", "policyroll1hold", "policyroll1hold2x", "policyroll1000hold1",
+              "policyrollhold2", "policyroll10hold0200", "policy", "policyof", "defaults",
+              "default", "policyoff", "policyroll10hold200", ""})
             keys.emplace_back(miss);
         return keys;
     };
@@ -154,15 +156,18 @@ TEST_CASE("Without a policy the default rolls 3 dice (at most the piece's value)
     CHECK(test::seats(*g) == "black"); // the knight won with 12
 }
 
-TEST_CASE("Combat choices are written roll N and hold, in any case and spacing", "[variant:gnostic]") {
+TEST_CASE("Combat choices are written roll N and hold, in any case and spacing",
+          "[variant:gnostic]") {
     auto g = gnostic(knight_fight);
     CHECK(test::refusal(*g, Seat::White, "Ne5") == "accepted as Nxe5");
     act(*g, Seat::White, "Nxe5");
     CHECK(test::refusal(*g, Seat::White, "Roll 2") == "accepted as roll 2");
     CHECK(test::refusal(*g, Seat::White, "ROLL3") == "accepted as roll 3");
-    CHECK(test::refusal(*g, Seat::White, "roll 4") == "roll 4 is not possible: your knight rolls 1 to 3 dice");
+    CHECK(test::refusal(*g, Seat::White, "roll 4") ==
+          "roll 4 is not possible: your knight rolls 1 to 3 dice");
     CHECK(test::refusal(*g, Seat::White, "Kd2") ==
-          "Kd2 is not possible now: a combat is being fought on e5; choose your dice with roll N or hold");
+          "Kd2 is not possible now: a combat is being fought on e5; choose your dice with roll N "
+          "or hold");
 }
 
 TEST_CASE("Every roll comes from the game's stream, so a replay with the seed reproduces it",
@@ -206,7 +211,9 @@ TEST_CASE("A long game of random decisions keeps the state consistent", "[varian
         for (const auto& o : options)
             if (o.action.kind != ActionKind::Special || choose.uniform(40) == 0)
                 moves.push_back(o);
-        const auto& pick = moves.empty() ? options[0] : moves[choose.uniform(static_cast<std::uint32_t>(moves.size()))];
+        const auto& pick = moves.empty()
+                               ? options[0]
+                               : moves[choose.uniform(static_cast<std::uint32_t>(moves.size()))];
         // The canonical text reads back as the same action.
         auto parsed = parse_action(*g, seat, pick.text);
         REQUIRE(parsed.ok());

@@ -71,8 +71,8 @@ TEST_CASE("The track starts at C, moves toward dark after each full round, and b
 TEST_CASE("Hit points are 10 x value times the table's multiplier: stronger on the own colour",
           "[variant:gnostic]") {
     auto g = gnostic();
-    CHECK(hp(*g, "b1") == "N 30/30"); // neutral
-    CHECK(hp(*g, "a1") == "R 25/25"); // a light piece on 100% dark: x0.5
+    CHECK(hp(*g, "b1") == "N 30/30");   // neutral
+    CHECK(hp(*g, "a1") == "R 25/25");   // a light piece on 100% dark: x0.5
     CHECK(hp(*g, "h1") == "R 100/100"); // on 100% light: x2
     CHECK(hp(*g, "a8") == "r 25/25");   // a dark piece on 100% light: x0.5
     CHECK(hp(*g, "h8") == "r 100/100"); // on 100% dark: x2
@@ -80,7 +80,7 @@ TEST_CASE("Hit points are 10 x value times the table's multiplier: stronger on t
     CHECK(hp(*g, "d8") == "q 90/90");
     CHECK(hp(*g, "c1") == "B 15/15");
     CHECK(hp(*g, "b2") == "P 5/5");
-    test::play(*g, "Nf3 Nf6"); // track B: starred squares are 75% dark
+    test::play(*g, "Nf3 Nf6");        // track B: starred squares are 75% dark
     CHECK(hp(*g, "c2") == "P 8/8");   // x0.75, halves rounded up
     CHECK(hp(*g, "c7") == "p 15/15"); // x1.5
     CHECK(hp(*g, "f3") == "N 60/60"); // f3 is a fixed light square
@@ -93,7 +93,8 @@ TEST_CASE("The seed's worked example is not followed: the multiplier table decid
     // 60 hit points and the pawn 5, not 15 and 20 as the example says.
     auto g = gnostic("4k3/8/5n2/4P3/8/8/8/4K3 w - - 0 1");
     auto ev = act(*g, Seat::White, "exf6");
-    CHECK(said(ev).rfind("exf6 | combat on f6: the White pawn (5 HP) needs 60 points, the Black knight (60 HP) needs 5",
+    CHECK(said(ev).rfind("exf6 | combat on f6: the White pawn (5 HP) needs 60 points, the Black "
+                         "knight (60 HP) needs 5",
                          0) == 0);
 }
 
@@ -104,8 +105,10 @@ TEST_CASE("A move onto an enemy piece starts a combat in which both owners must 
     auto ev = act(*g, Seat::White, "Nxe5");
     // The pawn has one legal answer at the start of its turn, roll 1: it is made at once, and
     // told only to its owner like any first choice (issue 32, correspondence pace).
-    CHECK(said(ev) == "Nxe5 | combat on e5: the White knight (30 HP) needs 10 points, the Black pawn (10 HP) needs 30 | "
-                      "[black] roll 1, the only choice of your pawn, in the combat on e5; it is revealed when the other "
+    CHECK(said(ev) == "Nxe5 | combat on e5: the White knight (30 HP) needs 10 points, the Black "
+                      "pawn (10 HP) needs 30 | "
+                      "[black] roll 1, the only choice of your pawn, in the combat on e5; it is "
+                      "revealed when the other "
                       "side has chosen");
     CHECK(test::seats(*g) == "white");
     CHECK(g->pending()[0].what ==
@@ -130,21 +133,24 @@ TEST_CASE("The first choice of a combat round stays private until both have chos
     auto first = act(*g, Seat::White, "roll 3", dice);
     REQUIRE(first.size() == 1);
     CHECK(first[0].only_for == Seat::White);
-    CHECK(first[0].text == "you chose roll 3 in the combat on e5; it is revealed when the other side has chosen");
+    CHECK(first[0].text ==
+          "you chose roll 3 in the combat on e5; it is revealed when the other side has chosen");
     CHECK(dice.used() == 0);
     CHECK(test::seats(*g) == "black");
     const std::string channel = test::notes(g->public_view().board());
     CHECK(channel.find("roll 3") == std::string::npos);
     CHECK(channel.find("White knight 0 banked + 0 of 30 (has chosen)") != std::string::npos);
-    CHECK(test::notes(g->seat_view(Seat::White).board()).find("your choice: roll 3") != std::string::npos);
+    CHECK(test::notes(g->seat_view(Seat::White).board()).find("your choice: roll 3") !=
+          std::string::npos);
     CHECK(test::notes(g->seat_view(Seat::Black).board()).find("roll 3") == std::string::npos);
     CHECK(test::refusal(*g, Seat::White, "roll 2").rfind("it is not your decision now", 0) == 0);
 
     auto second = act(*g, Seat::Black, "roll 1", dice);
-    CHECK(said(second) ==
-          "combat on e5, round 1: White rolls 3 dice, Black rolls 1 die | "
-          "combat on e5, round 1: the White knight rolls 4 5 2 = 11: 0 banked + 11 this turn of 30 | "
-          "combat on e5, round 1: the Black knight rolls 6 = 6: 0 banked + 6 this turn of 30");
+    CHECK(
+        said(second) ==
+        "combat on e5, round 1: White rolls 3 dice, Black rolls 1 die | "
+        "combat on e5, round 1: the White knight rolls 4 5 2 = 11: 0 banked + 11 this turn of 30 | "
+        "combat on e5, round 1: the Black knight rolls 6 = 6: 0 banked + 6 this turn of 30");
     for (const auto& e : second)
         CHECK_FALSE(e.only_for);
 }
@@ -169,14 +175,16 @@ TEST_CASE("Any die showing 1 loses the turn's points and ends that fighter's tur
     auto ev = act(*g, Seat::White, "roll 3", dice); // the pawn's roll 1 was made for it
     CHECK(said(ev) ==
           "combat on e5, round 1: White rolls 3 dice, Black rolls 1 die | "
-          "combat on e5, round 1: the White knight rolls 6 1 6, a 1 loses the turn: 0 banked + 0 this turn of 10 | "
+          "combat on e5, round 1: the White knight rolls 6 1 6, a 1 loses the turn: 0 banked + 0 "
+          "this turn of 10 | "
           "combat on e5, round 1: the Black pawn rolls 5 = 5: 0 banked + 5 this turn of 30");
     // The knight's turn is over; the pawn rolls on alone.
     CHECK(test::seats(*g) == "black");
     CHECK(test::texts(*g, Seat::Black) == std::vector<std::string>{"roll 1", "hold"});
     ev = act(*g, Seat::Black, "roll 1", dice);
-    CHECK(said(ev) == "combat on e5, round 2: Black rolls 1 die | "
-                      "combat on e5, round 2: the Black pawn rolls 3 = 3: 0 banked + 8 this turn of 30");
+    CHECK(said(ev) ==
+          "combat on e5, round 2: Black rolls 1 die | "
+          "combat on e5, round 2: the Black pawn rolls 3 = 3: 0 banked + 8 this turn of 30");
 }
 
 TEST_CASE("Holding banks the turn total; when both turns are over a new turn begins for both",
@@ -188,9 +196,10 @@ TEST_CASE("Holding banks the turn total; when both turns are over a new turn beg
     CHECK(test::refusal(*g, Seat::White, "hold") == "accepted as hold");
     act(*g, Seat::White, "hold", dice);
     auto ev = act(*g, Seat::Black, "roll 1", dice);
-    CHECK(said(ev) == "combat on e5, round 2: White holds, Black rolls 1 die | "
-                      "combat on e5, round 2: the White knight holds: 6 banked + 0 this turn of 10 | "
-                      "combat on e5, round 2: the Black pawn rolls 3 = 3: 0 banked + 7 this turn of 30");
+    CHECK(said(ev) ==
+          "combat on e5, round 2: White holds, Black rolls 1 die | "
+          "combat on e5, round 2: the White knight holds: 6 banked + 0 this turn of 10 | "
+          "combat on e5, round 2: the Black pawn rolls 3 = 3: 0 banked + 7 this turn of 30");
     CHECK(test::seats(*g) == "black");
     ev = act(*g, Seat::Black, "hold", dice);
     // A new turn: both choose again, and nobody may hold with nothing this turn, so the
@@ -202,9 +211,10 @@ TEST_CASE("Holding banks the turn total; when both turns are over a new turn beg
     CHECK(test::seats(*g) == "white");
     CHECK(test::texts(*g, Seat::Black).empty());
     ev = act(*g, Seat::White, "roll 1", dice);
-    CHECK(said(ev) == "combat on e5, round 4: White rolls 1 die, Black rolls 1 die | "
-                      "combat on e5, round 4: the White knight rolls 3 = 3: 6 banked + 3 this turn of 10 | "
-                      "combat on e5, round 4: the Black pawn rolls 3 = 3: 7 banked + 3 this turn of 30");
+    CHECK(said(ev) ==
+          "combat on e5, round 4: White rolls 1 die, Black rolls 1 die | "
+          "combat on e5, round 4: the White knight rolls 3 = 3: 6 banked + 3 this turn of 10 | "
+          "combat on e5, round 4: the Black pawn rolls 3 = 3: 7 banked + 3 this turn of 30");
 }
 
 TEST_CASE("When the defender reaches its target first the attacker dies and the defender stays",
@@ -213,7 +223,9 @@ TEST_CASE("When the defender reaches its target first the attacker dies and the 
     act(*g, Seat::White, "exd5"); // the pawn's roll 1 is made for it
     Faces dice{3, 4, 4, 4};
     auto ev = act(*g, Seat::Black, "roll 3", dice);
-    CHECK(said(ev).find("the Black knight wins the combat on d5 and kills the attacking White pawn") != std::string::npos);
+    CHECK(said(ev).find(
+              "the Black knight wins the combat on d5 and kills the attacking White pawn") !=
+          std::string::npos);
     CHECK(hp(*g, "e4") == "-");
     CHECK(hp(*g, "d5") == "n 27/30"); // the pawn's 3 unbanked points count as damage
     CHECK(g->fen() == "4k3/8/8/3n4/8/8/8/4K3 b - - 0 1 track=Cd dead=P/- damage=d5:3");
@@ -222,10 +234,13 @@ TEST_CASE("When the defender reaches its target first the attacker dies and the 
 TEST_CASE("When both reach their targets in the same round both pieces die", "[variant:gnostic]") {
     auto g = gnostic("4k3/8/8/4p3/8/5N2/8/4K3 w - - 0 1 damage=f3:25");
     auto start = act(*g, Seat::White, "Nxe5");
-    CHECK(said(start).rfind("Nxe5 | combat on e5: the White knight (5 HP) needs 10 points, the Black pawn (10 HP) needs 5", 0) == 0);
+    CHECK(said(start).rfind("Nxe5 | combat on e5: the White knight (5 HP) needs 10 points, the "
+                            "Black pawn (10 HP) needs 5",
+                            0) == 0);
     Faces dice{6, 6, 6, 5};
     auto ev = act(*g, Seat::White, "roll 3", dice); // the pawn's roll 1 was made for it
-    CHECK(said(ev).find("the combat on e5 is a draw: the White knight and the Black pawn are both killed") !=
+    CHECK(said(ev).find(
+              "the combat on e5 is a draw: the White knight and the Black pawn are both killed") !=
           std::string::npos);
     CHECK(g->fen() == "4k3/8/8/8/8/8/8/4K3 b - - 0 1 track=Cd dead=N/P");
 }
@@ -235,7 +250,8 @@ TEST_CASE("A piece at 0 hit points or less on the contested square loses without
     auto g = gnostic("4k3/8/8/4p3/8/5N2/8/4K3 w - - 0 1 damage=f3:30");
     CHECK(hp(*g, "f3") == "N 30/60"); // f3 is a fixed light square, e5 is neutral
     auto ev = act(*g, Seat::White, "Nxe5");
-    CHECK(said(ev) == "Nxe5 | combat on e5: the White knight (0 HP) needs 10 points, the Black pawn (10 HP) needs 0 | "
+    CHECK(said(ev) == "Nxe5 | combat on e5: the White knight (0 HP) needs 10 points, the Black "
+                      "pawn (10 HP) needs 0 | "
                       "the Black pawn wins the combat on e5 and kills the attacking White knight");
     CHECK(test::seats(*g) == "black");
 }
@@ -248,7 +264,8 @@ TEST_CASE("Damage persists, so weaker pieces can wear a stronger one down in ser
     act(*g, Seat::White, "exd5");
     Faces dice{5, 2, 2, 2, 2, 1};
     auto ev = act(*g, Seat::Black, "roll 5", dice); // the pawn's roll 1 was made for it
-    CHECK(said(ev).find("the White pawn wins the combat on d5 and kills the Black rook") != std::string::npos);
+    CHECK(said(ev).find("the White pawn wins the combat on d5 and kills the Black rook") !=
+          std::string::npos);
     CHECK(hp(*g, "d5") == "P 10/10"); // the rook rolled a 1: no damage
 }
 
@@ -295,7 +312,8 @@ TEST_CASE("En passant fights the passed pawn and the winner lands behind it", "[
     // Both pawns can only roll 1 die: the round is rolled at once.
     Faces dice{6, 2};
     auto ev = act(*g, Seat::White, "exd6", dice);
-    CHECK(said(ev).rfind("exd6 | combat on d5: the White pawn (8 HP) needs 2 points, the Black pawn (2 HP) needs 8 | "
+    CHECK(said(ev).rfind("exd6 | combat on d5: the White pawn (8 HP) needs 2 points, the Black "
+                         "pawn (2 HP) needs 8 | "
                          "combat on d5, round 1: White rolls 1 die, Black rolls 1 die",
                          0) == 0);
     CHECK(g->fen() == "4k3/8/3P4/8/8/8/8/4K3 b - - 0 2 track=Bd dead=-/P damage=d6:2");

@@ -3,7 +3,6 @@
 #pragma once
 
 #include "chess_test_support.h"
-
 #include "ghostpost/rules/notation.h"
 
 #include <algorithm>
@@ -45,7 +44,9 @@ private:
     std::uint64_t x_;
 };
 
-inline std::unique_ptr<Game> gnostic(const std::string& fen = {}) { return start("gnostic", fen); }
+inline std::unique_ptr<Game> gnostic(const std::string& fen = {}) {
+    return start("gnostic", fen);
+}
 
 // Parses `typed` for `seat` and applies it; fails the test on a refusal.
 inline std::vector<Event> act(Game& g, Seat seat, const std::string& typed, RandomSource& dice) {

@@ -3,20 +3,24 @@
 
 #include <algorithm>
 
-using test::texts;
 using test::offers;
+using test::texts;
 
 namespace {
 
 using namespace ghostpost::rules;
 
-Square sq(const char* name) { return *parse_square(name); }
+Square sq(const char* name) {
+    return *parse_square(name);
+}
 
 std::vector<Figure> figures(const Game& g, const char* square) {
     return g.public_view().board().at(sq(square)).figures;
 }
 
-Figure living(PieceKind k, Seat s) { return Figure{Piece{k, s}, FigureStyle::Living}; }
+Figure living(PieceKind k, Seat s) {
+    return Figure{Piece{k, s}, FigureStyle::Living};
+}
 Figure spirit(PieceKind k, Seat s, bool invoked = false) {
     return Figure{Piece{k, s}, invoked ? FigureStyle::InvokedSpirit : FigureStyle::Spirit};
 }
@@ -50,28 +54,32 @@ TEST_CASE("The inventor's worked game ends 6.Qa4+ with check by the invoked whit
     test::play(*g, "e4 e5 Nf3 Nc6 Bb5 d6");
 
     // 4.Bxc6: the black knight becomes a spirit under the white bishop.
-    CHECK(move(*g, "Bxc6+") == std::vector<std::string>{"Bxc6+", "the black knight on c6 becomes a spirit",
+    CHECK(move(*g, "Bxc6+") == std::vector<std::string>{"Bxc6+",
+                                                        "the black knight on c6 becomes a spirit",
                                                         "check by the white bishop on c6"});
-    CHECK(figures(*g, "c6") ==
-          std::vector<Figure>{living(PieceKind::Bishop, Seat::White), spirit(PieceKind::Knight, Seat::Black)});
+    CHECK(figures(*g, "c6") == std::vector<Figure>{living(PieceKind::Bishop, Seat::White),
+                                                   spirit(PieceKind::Knight, Seat::Black)});
 
     // 4...bxc6: two spirits on c6, the bishop outranks the knight; it waits under the pawn.
     CHECK(move(*g, "bxc6") ==
-          std::vector<std::string>{"bxc6", "the white bishop on c6 becomes a spirit",
-                                   "two spirits meet on c6: the white spirit bishop stays and the black spirit "
-                                   "knight leaves the game"});
-    CHECK(figures(*g, "c6") ==
-          std::vector<Figure>{living(PieceKind::Pawn, Seat::Black), spirit(PieceKind::Bishop, Seat::White)});
+          std::vector<std::string>{
+              "bxc6", "the white bishop on c6 becomes a spirit",
+              "two spirits meet on c6: the white spirit bishop stays and the black spirit "
+              "knight leaves the game"});
+    CHECK(figures(*g, "c6") == std::vector<Figure>{living(PieceKind::Pawn, Seat::Black),
+                                                   spirit(PieceKind::Bishop, Seat::White)});
 
     test::play(*g, "c3");
     // 5...c5: the spirit bishop is released but not invoked, so no check.
-    CHECK(move(*g, "c5") == std::vector<std::string>{"c5", "the white spirit bishop on c6 is released"});
+    CHECK(move(*g, "c5") ==
+          std::vector<std::string>{"c5", "the white spirit bishop on c6 is released"});
     CHECK(figures(*g, "c6") == std::vector<Figure>{spirit(PieceKind::Bishop, Seat::White)});
     CHECK_FALSE(g->public_view().board().check.valid());
 
     // 6.Qa4+: the queen attacks c6 (its ray stops there), invoking the spirit, which checks via d7.
     CHECK(offers(*g, "Qa4+"));
-    CHECK(move(*g, "Qa4") == std::vector<std::string>{"Qa4+", "check by the invoked white spirit bishop on c6"});
+    CHECK(move(*g, "Qa4") ==
+          std::vector<std::string>{"Qa4+", "check by the invoked white spirit bishop on c6"});
     CHECK(figures(*g, "c6") == std::vector<Figure>{spirit(PieceKind::Bishop, Seat::White, true)});
     CHECK(g->public_view().board().check == sq("e8"));
     CHECK(g->fen() == "r1bqkbnr/p1p2ppp/3p4/2p1p3/Q3P3/2P2N2/PP1P1PPP/RNB1K2R[Bc6] b KQkq - 1 6");
@@ -96,7 +104,8 @@ TEST_CASE("A released spirit moves like its kind onto empty squares only", "[var
     CHECK(offers(*g, "SBb4"));
     CHECK(offers(*g, "SBd2"));
     CHECK_FALSE(offers(*g, "SBxd4"));
-    CHECK(std::count_if(all.begin(), all.end(), [](const std::string& t) { return t.starts_with("SB"); }) == 5);
+    CHECK(std::count_if(all.begin(), all.end(),
+                        [](const std::string& t) { return t.starts_with("SB"); }) == 5);
 }
 
 TEST_CASE("A spirit never moves onto another spirit and never crosses one", "[variant:haunted]") {
@@ -105,7 +114,8 @@ TEST_CASE("A spirit never moves onto another spirit and never crosses one", "[va
     CHECK_FALSE(offers(*g, "SBf6"));
     CHECK_FALSE(offers(*g, "SBg7"));
     auto all = texts(*g);
-    CHECK(std::count_if(all.begin(), all.end(), [](const std::string& t) { return t.starts_with("SB"); }) == 10);
+    CHECK(std::count_if(all.begin(), all.end(),
+                        [](const std::string& t) { return t.starts_with("SB"); }) == 10);
     CHECK(g->perft(1) == 15); // 10 spirit moves and the king's 5
 }
 
@@ -113,7 +123,8 @@ TEST_CASE("An invoked spirit captures, and what it captures is annihilated", "[v
     auto g = test::start("haunted", "4k3/8/8/8/3r4/8/8/B3K3[Bc3] w - - 0 1");
     CHECK(figures(*g, "c3") == std::vector<Figure>{spirit(PieceKind::Bishop, Seat::White, true)});
     CHECK(move(*g, "SBxd4") ==
-          std::vector<std::string>{"SBxd4", "the white spirit bishop annihilates the black rook on d4"});
+          std::vector<std::string>{"SBxd4",
+                                   "the white spirit bishop annihilates the black rook on d4"});
     CHECK(g->fen() == "4k3/8/8/8/8/8/8/B3K3[Bd4] b - - 0 1");
 }
 
@@ -124,8 +135,9 @@ TEST_CASE("A spirit that is not invoked cannot capture", "[variant:haunted]") {
     CHECK(offers(*g, "SBb4"));
 }
 
-TEST_CASE("Invocation counts any friendly living piece whose attack reaches the spirit, the king too",
-          "[variant:haunted]") {
+TEST_CASE(
+    "Invocation counts any friendly living piece whose attack reaches the spirit, the king too",
+    "[variant:haunted]") {
     auto g = test::start("haunted", "4k3/8/8/8/1r6/3K4/8/8[Bc3] w - - 0 1");
     CHECK(figures(*g, "c3") == std::vector<Figure>{spirit(PieceKind::Bishop, Seat::White, true)});
     CHECK(offers(*g, "SBxb4"));
@@ -136,13 +148,15 @@ TEST_CASE("Spirits block lines for both sides and can never be captured", "[vari
     auto g = test::start("haunted", "4k3/8/8/8/8/8/8/R3K3[nc1] w Q - 0 1");
     CHECK(offers(*g, "Rb1"));
     CHECK_FALSE(offers(*g, "Rd1"));
-    CHECK(refusal(*g, "Rd1") ==
-          "Rd1 is not possible: the black spirit knight on c1 blocks the rook on a1: spirits cannot be crossed");
-    CHECK(refusal(*g, "Rc1") == "Rc1 is not possible: c1 is haunted by the black spirit knight: spirits can never "
-                                "be captured and nothing may stand on them");
+    CHECK(refusal(*g, "Rd1") == "Rd1 is not possible: the black spirit knight on c1 blocks the "
+                                "rook on a1: spirits cannot be crossed");
+    CHECK(refusal(*g, "Rc1") ==
+          "Rc1 is not possible: c1 is haunted by the black spirit knight: spirits can never "
+          "be captured and nothing may stand on them");
     // Including castling paths.
-    CHECK(refusal(*g, "O-O-O") == "O-O-O is not possible: the black spirit knight on c1 stands between the king "
-                                  "and the rook, and spirits never move aside for castling");
+    CHECK(refusal(*g, "O-O-O") ==
+          "O-O-O is not possible: the black spirit knight on c1 stands between the king "
+          "and the rook, and spirits never move aside for castling");
 }
 
 TEST_CASE("Check comes only from living pieces and invoked spirits", "[variant:haunted]") {
@@ -153,35 +167,36 @@ TEST_CASE("Check comes only from living pieces and invoked spirits", "[variant:h
     auto invoked = test::start("haunted", "k7/3n4/8/8/8/8/8/4K3[re5] w - - 0 1");
     CHECK(invoked->public_view().board().check == sq("e1"));
     CHECK(texts(*invoked) == std::vector<std::string>{"Kd1", "Kd2", "Kf1", "Kf2"});
-    CHECK(refusal(*invoked, "Ke2") ==
-          "Ke2 is not possible: you are in check from the invoked black spirit rook on e5 and it does not answer "
-          "the check");
+    CHECK(refusal(*invoked, "Ke2") == "Ke2 is not possible: you are in check from the invoked "
+                                      "black spirit rook on e5 and it does not answer "
+                                      "the check");
 }
 
 TEST_CASE("A move that leaves the king to an invoked spirit is refused", "[variant:haunted]") {
     // The white bishop shields e1 from the black spirit rook's file; the knight on d7 invokes it.
     auto g = test::start("haunted", "k7/3n4/8/8/8/8/4B3/4K3[re5] w - - 0 1");
     CHECK_FALSE(offers(*g, "Bd3"));
-    CHECK(refusal(*g, "Bd3") ==
-          "Bd3 is not possible: that leaves your king in check from the invoked black spirit rook on e5");
+    CHECK(refusal(*g, "Bd3") == "Bd3 is not possible: that leaves your king in check from the "
+                                "invoked black spirit rook on e5");
 }
 
 TEST_CASE("Two spirits on one square: the higher of Q R B N P stays", "[variant:haunted]") {
     // A living capture of a piece that carries a weaker spirit.
     auto g = test::start("haunted", "4k3/8/8/4b3/8/2N5/8/4K3[pc3] b - - 0 1");
     CHECK(move(*g, "Bxc3+") ==
-          std::vector<std::string>{"Bxc3+", "the white knight on c3 becomes a spirit",
-                                   "two spirits meet on c3: the white spirit knight stays and the black spirit "
-                                   "pawn leaves the game",
-                                   "check by the black bishop on c3"});
+          std::vector<std::string>{
+              "Bxc3+", "the white knight on c3 becomes a spirit",
+              "two spirits meet on c3: the white spirit knight stays and the black spirit "
+              "pawn leaves the game",
+              "check by the black bishop on c3"});
     CHECK(g->fen() == "4k3/8/8/8/8/2b5/8/4K3[Nc3] w - - 0 2");
 }
 
 TEST_CASE("Two spirits of one rank: the one already on the square stays, same side too",
           "[variant:haunted]") {
     auto g = test::start("haunted", "4k3/8/8/4b3/8/2N5/8/4K3[Nc3] b - - 0 1");
-    CHECK(move(*g, "Bxc3+")[2] ==
-          "two spirits meet on c3: the white spirit knight stays and the white spirit knight leaves the game");
+    CHECK(move(*g, "Bxc3+")[2] == "two spirits meet on c3: the white spirit knight stays and the "
+                                  "white spirit knight leaves the game");
     CHECK(g->fen() == "4k3/8/8/8/8/2b5/8/4K3[Nc3] w - - 0 2");
 }
 
@@ -190,9 +205,10 @@ TEST_CASE("A spirit that captures onto a stronger spirit leaves the game", "[var
     // The invoked white spirit pawn on b5 (the rook on b1 reaches it) takes the knight on c6.
     auto g = test::start("haunted", "4k3/8/2n5/8/8/8/8/1R2K3[Pb5,qc6] w - - 0 1");
     CHECK(move(*g, "SPxc6") ==
-          std::vector<std::string>{"SPxc6", "the white spirit pawn annihilates the black knight on c6",
-                                   "two spirits meet on c6: the black spirit queen stays and the white spirit pawn "
-                                   "leaves the game"});
+          std::vector<std::string>{
+              "SPxc6", "the white spirit pawn annihilates the black knight on c6",
+              "two spirits meet on c6: the black spirit queen stays and the white spirit pawn "
+              "leaves the game"});
     CHECK(g->fen() == "4k3/8/8/8/8/8/8/1R2K3[qc6] b - - 0 1");
 }
 
@@ -213,8 +229,9 @@ TEST_CASE("A spirit pawn invoked on arrival at the last rank may be reborn as th
     CHECK(offers(*g, "SPc8"));
     CHECK(offers(*g, "SPc8=Q+"));
     CHECK(offers(*g, "SPc8=N"));
-    CHECK(move(*g, "SPc8=Q") == std::vector<std::string>{"SPc8=Q+", "the spirit pawn on c8 is reborn as a living queen",
-                                                         "check by the white queen on c8"});
+    CHECK(move(*g, "SPc8=Q") ==
+          std::vector<std::string>{"SPc8=Q+", "the spirit pawn on c8 is reborn as a living queen",
+                                   "check by the white queen on c8"});
     CHECK(g->fen() == "k1Q5/8/8/8/8/8/8/2R1K3 b - - 0 1");
 }
 
@@ -237,18 +254,23 @@ TEST_CASE("A spirit pawn not invoked on arrival stays a spirit and may be reborn
     CHECK(g->fen() == "2R5/8/5k2/8/8/8/8/2R1K3 b - - 0 3");
 }
 
-TEST_CASE("A rebirth written as a living promotion is refused with the spirit form to write, piece included",
+TEST_CASE("A rebirth written as a living promotion is refused with the spirit form to write, piece "
+          "included",
           "[variant:haunted]") {
     auto g = test::start("haunted", "4k3/8/8/8/8/8/8/1R2K3[Pb7] w - - 0 1");
-    CHECK(refusal(*g, "b8=Q") == "b8=Q is not possible: no living pawn can go to b8, but your white spirit pawn "
-                                 "on b7 can: write SPb8=Q");
-    CHECK(refusal(*g, "b8=N") == "b8=N is not possible: no living pawn can go to b8, but your white spirit pawn "
-                                 "on b7 can: write SPb8=N");
+    CHECK(refusal(*g, "b8=Q") ==
+          "b8=Q is not possible: no living pawn can go to b8, but your white spirit pawn "
+          "on b7 can: write SPb8=Q");
+    CHECK(refusal(*g, "b8=N") ==
+          "b8=N is not possible: no living pawn can go to b8, but your white spirit pawn "
+          "on b7 can: write SPb8=N");
 }
 
-TEST_CASE("En passant leaves the captured pawn's spirit released on its own square", "[variant:haunted]") {
+TEST_CASE("En passant leaves the captured pawn's spirit released on its own square",
+          "[variant:haunted]") {
     auto g = test::start("haunted", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2");
-    CHECK(move(*g, "exd6") == std::vector<std::string>{"exd6", "the black pawn on d5 becomes a spirit"});
+    CHECK(move(*g, "exd6") ==
+          std::vector<std::string>{"exd6", "the black pawn on d5 becomes a spirit"});
     CHECK(g->fen() == "4k3/8/3P4/8/8/8/8/4K3[pd5] b - - 0 2");
     CHECK(figures(*g, "d5") == std::vector<Figure>{spirit(PieceKind::Pawn, Seat::Black)});
     CHECK(offers(*g, "SPd4"));
@@ -262,8 +284,9 @@ TEST_CASE("No insufficient-material draw while a spirit exists", "[variant:haunt
     CHECK(bare->outcome().reason == "insufficient material");
 }
 
-TEST_CASE("Spirit pawn moves and spirit captures reset the 50-move count, other spirit moves do not",
-          "[variant:haunted]") {
+TEST_CASE(
+    "Spirit pawn moves and spirit captures reset the 50-move count, other spirit moves do not",
+    "[variant:haunted]") {
     auto g = test::start("haunted", "4k3/8/8/8/8/8/8/4K3[Nd4,Pa2] w - - 99 60");
     CHECK_FALSE(g->claimable_draw());
     test::play(*g, "SNf5");
@@ -272,7 +295,8 @@ TEST_CASE("Spirit pawn moves and spirit captures reset the 50-move count, other 
     CHECK(g->fen() == "3k4/8/8/8/8/8/8/4K3[Pa3,Nf5] b - - 0 61");
 }
 
-TEST_CASE("Spirit moves are written S, letter, SAN, and accepted in forgiving forms", "[variant:haunted]") {
+TEST_CASE("Spirit moves are written S, letter, SAN, and accepted in forgiving forms",
+          "[variant:haunted]") {
     auto g = test::start("haunted", "4k3/8/8/8/8/8/8/4K3[Bd4] w - - 0 1");
     for (const char* typed : {"SBe5", "S:Be5", "S-Be5", "S Be5", "sbe5", "SBxe5", "sBe5!"}) {
         auto a = parse_action(*g, Seat::White, typed);
@@ -280,8 +304,8 @@ TEST_CASE("Spirit moves are written S, letter, SAN, and accepted in forgiving fo
         REQUIRE(a.ok());
         CHECK(a->text == "SBe5");
     }
-    CHECK(refusal(*g, "Be5") ==
-          "Be5 is not possible: no living bishop can go to e5, but your white spirit bishop on d4 can: write SBe5");
+    CHECK(refusal(*g, "Be5") == "Be5 is not possible: no living bishop can go to e5, but your "
+                                "white spirit bishop on d4 can: write SBe5");
 }
 
 TEST_CASE("Spirit moves written from square to square are read too", "[variant:haunted]") {
@@ -297,19 +321,22 @@ TEST_CASE("Spirit moves written from square to square are read too", "[variant:h
 TEST_CASE("Refused spirit moves say what the spirit rules forbid", "[variant:haunted]") {
     auto sleeping = test::start("haunted", "4k3/8/8/8/3r4/8/8/4K3[Bc3] w - - 0 1");
     CHECK(looks_like_action(*sleeping, Seat::White, "SBxd4"));
-    CHECK(refusal(*sleeping, "SBxd4") == "SBxd4 is not possible: the spirit bishop on c3 is not invoked, so it "
-                                         "cannot capture: a living piece of yours must attack c3");
+    CHECK(refusal(*sleeping, "SBxd4") ==
+          "SBxd4 is not possible: the spirit bishop on c3 is not invoked, so it "
+          "cannot capture: a living piece of yours must attack c3");
     CHECK(refusal(*sleeping, "SQd1") == "SQd1 is not possible: you have no spirit queen");
     CHECK(refusal(*sleeping, "SKd1") == "SKd1 is not possible: a king never becomes a spirit");
 
     auto waiting = test::start("haunted");
     test::play(*waiting, "e4 e5 Nf3 Nc6 Bb5 d6 Bxc6+");
-    CHECK(refusal(*waiting, "SNd4") == "SNd4 is not possible: your spirit knight on c6 waits under the white "
-                                       "bishop and is released only when that square is left");
+    CHECK(refusal(*waiting, "SNd4") ==
+          "SNd4 is not possible: your spirit knight on c6 waits under the white "
+          "bishop and is released only when that square is left");
 
     auto pawn = test::start("haunted", "7k/8/8/8/8/8/8/R3K3[Pc7] w - - 0 1");
-    CHECK(refusal(*pawn, "SPc8=Q") == "SPc8=Q is not possible: a spirit pawn is reborn only if it is invoked on "
-                                      "c8 (a living piece of yours must attack it)");
+    CHECK(refusal(*pawn, "SPc8=Q") ==
+          "SPc8=Q is not possible: a spirit pawn is reborn only if it is invoked on "
+          "c8 (a living piece of yours must attack it)");
 
     auto twins = test::start("haunted", "4k3/8/8/8/8/8/8/4K3[Nb1,Nf1] w - - 0 1");
     auto both = parse_action(*twins, Seat::White, "SNd2");
@@ -318,14 +345,16 @@ TEST_CASE("Refused spirit moves say what the spirit rules forbid", "[variant:hau
     CHECK(both.error().message == "SNd2 is ambiguous: SNbd2 or SNfd2");
 }
 
-TEST_CASE("The same spirit kind reaching one square is disambiguated like SAN", "[variant:haunted]") {
+TEST_CASE("The same spirit kind reaching one square is disambiguated like SAN",
+          "[variant:haunted]") {
     auto g = test::start("haunted", "4k3/8/8/8/8/8/8/4K3[Nb1,Nf1] w - - 0 1");
     CHECK(offers(*g, "SNbd2"));
     CHECK(offers(*g, "SNfd2"));
     CHECK(offers(*g, "SNa3"));
 }
 
-TEST_CASE("Haunted FEN lists the spirits in brackets and reads back what it writes", "[variant:haunted]") {
+TEST_CASE("Haunted FEN lists the spirits in brackets and reads back what it writes",
+          "[variant:haunted]") {
     const std::string fen = "r3k2r/8/8/8/8/8/8/R3K2R[Bc6,nd4,Pe5] w KQkq - 3 20";
     auto g = test::start("haunted", fen);
     CHECK(g->fen() == "r3k2r/8/8/8/8/8/8/R3K2R[nd4,Pe5,Bc6] w KQkq - 3 20");
@@ -335,8 +364,10 @@ TEST_CASE("Haunted FEN lists the spirits in brackets and reads back what it writ
           "cannot read that FEN: two spirits on d4");
 }
 
-TEST_CASE("Haunted Chess perft numbers match tests/data/perft/haunted.epd", "[variant:haunted][perft]") {
-    for (const auto& c : test::read_perft_file(std::string(GHOSTPOST_TEST_DATA) + "/perft/haunted.epd")) {
+TEST_CASE("Haunted Chess perft numbers match tests/data/perft/haunted.epd",
+          "[variant:haunted][perft]") {
+    for (const auto& c :
+         test::read_perft_file(std::string(GHOSTPOST_TEST_DATA) + "/perft/haunted.epd")) {
         auto g = test::start("haunted", c.fen);
         for (auto [depth, nodes] : c.counts) {
             if (nodes > 500'000)
@@ -347,7 +378,8 @@ TEST_CASE("Haunted Chess perft numbers match tests/data/perft/haunted.epd", "[va
     }
 }
 
-TEST_CASE("Could win: only a bare king without spirits of its side can never win", "[variant:haunted]") {
+TEST_CASE("Could win: only a bare king without spirits of its side can never win",
+          "[variant:haunted]") {
     auto bare = test::start("haunted", "4k3/8/8/8/8/8/8/4K2R w - - 0 1");
     CHECK(bare->could_win(Seat::White));
     CHECK_FALSE(bare->could_win(Seat::Black));
@@ -361,17 +393,20 @@ TEST_CASE("Could win: only a bare king without spirits of its side can never win
 
 // Issue 32: the spirit form is pointed to for a rebirth in place too ("b8=Q" with the spirit pawn
 // already on b8, invoked by the rook on b1).
-TEST_CASE("A rebirth in place written as a living promotion is refused with the spirit form to write",
-          "[variant:haunted][issue32]") {
+TEST_CASE(
+    "A rebirth in place written as a living promotion is refused with the spirit form to write",
+    "[variant:haunted][issue32]") {
     auto g = test::start("haunted", "8/8/7k/8/8/8/8/1R2K3[Pb8] w - - 0 1");
     REQUIRE(offers(*g, "SPb8=Q"));
-    CHECK(refusal(*g, "b8=Q") == "b8=Q is not possible: no living pawn can go to b8, but your white spirit pawn "
-                                 "there can be reborn: write SPb8=Q");
+    CHECK(refusal(*g, "b8=Q") ==
+          "b8=Q is not possible: no living pawn can go to b8, but your white spirit pawn "
+          "there can be reborn: write SPb8=Q");
 }
 
 // Issue 32: "Spirits can't cross pieces nor be crossed by any piece". A knight's leap crosses no
 // square, so spirits around it never stop it (docs/variants/haunted.md).
-TEST_CASE("A knight leaps over spirits, living or spirit knight alike", "[variant:haunted][issue32]") {
+TEST_CASE("A knight leaps over spirits, living or spirit knight alike",
+          "[variant:haunted][issue32]") {
     // Spirits on every square between b1 and its targets.
     auto g = test::start("haunted", "4k3/8/8/8/8/8/8/1N2K3[nb2,nc2,nc1] w - - 0 1");
     CHECK(offers(*g, "Nd2"));

@@ -18,8 +18,9 @@ RuleError error_of(const Game& g, const std::string& typed) {
 
 TEST_CASE("Forgiving forms of a move all mean the canonical move", "[notation]") {
     auto g = test::start("chess");
-    for (const char* typed : {"Nf3", "Ng1f3", "Ng1-f3", "g1f3", "g1-f3", "nf3", "Nf3!", "Nf3!?",
-                              "  Nf3. ", "Nf3+", "(Nf3)", "Ngf3", "N1f3", "`Nf3`", "1. Nf3", "1.Nf3"})
+    for (const char* typed :
+         {"Nf3", "Ng1f3", "Ng1-f3", "g1f3", "g1-f3", "nf3", "Nf3!", "Nf3!?", "  Nf3. ", "Nf3+",
+          "(Nf3)", "Ngf3", "N1f3", "`Nf3`", "1. Nf3", "1.Nf3"})
         CHECK(canonical(*g, typed) == "Nf3");
     CHECK(canonical(*g, "e2e4") == "e4");
     CHECK(canonical(*g, "e2-e4") == "e4");
@@ -55,7 +56,8 @@ TEST_CASE("An e.p. suffix is accepted", "[notation]") {
     CHECK(canonical(*g, "exd6ep") == "exd6");
 }
 
-TEST_CASE("A b-file pawn move wins over a bishop; a lower-case letter may mean a bishop otherwise", "[notation]") {
+TEST_CASE("A b-file pawn move wins over a bishop; a lower-case letter may mean a bishop otherwise",
+          "[notation]") {
     // Both the b2 pawn and the bishop on a4... here: the pawn b2 can go to b3 and no bishop can.
     auto g = test::start("chess", "4k3/8/8/8/8/2p5/1P6/4KB2 w - - 0 1");
     CHECK(canonical(*g, "bxc3") == "bxc3");
@@ -106,39 +108,50 @@ TEST_CASE("Illegal moves say why", "[notation]") {
     CHECK(error_of(*g, "Ne5").message == "Ne5 is not possible: no knight can reach e5");
     CHECK(error_of(*g, "e5").message == "e5 is not possible: no pawn can reach e5");
     CHECK(error_of(*g, "Nd2").message == "Nd2 is not possible: your own pawn stands on d2");
-    CHECK(error_of(*g, "O-O").message == "O-O is not possible: there are pieces between the king and the rook");
+    CHECK(error_of(*g, "O-O").message ==
+          "O-O is not possible: there are pieces between the king and the rook");
     CHECK(error_of(*g, "e3e4").message == "e3e4 is not possible: there is no piece on e3");
     CHECK(error_of(*g, "e7e5").message == "e7e5 is not possible: the piece on e7 is not yours");
     // A piece letter with a square of another piece: that piece is not there, whatever the
     // one there could do.
-    CHECK(error_of(*g, "Ke2e4").message == "Ke2e4 is not possible: there is no king on e2: your pawn stands there");
+    CHECK(error_of(*g, "Ke2e4").message ==
+          "Ke2e4 is not possible: there is no king on e2: your pawn stands there");
     CHECK(error_of(*g, "Ng1e2").message == "Ng1e2 is not possible: your own pawn stands on e2");
-    CHECK(error_of(*g, "Ng1g3").message == "Ng1g3 is not possible: the knight on g1 cannot reach g3");
+    CHECK(error_of(*g, "Ng1g3").message ==
+          "Ng1g3 is not possible: the knight on g1 cannot reach g3");
     CHECK(error_of(*g, "Ne5").kind == ErrorKind::Illegal);
 
     auto pinned = test::start("chess", "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1");
-    CHECK(error_of(*pinned, "Bd3").message == "Bd3 is not possible: that leaves your king in check");
+    CHECK(error_of(*pinned, "Bd3").message ==
+          "Bd3 is not possible: that leaves your king in check");
     auto checked = test::start("chess", "4k3/4r3/8/8/8/8/8/N3K3 w - - 0 1");
-    CHECK(error_of(*checked, "Nb3").message == "Nb3 is not possible: you are in check and it does not answer the check");
+    CHECK(error_of(*checked, "Nb3").message ==
+          "Nb3 is not possible: you are in check and it does not answer the check");
 
     auto through = test::start("chess", "4k3/8/8/8/8/8/5r2/4K2R w K - 0 1");
-    CHECK(error_of(*through, "O-O").message == "O-O is not possible: cannot castle through check: f1 is attacked");
+    CHECK(error_of(*through, "O-O").message ==
+          "O-O is not possible: cannot castle through check: f1 is attacked");
     auto into = test::start("chess", "4k3/8/8/8/8/8/6r1/4K2R w K - 0 1");
-    CHECK(error_of(*into, "O-O").message == "O-O is not possible: the king would be in check on g1");
+    CHECK(error_of(*into, "O-O").message ==
+          "O-O is not possible: the king would be in check on g1");
     auto in_check = test::start("chess", "4k3/4r3/8/8/8/8/8/4K2R w K - 0 1");
-    CHECK(error_of(*in_check, "O-O").message == "O-O is not possible: you cannot castle out of check");
+    CHECK(error_of(*in_check, "O-O").message ==
+          "O-O is not possible: you cannot castle out of check");
     auto moved = test::start("chess", "4k3/8/8/8/8/8/8/4K2R w - - 0 1");
-    CHECK(error_of(*moved, "O-O").message ==
-          "O-O is not possible: castling on that side is no longer allowed (the king or that rook has moved)");
+    CHECK(error_of(*moved, "O-O").message == "O-O is not possible: castling on that side is no "
+                                             "longer allowed (the king or that rook has moved)");
 
     auto promo = test::start("chess", "4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
-    CHECK(error_of(*promo, "a8").message == "a8 is not possible: a pawn reaching the last rank must promote: add =Q, =R, =B or =N");
-    CHECK(error_of(*promo, "a8=K").message == "a8=K is not possible: a pawn promotes to a queen, rook, bishop or knight");
+    CHECK(error_of(*promo, "a8").message ==
+          "a8 is not possible: a pawn reaching the last rank must promote: add =Q, =R, =B or =N");
+    CHECK(error_of(*promo, "a8=K").message ==
+          "a8=K is not possible: a pawn promotes to a queen, rook, bishop or knight");
 }
 
 TEST_CASE("Text that is not a move says what a move looks like", "[notation]") {
     auto g = test::start("chess");
-    const std::string help = " is not a move. Write moves like e4, Nf3, exd5, O-O or e8=Q (!rules chess shows the notation).";
+    const std::string help = " is not a move. Write moves like e4, Nf3, exd5, O-O or e8=Q (!rules "
+                             "chess shows the notation).";
     CHECK(error_of(*g, "hello").message == "\"hello\"" + help);
     CHECK(error_of(*g, "e9").message == "\"e9\"" + help);
     CHECK(error_of(*g, "Zf3").message == "\"Zf3\"" + help);
@@ -210,7 +223,9 @@ public:
         peek.special = 7;
         return {{peek, "peek"}};
     }
-    Result<std::vector<Event>> apply(Seat, const Action&, RandomSource&) override { return std::vector<Event>{}; }
+    Result<std::vector<Event>> apply(Seat, const Action&, RandomSource&) override {
+        return std::vector<Event>{};
+    }
     Outcome outcome() const override { return {}; }
     PublicView public_view() const override { return make_public(BoardView("words", 8, 8)); }
     SeatView seat_view(Seat s) const override { return make_private(s, BoardView("words", 8, 8)); }
@@ -244,9 +259,12 @@ TEST_CASE("An anytime action is taken whatever the turn", "[notation]") {
     CHECK(move.error().kind == ErrorKind::NotYourTurn);
 }
 
-TEST_CASE("Options take their defaults and refuse unknown names and values", "[notation][options]") {
-    VariantInfo info{.name = "x", .title = "Test Chess",
-                     .options = {{"lives", "3", {}, "peeks"}, {"mode", "easy", {"easy", "hard"}, ""}}};
+TEST_CASE("Options take their defaults and refuse unknown names and values",
+          "[notation][options]") {
+    VariantInfo info{
+        .name = "x",
+        .title = "Test Chess",
+        .options = {{"lives", "3", {}, "peeks"}, {"mode", "easy", {"easy", "hard"}, ""}}};
     auto d = resolve_options(info, {});
     REQUIRE(d.ok());
     CHECK(d->at("lives") == "3");
@@ -299,8 +317,7 @@ TEST_CASE("An anytime word is the whole post: nothing may follow it", "[notation
     CHECK_FALSE(looks_like_action(g, Seat::Black, "peekxxx"));
 }
 
-TEST_CASE("Whatever the parser plays from the seat that decides looks like a move",
-          "[notation]") {
+TEST_CASE("Whatever the parser plays from the seat that decides looks like a move", "[notation]") {
     auto g = test::start("chess");
     // Found by fuzzing: accepted by !move but ignored as chatter when posted bare.
     REQUIRE(parse_action(*g, Seat::White, "ng1f3").ok());

@@ -3,9 +3,8 @@
 // public events, public refusals) may show where a Phantom stands, except the announcements of
 // the moves themselves and the record published at the end.
 #include "chess_test_support.h"
-#include "phantom_squares.h"
-
 #include "ghostpost/rules/notation.h"
+#include "phantom_squares.h"
 
 #include <algorithm>
 #include <random>
@@ -15,8 +14,8 @@ using namespace ghostpost::rules;
 
 namespace {
 
-using ghostpost::test::phantoms_of;
 using ghostpost::test::PhantomAt;
+using ghostpost::test::phantoms_of;
 
 std::string square_names(const std::vector<PhantomAt>& ps) {
     std::string out;
@@ -93,19 +92,29 @@ std::string typed_attempt(std::mt19937& rng, const std::vector<PhantomAt>& ps) {
     if (!ps.empty() && pick(3) != 0) {
         const Square p = ps[static_cast<std::size_t>(pick(static_cast<int>(ps.size())))].square;
         const int df = pick(3) - 1, dr = pick(3) - 1;
-        to = Square(std::clamp(p.file + (pick(2) ? df : 0), 0, 7), std::clamp(p.rank + (pick(2) ? dr : 0), 0, 7));
+        to = Square(std::clamp(p.file + (pick(2) ? df : 0), 0, 7),
+                    std::clamp(p.rank + (pick(2) ? dr : 0), 0, 7));
     }
     const std::string sq = to.name();
     switch (pick(9)) {
-    case 0: return sq;
-    case 1: return std::string(1, "NBRQK"[pick(5)]) + sq;
-    case 2: return "F" + sq;
-    case 3: return "F@" + sq;
-    case 4: return std::string(1, static_cast<char>('a' + pick(8))) + "x" + sq;
-    case 5: return Square(pick(8), pick(8)).name() + sq;
-    case 6: return pick(2) ? "O-O" : "O-O-O";
-    case 7: return std::string(1, "NBRQ"[pick(4)]) + static_cast<char>('a' + pick(8)) + sq;
-    default: return "K" + sq;
+    case 0:
+        return sq;
+    case 1:
+        return std::string(1, "NBRQK"[pick(5)]) + sq;
+    case 2:
+        return "F" + sq;
+    case 3:
+        return "F@" + sq;
+    case 4:
+        return std::string(1, static_cast<char>('a' + pick(8))) + "x" + sq;
+    case 5:
+        return Square(pick(8), pick(8)).name() + sq;
+    case 6:
+        return pick(2) ? "O-O" : "O-O-O";
+    case 7:
+        return std::string(1, "NBRQ"[pick(4)]) + static_cast<char>('a' + pick(8)) + sq;
+    default:
+        return "K" + sq;
     }
 }
 
@@ -125,7 +134,8 @@ TEST_CASE("Random Phantom Chess games never show the channel where a Phantom sta
         auto game = test::start("phantom", {}, options);
         for (int step = 0; step < max_plies && !game->outcome().over(); ++step) {
             const auto before = phantoms_of(*game);
-            INFO("game " << n << " step " << step << " fen " << game->fen() << " phantoms " << square_names(before));
+            INFO("game " << n << " step " << step << " fen " << game->fen() << " phantoms "
+                         << square_names(before));
             check_views(*game, before);
             const Seat mover = game->pending().front().seat;
             const auto roll = rng() % 20;

@@ -1,15 +1,14 @@
 // Phantom Chess: one test per clause of the seed and per decision in docs/variants/phantom.md,
 // plus perft regression figures.
 #include "chess_test_support.h"
-
 #include "ghostpost/rules/notation.h"
 
 #include <algorithm>
 
 using namespace ghostpost::rules;
 
-using test::texts;
 using test::offers;
+using test::texts;
 
 namespace {
 
@@ -91,7 +90,8 @@ TEST_CASE("Phantom Chess perft with entry allowed to give check matches Fairy-St
 TEST_CASE("The fast Phantom perft agrees with walking the notated actions",
           "[variant:phantom][perft]") {
     const std::vector<std::pair<std::string, Options>> cases{
-        {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Ff] w KQkq - 0 1", {{"phantom_entry_capture", "yes"}}},
+        {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Ff] w KQkq - 0 1",
+         {{"phantom_entry_capture", "yes"}}},
         {"r3k2r/p1pp1pb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R[Ff] w KQkq - 0 1", {}},
         {"r3k2r/p1pp1pb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R[Ff] w KQkq - 0 1",
          {{"phantom_entry_capture", "yes"}, {"phantom_entry_check", "yes"}}},
@@ -105,10 +105,12 @@ TEST_CASE("The fast Phantom perft agrees with walking the notated actions",
     }
 }
 
-TEST_CASE("The Phantom moves one square diagonally or jumps like a knight", "[variant:phantom][rules]") {
+TEST_CASE("The Phantom moves one square diagonally or jumps like a knight",
+          "[variant:phantom][rules]") {
     auto game = phantom("4k3/8/8/8/3F4/8/8/4K3 w - - 0 1");
     CHECK(phantom_texts(*game) == std::vector<std::string>{"Fb3", "Fb5", "Fc2", "Fc3", "Fc5", "Fc6",
-                                                           "Fe2", "Fe3", "Fe5", "Fe6", "Ff3", "Ff5"});
+                                                           "Fe2", "Fe3", "Fe5", "Fe6", "Ff3",
+                                                           "Ff5"});
 }
 
 TEST_CASE("The Phantom captures and is captured", "[variant:phantom][rules]") {
@@ -118,7 +120,8 @@ TEST_CASE("The Phantom captures and is captured", "[variant:phantom][rules]") {
     CHECK(offers(*taken, "Nxd4"));
     // Black cannot see the Phantom: a capture is read on Black's board, so Nd4 takes it and
     // Nxd4 is refused (issue 32, "the capture marker").
-    CHECK(refusal(*taken, "Nxd4") == "Nxd4 is not possible: there is nothing to capture on d4; Nd4 would be a quiet move | ");
+    CHECK(refusal(*taken, "Nxd4") ==
+          "Nxd4 is not possible: there is nothing to capture on d4; Nd4 would be a quiet move | ");
     CHECK(play_one(*taken, Seat::Black, "Nd4").front().text == "Nxd4");
     CHECK(taken->fen() == "4k3/8/8/8/3n4/8/8/4K3 w - - 0 2");
 }
@@ -146,7 +149,8 @@ TEST_CASE("The Phantom blocks check, moving or entering", "[variant:phantom][rul
     auto moving = phantom("4k3/8/8/8/8/2F5/8/r3K3 w - - 0 1");
     CHECK(phantom_texts(*moving) == std::vector<std::string>{"Fb1", "Fd1"});
     auto entering = phantom("4k3/8/8/8/8/8/8/r3K3[F] w - - 0 1");
-    CHECK(texts(*entering) == std::vector<std::string>{"F@b1", "F@c1", "F@d1", "Kd2", "Ke2", "Kf2"});
+    CHECK(texts(*entering) ==
+          std::vector<std::string>{"F@b1", "F@c1", "F@d1", "Kd2", "Ke2", "Kf2"});
 }
 
 TEST_CASE("The Phantom cannot be passed through", "[variant:phantom][rules]") {
@@ -166,7 +170,8 @@ TEST_CASE("The Phantom enters by announcement as that turn's move", "[variant:ph
     CHECK(game->ply() == 1);
 }
 
-TEST_CASE("The Phantom may enter at any time, also in the middle of the game", "[variant:phantom][rules]") {
+TEST_CASE("The Phantom may enter at any time, also in the middle of the game",
+          "[variant:phantom][rules]") {
     auto game = phantom();
     test::play(*game, "e4 e5 Nf3 Nc6 Bc4");
     CHECK(offers(*game, "F@d4"));
@@ -174,7 +179,8 @@ TEST_CASE("The Phantom may enter at any time, also in the middle of the game", "
     CHECK(game->fen() == "r1bqkbnr/pppp1ppp/2n5/4p3/2BfP3/5N2/PPPP1PPP/RNBQK2R[F] w KQkq - 4 4");
 }
 
-TEST_CASE("By default the Phantom enters only on an empty square", "[variant:phantom][rules][option]") {
+TEST_CASE("By default the Phantom enters only on an empty square",
+          "[variant:phantom][rules][option]") {
     auto game = phantom("4k3/8/8/8/4n3/8/8/4K3[F] w - - 0 1");
     CHECK_FALSE(offers(*game, "F@xe4"));
     CHECK(refusal(*game, "F@e4") ==
@@ -187,12 +193,14 @@ TEST_CASE("With phantom_entry_capture=yes the Phantom may capture on entry, but 
           "[variant:phantom][rules][option]") {
     auto game = phantom("4k3/8/8/8/4n3/8/8/4K3[F] w - - 0 1", {{"phantom_entry_capture", "yes"}});
     CHECK(offers(*game, "F@xe4"));
-    CHECK(refusal(*game, "F@e8") == "F@e8 is not possible: the Phantom cannot enter on the king | ");
+    CHECK(refusal(*game, "F@e8") ==
+          "F@e8 is not possible: the Phantom cannot enter on the king | ");
     play_one(*game, Seat::White, "F@e4");
     CHECK(game->fen() == "4k3/8/8/8/4F3/8/8/4K3 b - - 0 1");
 }
 
-TEST_CASE("By default the entering Phantom may not give check", "[variant:phantom][rules][option]") {
+TEST_CASE("By default the entering Phantom may not give check",
+          "[variant:phantom][rules][option]") {
     auto game = phantom();
     CHECK_FALSE(offers(*game, "F@d6+"));
     CHECK(refusal(*game, "F@d6") ==
@@ -211,13 +219,15 @@ TEST_CASE("With phantom_entry_check=yes the entering Phantom may give check and 
     CHECK_FALSE(offers(*no_mate, "F@f7#"));
 }
 
-TEST_CASE("Each player has one Phantom, and a captured Phantom never enters again", "[variant:phantom][rules]") {
+TEST_CASE("Each player has one Phantom, and a captured Phantom never enters again",
+          "[variant:phantom][rules]") {
     auto game = phantom("4k3/8/2n5/8/3F4/8/P7/4K3 b - - 0 1");
     play_one(*game, Seat::Black, "Nd4");
-    CHECK(refusal(*game, "F@e4") == "F@e4 is not possible: your Phantom was captured, and it never enters again | ");
+    CHECK(refusal(*game, "F@e4") ==
+          "F@e4 is not possible: your Phantom was captured, and it never enters again | ");
     auto in_play = phantom("4k3/8/8/8/3F4/8/8/4K3 w - - 0 1");
-    CHECK(refusal(*in_play, "F@a1") ==
-          "F@a1 is not possible: your Phantom is already in play: it enters once, and moves as Fa1 | ");
+    CHECK(refusal(*in_play, "F@a1") == "F@a1 is not possible: your Phantom is already in play: it "
+                                       "enters once, and moves as Fa1 | ");
     CHECK(test::start("phantom", {}, {})->fen().find("[Ff]") != std::string::npos);
     const auto* v = find_variant("phantom");
     auto two = v->start({}, "4k3/8/8/8/3F4/8/8/4K3[F] w - - 0 1");
@@ -233,15 +243,18 @@ TEST_CASE("A pawn does not promote to a Phantom", "[variant:phantom][rules]") {
           "a8=F is not possible: a pawn promotes to a queen, rook, bishop or knight | ");
 }
 
-TEST_CASE("Castling follows FIDE: a Phantom attacking the king's path forbids it", "[variant:phantom][rules]") {
+TEST_CASE("Castling follows FIDE: a Phantom attacking the king's path forbids it",
+          "[variant:phantom][rules]") {
     auto game = phantom("4k3/8/8/8/8/4f3/8/4K2R w K - 0 1");
     CHECK_FALSE(offers(*game, "O-O"));
     CHECK(refusal(*game, "O-O") ==
-          refused_publicly + " | O-O is not possible: the king would pass through f1, which Black's "
-                             "Phantom on e3 attacks");
+          refused_publicly +
+              " | O-O is not possible: the king would pass through f1, which Black's "
+              "Phantom on e3 attacks");
     auto own = phantom("4k3/8/8/8/8/8/8/4KF1R w K - 0 1");
     CHECK(refusal(*own, "0-0") ==
-          refused_publicly + " | 0-0 is not possible: your Phantom on f1 stands between your king and rook");
+          refused_publicly +
+              " | 0-0 is not possible: your Phantom on f1 stands between your king and rook");
 }
 
 TEST_CASE("Public boards never show a Phantom, nor mark its last move", "[variant:phantom][view]") {
@@ -249,7 +262,8 @@ TEST_CASE("Public boards never show a Phantom, nor mark its last move", "[varian
     play_one(*game, Seat::White, "F@e4");
     const BoardView pub = game->public_view().board();
     auto figs = figures(pub);
-    CHECK(std::none_of(figs.begin(), figs.end(), [](const std::string& f) { return f[0] == 'F' || f[0] == 'f'; }));
+    CHECK(std::none_of(figs.begin(), figs.end(),
+                       [](const std::string& f) { return f[0] == 'F' || f[0] == 'f'; }));
     CHECK_FALSE(pub.last_from.valid());
     CHECK_FALSE(pub.last_to.valid());
     play_one(*game, Seat::Black, "e5");
@@ -268,7 +282,8 @@ TEST_CASE("A seat's view shows its own Phantom and not the other's", "[variant:p
     CHECK(figures(game->public_view().board()) == std::vector<std::string>{"Ke1", "ke8"});
 }
 
-TEST_CASE("After moving or entering its Phantom the mover gets a private board with it", "[variant:phantom][view]") {
+TEST_CASE("After moving or entering its Phantom the mover gets a private board with it",
+          "[variant:phantom][view]") {
     auto game = phantom();
     auto events = play_one(*game, Seat::White, "F@e4");
     REQUIRE(events.size() == 2);
@@ -279,18 +294,21 @@ TEST_CASE("After moving or entering its Phantom the mover gets a private board w
     CHECK(events[1].only_for == Seat::White);
     REQUIRE(events[1].board);
     CHECK(events[1].board->seat() == Seat::White);
-    CHECK(events[1].board->board().at(Square(4, 3)).figures ==
-          std::vector<Figure>{Figure{Piece{PieceKind::Phantom, Seat::White}, FigureStyle::Phantom}});
+    CHECK(
+        events[1].board->board().at(Square(4, 3)).figures ==
+        std::vector<Figure>{Figure{Piece{PieceKind::Phantom, Seat::White}, FigureStyle::Phantom}});
     // A move of another piece brings no private board.
     auto pawn = play_one(*game, Seat::Black, "e5");
-    CHECK(std::none_of(pawn.begin(), pawn.end(), [](const Event& e) { return e.only_for || e.board; }));
+    CHECK(std::none_of(pawn.begin(), pawn.end(),
+                       [](const Event& e) { return e.only_for || e.board; }));
 }
 
 TEST_CASE("A peek spends a life and shows the peeker both Phantoms privately, at any time",
           "[variant:phantom][peek]") {
     auto game = phantom("4k3/8/1f6/8/3F4/8/8/4K3 w - - 0 1");
     CHECK(game->public_view().board().notes ==
-          std::vector<std::string>{"Peeks left: White 3, Black 3", "Phantoms: White in play, Black in play"});
+          std::vector<std::string>{"Peeks left: White 3, Black 3",
+                                   "Phantoms: White in play, Black in play"});
     // Black peeks while White is to move.
     auto events = play_one(*game, Seat::Black, "PEEK");
     REQUIRE(events.size() == 2);
@@ -300,7 +318,8 @@ TEST_CASE("A peek spends a life and shows the peeker both Phantoms privately, at
     CHECK(events[1].text == "the Phantoms: White's Phantom on d4; Black's Phantom on b6");
     CHECK(events[1].only_for == Seat::Black);
     REQUIRE(events[1].board);
-    CHECK(figures(events[1].board->board()) == std::vector<std::string>{"Ke1", "Fd4*", "fb6*", "ke8"});
+    CHECK(figures(events[1].board->board()) ==
+          std::vector<std::string>{"Ke1", "Fd4*", "fb6*", "ke8"});
     CHECK(game->public_view().board().notes.front() == "Peeks left: White 3, Black 2");
     CHECK(game->pending().front().seat == Seat::White);
 }
@@ -335,10 +354,14 @@ TEST_CASE("A move refused because of an unseen Phantom is refused publicly and e
           "[variant:phantom][refusal]") {
     // Black's Phantom on c3 stands in the white bishop's way and attacks e2 (its king's flight).
     auto game = phantom("4k3/8/8/8/8/2f5/8/B3K3 w - - 0 1");
-    CHECK(refusal(*game, "Bd4") == refused_publicly + " | Bd4 is not possible: Black's Phantom on c3 is in the way");
+    CHECK(refusal(*game, "Bd4") ==
+          refused_publicly + " | Bd4 is not possible: Black's Phantom on c3 is in the way");
     CHECK(refusal(*game, "Ke2") ==
-          refused_publicly + " | Ke2 is not possible: your king would be attacked by Black's Phantom on c3");
-    CHECK(refusal(*game, "Kd2") == refused_publicly + " | Kd2 is not possible: your king would be attacked by Black's Phantom on c3");
+          refused_publicly +
+              " | Ke2 is not possible: your king would be attacked by Black's Phantom on c3");
+    CHECK(refusal(*game, "Kd2") ==
+          refused_publicly +
+              " | Kd2 is not possible: your king would be attacked by Black's Phantom on c3");
     // A reason everyone can see stays public.
     CHECK(refusal(*game, "Bb3") == "Bb3 is not possible: no bishop can reach b3 | ");
     // Refusals spend no life.
@@ -348,30 +371,40 @@ TEST_CASE("A move refused because of an unseen Phantom is refused publicly and e
 TEST_CASE("A move onto one's own unseen Phantom is refused without naming the square in public",
           "[variant:phantom][refusal]") {
     auto game = phantom("4k3/8/8/8/8/5F2/8/4K1N1 w - - 0 1");
-    CHECK(refusal(*game, "Nf3") == refused_publicly + " | Nf3 is not possible: your own Phantom stands on f3");
-    CHECK(refusal(*game, "f3f4") == refused_publicly + " | f3f4 is not possible: the phantom on f3 cannot reach f4");
-    CHECK(refusal(*game, "Ff4") == refused_publicly + " | Ff4 is not possible: no phantom can reach f4");
+    CHECK(refusal(*game, "Nf3") ==
+          refused_publicly + " | Nf3 is not possible: your own Phantom stands on f3");
+    CHECK(refusal(*game, "f3f4") ==
+          refused_publicly + " | f3f4 is not possible: the phantom on f3 cannot reach f4");
+    CHECK(refusal(*game, "Ff4") ==
+          refused_publicly + " | Ff4 is not possible: no phantom can reach f4");
 }
 
-TEST_CASE("A pawn pushed into an unseen Phantom is refused privately", "[variant:phantom][refusal]") {
+TEST_CASE("A pawn pushed into an unseen Phantom is refused privately",
+          "[variant:phantom][refusal]") {
     auto game = phantom("4k3/8/8/8/8/4f3/4P3/K7 w - - 0 1");
-    CHECK(refusal(*game, "e3") == refused_publicly + " | e3 is not possible: Black's Phantom on e3 is in the way");
-    CHECK(refusal(*game, "e4") == refused_publicly + " | e4 is not possible: Black's Phantom on e3 is in the way");
+    CHECK(refusal(*game, "e3") ==
+          refused_publicly + " | e3 is not possible: Black's Phantom on e3 is in the way");
+    CHECK(refusal(*game, "e4") ==
+          refused_publicly + " | e4 is not possible: Black's Phantom on e3 is in the way");
     CHECK(refusal(*game, "exf3") == "exf3 is not possible: there is nothing to capture on f3 | ");
 }
 
-TEST_CASE("Entering while in check from an unseen Phantom is refused privately", "[variant:phantom][refusal]") {
+TEST_CASE("Entering while in check from an unseen Phantom is refused privately",
+          "[variant:phantom][refusal]") {
     auto game = phantom("4k3/8/8/8/8/3f4/8/4K3[F] w - - 0 1");
     CHECK(refusal(*game, "F@a5") ==
-          refused_publicly + " | F@a5 is not possible: you are in check from Black's Phantom on d3, "
-                             "and entering on a5 does not answer it");
+          refused_publicly +
+              " | F@a5 is not possible: you are in check from Black's Phantom on d3, "
+              "and entering on a5 does not answer it");
     auto occupied = phantom("4k3/8/8/8/3f4/8/8/4K3[F] w - - 0 1");
     CHECK(refusal(*occupied, "F@d4") ==
-          refused_publicly + " | F@d4 is not possible: Black's Phantom on d4 already stands there, and the "
-                             "Phantom enters only on an empty square (phantom_entry_capture=no)");
+          refused_publicly +
+              " | F@d4 is not possible: Black's Phantom on d4 already stands there, and the "
+              "Phantom enters only on an empty square (phantom_entry_capture=no)");
 }
 
-TEST_CASE("Moving a Phantom that is not in play gets a public reason", "[variant:phantom][refusal]") {
+TEST_CASE("Moving a Phantom that is not in play gets a public reason",
+          "[variant:phantom][refusal]") {
     auto game = phantom();
     CHECK(refusal(*game, "Fe4") ==
           "Fe4 is not possible: your Phantom has not entered play yet (it enters with F@e4) | ");
@@ -388,9 +421,11 @@ TEST_CASE("Announcements disambiguate by the board everyone sees", "[variant:pha
     CHECK(typed->text == "Rac1");
 }
 
-TEST_CASE("Every legal Phantom Chess move's text parses back to the same move", "[variant:phantom][notation]") {
+TEST_CASE("Every legal Phantom Chess move's text parses back to the same move",
+          "[variant:phantom][notation]") {
     for (const auto& c : test::read_perft_file(GHOSTPOST_TEST_DATA "/perft/phantom.epd")) {
-        for (const Options& options : {Options{}, Options{{"phantom_entry_capture", "yes"}, {"phantom_entry_check", "yes"}}}) {
+        for (const Options& options : {Options{}, Options{{"phantom_entry_capture", "yes"},
+                                                          {"phantom_entry_check", "yes"}}}) {
             auto game = phantom(c.fen, options);
             const Seat seat = game->pending().front().seat;
             for (const auto& a : game->notated_actions(seat)) {
@@ -403,20 +438,23 @@ TEST_CASE("Every legal Phantom Chess move's text parses back to the same move", 
     }
 }
 
-TEST_CASE("At the game's end both Phantoms are shown and the Phantom Card is read out", "[variant:phantom][view]") {
+TEST_CASE("At the game's end both Phantoms are shown and the Phantom Card is read out",
+          "[variant:phantom][view]") {
     auto game = phantom("7k/6pp/8/4F3/1f6/8/8/4K3 w - - 0 1");
     auto events = play_one(*game, Seat::White, "Ff7#");
     REQUIRE(game->outcome().over());
     CHECK(std::any_of(events.begin(), events.end(), [](const Event& e) {
         return e.kind == EventKind::Reveal && !e.only_for &&
-               e.text == "the Phantom Card is turned over: White's Phantom on f7; Black's Phantom on b4";
+               e.text ==
+                   "the Phantom Card is turned over: White's Phantom on f7; Black's Phantom on b4";
     }));
     CHECK(figures(game->public_view().board()) ==
           std::vector<std::string>{"Ke1", "fb4*", "Ff7*", "pg7", "ph7", "kh8"});
     CHECK(game->public_view().board().last_to == Square(5, 6));
 }
 
-TEST_CASE("Phantom Chess keeps the house draws: threefold claim and the 75-move rule", "[variant:phantom][draw]") {
+TEST_CASE("Phantom Chess keeps the house draws: threefold claim and the 75-move rule",
+          "[variant:phantom][draw]") {
     auto game = phantom();
     test::play(*game, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8");
     CHECK(game->claimable_draw() == std::optional<std::string>("threefold repetition"));
@@ -445,7 +483,8 @@ TEST_CASE("A bare pawn push is read on the board the mover sees and never takes 
           "[variant:phantom][notation][refusal]") {
     // Black's Phantom on c3, unseen by White: "c3" once answered "c3 is ambiguous: bxc3 or dxc3".
     auto both = phantom("4k3/8/8/8/8/2f5/1PPP4/4K3 w - - 0 1");
-    CHECK(refusal(*both, "c3") == refused_publicly + " | c3 is not possible: Black's Phantom on c3 is in the way");
+    CHECK(refusal(*both, "c3") ==
+          refused_publicly + " | c3 is not possible: Black's Phantom on c3 is in the way");
     // With one pawn able to take, "c3" was played as bxc3.
     auto one = phantom("4k3/8/8/8/8/2f5/1P6/4K3 w - - 0 1");
     CHECK(refusal(*one, "c3") == "c3 is not possible: no pawn can reach c3 | ");
@@ -461,14 +500,16 @@ TEST_CASE("Disambiguation counts the moves the mover sees, not those an unseen P
     // Black's Phantom on c3 blocks the a3 rook; "Rh3" was silently played as Rhh3.
     auto game = phantom("4k3/8/8/8/8/R1f5/8/4K2R w - - 0 1");
     CHECK(refusal(*game, "Rh3") == "Rh3 is ambiguous: Rhh3 or Rah3 | ");
-    CHECK(refusal(*game, "Rah3") == refused_publicly + " | Rah3 is not possible: Black's Phantom on c3 is in the way");
+    CHECK(refusal(*game, "Rah3") ==
+          refused_publicly + " | Rah3 is not possible: Black's Phantom on c3 is in the way");
     CHECK(refusal(*game, "Rhh3") == "accepted as Rhh3");
     // Without the Phantom the channel's reply is the same.
     auto plain = phantom("4k3/8/8/8/8/R7/8/4K2R w - - 0 1");
     CHECK(refusal(*plain, "Rh3") == "Rh3 is ambiguous: Rhh3 or Rah3 | ");
 }
 
-TEST_CASE("A move that only an unseen Phantom makes illegal is refused in public and explained in private",
+TEST_CASE("A move that only an unseen Phantom makes illegal is refused in public and explained in "
+          "private",
           "[variant:phantom][refusal]") {
     // Black's Phantom on d3 gives check; White sees no check and plays on.
     auto game = phantom("4k3/8/8/8/8/3f4/P7/4K3 w - - 0 1");
@@ -492,7 +533,8 @@ TEST_CASE("Could win: a Phantom, on the board or still to enter, can mate with i
     CHECK_FALSE(white_only->could_win(Seat::Black));
 }
 
-TEST_CASE("However the game ends, the Phantom Card is turned over and the final board shows both Phantoms",
+TEST_CASE("However the game ends, the Phantom Card is turned over and the final board shows both "
+          "Phantoms",
           "[variant:phantom][view]") {
     // A resignation, a timeout, a draw or a void ends the game outside the rules: the service
     // asks for ending_reveal and shows final_view from then on.
@@ -504,7 +546,8 @@ TEST_CASE("However the game ends, the Phantom Card is turned over and the final 
     CHECK_FALSE(reveal.front().only_for.has_value());
     CHECK(reveal.front().text ==
           "the Phantom Card is turned over: White's Phantom on g1; Black's Phantom on b4");
-    CHECK(figures(game->final_view().board()) == std::vector<std::string>{"Ke1", "Fg1*", "fb4*", "ke8"});
+    CHECK(figures(game->final_view().board()) ==
+          std::vector<std::string>{"Ke1", "Fg1*", "fb4*", "ke8"});
     CHECK(figures(game->public_view().board()) == std::vector<std::string>{"Ke1", "ke8"});
     // After a mate the rules turned the card over already.
     auto mated = phantom("7k/6pp/8/4F3/1f6/8/8/4K3 w - - 0 1");
@@ -534,7 +577,8 @@ namespace {
 std::string with_black_phantom(const std::string& fen, Square square) {
     std::string board;
     for (char c : fen.substr(0, fen.find('[')))
-        board += c >= '1' && c <= '8' ? std::string(static_cast<std::size_t>(c - '0'), '1') : std::string(1, c);
+        board += c >= '1' && c <= '8' ? std::string(static_cast<std::size_t>(c - '0'), '1')
+                                      : std::string(1, c);
     // board: ranks 8..1 separated by '/', one character per square.
     const std::size_t at = static_cast<std::size_t>((7 - square.rank) * 9 + square.file);
     if (board[at] != '1')
@@ -591,8 +635,9 @@ TEST_CASE("A move the mover's own board forbids gets the same public reason wher
     // the card and told privately.
     auto attacked = phantom(with_black_phantom("4k3/8/8/8/8/8/8/4K2R[f] w K - 0 1", Square(4, 2)));
     CHECK(refusal(*attacked, "O-O") ==
-          refused_publicly + " | O-O is not possible: the king would pass through f1, which Black's "
-                             "Phantom on e3 attacks");
+          refused_publicly +
+              " | O-O is not possible: the king would pass through f1, which Black's "
+              "Phantom on e3 attacks");
 }
 
 // Issue 32: "Aside from when you move your own Phantom and write its new location on the card,
@@ -619,8 +664,10 @@ TEST_CASE("Moving or entering your own Phantom shows you the card, in hard mode 
         CHECK(moved[1].only_for == Seat::Black);
         // Any other move shows nothing, and seat views still hide the other Phantom.
         auto king = play_one(*game, Seat::White, "Kd2");
-        CHECK(std::none_of(king.begin(), king.end(), [](const Event& e) { return e.only_for || e.board; }));
-        CHECK(figures(game->seat_view(Seat::White).board()) == std::vector<std::string>{"Kd2", "Fd4*", "ke8"});
+        CHECK(std::none_of(king.begin(), king.end(),
+                           [](const Event& e) { return e.only_for || e.board; }));
+        CHECK(figures(game->seat_view(Seat::White).board()) ==
+              std::vector<std::string>{"Kd2", "Fd4*", "ke8"});
     }
     // With the other Phantom still in hand there is nothing on the card to see.
     auto game = phantom();

@@ -2,7 +2,6 @@
 // back to the same action, and a whole game written as movetext (numbers, comments, variations,
 // glyphs, as in a lichess export) replays to the same final position.
 #include "chess_test_support.h"
-
 #include "ghostpost/rules/replay.h"
 
 #include <random>
@@ -102,8 +101,8 @@ TEST_CASE("Every canonical text reads back, and random games replay from their m
                 ++positions;
                 for (std::size_t n = 0; n < std::min(samples, actions.size()); ++n) {
                     // Every action when there are few, else a random sample of them.
-                    const auto& a = actions.size() <= samples ? actions[n]
-                                                              : actions[pick() % actions.size()];
+                    const auto& a =
+                        actions.size() <= samples ? actions[n] : actions[pick() % actions.size()];
                     // A record is read against the truth (Phantom Chess: "Nxd4" takes a
                     // Phantom its mover did not see).
                     auto back = read_recorded_action(*game, seat, a.text);

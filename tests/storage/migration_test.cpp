@@ -1,16 +1,14 @@
 // The schema as numbered SQL files: each applied once, in order, in its own transaction, and
 // recorded; SQLite databases made before the files keep working.
-#include "ghostpost/storage/store.h"
-
 #include "../support/test_stores.h"
+#include "ghostpost/storage/store.h"
 #include "temp_path.h"
 
+#include <atomic>
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <atomic>
 #include <thread>
 
 using namespace ghostpost::storage;
@@ -79,7 +77,8 @@ TEST_CASE("A SQLite database made by the migrations before the files is brought 
         rows.emplace_back(s.column_int(0), s.column_text(1), s.column_int(2));
     REQUIRE(rows.size() == static_cast<std::size_t>(sqlite_schema_version()));
     CHECK(rows[0] == std::tuple<std::int64_t, std::string, std::int64_t>{1, "initial", 0});
-    CHECK(rows[6] == std::tuple<std::int64_t, std::string, std::int64_t>{7, "identity_by_account", 0});
+    CHECK(rows[6] ==
+          std::tuple<std::int64_t, std::string, std::int64_t>{7, "identity_by_account", 0});
     // Applied now, with a time of their own.
     CHECK(rows[7] == std::tuple<std::int64_t, std::string, std::int64_t>{8, "community_scale", 1});
     CHECK(rows[10] == std::tuple<std::int64_t, std::string, std::int64_t>{11, "rating_history", 1});
@@ -168,7 +167,8 @@ TEST_CASE("A migration that fails is rolled back alone and the earlier ones stay
     Statement s(db, "SELECT MAX(version) FROM schema_migrations");
     REQUIRE(s.step());
     CHECK(s.column_int(0) == 9);
-    Statement column(db, "SELECT COUNT(*) FROM pragma_table_info('players') WHERE name = 'linked_to'");
+    Statement column(db,
+                     "SELECT COUNT(*) FROM pragma_table_info('players') WHERE name = 'linked_to'");
     REQUIRE(column.step());
     CHECK(column.column_int(0) == 0); // 10's first statement went with its transaction
 }

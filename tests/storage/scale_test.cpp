@@ -3,17 +3,14 @@
 // database of a few thousand games; deadlines, retention and the statement cache are checked
 // by what they leave in the database.
 #include "ghostpost/storage/store.h"
-
 #include "temp_path.h"
 
 #include <catch2/catch.hpp>
-
 #include <csignal>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <set>
 #include <string>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 using namespace ghostpost::storage;
@@ -42,8 +39,8 @@ GameRecord game_of(std::int64_t white, std::int64_t black, int n) {
 
 // The tables that grow with the community; a scan of any of them costs time in proportion.
 // Aliases used in the store's SQL (outbox e and o, players p) count as their table.
-const std::set<std::string> growing{"games",   "actions", "outbox", "handled_posts",
-                                    "players", "clocks",  "e",      "o",
+const std::set<std::string> growing{"games",   "actions",       "outbox",    "handled_posts",
+                                    "players", "clocks",        "e",         "o",
                                     "p",       "game_channels", "forecasts", "digests"};
 
 // The first word after "SCAN " in a query plan line: the table (or alias) read in full.
@@ -84,8 +81,8 @@ TEST_CASE("Every statement the store runs reads the growing tables through an in
             const std::int64_t black = 1 + (n + 1) % players;
             const std::int64_t id = store->create_game(game_of(white, black, n));
             store->append_action({id, 1, Seat::White, white, "e4", "m" + std::to_string(n), ""});
-            store->put_clock(id, {Seat::Black, 3 * 86400, 1700000000, 1700000000, 3 * 86400,
-                                  false});
+            store->put_clock(id,
+                             {Seat::Black, 3 * 86400, 1700000000, 1700000000, 3 * 86400, false});
             store->set_next_deadline(id, 1700000000 + n);
             OutgoingMessage m;
             m.platform = "console";

@@ -1,21 +1,18 @@
 // Several daemons on one PostgreSQL database: leases on polling, claims on outbox entries and
 // due games, and posts of one game one after the other. Each daemon is a connection here.
+#include "../support/test_stores.h"
 #include "ghostpost/storage/store.h"
 
-#include "../support/test_stores.h"
-
 #include <catch2/catch.hpp>
-
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <csignal>
 #include <functional>
 #include <future>
 #include <latch>
 #include <stdexcept>
+#include <sys/wait.h>
 #include <thread>
+#include <unistd.h>
 
 using namespace ghostpost::storage;
 using ghostpost::rules::Seat;
@@ -62,8 +59,7 @@ bool within_two_seconds(const std::function<bool()>& attempt) {
 
 // A daemon in a process of its own that takes what `take` takes on its own connection and is
 // then killed, as kill -9 would: no destructor runs, the server sees the socket close.
-void taken_by_a_killed_daemon(const FreshStore& fresh,
-                              const std::function<void(Store&)>& take) {
+void taken_by_a_killed_daemon(const FreshStore& fresh, const std::function<void(Store&)>& take) {
     const pid_t child = fork();
     REQUIRE(child >= 0);
     if (child == 0) {
@@ -85,7 +81,7 @@ TEST_CASE("A lease is one daemon's until it runs out or is given up", "[storage]
     CHECK(a->shared());
     CHECK(a->hold_lease("cursor:telegram", "A", 100, 130));
     CHECK_FALSE(b->hold_lease("cursor:telegram", "B", 110, 140));
-    CHECK(b->hold_lease("cursor:discord", "B", 110, 140)); // another platform, another lease
+    CHECK(b->hold_lease("cursor:discord", "B", 110, 140));  // another platform, another lease
     CHECK(a->hold_lease("cursor:telegram", "A", 120, 150)); // renewed
     CHECK_FALSE(b->hold_lease("cursor:telegram", "B", 149, 179));
     CHECK(b->hold_lease("cursor:telegram", "B", 150, 180)); // A stopped renewing: taken over
@@ -148,8 +144,7 @@ TEST_CASE("A killed sender's claims are free at once and the order of its chat i
     CHECK(got == Texts{"m1", "m2", "n1"});
 }
 
-TEST_CASE("With SQLite one daemon owns the file: every lease is its own",
-          "[storage]") {
+TEST_CASE("With SQLite one daemon owns the file: every lease is its own", "[storage]") {
     FreshStore fresh(Backend::Sqlite);
     CHECK_FALSE(fresh.store->shared());
     CHECK(fresh.store->hold_lease("cursor:telegram", "A", 100, 130));
@@ -178,7 +173,7 @@ TEST_CASE("Two senders share the outbox and each destination keeps its order",
     a->enqueue({"tg", false, "chan1", "m3", "", {}, ""}, 12);
     CHECK(b->claim_due("tg", 12, 10, "B", 42).empty());
     a->mark_sent(m1, 13);
-    a->reschedule(m2, 20, "429"); // given back, to be tried at 20
+    a->reschedule(m2, 20, "429");                       // given back, to be tried at 20
     CHECK(b->claim_due("tg", 15, 10, "B", 45).empty()); // m3 still behind m2
     CHECK(texts(b->claim_due("tg", 20, 10, "B", 50)) == Texts{"m2", "m3"});
     CHECK(a->claim_due("tg", 20, 10, "A", 50).empty());
@@ -199,8 +194,7 @@ TEST_CASE("A hung sender's claim runs out and another sender delivers the entry"
     CHECK(texts(b->claim_due("tg", 40, 10, "B", 70)) == Texts{"m1", "m2"});
 }
 
-TEST_CASE("A sender gives back at once what it claimed and did not send",
-          "[storage][postgres]") {
+TEST_CASE("A sender gives back at once what it claimed and did not send", "[storage][postgres]") {
     FreshStore fresh(Backend::Postgres);
     auto& a = fresh.store;
     auto b = fresh.open();

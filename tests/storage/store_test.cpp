@@ -1,10 +1,8 @@
-#include "ghostpost/storage/store.h"
-
-#include "temp_path.h"
 #include "../support/test_stores.h"
+#include "ghostpost/storage/store.h"
+#include "temp_path.h"
 
 #include <catch2/catch.hpp>
-
 #include <stdexcept>
 
 using namespace ghostpost::storage;
@@ -93,12 +91,12 @@ TEST_CASE("A failing statement throws SqliteError with SQLite's message", "[stor
 }
 
 TEST_CASE("SQLite's codes are told apart as busy, constraint and I/O errors", "[storage]") {
-    CHECK(SqliteError(5, "busy").kind() == StorageError::Kind::Busy);        // SQLITE_BUSY
-    CHECK(SqliteError(6, "locked").kind() == StorageError::Kind::Busy);      // SQLITE_LOCKED
+    CHECK(SqliteError(5, "busy").kind() == StorageError::Kind::Busy);            // SQLITE_BUSY
+    CHECK(SqliteError(6, "locked").kind() == StorageError::Kind::Busy);          // SQLITE_LOCKED
     CHECK(SqliteError(2067, "unique").kind() == StorageError::Kind::Constraint); // ..._UNIQUE
-    CHECK(SqliteError(10, "disk").kind() == StorageError::Kind::Io);         // SQLITE_IOERR
-    CHECK(SqliteError(13, "full").kind() == StorageError::Kind::Io);         // SQLITE_FULL
-    CHECK(SqliteError(1, "syntax").kind() == StorageError::Kind::Other);     // SQLITE_ERROR
+    CHECK(SqliteError(10, "disk").kind() == StorageError::Kind::Io);             // SQLITE_IOERR
+    CHECK(SqliteError(13, "full").kind() == StorageError::Kind::Io);             // SQLITE_FULL
+    CHECK(SqliteError(1, "syntax").kind() == StorageError::Kind::Other);         // SQLITE_ERROR
     CHECK(SqliteError(5, "busy").transient());
     CHECK_FALSE(SqliteError(2067, "unique").transient());
 }
@@ -194,8 +192,9 @@ TEST_CASE("Taken-back actions leave the live log and their plies can be played a
     std::int64_t id = store->create_game(sample_game(alice.id));
     store->append_action({id, 1, Seat::White, alice.id, "e4", "1"});
     store->append_action({id, 2, Seat::Black, alice.id, "e5", "2"});
-    CHECK(kind_thrown([&] { store->append_action({id, 2, Seat::Black, alice.id, "c5", "3"}); }) ==
-          StorageError::Kind::Constraint);
+    CHECK(kind_thrown([&] {
+              store->append_action({id, 2, Seat::Black, alice.id, "c5", "3"});
+          }) == StorageError::Kind::Constraint);
     store->take_back(id, 2);
     store->append_action({id, 2, Seat::Black, alice.id, "c5", "4"});
     auto log = store->actions(id);
@@ -304,8 +303,7 @@ TEST_CASE("A handle names one account at a time and a display name is never a ha
     CHECK_FALSE(store->player_by_account("telegram", "4004").has_value());
 }
 
-TEST_CASE("A challenge bound to an account is found for that account only",
-          "[storage][identity]") {
+TEST_CASE("A challenge bound to an account is found for that account only", "[storage][identity]") {
     FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
     INFO(fresh.name());
     auto& store = fresh.store;

@@ -13,8 +13,8 @@ class TempPath {
 public:
     explicit TempPath(const std::string& stem = "ghostpost-test") {
         static std::atomic<int> counter{0};
-        path_ = (std::filesystem::temp_directory_path() /
-                 (stem + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + ".db"))
+        path_ = (std::filesystem::temp_directory_path() / (stem + "-" + std::to_string(::getpid()) +
+                                                           "-" + std::to_string(counter++) + ".db"))
                     .string();
         remove();
     }

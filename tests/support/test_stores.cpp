@@ -1,11 +1,10 @@
 #include "test_stores.h"
 
-#include <libpq-fe.h>
-
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <libpq-fe.h>
 #include <stdexcept>
 #include <unistd.h>
 
@@ -22,7 +21,8 @@ void admin(const std::string& sql) {
         PQfinish(conn);
         throw std::runtime_error("test postgres: " + error);
     }
-    PQsetNoticeProcessor(conn, [](void*, const char*) {}, nullptr); // "drop cascades to..."
+    PQsetNoticeProcessor(
+        conn, [](void*, const char*) {}, nullptr); // "drop cascades to..."
     PGresult* result = PQexec(conn, sql.c_str());
     const bool ok = PQresultStatus(result) == PGRES_COMMAND_OK;
     const std::string error = PQerrorMessage(conn);

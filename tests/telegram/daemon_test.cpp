@@ -327,7 +327,8 @@ TEST_CASE("SIGKILL while the bot thinks loses only the thought: after the restar
     const auto bot_replies = [&] {
         int n = 0;
         for (const json& m : fake.sent())
-            n += m["text"].get<std::string>().starts_with("ghostpost_bot (level 8) (Black) played ");
+            n +=
+                m["text"].get<std::string>().starts_with("ghostpost_bot (level 8) (Black) played ");
         return n;
     };
     REQUIRE(eventually([&] { return bot_replies() == 1; }, std::chrono::seconds(30)));

@@ -85,8 +85,8 @@ TEST_CASE("an account named bob without a username cannot take or play @bob's ch
     Daemon d;
     const json none = nullptr;
     d.say(666, none, "bob", "hello everyone"); // the impostor is the last "bob" seen
-    const std::string challenge = d.reply_to(d.say(7, "alice", "Alice",
-                                                   "!new chess @bob white tc=none"));
+    const std::string challenge =
+        d.reply_to(d.say(7, "alice", "Alice", "!new chess @bob white tc=none"));
     CHECK(contains(challenge, "challenges @bob"));
 
     const std::string taken = d.reply_to(d.say(666, none, "bob", "!accept"));
@@ -138,14 +138,13 @@ TEST_CASE("Telegram's anonymous group admin may not play", "[daemon][telegram][i
 TEST_CASE("a malformed update is logged and skipped, and polling goes on",
           "[daemon][telegram][malformed]") {
     Daemon d;
-    d.fake.control("raw_update",
-                   {{"update",
-                     {{"message",
-                       {{"message_id", "abc"},
-                        {"date", 1},
-                        {"chat", {{"id", group}, {"type", "supergroup"}}},
-                        {"from", {{"id", 7}, {"is_bot", false}, {"first_name", "A"}}},
-                        {"text", "!new chess @bob"}}}}}});
+    d.fake.control("raw_update", {{"update",
+                                   {{"message",
+                                     {{"message_id", "abc"},
+                                      {"date", 1},
+                                      {"chat", {{"id", group}, {"type", "supergroup"}}},
+                                      {"from", {{"id", 7}, {"is_bot", false}, {"first_name", "A"}}},
+                                      {"text", "!new chess @bob"}}}}}});
     d.fake.control("raw_update", {{"update", {{"message", {{"message_id", 5}}}}}});
     const std::string answer =
         d.reply_to(d.say(7, "alice", "Alice", "!new chess @bob white tc=none"));

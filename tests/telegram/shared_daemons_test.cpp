@@ -44,8 +44,7 @@ std::filesystem::path write_config(const test::TempDir& dir, const FakeTelegram&
     if (!web_listen.empty())
         config << "[web]\nlisten = \"" << web_listen << "\"\n";
     config << "[storage]\nurl = \"" << db.url() << "\"\n"
-           << "lease_seconds = " << lease_seconds << "\nclaim_seconds = " << claim_seconds
-           << "\n"
+           << "lease_seconds = " << lease_seconds << "\nclaim_seconds = " << claim_seconds << "\n"
            << "[log]\nlevel = \"info\"\n"
            << "[telegram]\napi_url = \"" << fake.url() << "/d" << slot << "\"\n"
            << "poll_timeout = 2\n"
@@ -61,7 +60,6 @@ std::unique_ptr<test::Child> start_daemon(const test::TempDir& dir, int slot,
         dir.path() / (name + ".out"), dir.path() / (name + ".err"),
         std::vector<std::string>{token_env});
 }
-
 
 template <typename Predicate> bool eventually(Predicate done, std::chrono::seconds limit) {
     const auto end = std::chrono::steady_clock::now() + limit;
@@ -117,9 +115,8 @@ std::multiset<std::string> replies(FakeTelegram& fake) {
 
 bool delivered_all(FakeTelegram& fake, const std::multiset<std::string>& reference) {
     const auto got = replies(fake);
-    return std::all_of(reference.begin(), reference.end(), [&](const std::string& r) {
-        return got.count(r) >= reference.count(r);
-    });
+    return std::all_of(reference.begin(), reference.end(),
+                       [&](const std::string& r) { return got.count(r) >= reference.count(r); });
 }
 
 bool logs_complete(const FreshStore& db) {

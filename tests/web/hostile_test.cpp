@@ -290,7 +290,8 @@ TEST_CASE("A GET that carries a body is refused 413 and closed", "[web][http][ho
     CHECK(status_line(sized.read_answer()) == "HTTP/1.1 413 Payload Too Large");
     CHECK(sized.closed_by_server());
     Socket chunked(s.port());
-    chunked.send("GET / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n");
+    chunked.send(
+        "GET / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n");
     CHECK(status_line(chunked.read_answer()) == "HTTP/1.1 413 Payload Too Large");
     CHECK(chunked.closed_by_server());
 }

@@ -150,7 +150,9 @@ TEST_CASE("Extra routes are answered on the pages' listener, before the pages", 
     WebDb db;
     web::Site site{web::SiteSettings{db.path()}};
     web::WebServer server{site, web::ServerSettings{"127.0.0.1", 0, 2, 8, 2}};
-    server.route("/healthz", [] { return web::Response{200, "application/json", "{\"ok\":true}"}; });
+    server.route("/healthz", [] {
+        return web::Response{200, "application/json", "{\"ok\":true}"};
+    });
     server.route("/metrics", [] {
         return web::Response{503, "text/plain; version=0.0.4", "ghostpost_up 0\n"};
     });
@@ -201,8 +203,8 @@ TEST_CASE("A server of routes only answers them and 404 elsewhere", "[web][http]
         exchange(server.port(), "GET /game/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     CHECK(other.substr(0, other.find("\r\n")) == "HTTP/1.1 404 Not Found");
     CHECK(other.substr(other.find("\r\n\r\n") + 4) == "Not found.\n");
-    const std::string post = exchange(
-        server.port(), "POST /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    const std::string post =
+        exchange(server.port(), "POST /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     CHECK(post.substr(0, post.find("\r\n")) == "HTTP/1.1 405 Method Not Allowed");
     CHECK(post.find("\r\nAllow: GET, HEAD\r\n") != std::string::npos);
     CHECK(asked == 2);

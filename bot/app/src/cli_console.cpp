@@ -4,7 +4,6 @@
 #include "ghostpost/bot/log.h"
 
 #include <CLI/CLI.hpp>
-
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -60,8 +59,7 @@ void add_console_command(CLI::App& app, int& exit_status) {
         // The daemon loop's routine lines (started, stopped) are not for a player's terminal;
         // what goes wrong still is.
         log::set_level(log::Level::Warning);
-        exit_status =
-            run_console(*store, settings, std::cin, std::cout, clock, options->image_dir);
+        exit_status = run_console(*store, settings, std::cin, std::cout, clock, options->image_dir);
     });
 }
 

@@ -6,7 +6,6 @@
 #include "ghostpost/rules/replay.h"
 
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <iostream>
@@ -91,8 +90,8 @@ int run_perft(const RulesArgs& args) {
     }
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    std::cerr << "time " << seconds << " s, " << (seconds > 0 ? static_cast<double>(total) / seconds / 1e6 : 0.0)
-              << " Mnodes/s\n";
+    std::cerr << "time " << seconds << " s, "
+              << (seconds > 0 ? static_cast<double>(total) / seconds / 1e6 : 0.0) << " Mnodes/s\n";
     std::cout << "nodes " << total << '\n';
     return 0;
 }
@@ -128,7 +127,8 @@ int run_replay(const RulesArgs& args) {
             if (!action) {
                 const auto before = words.tellg();
                 std::string joined = word, next;
-                std::optional<rules::RuleError> reason; // why a special was refused, if one was named
+                std::optional<rules::RuleError>
+                    reason; // why a special was refused, if one was named
                 for (int extra = 0; extra < 4 && words >> next; ++extra) {
                     joined += ' ' + next;
                     auto longer = rules::read_recorded_action(*game, seat, joined);
@@ -175,11 +175,14 @@ void add_rules_commands(CLI::App& app, int& exit_status) {
     auto args = std::make_shared<RulesArgs>();
     auto* perft = app.add_subcommand("perft", "count leaf nodes of the game tree");
     add_common(perft, *args);
-    perft->add_option("--depth", args->depth, "plies to search")->required()->check(CLI::Range(0, 20));
+    perft->add_option("--depth", args->depth, "plies to search")
+        ->required()
+        ->check(CLI::Range(0, 20));
     perft->add_flag("--divide", args->divide, "print the count below each first action");
     perft->callback([args, &exit_status] { exit_status = run_perft(*args); });
 
-    auto* replay = app.add_subcommand("replay", "replay moves from standard input, print canonical notation and the final FEN");
+    auto* replay = app.add_subcommand(
+        "replay", "replay moves from standard input, print canonical notation and the final FEN");
     add_common(replay, *args);
     replay->callback([args, &exit_status] { exit_status = run_replay(*args); });
 }

@@ -39,7 +39,7 @@ int run_console(storage::Store& store, const ServiceSettings& settings, std::ist
     DaemonOptions options;
     options.poll_timeout = std::chrono::seconds(0);
     options.tick_interval = std::chrono::seconds(0); // time moves only when a line says so
-    options.engine_synchronous = true;              // the bot answers before the next line
+    options.engine_synchronous = true;               // the bot answers before the next line
     int status = 0;
     for (;;) {
         // Each pass is one life of the daemon: it starts up (downtime is charged to nobody),

@@ -124,8 +124,8 @@ bool OutboxSender::pending() {
 
 int OutboxSender::send_due() {
     const std::int64_t now = clock_();
-    const auto entries = store_.claim_due(platform_.name(), now, 50, claim_.holder,
-                                          now + claim_.duration.count());
+    const auto entries =
+        store_.claim_due(platform_.name(), now, 50, claim_.holder, now + claim_.duration.count());
     std::vector<std::int64_t> untouched; // claimed but held back: free for any sender again
     std::set<std::string> held; // destinations whose older entry did not go out in this batch
     int sent = 0;
@@ -290,8 +290,8 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
     // session ends), or within the lease's time when it hangs.
     const std::string lease = "cursor:" + name;
     bool polling = !store.shared();
-    const auto lease_wait = std::max<std::chrono::seconds>(std::chrono::seconds(1),
-                                                           options.lease / 3);
+    const auto lease_wait =
+        std::max<std::chrono::seconds>(std::chrono::seconds(1), options.lease / 3);
     while (!stop.stop_requested() && !platform.finished()) {
         if (monitor != nullptr)
             monitor->beat();
@@ -360,9 +360,8 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
 
         // Waiting replies need the loop back soon; otherwise the long poll may take its time,
         // short enough to renew a lease before it runs out.
-        auto timeout = waiting_replies || (engine && engine->thinking())
-                           ? std::chrono::seconds(1)
-                           : options.poll_timeout;
+        auto timeout = waiting_replies || (engine && engine->thinking()) ? std::chrono::seconds(1)
+                                                                         : options.poll_timeout;
         if (store.shared())
             timeout = std::min(timeout, lease_wait);
         std::vector<Post> posts;
@@ -425,16 +424,14 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
                     monitor->post_handled(took);
                 if (status == HandleStatus::Duplicate && !post.cursor.empty()) {
                     // The platform repeated a post: still confirm it, or it comes back forever.
-                    retrying([&] {
-                        store.transaction([&] { store.set_cursor(name, post.cursor); });
-                    });
+                    retrying(
+                        [&] { store.transaction([&] { store.set_cursor(name, post.cursor); }); });
                 }
-                log::info("post_handled",
-                          {lane,
-                           {"channel", post.channel},
-                           {"message_id", post.message_id},
-                           {"duplicate", status == HandleStatus::Duplicate},
-                           {"ms", static_cast<std::int64_t>(took.count() * 1000)}});
+                log::info("post_handled", {lane,
+                                           {"channel", post.channel},
+                                           {"message_id", post.message_id},
+                                           {"duplicate", status == HandleStatus::Duplicate},
+                                           {"ms", static_cast<std::int64_t>(took.count() * 1000)}});
                 busy_post.clear();
                 busy_tries = 0;
             } catch (const std::exception& e) {

@@ -3,13 +3,12 @@
 #include "ghostpost/bot/daemon.h"
 
 #include <CLI/CLI.hpp>
-
 #include <csignal>
 #include <cstring>
 #include <exception>
 #include <iostream>
-#include <string>
 #include <pthread.h>
+#include <string>
 
 int main(int argc, char** argv) {
     // The daemon takes SIGTERM and SIGINT on a thread of its own once it runs; blocking them

@@ -17,8 +17,10 @@ std::string span_text(Seconds s) {
 
 std::string TimeControl::text() const {
     switch (kind) {
-    case Kind::None: return "none";
-    case Kind::PerMove: return span_text(base);
+    case Kind::None:
+        return "none";
+    case Kind::PerMove:
+        return span_text(base);
     case Kind::Increment:
         return span_text(base) + "+" + span_text(increment) + (cap > 0 ? "/" + span_text(cap) : "");
     }
@@ -39,12 +41,15 @@ TimeControlParse parse_time_control(std::string_view text) {
     }
     const auto slash = text.find('/', plus);
     auto base = parse_span(text.substr(0, plus));
-    auto inc = parse_span(text.substr(plus + 1, slash == std::string_view::npos ? std::string_view::npos : slash - plus - 1));
-    auto cap = slash == std::string_view::npos ? std::optional<Seconds>{0} : parse_span(text.substr(slash + 1));
+    auto inc = parse_span(text.substr(
+        plus + 1, slash == std::string_view::npos ? std::string_view::npos : slash - plus - 1));
+    auto cap = slash == std::string_view::npos ? std::optional<Seconds>{0}
+                                               : parse_span(text.substr(slash + 1));
     if (!base || !inc || !cap)
         return {std::nullopt, "\"" + std::string(text) + "\" is not a time control: " + help};
     if (*cap != 0 && *cap < *base)
-        return {std::nullopt, "the cap (" + span_text(*cap) + ") must be at least the base (" + span_text(*base) + ")"};
+        return {std::nullopt, "the cap (" + span_text(*cap) + ") must be at least the base (" +
+                                  span_text(*base) + ")"};
     return {TimeControl{TimeControl::Kind::Increment, *base, *inc, *cap}, {}};
 }
 
@@ -55,11 +60,15 @@ Seconds time_left(const PlayerClock& clock, Seconds now, Seconds paused) {
     return clock.remaining - spent;
 }
 
-PlayerClock after_move(const TimeControl& tc, const PlayerClock& clock, Seconds now, Seconds paused) {
+PlayerClock after_move(const TimeControl& tc, const PlayerClock& clock, Seconds now,
+                       Seconds paused) {
     PlayerClock out{time_left(clock, now, paused), 0};
     switch (tc.kind) {
-    case TimeControl::Kind::None: break;
-    case TimeControl::Kind::PerMove: out.remaining = tc.base; break;
+    case TimeControl::Kind::None:
+        break;
+    case TimeControl::Kind::PerMove:
+        out.remaining = tc.base;
+        break;
     case TimeControl::Kind::Increment:
         out.remaining += tc.increment;
         if (tc.cap > 0)
@@ -73,7 +82,8 @@ double used_fraction(const TimeControl& tc, const PlayerClock& clock, Seconds no
     if (tc.kind == TimeControl::Kind::None || clock.remaining <= 0)
         return 0.0;
     const Seconds left = time_left(clock, now, paused);
-    return std::clamp(1.0 - static_cast<double>(left) / static_cast<double>(clock.remaining), 0.0, 1.0);
+    return std::clamp(1.0 - static_cast<double>(left) / static_cast<double>(clock.remaining), 0.0,
+                      1.0);
 }
 
 std::optional<Seconds> parse_span(std::string_view s) {

@@ -54,7 +54,9 @@ int bits_for(std::uint64_t max_total) {
     return std::max(bits, 1);
 }
 
-std::size_t idx(int i) { return static_cast<std::size_t>(i); }
+std::size_t idx(int i) {
+    return static_cast<std::size_t>(i);
+}
 
 // Bit fields of a weight, declared from the most important down.
 class Layout {
@@ -105,12 +107,12 @@ enum class Kind : std::uint8_t { Bracket, Next, Completion, Bye };
 struct Phase {
     enum class Order : std::uint8_t { None, MdpSet, Exchange, Transposition };
     Order order = Order::None;
-    std::vector<char> limbo;  // MDPs kept out of the bracket's pairs
-    std::vector<int> forced;  // forced[a] = b: a pair already decided
-    std::vector<int> pool;    // exchange/transposition: the (sub-)bracket, by BSN
-    int n1 = 0;               // exchange: the size of the original S1
-    std::vector<char> side;   // transposition: 1 = S1, 2 = S2 within the pool
-    bool split = false;       // pairs only between S1 and S2 of the pool
+    std::vector<char> limbo; // MDPs kept out of the bracket's pairs
+    std::vector<int> forced; // forced[a] = b: a pair already decided
+    std::vector<int> pool;   // exchange/transposition: the (sub-)bracket, by BSN
+    int n1 = 0;              // exchange: the size of the original S1
+    std::vector<char> side;  // transposition: 1 = S1, 2 = S2 within the pool
+    bool split = false;      // pairs only between S1 and S2 of the pool
 };
 
 class DutchRound {
@@ -187,10 +189,9 @@ DutchRound::DutchRound(const SwissRound& r) : round_(r), n_(static_cast<int>(r.p
             const Entrant &x = e_[idx(a)], &y = e_[idx(b)];
             const auto& met = x.p->opponents;
             const bool again = std::find(met.begin(), met.end(), y.p->player) != met.end();
-            const bool clash = !x.topscorer && !y.topscorer &&
-                               x.pref.strength == Preference::Absolute &&
-                               y.pref.strength == Preference::Absolute &&
-                               x.pref.colour == y.pref.colour;
+            const bool clash =
+                !x.topscorer && !y.topscorer && x.pref.strength == Preference::Absolute &&
+                y.pref.strength == Preference::Absolute && x.pref.colour == y.pref.colour;
             legal_[idx(a * n_ + b)] = !again && !clash;
             const bool w = gets_white(a, b);
             white_[idx(a * n_ + b)] = w;
@@ -379,13 +380,13 @@ std::vector<int> DutchRound::solve(const Bracket& br, const Phase& ph, bool* mdp
     std::vector<WeightedEdge> edges;
     for (std::size_t i = 0; i < player_of.size(); ++i) {
         const int a = player_of[i];
-        if (odd && !e_[idx(a)].p->bye_ineligible &&
-            (ph.forced.empty() || ph.forced[idx(a)] < 0)) {
+        if (odd && !e_[idx(a)].p->bye_ineligible && (ph.forced.empty() || ph.forced[idx(a)] < 0)) {
             WideWeight w;
             lay.add(w, f_card, 1);
             lay.add(w, f_c5, static_cast<std::uint64_t>(level_from_top(e_[idx(a)].score())));
             if (f_c9 >= 0)
-                lay.add(w, f_c9, static_cast<std::uint64_t>(most_unplayed - e_[idx(a)].p->unplayed));
+                lay.add(w, f_c9,
+                        static_cast<std::uint64_t>(most_unplayed - e_[idx(a)].p->unplayed));
             edges.push_back({static_cast<int>(i), bye_vertex, w});
         }
         for (std::size_t j = i + 1; j < player_of.size(); ++j) {
@@ -415,10 +416,11 @@ std::vector<int> DutchRound::solve(const Bracket& br, const Phase& ph, bool* mdp
                     lay.add(w, f_colour[c], 2U - miss[c]);
                 for (int back = 0; back < 2; ++back) {
                     const int f = back == 0 ? f_c14 : f_c16;
-                    lay.add(w, f,
-                            static_cast<std::uint64_t>(resident(a) && floated(a, back) == Float::Down) +
-                                static_cast<std::uint64_t>(resident(b) &&
-                                                           floated(b, back) == Float::Down));
+                    lay.add(
+                        w, f,
+                        static_cast<std::uint64_t>(resident(a) && floated(a, back) == Float::Down) +
+                            static_cast<std::uint64_t>(resident(b) &&
+                                                       floated(b, back) == Float::Down));
                 }
                 if (hetero && br.is_mdp[idx(a)] != br.is_mdp[idx(b)]) {
                     const int m = br.is_mdp[idx(a)] ? a : b, r = m == a ? b : a;
@@ -437,10 +439,10 @@ std::vector<int> DutchRound::solve(const Bracket& br, const Phase& ph, bool* mdp
                 }
                 if (f_mdpset >= 0 && br.is_mdp[idx(a)] != br.is_mdp[idx(b)]) {
                     const int m = br.is_mdp[idx(a)] ? a : b;
-                    const int bsn = static_cast<int>(std::find(br.members.begin(),
-                                                               br.members.end(), m) -
-                                                     br.members.begin()) +
-                                    1;
+                    const int bsn =
+                        static_cast<int>(std::find(br.members.begin(), br.members.end(), m) -
+                                         br.members.begin()) +
+                        1;
                     lay.add_bit(w, f_mdpset, br.mdps - bsn);
                 }
                 const int pa = pool_bsn[idx(a)], pb = pool_bsn[idx(b)];
@@ -459,8 +461,8 @@ std::vector<int> DutchRound::solve(const Bracket& br, const Phase& ph, bool* mdp
                 }
                 if (f_trans >= 0 && pa && pb && ph.side[idx(a)] + ph.side[idx(b)] == 3) {
                     const int s = ph.side[idx(a)] == 1 ? a : b, t = s == a ? b : a;
-                    const std::uint64_t d =
-                        (std::uint64_t{1} << digit) - 1 - static_cast<std::uint64_t>(s2_bsn[idx(t)]);
+                    const std::uint64_t d = (std::uint64_t{1} << digit) - 1 -
+                                            static_cast<std::uint64_t>(s2_bsn[idx(t)]);
                     const int place = (s1_count - 1 - s1_pos[idx(s)]) * digit;
                     for (int bit = 0; bit < digit; ++bit)
                         if ((d >> bit) & 1U)
@@ -757,10 +759,10 @@ std::vector<SwissPlayer> swiss_players(int players,
                 sp.colours.push_back(e->colour);
                 sp.opponents.push_back(e->opponent);
                 const double mine = before[idx(p)], theirs = before[idx(e->opponent)];
-                f = e->floated ? *e->floated
-                               : mine > theirs   ? Float::Down
-                               : mine < theirs   ? Float::Up
-                                                 : Float::None;
+                f = e->floated      ? *e->floated
+                    : mine > theirs ? Float::Down
+                    : mine < theirs ? Float::Up
+                                    : Float::None;
             } else {
                 ++sp.unplayed;
                 f = e->pab || e->points > 0 ? Float::Down : Float::None;

@@ -216,8 +216,8 @@ private:
     int n_;
     int m_ = 0;
     Vec<int> ei_, ej_;
-    Vec<WideWeight> ew2_; // each weight doubled
-    Vec<int> endpoint_;   // endpoint_[2k], endpoint_[2k+1]: the vertices of edge k
+    Vec<WideWeight> ew2_;     // each weight doubled
+    Vec<int> endpoint_;       // endpoint_[2k], endpoint_[2k+1]: the vertices of edge k
     Vec<Vec<int>> neighbend_; // per vertex, the remote endpoints of its edges
     Vec<int> mate_;           // per vertex, the remote endpoint of its matched edge, or -1
     Vec<int> label_;          // per vertex and blossom

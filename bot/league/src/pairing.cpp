@@ -59,7 +59,8 @@ std::vector<Pairing> knockout_first_round(int players) {
     return out;
 }
 
-std::vector<Standing> standings(int players, const std::vector<PlayedGame>& games, bool round_robin) {
+std::vector<Standing> standings(int players, const std::vector<PlayedGame>& games,
+                                bool round_robin) {
     std::vector<Standing> table(static_cast<std::size_t>(players));
     for (int p = 0; p < players; ++p)
         table[static_cast<std::size_t>(p)].player = p;

@@ -8,8 +8,12 @@ namespace {
 constexpr double scale = 173.7178; // Glicko-2 works on (r - 1500) / 173.7178
 constexpr double epsilon = 0.000001;
 
-double g(double phi) { return 1.0 / std::sqrt(1.0 + 3.0 * phi * phi / (std::numbers::pi * std::numbers::pi)); }
-double expected(double mu, double mu_j, double phi_j) { return 1.0 / (1.0 + std::exp(-g(phi_j) * (mu - mu_j))); }
+double g(double phi) {
+    return 1.0 / std::sqrt(1.0 + 3.0 * phi * phi / (std::numbers::pi * std::numbers::pi));
+}
+double expected(double mu, double mu_j, double phi_j) {
+    return 1.0 / (1.0 + std::exp(-g(phi_j) * (mu - mu_j)));
+}
 } // namespace
 
 Rating glicko2_update(const Rating& player, const std::vector<RatedResult>& results, double tau) {

@@ -8,7 +8,9 @@ namespace ghostpost::bot {
 
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
 
 std::vector<std::string> split_words(std::string_view text) {
     std::vector<std::string> words;
@@ -111,8 +113,11 @@ constexpr std::string_view replacement = "\xEF\xBF\xBD"; // U+FFFD
 // are no UTF-8.
 std::optional<std::uint32_t> next_code_point(std::string_view text, std::size_t& i) {
     const auto lead = static_cast<unsigned char>(text[i]);
-    const int extra = lead < 0x80 ? 0 : (lead & 0xE0) == 0xC0 ? 1 : (lead & 0xF0) == 0xE0 ? 2
-                                      : (lead & 0xF8) == 0xF0 ? 3 : -1;
+    const int extra = lead < 0x80             ? 0
+                      : (lead & 0xE0) == 0xC0 ? 1
+                      : (lead & 0xF0) == 0xE0 ? 2
+                      : (lead & 0xF8) == 0xF0 ? 3
+                                              : -1;
     if (extra < 0 || i + static_cast<std::size_t>(extra) >= text.size()) {
         ++i;
         return std::nullopt;

@@ -39,7 +39,8 @@ std::span<const PostRun::CommandRow> PostRun::command_table() {
           "new <variant> [@opponent] [white|black|random] [tc=3d|7d+1d/14d|none] [rated=yes|no] "
           "[option=value ...]",
           "challenge someone (no @opponent: anyone here may accept); the side may also be named "
-          "as the variant names it (!rules shows the names); tc= sets the correspondence clock (time "
+          "as the variant names it (!rules shows the names); tc= sets the correspondence clock "
+          "(time "
           "per move in d, h or m, or base+increment/cap, no cap when left out), rated= whether "
           "the result counts for ratings"},
          {"challenge", nullptr},

@@ -133,9 +133,8 @@ int EnginePlayer::step(Service& service, const std::string& platform) {
         // A decision whose position changed while it waited (a takeback, the game over) is
         // dropped unthought.
         for (auto line = waiting_.begin(); line != waiting_.end();) {
-            waiting_count_ -= std::erase_if(line->second, [&](const EngineTurn& t) {
-                return !current.contains(t.key);
-            });
+            waiting_count_ -= std::erase_if(
+                line->second, [&](const EngineTurn& t) { return !current.contains(t.key); });
             line = line->second.empty() ? waiting_.erase(line) : std::next(line);
         }
         bool any = false;

@@ -34,8 +34,7 @@ rules::Result<std::vector<rules::Event>> GameReplay::apply(const storage::Action
     return events;
 }
 
-LoadedGame load_game(const storage::GameRecord& game,
-                     const std::vector<storage::ActionRecord>& log,
+LoadedGame load_game(const storage::GameRecord& game, const std::vector<storage::ActionRecord>& log,
                      std::optional<std::size_t> plies) {
     const std::size_t count = plies.value_or(log.size());
     if (count > log.size())

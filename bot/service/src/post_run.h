@@ -3,10 +3,9 @@
 // (service.cpp for games, others for further command families), all members of PostRun.
 #pragma once
 
-#include "ghostpost/bot/service.h"
-
 #include "ghostpost/bot/command.h"
 #include "ghostpost/bot/engine_player.h"
+#include "ghostpost/bot/service.h"
 #include "ghostpost/render/png.h"
 #include "ghostpost/render/text.h"
 #include "ghostpost/rules/game.h"
@@ -86,7 +85,7 @@ public:
         std::array<const char*, 2> aliases; // other names it answers to; nullptr when unused
         bool acts; // changes a game, a player or a tournament: refused to anonymous senders
         void (PostRun::*handler)(const std::vector<std::string>&); // nullptr: a sub-command's
-                                                                  // usage, run by its command
+                                                                   // usage, run by its command
     };
     static std::span<const CommandRow> command_table();
 
@@ -138,11 +137,11 @@ private:
 
     // --- replies
     struct BoardOut {
-        std::string code;      // the board as text, or empty
-        render::PngBytes png;  // the board as an image, or empty
+        std::string code;     // the board as text, or empty
+        render::PngBytes png; // the board as an image, or empty
     };
-    storage::OutgoingMessage message(bool to_user, const std::string& destination,
-                                     std::string text, std::string code) const {
+    storage::OutgoingMessage message(bool to_user, const std::string& destination, std::string text,
+                                     std::string code) const {
         storage::OutgoingMessage m;
         m.platform = post_.platform;
         m.to_user = to_user;
@@ -150,10 +149,13 @@ private:
         m.text = std::move(text);
         m.code = std::move(code);
         // The engine's posts (engine_player.h) are no platform message that could be replied to.
-        m.reply_to = to_user || post_.message_id.starts_with("engine:") ? std::string() : post_.message_id;
+        m.reply_to =
+            to_user || post_.message_id.starts_with("engine:") ? std::string() : post_.message_id;
         return m;
     }
-    void say(std::string text, std::string code = {}) { say(std::move(text), BoardOut{std::move(code), {}}); }
+    void say(std::string text, std::string code = {}) {
+        say(std::move(text), BoardOut{std::move(code), {}});
+    }
     void say(std::string text, BoardOut board, std::vector<storage::ButtonRecord> buttons = {}) {
         auto m = message(post_.direct, post_.direct ? post_.author_id : post_.channel,
                          std::move(text), std::move(board.code));
@@ -205,9 +207,11 @@ private:
                     notice_channel = channel;
         if (!notice_channel.empty()) {
             m.notice_channel = notice_channel;
-            m.blocked_notice = at(p) + ": I cannot send you private messages yet. Open a "
-                               "private chat with me (@" + s_.settings_.bot_name +
-                               ") and send any message; what game #" + std::to_string(game->id) +
+            m.blocked_notice = at(p) +
+                               ": I cannot send you private messages yet. Open a "
+                               "private chat with me (@" +
+                               s_.settings_.bot_name + ") and send any message; what game #" +
+                               std::to_string(game->id) +
                                " has for your eyes only waits for you there.";
         }
         enqueue(std::move(m));
@@ -307,8 +311,7 @@ private:
     }
     std::string vs_line(const Loaded& l) {
         return "Game #" + std::to_string(l.rec.id) + ", " + l.info().title + ": " +
-               who(l.rec, l.info(), Seat::White) + " vs " + who(l.rec, l.info(), Seat::Black) +
-               ".";
+               who(l.rec, l.info(), Seat::White) + " vs " + who(l.rec, l.info(), Seat::Black) + ".";
     }
     std::string next_line(const Loaded& l);
     std::string over_line(const GameRecord& g, const rules::VariantInfo& info);
@@ -355,7 +358,8 @@ private:
     bool both_sides_moved(std::int64_t id) {
         const auto log = store_.actions(id);
         auto moved = [&](Seat seat) {
-            return std::any_of(log.begin(), log.end(), [&](const auto& a) { return a.seat == seat; });
+            return std::any_of(log.begin(), log.end(),
+                               [&](const auto& a) { return a.seat == seat; });
         };
         return moved(Seat::White) && moved(Seat::Black);
     }
@@ -451,8 +455,8 @@ private:
                     std::size_t from);
     // True, after replying, when taking back the actions of `log` from index `from` on would
     // undo dice that were rolled (service.cpp, with !takeback).
-    bool refuse_takeback_of_dice(const GameRecord& g,
-                                 const std::vector<storage::ActionRecord>& log, std::size_t from);
+    bool refuse_takeback_of_dice(const GameRecord& g, const std::vector<storage::ActionRecord>& log,
+                                 std::size_t from);
     void cmd_verify(const std::vector<std::string>& args);
 
     // --- correspondence clocks (service_clock.cpp)
@@ -573,8 +577,8 @@ private:
     storage::Store& store_;
     const Post& post_;
     std::int64_t now_;
-    PlayerRecord author_;  // the player who posted, as seen from the post's platform
-    PlayerRecord account_; // the account that posted, as stored (linked_to set when linked)
+    PlayerRecord author_;     // the player who posted, as seen from the post's platform
+    PlayerRecord account_;    // the account that posted, as stored (linked_to set when linked)
     bool defaulting_ = false; // the job answers a seat's overdue decision with `default`
     // The player whose forecast answers the action being applied: the decision is theirs for
     // no time at all, so sync_clocks sends them no reminder of it.
@@ -589,7 +593,7 @@ private:
     }
     std::map<std::int64_t, Service::CachedGame> pending_cache_;
     std::vector<std::pair<render::PngKey, render::SharedPng>> pending_png_; // likewise, images
-    std::vector<GameRecord> seeds_due_; // games ended in this post whose seed is to be revealed
+    std::vector<GameRecord> seeds_due_;   // games ended in this post whose seed is to be revealed
     std::vector<GameRecord> records_due_; // games ended in this post that hid pieces
     std::vector<GameRecord> reveals_due_; // every game ended in this post (Game::ending_reveal)
     // Whether the channel's board of `g` leaves out a piece some seat sees.
@@ -602,7 +606,7 @@ private:
         GameRecord game;
         std::string rating_note; // empty when the game was not rated
     };
-    std::vector<Ended> ended_; // games that ended in this post, for settle()
+    std::vector<Ended> ended_;        // games that ended in this post, for settle()
     std::vector<PlayerRecord> named_; // players without a handle that replies named (at())
 
     // --- what a chat client offers besides text (service_chat.cpp)

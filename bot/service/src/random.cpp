@@ -1,11 +1,10 @@
 #include "ghostpost/bot/random.h"
 
+#include <array>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
-
-#include <array>
 #include <stdexcept>
 
 namespace ghostpost::bot {
@@ -18,8 +17,7 @@ SeededRandom::SeededRandom(std::vector<std::uint8_t> seed) : seed_(std::move(see
 std::uint32_t SeededRandom::next_word() {
     std::array<unsigned char, 8> message{};
     for (int i = 0; i < 8; ++i)
-        message[static_cast<std::size_t>(i)] =
-            static_cast<unsigned char>(counter_ >> (56 - 8 * i));
+        message[static_cast<std::size_t>(i)] = static_cast<unsigned char>(counter_ >> (56 - 8 * i));
     std::array<unsigned char, EVP_MAX_MD_SIZE> mac{};
     unsigned int length = 0;
     if (HMAC(EVP_sha256(), seed_.data(), static_cast<int>(seed_.size()), message.data(),

@@ -3,7 +3,6 @@
 // changed reach the service's cache only after the commit, so a rollback never leaves a cached
 // state the database does not have.
 #include "ghostpost/bot/service.h"
-#include "post_run.h"
 
 #include "ghostpost/bot/clock.h"
 #include "ghostpost/bot/command.h"
@@ -13,6 +12,7 @@
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
 #include "ghostpost/rules/replay.h"
+#include "post_run.h"
 
 #include <algorithm>
 #include <cctype>
@@ -45,7 +45,9 @@ std::string strip_at(std::string_view s) {
     return std::string(s);
 }
 
-std::string at(const PlayerRecord& p) { return p.handle.empty() ? p.name : "@" + p.handle; }
+std::string at(const PlayerRecord& p) {
+    return p.handle.empty() ? p.name : "@" + p.handle;
+}
 
 // "#12" or "12" as a game id; nullopt for anything else.
 std::optional<std::int64_t> game_id_arg(const std::string& arg) {
@@ -60,10 +62,14 @@ std::optional<std::int64_t> game_id_arg(const std::string& arg) {
 
 std::string result_text(rules::Status s) {
     switch (s) {
-    case rules::Status::WhiteWins: return "1-0";
-    case rules::Status::BlackWins: return "0-1";
-    case rules::Status::Draw: return "1/2-1/2";
-    case rules::Status::Ongoing: break;
+    case rules::Status::WhiteWins:
+        return "1-0";
+    case rules::Status::BlackWins:
+        return "0-1";
+    case rules::Status::Draw:
+        return "1/2-1/2";
+    case rules::Status::Ongoing:
+        break;
     }
     return "*";
 }
@@ -237,12 +243,18 @@ PostRun::Loaded PostRun::load(const GameRecord& rec) {
 std::string PostRun::over_line(const GameRecord& g, const rules::VariantInfo& info) {
     std::string id = "Game #" + std::to_string(g.id);
     switch (g.status) {
-    case GameStatus::Challenge: return id + " is a challenge waiting for an answer.";
-    case GameStatus::Declined: return id + " was declined.";
-    case GameStatus::Cancelled: return id + " was cancelled.";
-    case GameStatus::Aborted: return id + " was aborted.";
-    case GameStatus::Ongoing: return id + " is under way.";
-    case GameStatus::Finished: break;
+    case GameStatus::Challenge:
+        return id + " is a challenge waiting for an answer.";
+    case GameStatus::Declined:
+        return id + " was declined.";
+    case GameStatus::Cancelled:
+        return id + " was cancelled.";
+    case GameStatus::Aborted:
+        return id + " was aborted.";
+    case GameStatus::Ongoing:
+        return id + " is under way.";
+    case GameStatus::Finished:
+        break;
     }
     std::string outcome;
     if (g.result == "1-0")
@@ -314,8 +326,8 @@ PostRun::BoardOut PostRun::board(const Loaded& l, const BoardLook& look, bool fl
     const bool as_image = look.image;
     style.bottom = flip ? rules::opponent(bottom) : bottom;
     // Once the game is over, however it ended, the channel sees what the rules hid.
-    const rules::PublicView view = l.rec.status == GameStatus::Ongoing ? l.game->public_view()
-                                                                       : l.game->final_view();
+    const rules::PublicView view =
+        l.rec.status == GameStatus::Ongoing ? l.game->public_view() : l.game->final_view();
     if (!image.value_or(as_image) || glyphs) {
         style.glyphs = glyphs.value_or(chosen);
         return {render::render_text(view, style), {}};
@@ -333,8 +345,7 @@ PostRun::BoardOut PostRun::board(const Loaded& l, const BoardLook& look, bool fl
     // A game may end without a new action (a resignation) in this very post: the end bumped the
     // stored revision, which the loaded game predates, and the image keyed by the older one
     // still says whose move it was.
-    const std::int64_t revision =
-        style.ended.empty() ? l.revision : store_.game_revision(l.rec.id);
+    const std::int64_t revision = style.ended.empty() ? l.revision : store_.game_revision(l.rec.id);
     const render::PngKey key{l.rec.id, revision, render::Audience::Public,
                              style.bottom == Seat::Black, 0};
     if (const render::SharedPng png = s_.png_cache_.find(key))
@@ -381,8 +392,7 @@ std::optional<GameRecord> PostRun::pick_game(const std::vector<std::string>& arg
         return std::nullopt;
     }
     if (for_viewing && !post_.direct) {
-        auto here = store_.games_in_channel(post_.platform, post_.channel,
-                                            {GameStatus::Ongoing});
+        auto here = store_.games_in_channel(post_.platform, post_.channel, {GameStatus::Ongoing});
         if (here.size() == 1)
             return here.front();
         if (here.empty()) {
@@ -392,8 +402,8 @@ std::optional<GameRecord> PostRun::pick_game(const std::vector<std::string>& arg
                 return done.back();
         }
         if (here.size() > 1) {
-            say("Several games are under way here: say which, for example " +
-                s_.settings_.prefix + command + " " + std::to_string(here.front().id) + ".");
+            say("Several games are under way here: say which, for example " + s_.settings_.prefix +
+                command + " " + std::to_string(here.front().id) + ".");
             return std::nullopt;
         }
     }
@@ -452,8 +462,8 @@ std::string PostRun::unpinged(const std::string& text) {
     std::string out;
     for (std::size_t i = 0; i < text.size(); ++i) {
         const bool name_follows =
-            i + 1 < text.size() && (std::isalnum(static_cast<unsigned char>(text[i + 1])) != 0 ||
-                                    text[i + 1] == '_');
+            i + 1 < text.size() &&
+            (std::isalnum(static_cast<unsigned char>(text[i + 1])) != 0 || text[i + 1] == '_');
         if (text[i] == '@' && name_follows &&
             (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\n' || text[i - 1] == '('))
             continue;
@@ -480,8 +490,7 @@ PlayerRecord PostRun::as_player(const PlayerRecord& account, const std::string& 
     return p;
 }
 
-std::optional<PlayerRecord> PostRun::known_player(const std::string& arg,
-                                                  const std::string& then) {
+std::optional<PlayerRecord> PostRun::known_player(const std::string& arg, const std::string& then) {
     auto n = named(arg);
     if (n && n->player)
         return n->player;
@@ -509,8 +518,8 @@ bool PostRun::over_command_limit() {
     if (!w.told) {
         w.told = true;
         say(at(author_) + ": that is more than " + std::to_string(limit) +
-            " commands in a minute. I answer your commands again from " +
-            format_utc(w.start + 60) + "; until then they are not read.");
+            " commands in a minute. I answer your commands again from " + format_utc(w.start + 60) +
+            "; until then they are not read.");
     }
     return true;
 }
@@ -627,8 +636,8 @@ std::vector<std::string> handles_named(const std::string& text) {
     std::vector<std::string> handles;
     std::vector<std::string> seen; // lower case
     for (std::size_t i = 0; i < text.size() && handles.size() < 20; ++i) {
-        if (text[i] != '@' || (i > 0 && text[i - 1] != ' ' && text[i - 1] != '\n' &&
-                               text[i - 1] != '('))
+        if (text[i] != '@' ||
+            (i > 0 && text[i - 1] != ' ' && text[i - 1] != '\n' && text[i - 1] != '('))
             continue;
         std::size_t end = i + 1;
         while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) != 0 ||

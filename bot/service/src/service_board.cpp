@@ -1,6 +1,4 @@
 // !board: any game's board, now or at an earlier ply, as text or as an image.
-#include "post_run.h"
-
 #include "ghostpost/bot/command.h"
 #include "ghostpost/bot/game_loader.h"
 #include "ghostpost/render/png.h"
@@ -8,6 +6,7 @@
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
 #include "ghostpost/rules/replay.h"
+#include "post_run.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -58,8 +57,8 @@ void PostRun::cmd_board(const std::vector<std::string>& args) {
     }
     Loaded l = load(*g);
     // Asked for privately, the board is the asker's own; in a channel, the channel's.
-    const BoardLook look = post_.direct ? personal_look(author_, *g)
-                                        : channel_look(post_.platform, post_.channel);
+    const BoardLook look =
+        post_.direct ? personal_look(author_, *g) : channel_look(post_.platform, post_.channel);
     std::string header = vs_line(l) + " ";
     // Plies are counted in the public record's entries, as !history and the web page count
     // them: a standing policy set in secret is no ply, so no count or position tells that it

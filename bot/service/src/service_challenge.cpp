@@ -1,6 +1,4 @@
 // Challenges: !new, and the answers to one (!accept, !decline, !cancel).
-#include "post_run.h"
-
 #include "ghostpost/bot/command.h"
 #include "ghostpost/bot/engine_player.h"
 #include "ghostpost/bot/game_loader.h"
@@ -9,6 +7,7 @@
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
 #include "ghostpost/rules/replay.h"
+#include "post_run.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -34,8 +33,8 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
         std::vector<std::string> names;
         for (const auto* v : rules::variants())
             names.push_back(v->info().name);
-        say("There is no variant \"" + shorten(args[0], 20) + "\". Variants: " +
-            join(names, ", ") + ".");
+        say("There is no variant \"" + shorten(args[0], 20) + "\". Variants: " + join(names, ", ") +
+            ".");
         return;
     }
     const rules::VariantInfo& info = variant->info();
@@ -61,9 +60,9 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
                 opponent_handle = whom->player->handle;
             else
                 opponent_handle = whom->handle;
-        } else if (!color_given && (lw == "white" || lw == "black" || lw == "random" ||
-                                    lw == lower(info.seat_names[0]) ||
-                                    lw == lower(info.seat_names[1]))) {
+        } else if (!color_given &&
+                   (lw == "white" || lw == "black" || lw == "random" ||
+                    lw == lower(info.seat_names[0]) || lw == lower(info.seat_names[1]))) {
             // The variant's own seat names (Ghost Chess's Paradigm and Ghost) say the same.
             color = lw == lower(info.seat_names[0])   ? "white"
                     : lw == lower(info.seat_names[1]) ? "black"
@@ -84,7 +83,9 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
     if (auto level = given.find("level"); level != given.end()) {
         const std::string& v = level->second;
         if (!engine || v.size() != 1 || v[0] < '1' || v[0] > '8') {
-            say(engine ? "The bot plays at level=1 to level=8." : "level= is for games against the bot: !new " + info.name + " bot level=5.");
+            say(engine
+                    ? "The bot plays at level=1 to level=8."
+                    : "level= is for games against the bot: !new " + info.name + " bot level=5.");
             return;
         }
         engine = v[0] - '0';
@@ -146,20 +147,21 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
     std::string id = std::to_string(g.id);
     std::string seat = info.seat_names[color == "white" ? 0 : 1];
     std::string target = opponent.empty() ? std::string("anyone here") : opponent;
-    say(at(author_) + " challenges " + target + " to " + info.title + ", game #" + id +
-        ". " + at(author_) + " would play " + seat + color_note +
-        ". Options: " + options_text(*options) + ". " + service_options_text(g) + " " +
-        (opponent.empty() ? std::string("Anyone here") : opponent) + ": answer " +
-        s_.settings_.prefix + "accept " + id +
-        (opponent.empty() ? std::string() : " or " + s_.settings_.prefix + "decline " + id) + ".",
+    say(at(author_) + " challenges " + target + " to " + info.title + ", game #" + id + ". " +
+            at(author_) + " would play " + seat + color_note +
+            ". Options: " + options_text(*options) + ". " + service_options_text(g) + " " +
+            (opponent.empty() ? std::string("Anyone here") : opponent) + ": answer " +
+            s_.settings_.prefix + "accept " + id +
+            (opponent.empty() ? std::string() : " or " + s_.settings_.prefix + "decline " + id) +
+            ".",
         BoardOut{}, challenge_buttons(g));
 }
 
 bool PostRun::refuse_over_game_limits(bool against_bot, const std::string& then) {
     std::vector<std::string> all;
     std::vector<std::string> bot_games;
-    for (const auto& g : store_.games_of_player(author_, {GameStatus::Challenge,
-                                                         GameStatus::Ongoing})) {
+    for (const auto& g :
+         store_.games_of_player(author_, {GameStatus::Challenge, GameStatus::Ongoing})) {
         const std::string id = "#" + std::to_string(g.id);
         if (g.status == GameStatus::Challenge) {
             if (g.challenger == author_.id)
@@ -236,15 +238,15 @@ void PostRun::cmd_answer(const std::vector<std::string>& args, const std::string
         }
         open.push_back(*g);
     } else {
-        auto all = post_.direct
-                       ? store_.games_of_player(author_, {GameStatus::Challenge})
-                       : store_.games_in_channel(post_.platform, post_.channel,
-                                                 {GameStatus::Challenge});
+        auto all = post_.direct ? store_.games_of_player(author_, {GameStatus::Challenge})
+                                : store_.games_in_channel(post_.platform, post_.channel,
+                                                          {GameStatus::Challenge});
         for (auto& g : all)
             if (mine_to_answer(g) && (cancel || !g.challenged.empty() || !post_.direct))
                 open.push_back(std::move(g));
         if (open.empty()) {
-            say(cancel ? "You have no open challenge here." : "There is no challenge for you here.");
+            say(cancel ? "You have no open challenge here."
+                       : "There is no challenge for you here.");
             return;
         }
         if (open.size() > 1) {
@@ -264,8 +266,8 @@ void PostRun::cmd_answer(const std::vector<std::string>& args, const std::string
     if (command == "decline") {
         g.status = GameStatus::Declined;
         store_.update_game(g);
-        say_in(g, at(author_) + " declines challenge #" + id + " from " +
-                      mention(g.challenger) + ".");
+        say_in(g,
+               at(author_) + " declines challenge #" + id + " from " + mention(g.challenger) + ".");
         return;
     }
     if (cancel) {
@@ -290,8 +292,9 @@ void PostRun::cmd_answer(const std::vector<std::string>& args, const std::string
     store_.update_game(g);
     Loaded l = load(g);
     sync_clocks(l);
-    say_in(g, at(author_) + " accepts. " + vs_line(l) + seed_commitment(g, l.info()) + " " +
-                  next_line(l) + clock_line(l) + web_link(g.id),
+    say_in(g,
+           at(author_) + " accepts. " + vs_line(l) + seed_commitment(g, l.info()) + " " +
+               next_line(l) + clock_line(l) + web_link(g.id),
            channel_board(l), game_buttons(l.rec));
 }
 

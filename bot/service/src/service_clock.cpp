@@ -6,9 +6,8 @@
 // deadline and the restart of clocks when a vacation ends. Each game stores when the job must
 // next look at it (store_deadline, after every change of its clocks), so the job reads only
 // the games that are due.
-#include "post_run.h"
-
 #include "ghostpost/bot/clock.h"
+#include "post_run.h"
 
 #include <algorithm>
 #include <limits>
@@ -36,8 +35,10 @@ std::string days_text(Seconds s) {
 
 std::string control_words(const TimeControl& tc) {
     switch (tc.kind) {
-    case TimeControl::Kind::None: return "none";
-    case TimeControl::Kind::PerMove: return span(tc.base) + " per move";
+    case TimeControl::Kind::None:
+        return "none";
+    case TimeControl::Kind::PerMove:
+        return span(tc.base) + " per move";
     case TimeControl::Kind::Increment:
         return span(tc.base) + ", +" + span(tc.increment) + " per move" +
                (tc.cap > 0 ? ", at most " + span(tc.cap) : ", no cap");
@@ -45,7 +46,9 @@ std::string control_words(const TimeControl& tc) {
     return "none";
 }
 
-PlayerClock as_clock(const storage::ClockRecord& c) { return {c.remaining, c.running_since}; }
+PlayerClock as_clock(const storage::ClockRecord& c) {
+    return {c.remaining, c.running_since};
+}
 
 bool same(const storage::ClockRecord& a, const storage::ClockRecord& b) {
     return a.remaining == b.remaining && a.running_since == b.running_since &&
@@ -181,8 +184,9 @@ void PostRun::sync_clocks(Loaded& l) {
             else if (away)
                 when = " Your clock stands still until your vacation ends at " +
                        format_utc(p->vacation_until) + ".";
-            tell(*p, "Game #" + std::to_string(l.rec.id) + ", " + l.info().title +
-                         ": it is your decision, you must " + what + "." + when,
+            tell(*p,
+                 "Game #" + std::to_string(l.rec.id) + ", " + l.info().title +
+                     ": it is your decision, you must " + what + "." + when,
                  {}, &l.rec);
         }
     }
@@ -365,7 +369,8 @@ bool PostRun::tick_due(Loaded& l) {
         // the rest.
         const PlayerRecord owner = player(*pid);
         Post as_owner;
-        as_owner.platform = owner.platform; // its account there (a linked player may have none on the game's)
+        as_owner.platform =
+            owner.platform; // its account there (a linked player may have none on the game's)
         as_owner.channel = "@" + owner.user_id;
         as_owner.direct = true;
         as_owner.author_id = owner.user_id;
@@ -397,10 +402,11 @@ bool PostRun::tick_due(Loaded& l) {
         PlayerRecord p = player(*pid);
         if (!p.reminders)
             continue;
-        tell(p, "Game #" + std::to_string(l.rec.id) + ", " + l.info().title +
-                    ": 80 % of your time for this decision is used. Your time runs out at " +
-                    format_utc(c.running_since + c.remaining) + " (" + format_duration(left) +
-                    " from now).",
+        tell(p,
+             "Game #" + std::to_string(l.rec.id) + ", " + l.info().title +
+                 ": 80 % of your time for this decision is used. Your time runs out at " +
+                 format_utc(c.running_since + c.remaining) + " (" + format_duration(left) +
+                 " from now).",
              {}, &l.rec);
         changed = true;
     }
@@ -434,8 +440,7 @@ bool PostRun::forgive_downtime(std::int64_t game_id, std::int64_t from, std::int
     store_deadline(l);
     say_in(l.rec, "Game #" + std::to_string(l.rec.id) + ": I was down from " + format_utc(from) +
                       " to " + format_utc(to) + " (" + format_duration(gap) +
-                      "). That time is charged to nobody: the clocks stood still." +
-                      clock_line(l));
+                      "). That time is charged to nobody: the clocks stood still." + clock_line(l));
     return true;
 }
 
@@ -499,8 +504,8 @@ void PostRun::cmd_vacation(const std::vector<std::string>& args) {
         return;
     }
     if (p.vacation_until > now_) {
-        say(at(p) + " is already on vacation until " + format_utc(p.vacation_until) +
-            ". Say " + s_.settings_.prefix + "vacation off first to start another.");
+        say(at(p) + " is already on vacation until " + format_utc(p.vacation_until) + ". Say " +
+            s_.settings_.prefix + "vacation off first to start another.");
         return;
     }
     if (p.vacation_used + *length > allowance) {

@@ -6,10 +6,9 @@
 // Like game deadlines, a digest's next time is data (digests.next_at, indexed): the time-driven
 // job asks the database which digests are due, so a quiet hour costs one indexed look whatever
 // the number of players and games, and a due digest reads only its own player's games.
-#include "post_run.h"
-
 #include "ghostpost/bot/clock.h"
 #include "ghostpost/rules/registry.h"
+#include "post_run.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -94,8 +93,8 @@ bool PostRun::send_digest(const storage::DigestRecord& d) {
             if (g.challenger != p.id)
                 answer.push_back(id + " " + v->info().title + " from " + mention(g.challenger) +
                                  ": " + s_.settings_.prefix + "accept " + std::to_string(g.id) +
-                                 " or " + s_.settings_.prefix + "decline " +
-                                 std::to_string(g.id) + ", until " +
+                                 " or " + s_.settings_.prefix + "decline " + std::to_string(g.id) +
+                                 ", until " +
                                  format_utc(g.created_at + s_.settings_.challenge_expiry) + ".");
             continue;
         }
@@ -116,9 +115,9 @@ bool PostRun::send_digest(const storage::DigestRecord& d) {
             if (c.running_since != 0) {
                 const Seconds at = c.running_since + c.remaining;
                 return (yours ? "your time runs out at " : "until ") + format_utc(at) +
-                       (yours ? " (" + format_duration(std::max<Seconds>(0, at - now_)) +
-                                    " from now)"
-                              : std::string());
+                       (yours
+                            ? " (" + format_duration(std::max<Seconds>(0, at - now_)) + " from now)"
+                            : std::string());
             }
             return std::string(yours ? "your clock stands still" : "their clock stands still");
         };
@@ -152,8 +151,8 @@ bool PostRun::send_digest(const storage::DigestRecord& d) {
     const std::size_t n = decide.size() + answer.size();
     tell(p,
          "Your daily digest, " + format_utc(now_) + ": " + std::to_string(n) +
-             (n == 1 ? " decision waits" : " decisions wait") + " for you. " +
-             s_.settings_.prefix + "settings digest=off stops it.",
+             (n == 1 ? " decision waits" : " decisions wait") + " for you. " + s_.settings_.prefix +
+             "settings digest=off stops it.",
          text);
     return true;
 }

@@ -11,12 +11,11 @@
 // conditional moves). Each action of the game keeps the lines that foresaw it, shortened by it,
 // and drops the others. What ends a game clears its forecasts silently; a takeback clears them
 // and tells their owners. docs/forecasts.md says all of it in the players' words.
-#include "post_run.h"
-
 #include "ghostpost/bot/clock.h"
 #include "ghostpost/bot/command.h"
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
+#include "post_run.h"
 
 #include <algorithm>
 #include <map>
@@ -183,7 +182,8 @@ void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
     // The lines would tell the opponent what the player has in mind: they are never read out
     // of a channel, let alone stored from one.
     if (!post_.direct) {
-        say("Forecasts are private: send " + p + "forecast to me by direct message. Nothing was "
+        say("Forecasts are private: send " + p +
+            "forecast to me by direct message. Nothing was "
             "stored.");
         return;
     }
@@ -252,7 +252,8 @@ void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
     }
 
     if (!l.game->foreseeable()) {
-        say("Game #" + id + " is " + l.info().title + ": forecasts are only for games where "
+        say("Game #" + id + " is " + l.info().title +
+            ": forecasts are only for games where "
             "nothing is hidden and no dice are rolled, so that a line can be checked when it is "
             "stored. Nothing was stored.");
         return;
@@ -260,7 +261,8 @@ void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
     const auto ds = deciders(l);
     const bool mine_first = ds.size() == 1 && ds.front() == *seat;
     if (mine_first && l.rec.paused) {
-        say("Game #" + id + " is paused by a moderator, so your first move cannot be played now. "
+        say("Game #" + id +
+            " is paused by a moderator, so your first move cannot be played now. "
             "Nothing was stored.");
         return;
     }
@@ -278,9 +280,8 @@ void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
             std::size_t start = 0;
             while (true) {
                 const std::size_t semi = arg.find(';', start);
-                const std::string piece = arg.substr(start, semi == std::string::npos
-                                                                ? std::string::npos
-                                                                : semi - start);
+                const std::string piece =
+                    arg.substr(start, semi == std::string::npos ? std::string::npos : semi - start);
                 if (!piece.empty() && !is_move_number(piece))
                     words.push_back(piece);
                 if (semi == std::string::npos)
@@ -307,8 +308,8 @@ void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
         mine_first ? " It is your decision in game #" + id + ", so a line starts with your move."
                    : " A line starts with the next move of " + other + ".";
     for (std::size_t i = 0; i < typed.size(); ++i) {
-        const std::string where = typed.size() > 1 ? "Line " + std::to_string(i + 1) + ", move "
-                                                   : "Move ";
+        const std::string where =
+            typed.size() > 1 ? "Line " + std::to_string(i + 1) + ", move " : "Move ";
         auto read = read_line(*l.game, typed[i], true);
         if (const auto* e = std::get_if<LineError>(&read)) {
             say("Nothing was stored. " + where + std::to_string(e->place) + ": " + e->reason +
@@ -325,8 +326,10 @@ void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
         if (!answers) {
             say("Nothing was stored. " +
                 (typed.size() > 1 ? "Line " + std::to_string(i + 1) : std::string("The line")) +
-                " has no reply of yours to a move of " + other + ": write the move you expect, "
-                "then yours, for example " + p + "forecast " + id + " " +
+                " has no reply of yours to a move of " + other +
+                ": write the move you expect, "
+                "then yours, for example " +
+                p + "forecast " + id + " " +
                 (mine_first ? "<your move> <theirs> <your reply>." : "<their move> <your reply>."));
             return;
         }
@@ -348,14 +351,15 @@ void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
         f.lines.push_back(line.texts);
     store_.put_forecast(f);
     const std::string first = lines.front().texts.front();
-    say((kept > 0 ? "Forecast for game #" + id + " updated: " + count(lines.size(), "line") +
-                        " in all."
-                  : "Forecast stored for game #" + id + ": " + count(lines.size(), "line") + ".") +
+    say((kept > 0
+             ? "Forecast for game #" + id + " updated: " + count(lines.size(), "line") + " in all."
+             : "Forecast stored for game #" + id + ": " + count(lines.size(), "line") + ".") +
             (mine_first ? " Your " + first + " is played now; when " + other +
                               " answers as a line foresees, I play your reply at once."
                         : " When " + other +
                               " plays the first move of a line, I play your reply at once.") +
-            " " + p + "forecast " + id + " shows it, " + p + "forecast " + id + " clear deletes it.",
+            " " + p + "forecast " + id + " shows it, " + p + "forecast " + id +
+            " clear deletes it.",
         lines_text(f.lines));
     if (mine_first)
         play(l, *seat, first);
@@ -420,10 +424,11 @@ std::optional<Seat> PostRun::follow_forecasts(Loaded& l, Seat seat, const std::s
             answering = f.seat;
             continue;
         }
-        forecast_notes_.emplace_back(
-            f.player_id, held + ", so your forecast did not answer " + canonical + " with " +
-                             f.lines.front().front() + ". The decision is yours; the forecast "
-                             "stays, its lines now starting with that reply.");
+        forecast_notes_.emplace_back(f.player_id,
+                                     held + ", so your forecast did not answer " + canonical +
+                                         " with " + f.lines.front().front() +
+                                         ". The decision is yours; the forecast "
+                                         "stays, its lines now starting with that reply.");
     }
     return answering;
 }
@@ -450,8 +455,7 @@ std::string PostRun::answer_forecasts(Loaded& l, std::optional<Seat> answering) 
             store_.clear_forecast(l.rec.id, f->seat);
             break;
         }
-        auto acted =
-            act(l, f->seat, *parsed, f->player_id, "forecast:" + post_.message_id, true);
+        auto acted = act(l, f->seat, *parsed, f->player_id, "forecast:" + post_.message_id, true);
         if (!acted)
             break;
         said += " " + who(l.rec, l.info(), f->seat) + " played " + parsed->text + " in game #" +
@@ -466,14 +470,12 @@ std::string PostRun::answer_forecasts(Loaded& l, std::optional<Seat> answering) 
         std::string left = " Nothing of it is left.";
         for (const auto& f : store_.forecasts(l.rec.id))
             if (f.player_id == owner)
-                left = " It goes on with " + count(f.lines.size(), "line") + ": " +
-                       [&] {
-                           std::vector<std::string> texts;
-                           for (const auto& line : f.lines)
-                               texts.push_back(join(line, " "));
-                           return join(texts, "; ");
-                       }() +
-                       ".";
+                left = " It goes on with " + count(f.lines.size(), "line") + ": " + [&] {
+                    std::vector<std::string> texts;
+                    for (const auto& line : f.lines)
+                        texts.push_back(join(line, " "));
+                    return join(texts, "; ");
+                }() + ".";
         forecast_notes_.emplace_back(owner, "your forecast answered " + join(moves, ", then ") +
                                                 "." + left);
     }

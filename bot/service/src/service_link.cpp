@@ -86,7 +86,9 @@ void PostRun::cmd_link(const std::vector<std::string>& args) {
     }
     if (store_.player_has_history(account_.id)) {
         say("This account has games or ratings of its own, so it cannot join another player. "
-            "Send " + s_.settings_.prefix + "link here for a code, and post that code from the "
+            "Send " +
+            s_.settings_.prefix +
+            "link here for a code, and post that code from the "
             "other account instead (if that one has played nothing yet). Nothing changed.");
         return;
     }
@@ -142,7 +144,8 @@ void PostRun::cmd_join(const std::vector<std::string>& args) {
         if (found)
             store_.put_code(*found);
         say("That is no invitation code I know, or it expired. A player of the game gets one "
-            "with " + s_.settings_.prefix + "invite <platform>.");
+            "with " +
+            s_.settings_.prefix + "invite <platform>.");
         return;
     }
     if (found->platform != post_.platform || post_.direct) {

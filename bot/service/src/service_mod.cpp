@@ -2,10 +2,9 @@
 // They end, pause and void games and ban users from anywhere on the platform; each action is
 // written to the audit log in the same transaction as the action itself, so the log never
 // misses one nor lists one that did not happen.
-#include "post_run.h"
-
 #include "ghostpost/bot/clock.h"
 #include "ghostpost/rules/registry.h"
+#include "post_run.h"
 
 namespace ghostpost::bot {
 
@@ -95,8 +94,8 @@ void PostRun::cmd_mod(const std::vector<std::string>& args) {
         mod_log("ban " + at(*target) + (reason.empty() ? std::string() : " (" + reason + ")"));
         say(at(*target) + " is banned by moderator " + at(author_) +
             (reason.empty() ? std::string() : " (" + reason + ")") +
-            ": their commands and moves are refused until " + p + "mod unban @" +
-            target->name + ".");
+            ": their commands and moves are refused until " + p + "mod unban @" + target->name +
+            ".");
         return;
     }
     const bool known = sub == "adjudicate" || sub == "forfeit" || sub == "extend" ||
@@ -175,8 +174,7 @@ void PostRun::cmd_mod(const std::vector<std::string>& args) {
                "forfeit");
         sync_clocks(l);
         mod_log("forfeit #" + gid + " " + at(*target));
-        announce(l.rec, loser + " forfeits game #" + gid + by + ". " +
-                            over_line(l.rec, l.info()));
+        announce(l.rec, loser + " forfeits game #" + gid + by + ". " + over_line(l.rec, l.info()));
         return;
     }
     if (sub == "extend") {
@@ -201,18 +199,19 @@ void PostRun::cmd_mod(const std::vector<std::string>& args) {
             whom.push_back(who(l.rec, l.info(), c.seat));
         }
         if (whom.empty()) {
-            say("Nobody must decide in game #" + gid + " now, so no clock is running. Nothing "
+            say("Nobody must decide in game #" + gid +
+                " now, so no clock is running. Nothing "
                 "was done.");
             return;
         }
         mod_log("extend #" + gid + " " + lower(args[2]));
         const Seconds m = *more;
-        const std::string amount = m % day == 0   ? std::to_string(m / day) + "d"
+        const std::string amount = m % day == 0    ? std::to_string(m / day) + "d"
                                    : m % 3600 == 0 ? std::to_string(m / 3600) + "h"
                                                    : format_duration(m);
         announce(l.rec, "Game #" + gid + ": " + join(whom, " and ") +
-                            (whom.size() == 1 ? " gets " : " get ") + amount + " more" + by +
-                            "." + clock_line(l));
+                            (whom.size() == 1 ? " gets " : " get ") + amount + " more" + by + "." +
+                            clock_line(l));
         return;
     }
     const bool pause = sub == "pause";
@@ -226,8 +225,10 @@ void PostRun::cmd_mod(const std::vector<std::string>& args) {
     sync_clocks(l);
     mod_log(sub + " #" + gid);
     if (pause)
-        announce(l.rec, "Game #" + gid + " is paused" + by + ": the clocks stand still and no "
-                        "moves are accepted until " + p + "mod resume " + gid + ".");
+        announce(l.rec, "Game #" + gid + " is paused" + by +
+                            ": the clocks stand still and no "
+                            "moves are accepted until " +
+                            p + "mod resume " + gid + ".");
     else
         announce(l.rec, "Game #" + gid + " resumes" + by + ". " + next_line(l) + clock_line(l));
 }

@@ -1,6 +1,4 @@
 // Endings and offers: !resign, !draw, !takeback and !abort.
-#include "post_run.h"
-
 #include "ghostpost/bot/command.h"
 #include "ghostpost/bot/game_loader.h"
 #include "ghostpost/render/png.h"
@@ -8,6 +6,7 @@
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
 #include "ghostpost/rules/replay.h"
+#include "post_run.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -101,8 +100,10 @@ void PostRun::publish_hidden_records() {
     }
     for (const auto& g : due) {
         auto log = store_.actions(g.id);
-        say_in(g, "Game #" + std::to_string(g.id) + " is over. Its full record, with the "
-                  "squares of the moves that the boards in the channel did not show:",
+        say_in(g,
+               "Game #" + std::to_string(g.id) +
+                   " is over. Its full record, with the "
+                   "squares of the moves that the boards in the channel did not show:",
                wrap_moves(record_movetext(g, log), 60));
     }
 }
@@ -198,8 +199,8 @@ void PostRun::cmd_takeback(const std::vector<std::string>& args) {
         }
         if (answer == "decline") {
             store_.clear_offer(l.rec.id, OfferKind::Takeback);
-            say_in(l.rec, who(l.rec, l.info(), mg->seat) + " declines the takeback in game #" +
-                              id + ". " + next_line(l));
+            say_in(l.rec, who(l.rec, l.info(), mg->seat) + " declines the takeback in game #" + id +
+                              ". " + next_line(l));
             return;
         }
     }
@@ -208,7 +209,8 @@ void PostRun::cmd_takeback(const std::vector<std::string>& args) {
         const auto shown = public_action_texts(l.rec, log); // a secret choice stays secret
         // The last move the channel knows of: a standing policy set by direct message is none.
         auto last = std::find_if(log.rbegin(), log.rend(), [&](const auto& a) {
-            return a.seat == offer->seat && !shown[static_cast<std::size_t>(&a - log.data())].empty();
+            return a.seat == offer->seat &&
+                   !shown[static_cast<std::size_t>(&a - log.data())].empty();
         });
         store_.clear_offer(l.rec.id, OfferKind::Takeback);
         if (last == log.rend()) {
@@ -232,15 +234,16 @@ void PostRun::cmd_takeback(const std::vector<std::string>& args) {
         store_.clear_offer(l.rec.id, OfferKind::Draw);
         Loaded now = load(l.rec);
         sync_clocks(now);
-        say_in(l.rec, who(l.rec, l.info(), mg->seat) + " accepts the takeback in game #" + id +
-                          ": " + join(undone, " ") + " taken back. " + next_line(now),
+        say_in(l.rec,
+               who(l.rec, l.info(), mg->seat) + " accepts the takeback in game #" + id + ": " +
+                   join(undone, " ") + " taken back. " + next_line(now),
                channel_board(now), game_buttons(now.rec));
         clear_forecasts(l.rec, "a takeback changed the position");
         return;
     }
     if (offer) {
-        say("You already asked for a takeback in game #" + id + "; " + other +
-            " can accept with " + s_.settings_.prefix + "takeback " + id + ".");
+        say("You already asked for a takeback in game #" + id + "; " + other + " can accept with " +
+            s_.settings_.prefix + "takeback " + id + ".");
         return;
     }
     auto log = store_.actions(l.rec.id);
@@ -257,12 +260,12 @@ void PostRun::cmd_takeback(const std::vector<std::string>& args) {
             refuse_takeback_of_dice(l.rec, log, static_cast<std::size_t>(log.rend() - last - 1)))
             return;
     }
-    const auto mine = std::find_if(log.rbegin(), log.rend(),
-                                   [&](const auto& a) { return a.seat == mg->seat; });
+    const auto mine =
+        std::find_if(log.rbegin(), log.rend(), [&](const auto& a) { return a.seat == mg->seat; });
     const auto from = static_cast<std::size_t>(log.rend() - mine - 1);
     if (auto aside = undone_public_aside(l.rec, log, from)) {
-        say("You cannot take back your last move in game #" + id + ": that would undo " +
-            *aside + ", and what it showed cannot be unseen.");
+        say("You cannot take back your last move in game #" + id + ": that would undo " + *aside +
+            ", and what it showed cannot be unseen.");
         return;
     }
     store_.put_offer(l.rec.id, {OfferKind::Takeback, mg->seat, l.plies});
@@ -278,7 +281,8 @@ bool PostRun::refuse_takeback_of_dice(const GameRecord& g,
         return false;
     // The stream never runs backwards: replayed from the seed, the same choices would roll the
     // same faces, which everyone has now seen (docs/variants/gnostic.md, Takebacks).
-    say("No takeback in game #" + std::to_string(g.id) + ": dice were rolled since that move, and "
+    say("No takeback in game #" + std::to_string(g.id) +
+        ": dice were rolled since that move, and "
         "taking it back would let the same choices roll the same faces again.");
     return true;
 }

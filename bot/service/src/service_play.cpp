@@ -1,6 +1,4 @@
 // Playing: a bare move or !move, read against what the mover may see, and its replies.
-#include "post_run.h"
-
 #include "ghostpost/bot/command.h"
 #include "ghostpost/bot/game_loader.h"
 #include "ghostpost/render/png.h"
@@ -8,6 +6,7 @@
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
 #include "ghostpost/rules/replay.h"
+#include "post_run.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -76,9 +75,8 @@ bool PostRun::try_bare_move() {
                 "): say which, for example " + s_.settings_.prefix + "move " +
                 takers.front().substr(1) + " " + shown + ".");
         else if (looks || meant)
-            say("You must decide in several games here (" + join(ids, ", ") +
-                "), and " + shown + " is possible in none of them: say which with " +
-                form("move") + " to hear why.");
+            say("You must decide in several games here (" + join(ids, ", ") + "), and " + shown +
+                " is possible in none of them: say which with " + form("move") + " to hear why.");
         return looks || meant;
     }
     if (waiting.size() == 1) {
@@ -188,10 +186,9 @@ void PostRun::play(Loaded& l, Seat seat, const std::string& text) {
     // The deadline's answer (Gnostic Chess's `default`), typed by the player, answers the
     // decision like any other choice.
     const auto on_time = l.game->deadline_action(seat);
-    const bool decision =
-        (on_time && on_time->action == parsed->action) ||
-        std::any_of(legal.begin(), legal.end(),
-                    [&](const auto& a) { return a.action == parsed->action; });
+    const bool decision = (on_time && on_time->action == parsed->action) ||
+                          std::any_of(legal.begin(), legal.end(),
+                                      [&](const auto& a) { return a.action == parsed->action; });
     auto acted = act(l, seat, *parsed, author_.id, post_.message_id, decision);
     if (!acted)
         return;
@@ -218,9 +215,9 @@ void PostRun::play(Loaded& l, Seat seat, const std::string& text) {
     tell_forecast_notes(l.rec);
 }
 
-std::optional<PostRun::Acted> PostRun::act(Loaded& l, Seat seat,
-                                           const rules::NotatedAction& action, std::int64_t by,
-                                           const std::string& message_id, bool decision) {
+std::optional<PostRun::Acted> PostRun::act(Loaded& l, Seat seat, const rules::NotatedAction& action,
+                                           std::int64_t by, const std::string& message_id,
+                                           bool decision) {
     const std::string id = std::to_string(l.rec.id);
     // Judged before the action: the one that ends the game may show everything at once.
     const bool hid_pieces = hides_pieces(*l.game);

@@ -49,7 +49,7 @@ const rules::VariantInfo* variant_info(const std::string& name) {
 
 void PostRun::game_over(const GameRecord& g) {
     reveals_due_.push_back(g);
-    clear_forecasts(g); // however it ended: nothing is left to answer
+    clear_forecasts(g);              // however it ended: nothing is left to answer
     s_.png_cache_.forget_game(g.id); // its public images now show what the rules hid
     Ended ended{g, {}};
     const bool rated =
@@ -146,9 +146,8 @@ void PostRun::cmd_rating(const std::vector<std::string>& args) {
     }
     auto all = store_.ratings_of_player(whom.id);
     if (all.empty()) {
-        say(at(whom) +
-            " has no rating yet: every rated game counts, one rating per "
-            "variant.");
+        say(at(whom) + " has no rating yet: every rated game counts, one rating per "
+                       "variant.");
         return;
     }
     std::string table;

@@ -1,6 +1,4 @@
 // The record: !games (under way and finished), !history, !pgn and !fen.
-#include "post_run.h"
-
 #include "ghostpost/bot/clock.h"
 #include "ghostpost/bot/command.h"
 #include "ghostpost/bot/game_loader.h"
@@ -10,6 +8,7 @@
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
 #include "ghostpost/rules/replay.h"
+#include "post_run.h"
 
 #include <algorithm>
 #include <ctime>
@@ -57,7 +56,7 @@ void PostRun::cmd_games(const std::vector<std::string>& args) {
         if (g.status == GameStatus::Challenge) {
             if (g.challenger == whom.id)
                 later.push_back(id + ": challenge to " +
-                                (g.challenged_id      ? mention(*g.challenged_id)
+                                (g.challenged_id        ? mention(*g.challenged_id)
                                  : g.challenged.empty() ? std::string("anyone")
                                                         : "@" + g.challenged) +
                                 ", waiting for an answer");
@@ -68,8 +67,8 @@ void PostRun::cmd_games(const std::vector<std::string>& args) {
         }
         Loaded l = load(g);
         Seat seat = *seat_of(g, whom.id);
-        std::string line = id + " vs " + mention(*seated(g, rules::opponent(seat))) + ": " +
-                           next_line(l);
+        std::string line =
+            id + " vs " + mention(*seated(g, rules::opponent(seat))) + ": " + next_line(l);
         auto ds = deciders(l);
         (std::find(ds.begin(), ds.end(), seat) != ds.end() ? first : later).push_back(line);
     }
@@ -102,8 +101,8 @@ bool PostRun::one_page(const std::vector<std::string>& lines, std::size_t page,
                        std::string& more) {
     const std::size_t pages = (lines.size() + games_per_page - 1) / games_per_page;
     if (page > pages) {
-        say("There " + std::string(pages == 1 ? "is 1 page" : "are " + std::to_string(pages) +
-                                                                 " pages") +
+        say("There " +
+            std::string(pages == 1 ? "is 1 page" : "are " + std::to_string(pages) + " pages") +
             " of games, not " + std::to_string(page) + ".");
         return false;
     }
@@ -114,8 +113,8 @@ bool PostRun::one_page(const std::vector<std::string>& lines, std::size_t page,
     more.clear();
     if (pages > 1)
         more = ", page " + std::to_string(page) + " of " + std::to_string(pages) +
-               (page < pages ? " (" + s_.settings_.prefix + command + " page=" +
-                                   std::to_string(page + 1) + " for the next)"
+               (page < pages ? " (" + s_.settings_.prefix + command +
+                                   " page=" + std::to_string(page + 1) + " for the next)"
                              : std::string());
     return true;
 }
@@ -149,7 +148,10 @@ void PostRun::say_finished(const PlayerRecord& whom, bool after_current, std::si
             const bool won = (g.result == "1-0" && seat == Seat::White) ||
                              (g.result == "0-1" && seat == Seat::Black);
             const bool draw = g.result == "1/2-1/2";
-            line += g.result + " (" + (draw ? "draw" : won ? "won" : "lost") +
+            line += g.result + " (" +
+                    (draw  ? "draw"
+                     : won ? "won"
+                           : "lost") +
                     (g.reason.empty() ? "" : ", " + g.reason) + ")";
         }
         lines.push_back(std::move(line));
@@ -158,8 +160,7 @@ void PostRun::say_finished(const PlayerRecord& whom, bool after_current, std::si
     std::string more;
     if (!one_page(lines, page, after_current ? "games all" : "games finished", shown, more))
         return;
-    say("Finished games of " + at(whom) + more + ":",
-        join(shown, "\n") + "\n");
+    say("Finished games of " + at(whom) + more + ":", join(shown, "\n") + "\n");
 }
 
 void PostRun::cmd_history(const std::vector<std::string>& args, bool pgn) {
@@ -183,13 +184,14 @@ void PostRun::cmd_history(const std::vector<std::string>& args, bool pgn) {
         const auto shown = public_action_texts(*g, log);
         const auto plies = std::count_if(shown.begin(), shown.end(),
                                          [](const std::string& t) { return !t.empty(); });
-        say("Game #" + std::to_string(g->id) + ", " + info.title + ", " +
-                std::to_string(plies) + (plies == 1 ? " ply." : " plies."),
+        say("Game #" + std::to_string(g->id) + ", " + info.title + ", " + std::to_string(plies) +
+                (plies == 1 ? " ply." : " plies."),
             log.empty() ? std::string("(no moves yet)\n") : wrap_moves(moves, 60));
         return;
     }
     auto name = [&](std::optional<std::int64_t> id) { return id ? player(*id).name : "?"; };
-    const std::string text = pgn_text(*g, log, pgn_tags(store_, *g, name(g->white), name(g->black)));
+    const std::string text =
+        pgn_text(*g, log, pgn_tags(store_, *g, name(g->white), name(g->black)));
     // FIDE chess from the start position opens in lichess's analysis board, moves and all.
     std::string link;
     if (info.name == "chess" && !log.empty()) {
@@ -203,8 +205,7 @@ void PostRun::cmd_history(const std::vector<std::string>& args, bool pgn) {
     say("PGN of game #" + std::to_string(g->id) + ":" + link, text);
 }
 
-PgnTags pgn_tags(storage::Store& store, const GameRecord& g, std::string white,
-                 std::string black) {
+PgnTags pgn_tags(storage::Store& store, const GameRecord& g, std::string white, std::string black) {
     PgnTags tags{std::move(white), std::move(black), {}, "-"};
     if (const auto pairing = store.pairing_of_game(g.id)) {
         tags.round = std::to_string(pairing->round) + "." + std::to_string(pairing->board);
@@ -231,16 +232,15 @@ std::string pgn_text(const GameRecord& g, const std::vector<storage::ActionRecor
     const std::string result = g.status == GameStatus::Finished ? g.result : "*";
     // The seven tags every PGN reader knows, then those lichess writes.
     std::string text =
-        "[Event \"" + pgn_escape(tags.event.empty() ? "ghostpost game " + std::to_string(g.id)
-                                                    : tags.event) +
-        "\"]\n" + "[Site \"" + pgn_escape(g.platform + " " + g.channel) + "\"]\n" +
-        "[Date \"" + date + "\"]\n" + "[Round \"" + pgn_escape(tags.round) + "\"]\n" +
-        "[White \"" + pgn_escape(tags.white) + "\"]\n" + "[Black \"" + pgn_escape(tags.black) +
-        "\"]\n" + "[Result \"" + result + "\"]\n" + "[UTCDate \"" + date + "\"]\n" +
-        "[UTCTime \"" + time + "\"]\n" + "[Variant \"" +
-        (info.name == "chess" ? "Standard" : info.title) + "\"]\n" + "[TimeControl \"" +
-        pgn_time_control(g.time_control) + "\"]\n" + "[Termination \"" + pgn_termination(g) +
-        "\"]\n";
+        "[Event \"" +
+        pgn_escape(tags.event.empty() ? "ghostpost game " + std::to_string(g.id) : tags.event) +
+        "\"]\n" + "[Site \"" + pgn_escape(g.platform + " " + g.channel) + "\"]\n" + "[Date \"" +
+        date + "\"]\n" + "[Round \"" + pgn_escape(tags.round) + "\"]\n" + "[White \"" +
+        pgn_escape(tags.white) + "\"]\n" + "[Black \"" + pgn_escape(tags.black) + "\"]\n" +
+        "[Result \"" + result + "\"]\n" + "[UTCDate \"" + date + "\"]\n" + "[UTCTime \"" + time +
+        "\"]\n" + "[Variant \"" + (info.name == "chess" ? "Standard" : info.title) + "\"]\n" +
+        "[TimeControl \"" + pgn_time_control(g.time_control) + "\"]\n" + "[Termination \"" +
+        pgn_termination(g) + "\"]\n";
     std::string body = moves;
     if (g.status == GameStatus::Finished && !g.reason.empty())
         body += std::string(body.empty() ? "" : " ") + "{" + g.reason + "}";

@@ -1,6 +1,4 @@
 // What a player asks about or sets for themselves: !rules, !help and !settings.
-#include "post_run.h"
-
 #include "ghostpost/bot/clock.h"
 #include "ghostpost/bot/command.h"
 #include "ghostpost/bot/game_loader.h"
@@ -9,6 +7,7 @@
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
 #include "ghostpost/rules/replay.h"
+#include "post_run.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -97,11 +96,10 @@ void PostRun::cmd_settings(const std::vector<std::string>& args) {
         else
             store_.clear_digest(p.id);
     }
-    std::string text = "Settings of " + at(p) + " for what I send you privately: orientation=" +
-                       p.orientation + " notation=" + p.notation +
-                       " images=" + (p.images ? "on" : "off") +
-                       " reminders=" + (p.reminders ? "on" : "off") +
-                       " digest=" + digest_words(digest) + ".";
+    std::string text =
+        "Settings of " + at(p) + " for what I send you privately: orientation=" + p.orientation +
+        " notation=" + p.notation + " images=" + (p.images ? "on" : "off") +
+        " reminders=" + (p.reminders ? "on" : "off") + " digest=" + digest_words(digest) + ".";
     if (board_named && !post_.direct)
         text += " Boards posted in this channel follow its own settings (" + s_.settings_.prefix +
                 "channel).";
@@ -135,7 +133,8 @@ void PostRun::cmd_channel(const std::vector<std::string>& args) {
             const std::string& a = args[i];
             const auto eq = a.find('=');
             const std::string key = lower(a.substr(0, eq));
-            const std::string value = eq == std::string::npos ? std::string() : lower(a.substr(eq + 1));
+            const std::string value =
+                eq == std::string::npos ? std::string() : lower(a.substr(eq + 1));
             if (key == "orientation" && (value == "white" || value == "black")) {
                 c.orientation = value;
             } else if (key == "notation" && (value == "ascii" || value == "unicode")) {

@@ -49,7 +49,7 @@ void PostRun::cmd_tourney(const std::vector<std::string>& args) {
         std::vector<std::string> lines;
         for (const auto& t : here) {
             const rules::Variant* v = rules::find_variant(t.variant);
-            std::string state = t.status == TournamentStatus::Open ? "open for entries"
+            std::string state = t.status == TournamentStatus::Open       ? "open for entries"
                                 : t.status == TournamentStatus::Finished ? "finished"
                                 : t.schedule == "allatonce"
                                     ? "every game at once, " + games_finished(load_field(store_, t))
@@ -219,12 +219,12 @@ void PostRun::tourney_create(const std::vector<std::string>& args) {
     if (format == "swiss")
         details += t.rounds ? ", " + plural(t.rounds, "round", "rounds") : ", rounds by the field";
     details += ", time control " + (t.tc.empty() ? s_.settings_.default_time_control : t.tc);
-    details += t.schedule == "allatonce"  ? ", every game at once"
-               : t.next_round == "manual" ? ", each round started with " + s_.settings_.prefix +
-                                                "tourney next " + name
-                                          : ", each round starting when the one before ends";
-    say(at(author_) + " opens the tournament " + name + ": " + details + ". Everyone: " +
-        s_.settings_.prefix + "tourney join " + name + " enters; " + at(author_) +
+    details += t.schedule == "allatonce" ? ", every game at once"
+               : t.next_round == "manual"
+                   ? ", each round started with " + s_.settings_.prefix + "tourney next " + name
+                   : ", each round starting when the one before ends";
+    say(at(author_) + " opens the tournament " + name + ": " + details +
+        ". Everyone: " + s_.settings_.prefix + "tourney join " + name + " enters; " + at(author_) +
         " or a moderator starts it with " + s_.settings_.prefix + "tourney start " + name + ".");
 }
 
@@ -362,8 +362,8 @@ std::vector<CreatedBoard> PostRun::create_round(const TournamentRecord& t, const
     int board = 0;
     for (const auto& p : plan) {
         const std::int64_t white = f.players[static_cast<std::size_t>(p.white)];
-        PairingRecord rec{t.id,         round,        ++board,     white, std::nullopt,
-                          std::nullopt, p.white_float, p.black_float};
+        PairingRecord rec{t.id,         round,        ++board,       white,
+                          std::nullopt, std::nullopt, p.white_float, p.black_float};
         CreatedBoard made;
         if (p.black == bye) {
             store_.add_pairing(rec);
@@ -373,12 +373,11 @@ std::vector<CreatedBoard> PostRun::create_round(const TournamentRecord& t, const
                          : f.round_robin() ? " sits this round out"
                                            : " has a bye, worth a point") +
                         ".";
-            made.seats.push_back(
-                {white,
-                 f.knockout()      ? "have a bye to round " + next
-                 : f.round_robin() ? std::string("sit this round out")
-                                   : std::string("have a bye, worth a point"),
-                 std::nullopt});
+            made.seats.push_back({white,
+                                  f.knockout()      ? "have a bye to round " + next
+                                  : f.round_robin() ? std::string("sit this round out")
+                                                    : std::string("have a bye, worth a point"),
+                                  std::nullopt});
             out.push_back(std::move(made));
             continue;
         }
@@ -435,8 +434,7 @@ void PostRun::start_round(TournamentRecord& t, int round) {
         say_at(t.channel,
                "No pairing within the rules is left (nobody meets anyone twice, nobody has a "
                "second bye, no colour runs three times in a row or two games ahead), so " +
-                   t.name + " ends after round " + std::to_string(round - 1) +
-                   ". Final standings:",
+                   t.name + " ends after round " + std::to_string(round - 1) + ". Final standings:",
                score_table(store_, f));
         return;
     }

@@ -137,7 +137,7 @@ void PostRun::tourney_standings(const std::vector<std::string>& args) {
     }
     const bool over = t->status == TournamentStatus::Finished;
     const std::string when =
-        over             ? std::string("final")
+        over              ? std::string("final")
         : f.all_at_once() ? games_finished(f)
                           : (f.round_over(t->current_round) ? "after round " : "during round ") +
                                 std::to_string(t->current_round);
@@ -208,8 +208,8 @@ void PostRun::finish_tournament(TournamentRecord& t, Field& f) {
     if (f.knockout()) {
         std::int64_t champion = 0;
         std::string table = bracket_table(store_, f, &champion);
-        say_at(t.channel, t.name + " is over: " + mention(champion) + " wins. Final standings:",
-               table);
+        say_at(t.channel,
+               t.name + " is over: " + mention(champion) + " wins. Final standings:", table);
         return;
     }
     auto table = standings(static_cast<int>(f.players.size()), f.played(), f.round_robin());

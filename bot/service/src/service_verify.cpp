@@ -246,8 +246,8 @@ bool PostRun::draws_dice(const GameRecord& g, const std::vector<storage::ActionR
     const rules::Variant* variant = rules::find_variant(g.variant);
     if (variant == nullptr || !variant->info().uses_chance || from >= log.size())
         return false;
-    const std::vector<storage::ActionRecord> before(log.begin(),
-                                                    log.begin() + static_cast<std::ptrdiff_t>(from));
+    const std::vector<storage::ActionRecord> before(
+        log.begin(), log.begin() + static_cast<std::ptrdiff_t>(from));
     return replay_events(g, before, g.seed).dice() != replay_events(g, log, g.seed).dice();
 }
 

@@ -18,7 +18,8 @@ document.addEventListener('keydown', function (event) {
 });
 )js";
 
-inline constexpr const char* site_style = R"css(body { font-family: "DejaVu Sans", sans-serif; margin: 0; background: #f4f3ef; color: #1c1c20; }
+inline constexpr const char* site_style =
+    R"css(body { font-family: "DejaVu Sans", sans-serif; margin: 0; background: #f4f3ef; color: #1c1c20; }
 header { background: #2a2e37; padding: 0.5em 1em; }
 header a { color: #f5f5f0; text-decoration: none; font-weight: bold; }
 main { padding: 1em; max-width: 70em; }

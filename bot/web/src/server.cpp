@@ -261,8 +261,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
 public:
     Connection(Server& server, tcp::socket socket)
         : server_(server), stream_(std::move(socket)),
-          buffer_(server.settings().max_header_bytes + 8 * 1024),
-          place_(server.enlist(this)) {}
+          buffer_(server.settings().max_header_bytes + 8 * 1024), place_(server.enlist(this)) {}
     ~Connection() { forget(); }
 
     void read_head() {
@@ -271,10 +270,9 @@ public:
         // One deadline for the whole head, not per read: a client that trickles a byte at a
         // time is cut as surely as one that sends nothing.
         stream_.expires_after(std::chrono::seconds(server_.settings().timeout_seconds));
-        http::async_read_header(stream_, buffer_, *head_,
-                                [self = shared_from_this()](beast::error_code ec, std::size_t) {
-                                    self->on_head(ec);
-                                });
+        http::async_read_header(
+            stream_, buffer_, *head_,
+            [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_head(ec); });
     }
 
     bool waiting() const { return waiting_; }
@@ -292,29 +290,28 @@ public:
             return; // closed meanwhile (the server stopping)
         bytes_ = std::move(bytes);
         stream_.expires_after(std::chrono::seconds(server_.settings().timeout_seconds));
-        asio::async_write(stream_, asio::buffer(bytes_),
-                          [self = shared_from_this(), keep_alive](beast::error_code ec,
-                                                                  std::size_t) {
-                              self->bytes_.clear();
-                              self->bytes_.shrink_to_fit();
-                              if (!ec && self->lingering_)
-                                  return self->linger();
-                              if (ec || !keep_alive)
-                                  return self->finish();
-                              self->server_.waiting_again(self->place_);
-                              self->read_head();
-                          });
+        asio::async_write(
+            stream_, asio::buffer(bytes_),
+            [self = shared_from_this(), keep_alive](beast::error_code ec, std::size_t) {
+                self->bytes_.clear();
+                self->bytes_.shrink_to_fit();
+                if (!ec && self->lingering_)
+                    return self->linger();
+                if (ec || !keep_alive)
+                    return self->finish();
+                self->server_.waiting_again(self->place_);
+                self->read_head();
+            });
     }
 
 private:
     void on_head(beast::error_code ec) {
         waiting_ = false;
         if (ec == http::error::header_limit || ec == http::error::buffer_overflow)
-            return refuse(431, "The request's header is too large: at most " +
-                                   std::to_string(server_.settings().max_header_bytes) +
-                                   " bytes in " +
-                                   std::to_string(server_.settings().max_header_lines) +
-                                   " lines.\n");
+            return refuse(431,
+                          "The request's header is too large: at most " +
+                              std::to_string(server_.settings().max_header_bytes) + " bytes in " +
+                              std::to_string(server_.settings().max_header_lines) + " lines.\n");
         if (ec == http::error::body_limit)
             return refuse(413, "A request here carries no body.\n");
         if (ec == http::error::end_of_stream || ec == asio::error::eof ||
@@ -509,8 +506,7 @@ void Server::dispatch(std::shared_ptr<Connection> c, Request request) {
     if (in_flight_ >= capacity) {
         Answer busy = text_answer(503, "Too many requests; try again shortly.\n");
         busy.headers.emplace_back("Retry-After", "1");
-        return c->write(serialize(busy, request.head_only, request.keep_alive),
-                        request.keep_alive);
+        return c->write(serialize(busy, request.head_only, request.keep_alive), request.keep_alive);
     }
     ++in_flight_;
     asio::post(workers_, [this, c = std::move(c), request = std::move(request)]() mutable {
@@ -534,9 +530,9 @@ Answer Server::answer(const Request& request) const {
         } else if (site_ == nullptr) {
             a = text_answer(404, "Not found.\n");
         } else {
-            const Query query = parse_query(
-                mark < request.target.size() ? std::string_view(request.target).substr(mark + 1)
-                                             : std::string_view());
+            const Query query = parse_query(mark < request.target.size()
+                                                ? std::string_view(request.target).substr(mark + 1)
+                                                : std::string_view());
             Page page = site_->get(path, query);
             a = Answer{page.status, std::move(page.content_type), std::move(page.body), {}};
             if (!page.etag.empty()) {

@@ -501,8 +501,10 @@ Page Site::Impl::game(std::int64_t id, const std::vector<std::string>& rest, con
             m += "<h2>Revealed</h2><div class=\"reveal\">" + reveal + "</div>";
     } else if (info->uses_chance && g->status == GameStatus::Ongoing) {
         m += "<p class=\"commitment\">The dice come from a secret seed whose SHA-256 is <code>" +
-             bot::sha256_hex(g->seed) + "</code>; the seed is shown here when the game ends.</p>"
-             "<p class=\"derivation\">" + esc(bot::dice_derivation()) + "</p>";
+             bot::sha256_hex(g->seed) +
+             "</code>; the seed is shown here when the game ends.</p>"
+             "<p class=\"derivation\">" +
+             esc(bot::dice_derivation()) + "</p>";
     }
     m += "</div></div>";
     Page p = html(200, document("Game #" + gid, m, true));

@@ -16,12 +16,24 @@ namespace ghostpost::rules::chess {
 using Bitboard = std::uint64_t;
 using Sq = int; // 0..63
 
-constexpr Bitboard bb(Sq s) { return Bitboard{1} << s; }
-constexpr int file_of(Sq s) { return s & 7; }
-constexpr int rank_of(Sq s) { return s >> 3; }
-constexpr Sq make_sq(int file, int rank) { return rank * 8 + file; }
-inline Sq lsb(Bitboard b) { return std::countr_zero(b); }
-inline Sq msb(Bitboard b) { return 63 - std::countl_zero(b); }
+constexpr Bitboard bb(Sq s) {
+    return Bitboard{1} << s;
+}
+constexpr int file_of(Sq s) {
+    return s & 7;
+}
+constexpr int rank_of(Sq s) {
+    return s >> 3;
+}
+constexpr Sq make_sq(int file, int rank) {
+    return rank * 8 + file;
+}
+inline Sq lsb(Bitboard b) {
+    return std::countr_zero(b);
+}
+inline Sq msb(Bitboard b) {
+    return 63 - std::countl_zero(b);
+}
 inline Sq pop_lsb(Bitboard& b) {
     Sq s = lsb(b);
     b &= b - 1;
@@ -35,10 +47,16 @@ inline int popcount(Bitboard b) {
     b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
     return static_cast<int>((b * 0x0101010101010101ULL) >> 56);
 }
-inline bool more_than_one(Bitboard b) { return (b & (b - 1)) != 0; }
+inline bool more_than_one(Bitboard b) {
+    return (b & (b - 1)) != 0;
+}
 
-inline Square to_square(Sq s) { return Square(file_of(s), rank_of(s)); }
-inline Sq from_square(Square s) { return make_sq(s.file, s.rank); }
+inline Square to_square(Sq s) {
+    return Square(file_of(s), rank_of(s));
+}
+inline Sq from_square(Square s) {
+    return make_sq(s.file, s.rank);
+}
 
 constexpr Bitboard file_a = 0x0101010101010101ULL;
 constexpr Bitboard rank_1 = 0xFFULL;
@@ -48,17 +66,19 @@ constexpr Bitboard dark_squares = 0xAA55AA55AA55AA55ULL; // a1 is dark
 struct Tables {
     Bitboard knight[64];
     Bitboard king[64];
-    Bitboard ferz[64];     // one step diagonally: the Phantom's non-knight move
-    Bitboard wazir[64];    // one step orthogonally
-    Bitboard pawn[2][64];  // squares a pawn of that seat attacks
-    Bitboard ray[8][64];   // N, E, NE, NW (growing index), S, W, SE, SW (shrinking index)
+    Bitboard ferz[64];        // one step diagonally: the Phantom's non-knight move
+    Bitboard wazir[64];       // one step orthogonally
+    Bitboard pawn[2][64];     // squares a pawn of that seat attacks
+    Bitboard ray[8][64];      // N, E, NE, NW (growing index), S, W, SE, SW (shrinking index)
     Bitboard between[64][64]; // squares strictly between two aligned squares, else 0
     Bitboard line[64][64];    // the whole line through two aligned squares, else 0
 };
 
 namespace detail {
 
-constexpr bool on_board(int f, int r) { return f >= 0 && f < 8 && r >= 0 && r < 8; }
+constexpr bool on_board(int f, int r) {
+    return f >= 0 && f < 8 && r >= 0 && r < 8;
+}
 
 constexpr Bitboard leaper(Sq s, std::initializer_list<std::pair<int, int>> steps) {
     Bitboard out = 0;
@@ -70,9 +90,11 @@ constexpr Bitboard leaper(Sq s, std::initializer_list<std::pair<int, int>> steps
 
 constexpr Tables build_tables() {
     Tables t{};
-    constexpr int dirs[8][2] = {{0, 1}, {1, 0}, {1, 1}, {-1, 1}, {0, -1}, {-1, 0}, {1, -1}, {-1, -1}};
+    constexpr int dirs[8][2] = {{0, 1},  {1, 0},  {1, 1},  {-1, 1},
+                                {0, -1}, {-1, 0}, {1, -1}, {-1, -1}};
     for (Sq s = 0; s < 64; ++s) {
-        t.knight[s] = leaper(s, {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}});
+        t.knight[s] =
+            leaper(s, {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}});
         t.ferz[s] = leaper(s, {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}});
         t.wazir[s] = leaper(s, {{0, 1}, {0, -1}, {1, 0}, {-1, 0}});
         t.king[s] = t.ferz[s] | t.wazir[s];
@@ -99,7 +121,9 @@ inline constexpr Tables table_data = build_tables();
 
 } // namespace detail
 
-inline const Tables& tables() { return detail::table_data; }
+inline const Tables& tables() {
+    return detail::table_data;
+}
 
 inline Bitboard ray_attacks(int dir, Sq s, Bitboard occ) {
     const Tables& t = tables();

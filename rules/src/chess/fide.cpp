@@ -57,7 +57,9 @@ std::optional<Move> find_move(const Position& pos, const MoveList& legal, const 
 
 RuleError explain_fide_illegal(Position& pos, const ActionSyntax& syntax, std::string_view text) {
     const std::string t(text);
-    auto illegal = [&](const std::string& why) { return make_error(ErrorKind::Illegal, t + " is not possible: " + why); };
+    auto illegal = [&](const std::string& why) {
+        return make_error(ErrorKind::Illegal, t + " is not possible: " + why);
+    };
     const Seat us = pos.side_to_move();
     MoveList pseudo;
     pos.generate_pseudo_legal(pseudo);
@@ -68,8 +70,10 @@ RuleError explain_fide_illegal(Position& pos, const ActionSyntax& syntax, std::s
         const std::uint8_t right = us == Seat::White ? (short_side ? WhiteShort : WhiteLong)
                                                      : (short_side ? BlackShort : BlackLong);
         if (!(pos.castling() & right))
-            return illegal("castling on that side is no longer allowed (the king or that rook has moved)");
-        const Bitboard path = short_side ? bb(base + 5) | bb(base + 6) : bb(base + 1) | bb(base + 2) | bb(base + 3);
+            return illegal(
+                "castling on that side is no longer allowed (the king or that rook has moved)");
+        const Bitboard path =
+            short_side ? bb(base + 5) | bb(base + 6) : bb(base + 1) | bb(base + 2) | bb(base + 3);
         if (pos.pieces() & path)
             return illegal("there are pieces between the king and the rook");
         if (pos.in_check())
@@ -77,12 +81,15 @@ RuleError explain_fide_illegal(Position& pos, const ActionSyntax& syntax, std::s
         const int step = short_side ? 1 : -1;
         for (Sq s = base + 4 + step; s != base + 4 + 3 * step; s += step)
             if (pos.attacked(s, opponent(us)))
-                return illegal(std::string(s == base + 4 + step ? "cannot castle through check: " : "the king would be in check on ") +
+                return illegal(std::string(s == base + 4 + step
+                                               ? "cannot castle through check: "
+                                               : "the king would be in check on ") +
                                to_square(s).name() + (s == base + 4 + step ? " is attacked" : ""));
         return illegal("castling is not allowed now");
     }
     if (syntax.drop)
-        return illegal(std::string("you have no ") + std::string(piece_name(syntax.piece)) + " to enter");
+        return illegal(std::string("you have no ") + std::string(piece_name(syntax.piece)) +
+                       " to enter");
 
     // Pseudo-legal moves that fit what was written: if some exist, the king is the reason.
     int fitting = 0;
@@ -113,7 +120,8 @@ RuleError explain_fide_illegal(Position& pos, const ActionSyntax& syntax, std::s
     }
     const Piece target = pos.piece_on(from_square(syntax.to));
     if (target.kind != PieceKind::None && target.seat == us)
-        return illegal("your own " + std::string(piece_name(target.kind)) + " stands on " + syntax.to.name());
+        return illegal("your own " + std::string(piece_name(target.kind)) + " stands on " +
+                       syntax.to.name());
     if (syntax.from_file >= 0 && syntax.from_rank >= 0) {
         const Piece from = pos.piece_on(make_sq(syntax.from_file, syntax.from_rank));
         const Square fs(syntax.from_file, syntax.from_rank);
@@ -123,13 +131,17 @@ RuleError explain_fide_illegal(Position& pos, const ActionSyntax& syntax, std::s
             return illegal("the piece on " + fs.name() + " is not yours");
         if (syntax.piece != PieceKind::None && syntax.piece != from.kind)
             return illegal("there is no " + std::string(piece_name(syntax.piece)) + " on " +
-                           fs.name() + ": your " + std::string(piece_name(from.kind)) + " stands there");
-        return illegal("the " + std::string(piece_name(from.kind)) + " on " + fs.name() + " cannot reach " + syntax.to.name());
+                           fs.name() + ": your " + std::string(piece_name(from.kind)) +
+                           " stands there");
+        return illegal("the " + std::string(piece_name(from.kind)) + " on " + fs.name() +
+                       " cannot reach " + syntax.to.name());
     }
-    std::string who = syntax.piece == PieceKind::None ? "piece" : std::string(piece_name(syntax.piece));
+    std::string who =
+        syntax.piece == PieceKind::None ? "piece" : std::string(piece_name(syntax.piece));
     if (syntax.piece == PieceKind::Pawn && syntax.capture && target.kind == PieceKind::None)
         return illegal("there is nothing to capture on " + syntax.to.name());
-    return illegal("no " + who + " can " + (syntax.capture ? "capture on " : "reach ") + syntax.to.name());
+    return illegal("no " + who + " can " + (syntax.capture ? "capture on " : "reach ") +
+                   syntax.to.name());
 }
 
 } // namespace ghostpost::rules::chess

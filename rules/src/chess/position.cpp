@@ -50,18 +50,27 @@ const Keys& keys() {
     return key_data;
 }
 
-std::size_t kind_index(PieceKind k) { return static_cast<std::size_t>(k); }
+std::size_t kind_index(PieceKind k) {
+    return static_cast<std::size_t>(k);
+}
 
 // Which castling rights survive a move touching this square.
 std::uint8_t castle_mask(Sq s) {
     switch (s) {
-    case 0: return static_cast<std::uint8_t>(~WhiteLong & 0xF);
-    case 4: return static_cast<std::uint8_t>(~(WhiteShort | WhiteLong) & 0xF);
-    case 7: return static_cast<std::uint8_t>(~WhiteShort & 0xF);
-    case 56: return static_cast<std::uint8_t>(~BlackLong & 0xF);
-    case 60: return static_cast<std::uint8_t>(~(BlackShort | BlackLong) & 0xF);
-    case 63: return static_cast<std::uint8_t>(~BlackShort & 0xF);
-    default: return 0xF;
+    case 0:
+        return static_cast<std::uint8_t>(~WhiteLong & 0xF);
+    case 4:
+        return static_cast<std::uint8_t>(~(WhiteShort | WhiteLong) & 0xF);
+    case 7:
+        return static_cast<std::uint8_t>(~WhiteShort & 0xF);
+    case 56:
+        return static_cast<std::uint8_t>(~BlackLong & 0xF);
+    case 60:
+        return static_cast<std::uint8_t>(~(BlackShort | BlackLong) & 0xF);
+    case 63:
+        return static_cast<std::uint8_t>(~BlackShort & 0xF);
+    default:
+        return 0xF;
     }
 }
 
@@ -72,7 +81,8 @@ Piece piece_of_fen_char(char c) {
 
 char fen_char(Piece p) {
     char c = piece_letter(p.kind);
-    return p.seat == Seat::White ? c : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return p.seat == Seat::White ? c
+                                 : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
 }
 
 } // namespace
@@ -178,16 +188,27 @@ std::string Position::set_fen(std::string_view fen) {
     if (castle != "-") {
         for (char c : castle) {
             switch (c) {
-            case 'K': fresh.castling_ |= WhiteShort; break;
-            case 'Q': fresh.castling_ |= WhiteLong; break;
-            case 'k': fresh.castling_ |= BlackShort; break;
-            case 'q': fresh.castling_ |= BlackLong; break;
-            default: return std::string("unknown castling right '") + c + "'";
+            case 'K':
+                fresh.castling_ |= WhiteShort;
+                break;
+            case 'Q':
+                fresh.castling_ |= WhiteLong;
+                break;
+            case 'k':
+                fresh.castling_ |= BlackShort;
+                break;
+            case 'q':
+                fresh.castling_ |= BlackLong;
+                break;
+            default:
+                return std::string("unknown castling right '") + c + "'";
             }
         }
     }
     // A castling right needs its king and rook at home; drop rights that cannot be used.
-    auto at = [&](Sq s, Seat seat, PieceKind k) { return fresh.board_[static_cast<std::size_t>(s)] == Piece{k, seat}; };
+    auto at = [&](Sq s, Seat seat, PieceKind k) {
+        return fresh.board_[static_cast<std::size_t>(s)] == Piece{k, seat};
+    };
     if (!at(4, Seat::White, PieceKind::King) || !at(7, Seat::White, PieceKind::Rook))
         fresh.castling_ &= static_cast<std::uint8_t>(~WhiteShort);
     if (!at(4, Seat::White, PieceKind::King) || !at(0, Seat::White, PieceKind::Rook))
@@ -202,7 +223,8 @@ std::string Position::set_fen(std::string_view fen) {
             return "the en passant square must be on rank 3 or 6";
         Sq s = from_square(*sq);
         // Keep it only when a pawn of the side to move could take there (as the key assumes).
-        if (tables().pawn[index(opponent(fresh.stm_))][s] & fresh.pieces(fresh.stm_, PieceKind::Pawn))
+        if (tables().pawn[index(opponent(fresh.stm_))][s] &
+            fresh.pieces(fresh.stm_, PieceKind::Pawn))
             fresh.ep_ = s;
     }
     fresh.halfmove_ = half;
@@ -248,10 +270,14 @@ std::string Position::fen() const {
         out += "[" + hand + "]";
     out += stm_ == Seat::White ? " w " : " b ";
     std::string c;
-    if (castling_ & WhiteShort) c += 'K';
-    if (castling_ & WhiteLong) c += 'Q';
-    if (castling_ & BlackShort) c += 'k';
-    if (castling_ & BlackLong) c += 'q';
+    if (castling_ & WhiteShort)
+        c += 'K';
+    if (castling_ & WhiteLong)
+        c += 'Q';
+    if (castling_ & BlackShort)
+        c += 'k';
+    if (castling_ & BlackLong)
+        c += 'q';
     out += c.empty() ? "-" : c;
     out += ' ';
     out += ep_ >= 0 ? to_square(ep_).name() : "-";
@@ -308,10 +334,13 @@ void Position::generate_pseudo_legal(MoveList& out) const {
 
     auto add_pawn = [&](Sq from, Sq to, MoveType type) {
         if (bb(to) & promo_rank) {
-            for (PieceKind k : {PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight})
-                out.push({static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to), MoveType::Promotion, k});
+            for (PieceKind k :
+                 {PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight})
+                out.push({static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to),
+                          MoveType::Promotion, k});
         } else {
-            out.push({static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to), type, PieceKind::None});
+            out.push({static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to), type,
+                      PieceKind::None});
         }
     };
     for (Bitboard b = pieces(us, PieceKind::Pawn); b;) {
@@ -341,9 +370,11 @@ void Position::generate_pseudo_legal(MoveList& out) const {
     const std::uint8_t short_right = us == Seat::White ? WhiteShort : BlackShort;
     const std::uint8_t long_right = us == Seat::White ? WhiteLong : BlackLong;
     if ((castling_ & short_right) && !(occ & (bb(base + 5) | bb(base + 6))))
-        out.push({static_cast<std::uint8_t>(base + 4), static_cast<std::uint8_t>(base + 6), MoveType::Castle, PieceKind::None});
+        out.push({static_cast<std::uint8_t>(base + 4), static_cast<std::uint8_t>(base + 6),
+                  MoveType::Castle, PieceKind::None});
     if ((castling_ & long_right) && !(occ & (bb(base + 1) | bb(base + 2) | bb(base + 3))))
-        out.push({static_cast<std::uint8_t>(base + 4), static_cast<std::uint8_t>(base + 2), MoveType::Castle, PieceKind::None});
+        out.push({static_cast<std::uint8_t>(base + 4), static_cast<std::uint8_t>(base + 2),
+                  MoveType::Castle, PieceKind::None});
 }
 
 bool Position::leaves_king_safe(const Move& m) {
@@ -407,8 +438,7 @@ std::uint64_t Position::count_legal() const {
     return sink.n;
 }
 
-template <class Sink>
-void Position::generate_legal_into(Sink& out) const {
+template <class Sink> void Position::generate_legal_into(Sink& out) const {
     const Tables& t = tables();
     const Seat us = stm_, them = opponent(us);
     const Sq ksq = king_square(us);
@@ -433,9 +463,10 @@ void Position::generate_legal_into(Sink& out) const {
 
     // Pinned pieces: our pieces alone between our king and an enemy slider on a line.
     Bitboard pinned = 0;
-    Bitboard snipers = ((rook_attacks(ksq, 0) & (pieces(PieceKind::Rook) | pieces(PieceKind::Queen))) |
-                        (bishop_attacks(ksq, 0) & (pieces(PieceKind::Bishop) | pieces(PieceKind::Queen)))) &
-                       enemy;
+    Bitboard snipers =
+        ((rook_attacks(ksq, 0) & (pieces(PieceKind::Rook) | pieces(PieceKind::Queen))) |
+         (bishop_attacks(ksq, 0) & (pieces(PieceKind::Bishop) | pieces(PieceKind::Queen)))) &
+        enemy;
     while (snipers) {
         Sq s = pop_lsb(snipers);
         Bitboard b = t.between[ksq][s] & occ;
@@ -451,7 +482,8 @@ void Position::generate_legal_into(Sink& out) const {
     const Bitboard start_rank = us == Seat::White ? rank_1 << 8 : rank_1 << 48;
     auto add_pawn = [&](Sq from, Sq to) {
         if (bb(to) & promo_rank) {
-            for (PieceKind k : {PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight})
+            for (PieceKind k :
+                 {PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight})
                 out.one(from, to, MoveType::Promotion, k);
         } else {
             out.one(from, to, MoveType::Normal, PieceKind::None);
@@ -462,12 +494,13 @@ void Position::generate_legal_into(Sink& out) const {
     auto en_passant = [&](Sq from) {
         Sq captured = ep_ - up;
         Bitboard after = (occ ^ bb(from) ^ bb(captured)) | bb(ep_);
-        Bitboard att = ((rook_attacks(ksq, after) & (pieces(PieceKind::Rook) | pieces(PieceKind::Queen))) |
-                        (bishop_attacks(ksq, after) & (pieces(PieceKind::Bishop) | pieces(PieceKind::Queen))) |
-                        (t.knight[ksq] & (pieces(PieceKind::Knight) | pieces(PieceKind::Phantom))) |
-                        (t.ferz[ksq] & pieces(PieceKind::Phantom)) |
-                        (t.pawn[index(us)][ksq] & pieces(PieceKind::Pawn) & ~bb(captured))) &
-                       enemy & after;
+        Bitboard att =
+            ((rook_attacks(ksq, after) & (pieces(PieceKind::Rook) | pieces(PieceKind::Queen))) |
+             (bishop_attacks(ksq, after) & (pieces(PieceKind::Bishop) | pieces(PieceKind::Queen))) |
+             (t.knight[ksq] & (pieces(PieceKind::Knight) | pieces(PieceKind::Phantom))) |
+             (t.ferz[ksq] & pieces(PieceKind::Phantom)) |
+             (t.pawn[index(us)][ksq] & pieces(PieceKind::Pawn) & ~bb(captured))) &
+            enemy & after;
         if (!att)
             out.one(from, ep_, MoveType::EnPassant, PieceKind::None);
     };
@@ -614,7 +647,8 @@ void Position::undo_move() {
             place(lift(rook_to), rook_from);
         }
         if (u.captured.kind != PieceKind::None)
-            place(u.captured, m.type == MoveType::EnPassant ? m.to + (us == Seat::White ? -8 : 8) : m.to);
+            place(u.captured,
+                  m.type == MoveType::EnPassant ? m.to + (us == Seat::White ? -8 : 8) : m.to);
     }
     castling_ = u.castling;
     ep_ = u.ep;

@@ -123,8 +123,7 @@ private:
     };
 
     // generate_legal's work, handing each move (or each piece's set of targets) to `sink`.
-    template <class Sink>
-    void generate_legal_into(Sink& sink) const;
+    template <class Sink> void generate_legal_into(Sink& sink) const;
 
     void put(Piece p, Sq s); // place or lift, and the key updated
     void remove(Sq s);

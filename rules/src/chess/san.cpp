@@ -10,7 +10,8 @@ std::string to_san(Position& pos, const Move& m, const MoveList& legal) {
         out = std::string(1, piece_letter(m.piece)) + "@" + to_square(m.to).name();
     } else {
         const Piece moving = pos.piece_on(m.from);
-        const bool capture = pos.piece_on(m.to).kind != PieceKind::None || m.type == MoveType::EnPassant;
+        const bool capture =
+            pos.piece_on(m.to).kind != PieceKind::None || m.type == MoveType::EnPassant;
         if (moving.kind == PieceKind::Pawn) {
             if (capture)
                 out += static_cast<char>('a' + file_of(m.from));

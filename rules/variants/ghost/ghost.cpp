@@ -33,22 +33,29 @@ const VariantInfo& ghost_info() {
             "(no kings, no check). The Paradigm moves first. One special move per turn. "
             "Ghost: Shadow (after capturing on a dark square, or flanked by both her knights on a "
             "dark square, she cannot be captured next turn; diagonal flankers Haunt and are safe "
-            "too), Rescue (a captured knight joins her on b8/d8/f8/h8; a captured rook or bishop may "
-            "be exchanged for a knight the Paradigm chooses), Hide (pass; her pieces on dark squares "
+            "too), Rescue (a captured knight joins her on b8/d8/f8/h8; a captured rook or bishop "
+            "may "
+            "be exchanged for a knight the Paradigm chooses), Hide (pass; her pieces on dark "
+            "squares "
             "are safe next turn), Transcend (she explodes, taking every touching Paradigm piece, "
             "then her knights move once each; also when she is captured). "
-            "Paradigm: Full Nexus (the twelve pieces of a1-c2 and f1-h2 never moved) allows Scouting "
-            "(d2/e2 pawns move as bishops) and one Assault; Full or Half Nexus (bishops on c1 and f1) "
-            "allows Respawn of a captured pawn on d1/e1; Shadow Nexus (plus pieces on c8 and f8) bars "
+            "Paradigm: Full Nexus (the twelve pieces of a1-c2 and f1-h2 never moved) allows "
+            "Scouting "
+            "(d2/e2 pawns move as bishops) and one Assault; Full or Half Nexus (bishops on c1 and "
+            "f1) "
+            "allows Respawn of a captured pawn on d1/e1; Shadow Nexus (plus pieces on c8 and f8) "
+            "bars "
             "the Ghost's home row except to capture, gives a free non-capturing move to a light "
             "square when she captures, and lets the c8/f8 pieces move as bishops. A pawn on rank 8 "
             "may Search back to a light square of its file. Without knights, pawns also step "
-            "sideways and back. The Ghost wins when no Paradigm piece remains; the Paradigm wins when "
+            "sideways and back. The Ghost wins when no Paradigm piece remains; the Paradigm wins "
+            "when "
             "she transcends (or is captured) and pieces remain, or when two rescued knights fall. "
             "50 moves and threefold repetition may be claimed as draws.",
         .notation =
             "Moves in SAN: e4, Nf3, Bxc6, Qxd5, Nbd2. Pawn moves that are not ordinary pawn moves "
-            "(Scouting, steps sideways or back, Shadow Nexus bishop moves) are written long: Pd2-f4, "
+            "(Scouting, steps sideways or back, Shadow Nexus bishop moves) are written long: "
+            "Pd2-f4, "
             "Pc8xd7. Specials: Hide, Transcend, Assault e3 (the bishop's square), Search a3, "
             "Respawn d1, N@b8 (a rescued knight enters), Rescue Nb1 (the Paradigm's choice of "
             "knight), Skip (decline an offered special or the knights' moves after Transcend). "
@@ -58,7 +65,9 @@ const VariantInfo& ghost_info() {
     return info;
 }
 
-std::string kind_name(PieceKind k) { return std::string(piece_name(k)); }
+std::string kind_name(PieceKind k) {
+    return std::string(piece_name(k));
+}
 
 std::string join(const std::vector<std::string>& texts) {
     std::string out;
@@ -76,7 +85,8 @@ bool fits(const ActionSyntax& syntax, const Action& a) {
 
 class GhostGame final : public Game {
 public:
-    explicit GhostGame(Options options) : options_(std::move(options)), state_(ghost::start_state()) {}
+    explicit GhostGame(Options options)
+        : options_(std::move(options)), state_(ghost::start_state()) {}
 
     std::string load(std::string_view fen) {
         std::string err = ghost::read_fen(state_, fen);
@@ -118,7 +128,8 @@ public:
 
     Result<std::vector<Event>> apply(Seat seat, const Action& action, RandomSource&) override {
         if (state_.phase == Phase::Over)
-            return make_error(ErrorKind::GameOver, "the game is over (" + state_.outcome.reason + ")");
+            return make_error(ErrorKind::GameOver,
+                              "the game is over (" + state_.outcome.reason + ")");
         const Seat who = ghost::decider(state_);
         if (seat != who)
             return make_error(ErrorKind::NotYourTurn, "it is the " + info().seat_names[index(who)] +
@@ -130,7 +141,8 @@ public:
         const std::string text = ghost::action_text(state_, action, list);
         events.push_back(public_event(EventKind::Moved, text));
         if (action.kind == ActionKind::Move && action.to.valid() &&
-            state_.board[static_cast<std::size_t>(chess::from_square(action.to))].kind != PieceKind::None)
+            state_.board[static_cast<std::size_t>(chess::from_square(action.to))].kind !=
+                PieceKind::None)
             events.push_back(public_event(EventKind::Captured, text));
         ghost::play(state_, action, &events);
         return events;
@@ -157,9 +169,11 @@ public:
     // Nothing is hidden in Ghost Chess: a seat sees what everyone sees.
     SeatView seat_view(Seat seat) const override { return make_private(seat, board()); }
 
-    RuleError explain_illegal(Seat seat, const ActionSyntax& syntax, std::string_view text) const override;
+    RuleError explain_illegal(Seat seat, const ActionSyntax& syntax,
+                              std::string_view text) const override;
     std::optional<RuleError> explain_special(Seat seat, std::string_view text) const override;
-    std::optional<Result<NotatedAction>> read_own_form(Seat seat, std::string_view text) const override;
+    std::optional<Result<NotatedAction>> read_own_form(Seat seat,
+                                                       std::string_view text) const override;
 
     std::uint64_t perft(int depth) const override { return ghost::perft(state_, depth); }
     std::string fen() const override { return ghost::write_fen(state_); }
@@ -182,11 +196,15 @@ std::string GhostGame::what() const {
         if (a.action.kind != ActionKind::Pass)
             texts.push_back(a.text);
     switch (s.phase) {
-    case Phase::Move: break;
-    case Phase::RescuePlace: return "place the rescued knight: " + join(texts);
+    case Phase::Move:
+        break;
+    case Phase::RescuePlace:
+        return "place the rescued knight: " + join(texts);
     case Phase::RescueOffer:
-        return "exchange the captured " + kind_name(s.captured) + " for a knight (" + join(texts) + ") or Skip";
-    case Phase::KnightChoice: return "choose which knight is rescued: " + join(texts);
+        return "exchange the captured " + kind_name(s.captured) + " for a knight (" + join(texts) +
+               ") or Skip";
+    case Phase::KnightChoice:
+        return "choose which knight is rescued: " + join(texts);
     case Phase::Reaction: {
         std::vector<std::string> respawn;
         bool nexus_move = false;
@@ -204,9 +222,12 @@ std::string GhostGame::what() const {
         return out + ", or Skip";
     }
     case Phase::SearchOffer:
-        return "Search with the pawn on " + chess::to_square(s.search_pawn).name() + " now (" + join(texts) + ") or Skip";
-    case Phase::TranscendKnights: return "move each knight once after the Transcend (" + join(texts) + ") or Skip";
-    case Phase::Over: break;
+        return "Search with the pawn on " + chess::to_square(s.search_pawn).name() + " now (" +
+               join(texts) + ") or Skip";
+    case Phase::TranscendKnights:
+        return "move each knight once after the Transcend (" + join(texts) + ") or Skip";
+    case Phase::Over:
+        break;
     }
     return {};
 }
@@ -230,7 +251,8 @@ BoardView GhostGame::board() const {
         std::string t;
         while (b) {
             const chess::Sq x = chess::pop_lsb(b);
-            t += (t.empty() ? "" : " ") + std::string(1, piece_letter(s.board[static_cast<std::size_t>(x)].kind)) +
+            t += (t.empty() ? "" : " ") +
+                 std::string(1, piece_letter(s.board[static_cast<std::size_t>(x)].kind)) +
                  chess::to_square(x).name();
         }
         return t;
@@ -239,30 +261,37 @@ BoardView GhostGame::board() const {
     // nothing with it, and once the game is over nothing is protected any more.
     const chess::Bitboard standing = s.phase == Phase::Over ? 0 : s.black;
     std::string safe;
-    for (auto [b, why] : {std::pair{s.shadow, "Shadow"}, std::pair{s.haunt, "Haunt"}, std::pair{s.hidden, "Hide"}})
+    for (auto [b, why] :
+         {std::pair{s.shadow, "Shadow"}, std::pair{s.haunt, "Haunt"}, std::pair{s.hidden, "Hide"}})
         if (b & standing)
             safe += (safe.empty() ? "" : ", ") + list(b & standing) + " (" + why + ")";
     if (!safe.empty())
         v.notes.push_back("Cannot be captured this turn: " + safe + ".");
     if (s.locked >= 0)
-        v.notes.push_back("Cannot move this turn (Shadow Nexus move): " + list(chess::bb(s.locked)) + ".");
+        v.notes.push_back(
+            "Cannot move this turn (Shadow Nexus move): " + list(chess::bb(s.locked)) + ".");
     if (s.knights_lost > 0)
         v.notes.push_back("Rescued knights lost: " + std::to_string(s.knights_lost) + " of 2.");
     return v;
 }
 
-RuleError GhostGame::explain_illegal(Seat seat, const ActionSyntax& syntax, std::string_view raw) const {
+RuleError GhostGame::explain_illegal(Seat seat, const ActionSyntax& syntax,
+                                     std::string_view raw) const {
     const State& s = state_;
     const std::string t(raw);
-    auto illegal = [&](const std::string& why) { return make_error(ErrorKind::Illegal, t + " is not possible: " + why); };
+    auto illegal = [&](const std::string& why) {
+        return make_error(ErrorKind::Illegal, t + " is not possible: " + why);
+    };
     if (s.phase != Phase::Move)
         return illegal("first " + what());
     if (syntax.castle != 0)
         return illegal("there is no castling in Ghost Chess (neither side has a king)");
     if (syntax.drop)
-        return illegal("a piece enters the board only by Rescue (N@b8) or Respawn (Respawn d1), when they are offered");
+        return illegal("a piece enters the board only by Rescue (N@b8) or Respawn (Respawn d1), "
+                       "when they are offered");
     if (syntax.promotion != PieceKind::None)
-        return illegal("pawns do not promote in Ghost Chess; a pawn on rank 8 may Search instead (Search a3)");
+        return illegal(
+            "pawns do not promote in Ghost Chess; a pawn on rank 8 may Search instead (Search a3)");
     const chess::Sq to = chess::from_square(syntax.to);
     auto reachable = [&](const ghost::Relax& relax) {
         std::vector<Action> found;
@@ -275,23 +304,28 @@ RuleError GhostGame::explain_illegal(Seat seat, const ActionSyntax& syntax, std:
     if (!now && seat == Seat::White) {
         if (!reachable({.immunity = true}).empty()) {
             const Piece p = s.board[static_cast<std::size_t>(to)];
-            const std::string who = p.kind == PieceKind::Queen ? "the Ghost" : "the " + kind_name(p.kind);
+            const std::string who =
+                p.kind == PieceKind::Queen ? "the Ghost" : "the " + kind_name(p.kind);
             const std::string at = who + " on " + syntax.to.name();
             if (s.shadow & chess::bb(to))
                 return illegal(at + " is in Shadow and cannot be captured this turn");
             if (s.haunt & chess::bb(to))
-                return illegal(at + " Haunts (flanking the Ghost diagonally) and cannot be captured this turn");
+                return illegal(
+                    at +
+                    " Haunts (flanking the Ghost diagonally) and cannot be captured this turn");
             return illegal(at + " is hidden (Hide) and cannot be captured this turn");
         }
         if (!reachable({.lock = true}).empty())
-            return illegal("the " + kind_name(s.board[static_cast<std::size_t>(s.locked)].kind) + " on " +
-                           chess::to_square(s.locked).name() +
+            return illegal("the " + kind_name(s.board[static_cast<std::size_t>(s.locked)].kind) +
+                           " on " + chess::to_square(s.locked).name() +
                            " made the Shadow Nexus move and cannot move this turn");
         if (!reachable({.pawn_steps = true}).empty())
-            return illegal("a pawn steps sideways or back only once the Paradigm has lost both knights");
+            return illegal(
+                "a pawn steps sideways or back only once the Paradigm has lost both knights");
         for (const Action& a : reachable({.modes = true})) {
             if (a.special == ghost::Scouting)
-                return illegal("Scouting (the d2 and e2 pawns moving as bishops) needs the Full Nexus");
+                return illegal(
+                    "Scouting (the d2 and e2 pawns moving as bishops) needs the Full Nexus");
             if (a.special == ghost::NexusBishop)
                 return illegal("the pieces on c8 and f8 move as bishops only in a Shadow Nexus");
         }
@@ -299,20 +333,24 @@ RuleError GhostGame::explain_illegal(Seat seat, const ActionSyntax& syntax, std:
     if (!now && seat == Seat::White && syntax.piece == PieceKind::Pawn && to >= 24 && to < 32) {
         const chess::Sq from = to - 16;
         if (s.board[static_cast<std::size_t>(from)] == Piece{PieceKind::Pawn, Seat::White} &&
-            !(s.home_pawns & chess::bb(from)) && !(s.occupied() & (chess::bb(from + 8) | chess::bb(to))) &&
+            !(s.home_pawns & chess::bb(from)) &&
+            !(s.occupied() & (chess::bb(from + 8) | chess::bb(to))) &&
             (syntax.from_file < 0 || syntax.from_file == chess::file_of(from)))
-            return illegal("the pawn on " + chess::to_square(from).name() +
-                           " has left rank 2 before, and only a pawn that never left it steps two squares");
+            return illegal(
+                "the pawn on " + chess::to_square(from).name() +
+                " has left rank 2 before, and only a pawn that never left it steps two squares");
     }
     if (!now && seat == Seat::Black && !reachable({.home_row = true}).empty())
         return illegal("in a Shadow Nexus the Ghost's side enters her home row only to capture");
     const Piece target = s.board[static_cast<std::size_t>(to)];
     if (target.kind != PieceKind::None && target.seat == seat)
         return illegal("your own " + kind_name(target.kind) + " stands on " + syntax.to.name());
-    if (syntax.piece == PieceKind::King || (syntax.piece == PieceKind::Queen && seat == Seat::White))
-        return illegal(std::string("the Paradigm has no ") + (syntax.piece == PieceKind::King ? "king" : "queen"));
-    if (seat == Seat::Black && syntax.piece != PieceKind::None && syntax.piece != PieceKind::Queen &&
-        syntax.piece != PieceKind::Knight)
+    if (syntax.piece == PieceKind::King ||
+        (syntax.piece == PieceKind::Queen && seat == Seat::White))
+        return illegal(std::string("the Paradigm has no ") +
+                       (syntax.piece == PieceKind::King ? "king" : "queen"));
+    if (seat == Seat::Black && syntax.piece != PieceKind::None &&
+        syntax.piece != PieceKind::Queen && syntax.piece != PieceKind::Knight)
         return illegal("the Ghost's side has only the Ghost (Q) and rescued knights (N)");
     return Game::explain_illegal(seat, syntax, raw);
 }
@@ -320,19 +358,22 @@ RuleError GhostGame::explain_illegal(Seat seat, const ActionSyntax& syntax, std:
 // Spellings players type for triggered decisions: a rescued knight's entry written as a move
 // (Nf8 for N@f8) when the decision has no move to confuse it with, and a Respawn written as a
 // pawn's entry (P@d1 for Respawn d1). nullopt when the text is neither, or names nothing legal.
-std::optional<Result<NotatedAction>> GhostGame::read_own_form(Seat seat, std::string_view text) const {
+std::optional<Result<NotatedAction>> GhostGame::read_own_form(Seat seat,
+                                                              std::string_view text) const {
     const auto parts = parse_syntax(text);
     if (!parts || parts->castle != 0)
         return std::nullopt;
     const std::vector<NotatedAction> list = notated_actions(seat);
-    const bool moves = std::any_of(list.begin(), list.end(),
-                                   [](const NotatedAction& a) { return a.action.kind == ActionKind::Move; });
+    const bool moves = std::any_of(list.begin(), list.end(), [](const NotatedAction& a) {
+        return a.action.kind == ActionKind::Move;
+    });
     std::vector<const NotatedAction*> found;
     for (const auto& a : list) {
         if (a.action.to != parts->to)
             continue;
         const bool respawn = parts->drop && parts->piece == PieceKind::Pawn &&
-                             a.action.kind == ActionKind::Special && a.action.special == ghost::RespawnCode;
+                             a.action.kind == ActionKind::Special &&
+                             a.action.special == ghost::RespawnCode;
         const bool entry = !parts->drop && !moves && parts->piece == PieceKind::Knight &&
                            parts->from_file < 0 && parts->from_rank < 0 &&
                            a.action.kind == ActionKind::Drop && a.action.piece == PieceKind::Knight;
@@ -354,10 +395,11 @@ std::optional<RuleError> GhostGame::explain_special(Seat seat, std::string_view 
         word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     }
     static const std::vector<std::pair<std::string, Seat>> specials = {
-        {"hide", Seat::Black},    {"transcend", Seat::Black}, {"assault", Seat::White},
-        {"search", Seat::White},  {"respawn", Seat::White},   {"rescue", Seat::White},
+        {"hide", Seat::Black},   {"transcend", Seat::Black}, {"assault", Seat::White},
+        {"search", Seat::White}, {"respawn", Seat::White},   {"rescue", Seat::White},
         {"skip", Seat::White}};
-    auto known = std::find_if(specials.begin(), specials.end(), [&](const auto& k) { return k.first == word; });
+    auto known = std::find_if(specials.begin(), specials.end(),
+                              [&](const auto& k) { return k.first == word; });
     if (known == specials.end())
         return std::nullopt;
     // Only text shaped like the special is answered: "hide and seek" is chatter.
@@ -369,15 +411,18 @@ std::optional<RuleError> GhostGame::explain_special(Seat seat, std::string_view 
     const bool bare = word == "hide" || word == "transcend" || word == "skip";
     if (bare ? !rest.empty() : !std::regex_match(rest, square))
         return std::nullopt;
-    auto illegal = [&](const std::string& why) { return make_error(ErrorKind::Illegal, t + " is not possible: " + why); };
+    auto illegal = [&](const std::string& why) {
+        return make_error(ErrorKind::Illegal, t + " is not possible: " + why);
+    };
     std::string title = word;
     title[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(title[0])));
     if (s.phase == Phase::Over)
         return make_error(ErrorKind::GameOver, "the game is over (" + s.outcome.reason + ")");
     const Seat who = ghost::decider(s);
     if (word != "skip" && seat != known->second)
-        return illegal(title + " is a special move of the " + info().seat_names[index(known->second)] +
-                       ", not of the " + info().seat_names[index(seat)]);
+        return illegal(title + " is a special move of the " +
+                       info().seat_names[index(known->second)] + ", not of the " +
+                       info().seat_names[index(seat)]);
     if (seat != who)
         return make_error(ErrorKind::NotYourTurn, "it is the " + info().seat_names[index(who)] +
                                                       "'s decision now: " + what());
@@ -399,20 +444,24 @@ std::optional<RuleError> GhostGame::explain_special(Seat seat, std::string_view 
     if (s.phase != Phase::Move)
         return illegal("first " + what());
     if (word == "assault")
-        return illegal(s.full_nexus ? "the block of six cannot land there: every square it moves to must be empty"
-                                    : "Assault needs the Full Nexus (the twelve pieces of a1-c2 and f1-h2 never "
-                                      "moved), and there is one Assault per game");
+        return illegal(
+            s.full_nexus
+                ? "the block of six cannot land there: every square it moves to must be empty"
+                : "Assault needs the Full Nexus (the twelve pieces of a1-c2 and f1-h2 never "
+                  "moved), and there is one Assault per game");
     if (word == "search") {
         if ((s.of(Seat::White, PieceKind::Pawn) & ghost::rank_8) == 0)
             return illegal("Search needs a pawn of the Paradigm on rank 8");
         return illegal("a pawn on rank 8 goes back only to a free light square of its file");
     }
     if (word == "respawn")
-        return illegal("Respawn is offered only right after the Ghost's side captures a pawn, while both "
-                       "bishops stand on c1 and f1");
+        return illegal(
+            "Respawn is offered only right after the Ghost's side captures a pawn, while both "
+            "bishops stand on c1 and f1");
     if (word == "rescue")
-        return illegal("Rescue names the Paradigm's knight that changes sides when the Ghost exchanges a "
-                       "captured rook or bishop; nothing is being exchanged now");
+        return illegal(
+            "Rescue names the Paradigm's knight that changes sides when the Ghost exchanges a "
+            "captured rook or bishop; nothing is being exchanged now");
     if (word == "skip")
         return illegal("there is no offered special to decline now");
     // Hide and Transcend are always open to the Ghost in her turn while she stands.

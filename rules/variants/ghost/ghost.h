@@ -32,16 +32,16 @@ enum class Phase : std::uint8_t {
 // Action::special codes. Ordinary movement is 0 in every phase.
 enum Code : std::uint8_t {
     Ordinary = 0,
-    Scouting = 1,     // a d2/e2 pawn moving as a bishop in Full Nexus
-    NexusBishop = 2,  // a piece on c8/f8 moving as a bishop in Shadow Nexus
-    AssaultCode = 3,  // Special: the bishop's wing block moves with it; `to` is the bishop's square
-    HideCode = 4,     // Pass
-    TranscendCode = 5,// Special
-    SearchCode = 6,   // Special: the pawn on `from` (rank 8) goes back to `to`
-    RespawnCode = 7,  // Special: a pawn enters on `to` (d1 or e1)
-    PlaceCode = 8,    // Drop of a knight on a dark home-row square
-    ChooseCode = 9,   // Choice: the Paradigm's knight on `from` is the one rescued
-    SkipCode = 10,    // Pass: decline an optional triggered special
+    Scouting = 1,    // a d2/e2 pawn moving as a bishop in Full Nexus
+    NexusBishop = 2, // a piece on c8/f8 moving as a bishop in Shadow Nexus
+    AssaultCode = 3, // Special: the bishop's wing block moves with it; `to` is the bishop's square
+    HideCode = 4,    // Pass
+    TranscendCode = 5, // Special
+    SearchCode = 6,    // Special: the pawn on `from` (rank 8) goes back to `to`
+    RespawnCode = 7,   // Special: a pawn enters on `to` (d1 or e1)
+    PlaceCode = 8,     // Drop of a knight on a dark home-row square
+    ChooseCode = 9,    // Choice: the Paradigm's knight on `from` is the one rescued
+    SkipCode = 10,     // Pass: decline an optional triggered special
 };
 
 // The twelve squares of the Full Nexus: a1 b1 c1 f1 g1 h1 and the pawns in front of them.
@@ -51,7 +51,9 @@ inline constexpr Bitboard rescue_squares = 0xAA00000000000000ULL;
 inline constexpr Bitboard rank_8 = 0xFF00000000000000ULL;
 inline constexpr Sq sq_c1 = 2, sq_d1 = 3, sq_e1 = 4, sq_f1 = 5, sq_c8 = 58, sq_f8 = 61;
 
-inline bool dark(Sq s) { return (chess::bb(s) & chess::dark_squares) != 0; }
+inline bool dark(Sq s) {
+    return (chess::bb(s) & chess::dark_squares) != 0;
+}
 
 struct State {
     std::array<Piece, 64> board{};
@@ -62,16 +64,16 @@ struct State {
     Bitboard home_pawns = 0;
 
     Phase phase = Phase::Move;
-    Seat turn = Seat::White;     // whose turn it is (the phase may ask the other seat)
-    bool full_nexus = true;      // none of the twelve Nexus pieces has moved or been taken
-    bool special_used = false;   // "only one special move per turn"
+    Seat turn = Seat::White;   // whose turn it is (the phase may ask the other seat)
+    bool full_nexus = true;    // none of the twelve Nexus pieces has moved or been taken
+    bool special_used = false; // "only one special move per turn"
     // Black pieces that may not be captured in the Paradigm's current turn, by reason.
     Bitboard shadow = 0, haunt = 0, hidden = 0;
-    Sq locked = -1;              // the piece that made the Shadow Nexus move stays put
-    int knights_lost = 0;        // Black's rescued knights captured so far
-    int halfmove = 0;            // turns since the last capture or pawn move
+    Sq locked = -1;       // the piece that made the Shadow Nexus move stays put
+    int knights_lost = 0; // Black's rescued knights captured so far
+    int halfmove = 0;     // turns since the last capture or pawn move
     int fullmove = 1;
-    int plies = 0;               // decisions taken
+    int plies = 0; // decisions taken
 
     // What the current turn has done so far, for its triggered decisions.
     bool ghost_took_on_dark = false;
@@ -80,10 +82,10 @@ struct State {
     PieceKind captured = PieceKind::None;
     Sq captured_on = -1;
     Sq captured_origin = -1;
-    Sq rescue_to = -1;           // the square Black chose for an exchanged knight
-    Sq search_pawn = -1;         // the pawn that just reached rank 8
-    Bitboard moved_knights = 0;  // knights that already moved after a Transcend
-    bool irreversible = false;   // a capture or a pawn move this turn
+    Sq rescue_to = -1;          // the square Black chose for an exchanged knight
+    Sq search_pawn = -1;        // the pawn that just reached rank 8
+    Bitboard moved_knights = 0; // knights that already moved after a Transcend
+    bool irreversible = false;  // a capture or a pawn move this turn
 
     Outcome outcome;
     Square last_from, last_to;

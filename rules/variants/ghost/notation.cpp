@@ -285,17 +285,26 @@ std::string read_pending(State& out, const std::string& text) {
 
 std::string action_text(const State& s, const Action& a, const std::vector<Action>& list) {
     switch (a.kind) {
-    case ActionKind::Move: return san(s, a, list);
-    case ActionKind::Drop: return "N@" + a.to.name();
-    case ActionKind::Pass: return a.special == HideCode ? "Hide" : "Skip";
-    case ActionKind::Choice: return "Rescue N" + a.from.name();
+    case ActionKind::Move:
+        return san(s, a, list);
+    case ActionKind::Drop:
+        return "N@" + a.to.name();
+    case ActionKind::Pass:
+        return a.special == HideCode ? "Hide" : "Skip";
+    case ActionKind::Choice:
+        return "Rescue N" + a.from.name();
     case ActionKind::Special:
         switch (a.special) {
-        case AssaultCode: return "Assault " + a.to.name();
-        case TranscendCode: return "Transcend";
-        case SearchCode: return "Search " + a.to.name();
-        case RespawnCode: return "Respawn " + a.to.name();
-        default: break;
+        case AssaultCode:
+            return "Assault " + a.to.name();
+        case TranscendCode:
+            return "Transcend";
+        case SearchCode:
+            return "Search " + a.to.name();
+        case RespawnCode:
+            return "Respawn " + a.to.name();
+        default:
+            break;
         }
     }
     return "?";
@@ -330,15 +339,28 @@ std::string read_fen(State& s, std::string_view fen) {
                 return "rank " + std::to_string(r + 1) + " has more than 8 squares";
             Piece p;
             switch (c) {
-            case 'P': p = {PieceKind::Pawn, Seat::White}; break;
-            case 'N': p = {PieceKind::Knight, Seat::White}; break;
-            case 'B': p = {PieceKind::Bishop, Seat::White}; break;
-            case 'R': p = {PieceKind::Rook, Seat::White}; break;
-            case 'q': p = {PieceKind::Queen, Seat::Black}; break;
-            case 'n': p = {PieceKind::Knight, Seat::Black}; break;
+            case 'P':
+                p = {PieceKind::Pawn, Seat::White};
+                break;
+            case 'N':
+                p = {PieceKind::Knight, Seat::White};
+                break;
+            case 'B':
+                p = {PieceKind::Bishop, Seat::White};
+                break;
+            case 'R':
+                p = {PieceKind::Rook, Seat::White};
+                break;
+            case 'q':
+                p = {PieceKind::Queen, Seat::Black};
+                break;
+            case 'n':
+                p = {PieceKind::Knight, Seat::Black};
+                break;
             default:
-                return std::string("'") + c + "' is no Ghost Chess piece (the Paradigm has P N B R, "
-                                              "the Ghost q and rescued knights n)";
+                return std::string("'") + c +
+                       "' is no Ghost Chess piece (the Paradigm has P N B R, "
+                       "the Ghost q and rescued knights n)";
             }
             const chess::Sq x = make_sq(file, r);
             out.board[static_cast<std::size_t>(x)] = p;
@@ -356,19 +378,20 @@ std::string read_fen(State& s, std::string_view fen) {
     out.turn = side == "w" ? Seat::White : Seat::Black;
     // The Nexus field may name, after a colon, the pawns on rank 2 that left it before ("-:d2").
     const std::string nexus = f.size() > 2 ? f[2].substr(0, f[2].find(':')) : "-";
-    const std::string back = f.size() > 2 && f[2].find(':') != std::string::npos
-                                 ? f[2].substr(f[2].find(':') + 1)
-                                 : "";
+    const std::string back =
+        f.size() > 2 && f[2].find(':') != std::string::npos ? f[2].substr(f[2].find(':') + 1) : "";
     out.full_nexus = nexus == "F";
     if (nexus != "F" && nexus != "-")
         return "the Nexus field is F (Full Nexus intact) or -, then maybe :pawns back on rank 2";
     if (out.full_nexus) {
         const State start = start_state();
         for (chess::Sq x = 0; x < 64; ++x)
-            if ((bb(x) & nexus_squares) && out.board[static_cast<std::size_t>(x)] != start.board[static_cast<std::size_t>(x)])
+            if ((bb(x) & nexus_squares) &&
+                out.board[static_cast<std::size_t>(x)] != start.board[static_cast<std::size_t>(x)])
                 return "Full Nexus needs the twelve Nexus pieces on their start squares";
     }
-    auto squares_field = [&](std::size_t i, Bitboard& into, Bitboard allowed, const char* what) -> std::string {
+    auto squares_field = [&](std::size_t i, Bitboard& into, Bitboard allowed,
+                             const char* what) -> std::string {
         if (f.size() <= i || f[i] == "-")
             return {};
         if (out.turn != Seat::White)
@@ -376,7 +399,8 @@ std::string read_fen(State& s, std::string_view fen) {
         for (const std::string& name : split(f[i], ',')) {
             auto x = parse_square(name);
             if (!x || !(allowed & bb(make_sq(x->file, x->rank))))
-                return std::string(what) + ": \"" + name + "\" is not a square with a fitting piece";
+                return std::string(what) + ": \"" + name +
+                       "\" is not a square with a fitting piece";
             into |= bb(make_sq(x->file, x->rank));
         }
         return {};
@@ -401,7 +425,8 @@ std::string read_fen(State& s, std::string_view fen) {
         for (const std::string& name : split(back, ',')) {
             auto x = parse_square(name);
             if (!x || !(out.home_pawns & bb(make_sq(x->file, x->rank))))
-                return "pawns back on rank 2: \"" + name + "\" is not a pawn of the Paradigm on rank 2";
+                return "pawns back on rank 2: \"" + name +
+                       "\" is not a pawn of the Paradigm on rank 2";
             out.home_pawns &= ~bb(make_sq(x->file, x->rank));
         }
     }
@@ -414,15 +439,18 @@ std::string read_fen(State& s, std::string_view fen) {
         return "the Ghost (q) must be on the board exactly once";
     if (out.white == 0 && out.phase != Phase::Over)
         return "the Paradigm needs at least one piece";
-    if (chess::popcount(out.of(Seat::Black, PieceKind::Knight)) + chess::popcount(out.of(Seat::White, PieceKind::Knight)) +
-            out.knights_lost > 2)
+    if (chess::popcount(out.of(Seat::Black, PieceKind::Knight)) +
+            chess::popcount(out.of(Seat::White, PieceKind::Knight)) + out.knights_lost >
+        2)
         return "there are only two knights in the game";
-    // Where an exchanged rook or bishop returns: a bishop by its colour, a rook to its wing's corner.
+    // Where an exchanged rook or bishop returns: a bishop by its colour, a rook to its wing's
+    // corner.
     bool rook_corner_taken[2] = {false, false};
     for (chess::Sq x = 0; x < 64; ++x) {
         const Piece p = out.board[static_cast<std::size_t>(x)];
         if (p == Piece{PieceKind::Bishop, Seat::White})
-            out.origin[static_cast<std::size_t>(x)] = static_cast<std::int8_t>(dark(x) ? sq_c1 : sq_f1);
+            out.origin[static_cast<std::size_t>(x)] =
+                static_cast<std::int8_t>(dark(x) ? sq_c1 : sq_f1);
         if (p == Piece{PieceKind::Rook, Seat::White}) {
             int wing = chess::file_of(x) < 4 ? 0 : 1;
             if (rook_corner_taken[wing])

@@ -19,8 +19,12 @@ using chess::to_square;
 
 namespace {
 
-Square sq(Sq s) { return to_square(s); }
-Sq sq_of(Square s) { return make_sq(s.file, s.rank); }
+Square sq(Sq s) {
+    return to_square(s);
+}
+Sq sq_of(Square s) {
+    return make_sq(s.file, s.rank);
+}
 
 void put(State& s, Piece p, Sq at) {
     s.board[static_cast<std::size_t>(at)] = p;
@@ -80,7 +84,8 @@ Action coded(ActionKind kind, std::uint8_t code, Sq from = -1, Sq to = -1) {
     return a;
 }
 
-void add_targets(const State& s, std::vector<Action>& out, Sq from, Bitboard targets, std::uint8_t code) {
+void add_targets(const State& s, std::vector<Action>& out, Sq from, Bitboard targets,
+                 std::uint8_t code) {
     while (targets)
         out.push_back(move_action(s, from, pop_lsb(targets), code));
 }
@@ -90,11 +95,16 @@ Bitboard piece_reach(const State& s, Sq from) {
     const Piece p = s.board[static_cast<std::size_t>(from)];
     const Bitboard occ = s.occupied();
     switch (p.kind) {
-    case PieceKind::Knight: return tables().knight[from];
-    case PieceKind::Bishop: return chess::bishop_attacks(from, occ);
-    case PieceKind::Rook: return chess::rook_attacks(from, occ);
-    case PieceKind::Queen: return chess::queen_attacks(from, occ);
-    default: return 0;
+    case PieceKind::Knight:
+        return tables().knight[from];
+    case PieceKind::Bishop:
+        return chess::bishop_attacks(from, occ);
+    case PieceKind::Rook:
+        return chess::rook_attacks(from, occ);
+    case PieceKind::Queen:
+        return chess::queen_attacks(from, occ);
+    default:
+        return 0;
     }
 }
 
@@ -124,7 +134,9 @@ Bitboard pawn_reach(const State& s, Sq from, Bitboard enemies) {
     return out;
 }
 
-Bitboard immune(const State& s) { return s.shadow | s.haunt | s.hidden; }
+Bitboard immune(const State& s) {
+    return s.shadow | s.haunt | s.hidden;
+}
 
 // Light squares of the pawn's file, empty, other than its own: where Search may send it.
 Bitboard search_targets(const State& s, Sq pawn) {
@@ -180,7 +192,8 @@ void white_move_actions(const State& s, std::vector<Action>& out, const Relax& r
             ordinary = piece_reach(s, from) & (~s.occupied() | takeable);
         }
         add_targets(s, out, from, ordinary, Ordinary);
-        const Bitboard as_bishop = chess::bishop_attacks(from, s.occupied()) & (~s.occupied() | takeable) & ~ordinary;
+        const Bitboard as_bishop =
+            chess::bishop_attacks(from, s.occupied()) & (~s.occupied() | takeable) & ~ordinary;
         if (p.kind == PieceKind::Pawn && (from == sq_d1 + 8 || from == sq_e1 + 8) &&
             (s.full_nexus || relax.modes))
             add_targets(s, out, from, as_bishop, Scouting);
@@ -223,8 +236,9 @@ Sq State::ghost() const {
 State start_state() {
     State s;
     s.origin.fill(-1);
-    const PieceKind back[8] = {PieceKind::Rook, PieceKind::Knight, PieceKind::Bishop, PieceKind::None,
-                               PieceKind::None, PieceKind::Bishop, PieceKind::Knight, PieceKind::Rook};
+    const PieceKind back[8] = {PieceKind::Rook,   PieceKind::Knight, PieceKind::Bishop,
+                               PieceKind::None,   PieceKind::None,   PieceKind::Bishop,
+                               PieceKind::Knight, PieceKind::Rook};
     for (int f = 0; f < 8; ++f) {
         if (back[f] != PieceKind::None)
             put(s, Piece{back[f], Seat::White}, f);
@@ -242,11 +256,14 @@ Seat decider(const State& s) {
     switch (s.phase) {
     case Phase::RescuePlace:
     case Phase::RescueOffer:
-    case Phase::TranscendKnights: return Seat::Black;
+    case Phase::TranscendKnights:
+        return Seat::Black;
     case Phase::KnightChoice:
     case Phase::Reaction:
-    case Phase::SearchOffer: return Seat::White;
-    default: return s.turn;
+    case Phase::SearchOffer:
+        return Seat::White;
+    default:
+        return s.turn;
     }
 }
 
@@ -268,7 +285,9 @@ std::string nexus_name(const State& s) {
     return base;
 }
 
-Bitboard immune_squares(const State& s) { return immune(s); }
+Bitboard immune_squares(const State& s) {
+    return immune(s);
+}
 
 std::vector<Sq> search_squares(const State& s, Sq pawn) {
     std::vector<Sq> out;
@@ -298,7 +317,8 @@ std::vector<Action> reaction_actions(const State& s) {
             Bitboard t = p.kind == PieceKind::Pawn ? pawn_reach(s, from, 0) : piece_reach(s, from);
             add_targets(s, out, from, t & light_empty, Ordinary);
             const Bitboard as_bishop = chess::bishop_attacks(from, s.occupied()) & light_empty & ~t;
-            if (p.kind == PieceKind::Pawn && (from == sq_d1 + 8 || from == sq_e1 + 8) && s.full_nexus)
+            if (p.kind == PieceKind::Pawn && (from == sq_d1 + 8 || from == sq_e1 + 8) &&
+                s.full_nexus)
                 add_targets(s, out, from, as_bishop, Scouting);
             if ((from == sq_c8 || from == sq_f8) && nexus_bishops)
                 add_targets(s, out, from, as_bishop, NexusBishop);
@@ -319,7 +339,8 @@ std::vector<Action> moves_for(const State& s, Seat seat, const Relax& relax) {
 std::vector<Action> legal_actions(const State& s) {
     std::vector<Action> out;
     switch (s.phase) {
-    case Phase::Over: break;
+    case Phase::Over:
+        break;
     case Phase::Move:
         if (s.turn == Seat::White) {
             white_move_actions(s, out, Relax{});
@@ -448,7 +469,8 @@ void finish_black_turn(State& s, std::vector<Event>* ev) {
     if (g >= 0) {
         if (s.ghost_took_on_dark) {
             s.shadow |= bb(g);
-            note(ev, EventKind::Special, "Shadow: the Ghost captured on a dark square and cannot be captured next turn");
+            note(ev, EventKind::Special,
+                 "Shadow: the Ghost captured on a dark square and cannot be captured next turn");
         }
         const Bitboard knights = s.of(Seat::Black, PieceKind::Knight);
         if (dark(g) && popcount(knights) == 2) {
@@ -462,12 +484,15 @@ void finish_black_turn(State& s, std::vector<Event>* ev) {
                 if ((knights & pair) != pair)
                     continue;
                 if (!(s.shadow & bb(g)))
-                    note(ev, EventKind::Special, "Shadow: the Ghost is flanked by both knights and cannot be captured next turn");
+                    note(ev, EventKind::Special,
+                         "Shadow: the Ghost is flanked by both knights and cannot be captured next "
+                         "turn");
                 s.shadow |= bb(g);
                 if (d[0] != 0 && d[1] != 0) {
                     s.haunt |= pair;
-                    note(ev, EventKind::Special, "Haunt: the knights on " + sq(lsb(pair)).name() + " and " +
-                                                     sq(chess::msb(pair)).name() + " cannot be captured next turn");
+                    note(ev, EventKind::Special,
+                         "Haunt: the knights on " + sq(lsb(pair)).name() + " and " +
+                             sq(chess::msb(pair)).name() + " cannot be captured next turn");
                 }
             }
         }
@@ -510,7 +535,8 @@ void transcend(State& s, Sq at, bool captured, std::vector<Event>* ev) {
     Bitboard b = blast;
     while (b) {
         const Sq x = pop_lsb(b);
-        taken += (taken.empty() ? "" : ", ") + std::string(1, piece_letter(s.board[static_cast<std::size_t>(x)].kind)) +
+        taken += (taken.empty() ? "" : ", ") +
+                 std::string(1, piece_letter(s.board[static_cast<std::size_t>(x)].kind)) +
                  sq(x).name();
         remove(s, x);
     }
@@ -519,8 +545,9 @@ void transcend(State& s, Sq at, bool captured, std::vector<Event>* ev) {
     s.phase = Phase::TranscendKnights;
     s.moved_knights = 0;
     note(ev, EventKind::Special,
-         std::string(captured ? "The Ghost was captured and transcends" : "The Ghost transcends") + " on " +
-             sq(at).name() + (taken.empty() ? ": no Paradigm piece touches her" : ", taking " + taken));
+         std::string(captured ? "The Ghost was captured and transcends" : "The Ghost transcends") +
+             " on " + sq(at).name() +
+             (taken.empty() ? ": no Paradigm piece touches her" : ", taking " + taken));
     continue_transcend(s, ev);
 }
 
@@ -549,10 +576,13 @@ void exchange(State& s, Sq knight, std::vector<Event>* ev) {
     const std::string name(piece_name(s.captured));
     if (s.captured_origin >= 0 && !(s.occupied() & bb(s.captured_origin))) {
         put(s, Piece{s.captured, Seat::White}, s.captured_origin);
-        s.origin[static_cast<std::size_t>(s.captured_origin)] = static_cast<std::int8_t>(s.captured_origin);
-        note(ev, EventKind::Special, "The captured " + name + " returns to " + sq(s.captured_origin).name());
+        s.origin[static_cast<std::size_t>(s.captured_origin)] =
+            static_cast<std::int8_t>(s.captured_origin);
+        note(ev, EventKind::Special,
+             "The captured " + name + " returns to " + sq(s.captured_origin).name());
     } else {
-        note(ev, EventKind::Special, "The captured " + name + " cannot return: its start square is taken");
+        note(ev, EventKind::Special,
+             "The captured " + name + " cannot return: its start square is taken");
     }
     finish_black_turn(s, ev);
 }
@@ -584,7 +614,8 @@ void play_black_move(State& s, Sq from, Sq to, std::vector<Event>* ev) {
     const Bitboard free = rescue_squares & ~s.occupied();
     if (by_ghost && taken.kind == PieceKind::Knight) {
         if (free == 0) {
-            note(ev, EventKind::Special, "No dark square of the home row is free: the knight cannot be rescued");
+            note(ev, EventKind::Special,
+                 "No dark square of the home row is free: the knight cannot be rescued");
         } else if (!chess::more_than_one(free)) {
             place_knight(s, lsb(free), ev);
         } else {
@@ -622,8 +653,8 @@ void play_white_move(State& s, const Action& a, std::vector<Event>* ev) {
             return;
         }
     }
-    if (mover.kind == PieceKind::Pawn && rank_of(to) == 7 && rank_of(from) != 7 && !s.special_used &&
-        search_targets(s, to) != 0) {
+    if (mover.kind == PieceKind::Pawn && rank_of(to) == 7 && rank_of(from) != 7 &&
+        !s.special_used && search_targets(s, to) != 0) {
         s.phase = Phase::SearchOffer;
         s.search_pawn = to;
         return;
@@ -644,7 +675,8 @@ void assault(State& s, Sq bishop, Sq to, std::vector<Event>* ev) {
     Bitboard b = block;
     while (b) {
         const Sq x = pop_lsb(b);
-        lifted.push_back({make_sq(file_of(x) + df, rank_of(x) + dr), s.board[static_cast<std::size_t>(x)],
+        lifted.push_back({make_sq(file_of(x) + df, rank_of(x) + dr),
+                          s.board[static_cast<std::size_t>(x)],
                           s.origin[static_cast<std::size_t>(x)]});
         remove(s, x);
     }
@@ -655,7 +687,8 @@ void assault(State& s, Sq bishop, Sq to, std::vector<Event>* ev) {
     s.full_nexus = false;
     s.special_used = true;
     s.irreversible = true;
-    note(ev, EventKind::Special, "Assault: the block of six moves with the bishop to " + sq(to).name());
+    note(ev, EventKind::Special,
+         "Assault: the block of six moves with the bishop to " + sq(to).name());
     finish_white_turn(s, ev);
 }
 
@@ -671,7 +704,8 @@ void play(State& s, const Action& a, std::vector<Event>* ev) {
         s.last_to = a.to;
     }
     switch (s.phase) {
-    case Phase::Over: return;
+    case Phase::Over:
+        return;
     case Phase::Move:
         if (s.turn == Seat::White) {
             if (a.special == AssaultCode) {
@@ -691,7 +725,8 @@ void play(State& s, const Action& a, std::vector<Event>* ev) {
         } else if (a.special == HideCode) {
             s.hidden = s.black & chess::dark_squares;
             s.special_used = true;
-            note(ev, EventKind::Special, "Hide: the Ghost's pieces on dark squares cannot be captured next turn");
+            note(ev, EventKind::Special,
+                 "Hide: the Ghost's pieces on dark squares cannot be captured next turn");
             finish_black_turn(s, ev);
         } else if (a.special == TranscendCode) {
             transcend(s, from, false, ev);
@@ -731,7 +766,8 @@ void play(State& s, const Action& a, std::vector<Event>* ev) {
             move_piece(s, from, to);
             s.locked = to;
             s.special_used = true;
-            note(ev, EventKind::Special, "Shadow Nexus move: the piece on " + a.to.name() + " cannot move next turn");
+            note(ev, EventKind::Special,
+                 "Shadow Nexus move: the piece on " + a.to.name() + " cannot move next turn");
         }
         finish_black_turn(s, ev);
         return;

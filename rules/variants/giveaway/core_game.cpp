@@ -87,16 +87,19 @@ public:
         if (outcome_.over())
             return make_error(ErrorKind::GameOver, "the game is over (" + outcome_.reason + ")");
         if (seat != pos_.side())
-            return make_error(ErrorKind::NotYourTurn, "it is " + std::string(seat_name(pos_.side())) + "'s move");
+            return make_error(ErrorKind::NotYourTurn,
+                              "it is " + std::string(seat_name(pos_.side())) + "'s move");
         std::vector<Event> events;
         if (must_pass_) {
             if (action.kind != ActionKind::Pass)
-                return make_error(ErrorKind::Illegal, "you have no legal move and must pass: write pass");
+                return make_error(ErrorKind::Illegal,
+                                  "you have no legal move and must pass: write pass");
             events.push_back(public_event(EventKind::Moved, "pass"));
             pos_.pass();
             last_from_ = last_to_ = Square{};
         } else {
-            auto it = std::find_if(legal_.begin(), legal_.end(), [&](const Move& m) { return to_action(m) == action; });
+            auto it = std::find_if(legal_.begin(), legal_.end(),
+                                   [&](const Move& m) { return to_action(m) == action; });
             if (it == legal_.end())
                 return make_error(ErrorKind::Illegal, "that move is not legal here");
             const std::string text = pos_.san(*it, legal_);
@@ -163,7 +166,8 @@ public:
     // Nothing is hidden in these games: a seat sees what everyone sees.
     SeatView seat_view(Seat seat) const override { return make_private(seat, board()); }
 
-    RuleError explain_illegal(Seat seat, const ActionSyntax& syntax, std::string_view text) const override;
+    RuleError explain_illegal(Seat seat, const ActionSyntax& syntax,
+                              std::string_view text) const override;
 
     std::uint64_t perft(int depth) const override {
         if (depth <= 0)
@@ -209,11 +213,13 @@ private:
         outcome_ = Outcome{};
         const Seat us = pos_.side();
         auto win_for = [](Seat s, std::string reason) {
-            return Outcome{s == Seat::White ? Status::WhiteWins : Status::BlackWins, std::move(reason)};
+            return Outcome{s == Seat::White ? Status::WhiteWins : Status::BlackWins,
+                           std::move(reason)};
         };
         // Only a set-up position can leave the side that just moved without pieces.
         if (pos_.piece_count(opponent(us)) == 0) {
-            outcome_ = win_for(opponent(us), capitalised(seat_name(opponent(us))) + " has no pieces left");
+            outcome_ =
+                win_for(opponent(us), capitalised(seat_name(opponent(us))) + " has no pieces left");
             return;
         }
         if (pos_.piece_count(us) == 0) {
@@ -275,7 +281,9 @@ private:
 
 RuleError CoreGame::explain_illegal(Seat, const ActionSyntax& syntax, std::string_view text) const {
     const std::string t(text);
-    auto illegal = [&](const std::string& why) { return make_error(ErrorKind::Illegal, t + " is not possible: " + why); };
+    auto illegal = [&](const std::string& why) {
+        return make_error(ErrorKind::Illegal, t + " is not possible: " + why);
+    };
     const bool ghostarelay = pos_.flavour() == Flavour::Ghostarelay;
     if (must_pass_)
         return illegal("you have no legal move and must pass: write pass");
@@ -288,26 +296,30 @@ RuleError CoreGame::explain_illegal(Seat, const ActionSyntax& syntax, std::strin
     std::vector<std::string> capture_texts;
     if (!caps.empty())
         capture_texts = texts(); // the legal moves are exactly the captures
-    const std::string must_capture =
-        "you must capture: " + join_or(capture_texts, 6) + (capture_texts.size() == 1 ? " is" : " are") + " available";
+    const std::string must_capture = "you must capture: " + join_or(capture_texts, 6) +
+                                     (capture_texts.size() == 1 ? " is" : " are") + " available";
 
     if (syntax.castle != 0) {
         if (ghostarelay)
-            return illegal("castling is written K and the king's destination (for example Kh1): the king moves two "
-                           "squares along a line and the first piece beyond must be a rook, which jumps over it");
+            return illegal("castling is written K and the king's destination (for example Kh1): "
+                           "the king moves two "
+                           "squares along a line and the first piece beyond must be a rook, which "
+                           "jumps over it");
         if (!caps.empty())
             return illegal(must_capture);
         const bool short_side = syntax.castle == 1;
         const int shift = pos_.side() == Seat::White ? 0 : 2;
         if (!(pos_.castling() & ((short_side ? WhiteShort : WhiteLong) << shift)))
-            return illegal("castling on that side is no longer allowed (the king or that rook has moved)");
+            return illegal(
+                "castling on that side is no longer allowed (the king or that rook has moved)");
         return illegal("there are pieces between the king and the rook");
     }
 
     const Piece target = pos_.piece_at(syntax.to);
     auto fits = [&](const Move& m) {
         const Square from = to_square(m.from);
-        return to_square(m.to) == syntax.to && (syntax.piece == PieceKind::None || m.piece == syntax.piece) &&
+        return to_square(m.to) == syntax.to &&
+               (syntax.piece == PieceKind::None || m.piece == syntax.piece) &&
                (syntax.from_file < 0 || from.file == syntax.from_file) &&
                (syntax.from_rank < 0 || from.rank == syntax.from_rank);
     };
@@ -319,9 +331,11 @@ RuleError CoreGame::explain_illegal(Seat, const ActionSyntax& syntax, std::strin
                 if (m.promotion == PieceKind::None)
                     return illegal("only a pawn reaching the last rank promotes");
                 if (ghostarelay)
-                    return illegal("a pawn reaching the last rank becomes a Warlord: write =W (for example " +
-                                   syntax.to.name() + "=W)");
-                return illegal("a pawn reaching the last rank must promote: add =Q, =R, =B, =N or =K");
+                    return illegal(
+                        "a pawn reaching the last rank becomes a Warlord: write =W (for example " +
+                        syntax.to.name() + "=W)");
+                return illegal(
+                    "a pawn reaching the last rank must promote: add =Q, =R, =B, =N or =K");
             }
 
     if (ghostarelay && (syntax.piece == PieceKind::King || syntax.piece == PieceKind::None)) {
@@ -338,8 +352,8 @@ RuleError CoreGame::explain_illegal(Seat, const ActionSyntax& syntax, std::strin
                     continue;
                 const Square over(k.file + df / 2, k.rank + dr / 2);
                 if (pos_.piece_at(over).kind != PieceKind::None || target.kind != PieceKind::None)
-                    return illegal("to castle, the king needs " + over.name() + " and " + syntax.to.name() +
-                                   " empty");
+                    return illegal("to castle, the king needs " + over.name() + " and " +
+                                   syntax.to.name() + " empty");
                 return illegal("to castle, the first piece beyond " + syntax.to.name() +
                                " must be a rook (of either side), to jump to " + over.name());
             }
@@ -348,45 +362,54 @@ RuleError CoreGame::explain_illegal(Seat, const ActionSyntax& syntax, std::strin
     if (syntax.piece == PieceKind::Warlord && !enemy_there)
         return illegal("the Warlord only moves by capturing, and it can capture any enemy piece");
     if (syntax.piece == PieceKind::Ghost && enemy_there)
-        return illegal("the Ghost never captures (only when an enemy Relay next to it lets it capture straight "
+        return illegal("the Ghost never captures (only when an enemy Relay next to it lets it "
+                       "capture straight "
                        "away from that Relay on a diagonal)");
     if (syntax.piece == PieceKind::Relay && enemy_there)
-        return illegal("the Relay never captures (only when an enemy Relay next to it lets it capture straight "
+        return illegal("the Relay never captures (only when an enemy Relay next to it lets it "
+                       "capture straight "
                        "away from that Relay on a diagonal)");
     if (target.kind != PieceKind::None && target.seat == pos_.side())
-        return illegal("your own " + std::string(piece_name(target.kind)) + " stands on " + syntax.to.name());
+        return illegal("your own " + std::string(piece_name(target.kind)) + " stands on " +
+                       syntax.to.name());
     if (syntax.from_file >= 0 && syntax.from_rank >= 0) {
         const Square fs(syntax.from_file, syntax.from_rank);
         const Piece from = pos_.piece_at(fs);
         if (from.kind == PieceKind::None)
             return illegal("there is no piece on " + fs.name());
         if (from.seat != pos_.side())
-            return illegal("the " + std::string(piece_name(from.kind)) + " on " + fs.name() + " is not yours");
+            return illegal("the " + std::string(piece_name(from.kind)) + " on " + fs.name() +
+                           " is not yours");
         if (syntax.piece != PieceKind::None && syntax.piece != from.kind)
             return illegal("there is no " + std::string(piece_name(syntax.piece)) + " on " +
-                           fs.name() + ": your " + std::string(piece_name(from.kind)) + " stands there");
-        return illegal("the " + std::string(piece_name(from.kind)) + " on " + fs.name() + " cannot " +
-                       (enemy_there ? "capture on " : "reach ") + syntax.to.name());
+                           fs.name() + ": your " + std::string(piece_name(from.kind)) +
+                           " stands there");
+        return illegal("the " + std::string(piece_name(from.kind)) + " on " + fs.name() +
+                       " cannot " + (enemy_there ? "capture on " : "reach ") + syntax.to.name());
     }
     if (syntax.piece == PieceKind::Pawn && syntax.capture && target.kind == PieceKind::None)
         return illegal("there is nothing to capture on " + syntax.to.name());
-    const std::string who = syntax.piece == PieceKind::None ? "piece" : std::string(piece_name(syntax.piece));
-    return illegal("no " + who + " can " + (syntax.capture || enemy_there ? "capture on " : "reach ") +
-                   syntax.to.name());
+    const std::string who =
+        syntax.piece == PieceKind::None ? "piece" : std::string(piece_name(syntax.piece));
+    return illegal("no " + who + " can " +
+                   (syntax.capture || enemy_there ? "capture on " : "reach ") + syntax.to.name());
 }
 
 } // namespace
 
-Result<std::unique_ptr<Game>> CoreVariant::start(const Options& options, std::string_view fen) const {
+Result<std::unique_ptr<Game>> CoreVariant::start(const Options& options,
+                                                 std::string_view fen) const {
     auto resolved = resolve_options(*info_, options);
     if (!resolved)
         return resolved.error();
     if (fen.empty())
-        return std::unique_ptr<Game>(std::make_unique<CoreGame>(*info_, std::move(*resolved), Position::start(flavour_)));
+        return std::unique_ptr<Game>(
+            std::make_unique<CoreGame>(*info_, std::move(*resolved), Position::start(flavour_)));
     auto pos = Position::from_fen(flavour_, fen);
     if (!pos)
         return pos.error();
-    return std::unique_ptr<Game>(std::make_unique<CoreGame>(*info_, std::move(*resolved), std::move(*pos)));
+    return std::unique_ptr<Game>(
+        std::make_unique<CoreGame>(*info_, std::move(*resolved), std::move(*pos)));
 }
 
 } // namespace ghostpost::rules::giveaway

@@ -3,9 +3,8 @@
 // pieces), the house draws, notation and the errors that explain refused moves.
 #pragma once
 
-#include "position.h"
-
 #include "ghostpost/rules/game.h"
+#include "position.h"
 
 namespace ghostpost::rules::giveaway {
 
@@ -19,7 +18,8 @@ public:
     CoreVariant(Flavour flavour, const VariantInfo& info) : flavour_(flavour), info_(&info) {}
     const VariantInfo& info() const override { return *info_; }
     // Errors: BadSetup for an unknown option or value, or a FEN that cannot be read.
-    Result<std::unique_ptr<Game>> start(const Options& options, std::string_view fen) const override;
+    Result<std::unique_ptr<Game>> start(const Options& options,
+                                        std::string_view fen) const override;
 
 private:
     Flavour flavour_;

@@ -17,13 +17,18 @@ const VariantInfo& giveaway_info() {
         .ranks = 8,
         .seat_names = {"White", "Black"},
         .options = {},
-        .summary = "Lose all your pieces to win. Capturing is compulsory (choose which capture). There is no "
-                   "check: the king is an ordinary piece, may be captured, and a pawn may promote to it. A "
-                   "player with no legal move on their turn (or no pieces) wins. Castling and en passant as "
-                   "in chess, with no check conditions. The 50-move rule and threefold repetition may be "
-                   "claimed with !draw; 75 moves and fivefold repetition draw at once.",
-        .notation = "Standard algebraic notation: e4, Nf3, exd5, Nbd2, R1e2, O-O, O-O-O, e8=Q, e8=K. Also "
-                    "accepted: 0-0, e2e4, e2-e4, Ng1f3, e7e8q and a missing x.",
+        .summary =
+            "Lose all your pieces to win. Capturing is compulsory (choose which capture). There is "
+            "no "
+            "check: the king is an ordinary piece, may be captured, and a pawn may promote to it. "
+            "A "
+            "player with no legal move on their turn (or no pieces) wins. Castling and en passant "
+            "as "
+            "in chess, with no check conditions. The 50-move rule and threefold repetition may be "
+            "claimed with !draw; 75 moves and fivefold repetition draw at once.",
+        .notation =
+            "Standard algebraic notation: e4, Nf3, exd5, Nbd2, R1e2, O-O, O-O-O, e8=Q, e8=K. Also "
+            "accepted: 0-0, e2e4, e2-e4, Ng1f3, e7e8q and a missing x.",
     };
     return info;
 }

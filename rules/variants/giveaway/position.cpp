@@ -13,19 +13,24 @@ namespace {
 constexpr int north = stride;
 constexpr std::array<int, 4> rook_dirs{stride, -stride, 1, -1};
 constexpr std::array<int, 4> bishop_dirs{stride + 1, stride - 1, -stride + 1, -stride - 1};
-constexpr std::array<int, 8> king_dirs{stride, -stride, 1, -1, stride + 1, stride - 1, -stride + 1, -stride - 1};
-constexpr std::array<int, 8> knight_jumps{2 * stride + 1, 2 * stride - 1, stride + 2, stride - 2,
-                                          -2 * stride + 1, -2 * stride - 1, -stride + 2, -stride - 2};
+constexpr std::array<int, 8> king_dirs{stride,     -stride,    1,           -1,
+                                       stride + 1, stride - 1, -stride + 1, -stride - 1};
+constexpr std::array<int, 8> knight_jumps{2 * stride + 1, 2 * stride - 1,  stride + 2,
+                                          stride - 2,     -2 * stride + 1, -2 * stride - 1,
+                                          -stride + 2,    -stride - 2};
 
-constexpr std::array<PieceKind, 5> giveaway_promotions{PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop,
-                                                       PieceKind::Knight, PieceKind::King};
+constexpr std::array<PieceKind, 5> giveaway_promotions{
+    PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight, PieceKind::King};
 constexpr std::array<PieceKind, 1> ghostarelay_promotions{PieceKind::Warlord};
 
-constexpr std::string_view giveaway_start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+constexpr std::string_view giveaway_start =
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 constexpr std::string_view ghostarelay_start =
     "rnbxqkgbnr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RNBXQKGBNR w - - 0 1";
 
-Sq step(Sq s, int d) { return static_cast<Sq>(s + d); }
+Sq step(Sq s, int d) {
+    return static_cast<Sq>(s + d);
+}
 
 bool allowed_piece(Flavour f, PieceKind k) {
     switch (k) {
@@ -34,11 +39,14 @@ bool allowed_piece(Flavour f, PieceKind k) {
     case PieceKind::Bishop:
     case PieceKind::Rook:
     case PieceKind::Queen:
-    case PieceKind::King: return true;
+    case PieceKind::King:
+        return true;
     case PieceKind::Ghost:
     case PieceKind::Relay:
-    case PieceKind::Warlord: return f == Flavour::Ghostarelay;
-    default: return false;
+    case PieceKind::Warlord:
+        return f == Flavour::Ghostarelay;
+    default:
+        return false;
     }
 }
 
@@ -70,7 +78,9 @@ std::optional<int> parse_count(std::string_view s) {
     return v;
 }
 
-RuleError bad_fen(std::string what) { return make_error(ErrorKind::BadSetup, "bad FEN: " + std::move(what)); }
+RuleError bad_fen(std::string what) {
+    return make_error(ErrorKind::BadSetup, "bad FEN: " + std::move(what));
+}
 
 } // namespace
 
@@ -99,8 +109,9 @@ Result<Position> Position::from_fen(Flavour flavour, std::string_view fen) {
     p.clear(flavour);
     auto fields = split_fields(fen);
     if (fields.size() < 2 || fields.size() > 6)
-        return bad_fen("expected the placement, the side to move, castling, en passant and the two move "
-                       "counters");
+        return bad_fen(
+            "expected the placement, the side to move, castling, en passant and the two move "
+            "counters");
     // Placement, from the top rank down.
     int rank = p.ranks_ - 1;
     int file = 0;
@@ -109,29 +120,31 @@ Result<Position> Position::from_fen(Flavour flavour, std::string_view fen) {
         char c = placement[i];
         if (c == '/') {
             if (file != p.files_)
-                return bad_fen("rank " + std::to_string(rank + 1) + " does not have " + std::to_string(p.files_) +
-                               " squares");
+                return bad_fen("rank " + std::to_string(rank + 1) + " does not have " +
+                               std::to_string(p.files_) + " squares");
             --rank;
             file = 0;
             if (rank < 0)
                 return bad_fen("more than " + std::to_string(p.ranks_) + " ranks");
         } else if (c >= '0' && c <= '9') {
             int n = 0;
-            while (i < placement.size() && placement[i] >= '0' && placement[i] <= '9' && n <= p.files_)
+            while (i < placement.size() && placement[i] >= '0' && placement[i] <= '9' &&
+                   n <= p.files_)
                 n = n * 10 + (placement[i++] - '0');
             --i;
             if (n == 0 || file + n > p.files_)
-                return bad_fen("rank " + std::to_string(rank + 1) + " does not have " + std::to_string(p.files_) +
-                               " squares");
+                return bad_fen("rank " + std::to_string(rank + 1) + " does not have " +
+                               std::to_string(p.files_) + " squares");
             file += n;
         } else {
             bool black = std::islower(static_cast<unsigned char>(c)) != 0;
-            PieceKind k = piece_from_letter(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+            PieceKind k =
+                piece_from_letter(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
             if (!allowed_piece(flavour, k))
                 return bad_fen(std::string("'") + c + "' is not a piece of this variant");
             if (file >= p.files_)
-                return bad_fen("rank " + std::to_string(rank + 1) + " does not have " + std::to_string(p.files_) +
-                               " squares");
+                return bad_fen("rank " + std::to_string(rank + 1) + " does not have " +
+                               std::to_string(p.files_) + " squares");
             p.board_[to_sq(file, rank)] = encode(Piece{k, black ? Seat::Black : Seat::White});
             ++file;
         }
@@ -160,7 +173,8 @@ Result<Position> Position::from_fen(Flavour flavour, std::string_view fen) {
             int r = s == Seat::White ? 0 : 7;
             if (p.board_[to_sq(4, r)] != encode(Piece{PieceKind::King, s}) ||
                 p.board_[to_sq(i % 2 == 0 ? 7 : 0, r)] != encode(Piece{PieceKind::Rook, s}))
-                return bad_fen(std::string("castling right ") + c + " needs its king and rook on their start squares");
+                return bad_fen(std::string("castling right ") + c +
+                               " needs its king and rook on their start squares");
             p.castling_ |= static_cast<std::uint8_t>(1 << i);
         }
     }
@@ -170,11 +184,13 @@ Result<Position> Position::from_fen(Flavour flavour, std::string_view fen) {
         auto sq = parse_square(fields[3], 8, 8);
         int want_rank = p.side_ == Seat::White ? 5 : 2;
         if (!sq || sq->rank != want_rank)
-            return bad_fen("the en-passant square must be on rank " + std::to_string(want_rank + 1));
+            return bad_fen("the en-passant square must be on rank " +
+                           std::to_string(want_rank + 1));
         int back = p.side_ == Seat::White ? -north : north;
         Sq passed = to_sq(sq->file, sq->rank);
         Sq pawn = step(passed, back);
-        if (p.board_[passed] != 0 || p.board_[pawn] != encode(Piece{PieceKind::Pawn, opponent(p.side_)}))
+        if (p.board_[passed] != 0 ||
+            p.board_[pawn] != encode(Piece{PieceKind::Pawn, opponent(p.side_)}))
             return bad_fen("no pawn has just passed over " + sq->name());
         // Kept only when a pawn can take, so that FEN and repetition agree with the moves.
         for (int d : {-1, 1})
@@ -223,7 +239,9 @@ std::string Position::fen() const {
                 out += std::to_string(empty);
             empty = 0;
             char l = piece_letter(kind_of(c));
-            out += seat_of(c) == Seat::White ? l : static_cast<char>(std::tolower(static_cast<unsigned char>(l)));
+            out += seat_of(c) == Seat::White
+                       ? l
+                       : static_cast<char>(std::tolower(static_cast<unsigned char>(l)));
         }
         if (empty > 0)
             out += std::to_string(empty);
@@ -271,7 +289,9 @@ int Position::piece_count(Seat s) const {
     return n;
 }
 
-bool Position::promotes(Seat s, Sq to) const { return rank_of(to) == (s == Seat::White ? ranks_ - 1 : 0); }
+bool Position::promotes(Seat s, Sq to) const {
+    return rank_of(to) == (s == Seat::White ? ranks_ - 1 : 0);
+}
 
 void Position::add_pawn_move(Sq from, Sq to, std::uint8_t flags, MoveList& out) const {
     if (!promotes(side_, to)) {
@@ -292,7 +312,8 @@ void Position::gen_piece(Sq from, bool want_captures, MoveList& out) const {
     auto leap = [&](Sq to) {
         std::uint8_t c = board_[to];
         if (want_captures ? enemy(c) : c == 0)
-            out.push_back(Move{from, to, kind, PieceKind::None, want_captures ? std::uint8_t{Capture} : std::uint8_t{0}, 0, 0});
+            out.push_back(Move{from, to, kind, PieceKind::None,
+                               want_captures ? std::uint8_t{Capture} : std::uint8_t{0}, 0, 0});
     };
     auto slide = [&](int d) {
         Sq to = step(from, d);
@@ -313,7 +334,8 @@ void Position::gen_piece(Sq from, bool want_captures, MoveList& out) const {
                 if (enemy(board_[to]))
                     add_pawn_move(from, to, Capture, out);
                 else if (ep_ != 0 && to == ep_)
-                    out.push_back(Move{from, to, PieceKind::Pawn, PieceKind::None, static_cast<std::uint8_t>(Capture | EnPassant), 0, 0});
+                    out.push_back(Move{from, to, PieceKind::Pawn, PieceKind::None,
+                                       static_cast<std::uint8_t>(Capture | EnPassant), 0, 0});
             }
         } else {
             Sq to = step(from, fwd);
@@ -322,7 +344,8 @@ void Position::gen_piece(Sq from, bool want_captures, MoveList& out) const {
                 int start_rank = side_ == Seat::White ? 1 : ranks_ - 2;
                 Sq two = step(to, fwd);
                 if (rank_of(from) == start_rank && board_[two] == 0)
-                    out.push_back(Move{from, two, PieceKind::Pawn, PieceKind::None, DoublePush, 0, 0});
+                    out.push_back(
+                        Move{from, two, PieceKind::Pawn, PieceKind::None, DoublePush, 0, 0});
             }
         }
         break;
@@ -370,9 +393,11 @@ void Position::gen_piece(Sq from, bool want_captures, MoveList& out) const {
             for (int r = 0; r < ranks_; ++r)
                 for (int f = 0; f < files_; ++f)
                     if (enemy(board_[to_sq(f, r)]))
-                        out.push_back(Move{from, to_sq(f, r), kind, PieceKind::None, Capture, 0, 0});
+                        out.push_back(
+                            Move{from, to_sq(f, r), kind, PieceKind::None, Capture, 0, 0});
         break;
-    default: break;
+    default:
+        break;
     }
 }
 
@@ -423,11 +448,14 @@ void Position::gen_castling(MoveList& out) const {
         const int r = side_ == Seat::White ? 0 : 7;
         const int shift = side_ == Seat::White ? 0 : 2;
         const Sq k = to_sq(4, r);
-        if ((castling_ & (WhiteShort << shift)) && board_[to_sq(5, r)] == 0 && board_[to_sq(6, r)] == 0)
-            out.push_back(Move{k, to_sq(6, r), PieceKind::King, PieceKind::None, Castle, to_sq(7, r), to_sq(5, r)});
-        if ((castling_ & (WhiteLong << shift)) && board_[to_sq(1, r)] == 0 && board_[to_sq(2, r)] == 0 &&
-            board_[to_sq(3, r)] == 0)
-            out.push_back(Move{k, to_sq(2, r), PieceKind::King, PieceKind::None, Castle, to_sq(0, r), to_sq(3, r)});
+        if ((castling_ & (WhiteShort << shift)) && board_[to_sq(5, r)] == 0 &&
+            board_[to_sq(6, r)] == 0)
+            out.push_back(Move{k, to_sq(6, r), PieceKind::King, PieceKind::None, Castle,
+                               to_sq(7, r), to_sq(5, r)});
+        if ((castling_ & (WhiteLong << shift)) && board_[to_sq(1, r)] == 0 &&
+            board_[to_sq(2, r)] == 0 && board_[to_sq(3, r)] == 0)
+            out.push_back(Move{k, to_sq(2, r), PieceKind::King, PieceKind::None, Castle,
+                               to_sq(0, r), to_sq(3, r)});
         return;
     }
     // Ghostarelay: two empty squares in any orthogonal direction, and the first piece beyond,
@@ -446,7 +474,8 @@ void Position::gen_castling(MoveList& out) const {
                 while (board_[beyond] == 0)
                     beyond = step(beyond, d);
                 if (board_[beyond] != off_board && kind_of(board_[beyond]) == PieceKind::Rook)
-                    out.push_back(Move{k, dest, PieceKind::King, PieceKind::None, Castle, beyond, over});
+                    out.push_back(
+                        Move{k, dest, PieceKind::King, PieceKind::None, Castle, beyond, over});
             }
         }
     }
@@ -482,8 +511,10 @@ void Position::legal_moves(MoveList& out) const {
         quiet_moves(out);
     if (flavour_ == Flavour::Ghostarelay) {
         // Relay grants and the Warlord can repeat a move a piece has anyway.
-        std::sort(out.begin(), out.end(), [](const Move& a, const Move& b) { return a.tie() < b.tie(); });
-        out.erase(std::unique(out.begin(), out.end(), [](const Move& a, const Move& b) { return a.tie() == b.tie(); }),
+        std::sort(out.begin(), out.end(),
+                  [](const Move& a, const Move& b) { return a.tie() < b.tie(); });
+        out.erase(std::unique(out.begin(), out.end(),
+                              [](const Move& a, const Move& b) { return a.tie() == b.tie(); }),
                   out.end());
     }
 }
@@ -584,7 +615,8 @@ std::string Position::san(const Move& m, const MoveList& legal) const {
             castle_twin |= (o.flags & Castle) != 0 && (m.flags & Castle) == 0;
             continue;
         }
-        if (m.piece == PieceKind::Pawn && (m.capture() != o.capture() || (m.capture() && file_of(o.from) != file_of(m.from))))
+        if (m.piece == PieceKind::Pawn &&
+            (m.capture() != o.capture() || (m.capture() && file_of(o.from) != file_of(m.from))))
             continue; // pawn texts already differ
         clash = true;
         same_file |= file_of(o.from) == file_of(m.from);
@@ -600,7 +632,7 @@ std::string Position::san(const Move& m, const MoveList& legal) const {
         if (castle_twin)
             text += from.name();
         else if (clash)
-            text += !same_file ? std::string(1, static_cast<char>('a' + from.file))
+            text += !same_file   ? std::string(1, static_cast<char>('a' + from.file))
                     : !same_rank ? std::to_string(from.rank + 1)
                                  : from.name();
     }

@@ -28,20 +28,33 @@ inline constexpr int stride = 14;
 inline constexpr int cell_count = stride * stride;
 using Sq = std::uint8_t;
 
-constexpr Sq to_sq(int file, int rank) { return static_cast<Sq>((rank + 2) * stride + file + 2); }
-constexpr int file_of(Sq s) { return s % stride - 2; }
-constexpr int rank_of(Sq s) { return s / stride - 2; }
-inline Square to_square(Sq s) { return Square(file_of(s), rank_of(s)); }
+constexpr Sq to_sq(int file, int rank) {
+    return static_cast<Sq>((rank + 2) * stride + file + 2);
+}
+constexpr int file_of(Sq s) {
+    return s % stride - 2;
+}
+constexpr int rank_of(Sq s) {
+    return s / stride - 2;
+}
+inline Square to_square(Sq s) {
+    return Square(file_of(s), rank_of(s));
+}
 
 // A cell holds 0 (empty), `off_board`, or a piece: the PieceKind in the low nibble and
 // `black_bit` for Black.
 inline constexpr std::uint8_t off_board = 0x80;
 inline constexpr std::uint8_t black_bit = 0x10;
 constexpr std::uint8_t encode(Piece p) {
-    return static_cast<std::uint8_t>(static_cast<int>(p.kind) | (p.seat == Seat::Black ? black_bit : 0));
+    return static_cast<std::uint8_t>(static_cast<int>(p.kind) |
+                                     (p.seat == Seat::Black ? black_bit : 0));
 }
-constexpr PieceKind kind_of(std::uint8_t c) { return static_cast<PieceKind>(c & 0x0F); }
-constexpr Seat seat_of(std::uint8_t c) { return (c & black_bit) ? Seat::Black : Seat::White; }
+constexpr PieceKind kind_of(std::uint8_t c) {
+    return static_cast<PieceKind>(c & 0x0F);
+}
+constexpr Seat seat_of(std::uint8_t c) {
+    return (c & black_bit) ? Seat::Black : Seat::White;
+}
 
 enum MoveFlag : std::uint8_t {
     Capture = 1,

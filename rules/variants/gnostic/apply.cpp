@@ -13,22 +13,33 @@ using chess::file_of;
 using chess::make_sq;
 using chess::rank_of;
 
-Unit& at(State& st, Sq s) { return st.board[static_cast<std::size_t>(s)]; }
+Unit& at(State& st, Sq s) {
+    return st.board[static_cast<std::size_t>(s)];
+}
 
 // Which castling rights a square being vacated, entered or changed takes away.
 std::uint8_t rights_lost(Sq s) {
     switch (s) {
-    case 0: return chess::WhiteLong;
-    case 7: return chess::WhiteShort;
-    case 4: return chess::WhiteShort | chess::WhiteLong;
-    case 56: return chess::BlackLong;
-    case 63: return chess::BlackShort;
-    case 60: return chess::BlackShort | chess::BlackLong;
-    default: return 0;
+    case 0:
+        return chess::WhiteLong;
+    case 7:
+        return chess::WhiteShort;
+    case 4:
+        return chess::WhiteShort | chess::WhiteLong;
+    case 56:
+        return chess::BlackLong;
+    case 63:
+        return chess::BlackShort;
+    case 60:
+        return chess::BlackShort | chess::BlackLong;
+    default:
+        return 0;
     }
 }
 
-void touch(State& st, Sq s) { st.castling &= static_cast<std::uint8_t>(~rights_lost(s)); }
+void touch(State& st, Sq s) {
+    st.castling &= static_cast<std::uint8_t>(~rights_lost(s));
+}
 
 void kill(State& st, Sq s) {
     Unit& u = at(st, s);
@@ -45,10 +56,10 @@ void release_prisoners(State& st, std::vector<Event>& events) {
         const int own_extreme = u.seat == Seat::White ? 4 : 0;
         if (u.imprisoned && st.track == own_extreme) {
             u.imprisoned = false;
-            events.push_back(public_event(EventKind::Special, "the track reached " +
-                                                                  std::string(1, track_letter(st.track)) +
-                                                                  ": the " + unit_name(u) + " on " +
-                                                                  sq_name(s) + " is free again"));
+            events.push_back(
+                public_event(EventKind::Special,
+                             "the track reached " + std::string(1, track_letter(st.track)) +
+                                 ": the " + unit_name(u) + " on " + sq_name(s) + " is free again"));
         }
     }
 }
@@ -105,22 +116,22 @@ void finish_combat(State& st, int winner, std::vector<Event>& events) {
         at(st, att.square).damage += def.banked + def.turn;
         kill(st, def.square);
         land(st, c.move);
-        events.push_back(public_event(EventKind::Special,
-                                      "the " + unit_name(attacker) + " wins the combat on " + where +
-                                          " and kills the " + unit_name(defender)));
+        events.push_back(
+            public_event(EventKind::Special, "the " + unit_name(attacker) + " wins the combat on " +
+                                                 where + " and kills the " + unit_name(defender)));
     } else if (winner == 1) {
         at(st, def.square).damage += att.banked + att.turn;
         kill(st, att.square);
-        events.push_back(public_event(EventKind::Special,
-                                      "the " + unit_name(defender) + " wins the combat on " + where +
-                                          " and kills the attacking " + unit_name(attacker)));
+        events.push_back(public_event(
+            EventKind::Special, "the " + unit_name(defender) + " wins the combat on " + where +
+                                    " and kills the attacking " + unit_name(attacker)));
     } else {
         kill(st, att.square);
         kill(st, def.square);
-        events.push_back(public_event(EventKind::Special, "the combat on " + where +
-                                                               " is a draw: the " + unit_name(attacker) +
-                                                               " and the " + unit_name(defender) +
-                                                               " are both killed"));
+        events.push_back(
+            public_event(EventKind::Special, "the combat on " + where + " is a draw: the " +
+                                                 unit_name(attacker) + " and the " +
+                                                 unit_name(defender) + " are both killed"));
     }
     st.halfmove = 0;
     st.ep = -1;
@@ -144,8 +155,9 @@ chess::Move to_move(const State& st, const Action& a) {
 std::vector<Event> start_combat(State& st, const chess::Move& m, std::vector<Event> events) {
     Combat c;
     c.move = m;
-    c.contested = m.type == chess::MoveType::EnPassant ? (st.side == Seat::White ? m.to - 8 : m.to + 8)
-                                                       : m.to;
+    c.contested = m.type == chess::MoveType::EnPassant
+                      ? (st.side == Seat::White ? m.to - 8 : m.to + 8)
+                      : m.to;
     // Both fighters' hit points are counted on the defender's square (rules-decisions row 2).
     const Tint t = shade(c.contested, st.track);
     auto hp = [&](Sq s) {
@@ -173,7 +185,8 @@ std::vector<Event> play_move(State& st, const Action& a) {
     std::vector<Event> events;
     st.last_from = m.from;
     st.last_to = m.to;
-    const bool attack = at(st, m.to).kind != PieceKind::None || m.type == chess::MoveType::EnPassant;
+    const bool attack =
+        at(st, m.to).kind != PieceKind::None || m.type == chess::MoveType::EnPassant;
     if (attack)
         return start_combat(st, m, std::move(events));
     const bool pawn = a.piece == PieceKind::Pawn;
@@ -190,18 +203,22 @@ std::vector<Event> play_move(State& st, const Action& a) {
     return events;
 }
 
-std::string dice_word(int n) { return std::to_string(n) + (n == 1 ? " die" : " dice"); }
+std::string dice_word(int n) {
+    return std::to_string(n) + (n == 1 ? " die" : " dice");
+}
 
 // Both choices are in: reveal them, roll, and see who reached the target.
 void resolve_round(State& st, RandomSource& rng, std::vector<Event>& events) {
     Combat& c = *st.combat;
-    const std::string where = "combat on " + sq_name(c.contested) + ", round " + std::to_string(c.round);
+    const std::string where =
+        "combat on " + sq_name(c.contested) + ", round " + std::to_string(c.round);
     std::string reveal;
     for (const Fighter& f : c.fighters) {
         if (!f.active)
             continue;
         const Unit& u = st.board[static_cast<std::size_t>(f.square)];
-        reveal += std::string(reveal.empty() ? "" : ", ") + (u.seat == Seat::White ? "White " : "Black ") +
+        reveal += std::string(reveal.empty() ? "" : ", ") +
+                  (u.seat == Seat::White ? "White " : "Black ") +
                   (*f.commit == 0 ? std::string("holds") : "rolls " + dice_word(*f.commit));
     }
     events.push_back(public_event(EventKind::Reveal, where + ": " + reveal));
@@ -215,7 +232,8 @@ void resolve_round(State& st, RandomSource& rng, std::vector<Event>& events) {
             f.banked += f.turn;
             f.turn = 0;
             f.active = false;
-            events.push_back(public_event(EventKind::Roll, where + ": " + who + " holds: " + points_line(f)));
+            events.push_back(
+                public_event(EventKind::Roll, where + ": " + who + " holds: " + points_line(f)));
             continue;
         }
         std::string faces;
@@ -233,9 +251,11 @@ void resolve_round(State& st, RandomSource& rng, std::vector<Event>& events) {
         } else {
             f.turn += sum;
         }
-        events.push_back(public_event(EventKind::Roll, where + ": " + who + " rolls " + faces +
-                                                           (bust ? ", a 1 loses the turn: " : " = " + std::to_string(sum) + ": ") +
-                                                           points_line(f)));
+        events.push_back(public_event(
+            EventKind::Roll,
+            where + ": " + who + " rolls " + faces +
+                (bust ? ", a 1 loses the turn: " : " = " + std::to_string(sum) + ": ") +
+                points_line(f)));
     }
     for (Fighter& f : c.fighters)
         f.commit.reset();
@@ -262,7 +282,9 @@ bool automatic(const State& st, const Fighter& f) {
     return st.policy[index(u.seat)].has_value() || (conventional_value(u.kind) == 1 && f.turn == 0);
 }
 
-int choice_value(const Action& a) { return a.special == code::hold ? 0 : a.number; }
+int choice_value(const Action& a) {
+    return a.special == code::hold ? 0 : a.number;
+}
 
 // Correspondence pace (docs/variants/gnostic.md): a round waits only for choices someone must
 // really make. Whatever is automatic is made as soon as the round needs it; when every choice
@@ -290,13 +312,13 @@ void automatic_choices(State& st, RandomSource& rng, std::vector<Event>& events)
             const Fighter& f = *ready.front();
             const Unit& u = st.board[static_cast<std::size_t>(f.square)];
             const std::string what = *f.commit == 0 ? "hold" : "roll " + std::to_string(*f.commit);
-            events.push_back(private_event(
-                u.seat, EventKind::Note,
-                (st.policy[index(u.seat)] ? "your standing policy chose " + what
-                                          : what + ", the only choice of your " +
-                                                std::string(piece_name(u.kind)) + ",") +
-                    " in the combat on " + sq_name(c.contested) +
-                    "; it is revealed when the other side has chosen"));
+            events.push_back(private_event(u.seat, EventKind::Note,
+                                           (st.policy[index(u.seat)]
+                                                ? "your standing policy chose " + what
+                                                : what + ", the only choice of your " +
+                                                      std::string(piece_name(u.kind)) + ",") +
+                                               " in the combat on " + sq_name(c.contested) +
+                                               "; it is revealed when the other side has chosen"));
             return;
         }
         resolve_round(st, rng, events);
@@ -316,17 +338,19 @@ std::vector<Event> commit(State& st, Seat seat, int choice, RandomSource& rng, b
                                            [](const Fighter& f) { return f.active && !f.commit; });
     if (other_waiting) {
         // Only the chooser hears the number until the other side has chosen too.
-        events.push_back(private_event(seat, EventKind::Note,
-                                       std::string(by_default ? "your standing policy chose " : "you chose ") +
-                                           what + " in the combat on " + sq_name(c.contested) +
-                                           "; it is revealed when the other side has chosen"));
+        events.push_back(
+            private_event(seat, EventKind::Note,
+                          std::string(by_default ? "your standing policy chose " : "you chose ") +
+                              what + " in the combat on " + sq_name(c.contested) +
+                              "; it is revealed when the other side has chosen"));
         return events;
     }
     // `default` may be typed as well as sent by the clock, so this says what chose, not why;
     // the service adds "did not answer in time" when the deadline passed.
     if (by_default)
-        events.push_back(public_event(EventKind::Note, std::string(seat == Seat::White ? "White" : "Black") +
-                                                           "'s standing policy chose " + what));
+        events.push_back(
+            public_event(EventKind::Note, std::string(seat == Seat::White ? "White" : "Black") +
+                                              "'s standing policy chose " + what));
     resolve_round(st, rng, events);
     automatic_choices(st, rng, events);
     return events;
@@ -336,8 +360,8 @@ std::vector<Event> cast(State& st, Seat seat, const Action& a) {
     const Spell s = static_cast<Spell>(a.special - code::spell_base);
     st.spells_used[index(seat)] |= static_cast<std::uint8_t>(1u << static_cast<int>(s));
     std::vector<Event> events;
-    const std::string caster = std::string(seat == Seat::White ? "White" : "Black") + "'s Queen casts " +
-                               std::string(spell_name(s)) + ": ";
+    const std::string caster = std::string(seat == Seat::White ? "White" : "Black") +
+                               "'s Queen casts " + std::string(spell_name(s)) + ": ";
     const Sq from = a.from.valid() ? chess::from_square(a.from) : -1;
     const Sq to = a.to.valid() ? chess::from_square(a.to) : -1;
     st.last_from = from;
@@ -348,14 +372,16 @@ std::vector<Event> cast(State& st, Seat seat, const Action& a) {
         at(st, to) = u;
         at(st, from) = Unit{};
         touch(st, from);
-        events.push_back(public_event(EventKind::Special, caster + "the " + unit_name(u) + " goes from " +
-                                                              sq_name(from) + " to " + sq_name(to)));
+        events.push_back(public_event(EventKind::Special, caster + "the " + unit_name(u) +
+                                                              " goes from " + sq_name(from) +
+                                                              " to " + sq_name(to)));
         break;
     }
     case Spell::Heal:
-        events.push_back(public_event(EventKind::Special, caster + "the " + unit_name(at(st, from)) + " on " +
-                                                              sq_name(from) + " is healed of " +
-                                                              std::to_string(at(st, from).damage) + " damage"));
+        events.push_back(
+            public_event(EventKind::Special, caster + "the " + unit_name(at(st, from)) + " on " +
+                                                 sq_name(from) + " is healed of " +
+                                                 std::to_string(at(st, from).damage) + " damage"));
         at(st, from).damage = 0;
         break;
     case Spell::ShiftTime:
@@ -366,32 +392,34 @@ std::vector<Event> cast(State& st, Seat seat, const Action& a) {
         } else {
             st.direction = -st.direction;
         }
-        events.push_back(public_event(EventKind::Special, caster + "the track stands at " +
-                                                              std::string(1, track_letter(st.track)) +
-                                                              " and now moves toward " +
-                                                              (st.direction < 0 ? "dark (A)" : "light (E)")));
+        events.push_back(public_event(
+            EventKind::Special,
+            caster + "the track stands at " + std::string(1, track_letter(st.track)) +
+                " and now moves toward " + (st.direction < 0 ? "dark (A)" : "light (E)")));
         release_prisoners(st, events);
         break;
     case Spell::Exchange: {
         std::swap(at(st, from), at(st, to));
         touch(st, from);
         touch(st, to);
-        events.push_back(public_event(EventKind::Special, caster + "the " + unit_name(at(st, to)) + " and the " +
-                                                              unit_name(at(st, from)) + " change places (" +
-                                                              sq_name(from) + ", " + sq_name(to) + ")"));
+        events.push_back(
+            public_event(EventKind::Special, caster + "the " + unit_name(at(st, to)) + " and the " +
+                                                 unit_name(at(st, from)) + " change places (" +
+                                                 sq_name(from) + ", " + sq_name(to) + ")"));
         break;
     }
     case Spell::Revive:
         --st.dead[index(seat)][static_cast<std::size_t>(a.piece)];
         at(st, to) = Unit{a.piece, seat, 0, false};
         events.push_back(public_event(EventKind::Special, caster + "the " + unit_name(at(st, to)) +
-                                                              " returns to life on " + sq_name(to)));
+                                                              " returns to life on " +
+                                                              sq_name(to)));
         break;
     case Spell::Imprison:
         at(st, to).imprisoned = true;
         events.push_back(public_event(EventKind::Special,
-                                      caster + "the " + unit_name(at(st, to)) + " on " + sq_name(to) +
-                                          " is imprisoned until the track reaches " +
+                                      caster + "the " + unit_name(at(st, to)) + " on " +
+                                          sq_name(to) + " is imprisoned until the track reaches " +
                                           (at(st, to).seat == Seat::White ? "E" : "A")));
         break;
     }
@@ -411,27 +439,34 @@ std::vector<Event> apply_action(State& st, Seat seat, const Action& a, RandomSou
         return events;
     }
     case ActionKind::Pass: {
-        std::vector<Event> events{public_event(EventKind::Note, std::string(seat == Seat::White ? "White" : "Black") +
-                                                                    " has no move and passes")};
+        std::vector<Event> events{
+            public_event(EventKind::Note, std::string(seat == Seat::White ? "White" : "Black") +
+                                              " has no move and passes")};
         st.ep = -1;
         st.last_from = st.last_to = -1;
         st.halfmove += 1;
         end_turn(st, events);
         return events;
     }
-    case ActionKind::Special: return cast(st, seat, a);
-    case ActionKind::Choice: break;
-    case ActionKind::Drop: return {};
+    case ActionKind::Special:
+        return cast(st, seat, a);
+    case ActionKind::Choice:
+        break;
+    case ActionKind::Drop:
+        return {};
     }
     switch (a.special) {
-    case code::roll: return commit(st, seat, a.number, rng, false);
-    case code::hold: return commit(st, seat, 0, rng, false);
+    case code::roll:
+        return commit(st, seat, a.number, rng, false);
+    case code::hold:
+        return commit(st, seat, 0, rng, false);
     case code::policy:
         st.policy[index(seat)] = Policy{a.number / 1000, a.number % 1000};
-        return {private_event(seat, EventKind::Note,
-                              "your standing policy: roll " + dice_word(a.number / 1000) + ", hold at " +
-                                  std::to_string(a.number % 1000) +
-                                  " points this turn (used when you do not choose before the combat deadline)")};
+        return {private_event(
+            seat, EventKind::Note,
+            "your standing policy: roll " + dice_word(a.number / 1000) + ", hold at " +
+                std::to_string(a.number % 1000) +
+                " points this turn (used when you do not choose before the combat deadline)")};
     case code::policy_off:
         st.policy[index(seat)].reset();
         return {private_event(seat, EventKind::Note,
@@ -442,7 +477,8 @@ std::vector<Event> apply_action(State& st, Seat seat, const Action& a, RandomSou
         const Action chosen = policy_choice(st, seat);
         return commit(st, seat, chosen.special == code::hold ? 0 : chosen.number, rng, true);
     }
-    default: return {};
+    default:
+        return {};
     }
 }
 

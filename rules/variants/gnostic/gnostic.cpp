@@ -102,7 +102,8 @@ std::uint64_t perft_walk(const State& st, int depth, std::uint64_t ply) {
 
 bool is_anytime(const Action& a) {
     return a.kind == ActionKind::Choice &&
-           (a.special == code::policy || a.special == code::policy_off || a.special == code::use_default);
+           (a.special == code::policy || a.special == code::policy_off ||
+            a.special == code::use_default);
 }
 
 class GnosticGame final : public Game {
@@ -177,7 +178,8 @@ public:
         if (key == "policyoff")
             return anytime(code::policy_off);
         if (key == "default")
-            return must_choose_dice(seat) ? std::optional(anytime(code::use_default)) : std::nullopt;
+            return must_choose_dice(seat) ? std::optional(anytime(code::use_default))
+                                          : std::nullopt;
         // A number as written in a canonical text: digits, no leading zero, at most `max`.
         auto number = [&](std::string_view& rest, int max) -> std::optional<int> {
             std::size_t n = 0;
@@ -213,8 +215,9 @@ public:
             if (action.special == code::policy) {
                 const int dice = action.number / 1000, hold = action.number % 1000;
                 if (dice < 1 || dice > 10 || hold < 1 || hold > gnostic::max_hold)
-                    return make_error(ErrorKind::Illegal, "a policy rolls 1 to 10 dice and holds at 1 to " +
-                                                              std::to_string(gnostic::max_hold) + " points");
+                    return make_error(ErrorKind::Illegal,
+                                      "a policy rolls 1 to 10 dice and holds at 1 to " +
+                                          std::to_string(gnostic::max_hold) + " points");
             }
             if (action.special == code::use_default && !must_choose_dice(seat))
                 return make_error(ErrorKind::NotYourTurn,
@@ -273,7 +276,8 @@ public:
     PublicView public_view() const override { return make_public(board(std::nullopt)); }
     SeatView seat_view(Seat seat) const override { return make_private(seat, board(seat)); }
 
-    RuleError explain_illegal(Seat seat, const ActionSyntax& syntax, std::string_view text) const override;
+    RuleError explain_illegal(Seat seat, const ActionSyntax& syntax,
+                              std::string_view text) const override;
     std::optional<RuleError> explain_special(Seat seat, std::string_view text) const override;
 
     std::uint64_t perft(int depth) const override {
@@ -361,16 +365,18 @@ BoardView GnosticGame::board(std::optional<Seat> viewer) const {
         v.deciding.push_back(d.seat);
     v.ply = plies_;
     v.move_number = st_.fullmove;
-    v.notes.push_back(std::string("Track: ") + gnostic::track_letter(st_.track) + ", moving toward " +
-                      (st_.direction < 0 ? "dark (A)" : "light (E)"));
+    v.notes.push_back(std::string("Track: ") + gnostic::track_letter(st_.track) +
+                      ", moving toward " + (st_.direction < 0 ? "dark (A)" : "light (E)"));
     std::string used;
     for (Seat s : {Seat::White, Seat::Black}) {
         std::string names;
         for (int i = 0; i < gnostic::spell_count; ++i)
             if (st_.spells_used[index(s)] & (1u << i))
-                names += (names.empty() ? "" : ", ") + std::string(gnostic::spell_name(static_cast<gnostic::Spell>(i)));
+                names += (names.empty() ? "" : ", ") +
+                         std::string(gnostic::spell_name(static_cast<gnostic::Spell>(i)));
         if (!names.empty())
-            used += (used.empty() ? "" : "; ") + std::string(s == Seat::White ? "White " : "Black ") + names;
+            used += (used.empty() ? "" : "; ") +
+                    std::string(s == Seat::White ? "White " : "Black ") + names;
     }
     if (!used.empty())
         v.notes.push_back("Spells cast: " + used);
@@ -385,13 +391,15 @@ BoardView GnosticGame::board(std::optional<Seat> viewer) const {
                          std::string(piece_name(static_cast<PieceKind>(k))) + (n > 1 ? "s" : "");
         }
         if (!names.empty())
-            killed += (killed.empty() ? "" : "; ") + std::string(s == Seat::White ? "White " : "Black ") + names;
+            killed += (killed.empty() ? "" : "; ") +
+                      std::string(s == Seat::White ? "White " : "Black ") + names;
     }
     if (!killed.empty())
         v.notes.push_back("Killed: " + killed);
     if (st_.combat) {
         const auto& c = *st_.combat;
-        std::string line = "Combat on " + gnostic::sq_name(c.contested) + ", round " + std::to_string(c.round) + ":";
+        std::string line = "Combat on " + gnostic::sq_name(c.contested) + ", round " +
+                           std::to_string(c.round) + ":";
         for (const auto& f : c.fighters) {
             const auto& u = st_.board[static_cast<std::size_t>(f.square)];
             line += " " + gnostic::unit_name(u) + " " + std::to_string(f.banked) + " banked + " +
@@ -400,14 +408,15 @@ BoardView GnosticGame::board(std::optional<Seat> viewer) const {
                     (&f == &c.fighters[0] ? ";" : "");
             // A seat sees its own hidden choice; the channel only sees that one was made.
             if (viewer && u.seat == *viewer && f.commit)
-                line += std::string(" your choice: ") + (*f.commit == 0 ? "hold" : "roll " + std::to_string(*f.commit));
+                line += std::string(" your choice: ") +
+                        (*f.commit == 0 ? "hold" : "roll " + std::to_string(*f.commit));
         }
         v.notes.push_back(line);
     }
     if (viewer) {
         const auto& p = st_.policy[index(*viewer)];
-        v.notes.push_back(p ? "Your standing policy: roll " + std::to_string(p->dice) + ", hold at " +
-                                  std::to_string(p->hold)
+        v.notes.push_back(p ? "Your standing policy: roll " + std::to_string(p->dice) +
+                                  ", hold at " + std::to_string(p->hold)
                             : "Your standing policy: none (the fallback rolls " +
                                   std::to_string(gnostic::policy_dice_fallback) + ", holds at " +
                                   std::to_string(gnostic::policy_hold_fallback) + ")");
@@ -415,7 +424,8 @@ BoardView GnosticGame::board(std::optional<Seat> viewer) const {
     return v;
 }
 
-RuleError GnosticGame::explain_illegal(Seat seat, const ActionSyntax& syntax, std::string_view text) const {
+RuleError GnosticGame::explain_illegal(Seat seat, const ActionSyntax& syntax,
+                                       std::string_view text) const {
     const std::string t(text);
     if (st_.combat)
         return make_error(ErrorKind::Illegal,
@@ -423,7 +433,8 @@ RuleError GnosticGame::explain_illegal(Seat seat, const ActionSyntax& syntax, st
                               gnostic::sq_name(st_.combat->contested) +
                               "; choose your dice with roll N or hold");
     if (seat != st_.side)
-        return make_error(ErrorKind::NotYourTurn, "it is " + std::string(seat_name(st_.side)) + "'s move");
+        return make_error(ErrorKind::NotYourTurn,
+                          "it is " + std::string(seat_name(st_.side)) + "'s move");
     if (syntax.castle != 0)
         return make_error(ErrorKind::Illegal,
                           t + " is not possible: castling needs the king and that rook unmoved and "
@@ -438,7 +449,8 @@ RuleError GnosticGame::explain_illegal(Seat seat, const ActionSyntax& syntax, st
             occ |= chess::bb(s);
     for (chess::Sq s = 0; s < 64; ++s) {
         const auto& u = st_.board[static_cast<std::size_t>(s)];
-        if (!u.imprisoned || u.seat != seat || (syntax.piece != PieceKind::None && u.kind != syntax.piece))
+        if (!u.imprisoned || u.seat != seat ||
+            (syntax.piece != PieceKind::None && u.kind != syntax.piece))
             continue;
         if ((syntax.from_file >= 0 && chess::file_of(s) != syntax.from_file) ||
             (syntax.from_rank >= 0 && chess::rank_of(s) != syntax.from_rank))
@@ -447,15 +459,16 @@ RuleError GnosticGame::explain_illegal(Seat seat, const ActionSyntax& syntax, st
         if (u.kind == PieceKind::Pawn)
             reach |= chess::bb(seat == Seat::White ? s + 8 : s - 8);
         if (reach & chess::bb(to))
-            return make_error(ErrorKind::Illegal,
-                              t + " is not possible: the " + std::string(piece_name(u.kind)) + " on " +
-                                  gnostic::sq_name(s) + " is imprisoned until the track reaches " +
-                                  (seat == Seat::White ? "E" : "A"));
+            return make_error(ErrorKind::Illegal, t + " is not possible: the " +
+                                                      std::string(piece_name(u.kind)) + " on " +
+                                                      gnostic::sq_name(s) +
+                                                      " is imprisoned until the track reaches " +
+                                                      (seat == Seat::White ? "E" : "A"));
     }
     if (target.kind != PieceKind::None && target.seat == seat)
-        return make_error(ErrorKind::Illegal,
-                          t + " is not possible: your own " + std::string(piece_name(target.kind)) +
-                              " stands on " + syntax.to.name());
+        return make_error(ErrorKind::Illegal, t + " is not possible: your own " +
+                                                  std::string(piece_name(target.kind)) +
+                                                  " stands on " + syntax.to.name());
     return Game::explain_illegal(seat, syntax, text);
 }
 
@@ -475,21 +488,26 @@ std::optional<RuleError> GnosticGame::explain_special(Seat seat, std::string_vie
     static const std::regex squares(R"(^([nbrqp]?[a-h][1-8]){1,2}$)");
     static const std::regex number(R"(^[0-9]{1,3}$)");
     static const std::regex policy(R"(^(roll[0-9]{1,3}hold[0-9]{1,4}|off)$)");
-    const bool shaped = word == "roll" ? std::regex_match(rest, number)
+    const bool shaped = word == "roll"     ? std::regex_match(rest, number)
                         : word == "policy" ? std::regex_match(rest, policy)
-                        : word == "shift" ? rest == "time"
-                        : word == "hold" || word == "pass" || word == "default" ? rest.empty()
-                                                                              : std::regex_match(rest, squares);
+                        : word == "shift"  ? rest == "time"
+                        : word == "hold" || word == "pass" || word == "default"
+                            ? rest.empty()
+                            : std::regex_match(rest, squares);
     if (!shaped)
         return std::nullopt;
-    auto illegal = [&](const std::string& why) { return make_error(ErrorKind::Illegal, t + " is not possible: " + why); };
+    auto illegal = [&](const std::string& why) {
+        return make_error(ErrorKind::Illegal, t + " is not possible: " + why);
+    };
     const auto mine = index(seat);
     if (word == "policy")
-        return illegal("a policy is written policy roll N hold T, with N from 1 to 10 dice and T from 1 to " +
-                       std::to_string(gnostic::max_hold) + " points, or policy off");
+        return illegal(
+            "a policy is written policy roll N hold T, with N from 1 to 10 dice and T from 1 to " +
+            std::to_string(gnostic::max_hold) + " points, or policy off");
     if (word == "default")
-        return illegal("default lets your standing policy choose your dice in a combat, and you have no "
-                       "dice to choose now");
+        return illegal(
+            "default lets your standing policy choose your dice in a combat, and you have no "
+            "dice to choose now");
     if (word == "roll" || word == "hold") {
         if (!st_.combat)
             return illegal(word + " answers the dice of a combat, and no combat is being fought");
@@ -498,12 +516,13 @@ std::optional<RuleError> GnosticGame::explain_special(Seat seat, std::string_vie
             if (u.seat != seat)
                 continue;
             if (!f.active)
-                return illegal("your " + std::string(piece_name(u.kind)) + "'s turn in this combat is over");
+                return illegal("your " + std::string(piece_name(u.kind)) +
+                               "'s turn in this combat is over");
             if (f.commit)
                 return illegal("you have chosen already in this round");
             if (word == "hold")
-                return illegal("hold banks this turn's points, and your " + std::string(piece_name(u.kind)) +
-                               " has none yet: roll first");
+                return illegal("hold banks this turn's points, and your " +
+                               std::string(piece_name(u.kind)) + " has none yet: roll first");
             const int cv = gnostic::conventional_value(u.kind);
             return illegal("your " + std::string(piece_name(u.kind)) + " rolls 1" +
                            (cv > 1 ? " to " + std::to_string(cv) + " dice" : " die"));
@@ -516,7 +535,8 @@ std::optional<RuleError> GnosticGame::explain_special(Seat seat, std::string_vie
         {"teleport", gnostic::Spell::Teleport}, {"heal", gnostic::Spell::Heal},
         {"shift", gnostic::Spell::ShiftTime},   {"exchange", gnostic::Spell::Exchange},
         {"revive", gnostic::Spell::Revive},     {"imprison", gnostic::Spell::Imprison}};
-    auto known = std::find_if(spells.begin(), spells.end(), [&](const auto& k) { return k.first == word; });
+    auto known =
+        std::find_if(spells.begin(), spells.end(), [&](const auto& k) { return k.first == word; });
     if (known == spells.end())
         return std::nullopt;
     const gnostic::Spell spell = known->second;
@@ -525,7 +545,8 @@ std::optional<RuleError> GnosticGame::explain_special(Seat seat, std::string_vie
         return illegal("a combat is being fought on " + gnostic::sq_name(st_.combat->contested) +
                        "; spells wait until it is over");
     if (seat != st_.side)
-        return make_error(ErrorKind::NotYourTurn, "it is " + std::string(seat_name(st_.side)) + "'s move");
+        return make_error(ErrorKind::NotYourTurn,
+                          "it is " + std::string(seat_name(st_.side)) + "'s move");
     if (st_.spells_used[mine] & (1u << static_cast<int>(spell)))
         return illegal("you cast " + name + " already (each spell once per game)");
     bool caster = false;
@@ -543,28 +564,35 @@ std::optional<RuleError> GnosticGame::explain_special(Seat seat, std::string_vie
             listed += (i == 0 ? ": " : i + 1 == open.size() ? " or " : ", ") + open[i];
     switch (spell) {
     case gnostic::Spell::Teleport:
-        return illegal("Teleport moves one of your pieces that is not imprisoned to an empty square "
-                       "(a pawn not onto rank 1 or 8), written Teleport b1-e5");
+        return illegal(
+            "Teleport moves one of your pieces that is not imprisoned to an empty square "
+            "(a pawn not onto rank 1 or 8), written Teleport b1-e5");
     case gnostic::Spell::Heal:
         if (open.empty())
             return illegal("Heal needs a damaged piece of yours, and none is damaged");
         return illegal("Heal needs a damaged piece of yours" + listed);
-    case gnostic::Spell::ShiftTime: return illegal("write it Shift Time");
+    case gnostic::Spell::ShiftTime:
+        return illegal("write it Shift Time");
     case gnostic::Spell::Exchange:
-        return illegal("Exchange swaps two pieces on the board that are not imprisoned and not alike (same "
-                       "kind and side), putting no pawn on rank 1 or 8; written Exchange e4-d5");
+        return illegal(
+            "Exchange swaps two pieces on the board that are not imprisoned and not alike (same "
+            "kind and side), putting no pawn on rank 1 or 8; written Exchange e4-d5");
     case gnostic::Spell::Revive: {
         bool any_dead = false;
         for (std::size_t k = 0; k < st_.dead[mine].size(); ++k)
-            any_dead = any_dead || (st_.dead[mine][k] > 0 && static_cast<PieceKind>(k) != PieceKind::King);
+            any_dead =
+                any_dead || (st_.dead[mine][k] > 0 && static_cast<PieceKind>(k) != PieceKind::King);
         if (!any_dead)
             return illegal("Revive brings back a killed piece of yours, and none has been killed");
         if (open.empty())
-            return illegal("Revive puts a killed piece on an empty square next to your Queen, and none is free");
-        return illegal("Revive puts a killed piece of yours on an empty square next to your Queen" + listed);
+            return illegal("Revive puts a killed piece on an empty square next to your Queen, and "
+                           "none is free");
+        return illegal("Revive puts a killed piece of yours on an empty square next to your Queen" +
+                       listed);
     }
     case gnostic::Spell::Imprison:
-        return illegal("Imprison needs an enemy piece that is not imprisoned already, written Imprison f6");
+        return illegal(
+            "Imprison needs an enemy piece that is not imprisoned already, written Imprison f6");
     }
     return std::nullopt;
 }

@@ -35,10 +35,10 @@ std::string_view spell_name(Spell s); // "Teleport", "Shift Time", ...
 
 // Action::special codes. Spells are Special actions, the rest Choices.
 namespace code {
-inline constexpr std::uint8_t spell_base = 1;  // spell_base + Spell
-inline constexpr std::uint8_t roll = 10;       // number = dice
+inline constexpr std::uint8_t spell_base = 1; // spell_base + Spell
+inline constexpr std::uint8_t roll = 10;      // number = dice
 inline constexpr std::uint8_t hold = 11;
-inline constexpr std::uint8_t policy = 20;     // number = dice * 1000 + hold threshold
+inline constexpr std::uint8_t policy = 20; // number = dice * 1000 + hold threshold
 inline constexpr std::uint8_t policy_off = 21;
 inline constexpr std::uint8_t use_default = 22;
 } // namespace code
@@ -60,7 +60,7 @@ struct Fighter {
     Sq square = 0;
     int target = 0; // points needed: the opponent's effective HP at the start of the combat
     int banked = 0;
-    int turn = 0;   // points rolled this turn, lost on any 1
+    int turn = 0; // points rolled this turn, lost on any 1
     bool active = true;
     std::optional<int> commit;
     bool operator==(const Fighter&) const = default;
@@ -68,8 +68,8 @@ struct Fighter {
 
 // A capture attempt being fought out. fighters[0] is the attacker (the mover's piece).
 struct Combat {
-    chess::Move move;          // the attacking move, made when the attacker wins
-    Sq contested = 0;          // the defender's square (the passed pawn for en passant)
+    chess::Move move; // the attacking move, made when the attacker wins
+    Sq contested = 0; // the defender's square (the passed pawn for en passant)
     std::array<Fighter, 2> fighters;
     int round = 1;
     bool operator==(const Combat&) const = default;
@@ -82,10 +82,11 @@ struct State {
     int ep = -1;
     int halfmove = 0;
     int fullmove = 1;
-    int track = 2;     // 0 = A (100% dark) .. 4 = E (100% light)
-    int direction = -1; // -1 toward A (dark), +1 toward E (light)
+    int track = 2;                             // 0 = A (100% dark) .. 4 = E (100% light)
+    int direction = -1;                        // -1 toward A (dark), +1 toward E (light)
     std::array<std::uint8_t, 2> spells_used{}; // bit per Spell
-    std::array<std::array<std::uint8_t, 7>, 2> dead{}; // killed pieces per seat and kind (Pawn..King)
+    std::array<std::array<std::uint8_t, 7>, 2>
+        dead{}; // killed pieces per seat and kind (Pawn..King)
     std::optional<Combat> combat;
     std::array<std::optional<Policy>, 2> policy;
     Sq last_from = -1;
@@ -96,7 +97,9 @@ struct State {
 char square_kind(Sq s);
 // The shade of `s` with the track at `track` (0..4).
 Tint shade(Sq s, int track);
-inline constexpr char track_letter(int track) { return static_cast<char>('A' + track); }
+inline constexpr char track_letter(int track) {
+    return static_cast<char>('A' + track);
+}
 // Conventional value: P 1, N 3, B 3, R 5, Q 9, K 10; 0 for None.
 int conventional_value(PieceKind k);
 // Full hit points of a piece of `seat` on a square of tint `t`: 10 x CV x the multiplier of the
@@ -130,6 +133,8 @@ std::string position_key(const State& st);
 
 // Names: "White knight", "e5".
 std::string unit_name(const Unit& u);
-inline std::string sq_name(Sq s) { return chess::to_square(s).name(); }
+inline std::string sq_name(Sq s) {
+    return chess::to_square(s).name();
+}
 
 } // namespace ghostpost::rules::gnostic

@@ -29,8 +29,8 @@ constexpr const char* square_map[8] = {
     "B*B**W*W", // rank 1
 };
 
-constexpr std::array<Tint, 5> track_tints{Tint::Dark100, Tint::Dark75, Tint::Neutral,
-                                          Tint::Light75, Tint::Light100};
+constexpr std::array<Tint, 5> track_tints{Tint::Dark100, Tint::Dark75, Tint::Neutral, Tint::Light75,
+                                          Tint::Light100};
 
 bool pawn_may_stand(PieceKind k, Sq s) {
     return k != PieceKind::Pawn || (rank_of(s) != 0 && rank_of(s) != 7);
@@ -46,7 +46,9 @@ Bitboard occupancy(const State& st, std::optional<Seat> seat = std::nullopt) {
     return b;
 }
 
-const Unit& at(const State& st, Sq s) { return st.board[static_cast<std::size_t>(s)]; }
+const Unit& at(const State& st, Sq s) {
+    return st.board[static_cast<std::size_t>(s)];
+}
 
 bool has_caster(const State& st, Seat seat) {
     for (const Unit& u : st.board)
@@ -82,7 +84,8 @@ void add_moves(const State& st, std::vector<Action>& out) {
     const int start_rank = us == Seat::White ? 1 : 6;
     auto pawn_to = [&](Sq from, Sq to) {
         if (rank_of(to) == last_rank) {
-            for (PieceKind p : {PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight})
+            for (PieceKind p :
+                 {PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight})
                 out.push_back(move_action(st, from, to, p));
         } else {
             out.push_back(move_action(st, from, to));
@@ -132,7 +135,9 @@ void add_spells(const State& st, std::vector<Action>& out) {
     const Seat us = st.side;
     if (!has_caster(st, us))
         return;
-    auto unused = [&](Spell s) { return !(st.spells_used[index(us)] & (1u << static_cast<int>(s))); };
+    auto unused = [&](Spell s) {
+        return !(st.spells_used[index(us)] & (1u << static_cast<int>(s)));
+    };
     if (unused(Spell::Teleport)) {
         for (Sq from = 0; from < 64; ++from) {
             const Unit& u = at(st, from);
@@ -242,8 +247,9 @@ std::string san(const State& st, const Action& a, const std::vector<Action>& leg
     const Sq to = chess::from_square(a.to);
     if (a.piece == PieceKind::King && std::abs(file_of(from) - file_of(to)) == 2)
         return file_of(to) == 6 ? "O-O" : "O-O-O";
-    const bool capture = at(st, to).kind != PieceKind::None ||
-                         (a.piece == PieceKind::Pawn && to == st.ep && file_of(from) != file_of(to));
+    const bool capture =
+        at(st, to).kind != PieceKind::None ||
+        (a.piece == PieceKind::Pawn && to == st.ep && file_of(from) != file_of(to));
     std::string out;
     if (a.piece == PieceKind::Pawn) {
         if (capture)
@@ -252,7 +258,8 @@ std::string san(const State& st, const Action& a, const std::vector<Action>& leg
         out += piece_letter(a.piece);
         bool same_file = false, same_rank = false, other = false;
         for (const Action& b : legal) {
-            if (b.kind != ActionKind::Move || b.piece != a.piece || b.to != a.to || b.from == a.from)
+            if (b.kind != ActionKind::Move || b.piece != a.piece || b.to != a.to ||
+                b.from == a.from)
                 continue;
             other = true;
             same_file = same_file || b.from.file == a.from.file;
@@ -281,35 +288,53 @@ std::string san(const State& st, const Action& a, const std::vector<Action>& leg
 
 std::string_view spell_name(Spell s) {
     switch (s) {
-    case Spell::Teleport: return "Teleport";
-    case Spell::Heal: return "Heal";
-    case Spell::ShiftTime: return "Shift Time";
-    case Spell::Exchange: return "Exchange";
-    case Spell::Revive: return "Revive";
-    case Spell::Imprison: return "Imprison";
+    case Spell::Teleport:
+        return "Teleport";
+    case Spell::Heal:
+        return "Heal";
+    case Spell::ShiftTime:
+        return "Shift Time";
+    case Spell::Exchange:
+        return "Exchange";
+    case Spell::Revive:
+        return "Revive";
+    case Spell::Imprison:
+        return "Imprison";
     }
     return "";
 }
 
-char square_kind(Sq s) { return square_map[7 - rank_of(s)][file_of(s)]; }
+char square_kind(Sq s) {
+    return square_map[7 - rank_of(s)][file_of(s)];
+}
 
 Tint shade(Sq s, int track) {
     switch (square_kind(s)) {
-    case 'W': return Tint::Light100;
-    case 'B': return Tint::Dark100;
-    default: return track_tints[static_cast<std::size_t>(track)];
+    case 'W':
+        return Tint::Light100;
+    case 'B':
+        return Tint::Dark100;
+    default:
+        return track_tints[static_cast<std::size_t>(track)];
     }
 }
 
 int conventional_value(PieceKind k) {
     switch (k) {
-    case PieceKind::Pawn: return 1;
-    case PieceKind::Knight: return 3;
-    case PieceKind::Bishop: return 3;
-    case PieceKind::Rook: return 5;
-    case PieceKind::Queen: return 9;
-    case PieceKind::King: return 10;
-    default: return 0;
+    case PieceKind::Pawn:
+        return 1;
+    case PieceKind::Knight:
+        return 3;
+    case PieceKind::Bishop:
+        return 3;
+    case PieceKind::Rook:
+        return 5;
+    case PieceKind::Queen:
+        return 9;
+    case PieceKind::King:
+        return 10;
+    default:
+        return 0;
     }
 }
 
@@ -317,11 +342,20 @@ int full_hp(PieceKind k, Seat seat, Tint t) {
     // The multiplier in quarters, from the light side's point of view; the dark side mirrors it.
     int quarters = 4;
     switch (t) {
-    case Tint::Light100: quarters = 8; break;
-    case Tint::Light75: quarters = 6; break;
-    case Tint::Dark75: quarters = 3; break;
-    case Tint::Dark100: quarters = 2; break;
-    default: break;
+    case Tint::Light100:
+        quarters = 8;
+        break;
+    case Tint::Light75:
+        quarters = 6;
+        break;
+    case Tint::Dark75:
+        quarters = 3;
+        break;
+    case Tint::Dark100:
+        quarters = 2;
+        break;
+    default:
+        break;
     }
     if (seat == Seat::Black && quarters != 4)
         quarters = quarters == 8 ? 2 : quarters == 6 ? 3 : quarters == 3 ? 6 : 8;
@@ -334,7 +368,8 @@ int effective_hp(const State& st, Sq s) {
 }
 
 std::string unit_name(const Unit& u) {
-    return std::string(u.seat == Seat::White ? "White " : "Black ") + std::string(piece_name(u.kind));
+    return std::string(u.seat == Seat::White ? "White " : "Black ") +
+           std::string(piece_name(u.kind));
 }
 
 std::vector<Decision> decisions(const State& st) {
@@ -347,12 +382,12 @@ std::vector<Decision> decisions(const State& st) {
             continue;
         const Unit& u = at(st, f.square);
         const int cv = conventional_value(u.kind);
-        std::string what = "choose by direct message the dice of their " +
-                           std::string(piece_name(u.kind)) + " in the combat on " +
-                           sq_name(c.contested) + ": roll 1" + (cv > 1 ? " to roll " + std::to_string(cv) : "") +
-                           (f.turn > 0 ? ", or hold" : "") + " (it has " + std::to_string(f.banked) +
-                           " banked + " + std::to_string(f.turn) + " this turn of " +
-                           std::to_string(f.target) + ")";
+        std::string what =
+            "choose by direct message the dice of their " + std::string(piece_name(u.kind)) +
+            " in the combat on " + sq_name(c.contested) + ": roll 1" +
+            (cv > 1 ? " to roll " + std::to_string(cv) : "") + (f.turn > 0 ? ", or hold" : "") +
+            " (it has " + std::to_string(f.banked) + " banked + " + std::to_string(f.turn) +
+            " this turn of " + std::to_string(f.target) + ")";
         out.push_back(Decision{u.seat, std::move(what)});
     }
     return out;
@@ -388,26 +423,35 @@ std::vector<Action> legal_actions(const State& st, Seat seat) {
 
 std::string action_text(const State& st, const Action& a, const std::vector<Action>& legal) {
     switch (a.kind) {
-    case ActionKind::Move: return san(st, a, legal);
-    case ActionKind::Pass: return "pass";
+    case ActionKind::Move:
+        return san(st, a, legal);
+    case ActionKind::Pass:
+        return "pass";
     case ActionKind::Choice:
         if (a.special == code::roll)
             return "roll " + std::to_string(a.number);
         if (a.special == code::hold)
             return "hold";
         return anytime_text(a);
-    case ActionKind::Special: break;
-    case ActionKind::Drop: return "?";
+    case ActionKind::Special:
+        break;
+    case ActionKind::Drop:
+        return "?";
     }
     const Spell s = static_cast<Spell>(a.special - code::spell_base);
     std::string out(spell_name(s));
     switch (s) {
     case Spell::Teleport:
-    case Spell::Exchange: return out + " " + a.from.name() + "-" + a.to.name();
-    case Spell::Heal: return out + " " + a.from.name();
-    case Spell::ShiftTime: return out;
-    case Spell::Revive: return out + " " + piece_letter(a.piece) + a.to.name();
-    case Spell::Imprison: return out + " " + a.to.name();
+    case Spell::Exchange:
+        return out + " " + a.from.name() + "-" + a.to.name();
+    case Spell::Heal:
+        return out + " " + a.from.name();
+    case Spell::ShiftTime:
+        return out;
+    case Spell::Revive:
+        return out + " " + piece_letter(a.piece) + a.to.name();
+    case Spell::Imprison:
+        return out + " " + a.to.name();
     }
     return out;
 }
@@ -514,11 +558,13 @@ std::string read_fen(State& st, std::string_view fen) {
         } else if (c >= '1' && c <= '8') {
             file += c - '0';
         } else {
-            const PieceKind k = piece_from_letter(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+            const PieceKind k =
+                piece_from_letter(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
             if (conventional_value(k) == 0 || file > 7)
                 return std::string("cannot read '") + c + "' in the placement";
             out.board[static_cast<std::size_t>(make_sq(file, rank))] =
-                Unit{k, std::isupper(static_cast<unsigned char>(c)) ? Seat::White : Seat::Black, 0, false};
+                Unit{k, std::isupper(static_cast<unsigned char>(c)) ? Seat::White : Seat::Black, 0,
+                     false};
             ++file;
         }
         if (file > 8)
@@ -541,8 +587,11 @@ std::string read_fen(State& st, std::string_view fen) {
     out.side = side == "w" ? Seat::White : Seat::Black;
     if (castling != "-") {
         for (char c : castling) {
-            const auto bit = c == 'K' ? chess::WhiteShort : c == 'Q' ? chess::WhiteLong
-                           : c == 'k' ? chess::BlackShort : c == 'q' ? chess::BlackLong : 0;
+            const auto bit = c == 'K'   ? chess::WhiteShort
+                             : c == 'Q' ? chess::WhiteLong
+                             : c == 'k' ? chess::BlackShort
+                             : c == 'q' ? chess::BlackLong
+                                        : 0;
             if (bit == 0)
                 return std::string("cannot read castling right '") + c + "'";
             out.castling |= static_cast<std::uint8_t>(bit);
@@ -575,7 +624,8 @@ std::string read_fen(State& st, std::string_view fen) {
         const auto eq = field.find('=');
         const std::string key = field.substr(0, eq), value = field.substr(eq + 1);
         if (key == "track") {
-            if (value.size() != 2 || value[0] < 'A' || value[0] > 'E' || (value[1] != 'd' && value[1] != 'l'))
+            if (value.size() != 2 || value[0] < 'A' || value[0] > 'E' ||
+                (value[1] != 'd' && value[1] != 'l'))
                 return "track= needs a position A-E and a direction d or l, like track=Cd";
             out.track = value[0] - 'A';
             out.direction = value[1] == 'd' ? -1 : 1;
@@ -606,7 +656,8 @@ std::string read_fen(State& st, std::string_view fen) {
             for (const std::string& item : split(value, ',')) {
                 const auto colon = item.find(':');
                 auto sq = parse_square(item.substr(0, colon));
-                if (!sq || out.board[static_cast<std::size_t>(chess::from_square(*sq))].kind == PieceKind::None)
+                if (!sq || out.board[static_cast<std::size_t>(chess::from_square(*sq))].kind ==
+                               PieceKind::None)
                     return key + "= names " + item + ", which is not a square with a piece";
                 Unit& u = out.board[static_cast<std::size_t>(chess::from_square(*sq))];
                 if (key == "jail") {
@@ -652,10 +703,14 @@ std::string write_fen(const State& st) {
     }
     out += st.side == Seat::White ? " w " : " b ";
     std::string castle;
-    if (st.castling & chess::WhiteShort) castle += 'K';
-    if (st.castling & chess::WhiteLong) castle += 'Q';
-    if (st.castling & chess::BlackShort) castle += 'k';
-    if (st.castling & chess::BlackLong) castle += 'q';
+    if (st.castling & chess::WhiteShort)
+        castle += 'K';
+    if (st.castling & chess::WhiteLong)
+        castle += 'Q';
+    if (st.castling & chess::BlackShort)
+        castle += 'k';
+    if (st.castling & chess::BlackLong)
+        castle += 'q';
     out += castle.empty() ? "-" : castle;
     out += ' ' + (st.ep >= 0 ? sq_name(st.ep) : "-");
     out += ' ' + std::to_string(st.halfmove) + ' ' + std::to_string(st.fullmove);
@@ -679,7 +734,8 @@ std::string write_fen(const State& st) {
         for (int i = 0; i < 2; ++i) {
             std::string letters;
             for (std::size_t k = 1; k < 7; ++k)
-                letters += std::string(st.dead[static_cast<std::size_t>(i)][k], piece_letter(static_cast<PieceKind>(k)));
+                letters += std::string(st.dead[static_cast<std::size_t>(i)][k],
+                                       piece_letter(static_cast<PieceKind>(k)));
             out += (letters.empty() ? "-" : letters) + (i == 0 ? "/" : "");
         }
     }

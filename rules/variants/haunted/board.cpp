@@ -14,8 +14,12 @@ using chess::pop_lsb;
 using chess::rank_of;
 using chess::tables;
 
-constexpr std::size_t k(PieceKind kind) { return static_cast<std::size_t>(kind); }
-constexpr std::size_t u(Sq s) { return static_cast<std::size_t>(s); }
+constexpr std::size_t k(PieceKind kind) {
+    return static_cast<std::size_t>(kind);
+}
+constexpr std::size_t u(Sq s) {
+    return static_cast<std::size_t>(s);
+}
 
 constexpr PieceKind rebirth_kinds[] = {PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop,
                                        PieceKind::Knight};
@@ -23,13 +27,20 @@ constexpr PieceKind rebirth_kinds[] = {PieceKind::Queen, PieceKind::Rook, PieceK
 // Which castling rights a move touching this square takes away.
 std::uint8_t rights_lost(Sq s) {
     switch (s) {
-    case 0: return 2;
-    case 4: return 3;
-    case 7: return 1;
-    case 56: return 8;
-    case 60: return 12;
-    case 63: return 4;
-    default: return 0;
+    case 0:
+        return 2;
+    case 4:
+        return 3;
+    case 7:
+        return 1;
+    case 56:
+        return 8;
+    case 60:
+        return 12;
+    case 63:
+        return 4;
+    default:
+        return 0;
     }
 }
 
@@ -38,13 +49,26 @@ Piece piece_of_char(char c) {
     const char up = white ? c : static_cast<char>(c - 'a' + 'A');
     PieceKind kind = PieceKind::None;
     switch (up) {
-    case 'P': kind = PieceKind::Pawn; break;
-    case 'N': kind = PieceKind::Knight; break;
-    case 'B': kind = PieceKind::Bishop; break;
-    case 'R': kind = PieceKind::Rook; break;
-    case 'Q': kind = PieceKind::Queen; break;
-    case 'K': kind = PieceKind::King; break;
-    default: break;
+    case 'P':
+        kind = PieceKind::Pawn;
+        break;
+    case 'N':
+        kind = PieceKind::Knight;
+        break;
+    case 'B':
+        kind = PieceKind::Bishop;
+        break;
+    case 'R':
+        kind = PieceKind::Rook;
+        break;
+    case 'Q':
+        kind = PieceKind::Queen;
+        break;
+    case 'K':
+        kind = PieceKind::King;
+        break;
+    default:
+        break;
     }
     return Piece{kind, white ? Seat::White : Seat::Black};
 }
@@ -54,7 +78,9 @@ char char_of(Piece p) {
     return p.seat == Seat::White ? c : static_cast<char>(c - 'A' + 'a');
 }
 
-int last_rank(Seat s) { return s == Seat::White ? 7 : 0; }
+int last_rank(Seat s) {
+    return s == Seat::White ? 7 : 0;
+}
 
 std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
     h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
@@ -65,12 +91,18 @@ std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
 
 int hierarchy(PieceKind kind) {
     switch (kind) {
-    case PieceKind::Queen: return 5;
-    case PieceKind::Rook: return 4;
-    case PieceKind::Bishop: return 3;
-    case PieceKind::Knight: return 2;
-    case PieceKind::Pawn: return 1;
-    default: return 0;
+    case PieceKind::Queen:
+        return 5;
+    case PieceKind::Rook:
+        return 4;
+    case PieceKind::Bishop:
+        return 3;
+    case PieceKind::Knight:
+        return 2;
+    case PieceKind::Pawn:
+        return 1;
+    default:
+        return 0;
     }
 }
 
@@ -202,7 +234,9 @@ std::string Board::set_fen(std::string_view text) {
         }
     }
     // Rights only stay where the king and rook still stand at home.
-    auto home = [&](Sq s, PieceKind kind, Seat seat) { return fresh.living(s) == Piece{kind, seat}; };
+    auto home = [&](Sq s, PieceKind kind, Seat seat) {
+        return fresh.living(s) == Piece{kind, seat};
+    };
     if (!home(4, PieceKind::King, Seat::White) || !home(7, PieceKind::Rook, Seat::White))
         fresh.castling_ &= static_cast<std::uint8_t>(~1u);
     if (!home(4, PieceKind::King, Seat::White) || !home(0, PieceKind::Rook, Seat::White))
@@ -325,7 +359,11 @@ void Board::add_spirit_moves(Sq from, Bitboard invoked_here, MoveBuf& out) const
     const Bitboard prey = living_of(opponent(us)) & ~live_kind_[k(PieceKind::King)];
     const bool can_capture = (invoked_here & bb(from)) != 0;
     auto push = [&](Sq to) {
-        HMove m{static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to), Layer::Spirit, false, false,
+        HMove m{static_cast<std::uint8_t>(from),
+                static_cast<std::uint8_t>(to),
+                Layer::Spirit,
+                false,
+                false,
                 PieceKind::None};
         if (sp.kind == PieceKind::Pawn && rank_of(to) == last_rank(us)) {
             // New life needs the arrival square invoked; a spirit pawn that loses a
@@ -370,14 +408,14 @@ void Board::generate_pseudo(MoveBuf& out) const {
     const Bitboard occ = occupied();
     const Bitboard prey = living_of(them) & ~live_kind_[k(PieceKind::King)];
     auto add = [&](Sq from, Sq to, bool ep = false, bool castle = false) {
-        out.push(HMove{static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to), Layer::Living, ep,
-                       castle, PieceKind::None});
+        out.push(HMove{static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to),
+                       Layer::Living, ep, castle, PieceKind::None});
     };
     auto add_pawn = [&](Sq from, Sq to) {
         if (rank_of(to) == last_rank(us)) {
             for (PieceKind kind : rebirth_kinds)
-                out.push(HMove{static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to), Layer::Living,
-                               false, false, kind});
+                out.push(HMove{static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to),
+                               Layer::Living, false, false, kind});
         } else {
             add(from, to);
         }
@@ -406,9 +444,11 @@ void Board::generate_pseudo(MoveBuf& out) const {
     // king may not start in or pass through an attacked square (its landing square is checked
     // by legality like any move).
     const Sq base = us == Seat::White ? 0 : 56;
-    const std::uint8_t short_right = us == Seat::White ? 1 : 4, long_right = us == Seat::White ? 2 : 8;
+    const std::uint8_t short_right = us == Seat::White ? 1 : 4,
+                       long_right = us == Seat::White ? 2 : 8;
     if ((castling_ & (short_right | long_right)) && !in_check(us)) {
-        if ((castling_ & short_right) && !(occ & (bb(base + 5) | bb(base + 6))) && !attacked(base + 5, them))
+        if ((castling_ & short_right) && !(occ & (bb(base + 5) | bb(base + 6))) &&
+            !attacked(base + 5, them))
             add(base + 4, base + 6, false, true);
         if ((castling_ & long_right) && !(occ & (bb(base + 1) | bb(base + 2) | bb(base + 3))) &&
             !attacked(base + 3, them))
@@ -467,13 +507,16 @@ MoveReport Board::make(const HMove& m) {
         put_living(m.promotion != PieceKind::None ? Piece{m.promotion, us} : mover, to);
         if (m.castle) {
             const bool short_side = to > from;
-            const Sq rook_from = short_side ? from + 3 : from - 4, rook_to = short_side ? from + 1 : from - 1;
+            const Sq rook_from = short_side ? from + 3 : from - 4,
+                     rook_to = short_side ? from + 1 : from - 1;
             const Piece rook = living(rook_from);
             remove_living(rook_from);
             put_living(rook, rook_to);
         }
         irreversible = irreversible || mover.kind == PieceKind::Pawn;
-        ep_ = mover.kind == PieceKind::Pawn && (to - from == 16 || from - to == 16) ? (from + to) / 2 : -1;
+        ep_ = mover.kind == PieceKind::Pawn && (to - from == 16 || from - to == 16)
+                  ? (from + to) / 2
+                  : -1;
     } else if (m.layer == Layer::Spirit) {
         const Piece sp = spirit(from);
         remove_spirit(from);
@@ -530,7 +573,8 @@ bool Board::insufficient_material() const {
     if (chess::popcount(knights | bishops) <= 1)
         return true;
     // Bishops only, all on one colour: no mate is possible.
-    return knights == 0 && ((bishops & chess::dark_squares) == 0 || (bishops & ~chess::dark_squares) == 0);
+    return knights == 0 &&
+           ((bishops & chess::dark_squares) == 0 || (bishops & ~chess::dark_squares) == 0);
 }
 
 std::uint64_t Board::perft(int depth) const {

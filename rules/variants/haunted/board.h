@@ -52,12 +52,12 @@ int hierarchy(PieceKind k);
 
 // What a move did, for the events a game reports.
 struct MoveReport {
-    Piece captured;              // the living piece taken, if any
+    Piece captured; // the living piece taken, if any
     Sq captured_on = -1;
-    bool annihilated = false;    // taken by a spirit: it leaves the game
-    Piece spirit_kept;           // the spirit on the contested square afterwards
-    Piece spirit_lost;           // a spirit that left the game through the hierarchy
-    Piece released;              // a virtual spirit set free because its captor left
+    bool annihilated = false; // taken by a spirit: it leaves the game
+    Piece spirit_kept;        // the spirit on the contested square afterwards
+    Piece spirit_lost;        // a spirit that left the game through the hierarchy
+    Piece released;           // a virtual spirit set free because its captor left
 };
 
 class Board {

@@ -12,7 +12,9 @@ using chess::bb;
 using chess::pop_lsb;
 using chess::to_square;
 
-std::string where(Sq s) { return to_square(s).name(); }
+std::string where(Sq s) {
+    return to_square(s).name();
+}
 
 std::string spirit_text(const Board& b, const HMove& m, const MoveBuf& legal) {
     // The short form is enough to show what to write; the parser accepts it when unambiguous.
@@ -65,23 +67,30 @@ std::string spirit_words(Piece p) {
     return std::string(seat_name(p.seat)) + " spirit " + std::string(piece_name(p.kind));
 }
 
-RuleError explain(const Board& b, const MoveBuf& legal, const ActionSyntax& syntax, std::string_view text) {
+RuleError explain(const Board& b, const MoveBuf& legal, const ActionSyntax& syntax,
+                  std::string_view text) {
     const std::string t(text);
-    auto illegal = [&](const std::string& why) { return make_error(ErrorKind::Illegal, t + " is not possible: " + why); };
+    auto illegal = [&](const std::string& why) {
+        return make_error(ErrorKind::Illegal, t + " is not possible: " + why);
+    };
     const Seat us = b.side_to_move(), them = opponent(us);
 
     if (syntax.castle != 0) {
         const bool short_side = syntax.castle == 1;
         const Sq base = us == Seat::White ? 0 : 56;
-        const std::uint8_t right = static_cast<std::uint8_t>((short_side ? 1 : 2) << (us == Seat::White ? 0 : 2));
+        const std::uint8_t right =
+            static_cast<std::uint8_t>((short_side ? 1 : 2) << (us == Seat::White ? 0 : 2));
         if (!(b.castling() & right))
-            return illegal("castling on that side is no longer allowed (the king or that rook has moved)");
-        const Bitboard path = short_side ? bb(base + 5) | bb(base + 6) : bb(base + 1) | bb(base + 2) | bb(base + 3);
+            return illegal(
+                "castling on that side is no longer allowed (the king or that rook has moved)");
+        const Bitboard path =
+            short_side ? bb(base + 5) | bb(base + 6) : bb(base + 1) | bb(base + 2) | bb(base + 3);
         for (Bitboard p = path; p;) {
             const Sq s = pop_lsb(p);
             if (b.living(s).kind == PieceKind::None && b.spirit(s).kind != PieceKind::None)
                 return illegal("the " + spirit_words(b.spirit(s)) + " on " + where(s) +
-                               " stands between the king and the rook, and spirits never move aside for castling");
+                               " stands between the king and the rook, and spirits never move "
+                               "aside for castling");
         }
         if (b.living_all() & path)
             return illegal("there are pieces between the king and the rook");
@@ -90,7 +99,8 @@ RuleError explain(const Board& b, const MoveBuf& legal, const ActionSyntax& synt
         const int step = short_side ? 1 : -1;
         for (Sq s = base + 4 + step; s != base + 4 + 3 * step; s += step)
             if (b.attacked(s, them))
-                return illegal("the king may not pass through or land on " + where(s) + ", which is attacked");
+                return illegal("the king may not pass through or land on " + where(s) +
+                               ", which is attacked");
         return illegal("castling is not allowed now");
     }
     if (syntax.drop)
@@ -116,7 +126,8 @@ RuleError explain(const Board& b, const MoveBuf& legal, const ActionSyntax& synt
     }
     if (fitting > 0) {
         if (b.in_check(us))
-            return illegal("you are in check from " + check_givers(b, us) + " and it does not answer the check");
+            return illegal("you are in check from " + check_givers(b, us) +
+                           " and it does not answer the check");
         Board after = b;
         after.make(*example);
         return illegal("that leaves your king in check from " + check_givers(after, us));
@@ -136,30 +147,32 @@ RuleError explain(const Board& b, const MoveBuf& legal, const ActionSyntax& synt
             (syntax.from_rank >= 0 && from.rank != syntax.from_rank))
             continue;
         if (m.layer == Layer::Rebirth)
-            return illegal("no living " + std::string(piece_name(kind)) + " can go to " + where(target) +
-                           ", but your " + spirit_words(b.spirit(m.from)) + " there can be reborn: write " +
-                           spirit_text(b, m, legal));
-        return illegal("no living " + std::string(piece_name(kind)) + " can go to " + where(target) + ", but your " +
-                       spirit_words(b.spirit(m.from)) + " on " + where(m.from) + " can: write " +
-                       spirit_text(b, m, legal));
+            return illegal("no living " + std::string(piece_name(kind)) + " can go to " +
+                           where(target) + ", but your " + spirit_words(b.spirit(m.from)) +
+                           " there can be reborn: write " + spirit_text(b, m, legal));
+        return illegal("no living " + std::string(piece_name(kind)) + " can go to " +
+                       where(target) + ", but your " + spirit_words(b.spirit(m.from)) + " on " +
+                       where(m.from) + " can: write " + spirit_text(b, m, legal));
     }
     if (on_target.kind == PieceKind::None && haunt.kind != PieceKind::None)
         return illegal(where(target) + " is haunted by the " + spirit_words(haunt) +
                        ": spirits can never be captured and nothing may stand on them");
     if (on_target.kind != PieceKind::None && on_target.seat == us)
-        return illegal("your own " + std::string(piece_name(on_target.kind)) + " stands on " + where(target));
+        return illegal("your own " + std::string(piece_name(on_target.kind)) + " stands on " +
+                       where(target));
     if (on_target.kind == PieceKind::King)
         return illegal("the king is never captured");
     if (syntax.from_file >= 0 && syntax.from_rank >= 0) {
         const Sq from = chess::make_sq(syntax.from_file, syntax.from_rank);
         const Piece living = b.living(from), spirit = b.spirit(from);
         if (living.kind == PieceKind::None && spirit.kind != PieceKind::None)
-            return illegal("on " + where(from) + " stands the " + spirit_words(spirit) +
-                           (spirit.seat != us ? ", which is not yours"
-                            : b.invoked(us) & bb(from) || on_target.kind == PieceKind::None
-                                ? ", which cannot reach " + where(target)
-                                : ", which captures only while invoked (a living piece of yours must attack " +
-                                      where(from) + ")"));
+            return illegal(
+                "on " + where(from) + " stands the " + spirit_words(spirit) +
+                (spirit.seat != us ? ", which is not yours"
+                 : b.invoked(us) & bb(from) || on_target.kind == PieceKind::None
+                     ? ", which cannot reach " + where(target)
+                     : ", which captures only while invoked (a living piece of yours must attack " +
+                           where(from) + ")"));
         if (living.kind == PieceKind::None)
             return illegal("there is no piece on " + where(from));
         if (living.seat != us)
@@ -177,17 +190,21 @@ RuleError explain(const Board& b, const MoveBuf& legal, const ActionSyntax& synt
             continue;
         if (!(chess::attacks_of(kind, us, from, without_spirits) & bb(target)))
             continue;
-        const Bitboard blockers = chess::tables().between[from][target] & b.spirits_all() & ~b.living_all();
+        const Bitboard blockers =
+            chess::tables().between[from][target] & b.spirits_all() & ~b.living_all();
         if (blockers) {
             const Sq s = chess::lsb(blockers);
             return illegal("the " + spirit_words(b.spirit(s)) + " on " + where(s) + " blocks the " +
-                           std::string(piece_name(kind)) + " on " + where(from) + ": spirits cannot be crossed");
+                           std::string(piece_name(kind)) + " on " + where(from) +
+                           ": spirits cannot be crossed");
         }
     }
-    const std::string who = syntax.piece == PieceKind::None ? "piece" : std::string(piece_name(syntax.piece));
+    const std::string who =
+        syntax.piece == PieceKind::None ? "piece" : std::string(piece_name(syntax.piece));
     if (syntax.piece == PieceKind::Pawn && syntax.capture && on_target.kind == PieceKind::None)
         return illegal("there is nothing to capture on " + where(target));
-    return illegal("no living " + who + " can " + (syntax.capture ? "capture on " : "reach ") + where(target));
+    return illegal("no living " + who + " can " + (syntax.capture ? "capture on " : "reach ") +
+                   where(target));
 }
 
 } // namespace ghostpost::rules::haunted
@@ -197,7 +214,8 @@ namespace ghostpost::rules::haunted {
 std::optional<SpiritSyntax> parse_spirit(std::string_view raw) {
     std::string key;
     for (char c : raw) {
-        if (c == ':' || c == '-' || c == ' ' || c == '=' || c == '+' || c == '#' || c == '!' || c == '?')
+        if (c == ':' || c == '-' || c == ' ' || c == '=' || c == '+' || c == '#' || c == '!' ||
+            c == '?')
             continue;
         if ((c == 'x' || c == 'X') && key.size() >= 2) {
             key += 'x';
@@ -208,7 +226,8 @@ std::optional<SpiritSyntax> parse_spirit(std::string_view raw) {
     if (key.size() < 4 || key.size() > 9 || (key[0] != 'S' && key[0] != 's'))
         return std::nullopt;
     SpiritSyntax out;
-    out.kind = piece_from_letter(static_cast<char>(std::toupper(static_cast<unsigned char>(key[1]))));
+    out.kind =
+        piece_from_letter(static_cast<char>(std::toupper(static_cast<unsigned char>(key[1]))));
     if (out.kind == PieceKind::None)
         return std::nullopt;
     std::string rest;
@@ -222,8 +241,10 @@ std::optional<SpiritSyntax> parse_spirit(std::string_view raw) {
     // A letter after the target square names the new life of a spirit pawn.
     if (rest.size() >= 3 && std::isalpha(static_cast<unsigned char>(rest.back())) &&
         std::isdigit(static_cast<unsigned char>(rest[rest.size() - 2]))) {
-        out.promotion = piece_from_letter(static_cast<char>(std::toupper(static_cast<unsigned char>(rest.back()))));
-        if (out.promotion == PieceKind::None || out.promotion == PieceKind::Pawn || out.promotion == PieceKind::King)
+        out.promotion = piece_from_letter(
+            static_cast<char>(std::toupper(static_cast<unsigned char>(rest.back()))));
+        if (out.promotion == PieceKind::None || out.promotion == PieceKind::Pawn ||
+            out.promotion == PieceKind::King)
             return std::nullopt;
         rest.pop_back();
     }
@@ -249,7 +270,9 @@ std::optional<SpiritSyntax> parse_spirit(std::string_view raw) {
 
 RuleError explain_spirit(const Board& b, const SpiritSyntax& syntax, std::string_view text) {
     const std::string t(text);
-    auto illegal = [&](const std::string& why) { return make_error(ErrorKind::Illegal, t + " is not possible: " + why); };
+    auto illegal = [&](const std::string& why) {
+        return make_error(ErrorKind::Illegal, t + " is not possible: " + why);
+    };
     const Seat us = b.side_to_move();
     const std::string kind(piece_name(syntax.kind));
     if (syntax.kind == PieceKind::King)
@@ -268,55 +291,65 @@ RuleError explain_spirit(const Board& b, const SpiritSyntax& syntax, std::string
     }
     if (!mine && waiting) {
         const Sq s = chess::lsb(waiting);
-        return illegal("your spirit " + kind + " on " + where(s) + " waits under the " + piece_words(b.living(s)) +
-                       " and is released only when that square is left");
+        return illegal("your spirit " + kind + " on " + where(s) + " waits under the " +
+                       piece_words(b.living(s)) + " and is released only when that square is left");
     }
     if (!mine)
-        return illegal("you have no spirit " + kind + (syntax.from_file >= 0 || syntax.from_rank >= 0 ? " there" : ""));
+        return illegal("you have no spirit " + kind +
+                       (syntax.from_file >= 0 || syntax.from_rank >= 0 ? " there" : ""));
 
     // A rebirth in place: the spirit pawn stands on the named square.
-    if (syntax.kind == PieceKind::Pawn && (mine & bb(target)) && syntax.promotion != PieceKind::None)
-        return illegal("your spirit pawn on " + where(target) + " is reborn only while invoked: a living piece of "
-                       "yours must attack " + where(target));
+    if (syntax.kind == PieceKind::Pawn && (mine & bb(target)) &&
+        syntax.promotion != PieceKind::None)
+        return illegal("your spirit pawn on " + where(target) +
+                       " is reborn only while invoked: a living piece of "
+                       "yours must attack " +
+                       where(target));
 
     MoveBuf pseudo;
     b.generate_pseudo(pseudo);
     for (const HMove& m : pseudo) {
-        if (m.layer != Layer::Spirit || m.to != target || !(mine & bb(m.from)) || m.promotion != syntax.promotion)
+        if (m.layer != Layer::Spirit || m.to != target || !(mine & bb(m.from)) ||
+            m.promotion != syntax.promotion)
             continue;
         Board after = b;
         after.make(m);
         if (b.in_check(us))
-            return illegal("you are in check from " + check_givers(b, us) + " and it does not answer the check");
+            return illegal("you are in check from " + check_givers(b, us) +
+                           " and it does not answer the check");
         return illegal("that leaves your king in check from " + check_givers(after, us));
     }
     if (syntax.promotion != PieceKind::None)
         for (const HMove& m : pseudo)
             if (m.layer == Layer::Spirit && m.to == target && (mine & bb(m.from)))
                 return illegal(chess::rank_of(target) == (us == Seat::White ? 7 : 0)
-                                   ? "a spirit pawn is reborn only if it is invoked on " + where(target) +
-                                         " (a living piece of yours must attack it)"
+                                   ? "a spirit pawn is reborn only if it is invoked on " +
+                                         where(target) + " (a living piece of yours must attack it)"
                                    : "only a spirit pawn on its last rank is reborn");
     const Piece on_target = b.living(target), haunt = b.spirit(target);
     if (on_target.kind == PieceKind::None && haunt.kind != PieceKind::None)
         return illegal(where(target) + " is haunted by the " + spirit_words(haunt) +
                        ": a spirit never moves onto another spirit");
     if (on_target.kind != PieceKind::None && on_target.seat == us)
-        return illegal("your own " + std::string(piece_name(on_target.kind)) + " stands on " + where(target));
+        return illegal("your own " + std::string(piece_name(on_target.kind)) + " stands on " +
+                       where(target));
     if (on_target.kind == PieceKind::King)
         return illegal("the king is never captured");
     const Bitboard occ = b.occupied();
     const Bitboard invoked = b.invoked(us);
     for (Bitboard s = mine; s;) {
         const Sq from = pop_lsb(s);
-        const Bitboard reach = syntax.kind == PieceKind::Pawn ? chess::tables().pawn[index(us)][from]
-                                                                : chess::attacks_of(syntax.kind, us, from, occ);
+        const Bitboard reach = syntax.kind == PieceKind::Pawn
+                                   ? chess::tables().pawn[index(us)][from]
+                                   : chess::attacks_of(syntax.kind, us, from, occ);
         if (on_target.kind != PieceKind::None && (reach & bb(target)) && !(invoked & bb(from)))
-            return illegal("the spirit " + kind + " on " + where(from) + " is not invoked, so it cannot capture: a "
-                           "living piece of yours must attack " + where(from));
+            return illegal("the spirit " + kind + " on " + where(from) +
+                           " is not invoked, so it cannot capture: a "
+                           "living piece of yours must attack " +
+                           where(from));
     }
-    return illegal("no spirit " + kind + " of yours can " + (on_target.kind != PieceKind::None ? "capture on " : "reach ") +
-                   where(target));
+    return illegal("no spirit " + kind + " of yours can " +
+                   (on_target.kind != PieceKind::None ? "capture on " : "reach ") + where(target));
 }
 
 } // namespace ghostpost::rules::haunted

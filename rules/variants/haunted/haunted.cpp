@@ -9,9 +9,9 @@
 //
 // Notation: living moves in SAN; spirit moves are the SAN of the spirit with an "S" and its
 // letter in front (SBd7, SNxe5, SPc5, SPc8=Q); a rebirth in place is SPc8=Q as well.
-#include "board.h"
 #include "haunted.h"
 
+#include "board.h"
 #include "ghostpost/rules/notation.h"
 
 #include <algorithm>
@@ -105,8 +105,8 @@ std::string notate(const Board& b, const HMove& m, const MoveBuf& legal) {
         text = "SP" + to + "=" + piece_letter(m.promotion);
     } else if (m.layer == Layer::Spirit) {
         const bool capture = b.living(m.to).kind != PieceKind::None;
-        text = std::string("S") + piece_letter(b.spirit(m.from).kind) + disambiguation(b, m, legal) +
-               (capture ? "x" : "") + to;
+        text = std::string("S") + piece_letter(b.spirit(m.from).kind) +
+               disambiguation(b, m, legal) + (capture ? "x" : "") + to;
         if (m.promotion != PieceKind::None)
             text += std::string("=") + piece_letter(m.promotion);
     } else if (m.castle) {
@@ -117,7 +117,8 @@ std::string notate(const Board& b, const HMove& m, const MoveBuf& legal) {
         if (kind == PieceKind::Pawn)
             text = (capture ? to_square(m.from).name().substr(0, 1) + "x" : "") + to;
         else
-            text = std::string(1, piece_letter(kind)) + disambiguation(b, m, legal) + (capture ? "x" : "") + to;
+            text = std::string(1, piece_letter(kind)) + disambiguation(b, m, legal) +
+                   (capture ? "x" : "") + to;
         if (m.promotion != PieceKind::None)
             text += std::string("=") + piece_letter(m.promotion);
     }
@@ -148,7 +149,8 @@ std::vector<std::string> checkers(const Board& b, Seat seat) {
     for (chess::Bitboard i = b.invoked(them); i;) {
         const chess::Sq s = chess::pop_lsb(i);
         if (chess::attacks_of(b.spirit(s).kind, them, s, occ) & bb(king))
-            out.push_back("the invoked " + spirit_words(b.spirit(s)) + " on " + to_square(s).name());
+            out.push_back("the invoked " + spirit_words(b.spirit(s)) + " on " +
+                          to_square(s).name());
     }
     return out;
 }
@@ -221,8 +223,8 @@ public:
         describe(m, spirit_mover, r, events);
         refresh();
         if (board_.in_check(board_.side_to_move()) && !outcome_.over())
-            events.push_back(public_event(EventKind::Check,
-                                          "check by " + join(checkers(board_, board_.side_to_move()))));
+            events.push_back(public_event(
+                EventKind::Check, "check by " + join(checkers(board_, board_.side_to_move()))));
         if (outcome_.over())
             events.push_back(public_event(EventKind::GameOver, outcome_.reason));
         return events;
@@ -250,24 +252,28 @@ public:
     // Haunted Chess hides nothing: a seat sees what everyone sees.
     SeatView seat_view(Seat seat) const override { return make_private(seat, view()); }
 
-    RuleError explain_illegal(Seat seat, const ActionSyntax& syntax, std::string_view text) const override;
-    std::optional<Result<NotatedAction>> read_own_form(Seat seat, std::string_view text) const override;
+    RuleError explain_illegal(Seat seat, const ActionSyntax& syntax,
+                              std::string_view text) const override;
+    std::optional<Result<NotatedAction>> read_own_form(Seat seat,
+                                                       std::string_view text) const override;
 
     std::uint64_t perft(int depth) const override { return board_.perft(depth); }
     std::string fen() const override { return board_.fen(); }
     int ply() const override { return static_cast<int>(keys_.size()); }
 
 private:
-    void describe(const HMove& m, Piece spirit_mover, const MoveReport& r, std::vector<Event>& events) const {
+    void describe(const HMove& m, Piece spirit_mover, const MoveReport& r,
+                  std::vector<Event>& events) const {
         const std::string sq = r.captured_on >= 0 ? to_square(r.captured_on).name() : std::string();
         if (r.captured.kind != PieceKind::None) {
             if (r.annihilated)
-                events.push_back(public_event(EventKind::Captured, "the " + spirit_words(spirit_mover) +
-                                                                       " annihilates the " + piece_words(r.captured) +
-                                                                       " on " + sq));
+                events.push_back(public_event(
+                    EventKind::Captured, "the " + spirit_words(spirit_mover) + " annihilates the " +
+                                             piece_words(r.captured) + " on " + sq));
             else
-                events.push_back(public_event(EventKind::Captured, "the " + piece_words(r.captured) + " on " + sq +
-                                                                       " becomes a spirit"));
+                events.push_back(
+                    public_event(EventKind::Captured, "the " + piece_words(r.captured) + " on " +
+                                                          sq + " becomes a spirit"));
         }
         if (r.spirit_lost.kind != PieceKind::None)
             events.push_back(public_event(
@@ -275,12 +281,14 @@ private:
                                      spirit_words(r.spirit_kept) + " stays and the " +
                                      spirit_words(r.spirit_lost) + " leaves the game"));
         if (r.released.kind != PieceKind::None)
-            events.push_back(public_event(EventKind::Note, "the " + spirit_words(r.released) + " on " +
-                                                               to_square(m.from).name() + " is released"));
+            events.push_back(public_event(EventKind::Note, "the " + spirit_words(r.released) +
+                                                               " on " + to_square(m.from).name() +
+                                                               " is released"));
         if (m.layer != Layer::Living && m.promotion != PieceKind::None)
-            events.push_back(public_event(EventKind::Special,
-                                          "the spirit pawn on " + to_square(m.to).name() + " is reborn as a living " +
-                                              std::string(piece_name(m.promotion))));
+            events.push_back(
+                public_event(EventKind::Special, "the spirit pawn on " + to_square(m.to).name() +
+                                                     " is reborn as a living " +
+                                                     std::string(piece_name(m.promotion))));
     }
 
     int repetitions() const {
@@ -299,7 +307,8 @@ private:
         const Seat stm = board_.side_to_move();
         if (legal_.size() == 0) {
             if (board_.in_check(stm))
-                outcome_ = {stm == Seat::White ? Status::BlackWins : Status::WhiteWins, "checkmate"};
+                outcome_ = {stm == Seat::White ? Status::BlackWins : Status::WhiteWins,
+                            "checkmate"};
             else
                 outcome_ = {Status::Draw, "stalemate"};
         } else if (board_.insufficient_material()) {
@@ -316,7 +325,8 @@ private:
     BoardView view() const {
         BoardView v("haunted", 8, 8);
         const Seat stm = board_.side_to_move();
-        std::array<chess::Bitboard, 2> invoked{board_.invoked(Seat::White), board_.invoked(Seat::Black)};
+        std::array<chess::Bitboard, 2> invoked{board_.invoked(Seat::White),
+                                               board_.invoked(Seat::Black)};
         std::vector<std::string> spirits;
         for (chess::Sq s = 0; s < 64; ++s) {
             Cell& cell = v.at(to_square(s));
@@ -326,14 +336,16 @@ private:
             if (spirit.kind == PieceKind::None)
                 continue;
             const bool is_invoked = (invoked[index(spirit.seat)] & bb(s)) != 0;
-            cell.figures.push_back(Figure{spirit, is_invoked ? FigureStyle::InvokedSpirit : FigureStyle::Spirit});
+            cell.figures.push_back(
+                Figure{spirit, is_invoked ? FigureStyle::InvokedSpirit : FigureStyle::Spirit});
             std::string letter(1, piece_letter(spirit.kind));
             if (spirit.seat == Seat::Black)
                 letter[0] = static_cast<char>(letter[0] - 'A' + 'a');
             spirits.push_back(letter + to_square(s).name() +
-                              (living.kind != PieceKind::None ? " (under " + std::string(piece_name(living.kind)) + ")"
-                               : is_invoked                   ? " (invoked)"
-                                                              : ""));
+                              (living.kind != PieceKind::None
+                                   ? " (under " + std::string(piece_name(living.kind)) + ")"
+                               : is_invoked ? " (invoked)"
+                                            : ""));
         }
         if (!spirits.empty())
             v.notes.push_back("Spirits: " + join(spirits, ", "));
@@ -358,18 +370,20 @@ private:
     Outcome outcome_;
 };
 
-RuleError HauntedGame::explain_illegal(Seat, const ActionSyntax& syntax, std::string_view text) const {
+RuleError HauntedGame::explain_illegal(Seat, const ActionSyntax& syntax,
+                                       std::string_view text) const {
     return haunted::explain(board_, legal_, syntax, text);
 }
 
-std::optional<Result<NotatedAction>> HauntedGame::read_own_form(Seat seat, std::string_view text) const {
+std::optional<Result<NotatedAction>> HauntedGame::read_own_form(Seat seat,
+                                                                std::string_view text) const {
     auto parts = haunted::parse_spirit(text);
     if (!parts) {
         // Coordinates alone (c6d7) name a spirit's move when no living piece makes that move
         // (the parser tried those first) and exactly one spirit does.
         const auto lan = parse_syntax(text);
-        if (!lan || lan->castle != 0 || lan->drop || lan->piece != PieceKind::None || outcome_.over() ||
-            seat != board_.side_to_move())
+        if (!lan || lan->castle != 0 || lan->drop || lan->piece != PieceKind::None ||
+            outcome_.over() || seat != board_.side_to_move())
             return std::nullopt;
         std::vector<NotatedAction> found;
         for (auto& a : notated_actions(seat)) {
@@ -383,14 +397,16 @@ std::optional<Result<NotatedAction>> HauntedGame::read_own_form(Seat seat, std::
         return Result<NotatedAction>(std::move(found.front()));
     }
     if (outcome_.over())
-        return Result<NotatedAction>(make_error(ErrorKind::GameOver, "the game is over (" + outcome_.reason + ")"));
+        return Result<NotatedAction>(
+            make_error(ErrorKind::GameOver, "the game is over (" + outcome_.reason + ")"));
     if (seat != board_.side_to_move())
         return Result<NotatedAction>(make_error(ErrorKind::NotYourTurn, "it is not your move"));
     std::vector<NotatedAction> found;
     for (auto& a : notated_actions(seat)) {
         const Action& x = a.action;
         if (x.kind == ActionKind::Special && x.piece == parts->kind && x.to == parts->to &&
-            x.promotion == parts->promotion && (parts->from_file < 0 || x.from.file == parts->from_file) &&
+            x.promotion == parts->promotion &&
+            (parts->from_file < 0 || x.from.file == parts->from_file) &&
             (parts->from_rank < 0 || x.from.rank == parts->from_rank))
             found.push_back(std::move(a));
     }
@@ -400,7 +416,8 @@ std::optional<Result<NotatedAction>> HauntedGame::read_own_form(Seat seat, std::
         std::vector<std::string> names;
         for (const auto& f : found)
             names.push_back(f.text);
-        RuleError e = make_error(ErrorKind::Ambiguous, std::string(text) + " is ambiguous: " + join(names, " or "));
+        RuleError e = make_error(ErrorKind::Ambiguous,
+                                 std::string(text) + " is ambiguous: " + join(names, " or "));
         e.candidates = std::move(names);
         return Result<NotatedAction>(std::move(e));
     }

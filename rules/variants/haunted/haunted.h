@@ -1,8 +1,8 @@
 // What the Haunted Chess game file and its explanations share.
 #pragma once
 
-#include "ghostpost/rules/game.h"
 #include "board.h"
+#include "ghostpost/rules/game.h"
 
 #include <optional>
 #include <string>

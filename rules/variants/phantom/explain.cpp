@@ -3,10 +3,9 @@
 // not learn where the Phantom stands, so such a refusal is public only as a refusal and its
 // reason goes to the mover alone. Whenever a Phantom is among the reasons, the whole reason is
 // private: a partial public reason could hint at what it leaves out.
-#include "phantom.h"
-
 #include "chess/fide.h"
 #include "chess/san.h"
+#include "phantom.h"
 
 #include <algorithm>
 #include <cctype>
@@ -14,8 +13,8 @@
 namespace ghostpost::rules::phantom {
 namespace {
 
-using chess::Bitboard;
 using chess::bb;
+using chess::Bitboard;
 using chess::Move;
 using chess::MoveType;
 using chess::Position;
@@ -36,7 +35,9 @@ bool mentions_phantom(std::string_view text) {
     return low.find("phantom") != std::string::npos;
 }
 
-std::string square_name(Sq s) { return chess::to_square(s).name(); }
+std::string square_name(Sq s) {
+    return chess::to_square(s).name();
+}
 
 // A Phantom on the attack set `att` of the opponent of the side to move, named for the mover.
 std::optional<std::string> attacking_phantom(const Position& pos, Bitboard att, Seat us) {
@@ -55,8 +56,8 @@ std::optional<std::string> hidden_castling_reason(Position& pos, bool short_side
                                    : (short_side ? chess::BlackShort : chess::BlackLong);
     if (!(pos.castling() & right))
         return std::nullopt;
-    const Bitboard path = short_side ? bb(base + 5) | bb(base + 6)
-                                     : bb(base + 1) | bb(base + 2) | bb(base + 3);
+    const Bitboard path =
+        short_side ? bb(base + 5) | bb(base + 6) : bb(base + 1) | bb(base + 2) | bb(base + 3);
     if (const Bitboard ph = path & pos.pieces(PieceKind::Phantom))
         return phantom_on(pos, chess::lsb(ph), us) + " stands between your king and rook";
     const int step = short_side ? 1 : -1;
@@ -144,16 +145,22 @@ RuleError explain_move(Position& pos, const ActionSyntax& syntax, std::string_vi
     const std::string t(text);
     const Seat us = pos.side_to_move();
     const Bitboard phantoms = pos.pieces(PieceKind::Phantom);
-    auto privately = [&](const std::string& why) { return refused_privately(t + " is not possible: " + why); };
+    auto privately = [&](const std::string& why) {
+        return refused_privately(t + " is not possible: " + why);
+    };
     RuleError fide = chess::explain_fide_illegal(pos, syntax, text);
 
     if (syntax.castle == 0 && syntax.piece == PieceKind::Phantom) {
         // Whether the Phantom is in play is public (its entry was announced); where it is, is not.
         if (!pos.pieces(us, PieceKind::Phantom)) {
             if (pos.in_hand(us, PieceKind::Phantom))
-                return make_error(ErrorKind::Illegal, t + " is not possible: your Phantom has not entered "
-                                                          "play yet (it enters with F@" + syntax.to.name() + ")");
-            return make_error(ErrorKind::Illegal, t + " is not possible: you have no Phantom any more");
+                return make_error(ErrorKind::Illegal,
+                                  t +
+                                      " is not possible: your Phantom has not entered "
+                                      "play yet (it enters with F@" +
+                                      syntax.to.name() + ")");
+            return make_error(ErrorKind::Illegal,
+                              t + " is not possible: you have no Phantom any more");
         }
         return refused_privately(fide.message);
     }
@@ -170,7 +177,8 @@ RuleError explain_move(Position& pos, const ActionSyntax& syntax, std::string_vi
                 if (pos.piece_on(from).seat == us)
                     return refused_privately(fide.message);
                 return privately("on " + square_name(from) + " stands " +
-                                 std::string(us == Seat::White ? "Black's" : "White's") + " Phantom");
+                                 std::string(us == Seat::White ? "Black's" : "White's") +
+                                 " Phantom");
             }
         }
         if (auto why = hidden_move_reason(pos, syntax))
@@ -186,15 +194,21 @@ RuleError explain_entry(const Position& pos, const ActionSyntax& syntax, EntryRu
     const std::string t(text);
     const Seat us = pos.side_to_move(), them = opponent(us);
     const chess::Tables& t_ = chess::tables();
-    auto illegal = [&](const std::string& why) { return make_error(ErrorKind::Illegal, t + " is not possible: " + why); };
-    auto privately = [&](const std::string& why) { return refused_privately(t + " is not possible: " + why); };
+    auto illegal = [&](const std::string& why) {
+        return make_error(ErrorKind::Illegal, t + " is not possible: " + why);
+    };
+    auto privately = [&](const std::string& why) {
+        return refused_privately(t + " is not possible: " + why);
+    };
     const std::string where = syntax.to.name();
 
     if (syntax.piece != PieceKind::Phantom)
-        return illegal("only the Phantom enters play (F@" + where + "); no other piece is ever in hand");
+        return illegal("only the Phantom enters play (F@" + where +
+                       "); no other piece is ever in hand");
     if (pos.in_hand(us, PieceKind::Phantom) == 0) {
         if (pos.pieces(us, PieceKind::Phantom))
-            return illegal("your Phantom is already in play: it enters once, and moves as F" + where);
+            return illegal("your Phantom is already in play: it enters once, and moves as F" +
+                           where);
         return illegal("your Phantom was captured, and it never enters again");
     }
     const Sq to = chess::from_square(syntax.to);
@@ -202,27 +216,34 @@ RuleError explain_entry(const Position& pos, const ActionSyntax& syntax, EntryRu
     // Reasons everyone can check come first, so a Phantom is named only when it is the reason.
     if (target.kind != PieceKind::None && target.kind != PieceKind::Phantom) {
         if (target.seat == us)
-            return illegal("your own " + std::string(piece_name(target.kind)) + " stands on " + where);
+            return illegal("your own " + std::string(piece_name(target.kind)) + " stands on " +
+                           where);
         if (target.kind == PieceKind::King)
             return illegal("the Phantom cannot enter on the king");
         if (!rules.capture)
             return illegal("the Phantom enters only on an empty square in this game "
                            "(phantom_entry_capture=no)");
     }
-    if (Sq k = pos.king_square(them); k >= 0 && !rules.check && ((t_.knight[to] | t_.ferz[to]) & bb(k)))
-        return illegal("entering on " + where + " would give check, which this game's entry rules "
+    if (Sq k = pos.king_square(them);
+        k >= 0 && !rules.check && ((t_.knight[to] | t_.ferz[to]) & bb(k)))
+        return illegal("entering on " + where +
+                       " would give check, which this game's entry rules "
                        "forbid (phantom_entry_check=no)");
     const Bitboard checkers = pos.checkers();
     if (checkers & pos.pieces(PieceKind::Phantom))
-        return privately("you are in check from " + phantom_on(pos, chess::lsb(checkers & pos.pieces(PieceKind::Phantom)), us) +
-                         ", and entering on " + where + " does not answer it");
+        return privately(
+            "you are in check from " +
+            phantom_on(pos, chess::lsb(checkers & pos.pieces(PieceKind::Phantom)), us) +
+            ", and entering on " + where + " does not answer it");
     if (target.kind == PieceKind::Phantom && !rules.capture)
-        return privately(phantom_on(pos, to, us) + " already stands there, and the Phantom enters "
+        return privately(phantom_on(pos, to, us) +
+                         " already stands there, and the Phantom enters "
                          "only on an empty square (phantom_entry_capture=no)");
     if (chess::more_than_one(checkers))
         return illegal("you are in double check, and only a king move answers it");
     if (checkers)
-        return illegal("you are in check, and entering on " + where + " neither blocks nor takes the checking piece");
+        return illegal("you are in check, and entering on " + where +
+                       " neither blocks nor takes the checking piece");
     return illegal("the Phantom cannot enter on " + where + " now");
 }
 

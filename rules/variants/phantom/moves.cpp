@@ -4,8 +4,8 @@
 
 namespace ghostpost::rules::phantom {
 
-using chess::Bitboard;
 using chess::bb;
+using chess::Bitboard;
 using chess::Move;
 using chess::MoveList;
 using chess::MoveType;
@@ -65,7 +65,8 @@ std::string announce(Position& pos, const Move& m, EntryRules rules) {
         out = m.to > m.from ? "O-O" : "O-O-O";
     } else if (m.type == MoveType::Drop) {
         out = std::string(1, piece_letter(m.piece)) + "@" +
-              (pos.piece_on(m.to).kind != PieceKind::None ? "x" : "") + chess::to_square(m.to).name();
+              (pos.piece_on(m.to).kind != PieceKind::None ? "x" : "") +
+              chess::to_square(m.to).name();
     } else {
         const Piece moving = pos.piece_on(m.from);
         const bool capture =
@@ -119,7 +120,8 @@ std::string announce(Position& pos, const Move& m, EntryRules rules) {
 
 std::string phantom_on(const Position& pos, Sq s, Seat viewer) {
     const Seat owner = pos.piece_on(s).seat;
-    return (owner == viewer ? std::string("your") : std::string(owner == Seat::White ? "White's" : "Black's")) +
+    return (owner == viewer ? std::string("your")
+                            : std::string(owner == Seat::White ? "White's" : "Black's")) +
            " Phantom on " + chess::to_square(s).name();
 }
 

@@ -5,8 +5,8 @@
 // Readings chosen (docs/variants/phantom.md): entry only on an empty square and not giving
 // check unless the game's options allow; a move is refused first for what the mover sees, in
 // public; one that only an unseen Phantom forbids is refused in public and explained in private;
-// no life is charged for it; moving your own Phantom shows you the card; a move is read on the board
-// without the opponent's Phantom (seen_actions); the board is shown whole once the game is
+// no life is charged for it; moving your own Phantom shows you the card; a move is read on the
+// board without the opponent's Phantom (seen_actions); the board is shown whole once the game is
 // over, however it ended (final_view, ending_reveal).
 #include "phantom.h"
 
@@ -24,7 +24,8 @@ using chess::MoveType;
 using chess::Position;
 
 constexpr std::uint8_t peek_special = 1;
-constexpr std::string_view start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Ff] w KQkq - 0 1";
+constexpr std::string_view start_fen =
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Ff] w KQkq - 0 1";
 
 const VariantInfo& phantom_info() {
     static const VariantInfo info{
@@ -36,11 +37,17 @@ const VariantInfo& phantom_info() {
         .seat_names = {"White", "Black"},
         .options =
             {
-                {"phantom_entry_capture", "no", {"no", "yes"},
+                {"phantom_entry_capture",
+                 "no",
+                 {"no", "yes"},
                  "yes: the Phantom may enter on an enemy piece (not the king), capturing it"},
-                {"phantom_entry_check", "no", {"no", "yes"},
+                {"phantom_entry_check",
+                 "no",
+                 {"no", "yes"},
                  "yes: the Phantom may enter giving check (and mate)"},
-                {"phantom_lives", "3", {},
+                {"phantom_lives",
+                 "3",
+                 {},
                  "how many times each player may peek at both Phantoms; 0 is hard mode"},
             },
         .summary =
@@ -72,7 +79,9 @@ bool yes(const Options& o, std::string_view name) {
     return it != o.end() && it->second == "yes";
 }
 
-std::string seat_word(Seat s) { return s == Seat::White ? "White" : "Black"; }
+std::string seat_word(Seat s) {
+    return s == Seat::White ? "White" : "Black";
+}
 
 class PhantomGame final : public Game {
 public:
@@ -94,7 +103,9 @@ public:
                 break;
             if (chess::popcount(pos_.pieces(s, PieceKind::King)) != 1)
                 err = "each side needs exactly one king";
-            else if (chess::popcount(pos_.pieces(s, PieceKind::Phantom)) + pos_.in_hand(s, PieceKind::Phantom) > 1)
+            else if (chess::popcount(pos_.pieces(s, PieceKind::Phantom)) +
+                         pos_.in_hand(s, PieceKind::Phantom) >
+                     1)
                 err = seat_word(s) + " has more than one Phantom";
         }
         refresh();
@@ -161,16 +172,17 @@ public:
         if (action.kind == ActionKind::Special && action.special == peek_special)
             return peek(seat);
         if (seat != pos_.side_to_move())
-            return make_error(ErrorKind::NotYourTurn, "it is " + seat_word(pos_.side_to_move()) + "'s move");
+            return make_error(ErrorKind::NotYourTurn,
+                              "it is " + seat_word(pos_.side_to_move()) + "'s move");
         auto move = chess::find_move(pos_, legal_, action);
         if (!move)
             return make_error(ErrorKind::Illegal, "that move is not legal here");
 
         const std::string text = phantom::announce(pos_, *move, entry_);
-        const bool phantom_moved = move->type == MoveType::Drop ||
-                                   pos_.piece_on(move->from).kind == PieceKind::Phantom;
-        const bool capture = pos_.piece_on(move->to).kind != PieceKind::None ||
-                             move->type == MoveType::EnPassant;
+        const bool phantom_moved =
+            move->type == MoveType::Drop || pos_.piece_on(move->from).kind == PieceKind::Phantom;
+        const bool capture =
+            pos_.piece_on(move->to).kind != PieceKind::None || move->type == MoveType::EnPassant;
         std::vector<Event> events;
         events.push_back({EventKind::Moved, text, std::nullopt, std::nullopt});
         if (capture)
@@ -184,7 +196,8 @@ public:
             events.push_back({EventKind::Check, "check", std::nullopt, std::nullopt});
         if (outcome_.over()) {
             events.push_back({EventKind::GameOver, outcome_.reason, std::nullopt, std::nullopt});
-            events.push_back({EventKind::Reveal, "the Phantom Card is turned over: " + card(), std::nullopt, std::nullopt});
+            events.push_back({EventKind::Reveal, "the Phantom Card is turned over: " + card(),
+                              std::nullopt, std::nullopt});
         }
         return events;
     }
@@ -228,11 +241,15 @@ public:
         return {public_event(EventKind::Reveal, "the Phantom Card is turned over: " + card())};
     }
     // A seat sees its own Phantom, and the other one once the game is over.
-    SeatView seat_view(Seat seat) const override { return make_private(seat, board(seat_sees(seat))); }
+    SeatView seat_view(Seat seat) const override {
+        return make_private(seat, board(seat_sees(seat)));
+    }
 
-    RuleError explain_illegal(Seat seat, const ActionSyntax& syntax, std::string_view text) const override {
+    RuleError explain_illegal(Seat seat, const ActionSyntax& syntax,
+                              std::string_view text) const override {
         if (seat != pos_.side_to_move())
-            return make_error(ErrorKind::NotYourTurn, "it is " + seat_word(pos_.side_to_move()) + "'s move");
+            return make_error(ErrorKind::NotYourTurn,
+                              "it is " + seat_word(pos_.side_to_move()) + "'s move");
         // A move the mover's board allows and only the unseen Phantom forbids is a dispute,
         // settled by the card (the true board) and told privately; any other refusal is read on
         // the board the mover sees, so it is the same wherever the other Phantom stands.
@@ -280,16 +297,18 @@ private:
                     "'s Phantom on " + chess::to_square(chess::lsb(theirs)).name();
             shown = {true, true};
         }
-        return private_event(seat, EventKind::Note, std::move(text), make_private(seat, board(shown)));
+        return private_event(seat, EventKind::Note, std::move(text),
+                             make_private(seat, board(shown)));
     }
 
     Result<std::vector<Event>> peek(Seat seat) {
         int& left = peeks_left_[index(seat)];
         if (left == 0)
-            return make_error(ErrorKind::Illegal,
-                              lives_ == 0 ? std::string("this game is played in hard mode (phantom_lives=0): "
-                                                        "no peeks; you see a Phantom only by moving your own")
-                                          : "you have no peeks left (all " + std::to_string(lives_) + " spent)");
+            return make_error(
+                ErrorKind::Illegal,
+                lives_ == 0 ? std::string("this game is played in hard mode (phantom_lives=0): "
+                                          "no peeks; you see a Phantom only by moving your own")
+                            : "you have no peeks left (all " + std::to_string(lives_) + " spent)");
         --left;
         ++peeks_taken_;
         std::vector<Event> events;

@@ -1,9 +1,8 @@
 #include "connection.h"
 
-#include <libpq-fe.h>
-
 #include <charconv>
 #include <cstdlib>
+#include <libpq-fe.h>
 #include <random>
 
 namespace ghostpost::storage {
@@ -60,7 +59,9 @@ Connection::Connection(const std::string& url, const PostgresOptions& options)
     open();
 }
 
-Connection::~Connection() { PQfinish(conn_); }
+Connection::~Connection() {
+    PQfinish(conn_);
+}
 
 void Connection::open() {
     // The URL is expanded as a connection string; the password, when given, travels apart
@@ -152,7 +153,9 @@ void Connection::exec(std::string_view sql) {
 Statement::Statement(Connection& db, std::string_view sql)
     : db_(db), sql_(dollar_parameters(sql)) {}
 
-Statement::~Statement() { PQclear(result_); }
+Statement::~Statement() {
+    PQclear(result_);
+}
 
 Statement::Parameter& Statement::at(int index) {
     const auto i = static_cast<std::size_t>(index - 1);
@@ -217,9 +220,8 @@ bool Statement::step() {
         }
         PQclear(prepared);
     }
-    PGresult* result =
-        PQexecPrepared(conn, it->second.c_str(), static_cast<int>(values.size()), values.data(),
-                       lengths.data(), formats.data(), 0);
+    PGresult* result = PQexecPrepared(conn, it->second.c_str(), static_cast<int>(values.size()),
+                                      values.data(), lengths.data(), formats.data(), 0);
     const auto status = PQresultStatus(result);
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)
         db_.fail(result);
@@ -236,7 +238,9 @@ void Statement::run() {
     }
 }
 
-bool Statement::is_null(int column) const { return PQgetisnull(result_, row_, column) != 0; }
+bool Statement::is_null(int column) const {
+    return PQgetisnull(result_, row_, column) != 0;
+}
 
 std::int64_t Statement::column_int(int column) const {
     const char* text = PQgetvalue(result_, row_, column);

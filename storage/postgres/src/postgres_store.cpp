@@ -64,8 +64,7 @@ struct PostgresDriver {
 
 class PostgresStore final : public sql::SqlStore<PostgresDriver> {
 public:
-    PostgresStore(const std::string& url, const PostgresOptions& options)
-        : SqlStore(url, options) {
+    PostgresStore(const std::string& url, const PostgresOptions& options) : SqlStore(url, options) {
         sql::migrate<PostgresDriver>(db_, migrations);
     }
 
@@ -74,13 +73,14 @@ public:
         // One statement, so it is atomic without a transaction of its own: the row is taken
         // when it is new, ours, run out, or its holder's database session is gone (the daemon
         // died: its connections closed).
-        Statement s(db_, std::string("INSERT INTO leases (name, holder, expires_at, session) "
-                                     "VALUES (?1, ?2, ?4, ?5) ON CONFLICT (name) DO UPDATE SET "
-                                     "holder = excluded.holder, expires_at = excluded.expires_at, "
-                                     "session = excluded.session WHERE leases.holder = "
-                                     "excluded.holder OR leases.expires_at <= ?3 OR (leases.session "
-                                     "<> 0 AND leases.session NOT IN (") +
-                             live_sessions + ")) RETURNING holder");
+        Statement s(db_,
+                    std::string("INSERT INTO leases (name, holder, expires_at, session) "
+                                "VALUES (?1, ?2, ?4, ?5) ON CONFLICT (name) DO UPDATE SET "
+                                "holder = excluded.holder, expires_at = excluded.expires_at, "
+                                "session = excluded.session WHERE leases.holder = "
+                                "excluded.holder OR leases.expires_at <= ?3 OR (leases.session "
+                                "<> 0 AND leases.session NOT IN (") +
+                        live_sessions + ")) RETURNING holder");
         s.bind(1, name).bind(2, holder).bind(3, now).bind(4, expires_at).bind(5, db_.session());
         const bool held = s.step();
         s.run();
@@ -113,7 +113,11 @@ public:
                 "FROM live))))) ORDER BY e.id LIMIT ?3 FOR UPDATE SKIP LOCKED) RETURNING id, "
                 "platform, to_user, destination, text, code, png, reply_to, attempts, "
                 "next_attempt_at, notice_channel, blocked_notice, created_at, buttons, named");
-        s.bind(1, platform).bind(2, now).bind(3, limit).bind(4, holder).bind(5, claimed_until)
+        s.bind(1, platform)
+            .bind(2, now)
+            .bind(3, limit)
+            .bind(4, holder)
+            .bind(5, claimed_until)
             .bind(6, db_.session());
         std::vector<OutboxEntry> out;
         while (s.step())
@@ -141,10 +145,11 @@ public:
 
 } // namespace
 
-int postgres_schema_version() { return static_cast<int>(std::size(migrations)); }
+int postgres_schema_version() {
+    return static_cast<int>(std::size(migrations));
+}
 
-std::unique_ptr<Store> open_postgres_store(const std::string& url,
-                                           const PostgresOptions& options) {
+std::unique_ptr<Store> open_postgres_store(const std::string& url, const PostgresOptions& options) {
     return std::make_unique<PostgresStore>(url, options);
 }
 

@@ -9,16 +9,20 @@ namespace {
 StorageError::Kind kind_of(int code) {
     switch (code & 0xff) { // the primary code under the extended one
     case SQLITE_BUSY:
-    case SQLITE_LOCKED: return StorageError::Kind::Busy;
-    case SQLITE_CONSTRAINT: return StorageError::Kind::Constraint;
+    case SQLITE_LOCKED:
+        return StorageError::Kind::Busy;
+    case SQLITE_CONSTRAINT:
+        return StorageError::Kind::Constraint;
     case SQLITE_IOERR:
     case SQLITE_FULL:
     case SQLITE_CANTOPEN:
     case SQLITE_READONLY:
     case SQLITE_CORRUPT:
     case SQLITE_NOTADB:
-    case SQLITE_PERM: return StorageError::Kind::Io;
-    default: return StorageError::Kind::Other;
+    case SQLITE_PERM:
+        return StorageError::Kind::Io;
+    default:
+        return StorageError::Kind::Other;
     }
 }
 
@@ -40,14 +44,12 @@ namespace {
 // inline only enum names, so a few dozen entries is all it ever holds.
 constexpr std::size_t max_cached_statements = 256;
 
-
-
 } // namespace
 
 Database::Database(const std::string& path, const DatabaseOptions& options) : options_(options) {
-    int rc = sqlite3_open_v2(path.c_str(), &db_,
-                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                             nullptr);
+    int rc =
+        sqlite3_open_v2(path.c_str(), &db_,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {
         std::string message = db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
         sqlite3_close(db_);
@@ -83,7 +85,9 @@ Database::~Database() {
     sqlite3_close(db_);
 }
 
-Statement Database::prepare_cached(std::string_view sql) { return Statement(*this, sql); }
+Statement Database::prepare_cached(std::string_view sql) {
+    return Statement(*this, sql);
+}
 
 void Database::exec(std::string_view sql) {
     std::string text(sql);
@@ -106,12 +110,15 @@ void Database::set_user_version(int version) {
     exec("PRAGMA user_version=" + std::to_string(version));
 }
 
-std::int64_t Database::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
+std::int64_t Database::last_insert_rowid() const {
+    return sqlite3_last_insert_rowid(db_);
+}
 
-int Database::changes() const { return sqlite3_changes(db_); }
+int Database::changes() const {
+    return sqlite3_changes(db_);
+}
 
-Statement::Statement(Database& db, std::string_view sql)
-    : owner_(db), db_(db.handle()), sql_(sql) {
+Statement::Statement(Database& db, std::string_view sql) : owner_(db), db_(db.handle()), sql_(sql) {
     if (auto node = owner_.cache_.extract(sql_)) {
         stmt_ = node.mapped();
         return;
@@ -139,9 +146,9 @@ Statement& Statement::bind(int index, std::int64_t value) {
 }
 
 Statement& Statement::bind(int index, std::string_view text) {
-    check(sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_TRANSIENT,
-                              SQLITE_UTF8),
-          db_);
+    check(
+        sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8),
+        db_);
     return *this;
 }
 
@@ -163,7 +170,9 @@ Statement& Statement::bind_real(int index, double value) {
     return *this;
 }
 
-bool Statement::step() { return check(sqlite3_step(stmt_), db_) == SQLITE_ROW; }
+bool Statement::step() {
+    return check(sqlite3_step(stmt_), db_) == SQLITE_ROW;
+}
 
 void Statement::run() {
     while (step()) {
@@ -179,9 +188,13 @@ bool Statement::is_null(int column) const {
     return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
 }
 
-std::int64_t Statement::column_int(int column) const { return sqlite3_column_int64(stmt_, column); }
+std::int64_t Statement::column_int(int column) const {
+    return sqlite3_column_int64(stmt_, column);
+}
 
-double Statement::column_real(int column) const { return sqlite3_column_double(stmt_, column); }
+double Statement::column_real(int column) const {
+    return sqlite3_column_double(stmt_, column);
+}
 
 std::string Statement::column_text(int column) const {
     const unsigned char* text = sqlite3_column_text(stmt_, column);

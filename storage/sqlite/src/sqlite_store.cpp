@@ -60,15 +60,16 @@ struct SqliteDriver {
 
 class SqliteStore final : public sql::SqlStore<SqliteDriver> {
 public:
-    SqliteStore(const std::string& path, const DatabaseOptions& options)
-        : SqlStore(path, options) {
+    SqliteStore(const std::string& path, const DatabaseOptions& options) : SqlStore(path, options) {
         sql::migrate<SqliteDriver>(db_, migrations);
     }
 };
 
 } // namespace
 
-int sqlite_schema_version() { return static_cast<int>(std::size(migrations)); }
+int sqlite_schema_version() {
+    return static_cast<int>(std::size(migrations));
+}
 
 std::unique_ptr<Store> open_sqlite_store(const std::string& path, const DatabaseOptions& options) {
     return std::make_unique<SqliteStore>(path, options);

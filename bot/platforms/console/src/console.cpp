@@ -168,8 +168,7 @@ Delivery ConsolePlatform::send(const Reply& reply) {
         // The bytes vary with the fonts: transcripts see only that an image went out.
         out_ << "[image: board.png";
         if (!image_dir_.empty()) {
-            const std::string to =
-                (reply.to == Reply::To::User ? "@" : "#") + reply.destination;
+            const std::string to = (reply.to == Reply::To::User ? "@" : "#") + reply.destination;
             char number[16];
             std::snprintf(number, sizeof number, "%06d", ++images_saved_[to]);
             const std::string file = to + "-" + number + ".png";

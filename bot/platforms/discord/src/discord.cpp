@@ -742,8 +742,8 @@ void DiscordPlatform::defer(const DecodedInteraction& interaction, const Post& p
     std::string problem;
     try {
         const Response answer = call(
-            "POST", route, "/interactions/" + interaction.id + "/" + interaction.token + "/callback",
-            request);
+            "POST", route,
+            "/interactions/" + interaction.id + "/" + interaction.token + "/callback", request);
         if (answer.ok()) {
             deferred_[interaction.id] = {interaction.token, post.channel, post.author_id,
                                          post.direct, options_.clock()};
@@ -794,7 +794,8 @@ void DiscordPlatform::sweep_interactions() {
 
 std::optional<std::string> DiscordPlatform::answering(const Reply& reply) {
     for (const auto& [id, d] : deferred_) {
-        if (reply.to == Reply::To::Channel && reply.reply_to == id && reply.destination == d.channel)
+        if (reply.to == Reply::To::Channel && reply.reply_to == id &&
+            reply.destination == d.channel)
             return id;
         if (reply.to == Reply::To::User && d.direct && reply.destination == d.user)
             return id;

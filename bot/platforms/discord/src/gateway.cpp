@@ -1,10 +1,9 @@
 #include "gateway.h"
 
-#include <atomic>
-
 #include "ghostpost/bot/log.h"
 
 #include <algorithm>
+#include <atomic>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -112,7 +111,7 @@ struct Gateway::State {
     std::string session_id;
     std::string resume_url;
     std::optional<std::int64_t> seq;
-    bool healthy = false;       // the last connection reached READY or RESUMED
+    bool healthy = false; // the last connection reached READY or RESUMED
     // A session is live now: from READY or RESUMED until its connection ends. Read by the poll
     // thread, for the lane's health.
     std::atomic<bool> connected{false};

@@ -22,7 +22,7 @@ struct GatewayEvent {
         Ready,   // a fresh session began (IDENTIFY, not RESUME): what was posted before is missed
         Message, // a MESSAGE_CREATE; `data` is its "d"
         Interaction, // an INTERACTION_CREATE (a slash command); `data` is its "d"
-        Fatal,   // the Gateway refused the bot for good (close 4004, 4010-4014): `problem` says why
+        Fatal, // the Gateway refused the bot for good (close 4004, 4010-4014): `problem` says why
     };
     Kind kind = Kind::Message;
     nlohmann::json data;

@@ -52,16 +52,19 @@ const std::vector<SlashCommand>& commands() {
          "show a game's board",
          {game_option(),
           {"style", OptionType::String, "how to draw it", false, {"ascii", "unicode", "png"}}}},
-        {"games", "list games, those waiting for a decision first",
+        {"games",
+         "list games, those waiting for a decision first",
          {{"player", OptionType::User, "whose games (leave out for yours)"}}},
         {"resign", "give up a game", {game_option()}},
         {"draw", "offer a draw, accept one, or claim one the rules allow", {game_option()}},
         {"takeback", "ask to take back your last move, or accept such a request", {game_option()}},
         // A variant's own command (rules: VariantInfo::commands): written out here, since this
         // decoder is built with the platform boundary alone (the fuzz target links no rules).
-        {"peek", "Phantom Chess: spend a life to see both Phantoms by direct message",
+        {"peek",
+         "Phantom Chess: spend a life to see both Phantoms by direct message",
          {game_option()}},
-        {"help", "the commands, or one of them",
+        {"help",
+         "the commands, or one of them",
          {{"command", OptionType::String, "a command's name"}}},
     };
     // The service reads the game before the move ("!move 3 Nf3"); Discord lists required
@@ -144,8 +147,7 @@ DecodedInteraction decode_interaction(std::string_view interaction_json,
         out.problem = "not a JSON object";
         return out;
     }
-    if (!is_snowflake(interaction.value("id", json())) ||
-        string_of(interaction, "token").empty()) {
+    if (!is_snowflake(interaction.value("id", json())) || string_of(interaction, "token").empty()) {
         out.problem = "an interaction without id or token";
         return out;
     }
@@ -221,8 +223,8 @@ DecodedInteraction decode_interaction(std::string_view interaction_json,
         case OptionType::User: {
             if (!is_snowflake(value))
                 break;
-            const json whom = users.is_object() ? users.value(value.get<std::string>(), json())
-                                                : json();
+            const json whom =
+                users.is_object() ? users.value(value.get<std::string>(), json()) : json();
             Mention m;
             m.user_id = value.get<std::string>();
             m.handle = one_line(string_of(whom, "username"));

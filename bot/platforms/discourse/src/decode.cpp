@@ -10,8 +10,8 @@ namespace ghostpost::bot {
 namespace discourse_text {
 
 bool name_character(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '-' || c == '.';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-' || c == '.';
 }
 
 std::string lower(std::string text) {
@@ -148,7 +148,8 @@ DecodedPost decode_value(const json& value, const DiscourseOptions& options, boo
             std::any_of(names.begin(), names.end(),
                         [&](const std::string& n) { return lower(n) == lower(options.username); });
         const auto category = optional_integer(value, "category_id");
-        out.addressed = direct || mentions_bot || (category && options.categories.contains(*category));
+        out.addressed =
+            direct || mentions_bot || (category && options.categories.contains(*category));
         post.text = addressed_text(raw, options.username);
         for (const std::string& handle : mentioned(post.text))
             post.mentions.push_back({handle, "", ""});

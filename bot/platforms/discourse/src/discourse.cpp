@@ -12,13 +12,13 @@ namespace ghostpost::bot {
 
 namespace {
 
-using nlohmann::json;
 using discourse_text::cap;
 using discourse_text::lower;
+using nlohmann::json;
 
-constexpr std::size_t max_detail = 200;    // a log field, a stored last_error
-constexpr std::size_t max_raw = 30000;     // Discourse's max_post_length is 32,000 by default
-constexpr int private_message_type = 6;    // notification_type of a post in a PM topic
+constexpr std::size_t max_detail = 200; // a log field, a stored last_error
+constexpr std::size_t max_raw = 30000;  // Discourse's max_post_length is 32,000 by default
+constexpr int private_message_type = 6; // notification_type of a post in a PM topic
 
 std::optional<std::int64_t> to_integer(std::string_view text) {
     std::int64_t value = 0;
@@ -72,7 +72,8 @@ std::chrono::milliseconds wait_of(const HttpResponse& response, const json& body
             seconds = static_cast<double>(*value);
     } else if (body.is_object() && body.contains("extras") && body["extras"].is_object()) {
         const json& extras = body["extras"];
-        if (const auto wait = extras.find("wait_seconds"); wait != extras.end() && wait->is_number())
+        if (const auto wait = extras.find("wait_seconds");
+            wait != extras.end() && wait->is_number())
             seconds = wait->get<double>();
     }
     seconds = std::clamp(seconds, 1.0, 86400.0);
@@ -169,9 +170,8 @@ DiscoursePlatform::Answer DiscoursePlatform::call(HttpRequest request, const std
             not_before_ = options_.clock() + answer.wait;
         return answer;
     } catch (const HttpError& e) {
-        throw PlatformError(e.kind() == HttpError::Kind::Cancelled
-                                ? PlatformError::Kind::Cancelled
-                                : PlatformError::Kind::Transient,
+        throw PlatformError(e.kind() == HttpError::Kind::Cancelled ? PlatformError::Kind::Cancelled
+                                                                   : PlatformError::Kind::Transient,
                             scrub(what + ": " + e.what()));
     }
 }
@@ -247,8 +247,8 @@ std::vector<Post> DiscoursePlatform::poll(const std::string& cursor, std::chrono
     for (int page = 0; page < std::max(1, options_.max_pages); ++page) {
         const std::optional<std::int64_t> before =
             catch_up_ ? std::optional<std::int64_t>(catch_up_->before) : std::nullopt;
-        Answer answer = get(before ? "/posts.json?before=" + std::to_string(*before) : "/posts.json",
-                            "posts.json");
+        Answer answer = get(
+            before ? "/posts.json?before=" + std::to_string(*before) : "/posts.json", "posts.json");
         const auto latest = answer.body.find("latest_posts");
         if (latest == answer.body.end() || !latest->is_array())
             throw PlatformError(PlatformError::Kind::Transient, "posts.json: no latest_posts");
@@ -328,7 +328,8 @@ std::vector<Post> DiscoursePlatform::poll(const std::string& cursor, std::chrono
     // up to the newest private one of the previous poll. Later ones wait for the next poll.
     // After a catch-up, public posts newer than its first page are not read yet: the horizon
     // stays at that page's newest.
-    const std::int64_t horizon = after_catch_up ? newest_public : std::max(newest_public, pm_horizon_);
+    const std::int64_t horizon =
+        after_catch_up ? newest_public : std::max(newest_public, pm_horizon_);
     pm_horizon_ = std::max(pm_horizon_, newest_private);
     std::vector<Post> posts;
     if (!after) {
@@ -383,8 +384,8 @@ std::string DiscoursePlatform::markdown(const Reply& reply, const std::string& i
     return raw;
 }
 
-Delivery DiscoursePlatform::deliver(HttpRequest request, const std::string& what,
-                                    bool new_private, Answer* answer_out) {
+Delivery DiscoursePlatform::deliver(HttpRequest request, const std::string& what, bool new_private,
+                                    Answer* answer_out) {
     Answer answer = call(std::move(request), what);
     const std::string detail = scrub(what + ": " + answer.describe());
     if (answer.ok()) {
@@ -394,7 +395,8 @@ Delivery DiscoursePlatform::deliver(HttpRequest request, const std::string& what
     }
     if (answer.status == 429)
         return {Delivery::Status::RetryAfter, whole_seconds(answer.wait), detail};
-    if (answer.status >= 500 || answer.status == 401 || answer.status == 403 || answer.body.is_null())
+    if (answer.status >= 500 || answer.status == 401 || answer.status == 403 ||
+        answer.body.is_null())
         // A refused key is the operator's to fix: keep the replies until it is.
         return {Delivery::Status::Transient, {}, detail};
     if (answer.status == 422) {
@@ -428,8 +430,8 @@ std::optional<std::int64_t> DiscoursePlatform::pm_topic_of(const std::string& us
         return it->second;
     // After a restart: the bot's private messages name their participants; a topic of the bot
     // and this player alone is theirs.
-    Answer answer = get("/topics/private-messages/" + options_.username + ".json",
-                        "topics/private-messages");
+    Answer answer =
+        get("/topics/private-messages/" + options_.username + ".json", "topics/private-messages");
     const json& list = answer.body;
     if (list.contains("users") && list["users"].is_array())
         for (const json& user : list["users"])
@@ -449,8 +451,7 @@ std::optional<std::int64_t> DiscoursePlatform::pm_topic_of(const std::string& us
                 if (!p.is_object() || !p.contains("user_id") || !p["user_id"].is_number_integer())
                     continue;
                 const std::string who = std::to_string(p["user_id"].get<std::int64_t>());
-                if (usernames_.contains(who) &&
-                    lower(usernames_[who]) == lower(options_.username))
+                if (usernames_.contains(who) && lower(usernames_[who]) == lower(options_.username))
                     continue;
                 pm_topic_ids_.insert(topic_id);
                 pm_topics_.emplace(who, topic_id); // the list is newest first: keep the first
@@ -475,8 +476,8 @@ Delivery DiscoursePlatform::send(const Reply& reply) {
             upload.url = options_.base_url + "/uploads.json";
             upload.parts.push_back({"upload_type", "composer", "", ""});
             upload.parts.push_back({"synchronous", "true", "", ""});
-            upload.parts.push_back(
-                {"file", std::string(reply.png.begin(), reply.png.end()), "board.png", "image/png"});
+            upload.parts.push_back({"file", std::string(reply.png.begin(), reply.png.end()),
+                                    "board.png", "image/png"});
             Answer uploaded(HttpResponse{});
             const Delivery d = deliver(std::move(upload), "uploads.json", false, &uploaded);
             if (d.status != Delivery::Status::Sent)
@@ -488,14 +489,13 @@ Delivery DiscoursePlatform::send(const Reply& reply) {
                 return {Delivery::Status::Transient, {}, "uploads.json: no url in the answer"};
             const auto width = integer_at(uploaded.body, "width");
             const auto height = integer_at(uploaded.body, "height");
-            image = "![board|" + std::to_string(width) + "x" + std::to_string(height) + "](" +
-                    url + ")";
+            image = "![board|" + std::to_string(width) + "x" + std::to_string(height) + "](" + url +
+                    ")";
         }
         // The key makes every post unlike any other, and the same for every attempt.
-        const std::string raw = markdown(reply, image) + "\n\n<!-- ghostpost " +
-                                (reply.idempotency_key.empty() ? std::string("-")
-                                                               : reply.idempotency_key) +
-                                " -->";
+        const std::string raw =
+            markdown(reply, image) + "\n\n<!-- ghostpost " +
+            (reply.idempotency_key.empty() ? std::string("-") : reply.idempotency_key) + " -->";
         json body = {{"raw", raw}};
         bool new_private = false;
         std::optional<std::int64_t> topic;
@@ -545,8 +545,8 @@ Delivery DiscoursePlatform::send(const Reply& reply) {
             throw;
         if (e.kind() == PlatformError::Kind::RateLimited)
             return {Delivery::Status::RetryAfter,
-                    whole_seconds(std::chrono::duration_cast<std::chrono::milliseconds>(
-                        e.retry_after())),
+                    whole_seconds(
+                        std::chrono::duration_cast<std::chrono::milliseconds>(e.retry_after())),
                     e.what()};
         return {Delivery::Status::Transient, {}, e.what()};
     }

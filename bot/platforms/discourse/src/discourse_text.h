@@ -25,7 +25,6 @@ std::string display_name(std::string_view text);
 std::vector<std::string> mentioned(std::string_view raw);
 
 // decode_post on a post already parsed.
-DecodedPost decode_value(const nlohmann::json& value, const DiscourseOptions& options,
-                         bool direct);
+DecodedPost decode_value(const nlohmann::json& value, const DiscourseOptions& options, bool direct);
 
 } // namespace ghostpost::bot::discourse_text

@@ -34,8 +34,8 @@ std::size_t collect_header(char* data, std::size_t size, std::size_t count, void
         std::string_view value = line.substr(colon + 1);
         while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
             value.remove_prefix(1);
-        while (!value.empty() && (value.back() == '\r' || value.back() == '\n' ||
-                                  value.back() == ' '))
+        while (!value.empty() &&
+               (value.back() == '\r' || value.back() == '\n' || value.back() == ' '))
             value.remove_suffix(1);
         static_cast<HttpResponse*>(user)->headers[name] = std::string(value);
     }

@@ -173,9 +173,9 @@ using telegram_text::cap;
 using telegram_text::display_name;
 using telegram_text::topic_separator;
 
-constexpr std::size_t max_name_bytes = 128;     // Telegram allows 64 + 64 characters
-constexpr std::size_t max_handle = 32;          // Telegram usernames: up to 32 of [A-Za-z0-9_]
-constexpr std::size_t max_mentions = 64;        // more in one post is not a command
+constexpr std::size_t max_name_bytes = 128;          // Telegram allows 64 + 64 characters
+constexpr std::size_t max_handle = 32;               // Telegram usernames: up to 32 of [A-Za-z0-9_]
+constexpr std::size_t max_mentions = 64;             // more in one post is not a command
 constexpr std::int64_t anonymous_admin = 1087968824; // @GroupAnonymousBot: every anonymous admin
 constexpr std::int64_t channel_bot = 136817688;      // @Channel_Bot: a channel posting as a chat
 constexpr std::int64_t telegram_service = 777000;    // forwards from a linked channel
@@ -231,8 +231,8 @@ std::string lower(std::string text) {
 bool valid_handle(std::string_view handle) {
     return !handle.empty() && handle.size() <= max_handle &&
            std::all_of(handle.begin(), handle.end(), [](char c) {
-               return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                      (c >= '0' && c <= '9') || c == '_';
+               return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '_';
            });
 }
 

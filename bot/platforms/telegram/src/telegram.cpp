@@ -145,13 +145,18 @@ std::string html_linked(std::string_view text, const std::vector<Mention>& menti
 }
 
 // What one byte of text costs in a message: 1, or the length of its HTML escape.
-std::size_t plain_cost(char) { return 1; }
+std::size_t plain_cost(char) {
+    return 1;
+}
 std::size_t html_cost(char c) {
     switch (c) {
     case '<':
-    case '>': return 4; // &lt; &gt;
-    case '&': return 5; // &amp;
-    default: return 1;
+    case '>':
+        return 4; // &lt; &gt;
+    case '&':
+        return 5; // &amp;
+    default:
+        return 1;
     }
 }
 
@@ -385,8 +390,8 @@ std::string TelegramPlatform::scrub(std::string_view text) const {
         replace_all(clean, encoded, "[redacted]");
         replace_all(encoded, "%3A", "%3a");
         replace_all(clean, encoded, "[redacted]");
-        if (const auto colon = token.find(':'); colon != std::string::npos &&
-                                                token.size() - colon - 1 >= 8)
+        if (const auto colon = token.find(':');
+            colon != std::string::npos && token.size() - colon - 1 >= 8)
             replace_all(clean, token.substr(colon + 1), "[redacted]");
     }
     return telegram_text::cap(clean, max_detail);
@@ -404,9 +409,9 @@ TelegramPlatform::Answer TelegramPlatform::call(const std::string& method,
                             scrub(method + ": " + e.what()));
     }
     if (!answer->api)
-        throw PlatformError(Kind::Transient, scrub(method + ": HTTP " +
-                                                   std::to_string(answer->status) +
-                                                   " without a Bot API answer"));
+        throw PlatformError(Kind::Transient,
+                            scrub(method + ": HTTP " + std::to_string(answer->status) +
+                                  " without a Bot API answer"));
     if (answer->ok)
         return std::move(*answer);
     const std::string message =
@@ -526,9 +531,9 @@ std::vector<Post> TelegramPlatform::poll(const std::string& cursor, std::chrono:
     log::set_thread_platform(name());
     if (const auto now = options_.clock(); now < poll_not_before_) {
         // Called again before Telegram's retry_after ran out: wait the rest, to the millisecond.
-        throw PlatformError(
-            PlatformError::Kind::RateLimited, "getUpdates: waiting out Telegram's retry_after",
-            std::chrono::ceil<std::chrono::milliseconds>(poll_not_before_ - now));
+        throw PlatformError(PlatformError::Kind::RateLimited,
+                            "getUpdates: waiting out Telegram's retry_after",
+                            std::chrono::ceil<std::chrono::milliseconds>(poll_not_before_ - now));
     }
     const std::string& bot = bot_username();
     sweep_callbacks();

@@ -27,7 +27,8 @@ struct PngOptions {
 };
 
 // The caption over the board: "Game 12 · move 5 · White to move"; how the game ended once it is
-// over (PngOptions::ended), or "game over" when nobody has to decide. Seat names come from the variant (the Paradigm, the Ghost...).
+// over (PngOptions::ended), or "game over" when nobody has to decide. Seat names come from the
+// variant (the Paradigm, the Ghost...).
 std::string png_caption(const rules::BoardView& board, const PngOptions& options = {});
 
 // Draws the board with its pieces, the last move, check, coordinates, the caption and the

@@ -51,7 +51,16 @@ struct Decision {
     std::string what;
 };
 
-enum class EventKind : std::uint8_t { Moved, Captured, Check, Roll, Reveal, Special, GameOver, Note };
+enum class EventKind : std::uint8_t {
+    Moved,
+    Captured,
+    Check,
+    Roll,
+    Reveal,
+    Special,
+    GameOver,
+    Note
+};
 
 // Something an action caused. An event with `only_for` set is private to that seat and must go
 // by direct message, with `board` when the rules show that seat a board of its own (Phantom
@@ -97,9 +106,9 @@ struct ActionSyntax {
     int from_rank = -1;
     Square to;
     bool capture = false;
-    bool drop = false;                 // "F@e4"
+    bool drop = false; // "F@e4"
     PieceKind promotion = PieceKind::None;
-    int castle = 0;                    // 1 = O-O, 2 = O-O-O
+    int castle = 0; // 1 = O-O, 2 = O-O-O
 };
 
 using Options = std::map<std::string, std::string, std::less<>>;
@@ -180,7 +189,8 @@ public:
     virtual bool foreseeable() const { return !info().uses_chance; }
     // Applies one of `seat`'s legal or anytime actions. Errors: NotYourTurn when `seat` has
     // nothing to decide, GameOver, Illegal when the action is not one of those listed.
-    virtual Result<std::vector<Event>> apply(Seat seat, const Action& action, RandomSource& rng) = 0;
+    virtual Result<std::vector<Event>> apply(Seat seat, const Action& action,
+                                             RandomSource& rng) = 0;
     virtual Outcome outcome() const = 0;
     // A draw the seat to decide may claim now (the 50-move rule, threefold repetition).
     virtual std::optional<std::string> claimable_draw() const { return std::nullopt; }
@@ -244,8 +254,7 @@ Result<Options> resolve_options(const VariantInfo& info, const Options& given);
 // The Variant of most games: `G` is built from resolved options (`G(Options)`) and reads a start
 // position with `std::string G::load(std::string_view fen)`, which returns why it could not
 // (empty: read). `Info` gives the variant's VariantInfo.
-template <class G, const VariantInfo& (*Info)()>
-class VariantOf final : public Variant {
+template <class G, const VariantInfo& (*Info)()> class VariantOf final : public Variant {
 public:
     const VariantInfo& info() const override { return Info(); }
     Result<std::unique_ptr<Game>> start(const Options& options,

@@ -16,8 +16,12 @@ namespace ghostpost::rules {
 // The two sides. White (the Paradigm in Ghost Chess) always decides first.
 enum class Seat : std::uint8_t { White, Black };
 
-constexpr Seat opponent(Seat s) { return s == Seat::White ? Seat::Black : Seat::White; }
-constexpr std::size_t index(Seat s) { return static_cast<std::size_t>(s); }
+constexpr Seat opponent(Seat s) {
+    return s == Seat::White ? Seat::Black : Seat::White;
+}
+constexpr std::size_t index(Seat s) {
+    return static_cast<std::size_t>(s);
+}
 std::string_view seat_name(Seat s); // "white" / "black"
 
 inline constexpr int max_files = 10;
@@ -30,7 +34,8 @@ struct Square {
     std::int8_t rank = -1;
 
     constexpr Square() = default;
-    constexpr Square(int f, int r) : file(static_cast<std::int8_t>(f)), rank(static_cast<std::int8_t>(r)) {}
+    constexpr Square(int f, int r)
+        : file(static_cast<std::int8_t>(f)), rank(static_cast<std::int8_t>(r)) {}
     constexpr bool valid() const { return file >= 0 && rank >= 0; }
     constexpr bool operator==(const Square&) const = default;
     std::string name() const; // "e4", "a10"; "-" when not valid
@@ -56,9 +61,9 @@ enum class PieceKind : std::uint8_t {
     Phantom,
 };
 
-char piece_letter(PieceKind k);              // 'P', 'N', ... ; ' ' for None
-PieceKind piece_from_letter(char upper);     // None when the letter names no piece
-std::string_view piece_name(PieceKind k);    // "knight", "phantom", ...
+char piece_letter(PieceKind k);           // 'P', 'N', ... ; ' ' for None
+PieceKind piece_from_letter(char upper);  // None when the letter names no piece
+std::string_view piece_name(PieceKind k); // "knight", "phantom", ...
 
 struct Piece {
     PieceKind kind = PieceKind::None;
@@ -68,24 +73,23 @@ struct Piece {
 
 // What was wrong with a user's action, in words a reply can carry as they are.
 enum class ErrorKind : std::uint8_t {
-    NotAMove,      // the text is not an action at all
-    Illegal,       // a well-formed action the position does not allow
-    Ambiguous,     // several legal actions match; candidates lists them
-    NotYourTurn,   // the seat has no decision to make now
-    GameOver,      // nothing can be decided any more
-    BadSetup,      // a start position, FEN or game option that cannot be used
+    NotAMove,    // the text is not an action at all
+    Illegal,     // a well-formed action the position does not allow
+    Ambiguous,   // several legal actions match; candidates lists them
+    NotYourTurn, // the seat has no decision to make now
+    GameOver,    // nothing can be decided any more
+    BadSetup,    // a start position, FEN or game option that cannot be used
 };
 
 struct RuleError {
     ErrorKind kind = ErrorKind::Illegal;
-    std::string message;              // safe for everyone to read
-    std::string private_detail;       // only for the acting seat (hidden-information reasons)
+    std::string message;                 // safe for everyone to read
+    std::string private_detail;          // only for the acting seat (hidden-information reasons)
     std::vector<std::string> candidates; // canonical texts, for Ambiguous
 };
 
 // A value or the reason there is none. Shaped like std::expected, which GCC 12 lacks in C++20.
-template <class T>
-class [[nodiscard]] Result {
+template <class T> class [[nodiscard]] Result {
 public:
     Result(T value) : v_(std::move(value)) {}
     Result(RuleError error) : v_(std::move(error)) {}

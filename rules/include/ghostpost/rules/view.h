@@ -21,8 +21,8 @@ enum class FigureStyle : std::uint8_t {
 struct Figure {
     Piece piece;
     FigureStyle style = FigureStyle::Living;
-    int hp = 0;        // Gnostic Chess: hit points left; 0 when the variant has none
-    int max_hp = 0;    // Gnostic Chess: full hit points on this square
+    int hp = 0;     // Gnostic Chess: hit points left; 0 when the variant has none
+    int max_hp = 0; // Gnostic Chess: full hit points on this square
     bool imprisoned = false;
     bool operator==(const Figure&) const = default;
 };
@@ -39,11 +39,11 @@ struct Cell {
 
 // A board as one audience sees it.
 struct BoardView {
-    std::string variant;            // registry name, e.g. "chess"
+    std::string variant; // registry name, e.g. "chess"
     int files = 8;
     int ranks = 8;
-    std::vector<Cell> cells;        // rank-major: cells[rank * files + file]
-    Square last_from;               // the last move's squares, when there was one
+    std::vector<Cell> cells; // rank-major: cells[rank * files + file]
+    Square last_from;        // the last move's squares, when there was one
     Square last_to;
     Square check;                   // a royal piece in check, when there is one
     std::vector<Seat> deciding;     // who must decide now (empty once the game is over)

@@ -24,10 +24,10 @@ namespace ghostpost::storage {
 struct PlayerRecord {
     std::int64_t id = 0;
     std::string platform;
-    std::string user_id;      // the platform's stable id: who the player is
-    std::string name;         // the display name as last seen, for display only
-    std::string handle;       // the platform's unique username as last seen, lower case, without
-                              // '@'; empty when the account has none. "@handle" resolves here.
+    std::string user_id; // the platform's stable id: who the player is
+    std::string name;    // the display name as last seen, for display only
+    std::string handle;  // the platform's unique username as last seen, lower case, without
+                         // '@'; empty when the account has none. "@handle" resolves here.
     std::string orientation = "auto"; // auto | white | black
     std::string notation = "ascii";   // ascii | unicode
     bool images = false;              // boards as PNG images by default
@@ -54,10 +54,10 @@ struct ChannelSettings {
 // platform follows a game), good until `expires_at`.
 struct LinkCode {
     std::string code;
-    std::string kind;             // "link" | "invite"
-    std::int64_t player = 0;      // link: the player the account will join
-    std::int64_t game = 0;        // invite: the game the channel will follow
-    std::string platform;         // invite: the platform where it must be posted
+    std::string kind;        // "link" | "invite"
+    std::int64_t player = 0; // link: the player the account will join
+    std::int64_t game = 0;   // invite: the game the channel will follow
+    std::string platform;    // invite: the platform where it must be posted
     std::int64_t expires_at = 0;
 };
 
@@ -70,21 +70,21 @@ struct GameRecord {
     rules::Options options;
     std::string platform;
     std::string channel;
-    std::int64_t challenger = 0;          // player id
-    std::string challenged;               // handle without '@', lower case; empty: open challenge
+    std::int64_t challenger = 0; // player id
+    std::string challenged;      // handle without '@', lower case; empty: open challenge
     std::optional<std::int64_t> challenged_id; // the account challenged, once known: only it
                                                // may answer (a handle can change hands)
-    std::string challenger_color;         // white | black | random, as asked
-    std::optional<std::int64_t> white;    // player ids once seated
+    std::string challenger_color;              // white | black | random, as asked
+    std::optional<std::int64_t> white;         // player ids once seated
     std::optional<std::int64_t> black;
     GameStatus status = GameStatus::Challenge;
-    std::string result;                   // "1-0", "0-1", "1/2-1/2"; empty while unfinished
-    std::string reason;                   // "checkmate", "resignation", ...
-    std::vector<std::uint8_t> seed;       // the secret behind the game's random stream
+    std::string result;             // "1-0", "0-1", "1/2-1/2"; empty while unfinished
+    std::string reason;             // "checkmate", "resignation", ...
+    std::vector<std::uint8_t> seed; // the secret behind the game's random stream
     std::int64_t created_at = 0;
-    std::string time_control = "none";    // canonical text of the correspondence clock ("3d")
-    bool rated = true;                    // whether the result counts for ratings
-    bool paused = false;                  // a moderator stopped the game's clocks and moves
+    std::string time_control = "none"; // canonical text of the correspondence clock ("3d")
+    bool rated = true;                 // whether the result counts for ratings
+    bool paused = false;               // a moderator stopped the game's clocks and moves
     std::int64_t revision = 0; // bumped by every change of the game (actions, takebacks, seats,
                                // status) in any process: what a cache of the game is keyed by
 };
@@ -121,7 +121,7 @@ struct ActionRecord {
     int ply = 0; // 1 for the first action
     rules::Seat seat = rules::Seat::White;
     std::int64_t player_id = 0;
-    std::string text; // canonical text
+    std::string text;       // canonical text
     std::string message_id; // the post it came from
     // What chance made of it as the channel was told (Gnostic Chess's reveals, rolls, combat
     // results), one per line; empty for games without dice.
@@ -176,9 +176,9 @@ struct OutgoingMessage {
     bool to_user = false;
     std::string destination;
     std::string text;
-    std::string code;                // a monospaced block shown after the text, may be empty
-    std::vector<std::uint8_t> png;   // an image, may be empty
-    std::string reply_to;            // message id answered, may be empty
+    std::string code;              // a monospaced block shown after the text, may be empty
+    std::vector<std::uint8_t> png; // an image, may be empty
+    std::string reply_to;          // message id answered, may be empty
     // For a private message: where to post `blocked_notice` (the game's channel) when the
     // platform refuses to deliver it because the user never opened a private chat with the bot.
     std::string notice_channel;
@@ -210,11 +210,11 @@ struct TournamentRecord {
     std::int64_t id = 0;
     std::string platform;
     std::string channel;
-    std::string name;    // as created; looked up case-insensitively
+    std::string name; // as created; looked up case-insensitively
     std::string variant;
-    std::string format;  // roundrobin | double | swiss | knockout
-    int rounds = 0;      // planned rounds; 0 until fixed (at the latest when it starts)
-    std::string tc;      // the time control of its games as given; empty: the service default
+    std::string format; // roundrobin | double | swiss | knockout
+    int rounds = 0;     // planned rounds; 0 until fixed (at the latest when it starts)
+    std::string tc;     // the time control of its games as given; empty: the service default
     TournamentStatus status = TournamentStatus::Open;
     std::int64_t creator = 0; // player id
     int current_round = 0;    // 0 before the first round
@@ -283,7 +283,8 @@ public:
     virtual ~PostLog() = default;
     virtual bool post_handled(const std::string& platform, const std::string& channel,
                               const std::string& message_id) = 0;
-    // Errors: StorageError (Constraint, or Conflict when another daemon marked it meanwhile) when the post was already marked.
+    // Errors: StorageError (Constraint, or Conflict when another daemon marked it meanwhile) when
+    // the post was already marked.
     virtual void mark_post_handled(const std::string& platform, const std::string& channel,
                                    const std::string& message_id, std::int64_t now) = 0;
     virtual std::optional<std::string> cursor(const std::string& platform) = 0;
@@ -541,8 +542,13 @@ public:
 };
 
 // Everything the service keeps, in one object.
-class Store : public PostLog, public Players, public Games, public Tournaments, public Outbox,
-              public Moderation, public Overview {
+class Store : public PostLog,
+              public Players,
+              public Games,
+              public Tournaments,
+              public Outbox,
+              public Moderation,
+              public Overview {
 public:
     ~Store() override = default;
 

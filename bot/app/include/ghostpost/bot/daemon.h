@@ -44,7 +44,6 @@ private:
     std::condition_variable wake_;
 };
 
-
 using SteadyNow = std::function<std::chrono::steady_clock::time_point()>;
 
 // Who is sending: several daemons on one database claim the entries they deliver (Store::
@@ -126,10 +125,10 @@ struct DaemonReport {
 };
 
 // The poll loop: until `stop`, the platform is finished or it refuses the bot's credentials
-// (DaemonReport::refused), run the time-driven job, deliver the outbox, poll, handle each post. A post whose handling throws is a bug of ours, never a
-// stall: it is answered once ("nothing was applied"), logged with its id, and the loop goes
-// on (a busy database is retried first). Platform failures are backed off as their kind says.
-// Errors: none escape but std::bad_alloc and the like.
+// (DaemonReport::refused), run the time-driven job, deliver the outbox, poll, handle each post. A
+// post whose handling throws is a bug of ours, never a stall: it is answered once ("nothing was
+// applied"), logged with its id, and the loop goes on (a busy database is retried first). Platform
+// failures are backed off as their kind says. Errors: none escape but std::bad_alloc and the like.
 DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platform,
                         const DaemonOptions& options, StopToken& stop,
                         Clock clock = system_clock_seconds);

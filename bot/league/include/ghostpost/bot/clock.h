@@ -42,10 +42,12 @@ struct PlayerClock {
 Seconds time_left(const PlayerClock& clock, Seconds now, Seconds paused = 0);
 
 // The clock after its owner moves at `now`: stopped, charged, and credited per the control.
-PlayerClock after_move(const TimeControl& tc, const PlayerClock& clock, Seconds now, Seconds paused = 0);
+PlayerClock after_move(const TimeControl& tc, const PlayerClock& clock, Seconds now,
+                       Seconds paused = 0);
 
 // The share of the player's time used since the clock started, in [0, 1]; for the 80 % reminder.
-double used_fraction(const TimeControl& tc, const PlayerClock& clock, Seconds now, Seconds paused = 0);
+double used_fraction(const TimeControl& tc, const PlayerClock& clock, Seconds now,
+                     Seconds paused = 0);
 
 // Days and hours, as a reply prints a duration: "2d 5h", "45m".
 std::string format_duration(Seconds s);

@@ -60,9 +60,9 @@ struct SwissPlayer {
     int player = 0; // the caller's index
     int number = 0; // the pairing number (1 for the first seed): ties in score go by it
     double score = 0;
-    std::vector<Colour> colours;  // the games played, oldest first
-    std::vector<int> opponents;   // the players met over the board (C1: never again)
-    bool bye_ineligible = false;  // had the bye, or a win's points without playing (C2)
+    std::vector<Colour> colours;      // the games played, oldest first
+    std::vector<int> opponents;       // the players met over the board (C1: never again)
+    bool bye_ineligible = false;      // had the bye, or a win's points without playing (C2)
     Float float_last = Float::None;   // the float of the round before this one
     Float float_before = Float::None; // of the round before that
     int unplayed = 0;                 // rounds without a game played (C9)
@@ -82,7 +82,7 @@ struct SwissRound {
 
 struct SwissBoard {
     int white = 0;
-    int black = bye; // `bye` for the pairing-allocated bye
+    int black = bye;                 // `bye` for the pairing-allocated bye
     Float white_float = Float::None; // what the board gives each player (1.4)
     Float black_float = Float::None;
     bool operator==(const SwissBoard&) const = default;
@@ -110,12 +110,14 @@ struct PlayedGame {
 struct Standing {
     int player;
     double score = 0;
-    double buchholz = 0;         // the sum of the opponents' scores
-    double sonneborn_berger = 0; // the sum of the scores of the opponents beaten, half of those drawn
+    double buchholz = 0; // the sum of the opponents' scores
+    double sonneborn_berger =
+        0; // the sum of the scores of the opponents beaten, half of those drawn
 };
 
 // The table after `games`, best first: by score, then Sonneborn-Berger (round robin) or
 // Buchholz (Swiss), then the other, then seed.
-std::vector<Standing> standings(int players, const std::vector<PlayedGame>& games, bool round_robin);
+std::vector<Standing> standings(int players, const std::vector<PlayedGame>& games,
+                                bool round_robin);
 
 } // namespace ghostpost::bot

@@ -19,6 +19,7 @@ struct RatedResult {
 
 // The player's rating after the period's results. With no results only the deviation grows.
 // `tau` constrains the change in volatility (Glickman suggests 0.3 to 1.2).
-Rating glicko2_update(const Rating& player, const std::vector<RatedResult>& results, double tau = 0.5);
+Rating glicko2_update(const Rating& player, const std::vector<RatedResult>& results,
+                      double tau = 0.5);
 
 } // namespace ghostpost::bot

@@ -42,8 +42,7 @@ struct LoadedGame {
 // The game after the first `plies` actions of `log` (all of them when nullopt), replayed with the
 // stream of the game's seed. Errors: std::runtime_error naming the game when the variant is
 // unknown, `plies` exceeds the log, or an action does not replay (a broken log).
-LoadedGame load_game(const storage::GameRecord& game,
-                     const std::vector<storage::ActionRecord>& log,
+LoadedGame load_game(const storage::GameRecord& game, const std::vector<storage::ActionRecord>& log,
                      std::optional<std::size_t> plies = std::nullopt);
 
 } // namespace ghostpost::bot

@@ -29,19 +29,19 @@ struct ChannelMove {
 
 // One message from a platform, as the service sees it.
 struct Post {
-    std::string platform;    // "console", "telegram", ...
-    std::string channel;     // chat, room or topic id; for a direct message, the DM channel
-    std::string message_id;  // unique within (platform, channel); the dedup key
-    std::string author_id;   // the platform's stable user id: who the author is
-    std::string author_name; // display name, for display only
+    std::string platform;      // "console", "telegram", ...
+    std::string channel;       // chat, room or topic id; for a direct message, the DM channel
+    std::string message_id;    // unique within (platform, channel); the dedup key
+    std::string author_id;     // the platform's stable user id: who the author is
+    std::string author_name;   // display name, for display only
     std::string author_handle; // the platform's unique username without '@', empty when the
                                // account has none; what "@name" in other posts resolves to
-    bool anonymous = false;  // no person can be told apart behind it (Telegram's anonymous group
-                             // admin, a channel posting as the chat): it may not play
+    bool anonymous = false;    // no person can be told apart behind it (Telegram's anonymous group
+                               // admin, a channel posting as the chat): it may not play
     std::vector<Mention> mentions; // the "@name"s of `text`, in order
     std::string text;
-    bool direct = false;     // a direct message to the bot
-    std::string cursor;      // where polling resumes after this post (e.g. update_id + 1)
+    bool direct = false; // a direct message to the bot
+    std::string cursor;  // where polling resumes after this post (e.g. update_id + 1)
     // A press of one of the buttons of a reply (Reply::buttons): `text` is that button's
     // command as the platform gave it back, read like anything typed and trusted no more.
     bool button = false;
@@ -72,7 +72,7 @@ struct Reply {
     enum class To : std::uint8_t { Channel, User };
     To to = To::Channel;
     std::string platform;
-    std::string destination;       // channel id, or user id for To::User
+    std::string destination; // channel id, or user id for To::User
     std::string text;
     std::string code;              // a monospaced block (a text board, a PGN) shown after the
                                    // text, in a code block where the platform has one; may be empty

@@ -22,17 +22,17 @@ namespace ghostpost::bot {
 
 // What the operator configures (the TOML config maps onto this).
 struct ServiceSettings {
-    std::string prefix = "!";        // the command prefix
-    bool accept_slash = true;        // "/" is accepted too, as chat users type it
+    std::string prefix = "!";            // the command prefix
+    bool accept_slash = true;            // "/" is accepted too, as chat users type it
     std::vector<std::string> moderators; // platform user ids allowed to abort or cancel any game
     std::string bot_name = "ghostpost";  // commands addressed to another "@bot" are ignored
     std::size_t max_post_bytes = 4000;   // longer posts are refused (or ignored if chatter)
     // Tests only: when not empty, a game's seed is derived from this text and the post that
     // created the game instead of fresh secret bytes, so transcripts with dice are reproducible.
     std::string fixed_seed;
-    std::string default_time_control = "3d"; // a game's clock when !new names no tc=
-    std::int64_t combat_deadline = 86400;    // seconds a seat may take to choose dice in a combat
-    int vacation_days = 30;                  // days of !vacation per player and calendar year
+    std::string default_time_control = "3d";   // a game's clock when !new names no tc=
+    std::int64_t combat_deadline = 86400;      // seconds a seat may take to choose dice in a combat
+    int vacation_days = 30;                    // days of !vacation per player and calendar year
     std::int64_t challenge_expiry = 7 * 86400; // seconds an unanswered challenge stays open
     int max_open_challenges = 10;              // unanswered challenges one player may have
     int max_bot_games = 3;   // games against the bot under way that one player may have

@@ -23,18 +23,18 @@ namespace ghostpost::web {
 
 struct ServerSettings {
     std::string host = "127.0.0.1";
-    int port = 8080;          // 0: any free port (see WebServer::port)
-    int threads = 8;          // workers making pages; the socket I/O has one thread of its own
-    int max_waiting = 64;     // requests waiting for a worker before new ones get 503
-    int timeout_seconds = 5;  // for a whole request head, for writing an answer, and the
-                              // keep-alive idle time
-    int max_connections = 1024;             // open at once (the file limit is raised to fit)
+    int port = 8080;            // 0: any free port (see WebServer::port)
+    int threads = 8;            // workers making pages; the socket I/O has one thread of its own
+    int max_waiting = 64;       // requests waiting for a worker before new ones get 503
+    int timeout_seconds = 5;    // for a whole request head, for writing an answer, and the
+                                // keep-alive idle time
+    int max_connections = 1024; // open at once (the file limit is raised to fit)
     std::size_t max_header_bytes = 64 * 1024; // request line and fields together
     std::size_t max_header_lines = 100;
 };
 
-// "127.0.0.1:8080" or "[::1]:8080" into host and port (port 0: any free one). Errors: std::invalid_argument naming
-// what is wrong.
+// "127.0.0.1:8080" or "[::1]:8080" into host and port (port 0: any free one). Errors:
+// std::invalid_argument naming what is wrong.
 ServerSettings parse_listen(const std::string& listen);
 
 // What an extra route answers (WebServer::route): no ETag, gzip when the client asks for it.

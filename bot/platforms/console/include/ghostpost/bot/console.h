@@ -22,7 +22,6 @@
 
 #include <cstdint>
 #include <functional>
-
 #include <iosfwd>
 #include <map>
 #include <optional>
@@ -34,10 +33,10 @@ namespace ghostpost::bot {
 struct ConsoleLine {
     std::string explicit_id; // empty unless the line started with "[id]"
     bool direct = false;
-    std::string channel;     // without '#'; empty for a direct message
+    std::string channel; // without '#'; empty for a direct message
     std::string user;
     std::string text;
-    std::string directive;   // after "~ " on a time line; then the other fields are empty
+    std::string directive; // after "~ " on a time line; then the other fields are empty
 };
 
 // The post a line stands for. nullopt for an empty or comment line; a line that follows
@@ -57,7 +56,9 @@ public:
     // How far this clock is ahead of its base: all the time moved on so far.
     std::int64_t offset() const { return offset_; }
     // Called with the new offset after every advance, so that it can be kept for the next run.
-    void on_advance(std::function<void(std::int64_t offset)> hook) { on_advance_ = std::move(hook); }
+    void on_advance(std::function<void(std::int64_t offset)> hook) {
+        on_advance_ = std::move(hook);
+    }
     // A Clock that reads this one; it must not outlive it.
     Clock clock() const {
         return [this] { return now(); };

@@ -177,8 +177,8 @@ private:
         int remaining = 1;
         Instant reset{};
     };
-    std::map<std::string, Bucket> buckets_;              // by bucket key
-    std::map<std::string, std::string> route_buckets_;   // route -> "<X-RateLimit-Bucket> <major>"
+    std::map<std::string, Bucket> buckets_;            // by bucket key
+    std::map<std::string, std::string> route_buckets_; // route -> "<X-RateLimit-Bucket> <major>"
     std::string bucket_key(const std::string& route) const;
     static std::string major_parameter(const std::string& route);
     std::map<std::string, Instant> not_before_; // a 429's retry_after per route

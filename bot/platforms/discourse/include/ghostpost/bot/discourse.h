@@ -19,9 +19,9 @@
 namespace ghostpost::bot {
 
 struct DiscourseOptions {
-    std::string base_url;        // "https://forum.example.org", no trailing slash
-    std::string username;        // the bot's account, sent as Api-Username
-    std::string api_key;         // secret: sent as Api-Key, never in a message
+    std::string base_url;              // "https://forum.example.org", no trailing slash
+    std::string username;              // the bot's account, sent as Api-Username
+    std::string api_key;               // secret: sent as Api-Key, never in a message
     std::set<std::int64_t> categories; // watched: every post there is read; elsewhere only
                                        // posts that mention the bot, and private messages
     std::chrono::seconds request_timeout{15};

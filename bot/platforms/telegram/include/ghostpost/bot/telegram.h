@@ -34,8 +34,8 @@ struct TelegramOptions {
 // moves the cursor past it.
 struct DecodedUpdate {
     std::optional<std::int64_t> update_id; // absent when the update has no usable one
-    Post post;                              // cursor set when update_id is
-    std::string problem;                    // why the update was skipped; empty when it was read
+    Post post;                             // cursor set when update_id is
+    std::string problem;                   // why the update was skipped; empty when it was read
     std::string ignored;     // why a well-formed update is nothing for the service (an edit)
     std::string callback_id; // a button press's query id, to answer; empty for other updates
 };
