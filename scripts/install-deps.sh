@@ -27,8 +27,9 @@ test_packages=(
     # The fake Discourse and the fake Matrix homeserver validate every request against the API
     # descriptions (JSON, and YAML for Matrix).
     python3-yaml python3-jsonschema
-    # The fuzz targets (tests/fuzz): clang and its libFuzzer and sanitizer runtimes.
-    clang libclang-rt-14-dev
+    # The fuzz targets (tests/fuzz): clang and its libFuzzer and sanitizer runtimes; clang-format
+    # checks the house style (scripts/check-format.sh).
+    clang libclang-rt-14-dev clang-format
     # The server the tests start a throw-away cluster of.
     postgresql-15
     # promtool checks the daemon's /metrics.
