@@ -533,8 +533,8 @@ public:
 
     ChannelSettings channel_settings(const std::string& platform,
                                      const std::string& channel) override {
-        Statement s(db_, "SELECT orientation, notation, images FROM channel_settings WHERE "
-                         "platform = ?1 AND channel = ?2");
+        Statement s(db_, "SELECT orientation, notation, images, style FROM channel_settings "
+                         "WHERE platform = ?1 AND channel = ?2");
         s.bind(1, platform).bind(2, channel);
         ChannelSettings out;
         out.platform = platform;
@@ -543,17 +543,19 @@ public:
             out.orientation = s.column_text(0);
             out.notation = s.column_text(1);
             out.images = s.column_int(2) != 0;
+            out.style = s.column_text(3);
+            out.saved = true;
         }
         return out;
     }
 
     void save_channel_settings(const ChannelSettings& c) override {
         Statement s(db_, "INSERT INTO channel_settings (platform, channel, orientation, notation, "
-                         "images) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (platform, channel) DO "
-                         "UPDATE SET orientation = excluded.orientation, notation = "
-                         "excluded.notation, images = excluded.images");
+                         "images, style) VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (platform, "
+                         "channel) DO UPDATE SET orientation = excluded.orientation, notation = "
+                         "excluded.notation, images = excluded.images, style = excluded.style");
         s.bind(1, c.platform).bind(2, c.channel).bind(3, c.orientation).bind(4, c.notation);
-        s.bind(5, c.images ? 1 : 0).run();
+        s.bind(5, c.images ? 1 : 0).bind(6, c.style).run();
     }
 
     std::vector<std::pair<std::string, std::string>> bound_channels(std::int64_t game) override {
@@ -1012,6 +1014,16 @@ public:
         return read_tournament(s);
     }
 
+    std::vector<TournamentRecord> recent_tournaments(int limit) override {
+        Statement s(db_, std::string("SELECT ") + tournament_columns +
+                             " FROM tournaments ORDER BY id DESC LIMIT ?1");
+        s.bind(1, limit);
+        std::vector<TournamentRecord> out;
+        while (s.step())
+            out.push_back(read_tournament(s));
+        return out;
+    }
+
     std::vector<TournamentRecord> tournaments_in_channel(const std::string& platform,
                                                          const std::string& channel) override {
         Statement s(db_, std::string("SELECT ") + tournament_columns +
@@ -1049,12 +1061,77 @@ public:
     }
 
     std::vector<EntrantRecord> entrants(std::int64_t tournament_id) override {
-        Statement s(db_, "SELECT player_id, seed FROM tournament_entrants WHERE "
-                         "tournament_id = ?1 ORDER BY seed, joined_at, player_id");
+        Statement s(db_, "SELECT player_id, seed, first_round, withdrawn_round FROM "
+                         "tournament_entrants WHERE tournament_id = ?1 "
+                         "ORDER BY seed, joined_at, player_id");
         s.bind(1, tournament_id);
         std::vector<EntrantRecord> out;
+        while (s.step()) {
+            EntrantRecord e{s.column_int(0), static_cast<int>(s.column_int(1)),
+                            static_cast<int>(s.column_int(2)), std::nullopt};
+            if (!s.is_null(3))
+                e.withdrawn_round = static_cast<int>(s.column_int(3));
+            out.push_back(e);
+        }
+        return out;
+    }
+
+    void update_entrant(std::int64_t tournament_id, const EntrantRecord& e) override {
+        Statement s(db_, "UPDATE tournament_entrants SET first_round = ?3, withdrawn_round = ?4 "
+                         "WHERE tournament_id = ?1 AND player_id = ?2");
+        s.bind(1, tournament_id).bind(2, e.player_id).bind(3, e.first_round);
+        if (e.withdrawn_round)
+            s.bind(4, *e.withdrawn_round);
+        else
+            s.bind_null(4);
+        s.run();
+        if (db_.changes() != 1)
+            throw std::logic_error("storage: no entrant " + std::to_string(e.player_id) +
+                                   " in tournament " + std::to_string(tournament_id));
+    }
+
+    void request_bye(std::int64_t tournament_id, const ByeRequest& bye) override {
+        Statement s(db_, "INSERT INTO tournament_byes (tournament_id, player_id, round) VALUES "
+                         "(?1, ?2, ?3) ON CONFLICT (tournament_id, player_id, round) DO NOTHING");
+        s.bind(1, tournament_id).bind(2, bye.player_id).bind(3, bye.round).run();
+    }
+
+    void withdraw_bye(std::int64_t tournament_id, const ByeRequest& bye) override {
+        Statement s(db_, "DELETE FROM tournament_byes WHERE tournament_id = ?1 AND "
+                         "player_id = ?2 AND round = ?3");
+        s.bind(1, tournament_id).bind(2, bye.player_id).bind(3, bye.round).run();
+    }
+
+    std::vector<ByeRequest> byes(std::int64_t tournament_id) override {
+        Statement s(db_, "SELECT player_id, round FROM tournament_byes WHERE tournament_id = ?1 "
+                         "ORDER BY round, player_id");
+        s.bind(1, tournament_id);
+        std::vector<ByeRequest> out;
         while (s.step())
             out.push_back({s.column_int(0), static_cast<int>(s.column_int(1))});
+        return out;
+    }
+
+    void forbid_pairing(std::int64_t tournament_id, std::int64_t a, std::int64_t b) override {
+        Statement s(db_, "INSERT INTO tournament_forbidden (tournament_id, player_a, player_b) "
+                         "VALUES (?1, ?2, ?3) "
+                         "ON CONFLICT (tournament_id, player_a, player_b) DO NOTHING");
+        s.bind(1, tournament_id).bind(2, std::min(a, b)).bind(3, std::max(a, b)).run();
+    }
+
+    void allow_pairing(std::int64_t tournament_id, std::int64_t a, std::int64_t b) override {
+        Statement s(db_, "DELETE FROM tournament_forbidden WHERE tournament_id = ?1 AND "
+                         "player_a = ?2 AND player_b = ?3");
+        s.bind(1, tournament_id).bind(2, std::min(a, b)).bind(3, std::max(a, b)).run();
+    }
+
+    std::vector<ForbiddenPairing> forbidden_pairings(std::int64_t tournament_id) override {
+        Statement s(db_, "SELECT player_a, player_b FROM tournament_forbidden WHERE "
+                         "tournament_id = ?1 ORDER BY player_a, player_b");
+        s.bind(1, tournament_id);
+        std::vector<ForbiddenPairing> out;
+        while (s.step())
+            out.push_back({s.column_int(0), s.column_int(1)});
         return out;
     }
 
@@ -1124,7 +1201,8 @@ public:
         return read_rating(s);
     }
 
-    void save_rating(const RatingRecord& r, std::int64_t now) override {
+    void save_rating(const RatingRecord& r, std::int64_t now,
+                     std::optional<std::int64_t> game = std::nullopt) override {
         Statement s(db_, "INSERT INTO ratings (player_id, variant, rating, deviation, volatility, "
                          "games, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
                          "ON CONFLICT (player_id, variant) DO UPDATE SET rating = excluded.rating, "
@@ -1135,11 +1213,17 @@ public:
         s.bind(7, now).run();
         Statement h(db_,
                     "INSERT INTO rating_history (player_id, variant, games, rating, "
-                    "deviation, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
+                    "deviation, at, game_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
                     "ON CONFLICT (player_id, variant, games) DO UPDATE SET "
-                    "rating = excluded.rating, deviation = excluded.deviation, at = excluded.at");
+                    "rating = excluded.rating, deviation = excluded.deviation, at = excluded.at, "
+                    "game_id = excluded.game_id");
         h.bind(1, r.player_id).bind(2, r.variant).bind(3, r.games).bind_real(4, r.rating);
-        h.bind_real(5, r.deviation).bind(6, now).run();
+        h.bind_real(5, r.deviation).bind(6, now);
+        if (game)
+            h.bind(7, *game);
+        else
+            h.bind_null(7);
+        h.run();
     }
 
     std::vector<RatingRecord> ratings_of_player(std::int64_t player_id) override {
@@ -1234,13 +1318,18 @@ public:
     }
 
     std::vector<RatingPoint> rating_history(std::int64_t player_id) override {
-        Statement s(db_, "SELECT variant, games, rating, deviation, at FROM rating_history "
-                         "WHERE player_id = ?1 ORDER BY variant, games");
+        Statement s(db_, "SELECT variant, games, rating, deviation, at, game_id FROM "
+                         "rating_history WHERE player_id = ?1 ORDER BY variant, games");
         s.bind(1, player_id);
         std::vector<RatingPoint> out;
-        while (s.step())
-            out.push_back({s.column_text(0), static_cast<int>(s.column_int(1)), s.column_real(2),
-                           s.column_real(3), s.column_int(4)});
+        while (s.step()) {
+            RatingPoint p{s.column_text(0), static_cast<int>(s.column_int(1)),
+                          s.column_real(2), s.column_real(3),
+                          s.column_int(4),  std::nullopt};
+            if (!s.is_null(5))
+                p.game_id = s.column_int(5);
+            out.push_back(std::move(p));
+        }
         return out;
     }
 

@@ -193,6 +193,9 @@ public:
                                                                 const std::string& n) override {
         return s_.tournament_by_name(p, n);
     }
+    std::vector<storage::TournamentRecord> recent_tournaments(int limit) override {
+        return s_.recent_tournaments(limit);
+    }
     std::vector<storage::TournamentRecord> tournaments_in_channel(const std::string& p,
                                                                   const std::string& c) override {
         return s_.tournaments_in_channel(p, c);
@@ -204,6 +207,25 @@ public:
     void remove_entrant(std::int64_t t, std::int64_t p) override { s_.remove_entrant(t, p); }
     std::vector<storage::EntrantRecord> entrants(std::int64_t t) override { return s_.entrants(t); }
     void set_seed(std::int64_t t, std::int64_t p, int s) override { s_.set_seed(t, p, s); }
+    void update_entrant(std::int64_t t, const storage::EntrantRecord& e) override {
+        s_.update_entrant(t, e);
+    }
+    void request_bye(std::int64_t t, const storage::ByeRequest& b) override {
+        s_.request_bye(t, b);
+    }
+    void withdraw_bye(std::int64_t t, const storage::ByeRequest& b) override {
+        s_.withdraw_bye(t, b);
+    }
+    std::vector<storage::ByeRequest> byes(std::int64_t t) override { return s_.byes(t); }
+    void forbid_pairing(std::int64_t t, std::int64_t a, std::int64_t b) override {
+        s_.forbid_pairing(t, a, b);
+    }
+    void allow_pairing(std::int64_t t, std::int64_t a, std::int64_t b) override {
+        s_.allow_pairing(t, a, b);
+    }
+    std::vector<storage::ForbiddenPairing> forbidden_pairings(std::int64_t t) override {
+        return s_.forbidden_pairings(t);
+    }
     void start_round(std::int64_t t, int r, std::int64_t n) override { s_.start_round(t, r, n); }
     bool complete_round(std::int64_t t, int r, std::int64_t n) override {
         const bool completed = s_.complete_round(t, r, n);
@@ -218,8 +240,9 @@ public:
     std::optional<storage::RatingRecord> rating(std::int64_t p, const std::string& v) override {
         return s_.rating(p, v);
     }
-    void save_rating(const storage::RatingRecord& r, std::int64_t n) override {
-        s_.save_rating(r, n);
+    void save_rating(const storage::RatingRecord& r, std::int64_t n,
+                     std::optional<std::int64_t> g = std::nullopt) override {
+        s_.save_rating(r, n, g);
     }
     std::vector<storage::RatingRecord> ratings_of_player(std::int64_t p) override {
         return s_.ratings_of_player(p);

@@ -35,8 +35,10 @@ public:
         return s;
     }
 
-    // Handles the post and returns the texts it queued, in order.
-    std::vector<std::string> post(const std::string& user, const std::string& text) {
+    // Handles the post and returns the texts it queued, in order; with `code`, each text's
+    // monospaced block (a table) after it on the next line.
+    std::vector<std::string> post(const std::string& user, const std::string& text,
+                                  bool code = false) {
         Post p;
         p.platform = "console";
         p.channel = "lobby";
@@ -50,7 +52,8 @@ public:
         std::vector<std::string> out;
         for (const auto& e : store_->due("console", 2000000000, 1000)) {
             out.push_back((e.message.to_user ? "@" : "#") + e.message.destination + " " +
-                          e.message.text);
+                          e.message.text +
+                          (code && !e.message.code.empty() ? "\n" + e.message.code : ""));
             store_->mark_sent(e.id, 0);
         }
         return out;
@@ -112,6 +115,8 @@ TEST_CASE("A rated game moves both players' Glicko-2 ratings by the exact figure
     Lobby lobby;
     lobby.post("alice", "!new chess @bob white");
     lobby.post("bob", "!accept");
+    lobby.post("alice", "e4");
+    lobby.post("bob", "e5");
     auto replies = lobby.post("bob", "!resign");
     REQUIRE(replies.size() == 2);
     CHECK(replies[0] == "#lobby @bob (Black) resigns. Game #1 is over: @alice (White) wins by "
@@ -300,7 +305,7 @@ TEST_CASE("Mistaken tournament commands get one reply and change nothing", "[bot
           "#lobby cup needs at least 2 players to start; it has 1. Players: !tourney join cup.");
     CHECK(one("amy", "!tourney shuffle cup") ==
           "#lobby There is no !tourney shuffle. Say one of create, join, leave, start, pairings, "
-          "standings, next; !help tourney for more.");
+          "standings, next, withdraw, bye, forbid, allow, trf; !help tourney for more.");
     auto t = lobby.store().tournament_by_name("console", "cup").value();
     CHECK(t.status == storage::TournamentStatus::Open);
     CHECK(lobby.store().entrants(t.id).size() == 1);
@@ -384,8 +389,8 @@ TEST_CASE("A round robin all at once starts every game together, says so once to
         lobby.post(p, "!tourney join cup");
     auto replies = lobby.post("amy", "!tourney start cup");
     const std::vector<std::string> expected{
-        "#lobby cup starts with 3 players, seeded by rating in FIDE chess: 1. @amy 1500, 2. @bea "
-        "1500, 3. @cal 1500; 3 rounds.",
+        "#lobby cup starts with 3 players, seeded by rating in FIDE chess: 1. amy 1500, 2. bea "
+        "1500, 3. cal 1500; 3 rounds.",
         "#lobby cup (FIDE chess, round robin): every game starts now, 3 games at once.\n"
         "Round 1:\n@amy sits this round out.\nGame #1, FIDE chess: @bea (White) vs @cal (Black). "
         "@bea (White) must move.\n"
@@ -472,4 +477,256 @@ TEST_CASE("A Swiss keeps the colour it drew and the float each board gave",
     }
     CHECK(boards[5].white == lobby.id("dan"));
     CHECK_FALSE(boards[5].black.has_value());
+}
+
+namespace {
+
+// The players of a round's boards (a bye's player with 0 as the opponent), and the replies of
+// !tourney pairings for it.
+std::set<std::int64_t> paired_in(Lobby& lobby, int round) {
+    auto t = lobby.store().tournament_by_name("console", "cup").value();
+    std::set<std::int64_t> out;
+    for (const auto& p : lobby.store().pairings(t.id))
+        if (p.round == round) {
+            out.insert(p.white);
+            if (p.black)
+                out.insert(*p.black);
+        }
+    return out;
+}
+
+std::string joined(const std::vector<std::string>& replies) {
+    std::string out;
+    for (const auto& r : replies)
+        out += r + "\n";
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("A player withdraws from a running Swiss: not paired from the next round, the games "
+          "played kept",
+          "[bot][tournament][swiss][organiser]") {
+    Lobby lobby;
+    run_start(lobby, "swiss", {"ann", "ben", "cat", "dan", "eve", "fay"}, " rounds=3");
+    REQUIRE(paired_in(lobby, 1).count(lobby.id("fay")) == 1);
+    // Only the creator or a moderator withdraws someone else.
+    CHECK(lobby.post("ben", "!tourney withdraw cup @fay") ==
+          std::vector<std::string>{"#lobby Only @ann, who created cup, or a moderator can "
+                                   "withdraw another player."});
+    auto t = lobby.store().tournament_by_name("console", "cup").value();
+    std::int64_t game = 0;
+    for (const auto& p : lobby.store().pairings(t.id))
+        if (p.black && (p.white == lobby.id("fay") || *p.black == lobby.id("fay")))
+            game = *p.game_id;
+    CHECK(lobby.post("fay", "!tourney withdraw") ==
+          std::vector<std::string>{"#lobby @fay withdraws from cup: not paired from round 2 on; "
+                                   "the games played count. Game #" +
+                                   std::to_string(game) +
+                                   " of round 1 is still to be played or resigned."});
+    CHECK(lobby.post("fay", "!tourney withdraw cup") ==
+          std::vector<std::string>{"#lobby @fay withdrew from cup already, from round 2 on."});
+    CHECK(lobby.post("fay", "!tourney join cup") ==
+          std::vector<std::string>{"#lobby You withdrew from cup; a withdrawal is final."});
+    // Her round-1 game is played out; round 2 pairs the five others (one of them the bye).
+    finish_round(lobby, 1, true);
+    CHECK(paired_in(lobby, 2) == std::set<std::int64_t>{lobby.id("ann"), lobby.id("ben"),
+                                                        lobby.id("cat"), lobby.id("dan"),
+                                                        lobby.id("eve")});
+    const std::string table = joined(lobby.post("ann", "!tourney standings", true));
+    CHECK(table.find("@fay") != std::string::npos);
+    CHECK(table.find("withdrew after round 1") != std::string::npos);
+    // A moderator withdraws another player: eve, who has round 2's bye, so no game is open.
+    for (const auto& p : lobby.store().pairings(t.id))
+        if (p.round == 2 && !p.black)
+            CHECK(p.white == lobby.id("eve"));
+    CHECK(lobby.post("mod", "!tourney withdraw cup @eve") ==
+          std::vector<std::string>{"#lobby @eve withdraws from cup: not paired from round 3 on; "
+                                   "the games played count."});
+    finish_round(lobby, 2, true);
+    CHECK(paired_in(lobby, 3).count(lobby.id("eve")) == 0);
+    CHECK(paired_in(lobby, 3).count(lobby.id("fay")) == 0);
+    CHECK(paired_in(lobby, 3).size() == 4);
+}
+
+TEST_CASE("A round robin withdraws nobody: its games are fixed when it starts",
+          "[bot][tournament][organiser]") {
+    Lobby lobby;
+    run_start(lobby, "roundrobin", {"ann", "ben", "cat"});
+    CHECK(lobby.post("cat", "!tourney withdraw cup") ==
+          std::vector<std::string>{"#lobby A round robin's games are fixed when it starts, so "
+                                   "nobody is withdrawn from cup: a player who stops resigns "
+                                   "each game as it comes."});
+    CHECK(lobby.post("cat", "!tourney bye cup 2") ==
+          std::vector<std::string>{"#lobby Only a Swiss has half-point byes: a round robin's "
+                                   "rounds are fixed when it starts."});
+    CHECK(lobby.post("dan", "!tourney join cup") ==
+          std::vector<std::string>{"#lobby cup has started: entries are closed. Only a Swiss "
+                                   "takes late entries, since its rounds are paired one at a "
+                                   "time."});
+}
+
+TEST_CASE("A late entrant to a Swiss is paired from the next round with no points for the "
+          "rounds missed",
+          "[bot][tournament][swiss][organiser]") {
+    Lobby lobby;
+    run_start(lobby, "swiss", {"ann", "ben", "cat", "dan", "eve"}, " rounds=3");
+    CHECK(lobby.post("gus", "!tourney join cup") ==
+          std::vector<std::string>{"#lobby @gus joins cup late, as seed 6: paired from round 2 "
+                                   "of 3, with no points for the round missed."});
+    CHECK(lobby.post("gus", "!tourney join cup") ==
+          std::vector<std::string>{"#lobby You are in cup already."});
+    auto t = lobby.store().tournament_by_name("console", "cup").value();
+    const auto entrants = lobby.store().entrants(t.id);
+    REQUIRE(entrants.size() == 6);
+    CHECK(entrants.back().player_id == lobby.id("gus"));
+    CHECK(entrants.back().first_round == 2);
+    CHECK(paired_in(lobby, 1).count(lobby.id("gus")) == 0);
+    finish_round(lobby, 1, true);
+    const auto two = paired_in(lobby, 2);
+    CHECK(two.size() == 6);
+    CHECK(two.count(lobby.id("gus")) == 1);
+    // Six players: no bye in round 2.
+    for (const auto& p : lobby.store().pairings(t.id))
+        if (p.round == 2)
+            CHECK(p.black.has_value());
+    finish_round(lobby, 2, true);
+    // The last round under way: no more entries.
+    CHECK(lobby.post("hal", "!tourney join cup") ==
+          std::vector<std::string>{"#lobby cup is in its last round: entries are closed."});
+}
+
+TEST_CASE("A half-point bye asked for before its round: not paired, half a point, cancellable",
+          "[bot][tournament][swiss][organiser]") {
+    Lobby lobby;
+    run_start(lobby, "swiss", {"ann", "ben", "cat", "dan"}, " rounds=3");
+    CHECK(lobby.post("ann", "!tourney bye cup 1") ==
+          std::vector<std::string>{"#lobby Round 1 of cup is paired already: a bye is asked for "
+                                   "before its round."});
+    CHECK(lobby.post("ann", "!tourney bye cup 4") ==
+          std::vector<std::string>{"#lobby cup has 3 rounds: there is no round 4 to sit out."});
+    CHECK(lobby.post("ann", "!tourney bye cup 3") ==
+          std::vector<std::string>{"#lobby @ann sits out round 3 of cup for half a point "
+                                   "(!tourney bye cup 3 cancel undoes it)."});
+    CHECK(lobby.post("ann", "!tourney bye cup 3 cancel") ==
+          std::vector<std::string>{"#lobby @ann plays round 3 of cup after all."});
+    CHECK(lobby.post("ann", "!tourney bye cup 3 cancel") ==
+          std::vector<std::string>{"#lobby @ann has no bye in round 3 of cup to cancel."});
+    CHECK(lobby.post("ann", "!tourney bye cup 2") ==
+          std::vector<std::string>{"#lobby @ann sits out round 2 of cup for half a point "
+                                   "(!tourney bye cup 2 cancel undoes it)."});
+    // The favourites win round 1: ann (seed 1) has a point.
+    finish_round(lobby, 1, true);
+    const auto two = paired_in(lobby, 2);
+    CHECK(two.count(lobby.id("ann")) == 0);
+    CHECK(two.size() == 3); // three left: one game and the pairing-allocated bye
+    const std::string pairings = joined(lobby.post("ben", "!tourney pairings cup 2", true));
+    CHECK(pairings.find("@ann - half-point bye") != std::string::npos);
+    finish_round(lobby, 2, true);
+    const std::string table = joined(lobby.post("ben", "!tourney standings cup", true));
+    // 1 for her win over cat and ½ for the bye; cat's Buchholz counts ann's 1.5 and ben's 2.
+    CHECK(table.find(" 1 @ben    2       1      1      2\n"
+                     " 2 @ann    1.5     0      0      2\n"
+                     " 3 @dan    1       2      0      2\n"
+                     " 4 @cat    0       3.5    0      2\n") != std::string::npos);
+    auto t = lobby.store().tournament_by_name("console", "cup").value();
+    CHECK(lobby.store().byes(t.id) == std::vector<storage::ByeRequest>{{lobby.id("ann"), 2}});
+}
+
+TEST_CASE("Two players kept apart are never paired with each other in a Swiss",
+          "[bot][tournament][swiss][organiser]") {
+    Lobby lobby;
+    lobby.post("ann", "!tourney create cup chess swiss rounds=2");
+    for (const auto* p : {"ann", "ben", "cat", "dan"})
+        lobby.post(p, std::string("!tourney join cup"));
+    CHECK(lobby.post("ben", "!tourney forbid cup @ann @cat") ==
+          std::vector<std::string>{"#lobby Only @ann, who created cup, or a moderator can keep "
+                                   "players apart."});
+    CHECK(lobby.post("ann", "!tourney forbid cup @ann @ann") ==
+          std::vector<std::string>{"#lobby That is one player twice."});
+    // Seeds 1 and 3 would meet in round 1 (top half against bottom half).
+    CHECK(lobby.post("ann", "!tourney forbid cup @ann @cat") ==
+          std::vector<std::string>{"#lobby cup: @ann and @cat are never paired with each other "
+                                   "from the next round on."});
+    lobby.post("ann", "!tourney start cup");
+    auto t = lobby.store().tournament_by_name("console", "cup").value();
+    CHECK(lobby.store().forbidden_pairings(t.id) ==
+          std::vector<storage::ForbiddenPairing>{{std::min(lobby.id("ann"), lobby.id("cat")),
+                                                  std::max(lobby.id("ann"), lobby.id("cat"))}});
+    for (int round = 1; round <= 2; ++round) {
+        CHECK(paired_in(lobby, round).size() == 4);
+        for (const auto& p : lobby.store().pairings(t.id))
+            if (p.round == round && p.black) {
+                const std::set<std::int64_t> board{p.white, *p.black};
+                CHECK(board != std::set<std::int64_t>{lobby.id("ann"), lobby.id("cat")});
+            }
+        if (round < 2)
+            finish_round(lobby, round, true);
+    }
+    CHECK(lobby.post("ann", "!tourney allow cup @cat @ann") ==
+          std::vector<std::string>{"#lobby cup: @cat and @ann may be paired with each other "
+                                   "again."});
+    CHECK(lobby.store().forbidden_pairings(t.id).empty());
+}
+
+TEST_CASE("A Swiss as a FIDE report file: ranks, points and each round's opponent, colour and "
+          "result in TRF16's columns",
+          "[bot][tournament][swiss][organiser]") {
+    Lobby lobby;
+    run_start(lobby, "swiss", {"ann", "ben", "cat", "dan", "eve"}, " rounds=3");
+    lobby.post("eve", "!tourney bye cup 2");
+    finish_round(lobby, 1, true);
+    const auto replies = lobby.post("ann", "!tourney trf", true);
+    REQUIRE(replies.size() == 1);
+    const std::string& trf = replies.front();
+    CHECK(trf.starts_with("#lobby cup as a FIDE Tournament Report File (TRF16; the web view has "
+                          "it as a file):\n012 cup\n042 2023/11/14\n062 5\n092 Swiss (Dutch), "
+                          "FIDE chess\n"));
+    // The player lines by starting rank; columns as TRF16 numbers them from 1.
+    std::vector<std::string> players;
+    std::size_t from = 0;
+    while ((from = trf.find("\n001 ", from)) != std::string::npos) {
+        ++from;
+        players.push_back(trf.substr(from, trf.find('\n', from) - from));
+    }
+    REQUIRE(players.size() == 5);
+    const auto columns = [](const std::string& line, std::size_t first, std::size_t last) {
+        return line.substr(first - 1, last - first + 1);
+    };
+    // ann, seed 1: beat cat (seed 3) with Black, the colour drawn for odd seeds; round 2 against
+    // ben with White, under way (no result yet).
+    REQUIRE(lobby.store().tournament_by_name("console", "cup")->initial_colour == "black");
+    CHECK(columns(players[0], 1, 8) == "001    1");
+    CHECK(columns(players[0], 15, 47) == "ann" + std::string(30, ' '));
+    CHECK(columns(players[0], 81, 89) == " 1.0    2");
+    CHECK(columns(players[0], 90, 99) == "     3 b 1");
+    CHECK(players[0].substr(99) == "     2 w");
+    // eve, seed 5: the pairing-allocated bye in round 1 (U), the half-point bye she asked for
+    // in round 2 (H): 1.5 points, first.
+    CHECK(columns(players[4], 1, 8) == "001    5");
+    CHECK(columns(players[4], 81, 89) == " 1.5    1");
+    CHECK(players[4].substr(89) == "  0000 - U  0000 - H");
+    CHECK(trf.ends_with("XXR 3\nXXC " +
+                        lobby.store().tournament_by_name("console", "cup")->initial_colour +
+                        "1\n"));
+}
+
+TEST_CASE("A tournament is named by its number as well as its name", "[bot][tournament]") {
+    Lobby lobby;
+    run_start(lobby, "swiss", {"ann", "ben", "cat", "dan"}, " rounds=2");
+    CHECK(lobby.post("ann", "!tourney") ==
+          std::vector<std::string>{"#lobby Tournaments run from here (!tourney standings [name] "
+                                   "for one):"});
+    CHECK(lobby.post("ann", "!tourney", true)
+              .front()
+              .ends_with("\ncup (#1): FIDE chess, Swiss, round 1 of 2\n"));
+    CHECK(lobby.post("ann", "!tourney standings #1") ==
+          lobby.post("ann", "!tourney standings cup"));
+    CHECK(lobby.post("ann", "!tourney pairings #1 1") ==
+          lobby.post("ann", "!tourney pairings cup 1"));
+    CHECK(lobby.post("ann", "!tourney standings #9") ==
+          std::vector<std::string>{"#lobby There is no tournament #9."});
+    CHECK(lobby.post("ann", "!tourney bye #1 2") ==
+          std::vector<std::string>{"#lobby @ann sits out round 2 of cup for half a point "
+                                   "(!tourney bye cup 2 cancel undoes it)."});
 }

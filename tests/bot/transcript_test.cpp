@@ -190,6 +190,12 @@ TEST_CASE("A Swiss of six players over three rounds is paired by the Dutch syste
     check_transcript("tourney_swiss");
 }
 
+TEST_CASE("A Swiss's organiser controls: kept apart, a late entry, a half-point bye, withdrawals, "
+          "the report file",
+          "[bot][transcript][tournament]") {
+    check_transcript("tourney_organiser");
+}
+
 TEST_CASE("A round robin all at once starts every game together and ends with its last game",
           "[bot][transcript][tournament]") {
     check_transcript("tourney_allatonce");

@@ -66,7 +66,7 @@ std::vector<Standing> standings(int players, const std::vector<PlayedGame>& game
         table[static_cast<std::size_t>(p)].player = p;
     auto at = [&](int p) -> Standing& { return table[static_cast<std::size_t>(p)]; };
     for (const auto& g : games) {
-        at(g.white).score += g.black == bye ? 1.0 : g.white_score;
+        at(g.white).score += g.white_score;
         if (g.black != bye)
             at(g.black).score += 1.0 - g.white_score;
     }

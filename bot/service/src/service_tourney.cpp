@@ -55,7 +55,8 @@ void PostRun::cmd_tourney(const std::vector<std::string>& args) {
                                     ? "every game at once, " + games_finished(load_field(store_, t))
                                     : "round " + std::to_string(t.current_round) + " of " +
                                           std::to_string(t.rounds);
-            lines.push_back(t.name + ": " + (v ? v->info().title : t.variant) + ", " +
+            lines.push_back(t.name + " (#" + std::to_string(t.id) +
+                            "): " + (v ? v->info().title : t.variant) + ", " +
                             format_title(t.format) + ", " + state);
         }
         say("Tournaments run from here (" + form("tourney standings") + " for one):",
@@ -76,14 +77,33 @@ void PostRun::cmd_tourney(const std::vector<std::string>& args) {
         tourney_pairings(rest);
     else if (sub == "standings")
         tourney_standings(rest);
+    else if (sub == "withdraw")
+        tourney_withdraw(rest);
+    else if (sub == "bye")
+        tourney_bye(rest);
+    else if (sub == "forbid" || sub == "allow")
+        tourney_keep_apart(rest, sub == "forbid");
+    else if (sub == "trf")
+        tourney_trf(rest);
     else
         say("There is no " + s_.settings_.prefix + "tourney " + shorten(args[0], 20) +
-            ". Say one of create, join, leave, start, pairings, standings, next; " +
+            ". Say one of create, join, leave, start, pairings, standings, next, withdraw, bye, "
+            "forbid, allow, trf; " +
             s_.settings_.prefix + "help tourney for more.");
 }
 
 std::optional<TournamentRecord> PostRun::pick_tournament(const std::vector<std::string>& args,
                                                          std::size_t at) {
+    // "#3": by number, as the web view's address names it.
+    if (at < args.size() && args[at].starts_with('#')) {
+        auto id = game_id_arg(args[at]);
+        auto t = id ? store_.tournament(*id) : std::nullopt;
+        if (!t || t->platform != post_.platform) {
+            say("There is no tournament " + shorten(args[at], 20) + ".");
+            return std::nullopt;
+        }
+        return t;
+    }
     if (at < args.size() && std::isalpha(static_cast<unsigned char>(args[at][0]))) {
         auto t = store_.tournament_by_name(post_.platform, args[at]);
         if (!t)
@@ -236,13 +256,17 @@ void PostRun::tourney_entry(const std::vector<std::string>& args, bool join_it) 
     auto t = pick_tournament(args, 0);
     if (!t)
         return;
+    if (t->status == TournamentStatus::Running && join_it) {
+        tourney_late_entry(*t);
+        return;
+    }
     if (t->status != TournamentStatus::Open) {
         say(t->name +
             (t->status == TournamentStatus::Running
-                 ? " has started: entries are closed" +
-                       std::string(join_it ? ""
-                                           : ", and its games stay yours to play "
-                                             "or resign")
+                 ? " has started: its games stay yours to play or resign" +
+                       (t->format == "swiss" ? ", and " + form("tourney withdraw") +
+                                                   " leaves the rounds still to be paired"
+                                             : std::string())
                  : " is over") +
             ".");
         return;
@@ -260,13 +284,13 @@ void PostRun::tourney_entry(const std::vector<std::string>& args, bool join_it) 
         store_.remove_entrant(t->id, author_.id);
     std::vector<std::string> names;
     for (const auto& e : store_.entrants(t->id))
-        names.push_back(mention(e.player_id));
+        names.push_back(quiet_name(e.player_id));
     std::string field = names.empty()
                             ? std::string("nobody has entered yet")
                             : plural(static_cast<int>(names.size()), "player", "players") + ": " +
                                   join(names, ", ");
     say(at(author_) + (join_it ? " joins " : " leaves ") + t->name + " (" + field + "). " +
-        mention(t->creator) + " or a moderator starts it with " + s_.settings_.prefix +
+        quiet_name(t->creator) + " or a moderator starts it with " + s_.settings_.prefix +
         "tourney start " + t->name + ".");
 }
 
@@ -310,7 +334,7 @@ void PostRun::tourney_start(const std::vector<std::string>& args) {
     std::vector<std::string> seeds;
     for (std::size_t i = 0; i < by_rating.size(); ++i) {
         store_.set_seed(t->id, by_rating[i].second, static_cast<int>(i));
-        seeds.push_back(std::to_string(i + 1) + ". " + mention(by_rating[i].second) + " " +
+        seeds.push_back(std::to_string(i + 1) + ". " + quiet_name(by_rating[i].second) + " " +
                         points(std::round(by_rating[i].first * 10) / 10));
     }
     std::string note;
@@ -423,6 +447,22 @@ std::vector<CreatedBoard> PostRun::create_round(const TournamentRecord& t, const
 
 void PostRun::start_round(TournamentRecord& t, int round) {
     Field f = load_field(store_, t);
+    int pairable = 0;
+    for (int p = 0; p < static_cast<int>(f.players.size()); ++p)
+        pairable += f.pairable(p, round) ? 1 : 0;
+    if (t.format == "swiss" && pairable < 2) {
+        // Withdrawals and byes left nobody to play: the table stands as it is.
+        t.rounds = round - 1;
+        t.status = TournamentStatus::Finished;
+        store_.update_tournament(t);
+        f.t = t;
+        say_at(t.channel,
+               "Fewer than two players of " + t.name + " are left to pair in round " +
+                   std::to_string(round) + ", so it ends after round " + std::to_string(round - 1) +
+                   ". Final standings:",
+               score_table(store_, f));
+        return;
+    }
     auto plan = plan_round(f, round);
     if (!plan) {
         // Every pairing left breaks an absolute criterion: the tournament ends with what was
@@ -447,6 +487,10 @@ void PostRun::start_round(TournamentRecord& t, int round) {
     std::vector<std::string> lines;
     for (const auto& b : boards)
         lines.push_back(b.line);
+    for (const auto& b : f.byes)
+        if (b.round == round)
+            lines.push_back(mention(b.player_id) + " sits this round out for half a point, " +
+                            "as asked.");
     say_at(t.channel, heading + " (" + (variant ? variant->info().title : t.variant) + ", " +
                           format_title(t.format) + "):\n" + join(lines, "\n"));
     // Each player hears of their game after the channel has the whole round.

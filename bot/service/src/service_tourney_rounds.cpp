@@ -63,7 +63,8 @@ void PostRun::tourney_next(const std::vector<std::string>& args) {
 
 void PostRun::tourney_pairings(const std::vector<std::string>& args) {
     std::size_t at = 0;
-    if (!args.empty() && std::isalpha(static_cast<unsigned char>(args[0][0])))
+    if (!args.empty() &&
+        (std::isalpha(static_cast<unsigned char>(args[0][0])) || args[0].starts_with('#')))
         at = 1;
     std::optional<int> round;
     if (at < args.size()) {
@@ -107,6 +108,14 @@ void PostRun::tourney_pairings(const std::vector<std::string>& args) {
         }
         wide = std::max(wide, whites.back().size());
         wide_black = std::max(wide_black, blacks.back().size());
+    }
+    for (const auto& b : f.byes) {
+        if (b.round != r)
+            continue;
+        whites.push_back(name_of(store_, b.player_id));
+        blacks.emplace_back("half-point bye");
+        results.emplace_back();
+        wide = std::max(wide, whites.back().size());
     }
     std::string table;
     for (std::size_t i = 0; i < whites.size(); ++i)

@@ -1,7 +1,10 @@
 #include "tourney_field.h"
 
+#include "ghostpost/rules/registry.h"
+
 #include <cctype>
 #include <cstdio>
+#include <ctime>
 
 namespace ghostpost::bot::tourney {
 
@@ -54,8 +57,20 @@ std::string plural(int n, const std::string& one, const std::string& many) {
 Field load_field(storage::Store& store, const TournamentRecord& t) {
     Field f;
     f.t = t;
-    for (const auto& e : store.entrants(t.id))
+    for (const auto& e : store.entrants(t.id)) {
         f.players.push_back(e.player_id);
+        f.entrants.push_back(e);
+    }
+    // What was asked for a player who left before the start no longer concerns anyone.
+    const auto entered = [&](std::int64_t id) {
+        return std::find(f.players.begin(), f.players.end(), id) != f.players.end();
+    };
+    for (const auto& b : store.byes(t.id))
+        if (entered(b.player_id))
+            f.byes.push_back(b);
+    for (const auto& fp : store.forbidden_pairings(t.id))
+        if (entered(fp.player_a) && entered(fp.player_b))
+            f.forbidden.push_back(fp);
     for (const auto& p : store.pairings(t.id)) {
         Board b{p, std::nullopt};
         if (p.game_id)
@@ -104,11 +119,29 @@ SwissRound swiss_state(const Field& f, int round) {
             entries.push_back({k, w, Colour::None, 0.0});
         }
     }
+    // A half-point bye scores without a game: no colour, no opponent, a float down (1.4.3).
+    for (const auto& b : f.byes)
+        if (b.round < round)
+            history[static_cast<std::size_t>(b.round - 1)].push_back(
+                {f.index(b.player_id), bye, Colour::None, 0.5, false, std::nullopt});
     SwissRound out;
     out.round = round;
     out.rounds = f.t.rounds;
     out.initial_colour = f.t.initial_colour == "black" ? Colour::Black : Colour::White;
-    out.players = swiss_players(static_cast<int>(f.players.size()), history);
+    // Rounds before a late entry or after a withdrawal have no entry: unplayed, no points.
+    for (auto& p : swiss_players(static_cast<int>(f.players.size()), history))
+        if (f.pairable(p.player, round))
+            out.players.push_back(std::move(p));
+    // Two players kept apart count as having met (C1), as bbpPairings reads forbidden pairs.
+    for (const auto& fp : f.forbidden) {
+        const int a = f.index(fp.player_a), b = f.index(fp.player_b);
+        for (auto& p : out.players) {
+            if (p.player == a)
+                p.opponents.push_back(b);
+            else if (p.player == b)
+                p.opponents.push_back(a);
+        }
+    }
     return out;
 }
 
@@ -169,32 +202,54 @@ std::string name_of(storage::Store& store, std::int64_t id) {
     return at(*p);
 }
 
-std::string score_table(storage::Store& store, const Field& f) {
+TournamentTable table_of(const Field& f) {
     const bool rr = f.round_robin();
-    auto table = standings(static_cast<int>(f.players.size()), f.played(), rr);
+    TournamentTable out;
+    out.first_name = rr ? "Sonneborn-Berger" : "Buchholz";
+    out.first_short = rr ? "SB" : "BH";
+    out.second_name = rr ? "Buchholz" : "Sonneborn-Berger";
+    out.second_short = rr ? "BH" : "SB";
+    const auto played = f.played();
     std::vector<int> games(f.players.size(), 0);
-    for (const auto& g : f.played()) {
+    for (const auto& g : played) {
         ++games[static_cast<std::size_t>(g.white)];
         if (g.black != bye)
             ++games[static_cast<std::size_t>(g.black)];
     }
+    for (const auto& s : standings(static_cast<int>(f.players.size()), played, rr)) {
+        const auto& entrant = f.entrant(s.player);
+        TableRow row;
+        row.player_id = entrant.player_id;
+        row.points = s.score;
+        row.first = rr ? s.sonneborn_berger : s.buchholz;
+        row.second = rr ? s.buchholz : s.sonneborn_berger;
+        row.games = games[static_cast<std::size_t>(s.player)];
+        if (entrant.withdrawn_round)
+            row.withdrew_after = *entrant.withdrawn_round - 1;
+        out.rows.push_back(row);
+    }
+    return out;
+}
+
+std::string score_table(storage::Store& store, const Field& f) {
+    const TournamentTable table = table_of(f);
     std::vector<std::string> names;
     std::size_t width = 6;
-    for (const auto& s : table) {
-        names.push_back(name_of(store, f.players[static_cast<std::size_t>(s.player)]));
+    for (const auto& row : table.rows) {
+        names.push_back(name_of(store, row.player_id));
         width = std::max(width, names.back().size());
     }
-    const std::string first = rr ? "SB" : "BH", second = rr ? "BH" : "SB";
-    std::string out = " # " + pad("player", width + 2) + pad("points", 8) + pad(first, 7) +
-                      pad(second, 7) + "games\n";
-    for (std::size_t i = 0; i < table.size(); ++i) {
-        const auto& s = table[i];
-        const double a = rr ? s.sonneborn_berger : s.buchholz;
-        const double b = rr ? s.buchholz : s.sonneborn_berger;
+    std::string out = " # " + pad("player", width + 2) + pad("points", 8) +
+                      pad(table.first_short, 7) + pad(table.second_short, 7) + "games\n";
+    for (std::size_t i = 0; i < table.rows.size(); ++i) {
+        const auto& row = table.rows[i];
         std::string rank = std::to_string(i + 1);
         out += pad(std::string(rank.size() < 2 ? 1 : 0, ' ') + rank, 3) + pad(names[i], width + 2) +
-               pad(points(s.score), 8) + pad(points(a), 7) + pad(points(b), 7) +
-               std::to_string(games[static_cast<std::size_t>(s.player)]) + "\n";
+               pad(points(row.points), 8) + pad(points(row.first), 7) + pad(points(row.second), 7) +
+               std::to_string(row.games) +
+               (row.withdrew_after ? "  withdrew after round " + std::to_string(*row.withdrew_after)
+                                   : std::string()) +
+               "\n";
     }
     return out;
 }
@@ -268,3 +323,116 @@ std::string bracket_table(storage::Store& store, const Field& f, std::int64_t* c
 }
 
 } // namespace ghostpost::bot::tourney
+
+namespace ghostpost::bot {
+
+TournamentTable tournament_table(storage::Store& store, const storage::TournamentRecord& t) {
+    return tourney::table_of(tourney::load_field(store, t));
+}
+
+namespace {
+
+// Right-aligned in `width` columns.
+std::string right(const std::string& s, std::size_t width) {
+    return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
+}
+
+std::string date_of(std::int64_t unix_seconds) {
+    const std::time_t t = static_cast<std::time_t>(unix_seconds);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buffer[16];
+    std::strftime(buffer, sizeof buffer, "%Y/%m/%d", &tm);
+    return buffer;
+}
+
+} // namespace
+
+std::string tournament_trf(storage::Store& store, const storage::TournamentRecord& t) {
+    using namespace tourney;
+    const Field f = load_field(store, t);
+    const TournamentTable table = table_of(f);
+    const std::size_t n = f.players.size();
+    std::vector<double> score(n, 0);
+    std::vector<int> rank(n, 0);
+    for (std::size_t i = 0; i < table.rows.size(); ++i) {
+        const auto seed = static_cast<std::size_t>(f.index(table.rows[i].player_id));
+        score[seed] = table.rows[i].points;
+        rank[seed] = static_cast<int>(i + 1);
+    }
+    // Each player's cell per round: "oooo c r" (opponent's starting rank, colour, result).
+    const int rounds = f.t.current_round;
+    std::vector<std::vector<std::string>> cells(
+        n, std::vector<std::string>(static_cast<std::size_t>(rounds)));
+    const auto cell = [](int opponent, char colour, char result) {
+        char buffer[16];
+        // No opponent is written 0000.
+        std::snprintf(buffer, sizeof buffer, opponent ? "%4d %c %c" : "%04d %c %c", opponent,
+                      colour, result);
+        return std::string(buffer);
+    };
+    for (const auto& b : f.boards) {
+        if (b.pairing.round > rounds)
+            continue;
+        const auto r = static_cast<std::size_t>(b.pairing.round - 1);
+        const int w = f.index(b.pairing.white);
+        if (b.bye()) {
+            // The pairing-allocated bye: a point in a Swiss; a round robin's sitting out, none.
+            cells[static_cast<std::size_t>(w)][r] = cell(0, '-', f.round_robin() ? 'Z' : 'U');
+            continue;
+        }
+        const int k = f.index(*b.pairing.black);
+        const auto s = b.white_score();
+        if (!s && b.over()) {
+            // A game a moderator voided was not played: no meeting, no colour, no points.
+            cells[static_cast<std::size_t>(w)][r] = cell(0, '-', 'Z');
+            cells[static_cast<std::size_t>(k)][r] = cell(0, '-', 'Z');
+            continue;
+        }
+        const char white_result = !s ? ' ' : *s == 1.0 ? '1' : *s == 0.0 ? '0' : '=';
+        const char black_result = !s ? ' ' : *s == 1.0 ? '0' : *s == 0.0 ? '1' : '=';
+        cells[static_cast<std::size_t>(w)][r] = cell(k + 1, 'w', white_result);
+        cells[static_cast<std::size_t>(k)][r] = cell(w + 1, 'b', black_result);
+    }
+    for (const auto& b : f.byes)
+        if (b.round <= rounds)
+            cells[static_cast<std::size_t>(f.index(b.player_id))]
+                 [static_cast<std::size_t>(b.round - 1)] = cell(0, '-', 'H');
+    const rules::Variant* variant = rules::find_variant(t.variant);
+    std::string out = "012 " + t.name + "\n";
+    out += "042 " + date_of(t.created_at) + "\n";
+    out += "062 " + std::to_string(n) + "\n";
+    out += "092 " + format_title(t.format) + (t.format == "swiss" ? " (Dutch)" : "") + ", " +
+           (variant ? variant->info().title : t.variant) + "\n";
+    if (!t.tc.empty())
+        out += "122 " + t.tc + "\n";
+    for (std::size_t p = 0; p < n; ++p) {
+        std::string name = strip_at(name_of(store, f.players[p]));
+        if (name.size() > 33)
+            name.resize(33);
+        char points_text[8];
+        std::snprintf(points_text, sizeof points_text, "%4.1f", score[p]);
+        // Columns 1-89 as TRF16 lays them out: rank, sex, title, name, rating, federation, FIDE
+        // id and birth date (none known here), points, rank.
+        std::string line = "001 " + right(std::to_string(p + 1), 4) + " " + std::string(5, ' ') +
+                           pad(name, 33) + " " + std::string(4, ' ') + " " + std::string(3, ' ') +
+                           " " + std::string(11, ' ') + " " + std::string(10, ' ') + " " +
+                           points_text + " " + right(std::to_string(rank[p]), 4);
+        for (int r = 0; r < rounds; ++r) {
+            const std::string& c = cells[p][static_cast<std::size_t>(r)];
+            // A round before a late entry or after a withdrawal: absent, no points.
+            line += "  " + (c.empty() ? cell(0, '-', 'Z') : c);
+        }
+        while (!line.empty() && line.back() == ' ')
+            line.pop_back();
+        out += line + "\n";
+    }
+    if (t.format == "swiss") {
+        out += "XXR " + std::to_string(f.t.rounds) + "\n";
+        if (!t.initial_colour.empty())
+            out += "XXC " + t.initial_colour + "1\n";
+    }
+    return out;
+}
+
+} // namespace ghostpost::bot

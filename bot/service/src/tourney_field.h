@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ghostpost/bot/pairing.h"
+#include "ghostpost/bot/tournament_table.h"
 #include "post_run.h"
 
 #include <cstdint>
@@ -37,7 +38,26 @@ struct Board {
 struct Field {
     TournamentRecord t;
     std::vector<std::int64_t> players;
+    std::vector<storage::EntrantRecord> entrants; // by seed, as `players`
     std::vector<Board> boards;
+    std::vector<storage::ByeRequest> byes;            // half-point byes asked for
+    std::vector<storage::ForbiddenPairing> forbidden; // kept apart in a Swiss
+
+    const storage::EntrantRecord& entrant(int seed) const {
+        return entrants.at(static_cast<std::size_t>(seed));
+    }
+    // Whether the player asked to sit out the round for half a point.
+    bool half_bye(std::int64_t player_id, int round) const {
+        return std::find(byes.begin(), byes.end(), storage::ByeRequest{player_id, round}) !=
+               byes.end();
+    }
+    // Whether a Swiss pairs the player in the round: entered by then, not withdrawn, no bye
+    // asked for.
+    bool pairable(int seed, int round) const {
+        const auto& e = entrant(seed);
+        return e.first_round <= round && (!e.withdrawn_round || *e.withdrawn_round > round) &&
+               !half_bye(e.player_id, round);
+    }
 
     int index(std::int64_t player_id) const {
         for (std::size_t i = 0; i < players.size(); ++i)
@@ -61,10 +81,13 @@ struct Field {
     bool all_at_once() const { return t.schedule == "allatonce"; }
     bool round_robin() const { return t.format == "roundrobin" || t.format == "double"; }
 
-    // The games with a result, by seed index; a Swiss bye scores a point, a round-robin bye
-    // nothing (everyone sits out once per cycle).
+    // The games with a result, by seed index; a Swiss bye scores a point, a half-point bye
+    // asked for half, a round-robin bye nothing (everyone sits out once per cycle).
     std::vector<PlayedGame> played() const {
         std::vector<PlayedGame> out;
+        for (const auto& b : byes)
+            if (b.round <= t.current_round)
+                out.push_back({index(b.player_id), bye, 0.5});
         for (const auto& b : boards) {
             if (b.bye()) {
                 if (t.format == "swiss")
@@ -145,7 +168,8 @@ int knockout_rounds(int players);
 std::string name_of(storage::Store& store, std::int64_t id);
 
 // The table of a round robin or a Swiss, best first, with both tie-breaks (the format's own
-// first) and the games counted.
+// first) and the games counted: as data, and as the chat shows it.
+TournamentTable table_of(const Field& f);
 std::string score_table(storage::Store& store, const Field& f);
 
 // A knockout as it stands: each player with how far they came, the champion first.

@@ -48,6 +48,8 @@ struct ChannelSettings {
     std::string orientation = "white"; // white | black: the side at the bottom
     std::string notation = "ascii";    // ascii | unicode
     bool images = false;               // boards as PNG images
+    std::string style = "board";       // board | compact: after a move, the board or one line
+    bool saved = false; // read from a row: a moderator set them (else the service's defaults)
 };
 
 // A one-time code of !link (an account joins a player) or !invite (a channel of another
@@ -230,7 +232,24 @@ struct TournamentRecord {
 
 struct EntrantRecord {
     std::int64_t player_id = 0;
-    int seed = 0; // join order while open; 0 = the first seed once started
+    int seed = 0;        // join order while open; 0 = the first seed once started
+    int first_round = 1; // a late entrant is paired from a later round
+    // The first round the player is not paired in, having withdrawn; empty while in.
+    std::optional<int> withdrawn_round;
+};
+
+// Two entrants a Swiss never pairs, as if they had met.
+struct ForbiddenPairing {
+    std::int64_t player_a = 0; // the smaller id
+    std::int64_t player_b = 0;
+    bool operator==(const ForbiddenPairing&) const = default;
+};
+
+// A round a player sits out for half a point, asked for before it was paired.
+struct ByeRequest {
+    std::int64_t player_id = 0;
+    int round = 0;
+    bool operator==(const ByeRequest&) const = default;
 };
 
 // One board of one round: a game, or a bye when `black` is empty.
@@ -264,6 +283,7 @@ struct RatingPoint {
     double rating = 0;
     double deviation = 0;
     std::int64_t at = 0;
+    std::optional<std::int64_t> game_id; // the game that moved it there, when recorded
 };
 
 // A rating with the display name of its player's row, for a leaderboard.
@@ -333,7 +353,9 @@ public:
 
     virtual std::optional<RatingRecord> rating(std::int64_t player_id,
                                                const std::string& variant) = 0;
-    virtual void save_rating(const RatingRecord& rating, std::int64_t now) = 0;
+    // Saves the rating and its point in the history; `game` names the game that moved it.
+    virtual void save_rating(const RatingRecord& rating, std::int64_t now,
+                             std::optional<std::int64_t> game = std::nullopt) = 0;
     // The player's ratings in every variant they played, by variant name.
     virtual std::vector<RatingRecord> ratings_of_player(std::int64_t player_id) = 0;
     // The best `limit` ratings of the variant among the platform's players, best first.
@@ -452,6 +474,8 @@ public:
     virtual std::optional<TournamentRecord> tournament_by_name(const std::string& platform,
                                                                const std::string& name) = 0;
     // Tournaments run from the channel, oldest first.
+    // Every platform's tournaments, the newest first.
+    virtual std::vector<TournamentRecord> recent_tournaments(int limit) = 0;
     virtual std::vector<TournamentRecord> tournaments_in_channel(const std::string& platform,
                                                                  const std::string& channel) = 0;
     // Saves rounds, status, current round and initial colour. Errors: std::logic_error when it
@@ -464,6 +488,17 @@ public:
     // Entrants by seed (join order until seeds are set), then by joining.
     virtual std::vector<EntrantRecord> entrants(std::int64_t tournament_id) = 0;
     virtual void set_seed(std::int64_t tournament_id, std::int64_t player_id, int seed) = 0;
+    // A late entrant's first round and a withdrawal, as the record says.
+    virtual void update_entrant(std::int64_t tournament_id, const EntrantRecord& entrant) = 0;
+    // Asking twice changes nothing; withdrawing a request that is not there neither.
+    virtual void request_bye(std::int64_t tournament_id, const ByeRequest& bye) = 0;
+    virtual void withdraw_bye(std::int64_t tournament_id, const ByeRequest& bye) = 0;
+    // By round, then player.
+    virtual std::vector<ByeRequest> byes(std::int64_t tournament_id) = 0;
+    // The pair in either order; forbidding twice changes nothing.
+    virtual void forbid_pairing(std::int64_t tournament_id, std::int64_t a, std::int64_t b) = 0;
+    virtual void allow_pairing(std::int64_t tournament_id, std::int64_t a, std::int64_t b) = 0;
+    virtual std::vector<ForbiddenPairing> forbidden_pairings(std::int64_t tournament_id) = 0;
     virtual void start_round(std::int64_t tournament_id, int round, std::int64_t now) = 0;
     // Marks the round complete; false when it was already (so it is announced once).
     virtual bool complete_round(std::int64_t tournament_id, int round, std::int64_t now) = 0;

@@ -104,7 +104,7 @@ std::vector<Pairing> knockout_first_round(int players);
 struct PlayedGame {
     int white;
     int black;          // `bye` for a bye
-    double white_score; // 1, 0.5 or 0; a bye scores 1
+    double white_score; // 1, 0.5 or 0; a bye what it gives: 1, or ½ when asked for
 };
 
 struct Standing {
