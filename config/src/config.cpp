@@ -229,7 +229,7 @@ Settings parse(std::string_view toml_text, const std::string& source,
     if (const toml::table* bot = subtable(root, "bot", source)) {
         const TableReader reader(*bot, "bot.", source,
                                  {"command_prefix", "moderators", "max_bot_games", "max_open_games",
-                                  "commands_per_minute", "engine_threads"});
+                                  "commands_per_minute", "engine_threads", "rated_bot_games"});
         if (auto prefix = reader.string("command_prefix")) {
             if (prefix->empty() || prefix->size() > 4 ||
                 std::any_of(prefix->begin(), prefix->end(),
@@ -270,6 +270,8 @@ Settings parse(std::string_view toml_text, const std::string& source,
         limit("max_open_games", 1, 1000, settings.limits.max_open_games);
         limit("commands_per_minute", 0, 1000, settings.limits.commands_per_minute);
         limit("engine_threads", 0, 64, settings.limits.engine_threads);
+        if (auto rated = reader.boolean("rated_bot_games"))
+            settings.limits.rated_bot_games = *rated;
     }
 
     if (const toml::table* clocks = subtable(root, "clocks", source)) {

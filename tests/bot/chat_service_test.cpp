@@ -31,6 +31,7 @@ struct Out {
     std::string reply_to;
     Buttons buttons;
     std::vector<storage::NamedAccount> named;
+    bool png = false; // an image of the board came along
 };
 
 class Chat {
@@ -60,6 +61,7 @@ public:
                   e.message.named};
             for (const auto& b : e.message.buttons)
                 o.buttons.emplace_back(b.label, b.command);
+            o.png = !e.message.png.empty();
             out.push_back(std::move(o));
             store_->mark_sent(e.id, 0);
         }
@@ -237,6 +239,8 @@ TEST_CASE("!draw accept and !draw decline answer an offer and never make one", "
 TEST_CASE("Resign asks first; the Yes is the asker's alone, No plays on", "[bot][chat]") {
     Chat chat;
     chat.start();
+    chat.say("alice", "e4");
+    chat.say("bob", "e5");
     const auto asked = chat.press("alice", "!resign 1 ?");
     REQUIRE(asked.size() == 1);
     CHECK(asked[0].text == "@alice: resign game #1? It cannot be undone. Say !resign 1 to resign.");
@@ -261,7 +265,39 @@ TEST_CASE("Resign asks first; the Yes is the asker's alone, No plays on", "[bot]
     // Typed, the resignation still needs no question.
     chat.say("alice", "!new chess @bob white tc=none");
     chat.say("bob", "!accept 2");
+    chat.say("alice", "!move 2 d4");
+    chat.say("bob", "!move 2 d5");
     CHECK(chat.say("bob", "!resign 2").at(0).text.starts_with("@bob (Black) resigns."));
+}
+
+TEST_CASE("A game resigned before both sides moved is aborted and counts for nobody, unless it "
+          "is a tournament's",
+          "[bot][chat]") {
+    Chat chat;
+    chat.start();
+    // Nobody has moved.
+    CHECK(chat.say("alice", "!resign 1").at(0).text ==
+          "@alice (White) resigns game #1 before both sides had moved: the game is aborted and "
+          "counts for nobody.");
+    CHECK(chat.store().game(1)->status == storage::GameStatus::Aborted);
+    CHECK(chat.store().game(1)->result.empty());
+    // White has moved, Black not yet: still no game.
+    chat.say("alice", "!new chess @bob white tc=none");
+    chat.say("bob", "!accept 2");
+    chat.say("alice", "e4");
+    CHECK(chat.say("bob", "!resign 2").at(0).text ==
+          "@bob (Black) resigns game #2 before both sides had moved: the game is aborted and "
+          "counts for nobody.");
+    CHECK(chat.store().game(2)->status == storage::GameStatus::Aborted);
+    CHECK_FALSE(chat.store().rating(chat.store().game(2)->white.value(), "chess").has_value());
+    // Once both have moved, a resignation is a result.
+    chat.say("alice", "!new chess @bob white tc=none");
+    chat.say("bob", "!accept 3");
+    chat.say("alice", "e4");
+    chat.say("bob", "e5");
+    CHECK(chat.say("bob", "!resign 3").at(0).text ==
+          "@bob (Black) resigns. Game #3 is over: @alice (White) wins by resignation (1-0).");
+    CHECK(chat.store().game(3)->status == storage::GameStatus::Finished);
 }
 
 TEST_CASE("a channel that moves takes its games along, and the new channel is told once",
@@ -401,4 +437,49 @@ TEST_CASE("the menu lists every command of !help once, with the first clause of 
     CHECK(description("games") == "List games, those waiting for a decision first");
     for (const auto& c : menu)
         CHECK(c.description.size() <= 256);
+}
+
+TEST_CASE("a channel's boards are images where the platform shows them inline, and a compact "
+          "channel gets one line per move",
+          "[bot][chat]") {
+    bot::ServiceSettings settings;
+    settings.inline_images = {"telegram"};
+    settings.web_base_url = "https://games.example.org";
+    settings.moderators = {"3"}; // carol
+    Chat chat(settings);
+    chat.say("alice", "!new chess @bob white tc=none");
+    const auto started = chat.say("bob", "!accept");
+    REQUIRE_FALSE(started.empty());
+    CHECK(started[0].png);
+    CHECK(started[0].code.empty());
+    CHECK(chat.say("carol", "!channel").at(0).text ==
+          "Boards in this channel: orientation=white notation=ascii images=on style=board.");
+
+    // Compact without images: one line, the game's page linked.
+    CHECK(chat.say("carol", "!channel settings style=compact images=off").at(0).text ==
+          "Boards in this channel: orientation=white notation=ascii images=off style=compact.");
+    const auto moved = chat.say("alice", "e4");
+    REQUIRE(moved.size() == 1);
+    CHECK(moved[0].text == "@alice (White) played e4 in game #1. @bob (Black) must move. Web: "
+                           "https://games.example.org/game/1");
+    CHECK(moved[0].code.empty());
+    CHECK_FALSE(moved[0].png);
+    // !board still shows the whole board.
+    CHECK_FALSE(chat.say("bob", "!board").at(0).code.empty());
+
+    // Compact with images: the line and the image.
+    chat.say("carol", "!channel settings images=on");
+    const auto replied = chat.say("bob", "e5");
+    REQUIRE(replied.size() == 1);
+    CHECK(replied[0].text == "@bob (Black) played e5 in game #1. @alice (White) must move.");
+    CHECK(replied[0].png);
+    CHECK(replied[0].code.empty());
+
+    // Where the platform shows no images inline (the console), text boards by default.
+    bot::ServiceSettings plain;
+    Chat text_chat(plain);
+    text_chat.say("alice", "!new chess @bob white tc=none");
+    const auto text_started = text_chat.say("bob", "!accept");
+    CHECK_FALSE(text_started.at(0).png);
+    CHECK_FALSE(text_started.at(0).code.empty());
 }

@@ -29,10 +29,11 @@ struct Fixture {
     explicit Fixture(bot::ServiceSettings settings = {})
         : service(*store, std::move(settings), [n = now] { return *n; }) {}
 
-    void post(const std::string& user, const std::string& text) {
+    void post(const std::string& user, const std::string& text,
+              const std::string& channel = "lobby") {
         Post p;
         p.platform = "console";
-        p.channel = "lobby";
+        p.channel = channel;
         p.message_id = std::to_string(next_id++);
         p.author_id = user;
         p.author_name = user;
@@ -180,9 +181,38 @@ TEST_CASE("The job writes a heartbeat; start-up forgives only a gap longer than 
     CHECK(f.store->clocks(1)[1].running_since == start + day);
     auto replies = f.drain();
     REQUIRE(replies.size() == 1);
-    CHECK(replies[0].starts_with("#lobby: Game #1: I was down from 2023-11-14 22:14 UTC to "
-                                 "2023-11-15 22:14 UTC (1d 0h). That time is charged to nobody"));
+    CHECK(replies[0].starts_with("#lobby: I was down from 2023-11-14 22:14 UTC to "
+                                 "2023-11-15 22:14 UTC (1d 0h). That time is charged to nobody: "
+                                 "the clocks stood still.\nGame #1. Clock (2d per move; rated): "));
     CHECK(f.store->heartbeat() == start + 60 + day);
+}
+
+TEST_CASE("After downtime each channel is told once, whatever number of its games it concerns",
+          "[bot][clock]") {
+    Fixture f;
+    f.start_game("2d"); // game #1 in the lobby
+    f.post("carol", "!new chess @dave tc=2d");
+    f.post("dave", "!accept 2");
+    f.post("carol", "!move 2 d4");
+    f.post("erin", "!new chess @fred tc=2d", "annex");
+    f.post("fred", "!accept 3", "annex");
+    f.post("erin", "!move 3 c4", "annex");
+    f.service.tick();
+    f.drain();
+    *f.now = start + day;
+    CHECK(f.service.start_up() == 3);
+    const auto replies = f.drain();
+    REQUIRE(replies.size() == 2);
+    const std::string notice = "I was down from 2023-11-14 22:13 UTC to 2023-11-15 22:13 UTC (1d "
+                               "0h). That time is charged to nobody: the clocks stood still.\n";
+    CHECK(replies[0] == "#annex: " + notice +
+                            "Game #3. Clock (2d per move; rated): @erin (White) 2d 0h left; @fred "
+                            "(Black) 2d 0h left, until 2023-11-17 22:13 UTC.");
+    CHECK(replies[1] == "#lobby: " + notice +
+                            "Game #1. Clock (2d per move; rated): @alice (White) 2d 0h left; @bob "
+                            "(Black) 2d 0h left, until 2023-11-17 22:13 UTC.\n"
+                            "Game #2. Clock (2d per move; rated): @carol (White) 2d 0h left; @dave "
+                            "(Black) 2d 0h left, until 2023-11-17 22:13 UTC.");
 }
 
 TEST_CASE("A vacation stops the clock and its unused days go back to the allowance",

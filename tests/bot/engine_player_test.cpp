@@ -25,16 +25,17 @@ std::int64_t fixed_clock() {
 
 class Table {
 public:
-    explicit Table(const std::string& db)
-        : store_(storage::open_sqlite_store(db)), service_(*store_, settings(), fixed_clock) {}
+    explicit Table(const std::string& db, bot::ServiceSettings s = settings())
+        : store_(storage::open_sqlite_store(db)), service_(*store_, std::move(s), fixed_clock) {}
     static bot::ServiceSettings settings() {
         bot::ServiceSettings s;
         s.fixed_seed = "engine-test";
         return s;
     }
     // Posts `text` as `user`; returns the replies it queued, oldest first.
+    // With `code`, each reply's monospaced block (a table) follows its text on the next line.
     std::vector<std::string> say(const std::string& user, const std::string& text,
-                                 bool direct = false) {
+                                 bool direct = false, bool code = false) {
         Post p;
         p.platform = "console";
         p.direct = direct;
@@ -45,12 +46,13 @@ public:
         p.author_handle = user;
         p.text = text;
         service_.handle(p);
-        return replies();
+        return replies(code);
     }
-    std::vector<std::string> replies() {
+    std::vector<std::string> replies(bool code = false) {
         std::vector<std::string> out;
         for (const auto& e : store_->due("console", 2000000000, 1000)) {
-            out.push_back(e.message.text);
+            out.push_back(e.message.text +
+                          (code && !e.message.code.empty() ? "\n" + e.message.code : ""));
             store_->mark_sent(e.id, 0);
         }
         return out;
@@ -163,6 +165,40 @@ TEST_CASE("level= is for games against the bot, from 1 to 8", "[bot][engine]") {
     CHECK(t.store()
               .games_with_status({storage::GameStatus::Challenge, storage::GameStatus::Ongoing})
               .empty());
+}
+
+TEST_CASE("Games against the bot are unrated unless the operator allows it, and its levels stay "
+          "off the leaderboard",
+          "[bot][engine]") {
+    TempPath path;
+    Table t(path.str());
+    t.say("alice", "!new chess bot tc=none");
+    CHECK_FALSE(t.store().game(1)->rated);
+    CHECK(t.say("alice", "!new chess bot rated=yes") ==
+          std::vector<std::string>{"Games against the bot are unrated here (the operator's "
+                                   "setting): leave out rated=yes. Nothing was created."});
+    CHECK_FALSE(t.store().game(2).has_value());
+    // Between people, games stay rated by default.
+    t.say("alice", "!new chess @bob");
+    CHECK(t.store().game(2)->rated);
+
+    TempPath rated_path;
+    auto settings = Table::settings();
+    settings.rated_bot_games = true;
+    Table r(rated_path.str(), settings);
+    r.say("alice", "!new chess bot tc=none");
+    CHECK(r.store().game(1)->rated);
+    r.say("alice", "!new chess bot tc=none rated=no");
+    CHECK_FALSE(r.store().game(2)->rated);
+    // A rated level has a rating, but no place on the board.
+    const auto engine = r.store().game(1)->black.value_or(*r.store().game(1)->white);
+    REQUIRE(r.store().player(engine)->user_id.starts_with("engine/level-"));
+    const auto alice = r.store().player_by_handle("console", "alice").value().id;
+    r.store().save_rating({engine, "chess", 1900, 60, 0.06, 3}, 1700000000);
+    r.store().save_rating({alice, "chess", 1600, 60, 0.06, 3}, 1700000000);
+    CHECK(r.say("alice", "!leaderboard chess", false, true) ==
+          std::vector<std::string>{"Leaderboard of FIDE chess (? marks a provisional rating):\n"
+                                   " 1. @alice  1600.0  3 games\n"});
 }
 
 TEST_CASE("A Gnostic Chess bot is not told its opponent's secret dice choice",

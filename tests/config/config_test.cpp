@@ -322,6 +322,12 @@ TEST_CASE("per-player limits are read from [bot] and checked", "[config][limits]
           "ghostpost.toml:4: bot.commands_per_minute: must be between 0 and 1000");
     CHECK(error_of("[storage]\npath = \"x\"\n[bot]\nengine_threads = 65\n", env) ==
           "ghostpost.toml:4: bot.engine_threads: must be between 0 and 64");
+    // Games against the bot are unrated unless the operator says so.
+    CHECK_FALSE(defaults.limits.rated_bot_games);
+    CHECK(parse("[storage]\npath = \"x\"\n[bot]\nrated_bot_games = true\n", "ghostpost.toml", env)
+              .limits.rated_bot_games);
+    CHECK(error_of("[storage]\npath = \"x\"\n[bot]\nrated_bot_games = \"yes\"\n", env) ==
+          "ghostpost.toml:4: bot.rated_bot_games: must be true or false");
 }
 
 TEST_CASE("a moderator without a platform: prefix is refused, naming the entry", "[config]") {

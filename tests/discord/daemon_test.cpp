@@ -115,22 +115,23 @@ TEST_CASE("a Phantom game on Discord: DMs, a refused DM, SIGKILL mid-game, SIGTE
             " would play White. Options: phantom_entry_capture=no, phantom_entry_check=no, "
             "phantom_lives=3. Clock: none; rated. " +
             b + ": answer !accept 1 or !decline 1.",
-        here + b + " accepts. Game #1, Phantom Chess: " + a + " (White) vs " + b + " (Black). " +
-            a + " (White) must move. No clock; rated. [code]",
-        here + a + " (White) played e4 in game #1. " + b + " (Black) must move. [code]",
+        // A Discord channel shows images in the conversation: its boards are PNGs by default.
+        here + "[board.png] " + b + " accepts. Game #1, Phantom Chess: " + a + " (White) vs " + b +
+            " (Black). " + a + " (White) must move. No clock; rated.",
+        here + "[board.png] " + a + " (White) played e4 in game #1. " + b + " (Black) must move.",
         here + "Not played in game #1: Qh4 is not possible: no queen can reach h4.",
         here + "[board.png] Game #1, Phantom Chess: " + a + " (White) vs " + b + " (Black). " + b +
             " (Black) must move. No clock; rated.",
         "dm:100000000000000007 Game #1: the Phantoms: White's Phantom never entered; Black's "
         "Phantom never entered [code]",
-        here + a +
+        here + "[board.png] " + a +
             " (White) played peek in game #1. White peeks at the Phantoms (2 peeks "
             "left). " +
-            b + " (Black) must move. [code]",
-        here + b +
+            b + " (Black) must move.",
+        here + "[board.png] " + b +
             " (Black) played peek in game #1. Black peeks at the Phantoms (2 peeks "
             "left). " +
-            b + " (Black) must move. [code]",
+            b + " (Black) must move.",
         here + b +
             ": I cannot send you private messages yet. Open a private chat with me "
             "(@ghostpost) and send any message; what game #1 has for your eyes only waits for "
@@ -155,8 +156,10 @@ TEST_CASE("a Phantom game on Discord: DMs, a refused DM, SIGKILL mid-game, SIGTE
     REQUIRE(wait_for(11));
     std::this_thread::sleep_for(std::chrono::milliseconds(1500));
     std::multiset<std::string> all = first_part;
-    all.insert(here + b + " (Black) played e5 in game #1. " + a + " (White) must move. [code]");
-    all.insert(here + a + " (White) played Nf3 in game #1. " + b + " (Black) must move. [code]");
+    all.insert(here + "[board.png] " + b + " (Black) played e5 in game #1. " + a +
+               " (White) must move.");
+    all.insert(here + "[board.png] " + a + " (White) played Nf3 in game #1. " + b +
+               " (Black) must move.");
     CHECK(heads(fake) == all); // each post handled once: no reply twice, none missing
     CHECK(action_texts(dir.path() / "games.sqlite", 1) ==
           std::vector<std::string>{"e4", "peek", "peek", "e5", "Nf3"});
@@ -235,9 +238,10 @@ TEST_CASE("a game by slash commands: each answered in place of its \"thinking\" 
               here + a + " challenges " + b + " to FIDE chess, game #1. " + a +
                   " would play White. Options: none. Clock: none; rated. " + b +
                   ": answer !accept 1 or !decline 1.",
-              here + b + " accepts. Game #1, FIDE chess: " + a + " (White) vs " + b + " (Black). " +
-                  a + " (White) must move. No clock; rated. [code]",
-              here + a + " (White) played e4 in game #1. " + b + " (Black) must move. [code]",
+              here + "[board.png] " + b + " accepts. Game #1, FIDE chess: " + a + " (White) vs " +
+                  b + " (Black). " + a + " (White) must move. No clock; rated.",
+              here + "[board.png] " + a + " (White) played e4 in game #1. " + b +
+                  " (Black) must move.",
               here + "[board.png] Game #1, FIDE chess: " + a + " (White) vs " + b + " (Black). " +
                   b + " (Black) must move. No clock; rated.",
               here + "Not played in game #1: Ke7e5 is not possible: there is no king on e7: "

@@ -402,7 +402,7 @@ TEST_CASE("a player without a username is named with a text_mention, so Telegram
     // The text as Telegram shows it: the name, linked to the account.
     CHECK(accepted["shown"].get<std::string>().starts_with(
         "Bob Stone accepts. Game #1, FIDE chess: @alice (White) vs Bob Stone (Black)."));
-    CHECK(accepted["parse_mode"] == "HTML"); // with the board
+    CHECK(accepted["method"] == "sendPhoto"); // the board as an image, the group's default
     CHECK(accepted["mentions"] == json{{{"user_id", bob}, {"text", "Bob Stone"}},
                                        {{"user_id", bob}, {"text", "Bob Stone"}}});
     d.say(forum, bob, nullptr, "!new chess @alice tc=none");

@@ -46,6 +46,9 @@ test('a challenge, a move, a board and a private message go through the emulator
     await server.start();
     const dir = mkdtempSync(join(tmpdir(), 'ghostpost-emulator-'));
     writeFileSync(join(dir, 'ghostpost.toml'), [
+      // alice (user 7) moderates: the emulator has no sendPhoto, so the channel's boards are
+      // set to text, which Telegram channels otherwise get as images.
+      '[bot]', 'moderators = ["telegram:7"]',
       '[storage]', 'path = "games.sqlite"',
       '[telegram]', `api_url = "http://127.0.0.1:${port}"`, 'poll_timeout = 1',
       'per_chat_interval_ms = 0', 'group_messages_per_minute = 1000', '',
@@ -63,22 +66,27 @@ test('a challenge, a move, a board and a private message go through the emulator
       const bob = server.getClient(token, { ...group, userId: 8, userName: 'bob', firstName: 'Bob' });
       const bobPrivate = server.getClient(token, { chatId: 8, type: 'private', userId: 8, userName: 'bob', firstName: 'Bob' });
 
-      await alice.sendMessage(alice.makeMessage('/new@TestNameBot chess @bob white'));
+      await alice.sendMessage(alice.makeMessage('/channel@TestNameBot settings images=off'));
       let said = await botMessagesTo(server, -1001, 1);
+      assert.equal(said[0]?.text, 'Boards in this channel: orientation=white notation=ascii '
+        + 'images=off style=board.');
+
+      await alice.sendMessage(alice.makeMessage('/new@TestNameBot chess @bob white'));
+      said = (await botMessagesTo(server, -1001, 2)).slice(1);
       assert.equal(said[0]?.text, '@alice challenges @bob to FIDE chess, game #1. @alice would play '
         + 'White. Options: none. Clock: 3d per move; rated. @bob: answer !accept 1 or !decline 1.');
 
       await bob.sendMessage(bob.makeMessage('!accept 1'));
-      said = await botMessagesTo(server, -1001, 2);
+      said = (await botMessagesTo(server, -1001, 3)).slice(1);
       assert.match(said[1]?.text ?? '', /^@bob accepts\. Game #1, FIDE chess: @alice \(White\) vs @bob \(Black\)\. @alice \(White\) must move\. Clock \(3d per move; rated\): @alice \(White\) 3d 0h left, until \d{4}-\d\d-\d\d \d\d:\d\d UTC; @bob \(Black\) 3d 0h left\.\n<pre>/);
       assert.equal(said[1].parse_mode, 'HTML');
 
       await alice.sendMessage(alice.makeMessage('e4'));
-      said = await botMessagesTo(server, -1001, 3);
+      said = (await botMessagesTo(server, -1001, 4)).slice(1);
       assert.match(said[2]?.text ?? '', /^@alice \(White\) played e4 in game #1\. @bob \(Black\) must move\./);
 
       await bob.sendMessage(bob.makeMessage('!board'));
-      said = await botMessagesTo(server, -1001, 4);
+      said = (await botMessagesTo(server, -1001, 5)).slice(1);
       assert.match(said[3]?.text ?? '', /<pre>/);
 
       await bobPrivate.sendMessage(bobPrivate.makeMessage('!games'));

@@ -42,7 +42,7 @@ TEST_CASE("Every answer carries the security headers; a game page an ETag", "[we
         REQUIRE(res);
         CHECK(res->get_header_value("Content-Security-Policy") ==
               "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-              "base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+              "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
         CHECK(res->get_header_value("X-Content-Type-Options") == "nosniff");
         CHECK(res->get_header_value("Referrer-Policy") == "no-referrer");
     }

@@ -58,9 +58,14 @@ TEST_CASE("A game page shows the board at the ply asked for, and the last one by
           std::string::npos);
     CHECK(first.body.find("<a id=\"next\" rel=\"next\" href=\"/game/1?ply=2\">") !=
           std::string::npos);
-    CHECK(
-        first.body.find("<li value=\"2\" class=\"black\"><a href=\"/game/1?ply=2\">e5</a></li>") !=
-        std::string::npos);
+    // Moves in pairs under their number, as the PGN writes them: 1. e4 e5 2. Nf3.
+    CHECK(first.body.find("<ol class=\"moves\"><li value=\"1\"><a class=\"white current\" "
+                          "href=\"/game/1?ply=1\">e4</a> <a class=\"black\" "
+                          "href=\"/game/1?ply=2\">e5</a></li><li value=\"2\"><a class=\"white\" "
+                          "href=\"/game/1?ply=3\">Nf3</a></li></ol>") != std::string::npos);
+    // The game as it stands follows the game live; a ply of the past does not.
+    CHECK(last.body.find("<main data-live=\"3\">") != std::string::npos);
+    CHECK(first.body.find("<main>") != std::string::npos);
     CHECK(first.body.find("<script src=\"/static/game.js\" defer></script>") != std::string::npos);
     CHECK(first.body.find("<script>") == std::string::npos); // no inline script
 
@@ -70,6 +75,40 @@ TEST_CASE("A game page shows the board at the ply asked for, and the last one by
     // Names are escaped.
     CHECK(start.body.find("Bob &lt;b&gt;") != std::string::npos);
     CHECK(start.body.find("Bob <b>") == std::string::npos);
+}
+
+TEST_CASE("A game page names the players' ratings, what a rated game changed, and the deadline "
+          "its running clock counts down to",
+          "[web][postgres]") {
+    ChessGame t(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(t.db.backend());
+    storage::Store& store = t.db.store();
+    store.put_clock(t.id, {Seat::Black, 86'400, 1'790'000'000, 0, 0, false});
+    store.save_rating({t.db.alice, "chess", 1540.4, 80, 0.06, 1}, 1'789'000'000);
+    web::Site site(t.db.site());
+    const web::Page under_way = site.get("/game/" + std::to_string(t.id));
+    CHECK(under_way.body.find("<a href=\"/player/1\">Alice</a></td><td class=\"rating\">1540"
+                              "</td>") != std::string::npos);
+    // Bob has no rating in chess yet.
+    CHECK(under_way.body.find("Bob &lt;b&gt;</a></td><td class=\"rating\"></td>") !=
+          std::string::npos);
+    CHECK(under_way.body.find("<span class=\"left\" data-deadline=\"1790086400\">1d 0h 0m from "
+                              "2026-09-21 14:13 UTC</span>, deadline 2026-09-22 14:13 UTC") !=
+          std::string::npos);
+
+    // Rated and over: each player's rating before and after the game, from their history.
+    auto g = store.game(t.id).value();
+    g.rated = true;
+    store.update_game(g);
+    t.db.finish(t.id, "1-0", "resignation");
+    store.save_rating({t.db.alice, "chess", 1571.6, 75, 0.06, 2}, 1'790'000'100, t.id);
+    store.save_rating({t.db.bob, "chess", 1402.2, 290, 0.06, 1}, 1'790'000'100, t.id);
+    const web::Page over = site.get("/game/" + std::to_string(t.id));
+    CHECK(over.body.find("Alice</a></td><td class=\"rating\">1540 → 1572 (+32)</td>") !=
+          std::string::npos);
+    CHECK(over.body.find("Bob &lt;b&gt;</a></td><td class=\"rating\">1500 → 1402 (−98)</td>") !=
+          std::string::npos);
+    CHECK(over.body.find("data-live") == std::string::npos);
 }
 
 TEST_CASE("Paths and ids that name nothing get a 404 page", "[web]") {
@@ -147,7 +186,9 @@ TEST_CASE("The index lists games under way, a player page their games and rating
     CHECK(alice.status == 200);
     CHECK(alice.body.find("<h1>Alice</h1>") != std::string::npos);
     CHECK(alice.body.find("<td>1612</td><td>80</td><td>3</td>") != std::string::npos);
-    CHECK(alice.body.find("<td>0-1 (resignation)</td>") != std::string::npos);
+    CHECK(alice.body.find("<td class=\"outcome\">lost</td><td>0-1 (resignation)</td>") !=
+          std::string::npos);
+    CHECK(alice.body.find("<p class=\"record\">0 won, 0 drawn, 1 lost</p>") != std::string::npos);
     // The rating history: one point per rated game, on an axis from 1500 to 1700.
     CHECK(alice.body.find("data-variant=\"chess\"") != std::string::npos);
     CHECK(alice.body.find("<polyline fill=\"none\" stroke=\"#2a5db0\" stroke-width=\"2\" "
@@ -193,20 +234,45 @@ TEST_CASE("A tournament page has standings, a crosstable and the pairings by rou
     CHECK(p.status == 200);
     CHECK(p.body.find("<h1>Autumn</h1><p>FIDE chess, roundrobin, running, round 1 of 3</p>") !=
           std::string::npos);
-    // Alice 1 (a win), Carol 1 (a bye), Bob 0: by points, ties in seed order.
-    CHECK(p.body.find(
-              "<tr><td>1</td><td><a href=\"/player/1\">Alice</a></td><td>1</td><td>1</td></tr>"
-              "<tr><td>2</td><td><a href=\"/player/3\">Carol</a></td><td>1</td><td>0</td></tr>"
-              "<tr><td>3</td><td><a href=\"/player/2\">Bob "
-              "&lt;b&gt;</a></td><td>0</td><td>1</td></tr>") != std::string::npos);
-    CHECK(p.body.find("<tr><th>1 Alice</th><td class=\"self\"></td><td></td><td>1</td></tr>") !=
+    // The table the chat shows: Alice 1 (a win); Bob and Carol 0, a round robin's bye scoring
+    // nothing; Bob ahead on the second tie-break, Buchholz (he met Alice's point).
+    CHECK(p.body.find("<p class=\"tiebreaks\">Ties broken by Sonneborn-Berger (SB), then "
+                      "Buchholz (BH).</p>") != std::string::npos);
+    CHECK(p.body.find("<tr><th>#</th><th>Player</th><th>Points</th><th "
+                      "title=\"Sonneborn-Berger\">SB</th><th title=\"Buchholz\">BH</th><th>"
+                      "Games</th></tr>"
+                      "<tr><td>1</td><td><a href=\"/player/1\">Alice</a></td><td>1</td><td>0</td>"
+                      "<td>0</td><td>1</td></tr>"
+                      "<tr><td>2</td><td><a href=\"/player/2\">Bob &lt;b&gt;</a></td><td>0</td>"
+                      "<td>0</td><td>1</td><td>1</td></tr>"
+                      "<tr><td>3</td><td><a href=\"/player/3\">Carol</a></td><td>0</td><td>0</td>"
+                      "<td>0</td><td>0</td></tr>") != std::string::npos);
+    CHECK(p.body.find("<tr><th>1 Alice</th><td class=\"self\"></td><td>1</td><td></td></tr>") !=
           std::string::npos);
+    CHECK(p.body.find("<a id=\"trf\" href=\"/tournament/" + std::to_string(tid) +
+                      "/trf\" download>") != std::string::npos);
     CHECK(
         p.body.find("<h3>Round 1</h3><ol class=\"pairings\"><li><a href=\"/player/1\">Alice</a> – "
                     "<a href=\"/player/2\">Bob &lt;b&gt;</a> <a href=\"/game/" +
                     std::to_string(g1) + "\">game #" + std::to_string(g1) +
                     "</a> 1-0</li><li><a href=\"/player/3\">Carol</a> – bye</li></ol>") !=
         std::string::npos);
+
+    // The home page lists it among the tournaments under way.
+    CHECK(site.get("/").body.find("<h2>Tournaments</h2><ul class=\"tournaments\"><li><a "
+                                  "href=\"/tournament/" +
+                                  std::to_string(tid) +
+                                  "\">Autumn</a>: FIDE chess, roundrobin, round 1 of 3</li></ul>"
+                                  "<h2>Finished tournaments</h2><p>None.</p>") !=
+          std::string::npos);
+
+    // The FIDE report as a file: Carol's round-robin bye scores nothing (Z).
+    const web::Page trf = site.get("/tournament/" + std::to_string(tid) + "/trf");
+    CHECK(trf.status == 200);
+    CHECK(trf.content_type == "text/plain; charset=utf-8");
+    CHECK(trf.filename == "ghostpost-tournament-" + std::to_string(tid) + ".trf");
+    CHECK(trf.body.starts_with("012 Autumn\n"));
+    CHECK(trf.body.find("  0000 - Z\n") != std::string::npos);
 
     // A round robin played all at once has no current round to show.
     tr.name = "Relay";

@@ -84,6 +84,10 @@ ServiceSettings service_settings(const config::Settings& settings, const std::st
     s.challenge_expiry = std::int64_t{settings.clocks.challenge_expiry_days} * 86400;
     s.max_open_challenges = settings.clocks.max_open_challenges;
     s.max_bot_games = settings.limits.max_bot_games;
+    s.rated_bot_games = settings.limits.rated_bot_games;
+    for (const PlatformModule* module : modules)
+        if (module->images_inline)
+            s.inline_images.push_back(module->name);
     s.max_open_games = settings.limits.max_open_games;
     s.commands_per_minute = settings.limits.commands_per_minute;
     // The platforms of this daemon, for !invite (a channel of one of them may follow a game).

@@ -155,8 +155,10 @@ std::span<const PostRun::CommandRow> PostRun::command_table() {
          true,
          &PostRun::cmd_settings},
         {{"channel",
-          "channel settings [orientation=white|black] [notation=ascii|unicode] [images=on|off]",
-          "how the boards posted in this channel look, for everyone in it; anyone may ask, "
+          "channel settings [orientation=white|black] [notation=ascii|unicode] [images=on|off] "
+          "[style=board|compact]",
+          "how the boards posted in this channel look, for everyone in it (style=compact: one "
+          "line after each move, with the image or a link to the game's page); anyone may ask, "
           "moderators change them"},
          {nullptr, nullptr},
          false,
@@ -177,12 +179,14 @@ std::span<const PostRun::CommandRow> PostRun::command_table() {
           "[next=auto|manual] [schedule=rounds|allatonce]",
           "open a tournament run from this channel (rounds= for Swiss only; next=manual: rounds "
           "wait for !tourney next; schedule=allatonce: every game of a round robin at once); then "
-          "!tourney join, leave, start, pairings, standings and next"},
+          "!tourney join, leave, start, pairings, standings, next, withdraw, bye, forbid, "
+          "allow and trf"},
          {"tournament", nullptr},
          true,
          &PostRun::cmd_tourney},
         {{"tourney join", "tourney join|leave <name>",
-          "enter or leave a tournament before it starts"},
+          "enter or leave a tournament before it starts; a Swiss takes late entries before its "
+          "last round"},
          {nullptr, nullptr},
          true,
          nullptr},
@@ -204,6 +208,29 @@ std::span<const PostRun::CommandRow> PostRun::command_table() {
           "over"},
          {nullptr, nullptr},
          true,
+         nullptr},
+        {{"tourney withdraw", "tourney withdraw [name] [@player]",
+          "leave a running Swiss: not paired from the next round on, the games played kept (a "
+          "moderator or the creator may withdraw another player)"},
+         {nullptr, nullptr},
+         true,
+         nullptr},
+        {{"tourney bye", "tourney bye [name] <round> [cancel] [@player]",
+          "sit out a Swiss round not yet paired, for half a point"},
+         {nullptr, nullptr},
+         true,
+         nullptr},
+        {{"tourney forbid", "tourney forbid|allow [name] @player @player",
+          "keep two players of a Swiss from being paired with each other, or allow it again "
+          "(the creator or a moderator)"},
+         {"tourney allow", nullptr},
+         true,
+         nullptr},
+        {{"tourney trf", "tourney trf [name]",
+          "a round robin or Swiss as a FIDE Tournament Report File, which pairing programs "
+          "check"},
+         {nullptr, nullptr},
+         false,
          nullptr},
         {{"rating", "rating [@user] [variant]", "Glicko-2 ratings, one per variant"},
          {"ratings", nullptr},

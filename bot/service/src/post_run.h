@@ -102,9 +102,14 @@ public:
     // An unanswered challenge past its expiry is cancelled and the channel told; true then.
     bool lapse_challenge(GameRecord& g);
     bool tick_game(std::int64_t game_id);
-    // After downtime from `from` to `to`: clocks that ran are moved on by the gap; true when
-    // the game was told.
-    bool forgive_downtime(std::int64_t game_id, std::int64_t from, std::int64_t to);
+    // After downtime from `from` to `to`: the clocks that ran in the games (of one channel) are
+    // moved on by the gap, and the channel told once; the number of games told of.
+    int forgive_downtime(const std::vector<std::int64_t>& game_ids, std::int64_t from,
+                         std::int64_t to);
+    // One game's clocks moved on; its line for the notice ("Game #4. Clock ..."), or nullopt
+    // when no clock ran.
+    std::optional<std::string> forgive_game(std::int64_t game_id, std::int64_t from,
+                                            std::int64_t to);
     // The daily digest `d` is due (service_digest.cpp): reschedules it for its next hour and,
     // when one of the player's games or challenges waits for their decision, sends it. True
     // when it was sent. The caller commits as after run().
@@ -139,6 +144,7 @@ private:
     struct BoardOut {
         std::string code;     // the board as text, or empty
         render::PngBytes png; // the board as an image, or empty
+        std::string link;     // the game's web page instead of a board, or empty
     };
     storage::OutgoingMessage message(bool to_user, const std::string& destination, std::string text,
                                      std::string code) const {
@@ -154,18 +160,18 @@ private:
         return m;
     }
     void say(std::string text, std::string code = {}) {
-        say(std::move(text), BoardOut{std::move(code), {}});
+        say(std::move(text), BoardOut{std::move(code), {}, {}});
     }
     void say(std::string text, BoardOut board, std::vector<storage::ButtonRecord> buttons = {}) {
         auto m = message(post_.direct, post_.direct ? post_.author_id : post_.channel,
-                         std::move(text), std::move(board.code));
+                         std::move(text) + board.link, std::move(board.code));
         m.png = std::move(board.png);
         m.buttons = std::move(buttons);
         enqueue(std::move(m));
     }
     // To the game's channel; when the post came by direct message the author gets it too.
     void say_in(const GameRecord& g, std::string text, std::string code = {}) {
-        say_in(g, std::move(text), BoardOut{std::move(code), {}});
+        say_in(g, std::move(text), BoardOut{std::move(code), {}, {}});
     }
     // The game's channel and every channel that follows it (!invite), on whatever platform;
     // a copy on another platform than the post's names players without '@', so that no
@@ -174,6 +180,8 @@ private:
     // which a platform would show to the presser alone (Reply::reply_to).
     void say_in(const GameRecord& g, std::string text, BoardOut board,
                 const std::vector<storage::ButtonRecord>& buttons = {}) {
+        text += board.link;
+        board.link.clear();
         if (post_.direct)
             say(text, board, buttons);
         const auto to = [&](const std::string& platform, const std::string& channel) {
@@ -258,6 +266,9 @@ private:
         return as_player(*p, post_.platform);
     }
     std::string mention(std::int64_t id) { return at(player(id)); }
+    // A player named without notifying them (no "@"): lists of entrants, where only the
+    // pairings should ping.
+    std::string quiet_name(std::int64_t id) { return detail::strip_at(mention(id)); }
     // The player an account stands for (itself, or the player it was linked to), seen from
     // `platform`: the player's id and settings, with the name, handle and id of its account
     // there when it has one, so that replies name and address it where they are read.
@@ -320,7 +331,11 @@ private:
         Seat bottom = Seat::White;
         render::Glyphs glyphs = render::Glyphs::Ascii;
         bool image = false;
+        bool compact = false; // after an event, the image or a link only, never a text board
     };
+    // A channel's settings with the service's defaults where its moderators set none.
+    storage::ChannelSettings channel_settings(const std::string& platform,
+                                              const std::string& channel);
     // A board posted in a channel looks as the channel's settings say, whoever it is for, so
     // that no player's taste changes the channel for everyone.
     BoardLook channel_look(const std::string& platform, const std::string& channel);
@@ -332,9 +347,15 @@ private:
     BoardOut board(const Loaded& l, const BoardLook& look, bool flip = false,
                    std::optional<render::Glyphs> glyphs = std::nullopt,
                    std::optional<bool> image = std::nullopt);
-    // The board that follows an event of game `l` in its own channel.
+    // The board that follows an event of game `l` in its own channel: in a compact channel,
+    // its image, or else only a link to its page (when the web view has an address).
     BoardOut channel_board(const Loaded& l) {
-        return board(l, channel_look(l.rec.platform, l.rec.channel));
+        const BoardLook look = channel_look(l.rec.platform, l.rec.channel);
+        if (!look.compact || look.image)
+            return board(l, look);
+        BoardOut out;
+        out.link = web_link(l.rec.id);
+        return out;
     }
     void finish(GameRecord& g, rules::Status status, const std::string& reason) {
         g.status = GameStatus::Finished;
@@ -461,8 +482,8 @@ private:
 
     // --- correspondence clocks (service_clock.cpp)
     struct ServiceOptions {
-        std::string time_control; // canonical ("3d", "none")
-        bool rated = true;
+        std::string time_control;  // canonical ("3d", "none")
+        std::optional<bool> rated; // as rated= said; empty: the service's default
     };
     // Takes tc= and rated= out of `given` (they belong to the service, not the variant);
     // replies and returns nullopt when one cannot be read.
@@ -549,6 +570,21 @@ private:
     void tourney_next(const std::vector<std::string>& args);
     void tourney_pairings(const std::vector<std::string>& args);
     void tourney_standings(const std::vector<std::string>& args);
+    // --- organiser controls (service_tourney_controls.cpp)
+    struct ControlTarget {
+        storage::TournamentRecord t;
+        std::vector<PlayerRecord> players; // the players named, in order
+    };
+    // "[name] [@a [@b]]": the tournament and up to `mentions` players; replies and returns
+    // nullopt when either is wrong.
+    std::optional<ControlTarget> control_target(const std::vector<std::string>& args,
+                                                const std::string& command, std::size_t mentions);
+    bool organiser_of(const storage::TournamentRecord& t) const;
+    void tourney_withdraw(const std::vector<std::string>& args);
+    void tourney_late_entry(storage::TournamentRecord& t);
+    void tourney_bye(const std::vector<std::string>& args);
+    void tourney_keep_apart(const std::vector<std::string>& args, bool apart);
+    void tourney_trf(const std::vector<std::string>& args);
     // Pairs round `round` of a running tournament, creates its games and tells everyone.
     void start_round(storage::TournamentRecord& t, int round);
     // Every game of a round robin at once (schedule=allatonce): the channel is told once, each

@@ -296,12 +296,24 @@ std::string PostRun::next_line(const Loaded& l) {
     return join(parts, " and ") + ".";
 }
 
+storage::ChannelSettings PostRun::channel_settings(const std::string& platform,
+                                                   const std::string& channel) {
+    storage::ChannelSettings c = store_.channel_settings(platform, channel);
+    if (!c.saved) {
+        const auto& inline_images = s_.settings_.inline_images;
+        c.images =
+            std::find(inline_images.begin(), inline_images.end(), platform) != inline_images.end();
+    }
+    return c;
+}
+
 PostRun::BoardLook PostRun::channel_look(const std::string& platform, const std::string& channel) {
-    const storage::ChannelSettings c = store_.channel_settings(platform, channel);
+    const storage::ChannelSettings c = channel_settings(platform, channel);
     BoardLook look;
     look.bottom = c.orientation == "black" ? Seat::Black : Seat::White;
     look.glyphs = c.notation == "unicode" ? render::Glyphs::Unicode : render::Glyphs::Ascii;
     look.image = c.images;
+    look.compact = c.style == "compact";
     return look;
 }
 
@@ -330,7 +342,7 @@ PostRun::BoardOut PostRun::board(const Loaded& l, const BoardLook& look, bool fl
         l.rec.status == GameStatus::Ongoing ? l.game->public_view() : l.game->final_view();
     if (!image.value_or(as_image) || glyphs) {
         style.glyphs = glyphs.value_or(chosen);
-        return {render::render_text(view, style), {}};
+        return {render::render_text(view, style), {}, {}};
     }
     // Only public boards are cached: the key names no audience but the public one.
     const auto render = [&] {
@@ -341,7 +353,7 @@ PostRun::BoardOut PostRun::board(const Loaded& l, const BoardLook& look, bool fl
         return render::render_png(view, options);
     };
     if (l.revision < 0)
-        return {{}, render()};
+        return {{}, render(), {}};
     // A game may end without a new action (a resignation) in this very post: the end bumped the
     // stored revision, which the loaded game predates, and the image keyed by the older one
     // still says whose move it was.
@@ -349,12 +361,12 @@ PostRun::BoardOut PostRun::board(const Loaded& l, const BoardLook& look, bool fl
     const render::PngKey key{l.rec.id, revision, render::Audience::Public,
                              style.bottom == Seat::Black, 0};
     if (const render::SharedPng png = s_.png_cache_.find(key))
-        return {{}, *png};
+        return {{}, *png, {}};
     // Kept only once the post commits: a revision this post made is not the game's until then
     // (another daemon's post may yet take its number).
     auto png = std::make_shared<const render::PngBytes>(render());
     pending_png_.emplace_back(key, png);
-    return {{}, *png};
+    return {{}, *png, {}};
 }
 
 std::optional<GameRecord> PostRun::pick_game(const std::vector<std::string>& args,

@@ -129,7 +129,12 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
     g.seed = new_seed();
     g.created_at = now_;
     g.time_control = service_options->time_control;
-    g.rated = service_options->rated;
+    if (engine && service_options->rated.value_or(false) && !s_.settings_.rated_bot_games) {
+        say("Games against the bot are unrated here (the operator's setting): leave out "
+            "rated=yes. Nothing was created.");
+        return;
+    }
+    g.rated = service_options->rated.value_or(engine ? s_.settings_.rated_bot_games : true);
     std::string color_note;
     if (color == "random") {
         // The seed is secret and fresh, so its first byte is as good a coin as any.

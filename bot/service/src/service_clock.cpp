@@ -413,10 +413,33 @@ bool PostRun::tick_due(Loaded& l) {
     return changed;
 }
 
-bool PostRun::forgive_downtime(std::int64_t game_id, std::int64_t from, std::int64_t to) {
+int PostRun::forgive_downtime(const std::vector<std::int64_t>& game_ids, std::int64_t from,
+                              std::int64_t to) {
+    std::vector<std::string> lines;
+    std::optional<GameRecord> first;
+    for (const std::int64_t id : game_ids) {
+        auto line = forgive_game(id, from, to);
+        if (!line)
+            continue;
+        lines.push_back(*line);
+        if (!first)
+            first = store_.game(id);
+    }
+    if (!first)
+        return 0;
+    // One notice for the channel, however many of its games it concerns.
+    say_in(*first, "I was down from " + format_utc(from) + " to " + format_utc(to) + " (" +
+                       format_duration(to - from) +
+                       "). That time is charged to nobody: the clocks stood still.\n" +
+                       join(lines, "\n"));
+    return static_cast<int>(lines.size());
+}
+
+std::optional<std::string> PostRun::forgive_game(std::int64_t game_id, std::int64_t from,
+                                                 std::int64_t to) {
     auto rec = store_.game(game_id);
     if (!rec || rec->status != GameStatus::Ongoing)
-        return false;
+        return std::nullopt;
     const Seconds gap = to - from;
     bool ran = false;
     auto rows = clock_rows(*rec);
@@ -435,13 +458,10 @@ bool PostRun::forgive_downtime(std::int64_t game_id, std::int64_t from, std::int
             store_.put_clock(rec->id, c);
     }
     if (!ran)
-        return false;
+        return std::nullopt;
     Loaded l = load(*rec);
     store_deadline(l);
-    say_in(l.rec, "Game #" + std::to_string(l.rec.id) + ": I was down from " + format_utc(from) +
-                      " to " + format_utc(to) + " (" + format_duration(gap) +
-                      "). That time is charged to nobody: the clocks stood still." + clock_line(l));
-    return true;
+    return "Game #" + std::to_string(l.rec.id) + "." + clock_line(l);
 }
 
 void PostRun::cmd_vacation(const std::vector<std::string>& args) {
@@ -568,17 +588,21 @@ int Service::start_up() {
     });
     int told = 0;
     if (last && now - *last > settings_.downtime_notice_after) {
-        // A game whose clocks ran has a deadline; the others have nothing to forgive.
-        for (const auto& g : store_.games_due(std::numeric_limits<std::int64_t>::max())) {
+        // A game whose clocks ran has a deadline; the others have nothing to forgive. Each
+        // channel is told once, in one transaction with the clocks it concerns.
+        std::map<std::pair<std::string, std::string>, std::vector<std::int64_t>> by_channel;
+        for (const auto& g : store_.games_due(std::numeric_limits<std::int64_t>::max()))
+            by_channel[{g.platform, g.channel}].push_back(g.id);
+        for (const auto& [where, ids] : by_channel) {
             Post p;
-            p.platform = g.platform;
-            p.channel = g.channel;
+            p.platform = where.first;
+            p.channel = where.second;
             told += retry_conflicts([&] {
                 PostRun run(*this, p);
-                bool did = false;
-                store_.transaction([&] { did = run.forgive_downtime(g.id, *last, now); });
+                int did = 0;
+                store_.transaction([&] { did = run.forgive_downtime(ids, *last, now); });
                 run.publish_cache();
-                return did ? 1 : 0;
+                return did;
             });
         }
     }

@@ -75,6 +75,15 @@ void PostRun::cmd_resign(const std::vector<std::string>& args) {
     }
     Seat winner = rules::opponent(mg->seat);
     std::string resigner = who(l.rec, l.info(), mg->seat);
+    // A game resigned before both sides moved never really began, as with a clock that ran
+    // out then: aborted, for nobody. A tournament game stays a loss, so the pairings stand.
+    if (!both_sides_moved(l.rec.id) && !store_.pairing_of_game(l.rec.id)) {
+        abort_game(l.rec);
+        say_in(l.rec, resigner + " resigns game #" + id +
+                          " before both sides had moved: the game is aborted and counts for "
+                          "nobody.");
+        return;
+    }
     finish(l.rec, winner == Seat::White ? rules::Status::WhiteWins : rules::Status::BlackWins,
            "resignation");
     if (hides_pieces(*l.game))

@@ -2,6 +2,7 @@
 // players, computed from the two ratings as they stood before the game, so the order in which
 // simultaneous correspondence games end cannot favour anybody. A player's deviation does not
 // grow with idle time: correspondence players pause for months without losing strength.
+#include "ghostpost/bot/engine_player.h"
 #include "ghostpost/bot/rating.h"
 #include "ghostpost/rules/registry.h"
 #include "post_run.h"
@@ -73,10 +74,10 @@ void PostRun::game_over(const GameRecord& g) {
                             ".";
         store_.save_rating(
             {white.player_id, g.variant, w.rating, w.deviation, w.volatility, white.games + 1},
-            now_);
+            now_, g.id);
         store_.save_rating(
             {black.player_id, g.variant, b.rating, b.deviation, b.volatility, black.games + 1},
-            now_);
+            now_, g.id);
     }
     ended_.push_back(std::move(ended));
 }
@@ -170,7 +171,13 @@ void PostRun::cmd_leaderboard(const std::vector<std::string>& args) {
                         " (" + join(names, ", ") + ").");
         return;
     }
-    auto best = store_.leaderboard(post_.platform, info->name, leaderboard_size);
+    // The bot is no player: its levels stay off the board (at most eight of them to skip).
+    auto best = store_.leaderboard(post_.platform, info->name, leaderboard_size + 8);
+    std::erase_if(best, [&](const storage::RatingRecord& r) {
+        return engine_level(player(r.player_id).user_id).has_value();
+    });
+    if (best.size() > static_cast<std::size_t>(leaderboard_size))
+        best.resize(leaderboard_size);
     if (best.empty()) {
         say("Nobody has a rating in " + info->title + " yet: a rated game gives both players one.");
         return;

@@ -122,7 +122,7 @@ void PostRun::cmd_channel(const std::vector<std::string>& args) {
             "channel settings there. Your own boards are set with " + prefix + "settings.");
         return;
     }
-    storage::ChannelSettings c = store_.channel_settings(post_.platform, post_.channel);
+    storage::ChannelSettings c = channel_settings(post_.platform, post_.channel);
     if (args.size() > 1) {
         if (post_.anonymous || !moderator()) {
             say("Only moderators change how boards look in this channel; " + prefix +
@@ -141,6 +141,8 @@ void PostRun::cmd_channel(const std::vector<std::string>& args) {
                 c.notation = value;
             } else if (key == "images" && (value == "on" || value == "off")) {
                 c.images = value == "on";
+            } else if (key == "style" && (value == "board" || value == "compact")) {
+                c.style = value;
             } else {
                 usage_error("channel", "I did not understand \"" + shorten(a) + "\"." +
                                            (key == "orientation" && value == "auto"
@@ -155,7 +157,7 @@ void PostRun::cmd_channel(const std::vector<std::string>& args) {
         mod_log("channel " + post_.channel + " " + lower(join(changes, " ")));
     }
     say("Boards in this channel: orientation=" + c.orientation + " notation=" + c.notation +
-        " images=" + (c.images ? "on" : "off") + ".");
+        " images=" + (c.images ? "on" : "off") + " style=" + c.style + ".");
 }
 
 } // namespace ghostpost::bot

@@ -38,9 +38,10 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = asio::ip::tcp;
 
+// connect-src: a game page fetches itself again to follow the game live (game.js).
 const char* const security_policy = "default-src 'none'; script-src 'self'; style-src 'self'; "
-                                    "img-src 'self' data:; base-uri 'none'; form-action 'none'; "
-                                    "frame-ancestors 'none'";
+                                    "img-src 'self' data:; connect-src 'self'; base-uri 'none'; "
+                                    "form-action 'none'; frame-ancestors 'none'";
 
 // A request head as far as the pages need it. Beast's own request_parser keeps every field;
 // this one keeps only the few the answer depends on and counts the lines, which Beast does not

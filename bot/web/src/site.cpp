@@ -6,9 +6,11 @@
 #include "ghostpost/web/site.h"
 
 #include "assets.h"
+#include "ghostpost/bot/engine_player.h"
 #include "ghostpost/bot/game_loader.h"
 #include "ghostpost/bot/game_record.h"
 #include "ghostpost/bot/random.h"
+#include "ghostpost/bot/tournament_table.h"
 #include "ghostpost/render/svg.h"
 #include "ghostpost/rules/registry.h"
 #include "ghostpost/storage/store.h"
@@ -26,6 +28,9 @@
 
 namespace ghostpost::web {
 
+using bot::TableRow;
+using bot::tournament_table;
+using bot::TournamentTable;
 using render::xml_escape;
 using storage::GameRecord;
 using storage::GameStatus;
@@ -58,7 +63,10 @@ Page html(int status, std::string body) {
     return p;
 }
 
-std::string document(const std::string& title, const std::string& main, bool script = false) {
+// `live`: seconds between the script's looks at the page again (a game under way shown as it
+// stands); 0 for a page that does not change by itself.
+std::string document(const std::string& title, const std::string& main, bool script = false,
+                     int live = 0) {
     std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
                       "<title>" +
@@ -68,7 +76,8 @@ std::string document(const std::string& title, const std::string& main, bool scr
                       "<link rel=\"icon\" href=\"data:,\">";
     if (script)
         out += "<script src=\"/static/game.js\" defer></script>";
-    out += "</head><body><header><a href=\"/\">ghostpost</a></header><main>" + main +
+    out += "</head><body><header><a href=\"/\">ghostpost</a></header><main" +
+           (live > 0 ? " data-live=\"" + std::to_string(live) + "\"" : std::string()) + ">" + main +
            "</main></body></html>\n";
     return out;
 }
@@ -76,6 +85,9 @@ std::string document(const std::string& title, const std::string& main, bool scr
 Page not_found(const std::string& what) {
     return html(404, document("Not found", "<h1>Not found</h1><p>" + esc(what) + "</p>"));
 }
+
+// How often a page following a game asks again: a 304 costs a cached lookup.
+constexpr int live_seconds = 3;
 
 // A positive decimal id of at most 18 digits; nullopt for anything else.
 std::optional<std::int64_t> parse_id(std::string_view text) {
@@ -306,6 +318,7 @@ struct Site::Impl {
     Page index();
     Page player(std::int64_t id);
     Page tournament(std::int64_t id);
+    Page tournament_report(std::int64_t id);
     Page leaderboard(const std::string& variant);
 };
 
@@ -350,6 +363,11 @@ Page Site::Impl::route(const std::string& path, const Query& query) {
     if (parts.size() == 2 && parts[0] == "tournament") {
         if (auto id = parse_id(parts[1]))
             return tournament(*id);
+        return not_found("There is no such tournament.");
+    }
+    if (parts.size() == 3 && parts[0] == "tournament" && parts[2] == "trf") {
+        if (auto id = parse_id(parts[1]))
+            return tournament_report(*id);
         return not_found("There is no such tournament.");
     }
     if (parts.size() == 2 && parts[0] == "leaderboard")
@@ -444,9 +462,32 @@ Page Site::Impl::game(std::int64_t id, const std::vector<std::string>& rest, con
                    "\">next →</a> <a id=\"last\" href=\"" + link(last) + "\">last »</a>"
              : std::string("<span id=\"next\">next →</span> <span id=\"last\">last »</span>");
     m += "</nav></div><div class=\"side\">";
+    // Each player with their rating in the variant, and in a finished rated game what the game
+    // did to it (the point of their history it made).
+    const auto rating_cell = [&](std::optional<std::int64_t> player) {
+        if (!player)
+            return std::string();
+        if (finished && g->rated) {
+            const auto history = store.rating_history(*player);
+            for (std::size_t i = 0; i < history.size(); ++i) {
+                if (history[i].game_id != g->id || history[i].variant != g->variant)
+                    continue;
+                const double before =
+                    i > 0 && history[i - 1].variant == g->variant ? history[i - 1].rating : 1500.0;
+                const long change = std::lround(history[i].rating) - std::lround(before);
+                return "<td class=\"rating\">" + std::to_string(std::lround(before)) + " → " +
+                       std::to_string(std::lround(history[i].rating)) + " (" +
+                       (change >= 0 ? "+" : "−") + std::to_string(std::labs(change)) + ")</td>";
+            }
+        }
+        const auto r = store.rating(*player, g->variant);
+        return r ? "<td class=\"rating\">" + std::to_string(std::lround(r->rating)) + "</td>"
+                 : std::string("<td class=\"rating\"></td>");
+    };
     m += "<table class=\"players\"><tr><th>" + esc(info->seat_names[0]) + "</th><td>" +
-         player_link(store, g->white) + "</td></tr><tr><th>" + esc(info->seat_names[1]) +
-         "</th><td>" + player_link(store, g->black) + "</td></tr></table>";
+         player_link(store, g->white) + "</td>" + rating_cell(g->white) + "</tr><tr><th>" +
+         esc(info->seat_names[1]) + "</th><td>" + player_link(store, g->black) + "</td>" +
+         rating_cell(g->black) + "</tr></table>";
     m += "<p class=\"status\">";
     if (finished)
         m += "Result: " + esc(ending(*g, info->seat_names));
@@ -460,8 +501,12 @@ Page Site::Impl::game(std::int64_t id, const std::vector<std::string>& rest, con
         m += "<ul class=\"clocks\">";
         for (const auto& c : clocks) {
             m += "<li>" + esc(info->seat_names[rules::index(c.seat)]) + ": ";
+            // A running clock counts down in the page (game.js) from its deadline; the text
+            // without the script says when it runs out.
             if (c.running_since > 0)
-                m += duration(c.remaining) + " from " + utc(c.running_since) + ", deadline " +
+                m += "<span class=\"left\" data-deadline=\"" +
+                     std::to_string(c.running_since + c.remaining) + "\">" + duration(c.remaining) +
+                     " from " + utc(c.running_since) + "</span>, deadline " +
                      utc(c.running_since + c.remaining);
             else
                 m += duration(c.remaining) + " left";
@@ -473,14 +518,27 @@ Page Site::Impl::game(std::int64_t id, const std::vector<std::string>& rest, con
         m += "<p>Round " + std::to_string(pairing->round) + " of <a href=\"/tournament/" +
              std::to_string(pairing->tournament_id) + "\">a tournament</a></p>";
     m += "<p><a id=\"pgn\" href=\"/game/" + gid + "/pgn\" download>Download PGN</a></p>";
+    // A move number for each turn of White's, as in the PGN: every decision until White's next
+    // one (Black's reply, a reaction, dice chosen) stands under the same number.
     m += "<h2>Moves</h2><ol class=\"moves\">";
+    int number = 0;
+    bool black_since = true;
     for (std::size_t k = 1; k <= last; ++k) {
         const auto& a = log[shown[k - 1]];
-        m += "<li value=\"" + std::to_string(k) + "\" class=\"" +
-             std::string(rules::seat_name(a.seat)) + (k == ply ? " current" : "") +
-             "\"><a href=\"" + link(k) + "\">" + esc(texts[shown[k - 1]]) + "</a></li>";
+        const bool by_white = a.seat == rules::Seat::White;
+        if (k == 1 || (by_white && black_since)) {
+            if (k > 1)
+                m += "</li>";
+            m += "<li value=\"" + std::to_string(++number) + "\">";
+            black_since = false;
+        } else {
+            m += " ";
+        }
+        black_since = black_since || !by_white;
+        m += "<a class=\"" + std::string(rules::seat_name(a.seat)) + (k == ply ? " current" : "") +
+             "\" href=\"" + link(k) + "\">" + esc(texts[shown[k - 1]]) + "</a>";
     }
-    m += "</ol>";
+    m += last > 0 ? "</li></ol>" : "</ol>";
     if (finished) {
         // The reveal: what the channel was told at the end.
         auto full = bot::load_game(*g, log);
@@ -507,7 +565,9 @@ Page Site::Impl::game(std::int64_t id, const std::vector<std::string>& rest, con
              esc(bot::dice_derivation()) + "</p>";
     }
     m += "</div></div>";
-    Page p = html(200, document("Game #" + gid, m, true));
+    // Spectators of the game as it stands see each move as it is made.
+    const int live = at_end && g->status == GameStatus::Ongoing ? live_seconds : 0;
+    Page p = html(200, document("Game #" + gid, m, true, live));
     keep(key, p);
     return p;
 }
@@ -527,6 +587,24 @@ Page Site::Impl::index() {
     else
         m += "<table class=\"games\"><tr><th>Game</th><th>Variant</th><th>Players</th></tr>" +
              rows + "</table>";
+    // Tournaments, the newest first: those under way or open, then those finished.
+    const auto tournaments = store.recent_tournaments(100);
+    for (const bool finished : {false, true}) {
+        std::string list;
+        for (const auto& t : tournaments) {
+            if ((t.status == storage::TournamentStatus::Finished) != finished)
+                continue;
+            list += "<li><a href=\"/tournament/" + std::to_string(t.id) + "\">" + esc(t.name) +
+                    "</a>: " + esc(title_of(t.variant)) + ", " + esc(t.format) +
+                    (t.status == storage::TournamentStatus::Open ? ", open for entries"
+                     : finished || t.rounds == 0                 ? std::string()
+                                                 : ", round " + std::to_string(t.current_round) +
+                                                       " of " + std::to_string(t.rounds)) +
+                    "</li>";
+        }
+        m += std::string(finished ? "<h2>Finished tournaments</h2>" : "<h2>Tournaments</h2>") +
+             (list.empty() ? "<p>None.</p>" : "<ul class=\"tournaments\">" + list + "</ul>");
+    }
     m += "<h2>Leaderboards</h2><ul>";
     for (const rules::Variant* v : rules::variants())
         m += "<li><a href=\"/leaderboard/" + esc(v->info().name) + "\">" + esc(v->info().title) +
@@ -542,10 +620,21 @@ Page Site::Impl::player(std::int64_t id) {
     if (!p)
         return not_found("There is no player #" + std::to_string(id) + ".");
     std::string m = "<h1>" + esc(p->name) + "</h1>";
+    // What a finished game was for this player: won, lost or drawn.
+    const auto outcome = [&](const GameRecord& g) {
+        const bool white = g.white == id, black = g.black == id;
+        if (g.result == "1/2-1/2")
+            return std::string("drawn");
+        if ((g.result == "1-0" && white) || (g.result == "0-1" && black))
+            return std::string("won");
+        if ((g.result == "1-0" && black) || (g.result == "0-1" && white))
+            return std::string("lost");
+        return std::string();
+    };
     const auto list = [&](const std::vector<GameRecord>& games, bool results) {
         std::string out = "<table class=\"games\"><tr><th>Game</th><th>Variant</th><th>" +
-                          std::string("Players</th>") + (results ? "<th>Result</th>" : "") +
-                          "</tr>";
+                          std::string("Players</th>") +
+                          (results ? "<th>Outcome</th><th>Result</th>" : "") + "</tr>";
         for (const auto& g : games) {
             if (!g.white || !g.black)
                 continue; // a challenge, not a game
@@ -553,7 +642,7 @@ Page Site::Impl::player(std::int64_t id) {
                    std::to_string(g.id) + "</a></td><td>" + esc(title_of(g.variant)) + "</td><td>" +
                    player_link(store, g.white) + " – " + player_link(store, g.black) + "</td>";
             if (results)
-                out += "<td>" + esc(g.result) +
+                out += "<td class=\"outcome\">" + outcome(g) + "</td><td>" + esc(g.result) +
                        (g.reason.empty() ? "" : " (" + esc(g.reason) + ")") + "</td>";
             out += "</tr>";
         }
@@ -576,8 +665,35 @@ Page Site::Impl::player(std::int64_t id) {
     }
     m += rating_charts(store, id);
     m += "<h2>Games under way</h2>" + list(store.games_of_player(*p, {GameStatus::Ongoing}), false);
-    m += "<h2>Finished games</h2>" + list(store.games_of_player(*p, {GameStatus::Finished}), true);
+    const auto done = store.games_of_player(*p, {GameStatus::Finished});
+    int won = 0, drawn = 0, lost = 0;
+    for (const auto& g : done) {
+        const std::string o = outcome(g);
+        won += o == "won" ? 1 : 0;
+        drawn += o == "drawn" ? 1 : 0;
+        lost += o == "lost" ? 1 : 0;
+    }
+    m += "<h2>Finished games</h2><p class=\"record\">" + std::to_string(won) + " won, " +
+         std::to_string(drawn) + " drawn, " + std::to_string(lost) + " lost</p>" + list(done, true);
     return html(200, document(p->name, m));
+}
+
+// The TRF16 file of a round robin or Swiss, for pairing programs and rating officers.
+Page Site::Impl::tournament_report(std::int64_t id) {
+    Lease lease(*this);
+    storage::Store& store = lease.store();
+    auto t = store.tournament(id);
+    if (!t || t->status == storage::TournamentStatus::Open || t->format == "knockout")
+        return not_found(t ? "This tournament has no report: it has not started, or it is a "
+                             "knockout."
+                           : "There is no tournament #" + std::to_string(id) + ".");
+    Page p;
+    p.status = 200;
+    p.content_type = "text/plain; charset=utf-8";
+    p.body = bot::tournament_trf(store, *t);
+    p.etag = etag_of(p.body);
+    p.filename = "ghostpost-tournament-" + std::to_string(id) + ".trf";
+    return p;
 }
 
 Page Site::Impl::tournament(std::int64_t id) {
@@ -588,27 +704,17 @@ Page Site::Impl::tournament(std::int64_t id) {
         return not_found("There is no tournament #" + std::to_string(id) + ".");
     const auto entrants = store.entrants(id);
     const auto pairings = store.pairings(id);
-    // Points from finished games, a bye counting one; the crosstable from the same games.
-    std::map<std::int64_t, double> points;
-    std::map<std::int64_t, int> played;
+    // The table as the chat shows it (tournament_table): the same points and tie-breaks.
+    const TournamentTable table = tournament_table(store, *t);
+    // The crosstable from the same games.
     std::map<std::pair<std::int64_t, std::int64_t>, std::string> cross;
-    for (const auto& e : entrants)
-        points[e.player_id] = 0;
     for (const auto& pr : pairings) {
-        if (!pr.black) {
-            points[pr.white] += 1;
-            continue;
-        }
-        if (!pr.game_id)
+        if (!pr.black || !pr.game_id)
             continue;
         auto g = store.game(*pr.game_id);
         if (!g || g->status != GameStatus::Finished)
             continue;
         const double w = g->result == "1-0" ? 1 : g->result == "0-1" ? 0 : 0.5;
-        points[pr.white] += w;
-        points[*pr.black] += 1 - w;
-        ++played[pr.white];
-        ++played[*pr.black];
         const auto score = [](double s) {
             return s == 1 ? std::string("1") : s == 0 ? std::string("0") : std::string("½");
         };
@@ -616,13 +722,17 @@ Page Site::Impl::tournament(std::int64_t id) {
         cross[{*pr.black, pr.white}] += score(1 - w);
     }
     std::vector<std::int64_t> order;
-    for (const auto& e : entrants)
-        order.push_back(e.player_id);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::int64_t a, std::int64_t b) { return points[a] > points[b]; });
+    for (const auto& row : table.rows)
+        order.push_back(row.player_id);
+    // Scores are halves and tie-breaks quarters at worst: "½", "1½", "2¼", never "0½".
     const auto pts = [](double v) {
-        std::string s = std::to_string(static_cast<int>(v));
-        return v - static_cast<int>(v) > 0.25 ? s + "½" : s;
+        const int whole = static_cast<int>(v);
+        const int quarters = static_cast<int>((v - whole) * 4 + 0.5);
+        const char* part[] = {"", "¼", "½", "¾"};
+        if (quarters == 4)
+            return std::to_string(whole + 1);
+        return whole == 0 && quarters ? std::string(part[quarters])
+                                      : std::to_string(whole) + part[quarters];
     };
     std::string m =
         "<h1>" + esc(t->name) + "</h1><p>" + esc(title_of(t->variant)) + ", " + esc(t->format) +
@@ -632,12 +742,21 @@ Page Site::Impl::tournament(std::int64_t id) {
              ? ", round " + std::to_string(t->current_round) + " of " + std::to_string(t->rounds)
              : std::string()) +
         "</p>";
-    m += "<h2>Standings</h2><table class=\"standings\"><tr><th>#</th><th>Player</th><th>Points</th>"
-         "<th>Games</th></tr>";
-    for (std::size_t i = 0; i < order.size(); ++i)
-        m += "<tr><td>" + std::to_string(i + 1) + "</td><td>" + player_link(store, order[i]) +
-             "</td><td>" + pts(points[order[i]]) + "</td><td>" + std::to_string(played[order[i]]) +
-             "</td></tr>";
+    m += "<h2>Standings</h2><p class=\"tiebreaks\">Ties broken by " + table.first_name + " (" +
+         table.first_short + "), then " + table.second_name + " (" + table.second_short +
+         ").</p><table class=\"standings\"><tr><th>#</th><th>Player</th><th>Points</th><th "
+         "title=\"" +
+         table.first_name + "\">" + table.first_short + "</th><th title=\"" + table.second_name +
+         "\">" + table.second_short + "</th><th>Games</th></tr>";
+    for (std::size_t i = 0; i < table.rows.size(); ++i) {
+        const TableRow& row = table.rows[i];
+        m += "<tr><td>" + std::to_string(i + 1) + "</td><td>" + player_link(store, row.player_id) +
+             (row.withdrew_after ? " <small>withdrew after round " +
+                                       std::to_string(*row.withdrew_after) + "</small>"
+                                 : std::string()) +
+             "</td><td>" + pts(row.points) + "</td><td>" + pts(row.first) + "</td><td>" +
+             pts(row.second) + "</td><td>" + std::to_string(row.games) + "</td></tr>";
+    }
     m += "</table><h2>Crosstable</h2><table class=\"crosstable\"><tr><th></th>";
     for (std::size_t i = 0; i < order.size(); ++i)
         m += "<th>" + std::to_string(i + 1) + "</th>";
@@ -673,6 +792,14 @@ Page Site::Impl::tournament(std::int64_t id) {
     }
     if (round != 0)
         m += "</ol>";
+    // Half-point byes asked for are not boards; the round's list names them.
+    for (const auto& b : store.byes(id))
+        if (b.round <= t->current_round)
+            m += "<p class=\"half-bye\">Round " + std::to_string(b.round) + ": " +
+                 player_link(store, b.player_id) + " – half-point bye</p>";
+    if (t->status != storage::TournamentStatus::Open && t->format != "knockout")
+        m += "<p><a id=\"trf\" href=\"/tournament/" + std::to_string(id) +
+             "/trf\" download>Download the FIDE report (TRF)</a></p>";
     return html(200, document(t->name, m));
 }
 
@@ -684,7 +811,15 @@ Page Site::Impl::leaderboard(const std::string& variant) {
     std::string m = "<h1>Leaderboard: " + esc(info->title) + "</h1>";
     std::string rows;
     int rank = 0;
-    for (const storage::NamedRating& r : lease.store().top_ratings(variant, 100))
+    // The bot's levels are no players: off the board (eight levels on each platform to skip).
+    auto best = lease.store().top_ratings(variant, 100 + 64);
+    std::erase_if(best, [&](const storage::NamedRating& r) {
+        const auto p = lease.store().player(r.rating.player_id);
+        return p && bot::engine_level(p->user_id).has_value();
+    });
+    if (best.size() > 100)
+        best.resize(100);
+    for (const storage::NamedRating& r : best)
         rows += "<tr><td>" + std::to_string(++rank) + "</td><td><a href=\"/player/" +
                 std::to_string(r.rating.player_id) + "\">" + esc(r.name) + "</a></td><td>" +
                 std::to_string(static_cast<int>(r.rating.rating + 0.5)) + "</td><td>" +

@@ -89,7 +89,7 @@ test('a game is stepped with the arrow keys, its PGN downloaded, its tournament 
       await Promise.all([page.waitForURL(`${base}/game/1?ply=${k}`), page.keyboard.press('ArrowRight')]);
       chess.move(moves[k - 1]);
       assert.deepEqual(await board(page), expected(chess), `ply ${k}`);
-      assert.equal(await page.textContent('ol.moves li.current a'), moves[k - 1]);
+      assert.equal(await page.textContent('ol.moves a.current'), moves[k - 1]);
     }
     await page.screenshot({ path: join(artifacts, 'game-ply-6.png'), fullPage: true });
     // At the last ply there is no next: the key does nothing.
@@ -114,12 +114,60 @@ test('a game is stepped with the arrow keys, its PGN downloaded, its tournament 
     moves.forEach((m) => whole.move(m));
     assert.equal(replay.fen(), whole.fen());
 
+    // Moves in pairs under their numbers, as the PGN has them.
+    assert.deepEqual(await page.$$eval('ol.moves li', (lis) => lis.map((li) => [li.value, li.textContent])),
+                     [[1, 'e4 e5'], [2, 'Nf3 Nc6'], [3, 'Bb5 a6']]);
+
     await page.goto(`${base}/tournament/1`);
     assert.equal(await page.textContent('h1'), 'Autumn');
     assert.match(await page.textContent('ol.pairings'), /bob – bye/);
     await page.screenshot({ path: join(artifacts, 'tournament.png'), fullPage: true });
     await Promise.all([page.waitForURL(`${base}/game/1`), page.click('ol.pairings a[href="/game/1"]')]);
     assert.equal(await page.textContent('h1'), 'Game #1 · FIDE chess');
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+    server.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// Runs `lines` through `ghostpost console` on `db` at the real time.
+function play(db, lines) {
+  const run = spawnSync(binary, ['console', '--db', db], { input: lines.join('\n') + '\n' });
+  assert.equal(run.status, 0, run.stderr.toString());
+}
+
+test('a game under way counts its clock down and follows each move without a reload',
+     { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ghostpost-web-live-'));
+  const db = join(dir, 'games.db');
+  play(db, ['#lobby dan: !new chess @erin white', '#lobby erin: !accept', '#lobby dan: e4']);
+  const { server, base } = await serve(db);
+  const browser = await chromium.launch({
+    executablePath: browserPath, headless: true, args: ['--no-sandbox'] });
+  try {
+    const page = await browser.newPage();
+    const problems = [];
+    page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+    page.on('pageerror', (e) => problems.push(e.message));
+    await page.goto(`${base}/game/1`);
+    // Erin's clock runs: three days from her turn, counted down each second.
+    const first = await page.textContent('span.left');
+    assert.match(first, /^2d 23:5\d:\d\d left$/);
+    await page.waitForFunction((before) => document.querySelector('span.left').textContent !== before,
+                               first, { timeout: 5_000 });
+    // A mark that a reload would wipe out.
+    await page.evaluate(() => { window.stillHere = 'yes'; });
+    play(db, ['#lobby erin: e5']);
+    await page.waitForFunction(() => document.querySelector('ol.moves').textContent === 'e4 e5',
+                               null, { timeout: 15_000 });
+    assert.equal(await page.evaluate(() => window.stillHere), 'yes');
+    assert.equal(page.url(), `${base}/game/1`);
+    assert.equal(await page.textContent('.steps .at'), 'ply 2 of 2');
+    // Now dan's clock runs, and the page still counts it down.
+    assert.match(await page.textContent('span.left'), /^2d 23:5\d:\d\d left$/);
+    await page.screenshot({ path: join(artifacts, 'game-live.png'), fullPage: true });
     assert.deepEqual(problems, []);
   } finally {
     await browser.close();

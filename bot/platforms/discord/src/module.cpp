@@ -43,6 +43,6 @@ std::unique_ptr<ConfiguredPlatform> read(const config::PlatformTable& table,
 
 } // namespace
 
-const PlatformModule discord_module{"discord", "", "Discord", read};
+const PlatformModule discord_module{"discord", "", "Discord", read, true};
 
 } // namespace ghostpost::bot

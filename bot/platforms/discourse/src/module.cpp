@@ -39,6 +39,6 @@ std::unique_ptr<ConfiguredPlatform> read(const config::PlatformTable& table,
 
 } // namespace
 
-const PlatformModule discourse_module{"discourse", "", "Discourse", read};
+const PlatformModule discourse_module{"discourse", "", "Discourse", read, true};
 
 } // namespace ghostpost::bot

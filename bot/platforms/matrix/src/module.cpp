@@ -48,6 +48,6 @@ std::unique_ptr<ConfiguredPlatform> read(const config::PlatformTable& table,
 
 } // namespace
 
-const PlatformModule matrix_module{"matrix", "", "Matrix", read};
+const PlatformModule matrix_module{"matrix", "", "Matrix", read, true};
 
 } // namespace ghostpost::bot

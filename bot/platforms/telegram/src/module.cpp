@@ -44,6 +44,6 @@ std::unique_ptr<ConfiguredPlatform> read(const config::PlatformTable& table,
 
 } // namespace
 
-const PlatformModule telegram_module{"telegram", "telegram", "Telegram", read};
+const PlatformModule telegram_module{"telegram", "telegram", "Telegram", read, true};
 
 } // namespace ghostpost::bot

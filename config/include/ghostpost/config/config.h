@@ -93,6 +93,9 @@ struct LimitSettings {
     int max_open_games = 30;      // games under way and open challenges per player, 1..1000
     int commands_per_minute = 30; // per account; 0: no limit; at most 1000
     int engine_threads = 0;       // the bot's thoughts at once; 0: half the cores; at most 64
+    // Whether games against the bot may be rated. Off by default: a bot's level is a setting,
+    // not a player, and a rating farmed from it says nothing (lichess keeps bot games unrated).
+    bool rated_bot_games = false;
 };
 
 struct Settings {

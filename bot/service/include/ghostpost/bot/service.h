@@ -35,7 +35,11 @@ struct ServiceSettings {
     int vacation_days = 30;                    // days of !vacation per player and calendar year
     std::int64_t challenge_expiry = 7 * 86400; // seconds an unanswered challenge stays open
     int max_open_challenges = 10;              // unanswered challenges one player may have
-    int max_bot_games = 3;   // games against the bot under way that one player may have
+    int max_bot_games = 3;        // games against the bot under way that one player may have
+    bool rated_bot_games = false; // whether a game against the bot may be rated
+    // The platforms whose clients show images in the conversation: there a channel's boards
+    // are images until its moderators say otherwise.
+    std::vector<std::string> inline_images;
     int max_open_games = 30; // games under way and open challenges of one player, in all
     // Commands one account may post in a minute; past it, one notice and then silence until
     // the minute is over. 0: no limit (tests and the console, whose clock stands still).

@@ -51,6 +51,9 @@ struct PlatformModule {
     // Reads the module's table. Throws config::ConfigError naming the key and its line.
     std::unique_ptr<ConfiguredPlatform> (*read)(const config::PlatformTable& table,
                                                 const config::Environment& environment);
+    // Whether its clients show an image in the conversation, as they show text: then a
+    // channel's boards are images unless its moderators choose text.
+    bool images_inline = false;
 
     config::PlatformClaim claim() const { return {name, alias, title}; }
 };
