@@ -9,6 +9,8 @@ purpose=${1:-test}
 run_packages=(
     build-essential cmake ninja-build pkg-config git
     libcurl4-openssl-dev nlohmann-json3-dev libsqlite3-dev libssl-dev
+    # GMime reads the mail of play by e-mail.
+    libgmime-3.0-dev
     # Boost.Beast (headers only): the Discord Gateway's WebSocket, over OpenSSL, and the web
     # view's HTTP server, which gzips with zlib.
     libboost-dev zlib1g-dev
