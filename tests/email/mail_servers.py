@@ -5,15 +5,18 @@ both with their configuration, queue, mail and logs in one temporary folder.
 
     mail_servers.py <folder> <user:password>...
 
-prints one JSON line {"smtp": port, "imap": port} once both servers answer, then waits; when its
-standard input closes (the test ended, or died) it stops both servers and exits. Nothing listens
+prints one JSON line {"smtp": port, "imap": port} once both servers answer, then waits; on the
+line "stop", when its standard input closes, on SIGTERM or after MAIL_SERVERS_LIFETIME seconds
+(900) it stops both servers and exits. Nothing listens
 on anything but 127.0.0.1, and no system-wide service is touched."""
 import json
 import os
 import shutil
 import socket
+import signal
 import subprocess
 import sys
+import threading
 import time
 
 DOMAINS = ["example.org", "example.net", "example.com"]
@@ -49,6 +52,11 @@ def main():
     dv = os.path.join(root, "dovecot")
     pf = os.path.join(root, "postfix")
     mail = os.path.join(root, "mail")
+    # Postfix and Dovecot drop to their own users: the folders on the way must let them in
+    # (a test's temporary folder is made private).
+    for d in (os.path.dirname(root), root):
+        os.makedirs(d, exist_ok=True)
+        os.chmod(d, 0o755)
     for d in (dv, os.path.join(dv, "run"), os.path.join(dv, "state"), pf, mail):
         os.makedirs(d, exist_ok=True)
     shutil.chown(mail, MAIL_UID, MAIL_GID)
@@ -187,13 +195,27 @@ postlog   unix-dgram n  -       n       -       1       postlogd
     try:
         subprocess.run(["postfix", "-c", pf, "set-permissions"], check=False,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        subprocess.run(["postfix", "-c", pf, "start"], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        started = subprocess.run(["postfix", "-c", pf, "start"], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE, text=True)
+        if started.returncode != 0:
+            sys.stderr.write(started.stderr)
+            log = os.path.join(pf, "maillog")
+            if os.path.exists(log):
+                sys.stderr.write(open(log).read()[-4000:])
+            sys.exit(1)
         started_postfix = True
         wait_for(imap, "Dovecot", os.path.join(dv, "dovecot.log"))
         wait_for(smtp, "Postfix", os.path.join(pf, "maillog"))
         print(json.dumps({"smtp": smtp, "imap": imap}), flush=True)
-        sys.stdin.read()
+        # A test that dies without a word leaves no servers behind for longer than this.
+        timer = threading.Timer(float(os.environ.get("MAIL_SERVERS_LIFETIME", "900")),
+                                lambda: os.kill(os.getpid(), signal.SIGTERM))
+        timer.daemon = True
+        timer.start()
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+        for line in sys.stdin:
+            if line.strip() == "stop":
+                break
     finally:
         if started_postfix:
             subprocess.run(["postfix", "-c", pf, "stop"], check=False,

@@ -854,4 +854,61 @@ std::string own_message_id(std::string_view token, const MailIdentity& identity)
     return bot.substr(0, at) + "." + std::string(token) + bot.substr(at);
 }
 
+namespace {
+
+// A parsed message, or nothing.
+Owned<GMimeMessage> parse_message(std::string_view raw) {
+    if (raw.empty() || raw.size() > (std::size_t{32} << 20))
+        return nullptr;
+    auto options = parser_options();
+    Owned<GMimeStream> stream(g_mime_stream_mem_new_with_buffer(raw.data(), raw.size()));
+    Owned<GMimeParser> parser(g_mime_parser_new_with_stream(stream.get()));
+    return Owned<GMimeMessage>(g_mime_parser_construct_message(parser.get(), options.get()));
+}
+
+void leaf_types(GMimeObject* object, std::vector<std::string>& out, int depth) {
+    if (object == nullptr || depth > 16)
+        return;
+    if (GMIME_IS_MULTIPART(object)) {
+        auto* multipart = reinterpret_cast<GMimeMultipart*>(object);
+        const int count = g_mime_multipart_get_count(multipart);
+        for (int i = 0; i < count && i < 64; ++i)
+            leaf_types(g_mime_multipart_get_part(multipart, i), out, depth + 1);
+        return;
+    }
+    GMimeContentType* type = g_mime_object_get_content_type(object);
+    if (type == nullptr)
+        return;
+    const char* media = g_mime_content_type_get_media_type(type);
+    const char* sub = g_mime_content_type_get_media_subtype(type);
+    out.push_back(lower(std::string(media ? media : "") + "/" + (sub ? sub : "")));
+}
+
+} // namespace
+
+std::string mail_header(std::string_view raw, const char* name) {
+    const auto message = parse_message(raw);
+    if (message == nullptr)
+        return {};
+    const char* value = header(message.get(), name);
+    return value == nullptr ? std::string() : plain_line(value, 4000);
+}
+
+std::string mail_plain_body(std::string_view raw) {
+    const auto message = parse_message(raw);
+    if (message == nullptr)
+        return {};
+    Bodies bodies;
+    find_bodies(g_mime_message_get_mime_part(message.get()), bodies, 0);
+    return bodies.plain == nullptr ? std::string() : text_of(bodies.plain);
+}
+
+std::vector<std::string> mail_part_types(std::string_view raw) {
+    std::vector<std::string> types;
+    const auto message = parse_message(raw);
+    if (message != nullptr)
+        leaf_types(g_mime_message_get_mime_part(message.get()), types, 0);
+    return types;
+}
+
 } // namespace ghostpost::bot

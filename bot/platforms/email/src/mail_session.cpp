@@ -145,6 +145,12 @@ std::string MailSession::imap(const std::string& url, const std::string& custom)
 }
 
 MailSession::Status MailSession::status() {
+    // A new connection for each poll: a session that keeps the mailbox selected goes on seeing
+    // the UIDVALIDITY it selected, and a renumbered mailbox must be seen as one.
+    curl_easy_cleanup(handle(imap_));
+    imap_ = curl_easy_init();
+    if (imap_ == nullptr)
+        throw MailFailure(MailFailure::Kind::Transient, "libcurl could not make a handle");
     std::string quoted;
     for (char c : options_.mailbox) {
         if (c == '"' || c == '\\')

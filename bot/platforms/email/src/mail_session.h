@@ -49,7 +49,8 @@ public:
         std::uint64_t uidvalidity = 0;
         std::uint64_t uidnext = 0;
     };
-    // STATUS of the polled mailbox. Errors: MailFailure.
+    // STATUS of the polled mailbox, on a new connection (what follows uses it). Errors:
+    // MailFailure.
     Status status();
     // UID SEARCH <criteria> in the polled mailbox, ascending. Errors: MailFailure.
     std::vector<std::uint64_t> search(const std::string& criteria);

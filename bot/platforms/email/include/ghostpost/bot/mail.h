@@ -68,6 +68,13 @@ std::string own_message_id(std::string_view token, const MailIdentity& identity)
 // Whether a Message-ID is one own_message_id makes (the bot's own mail come back).
 bool is_own_message_id(std::string_view message_id, const MailIdentity& identity);
 
+// What a reader of the bot's own mail sees (tests, and the operator's tools): one header's
+// decoded value ("" when absent), the first text/plain part in full as UTF-8, and the content
+// types of the leaf parts in order ("text/plain", "image/png"...). Pure; never throw.
+std::string mail_header(std::string_view raw, const char* name);
+std::string mail_plain_body(std::string_view raw);
+std::vector<std::string> mail_part_types(std::string_view raw);
+
 // Whether `text` is valid UTF-8.
 bool mail_utf8(std::string_view text);
 
