@@ -155,12 +155,9 @@ Message-ID: <challenge-1@example.net>
     CHECK(bob_id.starts_with("<ghostpost."));
     CHECK(bob_id != mail_header(alice_mail[1], "Message-ID"));
     {
-        // Another run of the daemon sends the same reply with the same Message-ID.
+        // Another run of the daemon knows the reply was sent.
         EmailPlatform again(options_for(servers, dir));
         CHECK(again.send(reply).status == Delivery::Status::Sent);
-        bob_mail = servers.inbox(bob, 2);
-        REQUIRE(bob_mail.size() == 2);
-        CHECK(mail_header(bob_mail[1], "Message-ID") == bob_id);
     }
 
     INFO("step 4");
@@ -197,13 +194,13 @@ Message-ID: <challenge-1@example.net>
     secret.png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n', 0, 0, 0, 0};
     secret.idempotency_key = "outbox-2";
     CHECK(platform.send(secret).status == Delivery::Status::Sent);
-    bob_mail = servers.inbox(bob, 3);
-    REQUIRE(bob_mail.size() == 3);
-    CHECK(mail_part_types(bob_mail[2]) ==
+    bob_mail = servers.inbox(bob, 2);
+    REQUIRE(bob_mail.size() == 2);
+    CHECK(mail_part_types(bob_mail[1]) ==
           std::vector<std::string>{"text/plain", "text/html", "image/png"});
-    CHECK(mail_header(bob_mail[2], "Subject") == "ghostpost: Your pieces see: e5.");
-    CHECK(bob_mail[2].find("Content-Type: multipart/related;") != std::string::npos);
-    const std::string private_id = mail_header(bob_mail[2], "Message-ID");
+    CHECK(mail_header(bob_mail[1], "Subject") == "ghostpost: Your pieces see: e5.");
+    CHECK(bob_mail[1].find("Content-Type: multipart/related;") != std::string::npos);
+    const std::string private_id = mail_header(bob_mail[1], "Message-ID");
     servers.send(bob, {platform.reply_address(bob)},
                  "From: bob@example.com\nTo: " + platform.reply_address(bob) +
                      "\nSubject: Re: x\nMessage-ID: <bob-2@example.com>\nIn-Reply-To: " +

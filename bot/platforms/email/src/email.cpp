@@ -356,7 +356,7 @@ void EmailPlatform::send_notice(const DecodedMail& mail, bool direct) {
     const std::string id = own_message_id(
         sha256_hex("notice\n" + mail.message_id + "\n" + mail.from, 12) + (direct ? ".p" : ""),
         options_.identity);
-    if (sent_.contains(id))
+    if (state_->sent(id))
         return;
     std::vector<std::string> references = mail.references;
     if (!mail.message_id.empty())
@@ -371,7 +371,7 @@ void EmailPlatform::send_notice(const DecodedMail& mail, bool direct) {
         p + "help lists the commands; " + p + "new chess friend@example.org challenges someone.";
     send_one(mail.from, id, mail.subject.empty() ? "ghostpost" : "Re: " + mail.subject,
              mail.message_id, references, text, "", {});
-    sent_.insert(id);
+    state_->remember_sent(id);
 }
 
 void EmailPlatform::send_one(const std::string& recipient, const std::string& message_id,
@@ -485,14 +485,14 @@ Delivery EmailPlatform::send(const Reply& reply) {
         const std::string token =
             sha256_hex(reply.idempotency_key + "\n" + recipient, 12) + (private_mail ? ".p" : "");
         const std::string id = own_message_id(token, options_.identity);
-        if (sent_.contains(id)) {
+        if (state_->sent(id)) {
             ++delivered;
             continue;
         }
         try {
             send_one(recipient, id, subject, in_reply_to, references, reply.text, reply.code,
                      reply.png);
-            sent_.insert(id);
+            state_->remember_sent(id);
             ++delivered;
         } catch (const MailFailure& failure) {
             switch (failure.kind()) {

@@ -43,6 +43,7 @@ MailState::MailState(const std::filesystem::path& file) {
          {});
     exec("CREATE TABLE IF NOT EXISTS subjects (channel TEXT PRIMARY KEY, subject TEXT NOT NULL)",
          {});
+    exec("CREATE TABLE IF NOT EXISTS sent (message_id TEXT PRIMARY KEY)", {});
     exec("CREATE TABLE IF NOT EXISTS failing (address TEXT PRIMARY KEY)", {});
     exec("CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)", {});
     exec("INSERT OR IGNORE INTO meta (name, value) VALUES ('reply_key_secret', ?1)",
@@ -101,6 +102,14 @@ void MailState::keep_subject(const std::string& channel, const std::string& subj
 std::string MailState::subject(const std::string& channel) const {
     const auto found = column("SELECT subject FROM subjects WHERE channel = ?1", channel);
     return found.empty() ? std::string() : found.front();
+}
+
+void MailState::remember_sent(const std::string& message_id) {
+    exec("INSERT OR IGNORE INTO sent (message_id) VALUES (?1)", {message_id});
+}
+
+bool MailState::sent(const std::string& message_id) const {
+    return !column("SELECT message_id FROM sent WHERE message_id = ?1", message_id).empty();
 }
 
 void MailState::set_failing(const std::string& address, bool is_failing) {

@@ -26,6 +26,10 @@ public:
     // The first subject a thread was given stays its subject.
     void keep_subject(const std::string& channel, const std::string& subject);
     std::string subject(const std::string& channel) const;
+    // The Message-IDs of mail the SMTP server took: a reply sent again after a restart is
+    // recognised and not sent twice.
+    void remember_sent(const std::string& message_id);
+    bool sent(const std::string& message_id) const;
     void set_failing(const std::string& address, bool failing);
     bool failing(const std::string& address) const;
 

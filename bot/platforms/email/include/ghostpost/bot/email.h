@@ -65,8 +65,9 @@ public:
     // One mail per recipient (the thread's members, or the one player), each with a Message-ID
     // made from the reply's idempotency key and the recipient, the thread headers,
     // Auto-Submitted: auto-replied, the player's reply address as Reply-To, and a PNG board
-    // inline when the reply has one. An address that bounced is Blocked until its owner writes
-    // again. Errors: PlatformError of kind Cancelled only.
+    // inline when the reply has one. A copy the server took before is not sent again (the
+    // state file keeps its Message-ID). An address that bounced is Blocked until its owner
+    // writes again. Errors: PlatformError of kind Cancelled only.
     Delivery send(const Reply& reply) override;
 
     Pacing pacing() const override { return options_.pacing; }
