@@ -477,6 +477,21 @@ Delivery EmailPlatform::send(const Reply& reply) {
         return {Delivery::Status::Failed, {}, "nobody reads this thread"};
     if (private_mail && state_->failing(recipients.front()))
         return {Delivery::Status::Blocked, {}, "the address bounced"};
+    // The service names players "@handle"; a handle here is an address, which reads better
+    // without an '@' before it.
+    std::string text;
+    for (std::size_t i = 0; i < reply.text.size(); ++i) {
+        const char c = reply.text[i];
+        if (c == '@' && (i == 0 || reply.text[i - 1] == ' ' || reply.text[i - 1] == '\n' ||
+                         reply.text[i - 1] == '(')) {
+            const auto end = reply.text.find_first_of(" \n\t", i + 1);
+            const auto word =
+                reply.text.substr(i + 1, end == std::string::npos ? end : end - i - 1);
+            if (word.find('@') != std::string::npos)
+                continue;
+        }
+        text += c;
+    }
     std::size_t delivered = 0;
     std::string refused;
     for (const std::string& recipient : recipients) {
@@ -490,8 +505,7 @@ Delivery EmailPlatform::send(const Reply& reply) {
             continue;
         }
         try {
-            send_one(recipient, id, subject, in_reply_to, references, reply.text, reply.code,
-                     reply.png);
+            send_one(recipient, id, subject, in_reply_to, references, text, reply.code, reply.png);
             state_->remember_sent(id);
             ++delivered;
         } catch (const MailFailure& failure) {
