@@ -256,3 +256,80 @@ Message-ID: <a1@example.net>
     daemon->signal(SIGTERM);
     CHECK(daemon->wait_exit(std::chrono::seconds(30)) == 0);
 }
+
+TEST_CASE("a Phantom game by e-mail sends what one player may know to that player alone",
+          "[daemon][email][slow]") {
+    test::TempDir dir;
+    MailServers servers(dir, {bot_address, alice, bob});
+    const auto config = write_config(dir, servers);
+    auto daemon = start_daemon(dir, config);
+    std::size_t alice_seen = 0;
+    std::size_t bob_seen = 0;
+    const auto next = [&](const std::string& account, std::size_t& seen) {
+        const auto mails = servers.inbox(account, seen + 1);
+        INFO(test::read_file(dir.path() / "daemon.err"));
+        REQUIRE(mails.size() > seen);
+        return mails[seen++];
+    };
+    servers.send(alice, {bot_address},
+                 "From: alice@example.net\nTo: ghostpost@example.org\nSubject: Phantoms\n"
+                 "Message-ID: <p1@example.net>\n\nhello\n");
+    const std::string alice_key = reply_to(next(alice, alice_seen));
+    servers.send(alice, {alice_key},
+                 "From: alice@example.net\nTo: " + alice_key +
+                     "\nSubject: Phantoms\nMessage-ID: <p2@example.net>\n\n!new phantom "
+                     "bob@example.com white tc=none\n");
+    std::string to_bob = next(bob, bob_seen);
+    next(alice, alice_seen);
+    const std::string bob_key = reply_to(to_bob);
+    const auto play = [&](const std::string& from, const std::string& key, const std::string& text,
+                          const std::string& id) {
+        servers.send(from, {key},
+                     "From: " + from + "\nTo: " + key + "\nSubject: Re: Phantoms\nMessage-ID: <" +
+                         id + ">\nReferences: <p2@example.net>\n\n" + text + "\n");
+    };
+    const auto first_line = [](const std::string& raw) {
+        const std::string body = mail_plain_body(raw);
+        return body.substr(0, body.find('\n'));
+    };
+    play(bob, bob_key, "!accept", "q1@example.com");
+    CHECK(first_line(next(alice, alice_seen)).starts_with("bob@example.com accepts."));
+    CHECK(first_line(next(bob, bob_seen)).starts_with("bob@example.com accepts."));
+    play(alice, alice_key, "e4", "p3@example.net");
+    next(alice, alice_seen);
+    next(bob, bob_seen);
+    play(bob, bob_key, "e5", "q2@example.com");
+    next(alice, alice_seen);
+    next(bob, bob_seen);
+    // The Phantom enters: where it stands goes to alice alone, by a mail of its own.
+    play(alice, alice_key, "F@c3", "p4@example.net");
+    std::vector<std::string> to_alice{next(alice, alice_seen), next(alice, alice_seen)};
+    std::sort(to_alice.begin(), to_alice.end(), [](const std::string& a, const std::string& b) {
+        return mail_header(a, "Subject") < mail_header(b, "Subject");
+    });
+    const std::string public_to_bob = next(bob, bob_seen);
+    CHECK(mail_header(to_alice[0], "Subject") == "Re: Phantoms");
+    CHECK(first_line(to_alice[0]) == "alice@example.net (White) played F@c3 in game #1. "
+                                     "bob@example.com (Black) must move.");
+    CHECK(mail_plain_body(to_alice[0]) == mail_plain_body(public_to_bob));
+    CHECK(mail_plain_body(public_to_bob).find("F?") == std::string::npos);
+    const std::string secret = to_alice[1];
+    CHECK(mail_header(secret, "Subject") == "ghostpost: Game #1: your Phantom now stands on c3");
+    CHECK(mail_header(secret, "To") == "<alice@example.net>");
+    CHECK(mail_header(secret, "References") == "");
+    CHECK(mail_plain_body(secret).find(" 3   .   .  *F?  .") != std::string::npos);
+    // Her answer to the private mail is a direct message, answered to her alone.
+    servers.send(alice, {reply_to(secret)}, answer(alice, secret, "!board", "p5@example.net"));
+    const std::string board = next(alice, alice_seen);
+    CHECK(mail_header(board, "Subject") ==
+          "ghostpost: Game #1, Phantom Chess: alice@example.net (White) vs bob@...");
+    CHECK(mail_header(board, "To") == "<alice@example.net>");
+    CHECK(first_line(board) == "Game #1, Phantom Chess: alice@example.net (White) vs "
+                               "bob@example.com (Black). bob@example.com (Black) must move. No "
+                               "clock; rated.");
+    std::this_thread::sleep_for(std::chrono::seconds(2)); // a stray copy to bob would be here
+    CHECK(servers.inbox(bob, bob_seen).size() == 5);
+    CHECK(servers.inbox(alice, alice_seen).size() == 8);
+    daemon->signal(SIGTERM);
+    CHECK(daemon->wait_exit(std::chrono::seconds(30)) == 0);
+}

@@ -448,6 +448,21 @@ void EmailPlatform::send_one(const std::string& recipient, const std::string& me
 
 Delivery EmailPlatform::send(const Reply& reply) {
     const bool private_mail = reply.to == Reply::To::User;
+    // The service names players "@handle"; a handle here is an address, which reads better
+    // without an '@' before it.
+    std::string text;
+    for (std::size_t i = 0; i < reply.text.size(); ++i) {
+        const char c = reply.text[i];
+        if (c == '@' && (i == 0 || reply.text[i - 1] == ' ' || reply.text[i - 1] == '\n' ||
+                         reply.text[i - 1] == '(')) {
+            const auto end = reply.text.find_first_of(" \n\t", i + 1);
+            const auto word =
+                reply.text.substr(i + 1, end == std::string::npos ? end : end - i - 1);
+            if (word.find('@') != std::string::npos)
+                continue;
+        }
+        text += c;
+    }
     std::vector<std::string> recipients;
     std::string subject;
     std::vector<std::string> references;
@@ -460,7 +475,7 @@ Delivery EmailPlatform::send(const Reply& reply) {
         recipients.push_back(reply.destination);
         if (in_reply_to.empty() || is_own_message_id(in_reply_to, options_.identity))
             in_reply_to.clear();
-        const auto line = reply.text.substr(0, reply.text.find('\n'));
+        const auto line = text.substr(0, text.find('\n'));
         subject = "ghostpost: " + (line.size() > 60 ? line.substr(0, 57) + "..." : line);
     } else {
         recipients = state_->members(reply.destination);
@@ -477,21 +492,6 @@ Delivery EmailPlatform::send(const Reply& reply) {
         return {Delivery::Status::Failed, {}, "nobody reads this thread"};
     if (private_mail && state_->failing(recipients.front()))
         return {Delivery::Status::Blocked, {}, "the address bounced"};
-    // The service names players "@handle"; a handle here is an address, which reads better
-    // without an '@' before it.
-    std::string text;
-    for (std::size_t i = 0; i < reply.text.size(); ++i) {
-        const char c = reply.text[i];
-        if (c == '@' && (i == 0 || reply.text[i - 1] == ' ' || reply.text[i - 1] == '\n' ||
-                         reply.text[i - 1] == '(')) {
-            const auto end = reply.text.find_first_of(" \n\t", i + 1);
-            const auto word =
-                reply.text.substr(i + 1, end == std::string::npos ? end : end - i - 1);
-            if (word.find('@') != std::string::npos)
-                continue;
-        }
-        text += c;
-    }
     std::size_t delivered = 0;
     std::string refused;
     for (const std::string& recipient : recipients) {
