@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 
 using namespace ghostpost::config;
 using ghostpost::bot::email_module;
@@ -144,4 +145,31 @@ TEST_CASE("the e-mail module names the password as its secret", "[config][email]
         parse(minimal, "ghostpost.toml", with_password, "/tmp", {email_module.claim()});
     const auto configured = email_module.read(settings.platforms.at("email"), with_password);
     CHECK(configured->secrets() == std::vector<std::string>{"s3cret-pw"});
+}
+
+TEST_CASE("the example configuration's e-mail table reads as it stands", "[config][email]") {
+    std::ifstream in(GHOSTPOST_SOURCE_DIR "/ghostpost.example.toml");
+    std::stringstream text;
+    text << in.rdbuf();
+    // The commented table with its keys uncommented, and nothing else of the file.
+    std::istringstream lines(text.str());
+    std::string table = "[storage]\npath = \"g.sqlite\"\n";
+    bool inside = false;
+    for (std::string line; std::getline(lines, line);) {
+        if (line == "# [platform.email]")
+            inside = true;
+        else if (line.empty() || line.starts_with("# ["))
+            inside = inside && line == "# [platform.email]";
+        if (inside && line.starts_with("# ") &&
+            (line.starts_with("# [") || line.find(" = ") != std::string::npos))
+            table += line.substr(2) + "\n";
+    }
+    const EmailSettings e = read(table, with_password);
+    CHECK(e.imap_url == "imaps://mail.example.org");
+    CHECK(e.smtp_url == "smtps://mail.example.org:465");
+    CHECK(e.address == "ghostpost@example.org");
+    CHECK(e.authserv_id == "mx.example.org");
+    CHECK(e.handled_folder == "Handled");
+    CHECK(e.state_file == std::filesystem::path("/var/lib/ghostpost/email-state.sqlite"));
+    CHECK(e.poll_interval == std::chrono::seconds(30));
 }
