@@ -249,3 +249,29 @@ Message-ID: <challenge-1@example.net>
     CHECK(posts[0].text == "e4");
     CHECK(posts[0].cursor.starts_with("7:"));
 }
+
+TEST_CASE("a refused mailbox password stops the e-mail lane without the password in a word",
+          "[email][slow]") {
+    TempDir dir;
+    MailServers servers(dir, {bot_address});
+    EmailOptions options = options_for(servers, dir);
+    options.password = "not-the-Password-42";
+    EmailPlatform platform(options);
+    try {
+        (void)platform.poll("", std::chrono::seconds(0));
+        FAIL("the login was taken");
+    } catch (const ghostpost::bot::PlatformError& e) {
+        CHECK(e.kind() == ghostpost::bot::PlatformError::Kind::Unauthorized);
+        CHECK(std::string(e.what()).find("not-the-Password-42") == std::string::npos);
+        CHECK(std::string(e.what()).starts_with("IMAP STATUS: "));
+    }
+    // SMTP refuses it too: the reply fails for now, with no password in its detail.
+    Reply reply;
+    reply.to = Reply::To::User;
+    reply.destination = bot_address;
+    reply.text = "hello";
+    reply.idempotency_key = "k";
+    const Delivery delivery = platform.send(reply);
+    CHECK(delivery.status != Delivery::Status::Sent);
+    CHECK(delivery.detail.find("not-the-Password-42") == std::string::npos);
+}
