@@ -360,5 +360,9 @@ TEST_CASE("what is not a mail is Malformed with a reason, never a crash", "[emai
     const DecodedMail odd = decode_mail(
         std::string("From: a@b.example\r\nMessage-ID: <bad id@x>\r\n\r\ne4\x01\x7f\r\n"), bot);
     CHECK(odd.text == "e4");
+    // Nor do controls an HTML entity names (found by the fuzz target).
+    const DecodedMail entities = decode_mail(
+        std::string("From: a@b.example\r\nContent-Type: text/html\r\n\r\nN&#6;f3&#127;\r\n"), bot);
+    CHECK(entities.text == "Nf3");
     CHECK(odd.message_id == "");
 }

@@ -833,7 +833,7 @@ DecodedMail decode_mail(std::string_view raw, const MailIdentity& identity) {
     if (bodies.plain != nullptr)
         body = text_of(bodies.plain);
     else if (bodies.html != nullptr)
-        body = html_to_text(text_of(bodies.html));
+        body = clean_text(html_to_text(text_of(bodies.html))); // "&#6;" is a control too
     mail.text = cap(new_text(body), max_text);
     return mail;
 }
