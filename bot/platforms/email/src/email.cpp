@@ -334,7 +334,13 @@ std::vector<Post> EmailPlatform::poll(const std::string& cursor, std::chrono::se
             post.channel = direct ? mail.from : "<" + root + ">";
             for (const std::string& address : addresses_in(mail.text)) {
                 post.mentions.push_back({address, address, address});
-                if (!direct)
+                // The bot never mails itself: its own addresses are no thread's members.
+                const bool own = domain_of(address) == domain_of(options_.identity.address) &&
+                                 (address == options_.identity.address ||
+                                  address.starts_with(options_.identity.address.substr(
+                                                          0, options_.identity.address.find('@')) +
+                                                      "+"));
+                if (!direct && !own)
                     state_->add_member(post.channel, address);
             }
             if (!direct) {
