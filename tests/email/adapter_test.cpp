@@ -248,6 +248,19 @@ Message-ID: <challenge-1@example.net>
     posts = poll_for(platform, cursor, 1);
     CHECK(posts[0].text == "e4");
     CHECK(posts[0].cursor.starts_with("7:"));
+
+    INFO("step 10");
+    // 10. The operator's server vouches for carol (here the test writes the header the server
+    // would add): her mail to the plain address is hers, though it came to no key.
+    servers.send("carol@example.net", {bot_address},
+                 "Authentication-Results: mx.example.org; spf=pass "
+                 "smtp.mailfrom=carol@example.net\nFrom: Carol <carol@example.net>\nTo: "
+                 "ghostpost@example.org\nSubject: Hello\nMessage-ID: <c1@example.net>\n\n"
+                 "!help\n");
+    posts = poll_for(platform, cursor, 1);
+    CHECK(posts[0].author_id == "carol@example.net");
+    CHECK(posts[0].text == "!help");
+    CHECK(posts[0].channel == "<c1@example.net>");
 }
 
 TEST_CASE("a refused mailbox password stops the e-mail lane without the password in a word",
