@@ -9,6 +9,8 @@ purpose=${1:-test}
 run_packages=(
     build-essential cmake ninja-build pkg-config git
     libcurl4-openssl-dev nlohmann-json3-dev libsqlite3-dev libssl-dev
+    # GMime reads the mail of play by e-mail.
+    libgmime-3.0-dev
     # Boost.Beast (headers only): the Discord Gateway's WebSocket, over OpenSSL, and the web
     # view's HTTP server, which gzips with zlib.
     libboost-dev zlib1g-dev
@@ -32,6 +34,9 @@ test_packages=(
     clang libclang-rt-14-dev clang-format
     # The server the tests start a throw-away cluster of.
     postgresql-15
+    # Play by e-mail is tested against real mail servers: Dovecot (IMAP, LMTP) and Postfix, which
+    # the tests start on loopback ports with their own configuration (tests/email).
+    dovecot-imapd dovecot-lmtpd postfix
     # promtool checks the daemon's /metrics.
     prometheus
     # A ccache makes rebuilds of the suite cheap; the build uses it when it is there.
@@ -56,6 +61,9 @@ done
 if ((${#missing[@]})); then
     echo "installing: ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
+    # Postfix is only for the tests, which run their own instance on a loopback port: the
+    # system's needs no configuration, and so holds no port.
+    echo "postfix postfix/main_mailer_type select No configuration" | debconf-set-selections
     apt-get update -qq
     apt-get install -y -qq "${missing[@]}"
 fi

@@ -2,6 +2,7 @@
 
 #include "ghostpost/discord/module.h"
 #include "ghostpost/discourse/module.h"
+#include "ghostpost/email/module.h"
 #include "ghostpost/matrix/module.h"
 #include "ghostpost/telegram/module.h"
 
@@ -24,12 +25,16 @@ std::vector<std::string> moderators_of(const std::string& platform,
     return ids;
 }
 
+// One module a line, so that a new platform adds one line. clang-format would pack five.
+// clang-format off
 const PlatformModule* const modules[] = {
     &telegram_module,
     &discord_module,
     &matrix_module,
     &discourse_module,
+    &email_module,
 };
+// clang-format on
 
 } // namespace
 

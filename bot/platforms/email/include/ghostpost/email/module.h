@@ -1,0 +1,10 @@
+// Play by e-mail as a platform module of the daemon (platform_module.h).
+#pragma once
+
+#include "ghostpost/bot/platform_module.h"
+
+namespace ghostpost::bot {
+
+extern const PlatformModule email_module;
+
+} // namespace ghostpost::bot

@@ -1,0 +1,534 @@
+#include "ghostpost/bot/email.h"
+
+#include "mail_session.h"
+#include "state.h"
+
+#include <algorithm>
+#include <charconv>
+#include <ctime>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/sha.h>
+
+namespace ghostpost::bot {
+
+using email_detail::MailFailure;
+using email_detail::MailServerOptions;
+using email_detail::MailSession;
+using email_detail::MailState;
+
+namespace {
+
+// The IMAP keyword that says the bot handled a mail: what a changed UIDVALIDITY falls back on.
+constexpr const char* handled_keyword = "$GhostpostHandled";
+
+std::string hex(const unsigned char* data, std::size_t size) {
+    static const char digits[] = "0123456789abcdef";
+    std::string out;
+    for (std::size_t i = 0; i < size; ++i) {
+        out += digits[data[i] >> 4];
+        out += digits[data[i] & 15];
+    }
+    return out;
+}
+
+std::string sha256_hex(const std::string& text, std::size_t bytes) {
+    unsigned char digest[SHA256_DIGEST_LENGTH];
+    SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
+    return hex(digest, std::min<std::size_t>(bytes, sizeof digest));
+}
+
+std::string base64(const std::uint8_t* data, std::size_t size) {
+    static const char table[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    std::size_t line = 0;
+    for (std::size_t i = 0; i < size; i += 3) {
+        const std::uint32_t n = (std::uint32_t{data[i]} << 16) |
+                                (i + 1 < size ? std::uint32_t{data[i + 1]} << 8 : 0) |
+                                (i + 2 < size ? std::uint32_t{data[i + 2]} : 0);
+        out += table[(n >> 18) & 63];
+        out += table[(n >> 12) & 63];
+        out += i + 1 < size ? table[(n >> 6) & 63] : '=';
+        out += i + 2 < size ? table[n & 63] : '=';
+        line += 4;
+        if (line >= 76) {
+            out += "\r\n";
+            line = 0;
+        }
+    }
+    if (line > 0)
+        out += "\r\n";
+    return out;
+}
+
+std::string base64(const std::string& text) {
+    return base64(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+}
+
+// A header value in RFC 2047's encoded words when it is not plain ASCII.
+std::string header_text(const std::string& text) {
+    const bool ascii = std::all_of(text.begin(), text.end(), [](char c) {
+        return static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7F;
+    });
+    if (ascii)
+        return text;
+    std::string encoded = base64(text);
+    encoded.erase(std::remove_if(encoded.begin(), encoded.end(),
+                                 [](char c) { return c == '\r' || c == '\n'; }),
+                  encoded.end());
+    return "=?UTF-8?B?" + encoded + "?=";
+}
+
+std::string html_escaped(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        if (c == '<')
+            out += "&lt;";
+        else if (c == '>')
+            out += "&gt;";
+        else if (c == '&')
+            out += "&amp;";
+        else if (c == '"')
+            out += "&quot;";
+        else
+            out += c;
+    }
+    return out;
+}
+
+std::string rfc5322_date() {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    static const char* const days[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+    static const char* const months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                         "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%s, %02d %s %04d %02d:%02d:%02d +0000",
+                  days[utc.tm_wday % 7], utc.tm_mday, months[utc.tm_mon % 12], utc.tm_year + 1900,
+                  utc.tm_hour, utc.tm_min, utc.tm_sec);
+    return buffer;
+}
+
+// "<validity>:<uid>", or nothing.
+std::optional<std::pair<std::uint64_t, std::uint64_t>> parse_cursor(const std::string& cursor) {
+    const auto colon = cursor.find(':');
+    if (colon == std::string::npos)
+        return std::nullopt;
+    std::uint64_t validity = 0;
+    std::uint64_t uid = 0;
+    const char* begin = cursor.data();
+    const char* end = begin + cursor.size();
+    if (std::from_chars(begin, begin + colon, validity).ec != std::errc() ||
+        std::from_chars(begin + colon + 1, end, uid).ec != std::errc())
+        return std::nullopt;
+    return std::pair{validity, uid};
+}
+
+std::string uid_set(const std::vector<std::uint64_t>& uids) {
+    std::string out;
+    for (std::uint64_t uid : uids)
+        out += (out.empty() ? "" : ",") + std::to_string(uid);
+    return out;
+}
+
+// The addresses a mail's text names ("bob@example.org", "@bob@example.org"), lowercase, each
+// once: the accounts "!new chess bob@example.org" challenges.
+std::vector<std::string> addresses_in(const std::string& text) {
+    std::vector<std::string> out;
+    std::size_t at = 0;
+    while ((at = text.find('@', at)) != std::string::npos) {
+        std::size_t begin = at;
+        while (begin > 0 && text[begin - 1] != ' ' && text[begin - 1] != '\n' &&
+               text[begin - 1] != '\t' && text[begin - 1] != '<' && text[begin - 1] != '(' &&
+               text[begin - 1] != '@')
+            --begin;
+        std::size_t end = at + 1;
+        while (end < text.size() && text[end] != ' ' && text[end] != '\n' && text[end] != '\t' &&
+               text[end] != '>' && text[end] != ')' && text[end] != ',' && text[end] != ';')
+            ++end;
+        std::string address = text.substr(begin, end - begin);
+        while (!address.empty() && (address.back() == '.' || address.back() == '!' ||
+                                    address.back() == '?' || address.back() == ':'))
+            address.pop_back();
+        at = end;
+        const auto sign = address.find('@');
+        if (sign == 0 || sign == std::string::npos ||
+            address.find('@', sign + 1) != std::string::npos ||
+            address.find('.', sign) == std::string::npos || address.size() > 254)
+            continue;
+        for (char& c : address)
+            if (c >= 'A' && c <= 'Z')
+                c = static_cast<char>(c - 'A' + 'a');
+        const bool plain = std::all_of(address.begin(), address.end(), [](char c) {
+            return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-' ||
+                   c == '_' || c == '+' || c == '@';
+        });
+        if (plain && std::find(out.begin(), out.end(), address) == out.end() && out.size() < 16)
+            out.push_back(address);
+    }
+    return out;
+}
+
+PlatformError platform_error(const MailFailure& failure) {
+    switch (failure.kind()) {
+    case MailFailure::Kind::Unauthorized:
+        return PlatformError(PlatformError::Kind::Unauthorized, failure.what());
+    case MailFailure::Kind::Cancelled:
+        return PlatformError(PlatformError::Kind::Cancelled, "stopping");
+    default:
+        return PlatformError(PlatformError::Kind::Transient, failure.what());
+    }
+}
+
+std::string_view domain_of(std::string_view address) {
+    const auto at = address.rfind('@');
+    return at == std::string_view::npos ? std::string_view{} : address.substr(at + 1);
+}
+
+} // namespace
+
+EmailPlatform::EmailPlatform(EmailOptions options) : options_(std::move(options)) {
+    MailServerOptions server;
+    server.imap_url = options_.imap_url;
+    server.mailbox = options_.mailbox;
+    server.smtp_url = options_.smtp_url;
+    server.username = options_.username;
+    server.password = options_.password;
+    server.allow_plaintext = options_.allow_plaintext;
+    server.timeout = options_.request_timeout;
+    server.stopping = options_.stopping;
+    session_ = std::make_unique<MailSession>(std::move(server));
+    state_ = std::make_unique<MailState>(options_.state_file);
+}
+
+EmailPlatform::~EmailPlatform() = default;
+
+bool EmailPlatform::is_group(const std::string& channel) const {
+    return channel.starts_with('<');
+}
+
+std::string EmailPlatform::pacing_key(const std::string& destination) const {
+    if (destination.starts_with('<'))
+        return destination;
+    return "@" + std::string(domain_of(destination));
+}
+
+std::string EmailPlatform::key_of(const std::string& address) const {
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int length = 0;
+    const std::string& secret = state_->secret();
+    HMAC(EVP_sha256(), secret.data(), static_cast<int>(secret.size()),
+         reinterpret_cast<const unsigned char*>(address.data()), address.size(), digest, &length);
+    return hex(digest, 8);
+}
+
+std::string EmailPlatform::reply_address(const std::string& address) const {
+    const std::string& bot = options_.identity.address;
+    const auto at = bot.rfind('@');
+    return bot.substr(0, at) + "+" + key_of(address) + bot.substr(at);
+}
+
+void EmailPlatform::mark_handled(std::uint64_t validity, std::uint64_t last) {
+    std::vector<std::uint64_t> uids;
+    if (!backlog_flagged_) {
+        // What an earlier run handled but did not flag before it stopped.
+        if (last > 0)
+            uids = session_->search("UID 1:" + std::to_string(last) + " NOT KEYWORD " +
+                                    handled_keyword);
+        std::erase_if(uids, [&](std::uint64_t uid) { return uid > last; });
+        backlog_flagged_ = true;
+    } else if (validity == flagged_validity_ && last > flagged_) {
+        uids = session_->search("UID " + std::to_string(flagged_ + 1) + ":" + std::to_string(last) +
+                                " NOT KEYWORD " + handled_keyword);
+        std::erase_if(uids, [&](std::uint64_t uid) { return uid > last || uid <= flagged_; });
+    }
+    flagged_validity_ = validity;
+    flagged_ = std::max(flagged_, last);
+    if (uids.empty())
+        return;
+    const std::string set = uid_set(uids);
+    session_->command("UID STORE " + set + " +FLAGS.SILENT (\\Seen " + handled_keyword + ")");
+    if (!options_.handled_folder.empty())
+        session_->command("UID MOVE " + set + " \"" + options_.handled_folder + "\"");
+}
+
+std::vector<Post> EmailPlatform::poll(const std::string& cursor, std::chrono::seconds timeout) {
+    std::vector<Post> posts;
+    try {
+        const MailSession::Status status = session_->status();
+        const auto position = parse_cursor(cursor);
+        std::vector<std::uint64_t> uids;
+        if (position && position->first == status.uidvalidity) {
+            mark_handled(status.uidvalidity, position->second);
+            uids = session_->search("UID " + std::to_string(position->second + 1) + ":*");
+            std::erase_if(uids, [&](std::uint64_t uid) { return uid <= position->second; });
+        } else {
+            // A first start, or a mailbox renumbered: the keyword says what was handled, and
+            // the service knows the Message-IDs of what was handled but not flagged yet.
+            backlog_flagged_ = true;
+            flagged_validity_ = status.uidvalidity;
+            flagged_ = 0;
+            uids = session_->search(std::string("NOT KEYWORD ") + handled_keyword);
+            if (uids.empty()) {
+                Post mark;
+                mark.platform = "email";
+                mark.message_id = "start-" + std::to_string(status.uidvalidity);
+                mark.cursor = std::to_string(status.uidvalidity) + ":" +
+                              std::to_string(status.uidnext > 0 ? status.uidnext - 1 : 0);
+                posts.push_back(std::move(mark));
+                return posts;
+            }
+        }
+        if (uids.size() > static_cast<std::size_t>(options_.max_per_poll))
+            uids.resize(static_cast<std::size_t>(options_.max_per_poll));
+        for (std::uint64_t uid : uids) {
+            const std::string raw = session_->fetch(uid);
+            const DecodedMail mail = decode_mail(raw, options_.identity);
+            Post post;
+            post.platform = "email";
+            post.cursor = std::to_string(status.uidvalidity) + ":" + std::to_string(uid);
+            post.message_id =
+                mail.message_id.empty()
+                    ? "uid-" + std::to_string(status.uidvalidity) + "-" + std::to_string(uid)
+                    : "<" + mail.message_id + ">";
+            if (mail.kind == DecodedMail::Kind::Bounce && !mail.bounced.empty())
+                state_->set_failing(mail.bounced, true);
+            if (mail.kind != DecodedMail::Kind::Person) {
+                posts.push_back(std::move(post));
+                continue;
+            }
+            // A reply to one of the bot's private mails is a direct message; anything else
+            // belongs to the thread it started or answers.
+            bool direct = false;
+            std::vector<std::string> ids = mail.references;
+            ids.push_back(mail.in_reply_to);
+            for (const std::string& id : ids)
+                if (is_own_message_id(id, options_.identity) && id.find(".p@") != std::string::npos)
+                    direct = true;
+            const std::string root =
+                mail.thread_root().empty() ? mail.message_id : mail.thread_root();
+            if (root.empty())
+                direct = true;
+            const bool known =
+                (!mail.reply_key.empty() && mail.reply_key == key_of(mail.from)) || mail.vouched;
+            if (!known) {
+                try {
+                    send_notice(mail, direct);
+                } catch (const MailFailure& failure) {
+                    if (failure.kind() != MailFailure::Kind::Refused) {
+                        if (posts.empty())
+                            throw;
+                        break; // the mails read so far count; this one is read again
+                    }
+                }
+                posts.push_back(std::move(post));
+                continue;
+            }
+            state_->set_failing(mail.from, false);
+            post.author_id = mail.from;
+            post.author_handle = mail.from;
+            post.author_name = mail.from_name.empty() ? mail.from : mail.from_name;
+            post.text = mail.text;
+            post.direct = direct;
+            post.channel = direct ? mail.from : "<" + root + ">";
+            for (const std::string& address : addresses_in(mail.text)) {
+                post.mentions.push_back({address, address, address});
+                // The bot never mails itself: its own addresses are no thread's members.
+                const bool own = domain_of(address) == domain_of(options_.identity.address) &&
+                                 (address == options_.identity.address ||
+                                  address.starts_with(options_.identity.address.substr(
+                                                          0, options_.identity.address.find('@')) +
+                                                      "+"));
+                if (!direct && !own)
+                    state_->add_member(post.channel, address);
+            }
+            if (!direct) {
+                state_->add_member(post.channel, mail.from);
+                state_->keep_subject(post.channel, mail.subject);
+            }
+            posts.push_back(std::move(post));
+        }
+    } catch (const MailFailure& failure) {
+        throw platform_error(failure);
+    }
+    if (posts.empty() && timeout.count() > 0 && options_.sleep &&
+        !options_.sleep(std::chrono::duration_cast<std::chrono::milliseconds>(timeout)))
+        throw PlatformError(PlatformError::Kind::Cancelled, "stopping");
+    return posts;
+}
+
+void EmailPlatform::send_notice(const DecodedMail& mail, bool direct) {
+    const std::string id = own_message_id(
+        sha256_hex("notice\n" + mail.message_id + "\n" + mail.from, 12) + (direct ? ".p" : ""),
+        options_.identity);
+    if (state_->sent(id))
+        return;
+    std::vector<std::string> references = mail.references;
+    if (!mail.message_id.empty())
+        references.push_back(mail.message_id);
+    const std::string& p = options_.command_prefix;
+    const std::string text =
+        "Your mail was not read, and nothing was done: I take a mail as yours only when it "
+        "comes to your own address for playing, " +
+        reply_address(mail.from) +
+        ", or when your mail server signs it. Answer this mail (it goes to that address) with "
+        "your move or command.\n\n" +
+        p + "help lists the commands; " + p + "new chess friend@example.org challenges someone.";
+    send_one(mail.from, id, mail.subject.empty() ? "ghostpost" : "Re: " + mail.subject,
+             mail.message_id, references, text, "", {});
+    state_->remember_sent(id);
+}
+
+void EmailPlatform::send_one(const std::string& recipient, const std::string& message_id,
+                             const std::string& subject, const std::string& in_reply_to,
+                             const std::vector<std::string>& references, const std::string& text,
+                             const std::string& code, const std::vector<std::uint8_t>& png) {
+    const std::string& bot = options_.identity.address;
+    const std::string token = message_id.substr(0, message_id.find('@'));
+    std::string m;
+    m += "From: ghostpost <" + bot + ">\r\n";
+    m += "To: <" + recipient + ">\r\n";
+    m += "Reply-To: ghostpost <" + reply_address(recipient) + ">\r\n";
+    m += "Subject: " + header_text(subject) + "\r\n";
+    m += "Date: " + rfc5322_date() + "\r\n";
+    m += "Message-ID: <" + message_id + ">\r\n";
+    if (!in_reply_to.empty())
+        m += "In-Reply-To: <" + in_reply_to + ">\r\n";
+    if (!references.empty()) {
+        m += "References:";
+        for (const std::string& r : references)
+            m += " <" + r + ">";
+        m += "\r\n";
+    }
+    m += "Auto-Submitted: auto-replied\r\n";
+    m += "MIME-Version: 1.0\r\n";
+    const std::string plain = code.empty() ? text : text + "\n\n" + code;
+    const auto crlf = [](const std::string& s) {
+        std::string out;
+        for (char c : s) {
+            if (c == '\n')
+                out += '\r';
+            out += c;
+        }
+        return out;
+    };
+    if (png.empty()) {
+        m += "Content-Type: text/plain; charset=utf-8\r\n";
+        m += "Content-Transfer-Encoding: base64\r\n\r\n";
+        m += base64(crlf(plain));
+    } else {
+        // The board as text in a plain part for any reader, and as a picture shown inline by a
+        // reader of HTML: multipart/related holds the HTML and the image it names by cid.
+        const std::string related = "=_related_" + token;
+        const std::string alternative = "=_alternative_" + token;
+        const std::string cid = "board." + message_id;
+        m += "Content-Type: multipart/related; type=\"multipart/alternative\"; boundary=\"" +
+             related + "\"\r\n\r\n";
+        m += "--" + related + "\r\n";
+        m += "Content-Type: multipart/alternative; boundary=\"" + alternative + "\"\r\n\r\n";
+        m += "--" + alternative + "\r\n";
+        m += "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n";
+        m += base64(crlf(plain));
+        m += "--" + alternative + "\r\n";
+        m += "Content-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n";
+        std::string html = "<html><body><p>";
+        for (char c : html_escaped(text))
+            html += c == '\n' ? std::string("<br>") : std::string(1, c);
+        html += "</p>";
+        if (!code.empty())
+            html += "<pre>" + html_escaped(code) + "</pre>";
+        html += "<p><img src=\"cid:" + cid + "\" alt=\"the board\"></p></body></html>";
+        m += base64(html);
+        m += "--" + alternative + "--\r\n";
+        m += "--" + related + "\r\n";
+        m += "Content-Type: image/png; name=\"board.png\"\r\n";
+        m += "Content-Disposition: inline; filename=\"board.png\"\r\n";
+        m += "Content-ID: <" + cid + ">\r\n";
+        m += "Content-Transfer-Encoding: base64\r\n\r\n";
+        m += base64(png.data(), png.size());
+        m += "--" + related + "--\r\n";
+    }
+    session_->send(bot, {recipient}, m);
+}
+
+Delivery EmailPlatform::send(const Reply& reply) {
+    const bool private_mail = reply.to == Reply::To::User;
+    // The service names players "@handle"; a handle here is an address, which reads better
+    // without an '@' before it.
+    std::string text;
+    for (std::size_t i = 0; i < reply.text.size(); ++i) {
+        const char c = reply.text[i];
+        if (c == '@' && (i == 0 || reply.text[i - 1] == ' ' || reply.text[i - 1] == '\n' ||
+                         reply.text[i - 1] == '(')) {
+            const auto end = reply.text.find_first_of(" \n\t", i + 1);
+            const auto word =
+                reply.text.substr(i + 1, end == std::string::npos ? end : end - i - 1);
+            if (word.find('@') != std::string::npos)
+                continue;
+        }
+        text += c;
+    }
+    std::vector<std::string> recipients;
+    std::string subject;
+    std::vector<std::string> references;
+    std::string in_reply_to = reply.reply_to;
+    if (in_reply_to.starts_with('<') && in_reply_to.ends_with('>'))
+        in_reply_to = in_reply_to.substr(1, in_reply_to.size() - 2);
+    else
+        in_reply_to.clear(); // a cursor mark, not a mail
+    if (private_mail) {
+        recipients.push_back(reply.destination);
+        if (in_reply_to.empty() || is_own_message_id(in_reply_to, options_.identity))
+            in_reply_to.clear();
+        const auto line = text.substr(0, text.find('\n'));
+        subject = "ghostpost: " + (line.size() > 60 ? line.substr(0, 57) + "..." : line);
+    } else {
+        recipients = state_->members(reply.destination);
+        const std::string root = reply.destination.substr(1, reply.destination.size() - 2);
+        references.push_back(root);
+        if (!in_reply_to.empty() && in_reply_to != root)
+            references.push_back(in_reply_to);
+        if (in_reply_to.empty())
+            in_reply_to = root;
+        const std::string thread = state_->subject(reply.destination);
+        subject = thread.empty() ? "ghostpost game" : "Re: " + thread;
+    }
+    if (recipients.empty())
+        return {Delivery::Status::Failed, {}, "nobody reads this thread"};
+    if (private_mail && state_->failing(recipients.front()))
+        return {Delivery::Status::Blocked, {}, "the address bounced"};
+    std::size_t delivered = 0;
+    std::string refused;
+    for (const std::string& recipient : recipients) {
+        if (!private_mail && state_->failing(recipient))
+            continue; // the others still hear of the game; the player sees the thread later
+        const std::string token =
+            sha256_hex(reply.idempotency_key + "\n" + recipient, 12) + (private_mail ? ".p" : "");
+        const std::string id = own_message_id(token, options_.identity);
+        if (state_->sent(id)) {
+            ++delivered;
+            continue;
+        }
+        try {
+            send_one(recipient, id, subject, in_reply_to, references, text, reply.code, reply.png);
+            state_->remember_sent(id);
+            ++delivered;
+        } catch (const MailFailure& failure) {
+            switch (failure.kind()) {
+            case MailFailure::Kind::Cancelled:
+                throw PlatformError(PlatformError::Kind::Cancelled, "stopping");
+            case MailFailure::Kind::Refused:
+                refused = failure.what();
+                continue;
+            default:
+                return {Delivery::Status::Transient, {}, failure.what()};
+            }
+        }
+    }
+    if (delivered == 0 && !refused.empty())
+        return {Delivery::Status::Failed, {}, refused.substr(0, 200)};
+    return {Delivery::Status::Sent, {}, {}};
+}
+
+} // namespace ghostpost::bot
