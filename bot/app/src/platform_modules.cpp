@@ -3,6 +3,7 @@
 #include "ghostpost/discord/module.h"
 #include "ghostpost/discourse/module.h"
 #include "ghostpost/matrix/module.h"
+#include "ghostpost/slack/module.h"
 #include "ghostpost/telegram/module.h"
 
 namespace ghostpost::bot {
@@ -25,10 +26,7 @@ std::vector<std::string> moderators_of(const std::string& platform,
 }
 
 const PlatformModule* const modules[] = {
-    &telegram_module,
-    &discord_module,
-    &matrix_module,
-    &discourse_module,
+    &telegram_module, &discord_module, &matrix_module, &discourse_module, &slack_module,
 };
 
 } // namespace
