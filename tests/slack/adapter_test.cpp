@@ -338,3 +338,25 @@ TEST_CASE("link_disabled ends the lane with the operator's explanation", "[slack
     CHECK(platform.refused() == "Slack turned Socket Mode off for the app (link_disabled): turn "
                                 "it on again under the app's Socket Mode settings");
 }
+
+TEST_CASE("a PNG board goes up by the upload flow, into the thread, with the text as its comment",
+          "[slack]") {
+    slack_test::TempDir dir;
+    FakeSlack fake(dir);
+    bot::CurlHttpClient http;
+    bot::SlackPlatform platform(http, options_for(fake));
+    platform.identify();
+    const std::string post = fake.say(games, alice, "!board png");
+    bot::Reply reply = to_channel(games, "Game 1: White to move.", post);
+    reply.png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13};
+    CHECK(platform.send(reply).status == bot::Delivery::Status::Sent);
+    const json sent = fake.sent();
+    REQUIRE(sent.size() == 1);
+    CHECK(sent[0]["channel"] == games);
+    CHECK(sent[0]["thread_ts"] == post);
+    CHECK(sent[0]["text"] == "Game 1: White to move.");
+    REQUIRE(sent[0]["files"].size() == 1);
+    CHECK(sent[0]["files"][0]["png"] == "89504e470d0a1a0a");
+    CHECK(fake.stats()["uploads"] == 1);
+    CHECK(fake.violations().empty());
+}

@@ -625,6 +625,59 @@ Delivery SlackPlatform::post_message(const std::string& channel, const std::stri
     return failed(*answer, "chat.postMessage", false);
 }
 
+Delivery SlackPlatform::upload_png(const std::string& channel, const std::string& thread,
+                                   const std::string& comment,
+                                   const std::vector<std::uint8_t>& png) {
+    const auto transient = [this](const std::string& what, const HttpError& e) -> Delivery {
+        if (e.kind() == HttpError::Kind::Cancelled)
+            throw PlatformError(PlatformError::Kind::Cancelled, "the daemon is stopping");
+        return {Delivery::Status::Transient, {}, scrub(what + ": " + e.what())};
+    };
+    std::optional<Answer> ticket;
+    try {
+        ticket.emplace(call("files.getUploadURLExternal",
+                            {{"filename", "board.png"}, {"length", std::to_string(png.size())}}));
+    } catch (const HttpError& e) {
+        return transient("files.getUploadURLExternal", e);
+    }
+    if (!ticket->ok)
+        return failed(*ticket, "files.getUploadURLExternal", false);
+    const std::string url = ticket->body.value("upload_url", "");
+    const std::string file = ticket->body.value("file_id", "");
+    if (url.empty() || file.empty())
+        return {Delivery::Status::Transient, {}, "files.getUploadURLExternal: no upload_url"};
+    // The upload URL is signed for this one file: it gets the bytes and never a token.
+    HttpRequest upload;
+    upload.url = url;
+    upload.content_type = "image/png";
+    upload.body.assign(png.begin(), png.end());
+    upload.timeout = options_.request_timeout;
+    try {
+        const HttpResponse answer = http_.post(upload);
+        if (answer.status != 200)
+            return {Delivery::Status::Transient,
+                    {},
+                    "the upload URL answered HTTP " + std::to_string(answer.status)};
+    } catch (const HttpError& e) {
+        return transient("uploading the board", e);
+    }
+    Fields fields{{"files", json::array({{{"id", file}, {"title", "board"}}}).dump()},
+                  {"channel_id", channel}};
+    if (!thread.empty())
+        fields.emplace_back("thread_ts", thread);
+    if (!comment.empty())
+        fields.emplace_back("initial_comment", comment);
+    std::optional<Answer> done;
+    try {
+        done.emplace(call("files.completeUploadExternal", fields));
+    } catch (const HttpError& e) {
+        return transient("files.completeUploadExternal", e);
+    }
+    if (!done->ok)
+        return failed(*done, "files.completeUploadExternal", false);
+    return {Delivery::Status::Sent, {}, {}};
+}
+
 Delivery SlackPlatform::send(const Reply& reply) {
     log::set_thread_platform(name());
     if (finished())
@@ -664,7 +717,17 @@ Delivery SlackPlatform::send(const Reply& reply) {
         pieces.emplace_back();
     // In order; the first failure ends the reply and the outbox retries all of it (Slack has no
     // idempotency key for chat.postMessage: a piece may come twice, never go missing).
-    for (std::size_t i = 0; i < pieces.size(); ++i) {
+    std::size_t first = 0;
+    if (!reply.png.empty()) {
+        // The first message is the image's comment, unless it carries buttons, which a file's
+        // comment cannot.
+        const bool comment = reply.buttons.empty() || pieces.size() > 1;
+        const Delivery d = upload_png(channel, thread, comment ? pieces[0] : "", reply.png);
+        if (d.status != Delivery::Status::Sent)
+            return d;
+        first = comment ? 1 : 0;
+    }
+    for (std::size_t i = first; i < pieces.size(); ++i) {
         const bool last = i + 1 == pieces.size();
         const Delivery d =
             post_message(channel, pieces[i], thread, last ? reply.buttons : std::vector<Button>{});

@@ -111,9 +111,9 @@ public:
 
     // chat.postMessage (for a user, the DM from conversations.open first): mrkdwn text with
     // Slack's three characters escaped, the code in a code block, a reply in the thread of the
-    // post it answers, longer replies in several messages, buttons as Block Kit. A user the app
-    // may not message is Blocked. Never throws for an answer from Slack.
-    // Errors: PlatformError of kind Cancelled only.
+    // post it answers, longer replies in several messages, buttons as Block Kit; a PNG is
+    // uploaded with the first message as its comment. A user the app may not message is Blocked.
+    // Never throws for an answer from Slack. Errors: PlatformError of kind Cancelled only.
     Delivery send(const Reply& reply) override;
 
     Pacing pacing() const override { return options_.pacing; }
@@ -142,6 +142,10 @@ private:
                                  const std::string& oldest);
     Delivery post_message(const std::string& channel, const std::string& text,
                           const std::string& thread, const std::vector<Button>& buttons);
+    // The board image by the upload flow that replaced files.upload: an upload URL, the bytes,
+    // then the file shared into the channel (and thread) with `comment` as its message.
+    Delivery upload_png(const std::string& channel, const std::string& thread,
+                        const std::string& comment, const std::vector<std::uint8_t>& png);
     Delivery failed(const Answer& answer, const std::string& what, bool to_user);
 
     HttpClient& http_;
