@@ -101,11 +101,17 @@ std::string escape(std::string_view text) {
 }
 
 bool id_char(char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    return std::isalnum(static_cast<unsigned char>(c)) != 0;
 }
 
-// "@U1" to "<@U1>" for the accounts the service named (Reply::mentions) only, so that exactly
-// the players concerned are notified.
+std::string upper(std::string text) {
+    for (char& c : text)
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return text;
+}
+
+// "@U1" (or "@u1") to "<@U1>" for the accounts the service named (Reply::mentions) only, so
+// that exactly the players concerned are notified.
 std::string ping(const std::string& text, const std::vector<Mention>& named) {
     std::string out;
     for (std::size_t i = 0; i < text.size();) {
@@ -113,7 +119,8 @@ std::string ping(const std::string& text, const std::vector<Mention>& named) {
             std::size_t end = i + 1;
             while (end < text.size() && id_char(text[end]))
                 ++end;
-            const std::string id = text.substr(i + 1, end - i - 1);
+            // The service may write a handle in lower case: a Slack id is in capitals.
+            const std::string id = upper(text.substr(i + 1, end - i - 1));
             const bool concerned = std::any_of(named.begin(), named.end(), [&](const Mention& m) {
                 return !id.empty() && m.user_id == id;
             });
@@ -532,6 +539,16 @@ std::vector<Post> SlackPlatform::poll(const std::string& cursor, std::chrono::se
                 running.try_emplace(post.channel + "@" + ts, ts);
         }
         post.cursor = format_slack_cursor(running);
+        if (!post.direct) {
+            if (user_threads_.size() >= max_recent)
+                user_threads_.clear();
+            const std::string author = post.channel + "/" + post.author_id;
+            if (const std::string thread = slack_thread_of(post.message_id);
+                post.message_id.find('@') != std::string::npos && !thread.empty())
+                user_threads_[author] = thread;
+            else
+                user_threads_.erase(author);
+        }
         if (post.direct && !post.channel.empty())
             dm_channels_[post.author_id] = post.channel;
         posts.push_back(std::move(post));
@@ -708,8 +725,12 @@ Delivery SlackPlatform::send(const Reply& reply) {
         }
     }
     // Only a channel's replies go into threads: a DM reads as one conversation.
-    const std::string thread =
+    std::string thread =
         !to_user && is_group(channel) ? slack_thread_of(reply.reply_to) : std::string();
+    if (!to_user && is_group(channel) && reply.reply_to.empty() && !reply.mentions.empty())
+        if (const auto it = user_threads_.find(channel + "/" + reply.mentions[0].user_id);
+            it != user_threads_.end())
+            thread = it->second;
     const std::string text = ping(escape(reply.text), reply.mentions);
     std::vector<std::string> pieces =
         format(text, escape(reply.code), reply.buttons.empty() ? max_text : max_section);

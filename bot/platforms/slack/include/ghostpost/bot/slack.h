@@ -161,7 +161,11 @@ private:
 
     std::map<std::string, Instant> not_before_; // per method (and channel): a 429's Retry-After
     std::map<std::string, std::string> dm_channels_; // user id -> DM channel id
-    std::set<std::string> recent_;                   // "channel/ts" handled lately (app_mention)
+    // "channel/user" -> the thread of that user's latest post in the channel, when it was in
+    // one: where a reply that answers no post but names that player goes (the outbox's "open
+    // your DMs" notice, a clock's verdict), so that a game's replies stay in its thread.
+    std::map<std::string, std::string> user_threads_;
+    std::set<std::string> recent_; // "channel/ts" handled lately (app_mention)
     std::deque<std::string> recent_order_;
 };
 
