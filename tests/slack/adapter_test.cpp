@@ -360,3 +360,48 @@ TEST_CASE("a PNG board goes up by the upload flow, into the thread, with the tex
     CHECK(fake.stats()["uploads"] == 1);
     CHECK(fake.violations().empty());
 }
+
+TEST_CASE("a catch-up that meets a 429 keeps what it read and goes on after Retry-After",
+          "[slack]") {
+    slack_test::TempDir dir;
+    FakeSlack fake(dir);
+    bot::CurlHttpClient http;
+    bot::SlackPlatform platform(http, options_for(fake));
+    platform.identify();
+    std::string cursor;
+    REQUIRE(slack_test::eventually(
+        [&] {
+            platform.poll(cursor, std::chrono::seconds(1));
+            return fake.stats()["live"] == 1;
+        },
+        std::chrono::seconds(10)));
+    const std::string challenge = fake.say(games, alice, "!new chess");
+    REQUIRE(poll_for(platform, cursor, 1).size() == 1);
+    fake.control("drop");
+    const std::string top = fake.say(games, bob, "!help");
+    const std::string reply = fake.say(games, bob, "!accept", challenge);
+    fake.control("rate_limit", {{"method", "conversations.replies"}, {"retry_after", 1}});
+
+    std::vector<bot::Post> posts;
+    std::vector<std::chrono::milliseconds> waits;
+    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+    while (posts.size() < 2 && std::chrono::steady_clock::now() < end) {
+        try {
+            for (auto& post : platform.poll(cursor, std::chrono::seconds(1))) {
+                cursor = post.cursor;
+                posts.push_back(std::move(post));
+            }
+        } catch (const bot::PlatformError& e) {
+            REQUIRE(e.kind() == bot::PlatformError::Kind::RateLimited);
+            waits.push_back(e.retry_after());
+            std::this_thread::sleep_for(e.retry_after());
+        }
+    }
+    REQUIRE(posts.size() == 2);
+    CHECK(posts[0].message_id == top); // read before the 429, and kept
+    CHECK(posts[1].message_id == reply + "@" + challenge);
+    CHECK(waits.size() == 1); // the thread's 429 once, waited out, never called early
+    CHECK(poll_for(platform, cursor, 1, std::chrono::seconds(2)).empty());
+    CHECK(fake.stats()["rate_limited"] == 1);
+    CHECK(fake.violations().empty());
+}

@@ -374,6 +374,14 @@ std::vector<Post> SlackPlatform::read_since(const std::string& channel, const st
     std::vector<Post> found;
     std::string latest; // history pages backwards from the newest; replies forwards
     std::string after = oldest;
+    // Reading methods are limited per method (Tier 3): a 429's Retry-After holds for all reads.
+    if (const auto it = not_before_.find(method); it != not_before_.end()) {
+        const Instant now = options_.clock();
+        if (it->second > now)
+            throw PlatformError(Kind::RateLimited, "catching up: waiting out " + method + "'s 429",
+                                std::chrono::ceil<std::chrono::milliseconds>(it->second - now));
+        not_before_.erase(it);
+    }
     for (int page = 0; page < max_pages; ++page) {
         Fields fields{{"channel", channel}};
         if (!thread.empty())
@@ -392,8 +400,10 @@ std::vector<Post> SlackPlatform::read_since(const std::string& channel, const st
         }
         const std::string detail =
             scrub("catching up " + channel + ": " + method + ": " + answer->summary());
-        if (answer->status == 429)
+        if (answer->status == 429) {
+            not_before_[method] = options_.clock() + answer->retry_after;
             throw PlatformError(Kind::RateLimited, detail, answer->retry_after);
+        }
         if (refusal(answer->error)) {
             refuse("Slack refused the bot token (" + answer->error +
                    " while catching up): check GHOSTPOST_SLACK_BOT_TOKEN or bot_token_file");
@@ -456,23 +466,35 @@ std::vector<Post> SlackPlatform::read_since(const std::string& channel, const st
     return found;
 }
 
-std::vector<Post> SlackPlatform::catch_up(const SlackCursor& cursor) {
-    std::vector<Post> posts;
+SlackPlatform::CatchUp SlackPlatform::catch_up(const SlackCursor& cursor) {
+    CatchUp out;
     for (const auto& [key, last] : cursor) {
+        if (caught_keys_.contains(key))
+            continue;
         const auto at = key.find('@');
         const std::string channel = key.substr(0, at);
         const std::string thread = at == std::string::npos ? "" : key.substr(at + 1);
-        std::vector<Post> found = read_since(channel, thread, last);
+        std::vector<Post> found;
+        try {
+            found = read_since(channel, thread, last);
+        } catch (const PlatformError& e) {
+            if (e.kind() == PlatformError::Kind::Cancelled || out.posts.empty())
+                throw;
+            log::info("slack_catch_up_paused", {{"platform", "slack"}, {"error", e.what()}});
+            return out;
+        }
         if (finished())
             return {};
+        caught_keys_.insert(key);
         if (!found.empty())
             log::info("slack_caught_up", {{"platform", "slack"},
                                           {"channel", channel},
                                           {"messages", static_cast<std::int64_t>(found.size())}});
         for (Post& post : found)
-            posts.push_back(std::move(post));
+            out.posts.push_back(std::move(post));
     }
-    return posts;
+    out.done = true;
+    return out;
 }
 
 std::vector<Post> SlackPlatform::poll(const std::string& cursor, std::chrono::seconds timeout) {
@@ -566,8 +588,12 @@ std::vector<Post> SlackPlatform::poll(const std::string& cursor, std::chrono::se
         if (frame.empty()) {
             // Socket Mode replays nothing: what was posted while no connection was open is read
             // from the channels. The marker stays queued until that succeeded.
-            for (Post& post : catch_up(running))
+            CatchUp caught = catch_up(running);
+            for (Post& post : caught.posts)
                 add(std::move(post));
+            if (!caught.done)
+                break; // the rest at the next poll
+            caught_keys_.clear();
             const std::lock_guard lock(mutex_);
             frames_.pop_front();
             continue;

@@ -135,7 +135,15 @@ private:
     std::string scrub(std::string_view text) const;
     // Gives the socket a fresh URL when it asks for one. Errors: as poll's.
     void open_connection();
-    std::vector<Post> catch_up(const SlackCursor& cursor);
+    // The posts of every channel and thread of `cursor` that this catch-up has not read yet;
+    // `done` once all are read. A rate limit or an outage midway keeps what was read (the rest
+    // is read at the next poll), so that a long catch-up under Slack's per-method limits
+    // advances. Errors: as poll's, when nothing was read.
+    struct CatchUp {
+        std::vector<Post> posts;
+        bool done = false;
+    };
+    CatchUp catch_up(const SlackCursor& cursor);
     // The messages of `channel` (thread: of that thread) after `oldest`, oldest first.
     // Errors: as poll's.
     std::vector<Post> read_since(const std::string& channel, const std::string& thread,
@@ -167,6 +175,7 @@ private:
     std::map<std::string, std::string> user_threads_;
     std::set<std::string> recent_; // "channel/ts" handled lately (app_mention)
     std::deque<std::string> recent_order_;
+    std::set<std::string> caught_keys_; // cursor keys read by the catch-up under way
 };
 
 } // namespace ghostpost::bot
