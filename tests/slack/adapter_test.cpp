@@ -266,8 +266,15 @@ TEST_CASE("Socket Mode: a refresh and a dropped socket are reconnected, and what
     REQUIRE(poll_for(platform, cursor, 1).size() == 1);
 
     fake.control("disconnect", {{"reason", "refresh_requested"}});
-    REQUIRE(connected());
-    CHECK(fake.stats()["opens"] == 2);
+    // A new URL and a new connection, asked for by the poll.
+    CHECK(slack_test::eventually(
+        [&] {
+            for (auto& post : platform.poll(cursor, std::chrono::seconds(1)))
+                cursor = post.cursor;
+            const json stats = fake.stats();
+            return stats["opens"] == 2 && stats["hellos"] == 2 && stats["live"] == 1;
+        },
+        std::chrono::seconds(10)));
 
     fake.control("drop");
     // Posted while no socket is open: Socket Mode never delivers these.
