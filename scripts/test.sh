@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh test
 # The npm packages some tests drive: the Telegram emulator, chess.js for PGN, and ws and ajv
 # for the fake Discord, playwright-core for the web pages in chromium.
-for dir in tests/telegram tests/pgn tests/discord tests/web/browser; do
+for dir in tests/telegram tests/pgn tests/discord tests/slack tests/web/browser; do
     npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
 done
 cmake --preset debug

@@ -100,7 +100,7 @@ TEST_CASE("every module's table is read by its module, in the list's order", "[c
     // A table no module claims is refused, naming the ones the daemon knows.
     CHECK(error_of("[storage]\npath = \"g.db\"\n[platform.irc]\nserver = \"x\"\n") ==
           "ghostpost.toml:3: platform.irc: unknown platform (known: telegram, discord, matrix, "
-          "discourse, email)");
+          "discourse, email, slack)");
     // A module's own errors keep their texts.
     CHECK(error_of("[storage]\npath = \"g.db\"\n[platform.matrix]\nuser_id = \"@b:m\"\n") ==
           "ghostpost.toml:3: platform.matrix.homeserver_url: is required");

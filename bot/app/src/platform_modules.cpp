@@ -4,6 +4,7 @@
 #include "ghostpost/discourse/module.h"
 #include "ghostpost/email/module.h"
 #include "ghostpost/matrix/module.h"
+#include "ghostpost/slack/module.h"
 #include "ghostpost/telegram/module.h"
 
 namespace ghostpost::bot {
@@ -33,6 +34,7 @@ const PlatformModule* const modules[] = {
     &matrix_module,
     &discourse_module,
     &email_module,
+    &slack_module,
 };
 // clang-format on
 

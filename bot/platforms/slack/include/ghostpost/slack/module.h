@@ -1,0 +1,10 @@
+// Slack as a platform module of the daemon (platform_module.h).
+#pragma once
+
+#include "ghostpost/bot/platform_module.h"
+
+namespace ghostpost::bot {
+
+extern const PlatformModule slack_module;
+
+} // namespace ghostpost::bot
