@@ -43,6 +43,8 @@ std::unique_ptr<ConfiguredPlatform> read(const config::PlatformTable& table,
 
 } // namespace
 
-const PlatformModule slack_module{"slack", "", "Slack", read, true};
+// Boards stay text by default: an image costs Slack's three-call upload flow for every move,
+// under rate limits of about one message a second per channel.
+const PlatformModule slack_module{"slack", "", "Slack", read, false};
 
 } // namespace ghostpost::bot
