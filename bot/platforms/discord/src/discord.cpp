@@ -2,6 +2,7 @@
 
 #include "gateway.h"
 #include "ghostpost/bot/log.h"
+#include "ghostpost/bot/message_pieces.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,50 +27,6 @@ constexpr std::size_t max_known_handles = 10000;
 constexpr auto unanswered_after = std::chrono::seconds(30);
 constexpr auto token_lifetime = std::chrono::minutes(14);
 
-std::size_t characters(std::string_view text) {
-    return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-    }));
-}
-
-// The byte length of the longest prefix of `text` with at most `limit` characters.
-std::size_t prefix_bytes(std::string_view text, std::size_t limit) {
-    std::size_t count = 0;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
-            if (count == limit)
-                return i;
-            ++count;
-        }
-    }
-    return text.size();
-}
-
-// Pieces of at most `limit` characters, cut at line breaks where possible, else at a space,
-// else at a character boundary; the line break or space at a cut is dropped.
-std::vector<std::string> split(std::string_view rest, std::size_t limit) {
-    std::vector<std::string> pieces;
-    while (!rest.empty()) {
-        if (characters(rest) <= limit) {
-            pieces.emplace_back(rest);
-            break;
-        }
-        const std::size_t fit = prefix_bytes(rest, limit);
-        const std::string_view head = rest.substr(0, fit + 1); // a separator right after counts
-        std::size_t cut = head.rfind('\n');
-        if (cut == std::string_view::npos || cut == 0)
-            cut = head.rfind(' ');
-        if (cut == std::string_view::npos || cut == 0) {
-            pieces.emplace_back(rest.substr(0, fit));
-            rest.remove_prefix(fit);
-        } else {
-            pieces.emplace_back(rest.substr(0, cut));
-            rest.remove_prefix(cut + 1);
-        }
-    }
-    return pieces;
-}
-
 std::string code_block(std::string_view code) {
     return "```\n" + std::string(code) + "\n```";
 }
@@ -79,14 +36,14 @@ std::string code_block(std::string_view code) {
 std::vector<std::string> format(const std::string& text, const std::string& code) {
     std::vector<std::string> out;
     if (code.empty())
-        return split(text, max_content);
+        return split_message(text, max_content);
     const std::string block = code_block(code);
     if ((text.empty() ? 0 : characters(text) + 1) + characters(block) <= max_content) {
         out.push_back(text.empty() ? block : text + "\n" + block);
         return out;
     }
-    out = split(text, max_content);
-    for (const auto& piece : split(code, max_content - 8))
+    out = split_message(text, max_content);
+    for (const auto& piece : split_message(code, max_content - 8))
         out.push_back(code_block(piece));
     return out;
 }

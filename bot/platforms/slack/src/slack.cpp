@@ -1,6 +1,7 @@
 #include "ghostpost/bot/slack.h"
 
 #include "ghostpost/bot/log.h"
+#include "ghostpost/bot/message_pieces.h"
 #include "socket_mode.h"
 
 #include <algorithm>
@@ -22,49 +23,6 @@ constexpr std::size_t max_detail = 200;
 constexpr std::size_t max_recent = 2000;
 constexpr int max_pages = 10;
 
-std::size_t characters(std::string_view text) {
-    return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-    }));
-}
-
-std::size_t prefix_bytes(std::string_view text, std::size_t limit) {
-    std::size_t count = 0;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
-            if (count == limit)
-                return i;
-            ++count;
-        }
-    }
-    return text.size();
-}
-
-// Pieces of at most `limit` characters, cut at line breaks where possible, else at a space,
-// else at a character boundary.
-std::vector<std::string> split(std::string_view rest, std::size_t limit) {
-    std::vector<std::string> pieces;
-    while (!rest.empty()) {
-        if (characters(rest) <= limit) {
-            pieces.emplace_back(rest);
-            break;
-        }
-        const std::size_t fit = prefix_bytes(rest, limit);
-        const std::string_view head = rest.substr(0, fit + 1);
-        std::size_t cut = head.rfind('\n');
-        if (cut == std::string_view::npos || cut == 0)
-            cut = head.rfind(' ');
-        if (cut == std::string_view::npos || cut == 0) {
-            pieces.emplace_back(rest.substr(0, fit));
-            rest.remove_prefix(fit);
-        } else {
-            pieces.emplace_back(rest.substr(0, cut));
-            rest.remove_prefix(cut + 1);
-        }
-    }
-    return pieces;
-}
-
 std::string code_block(std::string_view code) {
     return "```\n" + std::string(code) + "\n```";
 }
@@ -74,12 +32,12 @@ std::string code_block(std::string_view code) {
 std::vector<std::string> format(const std::string& text, const std::string& code,
                                 std::size_t limit) {
     if (code.empty())
-        return split(text, limit);
+        return split_message(text, limit);
     const std::string block = code_block(code);
     if ((text.empty() ? 0 : characters(text) + 1) + characters(block) <= limit)
         return {text.empty() ? block : text + "\n" + block};
-    std::vector<std::string> out = split(text, limit);
-    for (const auto& piece : split(code, limit - 8))
+    std::vector<std::string> out = split_message(text, limit);
+    for (const auto& piece : split_message(code, limit - 8))
         out.push_back(code_block(piece));
     return out;
 }
