@@ -415,24 +415,31 @@ bool PostRun::tick_due(Loaded& l) {
 
 int PostRun::forgive_downtime(const std::vector<std::int64_t>& game_ids, std::int64_t from,
                               std::int64_t to) {
-    std::vector<std::string> lines;
-    std::optional<GameRecord> first;
-    for (const std::int64_t id : game_ids) {
-        auto line = forgive_game(id, from, to);
-        if (!line)
-            continue;
-        lines.push_back(*line);
-        if (!first)
-            first = store_.game(id);
-    }
-    if (!first)
+    std::vector<std::pair<std::int64_t, std::string>> told; // each game and its line
+    for (const std::int64_t id : game_ids)
+        if (auto line = forgive_game(id, from, to))
+            told.emplace_back(id, *line);
+    if (told.empty())
         return 0;
-    // One notice for the channel, however many of its games it concerns.
-    say_in(*first, "I was down from " + format_utc(from) + " to " + format_utc(to) + " (" +
-                       format_duration(to - from) +
-                       "). That time is charged to nobody: the clocks stood still.\n" +
-                       join(lines, "\n"));
-    return static_cast<int>(lines.size());
+    const std::string notice = "I was down from " + format_utc(from) + " to " + format_utc(to) +
+                               " (" + format_duration(to - from) +
+                               "). That time is charged to nobody: the clocks stood still.";
+    // One notice for the channel, however many of its games it concerns; a channel that
+    // follows one of them (!invite) hears of that game alone, not of its neighbours.
+    std::vector<std::string> lines;
+    for (const auto& [id, line] : told)
+        lines.push_back(line);
+    say_at(post_.channel, notice + "\n" + join(lines, "\n"));
+    for (const auto& [id, line] : told)
+        for (const auto& [platform, channel] : store_.bound_channels(id)) {
+            const std::string text = notice + "\n" + line;
+            auto m =
+                message(false, channel, platform == post_.platform ? text : unpinged(text), {});
+            m.platform = platform;
+            m.reply_to.clear();
+            enqueue(std::move(m));
+        }
+    return static_cast<int>(told.size());
 }
 
 std::optional<std::string> PostRun::forgive_game(std::int64_t game_id, std::int64_t from,
