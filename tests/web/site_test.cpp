@@ -235,18 +235,19 @@ TEST_CASE("A tournament page has standings, a crosstable and the pairings by rou
     CHECK(p.body.find("<h1>Autumn</h1><p>FIDE chess, roundrobin, running, round 1 of 3</p>") !=
           std::string::npos);
     // The table the chat shows: Alice 1 (a win); Bob and Carol 0, a round robin's bye scoring
-    // nothing; Bob ahead on the second tie-break, Buchholz (he met Alice's point).
-    CHECK(p.body.find("<p class=\"tiebreaks\">Ties broken by Sonneborn-Berger (SB), then "
-                      "Buchholz (BH).</p>") != std::string::npos);
-    CHECK(p.body.find("<tr><th>#</th><th>Player</th><th>Points</th><th "
-                      "title=\"Sonneborn-Berger\">SB</th><th title=\"Buchholz\">BH</th><th>"
-                      "Games</th></tr>"
-                      "<tr><td>1</td><td><a href=\"/player/1\">Alice</a></td><td>1</td><td>0</td>"
-                      "<td>0</td><td>1</td></tr>"
+    // nothing; level, but they have not met, so no direct encounter ("–"); Bob ahead on the
+    // third tie-break, Buchholz (he met Alice's point).
+    CHECK(p.body.find("<p class=\"tiebreaks\">Ties broken by direct encounter (DE), then "
+                      "Sonneborn-Berger (SB), then Buchholz (BH).</p>") != std::string::npos);
+    CHECK(p.body.find("<tr><th>#</th><th>Player</th><th>Points</th><th title=\"direct "
+                      "encounter\">DE</th><th title=\"Sonneborn-Berger\">SB</th><th "
+                      "title=\"Buchholz\">BH</th><th>Games</th></tr>"
+                      "<tr><td>1</td><td><a href=\"/player/1\">Alice</a></td><td>1</td><td>–</td>"
+                      "<td>0</td><td>0</td><td>1</td></tr>"
                       "<tr><td>2</td><td><a href=\"/player/2\">Bob &lt;b&gt;</a></td><td>0</td>"
-                      "<td>0</td><td>1</td><td>1</td></tr>"
-                      "<tr><td>3</td><td><a href=\"/player/3\">Carol</a></td><td>0</td><td>0</td>"
-                      "<td>0</td><td>0</td></tr>") != std::string::npos);
+                      "<td>–</td><td>0</td><td>1</td><td>1</td></tr>"
+                      "<tr><td>3</td><td><a href=\"/player/3\">Carol</a></td><td>0</td><td>–</td>"
+                      "<td>0</td><td>0</td><td>0</td></tr>") != std::string::npos);
     CHECK(p.body.find("<tr><th>1 Alice</th><td class=\"self\"></td><td>1</td><td></td></tr>") !=
           std::string::npos);
     CHECK(p.body.find("<a id=\"trf\" href=\"/tournament/" + std::to_string(tid) +

@@ -159,10 +159,7 @@ void PostRun::tourney_standings(const std::vector<std::string>& args) {
         return;
     }
     say("Standings of " + t->name + " (" + format_title(t->format) + ", " + when +
-            "; tie-breaks: " +
-            (f.round_robin() ? "Sonneborn-Berger (SB), then Buchholz (BH)"
-                             : "Buchholz (BH), then Sonneborn-Berger (SB)") +
-            "):",
+            "; tie-breaks: " + tie_break_sentence(table_of(f)) + "):",
         score_table(store_, f));
 }
 
@@ -221,13 +218,13 @@ void PostRun::finish_tournament(TournamentRecord& t, Field& f) {
                t.name + " is over: " + mention(champion) + " wins. Final standings:", table);
         return;
     }
-    auto table = standings(static_cast<int>(f.players.size()), f.played(), f.round_robin());
-    const auto& top = table.front();
-    const bool tied = table.size() > 1 && table[1].score == top.score;
+    const TournamentTable table = table_of(f);
+    const auto& top = table.rows.front();
+    const bool tied = table.rows.size() > 1 && table.rows[1].points == top.points;
     say_at(t.channel,
-           t.name + " is over: " + mention(f.players[static_cast<std::size_t>(top.player)]) +
-               " wins with " + points(top.score) + (top.score == 1.0 ? " point" : " points") +
-               (tied ? " on tie-break" : "") + ". Final standings:",
+           t.name + " is over: " + mention(top.player_id) + " wins with " + points(top.points) +
+               (top.points == 1.0 ? " point" : " points") + (tied ? " on tie-break" : "") +
+               ". Final standings:",
            score_table(store_, f));
 }
 

@@ -205,10 +205,9 @@ std::string name_of(storage::Store& store, std::int64_t id) {
 TournamentTable table_of(const Field& f) {
     const bool rr = f.round_robin();
     TournamentTable out;
-    out.first_name = rr ? "Sonneborn-Berger" : "Buchholz";
-    out.first_short = rr ? "SB" : "BH";
-    out.second_name = rr ? "Buchholz" : "Sonneborn-Berger";
-    out.second_short = rr ? "BH" : "SB";
+    const std::vector<TieBreak> order = tie_breaks(rr);
+    for (TieBreak b : order)
+        out.breaks.push_back({tie_break_name(b), tie_break_short(b)});
     const auto played = f.played();
     std::vector<int> games(f.players.size(), 0);
     for (const auto& g : played) {
@@ -216,13 +215,16 @@ TournamentTable table_of(const Field& f) {
         if (g.black != bye)
             ++games[static_cast<std::size_t>(g.black)];
     }
-    for (const auto& s : standings(static_cast<int>(f.players.size()), played, rr)) {
+    int complete = 0;
+    for (int r = 1; r <= f.t.current_round; ++r)
+        complete += f.round_over(r) ? 1 : 0;
+    for (const auto& s : standings(static_cast<int>(f.players.size()), played, rr, complete)) {
         const auto& entrant = f.entrant(s.player);
         TableRow row;
         row.player_id = entrant.player_id;
         row.points = s.score;
-        row.first = rr ? s.sonneborn_berger : s.buchholz;
-        row.second = rr ? s.buchholz : s.sonneborn_berger;
+        for (TieBreak b : order)
+            row.breaks.push_back(tie_break_value(s, b));
         row.games = games[static_cast<std::size_t>(s.player)];
         if (entrant.withdrawn_round)
             row.withdrew_after = *entrant.withdrawn_round - 1;
@@ -239,14 +241,18 @@ std::string score_table(storage::Store& store, const Field& f) {
         names.push_back(name_of(store, row.player_id));
         width = std::max(width, names.back().size());
     }
-    std::string out = " # " + pad("player", width + 2) + pad("points", 8) +
-                      pad(table.first_short, 7) + pad(table.second_short, 7) + "games\n";
+    std::string out = " # " + pad("player", width + 2) + pad("points", 8);
+    for (const auto& b : table.breaks)
+        out += pad(b.short_name, 7);
+    out += "games\n";
     for (std::size_t i = 0; i < table.rows.size(); ++i) {
         const auto& row = table.rows[i];
         std::string rank = std::to_string(i + 1);
         out += pad(std::string(rank.size() < 2 ? 1 : 0, ' ') + rank, 3) + pad(names[i], width + 2) +
-               pad(points(row.points), 8) + pad(points(row.first), 7) + pad(points(row.second), 7) +
-               std::to_string(row.games) +
+               pad(points(row.points), 8);
+        for (const auto& v : row.breaks)
+            out += pad(v ? points(*v) : std::string("-"), 7);
+        out += std::to_string(row.games) +
                (row.withdrew_after ? "  withdrew after round " + std::to_string(*row.withdrew_after)
                                    : std::string()) +
                "\n";
@@ -325,6 +331,13 @@ std::string bracket_table(storage::Store& store, const Field& f, std::int64_t* c
 } // namespace ghostpost::bot::tourney
 
 namespace ghostpost::bot {
+
+std::string tie_break_sentence(const TournamentTable& table) {
+    std::string out;
+    for (const auto& b : table.breaks)
+        out += (out.empty() ? "" : ", then ") + b.name + " (" + b.short_name + ")";
+    return out;
+}
 
 TournamentTable tournament_table(storage::Store& store, const storage::TournamentRecord& t) {
     return tourney::table_of(tourney::load_field(store, t));

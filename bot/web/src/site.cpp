@@ -742,20 +742,22 @@ Page Site::Impl::tournament(std::int64_t id) {
              ? ", round " + std::to_string(t->current_round) + " of " + std::to_string(t->rounds)
              : std::string()) +
         "</p>";
-    m += "<h2>Standings</h2><p class=\"tiebreaks\">Ties broken by " + table.first_name + " (" +
-         table.first_short + "), then " + table.second_name + " (" + table.second_short +
-         ").</p><table class=\"standings\"><tr><th>#</th><th>Player</th><th>Points</th><th "
-         "title=\"" +
-         table.first_name + "\">" + table.first_short + "</th><th title=\"" + table.second_name +
-         "\">" + table.second_short + "</th><th>Games</th></tr>";
+    m += "<h2>Standings</h2><p class=\"tiebreaks\">Ties broken by " +
+         esc(tie_break_sentence(table)) +
+         ".</p><table class=\"standings\"><tr><th>#</th><th>Player</th><th>Points</th>";
+    for (const auto& b : table.breaks)
+        m += "<th title=\"" + esc(b.name) + "\">" + esc(b.short_name) + "</th>";
+    m += "<th>Games</th></tr>";
     for (std::size_t i = 0; i < table.rows.size(); ++i) {
         const TableRow& row = table.rows[i];
         m += "<tr><td>" + std::to_string(i + 1) + "</td><td>" + player_link(store, row.player_id) +
              (row.withdrew_after ? " <small>withdrew after round " +
                                        std::to_string(*row.withdrew_after) + "</small>"
                                  : std::string()) +
-             "</td><td>" + pts(row.points) + "</td><td>" + pts(row.first) + "</td><td>" +
-             pts(row.second) + "</td><td>" + std::to_string(row.games) + "</td></tr>";
+             "</td><td>" + pts(row.points) + "</td>";
+        for (const auto& v : row.breaks)
+            m += "<td>" + (v ? pts(*v) : std::string("–")) + "</td>";
+        m += "<td>" + std::to_string(row.games) + "</td></tr>";
     }
     m += "</table><h2>Crosstable</h2><table class=\"crosstable\"><tr><th></th>";
     for (std::size_t i = 0; i < order.size(); ++i)

@@ -110,14 +110,29 @@ struct PlayedGame {
 struct Standing {
     int player;
     double score = 0;
-    double buchholz = 0; // the sum of the opponents' scores
+    double buchholz = 0;      // the sum of the opponents' scores
+    double buchholz_cut1 = 0; // the same without the lowest (a round without a game is 0)
     double sonneborn_berger =
         0; // the sum of the scores of the opponents beaten, half of those drawn
+    // The points scored against the players level with this one on everything before this
+    // tie-break, when each of them met each other; none otherwise (FIDE C.07, direct encounter).
+    std::optional<double> direct_encounter;
 };
 
-// The table after `games`, best first: by score, then Sonneborn-Berger (round robin) or
-// Buchholz (Swiss), then the other, then seed.
-std::vector<Standing> standings(int players, const std::vector<PlayedGame>& games,
-                                bool round_robin);
+enum class TieBreak { BuchholzCut1, Buchholz, DirectEncounter, SonnebornBerger };
+
+// The tie-breaks in their order. A Swiss follows FIDE's list for individual Swiss events
+// (Buchholz cut 1, Buchholz, the direct encounter), then Sonneborn-Berger; a round robin, where
+// everyone meets everyone, goes by the direct encounter, then Sonneborn-Berger, then Buchholz.
+std::vector<TieBreak> tie_breaks(bool round_robin);
+const char* tie_break_name(TieBreak b);  // "Buchholz cut 1"
+const char* tie_break_short(TieBreak b); // "BH-C1"
+std::optional<double> tie_break_value(const Standing& s, TieBreak b);
+
+// The table after `games`, best first: by score, then the tie-breaks in their order, then seed.
+// `rounds` is the number of rounds complete: a player with fewer games than that had a round
+// without an opponent, and Buchholz cut 1 leaves that round (0) out instead of an opponent.
+std::vector<Standing> standings(int players, const std::vector<PlayedGame>& games, bool round_robin,
+                                int rounds = 0);
 
 } // namespace ghostpost::bot

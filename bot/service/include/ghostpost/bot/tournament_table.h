@@ -14,18 +14,23 @@ namespace ghostpost::bot {
 struct TableRow {
     std::int64_t player_id = 0;
     double points = 0;
-    double first = 0;                  // the format's first tie-break
-    double second = 0;                 // and its second
-    int games = 0;                     // rounds scored: games with a result and byes
-    std::optional<int> withdrew_after; // the last round a withdrawn player was paired in
+    std::vector<std::optional<double>> breaks; // by `TournamentTable::breaks`; none: not applied
+    int games = 0;                             // rounds scored: games with a result and byes
+    std::optional<int> withdrew_after;         // the last round a withdrawn player was paired in
+};
+
+struct TieBreakColumn {
+    std::string name;       // "Buchholz cut 1"
+    std::string short_name; // "BH-C1"
 };
 
 struct TournamentTable {
-    // A round robin breaks ties by Sonneborn-Berger, then Buchholz; a Swiss the other way.
-    std::string first_name, first_short; // "Buchholz", "BH"
-    std::string second_name, second_short;
-    std::vector<TableRow> rows; // best first
+    std::vector<TieBreakColumn> breaks; // in the order they count (pairing.h, tie_breaks)
+    std::vector<TableRow> rows;         // best first
 };
+
+// "Buchholz cut 1 (BH-C1), then Buchholz (BH), then ..."
+std::string tie_break_sentence(const TournamentTable& table);
 
 // The table of a round robin or a Swiss as its games stand (a knockout has a bracket instead).
 TournamentTable tournament_table(storage::Store& store, const storage::TournamentRecord& t);
