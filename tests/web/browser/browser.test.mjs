@@ -2,7 +2,9 @@
 // A game is played through `ghostpost console`, then `ghostpost web` serves the database:
 // the game page is stepped through with the arrow keys and every square of the SVG board is
 // checked against chess.js's position; the PGN is downloaded and read back; the tournament page
-// is opened and its game link followed. Screenshots go to GHOSTPOST_ARTIFACTS.
+// is opened and its game link followed. A live game's clock and moves are followed without a
+// reload; a Swiss played to its end in the chat is found on the home page, and its table on the
+// web is the chat's, cell for cell, tie-breaks named. Screenshots go to GHOSTPOST_ARTIFACTS.
 // Usage: node --test browser.test.mjs, with GHOSTPOST_BINARY naming the executable.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -168,6 +170,77 @@ test('a game under way counts its clock down and follows each move without a rel
     // Now dan's clock runs, and the page still counts it down.
     assert.match(await page.textContent('span.left'), /^2d 23:5\d:\d\d left$/);
     await page.screenshot({ path: join(artifacts, 'game-live.png'), fullPage: true });
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+    server.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// Runs `lines` through `ghostpost console` on `db`; returns what the bot said.
+function say(db, lines) {
+  const run = spawnSync(binary, ['console', '--db', db], { input: lines.join('\n') + '\n' });
+  assert.equal(run.status, 0, run.stderr.toString());
+  return run.stdout.toString();
+}
+
+// Each new game a reply announces: [game, white, black].
+function announced(out) {
+  return [...out.matchAll(/Game #(\d+), FIDE chess: @(\w+) \(White\) vs @(\w+) \(Black\)\./g)]
+    .map((m) => [m[1], m[2], m[3]]);
+}
+
+// The chat writes 2.5 and 0.25; the page ½ and ¼ ("2½", "¼"), and "–" for "-".
+function asOnPage(cell) {
+  if (cell === '-') return '–';
+  const whole = Math.floor(Number(cell));
+  const part = ['', '¼', '½', '¾'][Math.round((Number(cell) - whole) * 4)];
+  return whole === 0 && part ? part : `${whole}${part}`;
+}
+
+test('a finished Swiss is listed on the home page, with the chat\'s table and tie-breaks',
+     { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ghostpost-web-swiss-'));
+  const db = join(dir, 'games.db');
+  let out = say(db, ['#lobby ann: !tourney create Cup chess swiss rounds=3',
+                     ...['ben', 'cat', 'dan', 'eve', 'ann'].map((p) => `#lobby ${p}: !tourney join Cup`),
+                     '#lobby ann: !tourney start Cup']);
+  // Each round: the first board's White resigns, the others' Black; until the table is final.
+  for (let round = 1; !out.includes('Final standings:'); ++round) {
+    const games = announced(out);
+    assert.ok(games.length > 0 && round <= 3, out);
+    out = say(db, games.map(([id, white, black], i) =>
+      `#lobby ${i === 0 ? white : black}: !resign ${id}`));
+  }
+  const chat = out.slice(out.indexOf('Final standings:'));
+  const header = chat.split('\n')[1].trim().split(/\s+/);
+  assert.deepEqual(header, ['#', 'player', 'points', 'BH-C1', 'BH', 'DE', 'SB', 'games']);
+  const rows = [...chat.matchAll(/^\s*(\d+) @(\w+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\d+)$/gm)]
+    .map((m) => [m[1], m[2], ...m.slice(3, 8).map(asOnPage), m[8]]);
+  assert.equal(rows.length, 5, chat);
+
+  const { server, base } = await serve(db);
+  const browser = await chromium.launch({
+    executablePath: browserPath, headless: true, args: ['--no-sandbox'] });
+  try {
+    const page = await browser.newPage();
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    await page.goto(`${base}/`);
+    assert.deepEqual(await page.$$eval('h2', (hs) => hs.map((h) => h.textContent)).then(
+      (hs) => hs.filter((h) => /ournaments/.test(h))), ['Tournaments', 'Finished tournaments']);
+    assert.equal(await page.textContent('ul.tournaments li'), 'Cup: FIDE chess, swiss');
+    await Promise.all([page.waitForURL(`${base}/tournament/1`), page.click('ul.tournaments a')]);
+    assert.equal(await page.textContent('p.tiebreaks'),
+                 'Ties broken by Buchholz cut 1 (BH-C1), then Buchholz (BH), then direct ' +
+                 'encounter (DE), then Sonneborn-Berger (SB).');
+    assert.deepEqual(await page.$$eval('table.standings th', (ths) => ths.map((t) => t.textContent)),
+                     ['#', 'Player', 'Points', 'BH-C1', 'BH', 'DE', 'SB', 'Games']);
+    const web = await page.$$eval('table.standings tr', (trs) => trs.slice(1).map(
+      (tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    assert.deepEqual(web, rows);
+    await page.screenshot({ path: join(artifacts, 'tournament-swiss.png'), fullPage: true });
     assert.deepEqual(problems, []);
   } finally {
     await browser.close();
