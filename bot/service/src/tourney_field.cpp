@@ -1,5 +1,6 @@
 #include "tourney_field.h"
 
+#include "ghostpost/bot/trf.h"
 #include "ghostpost/rules/registry.h"
 
 #include <cctype>
@@ -345,11 +346,6 @@ TournamentTable tournament_table(storage::Store& store, const storage::Tournamen
 
 namespace {
 
-// Right-aligned in `width` columns.
-std::string right(const std::string& s, std::size_t width) {
-    return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
-}
-
 std::string date_of(std::int64_t unix_seconds) {
     const std::time_t t = static_cast<std::time_t>(unix_seconds);
     std::tm tm{};
@@ -377,13 +373,7 @@ std::string tournament_trf(storage::Store& store, const storage::TournamentRecor
     const int rounds = f.t.current_round;
     std::vector<std::vector<std::string>> cells(
         n, std::vector<std::string>(static_cast<std::size_t>(rounds)));
-    const auto cell = [](int opponent, char colour, char result) {
-        char buffer[16];
-        // No opponent is written 0000.
-        std::snprintf(buffer, sizeof buffer, opponent ? "%4d %c %c" : "%04d %c %c", opponent,
-                      colour, result);
-        return std::string(buffer);
-    };
+    using trf::cell;
     for (const auto& b : f.boards) {
         if (b.pairing.round > rounds)
             continue;
@@ -397,9 +387,10 @@ std::string tournament_trf(storage::Store& store, const storage::TournamentRecor
         const int k = f.index(*b.pairing.black);
         const auto s = b.white_score();
         if (!s && b.over()) {
-            // A game a moderator voided was not played: no meeting, no colour, no points.
-            cells[static_cast<std::size_t>(w)][r] = cell(0, '-', 'Z');
-            cells[static_cast<std::size_t>(k)][r] = cell(0, '-', 'Z');
+            // A game a moderator voided was not played: no meeting, no colour, no points; TRF
+            // writes it as a forfeit lost by both, so a pairing program sees them paired.
+            cells[static_cast<std::size_t>(w)][r] = cell(k + 1, 'w', '-');
+            cells[static_cast<std::size_t>(k)][r] = cell(w + 1, 'b', '-');
             continue;
         }
         const char white_result = !s ? ' ' : *s == 1.0 ? '1' : *s == 0.0 ? '0' : '=';
@@ -419,27 +410,10 @@ std::string tournament_trf(storage::Store& store, const storage::TournamentRecor
            (variant ? variant->info().title : t.variant) + "\n";
     if (!t.tc.empty())
         out += "122 " + t.tc + "\n";
-    for (std::size_t p = 0; p < n; ++p) {
-        std::string name = strip_at(name_of(store, f.players[p]));
-        if (name.size() > 33)
-            name.resize(33);
-        char points_text[8];
-        std::snprintf(points_text, sizeof points_text, "%4.1f", score[p]);
-        // Columns 1-89 as TRF16 lays them out: rank, sex, title, name, rating, federation, FIDE
-        // id and birth date (none known here), points, rank.
-        std::string line = "001 " + right(std::to_string(p + 1), 4) + " " + std::string(5, ' ') +
-                           pad(name, 33) + " " + std::string(4, ' ') + " " + std::string(3, ' ') +
-                           " " + std::string(11, ' ') + " " + std::string(10, ' ') + " " +
-                           points_text + " " + right(std::to_string(rank[p]), 4);
-        for (int r = 0; r < rounds; ++r) {
-            const std::string& c = cells[p][static_cast<std::size_t>(r)];
-            // A round before a late entry or after a withdrawal: absent, no points.
-            line += "  " + (c.empty() ? cell(0, '-', 'Z') : c);
-        }
-        while (!line.empty() && line.back() == ' ')
-            line.pop_back();
-        out += line + "\n";
-    }
+    for (std::size_t p = 0; p < n; ++p)
+        out += trf::player_line(static_cast<int>(p + 1), strip_at(name_of(store, f.players[p])),
+                                score[p], rank[p], cells[p]) +
+               "\n";
     if (t.format == "swiss") {
         out += "XXR " + std::to_string(f.t.rounds) + "\n";
         if (!t.initial_colour.empty())
