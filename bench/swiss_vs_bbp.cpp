@@ -106,8 +106,9 @@ std::string run(const std::string& command) {
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: %s <bbpPairings> [events] [first seed] [voided per mille] "
-                             "[dir] [keep]\n",
+        std::fprintf(stderr,
+                     "usage: %s <bbpPairings> [events] [first seed] [voided per mille] "
+                     "[dir] [keep]\n",
                      argv[0]);
         return 2;
     }

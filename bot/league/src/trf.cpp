@@ -31,8 +31,8 @@ std::string player_line(int number, const std::string& name, double points, int 
     std::snprintf(points_text, sizeof points_text, "%4.1f", points);
     std::string line = "001 " + right(std::to_string(number), 4) + " " + std::string(5, ' ') +
                        left(name, 33) + " " + std::string(4, ' ') + " " + std::string(3, ' ') +
-                       " " + std::string(11, ' ') + " " + std::string(10, ' ') + " " +
-                       points_text + " " + right(std::to_string(rank), 4);
+                       " " + std::string(11, ' ') + " " + std::string(10, ' ') + " " + points_text +
+                       " " + right(std::to_string(rank), 4);
     for (const auto& c : cells)
         line += "  " + (c.empty() ? cell(0, '-', 'Z') : c);
     while (!line.empty() && line.back() == ' ')
