@@ -710,6 +710,18 @@ TEST_CASE("A Swiss as a FIDE report file: ranks, points and each round's opponen
     CHECK(columns(players[4], 1, 8) == "001    5");
     CHECK(columns(players[4], 81, 89) == " 1.5    1");
     CHECK(players[4].substr(89) == "  0000 - U  0000 - H");
+    // A game a moderator voids was paired and not played: a forfeit lost by both, so a pairing
+    // program reads them as paired, neither meeting nor colour counted.
+    const auto t = lobby.store().tournament_by_name("console", "cup").value();
+    std::int64_t game = 0;
+    for (const auto& p : lobby.store().pairings(t.id))
+        if (p.round == 2 && p.white == lobby.id("ann"))
+            game = p.game_id.value();
+    REQUIRE(game != 0);
+    lobby.post("mod", "!abort " + std::to_string(game));
+    const std::string voided = lobby.post("ann", "!tourney trf", true).front();
+    CHECK(voided.find("     3 b 1     2 w -\n") != std::string::npos);
+    CHECK(voided.find("     1 b -\n") != std::string::npos);
     CHECK(trf.ends_with("XXR 3\nXXC " +
                         lobby.store().tournament_by_name("console", "cup")->initial_colour +
                         "1\n"));
