@@ -1135,6 +1135,56 @@ public:
         return out;
     }
 
+    bool add_team_member(const std::string& platform, const std::string& channel,
+                         std::int64_t player_id, std::int64_t now) override {
+        Statement s(db_, "INSERT INTO team_members (platform, channel, player_id, joined_at) "
+                         "VALUES (?1, ?2, ?3, ?4) "
+                         "ON CONFLICT (platform, channel, player_id) DO NOTHING");
+        s.bind(1, platform).bind(2, channel).bind(3, player_id).bind(4, now).run();
+        return db_.changes() > 0;
+    }
+
+    bool remove_team_member(const std::string& platform, const std::string& channel,
+                            std::int64_t player_id) override {
+        Statement s(db_, "DELETE FROM team_members WHERE platform = ?1 AND channel = ?2 AND "
+                         "player_id = ?3");
+        s.bind(1, platform).bind(2, channel).bind(3, player_id).run();
+        return db_.changes() > 0;
+    }
+
+    std::vector<std::int64_t> team_members(const std::string& platform,
+                                           const std::string& channel) override {
+        Statement s(db_, "SELECT player_id FROM team_members WHERE platform = ?1 AND "
+                         "channel = ?2 ORDER BY joined_at, player_id");
+        s.bind(1, platform).bind(2, channel);
+        std::vector<std::int64_t> out;
+        while (s.step())
+            out.push_back(s.column_int(0));
+        return out;
+    }
+
+    void put_team_vote(std::int64_t game_id, std::int64_t turn, const TeamVote& vote) override {
+        Statement s(db_, "INSERT INTO team_votes (game_id, turn, player_id, action, voted_at) "
+                         "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (game_id, turn, player_id) "
+                         "DO UPDATE SET action = excluded.action, voted_at = excluded.voted_at");
+        s.bind(1, game_id)
+            .bind(2, turn)
+            .bind(3, vote.player_id)
+            .bind(4, vote.action)
+            .bind(5, vote.voted_at)
+            .run();
+    }
+
+    std::vector<TeamVote> team_votes(std::int64_t game_id, std::int64_t turn) override {
+        Statement s(db_, "SELECT player_id, action, voted_at FROM team_votes WHERE game_id = ?1 "
+                         "AND turn = ?2 ORDER BY voted_at, player_id");
+        s.bind(1, game_id).bind(2, turn);
+        std::vector<TeamVote> out;
+        while (s.step())
+            out.push_back({s.column_int(0), s.column_text(1), s.column_int(2)});
+        return out;
+    }
+
     void set_seed(std::int64_t tournament_id, std::int64_t player_id, int seed) override {
         Statement s(db_, "UPDATE tournament_entrants SET seed = ?3 WHERE tournament_id = ?1 AND "
                          "player_id = ?2");

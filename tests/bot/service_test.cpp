@@ -226,6 +226,22 @@ public:
     std::vector<storage::ForbiddenPairing> forbidden_pairings(std::int64_t t) override {
         return s_.forbidden_pairings(t);
     }
+    bool add_team_member(const std::string& p, const std::string& c, std::int64_t id,
+                         std::int64_t now) override {
+        return s_.add_team_member(p, c, id, now);
+    }
+    bool remove_team_member(const std::string& p, const std::string& c, std::int64_t id) override {
+        return s_.remove_team_member(p, c, id);
+    }
+    std::vector<std::int64_t> team_members(const std::string& p, const std::string& c) override {
+        return s_.team_members(p, c);
+    }
+    void put_team_vote(std::int64_t g, std::int64_t turn, const storage::TeamVote& v) override {
+        s_.put_team_vote(g, turn, v);
+    }
+    std::vector<storage::TeamVote> team_votes(std::int64_t g, std::int64_t turn) override {
+        return s_.team_votes(g, turn);
+    }
     void start_round(std::int64_t t, int r, std::int64_t n) override { s_.start_round(t, r, n); }
     bool complete_round(std::int64_t t, int r, std::int64_t n) override {
         const bool completed = s_.complete_round(t, r, n);

@@ -36,13 +36,14 @@ bool is_variant_command(std::string_view name) {
 std::span<const PostRun::CommandRow> PostRun::command_table() {
     static const CommandRow service_rows[] = {
         {{"new",
-          "new <variant> [@opponent] [white|black|random] [tc=3d|7d+1d/14d|none] [rated=yes|no] "
-          "[option=value ...]",
+          "new <variant> [@opponent|team[=#channel] [window=4h]] [white|black|random] "
+          "[tc=3d|7d+1d/14d|none] [rated=yes|no] [option=value ...]",
           "challenge someone (no @opponent: anyone here may accept); the side may also be named "
           "as the variant names it (!rules shows the names); tc= sets the correspondence clock "
           "(time "
           "per move in d, h or m, or base+increment/cap, no cap when left out), rated= whether "
-          "the result counts for ratings"},
+          "the result counts for ratings; team: this channel's team against another channel's, "
+          "voting on each move within the window (!team)"},
          {"challenge", nullptr},
          true,
          &PostRun::cmd_new},
@@ -140,10 +141,23 @@ std::span<const PostRun::CommandRow> PostRun::command_table() {
          {nullptr, nullptr},
          true,
          &PostRun::cmd_invite},
-        {{"join", "join <code>", "make this channel follow the game of an !invite code"},
+        {{"join", "join <code>",
+          "make this channel follow the game of an !invite code, or play as a team the team "
+          "challenge of that code"},
          {nullptr, nullptr},
          true,
          &PostRun::cmd_join},
+        {{"team", "team [join|leave|name <name>]",
+          "this channel's team: its members vote here on its moves in team games (!new chess "
+          "team window=4h challenges another channel)"},
+         {nullptr, nullptr},
+         true,
+         &PostRun::cmd_team},
+        {{"vote", "vote [game] <move>",
+          "vote for your team's move (a member may also post the move itself)"},
+         {nullptr, nullptr},
+         true,
+         &PostRun::cmd_vote},
         {{"settings",
           "settings [orientation=white|black|auto] [notation=ascii|unicode] [images=on|off] "
           "[reminders=on|off] [digest=on|off|<hour>]",

@@ -182,7 +182,7 @@ private:
                 const std::vector<storage::ButtonRecord>& buttons = {}) {
         text += board.link;
         board.link.clear();
-        if (post_.direct)
+        if (post_.direct && !team_post_)
             say(text, board, buttons);
         const auto to = [&](const std::string& platform, const std::string& channel) {
             auto m = message(false, channel, platform == post_.platform ? text : unpinged(text),
@@ -227,7 +227,8 @@ private:
     // How a reply names a player (detail::at). A player without a handle is named by display
     // name and noted, so that the replies naming it carry its account (enqueue).
     std::string at(const PlayerRecord& p) {
-        if (p.handle.empty() && !p.user_id.empty() && !p.name.empty() &&
+        // A team is named by its name, never as an account a platform could mention.
+        if (p.handle.empty() && !p.user_id.empty() && !p.name.empty() && !is_team(p) &&
             std::none_of(named_.begin(), named_.end(), [&](const PlayerRecord& n) {
                 return n.platform == p.platform && n.user_id == p.user_id;
             }))
@@ -241,6 +242,14 @@ private:
         // The engine reads its games, not its messages: nothing is sent to its accounts.
         if (m.to_user && engine_level(m.destination))
             return;
+        // What a team is told privately, its channel hears: the team's own room.
+        if (m.to_user && m.destination.starts_with("team:")) {
+            m.to_user = false;
+            m.destination = m.destination.substr(5);
+            m.reply_to.clear();
+            m.notice_channel.clear();
+            m.blocked_notice.clear();
+        }
         m.text = harmless_text(m.text);
         m.code = harmless_text(m.code);
         m.blocked_notice = harmless_text(m.blocked_notice);
@@ -556,6 +565,29 @@ private:
     void cmd_link(const std::vector<std::string>& args);
     void cmd_invite(const std::vector<std::string>& args);
     void cmd_join(const std::vector<std::string>& args);
+
+    // --- team games: a channel plays as one (service_team.cpp)
+    static bool is_team(const PlayerRecord& p); // an account "team:<channel>"
+    static std::string team_channel(const PlayerRecord& team);
+    // The team of a channel, created if new.
+    PlayerRecord team_of(const std::string& platform, const std::string& channel);
+    std::optional<PlayerRecord> team_here(); // the post's channel's team, if it has one
+    // What a vote is on: the decision under way, known by the game's revision.
+    std::int64_t team_turn(const Loaded& l);
+    void cmd_team(const std::vector<std::string>& args);
+    void cmd_vote(const std::vector<std::string>& args);
+    // `g` (made by !new, not stored) as a challenge of this channel's team to another channel:
+    // a code any channel may post with !join; `other_channel`, when named, hears of it.
+    void new_team_challenge(GameRecord g, const std::string& other_channel,
+                            const std::string& window);
+    void join_team_challenge(const storage::LinkCode& code);
+    // A member's post as a vote on the team's decision (`game_arg`: the game named, if any);
+    // false when it is no vote and `meant` is not set (a command always gets an answer).
+    bool try_team_vote(const std::vector<std::string>& game_arg, bool meant);
+    // Plays the vote's winner as the team (or resigns for it), saying why the vote closed.
+    void close_team_vote(Loaded& l, Seat seat, const PlayerRecord& team, const std::string& why);
+    // For the time-driven job: closes the votes whose window ran out; true when one did.
+    bool close_due_team_votes(Loaded& l);
     std::string new_code(); // "K7QD-M2XP": 8 characters nobody reads wrongly
     void cmd_leaderboard(const std::vector<std::string>& args);
     // Wherever a game ends (finished, or aborted): a rated game's ratings change at once; what
@@ -616,6 +648,9 @@ private:
     PlayerRecord author_;     // the player who posted, as seen from the post's platform
     PlayerRecord account_;    // the account that posted, as stored (linked_to set when linked)
     bool defaulting_ = false; // the job answers a seat's overdue decision with `default`
+    bool team_post_ = false;  // a team's vote played as the team's post: its channel hears the
+                              // game's replies as a channel, never a second time
+    std::string vote_text_;   // !vote's move; empty: the post's text
     // The player whose forecast answers the action being applied: the decision is theirs for
     // no time at all, so sync_clocks sends them no reminder of it.
     std::optional<std::int64_t> answering_;

@@ -1,4 +1,5 @@
 // Challenges: !new, and the answers to one (!accept, !decline, !cancel).
+#include "ghostpost/bot/clock.h"
 #include "ghostpost/bot/command.h"
 #include "ghostpost/bot/engine_player.h"
 #include "ghostpost/bot/game_loader.h"
@@ -44,9 +45,14 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
     bool color_given = false;
     rules::Options given;
     std::optional<int> engine; // the level, when the opponent is the bot itself
+    bool team = false;         // this channel's team against another channel's
     for (std::size_t i = 1; i < args.size(); ++i) {
         const std::string& w = args[i];
         std::string lw = lower(w);
+        if (lw == "team" && !team) {
+            team = true;
+            continue;
+        }
         if (opponent.empty() && !opponent_player && !engine &&
             (lw == "bot" || lw == "@" + lower(s_.settings_.bot_name))) {
             engine = default_engine_level;
@@ -79,6 +85,45 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
         (!opponent_player && !opponent_handle.empty() && opponent_handle == author_.handle)) {
         say("You cannot challenge yourself.");
         return;
+    }
+    // A team game: "team" or "team=#channel" (that channel, on this platform, hears of it),
+    // and the window to vote each move in, "window=4h" (a day when left out).
+    std::string other_channel, window = "1d";
+    if (auto named_team = given.find("team"); named_team != given.end()) {
+        other_channel = named_team->second;
+        if (other_channel.starts_with("<#") && other_channel.ends_with(">")) // Discord's form
+            other_channel = other_channel.substr(2, other_channel.size() - 3);
+        else if (other_channel.starts_with("#"))
+            other_channel.erase(0, 1);
+        team = true;
+        given.erase(named_team);
+    }
+    if (auto w = given.find("window"); w != given.end()) {
+        const auto span = parse_span(w->second);
+        if (!team || !span || *span < 5 * 60) {
+            say(team ? "window= is the time to vote each move, 5m or more: window=4h, window=1d."
+                     : "window= is for team games: !new " + info.name + " team window=4h.");
+            return;
+        }
+        window = w->second;
+        given.erase(w);
+    }
+    if (team) {
+        if (engine || opponent_player || !opponent_handle.empty()) {
+            say("A team game is between two channels, not against a player: leave out the "
+                "opponent. Nothing was created.");
+            return;
+        }
+        if (given.count("tc") != 0) {
+            say("A team game's clock is its vote window: use window= instead of tc=. Nothing was "
+                "created.");
+            return;
+        }
+        if (other_channel == post_.channel) {
+            say("A team game is between two channels: name another one. Nothing was created.");
+            return;
+        }
+        window = parse_time_control(window).value->text();
     }
     if (auto level = given.find("level"); level != given.end()) {
         const std::string& v = level->second;
@@ -143,6 +188,10 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
     }
     g.challenger_color = color;
     g.status = GameStatus::Challenge;
+    if (team) {
+        new_team_challenge(std::move(g), other_channel, window);
+        return;
+    }
     if (engine) {
         start_engine_game(std::move(g), *engine);
         return;

@@ -385,6 +385,7 @@ bool PostRun::tick_due(Loaded& l) {
             pending_cache_.insert_or_assign(game, std::move(entry));
         changed = true;
     }
+    changed = close_due_team_votes(l) || changed;
     if (flag_if_out(l))
         return true;
     auto rows = clock_rows(l.rec);

@@ -140,6 +140,10 @@ void PostRun::cmd_invite(const std::vector<std::string>& args) {
 void PostRun::cmd_join(const std::vector<std::string>& args) {
     const std::string code = args.empty() ? std::string() : normal_code(args[0]);
     const auto found = code.empty() ? std::nullopt : store_.take_code(code, now_);
+    if (found && found->kind == "team") {
+        join_team_challenge(*found);
+        return;
+    }
     if (!found || found->kind != "invite") {
         if (found)
             store_.put_code(*found);

@@ -87,14 +87,14 @@ void PostRun::settle() {
     auto ended = std::move(ended_);
     ended_.clear();
     for (const auto& e : ended) {
-        if (!e.rating_note.empty())
-            say_at(e.game.channel, e.rating_note);
+        if (!e.rating_note.empty()) // where the game is read: its channel and those following it
+            say_in(e.game, e.rating_note);
         tourney_game_over(e.game);
     }
 }
 
 void PostRun::say_at(const std::string& channel, std::string text, std::string code) {
-    if (post_.direct)
+    if (post_.direct && !team_post_)
         say(text, code);
     auto m = message(false, channel, std::move(text), std::move(code));
     if (channel != post_.channel || post_.direct || post_.button)

@@ -56,7 +56,7 @@ struct ChannelSettings {
 // platform follows a game), good until `expires_at`.
 struct LinkCode {
     std::string code;
-    std::string kind;        // "link" | "invite"
+    std::string kind;        // "link" | "invite" | "team" (game: the team challenge)
     std::int64_t player = 0; // link: the player the account will join
     std::int64_t game = 0;   // invite: the game the channel will follow
     std::string platform;    // invite: the platform where it must be posted
@@ -236,6 +236,15 @@ struct EntrantRecord {
     int first_round = 1; // a late entrant is paired from a later round
     // The first round the player is not paired in, having withdrawn; empty while in.
     std::optional<int> withdrawn_round;
+};
+
+// A member's vote on a team's decision: the action's text as they wrote it, read again when
+// the vote closes.
+struct TeamVote {
+    std::int64_t player_id = 0;
+    std::string action;
+    std::int64_t voted_at = 0;
+    bool operator==(const TeamVote&) const = default;
 };
 
 // Two entrants a Swiss never pairs, as if they had met.
@@ -499,6 +508,21 @@ public:
     virtual void forbid_pairing(std::int64_t tournament_id, std::int64_t a, std::int64_t b) = 0;
     virtual void allow_pairing(std::int64_t tournament_id, std::int64_t a, std::int64_t b) = 0;
     virtual std::vector<ForbiddenPairing> forbidden_pairings(std::int64_t tournament_id) = 0;
+
+    // --- team games (a channel plays as one)
+    // Joining twice changes nothing; false when the player was a member already.
+    virtual bool add_team_member(const std::string& platform, const std::string& channel,
+                                 std::int64_t player_id, std::int64_t now) = 0;
+    // False when the player was no member.
+    virtual bool remove_team_member(const std::string& platform, const std::string& channel,
+                                    std::int64_t player_id) = 0;
+    // The members' player ids, in the order they joined.
+    virtual std::vector<std::int64_t> team_members(const std::string& platform,
+                                                   const std::string& channel) = 0;
+    // A member's vote on a decision, replacing the one they gave before on it.
+    virtual void put_team_vote(std::int64_t game_id, std::int64_t turn, const TeamVote& vote) = 0;
+    // The votes on a decision, the earliest first.
+    virtual std::vector<TeamVote> team_votes(std::int64_t game_id, std::int64_t turn) = 0;
     virtual void start_round(std::int64_t tournament_id, int round, std::int64_t now) = 0;
     // Marks the round complete; false when it was already (so it is announced once).
     virtual bool complete_round(std::int64_t tournament_id, int round, std::int64_t now) = 0;
