@@ -61,8 +61,8 @@ public:
         p.author_name = who.handle;
         p.author_handle = who.handle;
         p.text = text;
-        log_ += "<< " + who.platform + " " + (channel.empty() ? "dm" : channel) + " " +
-                who.handle + ": " + masked(text) + "\n";
+        log_ += "<< " + who.platform + " " + (channel.empty() ? "dm" : channel) + " " + who.handle +
+                ": " + masked(text) + "\n";
         service_.handle(p);
         return sent();
     }
@@ -183,7 +183,8 @@ TEST_CASE("Two channels on two platforms play a team game by vote", "[bot][team]
     CHECK(t.wait(3 * 3600).empty()); // the window is open for 4 hours
     out = t.wait(3600);
     const std::string closed = joined(out);
-    CHECK(closed.find("discord 555: The vote in game #1 is closed (the window closed): e5, 1 vote.") !=
+    CHECK(closed.find(
+              "discord 555: The vote in game #1 is closed (the window closed): e5, 1 vote.") !=
           std::string::npos);
     CHECK(closed.find("telegram -1001: team #555 (Black) played e5 in game #1.") !=
           std::string::npos);

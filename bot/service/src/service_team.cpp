@@ -150,7 +150,8 @@ void PostRun::cmd_team(const std::vector<std::string>& args) {
         const Loaded l = load(g);
         const Seat seat = *seat_of(g, team->id);
         const auto ds = deciders(l);
-        games += " #" + std::to_string(g.id) + " against " + mention(*seated(g, rules::opponent(seat))) +
+        games += " #" + std::to_string(g.id) + " against " +
+                 mention(*seated(g, rules::opponent(seat))) +
                  (std::find(ds.begin(), ds.end(), seat) != ds.end() ? " (to vote)" : "") + ";";
     }
     if (!games.empty())
@@ -222,8 +223,7 @@ void PostRun::join_team_challenge(const storage::LinkCode& code) {
     sync_clocks(l);
     say_in(*g,
            team.name + " (" + at(author_) + ") takes the team challenge. " + vs_line(l) +
-               seed_commitment(*g, l.info()) + " " + next_line(l) + clock_line(l) +
-               web_link(g->id),
+               seed_commitment(*g, l.info()) + " " + next_line(l) + clock_line(l) + web_link(g->id),
            channel_board(l));
 }
 
@@ -258,8 +258,7 @@ bool PostRun::try_team_vote(const std::vector<std::string>& game_arg, bool meant
         return meant;
     }
     if (deciding.size() > 1) {
-        if (!meant && !resign &&
-            std::none_of(deciding.begin(), deciding.end(), [&](const auto& d) {
+        if (!meant && !resign && std::none_of(deciding.begin(), deciding.end(), [&](const auto& d) {
                 return rules::looks_like_action(*d.first.game, d.second, text);
             }))
             return false;
@@ -297,7 +296,8 @@ bool PostRun::try_team_vote(const std::vector<std::string>& game_arg, bool meant
     const Tally tally = count(votes);
     std::size_t voted = 0;
     for (auto m : members)
-        if (std::any_of(votes.begin(), votes.end(), [&](const auto& v) { return v.player_id == m; }))
+        if (std::any_of(votes.begin(), votes.end(),
+                        [&](const auto& v) { return v.player_id == m; }))
             ++voted;
     if (voted >= members.size()) {
         close_team_vote(l, seat, *team, "every member has voted");
@@ -330,8 +330,8 @@ void PostRun::cmd_vote(const std::vector<std::string>& args) {
         text += (text.empty() ? "" : " ") + args[i];
     vote_text_ = text;
     if (!try_team_vote(game, true))
-        say("This channel plays no team game: " + s_.settings_.prefix +
-            "vote is for team games (" + s_.settings_.prefix + "team).");
+        say("This channel plays no team game: " + s_.settings_.prefix + "vote is for team games (" +
+            s_.settings_.prefix + "team).");
 }
 
 void PostRun::close_team_vote(Loaded& l, Seat seat, const PlayerRecord& team,
@@ -353,8 +353,8 @@ void PostRun::close_team_vote(Loaded& l, Seat seat, const PlayerRecord& team,
     inner.team_post_ = true;
     inner.say("The vote in game #" + id + " is closed (" + why + "): " + tally.winner + ", " +
               plural(tally.votes, "vote", "votes") +
-              (tally.tie ? ", level with another and proposed first" : "") + ". Votes: " +
-              tally.text + ".");
+              (tally.tie ? ", level with another and proposed first" : "") +
+              ". Votes: " + tally.text + ".");
     if (tally.winner == resign_vote) {
         const Seat winner = rules::opponent(seat);
         const std::string resigner = inner.who(l.rec, l.info(), seat);
