@@ -383,9 +383,10 @@ private:
         v.push_back(desc(fl)); // C7
         if (!b.last)
             v.push_back(next_best(b, c.floaters, bye)); // C8
-        // C9, the bye's unplayed rounds: in the last bracket, and in the bracket of the bye's
-        // score where the bye's assignee floats down alone (where more float, nothing here).
-        const bool at_bye = !b.residents.empty() && e_[u(b.residents.front())]->score == bye_score_;
+        // C9, the bye's unplayed rounds: in the last bracket, and in a bracket at or below the
+        // bye's score where the bye's assignee floats down alone (where more float, nothing
+        // here): a resident of the bye's score, or a player moved down from above it.
+        const bool at_bye = !b.residents.empty() && e_[u(b.residents.front())]->score <= bye_score_;
         if (b.last || at_bye) {
             double unplayed = 0;
             if (b.last || std::popcount(c.floaters) == 1)

@@ -227,3 +227,53 @@ TEST_CASE("Eleven players, six rounds, round 1's game 3-8 aborted: in round 6 th
     // Before, 3 had it: C12 decided, C9 counting only in the last bracket (10-11).
     CHECK(text(swiss_round(r)) == "1-2 9-5 4-8 3-7 11-10 6-0 ");
 }
+
+TEST_CASE("C9 where the bye's assignee floats alone from a lower bracket: a player moved down "
+          "with the bye's score, a game short, is paired, and the one who played every round "
+          "has the bye",
+          "[swiss]") {
+    // Seven players, round 5 (one of bbpPairings' checks of random events with voided games).
+    // The bye goes to the 2½ group (C5): 1 had it already, so 3 or 6. 3 and 6 met in round 1,
+    // so both move down into 7's bracket of 2 points, which pairs one of them with 7 and moves
+    // the other down alone: the one who will have the bye. 3's round-4 game was voided, so C9
+    // (fewest unplayed games for the bye's assignee) gives it to 6 and 3 meets 7 again (their
+    // voided game was no meeting). Before, C9 counted only in the bracket whose residents had
+    // the bye's score, and 6 met 7 while 3 sat out a second round.
+    const Colour N = Colour::None;
+    const std::vector<std::vector<SwissRoundEntry>> history{{{0, 3, W, .5},
+                                                             {3, 0, B, .5},
+                                                             {4, 1, W, 0},
+                                                             {1, 4, B, 1},
+                                                             {2, 5, W, 1},
+                                                             {5, 2, B, 0},
+                                                             {6, bye, N, 1, true}},
+                                                            {{5, 0, W, 1},
+                                                             {0, 5, B, 0},
+                                                             {1, 6, W, 1},
+                                                             {6, 1, B, 0},
+                                                             {3, 2, W, 0},
+                                                             {2, 3, B, 1},
+                                                             {4, bye, N, 1, true}},
+                                                            {{0, bye, N, 1, true},
+                                                             {2, 1, W, .5},
+                                                             {1, 2, B, .5},
+                                                             {3, 5, W, 0},
+                                                             {5, 3, B, 1},
+                                                             {6, 4, W, 1},
+                                                             {4, 6, B, 0}},
+                                                            {{0, 4, W, 1},
+                                                             {4, 0, B, 0},
+                                                             {1, 5, W, .5},
+                                                             {5, 1, B, .5},
+                                                             {6, 2, N, 0},
+                                                             {2, 6, N, 0},
+                                                             {3, bye, N, 1, true}}};
+    SwissRound r;
+    r.round = 5;
+    r.rounds = 6;
+    r.players = swiss_players(7, history);
+    REQUIRE(r.players[2].unplayed == 1);
+    REQUIRE(r.players[5].unplayed == 0);
+    CHECK(text(swiss_round(r)) == "2-1 7-3 5-4 6-0 ");
+    CHECK(text(reference::swiss_round(r)) == "2-1 7-3 5-4 6-0 ");
+}

@@ -22,8 +22,8 @@
 // A criterion that counts failures is rewarded as successes where the number of pairs it is
 // counted on is already fixed by the criteria above it (more pairs weigh more, so "fewest
 // downfloaters" is "most pairs"). Where the handbook leaves room: C9 is applied in the last
-// bracket, and in the bracket of the bye's score when it moves down exactly one player, the
-// one who will have the bye (as bbpPairings does: where more float down with the bye's
+// bracket, and in a bracket at or below the bye's score when it moves down exactly one player,
+// the one who will have the bye (as bbpPairings does: where more float down with the bye's
 // assignee, a lower bracket picks among them); and a last bracket whose only complete pairing
 // makes two of its moved-down players meet is paired as one group (the handbook pairs MDPs only
 // against residents; its edition before 2026 collapsed the last bracket in such a case).
@@ -639,9 +639,10 @@ std::optional<std::vector<SwissBoard>> DutchRound::pair() {
             }
         }
         // C9 where this bracket decides the bye (see the top): its best pairing, by the
-        // criteria above C9, leaves only the bye's assignee unpaired.
+        // criteria above C9, leaves only the bye's assignee unpaired. The assignee may be a
+        // resident of the bye's score or a player moved down from it into a lower bracket.
         br.c9 = br.last;
-        if (!br.last && bye_score_ == scores_[g]) {
+        if (!br.last && bye_score_ >= scores_[g]) {
             const auto mate = solve(br, Phase{}, nullptr);
             int left = 0;
             for (int a : br.members) {
