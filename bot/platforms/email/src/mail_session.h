@@ -34,6 +34,8 @@ struct MailServerOptions {
     std::string username;
     std::string password;
     bool allow_plaintext = false; // without it, imap:// and smtp:// must STARTTLS
+    std::string ca_file;          // the CAs the servers' certificates are checked against; "":
+                                  // the system's. Verification is never turned off.
     std::chrono::seconds timeout{30};
     std::function<bool()> stopping; // true once the daemon stops: the exchange is cut short
 };
@@ -54,6 +56,8 @@ public:
     Status status();
     // UID SEARCH <criteria> in the polled mailbox, ascending. Errors: MailFailure.
     std::vector<std::uint64_t> search(const std::string& criteria);
+    // The same in another folder of the account. Errors: MailFailure.
+    std::vector<std::uint64_t> search_in(const std::string& mailbox, const std::string& criteria);
     // The whole message of one UID (the server marks it \Seen). Errors: MailFailure.
     std::string fetch(std::uint64_t uid);
     // Any other command on the polled mailbox (UID STORE, UID MOVE); its untagged answer.
