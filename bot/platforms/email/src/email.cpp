@@ -494,7 +494,14 @@ bool EmailPlatform::deliver(const std::string& recipient, const std::string& mes
     // the copy says whether a send a crash cut short went out.
     if (recipient != bot)
         recipients.push_back(bot);
-    session_->send(bot, recipients, raw);
+    try {
+        session_->send(bot, recipients, raw);
+    } catch (const MailFailure& failure) {
+        // Nothing to look for before the next try: it did not go out.
+        if (failure.unsent())
+            state_->forget_attempt(message_id);
+        throw;
+    }
     state_->remember_sent(message_id);
     return true;
 }

@@ -223,8 +223,16 @@ void MailSession::send(const std::string& from, const std::vector<std::string>& 
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, &ignored);
     const CURLcode code = curl_easy_perform(curl);
     curl_slist_free_all(to);
-    if (code != CURLE_OK)
-        fail(curl, code, "SMTP", true);
+    if (code != CURLE_OK) {
+        try {
+            fail(curl, code, "SMTP", true);
+        } catch (const MailFailure& failure) {
+            // A server takes a message only after its last byte; a 5xx takes nothing.
+            throw MailFailure(failure.kind(), failure.what(),
+                              up.at < message.size() ||
+                                  failure.kind() == MailFailure::Kind::Refused);
+        }
+    }
 }
 
 } // namespace ghostpost::bot::email_detail

@@ -20,11 +20,16 @@ public:
         Refused,      // SMTP: the server refused the message or a recipient for good (5xx)
         Cancelled,    // the daemon is stopping
     };
-    MailFailure(Kind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
+    MailFailure(Kind kind, const std::string& message, bool unsent = false)
+        : std::runtime_error(message), kind_(kind), unsent_(unsent) {}
     Kind kind() const noexcept { return kind_; }
+    // SMTP: the server cannot have taken the message (it refused it, or its end was never
+    // sent). Otherwise a failed send's outcome is unknown.
+    bool unsent() const noexcept { return unsent_; }
 
 private:
     Kind kind_;
+    bool unsent_;
 };
 
 struct MailServerOptions {

@@ -146,6 +146,10 @@ std::optional<std::int64_t> MailState::attempted(const std::string& message_id) 
     return std::stoll(at.front());
 }
 
+void MailState::forget_attempt(const std::string& message_id) {
+    exec("DELETE FROM attempts WHERE message_id = ?1", {message_id});
+}
+
 bool MailState::queue_notice(const Notice& notice, std::int64_t now, std::int64_t interval,
                              bool limited) {
     // Sent notices older than the window limit nothing any more.

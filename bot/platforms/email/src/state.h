@@ -39,6 +39,7 @@ public:
     // mail is looked for. The time is that of the latest attempt, in seconds since the epoch.
     void remember_attempt(const std::string& message_id, std::int64_t now);
     std::optional<std::int64_t> attempted(const std::string& message_id) const;
+    void forget_attempt(const std::string& message_id); // it certainly did not go out
 
     // The answers to mail the bot cannot trust wait here until sent, so that a restart neither
     // loses nor repeats one. At most one is queued for an address in `interval` (a forger cannot
