@@ -35,8 +35,9 @@ test_packages=(
     # The server the tests start a throw-away cluster of.
     postgresql-15
     # Play by e-mail is tested against real mail servers: Dovecot (IMAP, LMTP) and Postfix, which
-    # the tests start on loopback ports with their own configuration (tests/email).
-    dovecot-imapd dovecot-lmtpd postfix
+    # the tests start on loopback ports with their own configuration (tests/email); openssl
+    # makes the CA and certificate of the test that requires TLS.
+    dovecot-imapd dovecot-lmtpd postfix openssl
     # promtool checks the daemon's /metrics.
     prometheus
     # A ccache makes rebuilds of the suite cheap; the build uses it when it is there.

@@ -356,6 +356,32 @@ TEST_CASE("a player without a handle is named by display name, with the account 
     CHECK(chat.say("alice", "!help").at(0).named.empty());
 }
 
+TEST_CASE("a reply to a channel names the game its text is about, publicly", "[bot][chat]") {
+    Chat chat;
+    chat.start(); // game #1: alice (White) vs bob
+    chat.say("zoe", "!new chess @alice tc=none");
+    storage::OutboxEntry entry;
+    entry.message.platform = "telegram";
+    entry.message.destination = "-100123";
+    const auto topic_of = [&](const std::string& text) {
+        entry.message.text = text;
+        const bot::Reply reply = Service::to_reply(entry, &chat.store());
+        return std::to_string(reply.game) + " " + reply.topic;
+    };
+    CHECK(topic_of("@alice (White) played e4 in game #1.") == "1 game 1: FIDE chess, alice vs bob");
+    // A challenge names its two sides until the seats are taken; no number: the newest game.
+    CHECK(topic_of("Zoë Ann challenges @alice, game #2.") ==
+          "2 game 2: FIDE chess, Zoë Ann vs alice");
+    CHECK(topic_of("Hello.") == "2 game 2: FIDE chess, Zoë Ann vs alice");
+    CHECK(topic_of("Game #12 is not here; game #1 is.") == "1 game 1: FIDE chess, alice vs bob");
+    // A private reply, or a channel without games: nothing.
+    entry.message.to_user = true;
+    CHECK(topic_of("game #1") == "0 ");
+    entry.message.to_user = false;
+    entry.message.destination = "-100999";
+    CHECK(topic_of("game #1") == "0 ");
+}
+
 TEST_CASE("the moderators hear the platform's notices by direct message", "[bot][chat]") {
     bot::ServiceSettings settings;
     settings.moderators = {"7", "9"};

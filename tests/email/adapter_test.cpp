@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
+#include <sqlite3.h>
 
 using ghostpost::bot::decode_mail;
 using ghostpost::bot::DecodedMail;
@@ -49,7 +50,9 @@ std::vector<Post> poll_for(EmailPlatform& platform, std::string& cursor, std::si
     while (all.size() < count && std::chrono::steady_clock::now() < end) {
         for (Post& post : platform.poll(cursor, std::chrono::seconds(0))) {
             cursor = post.cursor;
-            if (!post.message_id.starts_with("start-"))
+            // The bot's own copies of what it sent come back to it: no person's words.
+            if (!post.message_id.starts_with("start-") &&
+                !post.message_id.starts_with("<ghostpost."))
                 all.push_back(std::move(post));
         }
         if (all.size() < count)
@@ -287,4 +290,203 @@ TEST_CASE("a refused mailbox password stops the e-mail lane without the password
     const Delivery delivery = platform.send(reply);
     CHECK(delivery.status != Delivery::Status::Sent);
     CHECK(delivery.detail.find("not-the-Password-42") == std::string::npos);
+}
+
+TEST_CASE("forged mail gets one notice per address a day, queued so that a restart sends it",
+          "[email][slow]") {
+    TempDir dir;
+    const std::string carol = "carol@example.net";
+    MailServers servers(dir, {bot_address, alice, bob, mallory, carol});
+    std::string cursor;
+    {
+        // The SMTP server is out of reach: the notice waits in the state for the next run.
+        EmailOptions options = options_for(servers, dir);
+        options.smtp_url = "smtp://127.0.0.1:1";
+        options.copy_wait = std::chrono::seconds(1);
+        EmailPlatform platform(options);
+        cursor = platform.poll(cursor, std::chrono::seconds(0)).at(0).cursor;
+        servers.send(mallory, {bot_address},
+                     "From: Alice <alice@example.net>\nTo: ghostpost@example.org\nSubject: "
+                     "Forged 0\nMessage-ID: <forged-0@example.com>\n\n!resign\n");
+        CHECK(poll_for(platform, cursor, 1)[0].author_id == "");
+    }
+    EmailOptions options = options_for(servers, dir);
+    options.copy_wait = std::chrono::seconds(30);
+    EmailPlatform platform(options);
+    // The send that failed never reached a server: nothing to look for, it goes at once.
+    const auto start = std::chrono::steady_clock::now();
+    for (const Post& post : platform.poll(cursor, std::chrono::seconds(0))) {
+        CHECK(post.message_id.starts_with("<ghostpost.")); // its copy, at most
+        cursor = post.cursor;
+    }
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(15));
+    CHECK(servers.inbox(alice, 1).size() == 1);
+    // Nine more in alice's name, and one for bob: forged mails, each answered by the old code.
+    for (int i = 1; i < 10; ++i)
+        servers.send(
+            mallory, {bot_address},
+            "From: Alice <alice@example.net>\nTo: ghostpost@example.org\nSubject: Forged " +
+                std::to_string(i) + "\nMessage-ID: <forged-" + std::to_string(i) +
+                "@example.com>\n\n!resign\n");
+    servers.send(mallory, {bot_address},
+                 "From: bob@example.com\nTo: ghostpost@example.org\nSubject: Forged bob\n"
+                 "Message-ID: <forged-bob@example.com>\n\n!resign\n");
+    // A vacation notice and a list's copy are never answered.
+    servers.send(carol, {bot_address},
+                 "From: carol@example.net\nTo: ghostpost@example.org\nSubject: Away\n"
+                 "Auto-Submitted: auto-replied\nMessage-ID: <away@example.net>\n\nAway.\n");
+    servers.send(carol, {bot_address},
+                 "From: carol@example.net\nTo: ghostpost@example.org\nSubject: News\n"
+                 "List-Id: <news.example.net>\nMessage-ID: <list@example.net>\n\nNews.\n");
+    for (const Post& post : poll_for(platform, cursor, 12))
+        CHECK(post.author_id == "");
+    std::this_thread::sleep_for(std::chrono::seconds(2)); // a second notice would be here by now
+    const auto to_alice = servers.inbox(alice, 1);
+    REQUIRE(to_alice.size() == 1);
+    CHECK(mail_header(to_alice[0], "Subject") == "Re: Forged 0");
+    CHECK(mail_header(to_alice[0], "In-Reply-To") == "<forged-0@example.com>");
+    const auto to_bob = servers.inbox(bob, 1);
+    REQUIRE(to_bob.size() == 1);
+    CHECK(mail_header(to_bob[0], "Subject") == "Re: Forged bob");
+    CHECK(servers.inbox(carol, 0).empty());
+    // Another run within the day sends alice nothing more, even for a mail it never saw.
+    EmailPlatform again(options);
+    servers.send(mallory, {bot_address},
+                 "From: alice@example.net\nTo: ghostpost@example.org\nSubject: Forged 10\n"
+                 "Message-ID: <forged-10@example.com>\n\n!resign\n");
+    CHECK(poll_for(again, cursor, 1)[0].author_id == "");
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    CHECK(servers.inbox(alice, 1).size() == 1);
+}
+
+TEST_CASE("an answer whose send a SIGKILL cut short goes out once, found by its copy",
+          "[email][slow]") {
+    TempDir dir;
+    MailServers servers(dir, {bot_address, alice});
+    EmailOptions options = options_for(servers, dir);
+    options.copy_wait = std::chrono::seconds(3);
+    Reply reply;
+    reply.to = Reply::To::User;
+    reply.platform = "email";
+    reply.destination = alice;
+    reply.text = "Your move.";
+    reply.idempotency_key = "outbox-9";
+    {
+        EmailPlatform platform(options);
+        CHECK(platform.send(reply).status == Delivery::Status::Sent);
+    }
+    // The daemon killed after the server took the mail, before it noted so: the state knows
+    // the attempt began, not how it ended.
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open((dir.path() / "email-state.sqlite").c_str(), &db) == SQLITE_OK);
+    CHECK(sqlite3_exec(db, "DELETE FROM sent", nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(db);
+    EmailPlatform platform(options);
+    CHECK(platform.send(reply).status == Delivery::Status::Sent);
+    std::this_thread::sleep_for(std::chrono::seconds(2)); // a second copy would be here by now
+    const auto mails = servers.inbox(alice, 1);
+    REQUIRE(mails.size() == 1);
+    CHECK(mail_plain_body(mails[0]) == "Your move.");
+    // The bot's own copy, in its mailbox, is what told it.
+    auto bot_box = servers.session(bot_address);
+    CHECK(bot_box.search("HEADER Message-ID \"" + mail_header(mails[0], "Message-ID") + "\"")
+              .size() == 1);
+}
+
+TEST_CASE("mail to one domain is spaced by the pacing, mail to another is not held up",
+          "[email][slow]") {
+    TempDir dir;
+    const std::string carol = "carol@example.net";
+    MailServers servers(dir, {bot_address, alice, bob, carol});
+    EmailOptions options = options_for(servers, dir);
+    options.pacing.per_chat = std::chrono::milliseconds(3000);
+    options.pacing.group_per_minute = 3;
+    EmailPlatform platform(options);
+    const auto send_to = [&](const std::string& to, const std::string& key) {
+        Reply reply;
+        reply.to = Reply::To::User;
+        reply.platform = "email";
+        reply.destination = to;
+        reply.text = "Hello.";
+        reply.idempotency_key = key;
+        const auto start = std::chrono::steady_clock::now();
+        const Delivery delivery = platform.send(reply);
+        CHECK(delivery.status == Delivery::Status::Sent);
+        return std::chrono::steady_clock::now() - start;
+    };
+    CHECK(send_to(alice, "k1") < std::chrono::milliseconds(2500));
+    // Another domain: at once.
+    CHECK(send_to(bob, "k2") < std::chrono::milliseconds(2500));
+    // Alice's domain again, for another address: three seconds after the first.
+    CHECK(send_to(carol, "k3") >= std::chrono::milliseconds(2000));
+    CHECK(platform.pacing_key(alice) == "@example.net");
+    CHECK(platform.pacing_key(carol) == "@example.net");
+    // The fourth to one domain in a minute waits for the minute.
+    CHECK(send_to(alice, "k4") >= std::chrono::milliseconds(2000));
+    Reply fifth;
+    fifth.to = Reply::To::User;
+    fifth.platform = "email";
+    fifth.destination = carol;
+    fifth.text = "Hello.";
+    fifth.idempotency_key = "k5";
+    const Delivery later = platform.send(fifth);
+    CHECK(later.status == Delivery::Status::RetryAfter);
+    CHECK(later.retry_after > std::chrono::seconds(40));
+    CHECK(later.retry_after <= std::chrono::seconds(60));
+}
+
+TEST_CASE("the e-mail adapter talks TLS to servers that require it, checking their certificate",
+          "[email][slow]") {
+    TempDir dir;
+    MailServers servers(dir, {bot_address, alice}, true);
+    REQUIRE_FALSE(servers.ca_file.empty());
+    const auto tls_options = [&](const std::string& imap, const std::string& smtp) {
+        EmailOptions options = options_for(servers, dir);
+        options.imap_url = imap;
+        options.smtp_url = smtp;
+        options.allow_plaintext = false;
+        options.ca_file = servers.ca_file;
+        return options;
+    };
+    std::string cursor;
+    {
+        // Without the CA the certificate is not trusted: nothing is read, and no login is sent.
+        EmailOptions untrusted = tls_options(servers.imaps_url(), servers.smtps_url());
+        untrusted.ca_file.clear();
+        EmailPlatform platform(untrusted);
+        try {
+            (void)platform.poll(cursor, std::chrono::seconds(0));
+            FAIL("an untrusted certificate was taken");
+        } catch (const ghostpost::bot::PlatformError& e) {
+            CHECK(e.kind() == ghostpost::bot::PlatformError::Kind::Transient);
+            CHECK(std::string(e.what()).starts_with("IMAP STATUS: "));
+        }
+    }
+    for (const auto& [imap, smtp] : std::vector<std::pair<std::string, std::string>>{
+             {servers.imaps_url(), servers.smtps_url()}, // TLS from the first byte
+             {servers.imap_url(), servers.smtp_url()},   // STARTTLS, which both servers require
+         }) {
+        INFO(imap << " " << smtp);
+        EmailPlatform platform(tls_options(imap, smtp));
+        if (cursor.empty())
+            cursor = platform.poll(cursor, std::chrono::seconds(0)).at(0).cursor;
+        const std::size_t before = servers.inbox(alice, 0).size();
+        servers.send(alice, {platform.reply_address(alice)},
+                     "From: alice@example.net\nTo: " + platform.reply_address(alice) +
+                         "\nSubject: Hello\nMessage-ID: <tls-" + std::to_string(before) +
+                         "@example.net>\n\n!help\n");
+        const auto posts = poll_for(platform, cursor, 1);
+        CHECK(posts[0].author_id == alice);
+        CHECK(posts[0].text == "!help");
+        Reply reply;
+        reply.to = Reply::To::User;
+        reply.platform = "email";
+        reply.destination = alice;
+        reply.text = "Over TLS.";
+        reply.idempotency_key = "tls-" + std::to_string(before);
+        CHECK(platform.send(reply).status == Delivery::Status::Sent);
+        const auto mails = servers.inbox(alice, before + 1);
+        REQUIRE(mails.size() == before + 1);
+        CHECK(mail_plain_body(mails.back()) == "Over TLS.");
+    }
 }

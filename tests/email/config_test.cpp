@@ -65,6 +65,9 @@ poll_interval = 10
 request_timeout = 20
 per_domain_interval_ms = 500
 domain_messages_per_minute = 40
+ca_file = "tls/ca.pem"
+notice_interval = 3600
+copy_wait = 5
 )",
                                  with_password);
     CHECK(e.imap_url == "imap://127.0.0.1:1143");
@@ -81,6 +84,9 @@ domain_messages_per_minute = 40
     CHECK(e.request_timeout == std::chrono::seconds(20));
     CHECK(e.per_domain_interval == std::chrono::milliseconds(500));
     CHECK(e.domain_messages_per_minute == 40);
+    CHECK(e.ca_file == std::filesystem::path("/etc/ghostpost/tls/ca.pem"));
+    CHECK(e.notice_interval == std::chrono::seconds(3600));
+    CHECK(e.copy_wait == std::chrono::seconds(5));
 
     const EmailSettings d = read(minimal, with_password);
     CHECK(d.mailbox == "INBOX");
@@ -91,6 +97,9 @@ domain_messages_per_minute = 40
     CHECK(d.poll_interval == std::chrono::seconds(30));
     CHECK(d.per_domain_interval == std::chrono::milliseconds(2000));
     CHECK(d.domain_messages_per_minute == 20);
+    CHECK(d.ca_file.empty());
+    CHECK(d.notice_interval == std::chrono::seconds(86400));
+    CHECK(d.copy_wait == std::chrono::seconds(10));
 }
 
 TEST_CASE("the mailbox password comes from the environment first, then from password_file",
@@ -135,6 +144,11 @@ TEST_CASE("a bad e-mail table is refused naming the key and its line", "[config]
           "quotes, backslashes or controls");
     CHECK(error_of(minimal + "poll_interval = 0\n", with_password) ==
           "ghostpost.toml:8: platform.email.poll_interval: must be between 1 and 3600 seconds");
+    CHECK(error_of(minimal + "notice_interval = 10\n", with_password) ==
+          "ghostpost.toml:8: platform.email.notice_interval: must be between 60 and 2592000 "
+          "seconds");
+    CHECK(error_of(minimal + "ca_file = \" \"\n", with_password) ==
+          "ghostpost.toml:8: platform.email.ca_file: must not be empty");
     CHECK(error_of(minimal + "domain_messages_per_minute = 0\n", with_password) ==
           "ghostpost.toml:8: platform.email.domain_messages_per_minute: must be between 1 and "
           "1000");

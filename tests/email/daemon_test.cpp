@@ -113,9 +113,9 @@ TEST_CASE("a chess game is played by e-mail through real servers, a SIGKILL and 
     auto daemon = start_daemon(dir, config);
     std::size_t alice_seen = 0;
     std::size_t bob_seen = 0;
-    // The Message-IDs each player has read. Delivery is at least once: a SIGKILL just after
-    // the SMTP server took a mail, before the daemon noted it, sends that mail again after the
-    // restart, with the same Message-ID, which mail programs show once. So do the players.
+    // The Message-IDs each player has read. A SIGKILL just after the SMTP server took a mail,
+    // before the daemon noted it, leaves its outcome unknown: the restarted daemon finds the
+    // bot's own copy of it and does not send it again, so each is read once.
     std::map<std::string, std::set<std::string>> read;
     std::map<std::string, std::size_t> copies;
     // The next mail to `account` not read yet: waits for it, and fails the test when none comes.
@@ -154,7 +154,8 @@ Message-ID: <a1@example.net>
                         "a2@example.net"));
     const std::string challenge = next(bob, bob_seen);
     CHECK(summary(challenge) ==
-          "Re: Chess? | alice@example.net challenges bob@example.com to FIDE chess, game #1. "
+          "ghostpost game 1: FIDE chess, alice@example.net vs bob@example.com | "
+          "alice@example.net challenges bob@example.com to FIDE chess, game #1. "
           "alice@example.net would play White. Options: none. Clock: none; rated. "
           "bob@example.com: answer !accept 1 or !decline 1.");
     CHECK(summary(next(alice, alice_seen)) == summary(challenge));
@@ -199,15 +200,21 @@ Message-ID: <a1@example.net>
                      "</blockquote></div></body></html>\n");
     CHECK(round() ==
           "alice@example.net (White) played Nf3 in game #1. bob@example.com (Black) must move.");
+    const auto log_has = [&](const std::string& text) {
+        return eventually(
+            [&] {
+                return test::read_file(dir.path() / "daemon.err").find(text) != std::string::npos;
+            },
+            std::chrono::seconds(20));
+    };
     // Mallory writes as alice to the bot's plain address, in the thread: nothing is done, and
-    // the one answer goes to the real alice.
+    // alice, who was told how to play today, is not told again (a forger could make the bot
+    // mail her once per forged mail).
     servers.send(mallory, {bot_address},
                  "From: Alice <alice@example.net>\nTo: ghostpost@example.org\nSubject: Re: "
                  "Chess?\nMessage-ID: <forged@example.com>\nReferences: <a1@example.net>\n\n"
                  "!resign\n");
-    const std::string forged = mail_plain_body(next(alice, alice_seen));
-    CHECK(forged.starts_with("Your mail was not read, and nothing was done"));
-    CHECK(forged.find(alice_key) != std::string::npos);
+    CHECK(log_has("\"message_id\":\"<forged@example.com>\""));
     // Bob's vacation notice answers the bot: no person's words, no answer.
     servers.send(bob, {bob_key},
                  "From: bob@example.com\nTo: " + bob_key +
@@ -220,16 +227,10 @@ Message-ID: <a1@example.net>
                      "\nSubject: Another\nMessage-ID: <a6@example.net>\n\n!new chess "
                      "nobody@example.net tc=none\n");
     CHECK(summary(next(alice, alice_seen)) ==
-          "Re: Another | alice@example.net challenges nobody@example.net to FIDE chess, game #2. "
+          "ghostpost game 2: FIDE chess, alice@example.net vs nobody@example.net | "
+          "alice@example.net challenges nobody@example.net to FIDE chess, game #2. "
           "alice@example.net would play White. Options: none. Clock: none; rated. "
           "nobody@example.net: answer !accept 2 or !decline 2.");
-    const auto log_has = [&](const std::string& text) {
-        return eventually(
-            [&] {
-                return test::read_file(dir.path() / "daemon.err").find(text) != std::string::npos;
-            },
-            std::chrono::seconds(20));
-    };
     CHECK(log_has("\"message_id\":\"<vacation@example.com>\""));
     // Postfix's bounce, from its own Message-ID.
     CHECK(log_has("@mx.example.org>\",\"duplicate\":false"));
@@ -264,10 +265,10 @@ Message-ID: <a1@example.net>
         std::set<std::string> ids;
         for (const auto& mail : mails)
             ids.insert(mail_header(mail, "Message-ID"));
-        CHECK(ids == read[account]);           // no answer the players have not read
-        CHECK(mails.size() <= ids.size() + 2); // a copy again at most for each SIGKILL
+        CHECK(ids == read[account]);       // no answer the players have not read
+        CHECK(mails.size() == ids.size()); // and none twice
     }
-    CHECK(alice_seen == 12);
+    CHECK(alice_seen == 11);
     CHECK(bob_seen == 9);
     daemon->signal(SIGTERM);
     CHECK(daemon->wait_exit(std::chrono::seconds(30)) == 0);
@@ -276,7 +277,8 @@ Message-ID: <a1@example.net>
 TEST_CASE("a Phantom game by e-mail sends what one player may know to that player alone",
           "[daemon][email][slow]") {
     test::TempDir dir;
-    MailServers servers(dir, {bot_address, alice, bob});
+    const std::string carol = "carol@example.net";
+    MailServers servers(dir, {bot_address, alice, bob, carol});
     const auto config = write_config(dir, servers);
     auto daemon = start_daemon(dir, config);
     std::size_t alice_seen = 0;
@@ -317,6 +319,18 @@ TEST_CASE("a Phantom game by e-mail sends what one player may know to that playe
     play(bob, bob_key, "e5", "q2@example.com");
     next(alice, alice_seen);
     next(bob, bob_seen);
+    // Carol, no player, follows the game by mail: a mail to her own address for playing.
+    std::size_t carol_seen = 0;
+    servers.send(carol, {bot_address},
+                 "From: carol@example.net\nTo: ghostpost@example.org\nSubject: Hi\n"
+                 "Message-ID: <c1@example.net>\n\nhello\n");
+    const std::string carol_key = reply_to(next(carol, carol_seen));
+    servers.send(carol, {carol_key},
+                 "From: carol@example.net\nTo: " + carol_key +
+                     "\nSubject: Watching\nMessage-ID: <c2@example.net>\n\n!follow 1\n");
+    CHECK(summary(next(carol, carol_seen)) ==
+          "ghostpost: You now follow game #1 | You now follow game #1: every public mail of the "
+          "game comes to you too, never a player's private one. !unfollow 1 stops them.");
     // The Phantom enters: where it stands goes to alice alone, by a mail of its own.
     play(alice, alice_key, "F@c3", "p4@example.net");
     std::vector<std::string> to_alice{next(alice, alice_seen), next(alice, alice_seen)};
@@ -324,11 +338,15 @@ TEST_CASE("a Phantom game by e-mail sends what one player may know to that playe
         return mail_header(a, "Subject") < mail_header(b, "Subject");
     });
     const std::string public_to_bob = next(bob, bob_seen);
-    CHECK(mail_header(to_alice[0], "Subject") == "Re: Phantoms");
+    CHECK(mail_header(to_alice[0], "Subject") ==
+          "ghostpost game 1: Phantom Chess, alice@example.net vs bob@example.com");
     CHECK(first_line(to_alice[0]) == "alice@example.net (White) played F@c3 in game #1. "
                                      "bob@example.com (Black) must move.");
     CHECK(mail_plain_body(to_alice[0]) == mail_plain_body(public_to_bob));
     CHECK(mail_plain_body(public_to_bob).find("F?") == std::string::npos);
+    const std::string to_carol = next(carol, carol_seen);
+    CHECK(mail_header(to_carol, "Subject") == mail_header(public_to_bob, "Subject"));
+    CHECK(mail_plain_body(to_carol) == mail_plain_body(public_to_bob));
     const std::string secret = to_alice[1];
     CHECK(mail_header(secret, "Subject") == "ghostpost: Game #1: your Phantom now stands on c3");
     CHECK(mail_header(secret, "To") == "<alice@example.net>");
@@ -343,9 +361,22 @@ TEST_CASE("a Phantom game by e-mail sends what one player may know to that playe
     CHECK(first_line(board) == "Game #1, Phantom Chess: alice@example.net (White) vs "
                                "bob@example.com (Black). bob@example.com (Black) must move. No "
                                "clock; rated.");
-    std::this_thread::sleep_for(std::chrono::seconds(2)); // a stray copy to bob would be here
-    CHECK(servers.inbox(bob, bob_seen).size() == 5);
-    CHECK(servers.inbox(alice, alice_seen).size() == 8);
+    // Carol stops following: the next move's mail goes to the players alone.
+    servers.send(carol, {carol_key},
+                 "From: carol@example.net\nTo: " + carol_key +
+                     "\nSubject: Enough\nMessage-ID: <c3@example.net>\n\n!unfollow #1\n");
+    CHECK(summary(next(carol, carol_seen)) ==
+          "ghostpost: You no longer follow game #1 | You no longer follow game #1: its mail "
+          "stops.");
+    play(bob, bob_key, "Nc6", "q3@example.com");
+    CHECK(first_line(next(bob, bob_seen)) == "bob@example.com (Black) played Nc6 in game #1. "
+                                             "alice@example.net (White) must move.");
+    next(alice, alice_seen);
+    std::this_thread::sleep_for(std::chrono::seconds(2)); // a stray copy would be here
+    CHECK(servers.inbox(bob, bob_seen).size() == 6);
+    CHECK(servers.inbox(alice, alice_seen).size() == 9);
+    // Carol had the notice, two answers and the one public mail: no private one, none after.
+    CHECK(servers.inbox(carol, carol_seen).size() == 4);
     daemon->signal(SIGTERM);
     CHECK(daemon->wait_exit(std::chrono::seconds(30)) == 0);
 }

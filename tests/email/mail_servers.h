@@ -15,10 +15,12 @@ namespace ghostpost::test {
 
 class MailServers {
 public:
-    // Every account's password is its local part with "-pw" after it.
-    MailServers(const TempDir& dir, const std::vector<std::string>& accounts)
+    // Every account's password is its local part with "-pw" after it. With `tls`, both servers
+    // require TLS, with a certificate from a CA of the test's own (ca_file), and have an imaps
+    // and an smtps port as well.
+    MailServers(const TempDir& dir, const std::vector<std::string>& accounts, bool tls = false)
         : out_(dir.path() / "mail-servers.out"), err_(dir.path() / "mail-servers.err"),
-          child_(arguments(dir, accounts), out_, err_) {
+          child_(arguments(dir, accounts, tls), out_, err_) {
         const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(60);
         while (std::chrono::steady_clock::now() < end) {
             const std::string text = read_file(out_);
@@ -26,6 +28,11 @@ public:
                 const auto json = nlohmann::json::parse(text.substr(0, text.find('\n')));
                 smtp_port = json.at("smtp").get<int>();
                 imap_port = json.at("imap").get<int>();
+                if (json.contains("ca")) {
+                    smtps_port = json.at("smtps").get<int>();
+                    imaps_port = json.at("imaps").get<int>();
+                    ca_file = json.at("ca").get<std::string>();
+                }
                 break;
             }
             if (child_.wait_exit(std::chrono::milliseconds(50)) >= 0)
@@ -44,6 +51,8 @@ public:
     }
     std::string imap_url() const { return "imap://127.0.0.1:" + std::to_string(imap_port); }
     std::string smtp_url() const { return "smtp://127.0.0.1:" + std::to_string(smtp_port); }
+    std::string imaps_url() const { return "imaps://127.0.0.1:" + std::to_string(imaps_port); }
+    std::string smtps_url() const { return "smtps://127.0.0.1:" + std::to_string(smtps_port); }
 
     bot::email_detail::MailSession session(const std::string& account) const {
         bot::email_detail::MailServerOptions options;
@@ -52,7 +61,8 @@ public:
         options.smtp_url = smtp_url();
         options.username = account;
         options.password = password_of(account);
-        options.allow_plaintext = true;
+        options.allow_plaintext = ca_file.empty();
+        options.ca_file = ca_file;
         options.timeout = std::chrono::seconds(20);
         return bot::email_detail::MailSession(options);
     }
@@ -88,12 +98,17 @@ public:
 
     int smtp_port = 0;
     int imap_port = 0;
+    int smtps_port = 0;
+    int imaps_port = 0;
+    std::string ca_file; // with tls: the test CA's certificate
 
 private:
     static std::vector<std::string> arguments(const TempDir& dir,
-                                              const std::vector<std::string>& accounts) {
-        std::vector<std::string> argv{GHOSTPOST_PYTHON, GHOSTPOST_MAIL_SERVERS,
-                                      (dir.path() / "servers").string()};
+                                              const std::vector<std::string>& accounts, bool tls) {
+        std::vector<std::string> argv{GHOSTPOST_PYTHON, GHOSTPOST_MAIL_SERVERS};
+        if (tls)
+            argv.push_back("--tls");
+        argv.push_back((dir.path() / "servers").string());
         for (const std::string& a : accounts)
             argv.push_back(a + ":" + password_of(a));
         return argv;

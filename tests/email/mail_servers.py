@@ -3,12 +3,17 @@
 in Maildirs) and Postfix (SMTP on loopback, delivering every local domain to Dovecot over LMTP),
 both with their configuration, queue, mail and logs in one temporary folder.
 
-    mail_servers.py <folder> <user:password>...
+    mail_servers.py [--tls] <folder> <user:password>...
 
 prints one JSON line {"smtp": port, "imap": port} once both servers answer, then waits; on the
 line "stop", when its standard input closes, on SIGTERM or after MAIL_SERVERS_LIFETIME seconds
 (900) it stops both servers and exits. Nothing listens
-on anything but 127.0.0.1, and no system-wide service is touched."""
+on anything but 127.0.0.1, and no system-wide service is touched.
+
+With --tls, a CA and a certificate for 127.0.0.1 and localhost are made with openssl in the
+folder; Dovecot requires TLS (ssl = required: STARTTLS on the IMAP port, and an imaps port),
+Postfix requires STARTTLS on its SMTP port and has an smtps port too, and the JSON line adds
+"imaps", "smtps" and "ca" (the CA's certificate file)."""
 import json
 import os
 import shutil
@@ -45,10 +50,39 @@ def wait_for(port, what, log):
     sys.exit(1)
 
 
+def make_certificates(folder):
+    """A CA of the test's own and a server certificate it signed, for 127.0.0.1 and localhost."""
+    os.makedirs(folder, exist_ok=True)
+
+    def openssl(*args):
+        subprocess.run(["openssl", *args], check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+
+    ca_key, ca = os.path.join(folder, "ca.key"), os.path.join(folder, "ca.pem")
+    key, csr = os.path.join(folder, "server.key"), os.path.join(folder, "server.csr")
+    cert, ext = os.path.join(folder, "server.pem"), os.path.join(folder, "server.ext")
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", ca_key, "-out", ca,
+            "-days", "2", "-subj", "/CN=ghostpost test CA")
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", csr, "-subj",
+            "/CN=localhost")
+    with open(ext, "w") as f:
+        f.write("subjectAltName = IP:127.0.0.1, DNS:localhost\n"
+                "extendedKeyUsage = serverAuth\n")
+    openssl("x509", "-req", "-in", csr, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial",
+            "-out", cert, "-days", "2", "-extfile", ext)
+    os.chmod(key, 0o644)  # Postfix's smtpd reads it too; a test's key guards nothing
+    return ca, cert, key
+
+
 def main():
-    root = os.path.abspath(sys.argv[1])
-    users = [u.split(":", 1) for u in sys.argv[2:]]
+    args = sys.argv[1:]
+    tls = args[:1] == ["--tls"]
+    if tls:
+        args = args[1:]
+    root = os.path.abspath(args[0])
+    users = [u.split(":", 1) for u in args[1:]]
     smtp, imap, lmtp, auth = free_port(), free_port(), free_port(), free_port()
+    smtps, imaps = (free_port(), free_port()) if tls else (0, 0)
     dv = os.path.join(root, "dovecot")
     pf = os.path.join(root, "postfix")
     mail = os.path.join(root, "mail")
@@ -64,6 +98,13 @@ def main():
     with open(os.path.join(dv, "users"), "w") as f:
         for name, password in users:
             f.write(f"{name}:{{PLAIN}}{password}\n")
+    ca = cert = key = ""
+    if tls:
+        ca, cert, key = make_certificates(os.path.join(root, "tls"))
+    dovecot_ssl = (f"""ssl = required
+ssl_cert = <{cert}
+ssl_key = <{key}
+""" if tls else "ssl = no\n")
     with open(os.path.join(dv, "dovecot.conf"), "w") as f:
         f.write(f"""
 base_dir = {dv}/run
@@ -72,8 +113,7 @@ log_path = {dv}/dovecot.log
 info_log_path = {dv}/dovecot.log
 protocols = imap lmtp
 listen = 127.0.0.1
-ssl = no
-disable_plaintext_auth = no
+{dovecot_ssl}disable_plaintext_auth = no
 auth_mechanisms = plain login
 mail_location = maildir:{mail}/%d/%n
 mail_uid = {MAIL_UID}
@@ -103,7 +143,9 @@ service imap-login {{
     port = {imap}
   }}
   inet_listener imaps {{
-    port = 0
+    address = 127.0.0.1
+    port = {imaps}
+    ssl = yes
   }}
 }}
 service lmtp {{
@@ -166,7 +208,18 @@ delay_warning_time = 0
 relayhost =
 default_transport = error:outside the test's domains
 """)
+        if tls:
+            f.write(f"""smtpd_tls_cert_file = {cert}
+smtpd_tls_key_file = {key}
+smtpd_tls_security_level = encrypt
+smtpd_tls_auth_only = yes
+""")
     with open(os.path.join(pf, "master.cf"), "w") as f:
+        if tls:
+            f.write(f"""127.0.0.1:{smtps} inet n - n - - smtpd
+  -o smtpd_tls_wrappermode=yes
+tlsmgr    unix  -       -       n       1000?   1       tlsmgr
+""")
         f.write(f"""127.0.0.1:{smtp} inet n - n - - smtpd
 pickup    unix  n       -       n       60      1       pickup
 cleanup   unix  n       -       n       -       0       cleanup
@@ -206,7 +259,10 @@ postlog   unix-dgram n  -       n       -       1       postlogd
         started_postfix = True
         wait_for(imap, "Dovecot", os.path.join(dv, "dovecot.log"))
         wait_for(smtp, "Postfix", os.path.join(pf, "maillog"))
-        print(json.dumps({"smtp": smtp, "imap": imap}), flush=True)
+        ports = {"smtp": smtp, "imap": imap}
+        if tls:
+            ports.update({"smtps": smtps, "imaps": imaps, "ca": ca})
+        print(json.dumps(ports), flush=True)
         # A test that dies without a word leaves no servers behind for longer than this.
         timer = threading.Timer(float(os.environ.get("MAIL_SERVERS_LIFETIME", "900")),
                                 lambda: os.kill(os.getpid(), signal.SIGTERM))

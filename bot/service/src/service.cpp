@@ -688,6 +688,45 @@ Reply Service::to_reply(const storage::OutboxEntry& entry, storage::Store* store
     for (const storage::ButtonRecord& b : entry.message.buttons)
         r.buttons.push_back({b.label, b.command});
     r.idempotency_key = std::to_string(entry.id) + "." + std::to_string(entry.created_at);
+    if (store != nullptr && !entry.message.to_user) {
+        const auto games =
+            store->games_in_channel(r.platform, r.destination,
+                                    {storage::GameStatus::Challenge, storage::GameStatus::Ongoing,
+                                     storage::GameStatus::Finished, storage::GameStatus::Declined,
+                                     storage::GameStatus::Cancelled, storage::GameStatus::Aborted});
+        const storage::GameRecord* about = games.empty() ? nullptr : &games.back();
+        std::size_t first = std::string::npos;
+        for (const storage::GameRecord& g : games) {
+            const std::string tag = "#" + std::to_string(g.id);
+            for (auto at = r.text.find(tag); at != std::string::npos;
+                 at = r.text.find(tag, at + 1)) {
+                const auto after = at + tag.size();
+                if ((after == r.text.size() ||
+                     !std::isdigit(static_cast<unsigned char>(r.text[after]))) &&
+                    at < first) {
+                    first = at;
+                    about = &g;
+                }
+            }
+        }
+        if (about != nullptr) {
+            // Seats once taken, the challenge's two sides before: nothing any player hides.
+            const auto name = [&](std::optional<std::int64_t> id) {
+                const auto p = id ? store->player(*id) : std::nullopt;
+                return !p ? std::string("?") : !p->handle.empty() ? p->handle : p->name;
+            };
+            const rules::Variant* v = rules::find_variant(about->variant);
+            r.game = about->id;
+            r.topic = "game " + std::to_string(about->id) + ": " +
+                      (v ? v->info().title : about->variant) + ", " +
+                      (about->white && about->black
+                           ? name(about->white) + " vs " + name(about->black)
+                           : name(about->challenger) + " vs " +
+                                 (about->challenged_id        ? name(about->challenged_id)
+                                  : about->challenged.empty() ? std::string("anyone")
+                                                              : about->challenged));
+        }
+    }
     return r;
 }
 

@@ -9,6 +9,7 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/sha.h>
+#include <thread>
 
 namespace ghostpost::bot {
 
@@ -196,6 +197,7 @@ EmailPlatform::EmailPlatform(EmailOptions options) : options_(std::move(options)
     server.username = options_.username;
     server.password = options_.password;
     server.allow_plaintext = options_.allow_plaintext;
+    server.ca_file = options_.ca_file;
     server.timeout = options_.request_timeout;
     server.stopping = options_.stopping;
     session_ = std::make_unique<MailSession>(std::move(server));
@@ -257,6 +259,7 @@ std::vector<Post> EmailPlatform::poll(const std::string& cursor, std::chrono::se
     std::vector<Post> posts;
     try {
         const MailSession::Status status = session_->status();
+        send_notices(); // what an earlier poll or run queued and could not send
         const auto position = parse_cursor(cursor);
         std::vector<std::uint64_t> uids;
         if (position && position->first == status.uidvalidity) {
@@ -313,19 +316,15 @@ std::vector<Post> EmailPlatform::poll(const std::string& cursor, std::chrono::se
             const bool known =
                 (!mail.reply_key.empty() && mail.reply_key == key_of(mail.from)) || mail.vouched;
             if (!known) {
-                try {
-                    send_notice(mail, direct);
-                } catch (const MailFailure& failure) {
-                    if (failure.kind() != MailFailure::Kind::Refused) {
-                        if (posts.empty())
-                            throw;
-                        break; // the mails read so far count; this one is read again
-                    }
-                }
+                queue_notice(mail, direct);
                 posts.push_back(std::move(post));
                 continue;
             }
             state_->set_failing(mail.from, false);
+            if (follow_command(mail)) {
+                posts.push_back(std::move(post)); // answered here: the service has no part in it
+                continue;
+            }
             post.author_id = mail.from;
             post.author_handle = mail.from;
             post.author_name = mail.from_name.empty() ? mail.from : mail.from_name;
@@ -349,6 +348,7 @@ std::vector<Post> EmailPlatform::poll(const std::string& cursor, std::chrono::se
             }
             posts.push_back(std::move(post));
         }
+        send_notices();
     } catch (const MailFailure& failure) {
         throw platform_error(failure);
     }
@@ -358,12 +358,12 @@ std::vector<Post> EmailPlatform::poll(const std::string& cursor, std::chrono::se
     return posts;
 }
 
-void EmailPlatform::send_notice(const DecodedMail& mail, bool direct) {
+void EmailPlatform::queue_notice(const DecodedMail& mail, bool direct) {
+    if (mail.from.empty() || state_->failing(mail.from))
+        return;
     const std::string id = own_message_id(
         sha256_hex("notice\n" + mail.message_id + "\n" + mail.from, 12) + (direct ? ".p" : ""),
         options_.identity);
-    if (state_->sent(id))
-        return;
     std::vector<std::string> references = mail.references;
     if (!mail.message_id.empty())
         references.push_back(mail.message_id);
@@ -375,15 +375,142 @@ void EmailPlatform::send_notice(const DecodedMail& mail, bool direct) {
         ", or when your mail server signs it. Answer this mail (it goes to that address) with "
         "your move or command.\n\n" +
         p + "help lists the commands; " + p + "new chess friend@example.org challenges someone.";
-    send_one(mail.from, id, mail.subject.empty() ? "ghostpost" : "Re: " + mail.subject,
-             mail.message_id, references, text, "", {});
-    state_->remember_sent(id);
+    const std::string raw =
+        compose(mail.from, id, mail.subject.empty() ? "ghostpost" : "Re: " + mail.subject,
+                mail.message_id, references, text, "", {});
+    state_->queue_notice({id, mail.from, raw}, static_cast<std::int64_t>(std::time(nullptr)),
+                         options_.notice_interval.count());
 }
 
-void EmailPlatform::send_one(const std::string& recipient, const std::string& message_id,
-                             const std::string& subject, const std::string& in_reply_to,
-                             const std::vector<std::string>& references, const std::string& text,
-                             const std::string& code, const std::vector<std::uint8_t>& png) {
+bool EmailPlatform::follow_command(const DecodedMail& mail) {
+    // "!follow 12", "!unfollow #12", and nothing else in the mail.
+    const std::string& p = options_.command_prefix;
+    std::string text = mail.text;
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r'))
+        text.pop_back();
+    bool follow = true;
+    if (text.starts_with(p + "follow "))
+        text = text.substr(p.size() + 7);
+    else if (text.starts_with(p + "unfollow ")) {
+        text = text.substr(p.size() + 9);
+        follow = false;
+    } else
+        return false;
+    if (text.starts_with('#'))
+        text = text.substr(1);
+    std::int64_t game = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), game);
+    if (ec != std::errc() || end != text.data() + text.size() || game <= 0)
+        return false; // the service says what is wrong with it
+    const std::string number = "#" + std::to_string(game);
+    std::string answer;
+    if (follow && !state_->knows_game(game)) {
+        answer = "I know no game " + number +
+                 " played by mail: nothing changed. Its number is in the subject of its mail.";
+    } else if (follow) {
+        state_->add_follower(game, mail.from);
+        answer = "You now follow game " + number +
+                 ": every public mail of the game comes to you too, never a player's private "
+                 "one. " +
+                 p + "unfollow " + std::to_string(game) + " stops them.";
+    } else if (state_->remove_follower(game, mail.from)) {
+        answer = "You no longer follow game " + number + ": its mail stops.";
+    } else {
+        answer = "You did not follow game " + number + ": nothing changed.";
+    }
+    const std::string id = own_message_id(
+        sha256_hex("follow\n" + mail.message_id + "\n" + mail.from, 12) + ".p", options_.identity);
+    std::vector<std::string> references = mail.references;
+    if (!mail.message_id.empty())
+        references.push_back(mail.message_id);
+    const std::string raw =
+        compose(mail.from, id, "ghostpost: " + answer.substr(0, answer.find(':')), mail.message_id,
+                references, answer, "", {});
+    state_->queue_notice({id, mail.from, raw}, static_cast<std::int64_t>(std::time(nullptr)),
+                         options_.notice_interval.count(), false);
+    return true;
+}
+
+void EmailPlatform::send_notices() {
+    for (const MailState::Notice& notice : state_->pending_notices()) {
+        if (state_->failing(notice.address)) {
+            state_->notice_done(notice.message_id);
+            continue;
+        }
+        try {
+            deliver(notice.address, notice.message_id, notice.raw);
+            state_->notice_done(notice.message_id);
+        } catch (const MailFailure& failure) {
+            if (failure.kind() == MailFailure::Kind::Cancelled)
+                throw;
+            if (failure.kind() == MailFailure::Kind::Refused) {
+                state_->notice_done(notice.message_id);
+                continue;
+            }
+            return; // the server is out of reach: the next poll tries again
+        }
+    }
+}
+
+bool EmailPlatform::wait(std::chrono::milliseconds duration) const {
+    if (options_.sleep)
+        return options_.sleep(duration);
+    std::this_thread::sleep_for(duration);
+    return !(options_.stopping && options_.stopping());
+}
+
+bool EmailPlatform::copy_arrived(const std::string& message_id, std::int64_t attempted_at) {
+    // Dovecot and most servers match HEADER by substring: the angle brackets make it exact.
+    const std::string criteria = "HEADER Message-ID \"<" + message_id + ">\"";
+    const auto now = [] { return static_cast<std::int64_t>(std::time(nullptr)); };
+    const std::int64_t until =
+        std::min(attempted_at, now()) + static_cast<std::int64_t>(options_.copy_wait.count());
+    for (;;) {
+        if (!session_->search(criteria).empty())
+            return true;
+        if (!options_.handled_folder.empty() &&
+            !session_->search_in(options_.handled_folder, criteria).empty())
+            return true;
+        if (now() >= until)
+            return false;
+        if (!wait(std::chrono::milliseconds(500)))
+            throw MailFailure(MailFailure::Kind::Cancelled, "stopping");
+    }
+}
+
+bool EmailPlatform::deliver(const std::string& recipient, const std::string& message_id,
+                            const std::string& raw) {
+    if (state_->sent(message_id))
+        return false;
+    if (const auto at = state_->attempted(message_id); at && copy_arrived(message_id, *at)) {
+        state_->remember_sent(message_id);
+        return false;
+    }
+    // Noted before the server can take it: a crash after that leaves a trace to look for.
+    state_->remember_attempt(message_id, static_cast<std::int64_t>(std::time(nullptr)));
+    const std::string& bot = options_.identity.address;
+    std::vector<std::string> recipients{recipient};
+    // The bot's own copy, in the same SMTP transaction: the server takes both or neither, so
+    // the copy says whether a send a crash cut short went out.
+    if (recipient != bot)
+        recipients.push_back(bot);
+    try {
+        session_->send(bot, recipients, raw);
+    } catch (const MailFailure& failure) {
+        // Nothing to look for before the next try: it did not go out.
+        if (failure.unsent())
+            state_->forget_attempt(message_id);
+        throw;
+    }
+    state_->remember_sent(message_id);
+    return true;
+}
+
+std::string EmailPlatform::compose(const std::string& recipient, const std::string& message_id,
+                                   const std::string& subject, const std::string& in_reply_to,
+                                   const std::vector<std::string>& references,
+                                   const std::string& text, const std::string& code,
+                                   const std::vector<std::uint8_t>& png) const {
     const std::string& bot = options_.identity.address;
     const std::string token = message_id.substr(0, message_id.find('@'));
     std::string m;
@@ -449,7 +576,7 @@ void EmailPlatform::send_one(const std::string& recipient, const std::string& me
         m += base64(png.data(), png.size());
         m += "--" + related + "--\r\n";
     }
-    session_->send(bot, {recipient}, m);
+    return m;
 }
 
 Delivery EmailPlatform::send(const Reply& reply) {
@@ -492,7 +619,17 @@ Delivery EmailPlatform::send(const Reply& reply) {
         if (in_reply_to.empty())
             in_reply_to = root;
         const std::string thread = state_->subject(reply.destination);
-        subject = thread.empty() ? "ghostpost game" : "Re: " + thread;
+        // The game's number, variant and players: what a reader sorts a mailbox by. The
+        // References keep it in its thread.
+        subject = !reply.topic.empty() ? "ghostpost " + reply.topic
+                  : thread.empty()     ? "ghostpost game"
+                                       : "Re: " + thread;
+        if (reply.game > 0) {
+            state_->remember_game(reply.game);
+            for (const std::string& follower : state_->followers(reply.game))
+                if (std::find(recipients.begin(), recipients.end(), follower) == recipients.end())
+                    recipients.push_back(follower);
+        }
     }
     if (recipients.empty())
         return {Delivery::Status::Failed, {}, "nobody reads this thread"};
@@ -510,9 +647,27 @@ Delivery EmailPlatform::send(const Reply& reply) {
             ++delivered;
             continue;
         }
+        // The pacing of the recipient's domain: what its server's limits count.
+        auto& times = domain_sent_[std::string(domain_of(recipient))];
+        auto now = std::chrono::steady_clock::now();
+        while (!times.empty() && now - times.front() >= std::chrono::minutes(1))
+            times.pop_front();
+        if (static_cast<int>(times.size()) >= options_.pacing.group_per_minute) {
+            const auto free_at = times.front() + std::chrono::minutes(1);
+            const auto seconds = std::chrono::ceil<std::chrono::seconds>(free_at - now);
+            return {Delivery::Status::RetryAfter, std::max(seconds, std::chrono::seconds(1)),
+                    "the pacing of " + std::string(domain_of(recipient))};
+        }
+        if (!times.empty() && now - times.back() < options_.pacing.per_chat) {
+            if (!wait(std::chrono::duration_cast<std::chrono::milliseconds>(
+                    options_.pacing.per_chat - (now - times.back()))))
+                throw PlatformError(PlatformError::Kind::Cancelled, "stopping");
+        }
         try {
-            send_one(recipient, id, subject, in_reply_to, references, text, reply.code, reply.png);
-            state_->remember_sent(id);
+            const std::string raw = compose(recipient, id, subject, in_reply_to, references, text,
+                                            reply.code, reply.png);
+            if (deliver(recipient, id, raw))
+                times.push_back(std::chrono::steady_clock::now());
             ++delivered;
         } catch (const MailFailure& failure) {
             switch (failure.kind()) {

@@ -66,6 +66,10 @@ void common(CURL* curl, const MailServerOptions& options) {
     curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS,
                      static_cast<long>(options.timeout.count() * 1000));
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 1L);
+    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 2L);
+    if (!options.ca_file.empty())
+        curl_easy_setopt(curl, CURLOPT_CAINFO, options.ca_file.c_str());
     curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
     curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, progress);
     curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &options.stopping);
@@ -171,8 +175,13 @@ MailSession::Status MailSession::status() {
 }
 
 std::vector<std::uint64_t> MailSession::search(const std::string& criteria) {
+    return search_in(options_.mailbox, criteria);
+}
+
+std::vector<std::uint64_t> MailSession::search_in(const std::string& mailbox,
+                                                  const std::string& criteria) {
     const std::string answer =
-        imap(options_.imap_url + "/" + url_escaped(options_.mailbox), "UID SEARCH " + criteria);
+        imap(options_.imap_url + "/" + url_escaped(mailbox), "UID SEARCH " + criteria);
     std::vector<std::uint64_t> uids;
     for (std::size_t at = answer.find("* SEARCH"); at != std::string::npos;
          at = answer.find("* SEARCH", at + 1))
@@ -214,8 +223,16 @@ void MailSession::send(const std::string& from, const std::vector<std::string>& 
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, &ignored);
     const CURLcode code = curl_easy_perform(curl);
     curl_slist_free_all(to);
-    if (code != CURLE_OK)
-        fail(curl, code, "SMTP", true);
+    if (code != CURLE_OK) {
+        try {
+            fail(curl, code, "SMTP", true);
+        } catch (const MailFailure& failure) {
+            // A server takes a message only after its last byte; a 5xx takes nothing.
+            throw MailFailure(failure.kind(), failure.what(),
+                              up.at < message.size() ||
+                                  failure.kind() == MailFailure::Kind::Refused);
+        }
+    }
 }
 
 } // namespace ghostpost::bot::email_detail

@@ -20,11 +20,16 @@ public:
         Refused,      // SMTP: the server refused the message or a recipient for good (5xx)
         Cancelled,    // the daemon is stopping
     };
-    MailFailure(Kind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
+    MailFailure(Kind kind, const std::string& message, bool unsent = false)
+        : std::runtime_error(message), kind_(kind), unsent_(unsent) {}
     Kind kind() const noexcept { return kind_; }
+    // SMTP: the server cannot have taken the message (it refused it, or its end was never
+    // sent). Otherwise a failed send's outcome is unknown.
+    bool unsent() const noexcept { return unsent_; }
 
 private:
     Kind kind_;
+    bool unsent_;
 };
 
 struct MailServerOptions {
@@ -34,6 +39,8 @@ struct MailServerOptions {
     std::string username;
     std::string password;
     bool allow_plaintext = false; // without it, imap:// and smtp:// must STARTTLS
+    std::string ca_file;          // the CAs the servers' certificates are checked against; "":
+                                  // the system's. Verification is never turned off.
     std::chrono::seconds timeout{30};
     std::function<bool()> stopping; // true once the daemon stops: the exchange is cut short
 };
@@ -54,6 +61,8 @@ public:
     Status status();
     // UID SEARCH <criteria> in the polled mailbox, ascending. Errors: MailFailure.
     std::vector<std::uint64_t> search(const std::string& criteria);
+    // The same in another folder of the account. Errors: MailFailure.
+    std::vector<std::uint64_t> search_in(const std::string& mailbox, const std::string& criteria);
     // The whole message of one UID (the server marks it \Seen). Errors: MailFailure.
     std::string fetch(std::uint64_t uid);
     // Any other command on the polled mailbox (UID STORE, UID MOVE); its untagged answer.

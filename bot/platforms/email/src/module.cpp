@@ -25,6 +25,9 @@ public:
         options.username = settings_.username;
         options.password = settings_.password;
         options.allow_plaintext = settings_.allow_plaintext;
+        options.ca_file = settings_.ca_file.string();
+        options.notice_interval = settings_.notice_interval;
+        options.copy_wait = settings_.copy_wait;
         options.identity = {settings_.address, settings_.authserv_id};
         options.handled_folder = settings_.handled_folder;
         options.state_file = settings_.state_file;

@@ -35,7 +35,8 @@ EmailSettings read_email_settings(const config::PlatformTable& table,
     const config::TableReader reader(
         table, {"imap_url", "mailbox", "smtp_url", "username", "password_file", "address",
                 "authserv_id", "handled_folder", "state_file", "allow_plaintext", "poll_interval",
-                "request_timeout", "per_domain_interval_ms", "domain_messages_per_minute"});
+                "request_timeout", "per_domain_interval_ms", "domain_messages_per_minute",
+                "ca_file", "notice_interval", "copy_wait"});
     EmailSettings email;
     email.imap_url = read_server_url(reader, "imap_url", "imaps", "imap");
     email.smtp_url = read_server_url(reader, "smtp_url", "smtps", "smtp");
@@ -83,6 +84,13 @@ EmailSettings read_email_settings(const config::PlatformTable& table,
     }
     if (auto plain = reader.boolean("allow_plaintext"))
         email.allow_plaintext = *plain;
+    if (auto file = reader.string("ca_file")) {
+        if (config::trim(*file).empty())
+            reader.fail_at(reader.node("ca_file"), "ca_file", "must not be empty");
+        email.ca_file = reader.base_dir() / config::trim(*file);
+    }
+    config::read_seconds(reader, "notice_interval", 60, 30 * 86400, email.notice_interval);
+    config::read_seconds(reader, "copy_wait", 0, 300, email.copy_wait);
     config::read_seconds(reader, "poll_interval", 1, 3600, email.poll_interval);
     config::read_seconds(reader, "request_timeout", 1, 300, email.request_timeout);
     if (auto millis = reader.integer("per_domain_interval_ms")) {

@@ -45,6 +45,16 @@ MailState::MailState(const std::filesystem::path& file) {
          {});
     exec("CREATE TABLE IF NOT EXISTS sent (message_id TEXT PRIMARY KEY)", {});
     exec("CREATE TABLE IF NOT EXISTS failing (address TEXT PRIMARY KEY)", {});
+    exec("CREATE TABLE IF NOT EXISTS attempts (message_id TEXT PRIMARY KEY, at INTEGER NOT NULL)",
+         {});
+    exec("CREATE TABLE IF NOT EXISTS notices (message_id TEXT PRIMARY KEY, address TEXT NOT NULL, "
+         "raw TEXT NOT NULL, queued_at INTEGER NOT NULL, done INTEGER NOT NULL DEFAULT 0)",
+         {});
+    exec("CREATE INDEX IF NOT EXISTS notices_by_address ON notices (address, queued_at)", {});
+    exec("CREATE TABLE IF NOT EXISTS games (game INTEGER PRIMARY KEY)", {});
+    exec("CREATE TABLE IF NOT EXISTS followers (game INTEGER NOT NULL, address TEXT NOT NULL, "
+         "PRIMARY KEY (game, address))",
+         {});
     exec("CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)", {});
     exec("INSERT OR IGNORE INTO meta (name, value) VALUES ('reply_key_secret', ?1)",
          {random_hex(32)});
@@ -121,6 +131,86 @@ void MailState::set_failing(const std::string& address, bool is_failing) {
 
 bool MailState::failing(const std::string& address) const {
     return !column("SELECT address FROM failing WHERE address = ?1", address).empty();
+}
+
+void MailState::remember_attempt(const std::string& message_id, std::int64_t now) {
+    exec("INSERT OR REPLACE INTO attempts (message_id, at) VALUES (?1, CAST(?2 AS INTEGER))",
+         {message_id, std::to_string(now)});
+}
+
+std::optional<std::int64_t> MailState::attempted(const std::string& message_id) const {
+    const auto at =
+        column("SELECT CAST(at AS TEXT) FROM attempts WHERE message_id = ?1", message_id);
+    if (at.empty())
+        return std::nullopt;
+    return std::stoll(at.front());
+}
+
+void MailState::forget_attempt(const std::string& message_id) {
+    exec("DELETE FROM attempts WHERE message_id = ?1", {message_id});
+}
+
+bool MailState::queue_notice(const Notice& notice, std::int64_t now, std::int64_t interval,
+                             bool limited) {
+    // Sent notices older than the window limit nothing any more.
+    exec("DELETE FROM notices WHERE done = 1 AND queued_at <= CAST(?1 AS INTEGER)",
+         {std::to_string(now - interval)});
+    // One statement, so that the check and the insert cannot be torn apart by a crash.
+    exec("INSERT OR IGNORE INTO notices (message_id, address, raw, queued_at) "
+         "SELECT ?1, ?2, ?3, CAST(?4 AS INTEGER) WHERE ?6 = '0' OR NOT EXISTS (SELECT 1 FROM "
+         "notices WHERE address = ?2 AND queued_at > CAST(?5 AS INTEGER))",
+         {notice.message_id, notice.address, notice.raw, std::to_string(now),
+          std::to_string(now - interval), limited ? "1" : "0"});
+    return sqlite3_changes(db(db_)) > 0;
+}
+
+void MailState::remember_game(std::int64_t game) {
+    exec("INSERT OR IGNORE INTO games (game) VALUES (CAST(?1 AS INTEGER))", {std::to_string(game)});
+}
+
+bool MailState::knows_game(std::int64_t game) const {
+    return !column("SELECT game FROM games WHERE game = CAST(?1 AS INTEGER)", std::to_string(game))
+                .empty();
+}
+
+void MailState::add_follower(std::int64_t game, const std::string& address) {
+    exec("INSERT OR IGNORE INTO followers (game, address) VALUES (CAST(?1 AS INTEGER), ?2)",
+         {std::to_string(game), address});
+}
+
+bool MailState::remove_follower(std::int64_t game, const std::string& address) {
+    exec("DELETE FROM followers WHERE game = CAST(?1 AS INTEGER) AND address = ?2",
+         {std::to_string(game), address});
+    return sqlite3_changes(db(db_)) > 0;
+}
+
+std::vector<std::string> MailState::followers(std::int64_t game) const {
+    return column("SELECT address FROM followers WHERE game = CAST(?1 AS INTEGER) ORDER BY address",
+                  std::to_string(game));
+}
+
+std::vector<MailState::Notice> MailState::pending_notices() const {
+    sqlite3_stmt* statement = nullptr;
+    if (sqlite3_prepare_v2(db(db_),
+                           "SELECT message_id, address, raw FROM notices WHERE done = 0 ORDER BY "
+                           "queued_at, message_id",
+                           -1, &statement, nullptr) != SQLITE_OK)
+        throw std::runtime_error(std::string("e-mail state: ") + sqlite3_errmsg(db(db_)));
+    std::vector<Notice> out;
+    const auto text = [&](int i) {
+        return std::string(reinterpret_cast<const char*>(sqlite3_column_text(statement, i)));
+    };
+    int rc = SQLITE_ROW;
+    while ((rc = sqlite3_step(statement)) == SQLITE_ROW)
+        out.push_back({text(0), text(1), text(2)});
+    sqlite3_finalize(statement);
+    if (rc != SQLITE_DONE)
+        throw std::runtime_error(std::string("e-mail state: ") + sqlite3_errmsg(db(db_)));
+    return out;
+}
+
+void MailState::notice_done(const std::string& message_id) {
+    exec("UPDATE notices SET done = 1 WHERE message_id = ?1", {message_id});
 }
 
 } // namespace ghostpost::bot::email_detail

@@ -4,7 +4,9 @@
 // from. Every write is idempotent, so a mail read again after a crash changes nothing twice.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,35 @@ public:
     bool sent(const std::string& message_id) const;
     void set_failing(const std::string& address, bool failing);
     bool failing(const std::string& address) const;
+
+    // A send that began: after a crash its outcome is unknown until the bot's own copy of the
+    // mail is looked for. The time is that of the latest attempt, in seconds since the epoch.
+    void remember_attempt(const std::string& message_id, std::int64_t now);
+    std::optional<std::int64_t> attempted(const std::string& message_id) const;
+    void forget_attempt(const std::string& message_id); // it certainly did not go out
+
+    // The answers to mail the bot cannot trust wait here until sent, so that a restart neither
+    // loses nor repeats one. At most one is queued for an address in `interval` (a forger cannot
+    // make the bot mail a victim once per forged mail); a mail read again queues nothing new.
+    // True when this call queued it. An answer the address asked for (to !follow) is not
+    // `limited`, but counts against the next notice's limit all the same.
+    struct Notice {
+        std::string message_id;
+        std::string address;
+        std::string raw; // the whole mail, CRLF, ready for SMTP
+    };
+    bool queue_notice(const Notice& notice, std::int64_t now, std::int64_t interval,
+                      bool limited = true);
+    std::vector<Notice> pending_notices() const;
+    void notice_done(const std::string& message_id);
+
+    // The games whose public replies went out by mail, and the addresses that follow them
+    // (!follow by mail): they get each public reply of the game, never a private one.
+    void remember_game(std::int64_t game);
+    bool knows_game(std::int64_t game) const;
+    void add_follower(std::int64_t game, const std::string& address);
+    bool remove_follower(std::int64_t game, const std::string& address); // true: was following
+    std::vector<std::string> followers(std::int64_t game) const;
 
 private:
     void exec(const char* sql, const std::vector<std::string>& values) const;

@@ -92,6 +92,12 @@ struct Reply {
     std::vector<Mention> mentions;
     // Buttons to show under the message, in order (a platform may put them in one row).
     std::vector<Button> buttons;
+    // For a reply to a channel that holds games: the game it is about (the one its text names
+    // as "#<id>", else the channel's newest) and what anyone may know of it, "game 12: FIDE
+    // chess, alice vs bob", for a platform that names the game (an e-mail subject). 0 and
+    // empty otherwise.
+    std::int64_t game = 0;
+    std::string topic;
 };
 
 // What happened when a reply was handed to the platform.

@@ -22,8 +22,12 @@ struct EmailSettings {
     std::filesystem::path state_file; // the platform's own small table (thread members, reply
                                       // key secret, failing addresses), relative to the file
     bool allow_plaintext = false;     // imap:// and smtp:// without STARTTLS (a loopback test)
-    std::chrono::seconds poll_interval{30};              // between two polls that found nothing
-    std::chrono::seconds request_timeout{30};            // for every IMAP or SMTP exchange
+    std::filesystem::path ca_file;    // the CAs the servers' certificates are checked against,
+                                      // relative to the file; empty: the system's
+    std::chrono::seconds notice_interval{86400}; // one "not read" answer an address in this
+    std::chrono::seconds copy_wait{10};       // a crash's unknown send: how long its copy may take
+    std::chrono::seconds poll_interval{30};   // between two polls that found nothing
+    std::chrono::seconds request_timeout{30}; // for every IMAP or SMTP exchange
     std::chrono::milliseconds per_domain_interval{2000}; // pacing: between two mails to a domain
     int domain_messages_per_minute = 20;                 // pacing: mails to a domain a minute
 };
