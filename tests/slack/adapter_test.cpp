@@ -412,3 +412,65 @@ TEST_CASE("a catch-up that meets a 429 keeps what it read and goes on after Retr
     CHECK(fake.stats()["rate_limited"] == 1);
     CHECK(fake.violations().empty());
 }
+
+TEST_CASE("Socket Mode: a refresh opens the new connection before the old one closes, and what "
+          "comes on either is handled once, with no catch-up",
+          "[slack]") {
+    slack_test::TempDir dir;
+    FakeSlack fake(dir);
+    bot::CurlHttpClient http;
+    bot::SlackPlatform platform(http, options_for(fake));
+    platform.identify();
+    std::string cursor;
+    std::vector<bot::Post> posts;
+    const auto polling_until = [&](auto done) {
+        return slack_test::eventually(
+            [&] {
+                for (auto& post : platform.poll(cursor, std::chrono::seconds(1))) {
+                    cursor = post.cursor;
+                    posts.push_back(std::move(post));
+                }
+                return done();
+            },
+            std::chrono::seconds(10));
+    };
+    REQUIRE(polling_until([&] { return fake.stats()["live"] == 1; }));
+    const std::string challenge = fake.say(games, alice, "!new chess");
+    REQUIRE(polling_until([&] { return posts.size() == 1; }));
+    const json before = fake.stats();
+
+    // The new connection's hello comes late: both connections are open meanwhile.
+    fake.control("disconnect", {{"reason", "refresh_requested"}, {"hold_hello_ms", 1500}});
+    REQUIRE(polling_until([&] { return fake.stats()["live"] == 2; }));
+    const std::string on_old = fake.control(
+        "say", {{"channel", games}, {"user", bob}, {"text", "!help"}, {"via", "old"}})["ts"];
+    const std::string on_both = fake.control("say", {{"channel", games},
+                                                     {"user", alice},
+                                                     {"text", "!accept"},
+                                                     {"thread_ts", challenge},
+                                                     {"via", "both"}})["ts"];
+    // The new one said hello, and the old one was closed after it.
+    REQUIRE(polling_until([&] {
+        const json stats = fake.stats();
+        return stats["hellos"] == before["hellos"].get<int>() + 1 && stats["live"] == 1;
+    }));
+    const std::string on_new = fake.control(
+        "say", {{"channel", games}, {"user", bob}, {"text", "!board"}, {"via", "new"}})["ts"];
+    REQUIRE(polling_until([&] { return posts.size() >= 4; }));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    CHECK(platform.poll(cursor, std::chrono::seconds(1)).empty()); // each once
+    REQUIRE(posts.size() == 4);
+    CHECK(posts[1].message_id == on_old);
+    CHECK(posts[2].message_id == on_both + "@" + challenge);
+    CHECK(posts[3].message_id == on_new);
+
+    const json stats = fake.stats();
+    CHECK(stats["opens"] == before["opens"].get<int>() + 1);
+    CHECK(stats["zero_open"] == before["zero_open"]);         // never without an open connection
+    CHECK(stats["history_reads"] == before["history_reads"]); // nothing to catch up
+    CHECK(stats["replies_reads"] == before["replies_reads"]);
+    CHECK(stats["acks"] == before["acks"].get<int>() + 4); // "both" came twice, acked on each
+    CHECK(stats["late_acks"] == 0);
+    CHECK(stats["unacked"] == 0);
+    CHECK(fake.violations().empty());
+}

@@ -24,9 +24,9 @@
 // - conversations.history and conversations.replies return an empty `messages` list when
 //   nothing is newer than `oldest` (the file says minItems 1).
 //
-// Controls (POST /control/<name>, JSON): say {channel, user, text, thread_ts?} (a message in a
-// channel; "dm": true for the user's DM with the app), slash {channel, user, text}, press
-// {channel, user, message_ts, value}, disconnect {reason}, drop, refuse_token {refuse, error?},
+// Controls (POST /control/<name>, JSON): say {channel, user, text, thread_ts?, via?} (a message
+// in a channel; "dm": true for the user's DM with the app; via: see envelope()), slash {channel, user, text}, press
+// {channel, user, message_ts, value}, disconnect {reason, hold_hello_ms?}, drop, refuse_token {refuse, error?},
 // rate_limit {method, retry_after}, close_dms {user}, leave {channel}, stats, sent, violations,
 // go_down (and the line "come_back" on standard input).
 //
@@ -200,7 +200,7 @@ const rateLimits = new Map(); // method -> {retry_after}: the next call of it ge
 const notBefore = new Map(); // method -> ms: when a 429's Retry-After runs out
 const envelopes = new Map(); // envelope id -> {sent, acked, type}
 const tickets = new Set();
-const stats = { connections: 0, hellos: 0, acks: 0, late_acks: 0, requests: 0, rate_limited: 0, opens: 0, history_reads: 0, replies_reads: 0, uploads: 0 };
+const stats = { connections: 0, hellos: 0, zero_open: 0, acks: 0, late_acks: 0, requests: 0, rate_limited: 0, opens: 0, history_reads: 0, replies_reads: 0, uploads: 0 };
 let refusing = null; // an error code for the bot token, or null
 let port = 0;
 
@@ -219,20 +219,47 @@ const wss = new WebSocketServer({ noServer: true });
 function live() {
     return [...wss.clients].filter((s) => s.readyState === 1);
 }
-function envelope(type, payload) {
-    const id = crypto.randomUUID();
-    const frame = { envelope_id: id, payload, type, accepts_response_payload: type !== "events_api", retry_attempt: 0, retry_reason: "" };
+// Socket Mode delivers to one open connection and replays nothing while none is. `via` picks
+// it while an old connection (told to refresh) and its successor are both open: "old", "new",
+// or "both" (the same event on each, in envelopes of their own, as Slack's retry would);
+// otherwise a connection not told to refresh.
+function envelope(type, payload, via) {
     const sockets = live();
-    // Socket Mode delivers to one open connection and replays nothing while none is.
     if (sockets.length === 0) return null;
-    envelopes.set(id, { sent: Date.now(), acked: null, type });
-    sockets[0].send(JSON.stringify(frame));
-    return id;
+    const fresh = sockets.filter((s) => !s.retiring);
+    const targets = via === "both" ? sockets : via === "old" ? [sockets[0]] : via === "new" ? [sockets[sockets.length - 1]] : [fresh[0] ?? sockets[0]];
+    let first = null;
+    for (const socket of targets) {
+        const id = crypto.randomUUID();
+        const frame = { envelope_id: id, payload, type, accepts_response_payload: type !== "events_api", retry_attempt: 0, retry_reason: "" };
+        envelopes.set(id, { sent: Date.now(), acked: null, type, socket: socket.serial });
+        socket.send(JSON.stringify(frame));
+        first ??= id;
+    }
+    return first;
 }
+let sockets_opened = 0;
+let open_sockets = 0;
+let hold_hello_ms = 0; // the next connection's hello waits this long (a slow handshake)
 wss.on("connection", (socket) => {
     stats.connections += 1;
-    stats.hellos += 1;
-    socket.send(JSON.stringify({ type: "hello", num_connections: live().length, debug_info: { host: "fake-slack", build_number: 1, approximate_connection_time: 18060 }, connection_info: { app_id: APP_ID } }));
+    sockets_opened += 1;
+    open_sockets += 1;
+    socket.serial = sockets_opened;
+    socket.retiring = false;
+    // A moment without any open connection: what is posted then reaches no socket.
+    socket.on("close", () => {
+        open_sockets -= 1;
+        if (open_sockets === 0) stats.zero_open += 1;
+    });
+    const hello = () => {
+        if (socket.readyState !== 1) return;
+        stats.hellos += 1;
+        socket.send(JSON.stringify({ type: "hello", num_connections: live().length, debug_info: { host: "fake-slack", build_number: 1, approximate_connection_time: 18060 }, connection_info: { app_id: APP_ID } }));
+    };
+    if (hold_hello_ms > 0) setTimeout(hello, hold_hello_ms);
+    else hello();
+    hold_hello_ms = 0;
     socket.on("message", (raw) => {
         let ack;
         try {
@@ -245,6 +272,7 @@ wss.on("connection", (socket) => {
         const e = envelopes.get(ack.envelope_id);
         if (!e) return violation("socket mode", `an acknowledgement of unknown envelope ${ack.envelope_id}`);
         if (e.acked !== null) return violation("socket mode", `envelope ${ack.envelope_id} acknowledged twice`);
+        if (e.socket !== socket.serial) violation("socket mode", `envelope ${ack.envelope_id} acknowledged on connection ${socket.serial}, sent on ${e.socket}`);
         e.acked = Date.now();
         stats.acks += 1;
         if (e.acked - e.sent > ACK_LIMIT_MS) stats.late_acks += 1;
@@ -271,10 +299,10 @@ function say(a) {
     c.messages.push(m);
     const event = { ...m, channel: id, event_ts: ts, channel_type: a.dm ? "im" : "channel" };
     const wrap = (ev) => ({ token: "verification-token", team_id: TEAM, api_app_id: APP_ID, event: ev, type: "event_callback", event_id: `Ev${crypto.randomBytes(5).toString("hex").toUpperCase()}`, event_time: Math.floor(Date.now() / 1000), authorizations: [{ team_id: TEAM, user_id: BOT_USER, is_bot: true }] });
-    const delivered = envelope("events_api", wrap(event));
+    const delivered = envelope("events_api", wrap(event), a.via);
     if (!a.dm && a.text.includes(`<@${BOT_USER}>`)) {
         const { channel_type: _, ...mention } = event;
-        envelope("events_api", wrap({ ...mention, type: "app_mention" }));
+        envelope("events_api", wrap({ ...mention, type: "app_mention" }), a.via);
     }
     return { ts, channel: id, delivered: delivered !== null };
 }
@@ -430,6 +458,8 @@ function control(command, a, res) {
             return reply(res, 200, { envelope_id: id });
         }
         case "disconnect":
+            hold_hello_ms = a.hold_hello_ms ?? 0;
+            for (const s of live()) s.retiring = true;
             for (const s of live()) s.send(JSON.stringify({ type: "disconnect", reason: a.reason ?? "refresh_requested", debug_info: { host: "fake-slack" } }));
             return reply(res, 200, {});
         case "drop": for (const s of live()) s.terminate(); return reply(res, 200, {});
