@@ -474,3 +474,50 @@ TEST_CASE("Socket Mode: a refresh opens the new connection before the old one cl
     CHECK(stats["unacked"] == 0);
     CHECK(fake.violations().empty());
 }
+
+TEST_CASE("a reply of several messages cut short is finished after a restart: each piece once, "
+          "in order, whether the cut piece was posted or not",
+          "[slack]") {
+    for (const bool cut_piece_posted : {false, true}) {
+        slack_test::TempDir dir;
+        FakeSlack fake(dir);
+        bot::CurlHttpClient http;
+        const std::string thread = fake.say(games, alice, "!pgn 1");
+        // Three messages: Slack advises at most 4,000 characters in one.
+        const std::string a(3000, 'a'), b(3000, 'b'), c(3000, 'c');
+        bot::Reply reply = to_channel(games, a + "\n" + b + "\n" + c, thread);
+        reply.idempotency_key = "41.1700000000";
+
+        fake.control("stall",
+                     {{"method", "chat.postMessage"}, {"after", 1}, {"store", cut_piece_posted}});
+        {
+            auto options = options_for(fake);
+            options.request_timeout = std::chrono::seconds(1);
+            bot::SlackPlatform before(http, options);
+            before.identify();
+            // The second message gets no answer: the daemon is gone before it would come.
+            CHECK(before.send(reply).status == bot::Delivery::Status::Transient);
+        }
+        REQUIRE(fake.stats()["stalled"] == 1);
+        const int reads = fake.stats()["replies_reads"].get<int>();
+
+        bot::SlackPlatform after(http, options_for(fake)); // the daemon started again
+        after.identify();
+        CHECK(after.send(reply).status == bot::Delivery::Status::Sent);
+        const json sent = fake.sent();
+        REQUIRE(sent.size() == 3);
+        CHECK(sent[0]["text"] == a);
+        CHECK(sent[1]["text"] == b);
+        CHECK(sent[2]["text"] == c);
+        for (std::size_t i = 0; i < sent.size(); ++i) {
+            CHECK(sent[i]["thread_ts"] == thread);
+            CHECK(sent[i]["metadata"] ==
+                  json{{"event_type", "ghostpost_reply_piece"},
+                       {"event_payload",
+                        {{"key", "41.1700000000"}, {"piece", i + 1}, {"pieces", 3}}}});
+        }
+        // One look at the thread told what was posted already.
+        CHECK(fake.stats()["replies_reads"] == reads + 1);
+        CHECK(fake.violations().empty());
+    }
+}

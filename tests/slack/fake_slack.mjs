@@ -23,11 +23,14 @@
 //   method, ratelimited for a 429's body) are added to those enums.
 // - conversations.history and conversations.replies return an empty `messages` list when
 //   nothing is newer than `oldest` (the file says minItems 1).
+// - message metadata (2022) is not in it: chat.postMessage takes `metadata`, a JSON object of
+//   exactly {event_type, event_payload}; conversations.history and conversations.replies take
+//   `include_all_metadata` and only then list each message's `metadata`.
 //
 // Controls (POST /control/<name>, JSON): say {channel, user, text, thread_ts?, via?} (a message
 // in a channel; "dm": true for the user's DM with the app; via: see envelope()), slash {channel, user, text}, press
 // {channel, user, message_ts, value}, disconnect {reason, hold_hello_ms?}, drop, refuse_token {refuse, error?},
-// rate_limit {method, retry_after}, close_dms {user}, leave {channel}, stats, sent, violations,
+// rate_limit {method, retry_after}, stall {method, after?, store?}, close_dms {user}, leave {channel}, stats, sent, violations,
 // go_down (and the line "come_back" on standard input).
 //
 // Usage: node fake_slack.mjs --spec slack_web_openapi_v2.json --bot-token xoxb-... --app-token xapp-...
@@ -97,6 +100,11 @@ spec.paths["/files.completeUploadExternal"] = {
         },
     },
 };
+const metadataSchema = { type: "object", additionalProperties: false, required: ["event_type", "event_payload"], properties: { event_type: { type: "string" }, event_payload: { type: "object" } } };
+spec.paths["/chat.postMessage"].post.parameters.push({ name: "metadata", in: "formData", type: "string" });
+for (const method of ["/conversations.history", "/conversations.replies"])
+    spec.paths[method].get.parameters.push({ name: "include_all_metadata", in: "query", type: "boolean" });
+spec.definitions.objs_message.properties.metadata = metadataSchema;
 function close(node) {
     if (Array.isArray(node)) return node.forEach(close);
     if (node === null || typeof node !== "object") return;
@@ -197,10 +205,13 @@ const closedDms = new Set(); // users the app may not write to
 const sent = []; // what the app posted, in order
 const uploads = new Map(); // file id -> {bytes, filename, length}
 const rateLimits = new Map(); // method -> {retry_after}: the next call of it gets a 429
+// method -> {after, store}: after `after` more calls, the next one is never answered (a daemon
+// killed while it waits); with `store` it took effect all the same.
+const stalls = new Map();
 const notBefore = new Map(); // method -> ms: when a 429's Retry-After runs out
 const envelopes = new Map(); // envelope id -> {sent, acked, type}
 const tickets = new Set();
-const stats = { connections: 0, hellos: 0, zero_open: 0, acks: 0, late_acks: 0, requests: 0, rate_limited: 0, opens: 0, history_reads: 0, replies_reads: 0, uploads: 0 };
+const stats = { connections: 0, hellos: 0, zero_open: 0, stalled: 0, acks: 0, late_acks: 0, requests: 0, rate_limited: 0, opens: 0, history_reads: 0, replies_reads: 0, uploads: 0 };
 let refusing = null; // an error code for the bot token, or null
 let port = 0;
 
@@ -320,8 +331,11 @@ function answer(res, where, operation, body, status = 200, headers = {}) {
     return reply(res, status, body, headers);
 }
 
-function asListed(m) {
+// A message as conversations.history and conversations.replies list it: its metadata only
+// when include_all_metadata asked for it.
+function asListed(m, withMetadata) {
     const out = { ...m };
+    if (!withMetadata) delete out.metadata;
     return out;
 }
 
@@ -353,6 +367,16 @@ function web(req, res, body) {
     // A 429 sent earlier: a call before its Retry-After ran out is the adapter's fault.
     const key = method === "chat.postMessage" ? `${method} ${p.channel}` : method;
     if (notBefore.has(key) && Date.now() < notBefore.get(key)) violation(where, `called ${notBefore.get(key) - Date.now()} ms before Retry-After ran out`);
+    if (stalls.has(method)) {
+        const stall = stalls.get(method);
+        if (stall.after > 0) stall.after -= 1;
+        else {
+            stalls.delete(method);
+            stats.stalled += 1;
+            if (!stall.store) return; // no answer, and nothing done
+            res = { writeHead() {}, end() {} }; // done, but the answer never leaves
+        }
+    }
     if (rateLimits.has(method)) {
         const { retry_after } = rateLimits.get(method);
         rateLimits.delete(method);
@@ -384,6 +408,16 @@ function web(req, res, body) {
             if (notIn.has(id)) return answer(res, where, operation, { ok: false, error: "not_in_channel" });
             if (p.blocks !== undefined) checkBlocks(where, p.blocks);
             if (!p.text && !p.blocks) return answer(res, where, operation, { ok: false, error: "no_text" });
+            let metadata = null;
+            if (p.metadata !== undefined) {
+                try {
+                    metadata = JSON.parse(p.metadata);
+                } catch {
+                    violation(where, "metadata is not JSON");
+                }
+                if (metadata !== null && !validatorOf(metadataSchema)(metadata)) violation(where, `metadata Slack would refuse: ${p.metadata}`);
+                if (metadata !== null && !/^[a-z0-9_]+$/.test(metadata.event_type ?? "")) violation(where, `event_type ${metadata.event_type} is not an alphanumeric name`);
+            }
             const c = channel(id);
             const ts = nextTs();
             const m = { type: "message", user: BOT_USER, bot_id: BOT_ID, text: p.text ?? "", ts, team: TEAM };
@@ -391,8 +425,8 @@ function web(req, res, body) {
                 if (!c.messages.some((x) => x.ts === p.thread_ts)) violation(where, `thread_ts ${p.thread_ts} is no message of ${id}`);
                 m.thread_ts = p.thread_ts;
             }
-            c.messages.push(m);
-            sent.push({ channel: id, ts, text: m.text, thread_ts: p.thread_ts ?? null, blocks: p.blocks ? JSON.parse(p.blocks) : null, mrkdwn: p.mrkdwn ?? null });
+            c.messages.push(metadata ? { ...m, metadata } : m);
+            sent.push({ channel: id, ts, text: m.text, thread_ts: p.thread_ts ?? null, blocks: p.blocks ? JSON.parse(p.blocks) : null, mrkdwn: p.mrkdwn ?? null, metadata });
             return answer(res, where, operation, { ok: true, channel: id, ts, message: m });
         }
         case "conversations.history":
@@ -403,14 +437,15 @@ function web(req, res, body) {
             const after = (ts) => p.oldest === undefined || Number(ts) > Number(p.oldest);
             const before = (ts) => p.latest === undefined || Number(ts) < Number(p.latest);
             const limit = Number(p.limit ?? 100);
+            const listed = (m) => asListed(m, ["true", "1"].includes(p.include_all_metadata ?? ""));
             if (method === "conversations.history") {
                 const top = c.messages.filter((m) => (!m.thread_ts || m.thread_ts === m.ts) && after(m.ts) && before(m.ts)).reverse();
-                return answer(res, where, operation, { ok: true, messages: top.slice(0, limit).map(asListed), has_more: top.length > limit, pin_count: 0, channel_actions_ts: null, channel_actions_count: 0 });
+                return answer(res, where, operation, { ok: true, messages: top.slice(0, limit).map(listed), has_more: top.length > limit, pin_count: 0, channel_actions_ts: null, channel_actions_count: 0 });
             }
             const parent = c.messages.find((m) => m.ts === p.ts);
             if (!parent) return answer(res, where, operation, { ok: false, error: "thread_not_found" });
             const replies = c.messages.filter((m) => m.thread_ts === p.ts && m.ts !== p.ts && after(m.ts) && before(m.ts));
-            return answer(res, where, operation, { ok: true, messages: [parent, ...replies.slice(0, limit)].map(asListed), has_more: replies.length > limit });
+            return answer(res, where, operation, { ok: true, messages: [parent, ...replies.slice(0, limit)].map(listed), has_more: replies.length > limit });
         }
         case "files.getUploadURLExternal": {
             const file = `F${crypto.randomBytes(5).toString("hex").toUpperCase()}`;
@@ -467,6 +502,7 @@ function control(command, a, res) {
             refusing = (a.refuse ?? true) ? (a.error ?? "invalid_auth") : null;
             return reply(res, 200, {});
         case "rate_limit": rateLimits.set(a.method, { retry_after: a.retry_after ?? 1 }); return reply(res, 200, {});
+        case "stall": stalls.set(a.method, { after: a.after ?? 0, store: a.store ?? false }); return reply(res, 200, {});
         case "close_dms": closedDms.add(a.user); return reply(res, 200, {});
         case "open_dms": closedDms.delete(a.user); return reply(res, 200, {});
         case "leave": notIn.add(a.channel); return reply(res, 200, {});

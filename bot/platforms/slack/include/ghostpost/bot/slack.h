@@ -148,8 +148,14 @@ private:
     // Errors: as poll's.
     std::vector<Post> read_since(const std::string& channel, const std::string& thread,
                                  const std::string& oldest);
+    // `metadata`: Slack's message metadata as JSON, empty for none.
     Delivery post_message(const std::string& channel, const std::string& text,
-                          const std::string& thread, const std::vector<Button>& buttons);
+                          const std::string& thread, const std::vector<Button>& buttons,
+                          const std::string& metadata);
+    // The numbers of the pieces of reply `key` that the app posted in `channel` (`thread`)
+    // already, by their metadata. Sets `trouble` when the look-up failed (a 429, an outage).
+    std::set<std::size_t> posted_pieces(const std::string& channel, const std::string& thread,
+                                        const std::string& key, std::optional<Delivery>& trouble);
     // The board image by the upload flow that replaced files.upload: an upload URL, the bytes,
     // then the file shared into the channel (and thread) with `comment` as its message.
     Delivery upload_png(const std::string& channel, const std::string& thread,
@@ -176,6 +182,9 @@ private:
     std::set<std::string> recent_; // "channel/ts" handled lately (app_mention)
     std::deque<std::string> recent_order_;
     std::set<std::string> caught_keys_; // cursor keys read by the catch-up under way
+    // A reply of several messages under way: the numbers of its pieces known to be posted,
+    // by idempotency key. Absent: unknown (a restart, a call without answer), so looked up.
+    std::map<std::string, std::set<std::size_t>> pieces_sent_;
 };
 
 } // namespace ghostpost::bot
