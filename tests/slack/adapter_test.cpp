@@ -521,3 +521,57 @@ TEST_CASE("a reply of several messages cut short is finished after a restart: ea
         CHECK(fake.violations().empty());
     }
 }
+
+TEST_CASE("an answer for the one who typed a slash command goes to its response_url as an "
+          "ephemeral message: five at most, none after it expired, the rest in the channel",
+          "[slack]") {
+    slack_test::TempDir dir;
+    FakeSlack fake(dir);
+    bot::CurlHttpClient http;
+    bot::SlackPlatform platform(http, options_for(fake));
+    platform.identify();
+    std::string cursor;
+    REQUIRE(slack_test::eventually(
+        [&] {
+            platform.poll(cursor, std::chrono::seconds(1));
+            return fake.stats()["live"] == 1;
+        },
+        std::chrono::seconds(10)));
+    fake.control("slash", {{"channel", games}, {"user", alice}, {"text", "help"}});
+    const auto posts = poll_for(platform, cursor, 1);
+    REQUIRE(posts.size() == 1);
+    CHECK(posts[0].private_answers);
+    const std::string command = posts[0].message_id;
+
+    // For alice alone; an answer for all (no reply_to) stays in the channel.
+    CHECK(platform.send(to_channel(games, "Commands: <all of them>", command)).status ==
+          bot::Delivery::Status::Sent);
+    CHECK(platform.send(to_channel(games, "For everyone.")).status == bot::Delivery::Status::Sent);
+    json responses = fake.control("responses")["responses"];
+    REQUIRE(responses.size() == 1);
+    CHECK(responses[0]["response_type"] == "ephemeral");
+    CHECK(responses[0]["text"] == "Commands: &lt;all of them&gt;");
+    CHECK(responses[0]["user"] == alice);
+    REQUIRE(fake.sent().size() == 1);
+    CHECK(fake.sent()[0]["text"] == "For everyone.");
+
+    // Slack takes five answers there: the sixth goes to the channel, and the URL is not tried.
+    for (int i = 2; i <= 6; ++i)
+        CHECK(platform.send(to_channel(games, "Answer " + std::to_string(i), command)).status ==
+              bot::Delivery::Status::Sent);
+    CHECK(fake.control("responses")["responses"].size() == 5);
+    REQUIRE(fake.sent().size() == 2);
+    CHECK(fake.sent()[1]["text"] == "Answer 6");
+
+    // Thirty minutes later the address answers 404: the answer goes to the channel instead.
+    fake.control("slash", {{"channel", games}, {"user", bob}, {"text", "board 1"}});
+    const auto later = poll_for(platform, cursor, 1);
+    REQUIRE(later.size() == 1);
+    fake.control("expire_responses");
+    CHECK(platform.send(to_channel(games, "Game #1: the board.", later[0].message_id)).status ==
+          bot::Delivery::Status::Sent);
+    CHECK(fake.stats()["responses_refused"] == 1);
+    REQUIRE(fake.sent().size() == 3);
+    CHECK(fake.sent()[2]["text"] == "Game #1: the board.");
+    CHECK(fake.violations().empty());
+}

@@ -167,3 +167,45 @@ TEST_CASE("a Phantom game on Slack in one thread: DMs, closed DMs, a 429, SIGKIL
     CHECK(stats["unacked"] == 0);
     CHECK(fake.violations().empty());
 }
+
+TEST_CASE("a slash command: help and a refusal for its author alone, a challenge for all",
+          "[daemon][slack]") {
+    slack_test::TempDir dir;
+    FakeSlack fake(dir);
+    const auto config = write_config(dir, fake);
+    auto daemon = start_daemon(dir, config);
+    REQUIRE(slack_test::eventually([&] { return fake.stats()["live"] == 1; },
+                                   std::chrono::seconds(20)));
+    fake.control("slash", {{"channel", games}, {"user", alice}, {"text", "frobnicate"}});
+    REQUIRE(
+        slack_test::eventually([&] { return fake.control("responses")["responses"].size() == 1; },
+                               std::chrono::seconds(20)));
+    fake.control("slash", {{"channel", games}, {"user", bob}, {"text", "help"}});
+    REQUIRE(
+        slack_test::eventually([&] { return fake.control("responses")["responses"].size() >= 2; },
+                               std::chrono::seconds(20)));
+    fake.control("slash",
+                 {{"channel", games}, {"user", alice}, {"text", "new chess <@UBOBBY0002>"}});
+    REQUIRE(
+        slack_test::eventually([&] { return fake.sent().size() == 1; }, std::chrono::seconds(20)));
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+
+    const json responses = fake.control("responses")["responses"];
+    REQUIRE(responses.size() >= 2);
+    CHECK(responses[0]["user"] == alice);
+    CHECK(responses[0]["response_type"] == "ephemeral");
+    CHECK(responses[0]["text"] == "There is no command !frobnicate. Say !help for the list.");
+    CHECK(responses[1]["user"] == bob);
+    CHECK(responses[1]["text"].get<std::string>().starts_with(
+        "Commands (!help &lt;command&gt; for one; a move alone works when it is your turn):"));
+    const json sent = fake.sent();
+    REQUIRE(sent.size() == 1);
+    CHECK(sent[0]["channel"] == games);
+    CHECK(sent[0]["text"] == "<@UALICE0001> challenges <@UBOBBY0002> to FIDE chess, game #1. "
+                             "<@UALICE0001> would play White. Options: none. Clock: 3d per "
+                             "move; rated. <@UBOBBY0002>: answer !accept 1 or !decline 1.");
+
+    daemon->signal(SIGTERM);
+    CHECK(daemon->wait_exit(std::chrono::seconds(3)) == 0);
+    CHECK(fake.violations().empty());
+}

@@ -26,6 +26,11 @@
 // - message metadata (2022) is not in it: chat.postMessage takes `metadata`, a JSON object of
 //   exactly {event_type, event_payload}; conversations.history and conversations.replies take
 //   `include_all_metadata` and only then list each message's `metadata`.
+// - a slash command's or a press's response_url (in no API description): a POST of JSON with
+//   `text` and/or `blocks`, `response_type` (ephemeral or in_channel), `replace_original`,
+//   `delete_original`, `thread_ts`, and nothing else, without a token (the address is the
+//   credential); five uses within thirty minutes, after which it answers 404. A sixth use is
+//   the adapter's fault (it counts them); a use after expiry is answered 404 only.
 //
 // Controls (POST /control/<name>, JSON): say {channel, user, text, thread_ts?, via?} (a message
 // in a channel; "dm": true for the user's DM with the app; via: see envelope()), slash {channel, user, text}, press
@@ -211,7 +216,9 @@ const stalls = new Map();
 const notBefore = new Map(); // method -> ms: when a 429's Retry-After runs out
 const envelopes = new Map(); // envelope id -> {sent, acked, type}
 const tickets = new Set();
-const stats = { connections: 0, hellos: 0, zero_open: 0, stalled: 0, acks: 0, late_acks: 0, requests: 0, rate_limited: 0, opens: 0, history_reads: 0, replies_reads: 0, uploads: 0 };
+const responders = new Map(); // response_url id -> {uses, created, channel, user}
+const responses = []; // what was posted to a response_url, in order
+const stats = { connections: 0, hellos: 0, zero_open: 0, stalled: 0, responses_refused: 0, acks: 0, late_acks: 0, requests: 0, rate_limited: 0, opens: 0, history_reads: 0, replies_reads: 0, uploads: 0 };
 let refusing = null; // an error code for the bot token, or null
 let port = 0;
 
@@ -476,6 +483,49 @@ function web(req, res, body) {
     }
 }
 
+// ---- response_url --------------------------------------------------------------------------
+function newResponder(channelId, user) {
+    const id = crypto.randomBytes(12).toString("hex");
+    responders.set(id, { uses: 0, created: Date.now(), channel: channelId, user });
+    return id;
+}
+function respond(req, res, body, id) {
+    const where = `POST response_url`;
+    const r = responders.get(id);
+    if (!r) {
+        violation(where, "an address Slack never gave");
+        return reply(res, 404, { ok: false, error: "no_such_url" });
+    }
+    if (req.method !== "POST") violation(where, `${req.method}, not POST`);
+    if (!(req.headers["content-type"] ?? "").startsWith("application/json")) violation(where, `content type ${req.headers["content-type"]}, not JSON`);
+    if (req.headers.authorization) violation(where, "a token sent to a response_url");
+    let m;
+    try {
+        m = JSON.parse(body.toString());
+    } catch {
+        violation(where, "a body that is not JSON");
+        return reply(res, 400, { ok: false, error: "invalid_payload" });
+    }
+    const extra = Object.keys(m).filter((k) => !["text", "blocks", "response_type", "replace_original", "delete_original", "thread_ts"].includes(k));
+    if (extra.length) violation(where, `unknown fields ${extra}`);
+    if (typeof m.text !== "string" && !Array.isArray(m.blocks)) violation(where, "neither text nor blocks");
+    if (m.response_type !== undefined && !["ephemeral", "in_channel"].includes(m.response_type)) violation(where, `response_type ${m.response_type}`);
+    if (m.replace_original !== undefined && typeof m.replace_original !== "boolean") violation(where, "replace_original is not a boolean");
+    if (m.blocks !== undefined) checkBlocks(where, JSON.stringify(m.blocks));
+    if (Date.now() - r.created > 30 * 60 * 1000) {
+        stats.responses_refused += 1;
+        return reply(res, 404, { ok: false, error: "expired_url" });
+    }
+    r.uses += 1;
+    if (r.uses > 5) {
+        violation(where, `used ${r.uses} times: Slack takes five`);
+        stats.responses_refused += 1;
+        return reply(res, 404, { ok: false, error: "used_url" });
+    }
+    responses.push({ channel: r.channel, user: r.user, responder: id, response_type: m.response_type ?? "ephemeral", text: m.text ?? "", blocks: m.blocks ?? null });
+    return reply(res, 200, { ok: true });
+}
+
 // ---- control, for the tests --------------------------------------------------------------
 function control(command, a, res) {
     switch (command) {
@@ -483,13 +533,14 @@ function control(command, a, res) {
         case "slash": {
             channel(a.channel);
             const trigger = `${Date.now()}.${crypto.randomBytes(4).toString("hex")}`;
-            const id = envelope("slash_commands", { token: "verification-token", team_id: TEAM, team_domain: "fake", channel_id: a.channel, channel_name: "games", user_id: a.user, user_name: a.user_name ?? a.user.toLowerCase(), command: "/ghostpost", text: a.text, api_app_id: APP_ID, is_enterprise_install: "false", response_url: `http://127.0.0.1:${port}/response`, trigger_id: trigger });
-            return reply(res, 200, { envelope_id: id });
+            const responder = newResponder(a.channel, a.user);
+            const id = envelope("slash_commands", { token: "verification-token", team_id: TEAM, team_domain: "fake", channel_id: a.channel, channel_name: "games", user_id: a.user, user_name: a.user_name ?? a.user.toLowerCase(), command: "/ghostpost", text: a.text, api_app_id: APP_ID, is_enterprise_install: "false", response_url: `http://127.0.0.1:${port}/commands/${TEAM}/${responder}`, trigger_id: trigger });
+            return reply(res, 200, { envelope_id: id, responder });
         }
         case "press": {
             const c = channel(a.channel);
             const message = c.messages.find((m) => m.ts === a.message_ts);
-            const id = envelope("interactive", { type: "block_actions", user: { id: a.user, username: a.user.toLowerCase(), name: a.user.toLowerCase(), team_id: TEAM }, api_app_id: APP_ID, token: "verification-token", container: { type: "message", message_ts: a.message_ts, channel_id: a.channel, is_ephemeral: false }, trigger_id: `${Date.now()}.${crypto.randomBytes(4).toString("hex")}`, team: { id: TEAM, domain: "fake" }, channel: { id: a.channel, name: "games" }, message: message ?? { ts: a.message_ts }, response_url: `http://127.0.0.1:${port}/response`, actions: [{ action_id: "ghostpost_0", block_id: "b", text: { type: "plain_text", text: "x" }, value: a.value, type: "button", action_ts: `${clock + 1}.${String(serial + 1).padStart(6, "0")}` }] });
+            const id = envelope("interactive", { type: "block_actions", user: { id: a.user, username: a.user.toLowerCase(), name: a.user.toLowerCase(), team_id: TEAM }, api_app_id: APP_ID, token: "verification-token", container: { type: "message", message_ts: a.message_ts, channel_id: a.channel, is_ephemeral: false }, trigger_id: `${Date.now()}.${crypto.randomBytes(4).toString("hex")}`, team: { id: TEAM, domain: "fake" }, channel: { id: a.channel, name: "games" }, message: message ?? { ts: a.message_ts }, response_url: `http://127.0.0.1:${port}/actions/${TEAM}/${newResponder(a.channel, a.user)}`, actions: [{ action_id: "ghostpost_0", block_id: "b", text: { type: "plain_text", text: "x" }, value: a.value, type: "button", action_ts: `${clock + 1}.${String(serial + 1).padStart(6, "0")}` }] });
             return reply(res, 200, { envelope_id: id });
         }
         case "disconnect":
@@ -507,6 +558,9 @@ function control(command, a, res) {
         case "open_dms": closedDms.delete(a.user); return reply(res, 200, {});
         case "leave": notIn.add(a.channel); return reply(res, 200, {});
         case "sent": return reply(res, 200, { sent });
+        case "responses": return reply(res, 200, { responses });
+        // Every response_url so far is older than thirty minutes.
+        case "expire_responses": for (const r of responders.values()) r.created -= 31 * 60 * 1000; return reply(res, 200, {});
         case "violations": return reply(res, 200, { violations });
         case "stats": {
             const unacked = [...envelopes.values()].filter((e) => e.acked === null && Date.now() - e.sent > ACK_LIMIT_MS).length;
@@ -525,6 +579,8 @@ const server = http.createServer((req, res) => {
         try {
             if (req.url.startsWith("/control/")) return control(req.url.slice(9), body.length ? JSON.parse(body.toString()) : {}, res);
             if (req.url.startsWith("/api/")) return web(req, res, body);
+            const hook = req.url.match(/^\/(commands|actions)\/[A-Z0-9]+\/([0-9a-f]+)$/);
+            if (hook) return respond(req, res, body, hook[2]);
             if (req.url.startsWith("/upload/")) {
                 // The upload URL takes the file's bytes as the body of a POST (raw or multipart).
                 const u = uploads.get(req.url.slice(8));

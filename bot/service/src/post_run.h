@@ -157,6 +157,10 @@ private:
         // The engine's posts (engine_player.h) are no platform message that could be replied to.
         m.reply_to =
             to_user || post_.message_id.starts_with("engine:") ? std::string() : post_.message_id;
+        // The answers of a command that changes something are for all to see (Post::
+        // private_answers).
+        if (post_.private_answers && acting_)
+            m.reply_to.clear();
         return m;
     }
     void say(std::string text, std::string code = {}) {
@@ -190,7 +194,8 @@ private:
             m.platform = platform;
             m.png = board.png;
             m.buttons = buttons;
-            if (channel != post_.channel || platform != post_.platform || post_.button)
+            if (channel != post_.channel || platform != post_.platform || post_.button ||
+                post_.private_answers)
                 m.reply_to.clear();
             enqueue(std::move(m));
         };
@@ -615,6 +620,7 @@ private:
     std::int64_t now_;
     PlayerRecord author_;     // the player who posted, as seen from the post's platform
     PlayerRecord account_;    // the account that posted, as stored (linked_to set when linked)
+    bool acting_ = false;     // the command under way changes a game, a player or a tournament
     bool defaulting_ = false; // the job answers a seat's overdue decision with `default`
     // The player whose forecast answers the action being applied: the decision is theirs for
     // no time at all, so sync_clocks sends them no reminder of it.

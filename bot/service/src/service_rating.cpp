@@ -97,7 +97,7 @@ void PostRun::say_at(const std::string& channel, std::string text, std::string c
     if (post_.direct)
         say(text, code);
     auto m = message(false, channel, std::move(text), std::move(code));
-    if (channel != post_.channel || post_.direct || post_.button)
+    if (channel != post_.channel || post_.direct || post_.button || post_.private_answers)
         m.reply_to.clear();
     enqueue(std::move(m));
 }

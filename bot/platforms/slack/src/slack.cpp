@@ -581,6 +581,13 @@ std::vector<Post> SlackPlatform::poll(const std::string& cursor, std::chrono::se
         if (decoded.kind == SlackFrame::Kind::Disconnect && decoded.reason == "link_disabled")
             refuse("Slack turned Socket Mode off for the app (link_disabled): turn it on again "
                    "under the app's Socket Mode settings");
+        if (decoded.post && !decoded.response_url.empty()) {
+            if (responders_.size() >= max_recent)
+                responders_.clear();
+            // Slack takes five answers there within thirty minutes of the command.
+            responders_[decoded.post->message_id] = {decoded.response_url, 5,
+                                                     options_.clock() + std::chrono::minutes(30)};
+        }
         if (decoded.post)
             add(std::move(*decoded.post));
     }
@@ -693,6 +700,52 @@ Delivery SlackPlatform::upload_png(const std::string& channel, const std::string
     if (!done->ok)
         return failed(*done, "files.completeUploadExternal", false);
     return {Delivery::Status::Sent, {}, {}};
+}
+
+std::optional<Delivery> SlackPlatform::respond(Responder& responder,
+                                               const std::vector<std::string>& pieces,
+                                               const std::vector<Button>& buttons) {
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+        json body = {
+            {"response_type", "ephemeral"}, {"replace_original", false}, {"text", pieces[i]}};
+        if (i + 1 == pieces.size() && !buttons.empty())
+            body["blocks"] = json::parse(blocks(pieces[i], buttons));
+        // The address is the credential: no token goes with it.
+        HttpRequest request;
+        request.url = responder.url;
+        request.content_type = "application/json";
+        request.body = body.dump(-1, ' ', false, json::error_handler_t::replace);
+        request.timeout = options_.request_timeout;
+        HttpResponse answer;
+        try {
+            answer = http_.post(request);
+        } catch (const HttpError& e) {
+            if (e.kind() == HttpError::Kind::Cancelled)
+                throw PlatformError(PlatformError::Kind::Cancelled, "the daemon is stopping");
+            return Delivery{
+                Delivery::Status::Transient, {}, scrub(std::string("response_url: ") + e.what())};
+        }
+        --responder.uses_left;
+        if (answer.status == 429)
+            return Delivery{Delivery::Status::RetryAfter, std::chrono::seconds(1),
+                            "response_url: HTTP 429"};
+        if (answer.status >= 500)
+            return Delivery{Delivery::Status::Transient,
+                            {},
+                            "response_url: HTTP " + std::to_string(answer.status)};
+        if (answer.status < 200 || answer.status >= 300) {
+            // Used up or expired: the reply goes to the channel (at once, or when the outbox
+            // tries again if part of it went already).
+            log::info(
+                "slack_response_url_closed",
+                {{"platform", "slack"}, {"status", static_cast<std::int64_t>(answer.status)}});
+            responder.uses_left = 0;
+            if (i == 0)
+                return std::nullopt;
+            return Delivery{Delivery::Status::Transient, {}, "response_url closed midway"};
+        }
+    }
+    return Delivery{Delivery::Status::Sent, {}, {}};
 }
 
 std::set<std::size_t> SlackPlatform::posted_pieces(const std::string& channel,
@@ -823,6 +876,19 @@ Delivery SlackPlatform::send(const Reply& reply) {
         format(text, escape(reply.code), reply.buttons.empty() ? max_text : max_section);
     if (pieces.empty())
         pieces.emplace_back();
+    // An answer for the author of a slash command or a press alone (Reply::reply_to) is shown
+    // to them alone while Slack takes answers at its response_url; an image cannot go there.
+    if (!to_user && reply.png.empty())
+        if (const auto it = responders_.find(reply.reply_to); it != responders_.end()) {
+            Responder& responder = it->second;
+            const bool open = options_.clock() < responder.until &&
+                              responder.uses_left >= static_cast<int>(pieces.size());
+            if (open)
+                if (const auto d = respond(responder, pieces, reply.buttons))
+                    return *d;
+            if (responder.uses_left <= 0 || options_.clock() >= responder.until)
+                responders_.erase(it);
+        }
     // In order; the first failure ends the reply and the outbox tries again. Slack has no
     // idempotency key for chat.postMessage, so a reply of several messages marks each with its
     // key and number (metadata): another attempt sends only the pieces not posted yet, which it

@@ -61,7 +61,10 @@ struct SlackFrame {
     std::string envelope_id;  // for an envelope: what its acknowledgement names
     std::string reason;       // of a disconnect: refresh_requested, link_disabled, warning...
     std::optional<Post> post; // what an envelope means for the service, if anything
-    std::string problem;      // why a malformed frame was skipped; empty otherwise
+    // Of a slash command or a press: where an answer for its author alone goes (Slack's
+    // response_url; it is a credential, never logged). Empty when none.
+    std::string response_url;
+    std::string problem; // why a malformed frame was skipped; empty otherwise
 };
 SlackFrame decode_slack_frame(std::string_view frame_json, const SlackIdentity& me,
                               const std::string& command_prefix);
@@ -185,6 +188,19 @@ private:
     // A reply of several messages under way: the numbers of its pieces known to be posted,
     // by idempotency key. Absent: unknown (a restart, a call without answer), so looked up.
     std::map<std::string, std::set<std::size_t>> pieces_sent_;
+    // Post id of a slash command or a press -> its response_url, while Slack takes answers
+    // there (five, within thirty minutes). Not kept over a restart: answers then go to the
+    // channel.
+    struct Responder {
+        std::string url;
+        int uses_left = 5;
+        Instant until;
+    };
+    std::map<std::string, Responder> responders_;
+    // The reply for its author alone through `responder`; nullopt when the address no longer
+    // takes it (the reply then goes to the channel).
+    std::optional<Delivery> respond(Responder& responder, const std::vector<std::string>& pieces,
+                                    const std::vector<Button>& buttons);
 };
 
 } // namespace ghostpost::bot
