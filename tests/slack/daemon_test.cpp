@@ -209,3 +209,39 @@ TEST_CASE("a slash command: help and a refusal for its author alone, a challenge
     CHECK(daemon->wait_exit(std::chrono::seconds(3)) == 0);
     CHECK(fake.violations().empty());
 }
+
+TEST_CASE("a game's result is broadcast from its thread to the channel, and no other reply is",
+          "[daemon][slack]") {
+    slack_test::TempDir dir;
+    FakeSlack fake(dir);
+    const auto config = write_config(dir, fake);
+    auto daemon = start_daemon(dir, config);
+    REQUIRE(slack_test::eventually([&] { return fake.stats()["live"] == 1; },
+                                   std::chrono::seconds(20)));
+    const auto wait_for = [&](std::size_t n) {
+        return slack_test::eventually([&] { return fake.sent().size() >= n; },
+                                      std::chrono::seconds(20));
+    };
+    const std::string thread = fake.say(games, alice, "!new chess <@UBOBBY0002> white tc=none");
+    REQUIRE(wait_for(1));
+    std::size_t expected = 1;
+    for (const auto& [who, text] : std::vector<std::pair<std::string, std::string>>{
+             {bob, "!accept"}, {alice, "f3"}, {bob, "e5"}, {alice, "g4"}, {bob, "Qh4#"}}) {
+        fake.say(games, who, text, thread);
+        REQUIRE(wait_for(++expected));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500)); // what follows the result
+
+    std::vector<std::string> broadcast;
+    for (const json& m : fake.sent()) {
+        CHECK(m["thread_ts"] == thread);
+        if (m["reply_broadcast"] == true)
+            broadcast.push_back(m["text"].get<std::string>().substr(0, 110));
+    }
+    CHECK(broadcast == std::vector<std::string>{"<@UBOBBY0002> (Black) played Qh4# in game #1. "
+                                                "Game #1 is over: <@UBOBBY0002> (Black) wins by "
+                                                "checkmate (0-1).\n"});
+    daemon->signal(SIGTERM);
+    CHECK(daemon->wait_exit(std::chrono::seconds(3)) == 0);
+    CHECK(fake.violations().empty());
+}

@@ -428,12 +428,13 @@ function web(req, res, body) {
             const c = channel(id);
             const ts = nextTs();
             const m = { type: "message", user: BOT_USER, bot_id: BOT_ID, text: p.text ?? "", ts, team: TEAM };
+            if (p.reply_broadcast !== undefined && !p.thread_ts) violation(where, "reply_broadcast without thread_ts");
             if (p.thread_ts) {
                 if (!c.messages.some((x) => x.ts === p.thread_ts)) violation(where, `thread_ts ${p.thread_ts} is no message of ${id}`);
                 m.thread_ts = p.thread_ts;
             }
             c.messages.push(metadata ? { ...m, metadata } : m);
-            sent.push({ channel: id, ts, text: m.text, thread_ts: p.thread_ts ?? null, blocks: p.blocks ? JSON.parse(p.blocks) : null, mrkdwn: p.mrkdwn ?? null, metadata });
+            sent.push({ channel: id, ts, text: m.text, thread_ts: p.thread_ts ?? null, blocks: p.blocks ? JSON.parse(p.blocks) : null, mrkdwn: p.mrkdwn ?? null, metadata, reply_broadcast: p.reply_broadcast === "true" || p.reply_broadcast === "1" });
             return answer(res, where, operation, { ok: true, channel: id, ts, message: m });
         }
         case "conversations.history":

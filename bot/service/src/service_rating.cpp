@@ -50,6 +50,7 @@ const rules::VariantInfo* variant_info(const std::string& name) {
 
 void PostRun::game_over(const GameRecord& g) {
     reveals_due_.push_back(g);
+    ended_ids_.push_back(g.id);
     clear_forecasts(g);              // however it ended: nothing is left to answer
     s_.png_cache_.forget_game(g.id); // its public images now show what the rules hid
     Ended ended{g, {}};

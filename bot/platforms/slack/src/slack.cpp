@@ -616,7 +616,7 @@ Delivery SlackPlatform::failed(const Answer& answer, const std::string& what, bo
 
 Delivery SlackPlatform::post_message(const std::string& channel, const std::string& text,
                                      const std::string& thread, const std::vector<Button>& buttons,
-                                     const std::string& metadata) {
+                                     const std::string& metadata, bool broadcast) {
     const std::string route = "chat.postMessage " + channel;
     if (const auto it = not_before_.find(route); it != not_before_.end()) {
         const Instant now = options_.clock();
@@ -629,6 +629,8 @@ Delivery SlackPlatform::post_message(const std::string& channel, const std::stri
     Fields fields{{"channel", channel}, {"text", text}, {"mrkdwn", "true"}};
     if (!thread.empty())
         fields.emplace_back("thread_ts", thread);
+    if (!thread.empty() && broadcast)
+        fields.emplace_back("reply_broadcast", "true");
     if (!buttons.empty())
         fields.emplace_back("blocks", blocks(text, buttons));
     if (!metadata.empty())
@@ -916,18 +918,20 @@ Delivery SlackPlatform::send(const Reply& reply) {
             pieces_sent_.clear();
         pieces_sent_[reply.idempotency_key] = posted;
     }
-    std::size_t first = 0;
+    // A game's result goes to the channel as well as its thread (reply_broadcast): by its first
+    // message, which says how the game ended, and which is then no image's comment, since a
+    // shared file cannot be broadcast.
+    const bool broadcast = reply.ends_game && !thread.empty();
+    // The first message is the image's comment, unless it carries buttons, which a file's
+    // comment cannot.
+    const bool comment =
+        !reply.png.empty() && !broadcast && (reply.buttons.empty() || pieces.size() > 1);
+    const std::size_t first = comment ? 1 : 0;
     // The image's comment bears no metadata: a later piece found posted shows it went up.
-    if (!reply.png.empty() && several && !posted.empty())
-        first = reply.buttons.empty() || pieces.size() > 1 ? 1 : 0;
-    else if (!reply.png.empty()) {
-        // The first message is the image's comment, unless it carries buttons, which a file's
-        // comment cannot.
-        const bool comment = reply.buttons.empty() || pieces.size() > 1;
+    if (!reply.png.empty() && !(several && !posted.empty())) {
         const Delivery d = upload_png(channel, thread, comment ? pieces[0] : "", reply.png);
         if (d.status != Delivery::Status::Sent)
             return d;
-        first = comment ? 1 : 0;
     }
     for (std::size_t i = first; i < pieces.size(); ++i) {
         if (posted.contains(i + 1))
@@ -935,7 +939,8 @@ Delivery SlackPlatform::send(const Reply& reply) {
         const bool last = i + 1 == pieces.size();
         const Delivery d = post_message(
             channel, pieces[i], thread, last ? reply.buttons : std::vector<Button>{},
-            several ? piece_metadata(reply.idempotency_key, i + 1, pieces.size()) : std::string());
+            several ? piece_metadata(reply.idempotency_key, i + 1, pieces.size()) : std::string(),
+            broadcast && i == 0);
         if (d.status != Delivery::Status::Sent) {
             if (several && d.detail.starts_with(unanswered))
                 pieces_sent_.erase(reply.idempotency_key); // unknown: look again next time

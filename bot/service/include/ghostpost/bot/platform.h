@@ -99,6 +99,10 @@ struct Reply {
     std::vector<Mention> mentions;
     // Buttons to show under the message, in order (a platform may put them in one row).
     std::vector<Button> buttons;
+    // The reply tells a game's result (mate, resignation, a draw, time, an abort): a platform
+    // that keeps a game's replies in a thread shows this one in the channel too (Slack's
+    // reply_broadcast).
+    bool ends_game = false;
 };
 
 // What happened when a reply was handed to the platform.

@@ -151,10 +151,11 @@ private:
     // Errors: as poll's.
     std::vector<Post> read_since(const std::string& channel, const std::string& thread,
                                  const std::string& oldest);
-    // `metadata`: Slack's message metadata as JSON, empty for none.
+    // `metadata`: Slack's message metadata as JSON, empty for none. `broadcast`: a reply in
+    // `thread` shown in the channel too.
     Delivery post_message(const std::string& channel, const std::string& text,
                           const std::string& thread, const std::vector<Button>& buttons,
-                          const std::string& metadata);
+                          const std::string& metadata, bool broadcast);
     // The numbers of the pieces of reply `key` that the app posted in `channel` (`thread`)
     // already, by their metadata. Sets `trouble` when the look-up failed (a 429, an outage).
     std::set<std::size_t> posted_pieces(const std::string& channel, const std::string& thread,
