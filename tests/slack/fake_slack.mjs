@@ -35,8 +35,10 @@
 // Controls (POST /control/<name>, JSON): say {channel, user, text, thread_ts?, via?} (a message
 // in a channel; "dm": true for the user's DM with the app; via: see envelope()), slash {channel, user, text}, press
 // {channel, user, message_ts, value}, disconnect {reason, hold_hello_ms?}, drop, refuse_token {refuse, error?},
-// rate_limit {method, retry_after}, stall {method, after?, store?}, close_dms {user}, leave {channel}, stats, sent, violations,
-// go_down (and the line "come_back" on standard input).
+// rate_limit {method, retry_after}, stall {method, after?, store?}, close_dms {user},
+// leave {channel}, stats (zero_open counts the moments without any open connection), sent,
+// responses (what went to response_urls), expire_responses, violations, go_down (and the line
+// "come_back" on standard input).
 //
 // Usage: node fake_slack.mjs --spec slack_web_openapi_v2.json --bot-token xoxb-... --app-token xapp-...
 // Prints "PORT <n>" once listening; exits when its standard input closes.
