@@ -264,7 +264,7 @@ template <class Statement> RatingRecord read_rating(const Statement& s) {
 }
 
 // The columns id, platform, to_user, destination, text, code, png, reply_to, attempts,
-// next_attempt_at, notice_channel, blocked_notice, created_at, buttons, named.
+// next_attempt_at, notice_channel, blocked_notice, created_at, buttons, named, ends_game.
 template <class Statement> OutboxEntry read_outbox_entry(const Statement& s) {
     OutboxEntry e;
     e.id = s.column_int(0);
@@ -284,6 +284,7 @@ template <class Statement> OutboxEntry read_outbox_entry(const Statement& s) {
         e.message.buttons.push_back({std::move(label), std::move(command)});
     for (auto& [user_id, name] : decode_pairs(s.column_text(14)))
         e.message.named.push_back({std::move(user_id), std::move(name)});
+    e.message.ends_game = s.column_int(15) != 0;
     return e;
 }
 
@@ -739,8 +740,8 @@ public:
     std::int64_t enqueue(const OutgoingMessage& m, std::int64_t now) override {
         Statement s(db_, "INSERT INTO outbox (platform, to_user, destination, text, code, png, "
                          "reply_to, created_at, next_attempt_at, notice_channel, blocked_notice, "
-                         "buttons, named) "
-                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10, ?11, ?12) "
+                         "buttons, named, ends_game) "
+                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10, ?11, ?12, ?13) "
                          "RETURNING id");
         s.bind(1, m.platform).bind(2, m.to_user ? 1 : 0).bind(3, m.destination).bind(4, m.text);
         s.bind(5, m.code);
@@ -755,6 +756,7 @@ public:
         for (const NamedAccount& a : m.named)
             named.emplace_back(a.user_id, a.name);
         s.bind(11, encode_pairs(buttons)).bind(12, encode_pairs(named));
+        s.bind(13, m.ends_game ? 1 : 0);
         s.step();
         std::int64_t id = s.column_int(0);
         s.run();
@@ -766,7 +768,7 @@ public:
         Statement s(db_,
                     "SELECT id, platform, to_user, destination, text, code, png, reply_to, "
                     "attempts, next_attempt_at, notice_channel, blocked_notice, created_at, "
-                    "buttons, named "
+                    "buttons, named, ends_game "
                     "FROM outbox e WHERE e.platform = ?1 AND "
                     "e.state = 'pending' AND e.next_attempt_at <= ?2 AND NOT EXISTS (SELECT 1 "
                     "FROM outbox o WHERE o.platform = e.platform AND o.to_user = e.to_user AND "

@@ -412,3 +412,166 @@ TEST_CASE("a catch-up that meets a 429 keeps what it read and goes on after Retr
     CHECK(fake.stats()["rate_limited"] == 1);
     CHECK(fake.violations().empty());
 }
+
+TEST_CASE("Socket Mode: a refresh opens the new connection before the old one closes, and what "
+          "comes on either is handled once, with no catch-up",
+          "[slack]") {
+    slack_test::TempDir dir;
+    FakeSlack fake(dir);
+    bot::CurlHttpClient http;
+    bot::SlackPlatform platform(http, options_for(fake));
+    platform.identify();
+    std::string cursor;
+    std::vector<bot::Post> posts;
+    const auto polling_until = [&](auto done) {
+        return slack_test::eventually(
+            [&] {
+                for (auto& post : platform.poll(cursor, std::chrono::seconds(1))) {
+                    cursor = post.cursor;
+                    posts.push_back(std::move(post));
+                }
+                return done();
+            },
+            std::chrono::seconds(10));
+    };
+    REQUIRE(polling_until([&] { return fake.stats()["live"] == 1; }));
+    const std::string challenge = fake.say(games, alice, "!new chess");
+    REQUIRE(polling_until([&] { return posts.size() == 1; }));
+    const json before = fake.stats();
+
+    // The new connection's hello comes late: both connections are open meanwhile.
+    fake.control("disconnect", {{"reason", "refresh_requested"}, {"hold_hello_ms", 1500}});
+    REQUIRE(polling_until([&] { return fake.stats()["live"] == 2; }));
+    const std::string on_old = fake.control(
+        "say", {{"channel", games}, {"user", bob}, {"text", "!help"}, {"via", "old"}})["ts"];
+    const std::string on_both = fake.control("say", {{"channel", games},
+                                                     {"user", alice},
+                                                     {"text", "!accept"},
+                                                     {"thread_ts", challenge},
+                                                     {"via", "both"}})["ts"];
+    // The new one said hello, and the old one was closed after it.
+    REQUIRE(polling_until([&] {
+        const json stats = fake.stats();
+        return stats["hellos"] == before["hellos"].get<int>() + 1 && stats["live"] == 1;
+    }));
+    const std::string on_new = fake.control(
+        "say", {{"channel", games}, {"user", bob}, {"text", "!board"}, {"via", "new"}})["ts"];
+    REQUIRE(polling_until([&] { return posts.size() >= 4; }));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    CHECK(platform.poll(cursor, std::chrono::seconds(1)).empty()); // each once
+    REQUIRE(posts.size() == 4);
+    CHECK(posts[1].message_id == on_old);
+    CHECK(posts[2].message_id == on_both + "@" + challenge);
+    CHECK(posts[3].message_id == on_new);
+
+    const json stats = fake.stats();
+    CHECK(stats["opens"] == before["opens"].get<int>() + 1);
+    CHECK(stats["zero_open"] == before["zero_open"]);         // never without an open connection
+    CHECK(stats["history_reads"] == before["history_reads"]); // nothing to catch up
+    CHECK(stats["replies_reads"] == before["replies_reads"]);
+    CHECK(stats["acks"] == before["acks"].get<int>() + 4); // "both" came twice, acked on each
+    CHECK(stats["late_acks"] == 0);
+    CHECK(stats["unacked"] == 0);
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("a reply of several messages cut short is finished after a restart: each piece once, "
+          "in order, whether the cut piece was posted or not",
+          "[slack]") {
+    for (const bool cut_piece_posted : {false, true}) {
+        slack_test::TempDir dir;
+        FakeSlack fake(dir);
+        bot::CurlHttpClient http;
+        const std::string thread = fake.say(games, alice, "!pgn 1");
+        // Three messages: Slack advises at most 4,000 characters in one.
+        const std::string a(3000, 'a'), b(3000, 'b'), c(3000, 'c');
+        bot::Reply reply = to_channel(games, a + "\n" + b + "\n" + c, thread);
+        reply.idempotency_key = "41.1700000000";
+
+        fake.control("stall",
+                     {{"method", "chat.postMessage"}, {"after", 1}, {"store", cut_piece_posted}});
+        {
+            auto options = options_for(fake);
+            options.request_timeout = std::chrono::seconds(1);
+            bot::SlackPlatform before(http, options);
+            before.identify();
+            // The second message gets no answer: the daemon is gone before it would come.
+            CHECK(before.send(reply).status == bot::Delivery::Status::Transient);
+        }
+        REQUIRE(fake.stats()["stalled"] == 1);
+        const int reads = fake.stats()["replies_reads"].get<int>();
+
+        bot::SlackPlatform after(http, options_for(fake)); // the daemon started again
+        after.identify();
+        CHECK(after.send(reply).status == bot::Delivery::Status::Sent);
+        const json sent = fake.sent();
+        REQUIRE(sent.size() == 3);
+        CHECK(sent[0]["text"] == a);
+        CHECK(sent[1]["text"] == b);
+        CHECK(sent[2]["text"] == c);
+        for (std::size_t i = 0; i < sent.size(); ++i) {
+            CHECK(sent[i]["thread_ts"] == thread);
+            CHECK(sent[i]["metadata"] ==
+                  json{{"event_type", "ghostpost_reply_piece"},
+                       {"event_payload",
+                        {{"key", "41.1700000000"}, {"piece", i + 1}, {"pieces", 3}}}});
+        }
+        // One look at the thread told what was posted already.
+        CHECK(fake.stats()["replies_reads"] == reads + 1);
+        CHECK(fake.violations().empty());
+    }
+}
+
+TEST_CASE("an answer for the one who typed a slash command goes to its response_url as an "
+          "ephemeral message: five at most, none after it expired, the rest in the channel",
+          "[slack]") {
+    slack_test::TempDir dir;
+    FakeSlack fake(dir);
+    bot::CurlHttpClient http;
+    bot::SlackPlatform platform(http, options_for(fake));
+    platform.identify();
+    std::string cursor;
+    REQUIRE(slack_test::eventually(
+        [&] {
+            platform.poll(cursor, std::chrono::seconds(1));
+            return fake.stats()["live"] == 1;
+        },
+        std::chrono::seconds(10)));
+    fake.control("slash", {{"channel", games}, {"user", alice}, {"text", "help"}});
+    const auto posts = poll_for(platform, cursor, 1);
+    REQUIRE(posts.size() == 1);
+    CHECK(posts[0].private_answers);
+    const std::string command = posts[0].message_id;
+
+    // For alice alone; an answer for all (no reply_to) stays in the channel.
+    CHECK(platform.send(to_channel(games, "Commands: <all of them>", command)).status ==
+          bot::Delivery::Status::Sent);
+    CHECK(platform.send(to_channel(games, "For everyone.")).status == bot::Delivery::Status::Sent);
+    json responses = fake.control("responses")["responses"];
+    REQUIRE(responses.size() == 1);
+    CHECK(responses[0]["response_type"] == "ephemeral");
+    CHECK(responses[0]["text"] == "Commands: &lt;all of them&gt;");
+    CHECK(responses[0]["user"] == alice);
+    REQUIRE(fake.sent().size() == 1);
+    CHECK(fake.sent()[0]["text"] == "For everyone.");
+
+    // Slack takes five answers there: the sixth goes to the channel, and the URL is not tried.
+    for (int i = 2; i <= 6; ++i)
+        CHECK(platform.send(to_channel(games, "Answer " + std::to_string(i), command)).status ==
+              bot::Delivery::Status::Sent);
+    CHECK(fake.control("responses")["responses"].size() == 5);
+    REQUIRE(fake.sent().size() == 2);
+    CHECK(fake.sent()[1]["text"] == "Answer 6");
+
+    // Thirty minutes later the address answers 404: the answer goes to the channel instead.
+    fake.control("slash", {{"channel", games}, {"user", bob}, {"text", "board 1"}});
+    const auto later = poll_for(platform, cursor, 1);
+    REQUIRE(later.size() == 1);
+    fake.control("expire_responses");
+    CHECK(platform.send(to_channel(games, "Game #1: the board.", later[0].message_id)).status ==
+          bot::Delivery::Status::Sent);
+    CHECK(fake.stats()["responses_refused"] == 1);
+    REQUIRE(fake.sent().size() == 3);
+    CHECK(fake.sent()[2]["text"] == "Game #1: the board.");
+    CHECK(fake.violations().empty());
+}

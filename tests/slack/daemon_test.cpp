@@ -167,3 +167,81 @@ TEST_CASE("a Phantom game on Slack in one thread: DMs, closed DMs, a 429, SIGKIL
     CHECK(stats["unacked"] == 0);
     CHECK(fake.violations().empty());
 }
+
+TEST_CASE("a slash command: help and a refusal for its author alone, a challenge for all",
+          "[daemon][slack]") {
+    slack_test::TempDir dir;
+    FakeSlack fake(dir);
+    const auto config = write_config(dir, fake);
+    auto daemon = start_daemon(dir, config);
+    REQUIRE(slack_test::eventually([&] { return fake.stats()["live"] == 1; },
+                                   std::chrono::seconds(20)));
+    fake.control("slash", {{"channel", games}, {"user", alice}, {"text", "frobnicate"}});
+    REQUIRE(
+        slack_test::eventually([&] { return fake.control("responses")["responses"].size() == 1; },
+                               std::chrono::seconds(20)));
+    fake.control("slash", {{"channel", games}, {"user", bob}, {"text", "help"}});
+    REQUIRE(
+        slack_test::eventually([&] { return fake.control("responses")["responses"].size() >= 2; },
+                               std::chrono::seconds(20)));
+    fake.control("slash",
+                 {{"channel", games}, {"user", alice}, {"text", "new chess <@UBOBBY0002>"}});
+    REQUIRE(
+        slack_test::eventually([&] { return fake.sent().size() == 1; }, std::chrono::seconds(20)));
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+
+    const json responses = fake.control("responses")["responses"];
+    REQUIRE(responses.size() >= 2);
+    CHECK(responses[0]["user"] == alice);
+    CHECK(responses[0]["response_type"] == "ephemeral");
+    CHECK(responses[0]["text"] == "There is no command !frobnicate. Say !help for the list.");
+    CHECK(responses[1]["user"] == bob);
+    CHECK(responses[1]["text"].get<std::string>().starts_with(
+        "Commands (!help &lt;command&gt; for one; a move alone works when it is your turn):"));
+    const json sent = fake.sent();
+    REQUIRE(sent.size() == 1);
+    CHECK(sent[0]["channel"] == games);
+    CHECK(sent[0]["text"] == "<@UALICE0001> challenges <@UBOBBY0002> to FIDE chess, game #1. "
+                             "<@UALICE0001> would play White. Options: none. Clock: 3d per "
+                             "move; rated. <@UBOBBY0002>: answer !accept 1 or !decline 1.");
+
+    daemon->signal(SIGTERM);
+    CHECK(daemon->wait_exit(std::chrono::seconds(3)) == 0);
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("a game's result is broadcast from its thread to the channel, and no other reply is",
+          "[daemon][slack]") {
+    slack_test::TempDir dir;
+    FakeSlack fake(dir);
+    const auto config = write_config(dir, fake);
+    auto daemon = start_daemon(dir, config);
+    REQUIRE(slack_test::eventually([&] { return fake.stats()["live"] == 1; },
+                                   std::chrono::seconds(20)));
+    const auto wait_for = [&](std::size_t n) {
+        return slack_test::eventually([&] { return fake.sent().size() >= n; },
+                                      std::chrono::seconds(20));
+    };
+    const std::string thread = fake.say(games, alice, "!new chess <@UBOBBY0002> white tc=none");
+    REQUIRE(wait_for(1));
+    std::size_t expected = 1;
+    for (const auto& [who, text] : std::vector<std::pair<std::string, std::string>>{
+             {bob, "!accept"}, {alice, "f3"}, {bob, "e5"}, {alice, "g4"}, {bob, "Qh4#"}}) {
+        fake.say(games, who, text, thread);
+        REQUIRE(wait_for(++expected));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500)); // what follows the result
+
+    std::vector<std::string> broadcast;
+    for (const json& m : fake.sent()) {
+        CHECK(m["thread_ts"] == thread);
+        if (m["reply_broadcast"] == true)
+            broadcast.push_back(m["text"].get<std::string>().substr(0, 110));
+    }
+    CHECK(broadcast == std::vector<std::string>{"<@UBOBBY0002> (Black) played Qh4# in game #1. "
+                                                "Game #1 is over: <@UBOBBY0002> (Black) wins by "
+                                                "checkmate (0-1).\n"});
+    daemon->signal(SIGTERM);
+    CHECK(daemon->wait_exit(std::chrono::seconds(3)) == 0);
+    CHECK(fake.violations().empty());
+}

@@ -23,12 +23,22 @@
 //   method, ratelimited for a 429's body) are added to those enums.
 // - conversations.history and conversations.replies return an empty `messages` list when
 //   nothing is newer than `oldest` (the file says minItems 1).
+// - message metadata (2022) is not in it: chat.postMessage takes `metadata`, a JSON object of
+//   exactly {event_type, event_payload}; conversations.history and conversations.replies take
+//   `include_all_metadata` and only then list each message's `metadata`.
+// - a slash command's or a press's response_url (in no API description): a POST of JSON with
+//   `text` and/or `blocks`, `response_type` (ephemeral or in_channel), `replace_original`,
+//   `delete_original`, `thread_ts`, and nothing else, without a token (the address is the
+//   credential); five uses within thirty minutes, after which it answers 404. A sixth use is
+//   the adapter's fault (it counts them); a use after expiry is answered 404 only.
 //
-// Controls (POST /control/<name>, JSON): say {channel, user, text, thread_ts?} (a message in a
-// channel; "dm": true for the user's DM with the app), slash {channel, user, text}, press
-// {channel, user, message_ts, value}, disconnect {reason}, drop, refuse_token {refuse, error?},
-// rate_limit {method, retry_after}, close_dms {user}, leave {channel}, stats, sent, violations,
-// go_down (and the line "come_back" on standard input).
+// Controls (POST /control/<name>, JSON): say {channel, user, text, thread_ts?, via?} (a message
+// in a channel; "dm": true for the user's DM with the app; via: see envelope()), slash {channel, user, text}, press
+// {channel, user, message_ts, value}, disconnect {reason, hold_hello_ms?}, drop, refuse_token {refuse, error?},
+// rate_limit {method, retry_after}, stall {method, after?, store?}, close_dms {user},
+// leave {channel}, stats (zero_open counts the moments without any open connection), sent,
+// responses (what went to response_urls), expire_responses, violations, go_down (and the line
+// "come_back" on standard input).
 //
 // Usage: node fake_slack.mjs --spec slack_web_openapi_v2.json --bot-token xoxb-... --app-token xapp-...
 // Prints "PORT <n>" once listening; exits when its standard input closes.
@@ -97,6 +107,11 @@ spec.paths["/files.completeUploadExternal"] = {
         },
     },
 };
+const metadataSchema = { type: "object", additionalProperties: false, required: ["event_type", "event_payload"], properties: { event_type: { type: "string" }, event_payload: { type: "object" } } };
+spec.paths["/chat.postMessage"].post.parameters.push({ name: "metadata", in: "formData", type: "string" });
+for (const method of ["/conversations.history", "/conversations.replies"])
+    spec.paths[method].get.parameters.push({ name: "include_all_metadata", in: "query", type: "boolean" });
+spec.definitions.objs_message.properties.metadata = metadataSchema;
 function close(node) {
     if (Array.isArray(node)) return node.forEach(close);
     if (node === null || typeof node !== "object") return;
@@ -197,10 +212,15 @@ const closedDms = new Set(); // users the app may not write to
 const sent = []; // what the app posted, in order
 const uploads = new Map(); // file id -> {bytes, filename, length}
 const rateLimits = new Map(); // method -> {retry_after}: the next call of it gets a 429
+// method -> {after, store}: after `after` more calls, the next one is never answered (a daemon
+// killed while it waits); with `store` it took effect all the same.
+const stalls = new Map();
 const notBefore = new Map(); // method -> ms: when a 429's Retry-After runs out
 const envelopes = new Map(); // envelope id -> {sent, acked, type}
 const tickets = new Set();
-const stats = { connections: 0, hellos: 0, acks: 0, late_acks: 0, requests: 0, rate_limited: 0, opens: 0, history_reads: 0, replies_reads: 0, uploads: 0 };
+const responders = new Map(); // response_url id -> {uses, created, channel, user}
+const responses = []; // what was posted to a response_url, in order
+const stats = { connections: 0, hellos: 0, zero_open: 0, stalled: 0, responses_refused: 0, acks: 0, late_acks: 0, requests: 0, rate_limited: 0, opens: 0, history_reads: 0, replies_reads: 0, uploads: 0 };
 let refusing = null; // an error code for the bot token, or null
 let port = 0;
 
@@ -219,20 +239,47 @@ const wss = new WebSocketServer({ noServer: true });
 function live() {
     return [...wss.clients].filter((s) => s.readyState === 1);
 }
-function envelope(type, payload) {
-    const id = crypto.randomUUID();
-    const frame = { envelope_id: id, payload, type, accepts_response_payload: type !== "events_api", retry_attempt: 0, retry_reason: "" };
+// Socket Mode delivers to one open connection and replays nothing while none is. `via` picks
+// it while an old connection (told to refresh) and its successor are both open: "old", "new",
+// or "both" (the same event on each, in envelopes of their own, as Slack's retry would);
+// otherwise a connection not told to refresh.
+function envelope(type, payload, via) {
     const sockets = live();
-    // Socket Mode delivers to one open connection and replays nothing while none is.
     if (sockets.length === 0) return null;
-    envelopes.set(id, { sent: Date.now(), acked: null, type });
-    sockets[0].send(JSON.stringify(frame));
-    return id;
+    const fresh = sockets.filter((s) => !s.retiring);
+    const targets = via === "both" ? sockets : via === "old" ? [sockets[0]] : via === "new" ? [sockets[sockets.length - 1]] : [fresh[0] ?? sockets[0]];
+    let first = null;
+    for (const socket of targets) {
+        const id = crypto.randomUUID();
+        const frame = { envelope_id: id, payload, type, accepts_response_payload: type !== "events_api", retry_attempt: 0, retry_reason: "" };
+        envelopes.set(id, { sent: Date.now(), acked: null, type, socket: socket.serial });
+        socket.send(JSON.stringify(frame));
+        first ??= id;
+    }
+    return first;
 }
+let sockets_opened = 0;
+let open_sockets = 0;
+let hold_hello_ms = 0; // the next connection's hello waits this long (a slow handshake)
 wss.on("connection", (socket) => {
     stats.connections += 1;
-    stats.hellos += 1;
-    socket.send(JSON.stringify({ type: "hello", num_connections: live().length, debug_info: { host: "fake-slack", build_number: 1, approximate_connection_time: 18060 }, connection_info: { app_id: APP_ID } }));
+    sockets_opened += 1;
+    open_sockets += 1;
+    socket.serial = sockets_opened;
+    socket.retiring = false;
+    // A moment without any open connection: what is posted then reaches no socket.
+    socket.on("close", () => {
+        open_sockets -= 1;
+        if (open_sockets === 0) stats.zero_open += 1;
+    });
+    const hello = () => {
+        if (socket.readyState !== 1) return;
+        stats.hellos += 1;
+        socket.send(JSON.stringify({ type: "hello", num_connections: live().length, debug_info: { host: "fake-slack", build_number: 1, approximate_connection_time: 18060 }, connection_info: { app_id: APP_ID } }));
+    };
+    if (hold_hello_ms > 0) setTimeout(hello, hold_hello_ms);
+    else hello();
+    hold_hello_ms = 0;
     socket.on("message", (raw) => {
         let ack;
         try {
@@ -245,6 +292,7 @@ wss.on("connection", (socket) => {
         const e = envelopes.get(ack.envelope_id);
         if (!e) return violation("socket mode", `an acknowledgement of unknown envelope ${ack.envelope_id}`);
         if (e.acked !== null) return violation("socket mode", `envelope ${ack.envelope_id} acknowledged twice`);
+        if (e.socket !== socket.serial) violation("socket mode", `envelope ${ack.envelope_id} acknowledged on connection ${socket.serial}, sent on ${e.socket}`);
         e.acked = Date.now();
         stats.acks += 1;
         if (e.acked - e.sent > ACK_LIMIT_MS) stats.late_acks += 1;
@@ -271,10 +319,10 @@ function say(a) {
     c.messages.push(m);
     const event = { ...m, channel: id, event_ts: ts, channel_type: a.dm ? "im" : "channel" };
     const wrap = (ev) => ({ token: "verification-token", team_id: TEAM, api_app_id: APP_ID, event: ev, type: "event_callback", event_id: `Ev${crypto.randomBytes(5).toString("hex").toUpperCase()}`, event_time: Math.floor(Date.now() / 1000), authorizations: [{ team_id: TEAM, user_id: BOT_USER, is_bot: true }] });
-    const delivered = envelope("events_api", wrap(event));
+    const delivered = envelope("events_api", wrap(event), a.via);
     if (!a.dm && a.text.includes(`<@${BOT_USER}>`)) {
         const { channel_type: _, ...mention } = event;
-        envelope("events_api", wrap({ ...mention, type: "app_mention" }));
+        envelope("events_api", wrap({ ...mention, type: "app_mention" }), a.via);
     }
     return { ts, channel: id, delivered: delivered !== null };
 }
@@ -292,8 +340,11 @@ function answer(res, where, operation, body, status = 200, headers = {}) {
     return reply(res, status, body, headers);
 }
 
-function asListed(m) {
+// A message as conversations.history and conversations.replies list it: its metadata only
+// when include_all_metadata asked for it.
+function asListed(m, withMetadata) {
     const out = { ...m };
+    if (!withMetadata) delete out.metadata;
     return out;
 }
 
@@ -325,6 +376,16 @@ function web(req, res, body) {
     // A 429 sent earlier: a call before its Retry-After ran out is the adapter's fault.
     const key = method === "chat.postMessage" ? `${method} ${p.channel}` : method;
     if (notBefore.has(key) && Date.now() < notBefore.get(key)) violation(where, `called ${notBefore.get(key) - Date.now()} ms before Retry-After ran out`);
+    if (stalls.has(method)) {
+        const stall = stalls.get(method);
+        if (stall.after > 0) stall.after -= 1;
+        else {
+            stalls.delete(method);
+            stats.stalled += 1;
+            if (!stall.store) return; // no answer, and nothing done
+            res = { writeHead() {}, end() {} }; // done, but the answer never leaves
+        }
+    }
     if (rateLimits.has(method)) {
         const { retry_after } = rateLimits.get(method);
         rateLimits.delete(method);
@@ -356,15 +417,26 @@ function web(req, res, body) {
             if (notIn.has(id)) return answer(res, where, operation, { ok: false, error: "not_in_channel" });
             if (p.blocks !== undefined) checkBlocks(where, p.blocks);
             if (!p.text && !p.blocks) return answer(res, where, operation, { ok: false, error: "no_text" });
+            let metadata = null;
+            if (p.metadata !== undefined) {
+                try {
+                    metadata = JSON.parse(p.metadata);
+                } catch {
+                    violation(where, "metadata is not JSON");
+                }
+                if (metadata !== null && !validatorOf(metadataSchema)(metadata)) violation(where, `metadata Slack would refuse: ${p.metadata}`);
+                if (metadata !== null && !/^[a-z0-9_]+$/.test(metadata.event_type ?? "")) violation(where, `event_type ${metadata.event_type} is not an alphanumeric name`);
+            }
             const c = channel(id);
             const ts = nextTs();
             const m = { type: "message", user: BOT_USER, bot_id: BOT_ID, text: p.text ?? "", ts, team: TEAM };
+            if (p.reply_broadcast !== undefined && !p.thread_ts) violation(where, "reply_broadcast without thread_ts");
             if (p.thread_ts) {
                 if (!c.messages.some((x) => x.ts === p.thread_ts)) violation(where, `thread_ts ${p.thread_ts} is no message of ${id}`);
                 m.thread_ts = p.thread_ts;
             }
-            c.messages.push(m);
-            sent.push({ channel: id, ts, text: m.text, thread_ts: p.thread_ts ?? null, blocks: p.blocks ? JSON.parse(p.blocks) : null, mrkdwn: p.mrkdwn ?? null });
+            c.messages.push(metadata ? { ...m, metadata } : m);
+            sent.push({ channel: id, ts, text: m.text, thread_ts: p.thread_ts ?? null, blocks: p.blocks ? JSON.parse(p.blocks) : null, mrkdwn: p.mrkdwn ?? null, metadata, reply_broadcast: p.reply_broadcast === "true" || p.reply_broadcast === "1" });
             return answer(res, where, operation, { ok: true, channel: id, ts, message: m });
         }
         case "conversations.history":
@@ -375,14 +447,15 @@ function web(req, res, body) {
             const after = (ts) => p.oldest === undefined || Number(ts) > Number(p.oldest);
             const before = (ts) => p.latest === undefined || Number(ts) < Number(p.latest);
             const limit = Number(p.limit ?? 100);
+            const listed = (m) => asListed(m, ["true", "1"].includes(p.include_all_metadata ?? ""));
             if (method === "conversations.history") {
                 const top = c.messages.filter((m) => (!m.thread_ts || m.thread_ts === m.ts) && after(m.ts) && before(m.ts)).reverse();
-                return answer(res, where, operation, { ok: true, messages: top.slice(0, limit).map(asListed), has_more: top.length > limit, pin_count: 0, channel_actions_ts: null, channel_actions_count: 0 });
+                return answer(res, where, operation, { ok: true, messages: top.slice(0, limit).map(listed), has_more: top.length > limit, pin_count: 0, channel_actions_ts: null, channel_actions_count: 0 });
             }
             const parent = c.messages.find((m) => m.ts === p.ts);
             if (!parent) return answer(res, where, operation, { ok: false, error: "thread_not_found" });
             const replies = c.messages.filter((m) => m.thread_ts === p.ts && m.ts !== p.ts && after(m.ts) && before(m.ts));
-            return answer(res, where, operation, { ok: true, messages: [parent, ...replies.slice(0, limit)].map(asListed), has_more: replies.length > limit });
+            return answer(res, where, operation, { ok: true, messages: [parent, ...replies.slice(0, limit)].map(listed), has_more: replies.length > limit });
         }
         case "files.getUploadURLExternal": {
             const file = `F${crypto.randomBytes(5).toString("hex").toUpperCase()}`;
@@ -413,6 +486,49 @@ function web(req, res, body) {
     }
 }
 
+// ---- response_url --------------------------------------------------------------------------
+function newResponder(channelId, user) {
+    const id = crypto.randomBytes(12).toString("hex");
+    responders.set(id, { uses: 0, created: Date.now(), channel: channelId, user });
+    return id;
+}
+function respond(req, res, body, id) {
+    const where = `POST response_url`;
+    const r = responders.get(id);
+    if (!r) {
+        violation(where, "an address Slack never gave");
+        return reply(res, 404, { ok: false, error: "no_such_url" });
+    }
+    if (req.method !== "POST") violation(where, `${req.method}, not POST`);
+    if (!(req.headers["content-type"] ?? "").startsWith("application/json")) violation(where, `content type ${req.headers["content-type"]}, not JSON`);
+    if (req.headers.authorization) violation(where, "a token sent to a response_url");
+    let m;
+    try {
+        m = JSON.parse(body.toString());
+    } catch {
+        violation(where, "a body that is not JSON");
+        return reply(res, 400, { ok: false, error: "invalid_payload" });
+    }
+    const extra = Object.keys(m).filter((k) => !["text", "blocks", "response_type", "replace_original", "delete_original", "thread_ts"].includes(k));
+    if (extra.length) violation(where, `unknown fields ${extra}`);
+    if (typeof m.text !== "string" && !Array.isArray(m.blocks)) violation(where, "neither text nor blocks");
+    if (m.response_type !== undefined && !["ephemeral", "in_channel"].includes(m.response_type)) violation(where, `response_type ${m.response_type}`);
+    if (m.replace_original !== undefined && typeof m.replace_original !== "boolean") violation(where, "replace_original is not a boolean");
+    if (m.blocks !== undefined) checkBlocks(where, JSON.stringify(m.blocks));
+    if (Date.now() - r.created > 30 * 60 * 1000) {
+        stats.responses_refused += 1;
+        return reply(res, 404, { ok: false, error: "expired_url" });
+    }
+    r.uses += 1;
+    if (r.uses > 5) {
+        violation(where, `used ${r.uses} times: Slack takes five`);
+        stats.responses_refused += 1;
+        return reply(res, 404, { ok: false, error: "used_url" });
+    }
+    responses.push({ channel: r.channel, user: r.user, responder: id, response_type: m.response_type ?? "ephemeral", text: m.text ?? "", blocks: m.blocks ?? null });
+    return reply(res, 200, { ok: true });
+}
+
 // ---- control, for the tests --------------------------------------------------------------
 function control(command, a, res) {
     switch (command) {
@@ -420,16 +536,19 @@ function control(command, a, res) {
         case "slash": {
             channel(a.channel);
             const trigger = `${Date.now()}.${crypto.randomBytes(4).toString("hex")}`;
-            const id = envelope("slash_commands", { token: "verification-token", team_id: TEAM, team_domain: "fake", channel_id: a.channel, channel_name: "games", user_id: a.user, user_name: a.user_name ?? a.user.toLowerCase(), command: "/ghostpost", text: a.text, api_app_id: APP_ID, is_enterprise_install: "false", response_url: `http://127.0.0.1:${port}/response`, trigger_id: trigger });
-            return reply(res, 200, { envelope_id: id });
+            const responder = newResponder(a.channel, a.user);
+            const id = envelope("slash_commands", { token: "verification-token", team_id: TEAM, team_domain: "fake", channel_id: a.channel, channel_name: "games", user_id: a.user, user_name: a.user_name ?? a.user.toLowerCase(), command: "/ghostpost", text: a.text, api_app_id: APP_ID, is_enterprise_install: "false", response_url: `http://127.0.0.1:${port}/commands/${TEAM}/${responder}`, trigger_id: trigger });
+            return reply(res, 200, { envelope_id: id, responder });
         }
         case "press": {
             const c = channel(a.channel);
             const message = c.messages.find((m) => m.ts === a.message_ts);
-            const id = envelope("interactive", { type: "block_actions", user: { id: a.user, username: a.user.toLowerCase(), name: a.user.toLowerCase(), team_id: TEAM }, api_app_id: APP_ID, token: "verification-token", container: { type: "message", message_ts: a.message_ts, channel_id: a.channel, is_ephemeral: false }, trigger_id: `${Date.now()}.${crypto.randomBytes(4).toString("hex")}`, team: { id: TEAM, domain: "fake" }, channel: { id: a.channel, name: "games" }, message: message ?? { ts: a.message_ts }, response_url: `http://127.0.0.1:${port}/response`, actions: [{ action_id: "ghostpost_0", block_id: "b", text: { type: "plain_text", text: "x" }, value: a.value, type: "button", action_ts: `${clock + 1}.${String(serial + 1).padStart(6, "0")}` }] });
+            const id = envelope("interactive", { type: "block_actions", user: { id: a.user, username: a.user.toLowerCase(), name: a.user.toLowerCase(), team_id: TEAM }, api_app_id: APP_ID, token: "verification-token", container: { type: "message", message_ts: a.message_ts, channel_id: a.channel, is_ephemeral: false }, trigger_id: `${Date.now()}.${crypto.randomBytes(4).toString("hex")}`, team: { id: TEAM, domain: "fake" }, channel: { id: a.channel, name: "games" }, message: message ?? { ts: a.message_ts }, response_url: `http://127.0.0.1:${port}/actions/${TEAM}/${newResponder(a.channel, a.user)}`, actions: [{ action_id: "ghostpost_0", block_id: "b", text: { type: "plain_text", text: "x" }, value: a.value, type: "button", action_ts: `${clock + 1}.${String(serial + 1).padStart(6, "0")}` }] });
             return reply(res, 200, { envelope_id: id });
         }
         case "disconnect":
+            hold_hello_ms = a.hold_hello_ms ?? 0;
+            for (const s of live()) s.retiring = true;
             for (const s of live()) s.send(JSON.stringify({ type: "disconnect", reason: a.reason ?? "refresh_requested", debug_info: { host: "fake-slack" } }));
             return reply(res, 200, {});
         case "drop": for (const s of live()) s.terminate(); return reply(res, 200, {});
@@ -437,10 +556,14 @@ function control(command, a, res) {
             refusing = (a.refuse ?? true) ? (a.error ?? "invalid_auth") : null;
             return reply(res, 200, {});
         case "rate_limit": rateLimits.set(a.method, { retry_after: a.retry_after ?? 1 }); return reply(res, 200, {});
+        case "stall": stalls.set(a.method, { after: a.after ?? 0, store: a.store ?? false }); return reply(res, 200, {});
         case "close_dms": closedDms.add(a.user); return reply(res, 200, {});
         case "open_dms": closedDms.delete(a.user); return reply(res, 200, {});
         case "leave": notIn.add(a.channel); return reply(res, 200, {});
         case "sent": return reply(res, 200, { sent });
+        case "responses": return reply(res, 200, { responses });
+        // Every response_url so far is older than thirty minutes.
+        case "expire_responses": for (const r of responders.values()) r.created -= 31 * 60 * 1000; return reply(res, 200, {});
         case "violations": return reply(res, 200, { violations });
         case "stats": {
             const unacked = [...envelopes.values()].filter((e) => e.acked === null && Date.now() - e.sent > ACK_LIMIT_MS).length;
@@ -459,6 +582,8 @@ const server = http.createServer((req, res) => {
         try {
             if (req.url.startsWith("/control/")) return control(req.url.slice(9), body.length ? JSON.parse(body.toString()) : {}, res);
             if (req.url.startsWith("/api/")) return web(req, res, body);
+            const hook = req.url.match(/^\/(commands|actions)\/[A-Z0-9]+\/([0-9a-f]+)$/);
+            if (hook) return respond(req, res, body, hook[2]);
             if (req.url.startsWith("/upload/")) {
                 // The upload URL takes the file's bytes as the body of a POST (raw or multipart).
                 const u = uploads.get(req.url.slice(8));

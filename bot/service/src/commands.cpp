@@ -294,6 +294,7 @@ void PostRun::run_command(const Command& c) {
             s_.settings_.prefix + "help for the list.");
         return;
     }
+    acting_ = row->acts;
     if (row->acts && post_.anonymous) {
         say("Anonymous posts cannot play or change anything: I cannot tell who is behind them. "
             "Post as yourself to use " +

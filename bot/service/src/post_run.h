@@ -157,6 +157,10 @@ private:
         // The engine's posts (engine_player.h) are no platform message that could be replied to.
         m.reply_to =
             to_user || post_.message_id.starts_with("engine:") ? std::string() : post_.message_id;
+        // The answers of a command that changes something are for all to see (Post::
+        // private_answers).
+        if (post_.private_answers && acting_)
+            m.reply_to.clear();
         return m;
     }
     void say(std::string text, std::string code = {}) {
@@ -190,13 +194,17 @@ private:
             m.platform = platform;
             m.png = board.png;
             m.buttons = buttons;
-            if (channel != post_.channel || platform != post_.platform || post_.button)
+            if (channel != post_.channel || platform != post_.platform || post_.button ||
+                post_.private_answers)
                 m.reply_to.clear();
+            m.ends_game = std::find(ended_ids_.begin(), ended_ids_.end(), g.id) != ended_ids_.end();
             enqueue(std::move(m));
         };
         to(g.platform, g.channel);
         for (const auto& [platform, channel] : store_.bound_channels(g.id))
             to(platform, channel);
+        // The first word to the game's channels after its end tells the result; no later one.
+        std::erase(ended_ids_, g.id);
     }
     static std::string unpinged(const std::string& text);
     // A direct message. With `game`, a platform that cannot reach the player privately (they
@@ -645,8 +653,11 @@ private:
     storage::Store& store_;
     const Post& post_;
     std::int64_t now_;
-    PlayerRecord author_;     // the player who posted, as seen from the post's platform
-    PlayerRecord account_;    // the account that posted, as stored (linked_to set when linked)
+    PlayerRecord author_;  // the player who posted, as seen from the post's platform
+    PlayerRecord account_; // the account that posted, as stored (linked_to set when linked)
+    bool acting_ = false;  // the command under way changes a game, a player or a tournament
+    // Games that ended in this run and whose result say_in has not told yet (Reply::ends_game).
+    std::vector<std::int64_t> ended_ids_;
     bool defaulting_ = false; // the job answers a seat's overdue decision with `default`
     bool team_post_ = false;  // a team's vote played as the team's post: its channel hears the
                               // game's replies as a channel, never a second time

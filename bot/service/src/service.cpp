@@ -687,6 +687,7 @@ Reply Service::to_reply(const storage::OutboxEntry& entry, storage::Store* store
         r.mentions.push_back({"", a.user_id, a.name});
     for (const storage::ButtonRecord& b : entry.message.buttons)
         r.buttons.push_back({b.label, b.command});
+    r.ends_game = entry.message.ends_game;
     r.idempotency_key = std::to_string(entry.id) + "." + std::to_string(entry.created_at);
     if (store != nullptr && !entry.message.to_user) {
         const auto games =

@@ -50,6 +50,7 @@ const rules::VariantInfo* variant_info(const std::string& name) {
 
 void PostRun::game_over(const GameRecord& g) {
     reveals_due_.push_back(g);
+    ended_ids_.push_back(g.id);
     clear_forecasts(g);              // however it ended: nothing is left to answer
     s_.png_cache_.forget_game(g.id); // its public images now show what the rules hid
     Ended ended{g, {}};
@@ -97,7 +98,7 @@ void PostRun::say_at(const std::string& channel, std::string text, std::string c
     if (post_.direct && !team_post_)
         say(text, code);
     auto m = message(false, channel, std::move(text), std::move(code));
-    if (channel != post_.channel || post_.direct || post_.button)
+    if (channel != post_.channel || post_.direct || post_.button || post_.private_answers)
         m.reply_to.clear();
     enqueue(std::move(m));
 }

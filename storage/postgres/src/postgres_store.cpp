@@ -112,7 +112,8 @@ public:
                 "o.claimed_by <> ?4 AND (o.claimed_session = 0 OR o.claimed_session IN (SELECT * "
                 "FROM live))))) ORDER BY e.id LIMIT ?3 FOR UPDATE SKIP LOCKED) RETURNING id, "
                 "platform, to_user, destination, text, code, png, reply_to, attempts, "
-                "next_attempt_at, notice_channel, blocked_notice, created_at, buttons, named");
+                "next_attempt_at, notice_channel, blocked_notice, created_at, buttons, named, "
+                "ends_game");
         s.bind(1, platform)
             .bind(2, now)
             .bind(3, limit)

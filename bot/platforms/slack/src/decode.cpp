@@ -114,6 +114,15 @@ void read_text(const std::string& raw, const SlackIdentity& me, Post& post) {
     post.text = unescape(text);
 }
 
+// The address Slack gave for answering a slash command or a press, when it is one.
+std::string response_url_of(const json& payload) {
+    const std::string url = string_of(payload, "response_url");
+    const bool web = url.starts_with("https://") || url.starts_with("http://");
+    return web && url.size() <= 500 && url.find_first_of(" \r\n") == std::string::npos
+               ? url
+               : std::string();
+}
+
 Post blank(const std::string& channel, const std::string& user) {
     Post post;
     post.platform = "slack";
@@ -170,6 +179,9 @@ SlackFrame envelope(const json& frame, const SlackIdentity& me, const std::strin
         read_text(string_of(payload, "text"), me, post);
         post.text =
             prefix + post.text.substr(std::min(post.text.find_first_not_of(' '), post.text.size()));
+        // Answers for the one who typed it go to its response_url, seen by them alone.
+        post.private_answers = true;
+        out.response_url = response_url_of(payload);
         out.post = std::move(post);
         return out;
     }
@@ -200,6 +212,7 @@ SlackFrame envelope(const json& frame, const SlackIdentity& me, const std::strin
         post.message_id = "a" + at + (is_ts(thread) ? "@" + thread : std::string());
         post.text = value;
         post.button = true;
+        out.response_url = response_url_of(payload);
         out.post = std::move(post);
         return out;
     }

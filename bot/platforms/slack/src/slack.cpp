@@ -147,6 +147,20 @@ bool refusal(const std::string& error) {
            error == "account_inactive" || error == "token_expired";
 }
 
+// A Delivery's detail when a call got no answer (so whether it took effect is unknown).
+constexpr const char* unanswered = "chat.postMessage (no answer): ";
+
+// What marks each message of a reply sent in several (Slack's message metadata): the reply's
+// idempotency key and the piece's number, so that a later attempt finds what an earlier one
+// posted before it was cut short.
+constexpr const char* piece_event = "ghostpost_reply_piece";
+
+std::string piece_metadata(const std::string& key, std::size_t piece, std::size_t pieces) {
+    return json{{"event_type", piece_event},
+                {"event_payload", {{"key", key}, {"piece", piece}, {"pieces", pieces}}}}
+        .dump();
+}
+
 std::chrono::seconds whole_seconds(std::chrono::milliseconds wait) {
     return std::max(std::chrono::ceil<std::chrono::seconds>(wait), std::chrono::seconds(1));
 }
@@ -567,6 +581,13 @@ std::vector<Post> SlackPlatform::poll(const std::string& cursor, std::chrono::se
         if (decoded.kind == SlackFrame::Kind::Disconnect && decoded.reason == "link_disabled")
             refuse("Slack turned Socket Mode off for the app (link_disabled): turn it on again "
                    "under the app's Socket Mode settings");
+        if (decoded.post && !decoded.response_url.empty()) {
+            if (responders_.size() >= max_recent)
+                responders_.clear();
+            // Slack takes five answers there within thirty minutes of the command.
+            responders_[decoded.post->message_id] = {decoded.response_url, 5,
+                                                     options_.clock() + std::chrono::minutes(30)};
+        }
         if (decoded.post)
             add(std::move(*decoded.post));
     }
@@ -594,8 +615,8 @@ Delivery SlackPlatform::failed(const Answer& answer, const std::string& what, bo
 }
 
 Delivery SlackPlatform::post_message(const std::string& channel, const std::string& text,
-                                     const std::string& thread,
-                                     const std::vector<Button>& buttons) {
+                                     const std::string& thread, const std::vector<Button>& buttons,
+                                     const std::string& metadata, bool broadcast) {
     const std::string route = "chat.postMessage " + channel;
     if (const auto it = not_before_.find(route); it != not_before_.end()) {
         const Instant now = options_.clock();
@@ -608,16 +629,20 @@ Delivery SlackPlatform::post_message(const std::string& channel, const std::stri
     Fields fields{{"channel", channel}, {"text", text}, {"mrkdwn", "true"}};
     if (!thread.empty())
         fields.emplace_back("thread_ts", thread);
+    if (!thread.empty() && broadcast)
+        fields.emplace_back("reply_broadcast", "true");
     if (!buttons.empty())
         fields.emplace_back("blocks", blocks(text, buttons));
+    if (!metadata.empty())
+        fields.emplace_back("metadata", metadata);
     std::optional<Answer> answer;
     try {
         answer.emplace(call("chat.postMessage", fields));
     } catch (const HttpError& e) {
         if (e.kind() == HttpError::Kind::Cancelled)
             throw PlatformError(PlatformError::Kind::Cancelled, "the daemon is stopping");
-        return {
-            Delivery::Status::Transient, {}, scrub(std::string("chat.postMessage: ") + e.what())};
+        // No answer: the message may be posted or not. Marked so that the next attempt looks.
+        return {Delivery::Status::Transient, {}, scrub(std::string(unanswered) + e.what())};
     }
     if (answer->ok)
         return {Delivery::Status::Sent, {}, {}};
@@ -679,6 +704,139 @@ Delivery SlackPlatform::upload_png(const std::string& channel, const std::string
     return {Delivery::Status::Sent, {}, {}};
 }
 
+std::optional<Delivery> SlackPlatform::respond(Responder& responder,
+                                               const std::vector<std::string>& pieces,
+                                               const std::vector<Button>& buttons) {
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+        json body = {
+            {"response_type", "ephemeral"}, {"replace_original", false}, {"text", pieces[i]}};
+        if (i + 1 == pieces.size() && !buttons.empty())
+            body["blocks"] = json::parse(blocks(pieces[i], buttons));
+        // The address is the credential: no token goes with it.
+        HttpRequest request;
+        request.url = responder.url;
+        request.content_type = "application/json";
+        request.body = body.dump(-1, ' ', false, json::error_handler_t::replace);
+        request.timeout = options_.request_timeout;
+        HttpResponse answer;
+        try {
+            answer = http_.post(request);
+        } catch (const HttpError& e) {
+            if (e.kind() == HttpError::Kind::Cancelled)
+                throw PlatformError(PlatformError::Kind::Cancelled, "the daemon is stopping");
+            return Delivery{
+                Delivery::Status::Transient, {}, scrub(std::string("response_url: ") + e.what())};
+        }
+        --responder.uses_left;
+        if (answer.status == 429)
+            return Delivery{Delivery::Status::RetryAfter, std::chrono::seconds(1),
+                            "response_url: HTTP 429"};
+        if (answer.status >= 500)
+            return Delivery{Delivery::Status::Transient,
+                            {},
+                            "response_url: HTTP " + std::to_string(answer.status)};
+        if (answer.status < 200 || answer.status >= 300) {
+            // Used up or expired: the reply goes to the channel (at once, or when the outbox
+            // tries again if part of it went already).
+            log::info(
+                "slack_response_url_closed",
+                {{"platform", "slack"}, {"status", static_cast<std::int64_t>(answer.status)}});
+            responder.uses_left = 0;
+            if (i == 0)
+                return std::nullopt;
+            return Delivery{Delivery::Status::Transient, {}, "response_url closed midway"};
+        }
+    }
+    return Delivery{Delivery::Status::Sent, {}, {}};
+}
+
+std::set<std::size_t> SlackPlatform::posted_pieces(const std::string& channel,
+                                                   const std::string& thread,
+                                                   const std::string& key,
+                                                   std::optional<Delivery>& trouble) {
+    const std::string method = thread.empty() ? "conversations.history" : "conversations.replies";
+    std::set<std::size_t> found;
+    if (const auto it = not_before_.find(method); it != not_before_.end()) {
+        const Instant now = options_.clock();
+        if (it->second > now) {
+            trouble = Delivery{
+                Delivery::Status::RetryAfter,
+                whole_seconds(std::chrono::ceil<std::chrono::milliseconds>(it->second - now)),
+                "waiting out " + method + "'s 429"};
+            return {};
+        }
+        not_before_.erase(it);
+    }
+    // A thread is read from its start; a channel from its newest messages back, two pages
+    // (an attempt cut short is recent: the outbox retries within minutes).
+    std::string latest;
+    std::string after;
+    const int pages = thread.empty() ? 2 : max_pages;
+    for (int page = 0; page < pages; ++page) {
+        Fields fields{{"channel", channel}};
+        if (!thread.empty())
+            fields.emplace_back("ts", thread);
+        if (!after.empty())
+            fields.emplace_back("oldest", after);
+        if (!latest.empty())
+            fields.emplace_back("latest", latest);
+        fields.emplace_back("limit", "100");
+        fields.emplace_back("include_all_metadata", "true");
+        std::optional<Answer> answer;
+        try {
+            answer.emplace(call(method, fields, true));
+        } catch (const HttpError& e) {
+            if (e.kind() == HttpError::Kind::Cancelled)
+                throw PlatformError(PlatformError::Kind::Cancelled, "the daemon is stopping");
+            trouble = Delivery{Delivery::Status::Transient, {}, scrub(method + ": " + e.what())};
+            return {};
+        }
+        if (!answer->ok) {
+            if (answer->status == 429)
+                not_before_[method] = options_.clock() + answer->retry_after;
+            // The channel or thread is gone or closed to the app: sending says so better.
+            if (answer->api && answer->status != 429 && !refusal(answer->error) &&
+                answer->status < 500)
+                return found;
+            trouble = failed(*answer, method, false);
+            return {};
+        }
+        const json messages = answer->body.value("messages", json::array());
+        if (!messages.is_array())
+            break;
+        std::string lowest;
+        std::string highest;
+        for (const json& message : messages) {
+            if (!message.is_object())
+                continue;
+            const std::string ts = message.value("ts", "");
+            if (!ts.empty() && (lowest.empty() || slack_ts_less(ts, lowest)))
+                lowest = ts;
+            if (!ts.empty() && (highest.empty() || slack_ts_less(highest, ts)))
+                highest = ts;
+            const bool mine = (!me_.user_id.empty() && message.value("user", "") == me_.user_id) ||
+                              (!me_.bot_id.empty() && message.value("bot_id", "") == me_.bot_id);
+            const auto meta = message.find("metadata");
+            if (!mine || meta == message.end() || !meta->is_object() ||
+                meta->value("event_type", "") != piece_event)
+                continue;
+            const auto payload = meta->find("event_payload");
+            if (payload == meta->end() || !payload->is_object() || payload->value("key", "") != key)
+                continue;
+            const auto piece = payload->find("piece");
+            if (piece != payload->end() && piece->is_number_unsigned())
+                found.insert(piece->get<std::size_t>());
+        }
+        if (!answer->body.value("has_more", false) || messages.empty())
+            break;
+        if (thread.empty())
+            latest = lowest;
+        else
+            after = highest;
+    }
+    return found;
+}
+
 Delivery SlackPlatform::send(const Reply& reply) {
     log::set_thread_platform(name());
     if (finished())
@@ -720,25 +878,79 @@ Delivery SlackPlatform::send(const Reply& reply) {
         format(text, escape(reply.code), reply.buttons.empty() ? max_text : max_section);
     if (pieces.empty())
         pieces.emplace_back();
-    // In order; the first failure ends the reply and the outbox retries all of it (Slack has no
-    // idempotency key for chat.postMessage: a piece may come twice, never go missing).
-    std::size_t first = 0;
-    if (!reply.png.empty()) {
-        // The first message is the image's comment, unless it carries buttons, which a file's
-        // comment cannot.
-        const bool comment = reply.buttons.empty() || pieces.size() > 1;
+    // An answer for the author of a slash command or a press alone (Reply::reply_to) is shown
+    // to them alone while Slack takes answers at its response_url; an image cannot go there.
+    if (!to_user && reply.png.empty())
+        if (const auto it = responders_.find(reply.reply_to); it != responders_.end()) {
+            Responder& responder = it->second;
+            const bool open = options_.clock() < responder.until &&
+                              responder.uses_left >= static_cast<int>(pieces.size());
+            if (open)
+                if (const auto d = respond(responder, pieces, reply.buttons))
+                    return *d;
+            if (responder.uses_left <= 0 || options_.clock() >= responder.until)
+                responders_.erase(it);
+        }
+    // In order; the first failure ends the reply and the outbox tries again. Slack has no
+    // idempotency key for chat.postMessage, so a reply of several messages marks each with its
+    // key and number (metadata): another attempt sends only the pieces not posted yet, which it
+    // knows when this process sent them, and otherwise (after a restart, or a call that got no
+    // answer) reads from the channel or thread.
+    const bool several = pieces.size() > 1 && !reply.idempotency_key.empty();
+    std::set<std::size_t> posted;
+    if (several) {
+        if (const auto known = pieces_sent_.find(reply.idempotency_key);
+            known != pieces_sent_.end()) {
+            posted = known->second;
+        } else {
+            std::optional<Delivery> trouble;
+            posted = posted_pieces(channel, thread, reply.idempotency_key, trouble);
+            if (trouble)
+                return *trouble;
+            if (!posted.empty())
+                log::info("slack_reply_resumed",
+                          {{"platform", "slack"},
+                           {"channel", channel},
+                           {"posted", static_cast<std::int64_t>(posted.size())},
+                           {"pieces", static_cast<std::int64_t>(pieces.size())}});
+        }
+        if (pieces_sent_.size() >= max_recent)
+            pieces_sent_.clear();
+        pieces_sent_[reply.idempotency_key] = posted;
+    }
+    // A game's result goes to the channel as well as its thread (reply_broadcast): by its first
+    // message, which says how the game ended, and which is then no image's comment, since a
+    // shared file cannot be broadcast.
+    const bool broadcast = reply.ends_game && !thread.empty();
+    // The first message is the image's comment, unless it carries buttons, which a file's
+    // comment cannot.
+    const bool comment =
+        !reply.png.empty() && !broadcast && (reply.buttons.empty() || pieces.size() > 1);
+    const std::size_t first = comment ? 1 : 0;
+    // The image's comment bears no metadata: a later piece found posted shows it went up.
+    if (!reply.png.empty() && !(several && !posted.empty())) {
         const Delivery d = upload_png(channel, thread, comment ? pieces[0] : "", reply.png);
         if (d.status != Delivery::Status::Sent)
             return d;
-        first = comment ? 1 : 0;
     }
     for (std::size_t i = first; i < pieces.size(); ++i) {
+        if (posted.contains(i + 1))
+            continue;
         const bool last = i + 1 == pieces.size();
-        const Delivery d =
-            post_message(channel, pieces[i], thread, last ? reply.buttons : std::vector<Button>{});
-        if (d.status != Delivery::Status::Sent)
+        const Delivery d = post_message(
+            channel, pieces[i], thread, last ? reply.buttons : std::vector<Button>{},
+            several ? piece_metadata(reply.idempotency_key, i + 1, pieces.size()) : std::string(),
+            broadcast && i == 0);
+        if (d.status != Delivery::Status::Sent) {
+            if (several && d.detail.starts_with(unanswered))
+                pieces_sent_.erase(reply.idempotency_key); // unknown: look again next time
             return d;
+        }
+        if (several)
+            pieces_sent_[reply.idempotency_key].insert(i + 1);
     }
+    if (several)
+        pieces_sent_.erase(reply.idempotency_key);
     return {Delivery::Status::Sent, {}, {}};
 }
 

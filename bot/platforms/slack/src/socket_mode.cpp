@@ -2,6 +2,7 @@
 
 #include "ghostpost/bot/log.h"
 
+#include <algorithm>
 #include <atomic>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
@@ -14,10 +15,13 @@
 #include <boost/beast/websocket/ssl.hpp>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <thread>
+#include <vector>
 
 namespace ghostpost::bot::slack {
 
@@ -68,6 +72,21 @@ std::optional<Url> parse_url(const std::string& text) {
 
 } // namespace
 
+// One connection as the socket thread sees it. A connection that Slack asked to refresh
+// (disconnect) stays open, reading and acknowledging, until its successor said hello.
+class Link {
+public:
+    enum class Phase : std::uint8_t { Connecting, Live, Retiring, Ended };
+    virtual ~Link() = default;
+    virtual void start() = 0;
+    // Closes the connection: with a close frame when nothing else is being written.
+    virtual void close() = 0;
+    // Ends it at once (the daemon stops).
+    virtual void end() = 0;
+    Phase phase = Phase::Connecting;
+    bool said_hello = false;
+};
+
 struct SocketMode::State {
     explicit State(SocketOptions o) : options(std::move(o)) {}
     SocketOptions options;
@@ -79,6 +98,17 @@ struct SocketMode::State {
     std::atomic<bool> connected{false};
     std::thread thread;
 
+    // The rest belongs to the socket thread.
+    asio::io_context* ioc = nullptr;
+    std::vector<std::shared_ptr<Link>> links;
+    // No connection was open at some moment since the last hello (or none ever was): what was
+    // posted meanwhile is caught up after the next hello. A refresh that overlaps leaves none.
+    bool gap = true;
+    std::chrono::milliseconds backoff{1000};
+    std::chrono::steady_clock::time_point retry_at{};
+    std::set<std::string> seen; // envelope ids delivered lately
+    std::deque<std::string> seen_order;
+
     std::string scrub(std::string_view text) const {
         return options.scrub ? options.scrub(text) : std::string(text);
     }
@@ -87,64 +117,87 @@ struct SocketMode::State {
         return stopping;
     }
     void run();
-    // One connection; true when it said hello.
-    bool connect_once(const std::string& target);
+    // Looks at the connections: starts one for a URL given, says whether a URL is wanted.
+    void review();
+    void open(const std::string& target);
+    void on_hello(Link& link);
+    void on_end(Link& link);
+    // False for an envelope already delivered (the same one on the old and the new connection).
+    bool first_time(const std::string& envelope_id);
 };
 
 namespace {
 
-template <class Stream> class Session {
+constexpr std::size_t max_seen = 500;
+
+template <class Stream>
+class Session final : public Link, public std::enable_shared_from_this<Session<Stream>> {
 public:
+    // `keep`: what the stream's arguments refer to (a TLS context), kept as long as it.
     template <class... Args>
-    Session(SocketMode::State& state, asio::io_context& ioc, const Url& url, Args&&... args)
-        : state_(state), ioc_(ioc), url_(url), resolver_(ioc), watch_(ioc),
+    Session(SocketMode::State& state, asio::io_context& ioc, const Url& url,
+            std::shared_ptr<void> keep, Args&&... args)
+        : state_(state), url_(url), keep_(std::move(keep)), resolver_(ioc),
           ws_(ioc, std::forward<Args>(args)...) {}
 
-    bool run() {
-        watch();
+    void start() override {
         resolver_.async_resolve(url_.host, url_.port,
-                                [this](beast::error_code ec, tcp::resolver::results_type found) {
+                                [self = this->shared_from_this()](
+                                    beast::error_code ec, tcp::resolver::results_type found) {
                                     if (ec)
-                                        return finish("resolve", ec);
-                                    on_resolve(found);
+                                        return self->finish("resolve", ec);
+                                    self->on_resolve(found);
                                 });
-        ioc_.run();
-        return hello_;
+    }
+
+    void close() override {
+        if (ended_ || closing_)
+            return;
+        closing_ = true;
+        if (!queue_.empty() || !handshaken_)
+            return end();
+        ws_.async_close(websocket::close_code::normal,
+                        [self = this->shared_from_this()](beast::error_code) { self->end(); });
+    }
+
+    void end() override {
+        if (ended_)
+            return;
+        ended_ = true;
+        resolver_.cancel();
+        beast::error_code ignored;
+        beast::get_lowest_layer(ws_).socket().shutdown(tcp::socket::shutdown_both, ignored);
+        beast::get_lowest_layer(ws_).socket().close(ignored);
+        state_.on_end(*this);
     }
 
 private:
-    // A stop request is looked at five times a second.
-    void watch() {
-        watch_.expires_after(std::chrono::milliseconds(200));
-        watch_.async_wait([this](beast::error_code ec) {
-            if (ec || ended_)
-                return;
-            if (state_.stopped())
-                return end();
-            watch();
-        });
-    }
-
     void on_resolve(const tcp::resolver::results_type& found) {
+        if (ended_)
+            return;
         beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(10));
         beast::get_lowest_layer(ws_).async_connect(
-            found, [this](beast::error_code ec, const tcp::endpoint&) {
+            found, [self = this->shared_from_this()](beast::error_code ec, const tcp::endpoint&) {
                 if (ec)
-                    return finish("connect", ec);
-                if constexpr (std::is_same_v<Stream, beast::ssl_stream<beast::tcp_stream>>) {
-                    // SNI: SSL_set_tlsext_host_name spelt out, as its macro casts the C way.
-                    SSL_ctrl(ws_.next_layer().native_handle(), SSL_CTRL_SET_TLSEXT_HOSTNAME,
-                             TLSEXT_NAMETYPE_host_name, const_cast<char*>(url_.host.c_str()));
-                    ws_.next_layer().async_handshake(ssl::stream_base::client,
-                                                     [this](beast::error_code e) {
-                                                         if (e)
-                                                             return finish("tls", e);
-                                                         on_transport();
-                                                     });
-                } else {
-                    on_transport();
-                }
+                    return self->finish("connect", ec);
+                self->on_connect();
             });
+    }
+
+    void on_connect() {
+        if constexpr (std::is_same_v<Stream, beast::ssl_stream<beast::tcp_stream>>) {
+            // SNI: SSL_set_tlsext_host_name spelt out, as its macro casts the C way.
+            SSL_ctrl(ws_.next_layer().native_handle(), SSL_CTRL_SET_TLSEXT_HOSTNAME,
+                     TLSEXT_NAMETYPE_host_name, const_cast<char*>(url_.host.c_str()));
+            ws_.next_layer().async_handshake(
+                ssl::stream_base::client, [self = this->shared_from_this()](beast::error_code e) {
+                    if (e)
+                        return self->finish("tls", e);
+                    self->on_transport();
+                });
+        } else {
+            on_transport();
+        }
     }
 
     void on_transport() {
@@ -155,23 +208,26 @@ private:
         timeouts.keep_alive_pings = true;
         ws_.set_option(timeouts);
         ws_.read_message_max(4 * 1024 * 1024);
-        ws_.async_handshake(url_.host, url_.target, [this](beast::error_code ec) {
-            if (ec)
-                return finish("handshake", ec);
-            read();
-        });
+        ws_.async_handshake(url_.host, url_.target,
+                            [self = this->shared_from_this()](beast::error_code ec) {
+                                if (ec)
+                                    return self->finish("handshake", ec);
+                                self->handshaken_ = true;
+                                self->read();
+                            });
     }
 
     void read() {
-        ws_.async_read(buffer_, [this](beast::error_code ec, std::size_t) {
-            if (ec)
-                return finish("read", ec);
-            std::string text = beast::buffers_to_string(buffer_.data());
-            buffer_.consume(buffer_.size());
-            on_frame(std::move(text));
-            if (!ended_)
-                read();
-        });
+        ws_.async_read(buffer_,
+                       [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+                           if (ec)
+                               return self->finish("read", ec);
+                           std::string text = beast::buffers_to_string(self->buffer_.data());
+                           self->buffer_.consume(self->buffer_.size());
+                           self->on_frame(std::move(text));
+                           if (!self->ended_ && !self->closing_)
+                               self->read();
+                       });
     }
 
     void on_frame(std::string text) {
@@ -179,22 +235,28 @@ private:
         if (!frame.is_object())
             return state_.options.deliver(std::move(text)); // the decoder says what was wrong
         const auto id = frame.find("envelope_id");
-        if (id != frame.end() && id->is_string())
+        // Acknowledged on the connection it came by, whichever that is.
+        if (id != frame.end() && id->is_string()) {
             send(json{{"envelope_id", *id}}.dump());
+            if (!state_.first_time(id->get<std::string>()))
+                return;
+        }
         const auto type = frame.find("type");
         const bool hello = type != frame.end() && *type == "hello";
         const bool disconnect = type != frame.end() && *type == "disconnect";
         if (hello) {
-            hello_ = true;
-            state_.connected.store(true);
+            said_hello = true;
+            phase = Phase::Live;
             log::info("slack_socket_hello", {{"platform", "slack"}});
-            state_.options.deliver(std::string());
+            state_.on_hello(*this);
         }
         state_.options.deliver(std::move(text));
-        if (disconnect) {
-            // Slack closes this connection soon: a new one is asked for at once.
+        if (disconnect && phase != Phase::Retiring) {
+            // Slack closes this connection soon: a new one is opened at once, and this one
+            // reads on until the new one said hello.
             log::info("slack_socket_disconnect", {{"platform", "slack"}});
-            end();
+            phase = Phase::Retiring;
+            state_.review();
         }
     }
 
@@ -206,96 +268,160 @@ private:
 
     void write_next() {
         ws_.text(true);
-        ws_.async_write(asio::buffer(queue_.front()), [this](beast::error_code ec, std::size_t) {
-            if (ec)
-                return finish("write", ec);
-            queue_.pop_front();
-            if (!queue_.empty() && !ended_)
-                write_next();
-        });
-    }
-
-    void end() {
-        if (ended_)
-            return;
-        ended_ = true;
-        watch_.cancel();
-        resolver_.cancel();
-        beast::error_code ignored;
-        beast::get_lowest_layer(ws_).socket().shutdown(tcp::socket::shutdown_both, ignored);
-        beast::get_lowest_layer(ws_).socket().close(ignored);
-        // The WebSocket's own ping timer would keep the context running for its interval.
-        ioc_.stop();
+        ws_.async_write(asio::buffer(queue_.front()),
+                        [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+                            if (ec)
+                                return self->finish("write", ec);
+                            self->queue_.pop_front();
+                            if (!self->queue_.empty() && !self->ended_)
+                                self->write_next();
+                        });
     }
 
     void finish(const char* stage, beast::error_code ec) {
         if (ended_)
             return;
-        log::warning(
-            "slack_socket_closed",
-            {{"platform", "slack"}, {"stage", stage}, {"error", state_.scrub(ec.message())}});
+        if (!closing_)
+            log::warning(
+                "slack_socket_closed",
+                {{"platform", "slack"}, {"stage", stage}, {"error", state_.scrub(ec.message())}});
         end();
     }
 
     SocketMode::State& state_;
-    asio::io_context& ioc_;
     Url url_;
+    std::shared_ptr<void> keep_;
     tcp::resolver resolver_;
-    asio::steady_timer watch_;
     websocket::stream<Stream> ws_;
     beast::flat_buffer buffer_;
     std::deque<std::string> queue_;
-    bool hello_ = false;
+    bool handshaken_ = false;
+    bool closing_ = false;
     bool ended_ = false;
 };
 
 } // namespace
 
-bool SocketMode::State::connect_once(const std::string& target) {
+bool SocketMode::State::first_time(const std::string& envelope_id) {
+    if (!seen.insert(envelope_id).second)
+        return false;
+    seen_order.push_back(envelope_id);
+    if (seen_order.size() > max_seen) {
+        seen.erase(seen_order.front());
+        seen_order.pop_front();
+    }
+    return true;
+}
+
+void SocketMode::State::open(const std::string& target) {
     const auto parsed = parse_url(target);
     if (!parsed) {
         log::warning("slack_socket_url",
                      {{"platform", "slack"}, {"problem", "not ws:// or wss://: " + scrub(target)}});
-        return false;
+        retry_at = std::chrono::steady_clock::now() + backoff;
+        backoff = std::min<std::chrono::milliseconds>(backoff * 2, std::chrono::seconds(60));
+        return;
     }
-    // A context per connection: handlers still queued when it ends are dropped with it.
-    asio::io_context ioc;
+    std::shared_ptr<Link> link;
     if (parsed->tls) {
-        ssl::context context(ssl::context::tls_client);
-        context.set_default_verify_paths();
-        context.set_verify_mode(ssl::verify_peer);
-        context.set_verify_callback(ssl::host_name_verification(parsed->host));
-        Session<beast::ssl_stream<beast::tcp_stream>> session(*this, ioc, *parsed, context);
-        return session.run();
+        // Each connection keeps its own context: it verifies the one host it talks to.
+        auto context = std::make_shared<ssl::context>(ssl::context::tls_client);
+        context->set_default_verify_paths();
+        context->set_verify_mode(ssl::verify_peer);
+        context->set_verify_callback(ssl::host_name_verification(parsed->host));
+        link = std::make_shared<Session<beast::ssl_stream<beast::tcp_stream>>>(*this, *ioc, *parsed,
+                                                                               context, *context);
+    } else {
+        link = std::make_shared<Session<beast::tcp_stream>>(*this, *ioc, *parsed, nullptr);
     }
-    Session<beast::tcp_stream> session(*this, ioc, *parsed);
-    return session.run();
+    links.push_back(link);
+    link->start();
+}
+
+void SocketMode::State::on_hello(Link& link) {
+    connected.store(true);
+    backoff = std::chrono::milliseconds(1000);
+    if (gap)
+        options.deliver(std::string()); // a new connection after none: catch up
+    gap = false;
+    // The connections this one replaces close now that it receives.
+    const auto all = links; // closing one may change the list
+    for (const auto& other : all)
+        if (other.get() != &link && other->phase != Link::Phase::Ended)
+            other->close();
+}
+
+void SocketMode::State::on_end(Link& link) {
+    const bool healthy = link.said_hello;
+    link.phase = Link::Phase::Ended;
+    // Handlers of the ended connection may still be queued: it is dropped from the list
+    // after this call returns, never inside one of its own handlers' callers.
+    asio::post(*ioc, [this] {
+        std::erase_if(links, [](const auto& l) { return l->phase == Link::Phase::Ended; });
+    });
+    const bool any_open = std::any_of(links.begin(), links.end(), [](const auto& l) {
+        return l->said_hello && l->phase != Link::Phase::Ended;
+    });
+    if (!any_open) {
+        connected.store(false);
+        gap = true;
+    }
+    if (!healthy) {
+        retry_at = std::chrono::steady_clock::now() + backoff;
+        backoff = std::min<std::chrono::milliseconds>(backoff * 2, std::chrono::seconds(60));
+    }
+    review();
+}
+
+void SocketMode::State::review() {
+    // A connection that is coming up or receiving (and not retiring) needs no successor.
+    const bool current = std::any_of(links.begin(), links.end(), [](const auto& l) {
+        return l->phase == Link::Phase::Connecting || l->phase == Link::Phase::Live;
+    });
+    std::string target;
+    {
+        const std::lock_guard lock(mutex);
+        if (stopping) {
+            wants_url = false;
+            return;
+        }
+        if (!current && !url.empty()) {
+            target = std::move(url);
+            url.clear();
+        }
+        wants_url = !current && target.empty() && url.empty() &&
+                    std::chrono::steady_clock::now() >= retry_at;
+    }
+    if (!target.empty())
+        open(target);
 }
 
 void SocketMode::State::run() {
-    std::chrono::milliseconds backoff{1000};
-    while (!stopped()) {
-        std::string target;
-        {
-            std::unique_lock lock(mutex);
-            wants_url = url.empty();
-            wake.wait(lock, [this] { return stopping || !url.empty(); });
-            if (stopping)
-                return;
-            target = std::move(url);
-            url.clear();
-            wants_url = false;
+    asio::io_context context;
+    ioc = &context;
+    asio::steady_timer tick(context);
+    // A stop request and a URL given are looked at five times a second.
+    std::function<void()> look = [&] {
+        if (stopped()) {
+            const auto all = links;
+            for (const auto& link : all)
+                link->end();
+            links.clear();
+            // The WebSocket's own ping timers would keep the context running for their interval.
+            context.stop();
+            return;
         }
-        const bool healthy = connect_once(target);
-        connected.store(false);
-        if (healthy) {
-            backoff = std::chrono::milliseconds(1000);
-            continue; // a connection that worked is replaced at once (refresh, a drop)
-        }
-        std::unique_lock lock(mutex);
-        wake.wait_for(lock, backoff, [this] { return stopping; });
-        backoff = std::min<std::chrono::milliseconds>(backoff * 2, std::chrono::seconds(60));
-    }
+        review();
+        tick.expires_after(std::chrono::milliseconds(200));
+        tick.async_wait([&](beast::error_code ec) {
+            if (!ec)
+                look();
+        });
+    };
+    look();
+    context.run();
+    links.clear();
+    ioc = nullptr;
 }
 
 SocketMode::SocketMode(SocketOptions options)

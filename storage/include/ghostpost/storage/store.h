@@ -187,6 +187,7 @@ struct OutgoingMessage {
     std::string blocked_notice;
     std::vector<ButtonRecord> buttons; // in order; labels and commands hold no tab or line break
     std::vector<NamedAccount> named;   // accounts named in `text` by display name
+    bool ends_game = false;            // tells a game's result (bot::Reply::ends_game)
 };
 
 // One platform's replies waiting in the outbox.

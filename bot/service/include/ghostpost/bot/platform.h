@@ -45,6 +45,11 @@ struct Post {
     // A press of one of the buttons of a reply (Reply::buttons): `text` is that button's
     // command as the platform gave it back, read like anything typed and trusted no more.
     bool button = false;
+    // The platform can show an answer to this post to its author alone (a Slack slash
+    // command's response_url). The service then keeps `Reply::reply_to` only on the answers
+    // for the author (of a command that changes nothing: help, a question, a refusal of an
+    // unknown command) and sends its answers for all without it, as for a press.
+    bool private_answers = false;
     // The channel moved to a new id (a platform's notice, no person's words): the service moves
     // its games, tournaments and waiting replies along. Empty for every other post.
     std::optional<ChannelMove> moved;
@@ -78,9 +83,11 @@ struct Reply {
                                    // text, in a code block where the platform has one; may be empty
     std::vector<std::uint8_t> png; // an image of the board, empty when none
     std::string reply_to;          // message id this answers, empty when none. When it names a
-                                   // press of a button (Post::button), the reply is an answer
-                                   // for the presser alone: a platform that can show it to them
-                                   // only (Telegram's answer to a callback query) does so
+                                   // press of a button (Post::button) or a post with
+                                   // Post::private_answers, the reply is an answer for its
+                                   // author alone: a platform that can show it to them only
+                                   // (Telegram's answer to a callback query, Slack's
+                                   // response_url) does so
     // The same for every attempt to send this reply and never another's: a platform that
     // deduplicates sends (Discord's nonce, Matrix's transaction id) derives its key from it.
     std::string idempotency_key;
@@ -98,6 +105,10 @@ struct Reply {
     // empty otherwise.
     std::int64_t game = 0;
     std::string topic;
+    // The reply tells a game's result (mate, resignation, a draw, time, an abort): a platform
+    // that keeps a game's replies in a thread shows this one in the channel too (Slack's
+    // reply_broadcast).
+    bool ends_game = false;
 };
 
 // What happened when a reply was handed to the platform.

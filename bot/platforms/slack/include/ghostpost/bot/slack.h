@@ -61,7 +61,10 @@ struct SlackFrame {
     std::string envelope_id;  // for an envelope: what its acknowledgement names
     std::string reason;       // of a disconnect: refresh_requested, link_disabled, warning...
     std::optional<Post> post; // what an envelope means for the service, if anything
-    std::string problem;      // why a malformed frame was skipped; empty otherwise
+    // Of a slash command or a press: where an answer for its author alone goes (Slack's
+    // response_url; it is a credential, never logged). Empty when none.
+    std::string response_url;
+    std::string problem; // why a malformed frame was skipped; empty otherwise
 };
 SlackFrame decode_slack_frame(std::string_view frame_json, const SlackIdentity& me,
                               const std::string& command_prefix);
@@ -148,8 +151,15 @@ private:
     // Errors: as poll's.
     std::vector<Post> read_since(const std::string& channel, const std::string& thread,
                                  const std::string& oldest);
+    // `metadata`: Slack's message metadata as JSON, empty for none. `broadcast`: a reply in
+    // `thread` shown in the channel too.
     Delivery post_message(const std::string& channel, const std::string& text,
-                          const std::string& thread, const std::vector<Button>& buttons);
+                          const std::string& thread, const std::vector<Button>& buttons,
+                          const std::string& metadata, bool broadcast);
+    // The numbers of the pieces of reply `key` that the app posted in `channel` (`thread`)
+    // already, by their metadata. Sets `trouble` when the look-up failed (a 429, an outage).
+    std::set<std::size_t> posted_pieces(const std::string& channel, const std::string& thread,
+                                        const std::string& key, std::optional<Delivery>& trouble);
     // The board image by the upload flow that replaced files.upload: an upload URL, the bytes,
     // then the file shared into the channel (and thread) with `comment` as its message.
     Delivery upload_png(const std::string& channel, const std::string& thread,
@@ -176,6 +186,22 @@ private:
     std::set<std::string> recent_; // "channel/ts" handled lately (app_mention)
     std::deque<std::string> recent_order_;
     std::set<std::string> caught_keys_; // cursor keys read by the catch-up under way
+    // A reply of several messages under way: the numbers of its pieces known to be posted,
+    // by idempotency key. Absent: unknown (a restart, a call without answer), so looked up.
+    std::map<std::string, std::set<std::size_t>> pieces_sent_;
+    // Post id of a slash command or a press -> its response_url, while Slack takes answers
+    // there (five, within thirty minutes). Not kept over a restart: answers then go to the
+    // channel.
+    struct Responder {
+        std::string url;
+        int uses_left = 5;
+        Instant until;
+    };
+    std::map<std::string, Responder> responders_;
+    // The reply for its author alone through `responder`; nullopt when the address no longer
+    // takes it (the reply then goes to the channel).
+    std::optional<Delivery> respond(Responder& responder, const std::vector<std::string>& pieces,
+                                    const std::vector<Button>& buttons);
 };
 
 } // namespace ghostpost::bot
