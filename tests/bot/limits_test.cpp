@@ -365,6 +365,12 @@ TEST_CASE("Every action a moderator's rights made possible is in the moderator l
                                              "resume #" + g,
                                              "unban @dave"};
          }},
+        {"team",
+         [&] {
+             room.say("alice", "!team join");
+             room.say("carol", "!team name Owls");
+             return std::vector<std::string>{"team g name Owls"};
+         }},
         {"tourney",
          [&] {
              room.say("alice", "!tourney create cup chess roundrobin next=manual");
@@ -383,9 +389,10 @@ TEST_CASE("Every action a moderator's rights made possible is in the moderator l
     };
     // Commands whose every use is of the author's own things, or reads only.
     const std::set<std::string> own_only{
-        "new",     "accept", "decline", "move",   "forecast", "peek",     "board",  "games",
-        "history", "pgn",    "fen",     "resign", "draw",     "takeback", "rules",  "verify",
-        "help",    "link",   "invite",  "join",   "settings", "vacation", "rating", "leaderboard"};
+        "new",      "accept",  "decline",     "move", "forecast", "peek", "board",
+        "games",    "history", "pgn",         "fen",  "resign",   "draw", "takeback",
+        "rules",    "verify",  "help",        "link", "invite",   "join", "settings",
+        "vacation", "rating",  "leaderboard", "vote"};
     room.say("dave", "hello"); // known, to be banned
     for (const auto& command : bot::command_menu()) {
         INFO(command.name);
@@ -402,7 +409,7 @@ TEST_CASE("Every action a moderator's rights made possible is in the moderator l
                             std::back_inserter(added));
         CHECK(added == expected);
     }
-    CHECK(room.mod_log().size() == 11);
+    CHECK(room.mod_log().size() == 12);
 }
 
 TEST_CASE("Control characters are not echoed, and invisible or direction-changing characters "

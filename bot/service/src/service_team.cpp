@@ -120,13 +120,15 @@ void PostRun::cmd_team(const std::vector<std::string>& args) {
             return;
         }
         const auto members = store_.team_members(post_.platform, post_.channel);
-        if (std::find(members.begin(), members.end(), author_.id) == members.end() &&
-            !moderator()) {
+        const bool member = std::find(members.begin(), members.end(), author_.id) != members.end();
+        if (!member && !moderator()) {
             say("Only the team's members name it: " + s_.settings_.prefix + "team join first.");
             return;
         }
         const PlayerRecord team = team_of(post_.platform, post_.channel);
         store_.upsert_player(team.platform, team.user_id, "team " + name, "");
+        if (!member) // a moderator's rename of a team not theirs
+            mod_log("team " + post_.channel + " name " + name);
         say("This channel's team is now called team " + name + ".");
         return;
     }
