@@ -589,9 +589,10 @@ private:
     void new_team_challenge(GameRecord g, const std::string& other_channel,
                             const std::string& window);
     void join_team_challenge(const storage::LinkCode& code);
-    // A member's post as a vote on the team's decision (`game_arg`: the game named, if any);
+    // A member's `text` as a vote on the team's decision (`game_arg`: the game named, if any);
     // false when it is no vote and `meant` is not set (a command always gets an answer).
-    bool try_team_vote(const std::vector<std::string>& game_arg, bool meant);
+    bool try_team_vote(const std::string& text, const std::vector<std::string>& game_arg,
+                       bool meant);
     // Plays the vote's winner as the team (or resigns for it), saying why the vote closed.
     void close_team_vote(Loaded& l, Seat seat, const PlayerRecord& team, const std::string& why);
     // For the time-driven job: closes the votes whose window ran out; true when one did.
@@ -661,7 +662,6 @@ private:
     bool defaulting_ = false; // the job answers a seat's overdue decision with `default`
     bool team_post_ = false;  // a team's vote played as the team's post: its channel hears the
                               // game's replies as a channel, never a second time
-    std::string vote_text_;   // !vote's move; empty: the post's text
     // The player whose forecast answers the action being applied: the decision is theirs for
     // no time at all, so sync_clocks sends them no reminder of it.
     std::optional<std::int64_t> answering_;

@@ -580,7 +580,7 @@ void PostRun::run() {
     }
     // In a channel people talk: what is neither a command nor a move gets no answer. A direct
     // message is always for the bot, so it is never left without one.
-    if (!try_bare_move() && !try_team_vote({}, false) && post_.direct)
+    if (!try_bare_move() && !try_team_vote(post_.text, {}, false) && post_.direct)
         say((post_.text.empty() ? std::string("I read only text: commands and moves.")
                                 : "I read commands and moves here, and \"" +
                                       shorten(post_.text, 30) + "\" is neither.") +

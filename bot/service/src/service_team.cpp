@@ -229,7 +229,8 @@ void PostRun::join_team_challenge(const storage::LinkCode& code) {
            channel_board(l));
 }
 
-bool PostRun::try_team_vote(const std::vector<std::string>& game_arg, bool meant) {
+bool PostRun::try_team_vote(const std::string& text, const std::vector<std::string>& game_arg,
+                            bool meant) {
     const auto team = team_here();
     if (!team)
         return false;
@@ -251,7 +252,6 @@ bool PostRun::try_team_vote(const std::vector<std::string>& game_arg, bool meant
         if (std::find(ds.begin(), ds.end(), seat) != ds.end())
             deciding.emplace_back(std::move(l), seat);
     }
-    const std::string text = vote_text_.empty() ? post_.text : vote_text_;
     const bool resign = lower(text) == resign_vote;
     if (deciding.empty()) {
         if (meant)
@@ -330,8 +330,7 @@ void PostRun::cmd_vote(const std::vector<std::string>& args) {
     std::string text;
     for (std::size_t i = from; i < args.size(); ++i)
         text += (text.empty() ? "" : " ") + args[i];
-    vote_text_ = text;
-    if (!try_team_vote(game, true))
+    if (!try_team_vote(text, game, true))
         say("This channel plays no team game: " + s_.settings_.prefix + "vote is for team games (" +
             s_.settings_.prefix + "team).");
 }
