@@ -4,7 +4,7 @@
 // paces nothing. Post ids, and so cursors, count from 1.
 #pragma once
 
-#include "ghostpost/bot/platform.h"
+#include "ghostpost/platform/platform.h"
 
 #include <chrono>
 #include <cstddef>

@@ -17,8 +17,8 @@
 //
 // Run a Release build: `growth [dir] [sizes...]` (dir: where the databases go, default ".";
 // it must be a real disk for the fsyncs to count).
-#include "ghostpost/bot/daemon.h"
-#include "ghostpost/bot/service.h"
+#include "ghostpost/app/daemon.h"
+#include "ghostpost/service/service.h"
 #include "ghostpost/storage/store.h"
 
 #include <algorithm>

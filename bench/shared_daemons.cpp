@@ -9,8 +9,8 @@
 // throw-away PostgreSQL cluster with fsync on; or `shared_daemons URL [dir] [games]`, where URL
 // names a database the benchmark may make schemas in and dir holds the SQLite file.
 #include "feed_platform.h"
-#include "ghostpost/bot/daemon.h"
-#include "ghostpost/bot/log.h"
+#include "ghostpost/app/daemon.h"
+#include "ghostpost/log/log.h"
 #include "ghostpost/storage/store.h"
 
 #include <atomic>

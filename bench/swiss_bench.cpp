@@ -3,7 +3,7 @@
 // it stands. Prints the median and the slowest round per field size.
 //
 //   build/release/bench/swiss_bench [rounds] [events] [players...]
-#include "ghostpost/bot/pairing.h"
+#include "ghostpost/league/pairing.h"
 
 #include <algorithm>
 #include <chrono>

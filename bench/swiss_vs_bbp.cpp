@@ -9,8 +9,8 @@
 //                                    [keep]
 //
 // bbpPairings is not a Debian package: build it from its sources by hand (README, "Benchmarks").
-#include "ghostpost/bot/pairing.h"
-#include "ghostpost/bot/trf.h"
+#include "ghostpost/league/pairing.h"
+#include "ghostpost/league/trf.h"
 
 #include <array>
 #include <cstdio>

@@ -1,6 +1,6 @@
 // The operators' view of the lanes: states and counters as the lanes report them, /healthz's
 // JSON and status, /metrics in the Prometheus text format (checked by Debian's promtool).
-#include "ghostpost/bot/monitor.h"
+#include "ghostpost/app/monitor.h"
 #include "promtool.h"
 
 #include <catch2/catch.hpp>

@@ -2,7 +2,7 @@
 // catching up after a fresh session, and every kind of send, each request checked against the
 // API description.
 #include "fake_discord.h"
-#include "ghostpost/bot/discord.h"
+#include "ghostpost/discord/discord.h"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // decode_message and the cursor: pure functions, checked on messages as Discord writes them.
-#include "ghostpost/bot/discord.h"
+#include "ghostpost/discord/discord.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "../support/fake_server.h"
-#include "ghostpost/bot/discord.h"
+#include "ghostpost/discord/discord.h"
 
 namespace ghostpost::discord_test {
 

@@ -2,7 +2,7 @@
 // once and read as the post its text would be, the reply replacing the "thinking" message, and
 // the bot without the Message Content intent.
 #include "fake_discord.h"
-#include "ghostpost/bot/discord.h"
+#include "ghostpost/discord/discord.h"
 
 using namespace ghostpost;
 using discord_test::FakeDiscord;

@@ -1,7 +1,7 @@
 // The Discourse adapter over libcurl against the fake forum, which checks every request
 // against the published OpenAPI description; and the pure reading of one post.
 #include "fake_discourse.h"
-#include "ghostpost/bot/discourse.h"
+#include "ghostpost/discourse/discourse.h"
 
 using namespace ghostpost;
 using namespace ghostpost::bot;

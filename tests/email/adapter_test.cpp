@@ -2,8 +2,8 @@
 // mail by IMAP. What a post is (thread, direct message, who wrote it), the one answer to a mail
 // the bot cannot trust, the bot's mail (thread headers, Message-ID from the idempotency key,
 // Reply-To with the player's key, the PNG inline), bounces, the cursor and a renumbered mailbox.
-#include "ghostpost/bot/email.h"
-#include "ghostpost/bot/mail.h"
+#include "ghostpost/email/email.h"
+#include "ghostpost/email/mail.h"
 #include "mail_servers.h"
 
 #include <catch2/catch.hpp>

@@ -2,7 +2,7 @@
 // challenge to moves quoted back and signed, an illegal move, a move in ISO-8859-1 and one in
 // HTML only, a forged From refused, an auto-reply and a bounce ignored, and the daemon SIGKILLed
 // while mail arrives and started again: every mail handled once, every answer sent once.
-#include "ghostpost/bot/mail.h"
+#include "ghostpost/email/mail.h"
 #include "ghostpost/storage/store.h"
 #include "mail_servers.h"
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "../support/fake_server.h"
-#include "ghostpost/bot/mail.h"
+#include "ghostpost/email/mail.h"
 #include "mail_session.h"
 
 #include <map>

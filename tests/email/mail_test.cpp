@@ -2,7 +2,7 @@
 // Gmail's replies with quoted boards and signatures, Outlook's quoted header, quoted-printable
 // ISO-8859-1, base64, HTML only, vacation notices, list copies, Postfix bounces, and the
 // Authentication-Results that may vouch for a sender.
-#include "ghostpost/bot/mail.h"
+#include "ghostpost/email/mail.h"
 
 #include <catch2/catch.hpp>
 #include <string>

@@ -1,7 +1,7 @@
 // libFuzzer target: the command grammar (parse_command, valid_utf8, shorten) on any bytes. Each
 // function is checked against what its contract promises, and valid_utf8 against a second,
 // table-driven reading of the Unicode standard (Table 3-7, well-formed byte sequences).
-#include "ghostpost/bot/command.h"
+#include "ghostpost/service/command.h"
 #include "invariant.h"
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 // (decode_interaction) on any bytes, and the cursor reader. None may throw; what the decoder passes
 // on keeps the adapter's promises: ids of digits, "<@id>" read only from the mentions array, names
 // without control characters.
-#include "ghostpost/bot/discord.h"
+#include "ghostpost/discord/discord.h"
 #include "invariant.h"
 
 #include <algorithm>

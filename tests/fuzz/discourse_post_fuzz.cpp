@@ -3,8 +3,8 @@
 // the leading "@bot" are exercised as well as the JSON. It must never throw, and what it passes
 // on must keep the adapter's promises: valid UTF-8, capped plain names, handles of Discourse's
 // characters, and the post id as the cursor.
-#include "ghostpost/bot/command.h"
-#include "ghostpost/bot/discourse.h"
+#include "ghostpost/discourse/discourse.h"
+#include "ghostpost/service/command.h"
 #include "invariant.h"
 
 #include <algorithm>

@@ -3,7 +3,7 @@
 // quote stripper all see them. It must never throw, and what it passes on must keep the
 // adapter's promises: valid UTF-8 without controls in one-line fields, capped texts, addresses
 // in lowercase, a reply key of the key alphabet, and a Malformed mail passes nothing on.
-#include "ghostpost/bot/mail.h"
+#include "ghostpost/email/mail.h"
 #include "invariant.h"
 
 #include <algorithm>

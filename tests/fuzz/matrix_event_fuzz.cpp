@@ -2,8 +2,8 @@
 // text message whose body, sender and mentions come from the bytes. It must never throw, and
 // what it passes on must keep the adapter's promises: valid UTF-8, a capped name, ids that are
 // Matrix ids, mentions that name someone.
-#include "ghostpost/bot/command.h"
-#include "ghostpost/bot/matrix.h"
+#include "ghostpost/matrix/matrix.h"
+#include "ghostpost/service/command.h"
 #include "invariant.h"
 
 #include <cstddef>

@@ -3,7 +3,7 @@
 // bytes. None may throw; what they pass on keeps the adapter's promises: Slack ids of capitals
 // and digits, message ids the reply's thread can be read from, the app's own messages dropped,
 // names without control characters.
-#include "ghostpost/bot/slack.h"
+#include "ghostpost/slack/slack.h"
 #include "invariant.h"
 
 #include <algorithm>

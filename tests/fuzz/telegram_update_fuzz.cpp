@@ -4,8 +4,8 @@
 // bytes. It must never throw, and what it passes on must keep the adapter's promises: valid
 // UTF-8, capped names, handles of [A-Za-z0-9_], a cursor after the id, channels that are a chat
 // id or "<chat id>/<topic id>".
-#include "ghostpost/bot/command.h"
-#include "ghostpost/bot/telegram.h"
+#include "ghostpost/service/command.h"
+#include "ghostpost/telegram/telegram.h"
 #include "invariant.h"
 
 #include <algorithm>

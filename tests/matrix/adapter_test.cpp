@@ -2,7 +2,7 @@
 // media, rate limits and a refused token. Every test ends with the fake's violations empty:
 // each request the adapter made is one the client-server API description allows.
 #include "fake_matrix.h"
-#include "ghostpost/bot/matrix.h"
+#include "ghostpost/matrix/matrix.h"
 
 using namespace ghostpost;
 using bot::Delivery;

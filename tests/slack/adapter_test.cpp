@@ -3,7 +3,7 @@
 // (envelopes acknowledged in time, refreshes and drops, catching up), each Web API request
 // checked against Slack's API description.
 #include "fake_slack.h"
-#include "ghostpost/bot/slack.h"
+#include "ghostpost/slack/slack.h"
 
 using namespace ghostpost;
 using nlohmann::json;

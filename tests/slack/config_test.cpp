@@ -1,8 +1,8 @@
 // [platform.slack] in the configuration: its keys, its two tokens, and its errors, which name
 // the key and never a token.
 #include "fake_slack.h"
-#include "ghostpost/bot/log.h"
 #include "ghostpost/config/config.h"
+#include "ghostpost/log/log.h"
 #include "ghostpost/slack/module.h"
 #include "ghostpost/slack/settings.h"
 

@@ -1,5 +1,5 @@
 // Slack's Socket Mode frames and message objects read, and the cursor: pure functions.
-#include "ghostpost/bot/slack.h"
+#include "ghostpost/slack/slack.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

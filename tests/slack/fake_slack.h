@@ -3,7 +3,7 @@
 #pragma once
 
 #include "../support/fake_server.h"
-#include "ghostpost/bot/slack.h"
+#include "ghostpost/slack/slack.h"
 
 namespace ghostpost::slack_test {
 

@@ -12,7 +12,7 @@
 // "answer violation: ...", and a test that ends with such a line unread fails.
 #pragma once
 
-#include "ghostpost/bot/http.h"
+#include "ghostpost/http/http.h"
 
 #include <catch2/catch.hpp>
 #include <chrono>

@@ -1,7 +1,7 @@
 // The Telegram adapter over libcurl against the fake Bot API server, which checks every call
 // against the published API description.
 #include "fake_telegram.h"
-#include "ghostpost/bot/telegram.h"
+#include "ghostpost/telegram/telegram.h"
 
 #include <future>
 

@@ -4,8 +4,8 @@
 // state has it, the raw text of a secret decision, the Gnostic seed. Once the game is over the
 // seed must appear (so the check is not blind).
 #include "../rules/phantom_squares.h"
-#include "ghostpost/bot/random.h"
 #include "ghostpost/render/svg.h"
+#include "ghostpost/service/random.h"
 #include "ghostpost/web/site.h"
 #include "web_support.h"
 

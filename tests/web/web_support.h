@@ -5,8 +5,8 @@
 #pragma once
 
 #include "../support/test_stores.h"
-#include "ghostpost/bot/random.h"
 #include "ghostpost/rules/registry.h"
+#include "ghostpost/service/random.h"
 #include "ghostpost/storage/store.h"
 #include "ghostpost/web/site.h"
 

@@ -1,7 +1,7 @@
 // `ghostpost console`: the embedded default platform, for local play and the transcript tests.
-#include "ghostpost/bot/cli.h"
-#include "ghostpost/bot/daemon.h"
-#include "ghostpost/bot/log.h"
+#include "ghostpost/app/cli.h"
+#include "ghostpost/app/daemon.h"
+#include "ghostpost/log/log.h"
 
 #include <CLI/CLI.hpp>
 #include <filesystem>

@@ -1,11 +1,11 @@
 // `ghostpost render`: a board as a PNG file, from a FEN or from a stored game, for checking the
 // images the service sends and for making pictures of positions by hand.
-#include "ghostpost/bot/cli.h"
-#include "ghostpost/bot/game_loader.h"
-#include "ghostpost/bot/random.h"
+#include "ghostpost/app/cli.h"
 #include "ghostpost/render/png.h"
 #include "ghostpost/rules/registry.h"
 #include "ghostpost/rules/replay.h"
+#include "ghostpost/service/game_loader.h"
+#include "ghostpost/service/random.h"
 #include "ghostpost/storage/store.h"
 
 #include <CLI/CLI.hpp>

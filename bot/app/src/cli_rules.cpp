@@ -1,6 +1,6 @@
 // `ghostpost perft` and `ghostpost replay`: the rules core on the command line, for checking
 // move generation against other engines and for replaying games by hand.
-#include "ghostpost/bot/cli.h"
+#include "ghostpost/app/cli.h"
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
 #include "ghostpost/rules/replay.h"

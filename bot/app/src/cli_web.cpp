@@ -1,7 +1,7 @@
 // `ghostpost web (--db FILE | --db-url URL) [--listen ADDR]` and [web]'s limits as options: the
 // web pages without the bot, for a copy of an SQLite database or beside the daemons on a
 // PostgreSQL one. Stops on SIGTERM or SIGINT.
-#include "ghostpost/bot/cli.h"
+#include "ghostpost/app/cli.h"
 #include "ghostpost/config/config.h"
 #include "ghostpost/web/server.h"
 #include "ghostpost/web/site.h"

@@ -1,9 +1,9 @@
 // `ghostpost console` runs the production loop: the same run_daemon and OutboxSender as a chat
 // platform, with the console as the platform and a manual clock, so that every transcript
 // tests the path a real post takes.
-#include "ghostpost/bot/clock.h"
-#include "ghostpost/bot/console.h"
-#include "ghostpost/bot/daemon.h"
+#include "ghostpost/app/daemon.h"
+#include "ghostpost/console/console.h"
+#include "ghostpost/league/clock.h"
 
 #include <ostream>
 #include <stdexcept>

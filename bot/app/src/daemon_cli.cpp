@@ -3,11 +3,13 @@
 // connection, a stop of its own): its start-up check, polling and delivery retry with their own
 // backoff, and a platform that is down or refuses the bot never delays another. The time-driven
 // job and the web view run beside them whatever the platforms do.
-#include "ghostpost/bot/daemon.h"
-#include "ghostpost/bot/http.h"
-#include "ghostpost/bot/log.h"
-#include "ghostpost/bot/monitor.h"
+#include "ghostpost/app/daemon.h"
+#include "ghostpost/app/monitor.h"
 #include "ghostpost/config/config.h"
+#include "ghostpost/http/http.h"
+#include "ghostpost/log/log.h"
+#include "ghostpost/rules/registry.h"
+#include "ghostpost/service/service.h"
 #include "ghostpost/web/server.h"
 #include "platform_modules.h"
 #include "systemd_notify.h"
@@ -88,10 +90,16 @@ void run_lane(Lane& lane, const config::Settings& settings, const storage::Store
     };
     try {
         std::optional<PlatformStart> started;
-        const StartContext context{
+        StartContext context{
             lane.http,
             [&lane](std::chrono::milliseconds wait) { return lane.stop.sleep_for(wait); },
             [&lane] { return lane.stop.stop_requested(); }, settings.command_prefix};
+        context.commands = command_menu();
+        for (const rules::Variant* variant : rules::variants()) {
+            context.variants.push_back(variant->info().name);
+            for (const rules::VariantCommand& c : variant->info().commands)
+                context.variant_commands.push_back({c.word, c.brief});
+        }
         std::chrono::milliseconds delay{1000};
         while (!started && !lane.stop.stop_requested()) {
             lane.monitor.beat();

@@ -1,6 +1,6 @@
 // The ghostpost executable: one binary for the daemon, the console and the tools.
-#include "ghostpost/bot/cli.h"
-#include "ghostpost/bot/daemon.h"
+#include "ghostpost/app/cli.h"
+#include "ghostpost/app/daemon.h"
 
 #include <CLI/CLI.hpp>
 #include <csignal>

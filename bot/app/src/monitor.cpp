@@ -1,4 +1,4 @@
-#include "ghostpost/bot/monitor.h"
+#include "ghostpost/app/monitor.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -3,9 +3,9 @@
 // else in the daemon names a platform.
 #pragma once
 
-#include "ghostpost/bot/platform_module.h"
-#include "ghostpost/bot/service.h"
 #include "ghostpost/config/config.h"
+#include "ghostpost/platform/module.h"
+#include "ghostpost/service/service.h"
 
 #include <filesystem>
 #include <memory>

@@ -1,4 +1,4 @@
-#include "ghostpost/bot/clock.h"
+#include "ghostpost/league/clock.h"
 
 #include <algorithm>
 #include <charconv>

@@ -27,8 +27,8 @@
 // assignee, a lower bracket picks among them); and a last bracket whose only complete pairing
 // makes two of its moved-down players meet is paired as one group (the handbook pairs MDPs only
 // against residents; its edition before 2026 collapsed the last bracket in such a case).
-#include "ghostpost/bot/matching.h"
-#include "ghostpost/bot/pairing.h"
+#include "ghostpost/league/matching.h"
+#include "ghostpost/league/pairing.h"
 
 #include <algorithm>
 #include <array>

@@ -3,7 +3,7 @@
 // stages that each grow alternating trees from the single vertices until an augmenting path
 // is found, with blossoms shrunk and expanded as the dual variables move. Vertex duals, slacks
 // and deltas are kept doubled, so integer weights keep every quantity an integer.
-#include "ghostpost/bot/matching.h"
+#include "ghostpost/league/matching.h"
 
 #include <algorithm>
 #include <cstddef>

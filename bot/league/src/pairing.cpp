@@ -1,4 +1,4 @@
-#include "ghostpost/bot/pairing.h"
+#include "ghostpost/league/pairing.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "ghostpost/bot/rating.h"
+#include "ghostpost/league/rating.h"
 
 #include <cmath>
 #include <numbers>

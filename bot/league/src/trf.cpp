@@ -1,4 +1,4 @@
-#include "ghostpost/bot/trf.h"
+#include "ghostpost/league/trf.h"
 
 #include <cstdio>
 

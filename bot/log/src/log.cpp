@@ -1,4 +1,4 @@
-#include "ghostpost/bot/log.h"
+#include "ghostpost/log/log.h"
 
 #include <algorithm>
 #include <chrono>

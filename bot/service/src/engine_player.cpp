@@ -1,6 +1,6 @@
-#include "ghostpost/bot/engine_player.h"
+#include "ghostpost/service/engine_player.h"
 
-#include "ghostpost/bot/service.h"
+#include "ghostpost/service/service.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,4 +1,4 @@
-#include "ghostpost/bot/game_loader.h"
+#include "ghostpost/service/game_loader.h"
 
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"

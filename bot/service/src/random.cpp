@@ -1,4 +1,4 @@
-#include "ghostpost/bot/random.h"
+#include "ghostpost/service/random.h"
 
 #include <array>
 #include <openssl/evp.h>

@@ -4,8 +4,8 @@
 // these flags, so a new variant's secret actions stay secret without the service knowing them.
 #pragma once
 
-#include "ghostpost/bot/random.h"
 #include "ghostpost/rules/game.h"
+#include "ghostpost/service/random.h"
 #include "ghostpost/storage/store.h"
 
 #include <cstdint>

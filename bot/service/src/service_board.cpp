@@ -1,11 +1,11 @@
 // !board: any game's board, now or at an earlier ply, as text or as an image.
-#include "ghostpost/bot/command.h"
-#include "ghostpost/bot/game_loader.h"
 #include "ghostpost/render/png.h"
 #include "ghostpost/render/text.h"
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
 #include "ghostpost/rules/replay.h"
+#include "ghostpost/service/command.h"
+#include "ghostpost/service/game_loader.h"
 #include "post_run.h"
 
 #include <algorithm>

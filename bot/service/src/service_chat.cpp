@@ -2,7 +2,7 @@
 // may carry), the menu of commands, a channel that moves to a new id, and notices for the
 // moderators. All of it platform-neutral: a platform shows what it can and leaves out the rest,
 // so every reply's text still says what to type.
-#include "ghostpost/bot/command.h"
+#include "ghostpost/service/command.h"
 #include "post_run.h"
 
 #include <array>

@@ -6,7 +6,7 @@
 // deadline and the restart of clocks when a vacation ends. Each game stores when the job must
 // next look at it (store_deadline, after every change of its clocks), so the job reads only
 // the games that are due.
-#include "ghostpost/bot/clock.h"
+#include "ghostpost/league/clock.h"
 #include "post_run.h"
 
 #include <algorithm>

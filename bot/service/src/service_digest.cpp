@@ -6,7 +6,7 @@
 // Like game deadlines, a digest's next time is data (digests.next_at, indexed): the time-driven
 // job asks the database which digests are due, so a quiet hour costs one indexed look whatever
 // the number of players and games, and a due digest reads only its own player's games.
-#include "ghostpost/bot/clock.h"
+#include "ghostpost/league/clock.h"
 #include "ghostpost/rules/registry.h"
 #include "post_run.h"
 

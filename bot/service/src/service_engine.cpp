@@ -1,8 +1,8 @@
 // Games against the bot: !new ... bot starts one at once, and engine_turns tells the
 // EnginePlayer what each engine seat may know when it must decide.
-#include "ghostpost/bot/engine_player.h"
-#include "ghostpost/bot/game_loader.h"
 #include "ghostpost/rules/registry.h"
+#include "ghostpost/service/engine_player.h"
+#include "ghostpost/service/game_loader.h"
 #include "post_run.h"
 #include "replayed.h"
 

@@ -11,10 +11,10 @@
 // conditional moves). Each action of the game keeps the lines that foresaw it, shortened by it,
 // and drops the others. What ends a game clears its forecasts silently; a takeback clears them
 // and tells their owners. docs/forecasts.md says all of it in the players' words.
-#include "ghostpost/bot/clock.h"
-#include "ghostpost/bot/command.h"
+#include "ghostpost/league/clock.h"
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
+#include "ghostpost/service/command.h"
 #include "post_run.h"
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 // They end, pause and void games and ban users from anywhere on the platform; each action is
 // written to the audit log in the same transaction as the action itself, so the log never
 // misses one nor lists one that did not happen.
-#include "ghostpost/bot/clock.h"
+#include "ghostpost/league/clock.h"
 #include "ghostpost/rules/registry.h"
 #include "post_run.h"
 

@@ -2,9 +2,9 @@
 // players, computed from the two ratings as they stood before the game, so the order in which
 // simultaneous correspondence games end cannot favour anybody. A player's deviation does not
 // grow with idle time: correspondence players pause for months without losing strength.
-#include "ghostpost/bot/engine_player.h"
-#include "ghostpost/bot/rating.h"
+#include "ghostpost/league/rating.h"
 #include "ghostpost/rules/registry.h"
+#include "ghostpost/service/engine_player.h"
 #include "post_run.h"
 
 #include <algorithm>

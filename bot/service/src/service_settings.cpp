@@ -1,12 +1,12 @@
 // What a player asks about or sets for themselves: !rules, !help and !settings.
-#include "ghostpost/bot/clock.h"
-#include "ghostpost/bot/command.h"
-#include "ghostpost/bot/game_loader.h"
+#include "ghostpost/league/clock.h"
 #include "ghostpost/render/png.h"
 #include "ghostpost/render/text.h"
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
 #include "ghostpost/rules/replay.h"
+#include "ghostpost/service/command.h"
+#include "ghostpost/service/game_loader.h"
 #include "post_run.h"
 
 #include <algorithm>

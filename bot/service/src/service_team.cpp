@@ -4,7 +4,7 @@
 // decisions, and the move with most votes is played when the window closes (the game's clock,
 // per move) or as soon as every member has voted, a tie going to the move proposed first.
 // What the rules tell the team privately goes to its channel, never to the other side's.
-#include "ghostpost/bot/clock.h"
+#include "ghostpost/league/clock.h"
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
 #include "post_run.h"

@@ -3,8 +3,8 @@
 // the store. A tournament's state is its pairings and their games: scores, colours, who went
 // through a knockout are always derived from the games, never kept twice. docs/tournaments.md
 // describes the formats, the seeding and the tie-breaks.
-#include "ghostpost/bot/clock.h"
-#include "ghostpost/bot/pairing.h"
+#include "ghostpost/league/clock.h"
+#include "ghostpost/league/pairing.h"
 #include "ghostpost/rules/registry.h"
 #include "post_run.h"
 #include "tourney_field.h"

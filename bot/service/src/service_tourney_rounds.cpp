@@ -1,6 +1,6 @@
 // Tournament rounds as they go: !tourney next, pairings and standings, and what a finished
 // tournament game means for its round.
-#include "ghostpost/bot/clock.h"
+#include "ghostpost/league/clock.h"
 #include "ghostpost/rules/registry.h"
 #include "post_run.h"
 #include "tourney_field.h"

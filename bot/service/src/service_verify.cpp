@@ -10,11 +10,11 @@
 // the published seed must give every one of those lines again, every logged action must be
 // legal where it was played, and the replay must end as the game was recorded. A changed seed,
 // a changed choice or a changed roll each shows as the first line that differs.
-#include "ghostpost/bot/game_loader.h"
-#include "ghostpost/bot/game_record.h"
-#include "ghostpost/bot/random.h"
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
+#include "ghostpost/service/game_loader.h"
+#include "ghostpost/service/game_record.h"
+#include "ghostpost/service/random.h"
 #include "post_run.h"
 #include "replayed.h"
 

@@ -1,6 +1,6 @@
 #include "tourney_field.h"
 
-#include "ghostpost/bot/trf.h"
+#include "ghostpost/league/trf.h"
 #include "ghostpost/rules/registry.h"
 
 #include <cctype>

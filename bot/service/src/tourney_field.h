@@ -2,8 +2,8 @@
 // games, and the tables and words its replies are built from. Private to bot/service/src.
 #pragma once
 
-#include "ghostpost/bot/pairing.h"
-#include "ghostpost/bot/tournament_table.h"
+#include "ghostpost/league/pairing.h"
+#include "ghostpost/service/tournament_table.h"
 #include "post_run.h"
 
 #include <cstdint>

@@ -6,13 +6,13 @@
 #include "ghostpost/web/site.h"
 
 #include "assets.h"
-#include "ghostpost/bot/engine_player.h"
-#include "ghostpost/bot/game_loader.h"
-#include "ghostpost/bot/game_record.h"
-#include "ghostpost/bot/random.h"
-#include "ghostpost/bot/tournament_table.h"
 #include "ghostpost/render/svg.h"
 #include "ghostpost/rules/registry.h"
+#include "ghostpost/service/engine_player.h"
+#include "ghostpost/service/game_loader.h"
+#include "ghostpost/service/game_record.h"
+#include "ghostpost/service/random.h"
+#include "ghostpost/service/tournament_table.h"
 #include "ghostpost/storage/store.h"
 
 #include <algorithm>

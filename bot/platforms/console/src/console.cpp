@@ -1,7 +1,7 @@
-#include "ghostpost/bot/console.h"
+#include "ghostpost/console/console.h"
 
-#include "ghostpost/bot/clock.h"
-#include "ghostpost/bot/command.h"
+#include "ghostpost/league/clock.h"
+#include "ghostpost/platform/text.h"
 
 #include <cstdio>
 #include <fstream>

@@ -1,5 +1,5 @@
 // Discord's message objects and the cursor, read. Everything here is pure.
-#include "ghostpost/bot/discord.h"
+#include "ghostpost/discord/discord.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>

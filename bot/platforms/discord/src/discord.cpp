@@ -1,8 +1,8 @@
-#include "ghostpost/bot/discord.h"
+#include "ghostpost/discord/discord.h"
 
 #include "gateway.h"
-#include "ghostpost/bot/log.h"
-#include "ghostpost/bot/message_pieces.h"
+#include "ghostpost/log/log.h"
+#include "ghostpost/platform/message_pieces.h"
 
 #include <algorithm>
 #include <cmath>

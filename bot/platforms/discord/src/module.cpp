@@ -1,8 +1,7 @@
 #include "ghostpost/discord/module.h"
 
-#include "ghostpost/bot/discord.h"
+#include "ghostpost/discord/discord.h"
 #include "ghostpost/discord/settings.h"
-#include "ghostpost/rules/registry.h"
 
 namespace ghostpost::bot {
 
@@ -22,8 +21,7 @@ public:
         options.token = settings_.token;
         options.guild_ids = settings_.guild_ids;
         options.message_content = settings_.message_content;
-        for (const rules::Variant* variant : rules::variants())
-            options.variants.push_back(variant->info().name);
+        options.variants = context.variants;
         options.request_timeout = settings_.request_timeout;
         options.pacing.per_chat = settings_.per_chat_interval;
         options.pacing.group_per_minute = settings_.group_messages_per_minute;

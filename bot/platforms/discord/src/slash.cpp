@@ -1,6 +1,6 @@
 // ghostpost's slash commands: their definitions for PUT .../commands, and an interaction read
 // back as the text a player would have typed, so the service sees one kind of post. Pure.
-#include "ghostpost/bot/discord.h"
+#include "ghostpost/discord/discord.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>

@@ -1,7 +1,7 @@
-#include "ghostpost/bot/discourse.h"
+#include "ghostpost/discourse/discourse.h"
 
 #include "discourse_text.h"
-#include "ghostpost/bot/log.h"
+#include "ghostpost/log/log.h"
 
 #include <algorithm>
 #include <charconv>

@@ -1,7 +1,7 @@
 // Text helpers private to the Discourse adapter.
 #pragma once
 
-#include "ghostpost/bot/discourse.h"
+#include "ghostpost/discourse/discourse.h"
 
 #include <nlohmann/json.hpp>
 #include <string>

@@ -1,6 +1,6 @@
 #include "ghostpost/discourse/module.h"
 
-#include "ghostpost/bot/discourse.h"
+#include "ghostpost/discourse/discourse.h"
 #include "ghostpost/discourse/settings.h"
 
 namespace ghostpost::bot {

@@ -1,4 +1,4 @@
-#include "ghostpost/bot/email.h"
+#include "ghostpost/email/email.h"
 
 #include "mail_session.h"
 #include "state.h"

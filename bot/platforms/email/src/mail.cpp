@@ -2,7 +2,7 @@
 // body part a person wrote (text/plain preferred, HTML reduced to text otherwise) turned to
 // UTF-8, and only its new words. Never throws: GMime is a C library, and what it cannot read
 // is a Malformed mail, not an exception.
-#include "ghostpost/bot/mail.h"
+#include "ghostpost/email/mail.h"
 
 #include <algorithm>
 #include <cstdint>

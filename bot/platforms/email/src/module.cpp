@@ -1,6 +1,6 @@
 #include "ghostpost/email/module.h"
 
-#include "ghostpost/bot/email.h"
+#include "ghostpost/email/email.h"
 #include "ghostpost/email/settings.h"
 
 #include <stdexcept>

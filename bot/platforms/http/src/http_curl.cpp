@@ -1,4 +1,4 @@
-#include "ghostpost/bot/http.h"
+#include "ghostpost/http/http.h"
 
 #include <cctype>
 #include <curl/curl.h>

@@ -1,5 +1,5 @@
 // Reading one Matrix client event as a Post.
-#include "ghostpost/bot/matrix.h"
+#include "ghostpost/matrix/matrix.h"
 #include "matrix_decode.h"
 #include "matrix_text.h"
 

@@ -1,6 +1,6 @@
-#include "ghostpost/bot/matrix.h"
+#include "ghostpost/matrix/matrix.h"
 
-#include "ghostpost/bot/log.h"
+#include "ghostpost/log/log.h"
 #include "matrix_decode.h"
 #include "matrix_text.h"
 

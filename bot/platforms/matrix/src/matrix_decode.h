@@ -1,7 +1,7 @@
 // decode_event on an event already parsed (/sync parses the whole answer once).
 #pragma once
 
-#include "ghostpost/bot/matrix.h"
+#include "ghostpost/matrix/matrix.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 #include "ghostpost/matrix/module.h"
 
-#include "ghostpost/bot/log.h"
-#include "ghostpost/bot/matrix.h"
+#include "ghostpost/log/log.h"
+#include "ghostpost/matrix/matrix.h"
 #include "ghostpost/matrix/settings.h"
 
 namespace ghostpost::bot {

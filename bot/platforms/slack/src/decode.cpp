@@ -1,6 +1,6 @@
 // Slack's Socket Mode frames, message objects and the cursor, read. Everything here is pure: the
 // fuzz target links it with the platform boundary alone.
-#include "ghostpost/bot/slack.h"
+#include "ghostpost/slack/slack.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>

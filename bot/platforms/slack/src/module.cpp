@@ -1,7 +1,7 @@
 #include "ghostpost/slack/module.h"
 
-#include "ghostpost/bot/slack.h"
 #include "ghostpost/slack/settings.h"
+#include "ghostpost/slack/slack.h"
 
 namespace ghostpost::bot {
 

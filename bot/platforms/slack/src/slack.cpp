@@ -1,7 +1,7 @@
-#include "ghostpost/bot/slack.h"
+#include "ghostpost/slack/slack.h"
 
-#include "ghostpost/bot/log.h"
-#include "ghostpost/bot/message_pieces.h"
+#include "ghostpost/log/log.h"
+#include "ghostpost/platform/message_pieces.h"
 #include "socket_mode.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "socket_mode.h"
 
-#include "ghostpost/bot/log.h"
+#include "ghostpost/log/log.h"
 
 #include <algorithm>
 #include <atomic>

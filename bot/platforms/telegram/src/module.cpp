@@ -1,9 +1,8 @@
 #include "ghostpost/telegram/module.h"
 
-#include "ghostpost/bot/log.h"
-#include "ghostpost/bot/service.h"
-#include "ghostpost/bot/telegram.h"
+#include "ghostpost/log/log.h"
 #include "ghostpost/telegram/settings.h"
+#include "ghostpost/telegram/telegram.h"
 
 namespace ghostpost::bot {
 
@@ -25,7 +24,7 @@ public:
         options.request_timeout = settings_.request_timeout;
         options.pacing.per_chat = settings_.per_chat_interval;
         options.pacing.group_per_minute = settings_.group_messages_per_minute;
-        options.commands = command_menu();
+        options.commands = context.commands;
         auto telegram = std::make_unique<TelegramPlatform>(context.http, options);
         std::string bot_name = telegram->identify();
         log::info("bot_identified", {{"platform", "telegram"}, {"username", bot_name}});

@@ -1,6 +1,6 @@
-#include "ghostpost/bot/telegram.h"
+#include "ghostpost/telegram/telegram.h"
 
-#include "ghostpost/bot/log.h"
+#include "ghostpost/log/log.h"
 #include "telegram_text.h"
 
 #include <algorithm>

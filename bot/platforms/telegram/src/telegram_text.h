@@ -2,7 +2,7 @@
 // outside before the service, a log or the database sees it.
 #pragma once
 
-#include "ghostpost/bot/telegram.h"
+#include "ghostpost/telegram/telegram.h"
 
 #include <cstddef>
 #include <nlohmann/json.hpp>

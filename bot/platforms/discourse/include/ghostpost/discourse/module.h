@@ -1,7 +1,7 @@
 // Discourse as a platform module of the daemon (platform_module.h).
 #pragma once
 
-#include "ghostpost/bot/platform_module.h"
+#include "ghostpost/platform/module.h"
 
 namespace ghostpost::bot {
 

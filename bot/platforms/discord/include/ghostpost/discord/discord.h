@@ -1,0 +1,207 @@
+// Discord as a Platform: messages come in over the Gateway (a WebSocket on a thread of its
+// own), replies go out over REST. Thin by design: JSON and HTTP mapping only.
+#pragma once
+
+#include "ghostpost/http/http.h"
+#include "ghostpost/platform/platform.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ghostpost::bot {
+
+namespace discord {
+class Gateway;
+struct GatewayEvent;
+} // namespace discord
+
+struct DiscordOptions {
+    std::string api_url = "https://discord.com/api/v10";
+    std::string gateway_url; // empty: asked with GET /gateway/bot
+    std::string token;
+    std::chrono::seconds request_timeout{15};
+    // Discord allows 5 messages in 5 s to one channel; the outbox stays well inside that.
+    Pacing pacing{std::chrono::milliseconds(1000), 50, std::chrono::seconds(300),
+                  std::chrono::seconds(30)};
+    // True once the daemon is stopping: a poll waiting for the Gateway returns at once.
+    std::function<bool()> cancelled = [] { return false; };
+    // Guilds to register the slash commands in (they appear at once); empty: globally.
+    std::vector<std::string> guild_ids;
+    // The choices of /new's variant option (the service's variant names).
+    std::vector<std::string> variants;
+    // Whether the bot asks for the privileged Message Content intent. Without it Discord sends
+    // the text only of DMs and of messages that mention the bot; slash commands always work.
+    bool message_content = true;
+    // The clock of rate limits; a test's fake clock in place of the steady clock.
+    std::function<std::chrono::steady_clock::time_point()> clock = std::chrono::steady_clock::now;
+};
+
+// One MESSAGE_CREATE (or a message of GET /channels/{id}/messages), read.
+struct DecodedMessage {
+    std::optional<Post> post; // nullopt: not for the service (a bot's message, a system message)
+    std::string problem;      // why a malformed message was skipped; empty otherwise
+};
+
+// Reads one Discord message object: identity from `author.id`, "<@id>" mentions rewritten to
+// "@username" with their account from the `mentions` array, a leading mention of the bot
+// itself dropped, DMs (no guild_id) marked direct. Messages of bots (this one included) and
+// of kinds other than a plain message or a reply give no post. Pure; never throws.
+DecodedMessage decode_message(std::string_view message_json, const std::string& bot_user_id);
+
+// One INTERACTION_CREATE, read. An application command of ghostpost's becomes the post its
+// text would have been ("/move move:Nf3 game:3" is "!move 3 Nf3"), the user options mentions.
+struct DecodedInteraction {
+    std::optional<Post> post; // nullopt: nothing for the service
+    std::string id;           // the interaction's id and token, to answer it; empty when
+    std::string token;        // the object had none
+    std::string application_id;
+    std::string problem; // why a malformed interaction was skipped; empty otherwise
+};
+DecodedInteraction decode_interaction(std::string_view interaction_json,
+                                      const std::string& bot_user_id);
+
+// ghostpost's slash commands as the JSON array PUT /applications/{id}/commands takes; /new
+// offers `variants` as its variant's choices.
+std::string slash_commands(const std::vector<std::string>& variants);
+
+// The cursor of the Discord platform: the last handled message id of each channel, as a JSON
+// object {"channel id": "message id"}. The newest 500 channels are kept.
+using DiscordCursor = std::map<std::string, std::string>;
+DiscordCursor parse_discord_cursor(const std::string& text);
+std::string format_discord_cursor(const DiscordCursor& cursor);
+
+// Whether snowflake `a` is older than snowflake `b` (both decimal strings).
+bool snowflake_less(const std::string& a, const std::string& b);
+
+class DiscordPlatform final : public Platform {
+public:
+    // `http` must outlive the platform. The Gateway starts on the first poll.
+    DiscordPlatform(HttpClient& http, DiscordOptions options);
+    ~DiscordPlatform() override;
+    DiscordPlatform(const DiscordPlatform&) = delete;
+    DiscordPlatform& operator=(const DiscordPlatform&) = delete;
+
+    std::string name() const override { return "discord"; }
+
+    // The messages the Gateway delivered, waiting up to `timeout` for one. After a fresh
+    // session (IDENTIFY, not RESUME) it first catches up every channel of the cursor with
+    // GET /channels/{id}/messages?after=<last handled id>, oldest first, since the Gateway does
+    // not replay what was posted while the daemon was down; whether a caught-up post is direct
+    // is read from its channel (GET /channels/{id}, once per channel). Each post's cursor is
+    // `cursor` with its channel moved to its id. A refused token (401 from GET /gateway/bot or
+    // while catching up, Gateway close 4004 or 4014) returns no posts and makes finished()
+    // true. Errors: PlatformError: RateLimited, Cancelled, Transient.
+    std::vector<Post> poll(const std::string& cursor, std::chrono::seconds timeout) override;
+
+    // POST /channels/{id}/messages (for a user, the DM channel from POST /users/@me/channels
+    // first): content of at most 2000 characters, the code in a code block, longer replies
+    // in several messages split at line breaks, the PNG as files[0] with payload_json, a
+    // nonce from the reply's idempotency key. 50007 to a user is Blocked. Never throws for an
+    // answer from Discord. Errors: PlatformError of kind Cancelled only.
+    Delivery send(const Reply& reply) override;
+
+    Pacing pacing() const override { return options_.pacing; }
+    // Every channel but a DM is a guild channel, paced as a group.
+    bool is_group(const std::string& channel) const override;
+    // True after Discord refused the bot for good (HTTP 401, Gateway close 4004 or 4014): the
+    // lane must stop.
+    bool finished() const override;
+    // Why Discord refused the bot and what the operator must do; empty while it has not.
+    std::string fatal_error() const;
+    std::string refused() const override { return fatal_error(); }
+    // The Gateway has had no live session for more than a few seconds: it is reconnecting.
+    std::string trouble() const override;
+
+private:
+    using Instant = std::chrono::steady_clock::time_point;
+    struct Response; // one REST answer, read
+    // One REST call with the bot's Authorization, paced by the route's bucket and the global
+    // limit. Errors: HttpError (network, timeout, cancelled).
+    Response call(const std::string& method, const std::string& route, const std::string& path,
+                  HttpRequest request);
+    // The wait before `route` may be called again; zero when it may now.
+    std::chrono::milliseconds wait_for(const std::string& route);
+    void start_gateway();
+    // Discord refused the bot for good, for `why`: finished() from now on.
+    void refuse(const std::string& why);
+    // Whether `channel` is a DM, from GET /channels/{id} the first time, cached after.
+    // Errors: PlatformError: Unauthorized, RateLimited, Cancelled, Transient.
+    bool direct_channel(const std::string& channel);
+    void on_event(discord::GatewayEvent event);
+    std::vector<Post> catch_up(DiscordCursor& cursor);
+    // PUT the slash commands, globally or in each configured guild; true when all went in.
+    bool register_commands();
+    // Answers an application command at once with "thinking" (a deferred response), so
+    // Discord does not give up on it after 3 s; the service's reply then replaces it.
+    void defer(const DecodedInteraction& interaction, const Post& post);
+    // Interactions that no reply answered within a while lose their "thinking" message.
+    void sweep_interactions();
+    // The deferred interaction `reply` answers, if any: a channel reply to the command's post,
+    // or the first private reply to a user who used a command in their DM.
+    std::optional<std::string> answering(const Reply& reply);
+    // The reply's first message as the interaction's response; Failed when it is gone.
+    Delivery edit_original(const std::string& interaction, const std::string& content,
+                           const Reply& reply, bool with_png);
+    Delivery send_one(const std::string& channel, const std::string& content, const Reply& reply,
+                      std::size_t piece, bool first, bool with_png);
+    std::string scrub(std::string_view text) const;
+
+    HttpClient& http_;
+    DiscordOptions options_;
+    std::unique_ptr<discord::Gateway> gateway_;
+    // Since when the Gateway has had no live session, as trouble() last saw it.
+    mutable std::optional<std::chrono::steady_clock::time_point> gateway_down_since_;
+
+    mutable std::mutex mutex_; // guards what the Gateway thread touches
+    std::condition_variable arrived_;
+    std::deque<discord::GatewayEvent> events_;
+    std::string fatal_;
+    std::string bot_user_id_;
+
+    // REST rate limits: per bucket (routes that Discord says share one are counted together,
+    // apart per major parameter; a route whose bucket is not known yet on its own), and the
+    // global one.
+    struct Bucket {
+        std::string name; // X-RateLimit-Bucket
+        int remaining = 1;
+        Instant reset{};
+    };
+    std::map<std::string, Bucket> buckets_;            // by bucket key
+    std::map<std::string, std::string> route_buckets_; // route -> "<X-RateLimit-Bucket> <major>"
+    std::string bucket_key(const std::string& route) const;
+    static std::string major_parameter(const std::string& route);
+    std::map<std::string, Instant> not_before_; // a 429's retry_after per route
+    Instant global_not_before_{};
+    std::deque<Instant> recent_calls_;               // the last second's calls: 50 a second at most
+    std::deque<Instant> invalid_calls_;              // 401, 403 and 429 in the last ten minutes
+    std::map<std::string, std::string> dm_channels_; // user id -> DM channel id
+    std::set<std::string> direct_channels_;          // DM channel ids (under mutex_)
+    std::set<std::string> guild_channels_;           // guild channel ids read (under mutex_)
+    std::map<std::string, std::string> handle_ids_;  // username -> user id, as seen in posts
+
+    // Slash commands: the application (from READY), whether its commands are in, and the
+    // interactions deferred and not yet answered (their tokens are valid for 15 minutes).
+    struct Deferred {
+        std::string token;
+        std::string channel;
+        std::string user;
+        bool direct = false;
+        Instant at{};
+    };
+    std::string application_id_;
+    bool commands_registered_ = false;
+    std::map<std::string, Deferred> deferred_; // interaction id ->
+};
+
+} // namespace ghostpost::bot
