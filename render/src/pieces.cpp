@@ -5,6 +5,8 @@
 // a mask.
 #include "pieces.h"
 
+#include "ghostpost/rules/registry.h"
+
 #include <cairo-ft.h>
 #include <ft2build.h>
 #include FT_FREETYPE_H
@@ -192,7 +194,7 @@ void draw_ghost(cairo_t* cr, const Palette& p, bool crowned) {
     ghost_face(cr, p);
     if (!crowned)
         return;
-    // Ghost Chess's Ghost is the Ghost side's queen: a small gold crown on the head.
+    // A crown on the head: the piece is its side's chief (VariantInfo::art).
     cairo_new_path(cr);
     cairo_move_to(cr, -0.17, -0.33);
     cairo_line_to(cr, -0.21, -0.52);
@@ -352,13 +354,21 @@ cairo_font_face_t* board_font() {
     return face;
 }
 
+const rules::PieceArt* variant_art(PieceKind kind, std::string_view variant) {
+    if (const rules::Variant* v = rules::find_variant(variant))
+        for (const rules::PieceArt& a : v->info().art)
+            if (a.kind == kind)
+                return &a;
+    return nullptr;
+}
+
 void draw_piece(cairo_t* cr, rules::Piece piece, std::string_view variant, double x, double y,
                 double size, const Palette& palette) {
-    const PieceKind k = piece.kind;
-    if (k == PieceKind::None)
+    if (piece.kind == PieceKind::None)
         return;
-    const bool ghost_queen = variant == "ghost" && k == PieceKind::Queen;
-    if (solid_figurine(k) != nullptr && !ghost_queen) {
+    const rules::PieceArt* const own = variant_art(piece.kind, variant);
+    const PieceKind k = own != nullptr ? own->drawn_as : piece.kind;
+    if (solid_figurine(k) != nullptr && own == nullptr) {
         cairo_save(cr);
         draw_figurine(cr, k, piece.seat, x, y, size, palette);
         cairo_restore(cr);
@@ -368,11 +378,8 @@ void draw_piece(cairo_t* cr, rules::Piece piece, std::string_view variant, doubl
     cairo_translate(cr, x + size / 2, y + size / 2);
     cairo_scale(cr, size * 0.9, size * 0.9);
     switch (k) {
-    case PieceKind::Queen:
-        draw_ghost(cr, palette, true);
-        break;
     case PieceKind::Ghost:
-        draw_ghost(cr, palette, false);
+        draw_ghost(cr, palette, own != nullptr && own->crowned);
         break;
     case PieceKind::Relay:
         cairo_scale(cr, 1.1, 1.1);
@@ -398,9 +405,10 @@ struct SpriteDeleter {
 };
 using Sprite = std::shared_ptr<cairo_surface_t>;
 
-// Which art a piece gets: the variant matters only for Ghost Chess's queen.
+// Which art a piece gets: 0 its kind's own, else the one its variant gives it.
 int art(rules::Piece piece, std::string_view variant) {
-    return variant == "ghost" && piece.kind == PieceKind::Queen ? 1 : 0;
+    const rules::PieceArt* const own = variant_art(piece.kind, variant);
+    return own == nullptr ? 0 : 1 + 2 * static_cast<int>(own->drawn_as) + (own->crowned ? 1 : 0);
 }
 
 Sprite make_sprite(rules::Piece piece, std::string_view variant, int size, Look look) {

@@ -2,6 +2,7 @@
 // vector drawings for the pieces no font has (the Ghosts, the Relay, the Warlord, the Phantom).
 #pragma once
 
+#include "ghostpost/rules/game.h"
 #include "ghostpost/rules/types.h"
 
 #include <cairo.h>
@@ -28,7 +29,10 @@ Palette spirit_palette(rules::Seat seat);
 void set_source(cairo_t* cr, const Rgba& c);
 
 // Draws `piece` at full opacity in the box with top-left corner (x, y) and side `size`.
-// `variant` picks variant-specific art: Ghost Chess's queen is its Ghost.
+// The variant's own art for a piece of `kind` (VariantInfo::art), or none.
+const rules::PieceArt* variant_art(rules::PieceKind kind, std::string_view variant);
+
+// `variant` picks the art its registry entry gives a piece.
 void draw_piece(cairo_t* cr, rules::Piece piece, std::string_view variant, double x, double y,
                 double size, const Palette& palette);
 

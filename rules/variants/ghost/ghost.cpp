@@ -61,6 +61,7 @@ const VariantInfo& ghost_info() {
             "knight), Skip (decline an offered special or the knights' moves after Transcend). "
             "Also accepted: e2e4, d2f4, nf3, hide, search a3, and + # ! ? marks.",
         .examples = "e4, Nf3, Bxc6, Qxd5, Pd2-f4, Hide or Search a3",
+        .art = {{.kind = PieceKind::Queen, .drawn_as = PieceKind::Ghost, .crowned = true}},
     };
     return info;
 }

@@ -129,6 +129,14 @@ struct VariantCommand {
     std::string brief; // the same in at most 100 characters, for menus
 };
 
+// A piece this variant draws otherwise than its kind's chess figure: the art of `drawn_as`,
+// with a crown when `crowned` (Ghost Chess's queen is the Ghost: a sheet ghost, crowned).
+struct PieceArt {
+    PieceKind kind;
+    PieceKind drawn_as;
+    bool crowned = false;
+};
+
 struct VariantInfo {
     std::string name;                 // registry name: "chess", "ghost", ...
     std::vector<std::string> aliases; // other names accepted in !new and !rules
@@ -146,6 +154,7 @@ struct VariantInfo {
     // forms this variant has (Ghost Chess has neither castling nor promotion).
     std::string examples = "e4, Nf3, exd5, O-O or e8=Q";
     std::vector<VariantCommand> commands;
+    std::vector<PieceArt> art; // the pieces drawn otherwise than their kind's figure
 };
 
 class Game {
