@@ -300,14 +300,31 @@ public:
     bool shared() const override { return D::shared; }
 
     void transaction(const std::function<void()>& work) override {
+        if (grouped_)
+            return savepoint(work);
         Transaction t(db_);
         work();
         t.commit();
     }
 
     void relaxed_transaction(const std::function<void()>& work) override {
+        if (grouped_)
+            return savepoint(work); // the group's commit is durable, which is more
         typename D::RelaxedTransaction t(db_);
         work();
+        t.commit();
+    }
+
+    void group(const std::function<void()>& work) override {
+        Transaction t(db_);
+        grouped_ = true;
+        try {
+            work();
+        } catch (...) {
+            grouped_ = false;
+            throw;
+        }
+        grouped_ = false;
         t.commit();
     }
 
@@ -1398,6 +1415,22 @@ private:
     }
 
 protected:
+    // One transaction of a group: a savepoint, rolled back alone when `work` throws.
+    void savepoint(const std::function<void()>& work) {
+        db_.exec("SAVEPOINT one_of_group");
+        try {
+            work();
+        } catch (...) {
+            // When the savepoint cannot be rolled back (the database ended the whole
+            // transaction), this error, not the work's, goes up: the group must end.
+            db_.exec("ROLLBACK TO SAVEPOINT one_of_group");
+            db_.exec("RELEASE SAVEPOINT one_of_group");
+            throw;
+        }
+        db_.exec("RELEASE SAVEPOINT one_of_group");
+    }
+    bool grouped_ = false; // inside group(): transactions are savepoints
+
     Database db_;
 };
 

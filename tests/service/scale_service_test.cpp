@@ -7,6 +7,7 @@
 #include "ghostpost/storage/sqlite.h"
 
 #include <catch2/catch.hpp>
+#include <deque>
 #include <optional>
 #include <string>
 
@@ -146,4 +147,77 @@ TEST_CASE("A move costs one durable commit and the delivery of its replies none"
     CHECK(f.commits - before == 1);
     CHECK(f.store->pending_count("console") == 0);
     CHECK(storage::open_sqlite_store(f.path.str())->pending_count("console") == 0);
+}
+
+namespace {
+
+// Gives its posts in one poll, then is finished.
+class OnePollPlatform final : public bot::Platform {
+public:
+    explicit OnePollPlatform(std::vector<bot::Post> posts) : posts_(std::move(posts)) {}
+    std::string name() const override { return "console"; }
+    std::vector<bot::Post> poll(const std::string&, std::chrono::seconds) override {
+        polled_ = true;
+        return posts_;
+    }
+    bot::Delivery send(const bot::Reply&) override { return {}; }
+    bot::Pacing pacing() const override {
+        bot::Pacing unpaced;
+        unpaced.per_chat = std::chrono::milliseconds(0);
+        return unpaced;
+    }
+    bool finished() const override { return polled_; }
+
+private:
+    std::vector<bot::Post> posts_;
+    bool polled_ = false;
+};
+
+} // namespace
+
+TEST_CASE("The posts of one poll share one durable commit, with the same outcome as one by one",
+          "[bot][daemon][scale][group]") {
+    const std::vector<std::pair<std::string, std::string>> script = {{"alice", "!new chess @bob"},
+                                                                     {"bob", "!accept"},
+                                                                     {"alice", "e4"},
+                                                                     {"bob", "e5"},
+                                                                     {"alice", "Nf3"},
+                                                                     {"bob", "Nc6"}};
+    const auto run = [&](bool group_commit) {
+        Fixture f;
+        std::vector<bot::Post> posts;
+        for (const auto& [user, text] : script) {
+            bot::Post p;
+            p.platform = "console";
+            p.channel = "lobby";
+            p.message_id = std::to_string(f.next_id++);
+            p.author_id = p.author_name = p.author_handle = user;
+            p.text = text;
+            p.cursor = p.message_id;
+            posts.push_back(std::move(p));
+        }
+        OnePollPlatform platform(posts);
+        bot::DaemonOptions options;
+        options.time_driven_jobs = false;
+        options.engine = false;
+        options.group_commit = group_commit;
+        bot::StopToken stop;
+        const int before = f.commits;
+        bot::run_daemon(*f.store, f.service, platform, options, stop, [&f] { return f.now; });
+        const int commits = f.commits - before;
+        std::vector<std::string> texts;
+        for (const auto& e : f.store->due("console", f.now + 1, 100))
+            texts.push_back(e.message.destination + ": " + e.message.text);
+        return std::tuple(commits, f.store->action_count(1), f.store->cursor("console"), texts);
+    };
+    const auto [grouped_commits, grouped_actions, grouped_cursor, grouped_replies] = run(true);
+    const auto [single_commits, single_actions, single_cursor, single_replies] = run(false);
+    // Six posts, six commits one by one; one together.
+    CHECK(single_commits - grouped_commits == 5);
+    CHECK(grouped_actions == 4);
+    CHECK(single_actions == 4);
+    CHECK(grouped_cursor == std::optional<std::string>("6"));
+    CHECK(single_cursor == grouped_cursor);
+    CHECK(grouped_replies.size() == single_replies.size());
+    CHECK(grouped_replies == single_replies);
 }

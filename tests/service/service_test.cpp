@@ -1,6 +1,6 @@
 #include "../storage/temp_path.h"
-#include "ghostpost/console/console.h"
 #include "ghostpost/app/daemon.h"
+#include "ghostpost/console/console.h"
 #include "ghostpost/log/log.h"
 #include "ghostpost/service/service.h"
 
@@ -47,6 +47,8 @@ public:
         });
     }
     void relaxed_transaction(const std::function<void()>& w) override { s_.relaxed_transaction(w); }
+    // The real group commit: the transactions above are then its savepoints.
+    void group(const std::function<void()>& w) override { s_.group(w); }
     bool post_handled(const std::string& p, const std::string& c, const std::string& m) override {
         return s_.post_handled(p, c, m);
     }

@@ -125,6 +125,52 @@ TEST_CASE("Work that throws halfway through a store transaction leaves nothing b
     CHECK(store->cursor("console") == std::optional<std::string>("8"));
 }
 
+TEST_CASE("A group commits its transactions together, and one that throws rolls back alone",
+          "[storage][group]") {
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
+    auto other = fresh.open(); // another connection sees only what is committed
+    store->group([&] {
+        store->transaction([&] {
+            store->mark_post_handled("console", "lobby", "1", 100);
+            store->set_cursor("console", "2");
+        });
+        CHECK_THROWS_WITH(store->transaction([&] {
+            store->mark_post_handled("console", "lobby", "2", 100);
+            store->set_cursor("console", "3");
+            throw std::runtime_error("a bug of ours");
+        }),
+                          "a bug of ours");
+        store->relaxed_transaction([&] { store->mark_post_handled("console", "lobby", "3", 100); });
+        // Inside the group every transaction sees the others'; nobody else sees any yet.
+        CHECK(store->post_handled("console", "lobby", "1"));
+        CHECK_FALSE(store->post_handled("console", "lobby", "2"));
+        CHECK(store->cursor("console") == std::optional<std::string>("2"));
+        CHECK_FALSE(other->post_handled("console", "lobby", "1"));
+        CHECK_FALSE(other->cursor("console").has_value());
+    });
+    CHECK(other->post_handled("console", "lobby", "1"));
+    CHECK_FALSE(other->post_handled("console", "lobby", "2"));
+    CHECK(other->post_handled("console", "lobby", "3"));
+    CHECK(other->cursor("console") == std::optional<std::string>("2"));
+
+    // A group that throws keeps nothing of it, its transactions that ended well included.
+    CHECK_THROWS_WITH(store->group([&] {
+        store->transaction([&] {
+            store->mark_post_handled("console", "lobby", "4", 100);
+            store->set_cursor("console", "5");
+        });
+        throw std::runtime_error("the disk is full");
+    }),
+                      "the disk is full");
+    CHECK_FALSE(other->post_handled("console", "lobby", "4"));
+    CHECK(other->cursor("console") == std::optional<std::string>("2"));
+    // And after it, transactions are whole transactions again.
+    store->transaction([&] { store->set_cursor("console", "6"); });
+    CHECK(other->cursor("console") == std::optional<std::string>("6"));
+}
+
 TEST_CASE("A relaxed transaction commits for every connection and rolls back like any other",
           "[storage]") {
     FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));

@@ -1,8 +1,8 @@
-#include "ghostpost/bot/daemon.h"
+#include "ghostpost/app/daemon.h"
 
-#include "ghostpost/bot/command.h"
-#include "ghostpost/bot/engine_player.h"
-#include "ghostpost/bot/log.h"
+#include "ghostpost/log/log.h"
+#include "ghostpost/service/command.h"
+#include "ghostpost/service/engine_player.h"
 #include "ghostpost/storage/error.h"
 
 #include <algorithm>
@@ -233,6 +233,74 @@ int OutboxSender::send_due() {
     return sent;
 }
 
+namespace {
+
+// The posts of one poll as one group commit (Service::handle_grouped). True when the group
+// committed (every post handled or set aside, and logged); false when it failed as a whole
+// (nothing of it kept), for the caller to handle the posts one by one.
+bool handle_group(storage::Store& store, Service& service, const std::vector<Post>& posts,
+                  StopToken& stop, const log::Field& lane, LaneMonitor* monitor,
+                  DaemonReport& report) {
+    struct Outcome {
+        const Post* post;
+        HandleStatus status;
+        std::chrono::duration<double> took;
+        std::string failure; // empty: handled
+    };
+    std::vector<Outcome> outcomes;
+    try {
+        service.handle_grouped([&] {
+            outcomes.clear();
+            for (const Post& post : posts) {
+                if (stop.stop_requested())
+                    break; // the rest comes again after the restart, from the stored cursor
+                const auto started = std::chrono::steady_clock::now();
+                Outcome o{&post, HandleStatus::Handled, {}, {}};
+                try {
+                    o.status = service.handle(post);
+                    if (o.status == HandleStatus::Duplicate && !post.cursor.empty())
+                        store.transaction([&] { store.set_cursor(post.platform, post.cursor); });
+                } catch (const std::exception& e) {
+                    if (busy(e))
+                        throw; // the database is not ours alone now: one by one, with waits
+                    o.failure = e.what();
+                    service.give_up(post); // a failure of this ends the group
+                }
+                o.took = std::chrono::steady_clock::now() - started;
+                outcomes.push_back(std::move(o));
+            }
+        });
+    } catch (const std::exception& e) {
+        log::warning(
+            "group_failed",
+            {lane, {"posts", static_cast<std::int64_t>(posts.size())}, {"error", e.what()}});
+        return false;
+    }
+    for (const Outcome& o : outcomes) {
+        const Post& post = *o.post;
+        if (!o.failure.empty()) {
+            log::error("post_failed", {lane,
+                                       {"channel", post.channel},
+                                       {"message_id", post.message_id},
+                                       {"error", o.failure}});
+            ++report.posts_failed;
+            log::error("post_set_aside",
+                       {lane, {"channel", post.channel}, {"message_id", post.message_id}});
+            continue;
+        }
+        if (monitor != nullptr)
+            monitor->post_handled(o.took);
+        log::info("post_handled", {lane,
+                                   {"channel", post.channel},
+                                   {"message_id", post.message_id},
+                                   {"duplicate", o.status == HandleStatus::Duplicate},
+                                   {"ms", static_cast<std::int64_t>(o.took.count() * 1000)}});
+    }
+    return true;
+}
+
+} // namespace
+
 DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platform,
                         const DaemonOptions& options, StopToken& stop, Clock clock) {
     DaemonReport report;
@@ -412,6 +480,13 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
             break;
         }
 
+        // Group commit: on a database of its own (SQLite) the posts of one poll share one
+        // transaction, each in a savepoint: one flush to disk for all of them. A post that
+        // fails rolls back alone and is set aside as below; anything that ends the group (a
+        // busy database, a failed commit) leaves nothing, and the posts go again one by one.
+        if (options.group_commit && !store.shared() && posts.size() > 1 &&
+            handle_group(store, service, posts, stop, lane, monitor, report))
+            continue;
         for (const Post& post : posts) {
             if (stop.stop_requested())
                 break; // the rest comes again after the restart, from the stored cursor

@@ -3,12 +3,12 @@
 // (service.cpp for games, others for further command families), all members of PostRun.
 #pragma once
 
-#include "ghostpost/bot/command.h"
-#include "ghostpost/bot/engine_player.h"
-#include "ghostpost/bot/service.h"
 #include "ghostpost/render/png.h"
 #include "ghostpost/render/text.h"
 #include "ghostpost/rules/game.h"
+#include "ghostpost/service/command.h"
+#include "ghostpost/service/engine_player.h"
+#include "ghostpost/service/service.h"
 
 #include <algorithm>
 #include <array>
@@ -97,6 +97,8 @@ public:
     // run() (the time-driven job) calls it too, before the transaction commits.
     void settle();
     void publish_cache();
+    // What publish_cache would do, to be done later (after a group's commit).
+    std::function<void()> take_publication();
     // The time-driven work for one game (service_clock.cpp); true when something changed or
     // was said. The caller settles and commits as after run().
     // An unanswered challenge past its expiry is cancelled and the channel told; true then.

@@ -2,16 +2,16 @@
 // replies it builds go to the outbox in the same transaction, and the games it replayed or
 // changed reach the service's cache only after the commit, so a rollback never leaves a cached
 // state the database does not have.
-#include "ghostpost/bot/service.h"
+#include "ghostpost/service/service.h"
 
-#include "ghostpost/bot/clock.h"
-#include "ghostpost/bot/command.h"
-#include "ghostpost/bot/game_loader.h"
+#include "ghostpost/league/clock.h"
 #include "ghostpost/render/png.h"
 #include "ghostpost/render/text.h"
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
 #include "ghostpost/rules/replay.h"
+#include "ghostpost/service/command.h"
+#include "ghostpost/service/game_loader.h"
 #include "post_run.h"
 
 #include <algorithm>
@@ -207,6 +207,20 @@ void PostRun::publish_cache() {
         s_.keep(id, std::move(entry));
     for (auto& [key, png] : pending_png_)
         s_.png_cache_.insert(key, std::move(png));
+}
+
+std::function<void()> PostRun::take_publication() {
+    // Shared, since std::function must be copyable and a replayed game is not.
+    auto games = std::make_shared<std::map<std::int64_t, Service::CachedGame>>(
+        std::exchange(pending_cache_, {}));
+    auto images = std::make_shared<std::vector<std::pair<render::PngKey, render::SharedPng>>>(
+        std::exchange(pending_png_, {}));
+    return [service = &s_, games, images] {
+        for (auto& [id, entry] : *games)
+            service->keep(id, std::move(entry));
+        for (auto& [key, png] : *images)
+            service->png_cache_.insert(key, std::move(png));
+    };
 }
 
 PostRun::Loaded PostRun::load(const GameRecord& rec) {
@@ -517,7 +531,13 @@ bool PostRun::over_command_limit() {
     auto& windows = s_.command_windows_;
     if (windows.size() > 10'000) // the accounts quiet for a minute need no window
         std::erase_if(windows, [&](const auto& w) { return now_ - w.second.start >= 60; });
-    auto& w = windows[post_.platform + '\n' + post_.author_id];
+    const std::string key = post_.platform + '\n' + post_.author_id;
+    if (s_.grouping_ && !s_.windows_before_group_.contains(key)) {
+        const auto before = windows.find(key);
+        s_.windows_before_group_[key] =
+            before == windows.end() ? std::nullopt : std::optional(before->second);
+    }
+    auto& w = windows[key];
     if (now_ - w.start >= 60)
         w = {now_, 0, false, {}};
     // A post run again (another daemon's write conflicted with it) is counted once.
@@ -609,8 +629,35 @@ HandleStatus Service::handle_once(const Post& post) {
         if (!post.cursor.empty())
             store_.set_cursor(post.platform, post.cursor);
     });
-    run.publish_cache();
+    if (grouping_)
+        after_group_.push_back(run.take_publication());
+    else
+        run.publish_cache();
     return status;
+}
+
+void Service::handle_grouped(const std::function<void()>& work) {
+    grouping_ = true;
+    after_group_.clear();
+    windows_before_group_.clear();
+    try {
+        store_.group(work);
+    } catch (...) {
+        grouping_ = false;
+        after_group_.clear();
+        for (auto& [key, before] : windows_before_group_)
+            if (before)
+                command_windows_[key] = *before;
+            else
+                command_windows_.erase(key);
+        windows_before_group_.clear();
+        throw;
+    }
+    grouping_ = false;
+    windows_before_group_.clear();
+    for (auto& publish : after_group_)
+        publish();
+    after_group_.clear();
 }
 
 void Service::pause_before_retry(int attempt) {

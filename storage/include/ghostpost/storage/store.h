@@ -620,6 +620,12 @@ public:
     // Only for a record whose loss costs at most a repeat: a reply marked sent, which a power
     // cut can then send once more, and never a post.
     virtual void relaxed_transaction(const std::function<void()>& work) = 0;
+    // Group commit: runs `work` in one transaction in which every transaction() and
+    // relaxed_transaction() it makes is a savepoint, so that many posts share one commit (and
+    // one flush to disk) while each still rolls back alone when it throws. Commits when `work`
+    // returns; rolls back everything and rethrows when it throws, or when a savepoint could not
+    // be rolled back. Default: no grouping (each transaction commits on its own).
+    virtual void group(const std::function<void()>& work) { work(); }
 
     // Retention: deletes delivered outbox entries sent before `sent_before` (with their
     // images: a board is drawn again from the action log when asked for) and the ids of
