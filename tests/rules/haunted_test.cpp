@@ -378,6 +378,29 @@ TEST_CASE("Haunted Chess perft numbers match tests/data/perft/haunted.epd",
     }
 }
 
+// perft decides most moves' legality without playing them (only living pieces can threaten the
+// king while no spirit of the opponent is released or waits under the mover): its counts must
+// be those of the moves the game lists.
+TEST_CASE("Haunted Chess perft equals the count through the Game interface",
+          "[variant:haunted][perft]") {
+    for (const auto& c :
+         test::read_perft_file(std::string(GHOSTPOST_TEST_DATA) + "/perft/haunted.epd")) {
+        auto g = test::start("haunted", c.fen);
+        for (auto [depth, nodes] : c.counts) {
+            if (depth > 3 || nodes > 60'000)
+                break;
+            INFO(c.name << " depth " << depth);
+            CHECK(g->perft(depth) == test::generic_perft(*g, depth));
+        }
+    }
+    // The knight keeps the black spirit rook under it from being released: once it moved, the
+    // spirit, invoked by the rook behind it, would check the king. Only the king may move.
+    auto pinned = test::start("haunted", "4r2k/8/8/8/8/8/4N3/4K3[re2] w - - 0 1");
+    CHECK(pinned->perft(1) == 4);
+    for (int depth = 1; depth <= 3; ++depth)
+        CHECK(pinned->perft(depth) == test::generic_perft(*pinned, depth));
+}
+
 TEST_CASE("Could win: only a bare king without spirits of its side can never win",
           "[variant:haunted]") {
     auto bare = test::start("haunted", "4k3/8/8/8/8/8/8/4K2R w - - 0 1");

@@ -2,6 +2,8 @@
 // game has check, so every generated move is legal apart from the compulsory-capture filter.
 #include "position.h"
 
+#include "chess/bitboard.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -579,9 +581,9 @@ std::uint64_t Position::perft(int depth) const {
 
 std::uint64_t Position::perft_inner(int depth, std::vector<MoveList>& lists) const {
     MoveList& moves = lists[static_cast<std::size_t>(depth - 1)];
-    legal_moves(moves);
     if (depth == 1)
-        return moves.size();
+        return count_legal_moves(moves);
+    perft_moves(moves);
     std::uint64_t nodes = 0;
     for (const Move& m : moves) {
         Position next = *this;
@@ -589,6 +591,261 @@ std::uint64_t Position::perft_inner(int depth, std::vector<MoveList>& lists) con
         nodes += next.perft_inner(depth - 1, lists);
     }
     return nodes;
+}
+
+void Position::perft_moves(MoveList& out) const {
+    out.clear();
+    if (flavour_ == Flavour::Giveaway) {
+        legal_moves(out);
+        return;
+    }
+    // Only a relay grant can repeat a move a piece has anyway (the Warlord's captures are its
+    // own and each target once): without one the list needs no sorting to be unique.
+    for (int r = 0; r < ranks_; ++r)
+        for (int f = 0; f < files_; ++f) {
+            std::uint8_t c = board_[to_sq(f, r)];
+            if (c != 0 && seat_of(c) == side_)
+                gen_piece(to_sq(f, r), true, out);
+        }
+    std::size_t own = out.size();
+    gen_relay_grants(true, out);
+    if (out.empty()) {
+        for (int r = 0; r < ranks_; ++r)
+            for (int f = 0; f < files_; ++f) {
+                std::uint8_t c = board_[to_sq(f, r)];
+                if (c != 0 && seat_of(c) == side_)
+                    gen_piece(to_sq(f, r), false, out);
+            }
+        own = out.size();
+        gen_relay_grants(false, out);
+        gen_castling(out);
+    }
+    if (out.size() == own)
+        return;
+    std::sort(out.begin(), out.end(),
+              [](const Move& a, const Move& b) { return a.tie() < b.tie(); });
+    out.erase(std::unique(out.begin(), out.end(),
+                          [](const Move& a, const Move& b) { return a.tie() == b.tie(); }),
+              out.end());
+}
+
+std::uint64_t Position::count_legal_moves() const {
+    MoveList scratch;
+    return count_legal_moves(scratch);
+}
+
+std::uint64_t Position::count_legal_moves(MoveList& scratch) const {
+    return flavour_ == Flavour::Giveaway ? count_giveaway_moves()
+                                         : count_ghostarelay_moves(scratch);
+}
+
+// gen_piece, gen_castling and the capture filter, counting instead of listing. The Ghost's
+// moves (every empty square) and the Warlord's (every enemy piece) are the long lists, and
+// counted once for all. A relay grant can repeat a move a piece has anyway: with one possible,
+// the list is made and its duplicates removed.
+std::uint64_t Position::count_ghostarelay_moves(MoveList& scratch) const {
+    const std::uint8_t their_relay = encode(Piece{PieceKind::Relay, opponent(side_)});
+    int empty = 0, enemies = 0;
+    bool granted = false;
+    for (int r = 0; r < ranks_; ++r)
+        for (int f = 0; f < files_; ++f) {
+            const Sq s = to_sq(f, r);
+            const std::uint8_t c = board_[s];
+            if (c == 0) {
+                ++empty;
+            } else if (seat_of(c) != side_) {
+                ++enemies;
+                if (c == their_relay)
+                    for (int d : king_dirs) {
+                        const std::uint8_t n = board_[step(s, d)];
+                        granted |= n != 0 && n != off_board && seat_of(n) == side_;
+                    }
+            }
+        }
+    if (granted) {
+        perft_moves(scratch);
+        return scratch.size();
+    }
+    auto enemy = [&](std::uint8_t c) { return c != 0 && c != off_board && seat_of(c) != side_; };
+    const int fwd = side_ == Seat::White ? north : -north;
+    const int start_rank = side_ == Seat::White ? 1 : ranks_ - 2;
+    std::uint64_t captures = 0, quiets = 0;
+    auto leaps = [&](Sq from, const auto& dirs) {
+        for (int d : dirs) {
+            const std::uint8_t c = board_[step(from, d)];
+            captures += enemy(c);
+            quiets += c == 0;
+        }
+    };
+    auto slides = [&](Sq from, const auto& dirs) {
+        for (int d : dirs) {
+            Sq to = step(from, d);
+            while (board_[to] == 0) {
+                ++quiets;
+                to = step(to, d);
+            }
+            captures += enemy(board_[to]);
+        }
+    };
+    bool king = false;
+    for (int r = 0; r < ranks_; ++r)
+        for (int f = 0; f < files_; ++f) {
+            const Sq from = to_sq(f, r);
+            const std::uint8_t c = board_[from];
+            if (c == 0 || seat_of(c) != side_)
+                continue;
+            switch (kind_of(c)) {
+            case PieceKind::Pawn: {
+                // Promotion has one choice here, the Warlord: a pawn move is one move.
+                captures += enemy(board_[step(from, fwd + 1)]);
+                captures += enemy(board_[step(from, fwd - 1)]);
+                const Sq one = step(from, fwd);
+                if (board_[one] == 0) {
+                    ++quiets;
+                    quiets += rank_of(from) == start_rank && board_[step(one, fwd)] == 0;
+                }
+                break;
+            }
+            case PieceKind::Knight:
+                leaps(from, knight_jumps);
+                break;
+            case PieceKind::Bishop:
+                slides(from, bishop_dirs);
+                break;
+            case PieceKind::Rook:
+                slides(from, rook_dirs);
+                break;
+            case PieceKind::Queen:
+                slides(from, king_dirs);
+                break;
+            case PieceKind::King:
+                leaps(from, king_dirs);
+                king = true;
+                break;
+            case PieceKind::Ghost:
+                quiets += static_cast<std::uint64_t>(empty);
+                break;
+            case PieceKind::Relay:
+                for (int d : king_dirs)
+                    quiets += board_[step(from, d)] == 0;
+                for (int d : knight_jumps)
+                    quiets += board_[step(from, d)] == 0;
+                break;
+            case PieceKind::Warlord:
+                captures += static_cast<std::uint64_t>(enemies);
+                break;
+            default:
+                break;
+            }
+        }
+    if (captures > 0)
+        return captures;
+    if (king) {
+        scratch.clear();
+        gen_castling(scratch);
+        quiets += scratch.size();
+    }
+    return quiets;
+}
+
+// The 8x8 board as bitboards, every piece's targets counted as a set: what gen_piece,
+// gen_castling and the compulsory-capture filter of legal_moves list, one by one.
+std::uint64_t Position::count_giveaway_moves() const {
+    using chess::Bitboard;
+    const chess::Tables& t = chess::tables();
+    Bitboard own = 0, enemy = 0, pawns = 0, knights = 0, diagonal = 0, straight = 0, kings = 0;
+    for (int r = 0; r < 8; ++r)
+        for (int f = 0; f < 8; ++f) {
+            const std::uint8_t c = board_[to_sq(f, r)];
+            if (c == 0)
+                continue;
+            const Bitboard b = chess::bb(chess::make_sq(f, r));
+            if (seat_of(c) != side_) {
+                enemy |= b;
+                continue;
+            }
+            own |= b;
+            switch (kind_of(c)) {
+            case PieceKind::Pawn:
+                pawns |= b;
+                break;
+            case PieceKind::Knight:
+                knights |= b;
+                break;
+            case PieceKind::Bishop:
+                diagonal |= b;
+                break;
+            case PieceKind::Rook:
+                straight |= b;
+                break;
+            case PieceKind::Queen:
+                diagonal |= b;
+                straight |= b;
+                break;
+            case PieceKind::King:
+                kings |= b;
+                break;
+            default:
+                break;
+            }
+        }
+    const Bitboard occ = own | enemy;
+    const bool white = side_ == Seat::White;
+    const Bitboard last = white ? chess::rank_1 << 56 : chess::rank_1;
+    const Bitboard file_h = chess::file_a << 7;
+    auto forward = [&](Bitboard b, int shift) { return white ? b << shift : b >> shift; };
+    // A pawn move to the last rank is one move per promotion choice: Q, R, B, N or K.
+    auto pawn_count = [&](Bitboard to) {
+        return static_cast<std::uint64_t>(chess::popcount(to & ~last) +
+                                          5 * chess::popcount(to & last));
+    };
+    auto pieces = [&](Bitboard targets) {
+        std::uint64_t n = 0;
+        for (Bitboard b = knights; b;) {
+            const chess::Sq s = chess::pop_lsb(b);
+            n += static_cast<std::uint64_t>(chess::popcount(t.knight[s] & targets));
+        }
+        for (Bitboard b = kings; b;) {
+            const chess::Sq s = chess::pop_lsb(b);
+            n += static_cast<std::uint64_t>(chess::popcount(t.king[s] & targets));
+        }
+        for (Bitboard b = diagonal; b;) {
+            const chess::Sq s = chess::pop_lsb(b);
+            n += static_cast<std::uint64_t>(
+                chess::popcount(chess::bishop_attacks(s, occ) & targets));
+        }
+        for (Bitboard b = straight; b;) {
+            const chess::Sq s = chess::pop_lsb(b);
+            n += static_cast<std::uint64_t>(chess::popcount(chess::rook_attacks(s, occ) & targets));
+        }
+        return n;
+    };
+
+    std::uint64_t n = pieces(enemy);
+    n += pawn_count(forward(pawns & ~file_h, white ? 9 : 7) & enemy);
+    n += pawn_count(forward(pawns & ~chess::file_a, white ? 7 : 9) & enemy);
+    if (ep_ != 0) {
+        const chess::Sq ep = chess::make_sq(file_of(ep_), rank_of(ep_));
+        n +=
+            static_cast<std::uint64_t>(chess::popcount(t.pawn[index(opponent(side_))][ep] & pawns));
+    }
+    if (n > 0)
+        return n;
+
+    const Bitboard empty = ~occ;
+    n = pieces(empty);
+    const Bitboard single = forward(pawns, 8) & empty;
+    n += pawn_count(single);
+    const Bitboard second = white ? chess::rank_1 << 8 : chess::rank_1 << 48;
+    n += pawn_count(forward(forward(pawns & second, 8) & empty, 8) & empty);
+    const int r = white ? 0 : 7;
+    const int shift = white ? 0 : 2;
+    if ((castling_ & (WhiteShort << shift)) && board_[to_sq(5, r)] == 0 && board_[to_sq(6, r)] == 0)
+        ++n;
+    if ((castling_ & (WhiteLong << shift)) && board_[to_sq(1, r)] == 0 &&
+        board_[to_sq(2, r)] == 0 && board_[to_sq(3, r)] == 0)
+        ++n;
+    return n;
 }
 
 std::vector<std::string> Position::san(const MoveList& legal) const {

@@ -2,6 +2,7 @@
 
 #include <cassert>
 #include <sstream>
+#include <vector>
 
 namespace ghostpost::rules::haunted {
 namespace {
@@ -577,18 +578,60 @@ bool Board::insufficient_material() const {
            ((bishops & chess::dark_squares) == 0 || (bishops & ~chess::dark_squares) == 0);
 }
 
-std::uint64_t Board::perft(int depth) const {
+// One pseudo-legal list a ply, made once: a MoveBuf is large, and perft visits many nodes.
+struct Board::PerftFrame {
     MoveBuf moves;
-    generate_legal(moves);
-    if (depth <= 1)
-        return depth <= 0 ? 1 : moves.size();
+};
+
+bool Board::legal_in_perft(const HMove& m) const {
+    const Seat us = stm_, them = opponent(us);
+    // The opponent's spirits can only threaten the king once released. A living move other than
+    // castling and en passant releases none of theirs unless one waits under the mover: it
+    // covers what it captures, and its captive's spirit stays under it. So with none released
+    // now and none under the mover, the king is threatened after the move by living pieces only.
+    if (m.layer != Layer::Living || m.castle || m.en_passant || released(them) ||
+        (spirit_seat_[index(them)] & bb(m.from)))
+        return is_legal(m);
+    const auto& t = tables();
+    const Sq from = m.from, to = m.to;
+    const Sq king = living(from).kind == PieceKind::King ? to : king_square(us);
+    Bitboard occ = occupied();
+    if (spirit(from).kind == PieceKind::None)
+        occ &= ~bb(from);
+    occ |= bb(to);
+    const Bitboard theirs = living_of(them) & ~bb(to);
+    auto of = [&](PieceKind kind) { return theirs & live_kind_[k(kind)]; };
+    const Bitboard queens = of(PieceKind::Queen);
+    return !((t.pawn[index(us)][king] & of(PieceKind::Pawn)) ||
+             (t.knight[king] & of(PieceKind::Knight)) || (t.king[king] & of(PieceKind::King)) ||
+             (chess::bishop_attacks(king, occ) & (of(PieceKind::Bishop) | queens)) ||
+             (chess::rook_attacks(king, occ) & (of(PieceKind::Rook) | queens)));
+}
+
+std::uint64_t Board::perft_from(int depth, PerftFrame* frames) const {
+    MoveBuf& moves = frames[depth - 1].moves;
+    moves.clear();
+    generate_pseudo(moves);
     std::uint64_t nodes = 0;
     for (const HMove& m : moves) {
+        if (!legal_in_perft(m))
+            continue;
+        if (depth == 1) {
+            ++nodes;
+            continue;
+        }
         Board next = *this;
         next.make(m);
-        nodes += next.perft(depth - 1);
+        nodes += next.perft_from(depth - 1, frames);
     }
     return nodes;
+}
+
+std::uint64_t Board::perft(int depth) const {
+    if (depth <= 0)
+        return 1;
+    std::vector<PerftFrame> frames(static_cast<std::size_t>(depth));
+    return perft_from(depth, frames.data());
 }
 
 } // namespace ghostpost::rules::haunted
