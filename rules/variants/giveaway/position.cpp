@@ -86,6 +86,11 @@ RuleError bad_fen(std::string what) {
 
 } // namespace
 
+struct Position::Boards {
+    chess::Bitboard seat[2] = {0, 0};
+    chess::Bitboard kind[8] = {}; // by PieceKind, both seats
+};
+
 void Position::clear(Flavour flavour) {
     flavour_ = flavour;
     files_ = flavour == Flavour::Ghostarelay ? 10 : 8;
@@ -585,6 +590,18 @@ std::uint64_t Position::perft_inner(int depth, std::vector<MoveList>& lists) con
         return count_legal_moves(moves);
     perft_moves(moves);
     std::uint64_t nodes = 0;
+    if (depth == 2 && flavour_ == Flavour::Giveaway) {
+        // The last ply counted on bitboards, which each move changes in a few bits.
+        const Boards here = boards();
+        for (const Move& m : moves) {
+            Position next = *this;
+            next.play(m);
+            Boards after = here;
+            play_on(after, m, side_);
+            nodes += next.count_giveaway_moves(after);
+        }
+        return nodes;
+    }
     for (const Move& m : moves) {
         Position next = *this;
         next.play(m);
@@ -748,47 +765,67 @@ std::uint64_t Position::count_ghostarelay_moves(MoveList& scratch) const {
     return quiets;
 }
 
-// The 8x8 board as bitboards, every piece's targets counted as a set: what gen_piece,
-// gen_castling and the compulsory-capture filter of legal_moves list, one by one.
-std::uint64_t Position::count_giveaway_moves() const {
-    using chess::Bitboard;
-    const chess::Tables& t = chess::tables();
-    Bitboard own = 0, enemy = 0, pawns = 0, knights = 0, diagonal = 0, straight = 0, kings = 0;
+Position::Boards Position::boards() const {
+    Boards b;
     for (int r = 0; r < 8; ++r)
         for (int f = 0; f < 8; ++f) {
             const std::uint8_t c = board_[to_sq(f, r)];
             if (c == 0)
                 continue;
-            const Bitboard b = chess::bb(chess::make_sq(f, r));
-            if (seat_of(c) != side_) {
-                enemy |= b;
-                continue;
-            }
-            own |= b;
-            switch (kind_of(c)) {
-            case PieceKind::Pawn:
-                pawns |= b;
-                break;
-            case PieceKind::Knight:
-                knights |= b;
-                break;
-            case PieceKind::Bishop:
-                diagonal |= b;
-                break;
-            case PieceKind::Rook:
-                straight |= b;
-                break;
-            case PieceKind::Queen:
-                diagonal |= b;
-                straight |= b;
-                break;
-            case PieceKind::King:
-                kings |= b;
-                break;
-            default:
-                break;
-            }
+            const chess::Bitboard at = chess::bb(chess::make_sq(f, r));
+            b.seat[index(seat_of(c))] |= at;
+            b.kind[static_cast<std::size_t>(kind_of(c))] |= at;
         }
+    return b;
+}
+
+namespace {
+
+chess::Sq square64(Sq s) {
+    return chess::make_sq(file_of(s), rank_of(s));
+}
+
+} // namespace
+
+// The bitboards after `m`, a move of `mover`'s, as play() changes the board.
+void Position::play_on(Boards& b, const Move& m, Seat mover) {
+    const std::size_t us = index(mover), them = index(opponent(mover));
+    const chess::Bitboard from = chess::bb(square64(m.from)), to = chess::bb(square64(m.to));
+    if (m.flags & EnPassant) {
+        const chess::Bitboard taken = mover == Seat::White ? to >> 8 : to << 8;
+        b.seat[them] &= ~taken;
+        b.kind[static_cast<std::size_t>(PieceKind::Pawn)] &= ~taken;
+    } else if (m.flags & Capture) {
+        b.seat[them] &= ~to;
+        for (auto& k : b.kind)
+            k &= ~to;
+    }
+    b.seat[us] ^= from | to;
+    b.kind[static_cast<std::size_t>(m.piece)] &= ~from;
+    b.kind[static_cast<std::size_t>(m.promotion != PieceKind::None ? m.promotion : m.piece)] |= to;
+    if (m.flags & Castle) {
+        const chess::Bitboard rook =
+            chess::bb(square64(m.rook_from)) | chess::bb(square64(m.rook_to));
+        b.seat[us] ^= rook;
+        b.kind[static_cast<std::size_t>(PieceKind::Rook)] ^= rook;
+    }
+}
+
+std::uint64_t Position::count_giveaway_moves() const {
+    return count_giveaway_moves(boards());
+}
+
+// Every piece's targets counted as a set: what gen_piece, gen_castling and the
+// compulsory-capture filter of legal_moves list, one by one.
+std::uint64_t Position::count_giveaway_moves(const Boards& bb) const {
+    using chess::Bitboard;
+    const chess::Tables& t = chess::tables();
+    const Bitboard own = bb.seat[index(side_)], enemy = bb.seat[index(opponent(side_))];
+    auto mine = [&](PieceKind k) { return bb.kind[static_cast<std::size_t>(k)] & own; };
+    const Bitboard pawns = mine(PieceKind::Pawn), knights = mine(PieceKind::Knight),
+                   kings = mine(PieceKind::King), queens = mine(PieceKind::Queen);
+    const Bitboard diagonal = mine(PieceKind::Bishop) | queens;
+    const Bitboard straight = mine(PieceKind::Rook) | queens;
     const Bitboard occ = own | enemy;
     const bool white = side_ == Seat::White;
     const Bitboard last = white ? chess::rank_1 << 56 : chess::rank_1;
@@ -799,41 +836,33 @@ std::uint64_t Position::count_giveaway_moves() const {
         return static_cast<std::uint64_t>(chess::popcount(to & ~last) +
                                           5 * chess::popcount(to & last));
     };
-    auto pieces = [&](Bitboard targets) {
-        std::uint64_t n = 0;
-        for (Bitboard b = knights; b;) {
-            const chess::Sq s = chess::pop_lsb(b);
-            n += static_cast<std::uint64_t>(chess::popcount(t.knight[s] & targets));
-        }
-        for (Bitboard b = kings; b;) {
-            const chess::Sq s = chess::pop_lsb(b);
-            n += static_cast<std::uint64_t>(chess::popcount(t.king[s] & targets));
-        }
-        for (Bitboard b = diagonal; b;) {
-            const chess::Sq s = chess::pop_lsb(b);
-            n += static_cast<std::uint64_t>(
-                chess::popcount(chess::bishop_attacks(s, occ) & targets));
-        }
-        for (Bitboard b = straight; b;) {
-            const chess::Sq s = chess::pop_lsb(b);
-            n += static_cast<std::uint64_t>(chess::popcount(chess::rook_attacks(s, occ) & targets));
-        }
-        return n;
+    // Each piece's targets once, split into captures and quiet moves: the quiet ones count only
+    // when there is no capture at all.
+    const Bitboard empty = ~occ;
+    std::uint64_t captures = 0, quiets = 0;
+    auto add = [&](Bitboard targets) {
+        captures += static_cast<std::uint64_t>(chess::popcount(targets & enemy));
+        quiets += static_cast<std::uint64_t>(chess::popcount(targets & empty));
     };
-
-    std::uint64_t n = pieces(enemy);
-    n += pawn_count(forward(pawns & ~file_h, white ? 9 : 7) & enemy);
-    n += pawn_count(forward(pawns & ~chess::file_a, white ? 7 : 9) & enemy);
+    for (Bitboard b = knights; b;)
+        add(t.knight[chess::pop_lsb(b)]);
+    for (Bitboard b = kings; b;)
+        add(t.king[chess::pop_lsb(b)]);
+    for (Bitboard b = diagonal; b;)
+        add(chess::bishop_attacks(chess::pop_lsb(b), occ));
+    for (Bitboard b = straight; b;)
+        add(chess::rook_attacks(chess::pop_lsb(b), occ));
+    captures += pawn_count(forward(pawns & ~file_h, white ? 9 : 7) & enemy);
+    captures += pawn_count(forward(pawns & ~chess::file_a, white ? 7 : 9) & enemy);
     if (ep_ != 0) {
         const chess::Sq ep = chess::make_sq(file_of(ep_), rank_of(ep_));
-        n +=
+        captures +=
             static_cast<std::uint64_t>(chess::popcount(t.pawn[index(opponent(side_))][ep] & pawns));
     }
-    if (n > 0)
-        return n;
+    if (captures > 0)
+        return captures;
 
-    const Bitboard empty = ~occ;
-    n = pieces(empty);
+    std::uint64_t n = quiets;
     const Bitboard single = forward(pawns, 8) & empty;
     n += pawn_count(single);
     const Bitboard second = white ? chess::rank_1 << 8 : chess::rank_1 << 48;

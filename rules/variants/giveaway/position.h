@@ -146,6 +146,11 @@ private:
     // cause them: the same moves, not sorted, for perft's inner plies.
     void perft_moves(MoveList& out) const;
     std::uint64_t count_giveaway_moves() const;
+    // The 8x8 board as bitboards, and the count made from them.
+    struct Boards;
+    Boards boards() const;
+    std::uint64_t count_giveaway_moves(const Boards& b) const;
+    static void play_on(Boards& b, const Move& m, Seat mover);
     // The same count for Ghostarelay; `scratch` holds a list where one is needed.
     std::uint64_t count_ghostarelay_moves(MoveList& scratch) const;
 
