@@ -397,8 +397,13 @@ TEST_CASE("Haunted Chess perft equals the count through the Game interface",
     // spirit, invoked by the rook behind it, would check the king. Only the king may move.
     auto pinned = test::start("haunted", "4r2k/8/8/8/8/8/4N3/4K3[re2] w - - 0 1");
     CHECK(pinned->perft(1) == 4);
-    for (int depth = 1; depth <= 3; ++depth)
-        CHECK(pinned->perft(depth) == test::generic_perft(*pinned, depth));
+    // A piece on a spirit is pinned by nothing: the spirit still blocks the line once it left.
+    auto shielded = test::start("haunted", "4r2k/8/8/8/8/8/4B3/4K3[Be2] w - - 0 1");
+    CHECK(shielded->perft(1) == 13); // the bishop's 9 moves and the king's 4
+    auto check = test::start("haunted", "4r2k/8/8/8/1b6/8/3PB3/4K3[Rd6,nc3] w - - 0 1");
+    for (const auto* g : {pinned.get(), shielded.get(), check.get()})
+        for (int depth = 1; depth <= 3; ++depth)
+            CHECK(g->perft(depth) == test::generic_perft(*g, depth));
 }
 
 TEST_CASE("Could win: only a bare king without spirits of its side can never win",

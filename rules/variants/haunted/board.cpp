@@ -583,18 +583,61 @@ struct Board::PerftFrame {
     MoveBuf moves;
 };
 
-bool Board::legal_in_perft(const HMove& m) const {
+// The opponent's spirits can only threaten the king once released. A living move other than
+// castling and en passant releases none of theirs unless one waits under the mover: it covers
+// what it captures, and its captive's spirit stays under it. So while none of theirs is
+// released, such a move is legal as in chess, by the living pieces' checks and pins, with one
+// difference: a piece standing on a spirit pins nothing, as the spirit still blocks once it left.
+struct Board::KingSafety {
+    bool quick = false; // no spirit of the opponent is released
+    Sq king = -1;
+    Bitboard pinned = 0;  // pieces of ours that may only move along the line to the king
+    Bitboard evasion = 0; // where a move other than the king's must land: all, or the check's
+};
+
+Board::KingSafety Board::king_safety() const {
+    KingSafety k;
     const Seat us = stm_, them = opponent(us);
-    // The opponent's spirits can only threaten the king once released. A living move other than
-    // castling and en passant releases none of theirs unless one waits under the mover: it
-    // covers what it captures, and its captive's spirit stays under it. So with none released
-    // now and none under the mover, the king is threatened after the move by living pieces only.
-    if (m.layer != Layer::Living || m.castle || m.en_passant || released(them) ||
+    if (released(them))
+        return k;
+    const auto& t = tables();
+    k.quick = true;
+    k.king = king_square(us);
+    const Bitboard occ = occupied();
+    const Bitboard theirs = living_of(them);
+    auto of = [&](PieceKind kind) { return theirs & live_kind_[static_cast<std::size_t>(kind)]; };
+    const Bitboard queens = of(PieceKind::Queen);
+    const Bitboard diagonal = of(PieceKind::Bishop) | queens;
+    const Bitboard straight = of(PieceKind::Rook) | queens;
+    const Bitboard checkers = (t.pawn[index(us)][k.king] & of(PieceKind::Pawn)) |
+                              (t.knight[k.king] & of(PieceKind::Knight)) |
+                              (t.king[k.king] & of(PieceKind::King)) |
+                              (chess::bishop_attacks(k.king, occ) & diagonal) |
+                              (chess::rook_attacks(k.king, occ) & straight);
+    k.evasion = checkers == 0                    ? ~Bitboard{0}
+                : chess::more_than_one(checkers) ? 0
+                                                 : t.between[k.king][lsb(checkers)] | checkers;
+    const Bitboard blockers = living_of(us) & ~spirits_all();
+    Bitboard snipers =
+        (chess::bishop_attacks(k.king, 0) & diagonal) | (chess::rook_attacks(k.king, 0) & straight);
+    while (snipers) {
+        const Bitboard between = t.between[k.king][pop_lsb(snipers)] & occ;
+        if (between && !chess::more_than_one(between) && (between & blockers))
+            k.pinned |= between;
+    }
+    return k;
+}
+
+bool Board::legal_in_perft(const HMove& m, const KingSafety& safety) const {
+    const Seat us = stm_, them = opponent(us);
+    if (!safety.quick || m.layer != Layer::Living || m.castle || m.en_passant ||
         (spirit_seat_[index(them)] & bb(m.from)))
         return is_legal(m);
-    const auto& t = tables();
     const Sq from = m.from, to = m.to;
-    const Sq king = living(from).kind == PieceKind::King ? to : king_square(us);
+    if (living(from).kind != PieceKind::King)
+        return (safety.evasion & bb(to)) &&
+               (!(safety.pinned & bb(from)) || (tables().line[safety.king][from] & bb(to)));
+    const auto& t = tables();
     Bitboard occ = occupied();
     if (spirit(from).kind == PieceKind::None)
         occ &= ~bb(from);
@@ -602,19 +645,20 @@ bool Board::legal_in_perft(const HMove& m) const {
     const Bitboard theirs = living_of(them) & ~bb(to);
     auto of = [&](PieceKind kind) { return theirs & live_kind_[k(kind)]; };
     const Bitboard queens = of(PieceKind::Queen);
-    return !((t.pawn[index(us)][king] & of(PieceKind::Pawn)) ||
-             (t.knight[king] & of(PieceKind::Knight)) || (t.king[king] & of(PieceKind::King)) ||
-             (chess::bishop_attacks(king, occ) & (of(PieceKind::Bishop) | queens)) ||
-             (chess::rook_attacks(king, occ) & (of(PieceKind::Rook) | queens)));
+    return !((t.pawn[index(us)][to] & of(PieceKind::Pawn)) ||
+             (t.knight[to] & of(PieceKind::Knight)) || (t.king[to] & of(PieceKind::King)) ||
+             (chess::bishop_attacks(to, occ) & (of(PieceKind::Bishop) | queens)) ||
+             (chess::rook_attacks(to, occ) & (of(PieceKind::Rook) | queens)));
 }
 
 std::uint64_t Board::perft_from(int depth, PerftFrame* frames) const {
     MoveBuf& moves = frames[depth - 1].moves;
     moves.clear();
     generate_pseudo(moves);
+    const KingSafety safety = king_safety();
     std::uint64_t nodes = 0;
     for (const HMove& m : moves) {
-        if (!legal_in_perft(m))
+        if (!legal_in_perft(m, safety))
             continue;
         if (depth == 1) {
             ++nodes;

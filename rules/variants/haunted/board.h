@@ -117,8 +117,11 @@ private:
     // A new spirit arrives on `s`: the hierarchy decides which of two stays.
     void contest(Piece newcomer, Sq s, MoveReport& report);
     void add_spirit_moves(Sq from, Bitboard invoked_here, MoveBuf& out) const;
+    // What decides most moves' legality without playing them, found once a node.
+    struct KingSafety;
+    KingSafety king_safety() const;
     // is_legal(m), for a pseudo-legal `m`, without playing it where that is safe.
-    bool legal_in_perft(const HMove& m) const;
+    bool legal_in_perft(const HMove& m, const KingSafety& safety) const;
     struct PerftFrame;
     std::uint64_t perft_from(int depth, PerftFrame* frames) const;
 
