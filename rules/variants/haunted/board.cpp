@@ -353,7 +353,8 @@ bool Board::in_check(Seat s) const {
     return king >= 0 && attacked(king, opponent(s));
 }
 
-void Board::add_spirit_moves(Sq from, Bitboard invoked_here, MoveBuf& out) const {
+template <class Sink>
+void Board::add_spirit_moves(Sq from, Bitboard invoked_here, Sink& out) const {
     const Seat us = stm_;
     const Piece sp = spirit(from);
     const Bitboard occ = occupied();
@@ -403,7 +404,27 @@ void Board::add_spirit_moves(Sq from, Bitboard invoked_here, MoveBuf& out) const
             push(pop_lsb(b));
 }
 
+namespace {
+
+struct ListSink {
+    MoveBuf& out;
+    void push(HMove m) { out.push(m); }
+    void many(Sq from, Bitboard targets) {
+        while (targets)
+            out.push(HMove{static_cast<std::uint8_t>(from),
+                           static_cast<std::uint8_t>(pop_lsb(targets)), Layer::Living, false, false,
+                           PieceKind::None});
+    }
+};
+
+} // namespace
+
 void Board::generate_pseudo(MoveBuf& out) const {
+    ListSink sink{out};
+    generate_into(sink);
+}
+
+template <class Sink> void Board::generate_into(Sink& out) const {
     const Seat us = stm_, them = opponent(us);
     const auto& t = tables();
     const Bitboard occ = occupied();
@@ -438,8 +459,7 @@ void Board::generate_pseudo(MoveBuf& out) const {
                 add(from, ep_, true);
             continue;
         }
-        for (Bitboard c = chess::attacks_of(kind, us, from, occ) & (~occ | prey); c;)
-            add(from, pop_lsb(c));
+        out.many(from, chess::attacks_of(kind, us, from, occ) & (~occ | prey));
     }
     // Castling: the squares between king and rook must be free of pieces and spirits, and the
     // king may not start in or pass through an attacked square (its landing square is checked
@@ -593,6 +613,11 @@ struct Board::KingSafety {
     Sq king = -1;
     Bitboard pinned = 0;  // pieces of ours that may only move along the line to the king
     Bitboard evasion = 0; // where a move other than the king's must land: all, or the check's
+    // Whether a move of a piece other than the king, which no spirit of theirs waits under,
+    // leaves the king safe.
+    bool allows(Sq from, Sq to) const {
+        return (evasion & bb(to)) && (!(pinned & bb(from)) || (tables().line[king][from] & bb(to)));
+    }
 };
 
 Board::KingSafety Board::king_safety() const {
@@ -635,8 +660,7 @@ bool Board::legal_in_perft(const HMove& m, const KingSafety& safety) const {
         return is_legal(m);
     const Sq from = m.from, to = m.to;
     if (living(from).kind != PieceKind::King)
-        return (safety.evasion & bb(to)) &&
-               (!(safety.pinned & bb(from)) || (tables().line[safety.king][from] & bb(to)));
+        return safety.allows(from, to);
     const auto& t = tables();
     Bitboard occ = occupied();
     if (spirit(from).kind == PieceKind::None)
@@ -651,7 +675,45 @@ bool Board::legal_in_perft(const HMove& m, const KingSafety& safety) const {
              (chess::rook_attacks(to, occ) & (of(PieceKind::Rook) | queens)));
 }
 
+// Counts the legal moves of perft's last ply as the generator finds them, a piece's plain moves
+// as one set where its checks and pins decide them all.
+struct Board::LegalCounter {
+    const Board& board;
+    KingSafety safety;
+    std::uint64_t n = 0;
+    // Whether checks and pins alone decide the moves of the living piece on `from`.
+    bool plain(Sq from) const {
+        return safety.quick && board.living(from).kind != PieceKind::King &&
+               !(board.spirit_seat_[index(opponent(board.stm_))] & bb(from));
+    }
+    void push(HMove m) {
+        if (m.layer == Layer::Living && !m.castle && !m.en_passant && plain(m.from))
+            n += safety.allows(m.from, m.to);
+        else
+            n += board.legal_in_perft(m, safety);
+    }
+    void many(Sq from, Bitboard targets) {
+        const Bitboard at = bb(from);
+        if (!plain(from)) {
+            while (targets)
+                push(HMove{static_cast<std::uint8_t>(from),
+                           static_cast<std::uint8_t>(pop_lsb(targets)), Layer::Living, false, false,
+                           PieceKind::None});
+            return;
+        }
+        targets &= safety.evasion;
+        if (safety.pinned & at)
+            targets &= tables().line[safety.king][from];
+        n += static_cast<std::uint64_t>(chess::popcount(targets));
+    }
+};
+
 std::uint64_t Board::perft_from(int depth, PerftFrame* frames) const {
+    if (depth == 1) {
+        LegalCounter counter{*this, king_safety()};
+        generate_into(counter);
+        return counter.n;
+    }
     MoveBuf& moves = frames[depth - 1].moves;
     moves.clear();
     generate_pseudo(moves);

@@ -116,7 +116,11 @@ private:
     void remove_spirit(Sq s);
     // A new spirit arrives on `s`: the hierarchy decides which of two stays.
     void contest(Piece newcomer, Sq s, MoveReport& report);
-    void add_spirit_moves(Sq from, Bitboard invoked_here, MoveBuf& out) const;
+    // The generator writes to a sink: `push(HMove)` for one move, `many(from, targets)` for a
+    // living piece's plain moves (no pawn's), which perft's last ply counts as a set.
+    template <class Sink> void generate_into(Sink& out) const;
+    template <class Sink> void add_spirit_moves(Sq from, Bitboard invoked_here, Sink& out) const;
+    struct LegalCounter;
     // What decides most moves' legality without playing them, found once a node.
     struct KingSafety;
     KingSafety king_safety() const;
