@@ -212,6 +212,23 @@ template <class Emit> void white_moves(const State& s, const Relax& relax, Emit&
     }
 }
 
+// Whether some piece of the Paradigm has an ordinary move, as white_moves finds them: enough to
+// know that he can act, which every one of his turns asks, without counting all his actions.
+bool white_can_move(const State& s) {
+    const Bitboard takeable = s.black & ~immune(s);
+    const bool knights = s.of(Seat::White, PieceKind::Knight) != 0;
+    for (Bitboard pieces = s.white; pieces;) {
+        const Sq from = pop_lsb(pieces);
+        if (from == s.locked)
+            continue;
+        const bool pawn = s.board[static_cast<std::size_t>(from)].kind == PieceKind::Pawn;
+        if (pawn ? pawn_reach(s, from, takeable, knights)
+                 : piece_reach(s, from) & (~s.occupied() | takeable))
+            return true;
+    }
+    return false;
+}
+
 template <class Emit> void black_moves(const State& s, const Relax& relax, Emit&& emit) {
     // In a Shadow Nexus the Ghost player enters her home row only to capture.
     const Bitboard barred = shadow_nexus(s) && !relax.home_row ? rank_8 & ~s.white : 0;
@@ -514,7 +531,7 @@ void start_turn(State& s, Seat next, std::vector<Event>* ev) {
     s.captured_on = s.captured_origin = s.rescue_to = s.search_pawn = -1;
     s.keys.push_back(position_key(s));
     // Black can always Hide; a Paradigm without any action loses (decision 17).
-    if (next == Seat::White && count_actions(s) == 0)
+    if (next == Seat::White && !white_can_move(s) && count_actions(s) == 0)
         finish(s, Status::BlackWins, "the Paradigm cannot move", ev);
     else if (s.halfmove >= 150)
         finish(s, Status::Draw, "75-move rule", ev);
