@@ -15,7 +15,7 @@ shift || true
 bins=("$@")
 [ ${#bins[@]} -gt 0 ] || bins=(build/release/ghostpost)
 variants=(chess giveaway ghostarelay ghost haunted phantom gnostic)
-declare -A depth=([chess]=6 [giveaway]=6 [ghostarelay]=4 [ghost]=6 [haunted]=5 [phantom]=5
+declare -A depth=([chess]=6 [giveaway]=6 [ghostarelay]=4 [ghost]=6 [haunted]=6 [phantom]=5
     [gnostic]=3)
 for v in "${variants[@]}"; do
     override="DEPTH_$v"
