@@ -401,7 +401,15 @@ TEST_CASE("Haunted Chess perft equals the count through the Game interface",
     auto shielded = test::start("haunted", "4r2k/8/8/8/8/8/4B3/4K3[Be2] w - - 0 1");
     CHECK(shielded->perft(1) == 13); // the bishop's 9 moves and the king's 4
     auto check = test::start("haunted", "4r2k/8/8/8/1b6/8/3PB3/4K3[Rd6,nc3] w - - 0 1");
-    for (const auto* g : {pinned.get(), shielded.get(), check.get()})
+    // A pawn pinned on a diagonal next to its king may not step two squares onto the king's
+    // other diagonal (e7-e5 with the king on d6): only the king's 7 moves.
+    auto diagonal = test::start("haunted", "5B2/4p3/3k4/8/8/8/8/4K3 b - - 0 1");
+    CHECK(diagonal->perft(1) == 7);
+    // Found by playing random games: the same pin, with spirits on the board.
+    auto played = test::start(
+        "haunted", "rnbq1B1r/pp2p2p/3k2p1/2p2p2/2pPn3/1P4P1/P2QPP1P/RN2KBNR[Pc4,bf8] b - - 0 11");
+    CHECK(played->perft(1) == 35);
+    for (const auto* g : {pinned.get(), shielded.get(), check.get(), diagonal.get(), played.get()})
         for (int depth = 1; depth <= 3; ++depth)
             CHECK(g->perft(depth) == test::generic_perft(*g, depth));
 }

@@ -611,13 +611,24 @@ struct Board::PerftFrame {
 struct Board::KingSafety {
     bool quick = false; // no spirit of the opponent is released
     Sq king = -1;
-    Bitboard pinned = 0;  // pieces of ours that may only move along the line to the king
+    Bitboard pinned = 0;  // pieces of ours that may only move between the king and their pinner
     Bitboard evasion = 0; // where a move other than the king's must land: all, or the check's
+    // Each pinned piece and where it may go: the squares up to its pinner, the pinner's too.
+    // (Not the chess tables' `line`, whose diagonals bend at the king.)
+    int pins = 0;
+    std::array<Sq, 8> pin_from{};
+    std::array<Bitboard, 8> pin_to{};
+    Bitboard reach(Sq from) const {
+        if (!(pinned & bb(from)))
+            return evasion;
+        for (int i = 0; i < pins; ++i)
+            if (pin_from[static_cast<std::size_t>(i)] == from)
+                return evasion & pin_to[static_cast<std::size_t>(i)];
+        return 0;
+    }
     // Whether a move of a piece other than the king, which no spirit of theirs waits under,
     // leaves the king safe.
-    bool allows(Sq from, Sq to) const {
-        return (evasion & bb(to)) && (!(pinned & bb(from)) || (tables().line[king][from] & bb(to)));
-    }
+    bool allows(Sq from, Sq to) const { return (reach(from) & bb(to)) != 0; }
 };
 
 Board::KingSafety Board::king_safety() const {
@@ -646,9 +657,14 @@ Board::KingSafety Board::king_safety() const {
     Bitboard snipers =
         (chess::bishop_attacks(k.king, 0) & diagonal) | (chess::rook_attacks(k.king, 0) & straight);
     while (snipers) {
-        const Bitboard between = t.between[k.king][pop_lsb(snipers)] & occ;
-        if (between && !chess::more_than_one(between) && (between & blockers))
+        const Sq sniper = pop_lsb(snipers);
+        const Bitboard between = t.between[k.king][sniper] & occ;
+        if (between && !chess::more_than_one(between) && (between & blockers)) {
             k.pinned |= between;
+            k.pin_from[static_cast<std::size_t>(k.pins)] = lsb(between);
+            k.pin_to[static_cast<std::size_t>(k.pins)] = t.between[k.king][sniper] | bb(sniper);
+            ++k.pins;
+        }
     }
     return k;
 }
@@ -693,7 +709,6 @@ struct Board::LegalCounter {
             n += board.legal_in_perft(m, safety);
     }
     void many(Sq from, Bitboard targets) {
-        const Bitboard at = bb(from);
         if (!plain(from)) {
             while (targets)
                 push(HMove{static_cast<std::uint8_t>(from),
@@ -701,9 +716,7 @@ struct Board::LegalCounter {
                            PieceKind::None});
             return;
         }
-        targets &= safety.evasion;
-        if (safety.pinned & at)
-            targets &= tables().line[safety.king][from];
+        targets &= safety.reach(from);
         n += static_cast<std::uint64_t>(chess::popcount(targets));
     }
 };
