@@ -1,5 +1,6 @@
 #include "board.h"
 
+#include <bit>
 #include <cassert>
 #include <sstream>
 #include <vector>
@@ -608,26 +609,44 @@ struct Board::PerftFrame {
 // what it captures, and its captive's spirit stays under it. So while none of theirs is
 // released, such a move is legal as in chess, by the living pieces' checks and pins, with one
 // difference: a piece standing on a spirit pins nothing, as the spirit still blocks once it left.
+namespace {
+
+// The whole line through two aligned squares, else 0. Not chess::Tables::line, which pairs
+// each diagonal ray with the perpendicular one (NE with SE): a pawn pinned on e7 to the king on
+// d6 would step to e5 on it.
+using Lines = std::array<std::array<Bitboard, 64>, 64>;
+constexpr Lines build_lines() {
+    const chess::Tables& t = chess::detail::table_data;
+    // The rays are N, E, NE, NW, S, W, SE, SW: the opposite of each.
+    constexpr int opposite[8] = {4, 5, 7, 6, 0, 1, 3, 2};
+    Lines out{};
+    for (Sq a = 0; a < 64; ++a)
+        for (int d = 0; d < 8; ++d) {
+            const Bitboard whole = t.ray[d][a] | t.ray[opposite[d]][a] | bb(a);
+            for (Bitboard r = t.ray[d][a]; r;) {
+                const Sq b = std::countr_zero(r);
+                r &= r - 1;
+                out[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)] = whole;
+            }
+        }
+    return out;
+}
+constexpr Lines lines = build_lines();
+
+} // namespace
+
 struct Board::KingSafety {
     bool quick = false; // no spirit of the opponent is released
     Sq king = -1;
-    Bitboard pinned = 0;  // pieces of ours that may only move between the king and their pinner
+    Bitboard pinned = 0;  // pieces of ours that may only move along the line to the king
     Bitboard evasion = 0; // where a move other than the king's must land: all, or the check's
-    // Each pinned piece and where it may go: the squares up to its pinner, the pinner's too.
-    // (Not the chess tables' `line`, whose diagonals bend at the king.)
-    int pins = 0;
-    std::array<Sq, 8> pin_from{};
-    std::array<Bitboard, 8> pin_to{};
+    // Where a piece other than the king, which no spirit of theirs waits under, may go and leave
+    // the king safe.
     Bitboard reach(Sq from) const {
-        if (!(pinned & bb(from)))
-            return evasion;
-        for (int i = 0; i < pins; ++i)
-            if (pin_from[static_cast<std::size_t>(i)] == from)
-                return evasion & pin_to[static_cast<std::size_t>(i)];
-        return 0;
+        return (pinned & bb(from))
+                   ? evasion & lines[static_cast<std::size_t>(king)][static_cast<std::size_t>(from)]
+                   : evasion;
     }
-    // Whether a move of a piece other than the king, which no spirit of theirs waits under,
-    // leaves the king safe.
     bool allows(Sq from, Sq to) const { return (reach(from) & bb(to)) != 0; }
 };
 
@@ -657,14 +676,9 @@ Board::KingSafety Board::king_safety() const {
     Bitboard snipers =
         (chess::bishop_attacks(k.king, 0) & diagonal) | (chess::rook_attacks(k.king, 0) & straight);
     while (snipers) {
-        const Sq sniper = pop_lsb(snipers);
-        const Bitboard between = t.between[k.king][sniper] & occ;
-        if (between && !chess::more_than_one(between) && (between & blockers)) {
+        const Bitboard between = t.between[k.king][pop_lsb(snipers)] & occ;
+        if (between && !chess::more_than_one(between) && (between & blockers))
             k.pinned |= between;
-            k.pin_from[static_cast<std::size_t>(k.pins)] = lsb(between);
-            k.pin_to[static_cast<std::size_t>(k.pins)] = t.between[k.king][sniper] | bb(sniper);
-            ++k.pins;
-        }
     }
     return k;
 }
