@@ -408,7 +408,10 @@ void Board::add_spirit_moves(Sq from, Bitboard invoked_here, Sink& out) const {
 namespace {
 
 struct ListSink {
+    static constexpr bool counts_pawns = false;
     MoveBuf& out;
+    Bitboard plain_pawns(Bitboard) const { return 0; }
+    void pawn_targets(Bitboard, Bitboard) {}
     void push(HMove m) { out.push(m); }
     void many(Sq from, Bitboard targets) {
         while (targets)
@@ -443,7 +446,30 @@ template <class Sink> void Board::generate_into(Sink& out) const {
             add(from, to);
         }
     };
-    for (Bitboard b = living_of(us); b;) {
+    Bitboard movers = living_of(us);
+    if constexpr (Sink::counts_pawns) {
+        // Counting: the pawns that checks alone decide (no pin, no spirit of theirs under
+        // them) are counted as sets, every push and capture at once; en passant is one move.
+        const Bitboard pawns = out.plain_pawns(movers & live_kind_[k(PieceKind::Pawn)]);
+        movers &= ~pawns;
+        const bool white = us == Seat::White;
+        auto forward = [&](Bitboard b, int shift) { return white ? b << shift : b >> shift; };
+        const Bitboard empty = ~occ, file_h = chess::file_a << 7;
+        const Bitboard last = white ? chess::rank_1 << 56 : chess::rank_1;
+        const Bitboard single = forward(pawns, 8) & empty;
+        const Bitboard twice =
+            forward(single & (white ? chess::rank_1 << 16 : chess::rank_1 << 40), 8) & empty;
+        const Bitboard east = forward(pawns & ~file_h, white ? 9 : 7) & prey;
+        const Bitboard west = forward(pawns & ~chess::file_a, white ? 7 : 9) & prey;
+        out.pawn_targets(single, last);
+        out.pawn_targets(twice, last);
+        out.pawn_targets(east, last);
+        out.pawn_targets(west, last);
+        if (ep_ >= 0)
+            for (Bitboard b = t.pawn[index(them)][ep_] & pawns; b;)
+                add(pop_lsb(b), ep_, true);
+    }
+    for (Bitboard b = movers; b;) {
         const Sq from = pop_lsb(b);
         const PieceKind kind = living(from).kind;
         if (kind == PieceKind::Pawn) {
@@ -708,9 +734,23 @@ bool Board::legal_in_perft(const HMove& m, const KingSafety& safety) const {
 // Counts the legal moves of perft's last ply as the generator finds them, a piece's plain moves
 // as one set where its checks and pins decide them all.
 struct Board::LegalCounter {
+    static constexpr bool counts_pawns = true;
     const Board& board;
     KingSafety safety;
     std::uint64_t n = 0;
+    // Of `pawns`, those that checks alone decide: all but the pinned and those with a spirit of
+    // the opponent under them.
+    Bitboard plain_pawns(Bitboard pawns) const {
+        if (!safety.quick)
+            return 0;
+        return pawns & ~safety.pinned & ~board.spirit_seat_[index(opponent(board.stm_))];
+    }
+    // Moves of such pawns to `to`: four on the last rank, one per new piece.
+    void pawn_targets(Bitboard to, Bitboard last) {
+        to &= safety.evasion;
+        n += static_cast<std::uint64_t>(chess::popcount(to & ~last) +
+                                        4 * chess::popcount(to & last));
+    }
     // Whether checks and pins alone decide the moves of the living piece on `from`.
     bool plain(Sq from) const {
         return safety.quick && board.living(from).kind != PieceKind::King &&
