@@ -106,4 +106,26 @@ inline std::vector<PerftCase> read_perft_file(const std::string& path) {
     return out;
 }
 
+// Perft through the Game interface alone: notated_actions and apply on clones, never a
+// variant's own perft, to check a variant's fast perft against.
+inline std::uint64_t generic_perft(const ghostpost::rules::Game& g, int depth) {
+    if (depth <= 0)
+        return 1;
+    ghostpost::rules::NoRandomness no_dice;
+    std::uint64_t nodes = 0;
+    for (const auto& d : g.pending()) {
+        const auto actions = g.notated_actions(d.seat);
+        if (depth == 1) {
+            nodes += actions.size();
+            continue;
+        }
+        for (const auto& a : actions) {
+            auto next = g.clone();
+            REQUIRE(next->apply(d.seat, a.action, no_dice).ok());
+            nodes += generic_perft(*next, depth - 1);
+        }
+    }
+    return nodes;
+}
+
 } // namespace test

@@ -739,6 +739,22 @@ TEST_CASE("Ghost Chess fast perft agrees with walking the interface", "[variant:
     }
 }
 
+// perft counts the last ply without listing it, and a key hashes the board by words: the
+// counts must be those of the actions the game lists, at every ply (Game::perft walks the
+// interface for the first ply only, then calls the fast perft of each copy).
+TEST_CASE("Ghost Chess perft equals the count through the Game interface at every ply",
+          "[variant:ghost][perft]") {
+    for (const auto& c : test::read_perft_file(GHOSTPOST_TEST_DATA "/perft/ghost.epd")) {
+        auto game = test::start("ghost", c.fen);
+        for (auto [depth, nodes] : c.counts) {
+            if (depth > 3 || nodes > 40'000)
+                break;
+            INFO(c.name << " depth " << depth);
+            CHECK(game->perft(depth) == test::generic_perft(*game, depth));
+        }
+    }
+}
+
 // ---------------------------------------------------------------- issue 15: rules fidelity
 
 TEST_CASE("Decision 6 after an Assault: the pieces keep their start squares, so an exchanged rook "

@@ -36,6 +36,21 @@ TEST_CASE("Ghostarelay perft regression figures hold", "[variant:ghostarelay][pe
     }
 }
 
+// perft counts the last ply without listing it (and Ghostarelay's inner plies unsorted): the
+// counts must be those of the moves the game lists.
+TEST_CASE("Ghostarelay perft equals the count through the Game interface",
+          "[variant:ghostarelay][perft]") {
+    for (const auto& c : test::read_perft_file(GHOSTPOST_TEST_DATA "/perft/ghostarelay.epd")) {
+        auto game = ghostarelay(c.fen);
+        for (auto [depth, nodes] : c.counts) {
+            if (depth > 3 || nodes > 60'000)
+                break;
+            INFO(c.name << " depth " << depth);
+            CHECK(game->perft(depth) == test::generic_perft(*game, depth));
+        }
+    }
+}
+
 TEST_CASE("Every legal Ghostarelay move's text parses back to the same move",
           "[variant:ghostarelay][notation]") {
     NoRandomness no_dice;

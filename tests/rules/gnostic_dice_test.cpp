@@ -240,3 +240,31 @@ TEST_CASE("Gnostic perft matches the stored regression numbers", "[variant:gnost
         }
     }
 }
+
+// perft counts the last ply without listing it (Teleports and Exchanges by their squares): at
+// every position one action away from each stored one, the count must be the number of actions
+// the game lists for the seats that must decide.
+TEST_CASE("Gnostic perft's last ply counts the actions the game lists",
+          "[variant:gnostic][perft]") {
+    auto listed = [](const Game& g) {
+        std::uint64_t n = 0;
+        for (const auto& d : g.pending())
+            n += g.legal_actions(d.seat).size();
+        return n;
+    };
+    test::Lcg dice(40);
+    int positions = 0;
+    for (const auto& c : test::read_perft_file(GHOSTPOST_TEST_DATA "/perft/gnostic.epd")) {
+        auto g = gnostic(c.fen);
+        CHECK(g->perft(1) == listed(*g));
+        for (const auto& d : g->pending())
+            for (const auto& a : g->legal_actions(d.seat)) {
+                auto next = g->clone();
+                REQUIRE(next->apply(d.seat, a, dice).ok());
+                INFO(c.name << ", then " << next->fen());
+                CHECK(next->perft(1) == listed(*next));
+                ++positions;
+            }
+    }
+    CHECK(positions > 1000);
+}

@@ -378,6 +378,42 @@ TEST_CASE("Haunted Chess perft numbers match tests/data/perft/haunted.epd",
     }
 }
 
+// perft decides most moves' legality without playing them (only living pieces can threaten the
+// king while no spirit of the opponent is released or waits under the mover): its counts must
+// be those of the moves the game lists.
+TEST_CASE("Haunted Chess perft equals the count through the Game interface",
+          "[variant:haunted][perft]") {
+    for (const auto& c :
+         test::read_perft_file(std::string(GHOSTPOST_TEST_DATA) + "/perft/haunted.epd")) {
+        auto g = test::start("haunted", c.fen);
+        for (auto [depth, nodes] : c.counts) {
+            if (depth > 3 || nodes > 60'000)
+                break;
+            INFO(c.name << " depth " << depth);
+            CHECK(g->perft(depth) == test::generic_perft(*g, depth));
+        }
+    }
+    // The knight keeps the black spirit rook under it from being released: once it moved, the
+    // spirit, invoked by the rook behind it, would check the king. Only the king may move.
+    auto pinned = test::start("haunted", "4r2k/8/8/8/8/8/4N3/4K3[re2] w - - 0 1");
+    CHECK(pinned->perft(1) == 4);
+    // A piece on a spirit is pinned by nothing: the spirit still blocks the line once it left.
+    auto shielded = test::start("haunted", "4r2k/8/8/8/8/8/4B3/4K3[Be2] w - - 0 1");
+    CHECK(shielded->perft(1) == 13); // the bishop's 9 moves and the king's 4
+    auto check = test::start("haunted", "4r2k/8/8/8/1b6/8/3PB3/4K3[Rd6,nc3] w - - 0 1");
+    // A pawn pinned on a diagonal next to its king may not step two squares onto the king's
+    // other diagonal (e7-e5 with the king on d6): only the king's 7 moves.
+    auto diagonal = test::start("haunted", "5B2/4p3/3k4/8/8/8/8/4K3 b - - 0 1");
+    CHECK(diagonal->perft(1) == 7);
+    // Found by playing random games: the same pin, with spirits on the board.
+    auto played = test::start(
+        "haunted", "rnbq1B1r/pp2p2p/3k2p1/2p2p2/2pPn3/1P4P1/P2QPP1P/RN2KBNR[Pc4,bf8] b - - 0 11");
+    CHECK(played->perft(1) == 35);
+    for (const auto* g : {pinned.get(), shielded.get(), check.get(), diagonal.get(), played.get()})
+        for (int depth = 1; depth <= 3; ++depth)
+            CHECK(g->perft(depth) == test::generic_perft(*g, depth));
+}
+
 TEST_CASE("Could win: only a bare king without spirits of its side can never win",
           "[variant:haunted]") {
     auto bare = test::start("haunted", "4k3/8/8/8/8/8/8/4K2R w - - 0 1");

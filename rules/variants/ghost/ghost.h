@@ -108,6 +108,10 @@ std::string nexus_name(const State& s); // "Full Nexus", "Half Nexus" or "no Nex
 
 // Every action of the deciding seat now (empty once the game is over), without text.
 std::vector<Action> legal_actions(const State& s);
+// The same into `out`, which is cleared first (perft reuses one list a ply).
+void legal_actions(const State& s, std::vector<Action>& out);
+// legal_actions(s).size(), mostly without making the list.
+std::uint64_t count_actions(const State& s);
 
 // Rules switched off to find out why a move is refused (explanations only, never for play).
 struct Relax {

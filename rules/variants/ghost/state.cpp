@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstring>
 
 namespace ghostpost::rules::ghost {
 
@@ -110,8 +111,8 @@ Bitboard piece_reach(const State& s, Sq from) {
 
 // The Paradigm's pawns: forward one (two from rank 2), diagonal-forward captures, and once he
 // has lost both knights one step sideways or back to an empty square. `enemies` are the pieces
-// it may capture.
-Bitboard pawn_reach(const State& s, Sq from, Bitboard enemies) {
+// it may capture; `knights` whether the Paradigm still has a knight.
+Bitboard pawn_reach(const State& s, Sq from, Bitboard enemies, bool knights) {
     const Bitboard occ = s.occupied();
     const int f = file_of(from), r = rank_of(from);
     Bitboard out = 0;
@@ -123,7 +124,7 @@ Bitboard pawn_reach(const State& s, Sq from, Bitboard enemies) {
         }
         out |= tables().pawn[0][from] & enemies;
     }
-    if (s.of(Seat::White, PieceKind::Knight) == 0) {
+    if (!knights) {
         if (f > 0)
             out |= bb(from - 1) & ~occ;
         if (f < 7)
@@ -166,9 +167,12 @@ Bitboard assault_targets(const State& s, Sq bishop) {
     return out;
 }
 
-void white_move_actions(const State& s, std::vector<Action>& out, const Relax& relax) {
+// The ordinary moves of a normal turn, each piece's targets given to `emit(from, targets, code)`
+// as one set: listed as actions, or counted (perft's last ply).
+template <class Emit> void white_moves(const State& s, const Relax& relax, Emit&& emit) {
     const Bitboard takeable = s.black & ~(relax.immunity ? 0 : immune(s));
     const bool nexus_bishops = shadow_nexus(s);
+    const bool knights = s.of(Seat::White, PieceKind::Knight) != 0;
     Bitboard pieces = s.white;
     while (pieces) {
         const Sq from = pop_lsb(pieces);
@@ -177,8 +181,8 @@ void white_move_actions(const State& s, std::vector<Action>& out, const Relax& r
         const Piece p = s.board[static_cast<std::size_t>(from)];
         Bitboard ordinary = 0;
         if (p.kind == PieceKind::Pawn) {
-            ordinary = pawn_reach(s, from, takeable);
-            if (relax.pawn_steps && s.of(Seat::White, PieceKind::Knight) != 0) {
+            ordinary = pawn_reach(s, from, takeable, knights);
+            if (relax.pawn_steps && knights) {
                 const int f = file_of(from), r = rank_of(from);
                 const Bitboard occ = s.occupied();
                 if (f > 0)
@@ -191,18 +195,41 @@ void white_move_actions(const State& s, std::vector<Action>& out, const Relax& r
         } else {
             ordinary = piece_reach(s, from) & (~s.occupied() | takeable);
         }
-        add_targets(s, out, from, ordinary, Ordinary);
+        emit(from, ordinary, Ordinary);
+        const bool scouting = p.kind == PieceKind::Pawn &&
+                              (from == sq_d1 + 8 || from == sq_e1 + 8) &&
+                              (s.full_nexus || relax.modes);
+        const bool nexus_bishop =
+            (from == sq_c8 || from == sq_f8) && (nexus_bishops || relax.modes);
+        if (!scouting && !nexus_bishop)
+            continue;
         const Bitboard as_bishop =
             chess::bishop_attacks(from, s.occupied()) & (~s.occupied() | takeable) & ~ordinary;
-        if (p.kind == PieceKind::Pawn && (from == sq_d1 + 8 || from == sq_e1 + 8) &&
-            (s.full_nexus || relax.modes))
-            add_targets(s, out, from, as_bishop, Scouting);
-        if ((from == sq_c8 || from == sq_f8) && (nexus_bishops || relax.modes))
-            add_targets(s, out, from, as_bishop, NexusBishop);
+        if (scouting)
+            emit(from, as_bishop, Scouting);
+        if (nexus_bishop)
+            emit(from, as_bishop, NexusBishop);
     }
 }
 
-void black_move_actions(const State& s, std::vector<Action>& out, const Relax& relax) {
+// Whether some piece of the Paradigm has an ordinary move, as white_moves finds them: enough to
+// know that he can act, which every one of his turns asks, without counting all his actions.
+bool white_can_move(const State& s) {
+    const Bitboard takeable = s.black & ~immune(s);
+    const bool knights = s.of(Seat::White, PieceKind::Knight) != 0;
+    for (Bitboard pieces = s.white; pieces;) {
+        const Sq from = pop_lsb(pieces);
+        if (from == s.locked)
+            continue;
+        const bool pawn = s.board[static_cast<std::size_t>(from)].kind == PieceKind::Pawn;
+        if (pawn ? pawn_reach(s, from, takeable, knights)
+                 : piece_reach(s, from) & (~s.occupied() | takeable))
+            return true;
+    }
+    return false;
+}
+
+template <class Emit> void black_moves(const State& s, const Relax& relax, Emit&& emit) {
     // In a Shadow Nexus the Ghost player enters her home row only to capture.
     const Bitboard barred = shadow_nexus(s) && !relax.home_row ? rank_8 & ~s.white : 0;
     Bitboard pieces = s.black;
@@ -211,8 +238,20 @@ void black_move_actions(const State& s, std::vector<Action>& out, const Relax& r
         Bitboard t = piece_reach(s, from) & ~s.black;
         if (!(bb(from) & rank_8))
             t &= ~barred;
-        add_targets(s, out, from, t, Ordinary);
+        emit(from, t, Ordinary);
     }
+}
+
+void white_move_actions(const State& s, std::vector<Action>& out, const Relax& relax) {
+    white_moves(s, relax, [&](Sq from, Bitboard targets, std::uint8_t code) {
+        add_targets(s, out, from, targets, code);
+    });
+}
+
+void black_move_actions(const State& s, std::vector<Action>& out, const Relax& relax) {
+    black_moves(s, relax, [&](Sq from, Bitboard targets, std::uint8_t code) {
+        add_targets(s, out, from, targets, code);
+    });
 }
 
 } // namespace
@@ -314,7 +353,9 @@ std::vector<Action> reaction_actions(const State& s) {
         while (pieces) {
             const Sq from = pop_lsb(pieces);
             const Piece p = s.board[static_cast<std::size_t>(from)];
-            Bitboard t = p.kind == PieceKind::Pawn ? pawn_reach(s, from, 0) : piece_reach(s, from);
+            Bitboard t = p.kind == PieceKind::Pawn
+                             ? pawn_reach(s, from, 0, s.of(Seat::White, PieceKind::Knight) != 0)
+                             : piece_reach(s, from);
             add_targets(s, out, from, t & light_empty, Ordinary);
             const Bitboard as_bishop = chess::bishop_attacks(from, s.occupied()) & light_empty & ~t;
             if (p.kind == PieceKind::Pawn && (from == sq_d1 + 8 || from == sq_e1 + 8) &&
@@ -338,6 +379,12 @@ std::vector<Action> moves_for(const State& s, Seat seat, const Relax& relax) {
 
 std::vector<Action> legal_actions(const State& s) {
     std::vector<Action> out;
+    legal_actions(s, out);
+    return out;
+}
+
+void legal_actions(const State& s, std::vector<Action>& out) {
+    out.clear();
     switch (s.phase) {
     case Phase::Over:
         break;
@@ -401,7 +448,29 @@ std::vector<Action> legal_actions(const State& s) {
         break;
     }
     }
-    return out;
+}
+
+std::uint64_t count_actions(const State& s) {
+    if (s.phase != Phase::Move)
+        return s.phase == Phase::Over ? 0 : legal_actions(s).size();
+    std::uint64_t n = 0;
+    auto count = [&](Sq, Bitboard targets, std::uint8_t) {
+        n += static_cast<std::uint64_t>(popcount(targets));
+    };
+    if (s.turn == Seat::Black) {
+        black_moves(s, Relax{}, count);
+        return n + 2; // Hide and Transcend
+    }
+    white_moves(s, Relax{}, count);
+    if (s.full_nexus)
+        n += static_cast<std::uint64_t>(popcount(assault_targets(s, sq_c1)) +
+                                        popcount(assault_targets(s, sq_f1)));
+    for (Bitboard pawns = s.of(Seat::White, PieceKind::Pawn) & rank_8; pawns;) {
+        const Sq p = pop_lsb(pawns);
+        if (p != s.locked)
+            n += static_cast<std::uint64_t>(popcount(search_targets(s, p)));
+    }
+    return n;
 }
 
 std::uint64_t position_key(const State& s) {
@@ -410,8 +479,16 @@ std::uint64_t position_key(const State& s) {
         h ^= v;
         h *= 1099511628211ULL;
     };
-    for (const Piece& p : s.board)
-        mix(static_cast<std::uint64_t>(p.kind) * 2 + static_cast<std::uint64_t>(p.seat));
+    // The board eight bytes at a time (perft makes a key every turn): a key is only compared
+    // with the keys of the same game, so any hash of the same fields serves.
+    static_assert(sizeof(s.board) == 128);
+    const auto* bytes = reinterpret_cast<const unsigned char*>(s.board.data());
+    for (std::size_t i = 0; i < sizeof(s.board); i += 8) {
+        std::uint64_t word = 0;
+        std::memcpy(&word, bytes + i, sizeof word);
+        mix(word);
+        h ^= h >> 29;
+    }
     mix(static_cast<std::uint64_t>(s.turn));
     mix(s.full_nexus);
     mix(immune(s));
@@ -454,7 +531,7 @@ void start_turn(State& s, Seat next, std::vector<Event>* ev) {
     s.captured_on = s.captured_origin = s.rescue_to = s.search_pawn = -1;
     s.keys.push_back(position_key(s));
     // Black can always Hide; a Paradigm without any action loses (decision 17).
-    if (next == Seat::White && legal_actions(s).empty())
+    if (next == Seat::White && !white_can_move(s) && count_actions(s) == 0)
         finish(s, Status::BlackWins, "the Paradigm cannot move", ev);
     else if (s.halfmove >= 150)
         finish(s, Status::Draw, "75-move rule", ev);
@@ -793,20 +870,39 @@ void play(State& s, const Action& a, std::vector<Event>* ev) {
     }
 }
 
-std::uint64_t perft(const State& s, int depth) {
-    if (depth <= 0 || s.phase == Phase::Over)
-        return depth <= 0 ? 1 : 0;
-    const std::vector<Action> list = legal_actions(s);
+namespace {
+
+// One state and one action list per ply, reused: copying into a state that already holds a
+// repetition history reuses its memory.
+struct PerftFrame {
+    State state;
+    std::vector<Action> list;
+};
+
+std::uint64_t perft_from(const State& s, int depth, std::vector<PerftFrame>& frames) {
+    if (s.phase == Phase::Over)
+        return 0;
     if (depth == 1)
-        return list.size();
+        return count_actions(s);
+    PerftFrame& frame = frames[static_cast<std::size_t>(depth - 1)];
+    legal_actions(s, frame.list);
     std::uint64_t nodes = 0;
-    for (const Action& a : list) {
-        State next = s;
-        play(next, a, nullptr);
-        assert(is_consistent(next));
-        nodes += perft(next, depth - 1);
+    for (const Action& a : frame.list) {
+        frame.state = s;
+        play(frame.state, a, nullptr);
+        assert(is_consistent(frame.state));
+        nodes += perft_from(frame.state, depth - 1, frames);
     }
     return nodes;
+}
+
+} // namespace
+
+std::uint64_t perft(const State& s, int depth) {
+    if (depth <= 0)
+        return 1;
+    std::vector<PerftFrame> frames(static_cast<std::size_t>(depth));
+    return perft_from(s, depth, frames);
 }
 
 bool is_consistent(const State& s) {

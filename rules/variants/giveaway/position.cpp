@@ -2,6 +2,8 @@
 // game has check, so every generated move is legal apart from the compulsory-capture filter.
 #include "position.h"
 
+#include "chess/bitboard.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -83,6 +85,11 @@ RuleError bad_fen(std::string what) {
 }
 
 } // namespace
+
+struct Position::Boards {
+    chess::Bitboard seat[2] = {0, 0};
+    chess::Bitboard kind[8] = {}; // by PieceKind, both seats
+};
 
 void Position::clear(Flavour flavour) {
     flavour_ = flavour;
@@ -579,16 +586,295 @@ std::uint64_t Position::perft(int depth) const {
 
 std::uint64_t Position::perft_inner(int depth, std::vector<MoveList>& lists) const {
     MoveList& moves = lists[static_cast<std::size_t>(depth - 1)];
-    legal_moves(moves);
     if (depth == 1)
-        return moves.size();
+        return count_legal_moves(moves);
+    perft_moves(moves);
     std::uint64_t nodes = 0;
+    if (depth == 2 && flavour_ == Flavour::Giveaway) {
+        // The last ply counted on bitboards, which each move changes in a few bits.
+        const Boards here = boards();
+        for (const Move& m : moves) {
+            Position next = *this;
+            next.play(m);
+            Boards after = here;
+            play_on(after, m, side_);
+            nodes += next.count_giveaway_moves(after);
+        }
+        return nodes;
+    }
     for (const Move& m : moves) {
         Position next = *this;
         next.play(m);
         nodes += next.perft_inner(depth - 1, lists);
     }
     return nodes;
+}
+
+void Position::perft_moves(MoveList& out) const {
+    out.clear();
+    if (flavour_ == Flavour::Giveaway) {
+        legal_moves(out);
+        return;
+    }
+    // Only a relay grant can repeat a move a piece has anyway (the Warlord's captures are its
+    // own and each target once): without one the list needs no sorting to be unique.
+    for (int r = 0; r < ranks_; ++r)
+        for (int f = 0; f < files_; ++f) {
+            std::uint8_t c = board_[to_sq(f, r)];
+            if (c != 0 && seat_of(c) == side_)
+                gen_piece(to_sq(f, r), true, out);
+        }
+    std::size_t own = out.size();
+    gen_relay_grants(true, out);
+    if (out.empty()) {
+        for (int r = 0; r < ranks_; ++r)
+            for (int f = 0; f < files_; ++f) {
+                std::uint8_t c = board_[to_sq(f, r)];
+                if (c != 0 && seat_of(c) == side_)
+                    gen_piece(to_sq(f, r), false, out);
+            }
+        own = out.size();
+        gen_relay_grants(false, out);
+        gen_castling(out);
+    }
+    if (out.size() == own)
+        return;
+    std::sort(out.begin(), out.end(),
+              [](const Move& a, const Move& b) { return a.tie() < b.tie(); });
+    out.erase(std::unique(out.begin(), out.end(),
+                          [](const Move& a, const Move& b) { return a.tie() == b.tie(); }),
+              out.end());
+}
+
+std::uint64_t Position::count_legal_moves() const {
+    MoveList scratch;
+    return count_legal_moves(scratch);
+}
+
+std::uint64_t Position::count_legal_moves(MoveList& scratch) const {
+    return flavour_ == Flavour::Giveaway ? count_giveaway_moves()
+                                         : count_ghostarelay_moves(scratch);
+}
+
+// gen_piece, gen_castling and the capture filter, counting instead of listing. The Ghost's
+// moves (every empty square) and the Warlord's (every enemy piece) are the long lists, and
+// counted once for all. A relay grant can repeat a move a piece has anyway: with one possible,
+// the list is made and its duplicates removed.
+std::uint64_t Position::count_ghostarelay_moves(MoveList& scratch) const {
+    const std::uint8_t their_relay = encode(Piece{PieceKind::Relay, opponent(side_)});
+    int empty = 0, enemies = 0;
+    bool granted = false;
+    for (int r = 0; r < ranks_; ++r)
+        for (int f = 0; f < files_; ++f) {
+            const Sq s = to_sq(f, r);
+            const std::uint8_t c = board_[s];
+            if (c == 0) {
+                ++empty;
+            } else if (seat_of(c) != side_) {
+                ++enemies;
+                if (c == their_relay)
+                    for (int d : king_dirs) {
+                        const std::uint8_t n = board_[step(s, d)];
+                        granted |= n != 0 && n != off_board && seat_of(n) == side_;
+                    }
+            }
+        }
+    if (granted) {
+        perft_moves(scratch);
+        return scratch.size();
+    }
+    auto enemy = [&](std::uint8_t c) { return c != 0 && c != off_board && seat_of(c) != side_; };
+    const int fwd = side_ == Seat::White ? north : -north;
+    const int start_rank = side_ == Seat::White ? 1 : ranks_ - 2;
+    std::uint64_t captures = 0, quiets = 0;
+    auto leaps = [&](Sq from, const auto& dirs) {
+        for (int d : dirs) {
+            const std::uint8_t c = board_[step(from, d)];
+            captures += enemy(c);
+            quiets += c == 0;
+        }
+    };
+    auto slides = [&](Sq from, const auto& dirs) {
+        for (int d : dirs) {
+            Sq to = step(from, d);
+            while (board_[to] == 0) {
+                ++quiets;
+                to = step(to, d);
+            }
+            captures += enemy(board_[to]);
+        }
+    };
+    bool king = false;
+    for (int r = 0; r < ranks_; ++r)
+        for (int f = 0; f < files_; ++f) {
+            const Sq from = to_sq(f, r);
+            const std::uint8_t c = board_[from];
+            if (c == 0 || seat_of(c) != side_)
+                continue;
+            switch (kind_of(c)) {
+            case PieceKind::Pawn: {
+                // Promotion has one choice here, the Warlord: a pawn move is one move.
+                captures += enemy(board_[step(from, fwd + 1)]);
+                captures += enemy(board_[step(from, fwd - 1)]);
+                const Sq one = step(from, fwd);
+                if (board_[one] == 0) {
+                    ++quiets;
+                    quiets += rank_of(from) == start_rank && board_[step(one, fwd)] == 0;
+                }
+                break;
+            }
+            case PieceKind::Knight:
+                leaps(from, knight_jumps);
+                break;
+            case PieceKind::Bishop:
+                slides(from, bishop_dirs);
+                break;
+            case PieceKind::Rook:
+                slides(from, rook_dirs);
+                break;
+            case PieceKind::Queen:
+                slides(from, king_dirs);
+                break;
+            case PieceKind::King:
+                leaps(from, king_dirs);
+                king = true;
+                break;
+            case PieceKind::Ghost:
+                quiets += static_cast<std::uint64_t>(empty);
+                break;
+            case PieceKind::Relay:
+                for (int d : king_dirs)
+                    quiets += board_[step(from, d)] == 0;
+                for (int d : knight_jumps)
+                    quiets += board_[step(from, d)] == 0;
+                break;
+            case PieceKind::Warlord:
+                captures += static_cast<std::uint64_t>(enemies);
+                break;
+            default:
+                break;
+            }
+        }
+    if (captures > 0)
+        return captures;
+    if (king) {
+        scratch.clear();
+        gen_castling(scratch);
+        quiets += scratch.size();
+    }
+    return quiets;
+}
+
+Position::Boards Position::boards() const {
+    Boards b;
+    for (int r = 0; r < 8; ++r)
+        for (int f = 0; f < 8; ++f) {
+            const std::uint8_t c = board_[to_sq(f, r)];
+            if (c == 0)
+                continue;
+            const chess::Bitboard at = chess::bb(chess::make_sq(f, r));
+            b.seat[index(seat_of(c))] |= at;
+            b.kind[static_cast<std::size_t>(kind_of(c))] |= at;
+        }
+    return b;
+}
+
+namespace {
+
+chess::Sq square64(Sq s) {
+    return chess::make_sq(file_of(s), rank_of(s));
+}
+
+} // namespace
+
+// The bitboards after `m`, a move of `mover`'s, as play() changes the board.
+void Position::play_on(Boards& b, const Move& m, Seat mover) {
+    const std::size_t us = index(mover), them = index(opponent(mover));
+    const chess::Bitboard from = chess::bb(square64(m.from)), to = chess::bb(square64(m.to));
+    if (m.flags & EnPassant) {
+        const chess::Bitboard taken = mover == Seat::White ? to >> 8 : to << 8;
+        b.seat[them] &= ~taken;
+        b.kind[static_cast<std::size_t>(PieceKind::Pawn)] &= ~taken;
+    } else if (m.flags & Capture) {
+        b.seat[them] &= ~to;
+        for (auto& k : b.kind)
+            k &= ~to;
+    }
+    b.seat[us] ^= from | to;
+    b.kind[static_cast<std::size_t>(m.piece)] &= ~from;
+    b.kind[static_cast<std::size_t>(m.promotion != PieceKind::None ? m.promotion : m.piece)] |= to;
+    if (m.flags & Castle) {
+        const chess::Bitboard rook =
+            chess::bb(square64(m.rook_from)) | chess::bb(square64(m.rook_to));
+        b.seat[us] ^= rook;
+        b.kind[static_cast<std::size_t>(PieceKind::Rook)] ^= rook;
+    }
+}
+
+std::uint64_t Position::count_giveaway_moves() const {
+    return count_giveaway_moves(boards());
+}
+
+// Every piece's targets counted as a set: what gen_piece, gen_castling and the
+// compulsory-capture filter of legal_moves list, one by one.
+std::uint64_t Position::count_giveaway_moves(const Boards& bb) const {
+    using chess::Bitboard;
+    const chess::Tables& t = chess::tables();
+    const Bitboard own = bb.seat[index(side_)], enemy = bb.seat[index(opponent(side_))];
+    auto mine = [&](PieceKind k) { return bb.kind[static_cast<std::size_t>(k)] & own; };
+    const Bitboard pawns = mine(PieceKind::Pawn), knights = mine(PieceKind::Knight),
+                   kings = mine(PieceKind::King), queens = mine(PieceKind::Queen);
+    const Bitboard diagonal = mine(PieceKind::Bishop) | queens;
+    const Bitboard straight = mine(PieceKind::Rook) | queens;
+    const Bitboard occ = own | enemy;
+    const bool white = side_ == Seat::White;
+    const Bitboard last = white ? chess::rank_1 << 56 : chess::rank_1;
+    const Bitboard file_h = chess::file_a << 7;
+    auto forward = [&](Bitboard b, int shift) { return white ? b << shift : b >> shift; };
+    // A pawn move to the last rank is one move per promotion choice: Q, R, B, N or K.
+    auto pawn_count = [&](Bitboard to) {
+        return static_cast<std::uint64_t>(chess::popcount(to & ~last) +
+                                          5 * chess::popcount(to & last));
+    };
+    // Each piece's targets once, split into captures and quiet moves: the quiet ones count only
+    // when there is no capture at all.
+    const Bitboard empty = ~occ;
+    std::uint64_t captures = 0, quiets = 0;
+    auto add = [&](Bitboard targets) {
+        captures += static_cast<std::uint64_t>(chess::popcount(targets & enemy));
+        quiets += static_cast<std::uint64_t>(chess::popcount(targets & empty));
+    };
+    for (Bitboard b = knights; b;)
+        add(t.knight[chess::pop_lsb(b)]);
+    for (Bitboard b = kings; b;)
+        add(t.king[chess::pop_lsb(b)]);
+    for (Bitboard b = diagonal; b;)
+        add(chess::bishop_attacks(chess::pop_lsb(b), occ));
+    for (Bitboard b = straight; b;)
+        add(chess::rook_attacks(chess::pop_lsb(b), occ));
+    captures += pawn_count(forward(pawns & ~file_h, white ? 9 : 7) & enemy);
+    captures += pawn_count(forward(pawns & ~chess::file_a, white ? 7 : 9) & enemy);
+    if (ep_ != 0) {
+        const chess::Sq ep = chess::make_sq(file_of(ep_), rank_of(ep_));
+        captures +=
+            static_cast<std::uint64_t>(chess::popcount(t.pawn[index(opponent(side_))][ep] & pawns));
+    }
+    if (captures > 0)
+        return captures;
+
+    std::uint64_t n = quiets;
+    const Bitboard single = forward(pawns, 8) & empty;
+    n += pawn_count(single);
+    const Bitboard second = white ? chess::rank_1 << 8 : chess::rank_1 << 48;
+    n += pawn_count(forward(forward(pawns & second, 8) & empty, 8) & empty);
+    const int r = white ? 0 : 7;
+    const int shift = white ? 0 : 2;
+    if ((castling_ & (WhiteShort << shift)) && board_[to_sq(5, r)] == 0 && board_[to_sq(6, r)] == 0)
+        ++n;
+    if ((castling_ & (WhiteLong << shift)) && board_[to_sq(1, r)] == 0 &&
+        board_[to_sq(2, r)] == 0 && board_[to_sq(3, r)] == 0)
+        ++n;
+    return n;
 }
 
 std::vector<std::string> Position::san(const MoveList& legal) const {

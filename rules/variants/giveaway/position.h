@@ -123,6 +123,10 @@ public:
     // Leaf count of the move tree `depth` plies deep; a side without legal moves ends its
     // branch (no pass), as in Fairy-Stockfish.
     std::uint64_t perft(int depth) const;
+    // How many legal moves there are, as legal_moves(...).size() says, found without listing
+    // them where the flavour allows (perft's last ply).
+    std::uint64_t count_legal_moves() const;
+    std::uint64_t count_legal_moves(MoveList& scratch) const;
 
     // Canonical text of each move of `legal`, in the same order: SAN with this variant's piece
     // letters and disambiguation among `legal`.
@@ -138,6 +142,17 @@ private:
     void add_pawn_move(Sq from, Sq to, std::uint8_t flags, MoveList& out) const;
     bool promotes(Seat s, Sq to) const;
     std::uint64_t perft_inner(int depth, std::vector<MoveList>& lists) const;
+    // legal_moves in the generator's order, duplicates removed only where relay grants can
+    // cause them: the same moves, not sorted, for perft's inner plies.
+    void perft_moves(MoveList& out) const;
+    std::uint64_t count_giveaway_moves() const;
+    // The 8x8 board as bitboards, and the count made from them.
+    struct Boards;
+    Boards boards() const;
+    std::uint64_t count_giveaway_moves(const Boards& b) const;
+    static void play_on(Boards& b, const Move& m, Seat mover);
+    // The same count for Ghostarelay; `scratch` holds a list where one is needed.
+    std::uint64_t count_ghostarelay_moves(MoveList& scratch) const;
 
     std::array<std::uint8_t, cell_count> board_{};
     Flavour flavour_ = Flavour::Giveaway;

@@ -85,11 +85,11 @@ std::uint64_t perft_walk(const State& st, int depth, std::uint64_t ply) {
         return 0;
     std::uint64_t nodes = 0;
     for (const Decision& d : gnostic::decisions(st)) {
-        const auto actions = gnostic::legal_actions(st, d.seat);
         if (depth == 1) {
-            nodes += actions.size();
+            nodes += gnostic::count_legal_actions(st, d.seat);
             continue;
         }
+        const auto actions = gnostic::legal_actions(st, d.seat);
         for (const Action& a : actions) {
             State next = st;
             PerftDice dice(ply);

@@ -117,6 +117,8 @@ std::string write_fen(const State& st);
 std::vector<Decision> decisions(const State& st);
 // The legal actions of `seat` without texts, in a fixed order; empty when it has none.
 std::vector<Action> legal_actions(const State& st, Seat seat);
+// legal_actions(st, seat).size(), without making the list where it is long.
+std::uint64_t count_legal_actions(const State& st, Seat seat);
 // The canonical text of one of `legal` (all of that seat's legal actions).
 std::string action_text(const State& st, const Action& a, const std::vector<Action>& legal);
 // The text of an anytime action: "policy roll 4 hold 20", "policy off", "default".

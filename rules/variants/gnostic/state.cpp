@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <sstream>
+#include <type_traits>
 
 namespace ghostpost::rules::gnostic {
 namespace {
@@ -74,7 +75,14 @@ Action spell_action(Spell s) {
     return a;
 }
 
-void add_moves(const State& st, std::vector<Action>& out) {
+// The actions are written to `out`: a list, or a Counter (perft's last ply), which takes the
+// same actions and keeps only their number.
+struct Counter {
+    std::uint64_t n = 0;
+    void push_back(const Action&) { ++n; }
+};
+
+template <class Out> void add_moves(const State& st, Out& out) {
     const Seat us = st.side;
     const Bitboard occ = occupancy(st);
     const Bitboard own = occupancy(st, us);
@@ -131,14 +139,27 @@ void add_moves(const State& st, std::vector<Action>& out) {
     }
 }
 
-void add_spells(const State& st, std::vector<Action>& out) {
+template <class Out> void add_spells(const State& st, Out& out) {
     const Seat us = st.side;
     if (!has_caster(st, us))
         return;
     auto unused = [&](Spell s) {
         return !(st.spells_used[index(us)] & (1u << static_cast<int>(s)));
     };
-    if (unused(Spell::Teleport)) {
+    constexpr bool counting = std::is_same_v<Out, Counter>;
+    if constexpr (counting) {
+        // Teleport and Exchange are most of the list: counted by the squares, not one by one.
+        if (unused(Spell::Teleport)) {
+            const Bitboard empty = ~occupancy(st);
+            const auto anywhere = static_cast<std::uint64_t>(chess::popcount(empty));
+            const auto pawn_ranks = static_cast<std::uint64_t>(
+                chess::popcount(empty & ~chess::rank_1 & ~(chess::rank_1 << 56)));
+            for (const Unit& u : st.board)
+                if (u.kind != PieceKind::None && u.seat == us && !u.imprisoned)
+                    out.n += u.kind == PieceKind::Pawn ? pawn_ranks : anywhere;
+        }
+    }
+    if (unused(Spell::Teleport) && !counting) {
         for (Sq from = 0; from < 64; ++from) {
             const Unit& u = at(st, from);
             if (u.kind == PieceKind::None || u.seat != us || u.imprisoned)
@@ -167,7 +188,24 @@ void add_spells(const State& st, std::vector<Action>& out) {
     }
     if (unused(Spell::ShiftTime))
         out.push_back(spell_action(Spell::ShiftTime));
-    if (unused(Spell::Exchange)) {
+    if (unused(Spell::Exchange) && counting) {
+        // The same pairs as below, visiting only the occupied squares.
+        for (Bitboard first = occupancy(st); first;) {
+            const Sq a = chess::pop_lsb(first);
+            const Unit& ua = at(st, a);
+            if (ua.imprisoned)
+                continue;
+            for (Bitboard second = first; second;) {
+                const Sq b = chess::pop_lsb(second);
+                const Unit& ub = at(st, b);
+                if (ub.imprisoned || ub == ua || !pawn_may_stand(ua.kind, b) ||
+                    !pawn_may_stand(ub.kind, a))
+                    continue;
+                out.push_back(Action{});
+            }
+        }
+    }
+    if (unused(Spell::Exchange) && !counting) {
         // Each pair once, the lower square first; notated_actions adds the other order as an
         // alias so that either order may be typed.
         for (Sq a = 0; a < 64; ++a) {
@@ -419,6 +457,17 @@ std::vector<Action> legal_actions(const State& st, Seat seat) {
         out.push_back(pass);
     }
     return out;
+}
+
+std::uint64_t count_legal_actions(const State& st, Seat seat) {
+    if (st.combat)
+        return legal_actions(st, seat).size();
+    if (seat != st.side)
+        return 0;
+    Counter out;
+    add_moves(st, out);
+    add_spells(st, out);
+    return out.n == 0 ? 1 : out.n; // a side without any action passes
 }
 
 std::string action_text(const State& st, const Action& a, const std::vector<Action>& legal) {

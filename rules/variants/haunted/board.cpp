@@ -1,7 +1,9 @@
 #include "board.h"
 
+#include <bit>
 #include <cassert>
 #include <sstream>
+#include <vector>
 
 namespace ghostpost::rules::haunted {
 namespace {
@@ -352,7 +354,8 @@ bool Board::in_check(Seat s) const {
     return king >= 0 && attacked(king, opponent(s));
 }
 
-void Board::add_spirit_moves(Sq from, Bitboard invoked_here, MoveBuf& out) const {
+template <class Sink>
+void Board::add_spirit_moves(Sq from, Bitboard invoked_here, Sink& out) const {
     const Seat us = stm_;
     const Piece sp = spirit(from);
     const Bitboard occ = occupied();
@@ -402,7 +405,30 @@ void Board::add_spirit_moves(Sq from, Bitboard invoked_here, MoveBuf& out) const
             push(pop_lsb(b));
 }
 
+namespace {
+
+struct ListSink {
+    static constexpr bool counts_pawns = false;
+    MoveBuf& out;
+    Bitboard plain_pawns(Bitboard) const { return 0; }
+    void pawn_targets(Bitboard, Bitboard) {}
+    void push(HMove m) { out.push(m); }
+    void many(Sq from, Bitboard targets) {
+        while (targets)
+            out.push(HMove{static_cast<std::uint8_t>(from),
+                           static_cast<std::uint8_t>(pop_lsb(targets)), Layer::Living, false, false,
+                           PieceKind::None});
+    }
+};
+
+} // namespace
+
 void Board::generate_pseudo(MoveBuf& out) const {
+    ListSink sink{out};
+    generate_into(sink);
+}
+
+template <class Sink> void Board::generate_into(Sink& out) const {
     const Seat us = stm_, them = opponent(us);
     const auto& t = tables();
     const Bitboard occ = occupied();
@@ -420,7 +446,30 @@ void Board::generate_pseudo(MoveBuf& out) const {
             add(from, to);
         }
     };
-    for (Bitboard b = living_of(us); b;) {
+    Bitboard movers = living_of(us);
+    if constexpr (Sink::counts_pawns) {
+        // Counting: the pawns that checks alone decide (no pin, no spirit of theirs under
+        // them) are counted as sets, every push and capture at once; en passant is one move.
+        const Bitboard pawns = out.plain_pawns(movers & live_kind_[k(PieceKind::Pawn)]);
+        movers &= ~pawns;
+        const bool white = us == Seat::White;
+        auto forward = [&](Bitboard b, int shift) { return white ? b << shift : b >> shift; };
+        const Bitboard empty = ~occ, file_h = chess::file_a << 7;
+        const Bitboard last = white ? chess::rank_1 << 56 : chess::rank_1;
+        const Bitboard single = forward(pawns, 8) & empty;
+        const Bitboard twice =
+            forward(single & (white ? chess::rank_1 << 16 : chess::rank_1 << 40), 8) & empty;
+        const Bitboard east = forward(pawns & ~file_h, white ? 9 : 7) & prey;
+        const Bitboard west = forward(pawns & ~chess::file_a, white ? 7 : 9) & prey;
+        out.pawn_targets(single, last);
+        out.pawn_targets(twice, last);
+        out.pawn_targets(east, last);
+        out.pawn_targets(west, last);
+        if (ep_ >= 0)
+            for (Bitboard b = t.pawn[index(them)][ep_] & pawns; b;)
+                add(pop_lsb(b), ep_, true);
+    }
+    for (Bitboard b = movers; b;) {
         const Sq from = pop_lsb(b);
         const PieceKind kind = living(from).kind;
         if (kind == PieceKind::Pawn) {
@@ -437,8 +486,7 @@ void Board::generate_pseudo(MoveBuf& out) const {
                 add(from, ep_, true);
             continue;
         }
-        for (Bitboard c = chess::attacks_of(kind, us, from, occ) & (~occ | prey); c;)
-            add(from, pop_lsb(c));
+        out.many(from, chess::attacks_of(kind, us, from, occ) & (~occ | prey));
     }
     // Castling: the squares between king and rook must be free of pieces and spirits, and the
     // king may not start in or pass through an attacked square (its landing square is checked
@@ -577,18 +625,186 @@ bool Board::insufficient_material() const {
            ((bishops & chess::dark_squares) == 0 || (bishops & ~chess::dark_squares) == 0);
 }
 
-std::uint64_t Board::perft(int depth) const {
+// One pseudo-legal list a ply, made once: a MoveBuf is large, and perft visits many nodes.
+struct Board::PerftFrame {
     MoveBuf moves;
-    generate_legal(moves);
-    if (depth <= 1)
-        return depth <= 0 ? 1 : moves.size();
+};
+
+// The opponent's spirits can only threaten the king once released. A living move other than
+// castling and en passant releases none of theirs unless one waits under the mover: it covers
+// what it captures, and its captive's spirit stays under it. So while none of theirs is
+// released, such a move is legal as in chess, by the living pieces' checks and pins, with one
+// difference: a piece standing on a spirit pins nothing, as the spirit still blocks once it left.
+namespace {
+
+// The whole line through two aligned squares, else 0. Not chess::Tables::line, which pairs
+// each diagonal ray with the perpendicular one (NE with SE): a pawn pinned on e7 to the king on
+// d6 would step to e5 on it.
+using Lines = std::array<std::array<Bitboard, 64>, 64>;
+constexpr Lines build_lines() {
+    const chess::Tables& t = chess::detail::table_data;
+    // The rays are N, E, NE, NW, S, W, SE, SW: the opposite of each.
+    constexpr int opposite[8] = {4, 5, 7, 6, 0, 1, 3, 2};
+    Lines out{};
+    for (Sq a = 0; a < 64; ++a)
+        for (int d = 0; d < 8; ++d) {
+            const Bitboard whole = t.ray[d][a] | t.ray[opposite[d]][a] | bb(a);
+            for (Bitboard r = t.ray[d][a]; r;) {
+                const Sq b = std::countr_zero(r);
+                r &= r - 1;
+                out[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)] = whole;
+            }
+        }
+    return out;
+}
+constexpr Lines lines = build_lines();
+
+} // namespace
+
+struct Board::KingSafety {
+    bool quick = false; // no spirit of the opponent is released
+    Sq king = -1;
+    Bitboard pinned = 0;  // pieces of ours that may only move along the line to the king
+    Bitboard evasion = 0; // where a move other than the king's must land: all, or the check's
+    // Where a piece other than the king, which no spirit of theirs waits under, may go and leave
+    // the king safe.
+    Bitboard reach(Sq from) const {
+        return (pinned & bb(from))
+                   ? evasion & lines[static_cast<std::size_t>(king)][static_cast<std::size_t>(from)]
+                   : evasion;
+    }
+    bool allows(Sq from, Sq to) const { return (reach(from) & bb(to)) != 0; }
+};
+
+Board::KingSafety Board::king_safety() const {
+    KingSafety k;
+    const Seat us = stm_, them = opponent(us);
+    if (released(them))
+        return k;
+    const auto& t = tables();
+    k.quick = true;
+    k.king = king_square(us);
+    const Bitboard occ = occupied();
+    const Bitboard theirs = living_of(them);
+    auto of = [&](PieceKind kind) { return theirs & live_kind_[static_cast<std::size_t>(kind)]; };
+    const Bitboard queens = of(PieceKind::Queen);
+    const Bitboard diagonal = of(PieceKind::Bishop) | queens;
+    const Bitboard straight = of(PieceKind::Rook) | queens;
+    const Bitboard checkers = (t.pawn[index(us)][k.king] & of(PieceKind::Pawn)) |
+                              (t.knight[k.king] & of(PieceKind::Knight)) |
+                              (t.king[k.king] & of(PieceKind::King)) |
+                              (chess::bishop_attacks(k.king, occ) & diagonal) |
+                              (chess::rook_attacks(k.king, occ) & straight);
+    k.evasion = checkers == 0                    ? ~Bitboard{0}
+                : chess::more_than_one(checkers) ? 0
+                                                 : t.between[k.king][lsb(checkers)] | checkers;
+    const Bitboard blockers = living_of(us) & ~spirits_all();
+    Bitboard snipers =
+        (chess::bishop_attacks(k.king, 0) & diagonal) | (chess::rook_attacks(k.king, 0) & straight);
+    while (snipers) {
+        const Bitboard between = t.between[k.king][pop_lsb(snipers)] & occ;
+        if (between && !chess::more_than_one(between) && (between & blockers))
+            k.pinned |= between;
+    }
+    return k;
+}
+
+bool Board::legal_in_perft(const HMove& m, const KingSafety& safety) const {
+    const Seat us = stm_, them = opponent(us);
+    if (!safety.quick || m.layer != Layer::Living || m.castle || m.en_passant ||
+        (spirit_seat_[index(them)] & bb(m.from)))
+        return is_legal(m);
+    const Sq from = m.from, to = m.to;
+    if (living(from).kind != PieceKind::King)
+        return safety.allows(from, to);
+    const auto& t = tables();
+    Bitboard occ = occupied();
+    if (spirit(from).kind == PieceKind::None)
+        occ &= ~bb(from);
+    occ |= bb(to);
+    const Bitboard theirs = living_of(them) & ~bb(to);
+    auto of = [&](PieceKind kind) { return theirs & live_kind_[k(kind)]; };
+    const Bitboard queens = of(PieceKind::Queen);
+    return !((t.pawn[index(us)][to] & of(PieceKind::Pawn)) ||
+             (t.knight[to] & of(PieceKind::Knight)) || (t.king[to] & of(PieceKind::King)) ||
+             (chess::bishop_attacks(to, occ) & (of(PieceKind::Bishop) | queens)) ||
+             (chess::rook_attacks(to, occ) & (of(PieceKind::Rook) | queens)));
+}
+
+// Counts the legal moves of perft's last ply as the generator finds them, a piece's plain moves
+// as one set where its checks and pins decide them all.
+struct Board::LegalCounter {
+    static constexpr bool counts_pawns = true;
+    const Board& board;
+    KingSafety safety;
+    std::uint64_t n = 0;
+    // Of `pawns`, those that checks alone decide: all but the pinned and those with a spirit of
+    // the opponent under them.
+    Bitboard plain_pawns(Bitboard pawns) const {
+        if (!safety.quick)
+            return 0;
+        return pawns & ~safety.pinned & ~board.spirit_seat_[index(opponent(board.stm_))];
+    }
+    // Moves of such pawns to `to`: four on the last rank, one per new piece.
+    void pawn_targets(Bitboard to, Bitboard last) {
+        to &= safety.evasion;
+        n += static_cast<std::uint64_t>(chess::popcount(to & ~last) +
+                                        4 * chess::popcount(to & last));
+    }
+    // Whether checks and pins alone decide the moves of the living piece on `from`.
+    bool plain(Sq from) const {
+        return safety.quick && board.living(from).kind != PieceKind::King &&
+               !(board.spirit_seat_[index(opponent(board.stm_))] & bb(from));
+    }
+    void push(HMove m) {
+        if (m.layer == Layer::Living && !m.castle && !m.en_passant && plain(m.from))
+            n += safety.allows(m.from, m.to);
+        else
+            n += board.legal_in_perft(m, safety);
+    }
+    void many(Sq from, Bitboard targets) {
+        if (!plain(from)) {
+            while (targets)
+                push(HMove{static_cast<std::uint8_t>(from),
+                           static_cast<std::uint8_t>(pop_lsb(targets)), Layer::Living, false, false,
+                           PieceKind::None});
+            return;
+        }
+        targets &= safety.reach(from);
+        n += static_cast<std::uint64_t>(chess::popcount(targets));
+    }
+};
+
+std::uint64_t Board::perft_from(int depth, PerftFrame* frames) const {
+    if (depth == 1) {
+        LegalCounter counter{*this, king_safety()};
+        generate_into(counter);
+        return counter.n;
+    }
+    MoveBuf& moves = frames[depth - 1].moves;
+    moves.clear();
+    generate_pseudo(moves);
+    const KingSafety safety = king_safety();
     std::uint64_t nodes = 0;
     for (const HMove& m : moves) {
+        if (!legal_in_perft(m, safety))
+            continue;
+        if (depth == 1) {
+            ++nodes;
+            continue;
+        }
         Board next = *this;
         next.make(m);
-        nodes += next.perft(depth - 1);
+        nodes += next.perft_from(depth - 1, frames);
     }
     return nodes;
+}
+
+std::uint64_t Board::perft(int depth) const {
+    if (depth <= 0)
+        return 1;
+    std::vector<PerftFrame> frames(static_cast<std::size_t>(depth));
+    return perft_from(depth, frames.data());
 }
 
 } // namespace ghostpost::rules::haunted

@@ -36,6 +36,7 @@ struct HMove {
 class MoveBuf {
 public:
     void push(HMove m) { moves_[size_++] = m; }
+    void clear() { size_ = 0; }
     std::size_t size() const { return size_; }
     const HMove* begin() const { return moves_.data(); }
     const HMove* end() const { return moves_.data() + size_; }
@@ -115,7 +116,18 @@ private:
     void remove_spirit(Sq s);
     // A new spirit arrives on `s`: the hierarchy decides which of two stays.
     void contest(Piece newcomer, Sq s, MoveReport& report);
-    void add_spirit_moves(Sq from, Bitboard invoked_here, MoveBuf& out) const;
+    // The generator writes to a sink: `push(HMove)` for one move, `many(from, targets)` for a
+    // living piece's plain moves (no pawn's), which perft's last ply counts as a set.
+    template <class Sink> void generate_into(Sink& out) const;
+    template <class Sink> void add_spirit_moves(Sq from, Bitboard invoked_here, Sink& out) const;
+    struct LegalCounter;
+    // What decides most moves' legality without playing them, found once a node.
+    struct KingSafety;
+    KingSafety king_safety() const;
+    // is_legal(m), for a pseudo-legal `m`, without playing it where that is safe.
+    bool legal_in_perft(const HMove& m, const KingSafety& safety) const;
+    struct PerftFrame;
+    std::uint64_t perft_from(int depth, PerftFrame* frames) const;
 
     std::array<Piece, 64> living_{};
     std::array<Piece, 64> spirit_{};
