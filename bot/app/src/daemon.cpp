@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <set>
 #include <thread>
+#include <utility>
 
 namespace ghostpost::bot {
 
@@ -288,7 +289,10 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
     // plays the engine's seats there); the others deliver replies and run the time-driven job
     // with it, and one of them takes over within a second or two when it dies (its database
     // session ends), or within the lease's time when it hangs.
-    const std::string lease = "cursor:" + name;
+    // A platform of several lanes (Discord's shards) has a lease and a cursor per lane.
+    const std::string lane_key = platform.lane();
+    const bool own_cursor = lane_key != name;
+    const std::string lease = "cursor:" + lane_key;
     bool polling = !store.shared();
     const auto lease_wait =
         std::max<std::chrono::seconds>(std::chrono::seconds(1), options.lease / 3);
@@ -306,7 +310,9 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
             }
             if (held != polling)
                 log::info(held ? "lease_taken" : "lease_lost",
-                          {{"platform", name}, {"holder", options.holder}});
+                          {{"platform", name}, {"lane", lane_key}, {"holder", options.holder}});
+            if (polling && !held)
+                platform.idle(); // the daemon that took the lease owns the connection now
             polling = held;
         }
         if (engine && polling) {
@@ -334,8 +340,10 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
         }
         bool waiting_replies = false;
         try {
-            sender.send_due();
-            waiting_replies = sender.pending();
+            if (platform.delivers()) {
+                sender.send_due();
+                waiting_replies = sender.pending();
+            }
         } catch (const PlatformError& e) {
             if (e.kind() == PlatformError::Kind::Cancelled)
                 break;
@@ -366,7 +374,7 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
             timeout = std::min(timeout, lease_wait);
         std::vector<Post> posts;
         try {
-            posts = platform.poll(store.cursor(name).value_or(""), timeout);
+            posts = platform.poll(store.cursor(lane_key).value_or(""), timeout);
             failure_delay = std::chrono::milliseconds(1000);
             if (monitor != nullptr) {
                 if (const std::string trouble = platform.trouble(); trouble.empty())
@@ -412,12 +420,24 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
             break;
         }
 
-        for (const Post& post : posts) {
+        for (Post post : posts) {
             if (stop.stop_requested())
                 break; // the rest comes again after the restart, from the stored cursor
+            // A lane's own cursor is not the platform's: the service would store it under the
+            // platform's name, where the platform's other lanes would overwrite it.
+            std::string lane_cursor;
+            if (own_cursor)
+                lane_cursor = std::exchange(post.cursor, std::string());
             try {
                 const auto started = std::chrono::steady_clock::now();
                 const HandleStatus status = service.handle(post);
+                if (!lane_cursor.empty()) {
+                    // After the post's own transaction: a crash between the two only has the
+                    // post read again, and the service knows it handled it.
+                    retrying([&] {
+                        store.relaxed_transaction([&] { store.set_cursor(lane_key, lane_cursor); });
+                    });
+                }
                 const std::chrono::duration<double> took =
                     std::chrono::steady_clock::now() - started;
                 if (monitor != nullptr)
@@ -468,6 +488,16 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
                     log::error("post_set_aside_failed", {lane, {"error", again.what()}});
                     back_off(std::chrono::milliseconds(0));
                     break;
+                }
+                if (!lane_cursor.empty()) {
+                    try {
+                        retrying([&] {
+                            store.relaxed_transaction(
+                                [&] { store.set_cursor(lane_key, lane_cursor); });
+                        });
+                    } catch (const std::exception& again) {
+                        log::error("cursor_failed", {lane, {"error", again.what()}});
+                    }
                 }
             }
         }

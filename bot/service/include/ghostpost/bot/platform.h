@@ -191,6 +191,20 @@ public:
     // is down and being made again), in words for the operator; empty while it is fine. The
     // lane then counts as retrying in the health check.
     virtual std::string trouble() const { return {}; }
+
+    // One platform may need several lanes (Discord's shards: one Gateway connection carries at
+    // most 2,500 servers). Each lane has a key of its own for its cursor and its lease, so that
+    // each is owned by one daemon at a time; the name stays the platform's (the service's
+    // accounts, games and outbox know only it). A lane whose key is not its name keeps its
+    // cursor itself: the daemon stores it after each post, as its own row.
+    virtual std::string lane() const { return name(); }
+    // Whether this lane delivers the platform's replies. The outbox is the platform's, not the
+    // lane's: of several lanes of one platform in a daemon only one delivers, or on SQLite
+    // (no claims) a reply would go out once per lane.
+    virtual bool delivers() const { return true; }
+    // The daemon stopped polling this lane (another daemon holds its lease now): whatever a
+    // poll keeps open (a Gateway connection) is closed, so that one daemon at a time owns it.
+    virtual void idle() {}
 };
 
 } // namespace ghostpost::bot
