@@ -48,12 +48,13 @@ public:
     }
     // The same in a channel of guild `guild`: its events go to that guild's shard.
     nlohmann::json say_in(const std::string& guild, const std::string& channel,
-                          const nlohmann::json& author, const std::string& content) {
+                          const nlohmann::json& author, const std::string& content,
+                          const nlohmann::json& mentions = nlohmann::json::array()) {
         return control("say", {{"guild_id", guild},
                                {"channel_id", channel},
                                {"author", author},
                                {"content", content},
-                               {"mentions", nlohmann::json::array()}});
+                               {"mentions", mentions}});
     }
     // A guild of Discord's shard `shard` of `shards`: (id >> 22) % shards == shard.
     static std::string guild_of_shard(int shard, int shards, int nth = 1) {

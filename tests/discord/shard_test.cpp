@@ -71,9 +71,9 @@ TEST_CASE("each shard gets its own guilds' messages and shard 0 the direct messa
     const json dm = fake.dm(alice, "!help by DM");
     const auto posts0 = poll_for(shard0, cursor0, 2);
     const auto posts1 = poll_for(shard1, cursor1, 1);
-    CHECK(texts(posts0) == std::vector<std::string>{
-                               "300000000000000010 !help in guild 0",
-                               dm["channel_id"].get<std::string>() + " !help by DM (direct)"});
+    CHECK(texts(posts0) ==
+          std::vector<std::string>{"300000000000000010 !help in guild 0",
+                                   dm["channel_id"].get<std::string>() + " !help by DM (direct)"});
     CHECK(texts(posts1) == std::vector<std::string>{"300000000000000011 !help in guild 1"});
     // Nothing more came to either: no event went to both.
     CHECK(shard0.poll(cursor0, std::chrono::seconds(1)).empty());
@@ -103,8 +103,9 @@ TEST_CASE("shards of one bucket identify five seconds apart (max_concurrency 1)"
     std::string cursor;
     shard0.poll(cursor, std::chrono::seconds(1));
     shard2.poll(cursor, std::chrono::seconds(1));
-    REQUIRE(discord_test::eventually([&] { return fake.control("shards")["identified"].size() == 2; },
-                                     std::chrono::seconds(10)));
+    REQUIRE(
+        discord_test::eventually([&] { return fake.control("shards")["identified"].size() == 2; },
+                                 std::chrono::seconds(10)));
     const json identified = fake.control("shards")["identified"];
     CHECK(identified[1]["at"].get<double>() - identified[0]["at"].get<double>() >= 4.9);
     CHECK(fake.violations().empty());
@@ -174,5 +175,33 @@ TEST_CASE("a shard another daemon took is let go: its connection ends, and a lat
     const auto posts = poll_for(shard1, cursor, 1);
     CHECK(texts(posts) == std::vector<std::string>{"300000000000000011 meanwhile"});
     CHECK(fake.stats()["identifies"] == 2);
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("posts of a poll that the cursor does not count as handled come again at the next "
+          "poll, as shards that handle posts at once make a busy database likely",
+          "[discord][shard]") {
+    discord_test::TempDir dir;
+    FakeDiscord fake(dir);
+    bot::CurlHttpClient http;
+    bot::DiscordPlatform platform(http, options_for(fake));
+    std::string cursor;
+    platform.poll(cursor, std::chrono::seconds(1));
+    const std::string channel = "300000000000000001";
+    fake.say(channel, alice, "one");
+    fake.say(channel, alice, "two");
+    fake.say("300000000000000002", bob, "three");
+    const auto posts = poll_for(platform, cursor, 3);
+    REQUIRE(texts(posts) == std::vector<std::string>{"300000000000000001 one",
+                                                     "300000000000000001 two",
+                                                     "300000000000000002 three"});
+    // Only "one" was handled: the daemon stopped the batch at "two".
+    const auto again = platform.poll(posts[0].cursor, std::chrono::seconds(1));
+    CHECK(texts(again) ==
+          std::vector<std::string>{"300000000000000001 two", "300000000000000002 three"});
+    REQUIRE(again.size() == 2);
+    CHECK(again[1].cursor == posts[2].cursor);
+    // Handled now: nothing comes again.
+    CHECK(platform.poll(again[1].cursor, std::chrono::seconds(1)).empty());
     CHECK(fake.violations().empty());
 }

@@ -505,7 +505,9 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
     if (const std::string why = platform.refused(); report.refused.empty() && !why.empty())
         refused(why); // the platform finished because of it
     if (store.shared() && polling) {
-        // Another daemon need not wait for the lease to run out.
+        // Another daemon need not wait for the lease to run out; what this one kept open goes
+        // first, so that the next owner never overlaps it.
+        platform.idle();
         try {
             store.release_lease(lease, options.holder);
         } catch (const std::exception& e) {

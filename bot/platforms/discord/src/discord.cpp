@@ -236,6 +236,7 @@ void DiscordPlatform::idle() {
         return;
     gateway_->stop();
     gateway_.reset();
+    unconfirmed_.clear();
     const std::lock_guard lock(mutex_);
     // What came on the connection is the new owner's now: it catches up from the stored cursor.
     events_.clear();
@@ -646,10 +647,21 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
     if (finished())
         return {};
 
+    DiscordCursor running = parse_discord_cursor(cursor);
+    // The posts of the last poll that `cursor` does not count as handled (the database was too
+    // busy for one, and the daemon stopped the batch there) come again first: the Gateway will
+    // not send them again.
+    std::vector<Post> again;
+    for (Post& post : unconfirmed_)
+        if (const auto it = running.find(post.channel);
+            it == running.end() || snowflake_less(it->second, post.message_id))
+            again.push_back(std::move(post));
+    unconfirmed_.clear();
+
     const Instant deadline = std::chrono::steady_clock::now() + timeout;
     {
         std::unique_lock lock(mutex_);
-        while (events_.empty() && fatal_.empty()) {
+        while (again.empty() && events_.empty() && fatal_.empty()) {
             if (options_.cancelled())
                 throw PlatformError(Kind::Cancelled, "the daemon is stopping");
             const Instant now = std::chrono::steady_clock::now();
@@ -660,7 +672,6 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
         }
     }
 
-    DiscordCursor running = parse_discord_cursor(cursor);
     std::vector<Post> posts;
     std::set<std::string> caught; // "channel/id" of the posts caught up in this batch
     const auto add = [&](Post post) {
@@ -690,6 +701,8 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
         }
         posts.push_back(std::move(post));
     };
+    for (Post& post : again)
+        add(std::move(post));
     for (;;) {
         discord::GatewayEvent event;
         {
@@ -754,8 +767,10 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
             add(std::move(post));
             caught.insert(std::move(key));
         }
-        if (finished())
+        if (finished()) {
+            unconfirmed_ = posts;
             return posts;
+        }
         {
             const std::lock_guard lock(mutex_);
             events_.pop_front();
@@ -765,6 +780,7 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
             commands_registered_ = register_commands();
     }
     sweep_interactions();
+    unconfirmed_ = posts;
     return posts;
 }
 

@@ -201,6 +201,7 @@ private:
     mutable std::mutex mutex_; // guards what the Gateway thread touches
     std::condition_variable arrived_;
     std::deque<discord::GatewayEvent> events_;
+    std::vector<Post> unconfirmed_; // the last poll's posts (poll thread only)
     std::string fatal_;
     std::string bot_user_id_;
 
