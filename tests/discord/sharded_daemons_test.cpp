@@ -127,8 +127,8 @@ TEST_CASE("Four Discord shards over three daemons on PostgreSQL: a killed daemon
         for (std::size_t m = 0; m < mate.size(); ++m)
             for (int g = 0; g < game_count; ++g)
                 fake.say_in(guild(g), channel(g), player(g, m % 2 == 0), mate[m]);
-        const bool all = discord_test::eventually(
-            [&] { return fake.sent().size() >= replies_due; }, std::chrono::seconds(90));
+        const bool all = discord_test::eventually([&] { return fake.sent().size() >= replies_due; },
+                                                  std::chrono::seconds(90));
         INFO(fake.sent().size() << " of " << replies_due << " replies; the daemon's log:\n"
                                 << discord_test::read_file(dir.path() / "daemon0.err"));
         REQUIRE(all);

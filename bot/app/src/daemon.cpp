@@ -315,7 +315,8 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
                 platform.idle(); // the daemon that took the lease owns the connection now
             polling = held;
         }
-        if (engine && polling) {
+        // Of a platform's lanes, the one that delivers plays the engine's seats, once.
+        if (engine && polling && platform.delivers()) {
             // The engine's finished thoughts enter as posts; new decisions start thinking.
             try {
                 engine->step(service, name);
