@@ -96,3 +96,17 @@ TEST_CASE("platform.discord errors name the key and never quote the token", "[di
     CHECK(error_of(storage + "[platform.discord]\nmessage_content = \"no\"\n", token) ==
           "ghostpost.toml:4: platform.discord.message_content: must be true or false");
 }
+
+TEST_CASE("platform.discord reads shards: a count, 0 for Discord's recommendation, 1 by default",
+          "[discord][config][shard]") {
+    CHECK(read(storage + "[platform.discord]\n", environment(token)).shards == 1);
+    CHECK(read(storage + "[platform.discord]\nshards = 4\n", environment(token)).shards == 4);
+    CHECK(read(storage + "[platform.discord]\nshards = 0\n", environment(token)).shards == 0);
+    const std::string range = "must be between 1 and 4096, or 0 for as many as Discord recommends";
+    CHECK(error_of(storage + "[platform.discord]\nshards = -2\n", token) ==
+          "ghostpost.toml:4: platform.discord.shards: " + range);
+    CHECK(error_of(storage + "[platform.discord]\nshards = 5000\n", token) ==
+          "ghostpost.toml:4: platform.discord.shards: " + range);
+    CHECK(error_of(storage + "[platform.discord]\nshards = \"auto\"\n", token) ==
+          "ghostpost.toml:4: platform.discord.shards: must be an integer");
+}

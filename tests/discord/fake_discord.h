@@ -46,6 +46,21 @@ public:
                                {"content", content},
                                {"mentions", mentions}});
     }
+    // The same in a channel of guild `guild`: its events go to that guild's shard.
+    nlohmann::json say_in(const std::string& guild, const std::string& channel,
+                          const nlohmann::json& author, const std::string& content,
+                          const nlohmann::json& mentions = nlohmann::json::array()) {
+        return control("say", {{"guild_id", guild},
+                               {"channel_id", channel},
+                               {"author", author},
+                               {"content", content},
+                               {"mentions", mentions}});
+    }
+    // A guild of Discord's shard `shard` of `shards`: (id >> 22) % shards == shard.
+    static std::string guild_of_shard(int shard, int shards, int nth = 1) {
+        const auto k = static_cast<std::uint64_t>(nth * shards + shard);
+        return std::to_string((k << 22) + 77);
+    }
     // A user writes to the bot in their DM channel.
     nlohmann::json dm(const nlohmann::json& author, const std::string& content) {
         return control("say", {{"dm", true}, {"author", author}, {"content", content}});

@@ -15,6 +15,12 @@
 // Where the description and the real service differ, the fake follows the service: a
 // message's content is at most 2000 characters (the file says 4000).
 //
+// Shards: GET /gateway/bot recommends `recommended_shards` (a setting, 1 by default) with
+// `max_concurrency`; an IDENTIFY may name its shard [i, n]. As Discord does, the events of a
+// guild go to the sessions of shard (guild_id >> 22) % n, direct messages to shard 0; a shard
+// outside its count is closed with 4010, a count below `required_shards` with 4011. Two live
+// sessions on one shard are a violation: each shard has one owner at a time.
+//
 // Controls for outages and refusals (tests/support/fake_server.h has a C++ method for each):
 // - POST /control/refuse_token {"refuse": true|false}: REST answers 401, IDENTIFY and RESUME
 //   are closed with 4004 and open sessions are closed with 4004, as for a reset token, until
@@ -238,6 +244,10 @@ const interactions = new Map(); // id -> {token, created, deferred, answered, de
 let callbackDelayMs = 0; // how long the fake takes before it answers an interaction callback
 let port = 0;
 let refusing = false; // the token is refused (REST 401, Gateway 4004)
+let recommendedShards = 1; // GET /gateway/bot's "shards"
+let requiredShards = 1; // an IDENTIFY with fewer is closed with 4011
+let maxConcurrency = 1;
+const identified = []; // {shard: [i, n], at}: every IDENTIFY that got a session
 
 function channel(id, guildId) {
     if (!channels.has(id)) channels.set(id, { id, guild_id: guildId, messages: [] });
@@ -260,6 +270,17 @@ function dispatch(session, type, data) {
 }
 function live() {
     return [...sessions.values()].filter((s) => s.socket && s.socket.readyState === 1);
+}
+// Whether `session` gets the events of `guildId` (undefined: a direct message, shard 0's).
+function routes(session, guildId) {
+    const [shard, count] = session.shard;
+    if (guildId === undefined || guildId === null) return shard === 0;
+    return Number((BigInt(guildId) >> 22n) % BigInt(count)) === shard;
+}
+// An event to every session Discord still keeps for its guild's shard: a connected one at
+// once, a dropped one when it resumes.
+function broadcast(type, data, guildId) {
+    for (const s of sessions.values()) if (routes(s, guildId)) dispatch(s, type, data);
 }
 
 const wss = new WebSocketServer({ noServer: true });
@@ -301,8 +322,16 @@ wss.on("connection", (socket, request) => {
                 closeOnIdentify = 0;
                 return socket.close(code, "Disallowed intent(s).");
             }
-            session = { id: `session-${stats.identifies}`, seq: 0, backlog: [], socket, content: Boolean(d.intents & MESSAGE_CONTENT) };
+            const shard = d.shard ?? [0, 1];
+            if (!Array.isArray(shard) || shard.length !== 2 || !shard.every(Number.isInteger) || shard[1] < 1 ||
+                shard[0] < 0 || shard[0] >= shard[1])
+                return socket.close(4010, "Invalid shard.");
+            if (shard[1] < requiredShards) return socket.close(4011, "Sharding required.");
+            const twin = live().find((s) => s.shard[0] === shard[0] && s.shard[1] === shard[1]);
+            if (twin) violation("gateway", `a second live session on shard [${shard}] (${twin.id} is live)`);
+            session = { id: `session-${stats.identifies}`, seq: 0, backlog: [], socket, content: Boolean(d.intents & MESSAGE_CONTENT), shard };
             sessions.set(session.id, session);
+            identified.push({ shard, at: Date.now() / 1000 });
             dispatch(session, "READY", {
                 v: 10,
                 user: userObject({ id: BOT_ID, username: "ghostpost", bot: true }),
@@ -310,6 +339,7 @@ wss.on("connection", (socket, request) => {
                 session_id: session.id,
                 resume_gateway_url: `ws://127.0.0.1:${port}/resume`,
                 application: { id: APPLICATION_ID, flags: 0 },
+                ...(d.shard ? { shard } : {}),
             });
         } else if (payload.op === 6) {
             stats.resumes += 1;
@@ -435,8 +465,8 @@ function rest(req, res, body) {
         checkQuery(where, spec.paths["/gateway/bot"].get, url.searchParams);
         return answer(req, path, res, 200, {
             url: `ws://127.0.0.1:${port}/gateway`,
-            shards: 1,
-            session_start_limit: { total: 1000, remaining: 999, reset_after: 14400000, max_concurrency: 1 },
+            shards: recommendedShards,
+            session_start_limit: { total: 1000, remaining: 999, reset_after: 14400000, max_concurrency: maxConcurrency },
         });
     }
     if ((match = /^\/channels\/([^/]+)\/messages$/.exec(path))) {
@@ -542,7 +572,7 @@ function rest(req, res, body) {
                 file: file ? file.filename : null,
                 at: now,
             });
-            for (const s of sessions.values()) dispatch(s, "MESSAGE_CREATE", created(m));
+            broadcast("MESSAGE_CREATE", created(m), c.guild_id);
             return answer(req, path, res, 200, m, headers);
         }
     }
@@ -695,9 +725,7 @@ function control(command, a, res) {
             }
             channel(channelId, a.dm ? undefined : (a.guild_id ?? "800000000000000001"));
             const m = message(channelId, a.dm ? { ...a.author, member: undefined } : a.author, a.content, {}, a.mentions ?? []);
-            // Every session Discord still keeps gets it: a connected one at once, a dropped
-            // one when it resumes.
-            for (const s of sessions.values()) dispatch(s, "MESSAGE_CREATE", created(m));
+            broadcast("MESSAGE_CREATE", created(m), channels.get(channelId).guild_id);
             return reply(res, 200, created(m));
         }
         case "interact": {
@@ -725,7 +753,7 @@ function control(command, a, res) {
                 d.guild_id = a.guild_id ?? "800000000000000001";
                 d.member = { user: a.user, nick: null, roles: [] };
             }
-            for (const s of sessions.values()) dispatch(s, "INTERACTION_CREATE", d);
+            broadcast("INTERACTION_CREATE", d, d.guild_id);
             return reply(res, 200, { id });
         }
         case "interactions": return reply(res, 200, { interactions: [...interactions.values()].map(({ token, user, ...rest }) => rest) });
@@ -733,6 +761,7 @@ function control(command, a, res) {
         case "sent": return reply(res, 200, { sent });
         case "violations": return reply(res, 200, { violations });
         case "stats": return reply(res, 200, { ...stats, live: live().length });
+        case "shards": return reply(res, 200, { live: live().map((s) => s.shard), identified });
         case "settings":
             if (a.heartbeat_interval !== undefined) heartbeatInterval = a.heartbeat_interval;
             if (a.acking !== undefined) acking = a.acking;
@@ -743,6 +772,9 @@ function control(command, a, res) {
             if (a.global_429 !== undefined) global429 = a.global_429;
             if (a.content_allowed !== undefined) contentAllowed = a.content_allowed;
             if (a.callback_delay_ms !== undefined) callbackDelayMs = a.callback_delay_ms;
+            if (a.recommended_shards !== undefined) recommendedShards = a.recommended_shards;
+            if (a.required_shards !== undefined) requiredShards = a.required_shards;
+            if (a.max_concurrency !== undefined) maxConcurrency = a.max_concurrency;
             return reply(res, 200, {});
         case "block_dm": blockedDms.add(a.user_id); return reply(res, 200, {});
         case "drop": for (const s of live()) s.socket.terminate(); return reply(res, 200, {});

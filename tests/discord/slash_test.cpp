@@ -19,6 +19,8 @@ const std::string guild = "800000000000000001";
 bot::DiscordOptions slash_options(const FakeDiscord& fake) {
     bot::DiscordOptions options = discord_test::options_for(fake);
     options.variants = {"chess", "ghost", "phantom"};
+    // As the app gives them from the variants' registry entries (VariantInfo::commands).
+    options.variant_commands = {{"peek", "Spend a life to see both Phantoms by direct message"}};
     return options;
 }
 
@@ -77,7 +79,26 @@ TEST_CASE("the slash commands are registered at READY, globally or in each confi
         // Required options come first: /move's move before its game.
         CHECK(commands["global"][2]["options"][0]["name"] == "move");
         CHECK(commands["global"][2]["options"][1]["name"] == "game");
+        // The variant's command, as its registry entry describes it, takes a game's number.
+        const json peek = commands["global"][8];
+        CHECK(peek["description"] == "Spend a life to see both Phantoms by direct message");
+        CHECK(peek["options"].size() == 1);
+        CHECK(peek["options"][0]["name"] == "game");
         CHECK(fake.violations().empty());
+    }
+    SECTION("without variant commands, the service's alone") {
+        discord_test::TempDir dir;
+        FakeDiscord fake(dir);
+        bot::CurlHttpClient http;
+        bot::DiscordOptions options = slash_options(fake);
+        options.variant_commands.clear();
+        bot::DiscordPlatform platform(http, options);
+        std::string cursor;
+        platform.poll(cursor, std::chrono::seconds(1));
+        const json commands = fake.control("commands");
+        CHECK(names(commands["global"]) == std::vector<std::string>{"new", "accept", "move",
+                                                                    "board", "games", "resign",
+                                                                    "draw", "takeback", "help"});
     }
     SECTION("in the configured guilds") {
         discord_test::TempDir dir;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <set>
 #include <thread>
+#include <utility>
 
 namespace ghostpost::bot {
 
@@ -259,7 +260,7 @@ bool handle_group(storage::Store& store, Service& service, const std::vector<Pos
                 try {
                     o.status = service.handle(post);
                     if (o.status == HandleStatus::Duplicate && !post.cursor.empty())
-                        store.transaction([&] { store.set_cursor(post.platform, post.cursor); });
+                        store.transaction([&] { store.set_cursor(cursor_key(post), post.cursor); });
                 } catch (const std::exception& e) {
                     if (busy(e))
                         throw; // the database is not ours alone now: one by one, with waits
@@ -356,7 +357,10 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
     // plays the engine's seats there); the others deliver replies and run the time-driven job
     // with it, and one of them takes over within a second or two when it dies (its database
     // session ends), or within the lease's time when it hangs.
-    const std::string lease = "cursor:" + name;
+    // A platform of several lanes (Discord's shards) has a lease and a cursor per lane.
+    const std::string lane_key = platform.lane();
+    const bool own_cursor = lane_key != name;
+    const std::string lease = "cursor:" + lane_key;
     bool polling = !store.shared();
     const auto lease_wait =
         std::max<std::chrono::seconds>(std::chrono::seconds(1), options.lease / 3);
@@ -374,10 +378,13 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
             }
             if (held != polling)
                 log::info(held ? "lease_taken" : "lease_lost",
-                          {{"platform", name}, {"holder", options.holder}});
+                          {{"platform", name}, {"lane", lane_key}, {"holder", options.holder}});
+            if (polling && !held)
+                platform.idle(); // the daemon that took the lease owns the connection now
             polling = held;
         }
-        if (engine && polling) {
+        // Of a platform's lanes, the one that delivers plays the engine's seats, once.
+        if (engine && polling && platform.delivers()) {
             // The engine's finished thoughts enter as posts; new decisions start thinking.
             try {
                 engine->step(service, name);
@@ -402,8 +409,10 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
         }
         bool waiting_replies = false;
         try {
-            sender.send_due();
-            waiting_replies = sender.pending();
+            if (platform.delivers()) {
+                sender.send_due();
+                waiting_replies = sender.pending();
+            }
         } catch (const PlatformError& e) {
             if (e.kind() == PlatformError::Kind::Cancelled)
                 break;
@@ -434,7 +443,7 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
             timeout = std::min(timeout, lease_wait);
         std::vector<Post> posts;
         try {
-            posts = platform.poll(store.cursor(name).value_or(""), timeout);
+            posts = platform.poll(store.cursor(lane_key).value_or(""), timeout);
             failure_delay = std::chrono::milliseconds(1000);
             if (monitor != nullptr) {
                 if (const std::string trouble = platform.trouble(); trouble.empty())
@@ -480,6 +489,11 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
             break;
         }
 
+        // A lane's own cursor is not the platform's (a Discord shard): each post's goes under
+        // the lane's key, in the post's own transaction.
+        if (own_cursor)
+            for (Post& post : posts)
+                post.cursor_key = lane_key;
         // Group commit: on a database of its own (SQLite) the posts of one poll share one
         // transaction, each in a savepoint: one flush to disk for all of them. A post that
         // fails rolls back alone and is set aside as below; anything that ends the group (a
@@ -499,8 +513,9 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
                     monitor->post_handled(took);
                 if (status == HandleStatus::Duplicate && !post.cursor.empty()) {
                     // The platform repeated a post: still confirm it, or it comes back forever.
-                    retrying(
-                        [&] { store.transaction([&] { store.set_cursor(name, post.cursor); }); });
+                    retrying([&] {
+                        store.transaction([&] { store.set_cursor(cursor_key(post), post.cursor); });
+                    });
                 }
                 log::info("post_handled", {lane,
                                            {"channel", post.channel},
@@ -550,7 +565,9 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
     if (const std::string why = platform.refused(); report.refused.empty() && !why.empty())
         refused(why); // the platform finished because of it
     if (store.shared() && polling) {
-        // Another daemon need not wait for the lease to run out.
+        // Another daemon need not wait for the lease to run out; what this one kept open goes
+        // first, so that the next owner never overlaps it.
+        platform.idle();
         try {
             store.release_lease(lease, options.holder);
         } catch (const std::exception& e) {

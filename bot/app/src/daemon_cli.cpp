@@ -134,12 +134,46 @@ void run_lane(Lane& lane, const config::Settings& settings, const storage::Store
         options.claim = settings.storage.claim;
         options.monitor = &lane.monitor;
         options.engine_threads = static_cast<std::size_t>(settings.limits.engine_threads);
-        auto store = storage::open_store(location);
-        Service service(*store, service_settings(settings, name, started->bot_name));
-        const DaemonReport report =
-            run_daemon(*store, service, *started->platform, options, lane.stop);
-        if (!report.refused.empty())
-            refuse(report.refused);
+        // The platform's further lanes beside the first, each with a connection and a service
+        // of its own; they end with the lane's stop.
+        std::vector<std::thread> more;
+        std::atomic<bool> more_failed{false};
+        for (const auto& platform : started->more)
+            more.emplace_back([&, &extra = *platform] {
+                try {
+                    auto store = storage::open_store(location);
+                    Service service(*store, service_settings(settings, name, started->bot_name));
+                    const DaemonReport report =
+                        run_daemon(*store, service, extra, options, lane.stop);
+                    if (!report.refused.empty())
+                        refuse(report.refused);
+                } catch (const std::exception& e) {
+                    log::error("fatal",
+                               {{"platform", name}, {"lane", extra.lane()}, {"error", e.what()}});
+                    more_failed.store(true);
+                }
+            });
+        const auto join_more = [&] {
+            if (more.empty())
+                return;
+            lane.stop.request_stop(); // one lane of the platform ended: the others end too
+            for (std::thread& thread : more)
+                thread.join();
+            if (more_failed.load())
+                lane.failed.store(true);
+        };
+        try {
+            auto store = storage::open_store(location);
+            Service service(*store, service_settings(settings, name, started->bot_name));
+            const DaemonReport report =
+                run_daemon(*store, service, *started->platform, options, lane.stop);
+            join_more();
+            if (!report.refused.empty())
+                refuse(report.refused);
+        } catch (...) {
+            join_more();
+            throw;
+        }
     } catch (const std::exception& e) {
         log::error("fatal", {{"platform", name}, {"error", e.what()}});
         lane.failed.store(true);

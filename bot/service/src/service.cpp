@@ -611,6 +611,10 @@ void PostRun::run() {
 Service::Service(storage::Store& store, ServiceSettings settings, Clock clock)
     : store_(store), settings_(std::move(settings)), clock_(std::move(clock)) {}
 
+std::string cursor_key(const Post& post) {
+    return post.cursor_key.empty() ? post.platform : post.cursor_key;
+}
+
 HandleStatus Service::handle(const Post& post) {
     return retry_conflicts([&] { return handle_once(post); });
 }
@@ -627,7 +631,7 @@ HandleStatus Service::handle_once(const Post& post) {
             store_.mark_post_handled(post.platform, post.channel, post.message_id, clock_());
         }
         if (!post.cursor.empty())
-            store_.set_cursor(post.platform, post.cursor);
+            store_.set_cursor(cursor_key(post), post.cursor);
     });
     if (grouping_)
         after_group_.push_back(run.take_publication());
@@ -683,7 +687,7 @@ void Service::give_up(const Post& post) {
             store_.mark_post_handled(post.platform, post.channel, post.message_id, clock_());
         }
         if (!post.cursor.empty())
-            store_.set_cursor(post.platform, post.cursor);
+            store_.set_cursor(cursor_key(post), post.cursor);
     });
 }
 

@@ -12,6 +12,36 @@
 
 namespace ghostpost::bot {
 
+namespace discord {
+
+// What the adapters of one bot's shards share in one daemon: the bot's limits are the bot's,
+// and a reply may be delivered by another shard's adapter than the one its post came through.
+struct Shared {
+    using Instant = std::chrono::steady_clock::time_point;
+    std::mutex mutex; // guards all of it; taken after a DiscordPlatform's own mutex_, never before
+    std::deque<Instant> recent_calls; // the last second's calls: 50 a second at most
+    Instant global_not_before{};
+    // Identify buckets (shard % max_concurrency): when each may identify next.
+    int max_concurrency = 1;
+    std::map<int, Instant> identify_next;
+    std::map<std::string, std::string> dm_channels; // user id -> DM channel id
+    std::set<std::string> direct_channels;          // DM channel ids
+    std::set<std::string> guild_channels;           // guild channel ids read
+    std::map<std::string, std::string> handle_ids;  // username -> user id, as seen in posts
+    // Interactions deferred and not yet answered (their tokens are valid for 15 minutes).
+    struct Deferred {
+        std::string token;
+        std::string channel;
+        std::string user;
+        bool direct = false;
+        Instant at{};
+    };
+    std::map<std::string, Deferred> deferred; // interaction id ->
+    std::string application_id;               // from READY, whichever shard had it
+};
+
+} // namespace discord
+
 namespace {
 
 using nlohmann::json;
@@ -175,13 +205,41 @@ struct DiscordPlatform::Response {
 
 DiscordPlatform::DiscordPlatform(HttpClient& http, DiscordOptions options)
     : http_(http), options_(std::move(options)) {
+    init();
+}
+
+DiscordPlatform::DiscordPlatform(std::unique_ptr<HttpClient> http, DiscordOptions options)
+    : own_http_(std::move(http)), http_(*own_http_), options_(std::move(options)) {
+    init();
+}
+
+void DiscordPlatform::init() {
     while (!options_.api_url.empty() && options_.api_url.back() == '/')
         options_.api_url.pop_back();
     if (!options_.clock)
         options_.clock = std::chrono::steady_clock::now;
     if (!options_.cancelled)
         options_.cancelled = [] { return false; };
+    shared_ = options_.shared ? options_.shared : std::make_shared<discord::Shared>();
     log::add_secret(options_.token);
+}
+
+std::string DiscordPlatform::lane() const {
+    if (options_.shards <= 1)
+        return name();
+    return name() + "/shard/" + std::to_string(options_.shard) + "/" +
+           std::to_string(options_.shards);
+}
+
+void DiscordPlatform::idle() {
+    if (!gateway_)
+        return;
+    gateway_->stop();
+    gateway_.reset();
+    unconfirmed_.clear();
+    const std::lock_guard lock(mutex_);
+    // What came on the connection is the new owner's now: it catches up from the stored cursor.
+    events_.clear();
 }
 
 DiscordPlatform::~DiscordPlatform() {
@@ -205,8 +263,8 @@ std::string DiscordPlatform::scrub(std::string_view text) const {
 }
 
 bool DiscordPlatform::is_group(const std::string& channel) const {
-    const std::lock_guard lock(mutex_);
-    return !direct_channels_.contains(channel);
+    const std::lock_guard lock(shared_->mutex);
+    return !shared_->direct_channels.contains(channel);
 }
 
 bool DiscordPlatform::finished() const {
@@ -239,7 +297,11 @@ std::string DiscordPlatform::major_parameter(const std::string& route) {
 
 std::chrono::milliseconds DiscordPlatform::wait_for(const std::string& route) {
     const Instant now = options_.clock();
-    Instant until = global_not_before_;
+    Instant until;
+    {
+        const std::lock_guard lock(shared_->mutex);
+        until = shared_->global_not_before;
+    }
     if (const auto it = not_before_.find(route); it != not_before_.end())
         until = std::max(until, it->second);
     if (const auto it = buckets_.find(bucket_key(route));
@@ -252,16 +314,25 @@ std::chrono::milliseconds DiscordPlatform::wait_for(const std::string& route) {
 
 DiscordPlatform::Response DiscordPlatform::call(const std::string& method, const std::string& route,
                                                 const std::string& path, HttpRequest request) {
-    // Never more than 50 calls in any second (Discord's global limit for a bot).
+    // Never more than 50 calls in any second (Discord's global limit for a bot), whichever
+    // shard makes them: a call over the limit takes the first free slot and waits for it.
     Instant now = options_.clock();
-    while (!recent_calls_.empty() && now - recent_calls_.front() >= std::chrono::seconds(1))
-        recent_calls_.pop_front();
-    if (recent_calls_.size() >= static_cast<std::size_t>(max_calls_per_second)) {
-        std::this_thread::sleep_for(recent_calls_.front() + std::chrono::seconds(1) - now);
-        recent_calls_.pop_front();
+    Instant slot = now;
+    {
+        const std::lock_guard lock(shared_->mutex);
+        auto& recent = shared_->recent_calls;
+        while (!recent.empty() && now - recent.front() >= std::chrono::seconds(1))
+            recent.pop_front();
+        if (recent.size() >= static_cast<std::size_t>(max_calls_per_second)) {
+            slot = std::max(now, recent.front() + std::chrono::seconds(1));
+            recent.pop_front();
+        }
+        recent.push_back(slot);
+    }
+    if (slot > now) {
+        std::this_thread::sleep_for(slot - now);
         now = options_.clock();
     }
-    recent_calls_.push_back(now);
 
     request.url = options_.api_url + path;
     request.method = method;
@@ -294,9 +365,10 @@ DiscordPlatform::Response DiscordPlatform::call(const std::string& method, const
         if (wait.count() == 0)
             wait = seconds_to_ms(std::max(number(header("retry-after")), 1.0));
         response.retry_after = wait;
-        if (response.global || header("x-ratelimit-global") == "true" || scope == "global")
-            global_not_before_ = now + wait;
-        else
+        if (response.global || header("x-ratelimit-global") == "true" || scope == "global") {
+            const std::lock_guard lock(shared_->mutex);
+            shared_->global_not_before = now + wait;
+        } else
             not_before_[route] = now + wait;
     }
     // Discord bans an IP for a while after 10,000 of these in ten minutes; a shared 429 (the
@@ -339,10 +411,10 @@ void DiscordPlatform::refuse(const std::string& why) {
 bool DiscordPlatform::direct_channel(const std::string& channel) {
     using Kind = PlatformError::Kind;
     {
-        const std::lock_guard lock(mutex_);
-        if (direct_channels_.contains(channel))
+        const std::lock_guard lock(shared_->mutex);
+        if (shared_->direct_channels.contains(channel))
             return true;
-        if (guild_channels_.contains(channel))
+        if (shared_->guild_channels.contains(channel))
             return false;
     }
     const std::string route = "GET /channels/" + channel;
@@ -369,13 +441,57 @@ bool DiscordPlatform::direct_channel(const std::string& channel) {
     // 1: a DM, 3: a group DM; every other kind belongs to a guild.
     const auto type = answer.body["type"].get<std::int64_t>();
     const bool direct = type == 1 || type == 3;
-    const std::lock_guard lock(mutex_);
-    (direct ? direct_channels_ : guild_channels_).insert(channel);
+    const std::lock_guard lock(shared_->mutex);
+    (direct ? shared_->direct_channels : shared_->guild_channels).insert(channel);
     return direct;
 }
 
-void DiscordPlatform::start_gateway() {
+DiscordPlatform::Response DiscordPlatform::gateway_bot() {
     using Kind = PlatformError::Kind;
+    Response answer(HttpResponse{});
+    try {
+        answer = call("GET", "GET /gateway/bot", "/gateway/bot", HttpRequest{});
+    } catch (const HttpError& e) {
+        throw PlatformError(e.kind() == HttpError::Kind::Cancelled ? Kind::Cancelled
+                                                                   : Kind::Transient,
+                            scrub(std::string("GET /gateway/bot: ") + e.what()));
+    }
+    const std::string detail =
+        scrub("GET /gateway/bot: HTTP " + std::to_string(answer.status) + " " + answer.message);
+    if (answer.status == 401) {
+        // A refused token does not heal by asking again: the lane stops and says so.
+        refuse("Discord refused the bot token (HTTP 401 from GET /gateway/bot): check "
+               "GHOSTPOST_DISCORD_TOKEN or token_file");
+        answer.body = json();
+        return answer;
+    }
+    if (answer.status == 429)
+        throw PlatformError(Kind::RateLimited, detail, answer.retry_after);
+    if (!answer.ok() || !answer.body.is_object() || !answer.body.contains("url") ||
+        !answer.body["url"].is_string())
+        throw PlatformError(Kind::Transient, detail);
+    const json limit = answer.body.value("session_start_limit", json::object());
+    if (limit.is_object() && limit.contains("max_concurrency") &&
+        limit["max_concurrency"].is_number_integer()) {
+        const std::lock_guard lock(shared_->mutex);
+        shared_->max_concurrency = static_cast<int>(std::clamp<std::int64_t>(
+            limit["max_concurrency"].get<std::int64_t>(), 1, max_discord_shards));
+    }
+    return answer;
+}
+
+int DiscordPlatform::recommended_shards() {
+    const json found = gateway_bot().body;
+    if (finished())
+        throw PlatformError(PlatformError::Kind::Unauthorized, fatal_error());
+    if (!found.contains("shards") || !found["shards"].is_number_integer())
+        throw PlatformError(PlatformError::Kind::Transient,
+                            "GET /gateway/bot: an answer without the number of shards");
+    return static_cast<int>(
+        std::clamp<std::int64_t>(found["shards"].get<std::int64_t>(), 1, max_discord_shards));
+}
+
+void DiscordPlatform::start_gateway() {
     discord::GatewayOptions gateway;
     gateway.token = options_.token;
     gateway.url = options_.gateway_url;
@@ -388,30 +504,24 @@ void DiscordPlatform::start_gateway() {
                             "without their text"}});
     gateway.scrub = [this](std::string_view text) { return scrub(text); };
     gateway.deliver = [this](discord::GatewayEvent event) { on_event(std::move(event)); };
+    gateway.shard = options_.shard;
+    gateway.shards = options_.shards;
+    // Discord's identify buckets: the shards with one shard % max_concurrency identify one at a
+    // time, five seconds apart; shards of other buckets at the same time.
+    gateway.identify_slot = [shared = shared_, shard = options_.shard] {
+        const std::lock_guard lock(shared->mutex);
+        const auto now = std::chrono::steady_clock::now();
+        auto& next = shared->identify_next[shard % std::max(shared->max_concurrency, 1)];
+        const auto slot = std::max(now, next);
+        next = slot + std::chrono::seconds(5);
+        return slot;
+    };
     if (gateway.url.empty()) {
-        Response answer(HttpResponse{});
-        try {
-            answer = call("GET", "GET /gateway/bot", "/gateway/bot", HttpRequest{});
-        } catch (const HttpError& e) {
-            throw PlatformError(e.kind() == HttpError::Kind::Cancelled ? Kind::Cancelled
-                                                                       : Kind::Transient,
-                                scrub(std::string("GET /gateway/bot: ") + e.what()));
-        }
-        const std::string detail =
-            scrub("GET /gateway/bot: HTTP " + std::to_string(answer.status) + " " + answer.message);
-        if (answer.status == 401) {
-            // A refused token does not heal by asking again: the lane stops and says so.
-            refuse("Discord refused the bot token (HTTP 401 from GET /gateway/bot): check "
-                   "GHOSTPOST_DISCORD_TOKEN or token_file");
+        const json found = gateway_bot().body;
+        if (finished())
             return;
-        }
-        if (answer.status == 429)
-            throw PlatformError(Kind::RateLimited, detail, answer.retry_after);
-        if (!answer.ok() || !answer.body.is_object() || !answer.body.contains("url") ||
-            !answer.body["url"].is_string())
-            throw PlatformError(Kind::Transient, detail);
-        gateway.url = answer.body["url"].get<std::string>();
-        const json limit = answer.body.value("session_start_limit", json::object());
+        gateway.url = found["url"].get<std::string>();
+        const json limit = found.value("session_start_limit", json::object());
         if (limit.is_object()) {
             if (limit.contains("remaining") && limit["remaining"].is_number_integer())
                 gateway.identify_remaining = limit["remaining"].get<int>();
@@ -420,7 +530,10 @@ void DiscordPlatform::start_gateway() {
                     std::chrono::milliseconds(limit["reset_after"].get<std::int64_t>());
         }
     }
-    log::info("discord_gateway_connecting", {{"platform", "discord"}, {"url", scrub(gateway.url)}});
+    log::info("discord_gateway_connecting", {{"platform", "discord"},
+                                             {"url", scrub(gateway.url)},
+                                             {"shard", options_.shard},
+                                             {"shards", options_.shards}});
     gateway_ = std::make_unique<discord::Gateway>(std::move(gateway));
     gateway_->start();
 }
@@ -534,10 +647,21 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
     if (finished())
         return {};
 
+    DiscordCursor running = parse_discord_cursor(cursor);
+    // The posts of the last poll that `cursor` does not count as handled (the database was too
+    // busy for one, and the daemon stopped the batch there) come again first: the Gateway will
+    // not send them again.
+    std::vector<Post> again;
+    for (Post& post : unconfirmed_)
+        if (const auto it = running.find(post.channel);
+            it == running.end() || snowflake_less(it->second, post.message_id))
+            again.push_back(std::move(post));
+    unconfirmed_.clear();
+
     const Instant deadline = std::chrono::steady_clock::now() + timeout;
     {
         std::unique_lock lock(mutex_);
-        while (events_.empty() && fatal_.empty()) {
+        while (again.empty() && events_.empty() && fatal_.empty()) {
             if (options_.cancelled())
                 throw PlatformError(Kind::Cancelled, "the daemon is stopping");
             const Instant now = std::chrono::steady_clock::now();
@@ -548,7 +672,6 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
         }
     }
 
-    DiscordCursor running = parse_discord_cursor(cursor);
     std::vector<Post> posts;
     std::set<std::string> caught; // "channel/id" of the posts caught up in this batch
     const auto add = [&](Post post) {
@@ -559,24 +682,27 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
         if (last.empty() || snowflake_less(last, post.message_id))
             last = post.message_id;
         post.cursor = format_discord_cursor(running);
-        if (handle_ids_.size() < max_known_handles) {
-            if (!post.author_handle.empty())
-                handle_ids_[post.author_handle] = post.author_id;
-            for (const Mention& m : post.mentions)
-                if (!m.handle.empty())
-                    handle_ids_[m.handle] = m.user_id;
-        }
         {
-            const std::lock_guard lock(mutex_);
+            const std::lock_guard lock(shared_->mutex);
+            auto& handles = shared_->handle_ids;
+            if (handles.size() < max_known_handles) {
+                if (!post.author_handle.empty())
+                    handles[post.author_handle] = post.author_id;
+                for (const Mention& m : post.mentions)
+                    if (!m.handle.empty())
+                        handles[m.handle] = m.user_id;
+            }
             if (post.direct) {
-                direct_channels_.insert(post.channel);
-                dm_channels_[post.author_id] = post.channel;
+                shared_->direct_channels.insert(post.channel);
+                shared_->dm_channels[post.author_id] = post.channel;
             } else {
-                guild_channels_.insert(post.channel);
+                shared_->guild_channels.insert(post.channel);
             }
         }
         posts.push_back(std::move(post));
     };
+    for (Post& post : again)
+        add(std::move(post));
     for (;;) {
         discord::GatewayEvent event;
         {
@@ -592,8 +718,11 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
                     bot_user_id_ = user["id"].get<std::string>();
                 const json app =
                     data.is_object() && data.contains("application") ? data["application"] : json();
-                if (app.is_object() && app.contains("id") && app["id"].is_string())
+                if (app.is_object() && app.contains("id") && app["id"].is_string()) {
                     application_id_ = app["id"].get<std::string>();
+                    const std::lock_guard shared_lock(shared_->mutex);
+                    shared_->application_id = application_id_;
+                }
                 event.kind = discord::GatewayEvent::Kind::Ready;
             } else {
                 event = std::move(events_.front());
@@ -620,7 +749,8 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
                 const std::lock_guard lock(mutex_);
                 bot = bot_user_id_;
             }
-            DecodedInteraction decoded = decode_interaction(event.data.dump(), bot);
+            DecodedInteraction decoded =
+                decode_interaction(event.data.dump(), bot, options_.variant_commands);
             if (!decoded.problem.empty())
                 log::warning("discord_interaction_skipped",
                              {{"platform", "discord"}, {"problem", scrub(decoded.problem)}});
@@ -638,21 +768,25 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
             add(std::move(post));
             caught.insert(std::move(key));
         }
-        if (finished())
+        if (finished()) {
+            unconfirmed_ = posts;
             return posts;
+        }
         {
             const std::lock_guard lock(mutex_);
             events_.pop_front();
         }
-        if (!commands_registered_ && !application_id_.empty())
+        // Shard 0 registers the commands for all.
+        if (options_.shard == 0 && !commands_registered_ && !application_id_.empty())
             commands_registered_ = register_commands();
     }
     sweep_interactions();
+    unconfirmed_ = posts;
     return posts;
 }
 
 bool DiscordPlatform::register_commands() {
-    const std::string commands = slash_commands(options_.variants);
+    const std::string commands = slash_commands(options_.variants, options_.variant_commands);
     std::vector<std::string> paths;
     if (options_.guild_ids.empty())
         paths.push_back("/applications/" + application_id_ + "/commands");
@@ -702,8 +836,9 @@ void DiscordPlatform::defer(const DecodedInteraction& interaction, const Post& p
             "POST", route,
             "/interactions/" + interaction.id + "/" + interaction.token + "/callback", request);
         if (answer.ok()) {
-            deferred_[interaction.id] = {interaction.token, post.channel, post.author_id,
-                                         post.direct, options_.clock()};
+            const std::lock_guard lock(shared_->mutex);
+            shared_->deferred[interaction.id] = {interaction.token, post.channel, post.author_id,
+                                                 post.direct, options_.clock()};
             return;
         }
         problem = "HTTP " + std::to_string(answer.status) + " " + std::to_string(answer.code) +
@@ -721,36 +856,42 @@ void DiscordPlatform::defer(const DecodedInteraction& interaction, const Post& p
 
 void DiscordPlatform::sweep_interactions() {
     const Instant now = options_.clock();
-    for (auto it = deferred_.begin(); it != deferred_.end();) {
-        if (now - it->second.at < unanswered_after) {
-            ++it;
-            continue;
-        }
-        // Its reply went elsewhere (by direct message) or is late: the "thinking" message
-        // goes, and a late reply is posted as a message of its own.
-        if (now - it->second.at < token_lifetime) {
-            const std::string route = "DELETE /webhooks/" + application_id_ + "/@original";
-            if (wait_for(route).count() == 0) {
-                HttpRequest request;
-                request.body.clear();
-                try {
-                    call("DELETE", route,
-                         "/webhooks/" + application_id_ + "/" + it->second.token +
-                             "/messages/@original",
-                         request);
-                } catch (const HttpError& e) {
-                    if (e.kind() == HttpError::Kind::Cancelled)
-                        throw PlatformError(PlatformError::Kind::Cancelled,
-                                            "the daemon is stopping");
-                }
+    std::vector<std::string> tokens; // of the "thinking" messages to delete
+    std::string application;
+    {
+        const std::lock_guard lock(shared_->mutex);
+        application = shared_->application_id;
+        for (auto it = shared_->deferred.begin(); it != shared_->deferred.end();) {
+            if (now - it->second.at < unanswered_after) {
+                ++it;
+                continue;
             }
+            // Its reply went elsewhere (by direct message) or is late: the "thinking" message
+            // goes, and a late reply is posted as a message of its own.
+            if (now - it->second.at < token_lifetime)
+                tokens.push_back(it->second.token);
+            it = shared_->deferred.erase(it);
         }
-        it = deferred_.erase(it);
+    }
+    for (const std::string& token : tokens) {
+        const std::string route = "DELETE /webhooks/" + application + "/@original";
+        if (wait_for(route).count() > 0)
+            continue;
+        HttpRequest request;
+        request.body.clear();
+        try {
+            call("DELETE", route, "/webhooks/" + application + "/" + token + "/messages/@original",
+                 request);
+        } catch (const HttpError& e) {
+            if (e.kind() == HttpError::Kind::Cancelled)
+                throw PlatformError(PlatformError::Kind::Cancelled, "the daemon is stopping");
+        }
     }
 }
 
 std::optional<std::string> DiscordPlatform::answering(const Reply& reply) {
-    for (const auto& [id, d] : deferred_) {
+    const std::lock_guard lock(shared_->mutex);
+    for (const auto& [id, d] : shared_->deferred) {
         if (reply.to == Reply::To::Channel && reply.reply_to == id &&
             reply.destination == d.channel)
             return id;
@@ -762,8 +903,14 @@ std::optional<std::string> DiscordPlatform::answering(const Reply& reply) {
 
 Delivery DiscordPlatform::edit_original(const std::string& interaction, const std::string& content,
                                         const Reply& reply, bool with_png) {
-    const Deferred& d = deferred_.at(interaction);
-    const std::string route = "PATCH /webhooks/" + application_id_ + "/@original";
+    discord::Shared::Deferred d;
+    std::string application;
+    {
+        const std::lock_guard lock(shared_->mutex);
+        d = shared_->deferred.at(interaction);
+        application = shared_->application_id;
+    }
+    const std::string route = "PATCH /webhooks/" + application + "/@original";
     if (const auto wait = wait_for(route); wait.count() > 0)
         return {Delivery::Status::RetryAfter, whole_seconds(wait),
                 "waiting out Discord's rate limit"};
@@ -776,7 +923,7 @@ Delivery DiscordPlatform::edit_original(const std::string& interaction, const st
     std::optional<Response> answer;
     try {
         answer.emplace(call("PATCH", route,
-                            "/webhooks/" + application_id_ + "/" + d.token + "/messages/@original",
+                            "/webhooks/" + application + "/" + d.token + "/messages/@original",
                             request));
     } catch (const HttpError& e) {
         if (e.kind() == HttpError::Kind::Cancelled)
@@ -794,14 +941,23 @@ Delivery DiscordPlatform::edit_original(const std::string& interaction, const st
     return {Delivery::Status::Failed, {}, detail}; // the token expired or the response is gone
 }
 
+void DiscordPlatform::forget(const std::string& interaction) {
+    const std::lock_guard lock(shared_->mutex);
+    shared_->deferred.erase(interaction);
+}
+
 Delivery DiscordPlatform::send(const Reply& reply) {
     log::set_thread_platform(name());
     if (const auto interaction = answering(reply)) {
         // The reply's first message replaces the command's "thinking"; the rest follow in its
         // channel as messages of their own.
-        const std::string channel = deferred_.at(*interaction).channel;
+        std::string channel;
         std::string text = reply.text;
-        ping(text, handle_ids_, reply.mentions);
+        {
+            const std::lock_guard lock(shared_->mutex);
+            channel = shared_->deferred.at(*interaction).channel;
+            ping(text, shared_->handle_ids, reply.mentions);
+        }
         std::vector<std::string> pieces = format(text, reply.code);
         if (pieces.empty())
             pieces.emplace_back();
@@ -810,11 +966,11 @@ Delivery DiscordPlatform::send(const Reply& reply) {
             log::warning(
                 "discord_interaction_gone",
                 {{"platform", "discord"}, {"interaction", *interaction}, {"error", first.detail}});
-            deferred_.erase(*interaction); // answered as a message instead, below
+            forget(*interaction); // answered as a message instead, below
         } else if (first.status != Delivery::Status::Sent) {
             return first;
         } else {
-            deferred_.erase(*interaction);
+            forget(*interaction);
             for (std::size_t i = 1; i < pieces.size(); ++i) {
                 const Delivery d = send_one(channel, pieces[i], reply, i, false, false);
                 if (d.status != Delivery::Status::Sent)
@@ -825,9 +981,15 @@ Delivery DiscordPlatform::send(const Reply& reply) {
     }
     std::string channel = reply.destination;
     if (reply.to == Reply::To::User) {
-        const auto known = dm_channels_.find(reply.destination);
-        if (known != dm_channels_.end()) {
-            channel = known->second;
+        std::optional<std::string> known;
+        {
+            const std::lock_guard lock(shared_->mutex);
+            if (const auto it = shared_->dm_channels.find(reply.destination);
+                it != shared_->dm_channels.end())
+                known = it->second;
+        }
+        if (known) {
+            channel = *known;
         } else {
             if (!is_snowflake(reply.destination))
                 return {Delivery::Status::Failed, {}, "not a Discord user id"};
@@ -860,15 +1022,18 @@ Delivery DiscordPlatform::send(const Reply& reply) {
                 return {Delivery::Status::Failed, {}, detail};
             }
             channel = answer.body["id"].get<std::string>();
-            dm_channels_[reply.destination] = channel;
-            const std::lock_guard lock(mutex_);
-            direct_channels_.insert(channel);
+            const std::lock_guard lock(shared_->mutex);
+            shared_->dm_channels[reply.destination] = channel;
+            shared_->direct_channels.insert(channel);
         }
     }
     if (!is_snowflake(channel))
         return {Delivery::Status::Failed, {}, "not a Discord channel id"};
     std::string text = reply.text;
-    ping(text, handle_ids_, reply.mentions);
+    {
+        const std::lock_guard lock(shared_->mutex);
+        ping(text, shared_->handle_ids, reply.mentions);
+    }
     std::vector<std::string> pieces = format(text, reply.code);
     const bool has_png = !reply.png.empty();
     if (pieces.empty())

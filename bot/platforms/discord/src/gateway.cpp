@@ -82,9 +82,11 @@ std::string fatal_close_reason(int code) {
         return "Discord refused the bot token (close code 4004): check GHOSTPOST_DISCORD_TOKEN "
                "or token_file";
     case 4010:
+        return "Discord refused the shard (close code 4010, invalid shard): every daemon of the "
+               "bot must use one shard count; see shards under [platform.discord]";
     case 4011:
-        return "Discord asks for sharding (close code " + std::to_string(code) +
-               "), which ghostpost does not do";
+        return "Discord asks for more shards (close code 4011, sharding required): set shards = 0 "
+               "under [platform.discord] (as many as Discord recommends) or a larger count";
     case 4012:
         return "Discord refused the Gateway version (close code 4012)";
     case 4013:
@@ -283,12 +285,14 @@ private:
             state_.seq.reset();
             state_.identify_allowed = std::chrono::steady_clock::now() + std::chrono::seconds(5);
             --state_.identify_remaining;
-            send({{"op", 2},
-                  {"d",
-                   {{"token", state_.options.token},
-                    {"intents", intents(state_.options.message_content)},
-                    {"properties",
-                     {{"os", "linux"}, {"browser", "ghostpost"}, {"device", "ghostpost"}}}}}});
+            json identify = {
+                {"token", state_.options.token},
+                {"intents", intents(state_.options.message_content)},
+                {"properties",
+                 {{"os", "linux"}, {"browser", "ghostpost"}, {"device", "ghostpost"}}}};
+            if (state_.options.shards > 1)
+                identify["shard"] = {state_.options.shard, state_.options.shards};
+            send({{"op", 2}, {"d", identify}});
         }
     }
 
@@ -303,7 +307,9 @@ private:
             state_.resume_url = text("resume_gateway_url");
             state_.healthy = true;
             state_.connected.store(true);
-            log::info("discord_gateway_ready", {{"platform", "discord"}, {"resumed", false}});
+            log::info(
+                "discord_gateway_ready",
+                {{"platform", "discord"}, {"resumed", false}, {"shard", state_.options.shard}});
             state_.options.deliver({GatewayEvent::Kind::Ready, data, {}});
         } else if (type == "RESUMED") {
             state_.healthy = true;
@@ -437,6 +443,12 @@ void Gateway::State::run() {
     bool resume = false;
     int failed_resumes = 0; // in a row: a resume_gateway_url that keeps failing is given up
     while (!stopped()) {
+        if (!resume && options.identify_slot) {
+            const Instant slot = options.identify_slot();
+            std::unique_lock lock(mutex);
+            if (wake.wait_until(lock, slot, [this] { return stopping; }))
+                return;
+        }
         healthy = false;
         const End end = connect_once(resume);
         connected.store(false);

@@ -36,6 +36,12 @@ struct GatewayOptions {
     // How many IDENTIFYs are left and when the count starts again (session_start_limit).
     int identify_remaining = 1000;
     std::chrono::milliseconds identify_reset_after{0};
+    // IDENTIFY's "shard": [shard, shards]; left out for one shard of one.
+    int shard = 0;
+    int shards = 1;
+    // The moment this shard may identify, reserved by the call (Discord's buckets of
+    // max_concurrency shards); unset: at once.
+    std::function<std::chrono::steady_clock::time_point()> identify_slot;
     std::function<void(GatewayEvent)> deliver; // called on the gateway thread
     // The log's redaction of the token; used for every line the gateway writes.
     std::function<std::string(std::string_view)> scrub;

@@ -1,6 +1,7 @@
 #include "ghostpost/discord/settings.h"
 
 #include "ghostpost/config/table_reader.h"
+#include "ghostpost/discord/discord.h"
 
 #include <algorithm>
 #include <cctype>
@@ -12,7 +13,7 @@ DiscordSettings read_discord_settings(const config::PlatformTable& table,
     const config::TableReader reader(table,
                                      {"api_url", "gateway_url", "guild_ids", "token_file",
                                       "poll_timeout", "request_timeout", "per_chat_interval_ms",
-                                      "group_messages_per_minute", "message_content"});
+                                      "group_messages_per_minute", "message_content", "shards"});
     DiscordSettings discord;
     if (const auto on = reader.boolean("message_content"))
         discord.message_content = *on;
@@ -31,6 +32,13 @@ DiscordSettings read_discord_settings(const config::PlatformTable& table,
                 reader.fail_at(reader.node("guild_ids"), "guild_ids",
                                "must be Discord ids (digits only)");
         discord.guild_ids = *ids;
+    }
+    if (const auto shards = reader.integer("shards")) {
+        if (*shards < 0 || *shards > max_discord_shards)
+            reader.fail_at(reader.node("shards"), "shards",
+                           "must be between 1 and " + std::to_string(max_discord_shards) +
+                               ", or 0 for as many as Discord recommends");
+        discord.shards = static_cast<int>(*shards);
     }
     config::read_seconds(reader, "poll_timeout", 1, 50, discord.poll_timeout);
     config::read_seconds(reader, "request_timeout", 1, 300, discord.request_timeout);

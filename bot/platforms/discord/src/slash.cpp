@@ -58,11 +58,7 @@ const std::vector<SlashCommand>& commands() {
         {"resign", "give up a game", {game_option()}},
         {"draw", "offer a draw, accept one, or claim one the rules allow", {game_option()}},
         {"takeback", "ask to take back your last move, or accept such a request", {game_option()}},
-        // A variant's own command (rules: VariantInfo::commands): written out here, since this
-        // decoder is built with the platform boundary alone (the fuzz target links no rules).
-        {"peek",
-         "Phantom Chess: spend a life to see both Phantoms by direct message",
-         {game_option()}},
+        // The variants' own commands (DiscordOptions::variant_commands) come here, before help.
         {"help",
          "the commands, or one of them",
          {{"command", OptionType::String, "a command's name"}}},
@@ -100,11 +96,26 @@ std::string one_line(const std::string& text) {
     return out;
 }
 
+// The table's commands with the variants' own inserted before the last (help): each takes a
+// game's number, as "!peek 3" does.
+std::vector<SlashCommand> with_variant_commands(const std::vector<MenuCommand>& variant_commands) {
+    std::vector<SlashCommand> all = commands();
+    std::vector<SlashCommand> own;
+    for (const MenuCommand& c : variant_commands)
+        if (std::none_of(all.begin(), all.end(), [&](const SlashCommand& s) {
+                return c.name == s.name;
+            })) // a variant's word never shadows a command of the service's
+            own.push_back({c.name.c_str(), c.description.c_str(), {game_option()}});
+    all.insert(all.end() - 1, own.begin(), own.end());
+    return all;
+}
+
 } // namespace
 
-std::string slash_commands(const std::vector<std::string>& variants) {
+std::string slash_commands(const std::vector<std::string>& variants,
+                           const std::vector<MenuCommand>& variant_commands) {
     json list = json::array();
-    for (const SlashCommand& command : commands()) {
+    for (const SlashCommand& command : with_variant_commands(variant_commands)) {
         json options = json::array();
         // Required options first, as Discord demands.
         for (const bool required : {true, false})
@@ -140,7 +151,8 @@ std::string slash_commands(const std::vector<std::string>& variants) {
 }
 
 DecodedInteraction decode_interaction(std::string_view interaction_json,
-                                      const std::string& bot_user_id) {
+                                      const std::string& bot_user_id,
+                                      const std::vector<MenuCommand>& variant_commands) {
     DecodedInteraction out;
     const json interaction = json::parse(interaction_json, nullptr, false);
     if (!interaction.is_object()) {
@@ -169,9 +181,10 @@ DecodedInteraction decode_interaction(std::string_view interaction_json,
     if (user.value("bot", json(false)) == json(true) || user["id"] == bot_user_id)
         return out;
     const std::string name = string_of(data, "name");
-    const auto command = std::find_if(commands().begin(), commands().end(),
+    const std::vector<SlashCommand> all = with_variant_commands(variant_commands);
+    const auto command = std::find_if(all.begin(), all.end(),
                                       [&name](const SlashCommand& c) { return name == c.name; });
-    if (command == commands().end()) {
+    if (command == all.end()) {
         out.problem = "an application command ghostpost does not have";
         return out;
     }

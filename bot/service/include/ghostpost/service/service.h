@@ -63,6 +63,9 @@ struct ServiceSettings {
 // Every command of the command table with the first clause of its help, in the table's order.
 std::vector<MenuCommand> command_menu();
 
+// Where `post`'s cursor is stored: its cursor_key, or the platform's name.
+std::string cursor_key(const Post& post);
+
 std::int64_t system_clock_seconds();
 
 enum class HandleStatus : std::uint8_t {

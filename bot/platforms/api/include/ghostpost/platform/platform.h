@@ -42,6 +42,9 @@ struct Post {
     std::string text;
     bool direct = false; // a direct message to the bot
     std::string cursor;  // where polling resumes after this post (e.g. update_id + 1)
+    // The key the cursor is stored under, in the post's transaction: the platform's name when
+    // empty; a lane of its own (Platform::lane(), a Discord shard) when the platform has several.
+    std::string cursor_key;
     // A press of one of the buttons of a reply (Reply::buttons): `text` is that button's
     // command as the platform gave it back, read like anything typed and trusted no more.
     bool button = false;
@@ -191,6 +194,19 @@ public:
     // is down and being made again), in words for the operator; empty while it is fine. The
     // lane then counts as retrying in the health check.
     virtual std::string trouble() const { return {}; }
+
+    // One platform may need several lanes (Discord's shards: one Gateway connection carries at
+    // most 2,500 servers). Each lane has a key of its own for its cursor and its lease, so that
+    // each is owned by one daemon at a time; the name stays the platform's (the service's
+    // accounts, games and outbox know only it). The daemon sets each post's cursor_key to it.
+    virtual std::string lane() const { return name(); }
+    // Whether this lane delivers the platform's replies. The outbox is the platform's, not the
+    // lane's: of several lanes of one platform in a daemon only one delivers, or on SQLite
+    // (no claims) a reply would go out once per lane.
+    virtual bool delivers() const { return true; }
+    // The daemon stopped polling this lane (another daemon holds its lease now): whatever a
+    // poll keeps open (a Gateway connection) is closed, so that one daemon at a time owns it.
+    virtual void idle() {}
 };
 
 } // namespace ghostpost::bot

@@ -24,6 +24,7 @@ namespace ghostpost::bot {
 namespace discord {
 class Gateway;
 struct GatewayEvent;
+struct Shared;
 } // namespace discord
 
 struct DiscordOptions {
@@ -40,12 +41,27 @@ struct DiscordOptions {
     std::vector<std::string> guild_ids;
     // The choices of /new's variant option (the service's variant names).
     std::vector<std::string> variants;
+    // The variants' own commands (Phantom Chess's peek), each a slash command that takes a
+    // game's number, listed before /help (StartContext::variant_commands).
+    std::vector<MenuCommand> variant_commands;
     // Whether the bot asks for the privileged Message Content intent. Without it Discord sends
     // the text only of DMs and of messages that mention the bot; slash commands always work.
     bool message_content = true;
     // The clock of rate limits; a test's fake clock in place of the steady clock.
     std::function<std::chrono::steady_clock::time_point()> clock = std::chrono::steady_clock::now;
+    // The shard this adapter connects as, of how many (IDENTIFY's "shard": [shard, shards]):
+    // Discord sends it the events of the guilds with (guild_id >> 22) % shards == shard, and
+    // the direct messages to shard 0. One shard of one: no "shard" is sent.
+    int shard = 0;
+    int shards = 1;
+    // What the adapters of one bot's shards in one daemon share (the global rate limit, the
+    // identify buckets, deferred interactions, known DM channels): null for one of its own;
+    // DiscordPlatform::shared() of the first for the others.
+    std::shared_ptr<discord::Shared> shared;
 };
+
+// Discord's ceiling on shards we accept from the configuration or GET /gateway/bot.
+constexpr int max_discord_shards = 4096;
 
 // One MESSAGE_CREATE (or a message of GET /channels/{id}/messages), read.
 struct DecodedMessage {
@@ -68,12 +84,15 @@ struct DecodedInteraction {
     std::string application_id;
     std::string problem; // why a malformed interaction was skipped; empty otherwise
 };
+// `variant_commands` are the variants' own commands the bot registered.
 DecodedInteraction decode_interaction(std::string_view interaction_json,
-                                      const std::string& bot_user_id);
+                                      const std::string& bot_user_id,
+                                      const std::vector<MenuCommand>& variant_commands = {});
 
 // ghostpost's slash commands as the JSON array PUT /applications/{id}/commands takes; /new
-// offers `variants` as its variant's choices.
-std::string slash_commands(const std::vector<std::string>& variants);
+// offers `variants` as its variant's choices; the variants' own commands come before /help.
+std::string slash_commands(const std::vector<std::string>& variants,
+                           const std::vector<MenuCommand>& variant_commands = {});
 
 // The cursor of the Discord platform: the last handled message id of each channel, as a JSON
 // object {"channel id": "message id"}. The newest 500 channels are kept.
@@ -88,11 +107,27 @@ class DiscordPlatform final : public Platform {
 public:
     // `http` must outlive the platform. The Gateway starts on the first poll.
     DiscordPlatform(HttpClient& http, DiscordOptions options);
+    // The same on an HTTP client of its own (a client makes one request at a time: each shard
+    // of a daemon has one).
+    DiscordPlatform(std::unique_ptr<HttpClient> http, DiscordOptions options);
     ~DiscordPlatform() override;
     DiscordPlatform(const DiscordPlatform&) = delete;
     DiscordPlatform& operator=(const DiscordPlatform&) = delete;
 
     std::string name() const override { return "discord"; }
+    // "discord" alone; with several shards "discord/shard/<i>/<n>", so that each shard has a
+    // lease and a cursor of its own. The count is in the key: a daemon that counts differently
+    // never shares a shard's cursor with one that does not.
+    std::string lane() const override;
+    // Shard 0 delivers the replies of all (the outbox is the platform's).
+    bool delivers() const override { return options_.shard == 0; }
+    // Another daemon took the shard: its Gateway connection ends here, and a later poll starts
+    // a fresh session (IDENTIFY, then the catch-up).
+    void idle() override;
+    std::shared_ptr<discord::Shared> shared() const { return shared_; }
+    // GET /gateway/bot: the number of shards Discord recommends for the bot (one per 1,000
+    // guilds or so). Errors: PlatformError: Unauthorized, RateLimited, Cancelled, Transient.
+    int recommended_shards();
 
     // The messages the Gateway delivered, waiting up to `timeout` for one. After a fresh
     // session (IDENTIFY, not RESUME) it first catches up every channel of the cursor with
@@ -133,6 +168,9 @@ private:
     // The wait before `route` may be called again; zero when it may now.
     std::chrono::milliseconds wait_for(const std::string& route);
     void start_gateway();
+    // GET /gateway/bot, its body an object with a "url"; a body of null when the token was
+    // refused (then finished()). Errors: PlatformError: RateLimited, Cancelled, Transient.
+    Response gateway_bot();
     // Discord refused the bot for good, for `why`: finished() from now on.
     void refuse(const std::string& why);
     // Whether `channel` is a DM, from GET /channels/{id} the first time, cached after.
@@ -150,6 +188,7 @@ private:
     // The deferred interaction `reply` answers, if any: a channel reply to the command's post,
     // or the first private reply to a user who used a command in their DM.
     std::optional<std::string> answering(const Reply& reply);
+    void forget(const std::string& interaction); // answered, or gone
     // The reply's first message as the interaction's response; Failed when it is gone.
     Delivery edit_original(const std::string& interaction, const std::string& content,
                            const Reply& reply, bool with_png);
@@ -157,6 +196,8 @@ private:
                       std::size_t piece, bool first, bool with_png);
     std::string scrub(std::string_view text) const;
 
+    void init();
+    std::unique_ptr<HttpClient> own_http_; // before http_, which may name it
     HttpClient& http_;
     DiscordOptions options_;
     std::unique_ptr<discord::Gateway> gateway_;
@@ -166,6 +207,7 @@ private:
     mutable std::mutex mutex_; // guards what the Gateway thread touches
     std::condition_variable arrived_;
     std::deque<discord::GatewayEvent> events_;
+    std::vector<Post> unconfirmed_; // the last poll's posts (poll thread only)
     std::string fatal_;
     std::string bot_user_id_;
 
@@ -182,26 +224,13 @@ private:
     std::string bucket_key(const std::string& route) const;
     static std::string major_parameter(const std::string& route);
     std::map<std::string, Instant> not_before_; // a 429's retry_after per route
-    Instant global_not_before_{};
-    std::deque<Instant> recent_calls_;               // the last second's calls: 50 a second at most
-    std::deque<Instant> invalid_calls_;              // 401, 403 and 429 in the last ten minutes
-    std::map<std::string, std::string> dm_channels_; // user id -> DM channel id
-    std::set<std::string> direct_channels_;          // DM channel ids (under mutex_)
-    std::set<std::string> guild_channels_;           // guild channel ids read (under mutex_)
-    std::map<std::string, std::string> handle_ids_;  // username -> user id, as seen in posts
+    std::deque<Instant> invalid_calls_;         // 401, 403 and 429 in the last ten minutes
+    // The global limit, DM channels, handles and deferred interactions: shared between shards.
+    std::shared_ptr<discord::Shared> shared_;
 
-    // Slash commands: the application (from READY), whether its commands are in, and the
-    // interactions deferred and not yet answered (their tokens are valid for 15 minutes).
-    struct Deferred {
-        std::string token;
-        std::string channel;
-        std::string user;
-        bool direct = false;
-        Instant at{};
-    };
+    // Slash commands: the application (from READY), and whether its commands are in.
     std::string application_id_;
     bool commands_registered_ = false;
-    std::map<std::string, Deferred> deferred_; // interaction id ->
 };
 
 } // namespace ghostpost::bot

@@ -19,6 +19,9 @@ struct DiscordSettings {
     std::chrono::seconds request_timeout{15}; // for every REST call
     std::chrono::milliseconds per_chat_interval{1000}; // pacing: between two sends to a channel
     int group_messages_per_minute = 50;                // pacing: sends to one channel a minute
+    // Gateway shards: 1..4096, or 0 for as many as GET /gateway/bot recommends. Every daemon of
+    // the bot must count the same.
+    int shards = 1;
 };
 
 // Reads the table. Throws config::ConfigError naming the key (and line), never quoting the
