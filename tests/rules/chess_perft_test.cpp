@@ -51,3 +51,20 @@ TEST_CASE("Every legal move's SAN parses back to the same move", "[chess][notati
         }
     }
 }
+
+TEST_CASE("A pawn pinned on a diagonal next to its king may not step off the pin's line",
+          "[chess][perft]") {
+    // The bishop on f1 pins e2 to the king on d3 along f1-e2-d3: e3 and e4 would both leave
+    // the king in check. The line through king and pinner once joined the north-east ray to
+    // the south-east one, which let the pawn go to e4 (on the king's other diagonal).
+    auto white = test::start("chess", "4k3/8/8/8/8/3K4/4P3/5b2 w - - 0 1");
+    CHECK(white->perft(1) == 7); // the king's c2 d2 c3 e3 c4 d4 e4
+    std::vector<std::string> moves;
+    for (const auto& a : white->notated_actions(ghostpost::rules::Seat::White))
+        moves.push_back(a.text);
+    std::sort(moves.begin(), moves.end());
+    CHECK(moves == std::vector<std::string>{"Kc2", "Kc3", "Kc4", "Kd2", "Kd4", "Ke3", "Ke4"});
+    // The same for Black, mirrored.
+    auto black = test::start("chess", "5B2/4p3/3k4/8/8/8/8/4K3 b - - 0 1");
+    CHECK(black->perft(1) == 7);
+}

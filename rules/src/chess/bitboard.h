@@ -106,13 +106,15 @@ constexpr Tables build_tables() {
                 t.ray[d][s] |= bb(make_sq(f, r));
         }
     }
+    // The ray pointing the other way from each of `dirs`: N-S, E-W, NE-SW, NW-SE.
+    constexpr int opposite[8] = {4, 5, 7, 6, 0, 1, 3, 2};
     for (Sq a = 0; a < 64; ++a)
         for (int d = 0; d < 8; ++d)
             for (Bitboard r = t.ray[d][a]; r;) {
                 const Sq b = std::countr_zero(r);
                 r &= r - 1;
                 t.between[a][b] = t.ray[d][a] & ~t.ray[d][b] & ~bb(b);
-                t.line[a][b] = t.ray[d][a] | t.ray[(d + 4) % 8][a] | bb(a);
+                t.line[a][b] = t.ray[d][a] | t.ray[opposite[d]][a] | bb(a);
             }
     return t;
 }
