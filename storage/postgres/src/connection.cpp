@@ -143,6 +143,7 @@ void Connection::fail(pg_result* result) {
 void Connection::exec(std::string_view sql) {
     if (!in_transaction_)
         ensure_open();
+    round_trip(sql);
     PGresult* result = PQexec(conn_, std::string(sql).c_str());
     const auto status = PQresultStatus(result);
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)
@@ -212,6 +213,7 @@ bool Statement::step() {
     auto [it, inserted] = db_.prepared_.try_emplace(key);
     if (inserted) {
         it->second = "s" + std::to_string(db_.prepared_.size());
+        db_.round_trip("PREPARE " + sql_);
         PGresult* prepared = PQprepare(conn, it->second.c_str(), sql_.c_str(),
                                        static_cast<int>(types.size()), types.data());
         if (PQresultStatus(prepared) != PGRES_COMMAND_OK) {
@@ -220,6 +222,7 @@ bool Statement::step() {
         }
         PQclear(prepared);
     }
+    db_.round_trip(sql_);
     PGresult* result = PQexecPrepared(conn, it->second.c_str(), static_cast<int>(values.size()),
                                       values.data(), lengths.data(), formats.data(), 0);
     const auto status = PQresultStatus(result);

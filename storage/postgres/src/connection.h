@@ -39,6 +39,10 @@ public:
         if (options_.on_commit)
             options_.on_commit();
     }
+    void round_trip(std::string_view sql) const {
+        if (options_.on_round_trip)
+            options_.on_round_trip(sql);
+    }
 
 private:
     friend class Statement;

@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace ghostpost::storage {
 
@@ -34,6 +35,10 @@ struct PostgresOptions {
     int lock_timeout_ms = 10000;
     // Called on every commit of the connection, so a test can count them. May be empty.
     std::function<void()> on_commit;
+    // Called on every request the connection sends and waits for (a round trip to the server:
+    // a statement, a statement's preparation, BEGIN, COMMIT) with its SQL, so a test can count
+    // them and say which. May be empty.
+    std::function<void(std::string_view sql)> on_round_trip;
 };
 
 // Connects to the database `url` names ("postgresql://user@host:port/db", or any libpq
