@@ -331,6 +331,11 @@ class Handler(BaseHTTPRequestHandler):
     def handle_any(self, method):
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
+        if len(raw) < length:
+            # The client went away in the middle of its request (a daemon killed during an
+            # upload): a server never sees such a request whole, so it neither runs nor judges it.
+            self.close_connection = True
+            return
         url = urllib.parse.urlsplit(self.path)
         s = self.state
         if url.path.startswith("/control/"):

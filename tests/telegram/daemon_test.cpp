@@ -342,5 +342,6 @@ TEST_CASE("SIGKILL while the bot thinks loses only the thought: after the restar
     CHECK(log[1].message_id.starts_with("engine:1:1."));
     daemon->signal(SIGTERM);
     CHECK(daemon->wait_exit(std::chrono::seconds(5)) == 0);
+    INFO(fake.violations().dump());
     CHECK(fake.violations().empty());
 }

@@ -264,6 +264,11 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
+        if len(raw) < length:
+            # The client went away in the middle of its request (a daemon killed during an
+            # upload): a server never sees such a request whole, so it neither runs nor judges it.
+            self.close_connection = True
+            return
         path = urllib.parse.urlsplit(self.path)
         if path.path.startswith("/control/"):
             status, body = self.control(path.path[len("/control/"):], json.loads(raw or b"{}"))
