@@ -290,15 +290,16 @@ std::string canonical_command(const std::string& name) {
 void PostRun::run_command(const Command& c) {
     const CommandRow* row = find_row(c.name);
     if (row == nullptr || row->handler == nullptr) {
-        say("There is no command " + s_.settings_.prefix + shorten(c.name, 20) + ". Say " +
-            s_.settings_.prefix + "help for the list.");
+        out_.say("There is no command " + ctx_.settings.prefix + shorten(c.name, 20) + ". Say " +
+                 ctx_.settings.prefix + "help for the list.");
         return;
     }
-    acting_ = row->acts;
-    if (row->acts && post_.anonymous) {
-        say("Anonymous posts cannot play or change anything: I cannot tell who is behind them. "
+    ctx_.acting = row->acts;
+    if (row->acts && ctx_.post.anonymous) {
+        out_.say(
+            "Anonymous posts cannot play or change anything: I cannot tell who is behind them. "
             "Post as yourself to use " +
-            s_.settings_.prefix + row->usage.name + ".");
+            ctx_.settings.prefix + row->usage.name + ".");
         return;
     }
     // A variant's own command is the action its word names, taken like the bare word:

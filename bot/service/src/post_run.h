@@ -3,12 +3,16 @@
 // (service.cpp for games, others for further command families), all members of PostRun.
 #pragma once
 
+#include "boards.h"
 #include "ghostpost/render/png.h"
 #include "ghostpost/render/text.h"
 #include "ghostpost/rules/game.h"
 #include "ghostpost/service/command.h"
 #include "ghostpost/service/engine_player.h"
 #include "ghostpost/service/service.h"
+#include "people.h"
+#include "replies.h"
+#include "service_memory.h"
 
 #include <algorithm>
 #include <array>
@@ -69,6 +73,29 @@ std::string wrap_moves(const std::string& movetext, std::size_t width);
 // Whether `text` names an action `seat` may take turn or no turn (a Phantom Chess peek).
 bool names_anytime_action(const rules::Game& game, rules::Seat seat, const std::string& text);
 
+// The buttons under a challenge: Accept, and Decline when it is addressed to someone
+// (service_chat.cpp, as the next three). `prefix` is the command prefix.
+std::vector<storage::ButtonRecord> challenge_buttons(const std::string& prefix,
+                                                     const GameRecord& g);
+// The buttons under a board of a game under way: Offer draw, and Resign (which asks first);
+// none once the game is over.
+std::vector<storage::ButtonRecord> game_buttons(const std::string& prefix, const GameRecord& g);
+std::vector<storage::ButtonRecord> draw_offer_buttons(const std::string& prefix,
+                                                      const GameRecord& g);
+// Under the question a Resign press asks `asker`: Yes (for that seat only) and No.
+std::vector<storage::ButtonRecord> resign_buttons(const std::string& prefix, const GameRecord& g,
+                                                  Seat asker);
+// Whether the channel's board of `g` leaves out a piece some seat sees.
+inline bool hides_pieces(const rules::Game& g) {
+    const rules::BoardView shown = g.public_view().board();
+    return g.seat_view(Seat::White).board().cells != shown.cells ||
+           g.seat_view(Seat::Black).board().cells != shown.cells;
+}
+std::string service_options_text(const GameRecord& g); // "Clock: 3d per move; rated."
+// The digest as !settings shows it: "08:00" (UTC), or "off" (service_digest.cpp).
+std::string digest_words(const std::optional<storage::DigestRecord>& digest);
+std::string new_code(); // "K7QD-M2XP": 8 characters nobody reads wrongly (service_link.cpp)
+
 } // namespace detail
 
 namespace tourney {
@@ -89,13 +116,11 @@ public:
     };
     static std::span<const CommandRow> command_table();
 
-    PostRun(Service& service, const Post& post)
-        : s_(service), store_(service.store_), post_(post), now_(service.clock_()) {}
+    PostRun(const ServiceParts& parts, const Post& post)
+        : parts_(parts), ctx_(parts, post), out_(ctx_), people_(ctx_, out_),
+          boards_(ctx_, parts.memory) {}
 
     void run();
-    // Says what game_over set aside, after the post's own replies. Whoever ends games outside
-    // run() (the time-driven job) calls it too, before the transaction commits.
-    void settle();
     void publish_cache();
     // What publish_cache would do, to be done later (after a group's commit).
     std::function<void()> take_publication();
@@ -116,287 +141,49 @@ public:
     // when one of the player's games or challenges waits for their decision, sends it. True
     // when it was sent. The caller commits as after run().
     bool send_digest(const storage::DigestRecord& d);
-    // Publishes, in each game's channel, the seed of every game with chance that finish()
-    // ended in this run (service_verify.cpp). Whoever ends games calls it after the replies
-    // that say so, before the commit.
-    void reveal_seeds();
-    // Publishes, in each game's channel, the full record of every game that ended in this run
-    // while its channel's board hid pieces a player saw (Phantom Chess): the record names every
-    // hidden move's square. Called like reveal_seeds, after the replies that end the games.
-    void publish_hidden_records();
-    // What every run that may have ended games does before its commit, in this order: settle,
-    // reveal_seeds, publish_hidden_records.
-    void conclude() {
-        settle();
-        reveal_seeds();
-        publish_hidden_records();
-    }
+    // What follows the end of the games that ended in this run, after the run's own replies
+    // and before its commit: every subscriber of game_end_subscribers, in that order, over
+    // all of them. Whoever ends games (a post, the time-driven job) calls it.
+    void conclude();
 
 private:
-    struct Loaded {
-        GameRecord rec;
-        std::unique_ptr<rules::Game> game;
-        std::optional<SeededRandom> rng;
-        int plies = 0;
-        std::int64_t revision = 0; // the stored revision `game` is the replay of
-        const rules::VariantInfo& info() const { return game->info(); }
-    };
-
-    // --- replies
-    struct BoardOut {
-        std::string code;     // the board as text, or empty
-        render::PngBytes png; // the board as an image, or empty
-        std::string link;     // the game's web page instead of a board, or empty
-    };
-    storage::OutgoingMessage message(bool to_user, const std::string& destination, std::string text,
-                                     std::string code) const {
-        storage::OutgoingMessage m;
-        m.platform = post_.platform;
-        m.to_user = to_user;
-        m.destination = destination;
-        m.text = std::move(text);
-        m.code = std::move(code);
-        // The engine's posts (engine_player.h) are no platform message that could be replied to.
-        m.reply_to =
-            to_user || post_.message_id.starts_with("engine:") ? std::string() : post_.message_id;
-        // The answers of a command that changes something are for all to see (Post::
-        // private_answers).
-        if (post_.private_answers && acting_)
-            m.reply_to.clear();
-        return m;
-    }
-    void say(std::string text, std::string code = {}) {
-        say(std::move(text), BoardOut{std::move(code), {}, {}});
-    }
-    void say(std::string text, BoardOut board, std::vector<storage::ButtonRecord> buttons = {}) {
-        auto m = message(post_.direct, post_.direct ? post_.author_id : post_.channel,
-                         std::move(text) + board.link, std::move(board.code));
-        m.png = std::move(board.png);
-        m.buttons = std::move(buttons);
-        enqueue(std::move(m));
-    }
-    // To the game's channel; when the post came by direct message the author gets it too.
-    void say_in(const GameRecord& g, std::string text, std::string code = {}) {
-        say_in(g, std::move(text), BoardOut{std::move(code), {}, {}});
-    }
-    // The game's channel and every channel that follows it (!invite), on whatever platform;
-    // a copy on another platform than the post's names players without '@', so that no
-    // namesake there is pinged.
-    // A press of a button is answered for all in the channel: never as a reply to the press,
-    // which a platform would show to the presser alone (Reply::reply_to).
-    void say_in(const GameRecord& g, std::string text, BoardOut board,
-                const std::vector<storage::ButtonRecord>& buttons = {}) {
-        text += board.link;
-        board.link.clear();
-        if (post_.direct && !team_post_)
-            say(text, board, buttons);
-        const auto to = [&](const std::string& platform, const std::string& channel) {
-            auto m = message(false, channel, platform == post_.platform ? text : unpinged(text),
-                             board.code);
-            m.platform = platform;
-            m.png = board.png;
-            m.buttons = buttons;
-            if (channel != post_.channel || platform != post_.platform || post_.button ||
-                post_.private_answers)
-                m.reply_to.clear();
-            m.ends_game = std::find(ended_ids_.begin(), ended_ids_.end(), g.id) != ended_ids_.end();
-            enqueue(std::move(m));
-        };
-        to(g.platform, g.channel);
-        for (const auto& [platform, channel] : store_.bound_channels(g.id))
-            to(platform, channel);
-        // The first word to the game's channels after its end tells the result; no later one.
-        std::erase(ended_ids_, g.id);
-    }
-    static std::string unpinged(const std::string& text);
-    // A direct message. With `game`, a platform that cannot reach the player privately (they
-    // never opened a chat with the bot) gets a notice posted in the game's channel instead,
-    // saying how to open one; the message itself waits, it never falls back to the channel.
-    void tell(const PlayerRecord& p, std::string text, std::string code = {},
-              const GameRecord* game = nullptr) {
-        auto m = message(true, p.user_id, std::move(text), std::move(code));
-        m.platform = p.platform; // a linked player is told on the account it has there
-        std::string notice_channel;
-        if (game && game->platform == p.platform)
-            notice_channel = game->channel;
-        else if (game)
-            for (const auto& [platform, channel] : store_.bound_channels(game->id))
-                if (platform == p.platform && notice_channel.empty())
-                    notice_channel = channel;
-        if (!notice_channel.empty()) {
-            m.notice_channel = notice_channel;
-            m.blocked_notice = at(p) +
-                               ": I cannot send you private messages yet. Open a "
-                               "private chat with me (@" +
-                               s_.settings_.bot_name + ") and send any message; what game #" +
-                               std::to_string(game->id) +
-                               " has for your eyes only waits for you there.";
-        }
-        enqueue(std::move(m));
-    }
-    // How a reply names a player (detail::at). A player without a handle is named by display
-    // name and noted, so that the replies naming it carry its account (enqueue).
-    std::string at(const PlayerRecord& p) {
-        // A team is named by its name, never as an account a platform could mention.
-        if (p.handle.empty() && !p.user_id.empty() && !p.name.empty() && !is_team(p) &&
-            std::none_of(named_.begin(), named_.end(), [&](const PlayerRecord& n) {
-                return n.platform == p.platform && n.user_id == p.user_id;
-            }))
-            named_.push_back(p);
-        return detail::at(p);
-    }
-    // Queues `m`, with the accounts of this run's players named by display name in its text
-    // (or its blocked notice) on its platform.
-    // Every reply is made harmless here (harmless_text), whatever user text it echoes.
-    void enqueue(storage::OutgoingMessage m) {
-        // The engine reads its games, not its messages: nothing is sent to its accounts.
-        if (m.to_user && engine_level(m.destination))
-            return;
-        // What a team is told privately, its channel hears: the team's own room.
-        if (m.to_user && m.destination.starts_with("team:")) {
-            m.to_user = false;
-            m.destination = m.destination.substr(5);
-            m.reply_to.clear();
-            m.notice_channel.clear();
-            m.blocked_notice.clear();
-        }
-        m.text = harmless_text(m.text);
-        m.code = harmless_text(m.code);
-        m.blocked_notice = harmless_text(m.blocked_notice);
-        for (const PlayerRecord& p : named_)
-            if (p.platform == m.platform && (m.text.find(p.name) != std::string::npos ||
-                                             m.blocked_notice.find(p.name) != std::string::npos))
-                m.named.push_back({p.user_id, p.name});
-        store_.enqueue(m, now_);
-    }
-    std::string form(const std::string& name) const {
-        const detail::Usage* u = detail::find_usage(name);
-        return s_.settings_.prefix + (u ? std::string(u->form) : name);
-    }
-    void usage_error(const std::string& name, const std::string& what) {
-        say(what + " Use: " + form(name));
-    }
-
-    // --- people
-    PlayerRecord player(std::int64_t id) {
-        auto p = store_.player(id);
-        if (!p)
-            throw std::logic_error("no player " + std::to_string(id));
-        return as_player(*p, post_.platform);
-    }
-    std::string mention(std::int64_t id) { return at(player(id)); }
-    // A player named without notifying them (no "@"): lists of entrants, where only the
-    // pairings should ping.
-    std::string quiet_name(std::int64_t id) { return detail::strip_at(mention(id)); }
-    // The player an account stands for (itself, or the player it was linked to), seen from
-    // `platform`: the player's id and settings, with the name, handle and id of its account
-    // there when it has one, so that replies name and address it where they are read.
-    PlayerRecord as_player(const PlayerRecord& account, const std::string& platform);
-    // The account `user_id` of the post's platform, created if new, its name and handle
-    // stored as harmless_name makes them: the one way names from a platform get in.
-    PlayerRecord upsert_account(const std::string& user_id, const std::string& name,
-                                const std::string& handle) {
-        return store_.upsert_player(post_.platform, user_id, harmless_name(name),
-                                    harmless_name(handle));
-    }
-    // Whom an argument such as "@bob" names in this post: the post's mention data first (the
-    // account the platform says), then the platform's unique handle; never a display name.
-    // nullopt when the argument is no mention at all.
-    struct Named {
-        std::optional<PlayerRecord> player; // empty: nobody with that handle has posted yet
-        std::string handle;                 // lower case, without '@'; may be empty
-    };
-    std::optional<Named> named(const std::string& arg);
-    // The known player an argument names; replies "I do not know ..." (and `then`) and returns
-    // nullopt when there is none.
-    std::optional<PlayerRecord> known_player(const std::string& arg, const std::string& then = {});
-    std::optional<std::int64_t> seated(const GameRecord& g, Seat s) const {
-        return s == Seat::White ? g.white : g.black;
-    }
-    std::string who(const GameRecord& g, const rules::VariantInfo& info, Seat s) {
-        auto id = seated(g, s);
-        std::string seat = info.seat_names[static_cast<std::size_t>(rules::index(s))];
-        return id ? mention(*id) + " (" + seat + ")" : seat;
-    }
-    std::optional<Seat> seat_of(const GameRecord& g, std::int64_t player_id) const {
-        if (g.white == player_id)
-            return Seat::White;
-        if (g.black == player_id)
-            return Seat::Black;
-        return std::nullopt;
-    }
-    bool moderator() const {
-        const auto& mods = s_.settings_.moderators;
-        return std::find(mods.begin(), mods.end(), post_.author_id) != mods.end();
-    }
-
     // --- games
     Loaded load(const GameRecord& rec);
     // Keeps `l` for the next post, under the revision the game has now (this post's own
     // changes included); it reaches the service's cache only when the post commits.
     void remember(Loaded& l) {
-        l.revision = store_.game_revision(l.rec.id);
+        l.revision = ctx_.store.game_revision(l.rec.id);
         pending_cache_.insert_or_assign(
             l.rec.id, Service::CachedGame{l.game->clone(), *l.rng, l.plies, l.revision});
     }
     std::string vs_line(const Loaded& l) {
         return "Game #" + std::to_string(l.rec.id) + ", " + l.info().title + ": " +
-               who(l.rec, l.info(), Seat::White) + " vs " + who(l.rec, l.info(), Seat::Black) + ".";
+               people_.who(l.rec, l.info(), Seat::White) + " vs " +
+               people_.who(l.rec, l.info(), Seat::Black) + ".";
     }
     std::string next_line(const Loaded& l);
     std::string over_line(const GameRecord& g, const rules::VariantInfo& info);
-    // How a board is drawn: which side is at the bottom, in which glyphs, as text or image.
-    struct BoardLook {
-        Seat bottom = Seat::White;
-        render::Glyphs glyphs = render::Glyphs::Ascii;
-        bool image = false;
-        bool compact = false; // after an event, the image or a link only, never a text board
-    };
-    // A channel's settings with the service's defaults where its moderators set none.
-    storage::ChannelSettings channel_settings(const std::string& platform,
-                                              const std::string& channel);
-    // A board posted in a channel looks as the channel's settings say, whoever it is for, so
-    // that no player's taste changes the channel for everyone.
-    BoardLook channel_look(const std::string& platform, const std::string& channel);
-    // A board sent privately to `p` looks as p's own settings say; `auto` puts the side p plays
-    // in `g` at the bottom.
-    BoardLook personal_look(const PlayerRecord& p, const GameRecord& g) const;
-    // The public board of `l` drawn as `look` says (`glyphs`, `image`, `flip` override it for
-    // one request); a PNG comes from the service's image cache.
-    BoardOut board(const Loaded& l, const BoardLook& look, bool flip = false,
-                   std::optional<render::Glyphs> glyphs = std::nullopt,
-                   std::optional<bool> image = std::nullopt);
-    // The board that follows an event of game `l` in its own channel: in a compact channel,
-    // its image, or else only a link to its page (when the web view has an address).
-    BoardOut channel_board(const Loaded& l) {
-        const BoardLook look = channel_look(l.rec.platform, l.rec.channel);
-        if (!look.compact || look.image)
-            return board(l, look);
-        BoardOut out;
-        out.link = web_link(l.rec.id);
-        return out;
-    }
     void finish(GameRecord& g, rules::Status status, const std::string& reason) {
         g.status = GameStatus::Finished;
         g.result = detail::result_text(status);
         g.reason = reason;
-        store_.update_game(g);
-        store_.clear_offer(g.id, OfferKind::Draw);
-        store_.clear_offer(g.id, OfferKind::Takeback);
+        ctx_.store.update_game(g);
+        ctx_.store.clear_offer(g.id, OfferKind::Draw);
+        ctx_.store.clear_offer(g.id, OfferKind::Takeback);
         game_over(g);
-        seeds_due_.push_back(g);
+        ended_.back().finished = true;
     }
     // Ends a game that counts for nobody (no result, no rating change).
     void abort_game(GameRecord& g) {
         g.status = GameStatus::Aborted;
-        store_.update_game(g);
-        store_.clear_offer(g.id, OfferKind::Draw);
-        store_.clear_offer(g.id, OfferKind::Takeback);
+        ctx_.store.update_game(g);
+        ctx_.store.clear_offer(g.id, OfferKind::Draw);
+        ctx_.store.clear_offer(g.id, OfferKind::Takeback);
         game_over(g);
     }
     // Whether each side has made at least one decision in game `id`.
     bool both_sides_moved(std::int64_t id) {
-        const auto log = store_.actions(id);
+        const auto log = ctx_.store.actions(id);
         auto moved = [&](Seat seat) {
             return std::any_of(log.begin(), log.end(),
                                [&](const auto& a) { return a.seat == seat; });
@@ -405,10 +192,11 @@ private:
     }
     std::vector<GameRecord> my_games_here(const std::vector<GameStatus>& statuses) {
         std::vector<GameRecord> out;
-        auto all = post_.direct ? store_.games_of_player(author_, statuses)
-                                : store_.games_in_channel(post_.platform, post_.channel, statuses);
+        auto all = ctx_.post.direct ? ctx_.store.games_of_player(ctx_.author, statuses)
+                                    : ctx_.store.games_in_channel(ctx_.post.platform,
+                                                                  ctx_.post.channel, statuses);
         for (auto& g : all)
-            if (seat_of(g, author_.id))
+            if (detail::seat_of(g, ctx_.author.id))
                 out.push_back(std::move(g));
         return out;
     }
@@ -476,8 +264,6 @@ private:
     // For a variant with chance, the sentence that commits to the seed by its SHA-256; empty
     // for the others.
     std::string seed_commitment(const GameRecord& g, const rules::VariantInfo& info) const;
-    // " Web: <base_url>/game/<id>" when the web view's address is set; empty otherwise.
-    std::string web_link(std::int64_t game) const;
     // Before `seat` plays `action` from a public post: true, after replying, when the action
     // is a secret decision (all its events are private) that must come by direct message.
     bool refuse_secret_in_public(const Loaded& l, Seat seat, const rules::Action& action,
@@ -507,7 +293,6 @@ private:
     // Takes tc= and rated= out of `given` (they belong to the service, not the variant);
     // replies and returns nullopt when one cannot be read.
     std::optional<ServiceOptions> take_service_options(rules::Options& given);
-    static std::string service_options_text(const GameRecord& g); // "Clock: 3d per move; rated."
     // The clocks of a game under way as a sentence with absolute deadlines, after a space;
     // empty once the game is over.
     std::string clock_line(const Loaded& l);
@@ -569,7 +354,6 @@ private:
     // "digest=..." of !settings: applies the value to `digest`; false when it cannot be read.
     bool digest_setting(const std::string& value, std::optional<storage::DigestRecord>& digest);
     // The digest as !settings shows it: "08:00" (UTC), or "off".
-    static std::string digest_words(const std::optional<storage::DigestRecord>& digest);
 
     // --- one player, several platforms (service_link.cpp)
     void cmd_link(const std::vector<std::string>& args);
@@ -577,8 +361,6 @@ private:
     void cmd_join(const std::vector<std::string>& args);
 
     // --- team games: a channel plays as one (service_team.cpp)
-    static bool is_team(const PlayerRecord& p); // an account "team:<channel>"
-    static std::string team_channel(const PlayerRecord& team);
     // The team of a channel, created if new.
     PlayerRecord team_of(const std::string& platform, const std::string& channel);
     std::optional<PlayerRecord> team_here(); // the post's channel's team, if it has one
@@ -599,12 +381,10 @@ private:
     void close_team_vote(Loaded& l, Seat seat, const PlayerRecord& team, const std::string& why);
     // For the time-driven job: closes the votes whose window ran out; true when one did.
     bool close_due_team_votes(Loaded& l);
-    std::string new_code(); // "K7QD-M2XP": 8 characters nobody reads wrongly
     void cmd_leaderboard(const std::vector<std::string>& args);
     // Wherever a game ends (finished, or aborted): a rated game's ratings change at once; what
     // is said about it (rating changes, a tournament round complete) waits for settle().
     void game_over(const GameRecord& g);
-    void say_at(const std::string& channel, std::string text, std::string code = {});
     std::optional<storage::TournamentRecord> pick_tournament(const std::vector<std::string>& args,
                                                              std::size_t at);
     void tourney_create(const std::vector<std::string>& args);
@@ -652,18 +432,11 @@ private:
     std::optional<MyGame> my_ongoing_game(const std::vector<std::string>& args,
                                           const std::string& command);
 
-    Service& s_;
-    storage::Store& store_;
-    const Post& post_;
-    std::int64_t now_;
-    PlayerRecord author_;  // the player who posted, as seen from the post's platform
-    PlayerRecord account_; // the account that posted, as stored (linked_to set when linked)
-    bool acting_ = false;  // the command under way changes a game, a player or a tournament
-    // Games that ended in this run and whose result say_in has not told yet (Reply::ends_game).
-    std::vector<std::int64_t> ended_ids_;
-    bool defaulting_ = false; // the job answers a seat's overdue decision with `default`
-    bool team_post_ = false;  // a team's vote played as the team's post: its channel hears the
-                              // game's replies as a channel, never a second time
+    ServiceParts parts_;
+    PostContext ctx_;
+    Replies out_;
+    People people_;
+    Boards boards_;
     // The player whose forecast answers the action being applied: the decision is theirs for
     // no time at all, so sync_clocks sends them no reminder of it.
     std::optional<std::int64_t> answering_;
@@ -672,26 +445,37 @@ private:
     std::vector<std::pair<std::int64_t, std::string>> forecast_notes_;
     void tell_forecast_notes(const GameRecord& g) {
         for (const auto& [owner, text] : forecast_notes_)
-            tell(player(owner), "Game #" + std::to_string(g.id) + ": " + text, {}, &g);
+            out_.tell(people_.player(owner), "Game #" + std::to_string(g.id) + ": " + text, {}, &g);
         forecast_notes_.clear();
     }
     std::map<std::int64_t, Service::CachedGame> pending_cache_;
-    std::vector<std::pair<render::PngKey, render::SharedPng>> pending_png_; // likewise, images
-    std::vector<GameRecord> seeds_due_;   // games ended in this post whose seed is to be revealed
-    std::vector<GameRecord> records_due_; // games ended in this post that hid pieces
-    std::vector<GameRecord> reveals_due_; // every game ended in this post (Game::ending_reveal)
-    // Whether the channel's board of `g` leaves out a piece some seat sees.
-    static bool hides_pieces(const rules::Game& g) {
-        const rules::BoardView shown = g.public_view().board();
-        return g.seat_view(Seat::White).board().cells != shown.cells ||
-               g.seat_view(Seat::Black).board().cells != shown.cells;
-    }
+    // A game that ended in this run (game_over), and what its end still has to say.
     struct Ended {
         GameRecord game;
         std::string rating_note; // empty when the game was not rated
+        bool finished = false;   // it has a result (finish), not only aborted
+        bool hid_pieces = false; // it ended while its channel's board hid pieces a player saw
     };
-    std::vector<Ended> ended_;        // games that ended in this post, for settle()
-    std::vector<PlayerRecord> named_; // players without a handle that replies named (at())
+    std::vector<Ended> ended_;
+    // Marks game `id`, ended in this run, as one whose channel's board hid pieces.
+    void ended_hiding_pieces(std::int64_t id) {
+        for (Ended& e : ended_)
+            if (e.game.id == id)
+                e.hid_pieces = true;
+    }
+    // What the end of games brings, each over all the games that ended in a run, in the
+    // order of game_end_subscribers (conclude):
+    // the rating changes and the tournament's next step (service_rating.cpp);
+    void settle(const std::vector<Ended>& ended);
+    // the seed of every finished game with chance (service_verify.cpp);
+    void reveal_seeds(const std::vector<Ended>& ended);
+    // what the rules hid, turned over (Phantom Chess's card), and the full record of every
+    // game whose channel's board hid pieces: it names every hidden move's square
+    // (service_offers.cpp).
+    void publish_hidden_records(const std::vector<Ended>& ended);
+    using GameEndSubscriber = void (PostRun::*)(const std::vector<Ended>&);
+    static constexpr std::array<GameEndSubscriber, 3> game_end_subscribers = {
+        &PostRun::settle, &PostRun::reveal_seeds, &PostRun::publish_hidden_records};
 
     // --- what a chat client offers besides text (service_chat.cpp)
     // Runs a post that says the channel moved to a new id: everything kept under the old id
@@ -700,14 +484,6 @@ private:
     // True, after answering, when a press of a button asks for something no button of ours
     // offers: only answers to challenges, draw offers and resignations come from buttons.
     bool refuse_foreign_button(const std::optional<Command>& c);
-    // The buttons under a challenge: Accept, and Decline when it is addressed to someone.
-    std::vector<storage::ButtonRecord> challenge_buttons(const GameRecord& g) const;
-    // The buttons under a board of a game under way: Offer draw, and Resign (which asks first);
-    // none once the game is over.
-    std::vector<storage::ButtonRecord> game_buttons(const GameRecord& g) const;
-    std::vector<storage::ButtonRecord> draw_offer_buttons(const GameRecord& g) const;
-    // Under the question a Resign press asks `asker`: Yes (for that seat only) and No.
-    std::vector<storage::ButtonRecord> resign_buttons(const GameRecord& g, Seat asker) const;
 };
 
 } // namespace ghostpost::bot

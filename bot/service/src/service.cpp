@@ -204,9 +204,9 @@ using namespace detail;
 
 void PostRun::publish_cache() {
     for (auto& [id, entry] : pending_cache_)
-        s_.keep(id, std::move(entry));
-    for (auto& [key, png] : pending_png_)
-        s_.png_cache_.insert(key, std::move(png));
+        parts_.memory.keep(id, std::move(entry));
+    for (auto& [key, png] : boards_.take_drawn())
+        parts_.memory.images.insert(key, std::move(png));
 }
 
 std::function<void()> PostRun::take_publication() {
@@ -214,23 +214,23 @@ std::function<void()> PostRun::take_publication() {
     auto games = std::make_shared<std::map<std::int64_t, Service::CachedGame>>(
         std::exchange(pending_cache_, {}));
     auto images = std::make_shared<std::vector<std::pair<render::PngKey, render::SharedPng>>>(
-        std::exchange(pending_png_, {}));
-    return [service = &s_, games, images] {
+        boards_.take_drawn());
+    return [memory = &parts_.memory, games, images] {
         for (auto& [id, entry] : *games)
-            service->keep(id, std::move(entry));
+            memory->keep(id, std::move(entry));
         for (auto& [key, png] : *images)
-            service->png_cache_.insert(key, std::move(png));
+            memory->images.insert(key, std::move(png));
     };
 }
 
-PostRun::Loaded PostRun::load(const GameRecord& rec) {
+Loaded PostRun::load(const GameRecord& rec) {
     Loaded l;
     l.rec = rec;
     // The stored revision, not the record's copy: another process may have changed the game
     // (a takeback and a new move leave as many plies as before, but never the same revision).
     // The game's row is held from here to the commit: a post of another daemon on the same
     // game waits, then runs again on what this one did.
-    l.revision = store_.lock_game(rec.id);
+    l.revision = ctx_.store.lock_game(rec.id);
     auto from = [&](const Service::CachedGame& c) {
         l.game = c.game->clone();
         l.rng = c.rng;
@@ -241,15 +241,16 @@ PostRun::Loaded PostRun::load(const GameRecord& rec) {
         from(it->second);
         return l;
     }
-    if (const Service::CachedGame* c = s_.cached(rec.id); c && c->revision == l.revision) {
+    if (const Service::CachedGame* c = parts_.memory.cached(rec.id);
+        c && c->revision == l.revision) {
         from(*c);
         return l;
     }
-    LoadedGame loaded = load_game(rec, store_.actions(rec.id));
+    LoadedGame loaded = load_game(rec, ctx_.store.actions(rec.id));
     l.game = std::move(loaded.game);
     l.rng = std::move(loaded.rng);
     l.plies = loaded.plies;
-    ++s_.replays_;
+    ++parts_.memory.replays;
     remember(l);
     return l;
 }
@@ -272,9 +273,9 @@ std::string PostRun::over_line(const GameRecord& g, const rules::VariantInfo& in
     }
     std::string outcome;
     if (g.result == "1-0")
-        outcome = who(g, info, Seat::White) + " wins";
+        outcome = people_.who(g, info, Seat::White) + " wins";
     else if (g.result == "0-1")
-        outcome = who(g, info, Seat::Black) + " wins";
+        outcome = people_.who(g, info, Seat::Black) + " wins";
     else
         outcome = "drawn";
     return id + " is over: " + outcome + " by " + g.reason + " (" + g.result + ").";
@@ -284,18 +285,6 @@ namespace {
 
 // How a game that is over ended, for its board: "White wins, 1-0 (resignation)", in the
 // variant's seat names; empty while it goes on.
-std::string ended_line(const GameRecord& g, const rules::VariantInfo& info) {
-    if (g.status == GameStatus::Aborted)
-        return "aborted, it counts for nobody";
-    if (g.status != GameStatus::Finished)
-        return {};
-    std::string outcome = "drawn";
-    if (g.result == "1-0")
-        outcome = info.seat_names[0] + " wins";
-    else if (g.result == "0-1")
-        outcome = info.seat_names[1] + " wins";
-    return outcome + ", " + g.result + " (" + g.reason + ")";
-}
 
 } // namespace
 
@@ -304,83 +293,10 @@ std::string PostRun::next_line(const Loaded& l) {
         return over_line(l.rec, l.info());
     std::vector<std::string> parts;
     for (const auto& d : l.game->pending())
-        parts.push_back(who(l.rec, l.info(), d.seat) + " must " + d.what);
+        parts.push_back(people_.who(l.rec, l.info(), d.seat) + " must " + d.what);
     if (parts.empty())
         return "Nobody has a decision to make.";
     return join(parts, " and ") + ".";
-}
-
-storage::ChannelSettings PostRun::channel_settings(const std::string& platform,
-                                                   const std::string& channel) {
-    storage::ChannelSettings c = store_.channel_settings(platform, channel);
-    if (!c.saved) {
-        const auto& inline_images = s_.settings_.inline_images;
-        c.images =
-            std::find(inline_images.begin(), inline_images.end(), platform) != inline_images.end();
-    }
-    return c;
-}
-
-PostRun::BoardLook PostRun::channel_look(const std::string& platform, const std::string& channel) {
-    const storage::ChannelSettings c = channel_settings(platform, channel);
-    BoardLook look;
-    look.bottom = c.orientation == "black" ? Seat::Black : Seat::White;
-    look.glyphs = c.notation == "unicode" ? render::Glyphs::Unicode : render::Glyphs::Ascii;
-    look.image = c.images;
-    look.compact = c.style == "compact";
-    return look;
-}
-
-PostRun::BoardLook PostRun::personal_look(const PlayerRecord& p, const GameRecord& g) const {
-    BoardLook look;
-    if (p.orientation == "black")
-        look.bottom = Seat::Black;
-    else if (p.orientation == "auto")
-        look.bottom = seat_of(g, p.id).value_or(Seat::White);
-    look.glyphs = p.notation == "unicode" ? render::Glyphs::Unicode : render::Glyphs::Ascii;
-    look.image = p.images;
-    return look;
-}
-
-PostRun::BoardOut PostRun::board(const Loaded& l, const BoardLook& look, bool flip,
-                                 std::optional<render::Glyphs> glyphs, std::optional<bool> image) {
-    render::TextStyle style;
-    style.seat_names = l.info().seat_names;
-    style.ended = ended_line(l.rec, l.info());
-    const Seat bottom = look.bottom;
-    const render::Glyphs chosen = look.glyphs;
-    const bool as_image = look.image;
-    style.bottom = flip ? rules::opponent(bottom) : bottom;
-    // Once the game is over, however it ended, the channel sees what the rules hid.
-    const rules::PublicView view =
-        l.rec.status == GameStatus::Ongoing ? l.game->public_view() : l.game->final_view();
-    if (!image.value_or(as_image) || glyphs) {
-        style.glyphs = glyphs.value_or(chosen);
-        return {render::render_text(view, style), {}, {}};
-    }
-    // Only public boards are cached: the key names no audience but the public one.
-    const auto render = [&] {
-        render::PngOptions options;
-        options.flip = style.bottom == Seat::Black;
-        options.game_label = "Game #" + std::to_string(l.rec.id);
-        options.ended = style.ended;
-        return render::render_png(view, options);
-    };
-    if (l.revision < 0)
-        return {{}, render(), {}};
-    // A game may end without a new action (a resignation) in this very post: the end bumped the
-    // stored revision, which the loaded game predates, and the image keyed by the older one
-    // still says whose move it was.
-    const std::int64_t revision = style.ended.empty() ? l.revision : store_.game_revision(l.rec.id);
-    const render::PngKey key{l.rec.id, revision, render::Audience::Public,
-                             style.bottom == Seat::Black, 0};
-    if (const render::SharedPng png = s_.png_cache_.find(key))
-        return {{}, *png, {}};
-    // Kept only once the post commits: a revision this post made is not the game's until then
-    // (another daemon's post may yet take its number).
-    auto png = std::make_shared<const render::PngBytes>(render());
-    pending_png_.emplace_back(key, png);
-    return {{}, *png, {}};
 }
 
 std::optional<GameRecord> PostRun::pick_game(const std::vector<std::string>& args,
@@ -390,17 +306,18 @@ std::optional<GameRecord> PostRun::pick_game(const std::vector<std::string>& arg
     if (!args.empty()) {
         if (auto id = game_id_arg(args[0])) {
             used = 1;
-            auto g = store_.game(*id);
+            auto g = ctx_.store.game(*id);
             // Games of other communities stay theirs, unless this one follows the game or the
             // author plays in it (one player, several platforms).
             const auto followed_here = [&] {
-                for (const auto& [platform, channel] : store_.bound_channels(g->id))
-                    if (platform == post_.platform)
+                for (const auto& [platform, channel] : ctx_.store.bound_channels(g->id))
+                    if (platform == ctx_.post.platform)
                         return true;
-                return seat_of(*g, author_.id).has_value() || g->challenger == author_.id;
+                return detail::seat_of(*g, ctx_.author.id).has_value() ||
+                       g->challenger == ctx_.author.id;
             };
-            if (!g || (g->platform != post_.platform && !followed_here())) {
-                say("There is no game #" + std::to_string(*id) + ".");
+            if (!g || (g->platform != ctx_.post.platform && !followed_here())) {
+                out_.say("There is no game #" + std::to_string(*id) + ".");
                 return std::nullopt;
             }
             return g;
@@ -413,27 +330,28 @@ std::optional<GameRecord> PostRun::pick_game(const std::vector<std::string>& arg
         std::vector<std::string> ids;
         for (const auto& g : mine)
             ids.push_back("#" + std::to_string(g.id));
-        say("You play several games here (" + join(ids, ", ") + "): say which, for example " +
-            s_.settings_.prefix + command + " " + std::to_string(mine.front().id) + ".");
+        out_.say("You play several games here (" + join(ids, ", ") + "): say which, for example " +
+                 ctx_.settings.prefix + command + " " + std::to_string(mine.front().id) + ".");
         return std::nullopt;
     }
-    if (for_viewing && !post_.direct) {
-        auto here = store_.games_in_channel(post_.platform, post_.channel, {GameStatus::Ongoing});
+    if (for_viewing && !ctx_.post.direct) {
+        auto here = ctx_.store.games_in_channel(ctx_.post.platform, ctx_.post.channel,
+                                                {GameStatus::Ongoing});
         if (here.size() == 1)
             return here.front();
         if (here.empty()) {
-            auto done = store_.games_in_channel(post_.platform, post_.channel,
-                                                {GameStatus::Finished, GameStatus::Aborted});
+            auto done = ctx_.store.games_in_channel(ctx_.post.platform, ctx_.post.channel,
+                                                    {GameStatus::Finished, GameStatus::Aborted});
             if (!done.empty())
                 return done.back();
         }
         if (here.size() > 1) {
-            say("Several games are under way here: say which, for example " + s_.settings_.prefix +
-                command + " " + std::to_string(here.front().id) + ".");
+            out_.say("Several games are under way here: say which, for example " +
+                     ctx_.settings.prefix + command + " " + std::to_string(here.front().id) + ".");
             return std::nullopt;
         }
     }
-    say("You have no game under way here. Use: " + form(command));
+    out_.say("You have no game under way here. Use: " + out_.form(command));
     return std::nullopt;
 }
 
@@ -444,154 +362,83 @@ std::optional<PostRun::MyGame> PostRun::my_ongoing_game(const std::vector<std::s
     if (!g)
         return std::nullopt;
     if (used < args.size()) {
-        usage_error(command, "I did not understand \"" + shorten(args[used]) + "\".");
+        out_.usage_error(command, "I did not understand \"" + shorten(args[used]) + "\".");
         return std::nullopt;
     }
-    auto seat = seat_of(*g, author_.id);
+    auto seat = detail::seat_of(*g, ctx_.author.id);
     if (g->status != GameStatus::Ongoing) {
         const rules::Variant* v = rules::find_variant(g->variant);
-        say(v ? over_line(*g, v->info()) : "Game #" + std::to_string(g->id) + " is not under way.");
+        out_.say(v ? over_line(*g, v->info())
+                   : "Game #" + std::to_string(g->id) + " is not under way.");
         return std::nullopt;
     }
     if (!seat) {
-        say("You are not playing in game #" + std::to_string(g->id) + ".");
+        out_.say("You are not playing in game #" + std::to_string(g->id) + ".");
         return std::nullopt;
     }
     return MyGame{load(*g), *seat};
 }
 
-std::optional<PostRun::Named> PostRun::named(const std::string& arg) {
-    const bool at_sign = arg.size() > 1 && arg[0] == '@';
-    const std::string key = lower(strip_at(arg));
-    for (const Mention& m : post_.mentions) {
-        const bool same = at_sign ? !m.handle.empty() && lower(m.handle) == key
-                                  : !m.user_id.empty() && !m.name.empty() && lower(m.name) == key;
-        if (!same)
-            continue;
-        if (m.user_id.empty())
-            break; // a handle only: the stored handle decides below
-        if (auto known = store_.player_by_account(post_.platform, m.user_id))
-            return Named{as_player(*known, post_.platform), lower(m.handle)};
-        const std::string handle = m.handle.empty() ? std::string() : lower(m.handle);
-        return Named{upsert_account(m.user_id, m.name.empty() ? m.handle : m.name, handle),
-                     harmless_name(handle)};
-    }
-    if (!at_sign)
-        return std::nullopt;
-    auto found = store_.player_by_handle(post_.platform, key);
-    if (found)
-        found = as_player(*found, post_.platform);
-    return Named{found, key};
-}
-
-std::string PostRun::unpinged(const std::string& text) {
-    std::string out;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const bool name_follows =
-            i + 1 < text.size() &&
-            (std::isalnum(static_cast<unsigned char>(text[i + 1])) != 0 || text[i + 1] == '_');
-        if (text[i] == '@' && name_follows &&
-            (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\n' || text[i - 1] == '('))
-            continue;
-        out += text[i];
-    }
-    return out;
-}
-
-PlayerRecord PostRun::as_player(const PlayerRecord& account, const std::string& platform) {
-    PlayerRecord p = account;
-    if (account.linked_to != 0)
-        if (auto owner = store_.player(account.linked_to))
-            p = *owner;
-    if (p.platform != platform) {
-        if (auto there = store_.account_on(p.id, platform)) {
-            p.platform = there->platform;
-            p.user_id = there->user_id;
-            p.name = there->name;
-            p.handle = there->handle;
-        } else {
-            p.handle.clear(); // a handle of another platform names somebody else here
-        }
-    }
-    return p;
-}
-
-std::optional<PlayerRecord> PostRun::known_player(const std::string& arg, const std::string& then) {
-    auto n = named(arg);
-    if (n && n->player)
-        return n->player;
-    say("I do not know " + shorten(arg, 30) + " yet." + then);
-    return std::nullopt;
-}
-
 bool PostRun::over_command_limit() {
-    const int limit = s_.settings_.commands_per_minute;
-    if (limit <= 0 || engine_level(post_.author_id))
+    const int limit = ctx_.settings.commands_per_minute;
+    if (limit <= 0 || engine_level(ctx_.post.author_id))
         return false;
-    auto& windows = s_.command_windows_;
-    if (windows.size() > 10'000) // the accounts quiet for a minute need no window
-        std::erase_if(windows, [&](const auto& w) { return now_ - w.second.start >= 60; });
-    const std::string key = post_.platform + '\n' + post_.author_id;
-    if (s_.grouping_ && !s_.windows_before_group_.contains(key)) {
-        const auto before = windows.find(key);
-        s_.windows_before_group_[key] =
-            before == windows.end() ? std::nullopt : std::optional(before->second);
-    }
-    auto& w = windows[key];
-    if (now_ - w.start >= 60)
-        w = {now_, 0, false, {}};
+    auto& w = parts_.memory.window(ctx_.post.platform + '\n' + ctx_.post.author_id, ctx_.now);
+    if (ctx_.now - w.start >= 60)
+        w = {ctx_.now, 0, false, {}};
     // A post run again (another daemon's write conflicted with it) is counted once.
-    if (w.last_message != post_.message_id) {
-        w.last_message = post_.message_id;
+    if (w.last_message != ctx_.post.message_id) {
+        w.last_message = ctx_.post.message_id;
         ++w.count;
     }
     if (w.count <= limit)
         return false;
     if (!w.told) {
         w.told = true;
-        say(at(author_) + ": that is more than " + std::to_string(limit) +
-            " commands in a minute. I answer your commands again from " + format_utc(w.start + 60) +
-            "; until then they are not read.");
+        out_.say(out_.at(ctx_.author) + ": that is more than " + std::to_string(limit) +
+                 " commands in a minute. I answer your commands again from " +
+                 format_utc(w.start + 60) + "; until then they are not read.");
     }
     return true;
 }
 
 void PostRun::run() {
-    if (post_.moved) {
-        move_channel(*post_.moved);
+    if (ctx_.post.moved) {
+        move_channel(*ctx_.post.moved);
         return;
     }
     // An update with no author (a service message, an update the adapter could not read) only
     // moves the cursor: there is nobody to answer or to remember.
-    if (post_.author_id.empty())
+    if (ctx_.post.author_id.empty())
         return;
-    account_ = upsert_account(post_.author_id, post_.author_name, post_.author_handle);
-    author_ = as_player(account_, post_.platform);
+    ctx_.account =
+        people_.upsert_account(ctx_.post.author_id, ctx_.post.author_name, ctx_.post.author_handle);
+    ctx_.author = people_.as_player(ctx_.account, ctx_.post.platform);
     if (refuse_banned())
         return;
-    std::vector<std::string> prefixes{s_.settings_.prefix};
-    if (s_.settings_.accept_slash && s_.settings_.prefix != "/")
+    std::vector<std::string> prefixes{ctx_.settings.prefix};
+    if (ctx_.settings.accept_slash && ctx_.settings.prefix != "/")
         prefixes.push_back("/");
-    auto head = std::string_view(post_.text).substr(0, 64);
+    auto head = std::string_view(ctx_.post.text).substr(0, 64);
     bool is_command = parse_command(head, prefixes).has_value();
 
-    if (post_.text.size() > s_.settings_.max_post_bytes) {
+    if (ctx_.post.text.size() > ctx_.settings.max_post_bytes) {
         if (is_command)
-            say("That post is too long (" + std::to_string(post_.text.size()) +
-                " bytes): commands and moves fit in " +
-                std::to_string(s_.settings_.max_post_bytes) + " bytes. Nothing was done.");
+            out_.say("That post is too long (" + std::to_string(ctx_.post.text.size()) +
+                     " bytes): commands and moves fit in " +
+                     std::to_string(ctx_.settings.max_post_bytes) + " bytes. Nothing was done.");
         return;
     }
-    if (!valid_utf8(post_.text)) {
+    if (!valid_utf8(ctx_.post.text)) {
         if (is_command)
-            say("That post is not valid UTF-8 text, so I cannot read it. Nothing was done.");
+            out_.say("That post is not valid UTF-8 text, so I cannot read it. Nothing was done.");
         return;
     }
-    auto command = parse_command(post_.text, prefixes);
+    auto command = parse_command(ctx_.post.text, prefixes);
     if (refuse_foreign_button(command))
         return;
     if (auto& c = command) {
-        if (!c->addressee.empty() && lower(c->addressee) != lower(s_.settings_.bot_name))
+        if (!c->addressee.empty() && lower(c->addressee) != lower(ctx_.settings.bot_name))
             return; // another bot's command
         if (over_command_limit())
             return;
@@ -600,16 +447,19 @@ void PostRun::run() {
     }
     // In a channel people talk: what is neither a command nor a move gets no answer. A direct
     // message is always for the bot, so it is never left without one.
-    if (!try_bare_move() && !try_team_vote(post_.text, {}, false) && post_.direct)
-        say((post_.text.empty() ? std::string("I read only text: commands and moves.")
-                                : "I read commands and moves here, and \"" +
-                                      shorten(post_.text, 30) + "\" is neither.") +
-            " " + s_.settings_.prefix + "help lists the commands; " + s_.settings_.prefix +
-            "new chess @name challenges someone.");
+    if (!try_bare_move() && !try_team_vote(ctx_.post.text, {}, false) && ctx_.post.direct)
+        out_.say((ctx_.post.text.empty() ? std::string("I read only text: commands and moves.")
+                                         : "I read commands and moves here, and \"" +
+                                               shorten(ctx_.post.text, 30) + "\" is neither.") +
+                 " " + ctx_.settings.prefix + "help lists the commands; " + ctx_.settings.prefix +
+                 "new chess @name challenges someone.");
 }
 
 Service::Service(storage::Store& store, ServiceSettings settings, Clock clock)
-    : store_(store), settings_(std::move(settings)), clock_(std::move(clock)) {}
+    : store_(store), settings_(std::move(settings)), clock_(std::move(clock)),
+      memory_(std::make_unique<ServiceMemory>(settings_.game_cache_size)) {}
+
+Service::~Service() = default;
 
 std::string cursor_key(const Post& post) {
     return post.cursor_key.empty() ? post.platform : post.cursor_key;
@@ -621,7 +471,7 @@ HandleStatus Service::handle(const Post& post) {
 
 HandleStatus Service::handle_once(const Post& post) {
     HandleStatus status = HandleStatus::Handled;
-    PostRun run(*this, post);
+    PostRun run(parts(), post);
     store_.transaction([&] {
         if (store_.post_handled(post.platform, post.channel, post.message_id)) {
             status = HandleStatus::Duplicate;
@@ -633,35 +483,22 @@ HandleStatus Service::handle_once(const Post& post) {
         if (!post.cursor.empty())
             store_.set_cursor(cursor_key(post), post.cursor);
     });
-    if (grouping_)
-        after_group_.push_back(run.take_publication());
+    if (memory_->grouping())
+        memory_->after_group(run.take_publication());
     else
         run.publish_cache();
     return status;
 }
 
 void Service::handle_grouped(const std::function<void()>& work) {
-    grouping_ = true;
-    after_group_.clear();
-    windows_before_group_.clear();
+    memory_->begin_group();
     try {
         store_.group(work);
     } catch (...) {
-        grouping_ = false;
-        after_group_.clear();
-        for (auto& [key, before] : windows_before_group_)
-            if (before)
-                command_windows_[key] = *before;
-            else
-                command_windows_.erase(key);
-        windows_before_group_.clear();
+        memory_->rollback_group();
         throw;
     }
-    grouping_ = false;
-    windows_before_group_.clear();
-    for (auto& publish : after_group_)
-        publish();
-    after_group_.clear();
+    memory_->commit_group();
 }
 
 void Service::pause_before_retry(int attempt) {
@@ -783,30 +620,19 @@ Reply Service::to_reply(const storage::OutboxEntry& entry, storage::Store* store
 }
 
 void Service::clear_cache() {
-    cache_.clear();
-    recency_.clear();
+    memory_->clear_games();
 }
 
-const Service::CachedGame* Service::cached(std::int64_t id) {
-    auto it = cache_.find(id);
-    if (it == cache_.end())
-        return nullptr;
-    recency_.splice(recency_.begin(), recency_, it->second.recency);
-    return &it->second.game;
+int Service::replays() const {
+    return memory_->replays;
 }
 
-void Service::keep(std::int64_t id, CachedGame game) {
-    if (auto it = cache_.find(id); it != cache_.end()) {
-        it->second.game = std::move(game);
-        recency_.splice(recency_.begin(), recency_, it->second.recency);
-        return;
-    }
-    recency_.push_front(id);
-    cache_.emplace(id, CacheSlot{std::move(game), recency_.begin()});
-    while (cache_.size() > std::max<std::size_t>(1, settings_.game_cache_size)) {
-        cache_.erase(recency_.back());
-        recency_.pop_back();
-    }
+std::size_t Service::cached_games() const {
+    return memory_->cached_games();
+}
+
+ServiceParts Service::parts() {
+    return {store_, settings_, clock_, *memory_};
 }
 
 } // namespace ghostpost::bot

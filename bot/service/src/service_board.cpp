@@ -45,20 +45,21 @@ void PostRun::cmd_board(const std::vector<std::string>& args) {
     if (used < rest.size()) {
         auto n = game_id_arg(rest[used]);
         if (!n || rest[used][0] == '#' || used + 1 < rest.size()) {
-            usage_error("board", "I did not understand \"" + shorten(rest[used]) + "\".");
+            out_.usage_error("board", "I did not understand \"" + shorten(rest[used]) + "\".");
             return;
         }
         at_ply = *n;
     }
     if (g->status == GameStatus::Challenge || g->status == GameStatus::Declined ||
         g->status == GameStatus::Cancelled) {
-        say("Game #" + std::to_string(g->id) + " never started.");
+        out_.say("Game #" + std::to_string(g->id) + " never started.");
         return;
     }
     Loaded l = load(*g);
     // Asked for privately, the board is the asker's own; in a channel, the channel's.
-    const BoardLook look =
-        post_.direct ? personal_look(author_, *g) : channel_look(post_.platform, post_.channel);
+    const BoardLook look = ctx_.post.direct
+                               ? boards_.personal_look(ctx_.author, *g)
+                               : boards_.channel_look(ctx_.post.platform, ctx_.post.channel);
     std::string header = vs_line(l) + " ";
     // Plies are counted in the public record's entries, as !history and the web page count
     // them: a standing policy set in secret is no ply, so no count or position tells that it
@@ -66,7 +67,7 @@ void PostRun::cmd_board(const std::vector<std::string>& args) {
     std::vector<std::size_t> shown; // log index of each public entry
     std::vector<storage::ActionRecord> log;
     if (at_ply) {
-        log = store_.actions(g->id);
+        log = ctx_.store.actions(g->id);
         const auto texts = public_action_texts(*g, log);
         for (std::size_t i = 0; i < texts.size(); ++i)
             if (!texts[i].empty())
@@ -75,8 +76,8 @@ void PostRun::cmd_board(const std::vector<std::string>& args) {
     const auto public_plies = static_cast<std::int64_t>(shown.size());
     if (at_ply && *at_ply != public_plies) {
         if (*at_ply > public_plies) {
-            say("Game #" + std::to_string(g->id) + " has only " + std::to_string(public_plies) +
-                " plies.");
+            out_.say("Game #" + std::to_string(g->id) + " has only " +
+                     std::to_string(public_plies) + " plies.");
             return;
         }
         // An earlier position is a replay of the first plies; it never enters the cache.
@@ -89,18 +90,13 @@ void PostRun::cmd_board(const std::vector<std::string>& args) {
         earlier.rng = std::move(replayed.rng);
         earlier.plies = replayed.plies;
         earlier.revision = -1; // no revision names an earlier position: never cached
-        say(header + "Position after ply " + std::to_string(*at_ply) + ".",
-            board(earlier, look, flip, glyphs, image));
+        out_.say(header + "Position after ply " + std::to_string(*at_ply) + ".",
+                 boards_.board(earlier, look, flip, glyphs, image));
         return;
     }
-    say(header + next_line(l) + clock_line(l) + web_link(g->id),
-        board(l, look, flip, glyphs, image));
+    out_.say(header + next_line(l) + clock_line(l) + boards_.web_link(g->id),
+             boards_.board(l, look, flip, glyphs, image));
 }
 
 // With [web] base_url set, the game's page: every ply, the clocks, the PGN.
-std::string PostRun::web_link(std::int64_t game) const {
-    const std::string& base = s_.settings_.web_base_url;
-    return base.empty() ? std::string() : " Web: " + base + "/game/" + std::to_string(game);
-}
-
 } // namespace ghostpost::bot

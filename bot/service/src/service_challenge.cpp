@@ -18,15 +18,15 @@ namespace ghostpost::bot {
 using namespace detail;
 
 void PostRun::cmd_new(const std::vector<std::string>& args) {
-    if (post_.direct) {
-        say("Start games in a channel, where your opponent can see them.");
+    if (ctx_.post.direct) {
+        out_.say("Start games in a channel, where your opponent can see them.");
         return;
     }
     if (args.empty()) {
         std::vector<std::string> names;
         for (const auto* v : rules::variants())
             names.push_back(v->info().name);
-        usage_error("new", "Name a variant (" + join(names, ", ") + ").");
+        out_.usage_error("new", "Name a variant (" + join(names, ", ") + ").");
         return;
     }
     const rules::Variant* variant = rules::find_variant(args[0]);
@@ -34,8 +34,8 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
         std::vector<std::string> names;
         for (const auto* v : rules::variants())
             names.push_back(v->info().name);
-        say("There is no variant \"" + shorten(args[0], 20) + "\". Variants: " + join(names, ", ") +
-            ".");
+        out_.say("There is no variant \"" + shorten(args[0], 20) +
+                 "\". Variants: " + join(names, ", ") + ".");
         return;
     }
     const rules::VariantInfo& info = variant->info();
@@ -54,14 +54,15 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
             continue;
         }
         if (opponent.empty() && !opponent_player && !engine &&
-            (lw == "bot" || lw == "@" + lower(s_.settings_.bot_name))) {
+            (lw == "bot" || lw == "@" + lower(ctx_.settings.bot_name))) {
             engine = default_engine_level;
             continue;
         }
-        std::optional<Named> whom = opponent.empty() && !opponent_player ? named(w) : std::nullopt;
+        std::optional<People::Named> whom =
+            opponent.empty() && !opponent_player ? people_.named(w) : std::nullopt;
         if (whom && (whom->player || !whom->handle.empty())) {
             opponent_player = whom->player;
-            opponent = whom->player ? at(*whom->player) : "@" + whom->handle;
+            opponent = whom->player ? out_.at(*whom->player) : "@" + whom->handle;
             if (whom->player)
                 opponent_handle = whom->player->handle;
             else
@@ -77,13 +78,13 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
         } else if (auto eq = w.find('='); eq != std::string::npos && eq > 0) {
             given[lower(w.substr(0, eq))] = w.substr(eq + 1);
         } else {
-            usage_error("new", "I did not understand \"" + shorten(w) + "\".");
+            out_.usage_error("new", "I did not understand \"" + shorten(w) + "\".");
             return;
         }
     }
-    if ((opponent_player && opponent_player->id == author_.id) ||
-        (!opponent_player && !opponent_handle.empty() && opponent_handle == author_.handle)) {
-        say("You cannot challenge yourself.");
+    if ((opponent_player && opponent_player->id == ctx_.author.id) ||
+        (!opponent_player && !opponent_handle.empty() && opponent_handle == ctx_.author.handle)) {
+        out_.say("You cannot challenge yourself.");
         return;
     }
     // A team game: "team" or "team=#channel" (that channel, on this platform, hears of it),
@@ -101,7 +102,8 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
     if (auto w = given.find("window"); w != given.end()) {
         const auto span = parse_span(w->second);
         if (!team || !span || *span < 5 * 60) {
-            say(team ? "window= is the time to vote each move, 5m or more: window=4h, window=1d."
+            out_.say(
+                team ? "window= is the time to vote each move, 5m or more: window=4h, window=1d."
                      : "window= is for team games: !new " + info.name + " team window=4h.");
             return;
         }
@@ -110,17 +112,18 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
     }
     if (team) {
         if (engine || opponent_player || !opponent_handle.empty()) {
-            say("A team game is between two channels, not against a player: leave out the "
-                "opponent. Nothing was created.");
+            out_.say("A team game is between two channels, not against a player: leave out the "
+                     "opponent. Nothing was created.");
             return;
         }
         if (given.count("tc") != 0) {
-            say("A team game's clock is its vote window: use window= instead of tc=. Nothing was "
+            out_.say(
+                "A team game's clock is its vote window: use window= instead of tc=. Nothing was "
                 "created.");
             return;
         }
-        if (other_channel == post_.channel) {
-            say("A team game is between two channels: name another one. Nothing was created.");
+        if (other_channel == ctx_.post.channel) {
+            out_.say("A team game is between two channels: name another one. Nothing was created.");
             return;
         }
         window = parse_time_control(window).value->text();
@@ -128,9 +131,9 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
     if (auto level = given.find("level"); level != given.end()) {
         const std::string& v = level->second;
         if (!engine || v.size() != 1 || v[0] < '1' || v[0] > '8') {
-            say(engine
-                    ? "The bot plays at level=1 to level=8."
-                    : "level= is for games against the bot: !new " + info.name + " bot level=5.");
+            out_.say(engine ? "The bot plays at level=1 to level=8."
+                            : "level= is for games against the bot: !new " + info.name +
+                                  " bot level=5.");
             return;
         }
         engine = v[0] - '0';
@@ -141,23 +144,23 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
         return;
     auto options = rules::resolve_options(info, given);
     if (!options) {
-        say(capitalized(options.error().message) + ". Say " + s_.settings_.prefix + "rules " +
-            info.name + " for its options.");
+        out_.say(capitalized(options.error().message) + ". Say " + ctx_.settings.prefix + "rules " +
+                 info.name + " for its options.");
         return;
     }
     auto trial = variant->start(*options);
     if (!trial) {
-        say(capitalized(trial.error().message) + ".");
+        out_.say(capitalized(trial.error().message) + ".");
         return;
     }
     std::vector<std::string> open;
-    for (const auto& c : store_.games_of_player(author_, {GameStatus::Challenge}))
-        if (c.challenger == author_.id)
+    for (const auto& c : ctx_.store.games_of_player(ctx_.author, {GameStatus::Challenge}))
+        if (c.challenger == ctx_.author.id)
             open.push_back("#" + std::to_string(c.id));
-    if (static_cast<int>(open.size()) >= s_.settings_.max_open_challenges) {
-        say("You have " + std::to_string(open.size()) + " open challenges (" + join(open, ", ") +
-            "), as many as one player may have: cancel one with " + s_.settings_.prefix +
-            "cancel <game> first. Nothing was created.");
+    if (static_cast<int>(open.size()) >= ctx_.settings.max_open_challenges) {
+        out_.say("You have " + std::to_string(open.size()) + " open challenges (" +
+                 join(open, ", ") + "), as many as one player may have: cancel one with " +
+                 ctx_.settings.prefix + "cancel <game> first. Nothing was created.");
         return;
     }
     if (refuse_over_game_limits(engine.has_value(), "Nothing was created."))
@@ -165,21 +168,21 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
     GameRecord g;
     g.variant = info.name;
     g.options = *options;
-    g.platform = post_.platform;
-    g.channel = post_.channel;
-    g.challenger = author_.id;
+    g.platform = ctx_.post.platform;
+    g.channel = ctx_.post.channel;
+    g.challenger = ctx_.author.id;
     g.challenged = opponent_handle;
     if (opponent_player)
         g.challenged_id = opponent_player->id;
     g.seed = new_seed();
-    g.created_at = now_;
+    g.created_at = ctx_.now;
     g.time_control = service_options->time_control;
-    if (engine && service_options->rated.value_or(false) && !s_.settings_.rated_bot_games) {
-        say("Games against the bot are unrated here (the operator's setting): leave out "
-            "rated=yes. Nothing was created.");
+    if (engine && service_options->rated.value_or(false) && !ctx_.settings.rated_bot_games) {
+        out_.say("Games against the bot are unrated here (the operator's setting): leave out "
+                 "rated=yes. Nothing was created.");
         return;
     }
-    g.rated = service_options->rated.value_or(engine ? s_.settings_.rated_bot_games : true);
+    g.rated = service_options->rated.value_or(engine ? ctx_.settings.rated_bot_games : true);
     std::string color_note;
     if (color == "random") {
         // The seed is secret and fresh, so its first byte is as good a coin as any.
@@ -196,52 +199,54 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
         start_engine_game(std::move(g), *engine);
         return;
     }
-    g.id = store_.create_game(g);
-    store_.set_next_deadline(g.id, now_ + s_.settings_.challenge_expiry); // when it lapses
+    g.id = ctx_.store.create_game(g);
+    ctx_.store.set_next_deadline(g.id, ctx_.now + ctx_.settings.challenge_expiry); // when it lapses
     std::string id = std::to_string(g.id);
     std::string seat = info.seat_names[color == "white" ? 0 : 1];
     std::string target = opponent.empty() ? std::string("anyone here") : opponent;
-    say(at(author_) + " challenges " + target + " to " + info.title + ", game #" + id + ". " +
-            at(author_) + " would play " + seat + color_note +
+    out_.say(
+        out_.at(ctx_.author) + " challenges " + target + " to " + info.title + ", game #" + id +
+            ". " + out_.at(ctx_.author) + " would play " + seat + color_note +
             ". Options: " + options_text(*options) + ". " + service_options_text(g) + " " +
             (opponent.empty() ? std::string("Anyone here") : opponent) + ": answer " +
-            s_.settings_.prefix + "accept " + id +
-            (opponent.empty() ? std::string() : " or " + s_.settings_.prefix + "decline " + id) +
+            ctx_.settings.prefix + "accept " + id +
+            (opponent.empty() ? std::string() : " or " + ctx_.settings.prefix + "decline " + id) +
             ".",
-        BoardOut{}, challenge_buttons(g));
+        BoardOut{}, challenge_buttons(ctx_.settings.prefix, g));
 }
 
 bool PostRun::refuse_over_game_limits(bool against_bot, const std::string& then) {
     std::vector<std::string> all;
     std::vector<std::string> bot_games;
     for (const auto& g :
-         store_.games_of_player(author_, {GameStatus::Challenge, GameStatus::Ongoing})) {
+         ctx_.store.games_of_player(ctx_.author, {GameStatus::Challenge, GameStatus::Ongoing})) {
         const std::string id = "#" + std::to_string(g.id);
         if (g.status == GameStatus::Challenge) {
-            if (g.challenger == author_.id)
+            if (g.challenger == ctx_.author.id)
                 all.push_back(id);
             continue;
         }
-        const auto seat = seat_of(g, author_.id);
+        const auto seat = detail::seat_of(g, ctx_.author.id);
         if (!seat)
             continue;
         all.push_back(id);
-        const auto other = seated(g, *seat == Seat::White ? Seat::Black : Seat::White);
+        const auto other = detail::seated(g, *seat == Seat::White ? Seat::Black : Seat::White);
         if (other)
-            if (const auto p = store_.player(*other); p && engine_level(p->user_id))
+            if (const auto p = ctx_.store.player(*other); p && engine_level(p->user_id))
                 bot_games.push_back(id);
     }
-    const auto& limits = s_.settings_;
+    const auto& limits = ctx_.settings;
     if (static_cast<int>(all.size()) >= limits.max_open_games) {
-        say("You have " + std::to_string(all.size()) +
-            " games under way and open challenges, as many as one player may have (" +
-            std::to_string(limits.max_open_games) + "): finish or cancel one first. " + then);
+        out_.say("You have " + std::to_string(all.size()) +
+                 " games under way and open challenges, as many as one player may have (" +
+                 std::to_string(limits.max_open_games) + "): finish or cancel one first. " + then);
         return true;
     }
     if (against_bot && static_cast<int>(bot_games.size()) >= limits.max_bot_games) {
-        say("You have " + std::to_string(bot_games.size()) + " games against the bot under way (" +
-            join(bot_games, ", ") + "), as many as one player may have (" +
-            std::to_string(limits.max_bot_games) + "): finish one first. " + then);
+        out_.say("You have " + std::to_string(bot_games.size()) +
+                 " games against the bot under way (" + join(bot_games, ", ") +
+                 "), as many as one player may have (" + std::to_string(limits.max_bot_games) +
+                 "): finish one first. " + then);
         return true;
     }
     return false;
@@ -254,61 +259,64 @@ void PostRun::cmd_answer(const std::vector<std::string>& args, const std::string
     if (!args.empty()) {
         wanted = game_id_arg(args[0]);
         if (!wanted || args.size() > 1) {
-            usage_error(command, "I did not understand \"" + shorten(args[wanted ? 1 : 0]) + "\".");
+            out_.usage_error(command,
+                             "I did not understand \"" + shorten(args[wanted ? 1 : 0]) + "\".");
             return;
         }
     }
     auto mine_to_answer = [&](const GameRecord& g) {
         if (cancel)
-            return g.challenger == author_.id || (wanted && moderator());
-        if (g.challenger == author_.id)
+            return g.challenger == ctx_.author.id || (wanted && people_.moderator());
+        if (g.challenger == ctx_.author.id)
             return false;
         if (g.challenged_id)
-            return *g.challenged_id == author_.id;
+            return *g.challenged_id == ctx_.author.id;
         if (g.challenged.empty()) // open: to anyone in the channel where it was made
-            return command == "accept" && !post_.direct && g.channel == post_.channel;
-        return !author_.handle.empty() && g.challenged == author_.handle;
+            return command == "accept" && !ctx_.post.direct && g.channel == ctx_.post.channel;
+        return !ctx_.author.handle.empty() && g.challenged == ctx_.author.handle;
     };
     if (wanted) {
-        auto g = store_.game(*wanted);
-        if (!g || g->platform != post_.platform) {
-            say("There is no game #" + std::to_string(*wanted) + ".");
+        auto g = ctx_.store.game(*wanted);
+        if (!g || g->platform != ctx_.post.platform) {
+            out_.say("There is no game #" + std::to_string(*wanted) + ".");
             return;
         }
         if (g->status != GameStatus::Challenge) {
-            say("Game #" + std::to_string(g->id) + " is not an open challenge.");
+            out_.say("Game #" + std::to_string(g->id) + " is not an open challenge.");
             return;
         }
         if (!mine_to_answer(*g)) {
             if (cancel)
-                say("Only the challenger can cancel challenge #" + std::to_string(g->id) + ".");
-            else if (g->challenged.empty() && !g->challenged_id && g->challenger != author_.id &&
-                     command == "accept")
-                say("Challenge #" + std::to_string(g->id) +
-                    " is open to anyone in the channel where it was made: accept it there.");
+                out_.say("Only the challenger can cancel challenge #" + std::to_string(g->id) +
+                         ".");
+            else if (g->challenged.empty() && !g->challenged_id &&
+                     g->challenger != ctx_.author.id && command == "accept")
+                out_.say("Challenge #" + std::to_string(g->id) +
+                         " is open to anyone in the channel where it was made: accept it there.");
             else
-                say("Challenge #" + std::to_string(g->id) + " is not addressed to you.");
+                out_.say("Challenge #" + std::to_string(g->id) + " is not addressed to you.");
             return;
         }
         open.push_back(*g);
     } else {
-        auto all = post_.direct ? store_.games_of_player(author_, {GameStatus::Challenge})
-                                : store_.games_in_channel(post_.platform, post_.channel,
-                                                          {GameStatus::Challenge});
+        auto all = ctx_.post.direct
+                       ? ctx_.store.games_of_player(ctx_.author, {GameStatus::Challenge})
+                       : ctx_.store.games_in_channel(ctx_.post.platform, ctx_.post.channel,
+                                                     {GameStatus::Challenge});
         for (auto& g : all)
-            if (mine_to_answer(g) && (cancel || !g.challenged.empty() || !post_.direct))
+            if (mine_to_answer(g) && (cancel || !g.challenged.empty() || !ctx_.post.direct))
                 open.push_back(std::move(g));
         if (open.empty()) {
-            say(cancel ? "You have no open challenge here."
-                       : "There is no challenge for you here.");
+            out_.say(cancel ? "You have no open challenge here."
+                            : "There is no challenge for you here.");
             return;
         }
         if (open.size() > 1) {
             std::vector<std::string> ids;
             for (const auto& g : open)
                 ids.push_back("#" + std::to_string(g.id));
-            say("Several challenges match (" + join(ids, ", ") + "): say which, for example " +
-                s_.settings_.prefix + command + " " + std::to_string(open.front().id) + ".");
+            out_.say("Several challenges match (" + join(ids, ", ") + "): say which, for example " +
+                     ctx_.settings.prefix + command + " " + std::to_string(open.front().id) + ".");
             return;
         }
     }
@@ -319,37 +327,37 @@ void PostRun::cmd_answer(const std::vector<std::string>& args, const std::string
     std::string id = std::to_string(g.id);
     if (command == "decline") {
         g.status = GameStatus::Declined;
-        store_.update_game(g);
-        say_in(g,
-               at(author_) + " declines challenge #" + id + " from " + mention(g.challenger) + ".");
+        ctx_.store.update_game(g);
+        out_.say_in(g, out_.at(ctx_.author) + " declines challenge #" + id + " from " +
+                           people_.mention(g.challenger) + ".");
         return;
     }
     if (cancel) {
         g.status = GameStatus::Cancelled;
-        store_.update_game(g);
-        if (g.challenger != author_.id) // a moderator's cancel of someone else's challenge
+        ctx_.store.update_game(g);
+        if (g.challenger != ctx_.author.id) // a moderator's cancel of someone else's challenge
             mod_log("cancel #" + id);
-        say_in(g, "Challenge #" + id + " is withdrawn.");
+        out_.say_in(g, "Challenge #" + id + " is withdrawn.");
         return;
     }
     if (refuse_over_game_limits(false, "Challenge #" + id + " stays open."))
         return;
-    g.challenged_id = author_.id;
+    g.challenged_id = ctx_.author.id;
     if (g.challenger_color == "black") {
-        g.white = author_.id;
+        g.white = ctx_.author.id;
         g.black = g.challenger;
     } else {
         g.white = g.challenger;
-        g.black = author_.id;
+        g.black = ctx_.author.id;
     }
     g.status = GameStatus::Ongoing;
-    store_.update_game(g);
+    ctx_.store.update_game(g);
     Loaded l = load(g);
     sync_clocks(l);
-    say_in(g,
-           at(author_) + " accepts. " + vs_line(l) + seed_commitment(g, l.info()) + " " +
-               next_line(l) + clock_line(l) + web_link(g.id),
-           channel_board(l), game_buttons(l.rec));
+    out_.say_in(g,
+                out_.at(ctx_.author) + " accepts. " + vs_line(l) + seed_commitment(g, l.info()) +
+                    " " + next_line(l) + clock_line(l) + boards_.web_link(g.id),
+                boards_.channel_board(l), game_buttons(ctx_.settings.prefix, l.rec));
 }
 
 } // namespace ghostpost::bot

@@ -57,35 +57,34 @@ void Service::tell_moderators(const std::string& platform,
     });
 }
 
-std::vector<storage::ButtonRecord> PostRun::challenge_buttons(const GameRecord& g) const {
+std::vector<storage::ButtonRecord> detail::challenge_buttons(const std::string& p,
+                                                             const GameRecord& g) {
     const std::string id = std::to_string(g.id);
-    const std::string& p = s_.settings_.prefix;
     std::vector<storage::ButtonRecord> buttons{{"Accept", p + "accept " + id}};
     if (!g.challenged.empty() || g.challenged_id) // an open challenge: nobody to decline it
         buttons.push_back({"Decline", p + "decline " + id});
     return buttons;
 }
 
-std::vector<storage::ButtonRecord> PostRun::game_buttons(const GameRecord& g) const {
+std::vector<storage::ButtonRecord> detail::game_buttons(const std::string& p, const GameRecord& g) {
     if (g.status != GameStatus::Ongoing)
         return {};
     const std::string id = std::to_string(g.id);
-    const std::string& p = s_.settings_.prefix;
     // Resign asks first: a button is too easily pressed by mistake to end a game.
     return {{"Offer draw", p + "draw " + id}, {"Resign", p + "resign " + id + " ?"}};
 }
 
-std::vector<storage::ButtonRecord> PostRun::draw_offer_buttons(const GameRecord& g) const {
+std::vector<storage::ButtonRecord> detail::draw_offer_buttons(const std::string& p,
+                                                              const GameRecord& g) {
     const std::string id = std::to_string(g.id);
-    const std::string& p = s_.settings_.prefix;
     // "accept" only accepts: pressed once the offer is gone, it offers nothing in its place.
     return {{"Accept draw", p + "draw " + id + " accept"},
             {"Decline draw", p + "draw " + id + " decline"}};
 }
 
-std::vector<storage::ButtonRecord> PostRun::resign_buttons(const GameRecord& g, Seat asker) const {
+std::vector<storage::ButtonRecord> detail::resign_buttons(const std::string& p, const GameRecord& g,
+                                                          Seat asker) {
     const std::string id = std::to_string(g.id);
-    const std::string& p = s_.settings_.prefix;
     // The Yes names the asker's seat: the question is in the channel, where the opponent may
     // press it too, and must not resign by a press meant for someone else.
     return {{"Yes, resign", p + "resign " + id + " " + std::string(rules::seat_name(asker))},
@@ -93,26 +92,26 @@ std::vector<storage::ButtonRecord> PostRun::resign_buttons(const GameRecord& g, 
 }
 
 bool PostRun::refuse_foreign_button(const std::optional<Command>& c) {
-    if (!post_.button)
+    if (!ctx_.post.button)
         return false;
     const std::string name = c ? canonical_command(c->name) : std::string();
     if (std::find(button_commands.begin(), button_commands.end(), name) != button_commands.end())
         return false;
-    say("That button is not one of mine. Nothing was done.");
+    out_.say("That button is not one of mine. Nothing was done.");
     return true;
 }
 
 void PostRun::move_channel(const ChannelMove& move) {
     if (move.from.empty() || move.to.empty() || move.from == move.to)
         return;
-    if (store_.move_channel(post_.platform, move.from, move.to) == 0)
+    if (ctx_.store.move_channel(ctx_.post.platform, move.from, move.to) == 0)
         return; // told already by the other notice of the same move, or nothing was here
     std::vector<std::string> moved;
-    for (const auto& g : store_.games_in_channel(post_.platform, move.to,
-                                                 {GameStatus::Challenge, GameStatus::Ongoing}))
+    for (const auto& g : ctx_.store.games_in_channel(ctx_.post.platform, move.to,
+                                                     {GameStatus::Challenge, GameStatus::Ongoing}))
         moved.push_back("#" + std::to_string(g.id));
     std::vector<std::string> tournaments;
-    for (const auto& t : store_.tournaments_in_channel(post_.platform, move.to))
+    for (const auto& t : ctx_.store.tournaments_in_channel(ctx_.post.platform, move.to))
         if (t.status != storage::TournamentStatus::Finished)
             tournaments.push_back(t.name);
     if (moved.empty() && tournaments.empty())
@@ -124,13 +123,13 @@ void PostRun::move_channel(const ChannelMove& move) {
         what += (what.empty() ? "" : "; ") +
                 std::string(tournaments.size() == 1 ? "the tournament " : "the tournaments ") +
                 join(tournaments, ", ");
-    auto m = message(false, move.to,
-                     "This chat moved to a new address, and everything under way here follows "
-                     "it: " +
-                         what + ".",
-                     {});
+    auto m = out_.message(false, move.to,
+                          "This chat moved to a new address, and everything under way here follows "
+                          "it: " +
+                              what + ".",
+                          {});
     m.reply_to.clear();
-    enqueue(std::move(m));
+    out_.enqueue(std::move(m));
 }
 
 } // namespace ghostpost::bot

@@ -72,11 +72,11 @@ std::string left_text(const storage::ClockRecord& c, Seconds now) {
 std::optional<PostRun::ServiceOptions> PostRun::take_service_options(rules::Options& given) {
     ServiceOptions out;
     out.time_control =
-        parse_time_control(s_.settings_.default_time_control).value.value_or(TimeControl{}).text();
+        parse_time_control(ctx_.settings.default_time_control).value.value_or(TimeControl{}).text();
     if (auto it = given.find("tc"); it != given.end()) {
         auto parsed = parse_time_control(lower(it->second));
         if (!parsed.value) {
-            usage_error("new", capitalized(parsed.error) + ". Nothing was created.");
+            out_.usage_error("new", capitalized(parsed.error) + ". Nothing was created.");
             return std::nullopt;
         }
         out.time_control = parsed.value->text();
@@ -85,8 +85,8 @@ std::optional<PostRun::ServiceOptions> PostRun::take_service_options(rules::Opti
     if (auto it = given.find("rated"); it != given.end()) {
         const std::string v = lower(it->second);
         if (v != "yes" && v != "no") {
-            usage_error("new", "The option rated= takes yes or no, not \"" +
-                                   shorten(it->second, 20) + "\". Nothing was created.");
+            out_.usage_error("new", "The option rated= takes yes or no, not \"" +
+                                        shorten(it->second, 20) + "\". Nothing was created.");
             return std::nullopt;
         }
         out.rated = v == "yes";
@@ -95,7 +95,7 @@ std::optional<PostRun::ServiceOptions> PostRun::take_service_options(rules::Opti
     return out;
 }
 
-std::string PostRun::service_options_text(const GameRecord& g) {
+std::string detail::service_options_text(const GameRecord& g) {
     return "Clock: " + control_words(control_of(g)) + "; " + (g.rated ? "rated" : "unrated") + ".";
 }
 
@@ -108,7 +108,7 @@ std::array<storage::ClockRecord, 2> PostRun::clock_rows(const GameRecord& g) {
         r.remaining = tc.base;
         r.budget = tc.base;
     }
-    for (const auto& c : store_.clocks(g.id))
+    for (const auto& c : ctx_.store.clocks(g.id))
         rows[rules::index(c.seat)] = c;
     return rows;
 }
@@ -123,10 +123,11 @@ std::string PostRun::clock_line(const Loaded& l) {
     auto rows = clock_rows(l.rec);
     std::vector<std::string> parts;
     for (Seat s : {Seat::White, Seat::Black}) {
-        std::string part = who(l.rec, l.info(), s) + " " + left_text(rows[rules::index(s)], now_);
-        if (auto pid = seated(l.rec, s)) {
-            auto p = player(*pid);
-            if (p.vacation_until > now_)
+        std::string part =
+            people_.who(l.rec, l.info(), s) + " " + left_text(rows[rules::index(s)], ctx_.now);
+        if (auto pid = detail::seated(l.rec, s)) {
+            auto p = people_.player(*pid);
+            if (p.vacation_until > ctx_.now)
                 part += ", on vacation until " + format_utc(p.vacation_until);
         }
         parts.push_back(part);
@@ -138,7 +139,7 @@ std::string PostRun::clock_line(const Loaded& l) {
 void PostRun::sync_clocks(Loaded& l) {
     const TimeControl tc = control_of(l.rec);
     auto rows = clock_rows(l.rec);
-    const bool stored = store_.clocks(l.rec.id).size() == rows.size();
+    const bool stored = ctx_.store.clocks(l.rec.id).size() == rows.size();
     std::vector<Seat> ds;
     if (l.rec.status == GameStatus::Ongoing)
         ds = deciders(l);
@@ -147,32 +148,32 @@ void PostRun::sync_clocks(Loaded& l) {
         const storage::ClockRecord before = c;
         const bool deciding = contains(ds, seat);
         std::optional<PlayerRecord> p;
-        if (auto pid = seated(l.rec, seat))
-            p = player(*pid);
-        const bool away = p && p->vacation_until > now_;
+        if (auto pid = detail::seated(l.rec, seat))
+            p = people_.player(*pid);
+        const bool away = p && p->vacation_until > ctx_.now;
         const bool run = deciding && tc.kind != TimeControl::Kind::None && !l.rec.paused && !away;
         const bool fresh = deciding && c.deciding_since == 0;
         if (!deciding)
             c.deciding_since = 0;
         if (c.running_since != 0 && !run) {
-            c.remaining = time_left(as_clock(c), now_);
+            c.remaining = time_left(as_clock(c), ctx_.now);
             c.running_since = 0;
         }
         if (fresh) {
-            c.deciding_since = now_;
+            c.deciding_since = ctx_.now;
             c.budget = c.remaining;
             c.warned = false;
         }
         if (c.running_since == 0 && run) {
-            c.running_since = now_;
+            c.running_since = ctx_.now;
             // A vacation that ended while the decision waited: the clock restarted at its end,
             // not when the job next looked.
-            if (!fresh && p && p->vacation_until > c.deciding_since && p->vacation_until < now_)
+            if (!fresh && p && p->vacation_until > c.deciding_since && p->vacation_until < ctx_.now)
                 c.running_since = p->vacation_until;
         }
         if (!stored || !same(c, before))
-            store_.put_clock(l.rec.id, c);
-        if (fresh && p && p->reminders && p->id != author_.id && answering_ != p->id) {
+            ctx_.store.put_clock(l.rec.id, c);
+        if (fresh && p && p->reminders && p->id != ctx_.author.id && answering_ != p->id) {
             std::string what = "decide";
             for (const auto& d : l.game->pending())
                 if (d.seat == seat)
@@ -184,10 +185,10 @@ void PostRun::sync_clocks(Loaded& l) {
             else if (away)
                 when = " Your clock stands still until your vacation ends at " +
                        format_utc(p->vacation_until) + ".";
-            tell(*p,
-                 "Game #" + std::to_string(l.rec.id) + ", " + l.info().title +
-                     ": it is your decision, you must " + what + "." + when,
-                 {}, &l.rec);
+            out_.tell(*p,
+                      "Game #" + std::to_string(l.rec.id) + ", " + l.info().title +
+                          ": it is your decision, you must " + what + "." + when,
+                      {}, &l.rec);
         }
     }
     store_deadline(l);
@@ -215,17 +216,17 @@ void PostRun::store_deadline(const Loaded& l) {
             if (!contains(ds, c.seat))
                 continue;
             if (c.deciding_since != 0 && l.game->deadline_action(c.seat))
-                consider(c.deciding_since + s_.settings_.combat_deadline);
+                consider(c.deciding_since + ctx_.settings.combat_deadline);
             if (c.running_since == 0 && tc.kind != TimeControl::Kind::None) {
-                if (auto pid = seated(l.rec, c.seat)) {
-                    const PlayerRecord p = player(*pid);
-                    if (p.vacation_until > now_)
+                if (auto pid = detail::seated(l.rec, c.seat)) {
+                    const PlayerRecord p = people_.player(*pid);
+                    if (p.vacation_until > ctx_.now)
                         consider(p.vacation_until);
                 }
             }
         }
     }
-    store_.set_next_deadline(l.rec.id, next);
+    ctx_.store.set_next_deadline(l.rec.id, next);
 }
 
 void PostRun::clocks_after_action(Loaded& l, Seat seat, bool decision) {
@@ -234,22 +235,22 @@ void PostRun::clocks_after_action(Loaded& l, Seat seat, bool decision) {
     const bool still = l.rec.status == GameStatus::Ongoing && contains(deciders(l), seat);
     // An anytime action (a peek, a standing policy) is no answer to the decision: the clock
     // keeps running unless it ended the seat's decision after all.
-    if (c.deciding_since != 0 && (decision || defaulting_ || !still)) {
-        const PlayerClock after = after_move(control_of(l.rec), as_clock(c), now_);
+    if (c.deciding_since != 0 && (decision || ctx_.defaulting || !still)) {
+        const PlayerClock after = after_move(control_of(l.rec), as_clock(c), ctx_.now);
         c.remaining = after.remaining;
         c.running_since = 0;
         c.deciding_since = 0;
-        store_.put_clock(l.rec.id, c);
+        ctx_.store.put_clock(l.rec.id, c);
     }
     sync_clocks(l);
 }
 
 bool PostRun::may_act(Loaded& l, Seat) {
     const std::string id = std::to_string(l.rec.id);
-    if (!defaulting_ && refuse_banned())
+    if (!ctx_.defaulting && refuse_banned())
         return false;
     if (l.rec.paused) {
-        say("Not played: game #" + id + " is paused by a moderator until one resumes it.");
+        out_.say("Not played: game #" + id + " is paused by a moderator until one resumes it.");
         return false;
     }
     return !flag_if_out(l);
@@ -262,7 +263,7 @@ bool PostRun::flag_if_out(Loaded& l) {
     std::optional<Seat> out;
     Seconds when = 0;
     for (const auto& c : rows) {
-        if (c.running_since == 0 || time_left(as_clock(c), now_) > 0)
+        if (c.running_since == 0 || time_left(as_clock(c), ctx_.now) > 0)
             continue;
         // A seat the rules can answer for at its deadline (a fighter in a Gnostic Chess combat)
         // never loses on time there: tick_due plays that answer, for each late seat in turn.
@@ -281,18 +282,19 @@ bool PostRun::flag_if_out(Loaded& l) {
             c.remaining = std::max<Seconds>(0, time_left(as_clock(c), when));
         c.running_since = 0;
         c.deciding_since = 0;
-        store_.put_clock(l.rec.id, c);
+        ctx_.store.put_clock(l.rec.id, c);
     }
     const Seat winner = rules::opponent(*out);
-    const std::string loser = who(l.rec, l.info(), *out);
+    const std::string loser = people_.who(l.rec, l.info(), *out);
     // As on correspondence servers, a game that ran out before both sides moved never really
     // began: it is aborted and counts for nobody. A tournament game is still a loss, so that
     // the event's pairings stand.
-    if (!both_sides_moved(l.rec.id) && !store_.pairing_of_game(l.rec.id)) {
+    if (!both_sides_moved(l.rec.id) && !ctx_.store.pairing_of_game(l.rec.id)) {
         abort_game(l.rec);
-        say_in(l.rec, loser + " ran out of time in game #" + std::to_string(l.rec.id) + " at " +
-                          format_utc(when) + " before both sides had moved: the game is aborted " +
-                          "and counts for nobody.");
+        out_.say_in(l.rec, loser + " ran out of time in game #" + std::to_string(l.rec.id) +
+                               " at " + format_utc(when) +
+                               " before both sides had moved: the game is aborted " +
+                               "and counts for nobody.");
         return true;
     }
     if (l.game->could_win(winner))
@@ -300,13 +302,13 @@ bool PostRun::flag_if_out(Loaded& l) {
                "timeout");
     else
         finish(l.rec, rules::Status::Draw, "timeout against insufficient material");
-    say_in(l.rec, loser + " ran out of time in game #" + std::to_string(l.rec.id) + " at " +
-                      format_utc(when) + ". " + over_line(l.rec, l.info()));
+    out_.say_in(l.rec, loser + " ran out of time in game #" + std::to_string(l.rec.id) + " at " +
+                           format_utc(when) + ". " + over_line(l.rec, l.info()));
     return true;
 }
 
 bool PostRun::tick_game(std::int64_t game_id) {
-    auto rec = store_.game(game_id);
+    auto rec = ctx_.store.game(game_id);
     if (rec && rec->status == GameStatus::Challenge)
         return lapse_challenge(*rec);
     if (!rec || rec->status != GameStatus::Ongoing)
@@ -322,17 +324,18 @@ bool PostRun::tick_game(std::int64_t game_id) {
 }
 
 bool PostRun::lapse_challenge(GameRecord& g) {
-    const Seconds lapses = g.created_at + s_.settings_.challenge_expiry;
-    if (now_ < lapses) {
-        store_.set_next_deadline(g.id, lapses);
+    const Seconds lapses = g.created_at + ctx_.settings.challenge_expiry;
+    if (ctx_.now < lapses) {
+        ctx_.store.set_next_deadline(g.id, lapses);
         return false;
     }
     g.status = GameStatus::Cancelled;
     g.reason = "expired";
-    store_.update_game(g);
-    say_in(g, "Challenge #" + std::to_string(g.id) + " by " + at(player(g.challenger)) +
-                  " lapsed: nobody answered it within " + days_text(s_.settings_.challenge_expiry) +
-                  ".");
+    ctx_.store.update_game(g);
+    out_.say_in(g, "Challenge #" + std::to_string(g.id) + " by " +
+                       out_.at(people_.player(g.challenger)) +
+                       " lapsed: nobody answered it within " +
+                       days_text(ctx_.settings.challenge_expiry) + ".");
     return true;
 }
 
@@ -352,22 +355,22 @@ bool PostRun::tick_due(Loaded& l) {
         auto& c = rows[rules::index(seat)];
         if (c.deciding_since == 0)
             continue;
-        Seconds deadline = c.deciding_since + s_.settings_.combat_deadline;
+        Seconds deadline = c.deciding_since + ctx_.settings.combat_deadline;
         if (c.running_since != 0)
             deadline = std::min(deadline, c.running_since + c.remaining);
-        auto pid = seated(l.rec, seat);
-        if (now_ < deadline || !pid)
+        auto pid = detail::seated(l.rec, seat);
+        if (ctx_.now < deadline || !pid)
             continue;
         if (c.running_since != 0) {
             // Charged up to the deadline only: the job may look a little after it.
             c.remaining = std::max<Seconds>(0, time_left(as_clock(c), deadline));
             c.running_since = 0;
-            store_.put_clock(l.rec.id, c);
+            ctx_.store.put_clock(l.rec.id, c);
         }
         // The answer may be secret (a dice choice), so the service plays it as if the seat's
         // player had sent it by direct message: they hear the details privately, the channel
         // the rest.
-        const PlayerRecord owner = player(*pid);
+        const PlayerRecord owner = people_.player(*pid);
         Post as_owner;
         as_owner.platform =
             owner.platform; // its account there (a linked player may have none on the game's)
@@ -376,9 +379,9 @@ bool PostRun::tick_due(Loaded& l) {
         as_owner.author_id = owner.user_id;
         as_owner.author_name = owner.name;
         as_owner.author_handle = owner.handle;
-        PostRun inner(s_, as_owner);
-        inner.author_ = owner;
-        inner.defaulting_ = true;
+        PostRun inner(parts_, as_owner);
+        inner.ctx_.author = owner;
+        inner.ctx_.defaulting = true;
         inner.play(l, seat, answer->text);
         inner.conclude();
         for (auto& [game, entry] : inner.pending_cache_)
@@ -392,23 +395,23 @@ bool PostRun::tick_due(Loaded& l) {
     for (auto& c : rows) {
         if (c.running_since == 0 || c.warned || c.budget <= 0)
             continue;
-        const Seconds left = time_left(as_clock(c), now_);
+        const Seconds left = time_left(as_clock(c), ctx_.now);
         if ((c.budget - left) * 5 < c.budget * 4)
             continue;
         c.warned = true;
-        store_.put_clock(l.rec.id, c);
-        auto pid = seated(l.rec, c.seat);
+        ctx_.store.put_clock(l.rec.id, c);
+        auto pid = detail::seated(l.rec, c.seat);
         if (!pid)
             continue;
-        PlayerRecord p = player(*pid);
+        PlayerRecord p = people_.player(*pid);
         if (!p.reminders)
             continue;
-        tell(p,
-             "Game #" + std::to_string(l.rec.id) + ", " + l.info().title +
-                 ": 80 % of your time for this decision is used. Your time runs out at " +
-                 format_utc(c.running_since + c.remaining) + " (" + format_duration(left) +
-                 " from now).",
-             {}, &l.rec);
+        out_.tell(p,
+                  "Game #" + std::to_string(l.rec.id) + ", " + l.info().title +
+                      ": 80 % of your time for this decision is used. Your time runs out at " +
+                      format_utc(c.running_since + c.remaining) + " (" + format_duration(left) +
+                      " from now).",
+                  {}, &l.rec);
         changed = true;
     }
     return changed;
@@ -430,22 +433,22 @@ int PostRun::forgive_downtime(const std::vector<std::int64_t>& game_ids, std::in
     std::vector<std::string> lines;
     for (const auto& [id, line] : told)
         lines.push_back(line);
-    say_at(post_.channel, notice + "\n" + join(lines, "\n"));
+    out_.say_at(ctx_.post.channel, notice + "\n" + join(lines, "\n"));
     for (const auto& [id, line] : told)
-        for (const auto& [platform, channel] : store_.bound_channels(id)) {
+        for (const auto& [platform, channel] : ctx_.store.bound_channels(id)) {
             const std::string text = notice + "\n" + line;
-            auto m =
-                message(false, channel, platform == post_.platform ? text : unpinged(text), {});
+            auto m = out_.message(false, channel,
+                                  platform == ctx_.post.platform ? text : out_.unpinged(text), {});
             m.platform = platform;
             m.reply_to.clear();
-            enqueue(std::move(m));
+            out_.enqueue(std::move(m));
         }
     return static_cast<int>(told.size());
 }
 
 std::optional<std::string> PostRun::forgive_game(std::int64_t game_id, std::int64_t from,
                                                  std::int64_t to) {
-    auto rec = store_.game(game_id);
+    auto rec = ctx_.store.game(game_id);
     if (!rec || rec->status != GameStatus::Ongoing)
         return std::nullopt;
     const Seconds gap = to - from;
@@ -463,7 +466,7 @@ std::optional<std::string> PostRun::forgive_game(std::int64_t game_id, std::int6
             moved = true;
         }
         if (moved)
-            store_.put_clock(rec->id, c);
+            ctx_.store.put_clock(rec->id, c);
     }
     if (!ran)
         return std::nullopt;
@@ -473,23 +476,23 @@ std::optional<std::string> PostRun::forgive_game(std::int64_t game_id, std::int6
 }
 
 void PostRun::cmd_vacation(const std::vector<std::string>& args) {
-    PlayerRecord p = author_;
-    const int year = utc_year(now_);
+    PlayerRecord p = ctx_.author;
+    const int year = utc_year(ctx_.now);
     if (p.vacation_year != year) {
         p.vacation_year = year;
         p.vacation_used = 0;
     }
-    const Seconds allowance = Seconds{s_.settings_.vacation_days} * day;
+    const Seconds allowance = Seconds{ctx_.settings.vacation_days} * day;
     auto days_left = [&] {
         return std::to_string((allowance - p.vacation_used) / day) + " of " +
-               std::to_string(s_.settings_.vacation_days) + " vacation days left in " +
+               std::to_string(ctx_.settings.vacation_days) + " vacation days left in " +
                std::to_string(year);
     };
-    auto games = store_.games_of_player(p, {GameStatus::Ongoing});
+    auto games = ctx_.store.games_of_player(p, {GameStatus::Ongoing});
     auto resync = [&] {
         std::vector<std::string> ids;
         for (const auto& g : games) {
-            if (!seat_of(g, p.id))
+            if (!detail::seat_of(g, p.id))
                 continue;
             Loaded l = load(g);
             sync_clocks(l);
@@ -500,52 +503,53 @@ void PostRun::cmd_vacation(const std::vector<std::string>& args) {
         return (ids.size() == 1 ? "game " : "games ") + join(ids, ", ");
     };
     if (args.empty()) {
-        if (p.vacation_until > now_)
-            say(at(p) + " is on vacation until " + format_utc(p.vacation_until) + "; " +
-                days_left() + ".");
+        if (p.vacation_until > ctx_.now)
+            out_.say(out_.at(p) + " is on vacation until " + format_utc(p.vacation_until) + "; " +
+                     days_left() + ".");
         else
-            say(at(p) + " has " + days_left() + ". Use: " + form("vacation"));
+            out_.say(out_.at(p) + " has " + days_left() + ". Use: " + out_.form("vacation"));
         return;
     }
     const std::string a = lower(args[0]);
     if (args.size() > 1) {
-        usage_error("vacation", "I did not understand \"" + shorten(args[1]) + "\".");
+        out_.usage_error("vacation", "I did not understand \"" + shorten(args[1]) + "\".");
         return;
     }
     if (a == "off") {
-        if (p.vacation_until <= now_) {
-            say(at(p) + " is not on vacation. Use: " + form("vacation"));
+        if (p.vacation_until <= ctx_.now) {
+            out_.say(out_.at(p) + " is not on vacation. Use: " + out_.form("vacation"));
             return;
         }
         // Whole days not taken go back to the allowance.
-        p.vacation_used -= (p.vacation_until - now_) / day * day;
-        p.vacation_until = now_;
-        store_.save_vacation(p);
-        author_ = p;
-        say(at(p) + " is back from vacation: the clocks run again in " + resync() + "; " +
-            days_left() + ".");
+        p.vacation_used -= (p.vacation_until - ctx_.now) / day * day;
+        p.vacation_until = ctx_.now;
+        ctx_.store.save_vacation(p);
+        ctx_.author = p;
+        out_.say(out_.at(p) + " is back from vacation: the clocks run again in " + resync() + "; " +
+                 days_left() + ".");
         return;
     }
     auto length = parse_span(a);
     if (!length || a.back() != 'd') {
-        usage_error("vacation", "\"" + shorten(args[0]) + "\" is not a number of days (say 5d).");
+        out_.usage_error("vacation",
+                         "\"" + shorten(args[0]) + "\" is not a number of days (say 5d).");
         return;
     }
-    if (p.vacation_until > now_) {
-        say(at(p) + " is already on vacation until " + format_utc(p.vacation_until) + ". Say " +
-            s_.settings_.prefix + "vacation off first to start another.");
+    if (p.vacation_until > ctx_.now) {
+        out_.say(out_.at(p) + " is already on vacation until " + format_utc(p.vacation_until) +
+                 ". Say " + ctx_.settings.prefix + "vacation off first to start another.");
         return;
     }
     if (p.vacation_used + *length > allowance) {
-        say("Not enough vacation left: " + at(p) + " has " + days_left() + ".");
+        out_.say("Not enough vacation left: " + out_.at(p) + " has " + days_left() + ".");
         return;
     }
     p.vacation_used += *length;
-    p.vacation_until = now_ + *length;
-    store_.save_vacation(p);
-    author_ = p;
-    say(at(p) + " is on vacation until " + format_utc(p.vacation_until) +
-        ": the clocks stand still in " + resync() + "; " + days_left() + ".");
+    p.vacation_until = ctx_.now + *length;
+    ctx_.store.save_vacation(p);
+    ctx_.author = p;
+    out_.say(out_.at(p) + " is on vacation until " + format_utc(p.vacation_until) +
+             ": the clocks stand still in " + resync() + "; " + days_left() + ".");
 }
 
 int Service::tick() {
@@ -565,7 +569,7 @@ int Service::tick() {
             Post p;
             p.platform = g.platform;
             p.channel = g.channel;
-            PostRun run(*this, p);
+            PostRun run(parts(), p);
             bool did = false;
             store_.transaction([&] {
                 // Another daemon's job may be at this game right now, or have done it since
@@ -606,7 +610,7 @@ int Service::start_up() {
             p.platform = where.first;
             p.channel = where.second;
             told += retry_conflicts([&] {
-                PostRun run(*this, p);
+                PostRun run(parts(), p);
                 int did = 0;
                 store_.transaction([&] { did = run.forgive_downtime(ids, *last, now); });
                 run.publish_cache();

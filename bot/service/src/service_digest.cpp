@@ -65,45 +65,48 @@ bool PostRun::digest_setting(const std::string& value,
         hour = *read;
     }
     // Sent on the platform where it was asked for: the player reads their messages there.
-    digest = storage::DigestRecord{author_.id, post_.platform, hour, next_hour(now_, hour)};
+    digest =
+        storage::DigestRecord{ctx_.author.id, ctx_.post.platform, hour, next_hour(ctx_.now, hour)};
     return true;
 }
 
-std::string PostRun::digest_words(const std::optional<storage::DigestRecord>& digest) {
+std::string detail::digest_words(const std::optional<storage::DigestRecord>& digest) {
     return digest ? hour_text(digest->hour) : std::string("off");
 }
 
 bool PostRun::send_digest(const storage::DigestRecord& d) {
     // Once a day, even after a long downtime: the next is at the hour after now.
     storage::DigestRecord next = d;
-    next.next_at = next_hour(now_, d.hour);
-    store_.put_digest(next);
-    const auto account = store_.player(d.player_id);
+    next.next_at = next_hour(ctx_.now, d.hour);
+    ctx_.store.put_digest(next);
+    const auto account = ctx_.store.player(d.player_id);
     if (!account)
         return false;
-    const PlayerRecord p = as_player(*account, d.platform);
+    const PlayerRecord p = people_.as_player(*account, d.platform);
 
     std::vector<std::string> decide, answer, waiting;
-    for (const auto& g : store_.games_of_player(p, {GameStatus::Challenge, GameStatus::Ongoing})) {
+    for (const auto& g :
+         ctx_.store.games_of_player(p, {GameStatus::Challenge, GameStatus::Ongoing})) {
         const rules::Variant* v = rules::find_variant(g.variant);
         if (v == nullptr)
             continue;
         const std::string id = "#" + std::to_string(g.id);
         if (g.status == GameStatus::Challenge) {
             if (g.challenger != p.id)
-                answer.push_back(id + " " + v->info().title + " from " + mention(g.challenger) +
-                                 ": " + s_.settings_.prefix + "accept " + std::to_string(g.id) +
-                                 " or " + s_.settings_.prefix + "decline " + std::to_string(g.id) +
-                                 ", until " +
-                                 format_utc(g.created_at + s_.settings_.challenge_expiry) + ".");
+                answer.push_back(id + " " + v->info().title + " from " +
+                                 people_.mention(g.challenger) + ": " + ctx_.settings.prefix +
+                                 "accept " + std::to_string(g.id) + " or " + ctx_.settings.prefix +
+                                 "decline " + std::to_string(g.id) + ", until " +
+                                 format_utc(g.created_at + ctx_.settings.challenge_expiry) + ".");
             continue;
         }
-        const auto seat = seat_of(g, p.id);
+        const auto seat = detail::seat_of(g, p.id);
         if (!seat)
             continue;
         const Loaded l = load(g);
         const Seat other = rules::opponent(*seat);
-        const std::string against = seated(g, other) ? mention(*seated(g, other)) : "?";
+        const std::string against =
+            detail::seated(g, other) ? people_.mention(*detail::seated(g, other)) : "?";
         const auto rows = clock_rows(g);
         // The deadline of `s`'s decision, in words.
         const auto deadline = [&](Seat s, bool yours) {
@@ -115,9 +118,9 @@ bool PostRun::send_digest(const storage::DigestRecord& d) {
             if (c.running_since != 0) {
                 const Seconds at = c.running_since + c.remaining;
                 return (yours ? "your time runs out at " : "until ") + format_utc(at) +
-                       (yours
-                            ? " (" + format_duration(std::max<Seconds>(0, at - now_)) + " from now)"
-                            : std::string());
+                       (yours ? " (" + format_duration(std::max<Seconds>(0, at - ctx_.now)) +
+                                    " from now)"
+                              : std::string());
             }
             return std::string(yours ? "your clock stands still" : "their clock stands still");
         };
@@ -128,7 +131,7 @@ bool PostRun::send_digest(const storage::DigestRecord& d) {
         if (what.empty()) {
             // Only the owner reads this: their forecast may be named.
             std::string ready;
-            for (const auto& f : store_.forecasts(g.id))
+            for (const auto& f : ctx_.store.forecasts(g.id))
                 if (f.seat == *seat && f.ply == l.plies)
                     ready = ", your forecast ready";
             waiting.push_back(id + " (" + against + ", " + deadline(other, false) + ready + ")");
@@ -149,11 +152,11 @@ bool PostRun::send_digest(const storage::DigestRecord& d) {
     if (!waiting.empty())
         text += "Waiting on your opponents: " + join(waiting, ", ") + ".\n";
     const std::size_t n = decide.size() + answer.size();
-    tell(p,
-         "Your daily digest, " + format_utc(now_) + ": " + std::to_string(n) +
-             (n == 1 ? " decision waits" : " decisions wait") + " for you. " + s_.settings_.prefix +
-             "settings digest=off stops it.",
-         text);
+    out_.tell(p,
+              "Your daily digest, " + format_utc(ctx_.now) + ": " + std::to_string(n) +
+                  (n == 1 ? " decision waits" : " decisions wait") + " for you. " +
+                  ctx_.settings.prefix + "settings digest=off stops it.",
+              text);
     return true;
 }
 
@@ -162,7 +165,7 @@ void Service::send_digests(std::int64_t now) {
         retry_conflicts([&] {
             Post p;
             p.platform = listed.platform;
-            PostRun run(*this, p);
+            PostRun run(parts(), p);
             store_.transaction([&] {
                 // Another daemon's job may be sending it right now, or have sent it since the
                 // list was read: then it is not ours. Read again, as a retry may find it

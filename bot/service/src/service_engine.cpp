@@ -14,25 +14,26 @@ namespace ghostpost::bot {
 using namespace detail;
 
 void PostRun::start_engine_game(GameRecord g, int level) {
-    const PlayerRecord bot = store_.upsert_player(post_.platform, engine_account(level),
-                                                  engine_name(s_.settings_.bot_name, level), "");
+    const PlayerRecord bot = ctx_.store.upsert_player(
+        ctx_.post.platform, engine_account(level), engine_name(ctx_.settings.bot_name, level), "");
     g.challenged_id = bot.id;
-    g.id = store_.create_game(g);
+    g.id = ctx_.store.create_game(g);
     if (g.challenger_color == "black") {
         g.white = bot.id;
-        g.black = author_.id;
+        g.black = ctx_.author.id;
     } else {
-        g.white = author_.id;
+        g.white = ctx_.author.id;
         g.black = bot.id;
     }
     g.status = GameStatus::Ongoing;
-    store_.update_game(g);
+    ctx_.store.update_game(g);
     Loaded l = load(g);
     sync_clocks(l);
-    say_in(g,
-           at(author_) + " plays " + bot.name + ", game #" + std::to_string(g.id) + ". " +
-               vs_line(l) + seed_commitment(g, l.info()) + " " + next_line(l) + clock_line(l),
-           channel_board(l), game_buttons(l.rec));
+    out_.say_in(g,
+                out_.at(ctx_.author) + " plays " + bot.name + ", game #" + std::to_string(g.id) +
+                    ". " + vs_line(l) + seed_commitment(g, l.info()) + " " + next_line(l) +
+                    clock_line(l),
+                boards_.channel_board(l), game_buttons(ctx_.settings.prefix, l.rec));
 }
 
 std::vector<EngineTurn> Service::engine_turns(const std::string& platform,

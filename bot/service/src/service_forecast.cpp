@@ -168,38 +168,38 @@ std::string count(std::size_t n, const std::string& word) {
 } // namespace
 
 void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
-    const std::string& p = s_.settings_.prefix;
+    const std::string& p = ctx_.settings.prefix;
     // A line per row of the message reads as lines separated by ';' (the command's words lose
     // the line breaks).
     std::vector<std::string> args = command_args;
-    if (post_.text.find('\n') != std::string::npos) {
+    if (ctx_.post.text.find('\n') != std::string::npos) {
         std::string text;
-        for (char c : post_.text)
+        for (char c : ctx_.post.text)
             text += c == '\n' ? std::string(" ; ") : std::string(1, c);
         if (auto c = parse_command(text, {p, "/"}))
             args = c->args;
     }
     // The lines would tell the opponent what the player has in mind: they are never read out
     // of a channel, let alone stored from one.
-    if (!post_.direct) {
-        say("Forecasts are private: send " + p +
-            "forecast to me by direct message. Nothing was "
-            "stored.");
+    if (!ctx_.post.direct) {
+        out_.say("Forecasts are private: send " + p +
+                 "forecast to me by direct message. Nothing was "
+                 "stored.");
         return;
     }
     if (args.empty()) {
         std::string rows;
-        for (const auto& g : store_.games_of_player(author_, {GameStatus::Ongoing})) {
-            const auto seat = seat_of(g, author_.id);
-            for (const auto& f : store_.forecasts(g.id))
-                if (seat && f.seat == *seat && f.ply == store_.action_count(g.id))
+        for (const auto& g : ctx_.store.games_of_player(ctx_.author, {GameStatus::Ongoing})) {
+            const auto seat = detail::seat_of(g, ctx_.author.id);
+            for (const auto& f : ctx_.store.forecasts(g.id))
+                if (seat && f.seat == *seat && f.ply == ctx_.store.action_count(g.id))
                     for (const auto& line : f.lines)
                         rows += "#" + std::to_string(g.id) + ": " + join(line, " ") + "\n";
         }
         if (rows.empty())
-            say("You have no forecasts. Use: " + form("forecast"));
+            out_.say("You have no forecasts. Use: " + out_.form("forecast"));
         else
-            say("Your forecasts, by game:", rows);
+            out_.say("Your forecasts, by game:", rows);
         return;
     }
     std::size_t used = 0;
@@ -211,48 +211,49 @@ void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
     const bool lines_given = !rest.empty() && !(rest.size() == 1 && is_clear_word(rest[0]));
     if (g->status != GameStatus::Ongoing) {
         const rules::Variant* v = rules::find_variant(g->variant);
-        say((v ? over_line(*g, v->info()) : "Game #" + id + " is not under way.") +
-            (lines_given ? " Nothing was stored." : ""));
+        out_.say((v ? over_line(*g, v->info()) : "Game #" + id + " is not under way.") +
+                 (lines_given ? " Nothing was stored." : ""));
         return;
     }
-    const auto seat = seat_of(*g, author_.id);
+    const auto seat = detail::seat_of(*g, ctx_.author.id);
     if (!seat) {
-        say("You are not playing in game #" + id + ".");
+        out_.say("You are not playing in game #" + id + ".");
         return;
     }
     Loaded l = load(*g);
 
     // The forecast stored for this position; one of an earlier position is no longer any.
     std::optional<storage::ForecastRecord> stored;
-    for (auto& f : store_.forecasts(l.rec.id)) {
+    for (auto& f : ctx_.store.forecasts(l.rec.id)) {
         if (f.seat != *seat)
             continue;
         if (f.ply == l.plies)
             stored = std::move(f);
         else
-            store_.clear_forecast(l.rec.id, f.seat);
+            ctx_.store.clear_forecast(l.rec.id, f.seat);
     }
-    const std::string other = who(l.rec, l.info(), rules::opponent(*seat));
+    const std::string other = people_.who(l.rec, l.info(), rules::opponent(*seat));
     if (!lines_given) {
         if (!stored) {
-            say("You have no forecast in game #" + id + ". Use: " + form("forecast"));
+            out_.say("You have no forecast in game #" + id + ". Use: " + out_.form("forecast"));
         } else if (!rest.empty()) {
-            store_.clear_forecast(l.rec.id, *seat);
-            say("Your forecast in game #" + id + " is cleared (" +
-                count(stored->lines.size(), "line") + ").");
+            ctx_.store.clear_forecast(l.rec.id, *seat);
+            out_.say("Your forecast in game #" + id + " is cleared (" +
+                     count(stored->lines.size(), "line") + ").");
         } else {
             const auto ds = deciders(l);
             const bool mine_first = std::find(ds.begin(), ds.end(), *seat) != ds.end();
-            say("Your forecast in game #" + id + ", " + count(stored->lines.size(), "line") +
-                    (mine_first ? ", each starting with your own move:"
-                                : ", each starting with the next move of " + other + ":"),
-                lines_text(stored->lines));
+            out_.say("Your forecast in game #" + id + ", " + count(stored->lines.size(), "line") +
+                         (mine_first ? ", each starting with your own move:"
+                                     : ", each starting with the next move of " + other + ":"),
+                     lines_text(stored->lines));
         }
         return;
     }
 
     if (!l.game->foreseeable()) {
-        say("Game #" + id + " is " + l.info().title +
+        out_.say(
+            "Game #" + id + " is " + l.info().title +
             ": forecasts are only for games where "
             "nothing is hidden and no dice are rolled, so that a line can be checked when it is "
             "stored. Nothing was stored.");
@@ -261,9 +262,9 @@ void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
     const auto ds = deciders(l);
     const bool mine_first = ds.size() == 1 && ds.front() == *seat;
     if (mine_first && l.rec.paused) {
-        say("Game #" + id +
-            " is paused by a moderator, so your first move cannot be played now. "
-            "Nothing was stored.");
+        out_.say("Game #" + id +
+                 " is paused by a moderator, so your first move cannot be played now. "
+                 "Nothing was stored.");
         return;
     }
 
@@ -293,7 +294,8 @@ void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
         close();
     }
     if (typed.empty()) {
-        usage_error("forecast", "Say the lines: your opponent's move and your reply, and so on.");
+        out_.usage_error("forecast",
+                         "Say the lines: your opponent's move and your reply, and so on.");
         return;
     }
     std::vector<Line> lines;
@@ -312,8 +314,8 @@ void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
             typed.size() > 1 ? "Line " + std::to_string(i + 1) + ", move " : "Move ";
         auto read = read_line(*l.game, typed[i], true);
         if (const auto* e = std::get_if<LineError>(&read)) {
-            say("Nothing was stored. " + where + std::to_string(e->place) + ": " + e->reason +
-                (e->place == 1 ? start_hint : std::string()));
+            out_.say("Nothing was stored. " + where + std::to_string(e->place) + ": " + e->reason +
+                     (e->place == 1 ? start_hint : std::string()));
             return;
         }
         Line line = std::get<Line>(std::move(read));
@@ -324,7 +326,8 @@ void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
             theirs = theirs || s != *seat;
         }
         if (!answers) {
-            say("Nothing was stored. " +
+            out_.say(
+                "Nothing was stored. " +
                 (typed.size() > 1 ? "Line " + std::to_string(i + 1) : std::string("The line")) +
                 " has no reply of yours to a move of " + other +
                 ": write the move you expect, "
@@ -337,21 +340,22 @@ void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
     }
     lines = without_repeats(lines);
     if (const std::string why = contradiction(lines, *seat); !why.empty()) {
-        say("Nothing was stored: " + why +
-            (kept > 0 ? " " + p + "forecast " + id + " clear starts again." : std::string()));
+        out_.say("Nothing was stored: " + why +
+                 (kept > 0 ? " " + p + "forecast " + id + " clear starts again." : std::string()));
         return;
     }
     if (lines.size() > max_lines) {
-        say("Nothing was stored: a forecast holds at most " + std::to_string(max_lines) +
-            " lines, and this would make " + std::to_string(lines.size()) + ".");
+        out_.say("Nothing was stored: a forecast holds at most " + std::to_string(max_lines) +
+                 " lines, and this would make " + std::to_string(lines.size()) + ".");
         return;
     }
-    storage::ForecastRecord f{l.rec.id, *seat, author_.id, l.plies, {}};
+    storage::ForecastRecord f{l.rec.id, *seat, ctx_.author.id, l.plies, {}};
     for (const Line& line : lines)
         f.lines.push_back(line.texts);
-    store_.put_forecast(f);
+    ctx_.store.put_forecast(f);
     const std::string first = lines.front().texts.front();
-    say((kept > 0
+    out_.say(
+        (kept > 0
              ? "Forecast for game #" + id + " updated: " + count(lines.size(), "line") + " in all."
              : "Forecast stored for game #" + id + ": " + count(lines.size(), "line") + ".") +
             (mine_first ? " Your " + first + " is played now; when " + other +
@@ -366,7 +370,7 @@ void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
 }
 
 std::optional<Seat> PostRun::follow_forecasts(Loaded& l, Seat seat, const std::string& canonical) {
-    auto stored = store_.forecasts(l.rec.id);
+    auto stored = ctx_.store.forecasts(l.rec.id);
     if (stored.empty())
         return std::nullopt;
     if (l.game->outcome().over()) {
@@ -378,7 +382,7 @@ std::optional<Seat> PostRun::follow_forecasts(Loaded& l, Seat seat, const std::s
     for (auto& f : stored) {
         // Lines of another position (a log changed by another process) foresee nothing here.
         if (f.ply != l.plies - 1) {
-            store_.clear_forecast(l.rec.id, f.seat);
+            ctx_.store.clear_forecast(l.rec.id, f.seat);
             continue;
         }
         bool foreseen = false;
@@ -393,11 +397,11 @@ std::optional<Seat> PostRun::follow_forecasts(Loaded& l, Seat seat, const std::s
         }
         const bool yours = std::find(ds.begin(), ds.end(), f.seat) != ds.end();
         if (kept.empty()) {
-            store_.clear_forecast(l.rec.id, f.seat);
+            ctx_.store.clear_forecast(l.rec.id, f.seat);
             // A move of the owner's own that leaves their lines needs no word.
             if (f.seat == seat)
                 continue;
-            const std::string mover = mention(*seated(l.rec, seat));
+            const std::string mover = people_.mention(*detail::seated(l.rec, seat));
             forecast_notes_.emplace_back(
                 f.player_id,
                 mover + " played " + canonical +
@@ -408,17 +412,19 @@ std::optional<Seat> PostRun::follow_forecasts(Loaded& l, Seat seat, const std::s
         }
         f.lines = std::move(kept);
         f.ply = l.plies;
-        store_.put_forecast(f);
+        ctx_.store.put_forecast(f);
         if (!yours || ds.size() != 1)
             continue;
         // The owner decides for themselves what a forecast cannot have weighed: a draw offered
         // after it was stored would be declined by playing on, and a banned player's moves are
         // refused however they come.
         std::string held;
-        if (auto offer = store_.offer(l.rec.id, OfferKind::Draw); offer && offer->seat != f.seat)
-            held = mention(*seated(l.rec, offer->seat)) + " offers a draw";
-        else if (const auto account = store_.player(f.player_id);
-                 account && store_.ban(l.rec.platform, as_player(*account, l.rec.platform).user_id))
+        if (auto offer = ctx_.store.offer(l.rec.id, OfferKind::Draw);
+            offer && offer->seat != f.seat)
+            held = people_.mention(*detail::seated(l.rec, offer->seat)) + " offers a draw";
+        else if (const auto account = ctx_.store.player(f.player_id);
+                 account && ctx_.store.ban(l.rec.platform,
+                                           people_.as_player(*account, l.rec.platform).user_id))
             held = "you are banned here by a moderator";
         if (held.empty()) {
             answering = f.seat;
@@ -438,12 +444,12 @@ std::string PostRun::answer_forecasts(Loaded& l, std::optional<Seat> answering) 
     std::string said;
     std::map<std::int64_t, std::vector<std::string>> played; // by owner: "Nf3 with Nc6"
     std::string previous;
-    if (const auto log = store_.actions(l.rec.id); answering && !log.empty())
+    if (const auto log = ctx_.store.actions(l.rec.id); answering && !log.empty())
         previous = log.back().text;
     // Each answer uses up the first action of a stored line, so this ends.
     while (answering && l.rec.status == GameStatus::Ongoing) {
         std::optional<storage::ForecastRecord> f;
-        for (auto& stored : store_.forecasts(l.rec.id))
+        for (auto& stored : ctx_.store.forecasts(l.rec.id))
             if (stored.seat == *answering)
                 f = std::move(stored);
         if (!f || f->lines.empty())
@@ -452,14 +458,15 @@ std::string PostRun::answer_forecasts(Loaded& l, std::optional<Seat> answering) 
         if (!parsed) {
             // The lines were read from this very position when they were stored; a reply that
             // no longer reads means the log changed behind them, and they foresee nothing.
-            store_.clear_forecast(l.rec.id, f->seat);
+            ctx_.store.clear_forecast(l.rec.id, f->seat);
             break;
         }
-        auto acted = act(l, f->seat, *parsed, f->player_id, "forecast:" + post_.message_id, true);
+        auto acted =
+            act(l, f->seat, *parsed, f->player_id, "forecast:" + ctx_.post.message_id, true);
         if (!acted)
             break;
-        said += " " + who(l.rec, l.info(), f->seat) + " played " + parsed->text + " in game #" +
-                id + ", from a forecast.";
+        said += " " + people_.who(l.rec, l.info(), f->seat) + " played " + parsed->text +
+                " in game #" + id + ", from a forecast.";
         for (const auto& n : acted->public_notes)
             said += " " + n;
         played[f->player_id].push_back(previous + " with " + parsed->text);
@@ -468,7 +475,7 @@ std::string PostRun::answer_forecasts(Loaded& l, std::optional<Seat> answering) 
     }
     for (const auto& [owner, moves] : played) {
         std::string left = " Nothing of it is left.";
-        for (const auto& f : store_.forecasts(l.rec.id))
+        for (const auto& f : ctx_.store.forecasts(l.rec.id))
             if (f.player_id == owner)
                 left = " It goes on with " + count(f.lines.size(), "line") + ": " + [&] {
                     std::vector<std::string> texts;
@@ -483,12 +490,13 @@ std::string PostRun::answer_forecasts(Loaded& l, std::optional<Seat> answering) 
 }
 
 void PostRun::clear_forecasts(const GameRecord& g, const std::string& why) {
-    for (const auto& f : store_.forecasts(g.id)) {
-        store_.clear_forecast(g.id, f.seat);
+    for (const auto& f : ctx_.store.forecasts(g.id)) {
+        ctx_.store.clear_forecast(g.id, f.seat);
         if (!why.empty())
-            tell(player(f.player_id),
-                 "Game #" + std::to_string(g.id) + ": " + why + ", so your forecast is cleared.",
-                 {}, &g);
+            out_.tell(people_.player(f.player_id),
+                      "Game #" + std::to_string(g.id) + ": " + why +
+                          ", so your forecast is cleared.",
+                      {}, &g);
     }
 }
 

@@ -59,61 +59,63 @@ void PostRun::cmd_resign(const std::vector<std::string>& args) {
     Loaded& l = mg->loaded;
     const std::string id = std::to_string(l.rec.id);
     if (asking == "?") {
-        say(at(author_) + ": resign game #" + id + "? It cannot be undone. Say " +
-                s_.settings_.prefix + "resign " + id + " to resign.",
-            BoardOut{}, resign_buttons(l.rec, mg->seat));
+        out_.say(out_.at(ctx_.author) + ": resign game #" + id + "? It cannot be undone. Say " +
+                     ctx_.settings.prefix + "resign " + id + " to resign.",
+                 BoardOut{}, resign_buttons(ctx_.settings.prefix, l.rec, mg->seat));
         return;
     }
     if (asking == "no") {
-        say("You play on in game #" + id + ".");
+        out_.say("You play on in game #" + id + ".");
         return;
     }
     if (!asking.empty() && asking != rules::seat_name(mg->seat)) {
         const Seat asked = asking == "white" ? Seat::White : Seat::Black;
-        say("That button was for " + who(l.rec, l.info(), asked) + ": nothing was done.");
+        out_.say("That button was for " + people_.who(l.rec, l.info(), asked) +
+                 ": nothing was done.");
         return;
     }
     Seat winner = rules::opponent(mg->seat);
-    std::string resigner = who(l.rec, l.info(), mg->seat);
+    std::string resigner = people_.who(l.rec, l.info(), mg->seat);
     // A game resigned before both sides moved never really began, as with a clock that ran
     // out then: aborted, for nobody. A tournament game stays a loss, so the pairings stand.
-    if (!both_sides_moved(l.rec.id) && !store_.pairing_of_game(l.rec.id)) {
+    if (!both_sides_moved(l.rec.id) && !ctx_.store.pairing_of_game(l.rec.id)) {
         abort_game(l.rec);
-        say_in(l.rec, resigner + " resigns game #" + id +
-                          " before both sides had moved: the game is aborted and counts for "
-                          "nobody.");
+        out_.say_in(l.rec, resigner + " resigns game #" + id +
+                               " before both sides had moved: the game is aborted and counts for "
+                               "nobody.");
         return;
     }
     finish(l.rec, winner == Seat::White ? rules::Status::WhiteWins : rules::Status::BlackWins,
            "resignation");
     if (hides_pieces(*l.game))
-        records_due_.push_back(l.rec);
-    say_in(l.rec, resigner + " resigns. " + next_line(l));
+        ended_hiding_pieces(l.rec.id);
+    out_.say_in(l.rec, resigner + " resigns. " + next_line(l));
 }
 
-void PostRun::publish_hidden_records() {
-    auto due = std::move(records_due_);
-    records_due_.clear();
+void PostRun::publish_hidden_records(const std::vector<Ended>& ended) {
+    std::vector<GameRecord> due;
+    for (const Ended& e : ended)
+        if (e.hid_pieces)
+            due.push_back(e.game);
     // However a game ended (resignation, time, a draw, adjudication, a void), what its rules
     // hid is told now (Phantom Chess turns the Phantom Card over), and the record follows.
-    auto ended = std::move(reveals_due_);
-    reveals_due_.clear();
-    for (const auto& g : ended) {
+    for (const Ended& end : ended) {
+        const GameRecord& g = end.game;
         Loaded l = load(g);
         const auto shown = l.game->ending_reveal();
         for (const auto& e : shown)
-            say_in(g, "Game #" + std::to_string(g.id) + ": " + capitalized(e.text) + ".");
+            out_.say_in(g, "Game #" + std::to_string(g.id) + ": " + capitalized(e.text) + ".");
         if (!shown.empty() &&
             std::none_of(due.begin(), due.end(), [&](const auto& d) { return d.id == g.id; }))
             due.push_back(g);
     }
     for (const auto& g : due) {
-        auto log = store_.actions(g.id);
-        say_in(g,
-               "Game #" + std::to_string(g.id) +
-                   " is over. Its full record, with the "
-                   "squares of the moves that the boards in the channel did not show:",
-               wrap_moves(record_movetext(g, log), 60));
+        auto log = ctx_.store.actions(g.id);
+        out_.say_in(g,
+                    "Game #" + std::to_string(g.id) +
+                        " is over. Its full record, with the "
+                        "squares of the moves that the boards in the channel did not show:",
+                    wrap_moves(record_movetext(g, log), 60));
     }
 }
 
@@ -132,20 +134,21 @@ void PostRun::cmd_draw(const std::vector<std::string>& args) {
     Loaded& l = mg->loaded;
     std::string id = std::to_string(l.rec.id);
     if (!answer.empty()) {
-        auto open = store_.offer(l.rec.id, OfferKind::Draw);
+        auto open = ctx_.store.offer(l.rec.id, OfferKind::Draw);
         if (!open) {
-            say("There is no draw offer to " + answer + " in game #" + id + ".");
+            out_.say("There is no draw offer to " + answer + " in game #" + id + ".");
             return;
         }
         if (open->seat == mg->seat) {
-            say("You offered this draw in game #" + id + "; only " +
-                who(l.rec, l.info(), rules::opponent(mg->seat)) + " can " + answer + " it.");
+            out_.say("You offered this draw in game #" + id + "; only " +
+                     people_.who(l.rec, l.info(), rules::opponent(mg->seat)) + " can " + answer +
+                     " it.");
             return;
         }
         if (answer == "decline") {
-            store_.clear_offer(l.rec.id, OfferKind::Draw);
-            say_in(l.rec, who(l.rec, l.info(), mg->seat) + " declines the draw in game #" + id +
-                              ". " + next_line(l));
+            ctx_.store.clear_offer(l.rec.id, OfferKind::Draw);
+            out_.say_in(l.rec, people_.who(l.rec, l.info(), mg->seat) +
+                                   " declines the draw in game #" + id + ". " + next_line(l));
             return;
         }
     }
@@ -154,31 +157,33 @@ void PostRun::cmd_draw(const std::vector<std::string>& args) {
         if (auto claim = l.game->claimable_draw()) {
             finish(l.rec, rules::Status::Draw, *claim);
             if (hides_pieces(*l.game))
-                records_due_.push_back(l.rec);
-            say_in(l.rec, who(l.rec, l.info(), mg->seat) + " claims a draw. " + next_line(l));
+                ended_hiding_pieces(l.rec.id);
+            out_.say_in(l.rec,
+                        people_.who(l.rec, l.info(), mg->seat) + " claims a draw. " + next_line(l));
             return;
         }
     }
-    auto offer = store_.offer(l.rec.id, OfferKind::Draw);
+    auto offer = ctx_.store.offer(l.rec.id, OfferKind::Draw);
     if (offer && offer->seat != mg->seat) {
         finish(l.rec, rules::Status::Draw, "agreement");
         if (hides_pieces(*l.game))
-            records_due_.push_back(l.rec);
-        say_in(l.rec, who(l.rec, l.info(), mg->seat) + " accepts the draw. " + next_line(l));
+            ended_hiding_pieces(l.rec.id);
+        out_.say_in(l.rec,
+                    people_.who(l.rec, l.info(), mg->seat) + " accepts the draw. " + next_line(l));
         return;
     }
-    std::string other = who(l.rec, l.info(), rules::opponent(mg->seat));
+    std::string other = people_.who(l.rec, l.info(), rules::opponent(mg->seat));
     if (offer) {
-        say("You already offered a draw in game #" + id + "; " + other + " can accept with " +
-            s_.settings_.prefix + "draw " + id + ".");
+        out_.say("You already offered a draw in game #" + id + "; " + other + " can accept with " +
+                 ctx_.settings.prefix + "draw " + id + ".");
         return;
     }
-    store_.put_offer(l.rec.id, {OfferKind::Draw, mg->seat, l.plies});
-    say_in(l.rec,
-           who(l.rec, l.info(), mg->seat) + " offers a draw in game #" + id + ". " + other + ": " +
-               s_.settings_.prefix + "draw " + id + " accepts; playing on declines. " +
-               next_line(l),
-           BoardOut{}, draw_offer_buttons(l.rec));
+    ctx_.store.put_offer(l.rec.id, {OfferKind::Draw, mg->seat, l.plies});
+    out_.say_in(l.rec,
+                people_.who(l.rec, l.info(), mg->seat) + " offers a draw in game #" + id + ". " +
+                    other + ": " + ctx_.settings.prefix + "draw " + id +
+                    " accepts; playing on declines. " + next_line(l),
+                BoardOut{}, draw_offer_buttons(ctx_.settings.prefix, l.rec));
 }
 
 void PostRun::cmd_takeback(const std::vector<std::string>& args) {
@@ -194,42 +199,42 @@ void PostRun::cmd_takeback(const std::vector<std::string>& args) {
         return;
     Loaded& l = mg->loaded;
     std::string id = std::to_string(l.rec.id);
-    auto offer = store_.offer(l.rec.id, OfferKind::Takeback);
-    std::string other = who(l.rec, l.info(), rules::opponent(mg->seat));
+    auto offer = ctx_.store.offer(l.rec.id, OfferKind::Takeback);
+    std::string other = people_.who(l.rec, l.info(), rules::opponent(mg->seat));
     if (!answer.empty()) {
         if (!offer) {
-            say("There is no takeback request to " + answer + " in game #" + id + ".");
+            out_.say("There is no takeback request to " + answer + " in game #" + id + ".");
             return;
         }
         if (offer->seat == mg->seat) {
-            say("You asked for this takeback in game #" + id + "; only " + other + " can " +
-                answer + " it.");
+            out_.say("You asked for this takeback in game #" + id + "; only " + other + " can " +
+                     answer + " it.");
             return;
         }
         if (answer == "decline") {
-            store_.clear_offer(l.rec.id, OfferKind::Takeback);
-            say_in(l.rec, who(l.rec, l.info(), mg->seat) + " declines the takeback in game #" + id +
-                              ". " + next_line(l));
+            ctx_.store.clear_offer(l.rec.id, OfferKind::Takeback);
+            out_.say_in(l.rec, people_.who(l.rec, l.info(), mg->seat) +
+                                   " declines the takeback in game #" + id + ". " + next_line(l));
             return;
         }
     }
     if (offer && offer->seat != mg->seat) {
-        auto log = store_.actions(l.rec.id);
+        auto log = ctx_.store.actions(l.rec.id);
         const auto shown = public_action_texts(l.rec, log); // a secret choice stays secret
         // The last move the channel knows of: a standing policy set by direct message is none.
         auto last = std::find_if(log.rbegin(), log.rend(), [&](const auto& a) {
             return a.seat == offer->seat &&
                    !shown[static_cast<std::size_t>(&a - log.data())].empty();
         });
-        store_.clear_offer(l.rec.id, OfferKind::Takeback);
+        ctx_.store.clear_offer(l.rec.id, OfferKind::Takeback);
         if (last == log.rend()) {
-            say("There is nothing to take back in game #" + id + ".");
+            out_.say("There is nothing to take back in game #" + id + ".");
             return;
         }
         const auto first = static_cast<std::size_t>(log.rend() - last - 1);
         if (auto aside = undone_public_aside(l.rec, log, first)) {
-            say("Nothing was taken back in game #" + id + ": that would undo " + *aside +
-                ", and what it showed cannot be unseen.");
+            out_.say("Nothing was taken back in game #" + id + ": that would undo " + *aside +
+                     ", and what it showed cannot be unseen.");
             return;
         }
         if (refuse_takeback_of_dice(l.rec, log, static_cast<std::size_t>(log.rend() - last - 1)))
@@ -238,26 +243,26 @@ void PostRun::cmd_takeback(const std::vector<std::string>& args) {
         for (auto it = log.begin() + (log.rend() - last - 1); it != log.end(); ++it)
             if (const auto& text = shown[static_cast<std::size_t>(it - log.begin())]; !text.empty())
                 undone.push_back(text);
-        store_.take_back(l.rec.id, last->ply);
-        s_.png_cache_.forget_game(l.rec.id); // its images show positions no longer played
-        store_.clear_offer(l.rec.id, OfferKind::Draw);
+        ctx_.store.take_back(l.rec.id, last->ply);
+        parts_.memory.images.forget_game(l.rec.id); // its images show positions no longer played
+        ctx_.store.clear_offer(l.rec.id, OfferKind::Draw);
         Loaded now = load(l.rec);
         sync_clocks(now);
-        say_in(l.rec,
-               who(l.rec, l.info(), mg->seat) + " accepts the takeback in game #" + id + ": " +
-                   join(undone, " ") + " taken back. " + next_line(now),
-               channel_board(now), game_buttons(now.rec));
+        out_.say_in(l.rec,
+                    people_.who(l.rec, l.info(), mg->seat) + " accepts the takeback in game #" +
+                        id + ": " + join(undone, " ") + " taken back. " + next_line(now),
+                    boards_.channel_board(now), game_buttons(ctx_.settings.prefix, now.rec));
         clear_forecasts(l.rec, "a takeback changed the position");
         return;
     }
     if (offer) {
-        say("You already asked for a takeback in game #" + id + "; " + other + " can accept with " +
-            s_.settings_.prefix + "takeback " + id + ".");
+        out_.say("You already asked for a takeback in game #" + id + "; " + other +
+                 " can accept with " + ctx_.settings.prefix + "takeback " + id + ".");
         return;
     }
-    auto log = store_.actions(l.rec.id);
+    auto log = ctx_.store.actions(l.rec.id);
     if (std::none_of(log.begin(), log.end(), [&](const auto& a) { return a.seat == mg->seat; })) {
-        say("You have not moved yet in game #" + id + ": there is nothing to take back.");
+        out_.say("You have not moved yet in game #" + id + ": there is nothing to take back.");
         return;
     }
     {
@@ -273,14 +278,15 @@ void PostRun::cmd_takeback(const std::vector<std::string>& args) {
         std::find_if(log.rbegin(), log.rend(), [&](const auto& a) { return a.seat == mg->seat; });
     const auto from = static_cast<std::size_t>(log.rend() - mine - 1);
     if (auto aside = undone_public_aside(l.rec, log, from)) {
-        say("You cannot take back your last move in game #" + id + ": that would undo " + *aside +
-            ", and what it showed cannot be unseen.");
+        out_.say("You cannot take back your last move in game #" + id + ": that would undo " +
+                 *aside + ", and what it showed cannot be unseen.");
         return;
     }
-    store_.put_offer(l.rec.id, {OfferKind::Takeback, mg->seat, l.plies});
-    say_in(l.rec, who(l.rec, l.info(), mg->seat) + " asks to take back their last move in game #" +
-                      id + ". " + other + ": " + s_.settings_.prefix + "takeback " + id +
-                      " accepts; playing on declines.");
+    ctx_.store.put_offer(l.rec.id, {OfferKind::Takeback, mg->seat, l.plies});
+    out_.say_in(l.rec, people_.who(l.rec, l.info(), mg->seat) +
+                           " asks to take back their last move in game #" + id + ". " + other +
+                           ": " + ctx_.settings.prefix + "takeback " + id +
+                           " accepts; playing on declines.");
 }
 
 bool PostRun::refuse_takeback_of_dice(const GameRecord& g,
@@ -290,9 +296,9 @@ bool PostRun::refuse_takeback_of_dice(const GameRecord& g,
         return false;
     // The stream never runs backwards: replayed from the seed, the same choices would roll the
     // same faces, which everyone has now seen (docs/variants/gnostic.md, Takebacks).
-    say("No takeback in game #" + std::to_string(g.id) +
-        ": dice were rolled since that move, and "
-        "taking it back would let the same choices roll the same faces again.");
+    out_.say("No takeback in game #" + std::to_string(g.id) +
+             ": dice were rolled since that move, and "
+             "taking it back would let the same choices roll the same faces again.");
     return true;
 }
 
@@ -303,32 +309,34 @@ void PostRun::cmd_abort(const std::vector<std::string>& args) {
         return;
     std::string id = std::to_string(g->id);
     if (used < args.size()) {
-        usage_error("abort", "I did not understand \"" + shorten(args[used]) + "\".");
+        out_.usage_error("abort", "I did not understand \"" + shorten(args[used]) + "\".");
         return;
     }
     if (g->status != GameStatus::Ongoing) {
-        say("Game #" + id + " is not under way.");
+        out_.say("Game #" + id + " is not under way.");
         return;
     }
-    if (!seat_of(*g, author_.id) && !moderator()) {
-        say("You are not playing in game #" + id + ".");
+    if (!detail::seat_of(*g, ctx_.author.id) && !people_.moderator()) {
+        out_.say("You are not playing in game #" + id + ".");
         return;
     }
-    if (store_.pairing_of_game(g->id) && !moderator()) {
-        say("Game #" + id + " is a tournament game: it cannot be aborted. Use " + form("resign") +
-            " or " + form("draw") + ".");
+    if (ctx_.store.pairing_of_game(g->id) && !people_.moderator()) {
+        out_.say("Game #" + id + " is a tournament game: it cannot be aborted. Use " +
+                 out_.form("resign") + " or " + out_.form("draw") + ".");
         return;
     }
-    if (both_sides_moved(g->id) && !moderator()) {
-        say("Too late to abort game #" + id + ": both sides have moved. Use " + form("resign") +
-            " or " + form("draw") + ".");
+    if (both_sides_moved(g->id) && !people_.moderator()) {
+        out_.say("Too late to abort game #" + id + ": both sides have moved. Use " +
+                 out_.form("resign") + " or " + out_.form("draw") + ".");
         return;
     }
     // What only a moderator's rights allowed goes to the moderator log with the abort itself.
-    if (!seat_of(*g, author_.id) || store_.pairing_of_game(g->id) || both_sides_moved(g->id))
+    if (!detail::seat_of(*g, ctx_.author.id) || ctx_.store.pairing_of_game(g->id) ||
+        both_sides_moved(g->id))
         mod_log("abort #" + id);
     abort_game(*g);
-    say_in(*g, "Game #" + id + " is aborted by " + at(author_) + ". It counts for nobody.");
+    out_.say_in(*g, "Game #" + id + " is aborted by " + out_.at(ctx_.author) +
+                        ". It counts for nobody.");
 }
 
 } // namespace ghostpost::bot

@@ -27,14 +27,14 @@ bool PostRun::try_bare_move() {
     auto mine = my_games_here({GameStatus::Ongoing});
     if (mine.empty())
         return false;
-    const std::string& text = post_.text;
+    const std::string& text = ctx_.post.text;
     // A direct message is always meant for the bot: it is read as a move even when it does not
     // look like one, so that the player hears why it is not.
-    const bool meant = post_.direct;
+    const bool meant = ctx_.post.direct;
     std::vector<std::pair<Loaded, Seat>> deciding, waiting;
     for (const auto& g : mine) {
         Loaded l = load(g);
-        Seat seat = *seat_of(g, author_.id);
+        Seat seat = *detail::seat_of(g, ctx_.author.id);
         auto ds = deciders(l);
         bool decides = std::find(ds.begin(), ds.end(), seat) != ds.end();
         (decides ? deciding : waiting).emplace_back(std::move(l), seat);
@@ -71,12 +71,13 @@ bool PostRun::try_bare_move() {
         }
         const std::string shown = shorten(text, 20);
         if (takers.size() > 1)
-            say(shown + " can be played in several of your games (" + join(takers, ", ") +
-                "): say which, for example " + s_.settings_.prefix + "move " +
-                takers.front().substr(1) + " " + shown + ".");
+            out_.say(shown + " can be played in several of your games (" + join(takers, ", ") +
+                     "): say which, for example " + ctx_.settings.prefix + "move " +
+                     takers.front().substr(1) + " " + shown + ".");
         else if (looks || meant)
-            say("You must decide in several games here (" + join(ids, ", ") + "), and " + shown +
-                " is possible in none of them: say which with " + form("move") + " to hear why.");
+            out_.say("You must decide in several games here (" + join(ids, ", ") + "), and " +
+                     shown + " is possible in none of them: say which with " + out_.form("move") +
+                     " to hear why.");
         return looks || meant;
     }
     if (waiting.size() == 1) {
@@ -87,15 +88,16 @@ bool PostRun::try_bare_move() {
             play(l, seat, text);
             return true;
         }
-        say("Not played: it is not your turn in game #" + std::to_string(l.rec.id) + ". " +
-            next_line(l));
+        out_.say("Not played: it is not your turn in game #" + std::to_string(l.rec.id) + ". " +
+                 next_line(l));
         return true;
     }
     if (meant && waiting.size() > 1) {
         std::vector<std::string> ids;
         for (auto& [l, seat] : waiting)
             ids.push_back("#" + std::to_string(l.rec.id));
-        say("Not played: it is your opponents' turn in all your games (" + join(ids, ", ") + ").");
+        out_.say("Not played: it is your opponents' turn in all your games (" + join(ids, ", ") +
+                 ").");
         return true;
     }
     return false;
@@ -103,16 +105,16 @@ bool PostRun::try_bare_move() {
 
 void PostRun::cmd_move(const std::vector<std::string>& args) {
     if (args.empty()) {
-        usage_error("move", "Say which move.");
+        out_.usage_error("move", "Say which move.");
         return;
     }
     std::optional<GameRecord> g;
     std::string text;
     if (args.size() >= 2 && game_id_arg(args[0])) {
         std::int64_t id = *game_id_arg(args[0]);
-        g = store_.game(id);
-        if (!g || g->platform != post_.platform) {
-            say("There is no game #" + std::to_string(id) + ".");
+        g = ctx_.store.game(id);
+        if (!g || g->platform != ctx_.post.platform) {
+            out_.say("There is no game #" + std::to_string(id) + ".");
             return;
         }
         for (std::size_t i = 1; i < args.size(); ++i)
@@ -125,7 +127,7 @@ void PostRun::cmd_move(const std::vector<std::string>& args) {
         for (const auto& m : mine) {
             Loaded l = load(m);
             auto ds = deciders(l);
-            if (std::find(ds.begin(), ds.end(), *seat_of(m, author_.id)) != ds.end())
+            if (std::find(ds.begin(), ds.end(), *detail::seat_of(m, ctx_.author.id)) != ds.end())
                 deciding.push_back(m);
         }
         if (deciding.size() == 1) {
@@ -133,30 +135,31 @@ void PostRun::cmd_move(const std::vector<std::string>& args) {
         } else if (mine.size() == 1) {
             g = mine.front();
         } else if (mine.empty()) {
-            say("You have no game under way here. Use: " + form("move"));
+            out_.say("You have no game under way here. Use: " + out_.form("move"));
             return;
         } else {
-            usage_error("move", "You play several games here: say which.");
+            out_.usage_error("move", "You play several games here: say which.");
             return;
         }
     }
     std::string id = std::to_string(g->id);
     if (g->status != GameStatus::Ongoing) {
         const rules::Variant* v = rules::find_variant(g->variant);
-        say("Not played. " + (v ? over_line(*g, v->info()) : "game #" + id + " is not under way."));
+        out_.say("Not played. " +
+                 (v ? over_line(*g, v->info()) : "game #" + id + " is not under way."));
         return;
     }
-    auto seat = seat_of(*g, author_.id);
+    auto seat = detail::seat_of(*g, ctx_.author.id);
     if (!seat) {
         Loaded l = load(*g);
-        say("Not played: you are not playing in game #" + id + ". " + next_line(l));
+        out_.say("Not played: you are not playing in game #" + id + ". " + next_line(l));
         return;
     }
     Loaded l = load(*g);
     auto ds = deciders(l);
     if (std::find(ds.begin(), ds.end(), *seat) == ds.end() &&
         !names_anytime_action(*l.game, *seat, text)) {
-        say("Not played: it is not your turn in game #" + id + ". " + next_line(l));
+        out_.say("Not played: it is not your turn in game #" + id + ". " + next_line(l));
         return;
     }
     play(l, *seat, text);
@@ -170,17 +173,17 @@ void PostRun::play(Loaded& l, Seat seat, const std::string& text) {
     if (!parsed) {
         const rules::RuleError& e = parsed.error();
         // In a direct message the reason is the mover's alone already: say it in one reply.
-        if (post_.direct && !e.private_detail.empty()) {
-            say("Not played in game #" + id + ": " + sentence_end(e.private_detail));
+        if (ctx_.post.direct && !e.private_detail.empty()) {
+            out_.say("Not played in game #" + id + ": " + sentence_end(e.private_detail));
             return;
         }
-        say("Not played in game #" + id + ": " + sentence_end(e.message));
+        out_.say("Not played in game #" + id + ": " + sentence_end(e.message));
         if (!e.private_detail.empty())
-            tell(author_, "Game #" + id + ": " + e.private_detail, {}, &l.rec);
+            out_.tell(ctx_.author, "Game #" + id + ": " + e.private_detail, {}, &l.rec);
         return;
     }
     const std::string canonical = parsed->text;
-    if (!post_.direct && refuse_secret_in_public(l, seat, parsed->action, canonical))
+    if (!ctx_.post.direct && refuse_secret_in_public(l, seat, parsed->action, canonical))
         return;
     const auto legal = l.game->notated_actions(seat);
     // The deadline's answer (Gnostic Chess's `default`), typed by the player, answers the
@@ -189,21 +192,22 @@ void PostRun::play(Loaded& l, Seat seat, const std::string& text) {
     const bool decision = (on_time && on_time->action == parsed->action) ||
                           std::any_of(legal.begin(), legal.end(),
                                       [&](const auto& a) { return a.action == parsed->action; });
-    auto acted = act(l, seat, *parsed, author_.id, post_.message_id, decision);
+    auto acted = act(l, seat, *parsed, ctx_.author.id, ctx_.post.message_id, decision);
     if (!acted)
         return;
     // The clock answering for a seat is said as such; a `default` the player typed is not late.
-    std::string line = who(l.rec, l.info(), seat) +
-                       (defaulting_ ? " did not answer in time" : " played " + canonical) +
+    std::string line = people_.who(l.rec, l.info(), seat) +
+                       (ctx_.defaulting ? " did not answer in time" : " played " + canonical) +
                        " in game #" + id + ".";
     if (acted->secret) {
         // A secret anytime action (a standing dice policy) is nobody else's business at all.
-        if (decision || defaulting_)
-            say_in(l.rec, who(l.rec, l.info(), seat) +
-                              (defaulting_ ? " did not answer in time in game #" + id +
-                                                 ", so their standing policy decided"
-                                           : " has decided in game #" + id) +
-                              "; the choice stays secret until it is revealed. " + next_line(l));
+        if (decision || ctx_.defaulting)
+            out_.say_in(l.rec, people_.who(l.rec, l.info(), seat) +
+                                   (ctx_.defaulting ? " did not answer in time in game #" + id +
+                                                          ", so their standing policy decided"
+                                                    : " has decided in game #" + id) +
+                                   "; the choice stays secret until it is revealed. " +
+                                   next_line(l));
         tell_forecast_notes(l.rec);
         return;
     }
@@ -211,7 +215,8 @@ void PostRun::play(Loaded& l, Seat seat, const std::string& text) {
         line += " " + n;
     // Replies a forecast had ready go in the same message, before the board they lead to.
     line += answer_forecasts(l, acted->answering);
-    say_in(l.rec, line + " " + next_line(l), channel_board(l), game_buttons(l.rec));
+    out_.say_in(l.rec, line + " " + next_line(l), boards_.channel_board(l),
+                game_buttons(ctx_.settings.prefix, l.rec));
     tell_forecast_notes(l.rec);
 }
 
@@ -223,45 +228,45 @@ std::optional<PostRun::Acted> PostRun::act(Loaded& l, Seat seat, const rules::No
     const bool hid_pieces = hides_pieces(*l.game);
     auto events = l.game->apply(seat, action.action, *l.rng);
     if (!events) {
-        say("Not played in game #" + id + ": " + sentence_end(events.error().message));
+        out_.say("Not played in game #" + id + ": " + sentence_end(events.error().message));
         return std::nullopt;
     }
     ++l.plies;
     storage::ActionRecord logged{l.rec.id, l.plies, seat, by, action.text, message_id};
     if (l.info().uses_chance)
         logged.rolls = chance_record(*events);
-    store_.append_action(logged);
+    ctx_.store.append_action(logged);
     Acted out;
     out.answering = follow_forecasts(l, seat, action.text);
     if (out.answering)
-        answering_ = seated(l.rec, *out.answering);
+        answering_ = detail::seated(l.rec, *out.answering);
     clocks_after_action(l, seat, decision);
     answering_.reset();
     // Playing on declines what the other side offered, and ends any takeback request.
-    if (auto offer = store_.offer(l.rec.id, OfferKind::Draw); offer && offer->seat != seat)
-        store_.clear_offer(l.rec.id, OfferKind::Draw);
-    store_.clear_offer(l.rec.id, OfferKind::Takeback);
+    if (auto offer = ctx_.store.offer(l.rec.id, OfferKind::Draw); offer && offer->seat != seat)
+        ctx_.store.clear_offer(l.rec.id, OfferKind::Draw);
+    ctx_.store.clear_offer(l.rec.id, OfferKind::Takeback);
     remember(l);
 
     for (const auto& ev : *events) {
         if (ev.only_for || ev.board) {
             // Private: only the seat it is for hears of it, with its own board when it has one.
             Seat to = ev.board ? ev.board->seat() : *ev.only_for;
-            const auto pid = seated(l.rec, to);
+            const auto pid = detail::seated(l.rec, to);
             if (!pid)
                 continue;
-            const PlayerRecord p = player(*pid);
+            const PlayerRecord p = people_.player(*pid);
             std::string code;
             if (ev.board) {
                 // A private board looks as its reader likes boards sent to them.
-                const BoardLook look = personal_look(p, l.rec);
+                const BoardLook look = boards_.personal_look(p, l.rec);
                 render::TextStyle style;
                 style.seat_names = l.info().seat_names;
                 style.bottom = look.bottom;
                 style.glyphs = look.glyphs;
                 code = render::render_text(*ev.board, style);
             }
-            tell(p, "Game #" + id + ": " + ev.text, code, &l.rec);
+            out_.tell(p, "Game #" + id + ": " + ev.text, code, &l.rec);
             continue;
         }
         if (ev.kind == rules::EventKind::Roll || ev.kind == rules::EventKind::Reveal ||
@@ -272,7 +277,7 @@ std::optional<PostRun::Acted> PostRun::act(Loaded& l, Seat seat, const rules::No
     if (outcome.over()) {
         finish(l.rec, outcome.status, outcome.reason);
         if (hid_pieces)
-            records_due_.push_back(l.rec);
+            ended_hiding_pieces(l.rec.id);
     }
     // A decision whose every event is private (a first dice choice in a combat) is secret: the
     // channel hears that it was made, not what it was, and sees no new board.

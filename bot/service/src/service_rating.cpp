@@ -49,62 +49,56 @@ const rules::VariantInfo* variant_info(const std::string& name) {
 } // namespace
 
 void PostRun::game_over(const GameRecord& g) {
-    reveals_due_.push_back(g);
-    ended_ids_.push_back(g.id);
-    clear_forecasts(g);              // however it ended: nothing is left to answer
-    s_.png_cache_.forget_game(g.id); // its public images now show what the rules hid
+    out_.game_ended(g.id);
+    clear_forecasts(g);                     // however it ended: nothing is left to answer
+    parts_.memory.images.forget_game(g.id); // its public images now show what the rules hid
     Ended ended{g, {}};
     const bool rated =
         g.status == GameStatus::Finished && g.rated && g.white && g.black && *g.white != *g.black;
     if (rated) {
         const double white_score = g.result == "1-0" ? 1.0 : g.result == "0-1" ? 0.0 : 0.5;
         auto stored = [&](std::int64_t id) {
-            auto r = store_.rating(id, g.variant);
+            auto r = ctx_.store.rating(id, g.variant);
             return r ? *r : RatingRecord{id, g.variant};
         };
         RatingRecord white = stored(*g.white), black = stored(*g.black);
         const Rating w = glicko2_update(as_rating(white), {{as_rating(black), white_score}});
         const Rating b = glicko2_update(as_rating(black), {{as_rating(white), 1.0 - white_score}});
         auto line = [&](const RatingRecord& before, const Rating& after) {
-            return mention(before.player_id) + " " + fixed(before.rating, 1) + " -> " +
+            return people_.mention(before.player_id) + " " + fixed(before.rating, 1) + " -> " +
                    fixed(after.rating, 1);
         };
         const auto* info = variant_info(g.variant);
         ended.rating_note = "Ratings in " + (info ? info->title : g.variant) + " after game #" +
                             std::to_string(g.id) + ": " + line(white, w) + ", " + line(black, b) +
                             ".";
-        store_.save_rating(
+        ctx_.store.save_rating(
             {white.player_id, g.variant, w.rating, w.deviation, w.volatility, white.games + 1},
-            now_, g.id);
-        store_.save_rating(
+            ctx_.now, g.id);
+        ctx_.store.save_rating(
             {black.player_id, g.variant, b.rating, b.deviation, b.volatility, black.games + 1},
-            now_, g.id);
+            ctx_.now, g.id);
     }
     ended_.push_back(std::move(ended));
 }
 
-void PostRun::settle() {
+void PostRun::conclude() {
     // Announcing ends no game, so the list cannot grow while it is worked through.
-    auto ended = std::move(ended_);
-    ended_.clear();
+    const std::vector<Ended> ended = std::exchange(ended_, {});
+    for (const GameEndSubscriber subscriber : game_end_subscribers)
+        (this->*subscriber)(ended);
+}
+
+void PostRun::settle(const std::vector<Ended>& ended) {
     for (const auto& e : ended) {
         if (!e.rating_note.empty()) // where the game is read: its channel and those following it
-            say_in(e.game, e.rating_note);
+            out_.say_in(e.game, e.rating_note);
         tourney_game_over(e.game);
     }
 }
 
-void PostRun::say_at(const std::string& channel, std::string text, std::string code) {
-    if (post_.direct && !team_post_)
-        say(text, code);
-    auto m = message(false, channel, std::move(text), std::move(code));
-    if (channel != post_.channel || post_.direct || post_.button || post_.private_answers)
-        m.reply_to.clear();
-    enqueue(std::move(m));
-}
-
 void PostRun::cmd_rating(const std::vector<std::string>& args) {
-    PlayerRecord whom = author_;
+    PlayerRecord whom = ctx_.author;
     const rules::VariantInfo* info = nullptr;
     bool named = false;
     // A handle may come without its '@' ("!rating bob"); a word that names a variant is the
@@ -116,40 +110,40 @@ void PostRun::cmd_rating(const std::vector<std::string>& args) {
     };
     for (const auto& a : args) {
         if (a.size() > 1 && a[0] == '@' && !named) {
-            auto p = known_player(a);
+            auto p = people_.known_player(a);
             if (!p)
                 return;
             whom = *p;
             named = true;
         } else if (!info && (info = variant_info(lower(a))) != nullptr) {
         } else if (!named && handle_like(a)) {
-            auto p = known_player("@" + a);
+            auto p = people_.known_player("@" + a);
             if (!p)
                 return;
             whom = *p;
             named = true;
         } else {
-            usage_error("rating", "I did not understand \"" + shorten(a) + "\".");
+            out_.usage_error("rating", "I did not understand \"" + shorten(a) + "\".");
             return;
         }
     }
     if (info) {
-        auto r = store_.rating(whom.id, info->name);
+        auto r = ctx_.store.rating(whom.id, info->name);
         if (!r) {
-            say(at(whom) + " has no rating in " + info->title +
-                " yet: a first rated game starts from 1500.");
+            out_.say(out_.at(whom) + " has no rating in " + info->title +
+                     " yet: a first rated game starts from 1500.");
             return;
         }
-        say(at(whom) + " in " + info->title + ": " + fixed(r->rating, 1) + ", deviation " +
-            fixed(r->deviation, 1) + ", volatility " + fixed(r->volatility, 5) + ", " +
-            games_text(r->games) +
-            (r->deviation > provisional_deviation ? " (provisional)." : "."));
+        out_.say(out_.at(whom) + " in " + info->title + ": " + fixed(r->rating, 1) +
+                 ", deviation " + fixed(r->deviation, 1) + ", volatility " +
+                 fixed(r->volatility, 5) + ", " + games_text(r->games) +
+                 (r->deviation > provisional_deviation ? " (provisional)." : "."));
         return;
     }
-    auto all = store_.ratings_of_player(whom.id);
+    auto all = ctx_.store.ratings_of_player(whom.id);
     if (all.empty()) {
-        say(at(whom) + " has no rating yet: every rated game counts, one rating per "
-                       "variant.");
+        out_.say(out_.at(whom) + " has no rating yet: every rated game counts, one rating per "
+                                 "variant.");
         return;
     }
     std::string table;
@@ -157,7 +151,7 @@ void PostRun::cmd_rating(const std::vector<std::string>& args) {
         table += r.variant + std::string(r.variant.size() < 12 ? 12 - r.variant.size() : 1, ' ') +
                  rating_text(r) + " (deviation " + fixed(r.deviation, 1) + ", " +
                  games_text(r.games) + ")\n";
-    say("Ratings of " + at(whom) + " (? marks a provisional rating):", table);
+    out_.say("Ratings of " + out_.at(whom) + " (? marks a provisional rating):", table);
 }
 
 void PostRun::cmd_leaderboard(const std::vector<std::string>& args) {
@@ -166,27 +160,28 @@ void PostRun::cmd_leaderboard(const std::vector<std::string>& args) {
         std::vector<std::string> names;
         for (const auto* v : rules::variants())
             names.push_back(v->info().name);
-        usage_error("leaderboard",
-                    (args.empty() ? std::string("Name a variant")
-                                  : "I did not understand \"" + shorten(join(args, " ")) + "\"") +
-                        " (" + join(names, ", ") + ").");
+        out_.usage_error("leaderboard", (args.empty() ? std::string("Name a variant")
+                                                      : "I did not understand \"" +
+                                                            shorten(join(args, " ")) + "\"") +
+                                            " (" + join(names, ", ") + ").");
         return;
     }
     // The bot is no player: its levels stay off the board (at most eight of them to skip).
-    auto best = store_.leaderboard(post_.platform, info->name, leaderboard_size + 8);
+    auto best = ctx_.store.leaderboard(ctx_.post.platform, info->name, leaderboard_size + 8);
     std::erase_if(best, [&](const storage::RatingRecord& r) {
-        return engine_level(player(r.player_id).user_id).has_value();
+        return engine_level(people_.player(r.player_id).user_id).has_value();
     });
     if (best.size() > static_cast<std::size_t>(leaderboard_size))
         best.resize(leaderboard_size);
     if (best.empty()) {
-        say("Nobody has a rating in " + info->title + " yet: a rated game gives both players one.");
+        out_.say("Nobody has a rating in " + info->title +
+                 " yet: a rated game gives both players one.");
         return;
     }
     std::vector<std::string> names;
     std::size_t width = 0;
     for (const auto& r : best) {
-        names.push_back(at(player(r.player_id)));
+        names.push_back(out_.at(people_.player(r.player_id)));
         width = std::max(width, names.back().size());
     }
     std::string table;
@@ -196,7 +191,7 @@ void PostRun::cmd_leaderboard(const std::vector<std::string>& args) {
                  std::string(width - names[i].size() + 2, ' ') + rating_text(best[i]) + "  " +
                  games_text(best[i].games) + "\n";
     }
-    say("Leaderboard of " + info->title + " (? marks a provisional rating):", table);
+    out_.say("Leaderboard of " + info->title + " (? marks a provisional rating):", table);
 }
 
 } // namespace ghostpost::bot

@@ -19,7 +19,7 @@ namespace ghostpost::bot {
 using namespace detail;
 
 void PostRun::cmd_games(const std::vector<std::string>& args) {
-    PlayerRecord whom = author_;
+    PlayerRecord whom = ctx_.author;
     bool under_way = true, finished = false;
     bool named_someone = false;
     std::size_t page = 1;
@@ -35,13 +35,13 @@ void PostRun::cmd_games(const std::vector<std::string>& args) {
         } else if (word == "all" && under_way && !finished) {
             finished = true;
         } else if (a.size() >= 2 && a[0] == '@' && !named_someone) {
-            auto p = known_player(a);
+            auto p = people_.known_player(a);
             if (!p)
                 return;
             whom = *p;
             named_someone = true;
         } else {
-            usage_error("games", "I did not understand \"" + shorten(a) + "\".");
+            out_.usage_error("games", "I did not understand \"" + shorten(a) + "\".");
             return;
         }
     }
@@ -49,26 +49,27 @@ void PostRun::cmd_games(const std::vector<std::string>& args) {
         say_finished(whom, false, page);
         return;
     }
-    auto games = store_.games_of_player(whom, {GameStatus::Challenge, GameStatus::Ongoing});
+    auto games = ctx_.store.games_of_player(whom, {GameStatus::Challenge, GameStatus::Ongoing});
     std::vector<std::string> first, later;
     for (const auto& g : games) {
         std::string id = "#" + std::to_string(g.id) + " " + g.variant;
         if (g.status == GameStatus::Challenge) {
             if (g.challenger == whom.id)
                 later.push_back(id + ": challenge to " +
-                                (g.challenged_id        ? mention(*g.challenged_id)
+                                (g.challenged_id        ? people_.mention(*g.challenged_id)
                                  : g.challenged.empty() ? std::string("anyone")
                                                         : "@" + g.challenged) +
                                 ", waiting for an answer");
             else
-                first.push_back(id + ": challenge from " + mention(g.challenger) +
+                first.push_back(id + ": challenge from " + people_.mention(g.challenger) +
                                 ", to accept or decline");
             continue;
         }
         Loaded l = load(g);
-        Seat seat = *seat_of(g, whom.id);
-        std::string line =
-            id + " vs " + mention(*seated(g, rules::opponent(seat))) + ": " + next_line(l);
+        Seat seat = *detail::seat_of(g, whom.id);
+        std::string line = id + " vs " +
+                           people_.mention(*detail::seated(g, rules::opponent(seat))) + ": " +
+                           next_line(l);
         auto ds = deciders(l);
         (std::find(ds.begin(), ds.end(), seat) != ds.end() ? first : later).push_back(line);
     }
@@ -78,11 +79,12 @@ void PostRun::cmd_games(const std::vector<std::string>& args) {
             return;
         }
         const auto done =
-            store_.games_of_player(whom, {GameStatus::Finished, GameStatus::Aborted}).size();
-        say(at(whom) + " has no game under way and no open challenge." +
-            (done == 0 ? std::string()
-                       : " " + std::to_string(done) + (done == 1 ? " game" : " games") +
-                             " finished: " + s_.settings_.prefix + "games finished lists them."));
+            ctx_.store.games_of_player(whom, {GameStatus::Finished, GameStatus::Aborted}).size();
+        out_.say(out_.at(whom) + " has no game under way and no open challenge." +
+                 (done == 0
+                      ? std::string()
+                      : " " + std::to_string(done) + (done == 1 ? " game" : " games") +
+                            " finished: " + ctx_.settings.prefix + "games finished lists them."));
         return;
     }
     first.insert(first.end(), later.begin(), later.end());
@@ -90,8 +92,8 @@ void PostRun::cmd_games(const std::vector<std::string>& args) {
     std::string more;
     if (!one_page(first, page, "games" + std::string(finished ? " all" : ""), shown, more))
         return;
-    say("Games of " + at(whom) + ", those waiting for them first" + more + ":",
-        join(shown, "\n") + "\n");
+    out_.say("Games of " + out_.at(whom) + ", those waiting for them first" + more + ":",
+             join(shown, "\n") + "\n");
     if (finished)
         say_finished(whom, true, page);
 }
@@ -101,9 +103,9 @@ bool PostRun::one_page(const std::vector<std::string>& lines, std::size_t page,
                        std::string& more) {
     const std::size_t pages = (lines.size() + games_per_page - 1) / games_per_page;
     if (page > pages) {
-        say("There " +
-            std::string(pages == 1 ? "is 1 page" : "are " + std::to_string(pages) + " pages") +
-            " of games, not " + std::to_string(page) + ".");
+        out_.say("There " +
+                 std::string(pages == 1 ? "is 1 page" : "are " + std::to_string(pages) + " pages") +
+                 " of games, not " + std::to_string(page) + ".");
         return false;
     }
     const auto from = (page - 1) * games_per_page;
@@ -113,17 +115,17 @@ bool PostRun::one_page(const std::vector<std::string>& lines, std::size_t page,
     more.clear();
     if (pages > 1)
         more = ", page " + std::to_string(page) + " of " + std::to_string(pages) +
-               (page < pages ? " (" + s_.settings_.prefix + command +
+               (page < pages ? " (" + ctx_.settings.prefix + command +
                                    " page=" + std::to_string(page + 1) + " for the next)"
                              : std::string());
     return true;
 }
 
 void PostRun::say_finished(const PlayerRecord& whom, bool after_current, std::size_t page) {
-    auto done = store_.games_of_player(whom, {GameStatus::Finished, GameStatus::Aborted});
+    auto done = ctx_.store.games_of_player(whom, {GameStatus::Finished, GameStatus::Aborted});
     if (done.empty()) {
         if (!after_current)
-            say(at(whom) + " has no finished game yet.");
+            out_.say(out_.at(whom) + " has no finished game yet.");
         return;
     }
     const std::size_t pages = (done.size() + games_per_page - 1) / games_per_page;
@@ -138,10 +140,10 @@ void PostRun::say_finished(const PlayerRecord& whom, bool after_current, std::si
             continue;
         }
         const GameRecord& g = *it;
-        const auto seat = seat_of(g, whom.id);
-        const auto other = seat ? seated(g, rules::opponent(*seat)) : std::nullopt;
+        const auto seat = detail::seat_of(g, whom.id);
+        const auto other = seat ? detail::seated(g, rules::opponent(*seat)) : std::nullopt;
         std::string line = "#" + std::to_string(g.id) + " " + g.variant +
-                           (other ? " vs " + mention(*other) : std::string()) + ": ";
+                           (other ? " vs " + people_.mention(*other) : std::string()) + ": ";
         if (g.status == GameStatus::Aborted) {
             line += "aborted";
         } else {
@@ -160,7 +162,7 @@ void PostRun::say_finished(const PlayerRecord& whom, bool after_current, std::si
     std::string more;
     if (!one_page(lines, page, after_current ? "games all" : "games finished", shown, more))
         return;
-    say("Finished games of " + at(whom) + more + ":", join(shown, "\n") + "\n");
+    out_.say("Finished games of " + out_.at(whom) + more + ":", join(shown, "\n") + "\n");
 }
 
 void PostRun::cmd_history(const std::vector<std::string>& args, bool pgn) {
@@ -170,10 +172,10 @@ void PostRun::cmd_history(const std::vector<std::string>& args, bool pgn) {
     if (!g)
         return;
     if (used < args.size()) {
-        usage_error(command, "I did not understand \"" + shorten(args[used]) + "\".");
+        out_.usage_error(command, "I did not understand \"" + shorten(args[used]) + "\".");
         return;
     }
-    auto log = store_.actions(g->id);
+    auto log = ctx_.store.actions(g->id);
     const rules::Variant* variant = rules::find_variant(g->variant);
     if (variant == nullptr)
         throw std::runtime_error("game #" + std::to_string(g->id) + ": unknown variant");
@@ -184,14 +186,14 @@ void PostRun::cmd_history(const std::vector<std::string>& args, bool pgn) {
         const auto shown = public_action_texts(*g, log);
         const auto plies = std::count_if(shown.begin(), shown.end(),
                                          [](const std::string& t) { return !t.empty(); });
-        say("Game #" + std::to_string(g->id) + ", " + info.title + ", " + std::to_string(plies) +
-                (plies == 1 ? " ply." : " plies."),
-            log.empty() ? std::string("(no moves yet)\n") : wrap_moves(moves, 60));
+        out_.say("Game #" + std::to_string(g->id) + ", " + info.title + ", " +
+                     std::to_string(plies) + (plies == 1 ? " ply." : " plies."),
+                 log.empty() ? std::string("(no moves yet)\n") : wrap_moves(moves, 60));
         return;
     }
-    auto name = [&](std::optional<std::int64_t> id) { return id ? player(*id).name : "?"; };
+    auto name = [&](std::optional<std::int64_t> id) { return id ? people_.player(*id).name : "?"; };
     const std::string text =
-        pgn_text(*g, log, pgn_tags(store_, *g, name(g->white), name(g->black)));
+        pgn_text(*g, log, pgn_tags(ctx_.store, *g, name(g->white), name(g->black)));
     // FIDE chess from the start position opens in lichess's analysis board, moves and all.
     std::string link;
     if (info.name == "chess" && !log.empty()) {
@@ -202,7 +204,7 @@ void PostRun::cmd_history(const std::vector<std::string>& args, bool pgn) {
                 link += c == '+' ? "%2B" : c == '#' ? "%23" : std::string(1, c);
         }
     }
-    say("PGN of game #" + std::to_string(g->id) + ":" + link, text);
+    out_.say("PGN of game #" + std::to_string(g->id) + ":" + link, text);
 }
 
 PgnTags pgn_tags(storage::Store& store, const GameRecord& g, std::string white, std::string black) {
@@ -289,25 +291,26 @@ void PostRun::cmd_fen(const std::vector<std::string>& args) {
     if (!g)
         return;
     if (used < args.size()) {
-        usage_error("fen", "I did not understand \"" + shorten(args[used]) + "\".");
+        out_.usage_error("fen", "I did not understand \"" + shorten(args[used]) + "\".");
         return;
     }
     if (g->status != GameStatus::Ongoing && g->status != GameStatus::Finished &&
         g->status != GameStatus::Aborted) {
-        say("Game #" + std::to_string(g->id) + " never started.");
+        out_.say("Game #" + std::to_string(g->id) + " never started.");
         return;
     }
     Loaded l = load(*g);
     // A FEN is the whole position: while a game hides pieces or dice decide, it would tell
     // what the rules keep from the channel.
     if (g->status == GameStatus::Ongoing && (hides_pieces(*l.game) || l.info().uses_chance)) {
-        say("Game #" + std::to_string(g->id) + " (" + l.info().title +
+        out_.say(
+            "Game #" + std::to_string(g->id) + " (" + l.info().title +
             ") keeps part of its position hidden while it runs: its FEN comes once it is over.");
         return;
     }
     const std::string fen = l.game->fen();
     if (fen.empty()) {
-        say(l.info().title + " has no FEN.");
+        out_.say(l.info().title + " has no FEN.");
         return;
     }
     std::string text = "FEN of game #" + std::to_string(g->id) + " after " +
@@ -317,7 +320,7 @@ void PostRun::cmd_fen(const std::vector<std::string>& args) {
         std::replace(url.begin(), url.end(), ' ', '_');
         text += " https://lichess.org/analysis/" + url;
     }
-    say(text, fen);
+    out_.say(text, fen);
 }
 
 } // namespace ghostpost::bot

@@ -21,13 +21,13 @@ void PostRun::cmd_rules(const std::vector<std::string>& args) {
         std::string text;
         for (const auto* v : rules::variants())
             text += v->info().name + ": " + v->info().title + "\n";
-        say("Variants (" + s_.settings_.prefix + "rules <variant> for one):", text);
+        out_.say("Variants (" + ctx_.settings.prefix + "rules <variant> for one):", text);
         return;
     }
     const rules::Variant* v = rules::find_variant(args[0]);
     if (v == nullptr) {
-        say("There is no variant \"" + shorten(args[0], 20) + "\". Say " + s_.settings_.prefix +
-            "rules for the list.");
+        out_.say("There is no variant \"" + shorten(args[0], 20) + "\". Say " +
+                 ctx_.settings.prefix + "rules for the list.");
         return;
     }
     const auto& info = v->info();
@@ -39,33 +39,34 @@ void PostRun::cmd_rules(const std::vector<std::string>& args) {
                 (o.allowed.empty() ? std::string("<number>") : join(o.allowed, "|")) +
                 " (default " + o.default_value + "): " + o.help;
     }
-    say(info.title + " (" + info.name + ")", text + "\n");
+    out_.say(info.title + " (" + info.name + ")", text + "\n");
 }
 
 void PostRun::cmd_help(const std::vector<std::string>& args) {
-    const std::string& p = s_.settings_.prefix;
+    const std::string& p = ctx_.settings.prefix;
     if (!args.empty()) {
         std::string name = canonical_command(lower(strip_at(args[0])));
         if (!name.empty() && name.substr(0, p.size()) == p)
             name = name.substr(p.size());
         name = canonical_command(name);
         if (const Usage* u = find_usage(name)) {
-            say(p + std::string(u->form) + ": " + std::string(u->help) + ".");
+            out_.say(p + std::string(u->form) + ": " + std::string(u->help) + ".");
             return;
         }
-        say("There is no command " + shorten(args[0], 20) + ". Say " + p + "help for the list.");
+        out_.say("There is no command " + shorten(args[0], 20) + ". Say " + p +
+                 "help for the list.");
         return;
     }
     std::string text;
     for (const auto& row : command_table())
         text += p + std::string(row.usage.form) + "\n";
-    say("Commands (" + p + "help <command> for one; a move alone works when it is your turn):",
-        text);
+    out_.say("Commands (" + p + "help <command> for one; a move alone works when it is your turn):",
+             text);
 }
 
 void PostRun::cmd_settings(const std::vector<std::string>& args) {
-    PlayerRecord p = author_;
-    std::optional<storage::DigestRecord> digest = store_.digest(p.id);
+    PlayerRecord p = ctx_.author;
+    std::optional<storage::DigestRecord> digest = ctx_.store.digest(p.id);
     bool digest_named = false;
     bool board_named = false; // a key of how boards look
     for (const auto& a : args) {
@@ -84,49 +85,50 @@ void PostRun::cmd_settings(const std::vector<std::string>& args) {
         } else if (key == "digest" && digest_setting(value, digest)) {
             digest_named = true;
         } else {
-            usage_error("settings", "I did not understand \"" + shorten(a) + "\".");
+            out_.usage_error("settings", "I did not understand \"" + shorten(a) + "\".");
             return;
         }
     }
     if (!args.empty())
-        store_.save_player_settings(p);
+        ctx_.store.save_player_settings(p);
     if (digest_named) {
         if (digest)
-            store_.put_digest(*digest);
+            ctx_.store.put_digest(*digest);
         else
-            store_.clear_digest(p.id);
+            ctx_.store.clear_digest(p.id);
     }
-    std::string text =
-        "Settings of " + at(p) + " for what I send you privately: orientation=" + p.orientation +
-        " notation=" + p.notation + " images=" + (p.images ? "on" : "off") +
-        " reminders=" + (p.reminders ? "on" : "off") + " digest=" + digest_words(digest) + ".";
-    if (board_named && !post_.direct)
-        text += " Boards posted in this channel follow its own settings (" + s_.settings_.prefix +
+    std::string text = "Settings of " + out_.at(p) +
+                       " for what I send you privately: orientation=" + p.orientation +
+                       " notation=" + p.notation + " images=" + (p.images ? "on" : "off") +
+                       " reminders=" + (p.reminders ? "on" : "off") +
+                       " digest=" + digest_words(digest) + ".";
+    if (board_named && !ctx_.post.direct)
+        text += " Boards posted in this channel follow its own settings (" + ctx_.settings.prefix +
                 "channel).";
     if (digest_named && digest)
         text += " Your daily digest comes by direct message at " + digest_words(digest) +
                 " UTC, the next at " + format_utc(digest->next_at) +
                 ", on days when a decision waits for you.";
-    say(text);
+    out_.say(text);
 }
 
 void PostRun::cmd_channel(const std::vector<std::string>& args) {
-    const std::string& prefix = s_.settings_.prefix;
+    const std::string& prefix = ctx_.settings.prefix;
     // "!channel" alone asks for the settings, the one thing there is to know of a channel.
     if (!args.empty() && lower(args[0]) != "settings") {
-        usage_error("channel", "I did not understand \"" + shorten(args[0]) + "\".");
+        out_.usage_error("channel", "I did not understand \"" + shorten(args[0]) + "\".");
         return;
     }
-    if (post_.direct) {
-        say("Channel settings belong to a channel: say " + prefix +
-            "channel settings there. Your own boards are set with " + prefix + "settings.");
+    if (ctx_.post.direct) {
+        out_.say("Channel settings belong to a channel: say " + prefix +
+                 "channel settings there. Your own boards are set with " + prefix + "settings.");
         return;
     }
-    storage::ChannelSettings c = channel_settings(post_.platform, post_.channel);
+    storage::ChannelSettings c = boards_.channel_settings(ctx_.post.platform, ctx_.post.channel);
     if (args.size() > 1) {
-        if (post_.anonymous || !moderator()) {
-            say("Only moderators change how boards look in this channel; " + prefix +
-                "settings changes the boards I send you privately.");
+        if (ctx_.post.anonymous || !people_.moderator()) {
+            out_.say("Only moderators change how boards look in this channel; " + prefix +
+                     "settings changes the boards I send you privately.");
             return;
         }
         for (std::size_t i = 1; i < args.size(); ++i) {
@@ -144,20 +146,21 @@ void PostRun::cmd_channel(const std::vector<std::string>& args) {
             } else if (key == "style" && (value == "board" || value == "compact")) {
                 c.style = value;
             } else {
-                usage_error("channel", "I did not understand \"" + shorten(a) + "\"." +
-                                           (key == "orientation" && value == "auto"
-                                                ? " A channel's board has one side at the bottom "
-                                                  "for everyone: white or black."
-                                                : ""));
+                out_.usage_error("channel",
+                                 "I did not understand \"" + shorten(a) + "\"." +
+                                     (key == "orientation" && value == "auto"
+                                          ? " A channel's board has one side at the bottom "
+                                            "for everyone: white or black."
+                                          : ""));
                 return;
             }
         }
-        store_.save_channel_settings(c);
+        ctx_.store.save_channel_settings(c);
         std::vector<std::string> changes(args.begin() + 1, args.end());
-        mod_log("channel " + post_.channel + " " + lower(join(changes, " ")));
+        mod_log("channel " + ctx_.post.channel + " " + lower(join(changes, " ")));
     }
-    say("Boards in this channel: orientation=" + c.orientation + " notation=" + c.notation +
-        " images=" + (c.images ? "on" : "off") + " style=" + c.style + ".");
+    out_.say("Boards in this channel: orientation=" + c.orientation + " notation=" + c.notation +
+             " images=" + (c.images ? "on" : "off") + " style=" + c.style + ".");
 }
 
 } // namespace ghostpost::bot

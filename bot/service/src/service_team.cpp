@@ -59,55 +59,51 @@ Tally count(const std::vector<storage::TeamVote>& votes) {
 
 } // namespace
 
-bool PostRun::is_team(const PlayerRecord& p) {
-    return p.user_id.starts_with(team_prefix);
-}
-
-std::string PostRun::team_channel(const PlayerRecord& team) {
-    return team.user_id.substr(team_prefix.size());
-}
-
 PlayerRecord PostRun::team_of(const std::string& platform, const std::string& channel) {
     const std::string id = std::string(team_prefix) + channel;
-    if (auto known = store_.player_by_account(platform, id))
+    if (auto known = ctx_.store.player_by_account(platform, id))
         return *known;
-    return store_.upsert_player(platform, id, "team #" + channel, "");
+    return ctx_.store.upsert_player(platform, id, "team #" + channel, "");
 }
 
 std::optional<PlayerRecord> PostRun::team_here() {
-    if (post_.direct)
+    if (ctx_.post.direct)
         return std::nullopt;
-    return store_.player_by_account(post_.platform, std::string(team_prefix) + post_.channel);
+    return ctx_.store.player_by_account(ctx_.post.platform,
+                                        std::string(team_prefix) + ctx_.post.channel);
 }
 
 std::int64_t PostRun::team_turn(const Loaded& l) {
-    return store_.game_revision(l.rec.id);
+    return ctx_.store.game_revision(l.rec.id);
 }
 
 void PostRun::cmd_team(const std::vector<std::string>& args) {
-    if (post_.direct) {
-        say("A team is a channel: use " + s_.settings_.prefix + "team in the channel that plays.");
+    if (ctx_.post.direct) {
+        out_.say("A team is a channel: use " + ctx_.settings.prefix +
+                 "team in the channel that plays.");
         return;
     }
     const std::string what = args.empty() ? std::string() : lower(args[0]);
     if (what == "join" || what == "leave") {
         if (args.size() > 1) {
-            usage_error("team", "I did not understand \"" + shorten(args[1]) + "\".");
+            out_.usage_error("team", "I did not understand \"" + shorten(args[1]) + "\".");
             return;
         }
-        const PlayerRecord team = team_of(post_.platform, post_.channel);
-        const bool changed =
-            what == "join" ? store_.add_team_member(post_.platform, post_.channel, author_.id, now_)
-                           : store_.remove_team_member(post_.platform, post_.channel, author_.id);
-        const auto n = store_.team_members(post_.platform, post_.channel).size();
+        const PlayerRecord team = team_of(ctx_.post.platform, ctx_.post.channel);
+        const bool changed = what == "join"
+                                 ? ctx_.store.add_team_member(ctx_.post.platform, ctx_.post.channel,
+                                                              ctx_.author.id, ctx_.now)
+                                 : ctx_.store.remove_team_member(ctx_.post.platform,
+                                                                 ctx_.post.channel, ctx_.author.id);
+        const auto n = ctx_.store.team_members(ctx_.post.platform, ctx_.post.channel).size();
         if (what == "join")
-            say(changed ? at(author_) + " joins " + team.name + " (" +
-                              plural(static_cast<int>(n), "member", "members") +
-                              "): post moves here to vote on the team's decisions."
-                        : at(author_) + " is a member of " + team.name + " already.");
+            out_.say(changed ? out_.at(ctx_.author) + " joins " + team.name + " (" +
+                                   plural(static_cast<int>(n), "member", "members") +
+                                   "): post moves here to vote on the team's decisions."
+                             : out_.at(ctx_.author) + " is a member of " + team.name + " already.");
         else
-            say(changed ? at(author_) + " leaves " + team.name + "."
-                        : at(author_) + " is no member of " + team.name + ".");
+            out_.say(changed ? out_.at(ctx_.author) + " leaves " + team.name + "."
+                             : out_.at(ctx_.author) + " is no member of " + team.name + ".");
         return;
     }
     if (what == "name") {
@@ -116,100 +112,104 @@ void PostRun::cmd_team(const std::vector<std::string>& args) {
             name += (name.empty() ? "" : " ") + args[i];
         name = harmless_name(name);
         if (name.empty() || name.size() > 40) {
-            usage_error("team", "Give the team a name of 1 to 40 characters.");
+            out_.usage_error("team", "Give the team a name of 1 to 40 characters.");
             return;
         }
-        const auto members = store_.team_members(post_.platform, post_.channel);
-        const bool member = std::find(members.begin(), members.end(), author_.id) != members.end();
-        if (!member && !moderator()) {
-            say("Only the team's members name it: " + s_.settings_.prefix + "team join first.");
+        const auto members = ctx_.store.team_members(ctx_.post.platform, ctx_.post.channel);
+        const bool member =
+            std::find(members.begin(), members.end(), ctx_.author.id) != members.end();
+        if (!member && !people_.moderator()) {
+            out_.say("Only the team's members name it: " + ctx_.settings.prefix +
+                     "team join first.");
             return;
         }
-        const PlayerRecord team = team_of(post_.platform, post_.channel);
-        store_.upsert_player(team.platform, team.user_id, "team " + name, "");
+        const PlayerRecord team = team_of(ctx_.post.platform, ctx_.post.channel);
+        ctx_.store.upsert_player(team.platform, team.user_id, "team " + name, "");
         if (!member) // a moderator's rename of a team not theirs
-            mod_log("team " + post_.channel + " name " + name);
-        say("This channel's team is now called team " + name + ".");
+            mod_log("team " + ctx_.post.channel + " name " + name);
+        out_.say("This channel's team is now called team " + name + ".");
         return;
     }
     if (!what.empty()) {
-        usage_error("team", "I did not understand \"" + shorten(args[0]) + "\".");
+        out_.usage_error("team", "I did not understand \"" + shorten(args[0]) + "\".");
         return;
     }
     const auto team = team_here();
-    const auto members = store_.team_members(post_.platform, post_.channel);
+    const auto members = ctx_.store.team_members(ctx_.post.platform, ctx_.post.channel);
     if (!team || members.empty()) {
-        say("This channel has no team yet: " + s_.settings_.prefix +
-            "team join makes you a member, and " + s_.settings_.prefix +
-            "new chess team window=4h challenges another channel.");
+        out_.say("This channel has no team yet: " + ctx_.settings.prefix +
+                 "team join makes you a member, and " + ctx_.settings.prefix +
+                 "new chess team window=4h challenges another channel.");
         return;
     }
     std::vector<std::string> names;
     for (auto id : members)
-        names.push_back(quiet_name(id));
+        names.push_back(people_.quiet_name(id));
     std::string games;
-    for (const auto& g : store_.games_of_player(*team, {GameStatus::Ongoing})) {
+    for (const auto& g : ctx_.store.games_of_player(*team, {GameStatus::Ongoing})) {
         const Loaded l = load(g);
-        const Seat seat = *seat_of(g, team->id);
+        const Seat seat = *detail::seat_of(g, team->id);
         const auto ds = deciders(l);
         games += " #" + std::to_string(g.id) + " against " +
-                 mention(*seated(g, rules::opponent(seat))) +
+                 people_.mention(*detail::seated(g, rules::opponent(seat))) +
                  (std::find(ds.begin(), ds.end(), seat) != ds.end() ? " (to vote)" : "") + ";";
     }
     if (!games.empty())
         games.back() = '.';
-    say(team->name + ": " + plural(static_cast<int>(names.size()), "member", "members") + " (" +
-        join(names, ", ") + ")." + (games.empty() ? "" : " Games:" + games));
+    out_.say(team->name + ": " + plural(static_cast<int>(names.size()), "member", "members") +
+             " (" + join(names, ", ") + ")." + (games.empty() ? "" : " Games:" + games));
 }
 
 void PostRun::new_team_challenge(GameRecord g, const std::string& other_channel,
                                  const std::string& window) {
-    const PlayerRecord team = team_of(post_.platform, post_.channel);
-    store_.add_team_member(post_.platform, post_.channel, author_.id, now_);
+    const PlayerRecord team = team_of(ctx_.post.platform, ctx_.post.channel);
+    ctx_.store.add_team_member(ctx_.post.platform, ctx_.post.channel, ctx_.author.id, ctx_.now);
     g.challenger = team.id;
     g.challenged.clear();
     g.challenged_id.reset();
     g.time_control = window;
-    g.id = store_.create_game(g);
-    store_.set_next_deadline(g.id, now_ + s_.settings_.challenge_expiry);
+    g.id = ctx_.store.create_game(g);
+    ctx_.store.set_next_deadline(g.id, ctx_.now + ctx_.settings.challenge_expiry);
     const std::string code = new_code();
-    store_.put_code({code, "team", team.id, g.id, "", now_ + s_.settings_.challenge_expiry});
+    ctx_.store.put_code(
+        {code, "team", team.id, g.id, "", ctx_.now + ctx_.settings.challenge_expiry});
     const rules::Variant* v = rules::find_variant(g.variant);
     const auto& info = v->info();
     const std::string seat = info.seat_names[g.challenger_color == "white" ? 0 : 1];
     const std::string how = " Each side's members vote on its moves in their own channel; the "
                             "move with most votes is played when the " +
                             window + " window closes or when every member has voted.";
-    const std::string take = s_.settings_.prefix + "join " + code;
-    say(team.name + " (" + at(author_) + ") challenges another channel to a team game of " +
-        info.title + ", game #" + std::to_string(g.id) + ": " + team.name + " would play " + seat +
-        "." + how + " In the other channel, on any platform, a member posts " + take +
-        " to take it.");
+    const std::string take = ctx_.settings.prefix + "join " + code;
+    out_.say(team.name + " (" + out_.at(ctx_.author) +
+             ") challenges another channel to a team game of " + info.title + ", game #" +
+             std::to_string(g.id) + ": " + team.name + " would play " + seat + "." + how +
+             " In the other channel, on any platform, a member posts " + take + " to take it.");
     if (!other_channel.empty())
-        say_at(other_channel, team.name + " challenges this channel to a team game of " +
-                                  info.title + " (game #" + std::to_string(g.id) + ")." + how +
-                                  " Post " + take + " here to take it.");
+        out_.say_at(other_channel, team.name + " challenges this channel to a team game of " +
+                                       info.title + " (game #" + std::to_string(g.id) + ")." + how +
+                                       " Post " + take + " here to take it.");
 }
 
 void PostRun::join_team_challenge(const storage::LinkCode& code) {
-    auto g = store_.game(code.game);
+    auto g = ctx_.store.game(code.game);
     if (!g || g->status != GameStatus::Challenge) {
-        say("That team challenge is no longer open.");
+        out_.say("That team challenge is no longer open.");
         return;
     }
-    if (post_.direct) {
-        store_.put_code(code);
-        say("Post the code in the channel that is to play as a team.");
+    if (ctx_.post.direct) {
+        ctx_.store.put_code(code);
+        out_.say("Post the code in the channel that is to play as a team.");
         return;
     }
-    const PlayerRecord challenger = player(g->challenger);
-    if (challenger.platform == post_.platform && team_channel(challenger) == post_.channel) {
-        store_.put_code(code);
-        say("A team game is between two channels: post the code in the other one.");
+    const PlayerRecord challenger = people_.player(g->challenger);
+    if (challenger.platform == ctx_.post.platform &&
+        team_channel(challenger) == ctx_.post.channel) {
+        ctx_.store.put_code(code);
+        out_.say("A team game is between two channels: post the code in the other one.");
         return;
     }
-    const PlayerRecord team = team_of(post_.platform, post_.channel);
-    store_.add_team_member(post_.platform, post_.channel, author_.id, now_);
+    const PlayerRecord team = team_of(ctx_.post.platform, ctx_.post.channel);
+    ctx_.store.add_team_member(ctx_.post.platform, ctx_.post.channel, ctx_.author.id, ctx_.now);
     g->challenged_id = team.id;
     if (g->challenger_color == "black") {
         g->white = team.id;
@@ -219,14 +219,15 @@ void PostRun::join_team_challenge(const storage::LinkCode& code) {
         g->black = team.id;
     }
     g->status = GameStatus::Ongoing;
-    store_.update_game(*g);
-    store_.bind_channel(g->id, post_.platform, post_.channel);
+    ctx_.store.update_game(*g);
+    ctx_.store.bind_channel(g->id, ctx_.post.platform, ctx_.post.channel);
     Loaded l = load(*g);
     sync_clocks(l);
-    say_in(*g,
-           team.name + " (" + at(author_) + ") takes the team challenge. " + vs_line(l) +
-               seed_commitment(*g, l.info()) + " " + next_line(l) + clock_line(l) + web_link(g->id),
-           channel_board(l));
+    out_.say_in(*g,
+                team.name + " (" + out_.at(ctx_.author) + ") takes the team challenge. " +
+                    vs_line(l) + seed_commitment(*g, l.info()) + " " + next_line(l) +
+                    clock_line(l) + boards_.web_link(g->id),
+                boards_.channel_board(l));
 }
 
 bool PostRun::try_team_vote(const std::string& text, const std::vector<std::string>& game_arg,
@@ -234,20 +235,20 @@ bool PostRun::try_team_vote(const std::string& text, const std::vector<std::stri
     const auto team = team_here();
     if (!team)
         return false;
-    const auto members = store_.team_members(post_.platform, post_.channel);
-    if (std::find(members.begin(), members.end(), author_.id) == members.end()) {
+    const auto members = ctx_.store.team_members(ctx_.post.platform, ctx_.post.channel);
+    if (std::find(members.begin(), members.end(), ctx_.author.id) == members.end()) {
         if (meant)
-            say("Only " + team->name + "'s members vote: " + s_.settings_.prefix +
-                "team join first.");
+            out_.say("Only " + team->name + "'s members vote: " + ctx_.settings.prefix +
+                     "team join first.");
         return meant;
     }
     std::vector<std::pair<Loaded, Seat>> deciding;
-    for (const auto& g : store_.games_of_player(*team, {GameStatus::Ongoing})) {
+    for (const auto& g : ctx_.store.games_of_player(*team, {GameStatus::Ongoing})) {
         if (!game_arg.empty() && "#" + std::to_string(g.id) != game_arg.front() &&
             std::to_string(g.id) != game_arg.front())
             continue;
         Loaded l = load(g);
-        const Seat seat = *seat_of(g, team->id);
+        const Seat seat = *detail::seat_of(g, team->id);
         const auto ds = deciders(l);
         if (std::find(ds.begin(), ds.end(), seat) != ds.end())
             deciding.emplace_back(std::move(l), seat);
@@ -255,8 +256,8 @@ bool PostRun::try_team_vote(const std::string& text, const std::vector<std::stri
     const bool resign = lower(text) == resign_vote;
     if (deciding.empty()) {
         if (meant)
-            say(team->name + " has no decision to vote on" +
-                (game_arg.empty() ? std::string() : " in game " + game_arg.front()) + " now.");
+            out_.say(team->name + " has no decision to vote on" +
+                     (game_arg.empty() ? std::string() : " in game " + game_arg.front()) + " now.");
         return meant;
     }
     if (deciding.size() > 1) {
@@ -267,9 +268,9 @@ bool PostRun::try_team_vote(const std::string& text, const std::vector<std::stri
         std::vector<std::string> ids;
         for (const auto& d : deciding)
             ids.push_back(std::to_string(d.first.rec.id));
-        say(team->name + " decides in several games (#" + join(ids, ", #") +
-            "): say which, for example " + s_.settings_.prefix + "vote " + ids.front() + " " +
-            shorten(text, 20) + ".");
+        out_.say(team->name + " decides in several games (#" + join(ids, ", #") +
+                 "): say which, for example " + ctx_.settings.prefix + "vote " + ids.front() + " " +
+                 shorten(text, 20) + ".");
         return true;
     }
     auto& [l, seat] = deciding.front();
@@ -282,19 +283,19 @@ bool PostRun::try_team_vote(const std::string& text, const std::vector<std::stri
         if (!parsed) {
             // The channel is the team's own: what only its seat may know is said here.
             const rules::RuleError& e = parsed.error();
-            say("Not a vote in game #" + id + ": " +
-                sentence_end(e.private_detail.empty() ? e.message : e.private_detail));
+            out_.say("Not a vote in game #" + id + ": " +
+                     sentence_end(e.private_detail.empty() ? e.message : e.private_detail));
             return true;
         }
         if (l.game->anytime_action(seat, rules::word_key(text))) {
-            say("Not a vote in game #" + id + ": a team votes on its moves only.");
+            out_.say("Not a vote in game #" + id + ": a team votes on its moves only.");
             return true;
         }
         action = parsed->text;
     }
     const std::int64_t turn = team_turn(l);
-    store_.put_team_vote(l.rec.id, turn, {author_.id, action, now_});
-    const auto votes = store_.team_votes(l.rec.id, turn);
+    ctx_.store.put_team_vote(l.rec.id, turn, {ctx_.author.id, action, ctx_.now});
+    const auto votes = ctx_.store.team_votes(l.rec.id, turn);
     const Tally tally = count(votes);
     std::size_t voted = 0;
     for (auto m : members)
@@ -310,15 +311,15 @@ bool PostRun::try_team_vote(const std::string& text, const std::vector<std::stri
     const std::string closes =
         c.running_since != 0 ? "; the vote closes at " + format_utc(c.running_since + c.remaining)
                              : std::string();
-    say(at(author_) + " votes " + action + " in game #" + id + ". Votes: " + tally.text + " (" +
-        std::to_string(voted) + " of " + std::to_string(members.size()) + " members)" + closes +
-        ".");
+    out_.say(out_.at(ctx_.author) + " votes " + action + " in game #" + id +
+             ". Votes: " + tally.text + " (" + std::to_string(voted) + " of " +
+             std::to_string(members.size()) + " members)" + closes + ".");
     return true;
 }
 
 void PostRun::cmd_vote(const std::vector<std::string>& args) {
     if (args.empty()) {
-        usage_error("vote", "Say which move you vote for.");
+        out_.usage_error("vote", "Say which move you vote for.");
         return;
     }
     std::vector<std::string> game;
@@ -331,14 +332,14 @@ void PostRun::cmd_vote(const std::vector<std::string>& args) {
     for (std::size_t i = from; i < args.size(); ++i)
         text += (text.empty() ? "" : " ") + args[i];
     if (!try_team_vote(text, game, true))
-        say("This channel plays no team game: " + s_.settings_.prefix + "vote is for team games (" +
-            s_.settings_.prefix + "team).");
+        out_.say("This channel plays no team game: " + ctx_.settings.prefix +
+                 "vote is for team games (" + ctx_.settings.prefix + "team).");
 }
 
 void PostRun::close_team_vote(Loaded& l, Seat seat, const PlayerRecord& team,
                               const std::string& why) {
     const std::int64_t turn = team_turn(l);
-    const Tally tally = count(store_.team_votes(l.rec.id, turn));
+    const Tally tally = count(ctx_.store.team_votes(l.rec.id, turn));
     if (tally.winner.empty())
         return;
     const std::string id = std::to_string(l.rec.id);
@@ -349,21 +350,21 @@ void PostRun::close_team_vote(Loaded& l, Seat seat, const PlayerRecord& team,
     as_team.direct = true;
     as_team.author_id = team.user_id;
     as_team.author_name = team.name;
-    PostRun inner(s_, as_team);
-    inner.author_ = team;
-    inner.team_post_ = true;
-    inner.say("The vote in game #" + id + " is closed (" + why + "): " + tally.winner + ", " +
-              plural(tally.votes, "vote", "votes") +
-              (tally.tie ? ", level with another and proposed first" : "") +
-              ". Votes: " + tally.text + ".");
+    PostRun inner(parts_, as_team);
+    inner.ctx_.author = team;
+    inner.ctx_.team_post = true;
+    inner.out_.say("The vote in game #" + id + " is closed (" + why + "): " + tally.winner + ", " +
+                   plural(tally.votes, "vote", "votes") +
+                   (tally.tie ? ", level with another and proposed first" : "") +
+                   ". Votes: " + tally.text + ".");
     if (tally.winner == resign_vote) {
         const Seat winner = rules::opponent(seat);
-        const std::string resigner = inner.who(l.rec, l.info(), seat);
+        const std::string resigner = inner.people_.who(l.rec, l.info(), seat);
         inner.finish(l.rec,
                      winner == Seat::White ? rules::Status::WhiteWins : rules::Status::BlackWins,
                      "resignation");
-        inner.say_in(l.rec, resigner + " resigns game #" + id + " by vote. " +
-                                inner.over_line(l.rec, l.info()));
+        inner.out_.say_in(l.rec, resigner + " resigns game #" + id + " by vote. " +
+                                     inner.over_line(l.rec, l.info()));
     } else {
         inner.play(l, seat, tally.winner);
     }
@@ -377,22 +378,22 @@ bool PostRun::close_due_team_votes(Loaded& l) {
     for (Seat seat : deciders(l)) {
         if (l.rec.status != GameStatus::Ongoing)
             break;
-        const auto pid = seated(l.rec, seat);
+        const auto pid = detail::seated(l.rec, seat);
         if (!pid)
             continue;
-        const auto team = store_.player(*pid);
+        const auto team = ctx_.store.player(*pid);
         if (!team || !is_team(*team))
             continue;
         auto rows = clock_rows(l.rec);
         auto& c = rows[rules::index(seat)];
-        if (c.running_since == 0 || time_left({c.remaining, c.running_since}, now_) > 0)
+        if (c.running_since == 0 || time_left({c.remaining, c.running_since}, ctx_.now) > 0)
             continue;
-        if (store_.team_votes(l.rec.id, team_turn(l)).empty())
+        if (ctx_.store.team_votes(l.rec.id, team_turn(l)).empty())
             continue; // no vote at all: the team loses on time as a player would
         // Charged up to the window's end only, so the clock does not flag the move it makes.
         c.remaining = 0;
         c.running_since = 0;
-        store_.put_clock(l.rec.id, c);
+        ctx_.store.put_clock(l.rec.id, c);
         close_team_vote(l, seat, *team, "the window closed");
         changed = true;
     }

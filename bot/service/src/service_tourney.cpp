@@ -40,27 +40,29 @@ std::string drawn_colour(const TournamentRecord& t) {
 
 void PostRun::cmd_tourney(const std::vector<std::string>& args) {
     if (args.empty()) {
-        auto here = post_.direct ? std::vector<TournamentRecord>{}
-                                 : store_.tournaments_in_channel(post_.platform, post_.channel);
+        auto here = ctx_.post.direct
+                        ? std::vector<TournamentRecord>{}
+                        : ctx_.store.tournaments_in_channel(ctx_.post.platform, ctx_.post.channel);
         if (here.empty()) {
-            usage_error("tourney", "No tournament is run from here.");
+            out_.usage_error("tourney", "No tournament is run from here.");
             return;
         }
         std::vector<std::string> lines;
         for (const auto& t : here) {
             const rules::Variant* v = rules::find_variant(t.variant);
-            std::string state = t.status == TournamentStatus::Open       ? "open for entries"
-                                : t.status == TournamentStatus::Finished ? "finished"
-                                : t.schedule == "allatonce"
-                                    ? "every game at once, " + games_finished(load_field(store_, t))
-                                    : "round " + std::to_string(t.current_round) + " of " +
-                                          std::to_string(t.rounds);
+            std::string state =
+                t.status == TournamentStatus::Open       ? "open for entries"
+                : t.status == TournamentStatus::Finished ? "finished"
+                : t.schedule == "allatonce"
+                    ? "every game at once, " + games_finished(load_field(ctx_.store, t))
+                    : "round " + std::to_string(t.current_round) + " of " +
+                          std::to_string(t.rounds);
             lines.push_back(t.name + " (#" + std::to_string(t.id) +
                             "): " + (v ? v->info().title : t.variant) + ", " +
                             format_title(t.format) + ", " + state);
         }
-        say("Tournaments run from here (" + form("tourney standings") + " for one):",
-            join(lines, "\n") + "\n");
+        out_.say("Tournaments run from here (" + out_.form("tourney standings") + " for one):",
+                 join(lines, "\n") + "\n");
         return;
     }
     const std::string sub = lower(args[0]);
@@ -86,10 +88,11 @@ void PostRun::cmd_tourney(const std::vector<std::string>& args) {
     else if (sub == "trf")
         tourney_trf(rest);
     else
-        say("There is no " + s_.settings_.prefix + "tourney " + shorten(args[0], 20) +
+        out_.say(
+            "There is no " + ctx_.settings.prefix + "tourney " + shorten(args[0], 20) +
             ". Say one of create, join, leave, start, pairings, standings, next, withdraw, bye, "
             "forbid, allow, trf; " +
-            s_.settings_.prefix + "help tourney for more.");
+            ctx_.settings.prefix + "help tourney for more.");
 }
 
 std::optional<TournamentRecord> PostRun::pick_tournament(const std::vector<std::string>& args,
@@ -97,22 +100,22 @@ std::optional<TournamentRecord> PostRun::pick_tournament(const std::vector<std::
     // "#3": by number, as the web view's address names it.
     if (at < args.size() && args[at].starts_with('#')) {
         auto id = game_id_arg(args[at]);
-        auto t = id ? store_.tournament(*id) : std::nullopt;
-        if (!t || t->platform != post_.platform) {
-            say("There is no tournament " + shorten(args[at], 20) + ".");
+        auto t = id ? ctx_.store.tournament(*id) : std::nullopt;
+        if (!t || t->platform != ctx_.post.platform) {
+            out_.say("There is no tournament " + shorten(args[at], 20) + ".");
             return std::nullopt;
         }
         return t;
     }
     if (at < args.size() && std::isalpha(static_cast<unsigned char>(args[at][0]))) {
-        auto t = store_.tournament_by_name(post_.platform, args[at]);
+        auto t = ctx_.store.tournament_by_name(ctx_.post.platform, args[at]);
         if (!t)
-            say("There is no tournament \"" + shorten(args[at], 32) + "\".");
+            out_.say("There is no tournament \"" + shorten(args[at], 32) + "\".");
         return t;
     }
     std::vector<TournamentRecord> live, all;
-    if (!post_.direct)
-        all = store_.tournaments_in_channel(post_.platform, post_.channel);
+    if (!ctx_.post.direct)
+        all = ctx_.store.tournaments_in_channel(ctx_.post.platform, ctx_.post.channel);
     for (const auto& t : all)
         if (t.status != TournamentStatus::Finished)
             live.push_back(t);
@@ -122,34 +125,36 @@ std::optional<TournamentRecord> PostRun::pick_tournament(const std::vector<std::
         std::vector<std::string> names;
         for (const auto& t : live)
             names.push_back(t.name);
-        say("Several tournaments run here (" + join(names, ", ") + "): say which.");
+        out_.say("Several tournaments run here (" + join(names, ", ") + "): say which.");
         return std::nullopt;
     }
     if (!all.empty())
         return all.back();
-    say("Name the tournament: none runs from " +
-        std::string(post_.direct ? "a direct chat" : "here") + ".");
+    out_.say("Name the tournament: none runs from " +
+             std::string(ctx_.post.direct ? "a direct chat" : "here") + ".");
     return std::nullopt;
 }
 
 void PostRun::tourney_create(const std::vector<std::string>& args) {
-    if (post_.direct) {
-        say("Create tournaments in a channel: its games are played there.");
+    if (ctx_.post.direct) {
+        out_.say("Create tournaments in a channel: its games are played there.");
         return;
     }
     if (args.size() < 3) {
-        usage_error("tourney", "Say the name, the variant and the format.");
+        out_.usage_error("tourney", "Say the name, the variant and the format.");
         return;
     }
     const std::string& name = args[0];
     if (!valid_name(name)) {
-        usage_error("tourney", "\"" + shorten(name, 40) + "\" cannot be a tournament name: up to " +
-                                   std::to_string(max_name) +
-                                   " letters, digits, - and _, starting with a letter.");
+        out_.usage_error("tourney", "\"" + shorten(name, 40) +
+                                        "\" cannot be a tournament name: up to " +
+                                        std::to_string(max_name) +
+                                        " letters, digits, - and _, starting with a letter.");
         return;
     }
-    if (auto existing = store_.tournament_by_name(post_.platform, name)) {
-        say("There is a tournament named " + existing->name + " already. Choose another name.");
+    if (auto existing = ctx_.store.tournament_by_name(ctx_.post.platform, name)) {
+        out_.say("There is a tournament named " + existing->name +
+                 " already. Choose another name.");
         return;
     }
     const rules::Variant* variant = rules::find_variant(lower(args[1]));
@@ -157,14 +162,14 @@ void PostRun::tourney_create(const std::vector<std::string>& args) {
         std::vector<std::string> names;
         for (const auto* v : rules::variants())
             names.push_back(v->info().name);
-        say("There is no variant \"" + shorten(args[1], 20) + "\". Variants: " + join(names, ", ") +
-            ".");
+        out_.say("There is no variant \"" + shorten(args[1], 20) +
+                 "\". Variants: " + join(names, ", ") + ".");
         return;
     }
     const std::string format = lower(args[2]);
     if (!known_format(format)) {
-        usage_error("tourney", "There is no format \"" + shorten(args[2], 20) +
-                                   "\": roundrobin, double, swiss or knockout.");
+        out_.usage_error("tourney", "There is no format \"" + shorten(args[2], 20) +
+                                        "\": roundrobin, double, swiss or knockout.");
         return;
     }
     TournamentRecord t;
@@ -176,81 +181,84 @@ void PostRun::tourney_create(const std::vector<std::string>& args) {
         if (key == "rounds" && eq != std::string::npos) {
             auto n = game_id_arg(value);
             if (format != "swiss") {
-                say("rounds= is for a Swiss only: a round robin has a round for every opponent, "
+                out_.say(
+                    "rounds= is for a Swiss only: a round robin has a round for every opponent, "
                     "a knockout as many as it takes to leave one player. Nothing was created.");
                 return;
             }
             if (!n || value[0] == '#' || *n < 1 || *n > max_swiss_rounds) {
-                usage_error("tourney", "rounds= takes a number from 1 to " +
-                                           std::to_string(max_swiss_rounds) + ".");
+                out_.usage_error("tourney", "rounds= takes a number from 1 to " +
+                                                std::to_string(max_swiss_rounds) + ".");
                 return;
             }
             t.rounds = static_cast<int>(*n);
         } else if (key == "schedule" && eq != std::string::npos) {
             const std::string v = lower(value);
             if (v != "rounds" && v != "allatonce") {
-                usage_error("tourney", "schedule= takes rounds (one round after another) or "
-                                       "allatonce (every game of a round robin at once).");
+                out_.usage_error("tourney", "schedule= takes rounds (one round after another) or "
+                                            "allatonce (every game of a round robin at once).");
                 return;
             }
             if (v == "allatonce" && format != "roundrobin" && format != "double") {
-                say("schedule=allatonce is for round robins: a Swiss or a knockout pairs each "
-                    "round from the results before it. Nothing was created.");
+                out_.say("schedule=allatonce is for round robins: a Swiss or a knockout pairs each "
+                         "round from the results before it. Nothing was created.");
                 return;
             }
             t.schedule = v;
         } else if (key == "next" && eq != std::string::npos) {
             const std::string v = lower(value);
             if (v != "auto" && v != "manual") {
-                usage_error("tourney", "next= takes auto (a round starts when the last game of "
-                                       "the one before ends) or manual (it waits for " +
-                                           form("tourney next") + ").");
+                out_.usage_error("tourney",
+                                 "next= takes auto (a round starts when the last game of "
+                                 "the one before ends) or manual (it waits for " +
+                                     out_.form("tourney next") + ").");
                 return;
             }
             t.next_round = v;
         } else if (key == "tc" && eq != std::string::npos) {
             auto tc = parse_time_control(value);
             if (!tc.value) {
-                say("Not created: " + sentence_end(tc.error));
+                out_.say("Not created: " + sentence_end(tc.error));
                 return;
             }
             t.tc = tc.value->text();
         } else {
-            usage_error("tourney", "I did not understand \"" + shorten(a) + "\".");
+            out_.usage_error("tourney", "I did not understand \"" + shorten(a) + "\".");
             return;
         }
     }
     const auto& info = variant->info();
-    t.platform = post_.platform;
-    t.channel = post_.channel;
+    t.platform = ctx_.post.platform;
+    t.channel = ctx_.post.channel;
     t.name = name;
     t.variant = info.name;
     t.format = format;
     t.status = TournamentStatus::Open;
-    t.creator = author_.id;
-    t.created_at = now_;
+    t.creator = ctx_.author.id;
+    t.created_at = ctx_.now;
     if (t.schedule == "allatonce" && t.next_round == "manual") {
-        say("next=manual is for tournaments played round by round: with schedule=allatonce "
-            "every game starts together. Nothing was created.");
+        out_.say("next=manual is for tournaments played round by round: with schedule=allatonce "
+                 "every game starts together. Nothing was created.");
         return;
     }
-    t.id = store_.create_tournament(t);
+    t.id = ctx_.store.create_tournament(t);
     std::string details = info.title + ", " + format_title(format);
     if (format == "swiss")
         details += t.rounds ? ", " + plural(t.rounds, "round", "rounds") : ", rounds by the field";
-    details += ", time control " + (t.tc.empty() ? s_.settings_.default_time_control : t.tc);
+    details += ", time control " + (t.tc.empty() ? ctx_.settings.default_time_control : t.tc);
     details += t.schedule == "allatonce" ? ", every game at once"
                : t.next_round == "manual"
-                   ? ", each round started with " + s_.settings_.prefix + "tourney next " + name
+                   ? ", each round started with " + ctx_.settings.prefix + "tourney next " + name
                    : ", each round starting when the one before ends";
-    say(at(author_) + " opens the tournament " + name + ": " + details +
-        ". Everyone: " + s_.settings_.prefix + "tourney join " + name + " enters; " + at(author_) +
-        " or a moderator starts it with " + s_.settings_.prefix + "tourney start " + name + ".");
+    out_.say(out_.at(ctx_.author) + " opens the tournament " + name + ": " + details +
+             ". Everyone: " + ctx_.settings.prefix + "tourney join " + name + " enters; " +
+             out_.at(ctx_.author) + " or a moderator starts it with " + ctx_.settings.prefix +
+             "tourney start " + name + ".");
 }
 
 void PostRun::tourney_entry(const std::vector<std::string>& args, bool join_it) {
     if (args.size() > 1) {
-        usage_error("tourney join", "I did not understand \"" + shorten(args[1]) + "\".");
+        out_.usage_error("tourney join", "I did not understand \"" + shorten(args[1]) + "\".");
         return;
     }
     auto t = pick_tournament(args, 0);
@@ -261,81 +269,83 @@ void PostRun::tourney_entry(const std::vector<std::string>& args, bool join_it) 
         return;
     }
     if (t->status != TournamentStatus::Open) {
-        say(t->name +
-            (t->status == TournamentStatus::Running
-                 ? " has started: its games stay yours to play or resign" +
-                       (t->format == "swiss" ? ", and " + form("tourney withdraw") +
-                                                   " leaves the rounds still to be paired"
-                                             : std::string())
-                 : " is over") +
-            ".");
+        out_.say(t->name +
+                 (t->status == TournamentStatus::Running
+                      ? " has started: its games stay yours to play or resign" +
+                            (t->format == "swiss" ? ", and " + out_.form("tourney withdraw") +
+                                                        " leaves the rounds still to be paired"
+                                                  : std::string())
+                      : " is over") +
+                 ".");
         return;
     }
-    auto before = store_.entrants(t->id);
-    const bool in = std::any_of(before.begin(), before.end(),
-                                [&](const EntrantRecord& e) { return e.player_id == author_.id; });
+    auto before = ctx_.store.entrants(t->id);
+    const bool in = std::any_of(before.begin(), before.end(), [&](const EntrantRecord& e) {
+        return e.player_id == ctx_.author.id;
+    });
     if (join_it == in) {
-        say(join_it ? "You are in " + t->name + " already." : "You are not in " + t->name + ".");
+        out_.say(join_it ? "You are in " + t->name + " already."
+                         : "You are not in " + t->name + ".");
         return;
     }
     if (join_it)
-        store_.add_entrant(t->id, author_.id, now_);
+        ctx_.store.add_entrant(t->id, ctx_.author.id, ctx_.now);
     else
-        store_.remove_entrant(t->id, author_.id);
+        ctx_.store.remove_entrant(t->id, ctx_.author.id);
     std::vector<std::string> names;
-    for (const auto& e : store_.entrants(t->id))
-        names.push_back(quiet_name(e.player_id));
+    for (const auto& e : ctx_.store.entrants(t->id))
+        names.push_back(people_.quiet_name(e.player_id));
     std::string field = names.empty()
                             ? std::string("nobody has entered yet")
                             : plural(static_cast<int>(names.size()), "player", "players") + ": " +
                                   join(names, ", ");
-    say(at(author_) + (join_it ? " joins " : " leaves ") + t->name + " (" + field + "). " +
-        quiet_name(t->creator) + " or a moderator starts it with " + s_.settings_.prefix +
-        "tourney start " + t->name + ".");
+    out_.say(out_.at(ctx_.author) + (join_it ? " joins " : " leaves ") + t->name + " (" + field +
+             "). " + people_.quiet_name(t->creator) + " or a moderator starts it with " +
+             ctx_.settings.prefix + "tourney start " + t->name + ".");
 }
 
 void PostRun::tourney_start(const std::vector<std::string>& args) {
     if (args.size() > 1) {
-        usage_error("tourney start", "I did not understand \"" + shorten(args[1]) + "\".");
+        out_.usage_error("tourney start", "I did not understand \"" + shorten(args[1]) + "\".");
         return;
     }
     auto t = pick_tournament(args, 0);
     if (!t)
         return;
-    if (t->creator != author_.id && !moderator()) {
-        say("Only " + mention(t->creator) + ", who created " + t->name +
-            ", or a moderator can start it.");
+    if (t->creator != ctx_.author.id && !people_.moderator()) {
+        out_.say("Only " + people_.mention(t->creator) + ", who created " + t->name +
+                 ", or a moderator can start it.");
         return;
     }
     if (t->status != TournamentStatus::Open) {
-        say(t->name +
-            (t->status == TournamentStatus::Running
-                 ? " is under way already: "
-                   "round " +
-                       std::to_string(t->current_round) + " of " + std::to_string(t->rounds) + "."
-                 : " is over."));
+        out_.say(t->name + (t->status == TournamentStatus::Running
+                                ? " is under way already: "
+                                  "round " +
+                                      std::to_string(t->current_round) + " of " +
+                                      std::to_string(t->rounds) + "."
+                                : " is over."));
         return;
     }
-    auto entrants = store_.entrants(t->id);
+    auto entrants = ctx_.store.entrants(t->id);
     const int n = static_cast<int>(entrants.size());
     if (n < 2) {
-        say(t->name + " needs at least 2 players to start; it has " + std::to_string(n) +
-            ". Players: " + s_.settings_.prefix + "tourney join " + t->name + ".");
+        out_.say(t->name + " needs at least 2 players to start; it has " + std::to_string(n) +
+                 ". Players: " + ctx_.settings.prefix + "tourney join " + t->name + ".");
         return;
     }
     // Seeds by rating in the tournament's variant (a newcomer counts as 1500), then by entry.
     std::vector<std::pair<double, std::int64_t>> by_rating;
     for (const auto& e : entrants) {
-        auto r = store_.rating(e.player_id, t->variant);
+        auto r = ctx_.store.rating(e.player_id, t->variant);
         by_rating.emplace_back(r ? r->rating : 1500.0, e.player_id);
     }
     std::stable_sort(by_rating.begin(), by_rating.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });
     std::vector<std::string> seeds;
     for (std::size_t i = 0; i < by_rating.size(); ++i) {
-        store_.set_seed(t->id, by_rating[i].second, static_cast<int>(i));
-        seeds.push_back(std::to_string(i + 1) + ". " + quiet_name(by_rating[i].second) + " " +
-                        points(std::round(by_rating[i].first * 10) / 10));
+        ctx_.store.set_seed(t->id, by_rating[i].second, static_cast<int>(i));
+        seeds.push_back(std::to_string(i + 1) + ". " + people_.quiet_name(by_rating[i].second) +
+                        " " + points(std::round(by_rating[i].first * 10) / 10));
     }
     std::string note;
     if (t->format == "roundrobin" || t->format == "double") {
@@ -356,17 +366,17 @@ void PostRun::tourney_start(const std::vector<std::string>& args) {
     t->status = TournamentStatus::Running;
     if (t->format == "swiss")
         t->initial_colour = drawn_colour(*t);
-    store_.update_tournament(*t);
-    if (t->creator != author_.id) // only a moderator starts another's tournament
+    ctx_.store.update_tournament(*t);
+    if (t->creator != ctx_.author.id) // only a moderator starts another's tournament
         mod_log("tourney start " + t->name);
     const rules::Variant* variant = rules::find_variant(t->variant);
-    say_at(t->channel,
-           t->name + " starts with " + std::to_string(n) + " players, seeded by rating in " +
-               (variant ? variant->info().title : t->variant) + ": " + join(seeds, ", ") + "; " +
-               plural(t->rounds, "round", "rounds") + "." + note +
-               (t->format == "swiss" ? " Drawn by lot: odd seeds take " + t->initial_colour +
-                                           " when the colour rules leave it open."
-                                     : std::string()));
+    out_.say_at(t->channel,
+                t->name + " starts with " + std::to_string(n) + " players, seeded by rating in " +
+                    (variant ? variant->info().title : t->variant) + ": " + join(seeds, ", ") +
+                    "; " + plural(t->rounds, "round", "rounds") + "." + note +
+                    (t->format == "swiss" ? " Drawn by lot: odd seeds take " + t->initial_colour +
+                                                " when the colour rules leave it open."
+                                          : std::string()));
     if (t->schedule == "allatonce")
         start_all_rounds(*t);
     else
@@ -381,7 +391,7 @@ std::vector<CreatedBoard> PostRun::create_round(const TournamentRecord& t, const
     auto options = rules::resolve_options(variant->info(), {});
     if (!options)
         throw std::runtime_error("tournament " + t.name + ": " + options.error().message);
-    store_.start_round(t.id, round, now_);
+    ctx_.store.start_round(t.id, round, ctx_.now);
     std::vector<CreatedBoard> out;
     int board = 0;
     for (const auto& p : plan) {
@@ -390,9 +400,9 @@ std::vector<CreatedBoard> PostRun::create_round(const TournamentRecord& t, const
                           std::nullopt, std::nullopt, p.white_float, p.black_float};
         CreatedBoard made;
         if (p.black == bye) {
-            store_.add_pairing(rec);
+            ctx_.store.add_pairing(rec);
             const std::string next = std::to_string(round + 1);
-            made.line = mention(white) +
+            made.line = people_.mention(white) +
                         (f.knockout()      ? " has a bye to round " + next
                          : f.round_robin() ? " sits this round out"
                                            : " has a bye, worth a point") +
@@ -412,20 +422,20 @@ std::vector<CreatedBoard> PostRun::create_round(const TournamentRecord& t, const
         g.platform = t.platform;
         g.channel = t.channel;
         g.challenger = white;
-        g.challenged = player(black).handle;
+        g.challenged = people_.player(black).handle;
         g.challenged_id = black;
         g.challenger_color = "white";
         g.white = white;
         g.black = black;
         g.status = GameStatus::Ongoing;
         g.seed = make_seed();
-        g.created_at = now_;
-        g.time_control = t.tc.empty() ? s_.settings_.default_time_control : t.tc;
+        g.created_at = ctx_.now;
+        g.time_control = t.tc.empty() ? ctx_.settings.default_time_control : t.tc;
         g.rated = true;
-        g.id = store_.create_game(g);
+        g.id = ctx_.store.create_game(g);
         rec.black = black;
         rec.game_id = g.id;
-        store_.add_pairing(rec);
+        ctx_.store.add_pairing(rec);
         Loaded l = load(g);
         sync_clocks(l); // the first decision's clock starts now
         // A game with dice commits to its seed here, as every game does when it starts.
@@ -434,10 +444,10 @@ std::vector<CreatedBoard> PostRun::create_round(const TournamentRecord& t, const
         for (Seat seat : {Seat::White, Seat::Black}) {
             const std::string colour =
                 l.info().seat_names[static_cast<std::size_t>(rules::index(seat))];
-            made.seats.push_back({*seated(g, seat),
+            made.seats.push_back({*detail::seated(g, seat),
                                   "play game #" + std::to_string(g.id) + ", " + l.info().title +
                                       ", as " + colour + " against " +
-                                      mention(*seated(g, rules::opponent(seat))),
+                                      people_.mention(*detail::seated(g, rules::opponent(seat))),
                                   g});
         }
         out.push_back(std::move(made));
@@ -446,7 +456,7 @@ std::vector<CreatedBoard> PostRun::create_round(const TournamentRecord& t, const
 }
 
 void PostRun::start_round(TournamentRecord& t, int round) {
-    Field f = load_field(store_, t);
+    Field f = load_field(ctx_.store, t);
     int pairable = 0;
     for (int p = 0; p < static_cast<int>(f.players.size()); ++p)
         pairable += f.pairable(p, round) ? 1 : 0;
@@ -454,13 +464,13 @@ void PostRun::start_round(TournamentRecord& t, int round) {
         // Withdrawals and byes left nobody to play: the table stands as it is.
         t.rounds = round - 1;
         t.status = TournamentStatus::Finished;
-        store_.update_tournament(t);
+        ctx_.store.update_tournament(t);
         f.t = t;
-        say_at(t.channel,
-               "Fewer than two players of " + t.name + " are left to pair in round " +
-                   std::to_string(round) + ", so it ends after round " + std::to_string(round - 1) +
-                   ". Final standings:",
-               score_table(store_, f));
+        out_.say_at(t.channel,
+                    "Fewer than two players of " + t.name + " are left to pair in round " +
+                        std::to_string(round) + ", so it ends after round " +
+                        std::to_string(round - 1) + ". Final standings:",
+                    score_table(ctx_.store, f));
         return;
     }
     auto plan = plan_round(f, round);
@@ -469,18 +479,19 @@ void PostRun::start_round(TournamentRecord& t, int round) {
         // played.
         t.rounds = round - 1;
         t.status = TournamentStatus::Finished;
-        store_.update_tournament(t);
+        ctx_.store.update_tournament(t);
         f.t = t;
-        say_at(t.channel,
-               "No pairing within the rules is left (nobody meets anyone twice, nobody has a "
-               "second bye, no colour runs three times in a row or two games ahead), so " +
-                   t.name + " ends after round " + std::to_string(round - 1) + ". Final standings:",
-               score_table(store_, f));
+        out_.say_at(t.channel,
+                    "No pairing within the rules is left (nobody meets anyone twice, nobody has a "
+                    "second bye, no colour runs three times in a row or two games ahead), so " +
+                        t.name + " ends after round " + std::to_string(round - 1) +
+                        ". Final standings:",
+                    score_table(ctx_.store, f));
         return;
     }
     const rules::Variant* variant = rules::find_variant(t.variant);
     t.current_round = round;
-    store_.update_tournament(t);
+    ctx_.store.update_tournament(t);
     const auto boards = create_round(t, f, round, *plan);
     const std::string heading =
         t.name + ", round " + std::to_string(round) + " of " + std::to_string(t.rounds);
@@ -489,24 +500,25 @@ void PostRun::start_round(TournamentRecord& t, int round) {
         lines.push_back(b.line);
     for (const auto& b : f.byes)
         if (b.round == round)
-            lines.push_back(mention(b.player_id) + " sits this round out for half a point, " +
-                            "as asked.");
-    say_at(t.channel, heading + " (" + (variant ? variant->info().title : t.variant) + ", " +
-                          format_title(t.format) + "):\n" + join(lines, "\n"));
+            lines.push_back(people_.mention(b.player_id) +
+                            " sits this round out for half a point, " + "as asked.");
+    out_.say_at(t.channel, heading + " (" + (variant ? variant->info().title : t.variant) + ", " +
+                               format_title(t.format) + "):\n" + join(lines, "\n"));
     // Each player hears of their game after the channel has the whole round.
     for (const auto& b : boards)
         for (const auto& seat : b.seats)
-            tell(player(seat.player),
-                 heading + ": you " + seat.what +
-                     (seat.game ? ", in the tournament's channel. " + b.next : std::string(".")),
-                 {}, seat.game ? &*seat.game : nullptr);
+            out_.tell(
+                people_.player(seat.player),
+                heading + ": you " + seat.what +
+                    (seat.game ? ", in the tournament's channel. " + b.next : std::string(".")),
+                {}, seat.game ? &*seat.game : nullptr);
 }
 
 void PostRun::start_all_rounds(TournamentRecord& t) {
-    Field f = load_field(store_, t);
+    Field f = load_field(ctx_.store, t);
     const rules::Variant* variant = rules::find_variant(t.variant);
     t.current_round = t.rounds;
-    store_.update_tournament(t);
+    ctx_.store.update_tournament(t);
     std::vector<std::string> lines;
     struct Letter {
         std::vector<std::string> games;
@@ -534,9 +546,9 @@ void PostRun::start_all_rounds(TournamentRecord& t) {
         }
     }
     games /= 2;
-    say_at(t.channel, t.name + " (" + (variant ? variant->info().title : t.variant) + ", " +
-                          format_title(t.format) + "): every game starts now, " +
-                          plural(games, "game", "games") + " at once.\n" + join(lines, "\n"));
+    out_.say_at(t.channel, t.name + " (" + (variant ? variant->info().title : t.variant) + ", " +
+                               format_title(t.format) + "): every game starts now, " +
+                               plural(games, "game", "games") + " at once.\n" + join(lines, "\n"));
     for (const std::int64_t id : f.players) {
         const Letter& l = letters[id];
         std::string text = t.name + ": every game starts now. You play " +
@@ -546,7 +558,7 @@ void PostRun::start_all_rounds(TournamentRecord& t) {
             text += " and sit out round" + std::string(l.out.size() == 1 ? " " : "s ") +
                     join(l.out, ", ");
         text += ":\n" + join(l.games, "\n");
-        tell(player(id), text, {}, l.first ? &*l.first : nullptr);
+        out_.tell(people_.player(id), text, {}, l.first ? &*l.first : nullptr);
     }
 }
 

@@ -33,20 +33,20 @@ std::optional<PostRun::ControlTarget> PostRun::control_target(const std::vector<
     // [name] then the mentions; a name begins with a letter, a mention never does.
     ControlTarget c;
     std::vector<std::string> rest = args;
-    while (!rest.empty() && c.players.size() < mentions && named(rest.back())) {
-        auto p = known_player(rest.back());
+    while (!rest.empty() && c.players.size() < mentions && people_.named(rest.back())) {
+        auto p = people_.known_player(rest.back());
         if (!p)
             return std::nullopt;
         c.players.insert(c.players.begin(), *p);
         rest.pop_back();
     }
     if (rest.size() > 1) {
-        usage_error(command, "I did not understand \"" + shorten(rest[1]) + "\".");
+        out_.usage_error(command, "I did not understand \"" + shorten(rest[1]) + "\".");
         return std::nullopt;
     }
     if (!rest.empty() && !std::isalpha(static_cast<unsigned char>(rest[0][0])) &&
         !rest[0].starts_with('#')) {
-        usage_error(command, "I did not understand \"" + shorten(rest[0]) + "\".");
+        out_.usage_error(command, "I did not understand \"" + shorten(rest[0]) + "\".");
         return std::nullopt;
     }
     auto t = pick_tournament(rest, 0);
@@ -57,7 +57,7 @@ std::optional<PostRun::ControlTarget> PostRun::control_target(const std::vector<
 }
 
 bool PostRun::organiser_of(const TournamentRecord& t) const {
-    return t.creator == author_.id || moderator();
+    return t.creator == ctx_.author.id || people_.moderator();
 }
 
 void PostRun::tourney_withdraw(const std::vector<std::string>& args) {
@@ -65,86 +65,89 @@ void PostRun::tourney_withdraw(const std::vector<std::string>& args) {
     if (!c)
         return;
     TournamentRecord& t = c->t;
-    const PlayerRecord who = c->players.empty() ? author_ : c->players.front();
-    const bool self = who.id == author_.id;
+    const PlayerRecord who = c->players.empty() ? ctx_.author : c->players.front();
+    const bool self = who.id == ctx_.author.id;
     if (!self && !organiser_of(t)) {
-        say("Only " + mention(t.creator) + ", who created " + t.name +
-            ", or a moderator can withdraw another player.");
+        out_.say("Only " + people_.mention(t.creator) + ", who created " + t.name +
+                 ", or a moderator can withdraw another player.");
         return;
     }
-    auto e = entrant_of(store_, t.id, who.id);
+    auto e = entrant_of(ctx_.store, t.id, who.id);
     if (!e) {
-        say((self ? std::string("You are") : at(who) + " is") + " not in " + t.name + ".");
+        out_.say((self ? std::string("You are") : out_.at(who) + " is") + " not in " + t.name +
+                 ".");
         return;
     }
     if (t.status == TournamentStatus::Finished) {
-        say(t.name + " is over: its table stands as played.");
+        out_.say(t.name + " is over: its table stands as played.");
         return;
     }
     if (t.status == TournamentStatus::Open) {
-        store_.remove_entrant(t.id, who.id);
+        ctx_.store.remove_entrant(t.id, who.id);
         if (!self)
-            mod_log("tourney withdraw " + t.name + " " + at(who));
-        say(at(who) + " is no longer in " + t.name + "; it has not started.");
+            mod_log("tourney withdraw " + t.name + " " + out_.at(who));
+        out_.say(out_.at(who) + " is no longer in " + t.name + "; it has not started.");
         return;
     }
     if (t.format != "swiss") {
-        say("A " + format_title(t.format) + "'s games are fixed when it starts, so nobody is " +
-            "withdrawn from " + t.name + ": a player who stops resigns each game as it comes.");
+        out_.say("A " + format_title(t.format) +
+                 "'s games are fixed when it starts, so nobody is " + "withdrawn from " + t.name +
+                 ": a player who stops resigns each game as it comes.");
         return;
     }
     if (e->withdrawn_round) {
-        say(at(who) + " withdrew from " + t.name + " already, from round " +
-            std::to_string(*e->withdrawn_round) + " on.");
+        out_.say(out_.at(who) + " withdrew from " + t.name + " already, from round " +
+                 std::to_string(*e->withdrawn_round) + " on.");
         return;
     }
-    Field f = load_field(store_, t);
+    Field f = load_field(ctx_.store, t);
     // The round under way stays as paired; the next one is the first without them.
     const int from = t.current_round + 1;
     e->withdrawn_round = from;
-    store_.update_entrant(t.id, *e);
+    ctx_.store.update_entrant(t.id, *e);
     for (const auto& b : f.byes)
         if (b.player_id == who.id && b.round >= from)
-            store_.withdraw_bye(t.id, b);
+            ctx_.store.withdraw_bye(t.id, b);
     std::string open;
     for (const Board* b : f.round(t.current_round))
         if (!b->over() && (b->pairing.white == who.id || b->pairing.black == who.id))
             open = " Game #" + std::to_string(*b->pairing.game_id) + " of round " +
                    std::to_string(t.current_round) + " is still to be played or resigned.";
     if (!self)
-        mod_log("tourney withdraw " + t.name + " " + at(who));
-    say(at(who) + " withdraws from " + t.name +
-        (from > t.rounds
-             ? ": the last round is under way, so nothing changes but the table."
-             : ": not paired from round " + std::to_string(from) + " on; the games played count.") +
-        open);
+        mod_log("tourney withdraw " + t.name + " " + out_.at(who));
+    out_.say(out_.at(who) + " withdraws from " + t.name +
+             (from > t.rounds ? ": the last round is under way, so nothing changes but the table."
+                              : ": not paired from round " + std::to_string(from) +
+                                    " on; the games played count.") +
+             open);
 }
 
 void PostRun::tourney_late_entry(TournamentRecord& t) {
     if (t.format != "swiss") {
-        say(t.name + " has started: entries are closed. Only a Swiss takes late entries, " +
-            "since its rounds are paired one at a time.");
+        out_.say(t.name + " has started: entries are closed. Only a Swiss takes late entries, " +
+                 "since its rounds are paired one at a time.");
         return;
     }
-    auto e = entrant_of(store_, t.id, author_.id);
+    auto e = entrant_of(ctx_.store, t.id, ctx_.author.id);
     if (e) {
-        say(e->withdrawn_round ? "You withdrew from " + t.name + "; a withdrawal is final."
-                               : "You are in " + t.name + " already.");
+        out_.say(e->withdrawn_round ? "You withdrew from " + t.name + "; a withdrawal is final."
+                                    : "You are in " + t.name + " already.");
         return;
     }
     const int first = t.current_round + 1;
     if (first > t.rounds) {
-        say(t.name + " is in its last round: entries are closed.");
+        out_.say(t.name + " is in its last round: entries are closed.");
         return;
     }
-    store_.add_entrant(t.id, author_.id, now_);
-    EntrantRecord late = entrant_of(store_, t.id, author_.id).value();
+    ctx_.store.add_entrant(t.id, ctx_.author.id, ctx_.now);
+    EntrantRecord late = entrant_of(ctx_.store, t.id, ctx_.author.id).value();
     late.first_round = first;
-    store_.update_entrant(t.id, late);
-    say(at(author_) + " joins " + t.name + " late, as seed " + std::to_string(late.seed + 1) +
-        ": paired from round " + std::to_string(first) + " of " + std::to_string(t.rounds) +
-        ", with no points for the " +
-        (first == 2 ? std::string("round") : plural(first - 1, "round", "rounds")) + " missed.");
+    ctx_.store.update_entrant(t.id, late);
+    out_.say(out_.at(ctx_.author) + " joins " + t.name + " late, as seed " +
+             std::to_string(late.seed + 1) + ": paired from round " + std::to_string(first) +
+             " of " + std::to_string(t.rounds) + ", with no points for the " +
+             (first == 2 ? std::string("round") : plural(first - 1, "round", "rounds")) +
+             " missed.");
 }
 
 void PostRun::tourney_bye(const std::vector<std::string>& args) {
@@ -152,8 +155,8 @@ void PostRun::tourney_bye(const std::vector<std::string>& args) {
     std::vector<std::string> rest = args;
     bool cancel = false;
     std::optional<PlayerRecord> other;
-    if (!rest.empty() && named(rest.back())) {
-        other = known_player(rest.back());
+    if (!rest.empty() && people_.named(rest.back())) {
+        other = people_.known_player(rest.back());
         if (!other)
             return;
         rest.pop_back();
@@ -168,68 +171,70 @@ void PostRun::tourney_bye(const std::vector<std::string>& args) {
     else
         round.reset();
     if (!round || rest.size() > 1) {
-        usage_error("tourney bye", "Say the round to sit out, as in " + form("tourney bye") + ".");
+        out_.usage_error("tourney bye",
+                         "Say the round to sit out, as in " + out_.form("tourney bye") + ".");
         return;
     }
     auto t = pick_tournament(rest, 0);
     if (!t)
         return;
-    const PlayerRecord who = other ? *other : author_;
-    const bool self = who.id == author_.id;
+    const PlayerRecord who = other ? *other : ctx_.author;
+    const bool self = who.id == ctx_.author.id;
     if (!self && !organiser_of(*t)) {
-        say("Only " + mention(t->creator) + ", who created " + t->name +
-            ", or a moderator can ask a bye for another player.");
+        out_.say("Only " + people_.mention(t->creator) + ", who created " + t->name +
+                 ", or a moderator can ask a bye for another player.");
         return;
     }
     if (t->format != "swiss") {
-        say("Only a Swiss has half-point byes: a " + format_title(t->format) +
-            "'s rounds are fixed when it starts.");
+        out_.say("Only a Swiss has half-point byes: a " + format_title(t->format) +
+                 "'s rounds are fixed when it starts.");
         return;
     }
     if (t->status == TournamentStatus::Finished) {
-        say(t->name + " is over.");
+        out_.say(t->name + " is over.");
         return;
     }
-    auto e = entrant_of(store_, t->id, who.id);
+    auto e = entrant_of(ctx_.store, t->id, who.id);
     if (!e || e->withdrawn_round) {
-        say((self ? std::string("You are") : at(who) + " is") + " not playing in " + t->name +
-            (self && !e ? ": " + form("tourney join") + " first." : "."));
+        out_.say((self ? std::string("You are") : out_.at(who) + " is") + " not playing in " +
+                 t->name + (self && !e ? ": " + out_.form("tourney join") + " first." : "."));
         return;
     }
     const int r = static_cast<int>(*round);
     const int last = t->rounds ? t->rounds : max_swiss_rounds;
     if (r <= t->current_round || r > last || r < e->first_round) {
-        say(r <= t->current_round
-                ? "Round " + std::to_string(r) + " of " + t->name +
-                      " is paired already: a bye is asked for before its round."
-                : t->name + " has " +
-                      (t->rounds ? plural(t->rounds, "round", "rounds")
-                                 : std::string("no such round")) +
-                      ": there is no round " + std::to_string(r) + " to sit out" +
-                      (r < e->first_round && r <= last ? " for a late entrant." : "."));
+        out_.say(r <= t->current_round
+                     ? "Round " + std::to_string(r) + " of " + t->name +
+                           " is paired already: a bye is asked for before its round."
+                     : t->name + " has " +
+                           (t->rounds ? plural(t->rounds, "round", "rounds")
+                                      : std::string("no such round")) +
+                           ": there is no round " + std::to_string(r) + " to sit out" +
+                           (r < e->first_round && r <= last ? " for a late entrant." : "."));
         return;
     }
     const ByeRequest request{who.id, r};
-    const auto byes = store_.byes(t->id);
+    const auto byes = ctx_.store.byes(t->id);
     const bool asked = std::find(byes.begin(), byes.end(), request) != byes.end();
     if (cancel != asked) {
-        say(at(who) +
-            (asked
-                 ? " sits out round " + std::to_string(r) + " of " + t->name + " already."
-                 : " has no bye in round " + std::to_string(r) + " of " + t->name + " to cancel."));
+        out_.say(out_.at(who) +
+                 (asked ? " sits out round " + std::to_string(r) + " of " + t->name + " already."
+                        : " has no bye in round " + std::to_string(r) + " of " + t->name +
+                              " to cancel."));
         return;
     }
     if (cancel)
-        store_.withdraw_bye(t->id, request);
+        ctx_.store.withdraw_bye(t->id, request);
     else
-        store_.request_bye(t->id, request);
+        ctx_.store.request_bye(t->id, request);
     if (!self)
         mod_log("tourney bye " + t->name + " " + std::to_string(r) + (cancel ? " cancel " : " ") +
-                at(who));
-    say(cancel ? at(who) + " plays round " + std::to_string(r) + " of " + t->name + " after all."
-               : at(who) + " sits out round " + std::to_string(r) + " of " + t->name +
-                     " for half a point (" + s_.settings_.prefix + "tourney bye " + t->name + " " +
-                     std::to_string(r) + " cancel undoes it).");
+                out_.at(who));
+    out_.say(cancel ? out_.at(who) + " plays round " + std::to_string(r) + " of " + t->name +
+                          " after all."
+                    : out_.at(who) + " sits out round " + std::to_string(r) + " of " + t->name +
+                          " for half a point (" + ctx_.settings.prefix + "tourney bye " + t->name +
+                          " " + std::to_string(r) + " cancel undoes it).");
 }
 
 void PostRun::tourney_keep_apart(const std::vector<std::string>& args, bool apart) {
@@ -238,63 +243,64 @@ void PostRun::tourney_keep_apart(const std::vector<std::string>& args, bool apar
     if (!c)
         return;
     if (c->players.size() != 2) {
-        usage_error(command, "Name the two players.");
+        out_.usage_error(command, "Name the two players.");
         return;
     }
     const TournamentRecord& t = c->t;
     const PlayerRecord &a = c->players[0], &b = c->players[1];
     if (!organiser_of(t)) {
-        say("Only " + mention(t.creator) + ", who created " + t.name +
-            ", or a moderator can keep players apart.");
+        out_.say("Only " + people_.mention(t.creator) + ", who created " + t.name +
+                 ", or a moderator can keep players apart.");
         return;
     }
     if (t.format != "swiss") {
-        say("Only a Swiss pairs by the table: a " + format_title(t.format) +
-            " pairs everyone as its schedule says.");
+        out_.say("Only a Swiss pairs by the table: a " + format_title(t.format) +
+                 " pairs everyone as its schedule says.");
         return;
     }
     if (t.status == TournamentStatus::Finished) {
-        say(t.name + " is over.");
+        out_.say(t.name + " is over.");
         return;
     }
     if (a.id == b.id) {
-        say("That is one player twice.");
+        out_.say("That is one player twice.");
         return;
     }
     for (const PlayerRecord& p : {a, b})
-        if (!entrant_of(store_, t.id, p.id)) {
-            say(at(p) + " is not in " + t.name + ".");
+        if (!entrant_of(ctx_.store, t.id, p.id)) {
+            out_.say(out_.at(p) + " is not in " + t.name + ".");
             return;
         }
     if (apart)
-        store_.forbid_pairing(t.id, a.id, b.id);
+        ctx_.store.forbid_pairing(t.id, a.id, b.id);
     else
-        store_.allow_pairing(t.id, a.id, b.id);
-    if (t.creator != author_.id)
-        mod_log(command + " " + t.name + " " + at(a) + " " + at(b));
-    say(t.name + ": " + at(a) + " and " + at(b) +
-        (apart ? " are never paired with each other from the next round on."
-               : " may be paired with each other again."));
+        ctx_.store.allow_pairing(t.id, a.id, b.id);
+    if (t.creator != ctx_.author.id)
+        mod_log(command + " " + t.name + " " + out_.at(a) + " " + out_.at(b));
+    out_.say(t.name + ": " + out_.at(a) + " and " + out_.at(b) +
+             (apart ? " are never paired with each other from the next round on."
+                    : " may be paired with each other again."));
 }
 
 void PostRun::tourney_trf(const std::vector<std::string>& args) {
     if (args.size() > 1) {
-        usage_error("tourney trf", "I did not understand \"" + shorten(args[1]) + "\".");
+        out_.usage_error("tourney trf", "I did not understand \"" + shorten(args[1]) + "\".");
         return;
     }
     auto t = pick_tournament(args, 0);
     if (!t)
         return;
     if (t->status == TournamentStatus::Open) {
-        say(t->name + " has not started: there is nothing to report yet.");
+        out_.say(t->name + " has not started: there is nothing to report yet.");
         return;
     }
     if (t->format == "knockout") {
-        say("A knockout has a bracket, not a table: " + form("tourney standings") + " shows it.");
+        out_.say("A knockout has a bracket, not a table: " + out_.form("tourney standings") +
+                 " shows it.");
         return;
     }
-    say(t->name + " as a FIDE Tournament Report File (TRF16; the web view has it as a file):",
-        tournament_trf(store_, *t));
+    out_.say(t->name + " as a FIDE Tournament Report File (TRF16; the web view has it as a file):",
+             tournament_trf(ctx_.store, *t));
 }
 
 } // namespace ghostpost::bot

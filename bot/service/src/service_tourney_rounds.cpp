@@ -16,31 +16,32 @@ using storage::TournamentStatus;
 
 void PostRun::tourney_next(const std::vector<std::string>& args) {
     if (args.size() > 1) {
-        usage_error("tourney next", "I did not understand \"" + shorten(args[1]) + "\".");
+        out_.usage_error("tourney next", "I did not understand \"" + shorten(args[1]) + "\".");
         return;
     }
     auto t = pick_tournament(args, 0);
     if (!t)
         return;
     if (t->status != TournamentStatus::Running) {
-        say(t->name +
-            (t->status == TournamentStatus::Open
-                 ? " has not started: " + mention(t->creator) + " or a moderator starts it with " +
-                       s_.settings_.prefix + "tourney start " + t->name + "."
-                 : " is over. " + form("tourney standings") + " shows the final table."));
+        out_.say(t->name +
+                 (t->status == TournamentStatus::Open
+                      ? " has not started: " + people_.mention(t->creator) +
+                            " or a moderator starts it with " + ctx_.settings.prefix +
+                            "tourney start " + t->name + "."
+                      : " is over. " + out_.form("tourney standings") + " shows the final table."));
         return;
     }
-    Field f = load_field(store_, *t);
+    Field f = load_field(ctx_.store, *t);
     if (f.all_at_once()) {
-        say("Every game of " + t->name + " started at once: there is no round to start. " +
-            capitalized(games_finished(f)) + ".");
+        out_.say("Every game of " + t->name + " started at once: there is no round to start. " +
+                 capitalized(games_finished(f)) + ".");
         return;
     }
     const bool entrant =
-        std::find(f.players.begin(), f.players.end(), author_.id) != f.players.end();
-    if (!entrant && t->creator != author_.id && !moderator()) {
-        say("Only the players of " + t->name + ", " + mention(t->creator) +
-            " who created it, or a moderator can start its next round.");
+        std::find(f.players.begin(), f.players.end(), ctx_.author.id) != f.players.end();
+    if (!entrant && t->creator != ctx_.author.id && !people_.moderator()) {
+        out_.say("Only the players of " + t->name + ", " + people_.mention(t->creator) +
+                 " who created it, or a moderator can start its next round.");
         return;
     }
     if (!f.round_over(t->current_round)) {
@@ -48,15 +49,16 @@ void PostRun::tourney_next(const std::vector<std::string>& args) {
         for (const Board* b : f.round(t->current_round))
             if (!b->over())
                 open.push_back("#" + std::to_string(*b->pairing.game_id));
-        say("Round " + std::to_string(t->current_round) + " of " + t->name + " is not over: game" +
-            (open.size() == 1 ? " " : "s ") + join(open, ", ") +
-            (open.size() == 1 ? " is" : " are") + " under way." +
-            (t->next_round == "auto" ? " The next round starts by itself when " +
-                                           std::string(open.size() == 1 ? "it ends." : "they end.")
-                                     : std::string()));
+        out_.say("Round " + std::to_string(t->current_round) + " of " + t->name +
+                 " is not over: game" + (open.size() == 1 ? " " : "s ") + join(open, ", ") +
+                 (open.size() == 1 ? " is" : " are") + " under way." +
+                 (t->next_round == "auto"
+                      ? " The next round starts by itself when " +
+                            std::string(open.size() == 1 ? "it ends." : "they end.")
+                      : std::string()));
         return;
     }
-    if (!entrant && t->creator != author_.id) // a moderator's rights allowed it
+    if (!entrant && t->creator != ctx_.author.id) // a moderator's rights allowed it
         mod_log("tourney next " + t->name + " round " + std::to_string(t->current_round + 1));
     start_round(*t, t->current_round + 1);
 }
@@ -70,7 +72,8 @@ void PostRun::tourney_pairings(const std::vector<std::string>& args) {
     if (at < args.size()) {
         auto n = game_id_arg(args[at]);
         if (!n || args[at][0] == '#' || at + 1 < args.size()) {
-            usage_error("tourney pairings", "I did not understand \"" + shorten(args[at]) + "\".");
+            out_.usage_error("tourney pairings",
+                             "I did not understand \"" + shorten(args[at]) + "\".");
             return;
         }
         round = static_cast<int>(*n);
@@ -79,27 +82,28 @@ void PostRun::tourney_pairings(const std::vector<std::string>& args) {
     if (!t)
         return;
     if (t->current_round == 0) {
-        say(t->name + " has no pairings yet: it has not started.");
+        out_.say(t->name + " has no pairings yet: it has not started.");
         return;
     }
     const int r = round.value_or(t->current_round);
     if (r < 1 || r > t->current_round) {
-        say(t->name + " has " + plural(t->rounds, "round", "rounds") +
-            (r >= 1 && r <= t->rounds ? ": round " + std::to_string(r) + " has not started yet."
-                                      : ": there is no round " + std::to_string(r) + ".") +
-            " " + form("tourney pairings") + " shows the current one.");
+        out_.say(t->name + " has " + plural(t->rounds, "round", "rounds") +
+                 (r >= 1 && r <= t->rounds
+                      ? ": round " + std::to_string(r) + " has not started yet."
+                      : ": there is no round " + std::to_string(r) + ".") +
+                 " " + out_.form("tourney pairings") + " shows the current one.");
         return;
     }
-    Field f = load_field(store_, *t);
+    Field f = load_field(ctx_.store, *t);
     std::vector<std::string> whites, blacks, results;
     std::size_t wide = 0, wide_black = 0;
     for (const Board* b : f.round(r)) {
-        whites.push_back(name_of(store_, b->pairing.white));
+        whites.push_back(name_of(ctx_.store, b->pairing.white));
         if (b->bye()) {
             blacks.emplace_back("bye");
             results.emplace_back();
         } else {
-            blacks.push_back(name_of(store_, *b->pairing.black));
+            blacks.push_back(name_of(ctx_.store, *b->pairing.black));
             const auto& g = *b->game;
             results.push_back("#" + std::to_string(g.id) + " " +
                               (g.status == GameStatus::Finished  ? g.result
@@ -112,7 +116,7 @@ void PostRun::tourney_pairings(const std::vector<std::string>& args) {
     for (const auto& b : f.byes) {
         if (b.round != r)
             continue;
-        whites.push_back(name_of(store_, b.player_id));
+        whites.push_back(name_of(ctx_.store, b.player_id));
         blacks.emplace_back("half-point bye");
         results.emplace_back();
         wide = std::max(wide, whites.back().size());
@@ -122,26 +126,26 @@ void PostRun::tourney_pairings(const std::vector<std::string>& args) {
         table += pad(whites[i], wide) + " - " +
                  (results[i].empty() ? blacks[i] + "\n"
                                      : pad(blacks[i], wide_black) + "  " + results[i] + "\n");
-    say(t->name + ", round " + std::to_string(r) + " of " + std::to_string(t->rounds) +
-            ", White first" +
-            (f.round_over(r) ? std::string(", complete:") : std::string(", under way:")),
-        table);
+    out_.say(t->name + ", round " + std::to_string(r) + " of " + std::to_string(t->rounds) +
+                 ", White first" +
+                 (f.round_over(r) ? std::string(", complete:") : std::string(", under way:")),
+             table);
 }
 
 void PostRun::tourney_standings(const std::vector<std::string>& args) {
     if (args.size() > 1) {
-        usage_error("tourney standings", "I did not understand \"" + shorten(args[1]) + "\".");
+        out_.usage_error("tourney standings", "I did not understand \"" + shorten(args[1]) + "\".");
         return;
     }
     auto t = pick_tournament(args, 0);
     if (!t)
         return;
-    Field f = load_field(store_, *t);
+    Field f = load_field(ctx_.store, *t);
     if (t->status == TournamentStatus::Open) {
-        say(t->name + " has not started; " +
-            plural(static_cast<int>(f.players.size()), "player has", "players have") +
-            " entered. " + mention(t->creator) + " or a moderator starts it with " +
-            s_.settings_.prefix + "tourney start " + t->name + ".");
+        out_.say(t->name + " has not started; " +
+                 plural(static_cast<int>(f.players.size()), "player has", "players have") +
+                 " entered. " + people_.mention(t->creator) + " or a moderator starts it with " +
+                 ctx_.settings.prefix + "tourney start " + t->name + ".");
         return;
     }
     const bool over = t->status == TournamentStatus::Finished;
@@ -152,29 +156,29 @@ void PostRun::tourney_standings(const std::vector<std::string>& args) {
                                 std::to_string(t->current_round);
     if (f.knockout()) {
         std::int64_t champion = 0;
-        std::string table = bracket_table(store_, f, &champion);
-        say("Standings of " + t->name + " (knockout, " + when +
-                (champion ? "): " + mention(champion) + " wins." : "):"),
-            table);
+        std::string table = bracket_table(ctx_.store, f, &champion);
+        out_.say("Standings of " + t->name + " (knockout, " + when +
+                     (champion ? "): " + people_.mention(champion) + " wins." : "):"),
+                 table);
         return;
     }
-    say("Standings of " + t->name + " (" + format_title(t->format) + ", " + when +
-            "; tie-breaks: " + tie_break_sentence(table_of(f)) + "):",
-        score_table(store_, f));
+    out_.say("Standings of " + t->name + " (" + format_title(t->format) + ", " + when +
+                 "; tie-breaks: " + tie_break_sentence(table_of(f)) + "):",
+             score_table(ctx_.store, f));
 }
 
 void PostRun::tourney_game_over(const GameRecord& g) {
-    auto pairing = store_.pairing_of_game(g.id);
+    auto pairing = ctx_.store.pairing_of_game(g.id);
     if (!pairing)
         return;
-    auto t = store_.tournament(pairing->tournament_id);
+    auto t = ctx_.store.tournament(pairing->tournament_id);
     if (!t || t->status != TournamentStatus::Running)
         return;
-    Field f = load_field(store_, *t);
+    Field f = load_field(ctx_.store, *t);
     if (f.all_at_once()) {
         // Rounds are only the Berger table's grouping: the event ends with its last game.
         if (f.round_over(pairing->round))
-            store_.complete_round(t->id, pairing->round, now_);
+            ctx_.store.complete_round(t->id, pairing->round, ctx_.now);
         for (const auto& b : f.boards)
             if (!b.over())
                 return;
@@ -182,50 +186,52 @@ void PostRun::tourney_game_over(const GameRecord& g) {
         return;
     }
     const int r = t->current_round;
-    if (pairing->round != r || !f.round_over(r) || !store_.complete_round(t->id, r, now_))
+    if (pairing->round != r || !f.round_over(r) || !ctx_.store.complete_round(t->id, r, ctx_.now))
         return;
     if (r >= t->rounds) {
         finish_tournament(*t, f);
         return;
     }
     const std::string table =
-        f.knockout() ? bracket_table(store_, f, nullptr) : score_table(store_, f);
+        f.knockout() ? bracket_table(ctx_.store, f, nullptr) : score_table(ctx_.store, f);
     if (t->next_round == "manual") {
-        say_at(t->channel,
-               "Round " + std::to_string(r) + " of " + t->name + " is complete. Its players, " +
-                   mention(t->creator) + " who created it, or a moderator: " + s_.settings_.prefix +
-                   "tourney next " + t->name + " starts round " + std::to_string(r + 1) +
-                   ". Standings after round " + std::to_string(r) + ":",
-               table);
+        out_.say_at(t->channel,
+                    "Round " + std::to_string(r) + " of " + t->name +
+                        " is complete. Its players, " + people_.mention(t->creator) +
+                        " who created it, or a moderator: " + ctx_.settings.prefix +
+                        "tourney next " + t->name + " starts round " + std::to_string(r + 1) +
+                        ". Standings after round " + std::to_string(r) + ":",
+                    table);
         return;
     }
-    say_at(t->channel,
-           "Round " + std::to_string(r) + " of " + t->name + " is complete; round " +
-               std::to_string(r + 1) + " starts now. Standings after round " + std::to_string(r) +
-               ":",
-           table);
+    out_.say_at(t->channel,
+                "Round " + std::to_string(r) + " of " + t->name + " is complete; round " +
+                    std::to_string(r + 1) + " starts now. Standings after round " +
+                    std::to_string(r) + ":",
+                table);
     start_round(*t, r + 1);
 }
 
 void PostRun::finish_tournament(TournamentRecord& t, Field& f) {
     t.status = TournamentStatus::Finished;
-    store_.update_tournament(t);
+    ctx_.store.update_tournament(t);
     f.t = t;
     if (f.knockout()) {
         std::int64_t champion = 0;
-        std::string table = bracket_table(store_, f, &champion);
-        say_at(t.channel,
-               t.name + " is over: " + mention(champion) + " wins. Final standings:", table);
+        std::string table = bracket_table(ctx_.store, f, &champion);
+        out_.say_at(
+            t.channel,
+            t.name + " is over: " + people_.mention(champion) + " wins. Final standings:", table);
         return;
     }
     const TournamentTable table = table_of(f);
     const auto& top = table.rows.front();
     const bool tied = table.rows.size() > 1 && table.rows[1].points == top.points;
-    say_at(t.channel,
-           t.name + " is over: " + mention(top.player_id) + " wins with " + points(top.points) +
-               (top.points == 1.0 ? " point" : " points") + (tied ? " on tie-break" : "") +
-               ". Final standings:",
-           score_table(store_, f));
+    out_.say_at(t.channel,
+                t.name + " is over: " + people_.mention(top.player_id) + " wins with " +
+                    points(top.points) + (top.points == 1.0 ? " point" : " points") +
+                    (tied ? " on tie-break" : "") + ". Final standings:",
+                score_table(ctx_.store, f));
 }
 
 } // namespace ghostpost::bot

@@ -172,11 +172,11 @@ bool ended_outside_the_rules(const std::string& reason, const rules::Game& repla
 } // namespace
 
 std::vector<std::uint8_t> PostRun::new_seed() const {
-    if (s_.settings_.fixed_seed.empty())
+    if (ctx_.settings.fixed_seed.empty())
         return make_seed();
     // Reproducible for tests, still different for every game: the post that made it is unique.
-    const std::string material = s_.settings_.fixed_seed + "\n" + post_.platform + "\n" +
-                                 post_.channel + "\n" + post_.message_id;
+    const std::string material = ctx_.settings.fixed_seed + "\n" + ctx_.post.platform + "\n" +
+                                 ctx_.post.channel + "\n" + ctx_.post.message_id;
     std::vector<std::uint8_t> seed(SHA256_DIGEST_LENGTH);
     SHA256(reinterpret_cast<const unsigned char*>(material.data()), material.size(), seed.data());
     return seed;
@@ -186,22 +186,24 @@ std::string PostRun::seed_commitment(const GameRecord& g, const rules::VariantIn
     if (!info.uses_chance)
         return {};
     return " Its dice come from a secret seed whose SHA-256 is " + sha256_hex(g.seed) +
-           "; the seed is published when the game ends, and then " + s_.settings_.prefix +
+           "; the seed is published when the game ends, and then " + ctx_.settings.prefix +
            "verify " + std::to_string(g.id) + " checks every roll.";
 }
 
-void PostRun::reveal_seeds() {
-    auto due = std::move(seeds_due_);
-    seeds_due_.clear();
-    for (const auto& g : due) {
+void PostRun::reveal_seeds(const std::vector<Ended>& ended) {
+    for (const Ended& e : ended) {
+        if (!e.finished)
+            continue;
+        const GameRecord& g = e.game;
         const rules::Variant* variant = rules::find_variant(g.variant);
         if (variant == nullptr || !variant->info().uses_chance)
             continue;
         const std::string id = std::to_string(g.id);
-        say_in(g, "Game #" + id + " is over, so its dice seed is published: " + to_hex(g.seed) +
-                      ". Its SHA-256 is " + sha256_hex(g.seed) +
-                      ", the hash posted when the game started. Anyone can check every roll: " +
-                      s_.settings_.prefix + "verify " + id + ".");
+        out_.say_in(g,
+                    "Game #" + id + " is over, so its dice seed is published: " + to_hex(g.seed) +
+                        ". Its SHA-256 is " + sha256_hex(g.seed) +
+                        ", the hash posted when the game started. Anyone can check every roll: " +
+                        ctx_.settings.prefix + "verify " + id + ".");
     }
 }
 
@@ -213,10 +215,11 @@ bool PostRun::refuse_secret_in_public(const Loaded& l, Seat seat, const rules::A
     auto events = trial->apply(seat, action, rng);
     if (!events || !detail::is_secret(*events))
         return false;
-    say("Not played in game #" + std::to_string(l.rec.id) + ": " + text +
+    out_.say(
+        "Not played in game #" + std::to_string(l.rec.id) + ": " + text +
         " is secret, so it must not be made in the channel, where the other side would see it. "
         "Send it to me by direct message (@" +
-        s_.settings_.bot_name + "); you may choose again there.");
+        ctx_.settings.bot_name + "); you may choose again there.");
     return true;
 }
 
@@ -318,7 +321,7 @@ void PostRun::cmd_verify(const std::vector<std::string>& args) {
     if (!g)
         return;
     if (used < args.size()) {
-        usage_error("verify", "I did not understand \"" + shorten(args[used]) + "\".");
+        out_.usage_error("verify", "I did not understand \"" + shorten(args[used]) + "\".");
         return;
     }
     const rules::Variant* variant = rules::find_variant(g->variant);
@@ -326,30 +329,30 @@ void PostRun::cmd_verify(const std::vector<std::string>& args) {
         throw std::runtime_error("game #" + std::to_string(g->id) + ": unknown variant");
     const auto& info = variant->info();
     const std::string id = std::to_string(g->id);
-    const std::string again = s_.settings_.prefix + "verify " + id;
+    const std::string again = ctx_.settings.prefix + "verify " + id;
     if (!info.uses_chance) {
-        say("Game #" + id + " is " + info.title +
-            ", which has no dice: there is nothing to verify.");
+        out_.say("Game #" + id + " is " + info.title +
+                 ", which has no dice: there is nothing to verify.");
         return;
     }
     switch (g->status) {
     case GameStatus::Challenge:
     case GameStatus::Declined:
     case GameStatus::Cancelled:
-        say("Game #" + id + " never started, so it has no rolls to verify.");
+        out_.say("Game #" + id + " never started, so it has no rolls to verify.");
         return;
     case GameStatus::Ongoing:
-        say("Game #" + id +
-            " is under way, so its seed stays secret until the game ends. Its "
-            "SHA-256 is " +
-            sha256_hex(g->seed) + ", the hash posted when the game started; " + again +
-            " checks every roll once the game is over.");
+        out_.say("Game #" + id +
+                 " is under way, so its seed stays secret until the game ends. Its "
+                 "SHA-256 is " +
+                 sha256_hex(g->seed) + ", the hash posted when the game started; " + again +
+                 " checks every roll once the game is over.");
         return;
     case GameStatus::Finished:
     case GameStatus::Aborted:
         break;
     }
-    const auto log = store_.actions(g->id);
+    const auto log = ctx_.store.actions(g->id);
     Replayed r = replay_events(*g, log, g->seed);
     std::string listing;
     for (std::size_t i = 0; i < r.plies.size(); ++i)
@@ -400,13 +403,14 @@ void PostRun::cmd_verify(const std::vector<std::string>& args) {
     // The channel gets the verdict; the listing, one line per roll, is long, so it goes to the
     // asker alone (and is on the game's page, which shows every ply with its rolls).
     const auto answer = [&](const std::string& verdict, const std::string& what) {
-        if (post_.direct) {
-            say(verdict + " " + capitalized(what) + " below.", listing);
+        if (ctx_.post.direct) {
+            out_.say(verdict + " " + capitalized(what) + " below.", listing);
             return;
         }
-        say(verdict + " " + capitalized(what) + " sent to you by direct message." +
-            web_link(g->id));
-        tell(author_, "Game #" + id + ", " + again + ": " + what + " below.", listing, &*g);
+        out_.say(verdict + " " + capitalized(what) + " sent to you by direct message." +
+                 boards_.web_link(g->id));
+        out_.tell(ctx_.author, "Game #" + id + ", " + again + ": " + what + " below.", listing,
+                  &*g);
     };
     if (!mismatch.empty()) {
         answer(head + "The rolls do NOT match: " + mismatch + ".", "the rolls this seed gives are");

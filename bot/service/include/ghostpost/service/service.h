@@ -12,7 +12,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <list>
 #include <map>
 #include <memory>
 #include <set>
@@ -20,6 +19,9 @@
 #include <vector>
 
 namespace ghostpost::bot {
+
+class ServiceMemory;
+struct ServiceParts;
 
 // What the operator configures (the TOML config maps onto this).
 struct ServiceSettings {
@@ -76,6 +78,9 @@ enum class HandleStatus : std::uint8_t {
 class Service {
 public:
     Service(storage::Store& store, ServiceSettings settings, Clock clock = system_clock_seconds);
+    ~Service();
+    Service(const Service&) = delete;
+    Service& operator=(const Service&) = delete;
 
     // Runs one post in one transaction: skips a post already handled (platform, channel,
     // message_id); runs the command or move; appends actions to the log; queues replies in the
@@ -126,9 +131,9 @@ public:
     // Forgets the replayed games kept in memory (they are rebuilt from the log on demand).
     void clear_cache();
     // How many times a game was rebuilt from its whole log (for tests of the cache).
-    int replays() const { return replays_; }
+    int replays() const;
     // How many replayed games are kept in memory now (at most game_cache_size).
-    std::size_t cached_games() const { return cache_.size(); }
+    std::size_t cached_games() const;
 
     struct CachedGame {
         std::unique_ptr<rules::Game> game;
@@ -138,7 +143,6 @@ public:
     };
 
 private:
-    friend class PostRun;
     HandleStatus handle_once(const Post& post);
     // Runs `attempt` (one transaction) again while it fails because another daemon changed
     // what it read (StorageError::Kind::Conflict), up to conflict_attempts times in all.
@@ -155,39 +159,15 @@ private:
         }
     }
     static void pause_before_retry(int attempt);
+    // What each post's run is handed (post_run.h).
+    ServiceParts parts();
+    // The daily digests due at `now`, each sent in its own transaction (service_digest.cpp).
+    void send_digests(std::int64_t now);
     storage::Store& store_;
     ServiceSettings settings_;
     Clock clock_;
-    // The replayed games, by game id, with their place in the recency list (front: newest).
-    struct CacheSlot {
-        CachedGame game;
-        std::list<std::int64_t>::iterator recency;
-    };
-    std::map<std::int64_t, CacheSlot> cache_;
-    std::list<std::int64_t> recency_;
-    // The cached game, marked as just used; nullptr when none.
-    const CachedGame* cached(std::int64_t id);
-    // Keeps `game` (replacing what was kept for `id`), dropping the least recently used games
-    // past game_cache_size.
-    void keep(std::int64_t id, CachedGame game);
-    // The daily digests due at `now`, each sent in its own transaction (service_digest.cpp).
-    void send_digests(std::int64_t now);
-    render::PngCache png_cache_{256}; // public board images by (game, revision, orientation)
-    // The commands of each account ("<platform>\n<user id>") in its current minute
-    // (commands_per_minute): kept in memory, as a flood is over in a minute.
-    struct CommandWindow {
-        std::int64_t start = 0; // when the minute began
-        int count = 0;
-        bool told = false;        // the account was told it posts too many
-        std::string last_message; // the last post counted
-    };
-    std::map<std::string, CommandWindow> command_windows_;
-    // Inside handle_grouped: the publications of the posts' memory waiting for the group's
-    // commit, and each account's command window as it was before the group touched it.
-    bool grouping_ = false;
-    std::vector<std::function<void()>> after_group_;
-    std::map<std::string, std::optional<CommandWindow>> windows_before_group_;
-    int replays_ = 0;
+    // Replayed games, images and command counts kept from one post to the next.
+    std::unique_ptr<ServiceMemory> memory_;
 };
 
 } // namespace ghostpost::bot
