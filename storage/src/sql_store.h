@@ -7,6 +7,10 @@
 //   D::unindexed(c)  the column `c` in a filter the planner must not use an index for
 //   D::insertion_order  a column that orders rows of game_channels as they were inserted
 //   D::RelaxedTransaction  a transaction whose commit survives a killed process, not a power cut
+//   D::send(s), D::exec_ahead(db, sql)  a write nobody reads the answer of: PostgreSQL sends it
+//                    with the next request that waits (one round trip for both), its error raised
+//                    there, still inside the transaction; SQLite runs it at once
+//   D::abandon(db)   forgets what was sent ahead and its errors, before a rollback
 // The backend's own file adds its migrations and, for PostgreSQL, leases and claims.
 #pragma once
 
@@ -15,7 +19,10 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <map>
+#include <set>
 #include <stdexcept>
+#include <utility>
 
 namespace ghostpost::storage::sql {
 
@@ -303,6 +310,7 @@ public:
         if (grouped_)
             return savepoint(work);
         Transaction t(db_);
+        Remembering memo(*this);
         work();
         t.commit();
     }
@@ -311,12 +319,14 @@ public:
         if (grouped_)
             return savepoint(work); // the group's commit is durable, which is more
         typename D::RelaxedTransaction t(db_);
+        Remembering memo(*this);
         work();
         t.commit();
     }
 
     void group(const std::function<void()>& work) override {
         Transaction t(db_);
+        Remembering memo(*this);
         grouped_ = true;
         try {
             work();
@@ -340,7 +350,8 @@ public:
                            const std::string& message_id, std::int64_t now) override {
         Statement s(db_, "INSERT INTO handled_posts (platform, channel, message_id, handled_at) "
                          "VALUES (?1, ?2, ?3, ?4)");
-        s.bind(1, platform).bind(2, channel).bind(3, message_id).bind(4, now).run();
+        s.bind(1, platform).bind(2, channel).bind(3, message_id).bind(4, now);
+        D::send(s);
     }
 
     std::optional<std::string> cursor(const std::string& platform) override {
@@ -354,7 +365,8 @@ public:
     void set_cursor(const std::string& platform, const std::string& cursor) override {
         Statement s(db_, "INSERT INTO cursors (platform, cursor) VALUES (?1, ?2) "
                          "ON CONFLICT (platform) DO UPDATE SET cursor = excluded.cursor");
-        s.bind(1, platform).bind(2, cursor).run();
+        s.bind(1, platform).bind(2, cursor);
+        D::send(s);
     }
 
     PlayerRecord upsert_player(const std::string& platform, const std::string& user_id,
@@ -365,36 +377,60 @@ public:
             // changed theirs, and must not answer to it any more.
             Statement free(db_, "UPDATE players SET handle = '' WHERE platform = ?1 AND "
                                 "handle = ?2 AND user_id <> ?3");
-            free.bind(1, platform).bind(2, key).bind(3, user_id).run();
+            free.bind(1, platform).bind(2, key).bind(3, user_id);
+            D::send(free);
         }
         Statement s(db_, "INSERT INTO players (platform, user_id, name, name_key, handle) "
                          "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (platform, user_id) DO UPDATE "
                          "SET name = excluded.name, name_key = excluded.name_key, "
                          "handle = excluded.handle");
-        s.bind(1, platform).bind(2, user_id).bind(3, name).bind(4, lower(name)).bind(5, key).run();
-        Statement q(db_, std::string("SELECT ") + player_columns +
+        s.bind(1, platform).bind(2, user_id).bind(3, name).bind(4, lower(name)).bind(5, key);
+        D::send(s);
+        // The account's ban comes with it: every post asks for both.
+        Statement q(db_, std::string("SELECT ") + player_columns + ", " + ban_of_account +
                              " FROM players WHERE platform = ?1 AND user_id = ?2");
         q.bind(1, platform).bind(2, user_id);
         q.step();
-        return read_player(q);
+        PlayerRecord p = read_player(q);
+        std::optional<Ban> ban = read_ban(q, 13, platform, user_id);
+        forget_players(); // the handle may have left another player
+        remember(p);
+        if (memo_open_)
+            memo_.bans[{platform, user_id}] = std::move(ban);
+        return p;
     }
 
     std::optional<PlayerRecord> player(std::int64_t id) override {
+        if (memo_open_)
+            if (auto known = memo_.players.find(id); known != memo_.players.end())
+                return known->second;
         Statement s(db_, std::string("SELECT ") + player_columns + " FROM players WHERE id = ?1");
         s.bind(1, id);
-        if (!s.step())
-            return std::nullopt;
-        return read_player(s);
+        std::optional<PlayerRecord> p;
+        if (s.step())
+            p = read_player(s);
+        if (memo_open_)
+            memo_.players[id] = p;
+        remember(p);
+        return p;
     }
 
     std::optional<PlayerRecord> player_by_account(const std::string& platform,
                                                   const std::string& user_id) override {
+        if (memo_open_)
+            if (auto known = memo_.accounts.find({platform, user_id});
+                known != memo_.accounts.end())
+                return known->second;
         Statement s(db_, std::string("SELECT ") + player_columns +
                              " FROM players WHERE platform = ?1 AND user_id = ?2");
         s.bind(1, platform).bind(2, user_id);
-        if (!s.step())
-            return std::nullopt;
-        return read_player(s);
+        std::optional<PlayerRecord> p;
+        if (s.step())
+            p = read_player(s);
+        if (memo_open_)
+            memo_.accounts[{platform, user_id}] = p;
+        remember(p);
+        return p;
     }
 
     std::optional<PlayerRecord> player_by_handle(const std::string& platform,
@@ -413,7 +449,9 @@ public:
         Statement s(db_, "UPDATE players SET orientation = ?1, notation = ?2, images = ?3, "
                          "reminders = ?5 WHERE id = ?4");
         s.bind(1, p.orientation).bind(2, p.notation).bind(3, p.images ? 1 : 0).bind(4, p.id);
-        s.bind(5, p.reminders ? 1 : 0).run();
+        s.bind(5, p.reminders ? 1 : 0);
+        forget_players();
+        D::send(s);
     }
 
     std::int64_t create_game(const GameRecord& g) override {
@@ -469,11 +507,15 @@ public:
         s.run();
         if (db_.changes() != 1)
             throw std::logic_error("storage: no game " + std::to_string(g.id) + " to update");
+        if (auto known = memo_.revisions.find(g.id); known != memo_.revisions.end())
+            ++known->second;
     }
 
     void link_account(std::int64_t account, std::int64_t owner) override {
         Statement s(db_, "UPDATE players SET linked_to = ?2 WHERE id = ?1");
-        s.bind(1, account).bind(2, owner).run();
+        s.bind(1, account).bind(2, owner);
+        forget_players();
+        D::send(s);
     }
 
     std::optional<PlayerRecord> account_on(std::int64_t owner,
@@ -545,12 +587,17 @@ public:
                       const std::string& channel) override {
         Statement s(db_, "INSERT INTO game_channels (game_id, platform, channel) VALUES (?1, ?2, "
                          "?3) ON CONFLICT DO NOTHING");
-        s.bind(1, game).bind(2, platform).bind(3, channel).run();
+        s.bind(1, game).bind(2, platform).bind(3, channel);
+        D::send(s);
         bump_revision(game);
     }
 
     ChannelSettings channel_settings(const std::string& platform,
                                      const std::string& channel) override {
+        if (memo_open_)
+            if (auto known = memo_.channels.find({platform, channel});
+                known != memo_.channels.end())
+                return known->second;
         Statement s(db_, "SELECT orientation, notation, images, style FROM channel_settings "
                          "WHERE platform = ?1 AND channel = ?2");
         s.bind(1, platform).bind(2, channel);
@@ -564,6 +611,8 @@ public:
             out.style = s.column_text(3);
             out.saved = true;
         }
+        if (memo_open_)
+            memo_.channels[{platform, channel}] = out;
         return out;
     }
 
@@ -573,7 +622,13 @@ public:
                          "channel) DO UPDATE SET orientation = excluded.orientation, notation = "
                          "excluded.notation, images = excluded.images, style = excluded.style");
         s.bind(1, c.platform).bind(2, c.channel).bind(3, c.orientation).bind(4, c.notation);
-        s.bind(5, c.images ? 1 : 0).bind(6, c.style).run();
+        s.bind(5, c.images ? 1 : 0).bind(6, c.style);
+        D::send(s);
+        if (memo_open_) {
+            ChannelSettings saved = c;
+            saved.saved = true;
+            memo_.channels[{c.platform, c.channel}] = std::move(saved);
+        }
     }
 
     std::vector<std::pair<std::string, std::string>> bound_channels(std::int64_t game) override {
@@ -652,15 +707,21 @@ public:
         Statement s(db_, "INSERT INTO actions (game_id, ply, seat, player_id, text, message_id, "
                          "rolls) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
         s.bind(1, a.game_id).bind(2, a.ply).bind(3, seat_text(a.seat)).bind(4, a.player_id);
-        s.bind(5, a.text).bind(6, a.message_id).bind(7, a.rolls).run();
+        s.bind(5, a.text).bind(6, a.message_id).bind(7, a.rolls);
+        D::send(s);
         bump_revision(a.game_id);
     }
 
     std::int64_t game_revision(std::int64_t game_id) override {
+        if (memo_open_)
+            if (auto known = memo_.revisions.find(game_id); known != memo_.revisions.end())
+                return known->second;
         Statement s(db_, "SELECT revision FROM games WHERE id = ?1");
         s.bind(1, game_id);
         if (!s.step())
             throw std::logic_error("storage: no game " + std::to_string(game_id));
+        if (memo_open_)
+            memo_.revisions[game_id] = s.column_int(0);
         return s.column_int(0);
     }
 
@@ -693,13 +754,17 @@ public:
     void take_back(std::int64_t game_id, int from_ply) override {
         Statement s(db_, "UPDATE actions SET taken_back = 1 WHERE game_id = ?1 AND ply >= ?2 AND "
                          "taken_back = 0");
-        s.bind(1, game_id).bind(2, from_ply).run();
+        s.bind(1, game_id).bind(2, from_ply);
+        D::send(s);
         bump_revision(game_id);
     }
 
     void bump_revision(std::int64_t game_id) {
         Statement s(db_, "UPDATE games SET revision = revision + 1 WHERE id = ?1");
-        s.bind(1, game_id).run();
+        s.bind(1, game_id);
+        D::send(s);
+        if (auto known = memo_.revisions.find(game_id); known != memo_.revisions.end())
+            ++known->second;
     }
 
     void put_offer(std::int64_t game_id, const Offer& o) override {
@@ -707,7 +772,7 @@ public:
                          "ON CONFLICT (game_id, kind) DO UPDATE SET seat = excluded.seat, "
                          "ply = excluded.ply");
         s.bind(1, game_id).bind(2, offer_text(o.kind)).bind(3, seat_text(o.seat)).bind(4, o.ply);
-        s.run();
+        D::send(s);
     }
 
     std::optional<Offer> offer(std::int64_t game_id, OfferKind kind) override {
@@ -720,7 +785,8 @@ public:
 
     void clear_offer(std::int64_t game_id, OfferKind kind) override {
         Statement s(db_, "DELETE FROM offers WHERE game_id = ?1 AND kind = ?2");
-        s.bind(1, game_id).bind(2, offer_text(kind)).run();
+        s.bind(1, game_id).bind(2, offer_text(kind));
+        D::send(s);
     }
 
     std::vector<ForecastRecord> forecasts(std::int64_t game_id) override {
@@ -746,12 +812,14 @@ public:
                          "player_id = excluded.player_id, ply = excluded.ply, "
                          "lines = excluded.lines");
         s.bind(1, f.game_id).bind(2, seat_text(f.seat)).bind(3, f.player_id).bind(4, f.ply);
-        s.bind(5, encode_lines(f.lines)).run();
+        s.bind(5, encode_lines(f.lines));
+        D::send(s);
     }
 
     void clear_forecast(std::int64_t game_id, rules::Seat seat) override {
         Statement s(db_, "DELETE FROM forecasts WHERE game_id = ?1 AND seat = ?2");
-        s.bind(1, game_id).bind(2, seat_text(seat)).run();
+        s.bind(1, game_id).bind(2, seat_text(seat));
+        D::send(s);
     }
 
     std::int64_t enqueue(const OutgoingMessage& m, std::int64_t now) override {
@@ -852,7 +920,7 @@ public:
             s.bind(2, *at);
         else
             s.bind_null(2);
-        s.run();
+        D::send(s);
     }
 
     std::vector<GameRecord> games_due(std::int64_t now) override {
@@ -875,6 +943,9 @@ public:
     }
 
     std::vector<ClockRecord> clocks(std::int64_t game_id) override {
+        if (memo_open_)
+            if (auto known = memo_.clocks.find(game_id); known != memo_.clocks.end())
+                return known->second;
         Statement s(db_, "SELECT seat, remaining, running_since, deciding_since, budget, warned "
                          "FROM clocks WHERE game_id = ?1 ORDER BY seat DESC");
         s.bind(1, game_id);
@@ -889,6 +960,8 @@ public:
             c.warned = s.column_int(5) != 0;
             out.push_back(c);
         }
+        if (memo_open_)
+            memo_.clocks[game_id] = out;
         return out;
     }
 
@@ -902,7 +975,20 @@ public:
                     "excluded.warned");
         s.bind(1, game_id).bind(2, seat_text(c.seat)).bind(3, c.remaining);
         s.bind(4, c.running_since).bind(5, c.deciding_since).bind(6, c.budget);
-        s.bind(7, c.warned ? 1 : 0).run();
+        s.bind(7, c.warned ? 1 : 0);
+        D::send(s);
+        // The row holds exactly the record: White's first, as clocks() orders them.
+        if (auto known = memo_.clocks.find(game_id); known != memo_.clocks.end()) {
+            auto& rows = known->second;
+            const auto same = std::find_if(rows.begin(), rows.end(),
+                                           [&](const ClockRecord& r) { return r.seat == c.seat; });
+            if (same != rows.end())
+                *same = c;
+            else if (c.seat == rules::Seat::White)
+                rows.insert(rows.begin(), c);
+            else
+                rows.push_back(c);
+        }
     }
 
     std::optional<std::int64_t> heartbeat() override {
@@ -915,20 +1001,24 @@ public:
     void put_heartbeat(std::int64_t now) override {
         Statement s(db_, "INSERT INTO heartbeat (id, at) VALUES (1, ?1) "
                          "ON CONFLICT (id) DO UPDATE SET at = excluded.at");
-        s.bind(1, now).run();
+        s.bind(1, now);
+        D::send(s);
     }
 
     void save_vacation(const PlayerRecord& p) override {
         Statement s(db_, "UPDATE players SET vacation_until = ?1, vacation_year = ?2, "
                          "vacation_used = ?3 WHERE id = ?4");
         s.bind(1, p.vacation_until).bind(2, p.vacation_year).bind(3, p.vacation_used);
-        s.bind(4, p.id).run();
+        s.bind(4, p.id);
+        forget_players();
+        D::send(s);
     }
 
     void log_mod_action(const ModAction& a) override {
         Statement s(db_, "INSERT INTO mod_log (platform, moderator, action, at) "
                          "VALUES (?1, ?2, ?3, ?4)");
-        s.bind(1, a.platform).bind(2, a.moderator).bind(3, a.action).bind(4, a.at).run();
+        s.bind(1, a.platform).bind(2, a.moderator).bind(3, a.action).bind(4, a.at);
+        D::send(s);
     }
 
     std::vector<ModAction> mod_actions(const std::string& platform, int limit) override {
@@ -943,12 +1033,18 @@ public:
     }
 
     std::optional<Ban> ban(const std::string& platform, const std::string& user_id) override {
+        if (memo_open_)
+            if (auto known = memo_.bans.find({platform, user_id}); known != memo_.bans.end())
+                return known->second;
         Statement s(db_, "SELECT banned_by, reason, at FROM bans WHERE platform = ?1 AND "
                          "user_id = ?2");
         s.bind(1, platform).bind(2, user_id);
-        if (!s.step())
-            return std::nullopt;
-        return Ban{platform, user_id, s.column_text(0), s.column_text(1), s.column_int(2)};
+        std::optional<Ban> out;
+        if (s.step())
+            out = Ban{platform, user_id, s.column_text(0), s.column_text(1), s.column_int(2)};
+        if (memo_open_)
+            memo_.bans[{platform, user_id}] = out;
+        return out;
     }
 
     void put_ban(const Ban& b) override {
@@ -957,12 +1053,17 @@ public:
                     "(?1, ?2, ?3, ?4, ?5) ON CONFLICT (platform, user_id) DO UPDATE SET "
                     "banned_by = excluded.banned_by, reason = excluded.reason, at = excluded.at");
         s.bind(1, b.platform).bind(2, b.user_id).bind(3, b.by).bind(4, b.reason).bind(5, b.at);
-        s.run();
+        D::send(s);
+        if (memo_open_)
+            memo_.bans[{b.platform, b.user_id}] = b;
     }
 
     void remove_ban(const std::string& platform, const std::string& user_id) override {
         Statement s(db_, "DELETE FROM bans WHERE platform = ?1 AND user_id = ?2");
-        s.bind(1, platform).bind(2, user_id).run();
+        s.bind(1, platform).bind(2, user_id);
+        D::send(s);
+        if (memo_open_)
+            memo_.bans[{platform, user_id}] = std::nullopt;
     }
 
     std::optional<DigestRecord> digest(std::int64_t player_id) override {
@@ -1334,10 +1435,17 @@ public:
     void unclaim(const std::vector<std::int64_t>&, const std::string&) override {}
 
     std::int64_t lock_game(std::int64_t game_id) override {
+        // Held once, the row stays held to the end: the revision is known from then on.
+        if (memo_open_ && memo_.locked.count(game_id) != 0)
+            return memo_.revisions.at(game_id);
         Statement s(db_, std::string("SELECT revision FROM games WHERE id = ?1") + D::for_update);
         s.bind(1, game_id);
         if (!s.step())
             throw std::logic_error("storage: no game " + std::to_string(game_id));
+        if (memo_open_) {
+            memo_.locked.insert(game_id);
+            memo_.revisions[game_id] = s.column_int(0);
+        }
         return s.column_int(0);
     }
 
@@ -1414,20 +1522,84 @@ private:
             s.bind_null(first + 1);
     }
 
+    // The columns banned_by, reason and at of the ban of the account ?1, ?2 (NULL: none), as
+    // a statement on players adds them.
+    static constexpr const char* ban_of_account =
+        "(SELECT banned_by FROM bans WHERE platform = ?1 AND user_id = ?2), (SELECT reason FROM "
+        "bans WHERE platform = ?1 AND user_id = ?2), (SELECT at FROM bans WHERE platform = ?1 "
+        "AND user_id = ?2)";
+    static std::optional<Ban> read_ban(const Statement& s, int first, const std::string& platform,
+                                       const std::string& user_id) {
+        if (s.is_null(first))
+            return std::nullopt;
+        return Ban{platform, user_id, s.column_text(first), s.column_text(first + 1),
+                   s.column_int(first + 2)};
+    }
+
+    // What the open transaction has read, answered from memory when asked again. Within one
+    // transaction a second read returns what the first did (PostgreSQL's serializable
+    // snapshot; SQLite's one writer), but for the transaction's own writes, and those update
+    // or drop here what they change. Outside a transaction nothing is kept: another daemon
+    // may change any row between two statements. A savepoint rolled back empties it, since
+    // its writes are gone and what they left here with them.
+    struct Memo {
+        std::map<std::int64_t, std::optional<PlayerRecord>> players; // by id
+        std::map<std::pair<std::string, std::string>, std::optional<PlayerRecord>> accounts;
+        std::map<std::pair<std::string, std::string>, std::optional<Ban>> bans;
+        std::map<std::int64_t, std::vector<ClockRecord>> clocks; // by game
+        std::map<std::pair<std::string, std::string>, ChannelSettings> channels;
+        std::map<std::int64_t, std::int64_t> revisions; // by game
+        std::set<std::int64_t> locked;                  // games whose row lock_game holds
+        void clear() { *this = Memo{}; }
+    };
+    Memo memo_;
+    bool memo_open_ = false;
+
+    // Opens the memo for one transaction and empties it when the transaction ends, however.
+    struct Remembering {
+        explicit Remembering(SqlStore& store) : store_(store) {
+            store_.memo_.clear();
+            store_.memo_open_ = true;
+        }
+        ~Remembering() {
+            store_.memo_.clear();
+            store_.memo_open_ = false;
+        }
+        Remembering(const Remembering&) = delete;
+        Remembering& operator=(const Remembering&) = delete;
+        SqlStore& store_;
+    };
+
+    void remember(const std::optional<PlayerRecord>& p) {
+        if (!memo_open_ || !p)
+            return;
+        memo_.players[p->id] = p;
+        memo_.accounts[{p->platform, p->user_id}] = p;
+    }
+    // A write to players may change any row of it (a handle taken from another player).
+    void forget_players() {
+        memo_.players.clear();
+        memo_.accounts.clear();
+    }
+
 protected:
-    // One transaction of a group: a savepoint, rolled back alone when `work` throws.
+    // One transaction of a group: a savepoint, rolled back alone when `work` throws. Its
+    // RELEASE is the request that waits for the writes sent ahead: when one of them failed,
+    // the RELEASE did not run and the savepoint is rolled back as if `work` had thrown.
     void savepoint(const std::function<void()>& work) {
-        db_.exec("SAVEPOINT one_of_group");
+        D::exec_ahead(db_, "SAVEPOINT one_of_group");
         try {
             work();
+            db_.exec("RELEASE SAVEPOINT one_of_group");
         } catch (...) {
+            memo_.clear();
+            D::abandon(db_); // what was sent ahead is rolled back with the rest
             // When the savepoint cannot be rolled back (the database ended the whole
             // transaction), this error, not the work's, goes up: the group must end.
             db_.exec("ROLLBACK TO SAVEPOINT one_of_group");
             db_.exec("RELEASE SAVEPOINT one_of_group");
             throw;
         }
-        db_.exec("RELEASE SAVEPOINT one_of_group");
     }
     bool grouped_ = false; // inside group(): transactions are savepoints
 

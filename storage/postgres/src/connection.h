@@ -27,8 +27,17 @@ public:
     Connection(const Connection&) = delete;
     Connection& operator=(const Connection&) = delete;
 
-    // Runs one or more statements without parameters or results. Errors: PostgresError.
+    // Runs one or more statements without parameters or results (one only while statements
+    // were sent ahead: it goes with them). Errors: PostgresError, for it or for what was sent
+    // ahead.
     void exec(std::string_view sql);
+    // Inside a transaction: sends one statement without parameters or results ahead of the
+    // next request that waits (exec, a Statement's step, the commit), in the same round trip;
+    // its error is raised there. Outside one: exec. Errors: PostgresError.
+    void exec_ahead(std::string_view sql);
+    // Forgets what was sent ahead and its answers, errors included, leaving the connection
+    // ready for a ROLLBACK. Never throws.
+    void abandon() noexcept;
     // Rows changed by the last statement run through a Statement.
     int changes() const { return changes_; }
     // The key of the session advisory lock this connection holds from its start (a new one
@@ -54,6 +63,26 @@ private:
     void hold_session_lock();
     // Throws the PostgresError `result` describes (or the connection's own when it has none).
     [[noreturn]] void fail(pg_result* result);
+    // Libpq's pipeline mode: requests queued without waiting for their answers.
+    void enter_pipeline();
+    // Sends a Sync and reads the answers of everything queued. The answer of the last request
+    // is returned when it succeeded and `keep_last` (the caller clears it); the first error
+    // among them all is thrown. Counted as one round trip named by `sql`.
+    pg_result* settle(std::string_view sql, bool keep_last);
+
+    // A request sent ahead: its SQL (for the count of round trips) and, for a preparation,
+    // the key under which prepared_ remembers it (forgotten again if it failed).
+    struct Ahead {
+        std::string sql;
+        std::string prepared_key;
+    };
+    std::vector<Ahead> ahead_;
+    bool pipeline_ = false;
+    // Reads the answers of what was sent ahead, then the Sync's. The first error and, when
+    // asked (`last` not null), the last request's result when it succeeded are handed over;
+    // every other result is cleared.
+    void read_answers(pg_result** error, pg_result** last);
+    int statements_named_ = 0; // names are never used twice, even for a statement forgotten
 
     std::string url_;
     PostgresOptions options_;
@@ -90,6 +119,10 @@ public:
     // Runs the statement on the first call; true while a row is ready. Errors: PostgresError.
     bool step();
     void run();
+    // Inside a transaction: sends the statement ahead of the next request that waits, in the
+    // same round trip, for a write whose answer nobody reads (not even changes()); its error
+    // is raised there, still inside the transaction. Outside one: run().
+    void send();
 
     bool is_null(int column) const;
     std::int64_t column_int(int column) const; // booleans read as 1 and 0
@@ -104,6 +137,17 @@ private:
         bool binary = false;
     };
     Parameter& at(int index);
+    // The values, lengths and formats of the parameters, for libpq.
+    struct Bound {
+        std::vector<unsigned int> types;
+        std::vector<const char*> values;
+        std::vector<int> lengths;
+        std::vector<int> formats;
+    };
+    Bound bound() const;
+    // Queues the statement (and its preparation when new) on the pipeline.
+    void queue();
+    void take(pg_result* result);
 
     Connection& db_;
     std::string sql_;

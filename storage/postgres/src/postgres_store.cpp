@@ -35,7 +35,7 @@ struct PostgresDriver {
     // fraction of a second. One round trip more than a durable transaction, none waited on disk.
     struct RelaxedTransaction : pg::Transaction {
         explicit RelaxedTransaction(pg::Connection& db) : pg::Transaction(db) {
-            db.exec("SET LOCAL synchronous_commit = off");
+            db.exec_ahead("SET LOCAL synchronous_commit = off");
         }
     };
 
@@ -44,6 +44,10 @@ struct PostgresDriver {
     static constexpr const char* skip_locked = " FOR UPDATE SKIP LOCKED";
     static constexpr const char* insertion_order = "seq";
     static std::string unindexed(const char* column) { return column; }
+    // A write nobody reads the answer of goes with the next request that waits.
+    static void send(Statement& s) { s.send(); }
+    static void exec_ahead(Database& db, std::string_view sql) { db.exec_ahead(sql); }
+    static void abandon(Database& db) { db.abandon(); }
 
     static void lock_schema(Database& db) { db.exec(schema_lock); }
 
