@@ -11,6 +11,8 @@
 //                    with the next request that waits (one round trip for both), its error raised
 //                    there, still inside the transaction; SQLite runs it at once
 //   D::abandon(db)   forgets what was sent ahead and its errors, before a rollback
+//   D::pipelined, D::together(db, {&s, ...})  whether statements run together in one round
+//                    trip (PostgreSQL), and running them so; each is stepped through after
 // The backend's own file adds its migrations and, for PostgreSQL, leases and claims.
 #pragma once
 
@@ -22,6 +24,7 @@
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 
 namespace ghostpost::storage::sql {
@@ -455,6 +458,7 @@ public:
     }
 
     std::int64_t create_game(const GameRecord& g) override {
+        memo_.channel_games.clear();
         Statement s(db_, "INSERT INTO games (variant, options, platform, channel, challenger, "
                          "challenged, challenger_color, white, black, status, result, reason, "
                          "seed, created_at, time_control, rated, paused, challenged_id, "
@@ -487,6 +491,7 @@ public:
     }
 
     void update_game(const GameRecord& g) override {
+        memo_.channel_games.clear();
         Statement s(db_, "UPDATE games SET white = ?1, black = ?2, status = ?3, result = ?4, "
                          "reason = ?5, challenger_color = ?6, paused = ?8, challenged_id = ?9, "
                          "revision = revision + 1, "
@@ -520,6 +525,23 @@ public:
 
     std::optional<PlayerRecord> account_on(std::int64_t owner,
                                            const std::string& platform) override {
+        if (memo_open_) {
+            if (auto known = memo_.accounts_on.find({owner, platform});
+                known != memo_.accounts_on.end())
+                return known->second;
+            if (auto known = memo_.players.find(owner); known != memo_.players.end() &&
+                                                        known->second &&
+                                                        known->second->platform == platform)
+                return known->second;
+        }
+        std::optional<PlayerRecord> found = account_on_stored(owner, platform);
+        if (memo_open_)
+            memo_.accounts_on[{owner, platform}] = found;
+        remember(found);
+        return found;
+    }
+
+    std::optional<PlayerRecord> account_on_stored(std::int64_t owner, const std::string& platform) {
         Statement own(db_, std::string("SELECT ") + player_columns +
                                " FROM players WHERE id = ?1 AND platform = ?2");
         own.bind(1, owner).bind(2, platform);
@@ -589,6 +611,7 @@ public:
                          "?3) ON CONFLICT DO NOTHING");
         s.bind(1, game).bind(2, platform).bind(3, channel);
         D::send(s);
+        memo_.bound.erase(game);
         bump_revision(game);
     }
 
@@ -598,9 +621,19 @@ public:
             if (auto known = memo_.channels.find({platform, channel});
                 known != memo_.channels.end())
                 return known->second;
-        Statement s(db_, "SELECT orientation, notation, images, style FROM channel_settings "
-                         "WHERE platform = ?1 AND channel = ?2");
+        Statement s(db_, channel_settings_sql);
         s.bind(1, platform).bind(2, channel);
+        ChannelSettings out = read_channel_settings(s, platform, channel);
+        if (memo_open_)
+            memo_.channels[{platform, channel}] = out;
+        return out;
+    }
+
+    static constexpr const char* channel_settings_sql =
+        "SELECT orientation, notation, images, style FROM channel_settings WHERE platform = ?1 "
+        "AND channel = ?2";
+    static ChannelSettings read_channel_settings(Statement& s, const std::string& platform,
+                                                 const std::string& channel) {
         ChannelSettings out;
         out.platform = platform;
         out.channel = channel;
@@ -611,8 +644,6 @@ public:
             out.style = s.column_text(3);
             out.saved = true;
         }
-        if (memo_open_)
-            memo_.channels[{platform, channel}] = out;
         return out;
     }
 
@@ -632,28 +663,55 @@ public:
     }
 
     std::vector<std::pair<std::string, std::string>> bound_channels(std::int64_t game) override {
-        Statement s(db_, "SELECT platform, channel FROM game_channels WHERE game_id = ?1 "
-                         "ORDER BY " +
-                             std::string(D::insertion_order));
+        if (memo_open_)
+            if (auto known = memo_.bound.find(game); known != memo_.bound.end())
+                return known->second;
+        Statement s(db_, bound_channels_sql());
         s.bind(1, game);
+        return read_bound_channels(s, game);
+    }
+
+    static std::string bound_channels_sql() {
+        return "SELECT platform, channel FROM game_channels WHERE game_id = ?1 ORDER BY " +
+               std::string(D::insertion_order);
+    }
+    std::vector<std::pair<std::string, std::string>> read_bound_channels(Statement& s,
+                                                                         std::int64_t game) {
         std::vector<std::pair<std::string, std::string>> out;
         while (s.step())
             out.emplace_back(s.column_text(0), s.column_text(1));
+        if (memo_open_)
+            memo_.bound[game] = out;
         return out;
     }
 
     std::vector<GameRecord> games_in_channel(const std::string& platform,
                                              const std::string& channel,
                                              const std::vector<GameStatus>& statuses) override {
+        const auto key = std::make_tuple(platform, channel, status_in(statuses));
+        if (memo_open_)
+            if (auto known = memo_.channel_games.find(key); known != memo_.channel_games.end())
+                return known->second;
         Statement s(db_, std::string("SELECT ") + game_columns +
                              " FROM games WHERE id IN (SELECT id FROM games WHERE platform = ?1 "
                              "AND channel = ?2 UNION ALL SELECT game_id FROM game_channels WHERE "
                              "platform = ?1 AND channel = ?2) AND " +
                              status_in(statuses) + " ORDER BY id");
         s.bind(1, platform).bind(2, channel);
+        // A post that looks for the channel's games shows one: the channel's look comes along.
+        std::optional<Statement> look;
+        if (D::pipelined && memo_open_ && !memo_.channels.count({platform, channel})) {
+            look.emplace(db_, channel_settings_sql);
+            look->bind(1, platform).bind(2, channel);
+            D::together(db_, {&s, &*look});
+        }
         std::vector<GameRecord> out;
         while (s.step())
             out.push_back(read_game(s));
+        if (look)
+            memo_.channels[{platform, channel}] = read_channel_settings(*look, platform, channel);
+        if (memo_open_)
+            memo_.channel_games[key] = out;
         return out;
     }
 
@@ -680,6 +738,9 @@ public:
 
     int move_channel(const std::string& platform, const std::string& from,
                      const std::string& to) override {
+        memo_.bound.clear();
+        memo_.channels.clear();
+        memo_.channel_games.clear();
         int moved = 0;
         const auto run = [&](const char* sql) {
             Statement s(db_, sql);
@@ -709,6 +770,14 @@ public:
         s.bind(1, a.game_id).bind(2, a.ply).bind(3, seat_text(a.seat)).bind(4, a.player_id);
         s.bind(5, a.text).bind(6, a.message_id).bind(7, a.rolls);
         D::send(s);
+        if (auto known = memo_.actions.find(a.game_id); known != memo_.actions.end()) {
+            auto& log = known->second;
+            log.insert(std::upper_bound(log.begin(), log.end(), a,
+                                        [](const ActionRecord& x, const ActionRecord& y) {
+                                            return x.ply < y.ply;
+                                        }),
+                       a);
+        }
         bump_revision(a.game_id);
     }
 
@@ -726,9 +795,18 @@ public:
     }
 
     std::vector<ActionRecord> actions(std::int64_t game_id) override {
-        Statement s(db_, "SELECT game_id, ply, seat, player_id, text, message_id, rolls "
-                         "FROM actions WHERE game_id = ?1 AND taken_back = 0 ORDER BY ply");
+        if (memo_open_)
+            if (auto known = memo_.actions.find(game_id); known != memo_.actions.end())
+                return known->second;
+        Statement s(db_, actions_sql);
         s.bind(1, game_id);
+        return read_actions(s, game_id);
+    }
+
+    static constexpr const char* actions_sql =
+        "SELECT game_id, ply, seat, player_id, text, message_id, rolls FROM actions WHERE "
+        "game_id = ?1 AND taken_back = 0 ORDER BY ply";
+    std::vector<ActionRecord> read_actions(Statement& s, std::int64_t game_id) {
         std::vector<ActionRecord> out;
         while (s.step()) {
             ActionRecord a;
@@ -741,10 +819,15 @@ public:
             a.rolls = s.column_text(6);
             out.push_back(std::move(a));
         }
+        if (memo_open_)
+            memo_.actions[game_id] = out;
         return out;
     }
 
     int action_count(std::int64_t game_id) override {
+        if (memo_open_)
+            if (auto known = memo_.actions.find(game_id); known != memo_.actions.end())
+                return static_cast<int>(known->second.size());
         Statement s(db_, "SELECT COUNT(*) FROM actions WHERE game_id = ?1 AND taken_back = 0");
         s.bind(1, game_id);
         s.step();
@@ -756,10 +839,12 @@ public:
                          "taken_back = 0");
         s.bind(1, game_id).bind(2, from_ply);
         D::send(s);
+        memo_.actions.erase(game_id);
         bump_revision(game_id);
     }
 
     void bump_revision(std::int64_t game_id) {
+        memo_.channel_games.clear();
         Statement s(db_, "UPDATE games SET revision = revision + 1 WHERE id = ?1");
         s.bind(1, game_id);
         D::send(s);
@@ -773,26 +858,44 @@ public:
                          "ply = excluded.ply");
         s.bind(1, game_id).bind(2, offer_text(o.kind)).bind(3, seat_text(o.seat)).bind(4, o.ply);
         D::send(s);
+        if (memo_open_)
+            memo_.offers[{game_id, o.kind}] = o;
     }
 
     std::optional<Offer> offer(std::int64_t game_id, OfferKind kind) override {
+        if (memo_open_)
+            if (auto known = memo_.offers.find({game_id, kind}); known != memo_.offers.end())
+                return known->second;
         Statement s(db_, "SELECT seat, ply FROM offers WHERE game_id = ?1 AND kind = ?2");
         s.bind(1, game_id).bind(2, offer_text(kind));
-        if (!s.step())
-            return std::nullopt;
-        return Offer{kind, seat_from(s.column_text(0)), static_cast<int>(s.column_int(1))};
+        std::optional<Offer> out;
+        if (s.step())
+            out = Offer{kind, seat_from(s.column_text(0)), static_cast<int>(s.column_int(1))};
+        if (memo_open_)
+            memo_.offers[{game_id, kind}] = out;
+        return out;
     }
 
     void clear_offer(std::int64_t game_id, OfferKind kind) override {
         Statement s(db_, "DELETE FROM offers WHERE game_id = ?1 AND kind = ?2");
         s.bind(1, game_id).bind(2, offer_text(kind));
         D::send(s);
+        if (memo_open_)
+            memo_.offers[{game_id, kind}] = std::nullopt;
     }
 
     std::vector<ForecastRecord> forecasts(std::int64_t game_id) override {
-        Statement s(db_, "SELECT seat, player_id, ply, lines FROM forecasts WHERE game_id = ?1 "
-                         "ORDER BY seat DESC");
+        if (memo_open_)
+            if (auto known = memo_.forecasts.find(game_id); known != memo_.forecasts.end())
+                return known->second;
+        Statement s(db_, forecasts_sql);
         s.bind(1, game_id);
+        return read_forecasts(s, game_id);
+    }
+
+    static constexpr const char* forecasts_sql =
+        "SELECT seat, player_id, ply, lines FROM forecasts WHERE game_id = ?1 ORDER BY seat DESC";
+    std::vector<ForecastRecord> read_forecasts(Statement& s, std::int64_t game_id) {
         std::vector<ForecastRecord> out;
         while (s.step()) {
             ForecastRecord f;
@@ -803,6 +906,8 @@ public:
             f.lines = decode_lines(s.column_text(3));
             out.push_back(std::move(f));
         }
+        if (memo_open_)
+            memo_.forecasts[game_id] = out;
         return out;
     }
 
@@ -814,12 +919,14 @@ public:
         s.bind(1, f.game_id).bind(2, seat_text(f.seat)).bind(3, f.player_id).bind(4, f.ply);
         s.bind(5, encode_lines(f.lines));
         D::send(s);
+        memo_.forecasts.erase(f.game_id);
     }
 
     void clear_forecast(std::int64_t game_id, rules::Seat seat) override {
         Statement s(db_, "DELETE FROM forecasts WHERE game_id = ?1 AND seat = ?2");
         s.bind(1, game_id).bind(2, seat_text(seat));
         D::send(s);
+        memo_.forecasts.erase(game_id);
     }
 
     std::int64_t enqueue(const OutgoingMessage& m, std::int64_t now) override {
@@ -946,9 +1053,15 @@ public:
         if (memo_open_)
             if (auto known = memo_.clocks.find(game_id); known != memo_.clocks.end())
                 return known->second;
-        Statement s(db_, "SELECT seat, remaining, running_since, deciding_since, budget, warned "
-                         "FROM clocks WHERE game_id = ?1 ORDER BY seat DESC");
+        Statement s(db_, clocks_sql);
         s.bind(1, game_id);
+        return read_clocks(s, game_id);
+    }
+
+    static constexpr const char* clocks_sql =
+        "SELECT seat, remaining, running_since, deciding_since, budget, warned FROM clocks "
+        "WHERE game_id = ?1 ORDER BY seat DESC";
+    std::vector<ClockRecord> read_clocks(Statement& s, std::int64_t game_id) {
         std::vector<ClockRecord> out;
         while (s.step()) {
             ClockRecord c;
@@ -1440,6 +1553,8 @@ public:
             return memo_.revisions.at(game_id);
         Statement s(db_, std::string("SELECT revision FROM games WHERE id = ?1") + D::for_update);
         s.bind(1, game_id);
+        if (D::pipelined && memo_open_)
+            return lock_and_read(s, game_id);
         if (!s.step())
             throw std::logic_error("storage: no game " + std::to_string(game_id));
         if (memo_open_) {
@@ -1447,6 +1562,46 @@ public:
             memo_.revisions[game_id] = s.column_int(0);
         }
         return s.column_int(0);
+    }
+
+    // lock_game with what a post reads of the game it holds (the service loads a game only to
+    // read or change it), in one round trip: its clocks, log, offers, forecasts, channels
+    // and seated players. Each is kept in the memo.
+    std::int64_t lock_and_read(Statement& lock, std::int64_t game_id) {
+        Statement clocks_q(db_, clocks_sql), actions_q(db_, actions_sql),
+            forecasts_q(db_, forecasts_sql), channels_q(db_, bound_channels_sql()),
+            offers_q(db_, "SELECT kind, seat, ply FROM offers WHERE game_id = ?1"),
+            players_q(db_, std::string("SELECT ") + player_columns +
+                               " FROM players WHERE id IN (SELECT white FROM games WHERE id = ?1 "
+                               "UNION ALL SELECT black FROM games WHERE id = ?1)");
+        for (Statement* q :
+             {&clocks_q, &actions_q, &forecasts_q, &channels_q, &offers_q, &players_q})
+            q->bind(1, game_id);
+        D::together(
+            db_, {&lock, &clocks_q, &actions_q, &forecasts_q, &channels_q, &offers_q, &players_q});
+        if (!lock.step())
+            throw std::logic_error("storage: no game " + std::to_string(game_id));
+        const std::int64_t revision = lock.column_int(0);
+        memo_.locked.insert(game_id);
+        memo_.revisions[game_id] = revision;
+        memo_.clocks[game_id] = read_clocks(clocks_q, game_id);
+        read_actions(actions_q, game_id);
+        read_forecasts(forecasts_q, game_id);
+        read_bound_channels(channels_q, game_id);
+        memo_.offers[{game_id, OfferKind::Draw}] = std::nullopt;
+        memo_.offers[{game_id, OfferKind::Takeback}] = std::nullopt;
+        while (offers_q.step()) {
+            const OfferKind kind =
+                offers_q.column_text(0) == "draw" ? OfferKind::Draw : OfferKind::Takeback;
+            memo_.offers[{game_id, kind}] = Offer{kind, seat_from(offers_q.column_text(1)),
+                                                  static_cast<int>(offers_q.column_int(2))};
+        }
+        while (players_q.step()) {
+            const PlayerRecord p = read_player(players_q);
+            memo_.players[p.id] = p;
+            memo_.accounts[{p.platform, p.user_id}] = p;
+        }
+        return revision;
     }
 
     bool claim_due_game(std::int64_t game_id, std::int64_t now) override {
@@ -1548,8 +1703,16 @@ private:
         std::map<std::pair<std::string, std::string>, std::optional<Ban>> bans;
         std::map<std::int64_t, std::vector<ClockRecord>> clocks; // by game
         std::map<std::pair<std::string, std::string>, ChannelSettings> channels;
+        std::map<std::pair<std::int64_t, std::string>, std::optional<PlayerRecord>> accounts_on;
         std::map<std::int64_t, std::int64_t> revisions; // by game
         std::set<std::int64_t> locked;                  // games whose row lock_game holds
+        std::map<std::int64_t, std::vector<ActionRecord>> actions; // the live log, by game
+        std::map<std::pair<std::int64_t, OfferKind>, std::optional<Offer>> offers;
+        std::map<std::int64_t, std::vector<ForecastRecord>> forecasts;
+        std::map<std::int64_t, std::vector<std::pair<std::string, std::string>>> bound;
+        // games_in_channel by platform, channel and statuses; any write to games drops them
+        std::map<std::tuple<std::string, std::string, std::string>, std::vector<GameRecord>>
+            channel_games;
         void clear() { *this = Memo{}; }
     };
     Memo memo_;
@@ -1580,6 +1743,7 @@ private:
     void forget_players() {
         memo_.players.clear();
         memo_.accounts.clear();
+        memo_.accounts_on.clear();
     }
 
 protected:

@@ -149,7 +149,7 @@ void Connection::exec(std::string_view sql) {
                               nullptr, 0) != 1)
             fail(nullptr);
         ahead_.push_back({std::string(sql), {}});
-        PQclear(settle(sql, false));
+        settle(sql);
         return;
     }
     if (!in_transaction_)
@@ -204,7 +204,7 @@ bool drain_to_sync(PGconn* conn) {
 
 } // namespace
 
-void Connection::read_answers(pg_result** error, pg_result** last) {
+void Connection::read_answers(pg_result** error) {
     if (PQpipelineSync(conn_) == 1) {
         for (std::size_t i = 0; i < ahead_.size(); ++i) {
             while (PGresult* r = PQgetResult(conn_)) {
@@ -216,8 +216,8 @@ void Connection::read_answers(pg_result** error, pg_result** last) {
                     prepared_.erase(ahead_[i].prepared_key);
                 if (status == PGRES_FATAL_ERROR && *error == nullptr)
                     *error = r;
-                else if (ok && last != nullptr && i + 1 == ahead_.size() && *last == nullptr)
-                    *last = r;
+                else if (ok && ahead_[i].owner != nullptr && ahead_[i].owner->result_ == nullptr)
+                    ahead_[i].owner->take(r);
                 else
                     PQclear(r);
             }
@@ -230,24 +230,33 @@ void Connection::read_answers(pg_result** error, pg_result** last) {
     pipeline_ = false;
 }
 
-pg_result* Connection::settle(std::string_view sql, bool keep_last) {
+void Connection::settle(std::string_view sql) {
     std::string named(sql);
     if (ahead_.size() > 1) {
-        // What went with it, for the count's listing: the requests sent ahead, short.
-        named += "  [after:";
-        for (std::size_t i = 0; i + 1 < ahead_.size(); ++i)
-            named += " " + ahead_[i].sql.substr(0, 24) + " |";
+        // What went with it, for the count's listing: the other requests, short.
+        named += "  [with:";
+        for (const Ahead& a : ahead_)
+            if (a.sql != sql)
+                named += " " + a.sql.substr(0, 24) + " |";
         named.back() = ']';
     }
     round_trip(named);
     PGresult* error = nullptr;
-    PGresult* last = nullptr;
-    read_answers(&error, keep_last ? &last : nullptr);
-    if (error != nullptr || PQstatus(conn_) != CONNECTION_OK || (keep_last && last == nullptr)) {
-        PQclear(last);
+    const std::vector<Ahead> asked = ahead_;
+    read_answers(&error);
+    if (error != nullptr || PQstatus(conn_) != CONNECTION_OK)
         fail(error);
-    }
-    return last;
+    for (const Ahead& a : asked)
+        if (a.owner != nullptr && a.owner->result_ == nullptr)
+            fail(nullptr); // no answer and no error: the connection cannot be trusted
+}
+
+void Connection::run_together(std::initializer_list<Statement*> statements) {
+    if (!in_transaction_ && !pipeline_)
+        ensure_open();
+    for (Statement* s : statements)
+        s->queue(true);
+    settle((*statements.begin())->sql_);
 }
 
 void Connection::abandon() noexcept {
@@ -259,7 +268,7 @@ void Connection::abandon() noexcept {
         return;
     }
     PGresult* error = nullptr;
-    read_answers(&error, nullptr);
+    read_answers(&error);
     PQclear(error);
 }
 
@@ -315,7 +324,7 @@ Statement::Bound Statement::bound() const {
     return b;
 }
 
-void Statement::queue() {
+void Statement::queue(bool wait) {
     db_.enter_pipeline();
     PGconn* conn = db_.conn_;
     const Bound b = bound();
@@ -335,32 +344,33 @@ void Statement::queue() {
     if (PQsendQueryPrepared(conn, it->second.c_str(), static_cast<int>(b.values.size()),
                             b.values.data(), b.lengths.data(), b.formats.data(), 0) != 1)
         db_.fail(nullptr);
-    db_.ahead_.push_back({sql_, {}});
+    db_.ahead_.push_back({sql_, {}, wait ? this : nullptr});
 }
 
 void Statement::take(pg_result* result) {
     result_ = result;
     rows_ = PQntuples(result);
-    row_ = 0;
+    row_ = -1;
     const char* changed = PQcmdTuples(result);
     db_.changes_ = changed != nullptr && *changed != '\0' ? std::atoi(changed) : 0;
 }
 
 bool Statement::step() {
-    if (result_ != nullptr)
-        return ++row_ < rows_;
-    if (!db_.in_transaction_ && !db_.pipeline_)
-        db_.ensure_open();
-    // In a pipeline even alone: a statement not yet prepared is prepared in the same round trip.
-    queue();
-    take(db_.settle(sql_, true));
-    return row_ < rows_;
+    if (result_ == nullptr) {
+        if (!db_.in_transaction_ && !db_.pipeline_)
+            db_.ensure_open();
+        // In a pipeline even alone: a statement not yet prepared is prepared in the same
+        // round trip.
+        queue(true);
+        db_.settle(sql_);
+    }
+    return ++row_ < rows_;
 }
 
 void Statement::send() {
     if (!db_.in_transaction_)
         return run();
-    queue();
+    queue(false);
 }
 
 void Statement::run() {

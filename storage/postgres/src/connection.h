@@ -7,6 +7,7 @@
 #include "ghostpost/storage/postgres.h"
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,6 +18,8 @@ struct pg_conn;
 struct pg_result;
 
 namespace ghostpost::storage::pg {
+
+class Statement;
 
 // One connection. A connection that broke is opened again before the next transaction (or the
 // next statement outside one); the statement that met the break fails as Io.
@@ -38,6 +41,9 @@ public:
     // Forgets what was sent ahead and its answers, errors included, leaving the connection
     // ready for a ROLLBACK. Never throws.
     void abandon() noexcept;
+    // Runs the statements in one round trip (with what was sent ahead); each is then stepped
+    // through as if it had run alone. Errors: PostgresError, the first of them all.
+    void run_together(std::initializer_list<Statement*> statements);
     // Rows changed by the last statement run through a Statement.
     int changes() const { return changes_; }
     // The key of the session advisory lock this connection holds from its start (a new one
@@ -65,23 +71,23 @@ private:
     [[noreturn]] void fail(pg_result* result);
     // Libpq's pipeline mode: requests queued without waiting for their answers.
     void enter_pipeline();
-    // Sends a Sync and reads the answers of everything queued. The answer of the last request
-    // is returned when it succeeded and `keep_last` (the caller clears it); the first error
-    // among them all is thrown. Counted as one round trip named by `sql`.
-    pg_result* settle(std::string_view sql, bool keep_last);
+    // Sends a Sync and reads the answers of everything queued, each statement waiting for its
+    // own taking it; the first error among them all is thrown. Counted as one round trip named
+    // by `sql`.
+    void settle(std::string_view sql);
 
     // A request sent ahead: its SQL (for the count of round trips) and, for a preparation,
     // the key under which prepared_ remembers it (forgotten again if it failed).
     struct Ahead {
         std::string sql;
         std::string prepared_key;
+        Statement* owner = nullptr; // the statement that waits for the answer, if any
     };
     std::vector<Ahead> ahead_;
     bool pipeline_ = false;
-    // Reads the answers of what was sent ahead, then the Sync's. The first error and, when
-    // asked (`last` not null), the last request's result when it succeeded are handed over;
-    // every other result is cleared.
-    void read_answers(pg_result** error, pg_result** last);
+    // Reads the answers of what was sent ahead, then the Sync's. The first error is handed
+    // over, each successful answer a statement waits for is given to it, the rest cleared.
+    void read_answers(pg_result** error);
     int statements_named_ = 0; // names are never used twice, even for a statement forgotten
 
     std::string url_;
@@ -145,8 +151,10 @@ private:
         std::vector<int> formats;
     };
     Bound bound() const;
-    // Queues the statement (and its preparation when new) on the pipeline.
-    void queue();
+    friend class Connection;
+    // Queues the statement (and its preparation when new) on the pipeline; `wait`: its answer
+    // is taken when the pipeline settles.
+    void queue(bool wait);
     void take(pg_result* result);
 
     Connection& db_;

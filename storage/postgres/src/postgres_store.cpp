@@ -48,6 +48,12 @@ struct PostgresDriver {
     static void send(Statement& s) { s.send(); }
     static void exec_ahead(Database& db, std::string_view sql) { db.exec_ahead(sql); }
     static void abandon(Database& db) { db.abandon(); }
+    // Reads that go together are one round trip; what a post will read of a game it locks is
+    // read with the lock.
+    static constexpr bool pipelined = true;
+    static void together(Database& db, std::initializer_list<Statement*> statements) {
+        db.run_together(statements);
+    }
 
     static void lock_schema(Database& db) { db.exec(schema_lock); }
 

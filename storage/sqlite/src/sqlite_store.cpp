@@ -33,6 +33,9 @@ struct SqliteDriver {
     static void send(Statement& s) { s.run(); }
     static void exec_ahead(Database& db, std::string_view sql) { db.exec(sql); }
     static void abandon(Database&) {}
+    // Nothing to save by reading ahead what may not be asked for: each runs when stepped.
+    static constexpr bool pipelined = false;
+    static void together(Database&, std::initializer_list<Statement*>) {}
 
     static void lock_schema(Database&) {}
 
