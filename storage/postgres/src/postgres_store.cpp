@@ -43,7 +43,10 @@ struct PostgresDriver {
     static constexpr const char* for_update = " FOR UPDATE";
     static constexpr const char* skip_locked = " FOR UPDATE SKIP LOCKED";
     static constexpr const char* insertion_order = "seq";
-    static std::string unindexed(const char* column) { return column; }
+    // An expression of the column: PostgreSQL's planner matches indexes to plain columns only.
+    static std::string unindexed(const char* column) {
+        return "(" + std::string(column) + " || '')";
+    }
     // A write nobody reads the answer of goes with the next request that waits.
     static void send(Statement& s) { s.send(); }
     static void exec_ahead(Database& db, std::string_view sql) { db.exec_ahead(sql); }
