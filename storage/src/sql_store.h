@@ -386,6 +386,22 @@ public:
     PlayerRecord upsert_player(const std::string& platform, const std::string& user_id,
                                const std::string& name, const std::string& handle) override {
         const std::string key = lower(handle);
+        // Nearly every post comes from a known account under its known names: then it is read,
+        // not written (a write would cost the server, the disk, and conflicts with every other
+        // transaction that read the row). The account's ban comes with it: every post asks for
+        // both.
+        if (memo_open_)
+            if (auto known = memo_.accounts.find({platform, user_id});
+                known != memo_.accounts.end() && known->second && known->second->name == name &&
+                known->second->handle == key && memo_.bans.count({platform, user_id}) != 0)
+                return *known->second;
+        if (auto [p, ban] = account_and_ban(platform, user_id);
+            p && p->name == name && p->handle == key) {
+            remember(p);
+            if (memo_open_)
+                memo_.bans[{platform, user_id}] = std::move(ban);
+            return *p;
+        }
         if (!key.empty()) {
             // A platform gives a handle to one account at a time: whoever held it before has
             // changed theirs, and must not answer to it any more.
@@ -400,18 +416,23 @@ public:
                          "handle = excluded.handle");
         s.bind(1, platform).bind(2, user_id).bind(3, name).bind(4, lower(name)).bind(5, key);
         D::send(s);
-        // The account's ban comes with it: every post asks for both.
-        Statement q(db_, std::string("SELECT ") + player_columns + ", " + ban_of_account +
-                             " FROM players WHERE platform = ?1 AND user_id = ?2");
-        q.bind(1, platform).bind(2, user_id);
-        q.step();
-        PlayerRecord p = read_player(q);
-        std::optional<Ban> ban = read_ban(q, 13, platform, user_id);
+        auto [p, ban] = account_and_ban(platform, user_id);
         forget_players(); // the handle may have left another player
         remember(p);
         if (memo_open_)
             memo_.bans[{platform, user_id}] = std::move(ban);
-        return p;
+        return *p;
+    }
+
+    // The account's player row and its ban, in one statement.
+    std::pair<std::optional<PlayerRecord>, std::optional<Ban>>
+    account_and_ban(const std::string& platform, const std::string& user_id) {
+        Statement q(db_, std::string("SELECT ") + player_columns + ", " + ban_of_account +
+                             " FROM players WHERE platform = ?1 AND user_id = ?2");
+        q.bind(1, platform).bind(2, user_id);
+        if (!q.step())
+            return {};
+        return {read_player(q), read_ban(q, 13, platform, user_id)};
     }
 
     std::optional<PlayerRecord> player(std::int64_t id) override {
