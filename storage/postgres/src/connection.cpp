@@ -276,6 +276,10 @@ Statement::Statement(Connection& db, std::string_view sql)
     : db_(db), sql_(dollar_parameters(sql)) {}
 
 Statement::~Statement() {
+    // Queued but never answered (an error cut the pipeline short): its answer has nobody to go to.
+    for (Connection::Ahead& a : db_.ahead_)
+        if (a.owner == this)
+            a.owner = nullptr;
     PQclear(result_);
 }
 
