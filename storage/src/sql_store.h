@@ -7,6 +7,12 @@
 //   D::unindexed(c)  the column `c` in a filter the planner must not use an index for
 //   D::insertion_order  a column that orders rows of game_channels as they were inserted
 //   D::RelaxedTransaction  a transaction whose commit survives a killed process, not a power cut
+//   D::send(s), D::exec_ahead(db, sql)  a write nobody reads the answer of: PostgreSQL sends it
+//                    with the next request that waits (one round trip for both), its error raised
+//                    there, still inside the transaction; SQLite runs it at once
+//   D::abandon(db)   forgets what was sent ahead and its errors, before a rollback
+//   D::pipelined, D::together(db, {&s, ...})  whether statements run together in one round
+//                    trip (PostgreSQL), and running them so; each is stepped through after
 // The backend's own file adds its migrations and, for PostgreSQL, leases and claims.
 #pragma once
 
@@ -15,7 +21,11 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <map>
+#include <set>
 #include <stdexcept>
+#include <tuple>
+#include <utility>
 
 namespace ghostpost::storage::sql {
 
@@ -138,6 +148,17 @@ constexpr const char* game_columns =
     "id, variant, options, platform, channel, challenger, challenged, challenger_color, white, "
     "black, status, result, reason, seed, created_at, time_control, rated, paused, challenged_id, "
     "revision";
+
+// "a, b" as "t.a, t.b", for a join.
+inline std::string qualified(const char* table, std::string_view columns) {
+    std::string out = std::string(table) + ".";
+    for (const char c : columns) {
+        out += c;
+        if (c == ' ')
+            out += std::string(table) + ".";
+    }
+    return out;
+}
 
 template <class Statement> GameRecord read_game(const Statement& s) {
     GameRecord g;
@@ -303,6 +324,7 @@ public:
         if (grouped_)
             return savepoint(work);
         Transaction t(db_);
+        Remembering memo(*this);
         work();
         t.commit();
     }
@@ -311,12 +333,14 @@ public:
         if (grouped_)
             return savepoint(work); // the group's commit is durable, which is more
         typename D::RelaxedTransaction t(db_);
+        Remembering memo(*this);
         work();
         t.commit();
     }
 
     void group(const std::function<void()>& work) override {
         Transaction t(db_);
+        Remembering memo(*this);
         grouped_ = true;
         try {
             work();
@@ -340,7 +364,8 @@ public:
                            const std::string& message_id, std::int64_t now) override {
         Statement s(db_, "INSERT INTO handled_posts (platform, channel, message_id, handled_at) "
                          "VALUES (?1, ?2, ?3, ?4)");
-        s.bind(1, platform).bind(2, channel).bind(3, message_id).bind(4, now).run();
+        s.bind(1, platform).bind(2, channel).bind(3, message_id).bind(4, now);
+        D::send(s);
     }
 
     std::optional<std::string> cursor(const std::string& platform) override {
@@ -354,47 +379,93 @@ public:
     void set_cursor(const std::string& platform, const std::string& cursor) override {
         Statement s(db_, "INSERT INTO cursors (platform, cursor) VALUES (?1, ?2) "
                          "ON CONFLICT (platform) DO UPDATE SET cursor = excluded.cursor");
-        s.bind(1, platform).bind(2, cursor).run();
+        s.bind(1, platform).bind(2, cursor);
+        D::send(s);
     }
 
     PlayerRecord upsert_player(const std::string& platform, const std::string& user_id,
                                const std::string& name, const std::string& handle) override {
         const std::string key = lower(handle);
+        // Nearly every post comes from a known account under its known names: then it is read,
+        // not written (a write would cost the server, the disk, and conflicts with every other
+        // transaction that read the row). The account's ban comes with it: every post asks for
+        // both.
+        if (memo_open_)
+            if (auto known = memo_.accounts.find({platform, user_id});
+                known != memo_.accounts.end() && known->second && known->second->name == name &&
+                known->second->handle == key && memo_.bans.count({platform, user_id}) != 0)
+                return *known->second;
+        if (auto [p, ban] = account_and_ban(platform, user_id);
+            p && p->name == name && p->handle == key) {
+            remember(p);
+            if (memo_open_)
+                memo_.bans[{platform, user_id}] = std::move(ban);
+            return *p;
+        }
         if (!key.empty()) {
             // A platform gives a handle to one account at a time: whoever held it before has
             // changed theirs, and must not answer to it any more.
             Statement free(db_, "UPDATE players SET handle = '' WHERE platform = ?1 AND "
-                                "handle = ?2 AND user_id <> ?3");
-            free.bind(1, platform).bind(2, key).bind(3, user_id).run();
+                                "handle = ?2 AND handle <> '' AND user_id <> ?3");
+            free.bind(1, platform).bind(2, key).bind(3, user_id);
+            D::send(free);
         }
         Statement s(db_, "INSERT INTO players (platform, user_id, name, name_key, handle) "
                          "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (platform, user_id) DO UPDATE "
                          "SET name = excluded.name, name_key = excluded.name_key, "
                          "handle = excluded.handle");
-        s.bind(1, platform).bind(2, user_id).bind(3, name).bind(4, lower(name)).bind(5, key).run();
-        Statement q(db_, std::string("SELECT ") + player_columns +
+        s.bind(1, platform).bind(2, user_id).bind(3, name).bind(4, lower(name)).bind(5, key);
+        D::send(s);
+        auto [p, ban] = account_and_ban(platform, user_id);
+        forget_players(); // the handle may have left another player
+        remember(p);
+        if (memo_open_)
+            memo_.bans[{platform, user_id}] = std::move(ban);
+        return *p;
+    }
+
+    // The account's player row and its ban, in one statement.
+    std::pair<std::optional<PlayerRecord>, std::optional<Ban>>
+    account_and_ban(const std::string& platform, const std::string& user_id) {
+        Statement q(db_, std::string("SELECT ") + player_columns + ", " + ban_of_account +
                              " FROM players WHERE platform = ?1 AND user_id = ?2");
         q.bind(1, platform).bind(2, user_id);
-        q.step();
-        return read_player(q);
+        if (!q.step())
+            return {};
+        return {read_player(q), read_ban(q, 13, platform, user_id)};
     }
 
     std::optional<PlayerRecord> player(std::int64_t id) override {
+        if (memo_open_)
+            if (auto known = memo_.players.find(id); known != memo_.players.end())
+                return known->second;
         Statement s(db_, std::string("SELECT ") + player_columns + " FROM players WHERE id = ?1");
         s.bind(1, id);
-        if (!s.step())
-            return std::nullopt;
-        return read_player(s);
+        std::optional<PlayerRecord> p;
+        if (s.step())
+            p = read_player(s);
+        if (memo_open_)
+            memo_.players[id] = p;
+        remember(p);
+        return p;
     }
 
     std::optional<PlayerRecord> player_by_account(const std::string& platform,
                                                   const std::string& user_id) override {
+        if (memo_open_)
+            if (auto known = memo_.accounts.find({platform, user_id});
+                known != memo_.accounts.end())
+                return known->second;
         Statement s(db_, std::string("SELECT ") + player_columns +
                              " FROM players WHERE platform = ?1 AND user_id = ?2");
         s.bind(1, platform).bind(2, user_id);
-        if (!s.step())
-            return std::nullopt;
-        return read_player(s);
+        std::optional<PlayerRecord> p;
+        if (s.step())
+            p = read_player(s);
+        if (memo_open_)
+            memo_.accounts[{platform, user_id}] = p;
+        remember(p);
+        return p;
     }
 
     std::optional<PlayerRecord> player_by_handle(const std::string& platform,
@@ -402,7 +473,8 @@ public:
         if (handle.empty())
             return std::nullopt;
         Statement s(db_, std::string("SELECT ") + player_columns +
-                             " FROM players WHERE platform = ?1 AND handle = ?2");
+                             " FROM players WHERE platform = ?1 AND handle = ?2 AND "
+                             "handle <> ''"); // the index holds only accounts with a handle
         s.bind(1, platform).bind(2, lower(handle));
         if (!s.step())
             return std::nullopt;
@@ -413,10 +485,13 @@ public:
         Statement s(db_, "UPDATE players SET orientation = ?1, notation = ?2, images = ?3, "
                          "reminders = ?5 WHERE id = ?4");
         s.bind(1, p.orientation).bind(2, p.notation).bind(3, p.images ? 1 : 0).bind(4, p.id);
-        s.bind(5, p.reminders ? 1 : 0).run();
+        s.bind(5, p.reminders ? 1 : 0);
+        forget_players();
+        D::send(s);
     }
 
     std::int64_t create_game(const GameRecord& g) override {
+        memo_.channel_games.clear();
         Statement s(db_, "INSERT INTO games (variant, options, platform, channel, challenger, "
                          "challenged, challenger_color, white, black, status, result, reason, "
                          "seed, created_at, time_control, rated, paused, challenged_id, "
@@ -449,6 +524,7 @@ public:
     }
 
     void update_game(const GameRecord& g) override {
+        memo_.channel_games.clear();
         Statement s(db_, "UPDATE games SET white = ?1, black = ?2, status = ?3, result = ?4, "
                          "reason = ?5, challenger_color = ?6, paused = ?8, challenged_id = ?9, "
                          "revision = revision + 1, "
@@ -469,15 +545,36 @@ public:
         s.run();
         if (db_.changes() != 1)
             throw std::logic_error("storage: no game " + std::to_string(g.id) + " to update");
+        if (auto known = memo_.revisions.find(g.id); known != memo_.revisions.end())
+            ++known->second;
     }
 
     void link_account(std::int64_t account, std::int64_t owner) override {
         Statement s(db_, "UPDATE players SET linked_to = ?2 WHERE id = ?1");
-        s.bind(1, account).bind(2, owner).run();
+        s.bind(1, account).bind(2, owner);
+        forget_players();
+        D::send(s);
     }
 
     std::optional<PlayerRecord> account_on(std::int64_t owner,
                                            const std::string& platform) override {
+        if (memo_open_) {
+            if (auto known = memo_.accounts_on.find({owner, platform});
+                known != memo_.accounts_on.end())
+                return known->second;
+            if (auto known = memo_.players.find(owner); known != memo_.players.end() &&
+                                                        known->second &&
+                                                        known->second->platform == platform)
+                return known->second;
+        }
+        std::optional<PlayerRecord> found = account_on_stored(owner, platform);
+        if (memo_open_)
+            memo_.accounts_on[{owner, platform}] = found;
+        remember(found);
+        return found;
+    }
+
+    std::optional<PlayerRecord> account_on_stored(std::int64_t owner, const std::string& platform) {
         Statement own(db_, std::string("SELECT ") + player_columns +
                                " FROM players WHERE id = ?1 AND platform = ?2");
         own.bind(1, owner).bind(2, platform);
@@ -545,15 +642,31 @@ public:
                       const std::string& channel) override {
         Statement s(db_, "INSERT INTO game_channels (game_id, platform, channel) VALUES (?1, ?2, "
                          "?3) ON CONFLICT DO NOTHING");
-        s.bind(1, game).bind(2, platform).bind(3, channel).run();
+        s.bind(1, game).bind(2, platform).bind(3, channel);
+        D::send(s);
+        memo_.bound.erase(game);
         bump_revision(game);
     }
 
     ChannelSettings channel_settings(const std::string& platform,
                                      const std::string& channel) override {
-        Statement s(db_, "SELECT orientation, notation, images, style FROM channel_settings "
-                         "WHERE platform = ?1 AND channel = ?2");
+        if (memo_open_)
+            if (auto known = memo_.channels.find({platform, channel});
+                known != memo_.channels.end())
+                return known->second;
+        Statement s(db_, channel_settings_sql);
         s.bind(1, platform).bind(2, channel);
+        ChannelSettings out = read_channel_settings(s, platform, channel);
+        if (memo_open_)
+            memo_.channels[{platform, channel}] = out;
+        return out;
+    }
+
+    static constexpr const char* channel_settings_sql =
+        "SELECT orientation, notation, images, style FROM channel_settings WHERE platform = ?1 "
+        "AND channel = ?2";
+    static ChannelSettings read_channel_settings(Statement& s, const std::string& platform,
+                                                 const std::string& channel) {
         ChannelSettings out;
         out.platform = platform;
         out.channel = channel;
@@ -573,32 +686,73 @@ public:
                          "channel) DO UPDATE SET orientation = excluded.orientation, notation = "
                          "excluded.notation, images = excluded.images, style = excluded.style");
         s.bind(1, c.platform).bind(2, c.channel).bind(3, c.orientation).bind(4, c.notation);
-        s.bind(5, c.images ? 1 : 0).bind(6, c.style).run();
+        s.bind(5, c.images ? 1 : 0).bind(6, c.style);
+        D::send(s);
+        if (memo_open_) {
+            ChannelSettings saved = c;
+            saved.saved = true;
+            memo_.channels[{c.platform, c.channel}] = std::move(saved);
+        }
     }
 
     std::vector<std::pair<std::string, std::string>> bound_channels(std::int64_t game) override {
-        Statement s(db_, "SELECT platform, channel FROM game_channels WHERE game_id = ?1 "
-                         "ORDER BY " +
-                             std::string(D::insertion_order));
+        if (memo_open_)
+            if (auto known = memo_.bound.find(game); known != memo_.bound.end())
+                return known->second;
+        Statement s(db_, bound_channels_sql());
         s.bind(1, game);
+        return read_bound_channels(s, game);
+    }
+
+    static std::string bound_channels_sql() {
+        return "SELECT platform, channel FROM game_channels WHERE game_id = ?1 ORDER BY " +
+               std::string(D::insertion_order);
+    }
+    std::vector<std::pair<std::string, std::string>> read_bound_channels(Statement& s,
+                                                                         std::int64_t game) {
         std::vector<std::pair<std::string, std::string>> out;
         while (s.step())
             out.emplace_back(s.column_text(0), s.column_text(1));
+        if (memo_open_)
+            memo_.bound[game] = out;
         return out;
     }
 
     std::vector<GameRecord> games_in_channel(const std::string& platform,
                                              const std::string& channel,
                                              const std::vector<GameStatus>& statuses) override {
+        const auto key = std::make_tuple(platform, channel, status_in(statuses));
+        if (memo_open_)
+            if (auto known = memo_.channel_games.find(key); known != memo_.channel_games.end())
+                return known->second;
+        // Two lookups, each by the channel's index. As "id IN (either) AND status IN (...)",
+        // a planner that has no statistics (tables never analysed) read every game of the
+        // statuses on every platform and joined: 45 % of PostgreSQL's time under load. The
+        // status is only filtered: by its index it ties with the channel's on such a table.
         Statement s(db_, std::string("SELECT ") + game_columns +
-                             " FROM games WHERE id IN (SELECT id FROM games WHERE platform = ?1 "
-                             "AND channel = ?2 UNION ALL SELECT game_id FROM game_channels WHERE "
-                             "platform = ?1 AND channel = ?2) AND " +
-                             status_in(statuses) + " ORDER BY id");
+                             " FROM games WHERE platform = ?1 AND channel = ?2 AND " +
+                             status_in(statuses, D::unindexed("status")) + " UNION ALL SELECT " +
+                             qualified("g", game_columns) +
+                             " FROM game_channels c JOIN games g ON g.id = c.game_id WHERE "
+                             "c.platform = ?1 AND c.channel = ?2 AND " +
+                             status_in(statuses, D::unindexed("g.status")) +
+                             // a game that follows its own channel is there once
+                             " AND NOT (g.platform = ?1 AND g.channel = ?2) ORDER BY id");
         s.bind(1, platform).bind(2, channel);
+        // A post that looks for the channel's games shows one: the channel's look comes along.
+        std::optional<Statement> look;
+        if (D::pipelined && memo_open_ && !memo_.channels.count({platform, channel})) {
+            look.emplace(db_, channel_settings_sql);
+            look->bind(1, platform).bind(2, channel);
+            D::together(db_, {&s, &*look});
+        }
         std::vector<GameRecord> out;
         while (s.step())
             out.push_back(read_game(s));
+        if (look)
+            memo_.channels[{platform, channel}] = read_channel_settings(*look, platform, channel);
+        if (memo_open_)
+            memo_.channel_games[key] = out;
         return out;
     }
 
@@ -625,6 +779,9 @@ public:
 
     int move_channel(const std::string& platform, const std::string& from,
                      const std::string& to) override {
+        memo_.bound.clear();
+        memo_.channels.clear();
+        memo_.channel_games.clear();
         int moved = 0;
         const auto run = [&](const char* sql) {
             Statement s(db_, sql);
@@ -652,22 +809,45 @@ public:
         Statement s(db_, "INSERT INTO actions (game_id, ply, seat, player_id, text, message_id, "
                          "rolls) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
         s.bind(1, a.game_id).bind(2, a.ply).bind(3, seat_text(a.seat)).bind(4, a.player_id);
-        s.bind(5, a.text).bind(6, a.message_id).bind(7, a.rolls).run();
+        s.bind(5, a.text).bind(6, a.message_id).bind(7, a.rolls);
+        D::send(s);
+        if (auto known = memo_.actions.find(a.game_id); known != memo_.actions.end()) {
+            auto& log = known->second;
+            log.insert(std::upper_bound(log.begin(), log.end(), a,
+                                        [](const ActionRecord& x, const ActionRecord& y) {
+                                            return x.ply < y.ply;
+                                        }),
+                       a);
+        }
         bump_revision(a.game_id);
     }
 
     std::int64_t game_revision(std::int64_t game_id) override {
+        if (memo_open_)
+            if (auto known = memo_.revisions.find(game_id); known != memo_.revisions.end())
+                return known->second;
         Statement s(db_, "SELECT revision FROM games WHERE id = ?1");
         s.bind(1, game_id);
         if (!s.step())
             throw std::logic_error("storage: no game " + std::to_string(game_id));
+        if (memo_open_)
+            memo_.revisions[game_id] = s.column_int(0);
         return s.column_int(0);
     }
 
     std::vector<ActionRecord> actions(std::int64_t game_id) override {
-        Statement s(db_, "SELECT game_id, ply, seat, player_id, text, message_id, rolls "
-                         "FROM actions WHERE game_id = ?1 AND taken_back = 0 ORDER BY ply");
+        if (memo_open_)
+            if (auto known = memo_.actions.find(game_id); known != memo_.actions.end())
+                return known->second;
+        Statement s(db_, actions_sql);
         s.bind(1, game_id);
+        return read_actions(s, game_id);
+    }
+
+    static constexpr const char* actions_sql =
+        "SELECT game_id, ply, seat, player_id, text, message_id, rolls FROM actions WHERE "
+        "game_id = ?1 AND taken_back = 0 ORDER BY ply";
+    std::vector<ActionRecord> read_actions(Statement& s, std::int64_t game_id) {
         std::vector<ActionRecord> out;
         while (s.step()) {
             ActionRecord a;
@@ -680,10 +860,15 @@ public:
             a.rolls = s.column_text(6);
             out.push_back(std::move(a));
         }
+        if (memo_open_)
+            memo_.actions[game_id] = out;
         return out;
     }
 
     int action_count(std::int64_t game_id) override {
+        if (memo_open_)
+            if (auto known = memo_.actions.find(game_id); known != memo_.actions.end())
+                return static_cast<int>(known->second.size());
         Statement s(db_, "SELECT COUNT(*) FROM actions WHERE game_id = ?1 AND taken_back = 0");
         s.bind(1, game_id);
         s.step();
@@ -693,13 +878,19 @@ public:
     void take_back(std::int64_t game_id, int from_ply) override {
         Statement s(db_, "UPDATE actions SET taken_back = 1 WHERE game_id = ?1 AND ply >= ?2 AND "
                          "taken_back = 0");
-        s.bind(1, game_id).bind(2, from_ply).run();
+        s.bind(1, game_id).bind(2, from_ply);
+        D::send(s);
+        memo_.actions.erase(game_id);
         bump_revision(game_id);
     }
 
     void bump_revision(std::int64_t game_id) {
+        memo_.channel_games.clear();
         Statement s(db_, "UPDATE games SET revision = revision + 1 WHERE id = ?1");
-        s.bind(1, game_id).run();
+        s.bind(1, game_id);
+        D::send(s);
+        if (auto known = memo_.revisions.find(game_id); known != memo_.revisions.end())
+            ++known->second;
     }
 
     void put_offer(std::int64_t game_id, const Offer& o) override {
@@ -707,26 +898,45 @@ public:
                          "ON CONFLICT (game_id, kind) DO UPDATE SET seat = excluded.seat, "
                          "ply = excluded.ply");
         s.bind(1, game_id).bind(2, offer_text(o.kind)).bind(3, seat_text(o.seat)).bind(4, o.ply);
-        s.run();
+        D::send(s);
+        if (memo_open_)
+            memo_.offers[{game_id, o.kind}] = o;
     }
 
     std::optional<Offer> offer(std::int64_t game_id, OfferKind kind) override {
+        if (memo_open_)
+            if (auto known = memo_.offers.find({game_id, kind}); known != memo_.offers.end())
+                return known->second;
         Statement s(db_, "SELECT seat, ply FROM offers WHERE game_id = ?1 AND kind = ?2");
         s.bind(1, game_id).bind(2, offer_text(kind));
-        if (!s.step())
-            return std::nullopt;
-        return Offer{kind, seat_from(s.column_text(0)), static_cast<int>(s.column_int(1))};
+        std::optional<Offer> out;
+        if (s.step())
+            out = Offer{kind, seat_from(s.column_text(0)), static_cast<int>(s.column_int(1))};
+        if (memo_open_)
+            memo_.offers[{game_id, kind}] = out;
+        return out;
     }
 
     void clear_offer(std::int64_t game_id, OfferKind kind) override {
         Statement s(db_, "DELETE FROM offers WHERE game_id = ?1 AND kind = ?2");
-        s.bind(1, game_id).bind(2, offer_text(kind)).run();
+        s.bind(1, game_id).bind(2, offer_text(kind));
+        D::send(s);
+        if (memo_open_)
+            memo_.offers[{game_id, kind}] = std::nullopt;
     }
 
     std::vector<ForecastRecord> forecasts(std::int64_t game_id) override {
-        Statement s(db_, "SELECT seat, player_id, ply, lines FROM forecasts WHERE game_id = ?1 "
-                         "ORDER BY seat DESC");
+        if (memo_open_)
+            if (auto known = memo_.forecasts.find(game_id); known != memo_.forecasts.end())
+                return known->second;
+        Statement s(db_, forecasts_sql);
         s.bind(1, game_id);
+        return read_forecasts(s, game_id);
+    }
+
+    static constexpr const char* forecasts_sql =
+        "SELECT seat, player_id, ply, lines FROM forecasts WHERE game_id = ?1 ORDER BY seat DESC";
+    std::vector<ForecastRecord> read_forecasts(Statement& s, std::int64_t game_id) {
         std::vector<ForecastRecord> out;
         while (s.step()) {
             ForecastRecord f;
@@ -737,6 +947,8 @@ public:
             f.lines = decode_lines(s.column_text(3));
             out.push_back(std::move(f));
         }
+        if (memo_open_)
+            memo_.forecasts[game_id] = out;
         return out;
     }
 
@@ -746,12 +958,16 @@ public:
                          "player_id = excluded.player_id, ply = excluded.ply, "
                          "lines = excluded.lines");
         s.bind(1, f.game_id).bind(2, seat_text(f.seat)).bind(3, f.player_id).bind(4, f.ply);
-        s.bind(5, encode_lines(f.lines)).run();
+        s.bind(5, encode_lines(f.lines));
+        D::send(s);
+        memo_.forecasts.erase(f.game_id);
     }
 
     void clear_forecast(std::int64_t game_id, rules::Seat seat) override {
         Statement s(db_, "DELETE FROM forecasts WHERE game_id = ?1 AND seat = ?2");
-        s.bind(1, game_id).bind(2, seat_text(seat)).run();
+        s.bind(1, game_id).bind(2, seat_text(seat));
+        D::send(s);
+        memo_.forecasts.erase(game_id);
     }
 
     std::int64_t enqueue(const OutgoingMessage& m, std::int64_t now) override {
@@ -852,7 +1068,7 @@ public:
             s.bind(2, *at);
         else
             s.bind_null(2);
-        s.run();
+        D::send(s);
     }
 
     std::vector<GameRecord> games_due(std::int64_t now) override {
@@ -875,9 +1091,18 @@ public:
     }
 
     std::vector<ClockRecord> clocks(std::int64_t game_id) override {
-        Statement s(db_, "SELECT seat, remaining, running_since, deciding_since, budget, warned "
-                         "FROM clocks WHERE game_id = ?1 ORDER BY seat DESC");
+        if (memo_open_)
+            if (auto known = memo_.clocks.find(game_id); known != memo_.clocks.end())
+                return known->second;
+        Statement s(db_, clocks_sql);
         s.bind(1, game_id);
+        return read_clocks(s, game_id);
+    }
+
+    static constexpr const char* clocks_sql =
+        "SELECT seat, remaining, running_since, deciding_since, budget, warned FROM clocks "
+        "WHERE game_id = ?1 ORDER BY seat DESC";
+    std::vector<ClockRecord> read_clocks(Statement& s, std::int64_t game_id) {
         std::vector<ClockRecord> out;
         while (s.step()) {
             ClockRecord c;
@@ -889,6 +1114,8 @@ public:
             c.warned = s.column_int(5) != 0;
             out.push_back(c);
         }
+        if (memo_open_)
+            memo_.clocks[game_id] = out;
         return out;
     }
 
@@ -902,7 +1129,20 @@ public:
                     "excluded.warned");
         s.bind(1, game_id).bind(2, seat_text(c.seat)).bind(3, c.remaining);
         s.bind(4, c.running_since).bind(5, c.deciding_since).bind(6, c.budget);
-        s.bind(7, c.warned ? 1 : 0).run();
+        s.bind(7, c.warned ? 1 : 0);
+        D::send(s);
+        // The row holds exactly the record: White's first, as clocks() orders them.
+        if (auto known = memo_.clocks.find(game_id); known != memo_.clocks.end()) {
+            auto& rows = known->second;
+            const auto same = std::find_if(rows.begin(), rows.end(),
+                                           [&](const ClockRecord& r) { return r.seat == c.seat; });
+            if (same != rows.end())
+                *same = c;
+            else if (c.seat == rules::Seat::White)
+                rows.insert(rows.begin(), c);
+            else
+                rows.push_back(c);
+        }
     }
 
     std::optional<std::int64_t> heartbeat() override {
@@ -915,20 +1155,24 @@ public:
     void put_heartbeat(std::int64_t now) override {
         Statement s(db_, "INSERT INTO heartbeat (id, at) VALUES (1, ?1) "
                          "ON CONFLICT (id) DO UPDATE SET at = excluded.at");
-        s.bind(1, now).run();
+        s.bind(1, now);
+        D::send(s);
     }
 
     void save_vacation(const PlayerRecord& p) override {
         Statement s(db_, "UPDATE players SET vacation_until = ?1, vacation_year = ?2, "
                          "vacation_used = ?3 WHERE id = ?4");
         s.bind(1, p.vacation_until).bind(2, p.vacation_year).bind(3, p.vacation_used);
-        s.bind(4, p.id).run();
+        s.bind(4, p.id);
+        forget_players();
+        D::send(s);
     }
 
     void log_mod_action(const ModAction& a) override {
         Statement s(db_, "INSERT INTO mod_log (platform, moderator, action, at) "
                          "VALUES (?1, ?2, ?3, ?4)");
-        s.bind(1, a.platform).bind(2, a.moderator).bind(3, a.action).bind(4, a.at).run();
+        s.bind(1, a.platform).bind(2, a.moderator).bind(3, a.action).bind(4, a.at);
+        D::send(s);
     }
 
     std::vector<ModAction> mod_actions(const std::string& platform, int limit) override {
@@ -943,12 +1187,18 @@ public:
     }
 
     std::optional<Ban> ban(const std::string& platform, const std::string& user_id) override {
+        if (memo_open_)
+            if (auto known = memo_.bans.find({platform, user_id}); known != memo_.bans.end())
+                return known->second;
         Statement s(db_, "SELECT banned_by, reason, at FROM bans WHERE platform = ?1 AND "
                          "user_id = ?2");
         s.bind(1, platform).bind(2, user_id);
-        if (!s.step())
-            return std::nullopt;
-        return Ban{platform, user_id, s.column_text(0), s.column_text(1), s.column_int(2)};
+        std::optional<Ban> out;
+        if (s.step())
+            out = Ban{platform, user_id, s.column_text(0), s.column_text(1), s.column_int(2)};
+        if (memo_open_)
+            memo_.bans[{platform, user_id}] = out;
+        return out;
     }
 
     void put_ban(const Ban& b) override {
@@ -957,12 +1207,17 @@ public:
                     "(?1, ?2, ?3, ?4, ?5) ON CONFLICT (platform, user_id) DO UPDATE SET "
                     "banned_by = excluded.banned_by, reason = excluded.reason, at = excluded.at");
         s.bind(1, b.platform).bind(2, b.user_id).bind(3, b.by).bind(4, b.reason).bind(5, b.at);
-        s.run();
+        D::send(s);
+        if (memo_open_)
+            memo_.bans[{b.platform, b.user_id}] = b;
     }
 
     void remove_ban(const std::string& platform, const std::string& user_id) override {
         Statement s(db_, "DELETE FROM bans WHERE platform = ?1 AND user_id = ?2");
-        s.bind(1, platform).bind(2, user_id).run();
+        s.bind(1, platform).bind(2, user_id);
+        D::send(s);
+        if (memo_open_)
+            memo_.bans[{platform, user_id}] = std::nullopt;
     }
 
     std::optional<DigestRecord> digest(std::int64_t player_id) override {
@@ -1334,11 +1589,60 @@ public:
     void unclaim(const std::vector<std::int64_t>&, const std::string&) override {}
 
     std::int64_t lock_game(std::int64_t game_id) override {
+        // Held once, the row stays held to the end: the revision is known from then on.
+        if (memo_open_ && memo_.locked.count(game_id) != 0)
+            return memo_.revisions.at(game_id);
         Statement s(db_, std::string("SELECT revision FROM games WHERE id = ?1") + D::for_update);
         s.bind(1, game_id);
+        if (D::pipelined && memo_open_)
+            return lock_and_read(s, game_id);
         if (!s.step())
             throw std::logic_error("storage: no game " + std::to_string(game_id));
+        if (memo_open_) {
+            memo_.locked.insert(game_id);
+            memo_.revisions[game_id] = s.column_int(0);
+        }
         return s.column_int(0);
+    }
+
+    // lock_game with what a post reads of the game it holds (the service loads a game only to
+    // read or change it), in one round trip: its clocks, log, offers, forecasts, channels
+    // and seated players. Each is kept in the memo.
+    std::int64_t lock_and_read(Statement& lock, std::int64_t game_id) {
+        Statement clocks_q(db_, clocks_sql), actions_q(db_, actions_sql),
+            forecasts_q(db_, forecasts_sql), channels_q(db_, bound_channels_sql()),
+            offers_q(db_, "SELECT kind, seat, ply FROM offers WHERE game_id = ?1"),
+            players_q(db_, std::string("SELECT ") + player_columns +
+                               " FROM players WHERE id IN (SELECT white FROM games WHERE id = ?1 "
+                               "UNION ALL SELECT black FROM games WHERE id = ?1)");
+        for (Statement* q :
+             {&clocks_q, &actions_q, &forecasts_q, &channels_q, &offers_q, &players_q})
+            q->bind(1, game_id);
+        D::together(
+            db_, {&lock, &clocks_q, &actions_q, &forecasts_q, &channels_q, &offers_q, &players_q});
+        if (!lock.step())
+            throw std::logic_error("storage: no game " + std::to_string(game_id));
+        const std::int64_t revision = lock.column_int(0);
+        memo_.locked.insert(game_id);
+        memo_.revisions[game_id] = revision;
+        memo_.clocks[game_id] = read_clocks(clocks_q, game_id);
+        read_actions(actions_q, game_id);
+        read_forecasts(forecasts_q, game_id);
+        read_bound_channels(channels_q, game_id);
+        memo_.offers[{game_id, OfferKind::Draw}] = std::nullopt;
+        memo_.offers[{game_id, OfferKind::Takeback}] = std::nullopt;
+        while (offers_q.step()) {
+            const OfferKind kind =
+                offers_q.column_text(0) == "draw" ? OfferKind::Draw : OfferKind::Takeback;
+            memo_.offers[{game_id, kind}] = Offer{kind, seat_from(offers_q.column_text(1)),
+                                                  static_cast<int>(offers_q.column_int(2))};
+        }
+        while (players_q.step()) {
+            const PlayerRecord p = read_player(players_q);
+            memo_.players[p.id] = p;
+            memo_.accounts[{p.platform, p.user_id}] = p;
+        }
+        return revision;
     }
 
     bool claim_due_game(std::int64_t game_id, std::int64_t now) override {
@@ -1414,20 +1718,93 @@ private:
             s.bind_null(first + 1);
     }
 
+    // The columns banned_by, reason and at of the ban of the account ?1, ?2 (NULL: none), as
+    // a statement on players adds them.
+    static constexpr const char* ban_of_account =
+        "(SELECT banned_by FROM bans WHERE platform = ?1 AND user_id = ?2), (SELECT reason FROM "
+        "bans WHERE platform = ?1 AND user_id = ?2), (SELECT at FROM bans WHERE platform = ?1 "
+        "AND user_id = ?2)";
+    static std::optional<Ban> read_ban(const Statement& s, int first, const std::string& platform,
+                                       const std::string& user_id) {
+        if (s.is_null(first))
+            return std::nullopt;
+        return Ban{platform, user_id, s.column_text(first), s.column_text(first + 1),
+                   s.column_int(first + 2)};
+    }
+
+    // What the open transaction has read, answered from memory when asked again. Within one
+    // transaction a second read returns what the first did (PostgreSQL's serializable
+    // snapshot; SQLite's one writer), but for the transaction's own writes, and those update
+    // or drop here what they change. Outside a transaction nothing is kept: another daemon
+    // may change any row between two statements. A savepoint rolled back empties it, since
+    // its writes are gone and what they left here with them.
+    struct Memo {
+        std::map<std::int64_t, std::optional<PlayerRecord>> players; // by id
+        std::map<std::pair<std::string, std::string>, std::optional<PlayerRecord>> accounts;
+        std::map<std::pair<std::string, std::string>, std::optional<Ban>> bans;
+        std::map<std::int64_t, std::vector<ClockRecord>> clocks; // by game
+        std::map<std::pair<std::string, std::string>, ChannelSettings> channels;
+        std::map<std::pair<std::int64_t, std::string>, std::optional<PlayerRecord>> accounts_on;
+        std::map<std::int64_t, std::int64_t> revisions; // by game
+        std::set<std::int64_t> locked;                  // games whose row lock_game holds
+        std::map<std::int64_t, std::vector<ActionRecord>> actions; // the live log, by game
+        std::map<std::pair<std::int64_t, OfferKind>, std::optional<Offer>> offers;
+        std::map<std::int64_t, std::vector<ForecastRecord>> forecasts;
+        std::map<std::int64_t, std::vector<std::pair<std::string, std::string>>> bound;
+        // games_in_channel by platform, channel and statuses; any write to games drops them
+        std::map<std::tuple<std::string, std::string, std::string>, std::vector<GameRecord>>
+            channel_games;
+        void clear() { *this = Memo{}; }
+    };
+    Memo memo_;
+    bool memo_open_ = false;
+
+    // Opens the memo for one transaction and empties it when the transaction ends, however.
+    struct Remembering {
+        explicit Remembering(SqlStore& store) : store_(store) {
+            store_.memo_.clear();
+            store_.memo_open_ = true;
+        }
+        ~Remembering() {
+            store_.memo_.clear();
+            store_.memo_open_ = false;
+        }
+        Remembering(const Remembering&) = delete;
+        Remembering& operator=(const Remembering&) = delete;
+        SqlStore& store_;
+    };
+
+    void remember(const std::optional<PlayerRecord>& p) {
+        if (!memo_open_ || !p)
+            return;
+        memo_.players[p->id] = p;
+        memo_.accounts[{p->platform, p->user_id}] = p;
+    }
+    // A write to players may change any row of it (a handle taken from another player).
+    void forget_players() {
+        memo_.players.clear();
+        memo_.accounts.clear();
+        memo_.accounts_on.clear();
+    }
+
 protected:
-    // One transaction of a group: a savepoint, rolled back alone when `work` throws.
+    // One transaction of a group: a savepoint, rolled back alone when `work` throws. Its
+    // RELEASE is the request that waits for the writes sent ahead: when one of them failed,
+    // the RELEASE did not run and the savepoint is rolled back as if `work` had thrown.
     void savepoint(const std::function<void()>& work) {
-        db_.exec("SAVEPOINT one_of_group");
+        D::exec_ahead(db_, "SAVEPOINT one_of_group");
         try {
             work();
+            db_.exec("RELEASE SAVEPOINT one_of_group");
         } catch (...) {
+            memo_.clear();
+            D::abandon(db_); // what was sent ahead is rolled back with the rest
             // When the savepoint cannot be rolled back (the database ended the whole
             // transaction), this error, not the work's, goes up: the group must end.
             db_.exec("ROLLBACK TO SAVEPOINT one_of_group");
             db_.exec("RELEASE SAVEPOINT one_of_group");
             throw;
         }
-        db_.exec("RELEASE SAVEPOINT one_of_group");
     }
     bool grouped_ = false; // inside group(): transactions are savepoints
 

@@ -2,11 +2,13 @@
 // stored. Every statement the store compiles is checked with EXPLAIN QUERY PLAN against a
 // database of a few thousand games; deadlines, retention and the statement cache are checked
 // by what they leave in the database.
+#include "../support/test_stores.h"
 #include "ghostpost/storage/store.h"
 #include "temp_path.h"
 
 #include <catch2/catch.hpp>
 #include <csignal>
+#include <functional>
 #include <set>
 #include <string>
 #include <sys/wait.h>
@@ -15,6 +17,8 @@
 
 using namespace ghostpost::storage;
 using ghostpost::rules::Seat;
+using ghostpost::testing::Backend;
+using ghostpost::testing::FreshStore;
 using ghostpost::testing::TempPath;
 
 namespace {
@@ -39,9 +43,9 @@ GameRecord game_of(std::int64_t white, std::int64_t black, int n) {
 
 // The tables that grow with the community; a scan of any of them costs time in proportion.
 // Aliases used in the store's SQL (outbox e and o, players p) count as their table.
-const std::set<std::string> growing{"games",   "actions",       "outbox",    "handled_posts",
-                                    "players", "clocks",        "e",         "o",
-                                    "p",       "game_channels", "forecasts", "digests"};
+const std::set<std::string> growing{
+    "games", "actions", "outbox", "handled_posts", "players", "clocks",    "e",
+    "o",     "p",       "g",      "game_channels", "c",       "forecasts", "digests"};
 
 // The first word after "SCAN " in a query plan line: the table (or alias) read in full.
 std::string scanned(const std::string& detail) {
@@ -389,4 +393,104 @@ TEST_CASE("What a relaxed transaction committed survives its process being kille
     REQUIRE(s.step());
     CHECK(s.column_int(0) == 7);
     CHECK_FALSE(s.step());
+}
+
+namespace {
+
+// The plan of the last statement `call` sends, as the daemon's own connection would have it
+// planned: EXPLAIN QUERY PLAN's lines on SQLite, EXPLAIN's JSON on PostgreSQL (with the
+// connection's settings, and `values` as the literal parameters $1, $2...).
+std::string plan_of(const FreshStore& fresh, Backend backend,
+                    const std::function<void(Store&)>& call,
+                    const std::vector<std::string>& values) {
+    std::string sql;
+    if (backend == Backend::Sqlite) {
+        DatabaseOptions options;
+        options.on_prepare = [&](std::string_view text) { sql = text; };
+        call(*fresh.open(options));
+        Database db(fresh.path());
+        Statement plan(db, "EXPLAIN QUERY PLAN " + sql);
+        std::string out;
+        while (plan.step())
+            out += plan.column_text(3) + "\n";
+        return out;
+    }
+    PostgresOptions options;
+    options.on_round_trip = [&](std::string_view text) { sql = text; };
+    call(*open_postgres_store(fresh.url(), options));
+    sql = sql.substr(0, sql.find("  [with:")); // what went along in the same round trip
+    for (std::size_t n = values.size(); n > 0; --n)
+        for (std::size_t at; (at = sql.find("$" + std::to_string(n))) != std::string::npos;)
+            sql.replace(at, 1 + std::to_string(n).size(), values[n - 1]);
+    return fresh.value("SET enable_seqscan = off; EXPLAIN (FORMAT JSON) " + sql);
+}
+
+} // namespace
+
+TEST_CASE("A post's queries use their indexes on small tables never analysed, on both backends",
+          "[storage][scale][postgres]") {
+    const Backend backend = GENERATE(Backend::Sqlite, Backend::Postgres);
+    FreshStore fresh(backend);
+    INFO(fresh.name());
+    auto& store = *fresh.store;
+    const std::int64_t white = store.upsert_player("console", "w", "w", "w").id;
+    const std::int64_t black = store.upsert_player("console", "b", "b", "b").id;
+    for (int n = 0; n < 60; ++n)
+        store.create_game(game_of(white, black, n));
+    store.bind_channel(2, "telegram", "-100");
+    store.append_action({1, 1, Seat::White, white, "e4", "1"});
+    store.put_clock(1, {Seat::White, 100, 0, 0, 100, false});
+    store.mark_post_handled("console", "room1", "1", 5);
+    const bool sqlite = backend == Backend::Sqlite;
+    // The index each statement must use, by its exact name.
+    struct Hot {
+        const char* what;
+        std::function<void(Store&)> call;
+        std::vector<std::string> values;
+        std::vector<std::string> indexes; // SQLite's, then PostgreSQL's
+    };
+    const std::vector<Hot> hot{
+        {"games in this channel",
+         [](Store& s) { s.games_in_channel("console", "room1", {GameStatus::Ongoing}); },
+         {"'console'", "'room1'"},
+         sqlite ? std::vector<std::string>{"SEARCH games USING INDEX games_by_channel "
+                                           "(platform=? AND channel=?)",
+                                           "SEARCH c USING INDEX game_channels_by_channel "
+                                           "(platform=? AND channel=?)"}
+                : std::vector<std::string>{"\"Index Name\": \"games_by_channel\"",
+                                           "\"Index Name\": \"game_channels_by_channel\""}},
+        {"a post handled",
+         [](Store& s) { s.post_handled("console", "room1", "1"); },
+         {"'console'", "'room1'", "'1'"},
+         {sqlite ? "SEARCH handled_posts USING COVERING INDEX sqlite_autoindex_handled_posts_1"
+                 : "\"Index Name\": \"handled_posts_pkey\""}},
+        {"a player by account",
+         [](Store& s) { s.player_by_account("console", "w"); },
+         {"'console'", "'w'"},
+         {sqlite ? "SEARCH players USING INDEX sqlite_autoindex_players_1"
+                 : "\"Index Name\": \"players_platform_user_id_key\""}},
+        {"a game locked",
+         [](Store& s) { s.lock_game(1); },
+         {"1"},
+         {sqlite ? "SEARCH games USING INTEGER PRIMARY KEY" : "\"Index Name\": \"games_pkey\""}},
+        {"a game's log",
+         [](Store& s) { s.actions(1); },
+         {"1"},
+         {sqlite ? "SEARCH actions USING INDEX actions_live_ply"
+                 : "\"Index Name\": \"actions_live_ply\""}},
+        {"a game's clocks",
+         [](Store& s) { s.clocks(1); },
+         {"1"},
+         {sqlite ? "SEARCH clocks USING INDEX sqlite_autoindex_clocks_1"
+                 : "\"Index Name\": \"clocks_pkey\""}},
+    };
+    for (const Hot& h : hot) {
+        const std::string plan = plan_of(fresh, backend, h.call, h.values);
+        INFO(h.what << ":\n" << plan);
+        for (const std::string& index : h.indexes)
+            CHECK(plan.find(index) != std::string::npos);
+        // What made "games in this channel" slow: every game of the status, on every platform.
+        CHECK(plan.find("games_by_status") == std::string::npos);
+        CHECK(plan.find("Seq Scan") == std::string::npos);
+    }
 }

@@ -45,7 +45,7 @@ TEST_CASE("A new database is migrated to the current schema in WAL mode", "[stor
     { auto store = open_sqlite_store(path.str()); }
     Database db(path.str());
     CHECK(db.user_version() == sqlite_schema_version());
-    CHECK(sqlite_schema_version() == 19);
+    CHECK(sqlite_schema_version() == 20);
     Statement mode(db, "PRAGMA journal_mode");
     REQUIRE(mode.step());
     CHECK(mode.column_text(0) == "wal");
@@ -61,7 +61,7 @@ TEST_CASE("A database with a newer schema than the program is refused", "[storag
         db.set_user_version(99);
     }
     CHECK_THROWS_WITH(open_sqlite_store(path.str()),
-                      "storage: the database has schema version 99, newer than this program's 19");
+                      "storage: the database has schema version 99, newer than this program's 20");
 }
 
 TEST_CASE("A transaction that is not committed is rolled back by its destructor", "[storage]") {
@@ -683,4 +683,233 @@ TEST_CASE("A tournament stored before rounds could start by themselves still wai
     CHECK(t->schedule == "rounds");
     CHECK(t->initial_colour.empty());
     CHECK(store->pairings(t->id).at(0).white_float.empty());
+}
+
+// Within a transaction the store answers a repeated read from memory (and on PostgreSQL sends
+// writes ahead of the next request that waits). These say that it is never a wrong answer.
+
+TEST_CASE("A transaction's reads after its own writes see those writes", "[storage][memo]") {
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
+    auto alice = store->upsert_player("console", "alice", "alice", "alice");
+    auto bob = store->upsert_player("console", "bob", "bob", "bob");
+    GameRecord g = sample_game(alice.id);
+    g.status = GameStatus::Ongoing;
+    g.white = alice.id;
+    g.black = bob.id;
+    g.id = store->create_game(g);
+    store->transaction([&] {
+        // Everything read once, as a post does, then changed, then read again.
+        const std::int64_t revision = store->lock_game(g.id);
+        CHECK(store->clocks(g.id).empty());
+        CHECK_FALSE(store->ban("console", "bob").has_value());
+        CHECK(store->player(alice.id)->notation == "ascii");
+        CHECK(store->account_on(bob.id, "console")->name == "bob");
+        CHECK_FALSE(store->channel_settings("console", "lobby").saved);
+        CHECK(store->actions(g.id).empty());
+        CHECK_FALSE(store->offer(g.id, OfferKind::Draw).has_value());
+        CHECK(store->forecasts(g.id).empty());
+        CHECK(store->bound_channels(g.id).empty());
+        CHECK(store->games_in_channel("console", "lobby", {GameStatus::Ongoing}).size() == 1);
+
+        store->put_clock(g.id, {Seat::Black, 50, 0, 0, 50, false});
+        store->put_clock(g.id, {Seat::White, 70, 10, 10, 70, true});
+        CHECK(store->clocks(g.id).size() == 2);
+        store->put_clock(g.id, {Seat::Black, 45, 0, 0, 50, false});
+        store->put_ban({"console", "bob", "mod", "spam", 9});
+        PlayerRecord settings = *store->player(alice.id);
+        settings.notation = "unicode";
+        store->save_player_settings(settings);
+        store->upsert_player("console", "bob", "Robert", "bobby");
+        store->save_channel_settings({"console", "lobby", "black", "unicode", true, "compact"});
+        store->append_action({g.id, 1, Seat::White, alice.id, "e4", "7"});
+        store->put_offer(g.id, {OfferKind::Draw, Seat::White, 1});
+        store->put_forecast({g.id, Seat::White, alice.id, 1, {{"e5", "Nf3"}}});
+        store->bind_channel(g.id, "telegram", "-100");
+        GameRecord over = g;
+        over.status = GameStatus::Finished;
+        over.result = "1-0";
+        store->update_game(over);
+
+        const auto clocks = store->clocks(g.id);
+        REQUIRE(clocks.size() == 2);
+        CHECK(clocks[0].seat == Seat::White);
+        CHECK(clocks[0].remaining == 70);
+        CHECK(clocks[0].warned);
+        CHECK(clocks[1].seat == Seat::Black);
+        CHECK(clocks[1].remaining == 45);
+        CHECK(store->ban("console", "bob")->reason == "spam");
+        CHECK(store->player(alice.id)->notation == "unicode");
+        CHECK(store->player_by_account("console", "alice")->notation == "unicode");
+        CHECK(store->account_on(bob.id, "console")->name == "Robert");
+        CHECK(store->player(bob.id)->handle == "bobby");
+        const ChannelSettings look = store->channel_settings("console", "lobby");
+        CHECK(look.saved);
+        CHECK(look.orientation == "black");
+        CHECK(look.style == "compact");
+        REQUIRE(store->actions(g.id).size() == 1);
+        CHECK(store->actions(g.id)[0].text == "e4");
+        CHECK(store->action_count(g.id) == 1);
+        CHECK(store->offer(g.id, OfferKind::Draw)->ply == 1);
+        REQUIRE(store->forecasts(g.id).size() == 1);
+        CHECK(store->forecasts(g.id)[0].lines[0][1] == "Nf3");
+        CHECK(store->bound_channels(g.id) ==
+              std::vector<std::pair<std::string, std::string>>{{"telegram", "-100"}});
+        CHECK(store->games_in_channel("console", "lobby", {GameStatus::Ongoing}).empty());
+        // The action, the channel and the update each changed the game once.
+        CHECK(store->game_revision(g.id) == revision + 3);
+        CHECK(store->lock_game(g.id) == revision + 3);
+
+        store->remove_ban("console", "bob");
+        store->clear_offer(g.id, OfferKind::Draw);
+        store->clear_forecast(g.id, Seat::White);
+        store->take_back(g.id, 1);
+        CHECK_FALSE(store->ban("console", "bob").has_value());
+        CHECK_FALSE(store->offer(g.id, OfferKind::Draw).has_value());
+        CHECK(store->forecasts(g.id).empty());
+        CHECK(store->actions(g.id).empty());
+        CHECK(store->action_count(g.id) == 0);
+        CHECK(store->game_revision(g.id) == revision + 4);
+    });
+    // What the transaction ended with is what was stored.
+    const auto clocks = store->clocks(g.id);
+    REQUIRE(clocks.size() == 2);
+    CHECK(clocks[0].remaining == 70);
+    CHECK(store->player(alice.id)->notation == "unicode");
+    CHECK(store->channel_settings("console", "lobby").style == "compact");
+    CHECK(store->game_revision(g.id) == store->game(g.id)->revision);
+}
+
+TEST_CASE("A rolled-back transaction or savepoint leaves nothing of its writes to later reads",
+          "[storage][memo][group]") {
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
+    auto alice = store->upsert_player("console", "alice", "alice", "alice");
+    const std::int64_t game = store->create_game(sample_game(alice.id));
+    store->put_clock(game, {Seat::White, 100, 0, 0, 100, false});
+
+    CHECK_THROWS_WITH(store->transaction([&] {
+        CHECK(store->clocks(game)[0].remaining == 100);
+        store->put_clock(game, {Seat::White, 1, 0, 0, 1, false});
+        store->put_ban({"console", "alice", "mod", "", 1});
+        CHECK(store->clocks(game)[0].remaining == 1);
+        throw std::runtime_error("a bug of ours");
+    }),
+                      "a bug of ours");
+    store->transaction([&] {
+        CHECK(store->clocks(game)[0].remaining == 100);
+        CHECK_FALSE(store->ban("console", "alice").has_value());
+    });
+
+    store->group([&] {
+        store->transaction([&] {
+            CHECK(store->clocks(game)[0].remaining == 100);
+            CHECK_FALSE(store->ban("console", "alice").has_value());
+            store->put_clock(game, {Seat::White, 90, 0, 0, 90, false});
+        });
+        CHECK_THROWS_WITH(store->transaction([&] {
+            store->put_clock(game, {Seat::White, 2, 0, 0, 2, false});
+            store->put_ban({"console", "alice", "mod", "", 2});
+            store->append_action({game, 1, Seat::White, alice.id, "e4", "7"});
+            CHECK(store->clocks(game)[0].remaining == 2);
+            CHECK(store->ban("console", "alice").has_value());
+            CHECK(store->actions(game).size() == 1);
+            throw std::runtime_error("a bug of ours");
+        }),
+                          "a bug of ours");
+        // The next post of the group reads what the first left, not what the second did.
+        store->transaction([&] {
+            CHECK(store->clocks(game)[0].remaining == 90);
+            CHECK_FALSE(store->ban("console", "alice").has_value());
+            CHECK(store->actions(game).empty());
+            CHECK(store->game_revision(game) == 0);
+        });
+    });
+    CHECK(store->clocks(game)[0].remaining == 90);
+}
+
+TEST_CASE("A new transaction reads what another daemon wrote since the last one",
+          "[storage][memo]") {
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
+    auto other = fresh.open();
+    auto alice = store->upsert_player("console", "alice", "alice", "alice");
+    GameRecord g = sample_game(alice.id);
+    g.status = GameStatus::Ongoing;
+    g.white = alice.id;
+    g.id = store->create_game(g);
+    store->put_clock(g.id, {Seat::White, 100, 0, 0, 100, false});
+    const auto read_all = [&] {
+        store->transaction([&] {
+            store->lock_game(g.id);
+            store->clocks(g.id);
+            store->ban("console", "alice");
+            store->player(alice.id);
+            store->channel_settings("console", "lobby");
+            store->actions(g.id);
+            store->games_in_channel("console", "lobby", {GameStatus::Ongoing});
+        });
+    };
+    read_all();
+    other->transaction([&] {
+        other->lock_game(g.id);
+        other->put_clock(g.id, {Seat::White, 40, 0, 0, 40, false});
+        other->put_ban({"console", "alice", "mod", "", 3});
+        PlayerRecord p = *other->player(alice.id);
+        p.orientation = "black";
+        other->save_player_settings(p);
+        other->save_channel_settings({"console", "lobby", "black", "ascii", false, "board"});
+        other->append_action({g.id, 1, Seat::White, alice.id, "e4", "7"});
+        GameRecord paused = g;
+        paused.paused = true;
+        other->update_game(paused);
+    });
+    store->transaction([&] {
+        CHECK(store->lock_game(g.id) == 2);
+        CHECK(store->clocks(g.id)[0].remaining == 40);
+        CHECK(store->ban("console", "alice").has_value());
+        CHECK(store->player(alice.id)->orientation == "black");
+        CHECK(store->channel_settings("console", "lobby").orientation == "black");
+        CHECK(store->actions(g.id).size() == 1);
+        const auto games = store->games_in_channel("console", "lobby", {GameStatus::Ongoing});
+        REQUIRE(games.size() == 1);
+        CHECK(games[0].paused);
+    });
+}
+
+TEST_CASE("A write whose error comes back later still fails its own transaction or savepoint",
+          "[storage][memo][group]") {
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
+    auto other = fresh.open();
+    store->mark_post_handled("console", "lobby", "1", 5);
+    // The second mark breaks the key: the transaction fails with it, and keeps nothing.
+    CHECK(kind_thrown([&] {
+              store->transaction([&] {
+                  store->set_cursor("console", "2");
+                  store->mark_post_handled("console", "lobby", "1", 6);
+              });
+          }) == StorageError::Kind::Constraint);
+    CHECK_FALSE(other->cursor("console").has_value());
+    // In a group, the savepoint of the post that failed rolls back alone; the others commit.
+    store->group([&] {
+        store->transaction([&] { store->mark_post_handled("console", "lobby", "2", 6); });
+        CHECK(kind_thrown([&] {
+                  store->transaction([&] {
+                      store->set_cursor("console", "3");
+                      store->mark_post_handled("console", "lobby", "1", 6);
+                  });
+              }) == StorageError::Kind::Constraint);
+        store->transaction([&] { store->mark_post_handled("console", "lobby", "4", 6); });
+    });
+    CHECK(other->post_handled("console", "lobby", "2"));
+    CHECK(other->post_handled("console", "lobby", "4"));
+    CHECK_FALSE(other->cursor("console").has_value());
+    // And the connection goes on as before.
+    store->transaction([&] { store->set_cursor("console", "5"); });
+    CHECK(other->cursor("console") == std::optional<std::string>("5"));
 }

@@ -77,6 +77,8 @@ void Connection::open() {
     }
     PQfinish(conn_);
     prepared_.clear();
+    ahead_.clear();
+    pipeline_ = false;
     conn_ = PQconnectdbParams(keywords, values, 1);
     if (conn_ == nullptr)
         throw PostgresError("", "postgres: out of memory");
@@ -141,6 +143,15 @@ void Connection::fail(pg_result* result) {
 }
 
 void Connection::exec(std::string_view sql) {
+    if (pipeline_) {
+        // The simple query protocol is not allowed in a pipeline: one statement, extended.
+        if (PQsendQueryParams(conn_, std::string(sql).c_str(), 0, nullptr, nullptr, nullptr,
+                              nullptr, 0) != 1)
+            fail(nullptr);
+        ahead_.push_back({std::string(sql), {}});
+        settle(sql);
+        return;
+    }
     if (!in_transaction_)
         ensure_open();
     round_trip(sql);
@@ -151,10 +162,124 @@ void Connection::exec(std::string_view sql) {
     PQclear(result);
 }
 
+void Connection::exec_ahead(std::string_view sql) {
+    if (!in_transaction_)
+        return exec(sql);
+    enter_pipeline();
+    if (PQsendQueryParams(conn_, std::string(sql).c_str(), 0, nullptr, nullptr, nullptr, nullptr,
+                          0) != 1)
+        fail(nullptr);
+    ahead_.push_back({std::string(sql), {}});
+}
+
+void Connection::enter_pipeline() {
+    if (pipeline_)
+        return;
+    if (PQenterPipelineMode(conn_) != 1)
+        fail(nullptr);
+    pipeline_ = true;
+}
+
+namespace {
+
+// Reads up to and including the answer to the pipeline's Sync, dropping every result. False
+// when the connection broke on the way.
+bool drain_to_sync(PGconn* conn) {
+    for (int idle = 0; idle < 2;) {
+        PGresult* r = PQgetResult(conn);
+        if (r == nullptr) {
+            if (PQstatus(conn) != CONNECTION_OK)
+                return false;
+            ++idle; // between two requests' answers; two in a row: nothing more will come
+            continue;
+        }
+        idle = 0;
+        const bool synced = PQresultStatus(r) == PGRES_PIPELINE_SYNC;
+        PQclear(r);
+        if (synced)
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+void Connection::read_answers(pg_result** error) {
+    if (PQpipelineSync(conn_) == 1) {
+        for (std::size_t i = 0; i < ahead_.size(); ++i) {
+            while (PGresult* r = PQgetResult(conn_)) {
+                const auto status = PQresultStatus(r);
+                const bool ok = status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK;
+                // A preparation that failed or was skipped (an earlier request failed) is not
+                // there on the server: prepare it again next time.
+                if (!ok && !ahead_[i].prepared_key.empty())
+                    prepared_.erase(ahead_[i].prepared_key);
+                if (status == PGRES_FATAL_ERROR && *error == nullptr)
+                    *error = r;
+                else if (ok && ahead_[i].owner != nullptr && ahead_[i].owner->result_ == nullptr)
+                    ahead_[i].owner->take(r);
+                else
+                    PQclear(r);
+            }
+        }
+        drain_to_sync(conn_);
+    }
+    ahead_.clear();
+    if (PQstatus(conn_) == CONNECTION_OK)
+        PQexitPipelineMode(conn_);
+    pipeline_ = false;
+}
+
+void Connection::settle(std::string_view sql) {
+    std::string named(sql);
+    if (ahead_.size() > 1) {
+        // What went with it, for the count's listing: the other requests, short.
+        named += "  [with:";
+        for (const Ahead& a : ahead_)
+            if (a.sql != sql)
+                named += " " + a.sql.substr(0, 24) + " |";
+        named.back() = ']';
+    }
+    round_trip(named);
+    PGresult* error = nullptr;
+    const std::vector<Ahead> asked = ahead_;
+    read_answers(&error);
+    if (error != nullptr || PQstatus(conn_) != CONNECTION_OK)
+        fail(error);
+    for (const Ahead& a : asked)
+        if (a.owner != nullptr && a.owner->result_ == nullptr)
+            fail(nullptr); // no answer and no error: the connection cannot be trusted
+}
+
+void Connection::run_together(std::initializer_list<Statement*> statements) {
+    if (!in_transaction_ && !pipeline_)
+        ensure_open();
+    for (Statement* s : statements)
+        s->queue(true);
+    settle((*statements.begin())->sql_);
+}
+
+void Connection::abandon() noexcept {
+    if (!pipeline_)
+        return;
+    if (PQstatus(conn_) != CONNECTION_OK) {
+        ahead_.clear();
+        pipeline_ = false;
+        return;
+    }
+    PGresult* error = nullptr;
+    read_answers(&error);
+    PQclear(error);
+}
+
 Statement::Statement(Connection& db, std::string_view sql)
     : db_(db), sql_(dollar_parameters(sql)) {}
 
 Statement::~Statement() {
+    // Queued but never answered (an error cut the pipeline short): its answer has nobody to go to.
+    for (Connection::Ahead& a : db_.ahead_)
+        if (a.owner == this)
+            a.owner = nullptr;
     PQclear(result_);
 }
 
@@ -192,48 +317,64 @@ Statement& Statement::bind_real(int index, double value) {
     return *this;
 }
 
-bool Statement::step() {
-    if (result_ != nullptr)
-        return ++row_ < rows_;
-    if (!db_.in_transaction_)
-        db_.ensure_open();
-    PGconn* conn = db_.conn_;
-    std::string key = sql_;
-    std::vector<unsigned int> types;
-    std::vector<const char*> values;
-    std::vector<int> lengths;
-    std::vector<int> formats;
+Statement::Bound Statement::bound() const {
+    Bound b;
     for (const Parameter& p : parameters_) {
-        key += '\x1f' + std::to_string(p.type);
-        types.push_back(p.type);
-        values.push_back(p.value ? p.value->data() : nullptr);
-        lengths.push_back(p.value ? static_cast<int>(p.value->size()) : 0);
-        formats.push_back(p.binary ? 1 : 0);
+        b.types.push_back(p.type);
+        b.values.push_back(p.value ? p.value->data() : nullptr);
+        b.lengths.push_back(p.value ? static_cast<int>(p.value->size()) : 0);
+        b.formats.push_back(p.binary ? 1 : 0);
     }
+    return b;
+}
+
+void Statement::queue(bool wait) {
+    db_.enter_pipeline();
+    PGconn* conn = db_.conn_;
+    const Bound b = bound();
+    std::string key = sql_;
+    for (const unsigned int type : b.types)
+        key += '\x1f' + std::to_string(type);
     auto [it, inserted] = db_.prepared_.try_emplace(key);
     if (inserted) {
-        it->second = "s" + std::to_string(db_.prepared_.size());
-        db_.round_trip("PREPARE " + sql_);
-        PGresult* prepared = PQprepare(conn, it->second.c_str(), sql_.c_str(),
-                                       static_cast<int>(types.size()), types.data());
-        if (PQresultStatus(prepared) != PGRES_COMMAND_OK) {
+        it->second = "s" + std::to_string(++db_.statements_named_);
+        if (PQsendPrepare(conn, it->second.c_str(), sql_.c_str(), static_cast<int>(b.types.size()),
+                          b.types.data()) != 1) {
             db_.prepared_.erase(it);
-            db_.fail(prepared);
+            db_.fail(nullptr);
         }
-        PQclear(prepared);
+        db_.ahead_.push_back({"PREPARE " + sql_, key});
     }
-    db_.round_trip(sql_);
-    PGresult* result = PQexecPrepared(conn, it->second.c_str(), static_cast<int>(values.size()),
-                                      values.data(), lengths.data(), formats.data(), 0);
-    const auto status = PQresultStatus(result);
-    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)
-        db_.fail(result);
+    if (PQsendQueryPrepared(conn, it->second.c_str(), static_cast<int>(b.values.size()),
+                            b.values.data(), b.lengths.data(), b.formats.data(), 0) != 1)
+        db_.fail(nullptr);
+    db_.ahead_.push_back({sql_, {}, wait ? this : nullptr});
+}
+
+void Statement::take(pg_result* result) {
     result_ = result;
     rows_ = PQntuples(result);
-    row_ = 0;
+    row_ = -1;
     const char* changed = PQcmdTuples(result);
     db_.changes_ = changed != nullptr && *changed != '\0' ? std::atoi(changed) : 0;
-    return row_ < rows_;
+}
+
+bool Statement::step() {
+    if (result_ == nullptr) {
+        if (!db_.in_transaction_ && !db_.pipeline_)
+            db_.ensure_open();
+        // In a pipeline even alone: a statement not yet prepared is prepared in the same
+        // round trip.
+        queue(true);
+        db_.settle(sql_);
+    }
+    return ++row_ < rows_;
+}
+
+void Statement::send() {
+    if (!db_.in_transaction_)
+        return run();
+    queue(false);
 }
 
 void Statement::run() {
@@ -279,14 +420,27 @@ std::vector<std::uint8_t> Statement::column_blob(int column) const {
 }
 
 Transaction::Transaction(Connection& db, bool serializable) : db_(db) {
-    db_.exec(serializable ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN");
+    db_.ensure_open();
     db_.in_transaction_ = true;
+    try {
+        // Nobody waits for BEGIN: it goes with the transaction's first request. But a schema
+        // transaction runs scripts of several statements, which a pipeline cannot carry.
+        if (serializable)
+            db_.exec_ahead("BEGIN ISOLATION LEVEL SERIALIZABLE");
+        else
+            db_.exec("BEGIN");
+    } catch (...) {
+        db_.in_transaction_ = false;
+        db_.abandon();
+        throw;
+    }
 }
 
 Transaction::~Transaction() {
     if (done_)
         return;
     db_.in_transaction_ = false;
+    db_.abandon();
     // Never throws: on a broken connection the server has already rolled back.
     if (PQstatus(db_.conn_) == CONNECTION_OK)
         PQclear(PQexec(db_.conn_, "ROLLBACK"));
@@ -299,7 +453,17 @@ void Transaction::commit() {
         Connection& db;
         ~Ended() { db.in_transaction_ = false; }
     } ended{db_};
-    db_.exec("COMMIT");
+    try {
+        db_.exec("COMMIT");
+    } catch (...) {
+        // A request sent ahead failed, so the COMMIT behind it never ran: the transaction is
+        // still open, in error, and is ended here.
+        db_.abandon();
+        const auto state = PQtransactionStatus(db_.conn_);
+        if (state == PQTRANS_INERROR || state == PQTRANS_INTRANS)
+            PQclear(PQexec(db_.conn_, "ROLLBACK"));
+        throw;
+    }
     db_.committed();
 }
 

@@ -7,6 +7,7 @@
 #include "ghostpost/storage/postgres.h"
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,6 +19,8 @@ struct pg_result;
 
 namespace ghostpost::storage::pg {
 
+class Statement;
+
 // One connection. A connection that broke is opened again before the next transaction (or the
 // next statement outside one); the statement that met the break fails as Io.
 class Connection {
@@ -27,8 +30,20 @@ public:
     Connection(const Connection&) = delete;
     Connection& operator=(const Connection&) = delete;
 
-    // Runs one or more statements without parameters or results. Errors: PostgresError.
+    // Runs one or more statements without parameters or results (one only while statements
+    // were sent ahead: it goes with them). Errors: PostgresError, for it or for what was sent
+    // ahead.
     void exec(std::string_view sql);
+    // Inside a transaction: sends one statement without parameters or results ahead of the
+    // next request that waits (exec, a Statement's step, the commit), in the same round trip;
+    // its error is raised there. Outside one: exec. Errors: PostgresError.
+    void exec_ahead(std::string_view sql);
+    // Forgets what was sent ahead and its answers, errors included, leaving the connection
+    // ready for a ROLLBACK. Never throws.
+    void abandon() noexcept;
+    // Runs the statements in one round trip (with what was sent ahead); each is then stepped
+    // through as if it had run alone. Errors: PostgresError, the first of them all.
+    void run_together(std::initializer_list<Statement*> statements);
     // Rows changed by the last statement run through a Statement.
     int changes() const { return changes_; }
     // The key of the session advisory lock this connection holds from its start (a new one
@@ -54,6 +69,26 @@ private:
     void hold_session_lock();
     // Throws the PostgresError `result` describes (or the connection's own when it has none).
     [[noreturn]] void fail(pg_result* result);
+    // Libpq's pipeline mode: requests queued without waiting for their answers.
+    void enter_pipeline();
+    // Sends a Sync and reads the answers of everything queued, each statement waiting for its
+    // own taking it; the first error among them all is thrown. Counted as one round trip named
+    // by `sql`.
+    void settle(std::string_view sql);
+
+    // A request sent ahead: its SQL (for the count of round trips) and, for a preparation,
+    // the key under which prepared_ remembers it (forgotten again if it failed).
+    struct Ahead {
+        std::string sql;
+        std::string prepared_key;
+        Statement* owner = nullptr; // the statement that waits for the answer, if any
+    };
+    std::vector<Ahead> ahead_;
+    bool pipeline_ = false;
+    // Reads the answers of what was sent ahead, then the Sync's. The first error is handed
+    // over, each successful answer a statement waits for is given to it, the rest cleared.
+    void read_answers(pg_result** error);
+    int statements_named_ = 0; // names are never used twice, even for a statement forgotten
 
     std::string url_;
     PostgresOptions options_;
@@ -90,6 +125,10 @@ public:
     // Runs the statement on the first call; true while a row is ready. Errors: PostgresError.
     bool step();
     void run();
+    // Inside a transaction: sends the statement ahead of the next request that waits, in the
+    // same round trip, for a write whose answer nobody reads (not even changes()); its error
+    // is raised there, still inside the transaction. Outside one: run().
+    void send();
 
     bool is_null(int column) const;
     std::int64_t column_int(int column) const; // booleans read as 1 and 0
@@ -104,6 +143,19 @@ private:
         bool binary = false;
     };
     Parameter& at(int index);
+    // The values, lengths and formats of the parameters, for libpq.
+    struct Bound {
+        std::vector<unsigned int> types;
+        std::vector<const char*> values;
+        std::vector<int> lengths;
+        std::vector<int> formats;
+    };
+    Bound bound() const;
+    friend class Connection;
+    // Queues the statement (and its preparation when new) on the pipeline; `wait`: its answer
+    // is taken when the pipeline settles.
+    void queue(bool wait);
+    void take(pg_result* result);
 
     Connection& db_;
     std::string sql_;

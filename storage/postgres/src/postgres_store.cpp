@@ -35,7 +35,7 @@ struct PostgresDriver {
     // fraction of a second. One round trip more than a durable transaction, none waited on disk.
     struct RelaxedTransaction : pg::Transaction {
         explicit RelaxedTransaction(pg::Connection& db) : pg::Transaction(db) {
-            db.exec("SET LOCAL synchronous_commit = off");
+            db.exec_ahead("SET LOCAL synchronous_commit = off");
         }
     };
 
@@ -43,7 +43,20 @@ struct PostgresDriver {
     static constexpr const char* for_update = " FOR UPDATE";
     static constexpr const char* skip_locked = " FOR UPDATE SKIP LOCKED";
     static constexpr const char* insertion_order = "seq";
-    static std::string unindexed(const char* column) { return column; }
+    // An expression of the column: PostgreSQL's planner matches indexes to plain columns only.
+    static std::string unindexed(const char* column) {
+        return "(" + std::string(column) + " || '')";
+    }
+    // A write nobody reads the answer of goes with the next request that waits.
+    static void send(Statement& s) { s.send(); }
+    static void exec_ahead(Database& db, std::string_view sql) { db.exec_ahead(sql); }
+    static void abandon(Database& db) { db.abandon(); }
+    // Reads that go together are one round trip; what a post will read of a game it locks is
+    // read with the lock.
+    static constexpr bool pipelined = true;
+    static void together(Database& db, std::initializer_list<Statement*> statements) {
+        db.run_together(statements);
+    }
 
     static void lock_schema(Database& db) { db.exec(schema_lock); }
 

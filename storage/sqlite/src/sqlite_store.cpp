@@ -29,6 +29,13 @@ struct SqliteDriver {
     static constexpr const char* insertion_order = "rowid";
     // SQLite's own hint: a unary + keeps the planner off the column's index.
     static std::string unindexed(const char* column) { return std::string("+") + column; }
+    // No server to wait for: everything runs at once.
+    static void send(Statement& s) { s.run(); }
+    static void exec_ahead(Database& db, std::string_view sql) { db.exec(sql); }
+    static void abandon(Database&) {}
+    // Nothing to save by reading ahead what may not be asked for: each runs when stepped.
+    static constexpr bool pipelined = false;
+    static void together(Database&, std::initializer_list<Statement*>) {}
 
     static void lock_schema(Database&) {}
 
