@@ -105,6 +105,13 @@ Result<Options> resolve_options(const VariantInfo& info, const Options& given) {
     return out;
 }
 
+std::vector<std::string> Variant::fen_reasons(const Options& options, std::string_view fen) const {
+    auto game = start(options, fen);
+    if (game)
+        return {};
+    return {game.error().message};
+}
+
 std::uint32_t NoRandomness::uniform(std::uint32_t) {
     throw std::logic_error("a game without chance asked for a random number");
 }

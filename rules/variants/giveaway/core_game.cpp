@@ -412,4 +412,16 @@ Result<std::unique_ptr<Game>> CoreVariant::start(const Options& options,
         std::make_unique<CoreGame>(*info_, std::move(*resolved), std::move(*pos)));
 }
 
+std::vector<std::string> CoreVariant::fen_reasons(const Options& options,
+                                                  std::string_view fen) const {
+    auto resolved = resolve_options(*info_, options);
+    if (!resolved)
+        return {resolved.error().message};
+    auto setup = read_fen(fen, fen_shape(flavour_));
+    if (!setup)
+        return {setup.error().message};
+    auto pos = Position::from_setup(flavour_, *setup);
+    return pos ? std::vector<std::string>{} : pos.reasons();
+}
+
 } // namespace ghostpost::rules::giveaway

@@ -95,21 +95,41 @@ public:
         refresh();
     }
 
-    // Reads a FEN in the chess core's dialect ("[Ff]" for Phantoms in hand). Empty on success.
-    std::string load(std::string_view fen) {
-        std::string err = pos_.set_fen(fen);
-        for (Seat s : {Seat::White, Seat::Black}) {
-            if (!err.empty())
-                break;
-            if (chess::popcount(pos_.pieces(s, PieceKind::King)) != 1)
-                err = "each side needs exactly one king";
-            else if (chess::popcount(pos_.pieces(s, PieceKind::Phantom)) +
-                         pos_.in_hand(s, PieceKind::Phantom) >
-                     1)
-                err = seat_word(s) + " has more than one Phantom";
-        }
+    // Reads a FEN in the chess core's dialect ("[Ff]" for Phantoms in hand): every reason it is
+    // no Phantom Chess position, empty when it was read.
+    std::vector<std::string> load(std::string_view fen) {
+        auto setup = read_fen(fen, chess::fen_shape);
+        if (!setup)
+            return {setup.error().message};
+        auto pos = position_of(*setup);
+        if (!pos)
+            return pos.reasons();
+        pos_ = std::move(pos).value();
         refresh();
-        return err;
+        return {};
+    }
+
+    // The chess core's position with one king and at most one Phantom (on the board or in hand)
+    // a side, or every reason it is not.
+    static Checked<Position> position_of(const Setup& setup) {
+        auto pos = Position::from_setup(setup);
+        std::vector<std::string> reasons;
+        if (!pos)
+            reasons = pos.reasons();
+        bool kings_told = false;
+        for (Seat s : {Seat::White, Seat::Black}) {
+            const bool white = s == Seat::White;
+            if (setup.count(white ? 'K' : 'k') != 1 && !kings_told) {
+                reasons.push_back("each side needs exactly one king");
+                kings_told = true;
+            }
+            const char phantom = white ? 'F' : 'f';
+            if (setup.count(phantom) + setup.count_bracketed(phantom) > 1)
+                reasons.push_back(seat_word(s) + " has more than one Phantom");
+        }
+        if (!reasons.empty())
+            return reasons;
+        return pos;
     }
 
     std::unique_ptr<Game> clone() const override { return std::make_unique<PhantomGame>(*this); }
