@@ -166,11 +166,18 @@ class HauntedGame final : public Game {
 public:
     explicit HauntedGame(Options options) : options_(std::move(options)) { refresh(); }
 
-    std::string load(std::string_view fen) {
-        std::string err = board_.set_fen(fen);
+    // Every reason `fen` is no Haunted Chess position; empty when it was read.
+    std::vector<std::string> load(std::string_view fen) {
+        auto setup = read_fen(fen, haunted::fen_shape);
+        if (!setup)
+            return {setup.error().message};
+        auto board = Board::from_setup(*setup);
+        if (!board)
+            return board.reasons();
+        board_ = std::move(board).value();
         keys_.clear();
         refresh();
-        return err;
+        return {};
     }
 
     std::unique_ptr<Game> clone() const override { return std::make_unique<HauntedGame>(*this); }
