@@ -113,11 +113,19 @@ public:
         after_turn(true);
     }
 
-    std::string load(std::string_view fen) {
-        std::string err = gnostic::read_fen(st_, fen);
+    // Every reason `fen` is no Gnostic Chess position; empty when it was read.
+    std::vector<std::string> load(std::string_view fen) {
+        std::vector<std::string> reasons;
+        if (auto setup = read_fen(fen, gnostic::fen_shape); !setup) {
+            reasons.push_back(setup.error().message);
+        } else if (auto st = gnostic::state_from_setup(*setup); !st) {
+            reasons = st.reasons();
+        } else {
+            st_ = std::move(st).value();
+        }
         history_.clear();
         after_turn(true);
-        return err;
+        return reasons;
     }
 
     std::unique_ptr<Game> clone() const override { return std::make_unique<GnosticGame>(*this); }
