@@ -109,7 +109,16 @@ public:
             events.push_back(public_event(EventKind::Check, "check"));
         if (outcome_.over())
             events.push_back(public_event(EventKind::GameOver, outcome_.reason));
+        check_consistent(*this);
         return events;
+    }
+
+    // The core's invariants, one king a side and no Phantom anywhere.
+    bool is_consistent() const override {
+        return pos_.is_consistent() && popcount(pos_.pieces(Seat::White, PieceKind::King)) == 1 &&
+               popcount(pos_.pieces(Seat::Black, PieceKind::King)) == 1 &&
+               !pos_.pieces(PieceKind::Phantom) && !pos_.in_hand(Seat::White, PieceKind::Phantom) &&
+               !pos_.in_hand(Seat::Black, PieceKind::Phantom);
     }
 
     Outcome outcome() const override { return outcome_; }

@@ -118,8 +118,11 @@ public:
         refresh();
         if (outcome_.over())
             events.push_back(public_event(EventKind::GameOver, outcome_.reason));
+        check_consistent(*this);
         return events;
     }
+
+    bool is_consistent() const override { return pos_.is_consistent(); }
 
     Outcome outcome() const override { return outcome_; }
 

@@ -5,6 +5,7 @@
 #include "chess/bitboard.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cctype>
 #include <cstring>
 
@@ -537,6 +538,63 @@ void Position::pass() {
     side_ = opponent(side_);
 }
 
+bool Position::is_consistent() const {
+    if (files_ != (flavour_ == Flavour::Ghostarelay ? 10 : 8) || ranks_ != files_)
+        return false;
+    if (halfmove_ < 0 || fullmove_ < 1)
+        return false;
+    int pieces = 0;
+    for (int cell = 0; cell < cell_count; ++cell) {
+        const auto s = static_cast<Sq>(cell);
+        const bool inside =
+            file_of(s) >= 0 && file_of(s) < files_ && rank_of(s) >= 0 && rank_of(s) < ranks_;
+        const std::uint8_t c = board_[s];
+        if (!inside) {
+            if (c != off_board)
+                return false;
+            continue;
+        }
+        if (c == 0)
+            continue;
+        // Nothing but a kind and the black bit, and only the flavour's pieces.
+        if ((c & ~(0x0F | black_bit)) != 0 || !allowed_piece(flavour_, kind_of(c)))
+            return false;
+        ++pieces;
+        if (kind_of(c) == PieceKind::Pawn) {
+            const int last = seat_of(c) == Seat::White ? ranks_ - 1 : 0;
+            if (rank_of(s) == last ||
+                (flavour_ == Flavour::Giveaway && rank_of(s) == ranks_ - 1 - last))
+                return false;
+        }
+    }
+    if (pieces == 0)
+        return false;
+    // A castling right stands only while its king and rook are at home; Ghostarelay has none.
+    if (flavour_ == Flavour::Ghostarelay && castling_ != 0)
+        return false;
+    for (int i = 0; i < 4; ++i) {
+        if (!(castling_ & (1 << i)))
+            continue;
+        const Seat s = i < 2 ? Seat::White : Seat::Black;
+        const int r = s == Seat::White ? 0 : 7;
+        if (board_[to_sq(4, r)] != encode(Piece{PieceKind::King, s}) ||
+            board_[to_sq(i % 2 == 0 ? 7 : 0, r)] != encode(Piece{PieceKind::Rook, s}))
+            return false;
+    }
+    if (ep_ != 0) {
+        // The square a pawn of the side not to move just passed over, with a pawn to take it.
+        const int back = side_ == Seat::White ? -north : north;
+        const Sq pawn = step(ep_, back);
+        const std::uint8_t mine = encode(Piece{PieceKind::Pawn, side_});
+        if (flavour_ != Flavour::Giveaway || rank_of(ep_) != (side_ == Seat::White ? 5 : 2) ||
+            file_of(ep_) < 0 || file_of(ep_) >= files_ || board_[ep_] != 0 ||
+            board_[pawn] != encode(Piece{PieceKind::Pawn, opponent(side_)}) ||
+            (board_[step(pawn, 1)] != mine && board_[step(pawn, -1)] != mine))
+            return false;
+    }
+    return true;
+}
+
 std::uint64_t Position::perft(int depth) const {
     if (depth <= 0)
         return 1;
@@ -556,6 +614,7 @@ std::uint64_t Position::perft_inner(int depth, std::vector<MoveList>& lists) con
         for (const Move& m : moves) {
             Position next = *this;
             next.play(m);
+            assert(next.is_consistent());
             Boards after = here;
             play_on(after, m, side_);
             nodes += next.count_giveaway_moves(after);
@@ -565,6 +624,7 @@ std::uint64_t Position::perft_inner(int depth, std::vector<MoveList>& lists) con
     for (const Move& m : moves) {
         Position next = *this;
         next.play(m);
+        assert(next.is_consistent());
         nodes += next.perft_inner(depth - 1, lists);
     }
     return nodes;

@@ -128,6 +128,11 @@ public:
     void play(const Move& m);
     void pass();
 
+    // Every internal invariant: cells off the board stay off it, only the flavour's pieces and
+    // no pawn on a rank it cannot stand on, castling rights with their king and rook at home, an
+    // en passant square a pawn just passed over with a pawn to take it, counters in range.
+    bool is_consistent() const;
+
     // Leaf count of the move tree `depth` plies deep; a side without legal moves ends its
     // branch (no pass), as in Fairy-Stockfish.
     std::uint64_t perft(int depth) const;

@@ -255,6 +255,56 @@ Checked<Board> Board::from_setup(const Setup& setup) {
     return fresh;
 }
 
+bool Board::is_consistent() const {
+    // Each layer's bitboards are its mailbox, seat by seat and kind by kind.
+    auto layer = [](const std::array<Piece, 64>& box, const std::array<Bitboard, 2>& seat,
+                    const std::array<Bitboard, 11>& kind) {
+        if (seat[0] & seat[1] || kind[0])
+            return false;
+        for (Sq s = 0; s < 64; ++s) {
+            const Piece p = box[u(s)];
+            const bool here = ((seat[0] | seat[1]) & bb(s)) != 0;
+            if (here != (p.kind != PieceKind::None))
+                return false;
+            for (std::size_t i = 1; i < kind.size(); ++i)
+                if (((kind[i] & bb(s)) != 0) != (here && k(p.kind) == i))
+                    return false;
+            if (here && !(seat[index(p.seat)] & bb(s)))
+                return false;
+        }
+        return true;
+    };
+    if (!layer(living_, live_seat_, live_kind_) || !layer(spirit_, spirit_seat_, spirit_kind_))
+        return false;
+    for (Seat s : {Seat::White, Seat::Black})
+        if (chess::popcount(living_of(s) & live_kind_[k(PieceKind::King)]) != 1)
+            return false;
+    if (spirit_kind_[k(PieceKind::King)] ||
+        (live_kind_[k(PieceKind::Pawn)] & (chess::rank_1 | (chess::rank_1 << 56))))
+        return false;
+    for (Seat s : {Seat::White, Seat::Black}) {
+        const Bitboard own_first = chess::rank_1 << (8 * last_rank(opponent(s)));
+        if (spirit_seat_[index(s)] & spirit_kind_[k(PieceKind::Pawn)] & own_first)
+            return false;
+    }
+    auto home = [&](Sq s, PieceKind kind, Seat seat) { return living(s) == Piece{kind, seat}; };
+    if (((castling_ & 1) &&
+         (!home(4, PieceKind::King, Seat::White) || !home(7, PieceKind::Rook, Seat::White))) ||
+        ((castling_ & 2) &&
+         (!home(4, PieceKind::King, Seat::White) || !home(0, PieceKind::Rook, Seat::White))) ||
+        ((castling_ & 4) &&
+         (!home(60, PieceKind::King, Seat::Black) || !home(63, PieceKind::Rook, Seat::Black))) ||
+        ((castling_ & 8) &&
+         (!home(60, PieceKind::King, Seat::Black) || !home(56, PieceKind::Rook, Seat::Black))) ||
+        castling_ > 15)
+        return false;
+    if (ep_ != -1 && (ep_ < 0 || ep_ > 63 || rank_of(ep_) != (stm_ == Seat::White ? 5 : 2)))
+        return false;
+    if (halfmove_ < 0 || fullmove_ < 1)
+        return false;
+    return !in_check(opponent(stm_));
+}
+
 std::string Board::fen() const {
     std::string out;
     for (int r = 7; r >= 0; --r) {
@@ -783,6 +833,7 @@ std::uint64_t Board::perft_from(int depth, PerftFrame* frames) const {
         }
         Board next = *this;
         next.make(m);
+        assert(next.is_consistent());
         nodes += next.perft_from(depth - 1, frames);
     }
     return nodes;

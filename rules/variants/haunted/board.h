@@ -115,6 +115,12 @@ public:
     bool insufficient_material() const;
     std::uint64_t perft(int depth) const;
 
+    // Every internal invariant: each layer's bitboards agree with its mailbox, one living king a
+    // side and no spirit king, pawns where they may stand, castling rights with their king and
+    // rook at home, an en passant square on the rank the side to move takes on, the side not to
+    // move not in check.
+    bool is_consistent() const;
+
 private:
     struct Empty {};
     explicit Board(Empty) {}

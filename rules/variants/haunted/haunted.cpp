@@ -234,8 +234,11 @@ public:
                 EventKind::Check, "check by " + join(checkers(board_, board_.side_to_move()))));
         if (outcome_.over())
             events.push_back(public_event(EventKind::GameOver, outcome_.reason));
+        check_consistent(*this);
         return events;
     }
+
+    bool is_consistent() const override { return board_.is_consistent(); }
 
     Outcome outcome() const override { return outcome_; }
     // Checkmate wins, and a spirit invoked by any living piece of its side (the king too)

@@ -189,8 +189,11 @@ public:
     Result<std::vector<Event>> apply(Seat seat, const Action& action, RandomSource&) override {
         if (outcome_.over())
             return make_error(ErrorKind::GameOver, "the game is over (" + outcome_.reason + ")");
-        if (action.kind == ActionKind::Special && action.special == peek_special)
-            return peek(seat);
+        if (action.kind == ActionKind::Special && action.special == peek_special) {
+            auto told = peek(seat);
+            check_consistent(*this);
+            return told;
+        }
         if (seat != pos_.side_to_move())
             return make_error(ErrorKind::NotYourTurn,
                               "it is " + seat_word(pos_.side_to_move()) + "'s move");
@@ -219,7 +222,26 @@ public:
             events.push_back({EventKind::Reveal, "the Phantom Card is turned over: " + card(),
                               std::nullopt, std::nullopt});
         }
+        check_consistent(*this);
         return events;
+    }
+
+    // The core's invariants, one king and at most one Phantom (on the board or in hand) a side,
+    // and the peeks left within the lives the game began with.
+    bool is_consistent() const override {
+        if (!pos_.is_consistent())
+            return false;
+        for (Seat s : {Seat::White, Seat::Black}) {
+            if (chess::popcount(pos_.pieces(s, PieceKind::King)) != 1 ||
+                chess::popcount(pos_.pieces(s, PieceKind::Phantom)) +
+                        pos_.in_hand(s, PieceKind::Phantom) >
+                    1)
+                return false;
+            const int left = peeks_left_[index(s)];
+            if (left < 0 || left > lives_)
+                return false;
+        }
+        return peeks_taken_ == 2 * lives_ - peeks_left_[0] - peeks_left_[1];
     }
 
     Outcome outcome() const override { return outcome_; }

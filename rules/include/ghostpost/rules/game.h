@@ -241,6 +241,11 @@ public:
     virtual std::string fen() const { return {}; }
     // Plies played so far.
     virtual int ply() const = 0;
+    // Whether the state keeps every invariant of the variant (its bitboards agree with its board,
+    // its counts and keys are right): false is a programmer error, never a user's. Checked after
+    // every action in debug builds (check_consistent), in perft and by the fuzz targets.
+    // Default: true.
+    virtual bool is_consistent() const { return true; }
 
 protected:
     static PublicView make_public(BoardView b) { return PublicView(std::move(b)); }
@@ -261,6 +266,10 @@ public:
     virtual std::vector<std::string> fen_reasons(const Options& options,
                                                  std::string_view fen) const;
 };
+
+// In debug builds, throws std::logic_error naming the variant when `game` breaks an invariant of
+// its state; does nothing when NDEBUG is defined. Each variant calls it after an action.
+void check_consistent(const Game& game);
 
 // Fills in defaults and checks each option against its spec. Errors: BadSetup naming the option.
 Result<Options> resolve_options(const VariantInfo& info, const Options& given);
