@@ -153,8 +153,11 @@ public:
                 PieceKind::None)
             events.push_back(public_event(EventKind::Captured, text));
         ghost::play(state_, action, &events);
+        check_consistent(*this);
         return events;
     }
+
+    bool is_consistent() const override { return ghost::is_consistent(state_); }
 
     Outcome outcome() const override { return state_.outcome; }
     // Both sides could always still win while the game is under way: the Ghost (a queen) can

@@ -117,6 +117,11 @@ std::string write_fen(const State& st);
 inline constexpr FenShape fen_shape{.max_fields = 16};
 // The state a Setup describes, or every reason it is none.
 Checked<State> state_from_setup(const Setup& setup);
+// Every invariant of the state: each unit a piece with damage in range (an empty square none
+// and no prisoner), at most one king a side, pawns off the back ranks, castling rights with
+// their king and rook at home, the track between its ends, spells and policies in range, a
+// combat between a piece of the side to move and one of the other side.
+bool is_consistent(const State& st);
 
 // Who must decide now (empty when `over`).
 std::vector<Decision> decisions(const State& st);

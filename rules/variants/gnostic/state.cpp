@@ -714,6 +714,66 @@ Checked<State> state_from_setup(const Setup& setup) {
     return out;
 }
 
+bool is_consistent(const State& st) {
+    int kings[2] = {0, 0};
+    for (Sq s = 0; s < 64; ++s) {
+        const Unit& u = st.board[static_cast<std::size_t>(s)];
+        if (u.kind == PieceKind::None) {
+            if (u.damage != 0 || u.imprisoned)
+                return false;
+            continue;
+        }
+        if (conventional_value(u.kind) == 0 || u.damage < 0 || u.damage > 200 ||
+            !pawn_may_stand(u.kind, s))
+            return false;
+        kings[index(u.seat)] += u.kind == PieceKind::King;
+    }
+    if (kings[0] > 1 || kings[1] > 1)
+        return false;
+    // A castling right stands only while its king and rook are at home.
+    auto home = [&](Sq s, PieceKind k, Seat seat) {
+        const Unit& u = st.board[static_cast<std::size_t>(s)];
+        return u.kind == k && u.seat == seat;
+    };
+    if (st.castling > 15 ||
+        ((st.castling & chess::WhiteShort) &&
+         (!home(4, PieceKind::King, Seat::White) || !home(7, PieceKind::Rook, Seat::White))) ||
+        ((st.castling & chess::WhiteLong) &&
+         (!home(4, PieceKind::King, Seat::White) || !home(0, PieceKind::Rook, Seat::White))) ||
+        ((st.castling & chess::BlackShort) &&
+         (!home(60, PieceKind::King, Seat::Black) || !home(63, PieceKind::Rook, Seat::Black))) ||
+        ((st.castling & chess::BlackLong) &&
+         (!home(60, PieceKind::King, Seat::Black) || !home(56, PieceKind::Rook, Seat::Black))))
+        return false;
+    if (st.ep != -1 && (st.ep < 0 || st.ep > 63 || (rank_of(st.ep) != 2 && rank_of(st.ep) != 5)))
+        return false;
+    if (st.halfmove < 0 || st.fullmove < 1)
+        return false;
+    // The track moves between A and E and turns at its ends.
+    if (st.track < 0 || st.track > 4 || (st.direction != -1 && st.direction != 1) ||
+        (st.track == 0 && st.direction < 0) || (st.track == 4 && st.direction > 0))
+        return false;
+    for (Seat s : {Seat::White, Seat::Black}) {
+        if (st.spells_used[index(s)] >= (1u << spell_count))
+            return false;
+        if (const auto& p = st.policy[index(s)];
+            p && (p->dice < 1 || p->dice > 10 || p->hold < 1 || p->hold > max_hold))
+            return false;
+    }
+    if (st.combat) {
+        // The attacker is the mover's piece, the defender the other side's, both on the board.
+        const Unit& attacker = at(st, st.combat->fighters[0].square);
+        const Unit& defender = at(st, st.combat->fighters[1].square);
+        if (attacker.kind == PieceKind::None || defender.kind == PieceKind::None ||
+            attacker.seat != st.side || defender.seat == st.side || st.combat->round < 1)
+            return false;
+        for (const Fighter& f : st.combat->fighters)
+            if (f.banked < 0 || f.turn < 0 || f.target < 0)
+                return false;
+    }
+    return true;
+}
+
 std::string write_fen(const State& st) {
     std::string out;
     for (int r = 7; r >= 0; --r) {
