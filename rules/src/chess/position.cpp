@@ -558,6 +558,9 @@ void Position::do_move(const Move& m) {
             halfmove_ = 0;
         }
         put(Piece{m.piece, us}, m.to);
+        // An entry that takes a rook on its start square ends that rook's castling right, as a
+        // move onto it does; castling does not look for the rook again.
+        castling_ = static_cast<std::uint8_t>(castling_ & castle_mask(m.to));
     } else {
         Piece moving = piece_on(m.from);
         if (m.type == MoveType::EnPassant) {
@@ -692,6 +695,23 @@ bool Position::is_consistent() const {
         return false;
     Sq their_king = king_square(opponent(stm_));
     if (their_king >= 0 && attacked(their_king, stm_))
+        return false;
+    // A castling right stands only while its king and rook are at home.
+    auto at = [&](Sq s, Seat seat, PieceKind k) { return piece_on(s) == Piece{k, seat}; };
+    if (castling_ > 15 ||
+        ((castling_ & WhiteShort) &&
+         (!at(4, Seat::White, PieceKind::King) || !at(7, Seat::White, PieceKind::Rook))) ||
+        ((castling_ & WhiteLong) &&
+         (!at(4, Seat::White, PieceKind::King) || !at(0, Seat::White, PieceKind::Rook))) ||
+        ((castling_ & BlackShort) &&
+         (!at(60, Seat::Black, PieceKind::King) || !at(63, Seat::Black, PieceKind::Rook))) ||
+        ((castling_ & BlackLong) &&
+         (!at(60, Seat::Black, PieceKind::King) || !at(56, Seat::Black, PieceKind::Rook))))
+        return false;
+    // An en passant square is kept only where a pawn of the side to move could take.
+    if (ep_ >= 0 && (ep_ > 63 || rank_of(ep_) != (stm_ == Seat::White ? 5 : 2) ||
+                     piece_on(ep_).kind != PieceKind::None ||
+                     !(tables().pawn[index(opponent(stm_))][ep_] & pieces(stm_, PieceKind::Pawn))))
         return false;
     return key_ == compute_key();
 }

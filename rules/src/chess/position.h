@@ -115,7 +115,9 @@ public:
     std::uint64_t perft(int depth);
 
     // Every internal invariant: bitboards agree with the mailbox, no overlaps, one king or none
-    // per side, pawns off the back ranks, the key matches a recomputation.
+    // per side, pawns off the back ranks, the side not to move not in check, castling rights
+    // with their king and rook at home, an en passant square a pawn of the side to move could
+    // take on, the key matches a recomputation.
     bool is_consistent() const;
 
 private:

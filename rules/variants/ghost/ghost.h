@@ -159,7 +159,10 @@ inline constexpr FenShape fen_shape{
 // once the rest of the Setup was read).
 Checked<State> state_from_setup(const Setup& setup);
 
-// Whether the state's bitboards agree with its board and the counts are possible.
+// Whether the state's bitboards agree with its board and the counts are possible, the pawns
+// that may step two squares are the Paradigm's on rank 2, only white rooks and bishops have a
+// way home, a locked piece is the Paradigm's, and the phase is Over exactly when there is an
+// outcome.
 bool is_consistent(const State& s);
 
 } // namespace ghostpost::rules::ghost
