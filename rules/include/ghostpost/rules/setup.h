@@ -50,11 +50,13 @@ struct Setup {
 struct FenShape {
     int files = 8;
     int ranks = 8;
-    bool brackets = false;          // a list in brackets may follow the placement
-    bool side_note = false;         // the side may be followed by a colon and a note
-    std::size_t max_fields = 6;     // placement and side included
-    std::string_view field_count{}; // the reason when there are too few or too many fields
-    std::string_view bad_side{};    // the reason when the side is not w or b
+    bool brackets = false;      // a list in brackets may follow the placement
+    bool side_note = false;     // the side may be followed by a colon and a note
+    std::size_t max_fields = 6; // placement and side included
+    // The variant's own wording of two refusals (empty: the shared reader's): too few or too many
+    // fields, and a side that is not w or b.
+    std::string_view field_count{};
+    std::string_view bad_side{};
 };
 
 // Reads the shared syntax of `text`. Errors (BadSetup, the reason as message): fewer than two
