@@ -144,6 +144,14 @@ TEST_CASE("A Gnostic Chess FEN with several faults is told all of them", "[setup
                   "unknown field foo=1 (known: track=, used=, dead=, damage=, jail=)"});
 }
 
+TEST_CASE("A Gnostic Chess FEN keeps only the castling rights whose king and rook are at home",
+          "[setup][fen]") {
+    // Found by fen_fuzz checking is_consistent: the rights stayed, and the FEN and the
+    // repetition key carried a right no move could use.
+    CHECK(test::start("gnostic", "4k3/8/8/8/8/8/8/r3K2R w KQkq - 0 1")->fen() ==
+          "4k3/8/8/8/8/8/8/r3K2R w K - 0 1 track=Cd");
+}
+
 TEST_CASE("A Ghost Chess FEN with several faults is told all of them", "[setup][fen]") {
     const std::string fen = "nnnq4/8/8/8/8/8/8/K7 b X c3 a1,b1 2";
     CHECK(reasons("ghost", fen) ==

@@ -623,6 +623,19 @@ Checked<State> state_from_setup(const Setup& setup) {
         tell(fields.error().message);
     } else {
         out.castling = fields->castling;
+        // A right stays only where its king and rook stand at home, as in the chess core.
+        auto home = [&](Sq s, PieceKind k, Seat seat) {
+            const Unit& u = out.board[static_cast<std::size_t>(s)];
+            return u.kind == k && u.seat == seat;
+        };
+        if (!home(4, PieceKind::King, Seat::White) || !home(7, PieceKind::Rook, Seat::White))
+            out.castling &= static_cast<std::uint8_t>(~chess::WhiteShort);
+        if (!home(4, PieceKind::King, Seat::White) || !home(0, PieceKind::Rook, Seat::White))
+            out.castling &= static_cast<std::uint8_t>(~chess::WhiteLong);
+        if (!home(60, PieceKind::King, Seat::Black) || !home(63, PieceKind::Rook, Seat::Black))
+            out.castling &= static_cast<std::uint8_t>(~chess::BlackShort);
+        if (!home(60, PieceKind::King, Seat::Black) || !home(56, PieceKind::Rook, Seat::Black))
+            out.castling &= static_cast<std::uint8_t>(~chess::BlackLong);
         if (fields->ep) {
             if (fields->ep->rank != (out.side == Seat::White ? 5 : 2))
                 tell("cannot read the en passant square " + fields->ep->name());
