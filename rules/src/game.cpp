@@ -105,6 +105,21 @@ Result<Options> resolve_options(const VariantInfo& info, const Options& given) {
     return out;
 }
 
+void check_consistent([[maybe_unused]] const Game& game) {
+#ifndef NDEBUG
+    if (!game.is_consistent())
+        throw std::logic_error(game.info().name + ": an action left the state inconsistent" +
+                               (game.fen().empty() ? std::string() : " (" + game.fen() + ")"));
+#endif
+}
+
+std::vector<std::string> Variant::fen_reasons(const Options& options, std::string_view fen) const {
+    auto game = start(options, fen);
+    if (game)
+        return {};
+    return {game.error().message};
+}
+
 std::uint32_t NoRandomness::uniform(std::uint32_t) {
     throw std::logic_error("a game without chance asked for a random number");
 }

@@ -34,17 +34,34 @@ class ChessGame final : public Game {
 public:
     explicit ChessGame(Options options) : options_(std::move(options)) { refresh(); }
 
-    std::string load(std::string_view fen) {
-        std::string err = pos_.set_fen(fen);
-        if (err.empty() &&
-            (pos_.pieces(PieceKind::Phantom) || pos_.in_hand(Seat::White, PieceKind::Phantom) ||
-             pos_.in_hand(Seat::Black, PieceKind::Phantom)))
-            err = "FIDE chess has no Phantom";
-        if (err.empty() && (popcount(pos_.pieces(Seat::White, PieceKind::King)) != 1 ||
-                            popcount(pos_.pieces(Seat::Black, PieceKind::King)) != 1))
-            err = "each side needs exactly one king";
+    // Every reason `fen` is no FIDE chess position; empty when it was read.
+    std::vector<std::string> load(std::string_view fen) {
+        auto setup = read_fen(fen, chess::fen_shape);
+        if (!setup)
+            return {setup.error().message};
+        auto pos = position_of(*setup);
+        if (!pos)
+            return pos.reasons();
+        pos_ = std::move(pos).value();
         refresh();
-        return err;
+        return {};
+    }
+
+    // The chess core's position with no Phantom and one king a side, or every reason it is not.
+    static Checked<Position> position_of(const Setup& setup) {
+        auto pos = Position::from_setup(setup);
+        std::vector<std::string> reasons;
+        if (!pos)
+            reasons = pos.reasons();
+        if (setup.count('F') + setup.count('f') + setup.count_bracketed('F') +
+                setup.count_bracketed('f') >
+            0)
+            reasons.push_back("FIDE chess has no Phantom");
+        if (setup.count('K') != 1 || setup.count('k') != 1)
+            reasons.push_back("each side needs exactly one king");
+        if (!reasons.empty())
+            return reasons;
+        return pos;
     }
 
     std::unique_ptr<Game> clone() const override { return std::make_unique<ChessGame>(*this); }
@@ -92,7 +109,16 @@ public:
             events.push_back(public_event(EventKind::Check, "check"));
         if (outcome_.over())
             events.push_back(public_event(EventKind::GameOver, outcome_.reason));
+        check_consistent(*this);
         return events;
+    }
+
+    // The core's invariants, one king a side and no Phantom anywhere.
+    bool is_consistent() const override {
+        return pos_.is_consistent() && popcount(pos_.pieces(Seat::White, PieceKind::King)) == 1 &&
+               popcount(pos_.pieces(Seat::Black, PieceKind::King)) == 1 &&
+               !pos_.pieces(PieceKind::Phantom) && !pos_.in_hand(Seat::White, PieceKind::Phantom) &&
+               !pos_.in_hand(Seat::Black, PieceKind::Phantom);
     }
 
     Outcome outcome() const override { return outcome_; }

@@ -1,7 +1,9 @@
 // libFuzzer target: every variant's FEN reader (Variant::start with a FEN). The first byte picks
 // the variant, the rest is the FEN. A position the reader accepts must survive what the service
 // does next (legal actions, views, the outcome, one ply of perft), and its re-export must read
-// back to the same position: the same FEN again, the same actions for both seats.
+// back to the same position: the same FEN again, the same actions for both seats. Every reason
+// against a FEN is listed by fen_reasons, the first of them the one start() gives, and a position
+// read is consistent (Game::is_consistent; the debug build checks it after every action too).
 #include "ghostpost/rules/registry.h"
 #include "invariant.h"
 
@@ -64,11 +66,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0; // an empty FEN means the start position, not a FEN to read
 
     auto game = variant.start({}, fen);
+    const auto reasons = variant.fen_reasons({}, fen);
     if (!game) {
         check(game.error().kind == ErrorKind::BadSetup, "an unreadable FEN is BadSetup", fen);
         check(!game.error().message.empty(), "an unreadable FEN gets a reason", fen);
+        check(!reasons.empty() && game.error().message.find(reasons.front()) != std::string::npos,
+              "the refusal shows the first of the FEN's reasons", fen);
         return 0;
     }
+    check(reasons.empty(), "a FEN that starts a game has no reason against it", fen);
+    check((*game)->is_consistent(), "a position read from a FEN is consistent", fen);
     exercise(**game, fen);
 
     const std::string exported = (*game)->fen();

@@ -66,6 +66,7 @@ Positions make_positions() {
                 check(!actions.empty(), "a seat that must decide has actions", v->info().name);
                 const auto& a = actions[rng.uniform(static_cast<std::uint32_t>(actions.size()))];
                 check(game->apply(seat, a.action, rng).ok(), "a listed action applies", a.text);
+                check(game->is_consistent(), "a listed action keeps the state consistent", a.text);
                 if (ply == next_kept || game->pending().empty()) {
                     list.push_back(game->clone());
                     const int step = next_kept + previous_kept;
@@ -131,5 +132,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::unique_ptr<Game> copy = game.clone();
     Stream rng(size);
     check(copy->apply(seat, parsed->action, rng).ok(), "apply takes a parsed action", parsed->text);
+    check(copy->is_consistent(), "a parsed action keeps the state consistent", parsed->text);
     return 0;
 }

@@ -199,6 +199,16 @@ TEST_CASE("With phantom_entry_capture=yes the Phantom may capture on entry, but 
     CHECK(game->fen() == "4k3/8/8/8/4F3/8/8/4K3 b - - 0 1");
 }
 
+TEST_CASE("A Phantom entering on a rook's start square ends that rook's castling right",
+          "[variant:phantom][rules][option][issue35]") {
+    // Found by is_consistent after every action: the right stayed, and O-O would have moved the
+    // white Phantom on h8 as if it were Black's rook.
+    auto game = phantom("4k2r/8/8/8/8/8/8/4K3[F] w k - 0 1", {{"phantom_entry_capture", "yes"}});
+    play_one(*game, Seat::White, "F@h8");
+    CHECK(game->fen() == "4k2F/8/8/8/8/8/8/4K3 b - - 0 1");
+    CHECK_FALSE(offers(*game, "O-O"));
+}
+
 TEST_CASE("By default the entering Phantom may not give check",
           "[variant:phantom][rules][option]") {
     auto game = phantom();

@@ -125,85 +125,61 @@ Position Position::without(Sq s) const {
 }
 
 std::string Position::set_fen(std::string_view fen) {
-    Position fresh{Empty{}};
-    std::istringstream in{std::string(fen)};
-    std::string placement, side, castle = "-", ep = "-";
-    int half = 0, full = 1;
-    if (!(in >> placement >> side))
-        return "a FEN needs at least the placement and the side to move";
-    in >> castle >> ep;
-    if (in >> half)
-        in >> full;
-    // Bounded, so that playing on from the FEN cannot overflow the counters.
-    if (half < 0 || full < 1 || half > 1000 || full > 10000)
-        return "the move counters must be a number from 0 to 1000 and a number from 1 to 10000";
+    auto setup = read_fen(fen, fen_shape);
+    if (!setup)
+        return setup.error().message;
+    auto pos = from_setup(*setup);
+    if (!pos)
+        return pos.first_reason();
+    *this = std::move(pos).value();
+    return {};
+}
 
-    std::string hand;
-    if (auto open = placement.find('['); open != std::string::npos) {
-        if (placement.back() != ']')
-            return "pieces in hand must close with ]";
-        hand = placement.substr(open + 1, placement.size() - open - 2);
-        placement.resize(open);
-    }
-    int rank = 7, file = 0;
-    for (char c : placement) {
-        if (c == '/') {
-            if (file != 8)
-                return "rank " + std::to_string(rank + 1) + " does not have 8 squares";
-            --rank;
-            file = 0;
-            if (rank < 0)
-                return "the placement has more than 8 ranks";
-        } else if (c >= '0' && c <= '9') {
-            file += c - '0';
-            if (c == '0' || file > 8)
-                return "rank " + std::to_string(rank + 1) + " has more than 8 squares";
-        } else {
-            Piece p = piece_of_fen_char(c);
+Checked<Position> Position::from_setup(const Setup& setup) {
+    std::vector<std::string> reasons;
+    if (setup.files != 8 || setup.ranks != 8)
+        return std::vector<std::string>{"the placement must have 8 ranks of 8 squares"};
+    Position fresh{Empty{}};
+    std::string unknown;
+    for (int r = 0; r < 8; ++r)
+        for (int f = 0; f < 8; ++f) {
+            const char c = setup.at(f, r);
+            if (c == '\0')
+                continue;
+            const Piece p = Setup::piece_of(c);
             if (p.kind == PieceKind::None || p.kind == PieceKind::Ghost ||
-                p.kind == PieceKind::Relay || p.kind == PieceKind::Warlord)
-                return std::string("unknown piece letter '") + c + "'";
-            if (file > 7)
-                return "rank " + std::to_string(rank + 1) + " has more than 8 squares";
-            fresh.put(p, make_sq(file, rank));
-            ++file;
+                p.kind == PieceKind::Relay || p.kind == PieceKind::Warlord) {
+                if (unknown.find(c) == std::string::npos)
+                    reasons.push_back(std::string("unknown piece letter '") + c + "'");
+                unknown += c;
+                continue;
+            }
+            fresh.put(p, make_sq(f, r));
         }
-        if (file > 8)
-            return "rank " + std::to_string(rank + 1) + " has more than 8 squares";
-    }
-    if (rank != 0 || file != 8)
-        return "the placement must have 8 ranks of 8 squares";
-    for (char c : hand) {
+    bool hand_full = false;
+    for (char c : setup.bracketed.value_or("")) {
         Piece p = piece_of_fen_char(c);
-        if (p.kind != PieceKind::Phantom)
-            return std::string("only a Phantom (F) can be in hand, not '") + c + "'";
+        if (p.kind != PieceKind::Phantom) {
+            reasons.push_back(std::string("only a Phantom (F) can be in hand, not '") + c + "'");
+            continue;
+        }
         auto& n = fresh.hand_[index(p.seat)][kind_index(p.kind)];
-        if (n >= max_hand)
-            return "too many pieces in hand";
+        if (n >= max_hand) {
+            if (!hand_full)
+                reasons.push_back("too many pieces in hand");
+            hand_full = true;
+            continue;
+        }
         ++n;
     }
-    if (side != "w" && side != "b")
-        return "the side to move must be w or b";
-    fresh.stm_ = side == "w" ? Seat::White : Seat::Black;
-    if (castle != "-") {
-        for (char c : castle) {
-            switch (c) {
-            case 'K':
-                fresh.castling_ |= WhiteShort;
-                break;
-            case 'Q':
-                fresh.castling_ |= WhiteLong;
-                break;
-            case 'k':
-                fresh.castling_ |= BlackShort;
-                break;
-            case 'q':
-                fresh.castling_ |= BlackLong;
-                break;
-            default:
-                return std::string("unknown castling right '") + c + "'";
-            }
-        }
+    fresh.stm_ = setup.side;
+    const auto fields = read_standard_fields(setup.fields);
+    if (!fields)
+        reasons.push_back(fields.error().message);
+    else {
+        fresh.castling_ = fields->castling;
+        fresh.halfmove_ = fields->halfmove;
+        fresh.fullmove_ = fields->fullmove;
     }
     // A castling right needs its king and rook at home; drop rights that cannot be used.
     auto at = [&](Sq s, Seat seat, PieceKind k) {
@@ -217,29 +193,25 @@ std::string Position::set_fen(std::string_view fen) {
         fresh.castling_ &= static_cast<std::uint8_t>(~BlackShort);
     if (!at(60, Seat::Black, PieceKind::King) || !at(56, Seat::Black, PieceKind::Rook))
         fresh.castling_ &= static_cast<std::uint8_t>(~BlackLong);
-    if (ep != "-") {
-        auto sq = parse_square(ep);
-        if (!sq || (sq->rank != 2 && sq->rank != 5))
-            return "the en passant square must be on rank 3 or 6";
-        Sq s = from_square(*sq);
+    if (fields && fields->ep) {
+        Sq s = from_square(*fields->ep);
         // Keep it only when a pawn of the side to move could take there (as the key assumes).
         if (tables().pawn[index(opponent(fresh.stm_))][s] &
             fresh.pieces(fresh.stm_, PieceKind::Pawn))
             fresh.ep_ = s;
     }
-    fresh.halfmove_ = half;
-    fresh.fullmove_ = full;
     for (Seat s : {Seat::White, Seat::Black})
         if (popcount(fresh.pieces(s, PieceKind::King)) > 1)
-            return std::string(seat_name(s)) + " has more than one king";
+            reasons.push_back(std::string(seat_name(s)) + " has more than one king");
     if (fresh.pieces(PieceKind::Pawn) & (rank_1 | (rank_1 << 56)))
-        return "pawns cannot stand on the first or last rank";
+        reasons.push_back("pawns cannot stand on the first or last rank");
     Sq their_king = fresh.king_square(opponent(fresh.stm_));
     if (their_king >= 0 && fresh.attacked(their_king, fresh.stm_))
-        return "the side not to move is in check";
+        reasons.push_back("the side not to move is in check");
+    if (!reasons.empty())
+        return reasons;
     fresh.key_ = fresh.compute_key();
-    *this = std::move(fresh);
-    return {};
+    return fresh;
 }
 
 std::string Position::fen() const {
@@ -586,6 +558,9 @@ void Position::do_move(const Move& m) {
             halfmove_ = 0;
         }
         put(Piece{m.piece, us}, m.to);
+        // An entry that takes a rook on its start square ends that rook's castling right, as a
+        // move onto it does; castling does not look for the rook again.
+        castling_ = static_cast<std::uint8_t>(castling_ & castle_mask(m.to));
     } else {
         Piece moving = piece_on(m.from);
         if (m.type == MoveType::EnPassant) {
@@ -720,6 +695,23 @@ bool Position::is_consistent() const {
         return false;
     Sq their_king = king_square(opponent(stm_));
     if (their_king >= 0 && attacked(their_king, stm_))
+        return false;
+    // A castling right stands only while its king and rook are at home.
+    auto at = [&](Sq s, Seat seat, PieceKind k) { return piece_on(s) == Piece{k, seat}; };
+    if (castling_ > 15 ||
+        ((castling_ & WhiteShort) &&
+         (!at(4, Seat::White, PieceKind::King) || !at(7, Seat::White, PieceKind::Rook))) ||
+        ((castling_ & WhiteLong) &&
+         (!at(4, Seat::White, PieceKind::King) || !at(0, Seat::White, PieceKind::Rook))) ||
+        ((castling_ & BlackShort) &&
+         (!at(60, Seat::Black, PieceKind::King) || !at(63, Seat::Black, PieceKind::Rook))) ||
+        ((castling_ & BlackLong) &&
+         (!at(60, Seat::Black, PieceKind::King) || !at(56, Seat::Black, PieceKind::Rook))))
+        return false;
+    // An en passant square is kept only where a pawn of the side to move could take.
+    if (ep_ >= 0 && (ep_ > 63 || rank_of(ep_) != (stm_ == Seat::White ? 5 : 2) ||
+                     piece_on(ep_).kind != PieceKind::None ||
+                     !(tables().pawn[index(opponent(stm_))][ep_] & pieces(stm_, PieceKind::Pawn))))
         return false;
     return key_ == compute_key();
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "chess/bitboard.h"
+#include "ghostpost/rules/setup.h"
 #include "ghostpost/rules/types.h"
 
 #include <array>
@@ -45,6 +46,9 @@ private:
 // Castling rights as four bits.
 enum CastleRight : std::uint8_t { WhiteShort = 1, WhiteLong = 2, BlackShort = 4, BlackLong = 8 };
 
+// The chess core's FEN: 8x8, pieces in hand in brackets after the placement.
+inline constexpr FenShape fen_shape{.brackets = true};
+
 class Position {
 public:
     // The FIDE start position.
@@ -53,6 +57,11 @@ public:
     // placement in brackets as in crazyhouse FEN ("...RNBQKBNR[Ff] w KQkq - 0 1"); the letter F
     // is the Phantom. Returns an error text, empty on success.
     std::string set_fen(std::string_view fen);
+    // The position a Setup describes (its bracketed list the pieces in hand), or every reason
+    // it is none: a letter that is no piece of the core, more than one king of a side, a pawn on
+    // the first or last rank, the side not to move in check, unreadable castling, en passant or
+    // counters. Castling rights without their king and rook at home are dropped, not refused.
+    static Checked<Position> from_setup(const Setup& setup);
     std::string fen() const;
 
     Seat side_to_move() const { return stm_; }
@@ -106,7 +115,9 @@ public:
     std::uint64_t perft(int depth);
 
     // Every internal invariant: bitboards agree with the mailbox, no overlaps, one king or none
-    // per side, pawns off the back ranks, the key matches a recomputation.
+    // per side, pawns off the back ranks, the side not to move not in check, castling rights
+    // with their king and rook at home, an en passant square a pawn of the side to move could
+    // take on, the key matches a recomputation.
     bool is_consistent() const;
 
 private:

@@ -89,14 +89,21 @@ public:
     explicit GhostGame(Options options)
         : options_(std::move(options)), state_(ghost::start_state()) {}
 
-    std::string load(std::string_view fen) {
-        std::string err = ghost::read_fen(state_, fen);
-        if (err.empty() && state_.phase == Phase::Move && state_.turn == Seat::White &&
+    // Every reason `fen` is no Ghost Chess position; empty when it was read.
+    std::vector<std::string> load(std::string_view fen) {
+        auto setup = read_fen(fen, ghost::fen_shape);
+        if (!setup)
+            return {setup.error().message};
+        auto read = ghost::state_from_setup(*setup);
+        if (!read)
+            return read.reasons();
+        state_ = std::move(read).value();
+        if (state_.phase == Phase::Move && state_.turn == Seat::White &&
             ghost::legal_actions(state_).empty()) {
             state_.outcome = Outcome{Status::BlackWins, "the Paradigm cannot move"};
             state_.phase = Phase::Over;
         }
-        return err;
+        return {};
     }
 
     std::unique_ptr<Game> clone() const override { return std::make_unique<GhostGame>(*this); }
@@ -146,8 +153,11 @@ public:
                 PieceKind::None)
             events.push_back(public_event(EventKind::Captured, text));
         ghost::play(state_, action, &events);
+        check_consistent(*this);
         return events;
     }
+
+    bool is_consistent() const override { return ghost::is_consistent(state_); }
 
     Outcome outcome() const override { return state_.outcome; }
     // Both sides could always still win while the game is under way: the Ghost (a queen) can

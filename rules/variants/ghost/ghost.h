@@ -5,6 +5,7 @@
 
 #include "chess/bitboard.h"
 #include "ghostpost/rules/game.h"
+#include "ghostpost/rules/setup.h"
 
 #include <array>
 #include <cstdint>
@@ -146,8 +147,22 @@ std::uint64_t position_key(const State& s);
 // Reads the Ghost Chess FEN dialect (see docs/variants/ghost.md); an error text, or empty.
 std::string read_fen(State& s, std::string_view fen);
 std::string write_fen(const State& s);
+// The shared reader's view of that dialect: the pending decision after the side and a colon,
+// up to eight fields.
+inline constexpr FenShape fen_shape{
+    .side_note = true,
+    .max_fields = 8,
+    .field_count = "expected 2 to 8 fields: placement, side, Nexus, immune, locked, knights lost, "
+                   "halfmove clock, move number",
+    .bad_side = "the side to move is w (the Paradigm) or b (the Ghost)"};
+// The state a Setup describes, or every reason it is none (the pending decision is judged only
+// once the rest of the Setup was read).
+Checked<State> state_from_setup(const Setup& setup);
 
-// Whether the state's bitboards agree with its board and the counts are possible.
+// Whether the state's bitboards agree with its board and the counts are possible, the pawns
+// that may step two squares are the Paradigm's on rank 2, only white rooks and bishops have a
+// way home, a locked piece is the Paradigm's, and the phase is Over exactly when there is an
+// outcome.
 bool is_consistent(const State& s);
 
 } // namespace ghostpost::rules::ghost

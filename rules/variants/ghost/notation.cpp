@@ -4,6 +4,7 @@
 // Respawn d1, Assault e3, N@b8 (a rescued knight enters), Rescue Nb1, Skip.
 #include "ghost.h"
 
+#include <algorithm>
 #include <charconv>
 #include <sstream>
 
@@ -319,26 +320,36 @@ std::vector<std::string> notate(const State& s, const std::vector<Action>& list)
 }
 
 std::string read_fen(State& s, std::string_view fen) {
-    const std::vector<std::string> f = split(fen, ' ');
-    if (f.size() < 2 || f.size() > 8)
-        return "expected 2 to 8 fields: placement, side, Nexus, immune, locked, knights lost, "
-               "halfmove clock, move number";
+    auto setup = ghostpost::rules::read_fen(fen, fen_shape);
+    if (!setup)
+        return setup.error().message;
+    auto out = state_from_setup(*setup);
+    if (!out)
+        return out.first_reason();
+    s = std::move(out).value();
+    return {};
+}
+
+Checked<State> state_from_setup(const Setup& setup) {
+    if (setup.files != 8 || setup.ranks != 8)
+        return std::vector<std::string>{"the placement must have 8 ranks of 8 squares"};
+    std::vector<std::string> reasons;
+    auto tell = [&reasons](std::string why) {
+        if (std::find(reasons.begin(), reasons.end(), why) == reasons.end())
+            reasons.push_back(std::move(why));
+    };
+    // The fields as the dialect numbers them: placement, side, then the Setup's fields.
+    std::vector<std::string> f{std::string(), std::string()};
+    f.insert(f.end(), setup.fields.begin(), setup.fields.end());
     State out;
     out.origin.fill(-1);
-    const std::vector<std::string> ranks = split(f[0], '/');
-    if (ranks.size() != 8)
-        return "the placement needs 8 ranks";
-    for (int r = 0; r < 8; ++r) {
-        int file = 0;
-        for (char c : ranks[static_cast<std::size_t>(7 - r)]) {
-            if (c >= '1' && c <= '8') {
-                file += c - '0';
-                continue;
-            }
-            if (file > 7)
-                return "rank " + std::to_string(r + 1) + " has more than 8 squares";
+    for (int r = 0; r < 8; ++r)
+        for (int file = 0; file < 8; ++file) {
+            const char c = setup.at(file, r);
             Piece p;
             switch (c) {
+            case '\0':
+                continue;
             case 'P':
                 p = {PieceKind::Pawn, Seat::White};
                 break;
@@ -358,37 +369,29 @@ std::string read_fen(State& s, std::string_view fen) {
                 p = {PieceKind::Knight, Seat::Black};
                 break;
             default:
-                return std::string("'") + c +
-                       "' is no Ghost Chess piece (the Paradigm has P N B R, "
-                       "the Ghost q and rescued knights n)";
+                tell(std::string("'") + c +
+                     "' is no Ghost Chess piece (the Paradigm has P N B R, "
+                     "the Ghost q and rescued knights n)");
+                continue;
             }
             const chess::Sq x = make_sq(file, r);
             out.board[static_cast<std::size_t>(x)] = p;
             (p.seat == Seat::White ? out.white : out.black) |= bb(x);
-            ++file;
         }
-        if (file != 8)
-            return "rank " + std::to_string(r + 1) + " does not have 8 squares";
-    }
-    // After the side and a colon may come the decision pending in that turn ("b:w-Reaction,xPe5").
-    const std::string side = f[1].substr(0, f[1].find(':'));
-    const bool pending = f[1].find(':') != std::string::npos;
-    if (side != "w" && side != "b")
-        return "the side to move is w (the Paradigm) or b (the Ghost)";
-    out.turn = side == "w" ? Seat::White : Seat::Black;
+    out.turn = setup.side;
     // The Nexus field may name, after a colon, the pawns on rank 2 that left it before ("-:d2").
     const std::string nexus = f.size() > 2 ? f[2].substr(0, f[2].find(':')) : "-";
     const std::string back =
         f.size() > 2 && f[2].find(':') != std::string::npos ? f[2].substr(f[2].find(':') + 1) : "";
     out.full_nexus = nexus == "F";
     if (nexus != "F" && nexus != "-")
-        return "the Nexus field is F (Full Nexus intact) or -, then maybe :pawns back on rank 2";
+        tell("the Nexus field is F (Full Nexus intact) or -, then maybe :pawns back on rank 2");
     if (out.full_nexus) {
         const State start = start_state();
         for (chess::Sq x = 0; x < 64; ++x)
             if ((bb(x) & nexus_squares) &&
                 out.board[static_cast<std::size_t>(x)] != start.board[static_cast<std::size_t>(x)])
-                return "Full Nexus needs the twelve Nexus pieces on their start squares";
+                tell("Full Nexus needs the twelve Nexus pieces on their start squares");
     }
     auto squares_field = [&](std::size_t i, Bitboard& into, Bitboard allowed,
                              const char* what) -> std::string {
@@ -406,43 +409,50 @@ std::string read_fen(State& s, std::string_view fen) {
         return {};
     };
     if (auto e = squares_field(3, out.hidden, out.black, "immune pieces"); !e.empty())
-        return e;
+        tell(e);
     Bitboard locked = 0;
     if (auto e = squares_field(4, locked, out.white, "a locked piece"); !e.empty())
-        return e;
+        tell(e);
     if (chess::more_than_one(locked))
-        return "at most one piece is locked";
+        tell("at most one piece is locked");
     out.locked = locked ? chess::lsb(locked) : -1;
-    if (f.size() > 5 && (!read_number(f[5], out.knights_lost) || out.knights_lost > 1))
-        return "knights lost is 0 or 1 (the second lost knight ends the game)";
+    if (f.size() > 5 && (!read_number(f[5], out.knights_lost) || out.knights_lost > 1)) {
+        tell("knights lost is 0 or 1 (the second lost knight ends the game)");
+        out.knights_lost = 0;
+    }
     if (f.size() > 6 && !read_number(f[6], out.halfmove))
-        return "the halfmove clock is a number";
+        tell("the halfmove clock is a number");
     if (f.size() > 7 && (!read_number(f[7], out.fullmove) || out.fullmove < 1))
-        return "the move number is a number from 1";
+        tell("the move number is a number from 1");
     // Pawns on rank 2 have never left it unless the ninth field lists them (decision 7).
     out.home_pawns = out.of(Seat::White, PieceKind::Pawn) & 0xFF00ULL;
     if (!back.empty()) {
         for (const std::string& name : split(back, ',')) {
             auto x = parse_square(name);
-            if (!x || !(out.home_pawns & bb(make_sq(x->file, x->rank))))
-                return "pawns back on rank 2: \"" + name +
-                       "\" is not a pawn of the Paradigm on rank 2";
+            if (!x || !(out.home_pawns & bb(make_sq(x->file, x->rank)))) {
+                tell("pawns back on rank 2: \"" + name +
+                     "\" is not a pawn of the Paradigm on rank 2");
+                continue;
+            }
             out.home_pawns &= ~bb(make_sq(x->file, x->rank));
         }
     }
-    if (pending)
-        if (auto e = read_pending(out, f[1].substr(f[1].find(':') + 1)); !e.empty())
-            return e;
+    // The pending decision is read against the rest of the state, so only once that was read.
+    if (setup.side_note && reasons.empty())
+        if (auto e = read_pending(out, *setup.side_note); !e.empty())
+            tell(e);
     // Only a Transcend takes the Ghost off the board (and maybe the Paradigm's last piece).
     const bool transcended = out.phase == Phase::TranscendKnights || out.phase == Phase::Over;
     if (!transcended && chess::popcount(out.of(Seat::Black, PieceKind::Queen)) != 1)
-        return "the Ghost (q) must be on the board exactly once";
+        tell("the Ghost (q) must be on the board exactly once");
     if (out.white == 0 && out.phase != Phase::Over)
-        return "the Paradigm needs at least one piece";
+        tell("the Paradigm needs at least one piece");
     if (chess::popcount(out.of(Seat::Black, PieceKind::Knight)) +
             chess::popcount(out.of(Seat::White, PieceKind::Knight)) + out.knights_lost >
         2)
-        return "there are only two knights in the game";
+        tell("there are only two knights in the game");
+    if (!reasons.empty())
+        return reasons;
     // Where an exchanged rook or bishop returns: a bishop by its colour, a rook to its wing's
     // corner.
     bool rook_corner_taken[2] = {false, false};
@@ -460,8 +470,7 @@ std::string read_fen(State& s, std::string_view fen) {
         }
     }
     out.keys.push_back(position_key(out));
-    s = std::move(out);
-    return {};
+    return out;
 }
 
 std::string write_fen(const State& s) {

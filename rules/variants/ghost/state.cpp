@@ -917,6 +917,20 @@ bool is_consistent(const State& s) {
         if (p.seat == Seat::Black && p.kind != PieceKind::Queen && p.kind != PieceKind::Knight)
             return false;
     }
+    // Only a Paradigm pawn still on rank 2 may step two squares; a piece's way home is
+    // remembered only for a white rook or bishop; a locked piece is one of the Paradigm's.
+    if (s.home_pawns & ~(s.of(Seat::White, PieceKind::Pawn) & 0xFF00ULL))
+        return false;
+    for (Sq x = 0; x < 64; ++x) {
+        const Piece p = s.board[static_cast<std::size_t>(x)];
+        if (s.origin[static_cast<std::size_t>(x)] >= 0 &&
+            (p.seat != Seat::White || (p.kind != PieceKind::Rook && p.kind != PieceKind::Bishop)))
+            return false;
+    }
+    if (s.locked >= 0 && !(s.white & bb(s.locked)))
+        return false;
+    if ((s.phase == Phase::Over) != s.outcome.over())
+        return false;
     const int black_knights = popcount(s.of(Seat::Black, PieceKind::Knight));
     const int white_knights = popcount(s.of(Seat::White, PieceKind::Knight));
     return w == s.white && b == s.black && popcount(s.of(Seat::Black, PieceKind::Queen)) <= 1 &&

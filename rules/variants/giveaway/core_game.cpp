@@ -118,8 +118,11 @@ public:
         refresh();
         if (outcome_.over())
             events.push_back(public_event(EventKind::GameOver, outcome_.reason));
+        check_consistent(*this);
         return events;
     }
+
+    bool is_consistent() const override { return pos_.is_consistent(); }
 
     Outcome outcome() const override { return outcome_; }
 
@@ -410,6 +413,18 @@ Result<std::unique_ptr<Game>> CoreVariant::start(const Options& options,
         return pos.error();
     return std::unique_ptr<Game>(
         std::make_unique<CoreGame>(*info_, std::move(*resolved), std::move(*pos)));
+}
+
+std::vector<std::string> CoreVariant::fen_reasons(const Options& options,
+                                                  std::string_view fen) const {
+    auto resolved = resolve_options(*info_, options);
+    if (!resolved)
+        return {resolved.error().message};
+    auto setup = read_fen(fen, fen_shape(flavour_));
+    if (!setup)
+        return {setup.error().message};
+    auto pos = Position::from_setup(flavour_, *setup);
+    return pos ? std::vector<std::string>{} : pos.reasons();
 }
 
 } // namespace ghostpost::rules::giveaway

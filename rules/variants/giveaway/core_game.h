@@ -20,6 +20,8 @@ public:
     // Errors: BadSetup for an unknown option or value, or a FEN that cannot be read.
     Result<std::unique_ptr<Game>> start(const Options& options,
                                         std::string_view fen) const override;
+    std::vector<std::string> fen_reasons(const Options& options,
+                                         std::string_view fen) const override;
 
 private:
     Flavour flavour_;

@@ -5,6 +5,7 @@
 #include "chess/bitboard.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cctype>
 #include <cstring>
 
@@ -52,34 +53,6 @@ bool allowed_piece(Flavour f, PieceKind k) {
     }
 }
 
-std::vector<std::string_view> split_fields(std::string_view text) {
-    std::vector<std::string_view> out;
-    std::size_t i = 0;
-    while (i < text.size()) {
-        while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])))
-            ++i;
-        std::size_t j = i;
-        while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j])))
-            ++j;
-        if (j > i)
-            out.push_back(text.substr(i, j - i));
-        i = j;
-    }
-    return out;
-}
-
-std::optional<int> parse_count(std::string_view s) {
-    if (s.empty() || s.size() > 6)
-        return std::nullopt;
-    int v = 0;
-    for (char c : s) {
-        if (c < '0' || c > '9')
-            return std::nullopt;
-        v = v * 10 + (c - '0');
-    }
-    return v;
-}
-
 RuleError bad_fen(std::string what) {
     return make_error(ErrorKind::BadSetup, "bad FEN: " + std::move(what));
 }
@@ -111,124 +84,112 @@ Position Position::start(Flavour flavour) {
     return p.value();
 }
 
+FenShape fen_shape(Flavour flavour) {
+    const int size = flavour == Flavour::Ghostarelay ? 10 : 8;
+    return FenShape{.files = size,
+                    .ranks = size,
+                    .field_count = "expected the placement, the side to move, castling, en "
+                                   "passant and the two move counters"};
+}
+
 Result<Position> Position::from_fen(Flavour flavour, std::string_view fen) {
+    auto setup = read_fen(fen, fen_shape(flavour));
+    if (!setup)
+        return bad_fen(setup.error().message);
+    auto p = from_setup(flavour, *setup);
+    if (!p)
+        return bad_fen(p.first_reason());
+    return std::move(p).value();
+}
+
+Checked<Position> Position::from_setup(Flavour flavour, const Setup& setup) {
     Position p;
     p.clear(flavour);
-    auto fields = split_fields(fen);
-    if (fields.size() < 2 || fields.size() > 6)
-        return bad_fen(
-            "expected the placement, the side to move, castling, en passant and the two move "
-            "counters");
-    // Placement, from the top rank down.
-    int rank = p.ranks_ - 1;
-    int file = 0;
-    std::string_view placement = fields[0];
-    for (std::size_t i = 0; i < placement.size(); ++i) {
-        char c = placement[i];
-        if (c == '/') {
-            if (file != p.files_)
-                return bad_fen("rank " + std::to_string(rank + 1) + " does not have " +
-                               std::to_string(p.files_) + " squares");
-            --rank;
-            file = 0;
-            if (rank < 0)
-                return bad_fen("more than " + std::to_string(p.ranks_) + " ranks");
-        } else if (c >= '0' && c <= '9') {
-            int n = 0;
-            while (i < placement.size() && placement[i] >= '0' && placement[i] <= '9' &&
-                   n <= p.files_)
-                n = n * 10 + (placement[i++] - '0');
-            --i;
-            if (n == 0 || file + n > p.files_)
-                return bad_fen("rank " + std::to_string(rank + 1) + " does not have " +
-                               std::to_string(p.files_) + " squares");
-            file += n;
-        } else {
-            bool black = std::islower(static_cast<unsigned char>(c)) != 0;
-            PieceKind k =
-                piece_from_letter(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
-            if (!allowed_piece(flavour, k))
-                return bad_fen(std::string("'") + c + "' is not a piece of this variant");
-            if (file >= p.files_)
-                return bad_fen("rank " + std::to_string(rank + 1) + " does not have " +
-                               std::to_string(p.files_) + " squares");
-            p.board_[to_sq(file, rank)] = encode(Piece{k, black ? Seat::Black : Seat::White});
-            ++file;
+    if (setup.files != p.files_ || setup.ranks != p.ranks_)
+        return std::vector<std::string>{"the placement must have " + std::to_string(p.ranks_) +
+                                        " ranks of " + std::to_string(p.files_) + " squares"};
+    std::vector<std::string> reasons;
+    auto tell = [&reasons](std::string why) {
+        if (std::find(reasons.begin(), reasons.end(), why) == reasons.end())
+            reasons.push_back(std::move(why));
+    };
+    for (int rank = p.ranks_ - 1; rank >= 0; --rank)
+        for (int file = 0; file < p.files_; ++file) {
+            const char c = setup.at(file, rank);
+            if (c == '\0')
+                continue;
+            const Piece piece = Setup::piece_of(c);
+            if (!allowed_piece(flavour, piece.kind)) {
+                tell(std::string("'") + c + "' is not a piece of this variant");
+                continue;
+            }
+            p.board_[to_sq(file, rank)] = encode(piece);
+        }
+    p.side_ = setup.side;
+
+    // Ghostarelay has neither castling nor en passant: say so before reading either field.
+    std::vector<std::string> fields = setup.fields;
+    if (flavour == Flavour::Ghostarelay) {
+        if (fields.size() > 0 && fields[0] != "-") {
+            tell("Ghostarelay has no castling rights: use -");
+            fields[0] = "-";
+        }
+        if (fields.size() > 1 && fields[1] != "-") {
+            tell("Ghostarelay has no en passant: use -");
+            fields[1] = "-";
         }
     }
-    if (rank != 0 || file != p.files_)
-        return bad_fen("the placement must have " + std::to_string(p.ranks_) + " ranks of " +
-                       std::to_string(p.files_) + " squares");
-
-    if (fields[1] == "w")
-        p.side_ = Seat::White;
-    else if (fields[1] == "b")
-        p.side_ = Seat::Black;
-    else
-        return bad_fen("the side to move must be w or b");
-
-    if (fields.size() > 2 && fields[2] != "-") {
-        if (flavour == Flavour::Ghostarelay)
-            return bad_fen("Ghostarelay has no castling rights: use -");
-        for (char c : fields[2]) {
-            const char* rights = "KQkq";
-            const char* at = std::strchr(rights, c);
-            if (c == '\0' || at == nullptr)
-                return bad_fen("castling rights are written with K, Q, k and q");
-            int i = static_cast<int>(at - rights);
+    auto read = read_standard_fields(fields);
+    if (!read) {
+        tell(read.error().message);
+    } else {
+        for (int i = 0; i < 4; ++i) {
+            if (!(read->castling & (1 << i)))
+                continue;
             Seat s = i < 2 ? Seat::White : Seat::Black;
             int r = s == Seat::White ? 0 : 7;
             if (p.board_[to_sq(4, r)] != encode(Piece{PieceKind::King, s}) ||
                 p.board_[to_sq(i % 2 == 0 ? 7 : 0, r)] != encode(Piece{PieceKind::Rook, s}))
-                return bad_fen(std::string("castling right ") + c +
-                               " needs its king and rook on their start squares");
-            p.castling_ |= static_cast<std::uint8_t>(1 << i);
+                tell(std::string("castling right ") + "KQkq"[i] +
+                     " needs its king and rook on their start squares");
+            else
+                p.castling_ |= static_cast<std::uint8_t>(1 << i);
         }
-    }
-    if (fields.size() > 3 && fields[3] != "-") {
-        if (flavour == Flavour::Ghostarelay)
-            return bad_fen("Ghostarelay has no en passant: use -");
-        auto sq = parse_square(fields[3], 8, 8);
-        int want_rank = p.side_ == Seat::White ? 5 : 2;
-        if (!sq || sq->rank != want_rank)
-            return bad_fen("the en-passant square must be on rank " +
-                           std::to_string(want_rank + 1));
-        int back = p.side_ == Seat::White ? -north : north;
-        Sq passed = to_sq(sq->file, sq->rank);
-        Sq pawn = step(passed, back);
-        if (p.board_[passed] != 0 ||
-            p.board_[pawn] != encode(Piece{PieceKind::Pawn, opponent(p.side_)}))
-            return bad_fen("no pawn has just passed over " + sq->name());
-        // Kept only when a pawn can take, so that FEN and repetition agree with the moves.
-        for (int d : {-1, 1})
-            if (p.board_[step(pawn, d)] == encode(Piece{PieceKind::Pawn, p.side_}))
-                p.ep_ = passed;
-    }
-    if (fields.size() > 4) {
-        auto n = parse_count(fields[4]);
-        if (!n)
-            return bad_fen("the halfmove clock must be a whole number");
-        p.halfmove_ = *n;
-    }
-    if (fields.size() > 5) {
-        auto n = parse_count(fields[5]);
-        if (!n || *n < 1)
-            return bad_fen("the move number must be a whole number from 1");
-        p.fullmove_ = *n;
+        if (read->ep) {
+            const Square sq = *read->ep;
+            int want_rank = p.side_ == Seat::White ? 5 : 2;
+            int back = p.side_ == Seat::White ? -north : north;
+            Sq passed = to_sq(sq.file, sq.rank);
+            Sq pawn = step(passed, back);
+            if (sq.rank != want_rank)
+                tell("the en-passant square must be on rank " + std::to_string(want_rank + 1));
+            else if (p.board_[passed] != 0 ||
+                     p.board_[pawn] != encode(Piece{PieceKind::Pawn, opponent(p.side_)}))
+                tell("no pawn has just passed over " + sq.name());
+            else
+                // Kept only when a pawn can take, so that FEN and repetition agree with the moves.
+                for (int d : {-1, 1})
+                    if (p.board_[step(pawn, d)] == encode(Piece{PieceKind::Pawn, p.side_}))
+                        p.ep_ = passed;
+        }
+        p.halfmove_ = read->halfmove;
+        p.fullmove_ = read->fullmove;
     }
     for (int f = 0; f < p.files_; ++f) {
         for (Seat s : {Seat::White, Seat::Black}) {
             // A pawn may never stand on its own last rank; in 8x8 giveaway not on its first either.
             int last = s == Seat::White ? p.ranks_ - 1 : 0;
             if (p.board_[to_sq(f, last)] == encode(Piece{PieceKind::Pawn, s}))
-                return bad_fen(std::string(seat_name(s)) + " pawn on its last rank");
+                tell(std::string(seat_name(s)) + " pawn on its last rank");
             if (flavour == Flavour::Giveaway &&
                 p.board_[to_sq(f, p.ranks_ - 1 - last)] == encode(Piece{PieceKind::Pawn, s}))
-                return bad_fen(std::string(seat_name(s)) + " pawn on its first rank");
+                tell(std::string(seat_name(s)) + " pawn on its first rank");
         }
     }
     if (p.piece_count(Seat::White) == 0 && p.piece_count(Seat::Black) == 0)
-        return bad_fen("the board is empty");
+        tell("the board is empty");
+    if (!reasons.empty())
+        return reasons;
     return p;
 }
 
@@ -577,6 +538,63 @@ void Position::pass() {
     side_ = opponent(side_);
 }
 
+bool Position::is_consistent() const {
+    if (files_ != (flavour_ == Flavour::Ghostarelay ? 10 : 8) || ranks_ != files_)
+        return false;
+    if (halfmove_ < 0 || fullmove_ < 1)
+        return false;
+    int pieces = 0;
+    for (int cell = 0; cell < cell_count; ++cell) {
+        const auto s = static_cast<Sq>(cell);
+        const bool inside =
+            file_of(s) >= 0 && file_of(s) < files_ && rank_of(s) >= 0 && rank_of(s) < ranks_;
+        const std::uint8_t c = board_[s];
+        if (!inside) {
+            if (c != off_board)
+                return false;
+            continue;
+        }
+        if (c == 0)
+            continue;
+        // Nothing but a kind and the black bit, and only the flavour's pieces.
+        if ((c & ~(0x0F | black_bit)) != 0 || !allowed_piece(flavour_, kind_of(c)))
+            return false;
+        ++pieces;
+        if (kind_of(c) == PieceKind::Pawn) {
+            const int last = seat_of(c) == Seat::White ? ranks_ - 1 : 0;
+            if (rank_of(s) == last ||
+                (flavour_ == Flavour::Giveaway && rank_of(s) == ranks_ - 1 - last))
+                return false;
+        }
+    }
+    if (pieces == 0)
+        return false;
+    // A castling right stands only while its king and rook are at home; Ghostarelay has none.
+    if (flavour_ == Flavour::Ghostarelay && castling_ != 0)
+        return false;
+    for (int i = 0; i < 4; ++i) {
+        if (!(castling_ & (1 << i)))
+            continue;
+        const Seat s = i < 2 ? Seat::White : Seat::Black;
+        const int r = s == Seat::White ? 0 : 7;
+        if (board_[to_sq(4, r)] != encode(Piece{PieceKind::King, s}) ||
+            board_[to_sq(i % 2 == 0 ? 7 : 0, r)] != encode(Piece{PieceKind::Rook, s}))
+            return false;
+    }
+    if (ep_ != 0) {
+        // The square a pawn of the side not to move just passed over, with a pawn to take it.
+        const int back = side_ == Seat::White ? -north : north;
+        const Sq pawn = step(ep_, back);
+        const std::uint8_t mine = encode(Piece{PieceKind::Pawn, side_});
+        if (flavour_ != Flavour::Giveaway || rank_of(ep_) != (side_ == Seat::White ? 5 : 2) ||
+            file_of(ep_) < 0 || file_of(ep_) >= files_ || board_[ep_] != 0 ||
+            board_[pawn] != encode(Piece{PieceKind::Pawn, opponent(side_)}) ||
+            (board_[step(pawn, 1)] != mine && board_[step(pawn, -1)] != mine))
+            return false;
+    }
+    return true;
+}
+
 std::uint64_t Position::perft(int depth) const {
     if (depth <= 0)
         return 1;
@@ -591,7 +609,9 @@ std::uint64_t Position::perft_inner(int depth, std::vector<MoveList>& lists) con
     perft_moves(moves);
     std::uint64_t nodes = 0;
     if (depth == 2 && flavour_ == Flavour::Giveaway) {
-        // The last ply counted on bitboards, which each move changes in a few bits.
+        // The last ply counted on bitboards, which each move changes in a few bits. The
+        // positions of this ply are not checked for consistency: the cost would be most of a
+        // debug build's perft; the plies above are.
         const Boards here = boards();
         for (const Move& m : moves) {
             Position next = *this;
@@ -605,6 +625,7 @@ std::uint64_t Position::perft_inner(int depth, std::vector<MoveList>& lists) con
     for (const Move& m : moves) {
         Position next = *this;
         next.play(m);
+        assert(next.is_consistent());
         nodes += next.perft_inner(depth - 1, lists);
     }
     return nodes;

@@ -4,6 +4,7 @@
 // docs/variants/ghostarelay.md.
 #pragma once
 
+#include "ghostpost/rules/setup.h"
 #include "ghostpost/rules/types.h"
 
 #include <array>
@@ -83,6 +84,9 @@ using MoveList = std::vector<Move>;
 // Castling rights of the 8x8 giveaway, as in FEN.
 enum CastleRight : std::uint8_t { WhiteShort = 1, WhiteLong = 2, BlackShort = 4, BlackLong = 8 };
 
+// The FEN of the flavour: 8x8 or 10x10 (ten empty squares written "10"), six fields at most.
+FenShape fen_shape(Flavour flavour);
+
 class Position {
 public:
     // The variant's start position.
@@ -91,6 +95,10 @@ public:
     // Fairy-Stockfish writes them). The move counters may be left out. Errors: BadSetup naming
     // the field that cannot be used.
     static Result<Position> from_fen(Flavour flavour, std::string_view fen);
+    // The position a Setup describes, or every reason it is none (letters that are no piece of
+    // the flavour, castling rights without their king and rook, an en passant square no pawn
+    // passed over, pawns on a rank they cannot stand on, an empty board).
+    static Checked<Position> from_setup(Flavour flavour, const Setup& setup);
 
     std::string fen() const;
     // What makes two positions the same for repetition: placement, side to move, castling
@@ -119,6 +127,11 @@ public:
     // Plays a move from legal_moves (unchecked), or passes the turn.
     void play(const Move& m);
     void pass();
+
+    // Every internal invariant: cells off the board stay off it, only the flavour's pieces and
+    // no pawn on a rank it cannot stand on, castling rights with their king and rook at home, an
+    // en passant square a pawn just passed over with a pawn to take it, counters in range.
+    bool is_consistent() const;
 
     // Leaf count of the move tree `depth` plies deep; a side without legal moves ends its
     // branch (no pass), as in Fairy-Stockfish.

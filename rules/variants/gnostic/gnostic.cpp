@@ -9,6 +9,7 @@
 #include "ghostpost/rules/notation.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cctype>
 #include <regex>
 
@@ -94,6 +95,7 @@ std::uint64_t perft_walk(const State& st, int depth, std::uint64_t ply) {
             State next = st;
             PerftDice dice(ply);
             gnostic::apply_action(next, d.seat, a, dice);
+            assert(gnostic::is_consistent(next));
             nodes += perft_walk(next, depth - 1, ply + 1);
         }
     }
@@ -113,11 +115,19 @@ public:
         after_turn(true);
     }
 
-    std::string load(std::string_view fen) {
-        std::string err = gnostic::read_fen(st_, fen);
+    // Every reason `fen` is no Gnostic Chess position; empty when it was read.
+    std::vector<std::string> load(std::string_view fen) {
+        std::vector<std::string> reasons;
+        if (auto setup = read_fen(fen, gnostic::fen_shape); !setup) {
+            reasons.push_back(setup.error().message);
+        } else if (auto st = gnostic::state_from_setup(*setup); !st) {
+            reasons = st.reasons();
+        } else {
+            st_ = std::move(st).value();
+        }
         history_.clear();
         after_turn(true);
-        return err;
+        return reasons;
     }
 
     std::unique_ptr<Game> clone() const override { return std::make_unique<GnosticGame>(*this); }
@@ -226,7 +236,9 @@ public:
             // `default` is a dice choice like any other and counts.
             if (action.special == code::use_default)
                 ++plies_;
-            return gnostic::apply_action(st_, seat, action, rng);
+            auto events = gnostic::apply_action(st_, seat, action, rng);
+            check_consistent(*this);
+            return events;
         }
         auto legal = gnostic::legal_actions(st_, seat);
         if (legal.empty()) {
@@ -254,8 +266,11 @@ public:
             after_turn(st_.halfmove == 0 || a.kind == ActionKind::Special);
         if (outcome_.over())
             events.push_back(public_event(EventKind::GameOver, outcome_.reason));
+        check_consistent(*this);
         return events;
     }
+
+    bool is_consistent() const override { return gnostic::is_consistent(st_); }
 
     Outcome outcome() const override { return outcome_; }
     // Killing the enemy king wins, and any piece, a king too, may attack any piece and win the

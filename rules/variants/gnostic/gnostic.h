@@ -6,6 +6,7 @@
 
 #include "chess/position.h"
 #include "ghostpost/rules/game.h"
+#include "ghostpost/rules/setup.h"
 
 #include <array>
 #include <cstdint>
@@ -112,6 +113,15 @@ int effective_hp(const State& st, Sq s);
 // fields track=, used=, dead=, damage=, jail=. Returns an error text, empty on success.
 std::string read_fen(State& st, std::string_view fen);
 std::string write_fen(const State& st);
+// The shared reader's view of that dialect: 8x8, the key=value fields after the FIDE ones.
+inline constexpr FenShape fen_shape{.max_fields = 16};
+// The state a Setup describes, or every reason it is none.
+Checked<State> state_from_setup(const Setup& setup);
+// Every invariant of the state: each unit a piece with damage in range (an empty square none
+// and no prisoner), at most one king a side, pawns off the back ranks, castling rights with
+// their king and rook at home, the track between its ends, spells and policies in range, a
+// combat between a piece of the side to move and one of the other side.
+bool is_consistent(const State& st);
 
 // Who must decide now (empty when `over`).
 std::vector<Decision> decisions(const State& st);

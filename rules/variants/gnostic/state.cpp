@@ -566,100 +566,85 @@ std::string position_key(const State& st) {
 // ---- FEN dialect ----------------------------------------------------------------------------
 
 std::string read_fen(State& st, std::string_view fen) {
+    auto setup = ghostpost::rules::read_fen(fen, fen_shape);
+    if (!setup)
+        return setup.error().message;
+    auto out = state_from_setup(*setup);
+    if (!out)
+        return out.first_reason();
+    st = std::move(out).value();
+    return {};
+}
+
+Checked<State> state_from_setup(const Setup& setup) {
+    if (setup.files != 8 || setup.ranks != 8)
+        return std::vector<std::string>{"the placement must have 8 ranks of 8 squares"};
     State out;
     out.board = {};
-    std::istringstream in{std::string(fen)};
-    std::string placement, side, castling = "-", ep = "-";
-    std::string half = "0", full = "1";
-    if (!(in >> placement >> side))
-        return "a FEN needs at least the placement and the side to move";
-    std::vector<std::string> extra;
-    std::string word;
-    if (in >> word) {
-        castling = word;
-        if (in >> word) {
-            ep = word;
-            if (in >> word) {
-                if (word.find('=') == std::string::npos) {
-                    half = word;
-                    if (in >> word) {
-                        if (word.find('=') == std::string::npos)
-                            full = word;
-                        else
-                            extra.push_back(word);
-                    }
-                } else {
-                    extra.push_back(word);
-                }
+    std::vector<std::string> reasons;
+    auto tell = [&reasons](std::string why) {
+        if (std::find(reasons.begin(), reasons.end(), why) == reasons.end())
+            reasons.push_back(std::move(why));
+    };
+    for (int rank = 7; rank >= 0; --rank)
+        for (int file = 0; file < 8; ++file) {
+            const char c = setup.at(file, rank);
+            if (c == '\0')
+                continue;
+            const Piece p = Setup::piece_of(c);
+            if (conventional_value(p.kind) == 0) {
+                tell(std::string("cannot read '") + c + "' in the placement");
+                continue;
             }
-        }
-    }
-    while (in >> word)
-        extra.push_back(word);
-
-    int rank = 7, file = 0;
-    for (char c : placement) {
-        if (c == '/') {
-            if (file != 8 || rank == 0)
-                return "each rank of the placement needs 8 squares";
-            --rank;
-            file = 0;
-        } else if (c >= '1' && c <= '8') {
-            file += c - '0';
-        } else {
-            const PieceKind k =
-                piece_from_letter(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
-            if (conventional_value(k) == 0 || file > 7)
-                return std::string("cannot read '") + c + "' in the placement";
             out.board[static_cast<std::size_t>(make_sq(file, rank))] =
-                Unit{k, std::isupper(static_cast<unsigned char>(c)) ? Seat::White : Seat::Black, 0,
-                     false};
-            ++file;
+                Unit{p.kind, p.seat, 0, false};
         }
-        if (file > 8)
-            return "a rank of the placement has more than 8 squares";
-    }
-    if (rank != 0 || file != 8)
-        return "the placement needs 8 ranks of 8 squares";
     for (Seat s : {Seat::White, Seat::Black}) {
         int kings = 0;
         for (const Unit& u : out.board)
             kings += u.kind == PieceKind::King && u.seat == s;
         if (kings != 1)
-            return "each side needs exactly one king";
+            tell("each side needs exactly one king");
     }
     for (Sq s = 0; s < 64; ++s)
         if (!pawn_may_stand(out.board[static_cast<std::size_t>(s)].kind, s))
-            return "a pawn stands on " + sq_name(s);
-    if (side != "w" && side != "b")
-        return "the side to move must be w or b";
-    out.side = side == "w" ? Seat::White : Seat::Black;
-    if (castling != "-") {
-        for (char c : castling) {
-            const auto bit = c == 'K'   ? chess::WhiteShort
-                             : c == 'Q' ? chess::WhiteLong
-                             : c == 'k' ? chess::BlackShort
-                             : c == 'q' ? chess::BlackLong
-                                        : 0;
-            if (bit == 0)
-                return std::string("cannot read castling right '") + c + "'";
-            out.castling |= static_cast<std::uint8_t>(bit);
+            tell("a pawn stands on " + sq_name(s));
+    out.side = setup.side;
+    // The FIDE fields come first; the dialect's own fields are key=value, after them.
+    std::vector<std::string> standard, extra;
+    for (const std::string& field : setup.fields)
+        (standard.size() < 2 ||
+                 (extra.empty() && field.find('=') == std::string::npos && standard.size() < 4)
+             ? standard
+             : extra)
+            .push_back(field);
+    auto fields = read_standard_fields(standard);
+    if (!fields) {
+        tell(fields.error().message);
+    } else {
+        out.castling = fields->castling;
+        // A right stays only where its king and rook stand at home, as in the chess core.
+        auto home = [&](Sq s, PieceKind k, Seat seat) {
+            const Unit& u = out.board[static_cast<std::size_t>(s)];
+            return u.kind == k && u.seat == seat;
+        };
+        if (!home(4, PieceKind::King, Seat::White) || !home(7, PieceKind::Rook, Seat::White))
+            out.castling &= static_cast<std::uint8_t>(~chess::WhiteShort);
+        if (!home(4, PieceKind::King, Seat::White) || !home(0, PieceKind::Rook, Seat::White))
+            out.castling &= static_cast<std::uint8_t>(~chess::WhiteLong);
+        if (!home(60, PieceKind::King, Seat::Black) || !home(63, PieceKind::Rook, Seat::Black))
+            out.castling &= static_cast<std::uint8_t>(~chess::BlackShort);
+        if (!home(60, PieceKind::King, Seat::Black) || !home(56, PieceKind::Rook, Seat::Black))
+            out.castling &= static_cast<std::uint8_t>(~chess::BlackLong);
+        if (fields->ep) {
+            if (fields->ep->rank != (out.side == Seat::White ? 5 : 2))
+                tell("cannot read the en passant square " + fields->ep->name());
+            else
+                out.ep = chess::from_square(*fields->ep);
         }
+        out.halfmove = fields->halfmove;
+        out.fullmove = fields->fullmove;
     }
-    if (ep != "-") {
-        auto sq = parse_square(ep);
-        if (!sq || sq->rank != (out.side == Seat::White ? 5 : 2))
-            return "cannot read the en passant square " + ep;
-        out.ep = chess::from_square(*sq);
-    }
-    try {
-        out.halfmove = std::stoi(half);
-        out.fullmove = std::stoi(full);
-    } catch (const std::exception&) {
-        return "cannot read the move counters";
-    }
-    if (out.halfmove < 0 || out.fullmove < 1 || out.halfmove > 1000 || out.fullmove > 10000)
-        return "the move counters are out of range";
 
     auto split = [](const std::string& s, char sep) {
         std::vector<std::string> parts;
@@ -674,29 +659,37 @@ std::string read_fen(State& st, std::string_view fen) {
         const std::string key = field.substr(0, eq), value = field.substr(eq + 1);
         if (key == "track") {
             if (value.size() != 2 || value[0] < 'A' || value[0] > 'E' ||
-                (value[1] != 'd' && value[1] != 'l'))
-                return "track= needs a position A-E and a direction d or l, like track=Cd";
+                (value[1] != 'd' && value[1] != 'l')) {
+                tell("track= needs a position A-E and a direction d or l, like track=Cd");
+                continue;
+            }
             out.track = value[0] - 'A';
             out.direction = value[1] == 'd' ? -1 : 1;
             if ((out.track == 0 && out.direction < 0) || (out.track == 4 && out.direction > 0))
-                return "the track cannot move past its end";
+                tell("the track cannot move past its end");
         } else if (key == "used" || key == "dead") {
             const auto sides = split(value, '/');
-            if (sides.size() != 2)
-                return key + "= needs two lists separated by /";
+            if (sides.size() != 2) {
+                tell(key + "= needs two lists separated by /");
+                continue;
+            }
             for (std::size_t i = 0; i < 2; ++i) {
                 if (sides[i] == "-")
                     continue;
                 for (char c : sides[i]) {
                     if (key == "used") {
                         const char* p = std::strchr(spell_letters, c);
-                        if (p == nullptr || c == '\0')
-                            return std::string("cannot read spell letter '") + c + "'";
+                        if (p == nullptr || c == '\0') {
+                            tell(std::string("cannot read spell letter '") + c + "'");
+                            continue;
+                        }
                         out.spells_used[i] |= static_cast<std::uint8_t>(1u << (p - spell_letters));
                     } else {
                         const PieceKind k = piece_from_letter(c);
-                        if (conventional_value(k) == 0 || k == PieceKind::King)
-                            return std::string("cannot read dead piece '") + c + "'";
+                        if (conventional_value(k) == 0 || k == PieceKind::King) {
+                            tell(std::string("cannot read dead piece '") + c + "'");
+                            continue;
+                        }
                         ++out.dead[i][static_cast<std::size_t>(k)];
                     }
                 }
@@ -706,8 +699,10 @@ std::string read_fen(State& st, std::string_view fen) {
                 const auto colon = item.find(':');
                 auto sq = parse_square(item.substr(0, colon));
                 if (!sq || out.board[static_cast<std::size_t>(chess::from_square(*sq))].kind ==
-                               PieceKind::None)
-                    return key + "= names " + item + ", which is not a square with a piece";
+                               PieceKind::None) {
+                    tell(key + "= names " + item + ", which is not a square with a piece");
+                    continue;
+                }
                 Unit& u = out.board[static_cast<std::size_t>(chess::from_square(*sq))];
                 if (key == "jail") {
                     u.imprisoned = true;
@@ -718,15 +713,78 @@ std::string read_fen(State& st, std::string_view fen) {
                 } catch (const std::exception&) {
                     u.damage = -1;
                 }
-                if (u.damage < 0 || u.damage > 200)
-                    return "damage= needs square:points, like damage=e4:5";
+                if (u.damage < 0 || u.damage > 200) {
+                    tell("damage= needs square:points, like damage=e4:5");
+                    u.damage = 0;
+                }
             }
         } else {
-            return "unknown field " + field + " (known: track=, used=, dead=, damage=, jail=)";
+            tell("unknown field " + field + " (known: track=, used=, dead=, damage=, jail=)");
         }
     }
-    st = out;
-    return {};
+    if (!reasons.empty())
+        return reasons;
+    return out;
+}
+
+bool is_consistent(const State& st) {
+    int kings[2] = {0, 0};
+    for (Sq s = 0; s < 64; ++s) {
+        const Unit& u = st.board[static_cast<std::size_t>(s)];
+        if (u.kind == PieceKind::None) {
+            if (u.damage != 0 || u.imprisoned)
+                return false;
+            continue;
+        }
+        if (conventional_value(u.kind) == 0 || u.damage < 0 || u.damage > 200 ||
+            !pawn_may_stand(u.kind, s))
+            return false;
+        kings[index(u.seat)] += u.kind == PieceKind::King;
+    }
+    if (kings[0] > 1 || kings[1] > 1)
+        return false;
+    // A castling right stands only while its king and rook are at home.
+    auto home = [&](Sq s, PieceKind k, Seat seat) {
+        const Unit& u = st.board[static_cast<std::size_t>(s)];
+        return u.kind == k && u.seat == seat;
+    };
+    if (st.castling > 15 ||
+        ((st.castling & chess::WhiteShort) &&
+         (!home(4, PieceKind::King, Seat::White) || !home(7, PieceKind::Rook, Seat::White))) ||
+        ((st.castling & chess::WhiteLong) &&
+         (!home(4, PieceKind::King, Seat::White) || !home(0, PieceKind::Rook, Seat::White))) ||
+        ((st.castling & chess::BlackShort) &&
+         (!home(60, PieceKind::King, Seat::Black) || !home(63, PieceKind::Rook, Seat::Black))) ||
+        ((st.castling & chess::BlackLong) &&
+         (!home(60, PieceKind::King, Seat::Black) || !home(56, PieceKind::Rook, Seat::Black))))
+        return false;
+    if (st.ep != -1 && (st.ep < 0 || st.ep > 63 || (rank_of(st.ep) != 2 && rank_of(st.ep) != 5)))
+        return false;
+    if (st.halfmove < 0 || st.fullmove < 1)
+        return false;
+    // The track moves between A and E and turns at its ends.
+    if (st.track < 0 || st.track > 4 || (st.direction != -1 && st.direction != 1) ||
+        (st.track == 0 && st.direction < 0) || (st.track == 4 && st.direction > 0))
+        return false;
+    for (Seat s : {Seat::White, Seat::Black}) {
+        if (st.spells_used[index(s)] >= (1u << spell_count))
+            return false;
+        if (const auto& p = st.policy[index(s)];
+            p && (p->dice < 1 || p->dice > 10 || p->hold < 1 || p->hold > max_hold))
+            return false;
+    }
+    if (st.combat) {
+        // The attacker is the mover's piece, the defender the other side's, both on the board.
+        const Unit& attacker = at(st, st.combat->fighters[0].square);
+        const Unit& defender = at(st, st.combat->fighters[1].square);
+        if (attacker.kind == PieceKind::None || defender.kind == PieceKind::None ||
+            attacker.seat != st.side || defender.seat == st.side || st.combat->round < 1)
+            return false;
+        for (const Fighter& f : st.combat->fighters)
+            if (f.banked < 0 || f.turn < 0 || f.target < 0)
+                return false;
+    }
+    return true;
 }
 
 std::string write_fen(const State& st) {

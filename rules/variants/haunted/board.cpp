@@ -1,5 +1,6 @@
 #include "board.h"
 
+#include <algorithm>
 #include <bit>
 #include <cassert>
 #include <sstream>
@@ -159,112 +160,146 @@ void Board::contest(Piece newcomer, Sq s, MoveReport& report) {
 }
 
 std::string Board::set_fen(std::string_view text) {
-    Board fresh = *this;
-    fresh.living_ = {};
-    fresh.spirit_ = {};
-    fresh.live_seat_ = {};
-    fresh.live_kind_ = {};
-    fresh.spirit_seat_ = {};
-    fresh.spirit_kind_ = {};
-    std::istringstream in{std::string(text)};
-    std::string placement, side, castle = "-", ep = "-";
-    int half = 0, full = 1;
-    if (!(in >> placement >> side))
-        return "a FEN needs at least the placement and the side to move";
-    in >> castle >> ep;
-    if (in >> half)
-        in >> full;
-    // Bounded, so that playing on from the FEN cannot overflow the counters.
-    if (half < 0 || full < 1 || half > 1000 || full > 10000)
-        return "the move counters must be a number from 0 to 1000 and a number from 1 to 10000";
-    std::string spirits;
-    if (auto open = placement.find('['); open != std::string::npos) {
-        if (placement.back() != ']')
-            return "the spirit list must close with ]";
-        spirits = placement.substr(open + 1, placement.size() - open - 2);
-        placement.resize(open);
-    }
-    int rank = 7, file = 0;
-    for (char c : placement) {
-        if (c == '/') {
-            if (file != 8 || rank == 0)
-                return "the placement must have 8 ranks of 8 squares";
-            --rank;
-            file = 0;
-        } else if (c >= '1' && c <= '8') {
-            file += c - '0';
-        } else {
+    auto setup = read_fen(text, fen_shape);
+    if (!setup)
+        return setup.error().message;
+    auto board = from_setup(*setup);
+    if (!board)
+        return board.first_reason();
+    *this = std::move(board).value();
+    return {};
+}
+
+Checked<Board> Board::from_setup(const Setup& setup) {
+    if (setup.files != 8 || setup.ranks != 8)
+        return std::vector<std::string>{"the placement must have 8 ranks of 8 squares"};
+    Board fresh{Empty{}};
+    std::vector<std::string> reasons;
+    auto tell = [&reasons](std::string why) {
+        if (std::find(reasons.begin(), reasons.end(), why) == reasons.end())
+            reasons.push_back(std::move(why));
+    };
+    for (int rank = 7; rank >= 0; --rank)
+        for (int file = 0; file < 8; ++file) {
+            const char c = setup.at(file, rank);
+            if (c == '\0')
+                continue;
             Piece p = piece_of_char(c);
             if (p.kind == PieceKind::None)
-                return std::string("unknown piece letter '") + c + "'";
-            if (file > 7)
-                return "rank " + std::to_string(rank + 1) + " has more than 8 squares";
-            fresh.put_living(p, make_sq(file, rank));
-            ++file;
+                tell(std::string("unknown piece letter '") + c + "'");
+            else
+                fresh.put_living(p, make_sq(file, rank));
         }
-        if (file > 8)
-            return "rank " + std::to_string(rank + 1) + " has more than 8 squares";
-    }
-    if (rank != 0 || file != 8)
-        return "the placement must have 8 ranks of 8 squares";
-    std::istringstream list(spirits);
+    std::istringstream list(setup.bracketed.value_or(""));
     std::string item;
     while (std::getline(list, item, ',')) {
-        if (item.size() < 3)
-            return "a spirit is written as a letter and a square, like Bc6 or nd4";
+        if (item.size() < 3) {
+            tell("a spirit is written as a letter and a square, like Bc6 or nd4");
+            continue;
+        }
         Piece p = piece_of_char(item[0]);
         auto sq = parse_square(item.substr(1));
-        if (p.kind == PieceKind::None || p.kind == PieceKind::King || !sq)
-            return "cannot read the spirit \"" + item + "\"";
+        if (p.kind == PieceKind::None || p.kind == PieceKind::King || !sq) {
+            tell("cannot read the spirit \"" + item + "\"");
+            continue;
+        }
         const Sq s = chess::from_square(*sq);
         if (fresh.spirit(s).kind != PieceKind::None)
-            return "two spirits on " + sq->name();
-        if (p.kind == PieceKind::Pawn && sq->rank == last_rank(opponent(p.seat)))
-            return "a spirit pawn cannot stand on its own first rank (" + sq->name() + ")";
-        fresh.put_spirit(p, s);
+            tell("two spirits on " + sq->name());
+        else if (p.kind == PieceKind::Pawn && sq->rank == last_rank(opponent(p.seat)))
+            tell("a spirit pawn cannot stand on its own first rank (" + sq->name() + ")");
+        else
+            fresh.put_spirit(p, s);
     }
-    if (side != "w" && side != "b")
-        return "the side to move must be w or b";
-    fresh.stm_ = side == "w" ? Seat::White : Seat::Black;
+    fresh.stm_ = setup.side;
     fresh.castling_ = 0;
-    if (castle != "-") {
-        for (char c : castle) {
-            std::size_t at = std::string_view("KQkq").find(c);
-            if (at == std::string_view::npos)
-                return "castling rights are written with K, Q, k, q or -";
-            fresh.castling_ |= static_cast<std::uint8_t>(1u << at);
-        }
-    }
-    // Rights only stay where the king and rook still stand at home.
-    auto home = [&](Sq s, PieceKind kind, Seat seat) {
-        return fresh.living(s) == Piece{kind, seat};
-    };
-    if (!home(4, PieceKind::King, Seat::White) || !home(7, PieceKind::Rook, Seat::White))
-        fresh.castling_ &= static_cast<std::uint8_t>(~1u);
-    if (!home(4, PieceKind::King, Seat::White) || !home(0, PieceKind::Rook, Seat::White))
-        fresh.castling_ &= static_cast<std::uint8_t>(~2u);
-    if (!home(60, PieceKind::King, Seat::Black) || !home(63, PieceKind::Rook, Seat::Black))
-        fresh.castling_ &= static_cast<std::uint8_t>(~4u);
-    if (!home(60, PieceKind::King, Seat::Black) || !home(56, PieceKind::Rook, Seat::Black))
-        fresh.castling_ &= static_cast<std::uint8_t>(~8u);
     fresh.ep_ = -1;
-    if (ep != "-") {
-        auto sq = parse_square(ep);
-        if (!sq || sq->rank != (fresh.stm_ == Seat::White ? 5 : 2))
-            return "the en passant square must be on the sixth (or third) rank";
-        fresh.ep_ = chess::from_square(*sq);
+    auto fields = read_standard_fields(setup.fields);
+    if (!fields) {
+        tell(fields.error().message);
+    } else {
+        fresh.castling_ = fields->castling;
+        // Rights only stay where the king and rook still stand at home.
+        auto home = [&](Sq s, PieceKind kind, Seat seat) {
+            return fresh.living(s) == Piece{kind, seat};
+        };
+        if (!home(4, PieceKind::King, Seat::White) || !home(7, PieceKind::Rook, Seat::White))
+            fresh.castling_ &= static_cast<std::uint8_t>(~1u);
+        if (!home(4, PieceKind::King, Seat::White) || !home(0, PieceKind::Rook, Seat::White))
+            fresh.castling_ &= static_cast<std::uint8_t>(~2u);
+        if (!home(60, PieceKind::King, Seat::Black) || !home(63, PieceKind::Rook, Seat::Black))
+            fresh.castling_ &= static_cast<std::uint8_t>(~4u);
+        if (!home(60, PieceKind::King, Seat::Black) || !home(56, PieceKind::Rook, Seat::Black))
+            fresh.castling_ &= static_cast<std::uint8_t>(~8u);
+        if (fields->ep) {
+            if (fields->ep->rank != (fresh.stm_ == Seat::White ? 5 : 2))
+                tell("the en passant square must be on the sixth (or third) rank");
+            else
+                fresh.ep_ = chess::from_square(*fields->ep);
+        }
+        fresh.halfmove_ = fields->halfmove;
+        fresh.fullmove_ = fields->fullmove;
     }
-    fresh.halfmove_ = half;
-    fresh.fullmove_ = full;
+    bool kings = true;
     for (Seat s : {Seat::White, Seat::Black})
         if (chess::popcount(fresh.living_of(s) & fresh.live_kind_[k(PieceKind::King)]) != 1)
-            return "each side needs exactly one king";
+            kings = false;
+    if (!kings)
+        tell("each side needs exactly one king");
     if (fresh.live_kind_[k(PieceKind::Pawn)] & (chess::rank_1 | (chess::rank_1 << 56)))
-        return "a living pawn cannot stand on the first or last rank";
-    if (fresh.in_check(opponent(fresh.stm_)))
-        return "the side not to move is in check";
-    *this = fresh;
-    return {};
+        tell("a living pawn cannot stand on the first or last rank");
+    if (kings && fresh.in_check(opponent(fresh.stm_)))
+        tell("the side not to move is in check");
+    if (!reasons.empty())
+        return reasons;
+    return fresh;
+}
+
+bool Board::is_consistent() const {
+    // Each layer's bitboards are its mailbox, seat by seat and kind by kind: rebuilt from the
+    // mailbox in one pass and compared, cheap enough for every perft node.
+    auto layer = [](const std::array<Piece, 64>& box, const std::array<Bitboard, 2>& seat,
+                    const std::array<Bitboard, 11>& kind) {
+        std::array<Bitboard, 2> by_seat{};
+        std::array<Bitboard, 11> by_kind{};
+        for (Sq s = 0; s < 64; ++s) {
+            const Piece p = box[u(s)];
+            if (p.kind == PieceKind::None)
+                continue;
+            by_seat[index(p.seat)] |= bb(s);
+            by_kind[k(p.kind)] |= bb(s);
+        }
+        return by_seat == seat && by_kind == kind;
+    };
+    if (!layer(living_, live_seat_, live_kind_) || !layer(spirit_, spirit_seat_, spirit_kind_))
+        return false;
+    for (Seat s : {Seat::White, Seat::Black})
+        if (chess::popcount(living_of(s) & live_kind_[k(PieceKind::King)]) != 1)
+            return false;
+    if (spirit_kind_[k(PieceKind::King)] ||
+        (live_kind_[k(PieceKind::Pawn)] & (chess::rank_1 | (chess::rank_1 << 56))))
+        return false;
+    for (Seat s : {Seat::White, Seat::Black}) {
+        const Bitboard own_first = chess::rank_1 << (8 * last_rank(opponent(s)));
+        if (spirit_seat_[index(s)] & spirit_kind_[k(PieceKind::Pawn)] & own_first)
+            return false;
+    }
+    auto home = [&](Sq s, PieceKind kind, Seat seat) { return living(s) == Piece{kind, seat}; };
+    if (((castling_ & 1) &&
+         (!home(4, PieceKind::King, Seat::White) || !home(7, PieceKind::Rook, Seat::White))) ||
+        ((castling_ & 2) &&
+         (!home(4, PieceKind::King, Seat::White) || !home(0, PieceKind::Rook, Seat::White))) ||
+        ((castling_ & 4) &&
+         (!home(60, PieceKind::King, Seat::Black) || !home(63, PieceKind::Rook, Seat::Black))) ||
+        ((castling_ & 8) &&
+         (!home(60, PieceKind::King, Seat::Black) || !home(56, PieceKind::Rook, Seat::Black))) ||
+        castling_ > 15)
+        return false;
+    if (ep_ != -1 && (ep_ < 0 || ep_ > 63 || rank_of(ep_) != (stm_ == Seat::White ? 5 : 2)))
+        return false;
+    if (halfmove_ < 0 || fullmove_ < 1)
+        return false;
+    return !in_check(opponent(stm_));
 }
 
 std::string Board::fen() const {
@@ -795,6 +830,7 @@ std::uint64_t Board::perft_from(int depth, PerftFrame* frames) const {
         }
         Board next = *this;
         next.make(m);
+        assert(next.is_consistent());
         nodes += next.perft_from(depth - 1, frames);
     }
     return nodes;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "chess/bitboard.h"
+#include "ghostpost/rules/setup.h"
 #include "ghostpost/rules/types.h"
 
 #include <array>
@@ -61,6 +62,9 @@ struct MoveReport {
     Piece released;           // a virtual spirit set free because its captor left
 };
 
+// Haunted Chess's FEN: the chess core's, with the spirits in brackets after the placement.
+inline constexpr FenShape fen_shape{.brackets = true};
+
 class Board {
 public:
     // The start position of FIDE chess, without spirits.
@@ -69,6 +73,8 @@ public:
     // white spirits, lower case for black, each followed by its square, separated by commas
     // ("...RNBQKBNR[Bc6,nd4] w KQkq - 0 1"). Returns an error text, empty on success.
     std::string set_fen(std::string_view fen);
+    // The board a Setup describes (its bracketed list the spirits), or every reason it is none.
+    static Checked<Board> from_setup(const Setup& setup);
     std::string fen() const;
 
     Seat side_to_move() const { return stm_; }
@@ -109,7 +115,15 @@ public:
     bool insufficient_material() const;
     std::uint64_t perft(int depth) const;
 
+    // Every internal invariant: each layer's bitboards agree with its mailbox, one living king a
+    // side and no spirit king, pawns where they may stand, castling rights with their king and
+    // rook at home, an en passant square on the rank the side to move takes on, the side not to
+    // move not in check.
+    bool is_consistent() const;
+
 private:
+    struct Empty {};
+    explicit Board(Empty) {}
     void put_living(Piece p, Sq s);
     void remove_living(Sq s);
     void put_spirit(Piece p, Sq s);

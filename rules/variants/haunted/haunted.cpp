@@ -166,11 +166,18 @@ class HauntedGame final : public Game {
 public:
     explicit HauntedGame(Options options) : options_(std::move(options)) { refresh(); }
 
-    std::string load(std::string_view fen) {
-        std::string err = board_.set_fen(fen);
+    // Every reason `fen` is no Haunted Chess position; empty when it was read.
+    std::vector<std::string> load(std::string_view fen) {
+        auto setup = read_fen(fen, haunted::fen_shape);
+        if (!setup)
+            return {setup.error().message};
+        auto board = Board::from_setup(*setup);
+        if (!board)
+            return board.reasons();
+        board_ = std::move(board).value();
         keys_.clear();
         refresh();
-        return err;
+        return {};
     }
 
     std::unique_ptr<Game> clone() const override { return std::make_unique<HauntedGame>(*this); }
@@ -227,8 +234,11 @@ public:
                 EventKind::Check, "check by " + join(checkers(board_, board_.side_to_move()))));
         if (outcome_.over())
             events.push_back(public_event(EventKind::GameOver, outcome_.reason));
+        check_consistent(*this);
         return events;
     }
+
+    bool is_consistent() const override { return board_.is_consistent(); }
 
     Outcome outcome() const override { return outcome_; }
     // Checkmate wins, and a spirit invoked by any living piece of its side (the king too)

@@ -2,6 +2,8 @@
 // drops; this file decides where the Phantom may enter and how every move is announced.
 #include "phantom.h"
 
+#include <cassert>
+
 namespace ghostpost::rules::phantom {
 
 using chess::bb;
@@ -52,6 +54,7 @@ std::uint64_t perft(Position& pos, EntryRules rules, int depth) {
     std::uint64_t nodes = 0;
     for (const Move& m : moves) {
         pos.do_move(m);
+        assert(pos.is_consistent());
         nodes += perft(pos, rules, depth - 1);
         pos.undo_move();
     }

@@ -95,21 +95,41 @@ public:
         refresh();
     }
 
-    // Reads a FEN in the chess core's dialect ("[Ff]" for Phantoms in hand). Empty on success.
-    std::string load(std::string_view fen) {
-        std::string err = pos_.set_fen(fen);
-        for (Seat s : {Seat::White, Seat::Black}) {
-            if (!err.empty())
-                break;
-            if (chess::popcount(pos_.pieces(s, PieceKind::King)) != 1)
-                err = "each side needs exactly one king";
-            else if (chess::popcount(pos_.pieces(s, PieceKind::Phantom)) +
-                         pos_.in_hand(s, PieceKind::Phantom) >
-                     1)
-                err = seat_word(s) + " has more than one Phantom";
-        }
+    // Reads a FEN in the chess core's dialect ("[Ff]" for Phantoms in hand): every reason it is
+    // no Phantom Chess position, empty when it was read.
+    std::vector<std::string> load(std::string_view fen) {
+        auto setup = read_fen(fen, chess::fen_shape);
+        if (!setup)
+            return {setup.error().message};
+        auto pos = position_of(*setup);
+        if (!pos)
+            return pos.reasons();
+        pos_ = std::move(pos).value();
         refresh();
-        return err;
+        return {};
+    }
+
+    // The chess core's position with one king and at most one Phantom (on the board or in hand)
+    // a side, or every reason it is not.
+    static Checked<Position> position_of(const Setup& setup) {
+        auto pos = Position::from_setup(setup);
+        std::vector<std::string> reasons;
+        if (!pos)
+            reasons = pos.reasons();
+        bool kings_told = false;
+        for (Seat s : {Seat::White, Seat::Black}) {
+            const bool white = s == Seat::White;
+            if (setup.count(white ? 'K' : 'k') != 1 && !kings_told) {
+                reasons.push_back("each side needs exactly one king");
+                kings_told = true;
+            }
+            const char phantom = white ? 'F' : 'f';
+            if (setup.count(phantom) + setup.count_bracketed(phantom) > 1)
+                reasons.push_back(seat_word(s) + " has more than one Phantom");
+        }
+        if (!reasons.empty())
+            return reasons;
+        return pos;
     }
 
     std::unique_ptr<Game> clone() const override { return std::make_unique<PhantomGame>(*this); }
@@ -169,8 +189,11 @@ public:
     Result<std::vector<Event>> apply(Seat seat, const Action& action, RandomSource&) override {
         if (outcome_.over())
             return make_error(ErrorKind::GameOver, "the game is over (" + outcome_.reason + ")");
-        if (action.kind == ActionKind::Special && action.special == peek_special)
-            return peek(seat);
+        if (action.kind == ActionKind::Special && action.special == peek_special) {
+            auto told = peek(seat);
+            check_consistent(*this);
+            return told;
+        }
         if (seat != pos_.side_to_move())
             return make_error(ErrorKind::NotYourTurn,
                               "it is " + seat_word(pos_.side_to_move()) + "'s move");
@@ -199,7 +222,26 @@ public:
             events.push_back({EventKind::Reveal, "the Phantom Card is turned over: " + card(),
                               std::nullopt, std::nullopt});
         }
+        check_consistent(*this);
         return events;
+    }
+
+    // The core's invariants, one king and at most one Phantom (on the board or in hand) a side,
+    // and the peeks left within the lives the game began with.
+    bool is_consistent() const override {
+        if (!pos_.is_consistent())
+            return false;
+        for (Seat s : {Seat::White, Seat::Black}) {
+            if (chess::popcount(pos_.pieces(s, PieceKind::King)) != 1 ||
+                chess::popcount(pos_.pieces(s, PieceKind::Phantom)) +
+                        pos_.in_hand(s, PieceKind::Phantom) >
+                    1)
+                return false;
+            const int left = peeks_left_[index(s)];
+            if (left < 0 || left > lives_)
+                return false;
+        }
+        return peeks_taken_ == 2 * lives_ - peeks_left_[0] - peeks_left_[1];
     }
 
     Outcome outcome() const override { return outcome_; }

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace ghostpost::rules {
@@ -240,6 +241,11 @@ public:
     virtual std::string fen() const { return {}; }
     // Plies played so far.
     virtual int ply() const = 0;
+    // Whether the state keeps every invariant of the variant (its bitboards agree with its board,
+    // its counts and keys are right): false is a programmer error, never a user's. Checked after
+    // every action in debug builds (check_consistent), in perft and by the fuzz targets.
+    // Default: true.
+    virtual bool is_consistent() const { return true; }
 
 protected:
     static PublicView make_public(BoardView b) { return PublicView(std::move(b)); }
@@ -255,14 +261,23 @@ public:
     // position (BadSetup when it cannot be read or is not a legal position).
     virtual Result<std::unique_ptr<Game>> start(const Options& options,
                                                 std::string_view fen = {}) const = 0;
+    // Every reason `fen` cannot start a game of this variant, the one start() reports first;
+    // empty when it can. Default: start()'s one reason, as it words it.
+    virtual std::vector<std::string> fen_reasons(const Options& options,
+                                                 std::string_view fen) const;
 };
+
+// In debug builds, throws std::logic_error naming the variant when `game` breaks an invariant of
+// its state; does nothing when NDEBUG is defined. Each variant calls it after an action.
+void check_consistent(const Game& game);
 
 // Fills in defaults and checks each option against its spec. Errors: BadSetup naming the option.
 Result<Options> resolve_options(const VariantInfo& info, const Options& given);
 
 // The Variant of most games: `G` is built from resolved options (`G(Options)`) and reads a start
-// position with `std::string G::load(std::string_view fen)`, which returns why it could not
-// (empty: read). `Info` gives the variant's VariantInfo.
+// position with `G::load(std::string_view fen)`, which returns every reason it could not as a
+// std::vector<std::string> (or the first as a std::string); empty: read. `Info` gives the
+// variant's VariantInfo.
 template <class G, const VariantInfo& (*Info)()> class VariantOf final : public Variant {
 public:
     const VariantInfo& info() const override { return Info(); }
@@ -273,10 +288,30 @@ public:
             return resolved.error();
         auto game = std::make_unique<G>(std::move(*resolved));
         if (!fen.empty()) {
-            if (std::string err = game->load(fen); !err.empty())
-                return make_error(ErrorKind::BadSetup, "cannot read that FEN: " + err);
+            if (auto reasons = load(*game, fen); !reasons.empty())
+                return make_error(ErrorKind::BadSetup, "cannot read that FEN: " + reasons.front());
         }
         return std::unique_ptr<Game>(std::move(game));
+    }
+    std::vector<std::string> fen_reasons(const Options& options,
+                                         std::string_view fen) const override {
+        auto resolved = resolve_options(info(), options);
+        if (!resolved)
+            return {resolved.error().message};
+        G game(std::move(*resolved));
+        return load(game, fen);
+    }
+
+private:
+    static std::vector<std::string> load(G& game, std::string_view fen) {
+        auto loaded = game.load(fen);
+        if constexpr (std::is_same_v<decltype(loaded), std::string>) {
+            if (loaded.empty())
+                return {};
+            return {std::move(loaded)};
+        } else {
+            return loaded;
+        }
     }
 };
 
