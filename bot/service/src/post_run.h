@@ -1,6 +1,8 @@
 // What the service's command handlers share: the PostRun that one post runs in, and the small
-// text helpers its replies use. Private to bot/src: the handlers live in several files
-// (service.cpp for games, others for further command families), all members of PostRun.
+// text helpers its replies use. Private to bot/service/src: the handlers live in several files
+// (service.cpp for games, others for further command families), members of PostRun; what a
+// post is, what it says, its players and its boards are parts of their own (replies.h,
+// people.h, boards.h).
 #pragma once
 
 #include "boards.h"
@@ -383,7 +385,7 @@ private:
     bool close_due_team_votes(Loaded& l);
     void cmd_leaderboard(const std::vector<std::string>& args);
     // Wherever a game ends (finished, or aborted): a rated game's ratings change at once; what
-    // is said about it (rating changes, a tournament round complete) waits for settle().
+    // is said about it (rating changes, a tournament round complete) waits for conclude().
     void game_over(const GameRecord& g);
     std::optional<storage::TournamentRecord> pick_tournament(const std::vector<std::string>& args,
                                                              std::size_t at);
