@@ -36,10 +36,7 @@ public:
 
     // Every reason `fen` is no FIDE chess position; empty when it was read.
     std::vector<std::string> load(std::string_view fen) {
-        auto setup = read_fen(fen, chess::fen_shape);
-        if (!setup)
-            return {setup.error().message};
-        auto pos = position_of(*setup);
+        auto pos = read_checked(fen, chess::fen_shape, position_of);
         if (!pos)
             return pos.reasons();
         pos_ = std::move(pos).value();

@@ -125,10 +125,7 @@ Position Position::without(Sq s) const {
 }
 
 std::string Position::set_fen(std::string_view fen) {
-    auto setup = read_fen(fen, fen_shape);
-    if (!setup)
-        return setup.error().message;
-    auto pos = from_setup(*setup);
+    auto pos = read_checked(fen, fen_shape, from_setup);
     if (!pos)
         return pos.first_reason();
     *this = std::move(pos).value();

@@ -320,10 +320,7 @@ std::vector<std::string> notate(const State& s, const std::vector<Action>& list)
 }
 
 std::string read_fen(State& s, std::string_view fen) {
-    auto setup = ghostpost::rules::read_fen(fen, fen_shape);
-    if (!setup)
-        return setup.error().message;
-    auto out = state_from_setup(*setup);
+    auto out = read_checked(fen, fen_shape, state_from_setup);
     if (!out)
         return out.first_reason();
     s = std::move(out).value();
@@ -334,10 +331,7 @@ Checked<State> state_from_setup(const Setup& setup) {
     if (setup.files != 8 || setup.ranks != 8)
         return std::vector<std::string>{"the placement must have 8 ranks of 8 squares"};
     std::vector<std::string> reasons;
-    auto tell = [&reasons](std::string why) {
-        if (std::find(reasons.begin(), reasons.end(), why) == reasons.end())
-            reasons.push_back(std::move(why));
-    };
+    auto tell = [&reasons](std::string why) { tell_once(reasons, std::move(why)); };
     // The fields as the dialect numbers them: placement, side, then the Setup's fields.
     std::vector<std::string> f{std::string(), std::string()};
     f.insert(f.end(), setup.fields.begin(), setup.fields.end());

@@ -109,10 +109,7 @@ Checked<Position> Position::from_setup(Flavour flavour, const Setup& setup) {
         return std::vector<std::string>{"the placement must have " + std::to_string(p.ranks_) +
                                         " ranks of " + std::to_string(p.files_) + " squares"};
     std::vector<std::string> reasons;
-    auto tell = [&reasons](std::string why) {
-        if (std::find(reasons.begin(), reasons.end(), why) == reasons.end())
-            reasons.push_back(std::move(why));
-    };
+    auto tell = [&reasons](std::string why) { tell_once(reasons, std::move(why)); };
     for (int rank = p.ranks_ - 1; rank >= 0; --rank)
         for (int file = 0; file < p.files_; ++file) {
             const char c = setup.at(file, rank);

@@ -566,10 +566,7 @@ std::string position_key(const State& st) {
 // ---- FEN dialect ----------------------------------------------------------------------------
 
 std::string read_fen(State& st, std::string_view fen) {
-    auto setup = ghostpost::rules::read_fen(fen, fen_shape);
-    if (!setup)
-        return setup.error().message;
-    auto out = state_from_setup(*setup);
+    auto out = read_checked(fen, fen_shape, state_from_setup);
     if (!out)
         return out.first_reason();
     st = std::move(out).value();
@@ -582,10 +579,7 @@ Checked<State> state_from_setup(const Setup& setup) {
     State out;
     out.board = {};
     std::vector<std::string> reasons;
-    auto tell = [&reasons](std::string why) {
-        if (std::find(reasons.begin(), reasons.end(), why) == reasons.end())
-            reasons.push_back(std::move(why));
-    };
+    auto tell = [&reasons](std::string why) { tell_once(reasons, std::move(why)); };
     for (int rank = 7; rank >= 0; --rank)
         for (int file = 0; file < 8; ++file) {
             const char c = setup.at(file, rank);

@@ -160,10 +160,7 @@ void Board::contest(Piece newcomer, Sq s, MoveReport& report) {
 }
 
 std::string Board::set_fen(std::string_view text) {
-    auto setup = read_fen(text, fen_shape);
-    if (!setup)
-        return setup.error().message;
-    auto board = from_setup(*setup);
+    auto board = read_checked(text, fen_shape, from_setup);
     if (!board)
         return board.first_reason();
     *this = std::move(board).value();
@@ -175,10 +172,7 @@ Checked<Board> Board::from_setup(const Setup& setup) {
         return std::vector<std::string>{"the placement must have 8 ranks of 8 squares"};
     Board fresh{Empty{}};
     std::vector<std::string> reasons;
-    auto tell = [&reasons](std::string why) {
-        if (std::find(reasons.begin(), reasons.end(), why) == reasons.end())
-            reasons.push_back(std::move(why));
-    };
+    auto tell = [&reasons](std::string why) { tell_once(reasons, std::move(why)); };
     for (int rank = 7; rank >= 0; --rank)
         for (int file = 0; file < 8; ++file) {
             const char c = setup.at(file, rank);

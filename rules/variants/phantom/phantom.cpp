@@ -98,10 +98,7 @@ public:
     // Reads a FEN in the chess core's dialect ("[Ff]" for Phantoms in hand): every reason it is
     // no Phantom Chess position, empty when it was read.
     std::vector<std::string> load(std::string_view fen) {
-        auto setup = read_fen(fen, chess::fen_shape);
-        if (!setup)
-            return {setup.error().message};
-        auto pos = position_of(*setup);
+        auto pos = read_checked(fen, chess::fen_shape, position_of);
         if (!pos)
             return pos.reasons();
         pos_ = std::move(pos).value();

@@ -98,4 +98,24 @@ private:
     std::variant<T, std::vector<std::string>> v_;
 };
 
+// Reads `text` in `shape` and judges the Setup with `judge` (a Setup -> Checked<T>): what the
+// judge makes of it, or the syntax error alone when the text does not read.
+template <class Judge>
+auto read_checked(std::string_view text, const FenShape& shape, Judge judge)
+    -> decltype(judge(std::declval<const Setup&>())) {
+    auto setup = read_fen(text, shape);
+    if (!setup)
+        return std::vector<std::string>{setup.error().message};
+    return judge(*setup);
+}
+
+// Adds `why` to `reasons` unless it is there already: a fault seen on several squares is told
+// once.
+inline void tell_once(std::vector<std::string>& reasons, std::string why) {
+    for (const std::string& r : reasons)
+        if (r == why)
+            return;
+    reasons.push_back(std::move(why));
+}
+
 } // namespace ghostpost::rules
