@@ -605,10 +605,12 @@ int Service::start_up() {
         std::map<std::pair<std::string, std::string>, std::vector<std::int64_t>> by_channel;
         for (const auto& g : store_.games_due(std::numeric_limits<std::int64_t>::max()))
             by_channel[{g.platform, g.channel}].push_back(g.id);
-        for (const auto& [where, ids] : by_channel) {
+        for (const auto& [where, in_channel] : by_channel) {
             Post p;
             p.platform = where.first;
             p.channel = where.second;
+            // A named reference: clang does not let a lambda capture a structured binding.
+            const std::vector<std::int64_t>& ids = in_channel;
             told += retry_conflicts([&] {
                 PostRun run(parts(), p);
                 int did = 0;
