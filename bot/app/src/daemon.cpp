@@ -357,7 +357,7 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
     // plays the engine's seats there); the others deliver replies and run the time-driven job
     // with it, and one of them takes over within a second or two when it dies (its database
     // session ends), or within the lease's time when it hangs.
-    // A platform of several lanes (Discord's shards) has a lease and a cursor per lane.
+    // A platform of several lanes (the shards of a chat gateway) has a lease and a cursor per lane.
     const std::string lane_key = platform.lane();
     const bool own_cursor = lane_key != name;
     const std::string lease = "cursor:" + lane_key;
@@ -489,7 +489,7 @@ DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platf
             break;
         }
 
-        // A lane's own cursor is not the platform's (a Discord shard): each post's goes under
+        // A lane's own cursor is not the platform's (one shard of it): each post's goes under
         // the lane's key, in the post's own transaction.
         if (own_cursor)
             for (Post& post : posts)

@@ -471,7 +471,7 @@ private:
     void settle(const std::vector<Ended>& ended);
     // the seed of every finished game with chance (service_verify.cpp);
     void reveal_seeds(const std::vector<Ended>& ended);
-    // what the rules hid, turned over (Phantom Chess's card), and the full record of every
+    // what the rules hid, turned over (Game::ending_reveal), and the full record of every
     // game whose channel's board hid pieces: it names every hidden move's square
     // (service_offers.cpp).
     void publish_hidden_records(const std::vector<Ended>& ended);

@@ -25,11 +25,11 @@ struct Setup {
     // The letter on each square as written (upper case White, lower case Black), a1 first, rank
     // by rank; '\0' on an empty square. Letters no variant knows stay letters: the variant judges.
     std::vector<char> squares;
-    // What stood in brackets right after the placement ("[Ff]" pieces in hand, Haunted Chess's
-    // spirits "[Bc6,nd4]"), without the brackets; nullopt when there were none.
+    // What stood in brackets right after the placement (pieces in hand "[Ff]", or a
+    // variant's own list such as "[Bc6,nd4]"), without the brackets; nullopt when there were none.
     std::optional<std::string> bracketed;
     Seat side = Seat::White;
-    // What followed the side letter after a colon (Ghost Chess's pending decision, "b:w-Reaction"),
+    // What followed the side letter after a colon (a variant's pending decision, "b:w-Reaction"),
     // without the colon; nullopt when the side field was the letter alone.
     std::optional<std::string> side_note;
     // The fields after the side, as written.

@@ -37,7 +37,7 @@ struct PlatformStart {
     std::unique_ptr<Platform> platform;
     std::string bot_name; // the bot's own name there, as its users write it after "@"
     std::chrono::seconds poll_timeout{50};
-    // Further lanes of the same platform (Discord's shards), each polled on a thread and a
+    // Further lanes of the same platform (its shards), each polled on a thread and a
     // database connection of its own beside `platform`, under its own Platform::lane() key.
     std::vector<std::unique_ptr<Platform>> more;
 };

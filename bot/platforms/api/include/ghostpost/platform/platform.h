@@ -43,7 +43,7 @@ struct Post {
     bool direct = false; // a direct message to the bot
     std::string cursor;  // where polling resumes after this post (e.g. update_id + 1)
     // The key the cursor is stored under, in the post's transaction: the platform's name when
-    // empty; a lane of its own (Platform::lane(), a Discord shard) when the platform has several.
+    // empty; a lane of its own (Platform::lane(), one shard) when the platform has several.
     std::string cursor_key;
     // A press of one of the buttons of a reply (Reply::buttons): `text` is that button's
     // command as the platform gave it back, read like anything typed and trusted no more.
@@ -195,8 +195,8 @@ public:
     // lane then counts as retrying in the health check.
     virtual std::string trouble() const { return {}; }
 
-    // One platform may need several lanes (Discord's shards: one Gateway connection carries at
-    // most 2,500 servers). Each lane has a key of its own for its cursor and its lease, so that
+    // One platform may need several lanes (shards: a chat gateway whose one connection carries
+    // only so many servers). Each lane has a key of its own for its cursor and its lease, so that
     // each is owned by one daemon at a time; the name stays the platform's (the service's
     // accounts, games and outbox know only it). The daemon sets each post's cursor_key to it.
     virtual std::string lane() const { return name(); }
