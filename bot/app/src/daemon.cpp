@@ -236,6 +236,26 @@ int OutboxSender::send_due() {
 
 namespace {
 
+void log_handled(const log::Field& lane, const Post& post, HandleStatus status,
+                 std::chrono::duration<double> took) {
+    log::info("post_handled", {lane,
+                               {"channel", post.channel},
+                               {"message_id", post.message_id},
+                               {"duplicate", status == HandleStatus::Duplicate},
+                               {"ms", static_cast<std::int64_t>(took.count() * 1000)}});
+}
+
+void log_failed(const log::Field& lane, const Post& post, const std::string& error) {
+    log::error(
+        "post_failed",
+        {lane, {"channel", post.channel}, {"message_id", post.message_id}, {"error", error}});
+}
+
+void log_set_aside(const log::Field& lane, const Post& post) {
+    log::error("post_set_aside",
+               {lane, {"channel", post.channel}, {"message_id", post.message_id}});
+}
+
 // The posts of one poll as one group commit (Service::handle_grouped). True when the group
 // committed (every post handled or set aside, and logged); false when it failed as a whole
 // (nothing of it kept), for the caller to handle the posts one by one.
@@ -278,306 +298,368 @@ bool handle_group(storage::Store& store, Service& service, const std::vector<Pos
         return false;
     }
     for (const Outcome& o : outcomes) {
-        const Post& post = *o.post;
         if (!o.failure.empty()) {
-            log::error("post_failed", {lane,
-                                       {"channel", post.channel},
-                                       {"message_id", post.message_id},
-                                       {"error", o.failure}});
+            log_failed(lane, *o.post, o.failure);
             ++report.posts_failed;
-            log::error("post_set_aside",
-                       {lane, {"channel", post.channel}, {"message_id", post.message_id}});
+            log_set_aside(lane, *o.post);
             continue;
         }
         if (monitor != nullptr)
             monitor->post_handled(o.took);
-        log::info("post_handled", {lane,
-                                   {"channel", post.channel},
-                                   {"message_id", post.message_id},
-                                   {"duplicate", o.status == HandleStatus::Duplicate},
-                                   {"ms", static_cast<std::int64_t>(o.took.count() * 1000)}});
+        log_handled(lane, *o.post, o.status, o.took);
     }
     return true;
 }
+
+// One platform's poll loop (run_daemon): each round renews the lease, lets the engine think,
+// runs the time-driven job when due, delivers what is due, and, for the daemon that polls,
+// reads the next posts and handles them.
+class PollLoop {
+public:
+    PollLoop(storage::Store& store, Service& service, Platform& platform,
+             const DaemonOptions& options, StopToken& stop, Clock clock)
+        : store_(store), service_(service), platform_(platform), options_(options), stop_(stop),
+          clock_(clock), monitor_(options.monitor),
+          sender_(store, platform, clock, std::chrono::steady_clock::now,
+                  {options.holder, options.claim}, options.monitor),
+          name_(platform.name()), lane_{"platform", name_}, lane_key_(platform.lane()),
+          lease_("cursor:" + lane_key_), polling_(!store.shared()) {}
+
+    DaemonReport run() {
+        start();
+        while (!stop_.stop_requested() && !platform_.finished()) {
+            if (monitor_ != nullptr)
+                monitor_->beat();
+            if (store_.shared())
+                renew_lease();
+            // Of a platform's lanes, the one that delivers plays the engine's seats, once.
+            if (engine_ && polling_ && platform_.delivers())
+                step_engine();
+            run_jobs_when_due();
+            bool waiting_replies = false;
+            if (const Step s = deliver(waiting_replies); s != Step::Go) {
+                if (s == Step::Stop)
+                    break;
+                continue;
+            }
+            if (refused_now() || stop_.stop_requested())
+                break;
+            if (!polling_) {
+                // Looked at again each second: the lease and the claims of a daemon that died
+                // are free the moment its database session ends, and one of the others takes
+                // them.
+                stop_.sleep_for(std::chrono::seconds(1));
+                continue;
+            }
+            std::vector<Post> posts;
+            if (const Step s = poll(waiting_replies, posts); s != Step::Go) {
+                if (s == Step::Stop)
+                    break;
+                continue;
+            }
+            if (refused_now())
+                break; // the posts of this poll come again from the stored cursor
+            handle(posts);
+        }
+        finish();
+        return report_;
+    }
+
+private:
+    enum class Step { Go, Again, Stop }; // on with the round, the next round, out of the loop
+
+    // The time-driven job once at start-up (downtime is charged to nobody), the platform's
+    // notices to the moderators, and the engine.
+    void start() {
+        log::info("daemon_started", {{"platform", name_}});
+        if (options_.time_driven_jobs) {
+            try {
+                if (const int told = service_.start_up(); told > 0)
+                    log::info("downtime_forgiven", {lane_, {"games", told}});
+            } catch (const std::exception& e) {
+                log::error("start_up_failed", {lane_, {"error", e.what()}});
+                ++report_.jobs_failed;
+            }
+        }
+        // What the platform found wrong with how the bot is set up goes to the moderators too.
+        if (const auto notices = platform_.moderator_notices(); !notices.empty()) {
+            try {
+                service_.tell_moderators(name_, notices);
+            } catch (const std::exception& e) {
+                log::error("moderator_notice_failed", {lane_, {"error", e.what()}});
+            }
+        }
+        if (options_.engine)
+            engine_.emplace(options_.engine_synchronous,
+                            EngineQueueOptions{.workers = options_.engine_threads});
+    }
+
+    // Of several daemons on one database, the one holding this lease polls the platform (and
+    // plays the engine's seats there); the others deliver replies and run the time-driven job
+    // with it, and one of them takes over within a second or two when it dies (its database
+    // session ends), or within the lease's time when it hangs. A platform of several lanes
+    // (the shards of a chat gateway) has a lease and a cursor per lane.
+    void renew_lease() {
+        const std::int64_t now = clock_();
+        bool held = polling_;
+        try {
+            held = store_.hold_lease(lease_, options_.holder, now, now + options_.lease.count());
+        } catch (const std::exception& e) {
+            log::warning("lease_failed", {{"platform", name_}, {"error", e.what()}});
+            held = false; // unsure: another may have it, so this one does not poll
+        }
+        if (held != polling_)
+            log::info(held ? "lease_taken" : "lease_lost",
+                      {{"platform", name_}, {"lane", lane_key_}, {"holder", options_.holder}});
+        if (polling_ && !held)
+            platform_.idle(); // the daemon that took the lease owns the connection now
+        polling_ = held;
+    }
+
+    // The engine's finished thoughts enter as posts; new decisions start thinking.
+    void step_engine() {
+        try {
+            engine_->step(service_, name_);
+        } catch (const std::exception& e) {
+            log::error("engine_failed", {lane_, {"error", e.what()}});
+        }
+        for (const auto& failure : engine_->take_failures())
+            log::error("engine_post_failed", {lane_, {"error", failure}});
+        if (engine_->thinking())
+            log::debug("engine_thinking", {{"platform", name_}});
+    }
+
+    // Every tick_interval between polls; a failure is logged and tried again next time.
+    void run_jobs_when_due() {
+        const std::int64_t now = clock_();
+        if (!options_.time_driven_jobs ||
+            (last_tick_ && now - *last_tick_ < options_.tick_interval.count()))
+            return;
+        last_tick_ = now;
+        try {
+            service_.tick();
+        } catch (const std::exception& e) {
+            log::error("tick_failed", {lane_, {"error", e.what()}});
+            ++report_.jobs_failed;
+        }
+    }
+
+    Step deliver(bool& waiting_replies) {
+        try {
+            if (platform_.delivers()) {
+                sender_.send_due();
+                waiting_replies = sender_.pending();
+            }
+        } catch (const PlatformError& e) {
+            if (e.kind() == PlatformError::Kind::Cancelled)
+                return Step::Stop;
+            log::error("outbox_failed", {lane_, {"error", e.what()}});
+        } catch (const std::exception& e) {
+            log::error("outbox_failed", {lane_, {"error", e.what()}});
+            back_off(std::chrono::milliseconds(0));
+            return Step::Again;
+        }
+        return Step::Go;
+    }
+
+    // Waiting replies need the loop back soon; otherwise the long poll may take its time,
+    // short enough to renew a lease before it runs out.
+    Step poll(bool waiting_replies, std::vector<Post>& posts) {
+        auto timeout = waiting_replies || (engine_ && engine_->thinking()) ? std::chrono::seconds(1)
+                                                                           : options_.poll_timeout;
+        if (store_.shared())
+            timeout = std::min(timeout, std::max<std::chrono::seconds>(std::chrono::seconds(1),
+                                                                       options_.lease / 3));
+        try {
+            posts = platform_.poll(store_.cursor(lane_key_).value_or(""), timeout);
+            failure_delay_ = std::chrono::milliseconds(1000);
+            if (monitor_ != nullptr) {
+                if (const std::string trouble = platform_.trouble(); trouble.empty())
+                    monitor_->poll_succeeded();
+                else
+                    monitor_->set_state(LaneState::Retrying, trouble);
+            }
+            return Step::Go;
+        } catch (const PlatformError& e) {
+            return poll_failed(e);
+        } catch (const std::exception& e) {
+            if (monitor_ != nullptr)
+                monitor_->poll_failed(e.what());
+            log::error("poll_failed", {lane_, {"error", e.what()}});
+            back_off(std::chrono::milliseconds(0));
+            return Step::Again;
+        }
+    }
+
+    Step poll_failed(const PlatformError& e) {
+        if (e.kind() != PlatformError::Kind::Cancelled && monitor_ != nullptr)
+            monitor_->poll_failed(e.what());
+        switch (e.kind()) {
+        case PlatformError::Kind::Cancelled:
+            break;
+        case PlatformError::Kind::Conflict:
+            log::error("poll_conflict",
+                       {lane_,
+                        {"error", e.what()},
+                        {"hint", "another process is reading this bot's updates; stop it or "
+                                 "use another bot account"}});
+            back_off(std::chrono::seconds(5));
+            return Step::Again;
+        case PlatformError::Kind::Unauthorized: {
+            const std::string why = platform_.refused();
+            refused(why.empty() ? std::string(e.what()) : why);
+            break;
+        }
+        case PlatformError::Kind::RateLimited:
+        case PlatformError::Kind::Transient:
+            log::warning("poll_failed", {lane_, {"error", e.what()}});
+            back_off(e.retry_after());
+            return Step::Again;
+        }
+        return Step::Stop; // cancelled or refused
+    }
+
+    void handle(std::vector<Post>& posts) {
+        // A lane's own cursor is not the platform's (one shard of it): each post's goes under
+        // the lane's key, in the post's own transaction.
+        if (lane_key_ != name_)
+            for (Post& post : posts)
+                post.cursor_key = lane_key_;
+        // Group commit: on a database of its own (SQLite) the posts of one poll share one
+        // transaction, each in a savepoint: one flush to disk for all of them. A post that
+        // fails rolls back alone and is set aside as below; anything that ends the group (a
+        // busy database, a failed commit) leaves nothing, and the posts go again one by one.
+        if (options_.group_commit && !store_.shared() && posts.size() > 1 &&
+            handle_group(store_, service_, posts, stop_, lane_, monitor_, report_))
+            return;
+        for (const Post& post : posts) {
+            if (stop_.stop_requested() || !handle_one(post))
+                break; // the rest comes again from the stored cursor
+        }
+    }
+
+    // False when the posts behind this one must wait for the next poll.
+    bool handle_one(const Post& post) {
+        try {
+            const auto started = std::chrono::steady_clock::now();
+            const HandleStatus status = service_.handle(post);
+            const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
+            if (monitor_ != nullptr)
+                monitor_->post_handled(took);
+            if (status == HandleStatus::Duplicate && !post.cursor.empty()) {
+                // The platform repeated a post: still confirm it, or it comes back forever.
+                retrying([&] {
+                    store_.transaction([&] { store_.set_cursor(cursor_key(post), post.cursor); });
+                });
+            }
+            log_handled(lane_, post, status, took);
+            busy_post_.clear();
+            busy_tries_ = 0;
+            return true;
+        } catch (const std::exception& e) {
+            return handle_failed(post, e);
+        }
+    }
+
+    // Nothing of the post was kept. A busy database may pass: the post is polled again from
+    // the stored cursor. Anything else is a bug of ours that trying again would only repeat:
+    // the post is answered once and set aside, and the posts behind it go on.
+    bool handle_failed(const Post& post, const std::exception& e) {
+        const std::string key = post.channel + "/" + post.message_id;
+        if (busy(e)) {
+            busy_tries_ = key == busy_post_ ? busy_tries_ + 1 : 1;
+            busy_post_ = key;
+            log::warning("post_busy", {lane_,
+                                       {"channel", post.channel},
+                                       {"message_id", post.message_id},
+                                       {"attempt", busy_tries_},
+                                       {"error", e.what()}});
+            if (busy_tries_ < options_.busy_attempts || unreachable(e)) {
+                back_off(std::chrono::milliseconds(0));
+                return false;
+            }
+        }
+        log_failed(lane_, post, e.what());
+        ++report_.posts_failed;
+        busy_post_.clear();
+        busy_tries_ = 0;
+        try {
+            service_.give_up(post);
+            log_set_aside(lane_, post);
+            return true;
+        } catch (const std::exception& again) {
+            log::error("post_set_aside_failed", {lane_, {"error", again.what()}});
+            back_off(std::chrono::milliseconds(0));
+            return false;
+        }
+    }
+
+    void finish() {
+        refused_now(); // the platform finished because of it
+        if (store_.shared() && polling_) {
+            // Another daemon need not wait for the lease to run out; what this one kept open
+            // goes first, so that the next owner never overlaps it.
+            platform_.idle();
+            try {
+                store_.release_lease(lease_, options_.holder);
+            } catch (const std::exception& e) {
+                log::warning("lease_failed", {{"platform", name_}, {"error", e.what()}});
+            }
+        }
+        if (monitor_ != nullptr && report_.refused.empty())
+            monitor_->set_state(LaneState::Stopped);
+        log::info("daemon_stopped", {lane_});
+    }
+
+    // A refusal of the bot's credentials ends this lane only: waiting cannot heal it.
+    void refused(const std::string& why) {
+        report_.refused = why;
+        if (monitor_ != nullptr)
+            monitor_->set_state(LaneState::Refused, why);
+    }
+    bool refused_now() {
+        if (!report_.refused.empty())
+            return true;
+        const std::string why = platform_.refused();
+        if (!why.empty())
+            refused(why);
+        return !why.empty();
+    }
+
+    void back_off(std::chrono::milliseconds at_least) {
+        const auto delay = std::max(jittered(failure_delay_, random_), at_least);
+        failure_delay_ =
+            std::min<std::chrono::milliseconds>(failure_delay_ * 2, std::chrono::seconds(60));
+        stop_.sleep_for(delay);
+    }
+
+    storage::Store& store_;
+    Service& service_;
+    Platform& platform_;
+    const DaemonOptions& options_;
+    StopToken& stop_;
+    Clock clock_;
+    LaneMonitor* const monitor_;
+    OutboxSender sender_;
+    const std::string name_;
+    const log::Field lane_;
+    const std::string lane_key_;
+    const std::string lease_;
+    bool polling_;
+    DaemonReport report_;
+    std::optional<EnginePlayer> engine_;
+    std::optional<std::int64_t> last_tick_;
+    std::mt19937 random_{std::random_device{}()};
+    std::chrono::milliseconds failure_delay_{1000};
+    std::string busy_post_; // the post the database was last too busy for, and how many times
+    int busy_tries_ = 0;
+};
 
 } // namespace
 
 DaemonReport run_daemon(storage::Store& store, Service& service, Platform& platform,
                         const DaemonOptions& options, StopToken& stop, Clock clock) {
-    DaemonReport report;
-    LaneMonitor* const monitor = options.monitor;
-    OutboxSender sender(store, platform, clock, std::chrono::steady_clock::now,
-                        {options.holder, options.claim}, monitor);
-    std::mt19937 random{std::random_device{}()};
-    std::chrono::milliseconds failure_delay{1000};
-    const auto back_off = [&](std::chrono::milliseconds at_least) {
-        const auto delay = std::max(jittered(failure_delay, random), at_least);
-        failure_delay =
-            std::min<std::chrono::milliseconds>(failure_delay * 2, std::chrono::seconds(60));
-        stop.sleep_for(delay);
-    };
-    const std::string name = platform.name();
-    const log::Field lane{"platform", name};
-    // A refusal of the bot's credentials ends this lane only: waiting cannot heal it.
-    const auto refused = [&](const std::string& why) {
-        report.refused = why;
-        if (monitor != nullptr)
-            monitor->set_state(LaneState::Refused, why);
-    };
-    std::string busy_post; // the post the database was last too busy for, and how many times
-    int busy_tries = 0;
-    log::info("daemon_started", {{"platform", name}});
-    // The time-driven job: once at start-up (downtime is charged to nobody), then every
-    // tick_interval between polls. A failure is logged and tried again next time.
-    std::optional<std::int64_t> last_tick;
-    if (options.time_driven_jobs) {
-        try {
-            if (const int told = service.start_up(); told > 0)
-                log::info("downtime_forgiven", {lane, {"games", told}});
-        } catch (const std::exception& e) {
-            log::error("start_up_failed", {lane, {"error", e.what()}});
-            ++report.jobs_failed;
-        }
-    }
-
-    // What the platform found wrong with how the bot is set up goes to the moderators too.
-    if (const auto notices = platform.moderator_notices(); !notices.empty()) {
-        try {
-            service.tell_moderators(name, notices);
-        } catch (const std::exception& e) {
-            log::error("moderator_notice_failed", {lane, {"error", e.what()}});
-        }
-    }
-
-    std::optional<EnginePlayer> engine;
-    if (options.engine)
-        engine.emplace(options.engine_synchronous,
-                       EngineQueueOptions{.workers = options.engine_threads});
-    // Of several daemons on one database, the one holding this lease polls the platform (and
-    // plays the engine's seats there); the others deliver replies and run the time-driven job
-    // with it, and one of them takes over within a second or two when it dies (its database
-    // session ends), or within the lease's time when it hangs.
-    // A platform of several lanes (the shards of a chat gateway) has a lease and a cursor per lane.
-    const std::string lane_key = platform.lane();
-    const bool own_cursor = lane_key != name;
-    const std::string lease = "cursor:" + lane_key;
-    bool polling = !store.shared();
-    const auto lease_wait =
-        std::max<std::chrono::seconds>(std::chrono::seconds(1), options.lease / 3);
-    while (!stop.stop_requested() && !platform.finished()) {
-        if (monitor != nullptr)
-            monitor->beat();
-        if (store.shared()) {
-            const std::int64_t now = clock();
-            bool held = polling;
-            try {
-                held = store.hold_lease(lease, options.holder, now, now + options.lease.count());
-            } catch (const std::exception& e) {
-                log::warning("lease_failed", {{"platform", name}, {"error", e.what()}});
-                held = false; // unsure: another may have it, so this one does not poll
-            }
-            if (held != polling)
-                log::info(held ? "lease_taken" : "lease_lost",
-                          {{"platform", name}, {"lane", lane_key}, {"holder", options.holder}});
-            if (polling && !held)
-                platform.idle(); // the daemon that took the lease owns the connection now
-            polling = held;
-        }
-        // Of a platform's lanes, the one that delivers plays the engine's seats, once.
-        if (engine && polling && platform.delivers()) {
-            // The engine's finished thoughts enter as posts; new decisions start thinking.
-            try {
-                engine->step(service, name);
-            } catch (const std::exception& e) {
-                log::error("engine_failed", {lane, {"error", e.what()}});
-            }
-            for (const auto& failure : engine->take_failures())
-                log::error("engine_post_failed", {lane, {"error", failure}});
-            if (engine->thinking())
-                log::debug("engine_thinking", {{"platform", name}});
-        }
-        if (const std::int64_t now = clock();
-            options.time_driven_jobs &&
-            (!last_tick || now - *last_tick >= options.tick_interval.count())) {
-            last_tick = now;
-            try {
-                service.tick();
-            } catch (const std::exception& e) {
-                log::error("tick_failed", {lane, {"error", e.what()}});
-                ++report.jobs_failed;
-            }
-        }
-        bool waiting_replies = false;
-        try {
-            if (platform.delivers()) {
-                sender.send_due();
-                waiting_replies = sender.pending();
-            }
-        } catch (const PlatformError& e) {
-            if (e.kind() == PlatformError::Kind::Cancelled)
-                break;
-            log::error("outbox_failed", {lane, {"error", e.what()}});
-        } catch (const std::exception& e) {
-            log::error("outbox_failed", {lane, {"error", e.what()}});
-            back_off(std::chrono::milliseconds(0));
-            continue;
-        }
-        if (const std::string why = platform.refused(); !why.empty()) {
-            refused(why);
-            break;
-        }
-        if (stop.stop_requested())
-            break;
-        if (!polling) {
-            // Looked at again each second: the lease and the claims of a daemon that died are
-            // free the moment its database session ends, and one of the others takes them.
-            stop.sleep_for(std::chrono::seconds(1));
-            continue;
-        }
-
-        // Waiting replies need the loop back soon; otherwise the long poll may take its time,
-        // short enough to renew a lease before it runs out.
-        auto timeout = waiting_replies || (engine && engine->thinking()) ? std::chrono::seconds(1)
-                                                                         : options.poll_timeout;
-        if (store.shared())
-            timeout = std::min(timeout, lease_wait);
-        std::vector<Post> posts;
-        try {
-            posts = platform.poll(store.cursor(lane_key).value_or(""), timeout);
-            failure_delay = std::chrono::milliseconds(1000);
-            if (monitor != nullptr) {
-                if (const std::string trouble = platform.trouble(); trouble.empty())
-                    monitor->poll_succeeded();
-                else
-                    monitor->set_state(LaneState::Retrying, trouble);
-            }
-        } catch (const PlatformError& e) {
-            if (e.kind() != PlatformError::Kind::Cancelled && monitor != nullptr)
-                monitor->poll_failed(e.what());
-            switch (e.kind()) {
-            case PlatformError::Kind::Cancelled:
-                break;
-            case PlatformError::Kind::Conflict:
-                log::error("poll_conflict",
-                           {lane,
-                            {"error", e.what()},
-                            {"hint", "another process is reading this bot's updates; stop it or "
-                                     "use another bot account"}});
-                back_off(std::chrono::seconds(5));
-                continue;
-            case PlatformError::Kind::Unauthorized: {
-                const std::string why = platform.refused();
-                refused(why.empty() ? std::string(e.what()) : why);
-                break;
-            }
-            case PlatformError::Kind::RateLimited:
-            case PlatformError::Kind::Transient:
-                log::warning("poll_failed", {lane, {"error", e.what()}});
-                back_off(e.retry_after());
-                continue;
-            }
-            break; // cancelled or refused
-        } catch (const std::exception& e) {
-            if (monitor != nullptr)
-                monitor->poll_failed(e.what());
-            log::error("poll_failed", {lane, {"error", e.what()}});
-            back_off(std::chrono::milliseconds(0));
-            continue;
-        }
-        if (const std::string why = platform.refused(); !why.empty()) {
-            refused(why); // the posts of this poll come again from the stored cursor
-            break;
-        }
-
-        // A lane's own cursor is not the platform's (one shard of it): each post's goes under
-        // the lane's key, in the post's own transaction.
-        if (own_cursor)
-            for (Post& post : posts)
-                post.cursor_key = lane_key;
-        // Group commit: on a database of its own (SQLite) the posts of one poll share one
-        // transaction, each in a savepoint: one flush to disk for all of them. A post that
-        // fails rolls back alone and is set aside as below; anything that ends the group (a
-        // busy database, a failed commit) leaves nothing, and the posts go again one by one.
-        if (options.group_commit && !store.shared() && posts.size() > 1 &&
-            handle_group(store, service, posts, stop, lane, monitor, report))
-            continue;
-        for (const Post& post : posts) {
-            if (stop.stop_requested())
-                break; // the rest comes again after the restart, from the stored cursor
-            try {
-                const auto started = std::chrono::steady_clock::now();
-                const HandleStatus status = service.handle(post);
-                const std::chrono::duration<double> took =
-                    std::chrono::steady_clock::now() - started;
-                if (monitor != nullptr)
-                    monitor->post_handled(took);
-                if (status == HandleStatus::Duplicate && !post.cursor.empty()) {
-                    // The platform repeated a post: still confirm it, or it comes back forever.
-                    retrying([&] {
-                        store.transaction([&] { store.set_cursor(cursor_key(post), post.cursor); });
-                    });
-                }
-                log::info("post_handled", {lane,
-                                           {"channel", post.channel},
-                                           {"message_id", post.message_id},
-                                           {"duplicate", status == HandleStatus::Duplicate},
-                                           {"ms", static_cast<std::int64_t>(took.count() * 1000)}});
-                busy_post.clear();
-                busy_tries = 0;
-            } catch (const std::exception& e) {
-                // Nothing of the post was kept. A busy database may pass: the post is polled
-                // again from the stored cursor. Anything else is a bug of ours that trying
-                // again would only repeat: the post is answered once and set aside, and the
-                // posts behind it go on.
-                const std::string key = post.channel + "/" + post.message_id;
-                if (busy(e)) {
-                    busy_tries = key == busy_post ? busy_tries + 1 : 1;
-                    busy_post = key;
-                    log::warning("post_busy", {lane,
-                                               {"channel", post.channel},
-                                               {"message_id", post.message_id},
-                                               {"attempt", busy_tries},
-                                               {"error", e.what()}});
-                    if (busy_tries < options.busy_attempts || unreachable(e)) {
-                        back_off(std::chrono::milliseconds(0));
-                        break;
-                    }
-                }
-                log::error("post_failed", {lane,
-                                           {"channel", post.channel},
-                                           {"message_id", post.message_id},
-                                           {"error", e.what()}});
-                ++report.posts_failed;
-                busy_post.clear();
-                busy_tries = 0;
-                try {
-                    service.give_up(post);
-                    log::error("post_set_aside",
-                               {lane, {"channel", post.channel}, {"message_id", post.message_id}});
-                } catch (const std::exception& again) {
-                    log::error("post_set_aside_failed", {lane, {"error", again.what()}});
-                    back_off(std::chrono::milliseconds(0));
-                    break;
-                }
-            }
-        }
-    }
-    if (const std::string why = platform.refused(); report.refused.empty() && !why.empty())
-        refused(why); // the platform finished because of it
-    if (store.shared() && polling) {
-        // Another daemon need not wait for the lease to run out; what this one kept open goes
-        // first, so that the next owner never overlaps it.
-        platform.idle();
-        try {
-            store.release_lease(lease, options.holder);
-        } catch (const std::exception& e) {
-            log::warning("lease_failed", {{"platform", name}, {"error", e.what()}});
-        }
-    }
-    if (monitor != nullptr && report.refused.empty())
-        monitor->set_state(LaneState::Stopped);
-    log::info("daemon_stopped", {lane});
-    return report;
+    return PollLoop(store, service, platform, options, stop, std::move(clock)).run();
 }
 
 } // namespace ghostpost::bot
