@@ -238,75 +238,115 @@ std::function<StoreFigures()> figures_reader(const storage::StoreLocation& locat
     };
 }
 
-int run(const std::string& config_path, bool check_only) {
-    log::install_crash_handler();
-    Configuration configuration;
+// `ghostpost run --check`: what an operator runs as the service's user before starting it: the
+// configuration reads, the secrets are there and the database opens for writing (and is
+// migrated).
+int check_database(const std::string& config_path, const config::StorageSettings& storage) {
+    const storage::StoreLocation location = store_location(storage);
+    // Never the URL itself: it may carry a password.
+    const std::string where =
+        location.url.empty() ? storage.path.string() : std::string("PostgreSQL");
     try {
-        configuration = load_configuration(config_path, config::process_environment());
-    } catch (const config::ConfigError& e) {
-        log::error("bad_configuration", {{"error", e.what()}});
-        return 2;
+        auto store = storage::open_store(location);
+        store->transaction([&] { static_cast<void>(store->heartbeat()); });
+    } catch (const std::exception& e) {
+        log::error("bad_storage", {{"path", where}, {"error", e.what()}});
+        return 1;
     }
-    const config::Settings& settings = configuration.settings;
-    const std::vector<EnabledPlatform>& enabled = configuration.platforms;
-    log::set_level(settings.log_level);
-    for (const EnabledPlatform& platform : enabled)
-        for (const std::string& secret : platform.configured->secrets())
-            log::add_secret(secret);
-    if (enabled.empty()) {
-        std::string names;
-        for (const PlatformModule* module : platform_modules())
-            names += std::string(names.empty() ? "" : ", ") + "[platform." + module->name + "]";
-        log::error(
-            "bad_configuration",
-            {{"error", config_path + ": platform: no platform configured (add " + names + ")"}});
-        return 2;
+    std::cout << "configuration ok: " << config_path << ", database " << where << "\n";
+    return 0;
+}
+
+// The web view and the metrics, when configured: their own connections and threads, read-only.
+class Servers {
+public:
+    void start(const config::Settings& settings, Monitor& monitor) {
+        if (!settings.web.listen.empty()) {
+            web::SiteSettings site_settings;
+            site_settings.db_path = settings.storage.path.string();
+            site_settings.db_url = settings.storage.url;
+            site_settings.db_password = settings.storage.password;
+            site_settings.command_prefix = settings.command_prefix;
+            site_ = std::make_unique<web::Site>(site_settings);
+            web_ = std::make_unique<web::WebServer>(
+                *site_, server_settings(settings.web.listen, settings.web));
+            if (settings.metrics.listen.empty())
+                serve_monitor(*web_, monitor);
+            web_->start();
+            log::info("web_listening", {{"listen", settings.web.listen}});
+        }
+        if (!settings.metrics.listen.empty()) {
+            metrics_ = std::make_unique<web::WebServer>(
+                server_settings(settings.metrics.listen, settings.web));
+            serve_monitor(*metrics_, monitor);
+            metrics_->start();
+            log::info("metrics_listening", {{"listen", settings.metrics.listen}});
+        }
     }
-    if (!settings.storage.password.empty())
-        log::add_secret(settings.storage.password);
-    if (check_only) {
-        // What an operator runs as the service's user before starting it: the configuration
-        // reads, the secrets are there and the database opens for writing (and is migrated).
-        const storage::StoreLocation location = store_location(settings.storage);
-        // Never the URL itself: it may carry a password.
-        const std::string where =
-            location.url.empty() ? settings.storage.path.string() : std::string("PostgreSQL");
+    void stop() {
+        if (web_)
+            web_->stop();
+        if (metrics_)
+            metrics_->stop();
+    }
+
+private:
+    // /healthz and /metrics, on whichever server answers them.
+    static void serve_monitor(web::WebServer& server, Monitor& monitor) {
+        const auto answer = [](const HttpAnswer& a) {
+            return web::Response{a.status, a.content_type, a.body};
+        };
+        server.route("/healthz", [&monitor, answer] { return answer(monitor.health()); });
+        server.route("/metrics", [&monitor, answer] { return answer(monitor.metrics()); });
+    }
+
+    std::unique_ptr<web::Site> site_;
+    std::unique_ptr<web::WebServer> web_;
+    std::unique_ptr<web::WebServer> metrics_;
+};
+
+// The running daemon: its lanes, the time-driven job, the thread that waits for signals.
+class Daemon {
+public:
+    Daemon(const config::Settings& settings, const std::vector<EnabledPlatform>& enabled)
+        : settings_(settings), enabled_(enabled) {
+        for (const EnabledPlatform& platform : enabled)
+            lanes_.emplace_back(platform, monitor_.add_lane(platform.module->name));
+    }
+
+    // Until a signal, or until every lane has ended by itself; the exit status.
+    int run() {
+        block_signals();
+        watcher_ = std::thread([this] { watch_signals(); });
+        int status = 0;
         try {
-            auto store = storage::open_store(location);
-            store->transaction([&] { static_cast<void>(store->heartbeat()); });
+            start();
+            status = supervise();
         } catch (const std::exception& e) {
-            log::error("bad_storage", {{"path", where}, {"error", e.what()}});
-            return 1;
+            log::error("fatal", {{"error", e.what()}});
+            status = 1;
+            stop_all();
+            join();
         }
-        std::cout << "configuration ok: " << config_path << ", database " << where << "\n";
-        return 0;
+        servers_.stop();
+        finished_.store(true);
+        watcher_.join();
+        return status;
     }
 
-    // Signals go to one thread that waits for them; the others never see them, so a long
-    // poll is ended by cancelling its HTTP call rather than by an interrupted system call.
-    sigset_t signals;
-    sigemptyset(&signals);
-    sigaddset(&signals, SIGTERM);
-    sigaddset(&signals, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-
-    Monitor monitor;
-    std::list<Lane> lanes; // a list: a lane never moves, its thread holds it
-    for (const EnabledPlatform& platform : enabled)
-        lanes.emplace_back(platform, monitor.add_lane(platform.module->name));
-    StopToken stop; // the whole daemon: a signal, or every lane refused
-    const auto stop_all = [&] {
-        stop.request_stop();
-        for (Lane& lane : lanes) {
-            lane.stop.request_stop();
-            lane.http.cancel();
-        }
-    };
-    std::atomic<bool> finished{false};
-    std::thread watcher([&] {
+private:
+    // Signals go to one thread that waits for them; the others never see them, so a long poll
+    // is ended by cancelling its HTTP call rather than by an interrupted system call.
+    void block_signals() {
+        sigemptyset(&signals_);
+        sigaddset(&signals_, SIGTERM);
+        sigaddset(&signals_, SIGINT);
+        pthread_sigmask(SIG_BLOCK, &signals_, nullptr);
+    }
+    void watch_signals() {
         const timespec tick{0, 200'000'000};
-        while (!finished.load()) {
-            const int signal = sigtimedwait(&signals, nullptr, &tick);
+        while (!finished_.load()) {
+            const int signal = sigtimedwait(&signals_, nullptr, &tick);
             if (signal == SIGTERM || signal == SIGINT) {
                 log::info("shutdown_requested",
                           {{"signal", signal == SIGTERM ? "SIGTERM" : "SIGINT"}});
@@ -314,81 +354,53 @@ int run(const std::string& config_path, bool check_only) {
                 return;
             }
         }
-    });
+    }
 
-    int status = 0;
-    // The jobs thread's last round; declared before it starts, so it outlives the thread on
-    // every path out (the thread is joined before this function returns).
-    std::atomic<std::chrono::steady_clock::rep> jobs_beat{
-        std::chrono::steady_clock::now().time_since_epoch().count()};
-    std::thread jobs;
-    std::unique_ptr<web::Site> site;
-    std::unique_ptr<web::WebServer> web_server;
-    std::unique_ptr<web::WebServer> metrics_server;
-    // /healthz and /metrics, on whichever server answers them.
-    const auto serve_monitor = [&monitor](web::WebServer& server) {
-        const auto answer = [](const HttpAnswer& a) {
-            return web::Response{a.status, a.content_type, a.body};
-        };
-        server.route("/healthz", [&monitor, answer] { return answer(monitor.health()); });
-        server.route("/metrics", [&monitor, answer] { return answer(monitor.metrics()); });
-    };
-    try {
+    // The whole daemon stops: a signal, a lane's fault, or every lane ended.
+    void stop_all() {
+        stop_.request_stop();
+        for (Lane& lane : lanes_) {
+            lane.stop.request_stop();
+            lane.http.cancel();
+        }
+    }
+
+    void start() {
         // The database exists and is migrated before any lane opens its own connection.
-        const storage::StoreLocation location = store_location(settings.storage);
+        const storage::StoreLocation location = store_location(settings_.storage);
         const bool shared = storage::open_store(location)->shared();
         const std::string holder = daemon_name();
         if (shared)
             log::info("shared_database",
-                      {{"daemon", holder}, {"lease_seconds", settings.storage.lease.count()}});
-        monitor.set_figures(figures_reader(location));
-        // The web view, when configured: its own connections and threads, read-only.
-        if (!settings.web.listen.empty()) {
-            web::SiteSettings site_settings;
-            site_settings.db_path = settings.storage.path.string();
-            site_settings.db_url = settings.storage.url;
-            site_settings.db_password = settings.storage.password;
-            site_settings.command_prefix = settings.command_prefix;
-            site = std::make_unique<web::Site>(site_settings);
-            web_server = std::make_unique<web::WebServer>(
-                *site, server_settings(settings.web.listen, settings.web));
-            if (settings.metrics.listen.empty())
-                serve_monitor(*web_server);
-            web_server->start();
-            log::info("web_listening", {{"listen", settings.web.listen}});
-        }
-        if (!settings.metrics.listen.empty()) {
-            metrics_server = std::make_unique<web::WebServer>(
-                server_settings(settings.metrics.listen, settings.web));
-            serve_monitor(*metrics_server);
-            metrics_server->start();
-            log::info("metrics_listening", {{"listen", settings.metrics.listen}});
-        }
-        for (Lane& lane : lanes)
-            lane.thread = std::thread([&lane, &settings, location, holder] {
-                run_lane(lane, settings, location, holder);
+                      {{"daemon", holder}, {"lease_seconds", settings_.storage.lease.count()}});
+        monitor_.set_figures(figures_reader(location));
+        servers_.start(settings_, monitor_);
+        for (Lane& lane : lanes_)
+            lane.thread = std::thread([&lane, this, location, holder] {
+                run_lane(lane, settings_, location, holder);
                 lane.done.store(true);
             });
-        jobs = std::thread([&, location] {
+        jobs_ = std::thread([this, location] {
             run_jobs(location,
-                     service_settings(settings, enabled.front().module->name, "ghostpost"),
-                     std::chrono::seconds(30), stop, jobs_beat);
+                     service_settings(settings_, enabled_.front().module->name, "ghostpost"),
+                     std::chrono::seconds(30), stop_, jobs_beat_);
         });
-        systemd::ready(std::to_string(lanes.size()) + " platform lane(s) started");
+        systemd::ready(std::to_string(lanes_.size()) + " platform lane(s) started");
+    }
 
-        // Until a signal, or until every lane has ended by itself: pings for the watchdog while
-        // every live lane and the jobs go round (a wedged thread stops them, and systemd
-        // restarts the daemon).
+    // Pings for the watchdog while every live lane and the jobs go round (a wedged thread
+    // stops them, and systemd restarts the daemon), until the daemon stops; then the status.
+    int supervise() {
+        int status = 0;
         const auto watchdog = systemd::watchdog_interval();
         const auto pause =
             watchdog ? std::chrono::duration_cast<std::chrono::milliseconds>(*watchdog) / 3
                      : std::chrono::milliseconds(500);
-        const auto stale = std::chrono::seconds(150);
-        while (!stop.stop_requested()) {
+        while (!stop_.stop_requested()) {
             bool all_ended = true;
             bool alive = true;
             const auto now = std::chrono::steady_clock::now();
-            for (const Lane& lane : lanes) {
+            for (const Lane& lane : lanes_) {
                 if (lane.failed.load()) {
                     status = 1; // a fault of ours or a database out of reach: restart it all
                     stop_all();
@@ -399,7 +411,7 @@ int run(const std::string& config_path, bool check_only) {
                 }
             }
             alive = alive && now - std::chrono::steady_clock::time_point(
-                                       std::chrono::steady_clock::duration(jobs_beat.load())) <
+                                       std::chrono::steady_clock::duration(jobs_beat_.load())) <
                                  stale + std::chrono::seconds(30);
             if (all_ended) {
                 stop_all();
@@ -407,14 +419,12 @@ int run(const std::string& config_path, bool check_only) {
             }
             if (watchdog && alive)
                 systemd::watchdog();
-            stop.sleep_for(std::min<std::chrono::milliseconds>(pause, std::chrono::seconds(1)));
+            stop_.sleep_for(std::min<std::chrono::milliseconds>(pause, std::chrono::seconds(1)));
         }
         systemd::stopping();
-        for (Lane& lane : lanes)
-            lane.thread.join();
-        jobs.join();
+        join();
         bool every_lane_refused = true;
-        for (const Lane& lane : lanes) {
+        for (const Lane& lane : lanes_) {
             if (lane.failed.load())
                 status = 1;
             every_lane_refused = every_lane_refused && lane.refused.load();
@@ -423,23 +433,63 @@ int run(const std::string& config_path, bool check_only) {
         // refused of several is reported and the others go on, so only all of them stop it.
         if (every_lane_refused && status == 0)
             status = 2;
-    } catch (const std::exception& e) {
-        log::error("fatal", {{"error", e.what()}});
-        status = 1;
-        stop_all();
-        for (Lane& lane : lanes)
+        return status;
+    }
+
+    void join() {
+        for (Lane& lane : lanes_)
             if (lane.thread.joinable())
                 lane.thread.join();
-        if (jobs.joinable())
-            jobs.join();
+        if (jobs_.joinable())
+            jobs_.join();
     }
-    if (web_server)
-        web_server->stop();
-    if (metrics_server)
-        metrics_server->stop();
-    finished.store(true);
-    watcher.join();
-    return status;
+
+    static constexpr std::chrono::seconds stale{150}; // a thread not round for this long
+
+    const config::Settings& settings_;
+    const std::vector<EnabledPlatform>& enabled_;
+    Monitor monitor_;
+    std::list<Lane> lanes_; // a list: a lane never moves, its thread holds it
+    StopToken stop_;        // the whole daemon: a signal, or every lane refused
+    sigset_t signals_{};
+    std::atomic<bool> finished_{false};
+    std::thread watcher_;
+    // The jobs thread's last round; a member, so it outlives the thread (joined before run()
+    // returns).
+    std::atomic<std::chrono::steady_clock::rep> jobs_beat_{
+        std::chrono::steady_clock::now().time_since_epoch().count()};
+    std::thread jobs_;
+    Servers servers_;
+};
+
+int run(const std::string& config_path, bool check_only) {
+    log::install_crash_handler();
+    Configuration configuration;
+    try {
+        configuration = load_configuration(config_path, config::process_environment());
+    } catch (const config::ConfigError& e) {
+        log::error("bad_configuration", {{"error", e.what()}});
+        return 2;
+    }
+    const config::Settings& settings = configuration.settings;
+    log::set_level(settings.log_level);
+    for (const EnabledPlatform& platform : configuration.platforms)
+        for (const std::string& secret : platform.configured->secrets())
+            log::add_secret(secret);
+    if (configuration.platforms.empty()) {
+        std::string names;
+        for (const PlatformModule* module : platform_modules())
+            names += std::string(names.empty() ? "" : ", ") + "[platform." + module->name + "]";
+        log::error(
+            "bad_configuration",
+            {{"error", config_path + ": platform: no platform configured (add " + names + ")"}});
+        return 2;
+    }
+    if (!settings.storage.password.empty())
+        log::add_secret(settings.storage.password);
+    if (check_only)
+        return check_database(config_path, settings.storage);
+    return Daemon(settings, configuration.platforms).run();
 }
 
 } // namespace
