@@ -34,6 +34,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdlib>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -100,9 +101,6 @@ struct Entrant {
     double score() const { return p->score; }
 };
 
-// How an edge of the matching counts for the bracket being paired.
-enum class Kind : std::uint8_t { Bracket, Next, Completion, Bye };
-
 // What one solve of a bracket is asked: constraints met so far and the order to settle.
 struct Phase {
     enum class Order : std::uint8_t { None, MdpSet, Exchange, Transposition };
@@ -135,6 +133,8 @@ private:
     bool gets_white(int a, int b) const; // Article 5.2, for a against b
     int level_from_top(double score) const;
 
+    // The weights of one solve's edges: the criteria, then the generation order (solve).
+    class Criteria;
     // The best mate of every remaining player under `phase`, by player rank; the bye is n_.
     std::vector<int> solve(const Bracket& br, const Phase& phase, bool* mdp_pair_below);
     // The pairs the matching made inside the bracket among `among` (all of it when empty).
@@ -256,6 +256,263 @@ int DutchRound::level_from_top(double score) const {
     return static_cast<int>(std::find(scores_.begin(), scores_.end(), score) - scores_.begin());
 }
 
+// The bit fields of one solve's edge weights, from the most important down (C4 first: everyone
+// paired), the levels they are counted at, and the edges the phase allows.
+class DutchRound::Criteria {
+public:
+    Criteria(const DutchRound& round, const Bracket& br, const Phase& ph,
+             const std::vector<int>& player_of)
+        : d_(round), br_(br), ph_(ph),
+          most_(static_cast<std::uint64_t>(player_of.size() + 1) / 2 + 1),
+          hetero_(br.mdps > 0 && !br.collapsed) {
+        find_levels(player_of);
+        lay_criteria();
+        lay_order();
+        lay_.finish();
+    }
+
+    bool allowed(int a, int b) const {
+        if (!d_.legal(a, b))
+            return false;
+        if (!ph_.forced.empty()) {
+            const int fa = ph_.forced[idx(a)], fb = ph_.forced[idx(b)];
+            if ((fa >= 0 || fb >= 0) && !(fa == b && fb == a))
+                return false;
+        }
+        if (!d_.is_bracket_edge(br_, a, b))
+            return true;
+        if (!ph_.limbo.empty() && (ph_.limbo[idx(a)] || ph_.limbo[idx(b)]))
+            return false;
+        if (ph_.split && order_.pool_bsn[idx(a)] && order_.pool_bsn[idx(b)] &&
+            ph_.side[idx(a)] == ph_.side[idx(b)])
+            return false;
+        return true;
+    }
+
+    // Player a's edge to the bye, when a may have it.
+    std::optional<WideWeight> bye(int a) const {
+        const Entrant& e = d_.e_[idx(a)];
+        if (e.p->bye_ineligible || (!ph_.forced.empty() && ph_.forced[idx(a)] >= 0))
+            return std::nullopt;
+        WideWeight w;
+        lay_.add(w, f_.card, 1);
+        lay_.add(w, f_.c5, static_cast<std::uint64_t>(d_.level_from_top(e.score())));
+        if (f_.c9 >= 0)
+            lay_.add(w, f_.c9, static_cast<std::uint64_t>(most_unplayed_ - e.p->unplayed));
+        return w;
+    }
+
+    // The weight of the pair a-b, which allowed() lets through.
+    WideWeight pair(int a, int b) const {
+        WideWeight w;
+        lay_.add(w, f_.card, 1);
+        if (d_.is_bracket_edge(br_, a, b)) {
+            add_bracket(w, a, b);
+            add_order(w, a, b);
+        } else if (!br_.last && (br_.in_b[idx(a)] || br_.in_next[idx(a)]) &&
+                   (br_.in_b[idx(b)] || br_.in_next[idx(b)]) &&
+                   (br_.in_next[idx(a)] || br_.in_next[idx(b)])) {
+            lay_.add(w, f_.c8, 1);
+            lay_.add(w, f_.c8s[at(levels_.bn, score(a))], 1);
+            lay_.add(w, f_.c8s[at(levels_.bn, score(b))], 1);
+        }
+        return w;
+    }
+
+private:
+    // The distinct scores each criterion counts at, highest first.
+    struct Levels {
+        std::vector<double> b;  // of the bracket (C7)
+        std::vector<double> bn; // of the bracket and the next (C8)
+        std::vector<double> sd; // score differences of the MDPs to the residents (C18-C21)
+    };
+    struct SdFields {
+        int repeat = -1;
+        std::vector<int> mdp, opponent;
+    };
+    // The fields' indices in the layout; -1 when the solve does not count it.
+    struct Fields {
+        int card = -1, c5 = -1, c6 = -1, c8 = -1, c9 = -1;
+        std::vector<int> c7, c8s;
+        std::array<int, 4> colour{}; // C10-C13
+        int c14 = -1, c15 = -1, c16 = -1, c17 = -1;
+        std::array<SdFields, 2> sd; // C18-C19 (the previous round), C20-C21 (the one before)
+        // The handbook's generation order, below every criterion.
+        int mdpset = -1, k = -1, sum = -1, out = -1, in = -1, trans = -1;
+    };
+    // The phase's pool: each player's BSN in it (0: outside), and the transposition's digits.
+    struct Order {
+        std::vector<int> pool_bsn, s1_pos, s2_bsn;
+        int pool_size = 0, s1_count = 0, digit = 0;
+    };
+
+    double score(int a) const { return d_.e_[idx(a)].score(); }
+    static std::size_t at(const std::vector<double>& levels, double v) {
+        return static_cast<std::size_t>(std::find(levels.begin(), levels.end(), v) -
+                                        levels.begin());
+    }
+    bool resident(int a) const {
+        return br_.in_b[idx(a)] && (!br_.is_mdp[idx(a)] || br_.collapsed);
+    }
+    Float floated(int a, int back) const {
+        return back == 0 ? d_.e_[idx(a)].p->float_last : d_.e_[idx(a)].p->float_before;
+    }
+
+    void find_levels(const std::vector<int>& player_of) {
+        const double resident_score = score(br_.members.back());
+        for (int a : player_of) {
+            if (br_.in_b[idx(a)])
+                levels_.b.push_back(score(a));
+            if (br_.in_b[idx(a)] || br_.in_next[idx(a)])
+                levels_.bn.push_back(score(a));
+            if (br_.is_mdp[idx(a)])
+                levels_.sd.push_back(score(a) - resident_score);
+            most_unplayed_ = std::max(most_unplayed_, d_.e_[idx(a)].p->unplayed);
+        }
+        for (auto* v : {&levels_.b, &levels_.bn, &levels_.sd}) {
+            std::sort(v->begin(), v->end(), std::greater<>());
+            v->erase(std::unique(v->begin(), v->end()), v->end());
+        }
+    }
+
+    void lay_criteria() {
+        const std::uint64_t most = most_;
+        f_.card = lay_.field(bits_for(most));
+        f_.c5 = lay_.field(bits_for(d_.scores_.size() * most));
+        f_.c6 = lay_.field(bits_for(most));
+        for (std::size_t i = 0; i < levels_.b.size(); ++i)
+            f_.c7.push_back(lay_.field(bits_for(2 * most)));
+        if (!br_.last) {
+            f_.c8 = lay_.field(bits_for(most));
+            for (std::size_t i = 0; i < levels_.bn.size(); ++i)
+                f_.c8s.push_back(lay_.field(bits_for(2 * most)));
+        }
+        if (br_.c9)
+            f_.c9 = lay_.field(bits_for(static_cast<std::uint64_t>(most_unplayed_) + 1));
+        for (auto& f : f_.colour)
+            f = lay_.field(bits_for(2 * most));
+        f_.c14 = lay_.field(bits_for(2 * most));
+        f_.c15 = lay_.field(bits_for(most));
+        f_.c16 = lay_.field(bits_for(2 * most));
+        f_.c17 = lay_.field(bits_for(most));
+        if (hetero_)
+            for (auto& sd : f_.sd) {
+                sd.repeat = lay_.field(bits_for(most));
+                for (std::size_t i = 0; i < levels_.sd.size(); ++i)
+                    sd.mdp.push_back(lay_.field(bits_for(most)));
+                for (std::size_t i = 0; i < levels_.sd.size(); ++i)
+                    sd.opponent.push_back(lay_.field(bits_for(most)));
+            }
+    }
+
+    void lay_order() {
+        const std::size_t n = idx(d_.n_);
+        order_.pool_bsn.assign(n, 0);
+        order_.s1_pos.assign(n, -1);
+        order_.s2_bsn.assign(n, 0);
+        for (std::size_t i = 0; i < ph_.pool.size(); ++i)
+            order_.pool_bsn[idx(ph_.pool[i])] = static_cast<int>(i) + 1;
+        order_.pool_size = static_cast<int>(ph_.pool.size());
+        if (ph_.order == Phase::Order::MdpSet) {
+            f_.mdpset = lay_.field(br_.mdps);
+        } else if (ph_.order == Phase::Order::Exchange) {
+            f_.k = lay_.field(bits_for(most_));
+            f_.sum = lay_.field(bits_for(static_cast<std::uint64_t>(order_.pool_size + 1) * most_));
+            f_.out = lay_.field(ph_.n1 + bits_for(most_));
+            f_.in = lay_.field(std::max(1, order_.pool_size - ph_.n1));
+        } else if (ph_.order == Phase::Order::Transposition) {
+            int s2_count = 0;
+            for (int a : ph_.pool) {
+                if (ph_.side[idx(a)] == 1)
+                    order_.s1_pos[idx(a)] = order_.s1_count++;
+                else
+                    order_.s2_bsn[idx(a)] = ++s2_count;
+            }
+            order_.digit = bits_for(static_cast<std::uint64_t>(s2_count) + 1);
+            f_.trans = lay_.field(std::max(1, order_.s1_count * order_.digit));
+        }
+    }
+
+    // C6-C7, the colours (C10-C13), the floats (C14-C17) and the MDPs' score differences
+    // (C18-C21) of a pair inside the bracket.
+    void add_bracket(WideWeight& w, int a, int b) const {
+        lay_.add(w, f_.c6, 1);
+        lay_.add(w, f_.c7[at(levels_.b, score(a))], 1);
+        lay_.add(w, f_.c7[at(levels_.b, score(b))], 1);
+        const auto& miss = d_.misses_[idx(a * d_.n_ + b)];
+        for (std::size_t c = 0; c < 4; ++c)
+            lay_.add(w, f_.colour[c], 2U - miss[c]);
+        for (int back = 0; back < 2; ++back) {
+            const int f = back == 0 ? f_.c14 : f_.c16;
+            lay_.add(
+                w, f,
+                static_cast<std::uint64_t>(resident(a) && floated(a, back) == Float::Down) +
+                    static_cast<std::uint64_t>(resident(b) && floated(b, back) == Float::Down));
+        }
+        if (!hetero_ || br_.is_mdp[idx(a)] == br_.is_mdp[idx(b)])
+            return;
+        const int m = br_.is_mdp[idx(a)] ? a : b, r = m == a ? b : a;
+        const double sd = score(m) - score(r);
+        for (int back = 0; back < 2; ++back) {
+            lay_.add(w, back == 0 ? f_.c15 : f_.c17, floated(r, back) != Float::Up);
+            const auto& f = f_.sd[idx(back)];
+            const bool down = floated(m, back) == Float::Down;
+            const bool up = floated(r, back) == Float::Up;
+            lay_.add(w, f.repeat, down);
+            for (std::size_t l = 0; l < levels_.sd.size(); ++l) {
+                lay_.add(w, f.mdp[l], !(down && sd == levels_.sd[l]));
+                lay_.add(w, f.opponent[l], !(up && sd == levels_.sd[l]));
+            }
+        }
+    }
+
+    // Where the pair stands in the handbook's generation order of this phase.
+    void add_order(WideWeight& w, int a, int b) const {
+        if (f_.mdpset >= 0 && br_.is_mdp[idx(a)] != br_.is_mdp[idx(b)]) {
+            const int m = br_.is_mdp[idx(a)] ? a : b;
+            const int bsn = static_cast<int>(std::find(br_.members.begin(), br_.members.end(), m) -
+                                             br_.members.begin()) +
+                            1;
+            lay_.add_bit(w, f_.mdpset, br_.mdps - bsn);
+        }
+        const int pa = order_.pool_bsn[idx(a)], pb = order_.pool_bsn[idx(b)];
+        if (f_.k >= 0 && pa && pb) {
+            const int low = std::min(pa, pb);
+            lay_.add(w, f_.k, !(low > ph_.n1));
+            lay_.add(w, f_.sum, static_cast<std::uint64_t>(order_.pool_size + 1 - low));
+            // Highest BSNs leaving S1 first: the S1 players that stay weigh little.
+            WideWeight out = WideWeight(1).shifted(ph_.n1);
+            if (low <= ph_.n1)
+                out -= WideWeight(1).shifted(low - 1);
+            lay_.add_wide(w, f_.out, out);
+            // Lowest BSNs entering S1 first.
+            if (low > ph_.n1)
+                lay_.add_bit(w, f_.in, order_.pool_size - low);
+        }
+        if (f_.trans >= 0 && pa && pb && ph_.side[idx(a)] + ph_.side[idx(b)] == 3) {
+            const int s = ph_.side[idx(a)] == 1 ? a : b, t = s == a ? b : a;
+            const int digit = order_.digit;
+            const std::uint64_t d =
+                (std::uint64_t{1} << digit) - 1 - static_cast<std::uint64_t>(order_.s2_bsn[idx(t)]);
+            const int place = (order_.s1_count - 1 - order_.s1_pos[idx(s)]) * digit;
+            for (int bit = 0; bit < digit; ++bit)
+                if ((d >> bit) & 1U)
+                    lay_.add_bit(w, f_.trans, place + bit);
+        }
+    }
+
+    const DutchRound& d_;
+    const Bracket& br_;
+    const Phase& ph_;
+    const std::uint64_t most_; // edges matched, at most
+    const bool hetero_;
+    int most_unplayed_ = 0;
+    Levels levels_;
+    Layout lay_;
+    Fields f_;
+    Order order_;
+};
+
 std::vector<int> DutchRound::solve(const Bracket& br, const Phase& ph, bool* mdp_pair_below) {
     // The vertices: every player not paired yet, and the bye when they are an odd number.
     std::vector<int> player_of;
@@ -265,212 +522,17 @@ std::vector<int> DutchRound::solve(const Bracket& br, const Phase& ph, bool* mdp
     const bool odd = player_of.size() % 2 == 1;
     const int bye_vertex = static_cast<int>(player_of.size());
     const int vertices = bye_vertex + (odd ? 1 : 0);
-    const std::uint64_t most = static_cast<std::uint64_t>(vertices) / 2 + 1; // edges matched
-
-    auto distinct = [](std::vector<double> v) {
-        std::sort(v.begin(), v.end(), std::greater<>());
-        v.erase(std::unique(v.begin(), v.end()), v.end());
-        return v;
-    };
-    std::vector<double> b_levels, bn_levels, sd_levels;
-    const double resident_score = e_[idx(br.members.back())].score();
-    int most_unplayed = 0;
-    for (int a : player_of) {
-        if (br.in_b[idx(a)])
-            b_levels.push_back(e_[idx(a)].score());
-        if (br.in_b[idx(a)] || br.in_next[idx(a)])
-            bn_levels.push_back(e_[idx(a)].score());
-        if (br.is_mdp[idx(a)])
-            sd_levels.push_back(e_[idx(a)].score() - resident_score);
-        most_unplayed = std::max(most_unplayed, e_[idx(a)].p->unplayed);
-    }
-    b_levels = distinct(b_levels);
-    bn_levels = distinct(bn_levels);
-    sd_levels = distinct(sd_levels);
-    auto at = [](const std::vector<double>& levels, double v) {
-        return static_cast<std::size_t>(std::find(levels.begin(), levels.end(), v) -
-                                        levels.begin());
-    };
-    const bool hetero = br.mdps > 0 && !br.collapsed;
-
-    // The fields, from the most important down (C4 first: everyone paired).
-    Layout lay;
-    const int f_card = lay.field(bits_for(most));
-    const int f_c5 = lay.field(bits_for(scores_.size() * most));
-    const int f_c6 = lay.field(bits_for(most));
-    std::vector<int> f_c7;
-    for (std::size_t i = 0; i < b_levels.size(); ++i)
-        f_c7.push_back(lay.field(bits_for(2 * most)));
-    int f_c8 = -1;
-    std::vector<int> f_c8s;
-    if (!br.last) {
-        f_c8 = lay.field(bits_for(most));
-        for (std::size_t i = 0; i < bn_levels.size(); ++i)
-            f_c8s.push_back(lay.field(bits_for(2 * most)));
-    }
-    const int f_c9 =
-        br.c9 ? lay.field(bits_for(static_cast<std::uint64_t>(most_unplayed) + 1)) : -1;
-    std::array<int, 4> f_colour{};
-    for (auto& f : f_colour)
-        f = lay.field(bits_for(2 * most));
-    const int f_c14 = lay.field(bits_for(2 * most)), f_c15 = lay.field(bits_for(most));
-    const int f_c16 = lay.field(bits_for(2 * most)), f_c17 = lay.field(bits_for(most));
-    struct SdFields {
-        int repeat = -1;
-        std::vector<int> mdp, opponent;
-    };
-    std::array<SdFields, 2> f_sd; // C18-C19 (the previous round), C20-C21 (the one before)
-    if (hetero)
-        for (auto& sd : f_sd) {
-            sd.repeat = lay.field(bits_for(most));
-            for (std::size_t i = 0; i < sd_levels.size(); ++i)
-                sd.mdp.push_back(lay.field(bits_for(most)));
-            for (std::size_t i = 0; i < sd_levels.size(); ++i)
-                sd.opponent.push_back(lay.field(bits_for(most)));
-        }
-    // The handbook's generation order, below every criterion.
-    std::vector<int> pool_bsn(idx(n_), 0);
-    for (std::size_t i = 0; i < ph.pool.size(); ++i)
-        pool_bsn[idx(ph.pool[i])] = static_cast<int>(i) + 1;
-    const int pool_size = static_cast<int>(ph.pool.size());
-    int f_mdpset = -1, f_k = -1, f_sum = -1, f_out = -1, f_in = -1, f_trans = -1, digit = 0;
-    std::vector<int> s1_pos(idx(n_), -1), s2_bsn(idx(n_), 0);
-    int s1_count = 0;
-    if (ph.order == Phase::Order::MdpSet) {
-        f_mdpset = lay.field(br.mdps);
-    } else if (ph.order == Phase::Order::Exchange) {
-        f_k = lay.field(bits_for(most));
-        f_sum = lay.field(bits_for(static_cast<std::uint64_t>(pool_size + 1) * most));
-        f_out = lay.field(ph.n1 + bits_for(most));
-        f_in = lay.field(std::max(1, pool_size - ph.n1));
-    } else if (ph.order == Phase::Order::Transposition) {
-        int s2_count = 0;
-        for (int a : ph.pool) {
-            if (ph.side[idx(a)] == 1)
-                s1_pos[idx(a)] = s1_count++;
-            else
-                s2_bsn[idx(a)] = ++s2_count;
-        }
-        digit = bits_for(static_cast<std::uint64_t>(s2_count) + 1);
-        f_trans = lay.field(std::max(1, s1_count * digit));
-    }
-    lay.finish();
-
-    auto resident = [&](int a) { return br.in_b[idx(a)] && (!br.is_mdp[idx(a)] || br.collapsed); };
-    auto floated = [&](int a, int back) {
-        return back == 0 ? e_[idx(a)].p->float_last : e_[idx(a)].p->float_before;
-    };
-    auto allowed = [&](int a, int b) {
-        if (!legal(a, b))
-            return false;
-        if (!ph.forced.empty()) {
-            const int fa = ph.forced[idx(a)], fb = ph.forced[idx(b)];
-            if ((fa >= 0 || fb >= 0) && !(fa == b && fb == a))
-                return false;
-        }
-        if (!is_bracket_edge(br, a, b))
-            return true;
-        if (!ph.limbo.empty() && (ph.limbo[idx(a)] || ph.limbo[idx(b)]))
-            return false;
-        if (ph.split && pool_bsn[idx(a)] && pool_bsn[idx(b)] && ph.side[idx(a)] == ph.side[idx(b)])
-            return false;
-        return true;
-    };
-
+    const Criteria criteria(*this, br, ph, player_of);
     std::vector<WeightedEdge> edges;
     for (std::size_t i = 0; i < player_of.size(); ++i) {
         const int a = player_of[i];
-        if (odd && !e_[idx(a)].p->bye_ineligible && (ph.forced.empty() || ph.forced[idx(a)] < 0)) {
-            WideWeight w;
-            lay.add(w, f_card, 1);
-            lay.add(w, f_c5, static_cast<std::uint64_t>(level_from_top(e_[idx(a)].score())));
-            if (f_c9 >= 0)
-                lay.add(w, f_c9,
-                        static_cast<std::uint64_t>(most_unplayed - e_[idx(a)].p->unplayed));
-            edges.push_back({static_cast<int>(i), bye_vertex, w});
-        }
-        for (std::size_t j = i + 1; j < player_of.size(); ++j) {
-            const int b = player_of[j];
-            if (!allowed(a, b))
-                continue;
-            WideWeight w;
-            lay.add(w, f_card, 1);
-            Kind kind = Kind::Completion;
-            if (is_bracket_edge(br, a, b))
-                kind = Kind::Bracket;
-            else if (!br.last && (br.in_b[idx(a)] || br.in_next[idx(a)]) &&
-                     (br.in_b[idx(b)] || br.in_next[idx(b)]) &&
-                     (br.in_next[idx(a)] || br.in_next[idx(b)]))
-                kind = Kind::Next;
-            if (kind == Kind::Next) {
-                lay.add(w, f_c8, 1);
-                lay.add(w, f_c8s[at(bn_levels, e_[idx(a)].score())], 1);
-                lay.add(w, f_c8s[at(bn_levels, e_[idx(b)].score())], 1);
-            }
-            if (kind == Kind::Bracket) {
-                lay.add(w, f_c6, 1);
-                lay.add(w, f_c7[at(b_levels, e_[idx(a)].score())], 1);
-                lay.add(w, f_c7[at(b_levels, e_[idx(b)].score())], 1);
-                const auto& miss = misses_[idx(a * n_ + b)];
-                for (std::size_t c = 0; c < 4; ++c)
-                    lay.add(w, f_colour[c], 2U - miss[c]);
-                for (int back = 0; back < 2; ++back) {
-                    const int f = back == 0 ? f_c14 : f_c16;
-                    lay.add(
-                        w, f,
-                        static_cast<std::uint64_t>(resident(a) && floated(a, back) == Float::Down) +
-                            static_cast<std::uint64_t>(resident(b) &&
-                                                       floated(b, back) == Float::Down));
-                }
-                if (hetero && br.is_mdp[idx(a)] != br.is_mdp[idx(b)]) {
-                    const int m = br.is_mdp[idx(a)] ? a : b, r = m == a ? b : a;
-                    const double sd = e_[idx(m)].score() - e_[idx(r)].score();
-                    for (int back = 0; back < 2; ++back) {
-                        lay.add(w, back == 0 ? f_c15 : f_c17, floated(r, back) != Float::Up);
-                        const auto& f = f_sd[idx(back)];
-                        const bool down = floated(m, back) == Float::Down;
-                        const bool up = floated(r, back) == Float::Up;
-                        lay.add(w, f.repeat, down);
-                        for (std::size_t l = 0; l < sd_levels.size(); ++l) {
-                            lay.add(w, f.mdp[l], !(down && sd == sd_levels[l]));
-                            lay.add(w, f.opponent[l], !(up && sd == sd_levels[l]));
-                        }
-                    }
-                }
-                if (f_mdpset >= 0 && br.is_mdp[idx(a)] != br.is_mdp[idx(b)]) {
-                    const int m = br.is_mdp[idx(a)] ? a : b;
-                    const int bsn =
-                        static_cast<int>(std::find(br.members.begin(), br.members.end(), m) -
-                                         br.members.begin()) +
-                        1;
-                    lay.add_bit(w, f_mdpset, br.mdps - bsn);
-                }
-                const int pa = pool_bsn[idx(a)], pb = pool_bsn[idx(b)];
-                if (f_k >= 0 && pa && pb) {
-                    const int low = std::min(pa, pb);
-                    lay.add(w, f_k, !(low > ph.n1));
-                    lay.add(w, f_sum, static_cast<std::uint64_t>(pool_size + 1 - low));
-                    // Highest BSNs leaving S1 first: the S1 players that stay weigh little.
-                    WideWeight out = WideWeight(1).shifted(ph.n1);
-                    if (low <= ph.n1)
-                        out -= WideWeight(1).shifted(low - 1);
-                    lay.add_wide(w, f_out, out);
-                    // Lowest BSNs entering S1 first.
-                    if (low > ph.n1)
-                        lay.add_bit(w, f_in, pool_size - low);
-                }
-                if (f_trans >= 0 && pa && pb && ph.side[idx(a)] + ph.side[idx(b)] == 3) {
-                    const int s = ph.side[idx(a)] == 1 ? a : b, t = s == a ? b : a;
-                    const std::uint64_t d = (std::uint64_t{1} << digit) - 1 -
-                                            static_cast<std::uint64_t>(s2_bsn[idx(t)]);
-                    const int place = (s1_count - 1 - s1_pos[idx(s)]) * digit;
-                    for (int bit = 0; bit < digit; ++bit)
-                        if ((d >> bit) & 1U)
-                            lay.add_bit(w, f_trans, place + bit);
-                }
-            }
-            edges.push_back({static_cast<int>(i), static_cast<int>(j), w});
-        }
+        if (odd)
+            if (const auto w = criteria.bye(a))
+                edges.push_back({static_cast<int>(i), bye_vertex, *w});
+        for (std::size_t j = i + 1; j < player_of.size(); ++j)
+            if (criteria.allowed(a, player_of[j]))
+                edges.push_back(
+                    {static_cast<int>(i), static_cast<int>(j), criteria.pair(a, player_of[j])});
     }
     const auto mate = max_weight_matching(vertices, edges);
     std::vector<int> out(idx(n_), -1);
