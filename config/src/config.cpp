@@ -149,6 +149,145 @@ std::optional<std::string> read_listen(const TableReader& reader, const std::str
     return listen;
 }
 
+// An integer of `reader` in `range`, into `into`; "must be between 1 and 90 days" when not.
+void read_range(const TableReader& reader, const char* key, IntRange range, int& into,
+                const std::string& unit = {}) {
+    if (auto value = reader.integer(key)) {
+        if (*value < range.low || *value > range.high)
+            reader.fail_at(reader.node(key), key,
+                           "must be between " + std::to_string(range.low) + " and " +
+                               std::to_string(range.high) + unit);
+        into = static_cast<int>(*value);
+    }
+}
+
+void read_bot(const toml::table& bot, const std::string& source,
+              const std::vector<PlatformClaim>& platforms, Settings& settings) {
+    const TableReader reader(bot, "bot.", source,
+                             {"command_prefix", "moderators", "max_bot_games", "max_open_games",
+                              "commands_per_minute", "engine_threads", "rated_bot_games"});
+    if (auto prefix = reader.string("command_prefix")) {
+        if (prefix->empty() || prefix->size() > 4 ||
+            std::any_of(prefix->begin(), prefix->end(),
+                        [](unsigned char c) { return std::isspace(c) != 0; })) {
+            reader.fail_at(reader.node("command_prefix"), "command_prefix",
+                           "must be 1 to 4 characters without spaces");
+        }
+        settings.command_prefix = *prefix;
+    }
+    if (auto moderators = reader.strings("moderators")) {
+        const std::string example_platform =
+            platforms.empty() ? std::string("console") : platforms.front().name;
+        // An id alone would count on every platform, where the same number may be somebody
+        // else's account.
+        for (const std::string& m : *moderators) {
+            const auto colon = m.find(':');
+            if (colon == std::string::npos || colon == 0 || colon + 1 == m.size() ||
+                !std::all_of(m.begin(), m.begin() + static_cast<std::ptrdiff_t>(colon),
+                             [](unsigned char c) { return std::islower(c) != 0; })) {
+                reader.fail_at(reader.node("moderators"), "moderators",
+                               "entry \"" + m +
+                                   "\" must be \"<platform>:<user id>\", for example \"" +
+                                   example_platform + ":123456\"");
+            }
+        }
+        settings.moderators = *moderators;
+    }
+    read_range(reader, "max_bot_games", {1, 100}, settings.limits.max_bot_games);
+    read_range(reader, "max_open_games", {1, 1000}, settings.limits.max_open_games);
+    read_range(reader, "commands_per_minute", {0, 1000}, settings.limits.commands_per_minute);
+    read_range(reader, "engine_threads", {0, 64}, settings.limits.engine_threads);
+    if (auto rated = reader.boolean("rated_bot_games"))
+        settings.limits.rated_bot_games = *rated;
+}
+
+void read_clocks(const toml::table& clocks, const std::string& source, Settings& settings) {
+    const TableReader reader(clocks, "clocks.", source,
+                             {"default_time_control", "combat_deadline_hours", "vacation_days",
+                              "challenge_expiry_days", "max_open_challenges"});
+    if (auto tc = reader.string("default_time_control")) {
+        if (!time_control_shaped(*tc)) {
+            reader.fail_at(reader.node("default_time_control"), "default_time_control",
+                           "must be like \"3d\", \"12h\", \"30m\", \"7d+1d/14d\", \"1d+1d\" "
+                           "or \"none\"");
+        }
+        settings.clocks.default_time_control = *tc;
+    }
+    int hours = static_cast<int>(settings.clocks.combat_deadline.count());
+    read_range(reader, "combat_deadline_hours", {1, 720}, hours, " hours");
+    settings.clocks.combat_deadline = std::chrono::hours(hours);
+    read_range(reader, "vacation_days", {0, 366}, settings.clocks.vacation_days, " days");
+    read_range(reader, "challenge_expiry_days", {1, 90}, settings.clocks.challenge_expiry_days,
+               " days");
+    read_range(reader, "max_open_challenges", {1, 100}, settings.clocks.max_open_challenges);
+}
+
+void read_web(const toml::table& web, const std::string& source, Settings& settings) {
+    const TableReader reader(web, "web.", source,
+                             {"listen", "base_url", "max_connections", "max_header_bytes",
+                              "max_header_lines", "timeout_seconds"});
+    if (auto listen = read_listen(reader, "127.0.0.1:8080"))
+        settings.web.listen = *listen;
+    if (auto base = reader.string("base_url")) {
+        if ((base->rfind("https://", 0) != 0 && base->rfind("http://", 0) != 0) ||
+            base->find_first_of(" \t\n\"<>") != std::string::npos) {
+            reader.fail_at(reader.node("base_url"), "base_url",
+                           "must be an http:// or https:// address");
+        }
+        std::string url = *base;
+        while (!url.empty() && url.back() == '/')
+            url.pop_back();
+        settings.web.base_url = url;
+    }
+    read_range(reader, "max_connections", web_max_connections, settings.web.max_connections);
+    read_range(reader, "max_header_bytes", web_max_header_bytes, settings.web.max_header_bytes);
+    read_range(reader, "max_header_lines", web_max_header_lines, settings.web.max_header_lines);
+    read_range(reader, "timeout_seconds", web_timeout_seconds, settings.web.timeout_seconds);
+}
+
+// Each platform is a table [platform.<name>]; several may run in one daemon. Its module reads
+// it: this file knows only which names are claimed, and the older top-level alias some
+// configurations use for one.
+void read_platforms(const std::shared_ptr<toml::table>& document, const std::string& source,
+                    const std::filesystem::path& base_dir,
+                    const std::vector<PlatformClaim>& platforms, Settings& settings) {
+    const toml::table& root = *document;
+    const auto hand_through = [&](const toml::table& table, const std::string& name,
+                                  const std::string& key) {
+        auto contents = std::make_shared<const TomlTable>(TomlTable{document, table});
+        settings.platforms[name] = PlatformTable{key, source, base_dir, std::move(contents)};
+    };
+    if (const toml::table* tables = subtable(root, "platform", source)) {
+        for (const auto& [key, node] : *tables) {
+            const std::string name{key.str()};
+            const auto claim = std::find_if(platforms.begin(), platforms.end(),
+                                            [&](const PlatformClaim& c) { return c.name == name; });
+            if (claim == platforms.end()) {
+                std::string known;
+                for (const PlatformClaim& c : platforms)
+                    known += (known.empty() ? "" : ", ") + c.name;
+                throw ConfigError(source, line_of(node), "platform." + name,
+                                  known.empty() ? "unknown platform"
+                                                : "unknown platform (known: " + known + ")");
+            }
+            if (!node.is_table())
+                throw ConfigError(source, line_of(node), "platform." + name, "must be a table");
+            hand_through(*node.as_table(), name, "platform." + name);
+        }
+    }
+    for (const PlatformClaim& claim : platforms) {
+        if (claim.alias.empty())
+            continue;
+        if (const toml::table* older = subtable(root, claim.alias, source)) {
+            if (settings.platforms.contains(claim.name))
+                throw ConfigError(source, line_of(*root.get(claim.alias)), claim.alias,
+                                  "give the " + claim.title + " settings once, in [platform." +
+                                      claim.name + "]");
+            hand_through(*older, claim.name, claim.alias);
+        }
+    }
+}
+
 } // namespace
 
 StorageSettings postgres_storage(const std::string& url, const std::string& source,
@@ -226,96 +365,10 @@ Settings parse(std::string_view toml_text, const std::string& source,
             sections.insert(claim.alias);
     const TableReader top(root, "", source, sections);
 
-    if (const toml::table* bot = subtable(root, "bot", source)) {
-        const TableReader reader(*bot, "bot.", source,
-                                 {"command_prefix", "moderators", "max_bot_games", "max_open_games",
-                                  "commands_per_minute", "engine_threads", "rated_bot_games"});
-        if (auto prefix = reader.string("command_prefix")) {
-            if (prefix->empty() || prefix->size() > 4 ||
-                std::any_of(prefix->begin(), prefix->end(),
-                            [](unsigned char c) { return std::isspace(c) != 0; })) {
-                reader.fail_at(reader.node("command_prefix"), "command_prefix",
-                               "must be 1 to 4 characters without spaces");
-            }
-            settings.command_prefix = *prefix;
-        }
-        if (auto moderators = reader.strings("moderators")) {
-            const std::string example_platform =
-                platforms.empty() ? std::string("console") : platforms.front().name;
-            // An id alone would count on every platform, where the same number may be
-            // somebody else's account.
-            for (const std::string& m : *moderators) {
-                const auto colon = m.find(':');
-                if (colon == std::string::npos || colon == 0 || colon + 1 == m.size() ||
-                    !std::all_of(m.begin(), m.begin() + static_cast<std::ptrdiff_t>(colon),
-                                 [](unsigned char c) { return std::islower(c) != 0; })) {
-                    reader.fail_at(reader.node("moderators"), "moderators",
-                                   "entry \"" + m +
-                                       "\" must be \"<platform>:<user id>\", for example \"" +
-                                       example_platform + ":123456\"");
-                }
-            }
-            settings.moderators = *moderators;
-        }
-        const auto limit = [&](const char* key, int low, int high, int& into) {
-            if (auto value = reader.integer(key)) {
-                if (*value < low || *value > high)
-                    reader.fail_at(reader.node(key), key,
-                                   "must be between " + std::to_string(low) + " and " +
-                                       std::to_string(high));
-                into = static_cast<int>(*value);
-            }
-        };
-        limit("max_bot_games", 1, 100, settings.limits.max_bot_games);
-        limit("max_open_games", 1, 1000, settings.limits.max_open_games);
-        limit("commands_per_minute", 0, 1000, settings.limits.commands_per_minute);
-        limit("engine_threads", 0, 64, settings.limits.engine_threads);
-        if (auto rated = reader.boolean("rated_bot_games"))
-            settings.limits.rated_bot_games = *rated;
-    }
-
-    if (const toml::table* clocks = subtable(root, "clocks", source)) {
-        const TableReader reader(*clocks, "clocks.", source,
-                                 {"default_time_control", "combat_deadline_hours", "vacation_days",
-                                  "challenge_expiry_days", "max_open_challenges"});
-        if (auto tc = reader.string("default_time_control")) {
-            if (!time_control_shaped(*tc)) {
-                reader.fail_at(reader.node("default_time_control"), "default_time_control",
-                               "must be like \"3d\", \"12h\", \"30m\", \"7d+1d/14d\", \"1d+1d\" "
-                               "or \"none\"");
-            }
-            settings.clocks.default_time_control = *tc;
-        }
-        if (auto hours = reader.integer("combat_deadline_hours")) {
-            if (*hours < 1 || *hours > 720) {
-                reader.fail_at(reader.node("combat_deadline_hours"), "combat_deadline_hours",
-                               "must be between 1 and 720 hours");
-            }
-            settings.clocks.combat_deadline = std::chrono::hours(*hours);
-        }
-        if (auto days = reader.integer("vacation_days")) {
-            if (*days < 0 || *days > 366) {
-                reader.fail_at(reader.node("vacation_days"), "vacation_days",
-                               "must be between 0 and 366 days");
-            }
-            settings.clocks.vacation_days = static_cast<int>(*days);
-        }
-        if (auto days = reader.integer("challenge_expiry_days")) {
-            if (*days < 1 || *days > 90) {
-                reader.fail_at(reader.node("challenge_expiry_days"), "challenge_expiry_days",
-                               "must be between 1 and 90 days");
-            }
-            settings.clocks.challenge_expiry_days = static_cast<int>(*days);
-        }
-        if (auto count = reader.integer("max_open_challenges")) {
-            if (*count < 1 || *count > 100) {
-                reader.fail_at(reader.node("max_open_challenges"), "max_open_challenges",
-                               "must be between 1 and 100");
-            }
-            settings.clocks.max_open_challenges = static_cast<int>(*count);
-        }
-    }
-
+    if (const toml::table* bot = subtable(root, "bot", source))
+        read_bot(*bot, source, platforms, settings);
+    if (const toml::table* clocks = subtable(root, "clocks", source))
+        read_clocks(*clocks, source, settings);
     if (const toml::table* log = subtable(root, "log", source)) {
         const TableReader reader(*log, "log.", source, {"level"});
         if (auto word = reader.string("level")) {
@@ -334,37 +387,8 @@ Settings parse(std::string_view toml_text, const std::string& source,
     }
     read_storage(*storage, source, environment, base_dir, settings.storage);
 
-    if (const toml::table* web = subtable(root, "web", source)) {
-        const TableReader reader(*web, "web.", source,
-                                 {"listen", "base_url", "max_connections", "max_header_bytes",
-                                  "max_header_lines", "timeout_seconds"});
-        if (auto listen = read_listen(reader, "127.0.0.1:8080"))
-            settings.web.listen = *listen;
-        if (auto base = reader.string("base_url")) {
-            if ((base->rfind("https://", 0) != 0 && base->rfind("http://", 0) != 0) ||
-                base->find_first_of(" \t\n\"<>") != std::string::npos) {
-                reader.fail_at(reader.node("base_url"), "base_url",
-                               "must be an http:// or https:// address");
-            }
-            std::string url = *base;
-            while (!url.empty() && url.back() == '/')
-                url.pop_back();
-            settings.web.base_url = url;
-        }
-        const auto limit = [&](const char* key, IntRange range, int& into) {
-            if (auto value = reader.integer(key)) {
-                if (*value < range.low || *value > range.high)
-                    reader.fail_at(reader.node(key), key,
-                                   "must be between " + std::to_string(range.low) + " and " +
-                                       std::to_string(range.high));
-                into = static_cast<int>(*value);
-            }
-        };
-        limit("max_connections", web_max_connections, settings.web.max_connections);
-        limit("max_header_bytes", web_max_header_bytes, settings.web.max_header_bytes);
-        limit("max_header_lines", web_max_header_lines, settings.web.max_header_lines);
-        limit("timeout_seconds", web_timeout_seconds, settings.web.timeout_seconds);
-    }
+    if (const toml::table* web = subtable(root, "web", source))
+        read_web(*web, source, settings);
 
     if (const toml::table* metrics = subtable(root, "metrics", source)) {
         const TableReader reader(*metrics, "metrics.", source, {"listen"});
@@ -372,43 +396,7 @@ Settings parse(std::string_view toml_text, const std::string& source,
             settings.metrics.listen = *listen;
     }
 
-    // Each platform is a table [platform.<name>]; several may run in one daemon. Its module
-    // reads it: this file knows only which names are claimed, and the older top-level alias
-    // some configurations use for one.
-    const auto hand_through = [&](const toml::table& table, const std::string& name,
-                                  const std::string& key) {
-        auto contents = std::make_shared<const TomlTable>(TomlTable{document, table});
-        settings.platforms[name] = PlatformTable{key, source, base_dir, std::move(contents)};
-    };
-    if (const toml::table* tables = subtable(root, "platform", source)) {
-        for (const auto& [key, node] : *tables) {
-            const std::string name{key.str()};
-            const auto claim = std::find_if(platforms.begin(), platforms.end(),
-                                            [&](const PlatformClaim& c) { return c.name == name; });
-            if (claim == platforms.end()) {
-                std::string known;
-                for (const PlatformClaim& c : platforms)
-                    known += (known.empty() ? "" : ", ") + c.name;
-                throw ConfigError(source, line_of(node), "platform." + name,
-                                  known.empty() ? "unknown platform"
-                                                : "unknown platform (known: " + known + ")");
-            }
-            if (!node.is_table())
-                throw ConfigError(source, line_of(node), "platform." + name, "must be a table");
-            hand_through(*node.as_table(), name, "platform." + name);
-        }
-    }
-    for (const PlatformClaim& claim : platforms) {
-        if (claim.alias.empty())
-            continue;
-        if (const toml::table* older = subtable(root, claim.alias, source)) {
-            if (settings.platforms.contains(claim.name))
-                throw ConfigError(source, line_of(*root.get(claim.alias)), claim.alias,
-                                  "give the " + claim.title + " settings once, in [platform." +
-                                      claim.name + "]");
-            hand_through(*older, claim.name, claim.alias);
-        }
-    }
+    read_platforms(document, source, base_dir, platforms, settings);
     return settings;
 }
 
