@@ -19,6 +19,7 @@
 #include <charconv>
 #include <cmath>
 #include <ctime>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -222,6 +223,146 @@ std::string rating_charts(storage::Store& store, std::int64_t player) {
                line + "\"/>" + dots + "</svg></figure>";
     }
     return out;
+}
+
+// The game page's parts (Site::Impl::game). `link(k)` is the page at ply k.
+using PlyLink = std::function<std::string(std::size_t)>;
+
+// First, previous, where the page stands, next, last.
+std::string steps_nav(std::size_t ply, std::size_t last, const PlyLink& link) {
+    std::string m = "<nav class=\"steps\">";
+    m += ply > 0
+             ? "<a id=\"first\" href=\"" + link(0) +
+                   "\">« first</a> <a id=\"prev\" rel=\"prev\" href=\"" + link(ply - 1) +
+                   "\">← previous</a>"
+             : std::string("<span id=\"first\">« first</span> <span id=\"prev\">← previous</span>");
+    m += " <span class=\"at\">ply " + std::to_string(ply) + " of " + std::to_string(last) +
+         "</span> ";
+    m += ply < last
+             ? "<a id=\"next\" rel=\"next\" href=\"" + link(ply + 1) +
+                   "\">next →</a> <a id=\"last\" href=\"" + link(last) + "\">last »</a>"
+             : std::string("<span id=\"next\">next →</span> <span id=\"last\">last »</span>");
+    return m + "</nav>";
+}
+
+// A player's rating in the game's variant, and in a finished rated game what the game did to
+// it (the point of their history it made).
+std::string rating_cell(storage::Store& store, const GameRecord& g,
+                        std::optional<std::int64_t> player) {
+    if (!player)
+        return std::string();
+    if (g.status == GameStatus::Finished && g.rated) {
+        const auto history = store.rating_history(*player);
+        for (std::size_t i = 0; i < history.size(); ++i) {
+            if (history[i].game_id != g.id || history[i].variant != g.variant)
+                continue;
+            const double before =
+                i > 0 && history[i - 1].variant == g.variant ? history[i - 1].rating : 1500.0;
+            const long change = std::lround(history[i].rating) - std::lround(before);
+            return "<td class=\"rating\">" + std::to_string(std::lround(before)) + " → " +
+                   std::to_string(std::lround(history[i].rating)) + " (" +
+                   (change >= 0 ? "+" : "−") + std::to_string(std::labs(change)) + ")</td>";
+        }
+    }
+    const auto r = store.rating(*player, g.variant);
+    return r ? "<td class=\"rating\">" + std::to_string(std::lround(r->rating)) + "</td>"
+             : std::string("<td class=\"rating\"></td>");
+}
+
+// Each seat's player (`links`: their names as links) with their rating.
+std::string players_table(storage::Store& store, const GameRecord& g,
+                          const rules::VariantInfo& info, const std::array<std::string, 2>& links) {
+    return "<table class=\"players\"><tr><th>" + esc(info.seat_names[0]) + "</th><td>" + links[0] +
+           "</td>" + rating_cell(store, g, g.white) + "</tr><tr><th>" + esc(info.seat_names[1]) +
+           "</th><td>" + links[1] + "</td>" + rating_cell(store, g, g.black) + "</tr></table>";
+}
+
+// The result or status, the time control, and the clocks of a game under way.
+std::string status_paragraphs(const GameRecord& g, const rules::VariantInfo& info,
+                              const std::vector<storage::ClockRecord>& clocks) {
+    std::string m = "<p class=\"status\">";
+    if (g.status == GameStatus::Finished)
+        m += "Result: " + esc(ending(g, info.seat_names));
+    else
+        m += "Status: " + esc(std::string(storage::status_name(g.status)));
+    if (g.paused)
+        m += " (paused by a moderator)";
+    m += "</p><p class=\"tc\">Clock: " + esc(g.time_control) + (g.rated ? ", rated" : ", unrated") +
+         "</p>";
+    if (clocks.empty() || g.status != GameStatus::Ongoing)
+        return m;
+    m += "<ul class=\"clocks\">";
+    for (const auto& c : clocks) {
+        m += "<li>" + esc(info.seat_names[rules::index(c.seat)]) + ": ";
+        // A running clock counts down in the page (game.js) from its deadline; the text
+        // without the script says when it runs out.
+        if (c.running_since > 0)
+            m += "<span class=\"left\" data-deadline=\"" +
+                 std::to_string(c.running_since + c.remaining) + "\">" + duration(c.remaining) +
+                 " from " + utc(c.running_since) + "</span>, deadline " +
+                 utc(c.running_since + c.remaining);
+        else
+            m += duration(c.remaining) + " left";
+        m += "</li>";
+    }
+    return m + "</ul>";
+}
+
+// The public record's entries (who, text), each a link to its ply. A move number for each
+// turn of White's, as in the PGN: every decision until White's next one (Black's reply, a
+// reaction, dice chosen) stands under the same number.
+std::string moves_list(const std::vector<std::pair<rules::Seat, std::string>>& moves,
+                       std::size_t ply, const PlyLink& link) {
+    std::string m = "<h2>Moves</h2><ol class=\"moves\">";
+    int number = 0;
+    bool black_since = true;
+    for (std::size_t k = 1; k <= moves.size(); ++k) {
+        const auto& [seat, text] = moves[k - 1];
+        const bool by_white = seat == rules::Seat::White;
+        if (k == 1 || (by_white && black_since)) {
+            if (k > 1)
+                m += "</li>";
+            m += "<li value=\"" + std::to_string(++number) + "\">";
+            black_since = false;
+        } else {
+            m += " ";
+        }
+        black_since = black_since || !by_white;
+        m += "<a class=\"" + std::string(rules::seat_name(seat)) + (k == ply ? " current" : "") +
+             "\" href=\"" + link(k) + "\">" + esc(text) + "</a>";
+    }
+    return m + (moves.empty() ? "</ol>" : "</li></ol>");
+}
+
+// A finished game: what the channel was told at the end, and the seed of its dice; a game
+// under way with dice: the seed's commitment.
+std::string dice_and_reveal(const GameRecord& g, const std::vector<storage::ActionRecord>& log,
+                            const rules::VariantInfo& info, const std::string& prefix) {
+    if (g.status == GameStatus::Finished) {
+        auto full = bot::load_game(g, log);
+        std::string reveal;
+        for (const auto& e : full.game->ending_reveal())
+            if (!e.only_for && !e.board)
+                reveal += "<p>" + esc(e.text) + "</p>";
+        if (info.uses_chance)
+            reveal += "<p>The dice came from the secret seed <code id=\"seed\">" +
+                      bot::to_hex(g.seed) + "</code>, whose SHA-256 <code>" +
+                      bot::sha256_hex(g.seed) +
+                      "</code> was posted when the game started.</p><p class=\"derivation\">" +
+                      esc(bot::dice_derivation()) + "</p><p>Say <code>" + esc(prefix) + "verify " +
+                      std::to_string(g.id) +
+                      "</code> in the chat and the bot replays the whole log from the seed and "
+                      "compares every roll with the record.</p>";
+        return reveal.empty() ? std::string()
+                              : "<h2>Revealed</h2><div class=\"reveal\">" + reveal + "</div>";
+    }
+    if (info.uses_chance && g.status == GameStatus::Ongoing)
+        return "<p class=\"commitment\">The dice come from a secret seed whose SHA-256 is <code>" +
+               bot::sha256_hex(g.seed) +
+               "</code>; the seed is shown here when the game ends.</p>"
+               "<p class=\"derivation\">" +
+               esc(bot::dice_derivation()) + "</p>";
+    return {};
 }
 
 } // namespace
@@ -449,121 +590,20 @@ Page Site::Impl::game(std::int64_t id, const std::vector<std::string>& rest, con
     const std::string gid = std::to_string(id);
     const auto link = [&](std::size_t k) { return "/game/" + gid + "?ply=" + std::to_string(k); };
     std::string m = "<h1>Game #" + gid + " · " + esc(info->title) + "</h1>";
-    m += "<div class=\"game\"><div class=\"board-box\">" + svg + "<nav class=\"steps\">";
-    m += ply > 0
-             ? "<a id=\"first\" href=\"" + link(0) +
-                   "\">« first</a> <a id=\"prev\" rel=\"prev\" href=\"" + link(ply - 1) +
-                   "\">← previous</a>"
-             : std::string("<span id=\"first\">« first</span> <span id=\"prev\">← previous</span>");
-    m += " <span class=\"at\">ply " + std::to_string(ply) + " of " + std::to_string(last) +
-         "</span> ";
-    m += ply < last
-             ? "<a id=\"next\" rel=\"next\" href=\"" + link(ply + 1) +
-                   "\">next →</a> <a id=\"last\" href=\"" + link(last) + "\">last »</a>"
-             : std::string("<span id=\"next\">next →</span> <span id=\"last\">last »</span>");
-    m += "</nav></div><div class=\"side\">";
-    // Each player with their rating in the variant, and in a finished rated game what the game
-    // did to it (the point of their history it made).
-    const auto rating_cell = [&](std::optional<std::int64_t> player) {
-        if (!player)
-            return std::string();
-        if (finished && g->rated) {
-            const auto history = store.rating_history(*player);
-            for (std::size_t i = 0; i < history.size(); ++i) {
-                if (history[i].game_id != g->id || history[i].variant != g->variant)
-                    continue;
-                const double before =
-                    i > 0 && history[i - 1].variant == g->variant ? history[i - 1].rating : 1500.0;
-                const long change = std::lround(history[i].rating) - std::lround(before);
-                return "<td class=\"rating\">" + std::to_string(std::lround(before)) + " → " +
-                       std::to_string(std::lround(history[i].rating)) + " (" +
-                       (change >= 0 ? "+" : "−") + std::to_string(std::labs(change)) + ")</td>";
-            }
-        }
-        const auto r = store.rating(*player, g->variant);
-        return r ? "<td class=\"rating\">" + std::to_string(std::lround(r->rating)) + "</td>"
-                 : std::string("<td class=\"rating\"></td>");
-    };
-    m += "<table class=\"players\"><tr><th>" + esc(info->seat_names[0]) + "</th><td>" +
-         player_link(store, g->white) + "</td>" + rating_cell(g->white) + "</tr><tr><th>" +
-         esc(info->seat_names[1]) + "</th><td>" + player_link(store, g->black) + "</td>" +
-         rating_cell(g->black) + "</tr></table>";
-    m += "<p class=\"status\">";
-    if (finished)
-        m += "Result: " + esc(ending(*g, info->seat_names));
-    else
-        m += "Status: " + esc(std::string(storage::status_name(g->status)));
-    if (g->paused)
-        m += " (paused by a moderator)";
-    m += "</p><p class=\"tc\">Clock: " + esc(g->time_control) +
-         (g->rated ? ", rated" : ", unrated") + "</p>";
-    if (!clocks.empty() && g->status == GameStatus::Ongoing) {
-        m += "<ul class=\"clocks\">";
-        for (const auto& c : clocks) {
-            m += "<li>" + esc(info->seat_names[rules::index(c.seat)]) + ": ";
-            // A running clock counts down in the page (game.js) from its deadline; the text
-            // without the script says when it runs out.
-            if (c.running_since > 0)
-                m += "<span class=\"left\" data-deadline=\"" +
-                     std::to_string(c.running_since + c.remaining) + "\">" + duration(c.remaining) +
-                     " from " + utc(c.running_since) + "</span>, deadline " +
-                     utc(c.running_since + c.remaining);
-            else
-                m += duration(c.remaining) + " left";
-            m += "</li>";
-        }
-        m += "</ul>";
-    }
+    m += "<div class=\"game\"><div class=\"board-box\">" + svg + steps_nav(ply, last, link);
+    m += "</div><div class=\"side\">";
+    m += players_table(store, *g, *info,
+                       {player_link(store, g->white), player_link(store, g->black)}) +
+         status_paragraphs(*g, *info, clocks);
     if (auto pairing = store.pairing_of_game(id))
         m += "<p>Round " + std::to_string(pairing->round) + " of <a href=\"/tournament/" +
              std::to_string(pairing->tournament_id) + "\">a tournament</a></p>";
     m += "<p><a id=\"pgn\" href=\"/game/" + gid + "/pgn\" download>Download PGN</a></p>";
-    // A move number for each turn of White's, as in the PGN: every decision until White's next
-    // one (Black's reply, a reaction, dice chosen) stands under the same number.
-    m += "<h2>Moves</h2><ol class=\"moves\">";
-    int number = 0;
-    bool black_since = true;
-    for (std::size_t k = 1; k <= last; ++k) {
-        const auto& a = log[shown[k - 1]];
-        const bool by_white = a.seat == rules::Seat::White;
-        if (k == 1 || (by_white && black_since)) {
-            if (k > 1)
-                m += "</li>";
-            m += "<li value=\"" + std::to_string(++number) + "\">";
-            black_since = false;
-        } else {
-            m += " ";
-        }
-        black_since = black_since || !by_white;
-        m += "<a class=\"" + std::string(rules::seat_name(a.seat)) + (k == ply ? " current" : "") +
-             "\" href=\"" + link(k) + "\">" + esc(texts[shown[k - 1]]) + "</a>";
-    }
-    m += last > 0 ? "</li></ol>" : "</ol>";
-    if (finished) {
-        // The reveal: what the channel was told at the end.
-        auto full = bot::load_game(*g, log);
-        std::string reveal;
-        for (const auto& e : full.game->ending_reveal())
-            if (!e.only_for && !e.board)
-                reveal += "<p>" + esc(e.text) + "</p>";
-        if (info->uses_chance)
-            reveal += "<p>The dice came from the secret seed <code id=\"seed\">" +
-                      bot::to_hex(g->seed) + "</code>, whose SHA-256 <code>" +
-                      bot::sha256_hex(g->seed) +
-                      "</code> was posted when the game started.</p><p class=\"derivation\">" +
-                      esc(bot::dice_derivation()) + "</p><p>Say <code>" +
-                      esc(settings.command_prefix) + "verify " + gid +
-                      "</code> in the chat and the bot replays the whole log from the seed and "
-                      "compares every roll with the record.</p>";
-        if (!reveal.empty())
-            m += "<h2>Revealed</h2><div class=\"reveal\">" + reveal + "</div>";
-    } else if (info->uses_chance && g->status == GameStatus::Ongoing) {
-        m += "<p class=\"commitment\">The dice come from a secret seed whose SHA-256 is <code>" +
-             bot::sha256_hex(g->seed) +
-             "</code>; the seed is shown here when the game ends.</p>"
-             "<p class=\"derivation\">" +
-             esc(bot::dice_derivation()) + "</p>";
-    }
+    std::vector<std::pair<rules::Seat, std::string>> moves;
+    for (const std::size_t i : shown)
+        moves.emplace_back(log[i].seat, texts[i]);
+    m += moves_list(moves, ply, link);
+    m += dice_and_reveal(*g, log, *info, settings.command_prefix);
     m += "</div></div>";
     // Spectators of the game as it stands see each move as it is made.
     const int live = at_end && g->status == GameStatus::Ongoing ? live_seconds : 0;
