@@ -225,6 +225,17 @@ std::string rating_charts(storage::Store& store, std::int64_t player) {
     return out;
 }
 
+// Scores are halves and tie-breaks quarters at worst: "½", "1½", "2¼", never "0½".
+std::string points_text(double v) {
+    const int whole = static_cast<int>(v);
+    const int quarters = static_cast<int>((v - whole) * 4 + 0.5);
+    const char* part[] = {"", "¼", "½", "¾"};
+    if (quarters == 4)
+        return std::to_string(whole + 1);
+    return whole == 0 && quarters ? std::string(part[quarters])
+                                  : std::to_string(whole) + part[quarters];
+}
+
 // The game page's parts (Site::Impl::game). `link(k)` is the page at ply k.
 using PlyLink = std::function<std::string(std::size_t)>;
 
@@ -459,6 +470,12 @@ struct Site::Impl {
     Page index();
     Page player(std::int64_t id);
     Page tournament(std::int64_t id);
+    // The tournament page's parts.
+    std::string standings(storage::Store& store, const TournamentTable& table);
+    std::string crosstable(storage::Store& store, const TournamentTable& table,
+                           const std::vector<storage::PairingRecord>& pairings);
+    std::string pairing_lists(storage::Store& store, const storage::TournamentRecord& t,
+                              const std::vector<storage::PairingRecord>& pairings);
     Page tournament_report(std::int64_t id);
     Page leaderboard(const std::string& variant);
 };
@@ -742,11 +759,49 @@ Page Site::Impl::tournament(std::int64_t id) {
     auto t = store.tournament(id);
     if (!t)
         return not_found("There is no tournament #" + std::to_string(id) + ".");
-    const auto entrants = store.entrants(id);
     const auto pairings = store.pairings(id);
     // The table as the chat shows it (tournament_table): the same points and tie-breaks.
     const TournamentTable table = tournament_table(store, *t);
-    // The crosstable from the same games.
+    std::string m =
+        "<h1>" + esc(t->name) + "</h1><p>" + esc(title_of(t->variant)) + ", " + esc(t->format) +
+        ", " + esc(std::string(storage::tournament_status_name(t->status))) +
+        (t->schedule == "allatonce" ? std::string(", every game at once")
+         : t->rounds > 0
+             ? ", round " + std::to_string(t->current_round) + " of " + std::to_string(t->rounds)
+             : std::string()) +
+        "</p>";
+    m += standings(store, table) + crosstable(store, table, pairings) +
+         pairing_lists(store, *t, pairings);
+    if (t->status != storage::TournamentStatus::Open && t->format != "knockout")
+        m += "<p><a id=\"trf\" href=\"/tournament/" + std::to_string(id) +
+             "/trf\" download>Download the FIDE report (TRF)</a></p>";
+    return html(200, document(t->name, m));
+}
+
+std::string Site::Impl::standings(storage::Store& store, const TournamentTable& table) {
+    std::string m = "<h2>Standings</h2><p class=\"tiebreaks\">Ties broken by " +
+                    esc(tie_break_sentence(table)) +
+                    ".</p><table class=\"standings\"><tr><th>#</th><th>Player</th><th>Points</th>";
+    for (const auto& b : table.breaks)
+        m += "<th title=\"" + esc(b.name) + "\">" + esc(b.short_name) + "</th>";
+    m += "<th>Games</th></tr>";
+    for (std::size_t i = 0; i < table.rows.size(); ++i) {
+        const TableRow& row = table.rows[i];
+        m += "<tr><td>" + std::to_string(i + 1) + "</td><td>" + player_link(store, row.player_id) +
+             (row.withdrew_after ? " <small>withdrew after round " +
+                                       std::to_string(*row.withdrew_after) + "</small>"
+                                 : std::string()) +
+             "</td><td>" + points_text(row.points) + "</td>";
+        for (const auto& v : row.breaks)
+            m += "<td>" + (v ? points_text(*v) : std::string("–")) + "</td>";
+        m += "<td>" + std::to_string(row.games) + "</td></tr>";
+    }
+    return m + "</table>";
+}
+
+std::string Site::Impl::crosstable(storage::Store& store, const TournamentTable& table,
+                                   const std::vector<storage::PairingRecord>& pairings) {
+    // Each player's results against each other, from the finished games.
     std::map<std::pair<std::int64_t, std::int64_t>, std::string> cross;
     for (const auto& pr : pairings) {
         if (!pr.black || !pr.game_id)
@@ -764,42 +819,7 @@ Page Site::Impl::tournament(std::int64_t id) {
     std::vector<std::int64_t> order;
     for (const auto& row : table.rows)
         order.push_back(row.player_id);
-    // Scores are halves and tie-breaks quarters at worst: "½", "1½", "2¼", never "0½".
-    const auto pts = [](double v) {
-        const int whole = static_cast<int>(v);
-        const int quarters = static_cast<int>((v - whole) * 4 + 0.5);
-        const char* part[] = {"", "¼", "½", "¾"};
-        if (quarters == 4)
-            return std::to_string(whole + 1);
-        return whole == 0 && quarters ? std::string(part[quarters])
-                                      : std::to_string(whole) + part[quarters];
-    };
-    std::string m =
-        "<h1>" + esc(t->name) + "</h1><p>" + esc(title_of(t->variant)) + ", " + esc(t->format) +
-        ", " + esc(std::string(storage::tournament_status_name(t->status))) +
-        (t->schedule == "allatonce" ? std::string(", every game at once")
-         : t->rounds > 0
-             ? ", round " + std::to_string(t->current_round) + " of " + std::to_string(t->rounds)
-             : std::string()) +
-        "</p>";
-    m += "<h2>Standings</h2><p class=\"tiebreaks\">Ties broken by " +
-         esc(tie_break_sentence(table)) +
-         ".</p><table class=\"standings\"><tr><th>#</th><th>Player</th><th>Points</th>";
-    for (const auto& b : table.breaks)
-        m += "<th title=\"" + esc(b.name) + "\">" + esc(b.short_name) + "</th>";
-    m += "<th>Games</th></tr>";
-    for (std::size_t i = 0; i < table.rows.size(); ++i) {
-        const TableRow& row = table.rows[i];
-        m += "<tr><td>" + std::to_string(i + 1) + "</td><td>" + player_link(store, row.player_id) +
-             (row.withdrew_after ? " <small>withdrew after round " +
-                                       std::to_string(*row.withdrew_after) + "</small>"
-                                 : std::string()) +
-             "</td><td>" + pts(row.points) + "</td>";
-        for (const auto& v : row.breaks)
-            m += "<td>" + (v ? pts(*v) : std::string("–")) + "</td>";
-        m += "<td>" + std::to_string(row.games) + "</td></tr>";
-    }
-    m += "</table><h2>Crosstable</h2><table class=\"crosstable\"><tr><th></th>";
+    std::string m = "<h2>Crosstable</h2><table class=\"crosstable\"><tr><th></th>";
     for (std::size_t i = 0; i < order.size(); ++i)
         m += "<th>" + std::to_string(i + 1) + "</th>";
     m += "</tr>";
@@ -812,7 +832,12 @@ Page Site::Impl::tournament(std::int64_t id) {
         }
         m += "</tr>";
     }
-    m += "</table><h2>Pairings</h2>";
+    return m + "</table>";
+}
+
+std::string Site::Impl::pairing_lists(storage::Store& store, const storage::TournamentRecord& t,
+                                      const std::vector<storage::PairingRecord>& pairings) {
+    std::string m = "<h2>Pairings</h2>";
     int round = 0;
     for (const auto& pr : pairings) {
         if (pr.round != round) {
@@ -835,14 +860,11 @@ Page Site::Impl::tournament(std::int64_t id) {
     if (round != 0)
         m += "</ol>";
     // Half-point byes asked for are not boards; the round's list names them.
-    for (const auto& b : store.byes(id))
-        if (b.round <= t->current_round)
+    for (const auto& b : store.byes(t.id))
+        if (b.round <= t.current_round)
             m += "<p class=\"half-bye\">Round " + std::to_string(b.round) + ": " +
                  player_link(store, b.player_id) + " – half-point bye</p>";
-    if (t->status != storage::TournamentStatus::Open && t->format != "knockout")
-        m += "<p><a id=\"trf\" href=\"/tournament/" + std::to_string(id) +
-             "/trf\" download>Download the FIDE report (TRF)</a></p>";
-    return html(200, document(t->name, m));
+    return m;
 }
 
 Page Site::Impl::leaderboard(const std::string& variant) {
