@@ -18,9 +18,11 @@
 #include <csignal>
 #include <cstdio>
 #include <ctime>
+#include <functional>
 #include <iostream>
 #include <list>
 #include <memory>
+#include <optional>
 #include <pthread.h>
 #include <random>
 #include <thread>
@@ -77,8 +79,47 @@ std::string refusal_hint(const std::string& platform) {
            "] in docs/operators.md) and restart the daemon; the other platforms go on";
 }
 
-// The lane's thread: the start-up check, retried with backoff until it passes, is refused, or
-// the daemon stops; then the poll loop on a database connection of its own.
+// The lane's start-up check, retried with backoff until it passes, is refused (then `refuse`
+// is called), or the daemon stops; nullopt unless it passed.
+std::optional<PlatformStart> start_lane(Lane& lane, const config::Settings& settings,
+                                        const std::function<void(const std::string&)>& refuse) {
+    StartContext context{
+        lane.http, [&lane](std::chrono::milliseconds wait) { return lane.stop.sleep_for(wait); },
+        [&lane] { return lane.stop.stop_requested(); }, settings.command_prefix};
+    context.commands = command_menu();
+    for (const rules::Variant* variant : rules::variants()) {
+        context.variants.push_back(variant->info().name);
+        for (const rules::VariantCommand& c : variant->info().commands)
+            context.variant_commands.push_back({c.word, c.brief});
+    }
+    std::chrono::milliseconds delay{1000};
+    while (!lane.stop.stop_requested()) {
+        lane.monitor.beat();
+        std::string why;
+        try {
+            return lane.platform.start(context);
+        } catch (const PlatformError& e) {
+            if (e.kind() == PlatformError::Kind::Cancelled)
+                return std::nullopt;
+            if (e.kind() == PlatformError::Kind::Unauthorized) {
+                refuse(e.what());
+                return std::nullopt;
+            }
+            why = e.what();
+        } catch (const std::exception& e) {
+            why = e.what();
+        }
+        lane.monitor.set_state(LaneState::Retrying, why);
+        log::warning("start_up_failed",
+                     {{"platform", lane.name}, {"error", why}, {"retry_in_ms", delay.count()}});
+        lane.stop.sleep_for(delay);
+        delay = std::min<std::chrono::milliseconds>(delay * 2, std::chrono::seconds(60));
+    }
+    return std::nullopt;
+}
+
+// The lane's thread: the start-up check, then the poll loop on a database connection of its
+// own, and one more for each further lane of the platform (the shards of a chat gateway).
 void run_lane(Lane& lane, const config::Settings& settings, const storage::StoreLocation& location,
               const std::string& holder) {
     const std::string name = lane.name;
@@ -89,43 +130,9 @@ void run_lane(Lane& lane, const config::Settings& settings, const storage::Store
         lane.refused.store(true);
     };
     try {
-        std::optional<PlatformStart> started;
-        StartContext context{
-            lane.http,
-            [&lane](std::chrono::milliseconds wait) { return lane.stop.sleep_for(wait); },
-            [&lane] { return lane.stop.stop_requested(); }, settings.command_prefix};
-        context.commands = command_menu();
-        for (const rules::Variant* variant : rules::variants()) {
-            context.variants.push_back(variant->info().name);
-            for (const rules::VariantCommand& c : variant->info().commands)
-                context.variant_commands.push_back({c.word, c.brief});
-        }
-        std::chrono::milliseconds delay{1000};
-        while (!started && !lane.stop.stop_requested()) {
-            lane.monitor.beat();
-            std::string why;
-            try {
-                started = lane.platform.start(context);
-                break;
-            } catch (const PlatformError& e) {
-                if (e.kind() == PlatformError::Kind::Cancelled)
-                    break;
-                if (e.kind() == PlatformError::Kind::Unauthorized) {
-                    refuse(e.what());
-                    return;
-                }
-                why = e.what();
-            } catch (const std::exception& e) {
-                why = e.what();
-            }
-            lane.monitor.set_state(LaneState::Retrying, why);
-            log::warning("start_up_failed",
-                         {{"platform", name}, {"error", why}, {"retry_in_ms", delay.count()}});
-            lane.stop.sleep_for(delay);
-            delay = std::min<std::chrono::milliseconds>(delay * 2, std::chrono::seconds(60));
-        }
+        const std::optional<PlatformStart> started = start_lane(lane, settings, refuse);
         if (!started)
-            return; // stopping
+            return; // stopping, or refused
         DaemonOptions options;
         options.poll_timeout = started->poll_timeout;
         options.time_driven_jobs = false; // the daemon's jobs thread runs them for every lane
@@ -134,19 +141,21 @@ void run_lane(Lane& lane, const config::Settings& settings, const storage::Store
         options.claim = settings.storage.claim;
         options.monitor = &lane.monitor;
         options.engine_threads = static_cast<std::size_t>(settings.limits.engine_threads);
-        // The platform's further lanes beside the first, each with a connection and a service
-        // of its own; they end with the lane's stop.
+        // One poll loop, with a connection and a service of its own; why the platform refused
+        // the bot, when it did.
+        const auto loop = [&](Platform& platform) {
+            auto store = storage::open_store(location);
+            Service service(*store, service_settings(settings, name, started->bot_name));
+            return run_daemon(*store, service, platform, options, lane.stop).refused;
+        };
+        // The platform's further lanes beside the first; they end with the lane's stop.
         std::vector<std::thread> more;
         std::atomic<bool> more_failed{false};
         for (const auto& platform : started->more)
             more.emplace_back([&, &extra = *platform] {
                 try {
-                    auto store = storage::open_store(location);
-                    Service service(*store, service_settings(settings, name, started->bot_name));
-                    const DaemonReport report =
-                        run_daemon(*store, service, extra, options, lane.stop);
-                    if (!report.refused.empty())
-                        refuse(report.refused);
+                    if (const std::string why = loop(extra); !why.empty())
+                        refuse(why);
                 } catch (const std::exception& e) {
                     log::error("fatal",
                                {{"platform", name}, {"lane", extra.lane()}, {"error", e.what()}});
@@ -163,13 +172,10 @@ void run_lane(Lane& lane, const config::Settings& settings, const storage::Store
                 lane.failed.store(true);
         };
         try {
-            auto store = storage::open_store(location);
-            Service service(*store, service_settings(settings, name, started->bot_name));
-            const DaemonReport report =
-                run_daemon(*store, service, *started->platform, options, lane.stop);
+            const std::string why = loop(*started->platform);
             join_more();
-            if (!report.refused.empty())
-                refuse(report.refused);
+            if (!why.empty())
+                refuse(why);
         } catch (...) {
             join_more();
             throw;
