@@ -145,10 +145,6 @@ int OutboxSender::send_due() {
         }
         record_send(destination, group, steady_now);
         const Delivery delivery = platform_.send(Service::to_reply(entry, &store_));
-        const std::string detail = kept_detail(delivery.detail);
-        const log::Field id{"outbox_id", entry.id};
-        const log::Field where{"destination", destination};
-        const log::Field lane{"platform", platform_.name()};
         if (monitor_ != nullptr) {
             if (delivery.status == Delivery::Status::Sent)
                 monitor_->reply_sent();
@@ -157,81 +153,97 @@ int OutboxSender::send_due() {
             else
                 monitor_->reply_retried();
         }
-        switch (delivery.status) {
-        case Delivery::Status::Sent:
-            // Marked at once: a crash after this repeats no reply, and one before it repeats
-            // only this one. Marking a batch at its end would send the whole batch again. The
-            // mark waits for no fsync of its own (a post's commit must, one per post): a killed
-            // daemon keeps it, and a power cut that loses it sends this one reply once more.
-            retrying([&] { store_.relaxed_transaction([&] { store_.mark_sent(entry.id, now); }); });
+        if (delivery.status == Delivery::Status::Sent)
             ++sent;
-            log::debug("reply_sent", {lane, id, where, {"attempts", entry.attempts + 1}});
-            break;
-        case Delivery::Status::RetryAfter:
-            // Due again only once the whole wait has passed: `now` is a whole second already
-            // begun, so one more second is added rather than retry a fraction too early.
-            store_.reschedule(entry.id,
-                              now + 1 + std::max<std::int64_t>(0, delivery.retry_after.count()),
-                              detail);
+        if (!settle(entry, delivery, now))
             held.insert(destination);
-            log::warning("reply_rate_limited", {lane,
-                                                id,
-                                                where,
-                                                {"retry_after", delivery.retry_after.count()},
-                                                {"detail", detail}});
-            break;
-        case Delivery::Status::Transient: {
-            const auto delay = backoff_seconds(entry.attempts);
-            store_.reschedule(entry.id, now + delay, detail);
-            held.insert(destination);
-            log::warning("reply_retry", {lane,
-                                         id,
-                                         where,
-                                         {"attempts", entry.attempts + 1},
-                                         {"retry_in", delay},
-                                         {"detail", detail}});
-            break;
-        }
-        case Delivery::Status::Blocked:
-            // Hidden information waits for the private chat; it never goes to the channel. The
-            // first refusal posts the service's notice in the game's channel, once: later
-            // private messages to this player queue behind this one and are not tried.
-            store_.transaction([&] {
-                store_.reschedule(entry.id, now + pacing_.blocked_retry.count(), detail);
-                if (entry.attempts == 0 && !entry.message.blocked_notice.empty() &&
-                    !entry.message.notice_channel.empty()) {
-                    storage::OutgoingMessage notice;
-                    notice.platform = entry.message.platform;
-                    notice.destination = entry.message.notice_channel;
-                    notice.text = entry.message.blocked_notice;
-                    notice.named = entry.message.named;
-                    store_.enqueue(notice, now);
-                }
-            });
-            held.insert(destination);
-            log::warning("private_chat_not_open",
-                         {lane, id, {"user", destination}, {"detail", detail}});
-            break;
-        case Delivery::Status::Failed:
-            log::error("reply_failed", {lane, id, where, {"detail", detail}});
-            store_.transaction([&] {
-                store_.give_up(entry.id, detail);
-                if (entry.message.text != failure_notice) {
-                    storage::OutgoingMessage notice;
-                    notice.platform = entry.message.platform;
-                    notice.to_user = entry.message.to_user;
-                    notice.destination = destination;
-                    notice.reply_to = entry.message.reply_to;
-                    notice.text = std::string(failure_notice);
-                    store_.enqueue(notice, now);
-                }
-            });
-            break;
-        }
     }
     if (!untouched.empty())
         store_.unclaim(untouched, claim_.holder);
     return sent;
+}
+
+bool OutboxSender::settle(const storage::OutboxEntry& entry, const Delivery& delivery,
+                          std::int64_t now) {
+    const std::string detail = kept_detail(delivery.detail);
+    const log::Field id{"outbox_id", entry.id};
+    const log::Field where{"destination", entry.message.destination};
+    const log::Field lane{"platform", platform_.name()};
+    switch (delivery.status) {
+    case Delivery::Status::Sent:
+        // Marked at once: a crash after this repeats no reply, and one before it repeats only
+        // this one. Marking a batch at its end would send the whole batch again. The mark
+        // waits for no fsync of its own (a post's commit must, one per post): a killed daemon
+        // keeps it, and a power cut that loses it sends this one reply once more.
+        retrying([&] { store_.relaxed_transaction([&] { store_.mark_sent(entry.id, now); }); });
+        log::debug("reply_sent", {lane, id, where, {"attempts", entry.attempts + 1}});
+        return true;
+    case Delivery::Status::RetryAfter:
+        // Due again only once the whole wait has passed: `now` is a whole second already
+        // begun, so one more second is added rather than retry a fraction too early.
+        store_.reschedule(
+            entry.id, now + 1 + std::max<std::int64_t>(0, delivery.retry_after.count()), detail);
+        log::warning(
+            "reply_rate_limited",
+            {lane, id, where, {"retry_after", delivery.retry_after.count()}, {"detail", detail}});
+        return false;
+    case Delivery::Status::Transient: {
+        const auto delay = backoff_seconds(entry.attempts);
+        store_.reschedule(entry.id, now + delay, detail);
+        log::warning("reply_retry", {lane,
+                                     id,
+                                     where,
+                                     {"attempts", entry.attempts + 1},
+                                     {"retry_in", delay},
+                                     {"detail", detail}});
+        return false;
+    }
+    case Delivery::Status::Blocked:
+        wait_for_private_chat(entry, detail, now);
+        log::warning("private_chat_not_open",
+                     {lane, id, {"user", entry.message.destination}, {"detail", detail}});
+        return false;
+    case Delivery::Status::Failed:
+        log::error("reply_failed", {lane, id, where, {"detail", detail}});
+        give_up(entry, detail, now);
+        return true;
+    }
+    return true;
+}
+
+void OutboxSender::wait_for_private_chat(const storage::OutboxEntry& entry,
+                                         const std::string& detail, std::int64_t now) {
+    // Hidden information waits for the private chat; it never goes to the channel. The first
+    // refusal posts the service's notice in the game's channel, once: later private messages
+    // to this player queue behind this one and are not tried.
+    store_.transaction([&] {
+        store_.reschedule(entry.id, now + pacing_.blocked_retry.count(), detail);
+        if (entry.attempts == 0 && !entry.message.blocked_notice.empty() &&
+            !entry.message.notice_channel.empty()) {
+            storage::OutgoingMessage notice;
+            notice.platform = entry.message.platform;
+            notice.destination = entry.message.notice_channel;
+            notice.text = entry.message.blocked_notice;
+            notice.named = entry.message.named;
+            store_.enqueue(notice, now);
+        }
+    });
+}
+
+void OutboxSender::give_up(const storage::OutboxEntry& entry, const std::string& detail,
+                           std::int64_t now) {
+    store_.transaction([&] {
+        store_.give_up(entry.id, detail);
+        if (entry.message.text != failure_notice) {
+            storage::OutgoingMessage notice;
+            notice.platform = entry.message.platform;
+            notice.to_user = entry.message.to_user;
+            notice.destination = entry.message.destination;
+            notice.reply_to = entry.message.reply_to;
+            notice.text = std::string(failure_notice);
+            store_.enqueue(notice, now);
+        }
+    });
 }
 
 namespace {

@@ -76,6 +76,12 @@ private:
     void record_send(const std::string& destination, bool group,
                      std::chrono::steady_clock::time_point now);
     std::int64_t backoff_seconds(int attempts);
+    // Records what became of `entry`'s delivery; false when the entries behind it to the same
+    // destination must wait (a rate limit, a transient failure, a private chat not open).
+    bool settle(const storage::OutboxEntry& entry, const Delivery& delivery, std::int64_t now);
+    void wait_for_private_chat(const storage::OutboxEntry& entry, const std::string& detail,
+                               std::int64_t now);
+    void give_up(const storage::OutboxEntry& entry, const std::string& detail, std::int64_t now);
 
     storage::Store& store_;
     Platform& platform_;
