@@ -537,11 +537,13 @@ private:
         if (lane_key_ != name_)
             for (Post& post : posts)
                 post.cursor_key = lane_key_;
-        // Group commit: on a database of its own (SQLite) the posts of one poll share one
-        // transaction, each in a savepoint: one flush to disk for all of them. A post that
-        // fails rolls back alone and is set aside as below; anything that ends the group (a
-        // busy database, a failed commit) leaves nothing, and the posts go again one by one.
-        if (options_.group_commit && !store_.shared() && posts.size() > 1 &&
+        // Group commit: the posts of one poll share one transaction, each in a savepoint: one
+        // commit and one flush to disk for all of them. A post that fails rolls back alone and
+        // is set aside as below; anything that ends the group (a busy database, a conflict
+        // with another daemon's transaction, a failed commit) leaves nothing, and the posts go
+        // again one by one, each with its own retries.
+        if (options_.group_commit && (!store_.shared() || options_.group_on_shared) &&
+            posts.size() > 1 &&
             handle_group(store_, service_, posts, stop_, lane_, monitor_, report_))
             return;
         for (const Post& post : posts) {

@@ -501,6 +501,10 @@ void Service::handle_grouped(const std::function<void()>& work) {
     memory_->commit_group();
 }
 
+bool Service::grouping() const {
+    return memory_->grouping();
+}
+
 void Service::pause_before_retry(int attempt) {
     // A few milliseconds, more each time and jittered, so that two daemons that collided do
     // not collide again in step.

@@ -146,19 +146,22 @@ private:
     HandleStatus handle_once(const Post& post);
     // Runs `attempt` (one transaction) again while it fails because another daemon changed
     // what it read (StorageError::Kind::Conflict), up to conflict_attempts times in all.
+    // Inside a group commit a conflict is not tried again here: the server has failed the
+    // whole group's transaction, and the daemon handles its posts again one by one.
     template <class F> auto retry_conflicts(F attempt) -> decltype(attempt()) {
         for (int n = 1;; ++n) {
             try {
                 return attempt();
             } catch (const storage::StorageError& e) {
                 if (e.kind() != storage::StorageError::Kind::Conflict ||
-                    n >= settings_.conflict_attempts)
+                    n >= settings_.conflict_attempts || grouping())
                     throw;
             }
             pause_before_retry(n);
         }
     }
     static void pause_before_retry(int attempt);
+    bool grouping() const; // inside handle_grouped
     // What each post's run is handed (post_run.h).
     ServiceParts parts();
     // The daily digests due at `now`, each sent in its own transaction (service_digest.cpp).
