@@ -93,10 +93,13 @@ struct Daemon {
     }
 };
 
-const std::vector<std::pair<std::string, std::string>> script = {
-    {"alice", "!new chess @bob"}, {"bob", "!accept"}, {"alice", "e4"},
-    {"bob", "e5"},                {"alice", "Nf3"},   {"carol", "nice weather"},
-    {"bob", "Nc6"}};
+const std::vector<std::pair<std::string, std::string>> script = {{"alice", "!new chess @bob"},
+                                                                 {"bob", "!accept"},
+                                                                 {"alice", "e4"},
+                                                                 {"bob", "e5"},
+                                                                 {"alice", "Nf3"},
+                                                                 {"carol", "nice weather"},
+                                                                 {"bob", "Nc6"}};
 
 } // namespace
 
