@@ -1,6 +1,7 @@
 // Group commit on PostgreSQL (issue #34, `DaemonOptions::group_on_shared`): the posts of one poll
 // share one transaction, each in a savepoint, through the production loop (run_daemon). The
 // figures are exact: the commits the server makes, the actions applied, the replies queued.
+#include "../support/posts.h"
 #include "../support/test_stores.h"
 #include "ghostpost/app/daemon.h"
 #include "ghostpost/service/service.h"
@@ -15,6 +16,7 @@
 using namespace ghostpost;
 using ghostpost::testing::Backend;
 using ghostpost::testing::FreshStore;
+using ghostpost::testing::lobby_post;
 
 namespace {
 
@@ -65,17 +67,8 @@ struct Daemon {
     auto run(const std::vector<std::pair<std::string, std::string>>& script, bool group_commit,
              std::int64_t game = 1) {
         std::vector<bot::Post> posts;
-        int id = 1;
-        for (const auto& [user, text] : script) {
-            bot::Post p;
-            p.platform = "console";
-            p.channel = "lobby";
-            p.message_id = std::to_string(id++);
-            p.author_id = p.author_name = p.author_handle = user;
-            p.text = text;
-            p.cursor = p.message_id;
-            posts.push_back(std::move(p));
-        }
+        for (const auto& [user, text] : script)
+            posts.push_back(lobby_post(std::to_string(posts.size() + 1), user, text));
         OnePoll platform(posts);
         bot::DaemonOptions options;
         options.time_driven_jobs = false;

@@ -6,6 +6,7 @@
 // transaction answers a repeated read from memory, sends its writes ahead of the next request
 // that waits, and reads with a game's lock what a post reads of that game: the INFO below lists
 // each trip with what went along.
+#include "../support/posts.h"
 #include "../support/test_stores.h"
 #include "ghostpost/service/service.h"
 #include "ghostpost/storage/postgres.h"
@@ -16,6 +17,7 @@
 using namespace ghostpost;
 using ghostpost::testing::Backend;
 using ghostpost::testing::FreshStore;
+using ghostpost::testing::lobby_post;
 
 namespace {
 
@@ -38,16 +40,9 @@ struct Counted {
     }
     // The round trips of one post.
     int post(const std::string& user, const std::string& text) {
-        bot::Post p;
-        p.platform = "console";
-        p.channel = "lobby";
-        p.message_id = std::to_string(next_id++);
-        p.author_id = p.author_name = p.author_handle = user;
-        p.text = text;
-        p.cursor = p.message_id;
         const int before = trips;
         asked.clear();
-        service.handle(p);
+        service.handle(lobby_post(std::to_string(next_id++), user, text));
         return trips - before;
     }
 };
