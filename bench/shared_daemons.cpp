@@ -4,6 +4,8 @@
 // `games` games (a challenge, its acceptance and the 20 plies of a Ruy Lopez each, interleaved
 // across the games), and accepts every reply at once; all of them deliver replies and run the
 // time-driven job, as in production. A daemon is a thread with its own connection and Service.
+// Then 1 and 3 daemons on PostgreSQL again with the posts of a poll in one transaction
+// (DaemonOptions::group_on_shared, off in production).
 //
 // Run a Release build against a durable server: bench/shared_daemons.sh does, starting a
 // throw-away PostgreSQL cluster with fsync on; or `shared_daemons URL [dir] [games]`, where URL
@@ -24,6 +26,7 @@
 #include <ostream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 using namespace ghostpost;
@@ -80,8 +83,9 @@ struct Run {
     int failed = 0;
 };
 
-// `daemons` daemons on the stores `open` makes, each fed `games` games.
-template <class Open> Run run(int daemons, int games, Open open) {
+// `daemons` daemons on the stores `open` makes, each fed `games` games; `grouped`: group commit
+// on PostgreSQL too (DaemonOptions::group_on_shared).
+template <class Open> Run run(int daemons, int games, Open open, bool grouped = false) {
     std::vector<std::unique_ptr<storage::Store>> stores;
     for (int d = 0; d < daemons; ++d)
         stores.push_back(open());
@@ -103,6 +107,7 @@ template <class Open> Run run(int daemons, int games, Open open) {
             bot::Service service(*stores[static_cast<std::size_t>(d)], {}, clock);
             bot::DaemonOptions options;
             options.holder = "daemon" + std::to_string(d);
+            options.group_on_shared = grouped;
             bot::StopToken stop;
             const auto report =
                 bot::run_daemon(*stores[static_cast<std::size_t>(d)], service,
@@ -154,14 +159,16 @@ int main(int argc, char** argv) {
     const Run sqlite = run(1, games, [&] { return storage::open_sqlite_store(path); });
     remove_db();
 
+    // 1, 2 and 3 daemons one post a transaction, then 1 and 3 with the posts of a poll grouped.
     std::vector<Run> postgres;
-    for (int daemons = 1; daemons <= 3; ++daemons) {
-        const std::string schema = "bench_" + std::to_string(daemons);
+    for (const auto& [daemons, grouped] : std::vector<std::pair<int, bool>>{
+             {1, false}, {2, false}, {3, false}, {1, true}, {3, true}}) {
+        const std::string schema = "bench_" + std::to_string(daemons) + (grouped ? "g" : "");
         admin(url, "DROP SCHEMA IF EXISTS " + schema + " CASCADE; CREATE SCHEMA " + schema);
         const std::string with_schema = url + (url.find('?') == std::string::npos ? "?" : "&") +
                                         "options=-csearch_path%3D" + schema;
-        postgres.push_back(
-            run(daemons, games, [&] { return storage::open_postgres_store(with_schema); }));
+        postgres.push_back(run(
+            daemons, games, [&] { return storage::open_postgres_store(with_schema); }, grouped));
         admin(url, "DROP SCHEMA " + schema + " CASCADE");
     }
     std::printf("%d games per daemon, each daemon polling a platform of its own\n", games);
@@ -169,6 +176,10 @@ int main(int argc, char** argv) {
     print("PostgreSQL, 1 daemon", postgres[0], sqlite.rate);
     print("PostgreSQL, 2 daemons", postgres[1], sqlite.rate);
     print("PostgreSQL, 3 daemons", postgres[2], sqlite.rate);
-    return sqlite.failed + postgres[0].failed + postgres[1].failed + postgres[2].failed == 0 ? 0
-                                                                                             : 1;
+    print("PostgreSQL, 1, grouped", postgres[3], sqlite.rate);
+    print("PostgreSQL, 3, grouped", postgres[4], sqlite.rate);
+    int failed = sqlite.failed;
+    for (const Run& r : postgres)
+        failed += r.failed;
+    return failed == 0 ? 0 : 1;
 }
