@@ -390,36 +390,17 @@ bool MatrixPlatform::resolve_short_names(Post& post, std::optional<std::vector<M
 
 std::vector<Post> MatrixPlatform::poll(const std::string& cursor, std::chrono::seconds timeout) {
     log::set_thread_platform(name());
-    using Kind = PlatformError::Kind;
     if (const auto now = options_.clock(); now < poll_not_before_)
-        throw PlatformError(Kind::RateLimited, "sync: waiting out the homeserver's retry_after_ms",
+        throw PlatformError(PlatformError::Kind::RateLimited,
+                            "sync: waiting out the homeserver's retry_after_ms",
                             std::chrono::ceil<std::chrono::milliseconds>(poll_not_before_ - now));
     set_up();
     const std::string since = idle_ && idle_->first == cursor ? idle_->second : cursor;
-    std::string path = std::string(client_api) + "/sync?filter=" + segment(filter_id_) +
-                       "&timeout=" + std::to_string(timeout.count() * 1000);
-    if (!since.empty())
-        path += "&since=" + segment(since);
-    Answer answer = exchange(
-        "GET", path, {},
-        std::chrono::duration_cast<std::chrono::milliseconds>(timeout + options_.request_timeout));
-    if (!answer.ok()) {
-        // The same mapping as any call, without sending the long poll twice.
-        const std::string message = scrub("sync: " + answer.summary());
-        if (!answer.api)
-            throw PlatformError(
-                Kind::Transient,
-                scrub("sync: HTTP " + std::to_string(answer.status) + " without a Matrix answer"));
-        if (answer.status == 429 || answer.errcode == "M_LIMIT_EXCEEDED") {
-            poll_not_before_ = options_.clock() + answer.retry_after;
-            throw PlatformError(Kind::RateLimited, message, answer.retry_after);
-        }
-        throw PlatformError(answer.token_refused() ? Kind::Unauthorized : Kind::Transient, message);
-    }
+    const Answer answer = sync(since, timeout);
     const json& body = answer.body;
     const auto next_it = body.find("next_batch");
     if (next_it == body.end() || !next_it->is_string() || next_it->get<std::string>().empty())
-        throw PlatformError(Kind::Transient, "sync: no next_batch in the answer");
+        throw PlatformError(PlatformError::Kind::Transient, "sync: no next_batch in the answer");
     const std::string next = next_it->get<std::string>();
 
     for (const json& event : list_of(object_of(body, "account_data"), "events")) {
@@ -435,96 +416,9 @@ std::vector<Post> MatrixPlatform::poll(const std::string& cursor, std::chrono::s
     follow_invites(object_of(rooms, "invite"));
 
     std::vector<Post> posts;
-    for (const auto& [room_id, room] : object_of(rooms, "join").items()) {
-        if (!room.is_object())
-            continue;
-        std::map<std::string, std::string> names; // display names seen in this batch
-        bool encrypted = false;
-        const auto read_state = [&](const json& event) {
-            if (!event.is_object())
-                return;
-            const std::string type = text_of(event, "type");
-            if (type == "m.room.encryption")
-                encrypted = true;
-            const std::string user = text_of(event, "state_key");
-            if (type != "m.room.member" || user.empty())
-                return;
-            const json& content = object_of(event, "content");
-            if (const json& name = field(content, "displayname"); name.is_string())
-                names[user] = name.get<std::string>();
-            const std::string membership = text_of(content, "membership");
-            if (membership != "join")
-                if (auto it = joined_direct_.find(user);
-                    it != joined_direct_.end() && it->second == room_id)
-                    joined_direct_.erase(it); // left the direct room: look again next time
-        };
-        for (const json& event : list_of(object_of(room, "state"), "events"))
-            read_state(event);
-        const json& timeline = object_of(room, "timeline");
-        json events = list_of(timeline, "events");
-
-        // A gap: more happened since `since` than the timeline holds. Page back from the
-        // timeline's start to `since`, so nothing posted meanwhile is lost.
-        const std::string prev_batch = text_of(timeline, "prev_batch");
-        if (flag_of(timeline, "limited") && !since.empty() && !prev_batch.empty()) {
-            json earlier = json::array();
-            std::string from = prev_batch;
-            const json filter = {
-                {"types", {"m.room.message", "m.room.member", "m.room.encryption"}},
-                {"lazy_load_members", true}};
-            for (int page = 0; page < max_gap_pages && !from.empty(); ++page) {
-                const Answer chunk = call(
-                    "GET", std::string(client_api) + "/rooms/" + segment(room_id) +
-                               "/messages?dir=b&from=" + segment(from) + "&to=" + segment(since) +
-                               "&limit=" + std::to_string(page_limit) +
-                               "&filter=" + segment(dump(filter)));
-                const json got = list_of(chunk.body, "chunk");
-                if (got.is_array())
-                    for (const json& event : got)
-                        earlier.push_back(event);
-                const auto end = chunk.body.find("end");
-                from = end != chunk.body.end() && end->is_string() && got.is_array() && !got.empty()
-                           ? end->get<std::string>()
-                           : std::string();
-                if (page + 1 == max_gap_pages && !from.empty())
-                    log::warning("matrix_gap_cut",
-                                 {{"platform", "matrix"}, {"room", room_id}, {"pages", page + 1}});
-            }
-            std::reverse(earlier.begin(), earlier.end()); // oldest first, as the timeline
-            log::info("matrix_gap_filled", {{"platform", "matrix"},
-                                            {"room", room_id},
-                                            {"events", static_cast<std::int64_t>(earlier.size())}});
-            for (const json& event : events)
-                earlier.push_back(event);
-            events = std::move(earlier);
-        }
-
-        std::optional<std::vector<Mention>> members; // asked once per room and poll, if needed
-        for (const json& event : events) {
-            read_state(event);
-            DecodedEvent decoded =
-                matrix_decode::decode_event_value(event, room_id, options_.user_id);
-            if (!decoded.problem.empty())
-                log::warning("matrix_event_skipped", {{"platform", "matrix"},
-                                                      {"room", room_id},
-                                                      {"problem", scrub(decoded.problem)}});
-            if (!decoded.post)
-                continue;
-            Post post = std::move(*decoded.post);
-            if (const auto name = names.find(post.author_id); name != names.end())
-                post.author_name = matrix_text::display_name(name->second, 128);
-            post.direct = !is_group(room_id);
-            if (!resolve_short_names(post, members)) {
-                // Answered with the choices: only the cursor moves past it.
-                post.author_id.clear();
-                post.text.clear();
-                post.mentions.clear();
-            }
-            posts.push_back(std::move(post));
-        }
-        if (encrypted && !since.empty())
-            tell_encrypted(room_id);
-    }
+    for (const auto& [room_id, room] : object_of(rooms, "join").items())
+        if (room.is_object())
+            room_posts(room_id, room, since, posts);
 
     if (since.empty()) {
         // The first start: history is not replayed; "now" is recorded as the cursor.
@@ -544,6 +438,120 @@ std::vector<Post> MatrixPlatform::poll(const std::string& cursor, std::chrono::s
         post.cursor = since;
     posts.back().cursor = next;
     return posts;
+}
+
+MatrixPlatform::Answer MatrixPlatform::sync(const std::string& since,
+                                            std::chrono::seconds timeout) {
+    using Kind = PlatformError::Kind;
+    std::string path = std::string(client_api) + "/sync?filter=" + segment(filter_id_) +
+                       "&timeout=" + std::to_string(timeout.count() * 1000);
+    if (!since.empty())
+        path += "&since=" + segment(since);
+    Answer answer = exchange(
+        "GET", path, {},
+        std::chrono::duration_cast<std::chrono::milliseconds>(timeout + options_.request_timeout));
+    if (answer.ok())
+        return answer;
+    // The same mapping as any call, without sending the long poll twice.
+    const std::string message = scrub("sync: " + answer.summary());
+    if (!answer.api)
+        throw PlatformError(Kind::Transient, scrub("sync: HTTP " + std::to_string(answer.status) +
+                                                   " without a Matrix answer"));
+    if (answer.status == 429 || answer.errcode == "M_LIMIT_EXCEEDED") {
+        poll_not_before_ = options_.clock() + answer.retry_after;
+        throw PlatformError(Kind::RateLimited, message, answer.retry_after);
+    }
+    throw PlatformError(answer.token_refused() ? Kind::Unauthorized : Kind::Transient, message);
+}
+
+void MatrixPlatform::room_posts(const std::string& room_id, const json& room,
+                                const std::string& since, std::vector<Post>& posts) {
+    std::map<std::string, std::string> names; // display names seen in this batch
+    bool encrypted = false;
+    const auto read_state = [&](const json& event) {
+        if (!event.is_object())
+            return;
+        const std::string type = text_of(event, "type");
+        if (type == "m.room.encryption")
+            encrypted = true;
+        const std::string user = text_of(event, "state_key");
+        if (type != "m.room.member" || user.empty())
+            return;
+        const json& content = object_of(event, "content");
+        if (const json& name = field(content, "displayname"); name.is_string())
+            names[user] = name.get<std::string>();
+        const std::string membership = text_of(content, "membership");
+        if (membership != "join")
+            if (auto it = joined_direct_.find(user);
+                it != joined_direct_.end() && it->second == room_id)
+                joined_direct_.erase(it); // left the direct room: look again next time
+    };
+    for (const json& event : list_of(object_of(room, "state"), "events"))
+        read_state(event);
+    const json& timeline = object_of(room, "timeline");
+    json events = list_of(timeline, "events");
+    // A gap: more happened since `since` than the timeline holds.
+    const std::string prev_batch = text_of(timeline, "prev_batch");
+    if (flag_of(timeline, "limited") && !since.empty() && !prev_batch.empty())
+        events = with_gap_filled(room_id, prev_batch, since, std::move(events));
+
+    std::optional<std::vector<Mention>> members; // asked once per room and poll, if needed
+    for (const json& event : events) {
+        read_state(event);
+        DecodedEvent decoded = matrix_decode::decode_event_value(event, room_id, options_.user_id);
+        if (!decoded.problem.empty())
+            log::warning(
+                "matrix_event_skipped",
+                {{"platform", "matrix"}, {"room", room_id}, {"problem", scrub(decoded.problem)}});
+        if (!decoded.post)
+            continue;
+        Post post = std::move(*decoded.post);
+        if (const auto name = names.find(post.author_id); name != names.end())
+            post.author_name = matrix_text::display_name(name->second, 128);
+        post.direct = !is_group(room_id);
+        if (!resolve_short_names(post, members)) {
+            // Answered with the choices: only the cursor moves past it.
+            post.author_id.clear();
+            post.text.clear();
+            post.mentions.clear();
+        }
+        posts.push_back(std::move(post));
+    }
+    if (encrypted && !since.empty())
+        tell_encrypted(room_id);
+}
+
+json MatrixPlatform::with_gap_filled(const std::string& room_id, const std::string& prev_batch,
+                                     const std::string& since, json events) {
+    // Pages back from the timeline's start to `since`, so nothing posted meanwhile is lost.
+    json earlier = json::array();
+    std::string from = prev_batch;
+    const json filter = {{"types", {"m.room.message", "m.room.member", "m.room.encryption"}},
+                         {"lazy_load_members", true}};
+    for (int page = 0; page < max_gap_pages && !from.empty(); ++page) {
+        const Answer chunk = call(
+            "GET", std::string(client_api) + "/rooms/" + segment(room_id) +
+                       "/messages?dir=b&from=" + segment(from) + "&to=" + segment(since) +
+                       "&limit=" + std::to_string(page_limit) + "&filter=" + segment(dump(filter)));
+        const json got = list_of(chunk.body, "chunk");
+        if (got.is_array())
+            for (const json& event : got)
+                earlier.push_back(event);
+        const auto end = chunk.body.find("end");
+        from = end != chunk.body.end() && end->is_string() && got.is_array() && !got.empty()
+                   ? end->get<std::string>()
+                   : std::string();
+        if (page + 1 == max_gap_pages && !from.empty())
+            log::warning("matrix_gap_cut",
+                         {{"platform", "matrix"}, {"room", room_id}, {"pages", page + 1}});
+    }
+    std::reverse(earlier.begin(), earlier.end()); // oldest first, as the timeline
+    log::info("matrix_gap_filled", {{"platform", "matrix"},
+                                    {"room", room_id},
+                                    {"events", static_cast<std::int64_t>(earlier.size())}});
+    for (const json& event : events)
+        earlier.push_back(event);
+    return earlier;
 }
 
 Delivery MatrixPlatform::failed_delivery(const Answer& answer, const std::string& destination,

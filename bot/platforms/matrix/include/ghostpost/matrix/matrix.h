@@ -99,6 +99,15 @@ private:
                     std::chrono::milliseconds timeout, const std::string& content_type = {});
     // A request whose failure fails the poll. Errors: as poll().
     Answer call(const std::string& method, const std::string& path, const std::string& body = {});
+    // The long poll (GET /sync) answered with 200. Errors: as poll().
+    Answer sync(const std::string& since, std::chrono::seconds timeout);
+    // The posts of one joined room of a /sync answer, appended to `posts`.
+    void room_posts(const std::string& room_id, const nlohmann::json& room,
+                    const std::string& since, std::vector<Post>& posts);
+    // `events` after those of the gap between `since` and the timeline's start (`prev_batch`),
+    // paged back with /messages. Errors: as poll().
+    nlohmann::json with_gap_filled(const std::string& room_id, const std::string& prev_batch,
+                                   const std::string& since, nlohmann::json events);
     void set_up();      // the filter and the m.direct map, once
     void save_direct(); // PUT m.direct. Errors: as poll().
     // Joins the invites of a /sync answer that auto_join allows. Errors: as poll().
