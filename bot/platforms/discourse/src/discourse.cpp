@@ -237,91 +237,13 @@ std::vector<Post> DiscoursePlatform::poll(const std::string& cursor, std::chrono
     const std::optional<std::int64_t> after = to_integer(cursor);
     std::map<std::int64_t, DecodedPost> found; // by post id, so in id order
     std::int64_t newest_public = 0;
-
-    // Public posts, newest first, 50 a page; more pages only after downtime. A catch-up longer
-    // than max_pages goes on in the next polls from where it stopped, and nothing is passed on
-    // before it has reached the cursor: no post below the newest may be skipped.
-    if (catch_up_ && (!after || catch_up_->after != *after))
-        catch_up_.reset(); // the cursor moved on (another start): begin again
-    bool caught_up = true;
-    for (int page = 0; page < std::max(1, options_.max_pages); ++page) {
-        const std::optional<std::int64_t> before =
-            catch_up_ ? std::optional<std::int64_t>(catch_up_->before) : std::nullopt;
-        Answer answer = get(
-            before ? "/posts.json?before=" + std::to_string(*before) : "/posts.json", "posts.json");
-        const auto latest = answer.body.find("latest_posts");
-        if (latest == answer.body.end() || !latest->is_array())
-            throw PlatformError(PlatformError::Kind::Transient, "posts.json: no latest_posts");
-        std::int64_t lowest = 0;
-        for (const json& item : *latest) {
-            DecodedPost decoded = discourse_text::decode_value(item, options_, false);
-            if (!decoded.id) {
-                log::warning("discourse_post_skipped",
-                             {{"platform", "discourse"}, {"problem", scrub(decoded.problem)}});
-                continue;
-            }
-            const std::int64_t id = *decoded.id;
-            newest_public = std::max(newest_public, id);
-            lowest = lowest == 0 ? id : std::min(lowest, id);
-            if (after && id > *after) {
-                if (catch_up_)
-                    catch_up_->posts.emplace(id, std::move(decoded));
-                else
-                    found.emplace(id, std::move(decoded));
-            }
-        }
-        caught_up = !after || lowest == 0 || lowest <= *after + 1;
-        if (caught_up)
-            break;
-        if (!catch_up_) {
-            catch_up_.emplace();
-            catch_up_->after = *after;
-            catch_up_->newest = newest_public;
-            catch_up_->posts = std::move(found);
-            found.clear();
-        }
-        catch_up_->before = lowest;
-    }
-    if (!caught_up) {
+    bool after_catch_up = false;
+    if (!read_public(after, found, newest_public, after_catch_up)) {
         log::info("discourse_catching_up",
                   {{"platform", "discourse"}, {"cursor", *after}, {"before", catch_up_->before}});
         return {}; // asked again at once by the daemon: the next pages
     }
-    bool after_catch_up = false;
-    if (catch_up_) {
-        // Complete from the cursor up to the newest post of the first page; newer posts come
-        // in the next poll.
-        found = std::move(catch_up_->posts);
-        newest_public = catch_up_->newest;
-        catch_up_.reset();
-        after_catch_up = true;
-    }
-
-    // Private messages: each new post in a PM topic of the bot is a notification; the post
-    // itself is one more request.
-    std::int64_t newest_private = 0;
-    {
-        Answer answer = get("/notifications.json", "notifications.json");
-        const auto list = answer.body.find("notifications");
-        if (list == answer.body.end() || !list->is_array())
-            throw PlatformError(PlatformError::Kind::Transient,
-                                "notifications.json: no notifications");
-        for (const json& n : *list) {
-            if (!n.is_object() || integer_at(n, "notification_type") != private_message_type)
-                continue;
-            const auto data = n.find("data");
-            if (data == n.end() || !data->is_object())
-                continue;
-            const auto original = data->find("original_post_id");
-            if (original == data->end() || !original->is_number_integer())
-                continue;
-            const std::int64_t id = original->get<std::int64_t>();
-            newest_private = std::max(newest_private, id);
-            if (after && id > *after && !found.contains(id))
-                if (auto decoded = fetch_private(id))
-                    found.emplace(id, std::move(*decoded));
-        }
-    }
+    const std::int64_t newest_private = read_private(after, found);
 
     // The two lists were read one after the other: a post may have been made between them.
     // Every post up to the newest public one read first is complete in both; so is every post
@@ -369,6 +291,89 @@ std::vector<Post> DiscoursePlatform::poll(const std::string& cursor, std::chrono
         !wait(std::chrono::duration_cast<std::chrono::milliseconds>(timeout)))
         throw PlatformError(PlatformError::Kind::Cancelled, "stopping");
     return posts;
+}
+
+bool DiscoursePlatform::read_public(std::optional<std::int64_t> after,
+                                    std::map<std::int64_t, DecodedPost>& found,
+                                    std::int64_t& newest_public, bool& after_catch_up) {
+    // Public posts, newest first, 50 a page; more pages only after downtime. A catch-up longer
+    // than max_pages goes on in the next polls from where it stopped, and nothing is passed on
+    // before it has reached the cursor: no post below the newest may be skipped.
+    if (catch_up_ && (!after || catch_up_->after != *after))
+        catch_up_.reset(); // the cursor moved on (another start): begin again
+    bool caught_up = true;
+    for (int page = 0; page < std::max(1, options_.max_pages); ++page) {
+        const std::optional<std::int64_t> before =
+            catch_up_ ? std::optional<std::int64_t>(catch_up_->before) : std::nullopt;
+        Answer answer = get(
+            before ? "/posts.json?before=" + std::to_string(*before) : "/posts.json", "posts.json");
+        const auto latest = answer.body.find("latest_posts");
+        if (latest == answer.body.end() || !latest->is_array())
+            throw PlatformError(PlatformError::Kind::Transient, "posts.json: no latest_posts");
+        std::int64_t lowest = 0;
+        for (const json& item : *latest) {
+            DecodedPost decoded = discourse_text::decode_value(item, options_, false);
+            if (!decoded.id) {
+                log::warning("discourse_post_skipped",
+                             {{"platform", "discourse"}, {"problem", scrub(decoded.problem)}});
+                continue;
+            }
+            const std::int64_t id = *decoded.id;
+            newest_public = std::max(newest_public, id);
+            lowest = lowest == 0 ? id : std::min(lowest, id);
+            if (after && id > *after)
+                (catch_up_ ? catch_up_->posts : found).emplace(id, std::move(decoded));
+        }
+        caught_up = !after || lowest == 0 || lowest <= *after + 1;
+        if (caught_up)
+            break;
+        if (!catch_up_) {
+            catch_up_.emplace();
+            catch_up_->after = *after;
+            catch_up_->newest = newest_public;
+            catch_up_->posts = std::move(found);
+            found.clear();
+        }
+        catch_up_->before = lowest;
+    }
+    if (!caught_up)
+        return false;
+    if (catch_up_) {
+        // Complete from the cursor up to the newest post of the first page; newer posts come
+        // in the next poll.
+        found = std::move(catch_up_->posts);
+        newest_public = catch_up_->newest;
+        catch_up_.reset();
+        after_catch_up = true;
+    }
+    return true;
+}
+
+std::int64_t DiscoursePlatform::read_private(std::optional<std::int64_t> after,
+                                             std::map<std::int64_t, DecodedPost>& found) {
+    // Each new post in a PM topic of the bot is a notification; the post itself is one more
+    // request.
+    std::int64_t newest_private = 0;
+    Answer answer = get("/notifications.json", "notifications.json");
+    const auto list = answer.body.find("notifications");
+    if (list == answer.body.end() || !list->is_array())
+        throw PlatformError(PlatformError::Kind::Transient, "notifications.json: no notifications");
+    for (const json& n : *list) {
+        if (!n.is_object() || integer_at(n, "notification_type") != private_message_type)
+            continue;
+        const auto data = n.find("data");
+        if (data == n.end() || !data->is_object())
+            continue;
+        const auto original = data->find("original_post_id");
+        if (original == data->end() || !original->is_number_integer())
+            continue;
+        const std::int64_t id = original->get<std::int64_t>();
+        newest_private = std::max(newest_private, id);
+        if (after && id > *after && !found.contains(id))
+            if (auto decoded = fetch_private(id))
+                found.emplace(id, std::move(*decoded));
+    }
+    return newest_private;
 }
 
 std::string DiscoursePlatform::markdown(const Reply& reply, const std::string& image_markdown) {

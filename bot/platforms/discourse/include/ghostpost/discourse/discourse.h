@@ -103,6 +103,13 @@ private:
     Delivery deliver(HttpRequest request, const std::string& what, bool new_private,
                      Answer* answer);
     void remember(const DecodedPost& post);
+    // The public posts after `after` into `found` (their newest id in `newest_public`), paging
+    // back after downtime; false while a catch-up is not done. Errors: as poll().
+    bool read_public(std::optional<std::int64_t> after, std::map<std::int64_t, DecodedPost>& found,
+                     std::int64_t& newest_public, bool& after_catch_up);
+    // The private messages after `after` into `found`; the newest id notified. Errors: as poll().
+    std::int64_t read_private(std::optional<std::int64_t> after,
+                              std::map<std::int64_t, DecodedPost>& found);
     bool wait(std::chrono::milliseconds duration);
 
     HttpClient& http_;
