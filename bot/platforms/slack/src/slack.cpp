@@ -471,82 +471,13 @@ SlackPlatform::CatchUp SlackPlatform::catch_up(const SlackCursor& cursor) {
 
 std::vector<Post> SlackPlatform::poll(const std::string& cursor, std::chrono::seconds timeout) {
     log::set_thread_platform(name());
-    using Kind = PlatformError::Kind;
     if (finished())
         return {};
-    if (!socket_) {
-        slack::SocketOptions socket;
-        socket.scrub = [this](std::string_view text) { return scrub(text); };
-        socket.deliver = [this](std::string frame) {
-            {
-                const std::lock_guard lock(mutex_);
-                frames_.push_back(std::move(frame));
-            }
-            arrived_.notify_all();
-        };
-        socket_ = std::make_unique<slack::SocketMode>(std::move(socket));
-        socket_->start();
-    }
-
-    const Instant deadline = std::chrono::steady_clock::now() + timeout;
-    for (;;) {
-        if (options_.cancelled())
-            throw PlatformError(Kind::Cancelled, "the daemon is stopping");
-        if (socket_->needs_url())
-            open_connection();
-        std::unique_lock lock(mutex_);
-        if (!frames_.empty() || !fatal_.empty())
-            break;
-        const Instant now = std::chrono::steady_clock::now();
-        if (now >= deadline)
-            break;
-        arrived_.wait_for(lock, std::min<std::chrono::steady_clock::duration>(
-                                    deadline - now, std::chrono::milliseconds(200)));
-    }
-
+    if (!socket_)
+        start_socket();
+    wait_for_frames(timeout);
     SlackCursor running = parse_slack_cursor(cursor);
     std::vector<Post> posts;
-    const auto add = [&](Post post) {
-        const std::string key = post.channel + "/" + post.message_id;
-        if (recent_.contains(key))
-            return; // app_mention and message both tell of one message; a caught-up one too
-        recent_.insert(key);
-        recent_order_.push_back(key);
-        if (recent_order_.size() > max_recent) {
-            recent_.erase(recent_order_.front());
-            recent_order_.pop_front();
-        }
-        const bool message = post.message_id.empty() ||
-                             std::isdigit(static_cast<unsigned char>(post.message_id.front())) != 0;
-        if (message) {
-            const auto at = post.message_id.find('@');
-            const std::string ts = post.message_id.substr(0, at);
-            const std::string where = at == std::string::npos
-                                          ? post.channel
-                                          : post.channel + "@" + post.message_id.substr(at + 1);
-            std::string& last = running[where];
-            if (last.empty() || slack_ts_less(last, ts))
-                last = ts;
-            // Every message of a channel may start a game's thread: its replies are caught up
-            // from it on.
-            if (at == std::string::npos && !post.direct)
-                running.try_emplace(post.channel + "@" + ts, ts);
-        }
-        post.cursor = format_slack_cursor(running);
-        if (!post.direct) {
-            if (user_threads_.size() >= max_recent)
-                user_threads_.clear();
-            const std::string author = post.channel + "/" + post.author_id;
-            if (const std::string thread = slack_thread_of(post.message_id);
-                post.message_id.find('@') != std::string::npos && !thread.empty())
-                user_threads_[author] = thread;
-            else
-                user_threads_.erase(author);
-        }
-        if (post.direct && !post.channel.empty())
-            dm_channels_[post.author_id] = post.channel;
-        posts.push_back(std::move(post));
-    };
     for (;;) {
         std::string frame;
         {
@@ -562,7 +493,7 @@ std::vector<Post> SlackPlatform::poll(const std::string& cursor, std::chrono::se
             // from the channels. The marker stays queued until that succeeded.
             CatchUp caught = catch_up(running);
             for (Post& post : caught.posts)
-                add(std::move(post));
+                take(std::move(post), running, posts);
             if (!caught.done)
                 break; // the rest at the next poll
             caught_keys_.clear();
@@ -574,24 +505,103 @@ std::vector<Post> SlackPlatform::poll(const std::string& cursor, std::chrono::se
             const std::lock_guard lock(mutex_);
             frames_.pop_front();
         }
-        SlackFrame decoded = decode_slack_frame(frame, me_, options_.command_prefix);
-        if (!decoded.problem.empty())
-            log::warning("slack_event_skipped",
-                         {{"platform", "slack"}, {"problem", scrub(decoded.problem)}});
-        if (decoded.kind == SlackFrame::Kind::Disconnect && decoded.reason == "link_disabled")
-            refuse("Slack turned Socket Mode off for the app (link_disabled): turn it on again "
-                   "under the app's Socket Mode settings");
-        if (decoded.post && !decoded.response_url.empty()) {
-            if (responders_.size() >= max_recent)
-                responders_.clear();
-            // Slack takes five answers there within thirty minutes of the command.
-            responders_[decoded.post->message_id] = {decoded.response_url, 5,
-                                                     options_.clock() + std::chrono::minutes(30)};
-        }
-        if (decoded.post)
-            add(std::move(*decoded.post));
+        read_frame(frame, running, posts);
     }
     return posts;
+}
+
+void SlackPlatform::start_socket() {
+    slack::SocketOptions socket;
+    socket.scrub = [this](std::string_view text) { return scrub(text); };
+    socket.deliver = [this](std::string frame) {
+        {
+            const std::lock_guard lock(mutex_);
+            frames_.push_back(std::move(frame));
+        }
+        arrived_.notify_all();
+    };
+    socket_ = std::make_unique<slack::SocketMode>(std::move(socket));
+    socket_->start();
+}
+
+void SlackPlatform::wait_for_frames(std::chrono::seconds timeout) {
+    const Instant deadline = std::chrono::steady_clock::now() + timeout;
+    for (;;) {
+        if (options_.cancelled())
+            throw PlatformError(PlatformError::Kind::Cancelled, "the daemon is stopping");
+        if (socket_->needs_url())
+            open_connection();
+        std::unique_lock lock(mutex_);
+        if (!frames_.empty() || !fatal_.empty())
+            return;
+        const Instant now = std::chrono::steady_clock::now();
+        if (now >= deadline)
+            return;
+        arrived_.wait_for(lock, std::min<std::chrono::steady_clock::duration>(
+                                    deadline - now, std::chrono::milliseconds(200)));
+    }
+}
+
+void SlackPlatform::read_frame(const std::string& frame, SlackCursor& running,
+                               std::vector<Post>& posts) {
+    SlackFrame decoded = decode_slack_frame(frame, me_, options_.command_prefix);
+    if (!decoded.problem.empty())
+        log::warning("slack_event_skipped",
+                     {{"platform", "slack"}, {"problem", scrub(decoded.problem)}});
+    if (decoded.kind == SlackFrame::Kind::Disconnect && decoded.reason == "link_disabled")
+        refuse("Slack turned Socket Mode off for the app (link_disabled): turn it on again "
+               "under the app's Socket Mode settings");
+    if (decoded.post && !decoded.response_url.empty()) {
+        if (responders_.size() >= max_recent)
+            responders_.clear();
+        // Slack takes five answers there within thirty minutes of the command.
+        responders_[decoded.post->message_id] = {decoded.response_url, 5,
+                                                 options_.clock() + std::chrono::minutes(30)};
+    }
+    if (decoded.post)
+        take(std::move(*decoded.post), running, posts);
+}
+
+void SlackPlatform::take(Post post, SlackCursor& running, std::vector<Post>& posts) {
+    const std::string key = post.channel + "/" + post.message_id;
+    if (recent_.contains(key))
+        return; // app_mention and message both tell of one message; a caught-up one too
+    recent_.insert(key);
+    recent_order_.push_back(key);
+    if (recent_order_.size() > max_recent) {
+        recent_.erase(recent_order_.front());
+        recent_order_.pop_front();
+    }
+    const bool message = post.message_id.empty() ||
+                         std::isdigit(static_cast<unsigned char>(post.message_id.front())) != 0;
+    if (message) {
+        const auto at = post.message_id.find('@');
+        const std::string ts = post.message_id.substr(0, at);
+        const std::string where = at == std::string::npos
+                                      ? post.channel
+                                      : post.channel + "@" + post.message_id.substr(at + 1);
+        std::string& last = running[where];
+        if (last.empty() || slack_ts_less(last, ts))
+            last = ts;
+        // Every message of a channel may start a game's thread: its replies are caught up from
+        // it on.
+        if (at == std::string::npos && !post.direct)
+            running.try_emplace(post.channel + "@" + ts, ts);
+    }
+    post.cursor = format_slack_cursor(running);
+    if (!post.direct) {
+        if (user_threads_.size() >= max_recent)
+            user_threads_.clear();
+        const std::string author = post.channel + "/" + post.author_id;
+        if (const std::string thread = slack_thread_of(post.message_id);
+            post.message_id.find('@') != std::string::npos && !thread.empty())
+            user_threads_[author] = thread;
+        else
+            user_threads_.erase(author);
+    }
+    if (post.direct && !post.channel.empty())
+        dm_channels_[post.author_id] = post.channel;
+    posts.push_back(std::move(post));
 }
 
 Delivery SlackPlatform::failed(const Answer& answer, const std::string& what, bool to_user) {

@@ -147,6 +147,14 @@ private:
         bool done = false;
     };
     CatchUp catch_up(const SlackCursor& cursor);
+    void start_socket(); // the Socket Mode connection's thread, once
+    // Until a frame or a fatal error arrives, or `timeout` passed. Errors: PlatformError
+    // Cancelled.
+    void wait_for_frames(std::chrono::seconds timeout);
+    // One Socket Mode frame read: its post, if any, taken into `posts`.
+    void read_frame(const std::string& frame, SlackCursor& running, std::vector<Post>& posts);
+    // `post` into `posts`, unless it was seen already, with the cursor `running` moved past it.
+    void take(Post post, SlackCursor& running, std::vector<Post>& posts);
     // The messages of `channel` (thread: of that thread) after `oldest`, oldest first.
     // Errors: as poll's.
     std::vector<Post> read_since(const std::string& channel, const std::string& thread,
