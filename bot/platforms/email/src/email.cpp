@@ -285,69 +285,8 @@ std::vector<Post> EmailPlatform::poll(const std::string& cursor, std::chrono::se
         }
         if (uids.size() > static_cast<std::size_t>(options_.max_per_poll))
             uids.resize(static_cast<std::size_t>(options_.max_per_poll));
-        for (std::uint64_t uid : uids) {
-            const std::string raw = session_->fetch(uid);
-            const DecodedMail mail = decode_mail(raw, options_.identity);
-            Post post;
-            post.platform = "email";
-            post.cursor = std::to_string(status.uidvalidity) + ":" + std::to_string(uid);
-            post.message_id =
-                mail.message_id.empty()
-                    ? "uid-" + std::to_string(status.uidvalidity) + "-" + std::to_string(uid)
-                    : "<" + mail.message_id + ">";
-            if (mail.kind == DecodedMail::Kind::Bounce && !mail.bounced.empty())
-                state_->set_failing(mail.bounced, true);
-            if (mail.kind != DecodedMail::Kind::Person) {
-                posts.push_back(std::move(post));
-                continue;
-            }
-            // A reply to one of the bot's private mails is a direct message; anything else
-            // belongs to the thread it started or answers.
-            bool direct = false;
-            std::vector<std::string> ids = mail.references;
-            ids.push_back(mail.in_reply_to);
-            for (const std::string& id : ids)
-                if (is_own_message_id(id, options_.identity) && id.find(".p@") != std::string::npos)
-                    direct = true;
-            const std::string root =
-                mail.thread_root().empty() ? mail.message_id : mail.thread_root();
-            if (root.empty())
-                direct = true;
-            const bool known =
-                (!mail.reply_key.empty() && mail.reply_key == key_of(mail.from)) || mail.vouched;
-            if (!known) {
-                queue_notice(mail, direct);
-                posts.push_back(std::move(post));
-                continue;
-            }
-            state_->set_failing(mail.from, false);
-            if (follow_command(mail)) {
-                posts.push_back(std::move(post)); // answered here: the service has no part in it
-                continue;
-            }
-            post.author_id = mail.from;
-            post.author_handle = mail.from;
-            post.author_name = mail.from_name.empty() ? mail.from : mail.from_name;
-            post.text = mail.text;
-            post.direct = direct;
-            post.channel = direct ? mail.from : "<" + root + ">";
-            for (const std::string& address : addresses_in(mail.text)) {
-                post.mentions.push_back({address, address, address});
-                // The bot never mails itself: its own addresses are no thread's members.
-                const bool own = domain_of(address) == domain_of(options_.identity.address) &&
-                                 (address == options_.identity.address ||
-                                  address.starts_with(options_.identity.address.substr(
-                                                          0, options_.identity.address.find('@')) +
-                                                      "+"));
-                if (!direct && !own)
-                    state_->add_member(post.channel, address);
-            }
-            if (!direct) {
-                state_->add_member(post.channel, mail.from);
-                state_->keep_subject(post.channel, mail.subject);
-            }
-            posts.push_back(std::move(post));
-        }
+        for (std::uint64_t uid : uids)
+            posts.push_back(read_mail(status.uidvalidity, uid));
         send_notices();
     } catch (const MailFailure& failure) {
         throw platform_error(failure);
@@ -356,6 +295,61 @@ std::vector<Post> EmailPlatform::poll(const std::string& cursor, std::chrono::se
         !options_.sleep(std::chrono::duration_cast<std::chrono::milliseconds>(timeout)))
         throw PlatformError(PlatformError::Kind::Cancelled, "stopping");
     return posts;
+}
+
+Post EmailPlatform::read_mail(std::uint64_t uidvalidity, std::uint64_t uid) {
+    const DecodedMail mail = decode_mail(session_->fetch(uid), options_.identity);
+    Post post;
+    post.platform = "email";
+    post.cursor = std::to_string(uidvalidity) + ":" + std::to_string(uid);
+    post.message_id = mail.message_id.empty()
+                          ? "uid-" + std::to_string(uidvalidity) + "-" + std::to_string(uid)
+                          : "<" + mail.message_id + ">";
+    if (mail.kind == DecodedMail::Kind::Bounce && !mail.bounced.empty())
+        state_->set_failing(mail.bounced, true);
+    if (mail.kind != DecodedMail::Kind::Person)
+        return post;
+    // A reply to one of the bot's private mails is a direct message; anything else belongs to
+    // the thread it started or answers.
+    bool direct = false;
+    std::vector<std::string> ids = mail.references;
+    ids.push_back(mail.in_reply_to);
+    for (const std::string& id : ids)
+        if (is_own_message_id(id, options_.identity) && id.find(".p@") != std::string::npos)
+            direct = true;
+    const std::string root = mail.thread_root().empty() ? mail.message_id : mail.thread_root();
+    if (root.empty())
+        direct = true;
+    const bool known =
+        (!mail.reply_key.empty() && mail.reply_key == key_of(mail.from)) || mail.vouched;
+    if (!known) {
+        queue_notice(mail, direct);
+        return post;
+    }
+    state_->set_failing(mail.from, false);
+    if (follow_command(mail))
+        return post; // answered here: the service has no part in it
+    post.author_id = mail.from;
+    post.author_handle = mail.from;
+    post.author_name = mail.from_name.empty() ? mail.from : mail.from_name;
+    post.text = mail.text;
+    post.direct = direct;
+    post.channel = direct ? mail.from : "<" + root + ">";
+    const std::string& own_address = options_.identity.address;
+    for (const std::string& address : addresses_in(mail.text)) {
+        post.mentions.push_back({address, address, address});
+        // The bot never mails itself: its own addresses are no thread's members.
+        const bool own = domain_of(address) == domain_of(own_address) &&
+                         (address == own_address ||
+                          address.starts_with(own_address.substr(0, own_address.find('@')) + "+"));
+        if (!direct && !own)
+            state_->add_member(post.channel, address);
+    }
+    if (!direct) {
+        state_->add_member(post.channel, mail.from);
+        state_->keep_subject(post.channel, mail.subject);
+    }
+    return post;
 }
 
 void EmailPlatform::queue_notice(const DecodedMail& mail, bool direct) {

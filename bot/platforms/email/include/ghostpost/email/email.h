@@ -95,6 +95,9 @@ private:
     // The answer to a mail whose sender is not known to have written it, queued in the state
     // (at most one per address and notice_interval, none to an address that bounces).
     void queue_notice(const DecodedMail& mail, bool direct);
+    // Mail `uid` of the mailbox read as a post: an empty one (only its cursor) when it is for
+    // nobody, a stranger's, or a command this adapter answers itself. Errors: MailFailure.
+    Post read_mail(std::uint64_t uidvalidity, std::uint64_t uid);
     // "!follow <game>" or "!unfollow <game>" alone in a mail of a known sender: the follower
     // list changes here, and the answer is queued like a notice. False for any other mail.
     bool follow_command(const DecodedMail& mail);
