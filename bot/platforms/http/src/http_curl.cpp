@@ -1,5 +1,6 @@
 #include "ghostpost/http/http.h"
 
+#include <atomic>
 #include <cctype>
 #include <curl/curl.h>
 #include <memory>
@@ -59,6 +60,79 @@ template <typename T> void set(CURL* easy, CURLoption option, T value) {
     }
 }
 
+// What a request's handle points to, kept until the request is done.
+struct Attached {
+    std::unique_ptr<curl_slist, ListDeleter> headers;
+    std::unique_ptr<curl_mime, MimeDeleter> mime;
+};
+
+// The request's headers, and its method with its body: form fields and files as multipart, or
+// one body of its content type.
+void set_method(CURL* easy, const HttpRequest& request, Attached& attached) {
+    const auto add_header = [&attached](const std::string& line) {
+        curl_slist* longer = curl_slist_append(attached.headers.get(), line.c_str());
+        if (longer == nullptr)
+            throw HttpError(HttpError::Kind::Network, "out of memory for a header");
+        static_cast<void>(attached.headers.release());
+        attached.headers.reset(longer);
+    };
+    for (const std::string& line : request.headers)
+        add_header(line);
+    if (request.method == "GET") {
+        set(easy, CURLOPT_HTTPGET, 1L);
+    } else if (!request.parts.empty()) {
+        attached.mime.reset(curl_mime_init(easy));
+        for (const HttpPart& part : request.parts) {
+            curl_mimepart* field = curl_mime_addpart(attached.mime.get());
+            curl_mime_name(field, part.name.c_str());
+            curl_mime_data(field, part.content.data(), part.content.size());
+            if (!part.filename.empty()) {
+                curl_mime_filename(field, part.filename.c_str());
+            }
+            if (!part.content_type.empty()) {
+                curl_mime_type(field, part.content_type.c_str());
+            }
+        }
+        set(easy, CURLOPT_MIMEPOST, attached.mime.get());
+        if (request.method != "POST")
+            set(easy, CURLOPT_CUSTOMREQUEST, request.method.c_str()); // PATCH with files
+    } else {
+        add_header("Content-Type: " + request.content_type);
+        set(easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+        set(easy, CURLOPT_POSTFIELDS, request.body.c_str());
+        if (request.method != "POST")
+            set(easy, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+    }
+    if (attached.headers)
+        set(easy, CURLOPT_HTTPHEADER, attached.headers.get());
+}
+
+// Runs `easy` on `multi` until it is done; Cancelled as soon as `cancelled` is set (cancel()
+// wakes the wait, mid long poll).
+CURLcode perform(CURLM* multi, CURL* easy, const std::atomic<bool>& cancelled) {
+    curl_multi_add_handle(multi, easy);
+    for (;;) {
+        int running = 0;
+        if (curl_multi_perform(multi, &running) != CURLM_OK) {
+            curl_multi_remove_handle(multi, easy);
+            return CURLE_FAILED_INIT;
+        }
+        int queued = 0;
+        while (CURLMsg* message = curl_multi_info_read(multi, &queued)) {
+            if (message->msg == CURLMSG_DONE) {
+                const CURLcode result = message->data.result;
+                curl_multi_remove_handle(multi, easy);
+                return result;
+            }
+        }
+        curl_multi_poll(multi, nullptr, 0, 1000, nullptr);
+        if (cancelled.load()) {
+            curl_multi_remove_handle(multi, easy);
+            throw HttpError(HttpError::Kind::Cancelled, "cancelled: shutting down");
+        }
+    }
+}
+
 } // namespace
 
 CurlHttpClient::CurlHttpClient() {
@@ -88,8 +162,7 @@ HttpResponse CurlHttpClient::post(const HttpRequest& request) {
     }
     HttpResponse response;
     char error_buffer[CURL_ERROR_SIZE] = {};
-    std::unique_ptr<curl_slist, ListDeleter> headers;
-    std::unique_ptr<curl_mime, MimeDeleter> mime;
+    Attached attached;
 
     set(easy.get(), CURLOPT_URL, request.url.c_str());
     set(easy.get(), CURLOPT_NOSIGNAL, 1L);
@@ -103,72 +176,9 @@ HttpResponse CurlHttpClient::post(const HttpRequest& request) {
     set(easy.get(), CURLOPT_USERAGENT, "ghostpost/0.1");
     // Only the web protocols: a configured URL must not reach file:// or others.
     set(easy.get(), CURLOPT_PROTOCOLS_STR, "http,https");
-    const auto add_header = [&headers](const std::string& line) {
-        curl_slist* longer = curl_slist_append(headers.get(), line.c_str());
-        if (longer == nullptr)
-            throw HttpError(HttpError::Kind::Network, "out of memory for a header");
-        static_cast<void>(headers.release());
-        headers.reset(longer);
-    };
-    for (const std::string& line : request.headers)
-        add_header(line);
-    if (request.method == "GET") {
-        set(easy.get(), CURLOPT_HTTPGET, 1L);
-    } else if (!request.parts.empty()) {
-        mime.reset(curl_mime_init(easy.get()));
-        for (const HttpPart& part : request.parts) {
-            curl_mimepart* field = curl_mime_addpart(mime.get());
-            curl_mime_name(field, part.name.c_str());
-            curl_mime_data(field, part.content.data(), part.content.size());
-            if (!part.filename.empty()) {
-                curl_mime_filename(field, part.filename.c_str());
-            }
-            if (!part.content_type.empty()) {
-                curl_mime_type(field, part.content_type.c_str());
-            }
-        }
-        set(easy.get(), CURLOPT_MIMEPOST, mime.get());
-        if (request.method != "POST")
-            set(easy.get(), CURLOPT_CUSTOMREQUEST, request.method.c_str()); // PATCH with files
-    } else {
-        add_header("Content-Type: " + request.content_type);
-        set(easy.get(), CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
-        set(easy.get(), CURLOPT_POSTFIELDS, request.body.c_str());
-        if (request.method != "POST")
-            set(easy.get(), CURLOPT_CUSTOMREQUEST, request.method.c_str());
-    }
-    if (headers)
-        set(easy.get(), CURLOPT_HTTPHEADER, headers.get());
+    set_method(easy.get(), request, attached);
 
-    CURLM* multi = as_multi(multi_);
-    curl_multi_add_handle(multi, easy.get());
-    CURLcode result = CURLE_OK;
-    bool finished = false;
-    while (!finished) {
-        int running = 0;
-        if (curl_multi_perform(multi, &running) != CURLM_OK) {
-            result = CURLE_FAILED_INIT;
-            break;
-        }
-        int queued = 0;
-        while (CURLMsg* message = curl_multi_info_read(multi, &queued)) {
-            if (message->msg == CURLMSG_DONE) {
-                result = message->data.result;
-                finished = true;
-            }
-        }
-        if (finished) {
-            break;
-        }
-        // curl_multi_wakeup from cancel() ends this wait early, mid long poll.
-        curl_multi_poll(multi, nullptr, 0, 1000, nullptr);
-        if (cancelled_.load()) {
-            curl_multi_remove_handle(multi, easy.get());
-            throw HttpError(HttpError::Kind::Cancelled, "cancelled: shutting down");
-        }
-    }
-    curl_multi_remove_handle(multi, easy.get());
-
+    const CURLcode result = perform(as_multi(multi_), easy.get(), cancelled_);
     if (result == CURLE_OPERATION_TIMEDOUT) {
         throw HttpError(HttpError::Kind::Timeout, "timed out");
     }
