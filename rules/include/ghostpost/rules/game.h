@@ -21,8 +21,8 @@ namespace ghostpost::rules {
 
 enum class ActionKind : std::uint8_t {
     Move,    // a piece goes from one square to another (castling too: the king's move)
-    Drop,    // a piece enters the board (Phantom Chess F@e4)
-    Pass,    // the decision is to do nothing (Ghost Chess Hide)
+    Drop,    // a piece enters the board from the hand (F@e4)
+    Pass,    // the decision is to do nothing (a hide, a skip)
     Special, // a variant's named special action (Transcend, Search, a spell)
     Choice,  // an answer to a question the rules ask (which knight, how many dice)
 };
@@ -64,9 +64,9 @@ enum class EventKind : std::uint8_t {
 };
 
 // Something an action caused. An event with `only_for` set is private to that seat and must go
-// by direct message, with `board` when the rules show that seat a board of its own (Phantom
-// Chess: your Phantom after you moved it; a peek). Events without `only_for` are public and
-// never carry a board: the channel's board is always the public view.
+// by direct message, with `board` when the rules show that seat a board of its own (a piece
+// only its owner sees, after its owner moved it; a look at what is hidden). Events without
+// `only_for` are public and never carry a board: the channel's board is always the public view.
 struct Event {
     EventKind kind = EventKind::Note;
     std::string text;
@@ -121,7 +121,7 @@ struct OptionSpec {
     std::string help;
 };
 
-// A command of a variant's own (Phantom Chess's peek): the action its word names, which may be
+// A command of a variant's own (a look at what is hidden): the action its word names, which may be
 // taken at any time, offered as a command beside the service's (!peek, /peek).
 struct VariantCommand {
     std::string word;  // the command's name and the action's notation: "peek"
@@ -139,9 +139,9 @@ struct PieceArt {
 };
 
 struct VariantInfo {
-    std::string name;                 // registry name: "chess", "ghost", ...
+    std::string name;                 // registry name: "chess", ...
     std::vector<std::string> aliases; // other names accepted in !new and !rules
-    std::string title;                // "FIDE chess", "Ghost Chess"
+    std::string title;                // "FIDE chess", ...
     int files = 8;
     int ranks = 8;
     std::array<std::string, 2> seat_names{"White", "Black"};
@@ -152,7 +152,7 @@ struct VariantInfo {
     // (its hash when the game starts, the seed when it ends) so anyone can check the dice.
     bool uses_chance = false;
     // Examples of moves for the reply to text that is no action ("Write moves like ..."): only
-    // forms this variant has (Ghost Chess has neither castling nor promotion).
+    // forms this variant has (a variant may have neither castling nor promotion).
     std::string examples = "e4, Nf3, exd5, O-O or e8=Q";
     std::vector<VariantCommand> commands;
     std::vector<PieceArt> art; // the pieces drawn otherwise than their kind's figure
@@ -181,14 +181,15 @@ public:
     virtual std::vector<NotatedAction> seen_actions(Seat seat) const {
         return notated_actions(seat);
     }
-    // Actions `seat` may take whether or not it must decide now (Phantom Chess's peek, a
-    // standing dice policy in Gnostic Chess); apply() accepts them at any time. Default: none.
+    // Actions `seat` may take whether or not it must decide now (a look at what is
+    // hidden, a standing policy for secret decisions); apply() accepts them at any time. Default:
+    // none.
     virtual std::vector<NotatedAction> anytime_actions(Seat) const { return {}; }
     // The anytime action of `seat` whose word is `key` (word_key of what was typed), if any.
-    // Default: a search of anytime_actions; a variant with many (Gnostic Chess's two thousand
+    // Default: a search of anytime_actions; a variant with many (one with two thousand
     // standing policies) reads the key instead of writing out the list.
     virtual std::optional<NotatedAction> anytime_action(Seat seat, std::string_view key) const;
-    // What the rules answer for `seat` when it lets a decision's deadline pass (Gnostic Chess's
+    // What the rules answer for `seat` when it lets a decision's deadline pass (a combat's
     // `default` dice choice, which follows the seat's standing policy); the service plays it for
     // the seat once the combat deadline is over. Default: none, the clock alone decides.
     virtual std::optional<NotatedAction> deadline_action(Seat) const { return std::nullopt; }
@@ -213,16 +214,16 @@ public:
     // The channel's board once the game has ended however it ended (the rules, a resignation, a
     // timeout, an agreed or claimed draw, adjudication, a void). Default: public_view().
     virtual PublicView final_view() const { return public_view(); }
-    // What the channel is told when the game ends other than by its rules (Phantom Chess turns
-    // the Phantom Card over); empty when nothing was hidden or the rules already told it.
+    // What the channel is told when the game ends other than by its rules (a piece only its
+    // owner saw is shown); empty when nothing was hidden or the rules already told it.
     virtual std::vector<Event> ending_reveal() const { return {}; }
 
     // Why a well-formed action that matched no legal action of `seat` is not allowed. The
     // default names the target square ("no knight can reach e5").
     virtual RuleError explain_illegal(Seat seat, const ActionSyntax& syntax,
                                       std::string_view text) const;
-    // Text in one of this variant's own action forms that SAN syntax does not cover (Haunted
-    // Chess's spirit moves, "SBc6-d7"): the legal action of `seat` it means, or why there is none
+    // Text in one of this variant's own action forms that SAN syntax does not cover (a
+    // spirit's move, "SBc6-d7"): the legal action of `seat` it means, or why there is none
     // (Illegal, Ambiguous); nullopt when the text is not in such a form. The parser asks only
     // after its own matching failed. Default: nullopt.
     virtual std::optional<Result<NotatedAction>> read_own_form(Seat, std::string_view) const {

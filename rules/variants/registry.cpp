@@ -1,5 +1,5 @@
 // The one list of variants. Adding a variant adds its declaration and its entry here, nothing
-// else outside the variant's own files.
+// else outside the variant's own folder (and its sources in CMakeLists.txt beside this file).
 #include "ghostpost/rules/registry.h"
 
 #include "ghostpost/rules/registry_for_tests.h"
