@@ -4,6 +4,7 @@
 // game goes through this interface; nothing in rules/ knows that chat exists.
 #pragma once
 
+#include "ghostpost/rules/art.h"
 #include "ghostpost/rules/types.h"
 #include "ghostpost/rules/view.h"
 
@@ -130,12 +131,11 @@ struct VariantCommand {
     std::string brief; // the same in at most 100 characters, for menus
 };
 
-// A piece this variant draws otherwise than its kind's chess figure: the art of `drawn_as`,
-// with a crown when `crowned` (Ghost Chess's queen is the Ghost: a sheet ghost, crowned).
+// A piece this variant draws otherwise than its kind's own figure (a chess piece that is the
+// variant's own character), with the drawing the variant gives it.
 struct PieceArt {
-    PieceKind kind;
-    PieceKind drawn_as;
-    bool crowned = false;
+    PieceKind kind = PieceKind::None;
+    const Drawing* art = nullptr;
 };
 
 struct VariantInfo {
@@ -253,6 +253,18 @@ protected:
     static SeatView make_private(Seat s, BoardView b) { return SeatView(s, std::move(b)); }
 };
 
+struct LoggedAction; // replay.h
+
+// What a seat cannot see of a game, for whoever must think about it without the game (the
+// engine): the positions the pieces hidden from the seat may make (Variant::hidden_placements).
+struct HiddenPlacements {
+    // The position the seat sees, the hidden pieces left out (a FEN of the variant's).
+    std::string seen;
+    // Each position the hidden pieces may make, as far as the seat's view and the announcements
+    // tell (FENs). Empty: nothing is hidden from the seat now, and `seen` is the position.
+    std::vector<std::string> possible;
+};
+
 class Variant {
 public:
     virtual ~Variant() = default;
@@ -266,6 +278,13 @@ public:
     // empty when it can. Default: start()'s one reason, as it words it.
     virtual std::vector<std::string> fen_reasons(const Options& options,
                                                  std::string_view fen) const;
+    // For a variant that hides pieces from a seat's view: the positions they may make, as far
+    // as the seat's view and the announced actions tell. nullopt: the variant hides no piece,
+    // and the public record replays to the one position. Default: nullopt.
+    virtual std::optional<HiddenPlacements>
+    hidden_placements(const SeatView&, const std::vector<LoggedAction>&) const {
+        return std::nullopt;
+    }
 };
 
 // In debug builds, throws std::logic_error naming the variant when `game` breaks an invariant of
@@ -278,7 +297,8 @@ Result<Options> resolve_options(const VariantInfo& info, const Options& given);
 // The Variant of most games: `G` is built from resolved options (`G(Options)`) and reads a start
 // position with `G::load(std::string_view fen)`, which returns every reason it could not as a
 // std::vector<std::string> (or the first as a std::string); empty: read. `Info` gives the
-// variant's VariantInfo.
+// variant's VariantInfo. A `G` that hides pieces answers hidden_placements with a static function
+// of that name.
 template <class G, const VariantInfo& (*Info)()> class VariantOf final : public Variant {
 public:
     const VariantInfo& info() const override { return Info(); }
@@ -301,6 +321,15 @@ public:
             return {resolved.error().message};
         G game(std::move(*resolved));
         return load(game, fen);
+    }
+
+    std::optional<HiddenPlacements>
+    hidden_placements([[maybe_unused]] const SeatView& view,
+                      [[maybe_unused]] const std::vector<LoggedAction>& announced) const override {
+        if constexpr (requires { G::hidden_placements(view, announced); })
+            return G::hidden_placements(view, announced);
+        else
+            return std::nullopt;
     }
 
 private:
