@@ -159,8 +159,7 @@ int material(const rules::BoardView& b, Seat us, bool giveaway) {
                 v = 3;
                 break;
             }
-            if (f.style == rules::FigureStyle::Spirit ||
-                f.style == rules::FigureStyle::InvokedSpirit)
+            if (f.style == rules::FigureStyle::Pale || f.style == rules::FigureStyle::PaleLit)
                 v = 0;
             if (giveaway)
                 v = 1;

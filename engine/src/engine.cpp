@@ -48,8 +48,11 @@ std::optional<Choice> choose(const rules::SeatView& view, const PublicRecord& re
     }
     const Seat us = view.seat();
     std::mt19937_64 rng(seed);
-    Worlds worlds = play.determinise ? play.determinise(*variant, view, record, play.worlds, rng)
-                                     : replay_world(*variant, view, record, 1, rng);
+    // Where the rules hide pieces from this seat, the positions they may stand in; otherwise the
+    // record replays to the one position.
+    const auto hidden = variant->hidden_placements(view, record.actions);
+    Worlds worlds = hidden ? placed_worlds(*variant, *hidden, view, record, play.worlds, rng)
+                           : replay_world(*variant, view, record, 1, rng);
     const rules::Game& first = *worlds.games.front();
     if (first.outcome().over())
         return std::nullopt;

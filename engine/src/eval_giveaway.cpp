@@ -1,6 +1,7 @@
 // Giveaway and Ghostarelay: the side that loses all its pieces (or cannot move) wins, so fewer
 // pieces is better; a piece that cannot be made to capture (a Ghost, a Relay) is the hardest
 // to lose and counts most against its owner.
+#include "ghostpost/variants/pieces.h"
 #include "variant_play.h"
 
 namespace ghostpost::engine {
@@ -11,11 +12,11 @@ namespace {
 
 int burden(PieceKind kind) {
     switch (kind) {
-    case PieceKind::Ghost:
+    case rules::pieces::ghost:
         return 160; // never captures: only an enemy capture removes it
-    case PieceKind::Relay:
+    case rules::pieces::relay:
         return 140;
-    case PieceKind::Warlord:
+    case rules::pieces::warlord:
         return 60; // captures anything anywhere: easy to give away
     case PieceKind::King:
         return 110;

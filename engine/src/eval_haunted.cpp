@@ -23,7 +23,7 @@ int evaluate_haunted(const rules::BoardView& b, rules::Seat us) {
                 int v = 0;
                 if (fig.style == FigureStyle::Living)
                     v = fide_piece_score(b, s, fig.piece, queens_on);
-                else if (fig.style == FigureStyle::InvokedSpirit)
+                else if (fig.style == FigureStyle::PaleLit)
                     v = fide_value(fig.piece.kind) / 2;
                 else
                     v = fide_value(fig.piece.kind) / 4;

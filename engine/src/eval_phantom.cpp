@@ -1,6 +1,7 @@
 // Phantom Chess: FIDE material and placement, plus the Phantom (a ferz and a knight in one, and
 // unseen): on the board it counts a little more than a knight; in hand, still to enter anywhere,
 // about as much.
+#include "ghostpost/variants/pieces.h"
 #include "variant_play.h"
 
 namespace ghostpost::engine {
@@ -36,7 +37,7 @@ int evaluate_phantom(const rules::BoardView& b, Seat us) {
         for (int f = 0; f < b.files; ++f) {
             const rules::Square s{f, r};
             for (const auto& fig : b.at(s).figures) {
-                const int v = fig.piece.kind == PieceKind::Phantom
+                const int v = fig.piece.kind == rules::pieces::phantom
                                   ? phantom_on_board + centre_bonus(b, s)
                                   : fide_piece_score(b, s, fig.piece, queens_on);
                 score += fig.piece.seat == us ? v : -v;

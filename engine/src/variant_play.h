@@ -1,7 +1,7 @@
-// One variant's way of playing: how it scores a position for a seat, how it builds the
-// positions a seat may be in from what the seat knows, and which search features fit it. The
-// table (variant_play.cpp) is the only place that names variants; each evaluation lives in its
-// own eval_<variant>.cpp.
+// One variant's way of playing: how it scores a position for a seat and which search features
+// fit it. The table (eval_variants.cpp) and each evaluation (eval_<variant>.cpp) are the only
+// files of the engine that name variants; what a seat cannot see, the rules say
+// (Variant::hidden_placements).
 #pragma once
 
 #include "ghostpost/engine/engine.h"
@@ -10,6 +10,7 @@
 #include <array>
 #include <memory>
 #include <random>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -32,13 +33,8 @@ struct Worlds {
 // decides what now; 0 when the variant writes no FEN.
 std::uint64_t position_key(const rules::Game& g);
 
-// Up to `count` positions consistent with `view` and `record`. Errors: std::invalid_argument
-// when none is.
-using Determinise = Worlds (*)(const rules::Variant& variant, const rules::SeatView& view,
-                               const PublicRecord& record, int count, std::mt19937_64& rng);
-
-// A seat's answer to a question of chance the rules ask without a search (Gnostic Chess's dice
-// in a combat): one of `legal`, or nullopt to search as usual.
+// A seat's answer to a question of chance the rules ask without a search (the dice of a
+// combat): one of `legal`, or nullopt to search as usual.
 using Answer = std::optional<rules::NotatedAction> (*)(
     const rules::BoardView& board, rules::Seat us, const std::vector<rules::NotatedAction>& legal);
 
@@ -48,9 +44,8 @@ using SearchedDeep = bool (*)(const rules::Action& action);
 struct VariantPlay {
     std::string_view name;
     Evaluate evaluate = nullptr;
-    Determinise determinise = nullptr; // nullptr: replay the record, the one position it leads to
-    Answer answer = nullptr;           // nullptr: every decision is searched
-    SearchedDeep deep = nullptr;       // nullptr: every action is searched at every depth
+    Answer answer = nullptr;     // nullptr: every decision is searched
+    SearchedDeep deep = nullptr; // nullptr: every action is searched at every depth
     bool quiescence = true;      // search captures past the horizon (not where captures are forced)
     bool transpositions = true;  // fen() names a position exactly (no chance in apply)
     bool late_reductions = true; // late quiet moves are searched shallower first
@@ -59,15 +54,17 @@ struct VariantPlay {
     // more in some variants than in others, and every level keeps its time across variants.
     int node_percent = 100;
     // What a draw costs the seat that searches, in centipawns: where engines of one strength
-    // mostly draw (Ghost Chess, the Ghost hiding), a draw scored below an even position makes
+    // mostly draw (one side hiding), a draw scored below an even position makes
     // each side play on, and the stronger one is the one that gains by it.
     int contempt = 0;
     // Levels 1 to 8's lapses (Limits::lapse) in this variant. Where engines of neighbouring
-    // strength nearly always draw (Ghost Chess), a deeper search alone seldom wins: a level
+    // strength nearly always draw, a deeper search alone seldom wins: a level
     // below 8 also errs now and then, a little less often at each level up.
     std::array<int, max_level> lapses{};
 };
 
+// Every variant's play (eval_variants.cpp).
+std::span<const VariantPlay> variant_plays();
 // The play of `variant` (a registry name). Errors: std::invalid_argument when there is none.
 const VariantPlay& play_for(std::string_view variant);
 
@@ -81,20 +78,11 @@ int centre_bonus(const rules::BoardView& board, rules::Square s);
 // not lead to the cells `view` shows.
 Worlds replay_world(const rules::Variant& variant, const rules::SeatView& view,
                     const PublicRecord& record, int count, std::mt19937_64& rng);
-// Phantom Chess: positions built from the seat's view, the other Phantom placed on squares
-// consistent with it and with the announcements.
-Worlds phantom_worlds(const rules::Variant& variant, const rules::SeatView& view,
-                      const PublicRecord& record, int count, std::mt19937_64& rng);
-
-int evaluate_chess(const rules::BoardView& board, rules::Seat us);
-int evaluate_giveaway(const rules::BoardView& board, rules::Seat us);
-int evaluate_ghostarelay(const rules::BoardView& board, rules::Seat us);
-int evaluate_phantom(const rules::BoardView& board, rules::Seat us);
-int evaluate_gnostic(const rules::BoardView& board, rules::Seat us);
-int evaluate_ghost(const rules::BoardView& board, rules::Seat us);
-int evaluate_haunted(const rules::BoardView& board, rules::Seat us);
-bool gnostic_deep(const rules::Action& action);
-std::optional<rules::NotatedAction> gnostic_dice(const rules::BoardView& board, rules::Seat us,
-                                                 const std::vector<rules::NotatedAction>& legal);
+// Determinisation of hidden pieces: the positions the rules say the game may be in
+// (`hidden`), in a random order, each kept when the seat's view of it is `view`; up to `count`.
+// Errors: std::invalid_argument when none fits.
+Worlds placed_worlds(const rules::Variant& variant, const rules::HiddenPlacements& hidden,
+                     const rules::SeatView& view, const PublicRecord& record, int count,
+                     std::mt19937_64& rng);
 
 } // namespace ghostpost::engine

@@ -21,7 +21,7 @@ namespace {
 constexpr std::uint32_t rgb_mask = 0x00FFFFFF;
 constexpr std::uint32_t no_colour = 0xFFFFFFFF; // never a masked pixel
 // How many of the 256 palette entries go to the most frequent colours before the rest go to the
-// worst served ones. Half and half: with only frequent colours the Haunted board's gold star
+// worst served ones. Half and half: with only frequent colours a board's small gold star
 // turned grey (296 pixels off by more than the golden tolerance); with this, none.
 constexpr std::size_t frequent_kept = 128;
 

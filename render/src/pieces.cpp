@@ -1,8 +1,6 @@
 // Piece art. FIDE pieces are DejaVu Sans figurines (fonts-dejavu-core, a free font): the solid
 // "black" figurine gives the silhouette, the outlined "white" one the inner lines. The pieces
-// no font draws are our own paths in a unit box ([-0.5, 0.5] both ways, y down), each with a
-// silhouette that differs from every chess piece: a sheet ghost, an antenna, a horned helmet,
-// a mask.
+// no font draws are drawn as their variants describe them (rules::Drawing, in a unit box).
 #include "pieces.h"
 
 #include "ghostpost/rules/registry.h"
@@ -14,7 +12,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <numbers>
 #include <stdexcept>
 #include <tuple>
 
@@ -24,8 +21,6 @@ using rules::PieceKind;
 using rules::Seat;
 
 namespace {
-
-constexpr double pi = std::numbers::pi;
 
 // Code points of the solid (black) figurines; the outlined ones are 6 below.
 const char* solid_figurine(PieceKind k) {
@@ -132,182 +127,94 @@ void draw_figurine(cairo_t* cr, PieceKind kind, Seat seat, double x, double y, d
     cairo_fill(cr);
 }
 
-// Fills the current path with the body colour and outlines it with the ink colour.
-void fill_and_outline(cairo_t* cr, const Rgba& fill, const Rgba& line, double width) {
-    set_source(cr, fill);
-    cairo_fill_preserve(cr);
-    set_source(cr, line);
-    cairo_set_line_width(cr, width);
-    cairo_stroke(cr);
-}
-
-// A line drawn twice, wide in ink and narrow in body colour, so it reads as an outlined bar.
-void outlined_stroke(cairo_t* cr, const Palette& p, double width) {
-    cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
-    set_source(cr, p.ink);
-    cairo_set_line_width(cr, width + 0.05);
-    cairo_stroke_preserve(cr);
-    set_source(cr, p.body);
-    cairo_set_line_width(cr, width);
-    cairo_stroke(cr);
-}
-
-// The sheet ghost: a domed head, straight sides and a scalloped hem, two eyes and a mouth.
-void ghost_path(cairo_t* cr) {
-    cairo_new_path(cr);
-    cairo_arc(cr, 0, -0.10, 0.28, pi, 2 * pi);
-    cairo_curve_to(cr, 0.28, 0.10, 0.31, 0.26, 0.34, 0.40);
-    // Three scallops from right to left.
-    const double xs[] = {0.34, 0.1133, -0.1133, -0.34};
-    for (int i = 0; i < 3; ++i) {
-        const double a = xs[i], b = xs[i + 1], m = (a + b) / 2;
-        cairo_curve_to(cr, a - 0.02, 0.30, m + 0.03, 0.28, m, 0.32);
-        cairo_curve_to(cr, m - 0.03, 0.36, b + 0.02, 0.46, b, 0.40);
+Rgba paint_of(const rules::Paint& paint, const Palette& p) {
+    switch (paint.role) {
+    case rules::Paint::Role::Body:
+        return p.body;
+    case rules::Paint::Role::Ink:
+        return p.ink;
+    case rules::Paint::Role::Accent:
+        return p.accent;
+    case rules::Paint::Role::Fixed:
+        break;
     }
-    cairo_curve_to(cr, -0.31, 0.26, -0.28, 0.10, -0.28, -0.10);
-    cairo_close_path(cr);
+    return {paint.r, paint.g, paint.b, paint.a};
 }
 
-void ghost_face(cairo_t* cr, const Palette& p) {
-    set_source(cr, p.ink);
-    for (double ex : {-0.10, 0.10}) {
-        cairo_save(cr);
-        cairo_translate(cr, ex, -0.11);
-        cairo_scale(cr, 0.055, 0.085);
-        cairo_arc(cr, 0, 0, 1, 0, 2 * pi);
-        cairo_restore(cr);
-        cairo_fill(cr);
+// Draws a variant's description of a piece (rules::Drawing), step by step, in the seat's colours.
+void draw_art(cairo_t* cr, const rules::Drawing& art, const Palette& p) {
+    using Op = rules::DrawStep::Op;
+    for (const rules::DrawStep& s : art.steps()) {
+        const double* v = s.v;
+        switch (s.op) {
+        case Op::NewPath:
+            cairo_new_path(cr);
+            break;
+        case Op::MoveTo:
+            cairo_move_to(cr, v[0], v[1]);
+            break;
+        case Op::LineTo:
+            cairo_line_to(cr, v[0], v[1]);
+            break;
+        case Op::CurveTo:
+            cairo_curve_to(cr, v[0], v[1], v[2], v[3], v[4], v[5]);
+            break;
+        case Op::Arc:
+            cairo_arc(cr, v[0], v[1], v[2], v[3], v[4]);
+            break;
+        case Op::ClosePath:
+            cairo_close_path(cr);
+            break;
+        case Op::Save:
+            cairo_save(cr);
+            break;
+        case Op::Restore:
+            cairo_restore(cr);
+            break;
+        case Op::Translate:
+            cairo_translate(cr, v[0], v[1]);
+            break;
+        case Op::Scale:
+            cairo_scale(cr, v[0], v[1]);
+            break;
+        case Op::Source:
+            set_source(cr, paint_of(s.paint, p));
+            break;
+        case Op::LineWidth:
+            cairo_set_line_width(cr, v[0]);
+            break;
+        case Op::RoundJoin:
+            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+            break;
+        case Op::RoundCap:
+            cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+            break;
+        case Op::EvenOdd:
+            cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD);
+            break;
+        case Op::Winding:
+            cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING);
+            break;
+        case Op::Dash:
+            cairo_set_dash(cr, v, 2, 0);
+            break;
+        case Op::NoDash:
+            cairo_set_dash(cr, nullptr, 0, 0);
+            break;
+        case Op::Fill:
+            cairo_fill(cr);
+            break;
+        case Op::FillPreserve:
+            cairo_fill_preserve(cr);
+            break;
+        case Op::Stroke:
+            cairo_stroke(cr);
+            break;
+        case Op::StrokePreserve:
+            cairo_stroke_preserve(cr);
+            break;
+        }
     }
-    cairo_save(cr);
-    cairo_translate(cr, 0, 0.05);
-    cairo_scale(cr, 0.05, 0.065);
-    cairo_arc(cr, 0, 0, 1, 0, 2 * pi);
-    cairo_restore(cr);
-    cairo_fill(cr);
-}
-
-void draw_ghost(cairo_t* cr, const Palette& p, bool crowned) {
-    if (crowned)
-        cairo_translate(cr, 0, 0.05); // room for the crown above the head
-    ghost_path(cr);
-    fill_and_outline(cr, p.body, p.ink, 0.04);
-    ghost_face(cr, p);
-    if (!crowned)
-        return;
-    // A crown on the head: the piece is its side's chief (VariantInfo::art).
-    cairo_new_path(cr);
-    cairo_move_to(cr, -0.17, -0.33);
-    cairo_line_to(cr, -0.21, -0.52);
-    cairo_line_to(cr, -0.09, -0.42);
-    cairo_line_to(cr, 0.00, -0.56);
-    cairo_line_to(cr, 0.09, -0.42);
-    cairo_line_to(cr, 0.21, -0.52);
-    cairo_line_to(cr, 0.17, -0.33);
-    cairo_close_path(cr);
-    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
-    fill_and_outline(cr, p.accent, p.ink, 0.03);
-}
-
-// The Relay: a mast on a foot with a ball on top, sending waves both ways.
-void draw_relay(cairo_t* cr, const Palette& p) {
-    cairo_new_path(cr);
-    cairo_move_to(cr, -0.30, 0.42);
-    cairo_line_to(cr, 0.30, 0.42);
-    cairo_line_to(cr, 0.22, 0.30);
-    cairo_line_to(cr, 0.06, 0.26);
-    cairo_line_to(cr, 0.035, -0.10);
-    cairo_line_to(cr, -0.035, -0.10);
-    cairo_line_to(cr, -0.06, 0.26);
-    cairo_line_to(cr, -0.22, 0.30);
-    cairo_close_path(cr);
-    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
-    fill_and_outline(cr, p.body, p.ink, 0.04);
-
-    for (double r : {0.21, 0.34}) {
-        cairo_new_path(cr);
-        cairo_arc(cr, 0, -0.18, r, -0.75, 0.75);
-        outlined_stroke(cr, p, 0.045);
-        cairo_new_path(cr);
-        cairo_arc(cr, 0, -0.18, r, pi - 0.75, pi + 0.75);
-        outlined_stroke(cr, p, 0.045);
-    }
-    cairo_new_path(cr);
-    cairo_arc(cr, 0, -0.18, 0.095, 0, 2 * pi);
-    fill_and_outline(cr, p.body, p.ink, 0.04);
-}
-
-// The Warlord: a horned helmet with a nose guard on a plinth.
-void draw_warlord(cairo_t* cr, const Palette& p) {
-    const Rgba horn{0.95, 0.92, 0.82, 1};
-    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
-    for (double side : {-1.0, 1.0}) {
-        cairo_new_path(cr);
-        cairo_move_to(cr, side * 0.20, -0.02);
-        cairo_curve_to(cr, side * 0.40, -0.06, side * 0.44, -0.20, side * 0.40, -0.44);
-        cairo_curve_to(cr, side * 0.33, -0.26, side * 0.28, -0.20, side * 0.16, -0.18);
-        cairo_close_path(cr);
-        fill_and_outline(cr, horn, p.ink, 0.035);
-    }
-    cairo_new_path(cr);
-    cairo_arc(cr, 0, 0.02, 0.25, pi, 2 * pi);
-    cairo_close_path(cr);
-    fill_and_outline(cr, p.body, p.ink, 0.04);
-    // Brim, nose guard and plinth as one outline.
-    cairo_new_path(cr);
-    cairo_move_to(cr, -0.30, 0.02);
-    cairo_line_to(cr, 0.30, 0.02);
-    cairo_line_to(cr, 0.30, 0.11);
-    cairo_line_to(cr, 0.05, 0.11);
-    cairo_line_to(cr, 0.05, 0.30);
-    cairo_line_to(cr, 0.28, 0.32);
-    cairo_line_to(cr, 0.30, 0.42);
-    cairo_line_to(cr, -0.30, 0.42);
-    cairo_line_to(cr, -0.28, 0.32);
-    cairo_line_to(cr, -0.05, 0.30);
-    cairo_line_to(cr, -0.05, 0.11);
-    cairo_line_to(cr, -0.30, 0.11);
-    cairo_close_path(cr);
-    fill_and_outline(cr, p.body, p.ink, 0.04);
-    // Rivets on the brim.
-    set_source(cr, p.ink);
-    for (double rx : {-0.20, -0.12, 0.12, 0.20}) {
-        cairo_new_path(cr);
-        cairo_arc(cr, rx, 0.065, 0.022, 0, 2 * pi);
-        cairo_fill(cr);
-    }
-}
-
-// The Phantom: a theatre mask with eye holes, cut out with the even-odd rule so the square
-// shows through.
-void draw_phantom(cairo_t* cr, const Palette& p) {
-    cairo_new_path(cr);
-    cairo_move_to(cr, 0, -0.40);
-    cairo_curve_to(cr, 0.26, -0.40, 0.36, -0.24, 0.34, -0.06);
-    cairo_curve_to(cr, 0.32, 0.16, 0.16, 0.40, 0, 0.42);
-    cairo_curve_to(cr, -0.16, 0.40, -0.32, 0.16, -0.34, -0.06);
-    cairo_curve_to(cr, -0.36, -0.24, -0.26, -0.40, 0, -0.40);
-    cairo_close_path(cr);
-    for (double side : {-1.0, 1.0}) {
-        cairo_move_to(cr, side * 0.04, -0.12);
-        cairo_curve_to(cr, side * 0.10, -0.22, side * 0.22, -0.22, side * 0.25, -0.12);
-        cairo_curve_to(cr, side * 0.20, -0.04, side * 0.08, -0.04, side * 0.04, -0.12);
-        cairo_close_path(cr);
-    }
-    // A mouth slit, turned down.
-    cairo_move_to(cr, -0.14, 0.20);
-    cairo_curve_to(cr, -0.06, 0.12, 0.06, 0.12, 0.14, 0.20);
-    cairo_curve_to(cr, 0.06, 0.16, -0.06, 0.16, -0.14, 0.20);
-    cairo_close_path(cr);
-    cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD);
-    set_source(cr, p.body);
-    cairo_fill_preserve(cr);
-    cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING);
-    set_source(cr, p.ink);
-    cairo_set_line_width(cr, 0.055);
-    const double dash[] = {0.08, 0.05};
-    cairo_set_dash(cr, dash, 2, 0);
-    cairo_stroke(cr);
-    cairo_set_dash(cr, nullptr, 0, 0);
 }
 
 } // namespace
@@ -323,7 +230,7 @@ Palette living_palette(Seat seat) {
     return {{0.13, 0.13, 0.15, 1}, {0.90, 0.90, 0.88, 1}, gold};
 }
 
-Palette spirit_palette(Seat seat) {
+Palette pale_palette(Seat seat) {
     const Rgba gold{0.93, 0.74, 0.20, 1};
     if (seat == Seat::White)
         return {{0.86, 0.95, 1.00, 1}, {0.16, 0.36, 0.55, 1}, gold};
@@ -354,11 +261,13 @@ cairo_font_face_t* board_font() {
     return face;
 }
 
-const rules::PieceArt* variant_art(PieceKind kind, std::string_view variant) {
+const rules::Drawing* variant_art(PieceKind kind, std::string_view variant) {
     if (const rules::Variant* v = rules::find_variant(variant))
         for (const rules::PieceArt& a : v->info().art)
             if (a.kind == kind)
-                return &a;
+                return a.art;
+    if (const rules::ExtraPiece* extra = rules::extra_piece(kind))
+        return extra->art;
     return nullptr;
 }
 
@@ -366,35 +275,18 @@ void draw_piece(cairo_t* cr, rules::Piece piece, std::string_view variant, doubl
                 double size, const Palette& palette) {
     if (piece.kind == PieceKind::None)
         return;
-    const rules::PieceArt* const own = variant_art(piece.kind, variant);
-    const PieceKind k = own != nullptr ? own->drawn_as : piece.kind;
-    if (solid_figurine(k) != nullptr && own == nullptr) {
+    const rules::Drawing* const art = variant_art(piece.kind, variant);
+    if (art == nullptr && solid_figurine(piece.kind) != nullptr) {
         cairo_save(cr);
-        draw_figurine(cr, k, piece.seat, x, y, size, palette);
+        draw_figurine(cr, piece.kind, piece.seat, x, y, size, palette);
         cairo_restore(cr);
         return;
     }
     cairo_save(cr);
     cairo_translate(cr, x + size / 2, y + size / 2);
     cairo_scale(cr, size * 0.9, size * 0.9);
-    switch (k) {
-    case PieceKind::Ghost:
-        draw_ghost(cr, palette, own != nullptr && own->crowned);
-        break;
-    case PieceKind::Relay:
-        cairo_scale(cr, 1.1, 1.1);
-        draw_relay(cr, palette);
-        break;
-    case PieceKind::Warlord:
-        cairo_scale(cr, 1.12, 1.12);
-        draw_warlord(cr, palette);
-        break;
-    case PieceKind::Phantom:
-        draw_phantom(cr, palette);
-        break;
-    default:
-        break;
-    }
+    if (art != nullptr)
+        draw_art(cr, *art, palette);
     cairo_restore(cr);
 }
 
@@ -405,18 +297,12 @@ struct SpriteDeleter {
 };
 using Sprite = std::shared_ptr<cairo_surface_t>;
 
-// Which art a piece gets: 0 its kind's own, else the one its variant gives it.
-int art(rules::Piece piece, std::string_view variant) {
-    const rules::PieceArt* const own = variant_art(piece.kind, variant);
-    return own == nullptr ? 0 : 1 + 2 * static_cast<int>(own->drawn_as) + (own->crowned ? 1 : 0);
-}
-
 Sprite make_sprite(rules::Piece piece, std::string_view variant, int size, Look look) {
     Sprite sprite(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, size, size), SpriteDeleter{});
     cairo_t* cr = cairo_create(sprite.get());
     set_board_font_options(cr);
     const Palette palette =
-        look == Look::Living ? living_palette(piece.seat) : spirit_palette(piece.seat);
+        look == Look::Living ? living_palette(piece.seat) : pale_palette(piece.seat);
     draw_piece(cr, piece, variant, 0, 0, size, palette);
     const cairo_status_t st = cairo_status(cr);
     cairo_destroy(cr);
@@ -427,11 +313,12 @@ Sprite make_sprite(rules::Piece piece, std::string_view variant, int size, Look 
 }
 
 Sprite cached_sprite(rules::Piece piece, std::string_view variant, int size, Look look) {
-    using Key = std::tuple<int, int, int, int, int>;
+    // The drawing a piece gets (none for a figurine) tells sprites of one kind apart.
+    using Key = std::tuple<int, std::size_t, const rules::Drawing*, int, int>;
     static std::mutex mutex;
     static std::map<Key, Sprite> sprites;
-    const Key key{static_cast<int>(piece.kind), index(piece.seat), art(piece, variant), size,
-                  static_cast<int>(look)};
+    const Key key{static_cast<int>(piece.kind), index(piece.seat), variant_art(piece.kind, variant),
+                  size, static_cast<int>(look)};
     {
         std::lock_guard lock(mutex);
         if (auto it = sprites.find(key); it != sprites.end())

@@ -1,5 +1,5 @@
-// Piece art for the PNG boards: the FIDE pieces from DejaVu Sans's chess figurines, and our own
-// vector drawings for the pieces no font has (the Ghosts, the Relay, the Warlord, the Phantom).
+// Piece art for the PNG boards: the FIDE pieces from DejaVu Sans's chess figurines, and for the
+// pieces no font has, the vector drawings their variants describe (rules::Drawing).
 #pragma once
 
 #include "ghostpost/rules/game.h"
@@ -19,25 +19,26 @@ struct Rgba {
 struct Palette {
     Rgba body;
     Rgba ink;
-    Rgba accent; // the Ghost's crown, the Warlord's horns
+    Rgba accent; // a detail a drawing marks out (Paint::Role::Accent)
 };
 
 Palette living_palette(rules::Seat seat);
-// Spirits are drawn in cold, washed-out colours so they never pass for a living piece.
-Palette spirit_palette(rules::Seat seat);
+// Pale figures are drawn in cold, washed-out colours so they never pass for a living piece.
+Palette pale_palette(rules::Seat seat);
 
 void set_source(cairo_t* cr, const Rgba& c);
 
-// Draws `piece` at full opacity in the box with top-left corner (x, y) and side `size`.
-// The variant's own art for a piece of `kind` (VariantInfo::art), or none.
-const rules::PieceArt* variant_art(rules::PieceKind kind, std::string_view variant);
+// The drawing a piece of `kind` gets in `variant`: the variant's own (VariantInfo::art), else the
+// extra piece's (rules::ExtraPiece); nullptr for a chess piece drawn as its figurine.
+const rules::Drawing* variant_art(rules::PieceKind kind, std::string_view variant);
 
+// Draws `piece` at full opacity in the box with top-left corner (x, y) and side `size`.
 // `variant` picks the art its registry entry gives a piece.
 void draw_piece(cairo_t* cr, rules::Piece piece, std::string_view variant, double x, double y,
                 double size, const Palette& palette);
 
 // Which colours a figure is drawn in.
-enum class Look : std::uint8_t { Living, Spirit };
+enum class Look : std::uint8_t { Living, Pale };
 
 // Paints `piece` in the box with top-left corner (x, y) and side `size` from a rendered sprite
 // kept in a process-wide cache (thread-safe), so a board pays for each piece's outlines once.

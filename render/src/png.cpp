@@ -44,8 +44,8 @@ Rgba mix(const Rgba& a, const Rgba& b, double t) {
     return {a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t, 1};
 }
 
-// Gnostic Chess's five shades run from the light square colour to the dark one in equal steps,
-// so a 75% square sits visibly between a fixed square and a neutral one.
+// The five shades of a tinted board run from the light square colour to the dark one in equal
+// steps, so a 75% square sits visibly between a fixed square and a neutral one.
 Rgba square_colour(const BoardView& b, Square sq) {
     switch (b.at(sq).tint) {
     case rules::Tint::Light100:
@@ -181,10 +181,10 @@ void draw_coordinates(cairo_t* cr, const BoardView& b, const Layout& l) {
         show_text_centred(cr, std::to_string(r + 1), gap * 0.5, l.y(r) + l.square / 2.0);
 }
 
-// A spirit: faded and cold. An invoked spirit stands in a golden glow, is less faded and wears
+// A pale figure: faded and cold. A lit one stands in a golden glow, is less faded and wears
 // a small star, so "this one can capture" is visible at a glance.
-void draw_spirit(cairo_t* cr, const Figure& f, const BoardView& b, int x, int y, int size) {
-    const bool invoked = f.style == FigureStyle::InvokedSpirit;
+void draw_pale(cairo_t* cr, const Figure& f, const BoardView& b, int x, int y, int size) {
+    const bool invoked = f.style == FigureStyle::PaleLit;
     if (invoked) {
         const double cx = x + size / 2, cy = y + size / 2;
         cairo_pattern_t* glow = cairo_pattern_create_radial(cx, cy, 0, cx, cy, size * 0.55);
@@ -195,7 +195,7 @@ void draw_spirit(cairo_t* cr, const Figure& f, const BoardView& b, int x, int y,
         cairo_fill(cr);
         cairo_pattern_destroy(glow);
     }
-    paint_piece(cr, f.piece, b.variant, x, y, size, Look::Spirit, invoked ? 0.8 : 0.5);
+    paint_piece(cr, f.piece, b.variant, x, y, size, Look::Pale, invoked ? 0.8 : 0.5);
     if (invoked) {
         // A four-pointed star in the box's top right corner.
         const double r = size * 0.13, cx = x + size - r * 1.1, cy = y + r * 1.1;
@@ -254,29 +254,29 @@ void draw_bars(cairo_t* cr, double x, double y, double s) {
     cairo_stroke(cr);
 }
 
-bool is_spirit(const Figure& f) {
-    return f.style == FigureStyle::Spirit || f.style == FigureStyle::InvokedSpirit;
+bool is_pale(const Figure& f) {
+    return f.style == FigureStyle::Pale || f.style == FigureStyle::PaleLit;
 }
 
 void draw_cell(cairo_t* cr, const BoardView& b, const rules::Cell& cell, int x, int y, int s) {
     const Figure* main = nullptr;
     for (const Figure& f : cell.figures)
-        if (!is_spirit(f) && f.piece.kind != rules::PieceKind::None) {
+        if (!is_pale(f) && f.piece.kind != rules::PieceKind::None) {
             main = &f;
             break;
         }
-    // A Phantom is seen only in its owner's private view, faded as a reminder of that.
+    // A piece only its owner sees is in its owner's private view alone, faded as a reminder.
     if (main != nullptr)
         paint_piece(cr, main->piece, b.variant, x, y, s, Look::Living,
-                    main->style == FigureStyle::Phantom ? 0.75 : 1.0);
-    // A spirit alone has the square to itself. One sharing the square with a living piece sits
+                    main->style == FigureStyle::Secret ? 0.75 : 1.0);
+    // A pale figure alone has the square to itself. One sharing the square with a living piece sits
     // small in the top right corner on a pale disc, above the piece so it stays visible.
     bool whole_square_taken = main != nullptr;
     for (const Figure& f : cell.figures) {
-        if (!is_spirit(f))
+        if (!is_pale(f))
             continue;
         if (!whole_square_taken) {
-            draw_spirit(cr, f, b, x, y, s);
+            draw_pale(cr, f, b, x, y, s);
             whole_square_taken = true;
             continue;
         }
@@ -285,8 +285,8 @@ void draw_cell(cairo_t* cr, const BoardView& b, const rules::Cell& cell, int x, 
         cairo_arc(cr, sx + ss / 2.0, y + ss / 2.0, ss * 0.5, 0, 2 * M_PI);
         set_source(cr, {0.93, 0.97, 1.0, 0.7});
         cairo_fill(cr);
-        draw_spirit(cr, f, b, sx, y, ss);
-        break; // the rules allow one spirit per square; a second would hide under the first
+        draw_pale(cr, f, b, sx, y, ss);
+        break; // the rules allow one pale figure per square; a second would hide under it
     }
     if (main == nullptr)
         return;

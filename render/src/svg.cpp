@@ -1,7 +1,7 @@
 // SVG boards. The same layout and colours as the PNG boards (png.cpp), in SVG user units: a
 // square is 60 units, the caption bar 36, the coordinates' margin 24, a line of notes 22. The
 // chess figures are the Unicode figurines, which every browser font has; the pieces no font has
-// (the Ghost, the Relay, the Warlord, the Phantom) are their letters in a disc. The PNG's own
+// (the pieces variants add) are their letters in a disc. The PNG's own
 // vector art lives in cairo code and does not carry over to markup.
 #include "ghostpost/render/svg.h"
 
@@ -28,7 +28,7 @@ constexpr int caption_height = 36;
 constexpr int margin = 24;
 constexpr int note_height = 22;
 
-// The PNG's square colours (png.cpp) as hex, and the Gnostic tints as the same mixes of them.
+// The PNG's square colours (png.cpp) as hex, and the tints as the same mixes of them.
 const char* square_fill(const BoardView& b, Square s) {
     switch (b.at(s).tint) {
     case rules::Tint::Light100:
@@ -73,8 +73,8 @@ char letter(const rules::Piece& p) {
     return p.seat == Seat::White ? c : static_cast<char>(c - 'A' + 'a');
 }
 
-bool is_spirit(const Figure& f) {
-    return f.style == FigureStyle::Spirit || f.style == FigureStyle::InvokedSpirit;
+bool is_pale(const Figure& f) {
+    return f.style == FigureStyle::Pale || f.style == FigureStyle::PaleLit;
 }
 
 std::string num(double v) {
@@ -94,7 +94,7 @@ struct Layout {
     double y(int rank) const { return top + square_size * (flip ? rank : ranks - 1 - rank); }
 };
 
-// One figure drawn in the box at (x, y) of side `s`; `opacity` fades spirits.
+// One figure drawn in the box at (x, y) of side `s`; `opacity` fades pale figures.
 void draw_figure(std::string& out, const Figure& f, double x, double y, double s, double opacity) {
     const bool white = f.piece.seat == Seat::White;
     const char* fill = white ? "#fafaf5" : "#1c1c20";
@@ -122,18 +122,18 @@ void draw_cell(std::string& out, const rules::Cell& cell, double x, double y) {
     const double s = square_size;
     const Figure* main = nullptr;
     for (const Figure& f : cell.figures)
-        if (!is_spirit(f) && f.piece.kind != PieceKind::None) {
+        if (!is_pale(f) && f.piece.kind != PieceKind::None) {
             main = &f;
             break;
         }
     if (main != nullptr)
-        draw_figure(out, *main, x, y, s, main->style == FigureStyle::Phantom ? 0.75 : 1.0);
-    // As on the PNG: a spirit alone has the square; beside a living piece it sits small in the
-    // top right corner. An invoked spirit glows gold.
+        draw_figure(out, *main, x, y, s, main->style == FigureStyle::Secret ? 0.75 : 1.0);
+    // As on the PNG: a pale figure alone has the square; beside a living piece it sits small in
+    // the top right corner. A lit one glows gold.
     for (const Figure& f : cell.figures) {
-        if (!is_spirit(f))
+        if (!is_pale(f))
             continue;
-        const bool invoked = f.style == FigureStyle::InvokedSpirit;
+        const bool invoked = f.style == FigureStyle::PaleLit;
         const double ss = main != nullptr ? s * 0.46 : s;
         const double sx = main != nullptr ? x + s - ss : x;
         if (invoked)

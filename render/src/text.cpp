@@ -59,11 +59,11 @@ std::string figurine(const rules::Piece& p) {
 
 char style_suffix(FigureStyle s) {
     switch (s) {
-    case FigureStyle::Spirit:
+    case FigureStyle::Pale:
         return '~';
-    case FigureStyle::InvokedSpirit:
+    case FigureStyle::PaleLit:
         return '^';
-    case FigureStyle::Phantom:
+    case FigureStyle::Secret:
         return '?';
     case FigureStyle::Living:
         break;
@@ -143,7 +143,8 @@ std::string seat_label(const TextStyle& style, Seat s) {
 
 std::string render_board_text(const BoardView& b, const TextStyle& style) {
     const bool flipped = style.bottom == Seat::Black;
-    // A mark after a piece (a Phantom's '?', a spirit's '~') would touch the next square's mark
+    // A mark after a piece (a secret piece's '?', a pale figure's '~') would touch the next
+    // square's mark
     // ("f?*p"): such boards give every square a column more.
     bool wide = false;
     for (int rank = 0; rank < b.ranks && !wide; ++rank)

@@ -59,7 +59,7 @@ bool syntax_matches(const ActionSyntax& s, const Action& a) {
 }
 
 // A pawn push written bare ("c3") never means a capture ("bxc3"), in any variant: reading it so
-// would complete the move for the mover, and in Phantom Chess capture what nobody sees.
+// would complete the move for the mover, and capture a piece only its owner sees.
 bool parts_match(const ActionSyntax& s, const NotatedAction& a) {
     if (s.piece == PieceKind::Pawn && !s.capture && s.from_file < 0 &&
         a.action.piece == PieceKind::Pawn && a.text.find('x', 1) != std::string::npos)
@@ -73,7 +73,7 @@ constexpr std::string_view refused_in_private =
 
 // An action with the key of its canonical text (loose_key of it without annotations), built
 // once per list: the rounds of the parser compare the typed key with every action's several
-// times, and Gnostic Chess lists hundreds of actions.
+// times, and a variant may list hundreds of actions.
 struct Keyed {
     const NotatedAction* action;
     std::string key;
@@ -314,7 +314,7 @@ Result<NotatedAction> parse_listed(const Game& game, Seat seat, std::string_view
         if (!found.empty())
             return decide(found, text);
         if (syntax && syntax->promotion == PieceKind::None) {
-            // A promotion with one possible piece (Ghostarelay's Warlord) may go unnamed.
+            // A promotion with one possible piece may go unnamed.
             ActionSyntax any = *syntax;
             std::vector<const NotatedAction*> promotions;
             for (const auto& k : list) {
@@ -371,7 +371,7 @@ Result<NotatedAction> parse_listed(const Game& game, Seat seat, std::string_view
     // Read against what the mover sees; then the true position decides. An action the mover
     // sees but the truth forbids is refused for a reason that is the mover's alone. A
     // lower-case letter is a file before it is a piece on either board: "fxe5" is the f-pawn
-    // taking on e5 wherever the true position has that capture, never the Phantom (F) moving
+    // taking on e5 wherever the true position has that capture, never a hidden piece moving
     // there because the mover's board shows nothing on e5 to take.
     const std::vector<NotatedAction> seen_list = game.seen_actions(seat);
     const std::vector<Keyed> seen = keyed(seen_list);
@@ -408,7 +408,7 @@ Result<NotatedAction> parse_listed(const Game& game, Seat seat, std::string_view
         return e;
     }
     // A text that names an action the mover cannot see (bxc3 on the square where the announced
-    // moves left a Phantom) is played as named; candidates would tell what is hidden.
+    // moves left a hidden piece) is played as named; candidates would tell what is hidden.
     if (auto reading = match(named_list(), true)) {
         if (*reading) {
             if (auto unmet = capture_unmet(text, **reading))
@@ -420,7 +420,7 @@ Result<NotatedAction> parse_listed(const Game& game, Seat seat, std::string_view
         return e;
     }
 
-    // "pass" names the decision's pass (Ghost Chess's Hide, a Skip) when there is one; when there
+    // "pass" names the decision's pass (a Hide, a Skip) when there is one; when there
     // is none, the answer says what the decision is, with its choices where the game lists them.
     if (word_key(text) == "pass") {
         std::vector<const NotatedAction*> passes;

@@ -1,5 +1,7 @@
 #include "ghostpost/rules/types.h"
 
+#include "ghostpost/rules/art.h"
+
 namespace ghostpost::rules {
 
 std::string_view seat_name(Seat s) {
@@ -42,15 +44,11 @@ char piece_letter(PieceKind k) {
         return 'Q';
     case PieceKind::King:
         return 'K';
-    case PieceKind::Ghost:
-        return 'G';
-    case PieceKind::Relay:
-        return 'X';
-    case PieceKind::Warlord:
-        return 'W';
-    case PieceKind::Phantom:
-        return 'F';
     case PieceKind::None:
+        break;
+    default:
+        if (const ExtraPiece* extra = extra_piece(k))
+            return extra->letter;
         break;
     }
     return ' ';
@@ -70,15 +68,10 @@ PieceKind piece_from_letter(char upper) {
         return PieceKind::Queen;
     case 'K':
         return PieceKind::King;
-    case 'G':
-        return PieceKind::Ghost;
-    case 'X':
-        return PieceKind::Relay;
-    case 'W':
-        return PieceKind::Warlord;
-    case 'F':
-        return PieceKind::Phantom;
     default:
+        for (const ExtraPiece& extra : extra_pieces())
+            if (extra.letter == upper)
+                return extra.kind;
         return PieceKind::None;
     }
 }
@@ -97,15 +90,11 @@ std::string_view piece_name(PieceKind k) {
         return "queen";
     case PieceKind::King:
         return "king";
-    case PieceKind::Ghost:
-        return "ghost";
-    case PieceKind::Relay:
-        return "relay";
-    case PieceKind::Warlord:
-        return "warlord";
-    case PieceKind::Phantom:
-        return "phantom";
     case PieceKind::None:
+        break;
+    default:
+        if (const ExtraPiece* extra = extra_piece(k))
+            return extra->name;
         break;
     }
     return "piece";

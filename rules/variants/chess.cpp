@@ -4,6 +4,7 @@
 #include "chess/fide.h"
 #include "chess/san.h"
 #include "ghostpost/rules/game.h"
+#include "ghostpost/variants/pieces.h"
 
 namespace ghostpost::rules {
 namespace {
@@ -114,8 +115,8 @@ public:
     bool is_consistent() const override {
         return pos_.is_consistent() && popcount(pos_.pieces(Seat::White, PieceKind::King)) == 1 &&
                popcount(pos_.pieces(Seat::Black, PieceKind::King)) == 1 &&
-               !pos_.pieces(PieceKind::Phantom) && !pos_.in_hand(Seat::White, PieceKind::Phantom) &&
-               !pos_.in_hand(Seat::Black, PieceKind::Phantom);
+               !pos_.pieces(pieces::phantom) && !pos_.in_hand(Seat::White, pieces::phantom) &&
+               !pos_.in_hand(Seat::Black, pieces::phantom);
     }
 
     Outcome outcome() const override { return outcome_; }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "ghostpost/rules/view.h"
+#include "ghostpost/variants/pieces.h"
 
 #include <stdexcept>
 #include <string>
@@ -35,8 +36,8 @@ inline rules::BoardView board_from_placement(std::string variant, int files, int
                 throw std::invalid_argument("bad placement: " + std::string(placement));
             rules::Figure f;
             f.piece = {kind, white ? rules::Seat::White : rules::Seat::Black};
-            if (kind == rules::PieceKind::Phantom)
-                f.style = rules::FigureStyle::Phantom;
+            if (kind == rules::pieces::phantom)
+                f.style = rules::FigureStyle::Secret;
             b.at(rules::Square(file, rank)).figures.push_back(f);
             ++file;
         }

@@ -127,11 +127,11 @@ inline std::vector<PngSample> png_samples() {
                                          "r1bqkbnr/p1p2ppp/3p4/2p1p3/Q2NP3/2P5/PP1P1PPP/RNB1K2R"),
                     {}};
         s.board.at(Square(2, 5))
-            .figures.push_back(figure(PieceKind::Bishop, Seat::White, FigureStyle::InvokedSpirit));
+            .figures.push_back(figure(PieceKind::Bishop, Seat::White, FigureStyle::PaleLit));
         s.board.at(Square(3, 3))
-            .figures.push_back(figure(PieceKind::Pawn, Seat::Black, FigureStyle::Spirit));
+            .figures.push_back(figure(PieceKind::Pawn, Seat::Black, FigureStyle::Pale));
         s.board.at(Square(7, 5))
-            .figures.push_back(figure(PieceKind::Knight, Seat::Black, FigureStyle::Spirit));
+            .figures.push_back(figure(PieceKind::Knight, Seat::Black, FigureStyle::Pale));
         s.board.last_from = Square(3, 0);
         s.board.last_to = Square(0, 3);
         s.board.check = Square(4, 7);

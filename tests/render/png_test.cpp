@@ -2,6 +2,8 @@
 // tests/data/golden/README.md for the tolerance and how to regenerate them), and the exact
 // pixels, captions and errors the renderer promises.
 #include "ghostpost/render/png.h"
+#include "ghostpost/rules/registry_for_tests.h"
+#include "ghostpost/variants/pieces.h"
 #include "png_samples.h"
 
 #include <cairo.h>
@@ -142,7 +144,7 @@ TEST_CASE("A public view of a Phantom position is pixel-identical to the positio
     rules::BoardView shown = truth;
     for (auto& cell : shown.cells)
         std::erase_if(cell.figures, [](const rules::Figure& f) {
-            return f.piece.kind == rules::PieceKind::Phantom;
+            return f.piece.kind == rules::pieces::phantom;
         });
     rules::BoardView without = test::board_from_placement(
         "phantom", 8, 8, "rnbqkbnr/pppp1ppp/8/4p3/8/4P3/PPPP1PPP/RNBQKBNR");
@@ -229,4 +231,58 @@ TEST_CASE("A 480 px board is 480 px wide and a valid PNG", "[render][png]") {
     Image eight = decode(render::render_png(boards.front().board));
     CHECK(cairo_image_surface_get_width(eight.get()) == 480);
     CHECK(cairo_image_surface_get_height(eight.get()) == 32 + 12 + 8 * 55 + 24);
+}
+
+namespace {
+
+// A variant of the test's own whose queen is drawn as its VariantInfo says: a red square filling
+// the piece's box. The renderer knows nothing of it.
+const rules::Drawing& red_box() {
+    static const rules::Drawing d = [] {
+        rules::Drawing art;
+        art.new_path()
+            .move_to(-0.5, -0.5)
+            .line_to(0.5, -0.5)
+            .line_to(0.5, 0.5)
+            .line_to(-0.5, 0.5)
+            .close_path()
+            .source(rules::Drawing::fixed(1, 0, 0, 1))
+            .fill();
+        return art;
+    }();
+    return d;
+}
+
+class PaintedVariant final : public rules::Variant {
+public:
+    const rules::VariantInfo& info() const override {
+        static const rules::VariantInfo i{
+            .name = "painted-for-test",
+            .title = "Painted",
+            .art = {{.kind = rules::PieceKind::Queen, .art = &red_box()}}};
+        return i;
+    }
+    rules::Result<std::unique_ptr<rules::Game>> start(const rules::Options&,
+                                                      std::string_view) const override {
+        return rules::make_error(rules::ErrorKind::BadSetup, "a variant for drawing only");
+    }
+};
+
+} // namespace
+
+TEST_CASE("A piece is drawn as its variant's own drawing describes it", "[render][png]") {
+    static const PaintedVariant painted;
+    rules::set_test_variant(&painted);
+    rules::BoardView b("painted-for-test", 8, 8);
+    b.deciding = {Seat::White};
+    b.at(Square(3, 4)).figures.push_back({rules::Piece{rules::PieceKind::Queen, Seat::White}});
+    const int left = 24 + 2, top = 32 + 12, square = 55; // as square_pixel
+    const int cx = left + 3 * square + square / 2, cy = top + 3 * square + square / 2; // d5
+    Image drawn = decode(render::render_png(b));
+    CHECK(channel_distance(pixel(drawn.get(), cx, cy), 0xFF0000) <= 2);
+    // The same queen in chess is its figurine, white at that point.
+    b.variant = "chess";
+    Image chess = decode(render::render_png(b));
+    CHECK(channel_distance(pixel(chess.get(), cx, cy), 0xFF0000) > 100);
+    rules::set_test_variant(nullptr);
 }

@@ -1,4 +1,5 @@
 #include "ghostpost/render/text.h"
+#include "ghostpost/variants/pieces.h"
 
 #include <catch2/catch.hpp>
 #include <string>
@@ -101,9 +102,9 @@ TEST_CASE("Check marks the king and names the side in check", "[render][text]") 
 TEST_CASE("A 10x10 Ghostarelay board shows Ghost, Relay and Warlord with rank 10",
           "[render][text][variant:ghostarelay]") {
     BoardView b("ghostarelay", 10, 10);
-    put(b, "a1", PieceKind::Ghost, Seat::White);
-    put(b, "j10", PieceKind::Relay, Seat::Black);
-    put(b, "e1", PieceKind::Warlord, Seat::White);
+    put(b, "a1", pieces::ghost, Seat::White);
+    put(b, "j10", pieces::relay, Seat::Black);
+    put(b, "e1", pieces::warlord, Seat::White);
     b.deciding = {Seat::White};
     std::string text = render_board_text(b);
     CHECK(text.substr(0, 33) == "    a  b  c  d  e  f  g  h  i  j\n");
@@ -114,11 +115,11 @@ TEST_CASE("A 10x10 Ghostarelay board shows Ghost, Relay and Warlord with rank 10
 TEST_CASE("Spirits, stacks and Phantoms get their suffix and an Under line",
           "[render][text][variant:haunted]") {
     BoardView b("haunted", 8, 8);
-    put(b, "c3", PieceKind::Knight, Seat::Black, FigureStyle::Spirit);
-    put(b, "d4", PieceKind::Bishop, Seat::White, FigureStyle::InvokedSpirit);
+    put(b, "c3", PieceKind::Knight, Seat::Black, FigureStyle::Pale);
+    put(b, "d4", PieceKind::Bishop, Seat::White, FigureStyle::PaleLit);
     put(b, "e5", PieceKind::Rook, Seat::White);
-    put(b, "e5", PieceKind::Knight, Seat::Black, FigureStyle::Spirit);
-    put(b, "f6", PieceKind::Phantom, Seat::Black, FigureStyle::Phantom);
+    put(b, "e5", PieceKind::Knight, Seat::Black, FigureStyle::Pale);
+    put(b, "f6", pieces::phantom, Seat::Black, FigureStyle::Secret);
     b.deciding = {Seat::White, Seat::Black};
     std::string text = render_board_text(b);
     CHECK(text.find(" 6   .   .   .   .   .   f?  .   .   6\n") != std::string::npos);
@@ -133,7 +134,7 @@ TEST_CASE("Spirits, stacks and Phantoms get their suffix and an Under line",
 TEST_CASE("A mark after a piece never touches the next square's mark; an entry's last move",
           "[render][text][variant:phantom]") {
     BoardView b("phantom", 8, 8);
-    put(b, "e5", PieceKind::Phantom, Seat::Black, FigureStyle::Phantom);
+    put(b, "e5", pieces::phantom, Seat::Black, FigureStyle::Secret);
     put(b, "f5", PieceKind::Pawn, Seat::White);
     b.last_to = Square(5, 4); // f5, entered: no square it came from
     b.deciding = {Seat::Black};

@@ -2,6 +2,7 @@
 // plus perft regression figures.
 #include "chess_test_support.h"
 #include "ghostpost/rules/notation.h"
+#include "ghostpost/variants/pieces.h"
 
 #include <algorithm>
 
@@ -88,8 +89,8 @@ TEST_CASE("Setup: the 10x10 board holds the seed's array with White to move",
     CHECK(g->pending().front().seat == Seat::White);
     const BoardView& b = g->public_view().board();
     CHECK(b.files == 10);
-    CHECK(b.at(Square(3, 0)).figures.front().piece == Piece{PieceKind::Relay, Seat::White});
-    CHECK(b.at(Square(6, 0)).figures.front().piece == Piece{PieceKind::Ghost, Seat::White});
+    CHECK(b.at(Square(3, 0)).figures.front().piece == Piece{pieces::relay, Seat::White});
+    CHECK(b.at(Square(6, 0)).figures.front().piece == Piece{pieces::ghost, Seat::White});
     CHECK(b.at(Square(9, 9)).figures.front().piece == Piece{PieceKind::Rook, Seat::Black});
     CHECK(g->perft(1) == 86);
 }

@@ -22,7 +22,7 @@ Figure living(PieceKind k, Seat s) {
     return Figure{Piece{k, s}, FigureStyle::Living};
 }
 Figure spirit(PieceKind k, Seat s, bool invoked = false) {
-    return Figure{Piece{k, s}, invoked ? FigureStyle::InvokedSpirit : FigureStyle::Spirit};
+    return Figure{Piece{k, s}, invoked ? FigureStyle::PaleLit : FigureStyle::Pale};
 }
 
 // Plays one move by its text and returns the texts of the events it caused.

@@ -1,4 +1,5 @@
 #include "chess_test_support.h"
+#include "ghostpost/variants/pieces.h"
 
 using namespace ghostpost::rules;
 
@@ -189,13 +190,13 @@ TEST_CASE("Squares up to j10 parse on a 10x10 board and not beyond", "[notation]
     auto p = parse_syntax("a10=W", 10, 10);
     REQUIRE(p.has_value());
     CHECK(p->to == Square(0, 9));
-    CHECK(p->promotion == PieceKind::Warlord);
+    CHECK(p->promotion == pieces::warlord);
     CHECK_FALSE(parse_syntax("a10", 8, 8).has_value());
     CHECK_FALSE(parse_syntax("k5", 10, 10).has_value());
     auto drop = parse_syntax("F@e4");
     REQUIRE(drop.has_value());
     CHECK(drop->drop);
-    CHECK(drop->piece == PieceKind::Phantom);
+    CHECK(drop->piece == pieces::phantom);
 }
 
 namespace {

@@ -4,6 +4,7 @@
 // the moves themselves and the record published at the end.
 #include "chess_test_support.h"
 #include "ghostpost/rules/notation.h"
+#include "ghostpost/variants/pieces.h"
 #include "phantom_squares.h"
 
 #include <algorithm>
@@ -39,7 +40,7 @@ int phantom_figures(const BoardView& b, std::optional<Seat> of = std::nullopt) {
     int n = 0;
     for (const auto& cell : b.cells)
         for (const auto& f : cell.figures)
-            if (f.piece.kind == PieceKind::Phantom || f.style == FigureStyle::Phantom)
+            if (f.piece.kind == pieces::phantom || f.style == FigureStyle::Secret)
                 n += !of || f.piece.seat == *of;
     return n;
 }

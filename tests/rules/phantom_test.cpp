@@ -2,6 +2,7 @@
 // plus perft regression figures.
 #include "chess_test_support.h"
 #include "ghostpost/rules/notation.h"
+#include "ghostpost/variants/pieces.h"
 
 #include <algorithm>
 
@@ -54,7 +55,7 @@ std::vector<std::string> figures(const BoardView& b) {
                 if (fig.piece.seat == Seat::Black)
                     c = static_cast<char>(c - 'A' + 'a');
                 out.push_back(std::string(1, c) + Square(f, r).name() +
-                              (fig.style == FigureStyle::Phantom ? "*" : ""));
+                              (fig.style == FigureStyle::Secret ? "*" : ""));
             }
     return out;
 }
@@ -304,9 +305,8 @@ TEST_CASE("After moving or entering its Phantom the mover gets a private board w
     CHECK(events[1].only_for == Seat::White);
     REQUIRE(events[1].board);
     CHECK(events[1].board->seat() == Seat::White);
-    CHECK(
-        events[1].board->board().at(Square(4, 3)).figures ==
-        std::vector<Figure>{Figure{Piece{PieceKind::Phantom, Seat::White}, FigureStyle::Phantom}});
+    CHECK(events[1].board->board().at(Square(4, 3)).figures ==
+          std::vector<Figure>{Figure{Piece{pieces::phantom, Seat::White}, FigureStyle::Secret}});
     // A move of another piece brings no private board.
     auto pawn = play_one(*game, Seat::Black, "e5");
     CHECK(std::none_of(pawn.begin(), pawn.end(),

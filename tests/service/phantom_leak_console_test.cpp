@@ -11,6 +11,7 @@
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
 #include "ghostpost/storage/sqlite.h"
+#include "ghostpost/variants/pieces.h"
 
 #include <algorithm>
 #include <array>
@@ -45,7 +46,7 @@ ghostpost::rules::BoardView without_phantoms(const Game& g, bool phantom_moved_l
     BoardView b = g.seat_view(Seat::White).board();
     for (auto& cell : b.cells)
         std::erase_if(cell.figures,
-                      [](const Figure& f) { return f.piece.kind == PieceKind::Phantom; });
+                      [](const Figure& f) { return f.piece.kind == pieces::phantom; });
     if (phantom_moved_last) {
         b.last_from = Square{};
         b.last_to = Square{};

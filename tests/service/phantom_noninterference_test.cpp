@@ -9,6 +9,7 @@
 #include "console_images.h"
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
+#include "ghostpost/variants/pieces.h"
 
 #include <algorithm>
 #include <array>
@@ -375,8 +376,7 @@ TEST_CASE("Two Phantom Chess runs that differ only in Black's Phantom tell White
                     for (const auto& a : seen)
                         if (a.action.kind == ActionKind::Move &&
                             a.action.piece != PieceKind::Pawn &&
-                            a.action.piece != PieceKind::Phantom && quiet(a.text) &&
-                            a.text[0] != 'O')
+                            a.action.piece != pieces::phantom && quiet(a.text) && a.text[0] != 'O')
                             quiet_moves.push_back(strip_annotations(a.text));
                     if (!quiet_moves.empty()) {
                         typed = quiet_moves[rng() % quiet_moves.size()];

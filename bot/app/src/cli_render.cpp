@@ -141,7 +141,7 @@ int run_render(const RenderArgs& args) {
 void add_render_command(CLI::App& app, int& exit_status) {
     auto args = std::make_shared<RenderArgs>();
     CLI::App* cmd = app.add_subcommand("render", "draw a board as a PNG image");
-    cmd->add_option("--variant", args->variant, "the variant (chess, ghost, ...)");
+    cmd->add_option("--variant", args->variant, "the variant (chess, ...)");
     cmd->add_option("--fen", args->fen, "the position; the start position when omitted");
     cmd->add_option("--db", args->db, "a ghostpost database to read the game from");
     cmd->add_option("--game", args->game_id, "the stored game's number")

@@ -1,7 +1,7 @@
 // Maximum-weight matching by Edmonds' blossom algorithm, in the primal-dual form of Galil
 // ("Efficient algorithms for finding maximum matching in graphs", ACM Computing Surveys 1986):
 // stages that each grow alternating trees from the single vertices until an augmenting path
-// is found, with blossoms shrunk and expanded as the dual variables move. Vertex duals, slacks
+// is found, with blossoms shrunk and expanded as the dual variables move. Vertex duals, surpluses
 // and deltas are kept doubled, so integer weights keep every quantity an integer.
 #include "ghostpost/league/matching.h"
 
@@ -188,9 +188,9 @@ public:
     std::vector<int> run();
 
 private:
-    // The slack of edge k, doubled: u_i + u_j - 2 w_k plus the duals of blossoms containing it
+    // The surplus of edge k, doubled: u_i + u_j - 2 w_k plus the duals of blossoms containing it
     // are zero for the edges an optimum may use.
-    WideWeight slack(int k) const { return dualvar_[ei_[k]] + dualvar_[ej_[k]] - ew2_[k]; }
+    WideWeight surplus(int k) const { return dualvar_[ei_[k]] + dualvar_[ej_[k]] - ew2_[k]; }
 
     void leaves(int b, Vec<int>& out) const {
         if (b < n_) {
@@ -227,7 +227,7 @@ private:
     Vec<Vec<int>> blossomchilds_; // sub-blossoms round the cycle, the base's first
     Vec<int> blossombase_;
     Vec<Vec<int>> blossomendps_; // endpoints joining consecutive sub-blossoms
-    Vec<int> bestedge_;          // the least-slack edge to another S-blossom, or -1
+    Vec<int> bestedge_;          // the least-surplus edge to another S-blossom, or -1
     Vec<Vec<int>> blossombestedges_;
     Vec<char> has_bestedges_;
     Vec<int> unused_;
@@ -316,7 +316,7 @@ void Matcher::add_blossom(int base, int k) {
             queue_.push_back(leaf); // a former T-vertex is now an S-vertex
         inblossom_[leaf] = b;
     }
-    // The least-slack edges from the new blossom to each neighbouring S-blossom.
+    // The least-surplus edges from the new blossom to each neighbouring S-blossom.
     Vec<int> bestedgeto(2 * n_, -1);
     for (int sub : path) {
         Vec<Vec<int>> lists;
@@ -337,7 +337,7 @@ void Matcher::add_blossom(int base, int k) {
                     std::swap(i, j);
                 const int bj = inblossom_[j];
                 if (bj != b && label_[bj] == s_label &&
-                    (bestedgeto[bj] == -1 || slack(kk) < slack(bestedgeto[bj])))
+                    (bestedgeto[bj] == -1 || surplus(kk) < surplus(bestedgeto[bj])))
                     bestedgeto[bj] = kk;
             }
         blossombestedges_[sub].clear();
@@ -352,7 +352,7 @@ void Matcher::add_blossom(int base, int k) {
     has_bestedges_[b] = 1;
     bestedge_[b] = -1;
     for (int kk : best)
-        if (bestedge_[b] == -1 || slack(kk) < slack(bestedge_[b]))
+        if (bestedge_[b] == -1 || surplus(kk) < surplus(bestedge_[b]))
             bestedge_[b] = kk;
 }
 
@@ -517,10 +517,10 @@ std::vector<int> Matcher::run() {
                     const int w = endpoint_[p];
                     if (inblossom_[v] == inblossom_[w])
                         continue;
-                    WideWeight kslack;
+                    WideWeight ksurplus;
                     if (!allowedge_[k]) {
-                        kslack = slack(k);
-                        if (!(WideWeight{} < kslack))
+                        ksurplus = surplus(k);
+                        if (!(WideWeight{} < ksurplus))
                             allowedge_[k] = 1;
                     }
                     if (allowedge_[k]) {
@@ -543,10 +543,10 @@ std::vector<int> Matcher::run() {
                         }
                     } else if (label_[inblossom_[w]] == s_label) {
                         const int b = inblossom_[v];
-                        if (bestedge_[b] == -1 || kslack < slack(bestedge_[b]))
+                        if (bestedge_[b] == -1 || ksurplus < surplus(bestedge_[b]))
                             bestedge_[b] = k;
                     } else if (label_[w] == 0) {
-                        if (bestedge_[w] == -1 || kslack < slack(bestedge_[w]))
+                        if (bestedge_[w] == -1 || ksurplus < surplus(bestedge_[w]))
                             bestedge_[w] = k;
                     }
                 }
@@ -563,7 +563,7 @@ std::vector<int> Matcher::run() {
             int deltaedge = -1, deltablossom = -1;
             for (int v = 0; v < n_; ++v)
                 if (label_[inblossom_[v]] == free_label && bestedge_[v] != -1) {
-                    const WideWeight d = slack(bestedge_[v]);
+                    const WideWeight d = surplus(bestedge_[v]);
                     if (d < delta) {
                         delta = d;
                         deltatype = 2;
@@ -572,7 +572,7 @@ std::vector<int> Matcher::run() {
                 }
             for (int b = 0; b < 2 * n_; ++b)
                 if (blossomparent_[b] == -1 && label_[b] == s_label && bestedge_[b] != -1) {
-                    const WideWeight d = slack(bestedge_[b]).halved();
+                    const WideWeight d = surplus(bestedge_[b]).halved();
                     if (d < delta) {
                         delta = d;
                         deltatype = 3;

@@ -8,7 +8,7 @@ std::vector<std::vector<Pairing>> berger_schedule(int players, bool double_round
     std::vector<std::vector<Pairing>> rounds;
     if (players < 2)
         return rounds;
-    const int n = players + players % 2; // an odd field plays with a phantom last player
+    const int n = players + players % 2; // an odd field plays with a dummy last player (the bye)
     const int m = n - 1;
     auto real = [&](int p) { return p < players ? p : bye; };
     for (int r = 0; r < m; ++r) {

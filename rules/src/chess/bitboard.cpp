@@ -17,7 +17,7 @@ Bitboard attacks_of(PieceKind kind, Seat seat, Sq s, Bitboard occ) {
         return queen_attacks(s, occ);
     case PieceKind::King:
         return t.king[s];
-    case PieceKind::Phantom:
+    case knight_ferz:
         return t.knight[s] | t.ferz[s];
     default:
         return 0;

@@ -66,7 +66,7 @@ constexpr Bitboard dark_squares = 0xAA55AA55AA55AA55ULL; // a1 is dark
 struct Tables {
     Bitboard knight[64];
     Bitboard king[64];
-    Bitboard ferz[64];        // one step diagonally: the Phantom's non-knight move
+    Bitboard ferz[64];        // one step diagonally: the knight_ferz's non-knight move
     Bitboard wazir[64];       // one step orthogonally
     Bitboard pawn[2][64];     // squares a pawn of that seat attacks
     Bitboard ray[8][64];      // N, E, NE, NW (growing index), S, W, SE, SW (shrinking index)
@@ -148,8 +148,13 @@ inline Bitboard queen_attacks(Sq s, Bitboard occ) {
     return rook_attacks(s, occ) | bishop_attacks(s, occ);
 }
 
+// The one piece the core adds to FIDE's six: it leaps as a knight or steps one square
+// diagonally (a ferz), and it is the only piece a hand may hold. A variant that plays it names
+// it, gives it its letter and draws it (ExtraPiece); the other extra kinds the core does not move.
+inline constexpr PieceKind knight_ferz = PieceKind::Extra4;
+
 // What a piece of this kind on `s` attacks with the given occupancy. Defined for the FIDE
-// pieces and the Phantom (ferz + knight).
+// pieces and the knight_ferz.
 Bitboard attacks_of(PieceKind kind, Seat seat, Sq s, Bitboard occ);
 
 } // namespace ghostpost::rules::chess

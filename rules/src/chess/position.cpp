@@ -144,8 +144,9 @@ Checked<Position> Position::from_setup(const Setup& setup) {
             if (c == '\0')
                 continue;
             const Piece p = Setup::piece_of(c);
-            if (p.kind == PieceKind::None || p.kind == PieceKind::Ghost ||
-                p.kind == PieceKind::Relay || p.kind == PieceKind::Warlord) {
+            // The core moves FIDE's six and the knight_ferz, no other extra kind.
+            if (p.kind == PieceKind::None ||
+                (p.kind >= PieceKind::Extra1 && p.kind != knight_ferz)) {
                 if (unknown.find(c) == std::string::npos)
                     reasons.push_back(std::string("unknown piece letter '") + c + "'");
                 unknown += c;
@@ -156,8 +157,11 @@ Checked<Position> Position::from_setup(const Setup& setup) {
     bool hand_full = false;
     for (char c : setup.bracketed.value_or("")) {
         Piece p = piece_of_fen_char(c);
-        if (p.kind != PieceKind::Phantom) {
-            reasons.push_back(std::string("only a Phantom (F) can be in hand, not '") + c + "'");
+        if (p.kind != knight_ferz) {
+            std::string held(piece_name(knight_ferz));
+            held[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(held[0])));
+            reasons.push_back("only a " + held + " (" + piece_letter(knight_ferz) +
+                              ") can be in hand, not '" + c + "'");
             continue;
         }
         auto& n = fresh.hand_[index(p.seat)][kind_index(p.kind)];
@@ -275,12 +279,12 @@ std::uint64_t Position::compute_key() const {
 
 Bitboard Position::attackers_to(Sq s, Bitboard occ, Seat by) const {
     const Tables& t = tables();
-    Bitboard phantoms = pieces(PieceKind::Phantom);
+    Bitboard leapers = pieces(knight_ferz);
     Bitboard diag = pieces(PieceKind::Bishop) | pieces(PieceKind::Queen);
     Bitboard orth = pieces(PieceKind::Rook) | pieces(PieceKind::Queen);
     Bitboard a = (t.pawn[index(opponent(by))][s] & pieces(PieceKind::Pawn)) |
-                 (t.knight[s] & (pieces(PieceKind::Knight) | phantoms)) |
-                 (t.king[s] & pieces(PieceKind::King)) | (t.ferz[s] & phantoms);
+                 (t.knight[s] & (pieces(PieceKind::Knight) | leapers)) |
+                 (t.king[s] & pieces(PieceKind::King)) | (t.ferz[s] & leapers);
     if (diag)
         a |= bishop_attacks(s, occ) & diag;
     if (orth)
@@ -326,7 +330,7 @@ void Position::generate_pseudo_legal(MoveList& out) const {
             add_pawn(from, ep_, MoveType::EnPassant);
     }
     for (PieceKind k : {PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::Queen,
-                        PieceKind::King, PieceKind::Phantom}) {
+                        PieceKind::King, knight_ferz}) {
         for (Bitboard b = pieces(us, k); b;) {
             Sq from = pop_lsb(b);
             for (Bitboard to = attacks_of(k, us, from, occ) & ~own; to;)
@@ -466,8 +470,8 @@ template <class Sink> void Position::generate_legal_into(Sink& out) const {
         Bitboard att =
             ((rook_attacks(ksq, after) & (pieces(PieceKind::Rook) | pieces(PieceKind::Queen))) |
              (bishop_attacks(ksq, after) & (pieces(PieceKind::Bishop) | pieces(PieceKind::Queen))) |
-             (t.knight[ksq] & (pieces(PieceKind::Knight) | pieces(PieceKind::Phantom))) |
-             (t.ferz[ksq] & pieces(PieceKind::Phantom)) |
+             (t.knight[ksq] & (pieces(PieceKind::Knight) | pieces(knight_ferz))) |
+             (t.ferz[ksq] & pieces(knight_ferz)) |
              (t.pawn[index(us)][ksq] & pieces(PieceKind::Pawn) & ~bb(captured))) &
             enemy & after;
         if (!att)
@@ -518,7 +522,7 @@ template <class Sink> void Position::generate_legal_into(Sink& out) const {
     piece_moves(pieces(us, PieceKind::Bishop), [&](Sq s) { return bishop_attacks(s, occ); });
     piece_moves(pieces(us, PieceKind::Rook), [&](Sq s) { return rook_attacks(s, occ); });
     piece_moves(pieces(us, PieceKind::Queen), [&](Sq s) { return queen_attacks(s, occ); });
-    piece_moves(pieces(us, PieceKind::Phantom), [&](Sq s) { return t.knight[s] | t.ferz[s]; });
+    piece_moves(pieces(us, knight_ferz), [&](Sq s) { return t.knight[s] | t.ferz[s]; });
     // Castling.
     if (!chk) {
         const int base = us == Seat::White ? 0 : 56;
@@ -639,7 +643,7 @@ int Position::repetitions() const {
 
 bool Position::insufficient_material() const {
     if (pieces(PieceKind::Pawn) | pieces(PieceKind::Rook) | pieces(PieceKind::Queen) |
-        pieces(PieceKind::Phantom))
+        pieces(knight_ferz))
         return false;
     if (hand_ != decltype(hand_){})
         return false;

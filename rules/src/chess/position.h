@@ -1,5 +1,5 @@
 // The FIDE position on 8x8 bitboards, shared by every 8x8 variant built on chess. It knows the
-// FIDE pieces plus the Phantom (ferz + knight) and pieces in hand, so variants that add a
+// FIDE pieces plus the knight_ferz (bitboard.h) and pieces in hand, so variants that add a
 // piece or a drop compose it instead of copying it. Moves are made and unmade in place.
 #pragma once
 
@@ -54,8 +54,8 @@ public:
     // The FIDE start position.
     Position();
     // Reads FEN (six fields; the last two may be missing). Pieces in hand, if any, follow the
-    // placement in brackets as in crazyhouse FEN ("...RNBQKBNR[Ff] w KQkq - 0 1"); the letter F
-    // is the Phantom. Returns an error text, empty on success.
+    // placement in brackets as in crazyhouse FEN ("...RNBQKBNR[Ff] w KQkq - 0 1"); the letter is
+    // the knight_ferz's (piece_letter). Returns an error text, empty on success.
     std::string set_fen(std::string_view fen);
     // The position a Setup describes (its bracketed list the pieces in hand), or every reason
     // it is none: a letter that is no piece of the core, more than one king of a side, a pawn on
@@ -103,7 +103,7 @@ public:
     void do_move(const Move& m);
     void undo_move();
     // A copy with the piece on `s` lifted off and no history: a side's view of a board with a
-    // hidden piece (Phantom Chess). The copy may be no reachable position (a king left en prise),
+    // piece only its owner sees. The copy may be no reachable position (a king left en prise),
     // so it is for generating what that side believes it may do, never for play.
     Position without(Sq s) const;
 

@@ -6,6 +6,7 @@
 // their own, asked of whichever seat they belong to. docs/variants/ghost.md states every reading.
 #include "ghost.h"
 
+#include "../giveaway/art.h"
 #include "ghostpost/rules/game.h"
 #include "ghostpost/rules/notation.h"
 
@@ -61,7 +62,8 @@ const VariantInfo& ghost_info() {
             "knight), Skip (decline an offered special or the knights' moves after Transcend). "
             "Also accepted: e2e4, d2f4, nf3, hide, search a3, and + # ! ? marks.",
         .examples = "e4, Nf3, Bxc6, Qxd5, Pd2-f4, Hide or Search a3",
-        .art = {{.kind = PieceKind::Queen, .drawn_as = PieceKind::Ghost, .crowned = true}},
+        // The queen is the Ghost: a sheet ghost, crowned as its side's chief.
+        .art = {{.kind = PieceKind::Queen, .art = &giveaway::ghost_art(true)}},
     };
     return info;
 }

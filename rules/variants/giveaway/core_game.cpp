@@ -3,6 +3,8 @@
 // draws (50-move and threefold claims, 75-move and fivefold automatic) and explanations.
 #include "core_game.h"
 
+#include "ghostpost/variants/pieces.h"
+
 #include <algorithm>
 #include <cctype>
 #include <optional>
@@ -152,11 +154,11 @@ public:
                 if (p.kind == PieceKind::None)
                     continue;
                 if (p.seat == seat) {
-                    own_relay = own_relay || p.kind == PieceKind::Relay;
-                    own_ghost = own_ghost || p.kind == PieceKind::Ghost;
+                    own_relay = own_relay || p.kind == pieces::relay;
+                    own_ghost = own_ghost || p.kind == pieces::ghost;
                 } else {
-                    enemy_captures = enemy_captures ||
-                                     (p.kind != PieceKind::Ghost && p.kind != PieceKind::Relay);
+                    enemy_captures =
+                        enemy_captures || (p.kind != pieces::ghost && p.kind != pieces::relay);
                 }
             }
         }
@@ -362,13 +364,13 @@ RuleError CoreGame::explain_illegal(Seat, const ActionSyntax& syntax, std::strin
             }
     }
     const bool enemy_there = target.kind != PieceKind::None && target.seat != pos_.side();
-    if (syntax.piece == PieceKind::Warlord && !enemy_there)
+    if (syntax.piece == pieces::warlord && !enemy_there)
         return illegal("the Warlord only moves by capturing, and it can capture any enemy piece");
-    if (syntax.piece == PieceKind::Ghost && enemy_there)
+    if (syntax.piece == pieces::ghost && enemy_there)
         return illegal("the Ghost never captures (only when an enemy Relay next to it lets it "
                        "capture straight "
                        "away from that Relay on a diagonal)");
-    if (syntax.piece == PieceKind::Relay && enemy_there)
+    if (syntax.piece == pieces::relay && enemy_there)
         return illegal("the Relay never captures (only when an enemy Relay next to it lets it "
                        "capture straight "
                        "away from that Relay on a diagonal)");

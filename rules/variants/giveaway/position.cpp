@@ -3,6 +3,7 @@
 #include "position.h"
 
 #include "chess/bitboard.h"
+#include "ghostpost/variants/pieces.h"
 
 #include <algorithm>
 #include <cassert>
@@ -24,7 +25,7 @@ constexpr std::array<int, 8> knight_jumps{2 * stride + 1, 2 * stride - 1,  strid
 
 constexpr std::array<PieceKind, 5> giveaway_promotions{
     PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight, PieceKind::King};
-constexpr std::array<PieceKind, 1> ghostarelay_promotions{PieceKind::Warlord};
+constexpr std::array<PieceKind, 1> ghostarelay_promotions{pieces::warlord};
 
 constexpr std::string_view giveaway_start =
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -44,9 +45,9 @@ bool allowed_piece(Flavour f, PieceKind k) {
     case PieceKind::Queen:
     case PieceKind::King:
         return true;
-    case PieceKind::Ghost:
-    case PieceKind::Relay:
-    case PieceKind::Warlord:
+    case pieces::ghost:
+    case pieces::relay:
+    case pieces::warlord:
         return f == Flavour::Ghostarelay;
     default:
         return false;
@@ -335,7 +336,7 @@ void Position::gen_piece(Sq from, bool want_captures, MoveList& out) const {
         for (int d : king_dirs)
             leap(step(from, d));
         break;
-    case PieceKind::Ghost:
+    case pieces::ghost:
         // Anywhere empty; it never captures by itself.
         if (!want_captures)
             for (int r = 0; r < ranks_; ++r)
@@ -343,7 +344,7 @@ void Position::gen_piece(Sq from, bool want_captures, MoveList& out) const {
                     if (board_[to_sq(f, r)] == 0)
                         out.push_back(Move{from, to_sq(f, r), kind, PieceKind::None, 0, 0, 0});
         break;
-    case PieceKind::Relay:
+    case pieces::relay:
         // A king step or a knight leap onto an empty square; it never captures by itself.
         if (!want_captures) {
             for (int d : king_dirs)
@@ -352,7 +353,7 @@ void Position::gen_piece(Sq from, bool want_captures, MoveList& out) const {
                 leap(step(from, d));
         }
         break;
-    case PieceKind::Warlord:
+    case pieces::warlord:
         // Only captures, but any enemy piece anywhere.
         if (want_captures)
             for (int r = 0; r < ranks_; ++r)
@@ -369,7 +370,7 @@ void Position::gen_piece(Sq from, bool want_captures, MoveList& out) const {
 // An enemy Relay lets each of our pieces next to it move straight away from it: orthogonally
 // as a rook without capturing, diagonally as a bishop that may also capture. Grants stack.
 void Position::gen_relay_grants(bool want_captures, MoveList& out) const {
-    const std::uint8_t their_relay = encode(Piece{PieceKind::Relay, opponent(side_)});
+    const std::uint8_t their_relay = encode(Piece{pieces::relay, opponent(side_)});
     for (int r = 0; r < ranks_; ++r) {
         for (int f = 0; f < files_; ++f) {
             const Sq relay = to_sq(f, r);
@@ -384,7 +385,7 @@ void Position::gen_relay_grants(bool want_captures, MoveList& out) const {
                     continue;
                 const PieceKind kind = kind_of(c);
                 // The Warlord never moves without capturing; its captures already reach everything.
-                const bool quiets = !want_captures && kind != PieceKind::Warlord;
+                const bool quiets = !want_captures && kind != pieces::warlord;
                 Sq to = step(from, d);
                 while (board_[to] == 0) {
                     if (quiets) {
@@ -679,7 +680,7 @@ std::uint64_t Position::count_legal_moves(MoveList& scratch) const {
 // counted once for all. A relay grant can repeat a move a piece has anyway: with one possible,
 // the list is made and its duplicates removed.
 std::uint64_t Position::count_ghostarelay_moves(MoveList& scratch) const {
-    const std::uint8_t their_relay = encode(Piece{PieceKind::Relay, opponent(side_)});
+    const std::uint8_t their_relay = encode(Piece{pieces::relay, opponent(side_)});
     int empty = 0, enemies = 0;
     bool granted = false;
     for (int r = 0; r < ranks_; ++r)
@@ -757,16 +758,16 @@ std::uint64_t Position::count_ghostarelay_moves(MoveList& scratch) const {
                 leaps(from, king_dirs);
                 king = true;
                 break;
-            case PieceKind::Ghost:
+            case pieces::ghost:
                 quiets += static_cast<std::uint64_t>(empty);
                 break;
-            case PieceKind::Relay:
+            case pieces::relay:
                 for (int d : king_dirs)
                     quiets += board_[step(from, d)] == 0;
                 for (int d : knight_jumps)
                     quiets += board_[step(from, d)] == 0;
                 break;
-            case PieceKind::Warlord:
+            case pieces::warlord:
                 captures += static_cast<std::uint64_t>(enemies);
                 break;
             default:

@@ -347,7 +347,7 @@ private:
                 continue;
             const bool is_invoked = (invoked[index(spirit.seat)] & bb(s)) != 0;
             cell.figures.push_back(
-                Figure{spirit, is_invoked ? FigureStyle::InvokedSpirit : FigureStyle::Spirit});
+                Figure{spirit, is_invoked ? FigureStyle::PaleLit : FigureStyle::Pale});
             std::string letter(1, piece_letter(spirit.kind));
             if (spirit.seat == Seat::Black)
                 letter[0] = static_cast<char>(letter[0] - 'A' + 'a');

@@ -5,6 +5,7 @@
 // private: a partial public reason could hint at what it leaves out.
 #include "chess/fide.h"
 #include "chess/san.h"
+#include "ghostpost/variants/pieces.h"
 #include "phantom.h"
 
 #include <algorithm>
@@ -41,7 +42,7 @@ std::string square_name(Sq s) {
 
 // A Phantom on the attack set `att` of the opponent of the side to move, named for the mover.
 std::optional<std::string> attacking_phantom(const Position& pos, Bitboard att, Seat us) {
-    const Bitboard ph = att & pos.pieces(PieceKind::Phantom);
+    const Bitboard ph = att & pos.pieces(pieces::phantom);
     if (!ph)
         return std::nullopt;
     return phantom_on(pos, chess::lsb(ph), us);
@@ -58,7 +59,7 @@ std::optional<std::string> hidden_castling_reason(Position& pos, bool short_side
         return std::nullopt;
     const Bitboard path =
         short_side ? bb(base + 5) | bb(base + 6) : bb(base + 1) | bb(base + 2) | bb(base + 3);
-    if (const Bitboard ph = path & pos.pieces(PieceKind::Phantom))
+    if (const Bitboard ph = path & pos.pieces(pieces::phantom))
         return phantom_on(pos, chess::lsb(ph), us) + " stands between your king and rook";
     const int step = short_side ? 1 : -1;
     for (int i = 0; i <= 2; ++i) {
@@ -78,7 +79,7 @@ std::optional<std::string> hidden_castling_reason(Position& pos, bool short_side
 std::optional<std::string> hidden_move_reason(Position& pos, const ActionSyntax& syntax) {
     const Seat us = pos.side_to_move(), them = opponent(us);
     const chess::Tables& t = chess::tables();
-    const Bitboard phantoms = pos.pieces(PieceKind::Phantom);
+    const Bitboard phantoms = pos.pieces(pieces::phantom);
     const Sq to = chess::from_square(syntax.to);
     const int up = us == Seat::White ? 8 : -8;
     const Bitboard start_rank = us == Seat::White ? chess::rank_1 << 8 : chess::rank_1 << 48;
@@ -102,7 +103,7 @@ std::optional<std::string> hidden_move_reason(Position& pos, const ActionSyntax&
         } else if (!(chess::attacks_of(kind, us, from, visible(pos)) & bb(to))) {
             continue;
         }
-        if (bb(to) & pos.pieces(us, PieceKind::Phantom))
+        if (bb(to) & pos.pieces(us, pieces::phantom))
             return "your own Phantom stands on " + square_name(to);
         const Bitboard way = push ? t.between[from][to] | bb(to) : t.between[from][to];
         if (kind != PieceKind::Knight && kind != PieceKind::King && (way & phantoms))
@@ -144,16 +145,16 @@ std::optional<std::string> hidden_move_reason(Position& pos, const ActionSyntax&
 RuleError explain_move(Position& pos, const ActionSyntax& syntax, std::string_view text) {
     const std::string t(text);
     const Seat us = pos.side_to_move();
-    const Bitboard phantoms = pos.pieces(PieceKind::Phantom);
+    const Bitboard phantoms = pos.pieces(pieces::phantom);
     auto privately = [&](const std::string& why) {
         return refused_privately(t + " is not possible: " + why);
     };
     RuleError fide = chess::explain_fide_illegal(pos, syntax, text);
 
-    if (syntax.castle == 0 && syntax.piece == PieceKind::Phantom) {
+    if (syntax.castle == 0 && syntax.piece == pieces::phantom) {
         // Whether the Phantom is in play is public (its entry was announced); where it is, is not.
-        if (!pos.pieces(us, PieceKind::Phantom)) {
-            if (pos.in_hand(us, PieceKind::Phantom))
+        if (!pos.pieces(us, pieces::phantom)) {
+            if (pos.in_hand(us, pieces::phantom))
                 return make_error(ErrorKind::Illegal,
                                   t +
                                       " is not possible: your Phantom has not entered "
@@ -202,11 +203,11 @@ RuleError explain_entry(const Position& pos, const ActionSyntax& syntax, EntryRu
     };
     const std::string where = syntax.to.name();
 
-    if (syntax.piece != PieceKind::Phantom)
+    if (syntax.piece != pieces::phantom)
         return illegal("only the Phantom enters play (F@" + where +
                        "); no other piece is ever in hand");
-    if (pos.in_hand(us, PieceKind::Phantom) == 0) {
-        if (pos.pieces(us, PieceKind::Phantom))
+    if (pos.in_hand(us, pieces::phantom) == 0) {
+        if (pos.pieces(us, pieces::phantom))
             return illegal("your Phantom is already in play: it enters once, and moves as F" +
                            where);
         return illegal("your Phantom was captured, and it never enters again");
@@ -214,7 +215,7 @@ RuleError explain_entry(const Position& pos, const ActionSyntax& syntax, EntryRu
     const Sq to = chess::from_square(syntax.to);
     const Piece target = pos.piece_on(to);
     // Reasons everyone can check come first, so a Phantom is named only when it is the reason.
-    if (target.kind != PieceKind::None && target.kind != PieceKind::Phantom) {
+    if (target.kind != PieceKind::None && target.kind != pieces::phantom) {
         if (target.seat == us)
             return illegal("your own " + std::string(piece_name(target.kind)) + " stands on " +
                            where);
@@ -230,12 +231,11 @@ RuleError explain_entry(const Position& pos, const ActionSyntax& syntax, EntryRu
                        " would give check, which this game's entry rules "
                        "forbid (phantom_entry_check=no)");
     const Bitboard checkers = pos.checkers();
-    if (checkers & pos.pieces(PieceKind::Phantom))
-        return privately(
-            "you are in check from " +
-            phantom_on(pos, chess::lsb(checkers & pos.pieces(PieceKind::Phantom)), us) +
-            ", and entering on " + where + " does not answer it");
-    if (target.kind == PieceKind::Phantom && !rules.capture)
+    if (checkers & pos.pieces(pieces::phantom))
+        return privately("you are in check from " +
+                         phantom_on(pos, chess::lsb(checkers & pos.pieces(pieces::phantom)), us) +
+                         ", and entering on " + where + " does not answer it");
+    if (target.kind == pieces::phantom && !rules.capture)
         return privately(phantom_on(pos, to, us) +
                          " already stands there, and the Phantom enters "
                          "only on an empty square (phantom_entry_capture=no)");
@@ -280,14 +280,14 @@ bool allows(const Position& pos, EntryRules rules, const ActionSyntax& syntax) {
 RuleError explain_seen(const Position& pos, const ActionSyntax& syntax, EntryRules rules,
                        std::string_view text) {
     const Seat us = pos.side_to_move();
-    const Bitboard theirs = pos.pieces(opponent(us), PieceKind::Phantom);
-    const Bitboard mine = pos.pieces(us, PieceKind::Phantom);
+    const Bitboard theirs = pos.pieces(opponent(us), pieces::phantom);
+    const Bitboard mine = pos.pieces(us, pieces::phantom);
     Position seen = theirs ? pos.without(chess::lsb(theirs)) : pos;
     if (syntax.drop)
         return explain_entry(seen, syntax, rules, text);
     const bool from_mine = syntax.from_file >= 0 && syntax.from_rank >= 0 &&
                            (bb(chess::make_sq(syntax.from_file, syntax.from_rank)) & mine);
-    if (syntax.castle == 0 && (syntax.piece == PieceKind::Phantom || from_mine))
+    if (syntax.castle == 0 && (syntax.piece == pieces::phantom || from_mine))
         return explain_move(seen, syntax, text); // whether it is in play is public, not where
     Position everyone = mine ? seen.without(chess::lsb(mine)) : seen;
     if (!mine || !allows(everyone, rules, syntax))

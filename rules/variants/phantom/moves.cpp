@@ -1,5 +1,6 @@
 // Phantom Chess moves: the chess core already moves the Phantom (ferz + knight) and makes
 // drops; this file decides where the Phantom may enter and how every move is announced.
+#include "ghostpost/variants/pieces.h"
 #include "phantom.h"
 
 #include <cassert>
@@ -16,7 +17,7 @@ using chess::Sq;
 
 Bitboard entry_squares(const Position& pos, EntryRules rules) {
     const Seat us = pos.side_to_move(), them = opponent(us);
-    if (pos.in_hand(us, PieceKind::Phantom) == 0)
+    if (pos.in_hand(us, pieces::phantom) == 0)
         return 0;
     const chess::Tables& t = chess::tables();
     Bitboard targets = ~pos.pieces();
@@ -40,7 +41,7 @@ void generate(const Position& pos, EntryRules rules, MoveList& out) {
     pos.generate_legal(out);
     for (Bitboard b = entry_squares(pos, rules); b;) {
         const auto s = static_cast<std::uint8_t>(chess::pop_lsb(b));
-        out.push({s, s, MoveType::Drop, PieceKind::Phantom});
+        out.push({s, s, MoveType::Drop, pieces::phantom});
     }
 }
 

@@ -12,6 +12,7 @@
 
 #include "chess/fide.h"
 #include "chess/san.h"
+#include "ghostpost/variants/pieces.h"
 
 #include <cassert>
 
@@ -130,6 +131,11 @@ public:
     }
 
     std::unique_ptr<Game> clone() const override { return std::make_unique<PhantomGame>(*this); }
+    // The other side's Phantom is what a seat cannot see (worlds.cpp).
+    static std::optional<HiddenPlacements>
+    hidden_placements(const SeatView& view, const std::vector<LoggedAction>& announced) {
+        return phantom::phantom_placements(view, announced);
+    }
     const VariantInfo& info() const override { return phantom_info(); }
     const Options& options() const override { return options_; }
 
@@ -160,7 +166,7 @@ public:
     // move"): what is legal there, announced as it would be. Kings are never captured here,
     // although lifting a Phantom may uncover one.
     std::vector<NotatedAction> seen_actions(Seat seat) const override {
-        const Bitboard theirs = pos_.pieces(opponent(seat), PieceKind::Phantom);
+        const Bitboard theirs = pos_.pieces(opponent(seat), pieces::phantom);
         if (outcome_.over() || seat != pos_.side_to_move() || !theirs)
             return notated_actions(seat);
         Position seen = pos_.without(chess::lsb(theirs));
@@ -200,7 +206,7 @@ public:
 
         const std::string text = phantom::announce(pos_, *move, entry_);
         const bool phantom_moved =
-            move->type == MoveType::Drop || pos_.piece_on(move->from).kind == PieceKind::Phantom;
+            move->type == MoveType::Drop || pos_.piece_on(move->from).kind == pieces::phantom;
         const bool capture =
             pos_.piece_on(move->to).kind != PieceKind::None || move->type == MoveType::EnPassant;
         std::vector<Event> events;
@@ -230,8 +236,8 @@ public:
             return false;
         for (Seat s : {Seat::White, Seat::Black}) {
             if (chess::popcount(pos_.pieces(s, PieceKind::King)) != 1 ||
-                chess::popcount(pos_.pieces(s, PieceKind::Phantom)) +
-                        pos_.in_hand(s, PieceKind::Phantom) >
+                chess::popcount(pos_.pieces(s, pieces::phantom)) +
+                        pos_.in_hand(s, pieces::phantom) >
                     1)
                 return false;
             const int left = peeks_left_[index(s)];
@@ -247,7 +253,7 @@ public:
     // docs/variants/phantom.md, "Could win".
     bool could_win(Seat seat) const override {
         const Seat them = opponent(seat);
-        if (pos_.pieces(seat, PieceKind::Phantom) || pos_.in_hand(seat, PieceKind::Phantom) > 0)
+        if (pos_.pieces(seat, pieces::phantom) || pos_.in_hand(seat, pieces::phantom) > 0)
             return true;
         const auto heavy = pos_.pieces(seat, PieceKind::Pawn) | pos_.pieces(seat, PieceKind::Rook) |
                            pos_.pieces(seat, PieceKind::Queen);
@@ -257,7 +263,7 @@ public:
             return true;
         if (minors == 0)
             return false; // a lone king never gives check
-        return chess::popcount(pos_.pieces(them)) > 1 || pos_.in_hand(them, PieceKind::Phantom) > 0;
+        return chess::popcount(pos_.pieces(them)) > 1 || pos_.in_hand(them, pieces::phantom) > 0;
     }
     std::optional<std::string> claimable_draw() const override {
         return outcome_.over() ? std::nullopt : chess::fide_claimable_draw(pos_);
@@ -292,7 +298,7 @@ public:
         // A move the mover's board allows and only the unseen Phantom forbids is a dispute,
         // settled by the card (the true board) and told privately; any other refusal is read on
         // the board the mover sees, so it is the same wherever the other Phantom stands.
-        const Bitboard theirs = pos_.pieces(opponent(seat), PieceKind::Phantom);
+        const Bitboard theirs = pos_.pieces(opponent(seat), pieces::phantom);
         if (!theirs || !phantom::allows(pos_.without(chess::lsb(theirs)), entry_, syntax))
             return phantom::explain_seen(pos_, syntax, entry_, text);
         if (syntax.drop)
@@ -331,7 +337,7 @@ private:
     Event card_written(Seat seat, chess::Sq to) const {
         std::string text = "your Phantom now stands on " + chess::to_square(to).name();
         Shown shown = seat_sees(seat);
-        if (Bitboard theirs = pos_.pieces(opponent(seat), PieceKind::Phantom)) {
+        if (Bitboard theirs = pos_.pieces(opponent(seat), pieces::phantom)) {
             text += "; writing it on the card you see " + seat_word(opponent(seat)) +
                     "'s Phantom on " + chess::to_square(chess::lsb(theirs)).name();
             shown = {true, true};
@@ -366,9 +372,9 @@ private:
         for (Seat s : {Seat::White, Seat::Black}) {
             out += out.empty() ? "" : "; ";
             out += seat_word(s) + "'s Phantom ";
-            if (Bitboard b = pos_.pieces(s, PieceKind::Phantom))
+            if (Bitboard b = pos_.pieces(s, pieces::phantom))
                 out += "on " + chess::to_square(chess::lsb(b)).name();
-            else if (pos_.in_hand(s, PieceKind::Phantom))
+            else if (pos_.in_hand(s, pieces::phantom))
                 out += "never entered";
             else
                 out += "is gone";
@@ -382,15 +388,15 @@ private:
         BoardView v = chess::fide_board(pos_, "phantom", outcome_.over());
         for (auto& cell : v.cells)
             std::erase_if(cell.figures, [&](const Figure& f) {
-                return f.piece.kind == PieceKind::Phantom && !shown[index(f.piece.seat)];
+                return f.piece.kind == pieces::phantom && !shown[index(f.piece.seat)];
             });
         for (auto& cell : v.cells)
             for (auto& f : cell.figures)
-                if (f.piece.kind == PieceKind::Phantom)
-                    f.style = FigureStyle::Phantom;
+                if (f.piece.kind == pieces::phantom)
+                    f.style = FigureStyle::Secret;
         if (const auto* m = pos_.last_move()) {
             const Piece moved = pos_.piece_on(m->to);
-            if (moved.kind == PieceKind::Phantom && !shown[index(moved.seat)]) {
+            if (moved.kind == pieces::phantom && !shown[index(moved.seat)]) {
                 v.last_from = Square{};
                 v.last_to = Square{};
             }
@@ -414,9 +420,9 @@ private:
         std::string out = "Phantoms:";
         for (Seat s : {Seat::White, Seat::Black}) {
             out += s == Seat::White ? " White " : ", Black ";
-            if (pos_.pieces(s, PieceKind::Phantom))
+            if (pos_.pieces(s, pieces::phantom))
                 out += "in play";
-            else if (pos_.in_hand(s, PieceKind::Phantom))
+            else if (pos_.in_hand(s, pieces::phantom))
                 out += "in hand";
             else
                 out += "gone";

@@ -5,6 +5,7 @@
 
 #include "chess/position.h"
 #include "ghostpost/rules/game.h"
+#include "ghostpost/variants/pieces.h"
 
 #include <optional>
 #include <string>
@@ -35,7 +36,7 @@ std::string announce(chess::Position& pos, const chess::Move& m, EntryRules rule
 
 // The board without its Phantoms: what the channel sees of the occupancy.
 inline chess::Bitboard visible(const chess::Position& pos) {
-    return pos.pieces() & ~pos.pieces(PieceKind::Phantom);
+    return pos.pieces() & ~pos.pieces(pieces::phantom);
 }
 
 // "your Phantom on e4" / "White's Phantom on e4", for the reasons told privately.
@@ -61,5 +62,10 @@ bool allows(const chess::Position& pos, EntryRules rules, const ActionSyntax& sy
 // only when the mover's own Phantom is what forbids the move is the reason the mover's alone.
 RuleError explain_seen(const chess::Position& pos, const ActionSyntax& syntax, EntryRules rules,
                        std::string_view text);
+
+// The positions the other side's Phantom may make, from `view` and the announced actions
+// (Variant::hidden_placements).
+std::optional<HiddenPlacements> phantom_placements(const SeatView& view,
+                                                   const std::vector<LoggedAction>& announced);
 
 } // namespace ghostpost::rules::phantom

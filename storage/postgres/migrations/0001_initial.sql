@@ -88,7 +88,7 @@ CREATE TABLE offers (
     PRIMARY KEY (game_id, kind)
 );
 
--- Who owns what among several daemons (a platform's polling: 'cursor:telegram'), until when.
+-- Who owns what among several daemons (a platform's polling: 'cursor:<platform>'), until when.
 CREATE TABLE leases (
     name TEXT PRIMARY KEY,
     holder TEXT NOT NULL,

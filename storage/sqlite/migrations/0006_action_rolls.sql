@@ -1,3 +1,3 @@
--- What each action was seen to cause by chance (Gnostic Chess's reveals, rolls and combat
+-- What each action was seen to cause by chance (a variant's reveals, rolls and combat
 -- results), as the channel was told, so that !verify compares a replay with the record.
 ALTER TABLE actions ADD COLUMN rolls TEXT NOT NULL DEFAULT '';

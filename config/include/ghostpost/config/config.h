@@ -81,7 +81,7 @@ struct PlatformClaim {
 // Correspondence clocks ([clocks]); the service applies them (docs/operators.md, section 5).
 struct ClockSettings {
     std::string default_time_control = "3d"; // a game's clock when !new names no tc=
-    std::chrono::hours combat_deadline{24};  // Gnostic Chess: time to choose dice, 1..720
+    std::chrono::hours combat_deadline{24};  // a combat's time to choose dice, 1..720
     int vacation_days = 30;                  // per player and calendar year, 0..366
     int challenge_expiry_days = 7;           // an unanswered challenge lapses after, 1..90
     int max_open_challenges = 10;            // unanswered challenges one player may have, 1..100

@@ -45,7 +45,7 @@ inline constexpr int max_level = 8;
 // The limits of a level; levels outside 1..8 are clamped.
 Limits limits_for_level(int level);
 // The limits of a level in `variant` (a registry name or alias): the same positions, depth and
-// noise, with the variant's lapses where it has them (Ghost Chess). Errors:
+// noise, with the variant's lapses where it has them. Errors:
 // std::invalid_argument when the engine does not play the variant.
 Limits limits_for_level(int level, std::string_view variant);
 

@@ -1,6 +1,6 @@
 // Boards as PNG images (cairo). A board is drawn from a view made for one audience, never from a
-// game state, so an image can show no more than the view holds: a public board of a Phantom
-// game is, pixel for pixel, the same board without the Phantoms.
+// game state, so an image can show no more than the view holds: a public board of a game with
+// pieces only their owners see is, pixel for pixel, the same board without those pieces.
 #pragma once
 
 #include "ghostpost/rules/view.h"
@@ -21,14 +21,14 @@ struct PngOptions {
     std::string game_label;  // starts the caption, e.g. "Game 12"; empty: no label
     std::string deciding;    // overrides "White to move", e.g. "Black chooses the dice"
     std::string ended;       // once the game is over, how it ended: "White wins, 1-0 (resignation)"
-    // Empty: taken from the variant's registry entry ("Ghost Chess"; "Paradigm", "Ghost").
+    // Empty: taken from the variant's registry entry (VariantInfo::title, VariantInfo::seat_names).
     std::string title;                     // shown dimmed at the caption's right end
-    std::array<std::string, 2> seat_names; // for "Paradigm to move"
+    std::array<std::string, 2> seat_names; // for "<seat name> to move"
 };
 
 // The caption over the board: "Game 12 · move 5 · White to move"; how the game ended once it is
 // over (PngOptions::ended), or "game over" when nobody has to decide. Seat names come from the
-// variant (the Paradigm, the Ghost...).
+// variant (VariantInfo::seat_names).
 std::string png_caption(const rules::BoardView& board, const PngOptions& options = {});
 
 // Draws the board with its pieces, the last move, check, coordinates, the caption and the

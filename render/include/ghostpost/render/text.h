@@ -11,16 +11,16 @@
 //     Move 1, Black to move. Last move: e2-e4.
 //
 // - Every square is three characters: a mark, the figure, a suffix.
-// - Figure: the piece letter of rules::piece_letter (P N B R Q K, Ghost G, Relay X, Warlord W,
-//   Phantom F), upper case for White, lower case for Black. In Unicode mode the six chess
+// - Figure: the piece letter of rules::piece_letter (P N B R Q K, and the letter a variant gives
+//   each piece it adds), upper case for White, lower case for Black. In Unicode mode the six chess
 //   pieces are figurines (U+2654..U+265F) and the variant pieces keep their letters, so every
 //   square stays one column wide. An empty square is '.' ('·' in Unicode), or on a tinted board
-//   (Gnostic Chess) its tint: '#' 100% dark, '+' 75% dark, '.' neutral, '-' 75% light,
+//   its tint: '#' 100% dark, '+' 75% dark, '.' neutral, '-' 75% light,
 //   '_' 100% light.
 // - Mark: '*' on the squares of the last move, '!' on a royal piece in check (check wins).
 // - Suffix, the first that applies: '#' an imprisoned piece, '&' something lies under the
-//   piece, '~' a spirit (not invoked), '^' an invoked spirit, '?' a Phantom, '\'' a damaged
-//   piece (hit points below full).
+//   piece, '~' a pale figure, '^' a lit one (it may act now), '?' a piece only its owner sees, '\''
+//   a damaged piece (hit points below full).
 // - Under the board: the move number and who decides, the last move, check, then one line per
 //   kind of detail a suffix only hints at (what lies under a piece, hit points, imprisonment,
 //   the tint key), then the variant's own notes.

@@ -4,6 +4,7 @@
 // game goes through this interface; nothing in rules/ knows that chat exists.
 #pragma once
 
+#include "ghostpost/rules/art.h"
 #include "ghostpost/rules/types.h"
 #include "ghostpost/rules/view.h"
 
@@ -21,8 +22,8 @@ namespace ghostpost::rules {
 
 enum class ActionKind : std::uint8_t {
     Move,    // a piece goes from one square to another (castling too: the king's move)
-    Drop,    // a piece enters the board (Phantom Chess F@e4)
-    Pass,    // the decision is to do nothing (Ghost Chess Hide)
+    Drop,    // a piece enters the board from the hand (F@e4)
+    Pass,    // the decision is to do nothing (a hide, a skip)
     Special, // a variant's named special action (Transcend, Search, a spell)
     Choice,  // an answer to a question the rules ask (which knight, how many dice)
 };
@@ -64,9 +65,9 @@ enum class EventKind : std::uint8_t {
 };
 
 // Something an action caused. An event with `only_for` set is private to that seat and must go
-// by direct message, with `board` when the rules show that seat a board of its own (Phantom
-// Chess: your Phantom after you moved it; a peek). Events without `only_for` are public and
-// never carry a board: the channel's board is always the public view.
+// by direct message, with `board` when the rules show that seat a board of its own (a piece
+// only its owner sees, after its owner moved it; a look at what is hidden). Events without
+// `only_for` are public and never carry a board: the channel's board is always the public view.
 struct Event {
     EventKind kind = EventKind::Note;
     std::string text;
@@ -121,7 +122,7 @@ struct OptionSpec {
     std::string help;
 };
 
-// A command of a variant's own (Phantom Chess's peek): the action its word names, which may be
+// A command of a variant's own (a look at what is hidden): the action its word names, which may be
 // taken at any time, offered as a command beside the service's (!peek, /peek).
 struct VariantCommand {
     std::string word;  // the command's name and the action's notation: "peek"
@@ -130,18 +131,17 @@ struct VariantCommand {
     std::string brief; // the same in at most 100 characters, for menus
 };
 
-// A piece this variant draws otherwise than its kind's chess figure: the art of `drawn_as`,
-// with a crown when `crowned` (Ghost Chess's queen is the Ghost: a sheet ghost, crowned).
+// A piece this variant draws otherwise than its kind's own figure (a chess piece that is the
+// variant's own character), with the drawing the variant gives it.
 struct PieceArt {
-    PieceKind kind;
-    PieceKind drawn_as;
-    bool crowned = false;
+    PieceKind kind = PieceKind::None;
+    const Drawing* art = nullptr;
 };
 
 struct VariantInfo {
-    std::string name;                 // registry name: "chess", "ghost", ...
+    std::string name;                 // registry name: "chess", ...
     std::vector<std::string> aliases; // other names accepted in !new and !rules
-    std::string title;                // "FIDE chess", "Ghost Chess"
+    std::string title;                // "FIDE chess", ...
     int files = 8;
     int ranks = 8;
     std::array<std::string, 2> seat_names{"White", "Black"};
@@ -152,7 +152,7 @@ struct VariantInfo {
     // (its hash when the game starts, the seed when it ends) so anyone can check the dice.
     bool uses_chance = false;
     // Examples of moves for the reply to text that is no action ("Write moves like ..."): only
-    // forms this variant has (Ghost Chess has neither castling nor promotion).
+    // forms this variant has (a variant may have neither castling nor promotion).
     std::string examples = "e4, Nf3, exd5, O-O or e8=Q";
     std::vector<VariantCommand> commands;
     std::vector<PieceArt> art; // the pieces drawn otherwise than their kind's figure
@@ -181,14 +181,15 @@ public:
     virtual std::vector<NotatedAction> seen_actions(Seat seat) const {
         return notated_actions(seat);
     }
-    // Actions `seat` may take whether or not it must decide now (Phantom Chess's peek, a
-    // standing dice policy in Gnostic Chess); apply() accepts them at any time. Default: none.
+    // Actions `seat` may take whether or not it must decide now (a look at what is
+    // hidden, a standing policy for secret decisions); apply() accepts them at any time. Default:
+    // none.
     virtual std::vector<NotatedAction> anytime_actions(Seat) const { return {}; }
     // The anytime action of `seat` whose word is `key` (word_key of what was typed), if any.
-    // Default: a search of anytime_actions; a variant with many (Gnostic Chess's two thousand
+    // Default: a search of anytime_actions; a variant with many (one with two thousand
     // standing policies) reads the key instead of writing out the list.
     virtual std::optional<NotatedAction> anytime_action(Seat seat, std::string_view key) const;
-    // What the rules answer for `seat` when it lets a decision's deadline pass (Gnostic Chess's
+    // What the rules answer for `seat` when it lets a decision's deadline pass (a combat's
     // `default` dice choice, which follows the seat's standing policy); the service plays it for
     // the seat once the combat deadline is over. Default: none, the clock alone decides.
     virtual std::optional<NotatedAction> deadline_action(Seat) const { return std::nullopt; }
@@ -213,16 +214,16 @@ public:
     // The channel's board once the game has ended however it ended (the rules, a resignation, a
     // timeout, an agreed or claimed draw, adjudication, a void). Default: public_view().
     virtual PublicView final_view() const { return public_view(); }
-    // What the channel is told when the game ends other than by its rules (Phantom Chess turns
-    // the Phantom Card over); empty when nothing was hidden or the rules already told it.
+    // What the channel is told when the game ends other than by its rules (a piece only its
+    // owner saw is shown); empty when nothing was hidden or the rules already told it.
     virtual std::vector<Event> ending_reveal() const { return {}; }
 
     // Why a well-formed action that matched no legal action of `seat` is not allowed. The
     // default names the target square ("no knight can reach e5").
     virtual RuleError explain_illegal(Seat seat, const ActionSyntax& syntax,
                                       std::string_view text) const;
-    // Text in one of this variant's own action forms that SAN syntax does not cover (Haunted
-    // Chess's spirit moves, "SBc6-d7"): the legal action of `seat` it means, or why there is none
+    // Text in one of this variant's own action forms that SAN syntax does not cover (a
+    // spirit's move, "SBc6-d7"): the legal action of `seat` it means, or why there is none
     // (Illegal, Ambiguous); nullopt when the text is not in such a form. The parser asks only
     // after its own matching failed. Default: nullopt.
     virtual std::optional<Result<NotatedAction>> read_own_form(Seat, std::string_view) const {
@@ -252,6 +253,18 @@ protected:
     static SeatView make_private(Seat s, BoardView b) { return SeatView(s, std::move(b)); }
 };
 
+struct LoggedAction; // replay.h
+
+// What a seat cannot see of a game, for whoever must think about it without the game (the
+// engine): the positions the pieces hidden from the seat may make (Variant::hidden_placements).
+struct HiddenPlacements {
+    // The position the seat sees, the hidden pieces left out (a FEN of the variant's).
+    std::string seen;
+    // Each position the hidden pieces may make, as far as the seat's view and the announcements
+    // tell (FENs). Empty: nothing is hidden from the seat now, and `seen` is the position.
+    std::vector<std::string> possible;
+};
+
 class Variant {
 public:
     virtual ~Variant() = default;
@@ -265,6 +278,13 @@ public:
     // empty when it can. Default: start()'s one reason, as it words it.
     virtual std::vector<std::string> fen_reasons(const Options& options,
                                                  std::string_view fen) const;
+    // For a variant that hides pieces from a seat's view: the positions they may make, as far
+    // as the seat's view and the announced actions tell. nullopt: the variant hides no piece,
+    // and the public record replays to the one position. Default: nullopt.
+    virtual std::optional<HiddenPlacements>
+    hidden_placements(const SeatView&, const std::vector<LoggedAction>&) const {
+        return std::nullopt;
+    }
 };
 
 // In debug builds, throws std::logic_error naming the variant when `game` breaks an invariant of
@@ -277,7 +297,8 @@ Result<Options> resolve_options(const VariantInfo& info, const Options& given);
 // The Variant of most games: `G` is built from resolved options (`G(Options)`) and reads a start
 // position with `G::load(std::string_view fen)`, which returns every reason it could not as a
 // std::vector<std::string> (or the first as a std::string); empty: read. `Info` gives the
-// variant's VariantInfo.
+// variant's VariantInfo. A `G` that hides pieces answers hidden_placements with a static function
+// of that name.
 template <class G, const VariantInfo& (*Info)()> class VariantOf final : public Variant {
 public:
     const VariantInfo& info() const override { return Info(); }
@@ -300,6 +321,15 @@ public:
             return {resolved.error().message};
         G game(std::move(*resolved));
         return load(game, fen);
+    }
+
+    std::optional<HiddenPlacements>
+    hidden_placements([[maybe_unused]] const SeatView& view,
+                      [[maybe_unused]] const std::vector<LoggedAction>& announced) const override {
+        if constexpr (requires { G::hidden_placements(view, announced); })
+            return G::hidden_placements(view, announced);
+        else
+            return std::nullopt;
     }
 
 private:

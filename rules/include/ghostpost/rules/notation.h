@@ -24,9 +24,9 @@ namespace ghostpost::rules {
 Result<NotatedAction> parse_action(const Game& game, Seat seat, std::string_view text);
 
 // The action a game's own record names: a canonical text of `seat`'s true actions as written
-// (the record was written from the truth; in Phantom Chess "Nxd4" takes a Phantom the mover did
-// not see, which a typed "Nxd4" may not), otherwise what parse_action reads. For stored logs,
-// PGN and replays, never for a player's post. Errors: those of parse_action.
+// (the record was written from the truth; "Nxd4" may take a piece only its owner sees, which the
+// mover did not see, which a typed "Nxd4" may not), otherwise what parse_action reads. For stored
+// logs, PGN and replays, never for a player's post. Errors: those of parse_action.
 Result<NotatedAction> read_recorded_action(const Game& game, Seat seat, std::string_view text);
 
 // Whether `text` is meant as an action of this game: it parses, or it is shaped like a move

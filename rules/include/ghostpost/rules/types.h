@@ -1,5 +1,5 @@
 // Small value types shared by every variant: seats, squares, pieces and the result type for
-// user mistakes. Boards are at most 10x10 (Ghostarelay), so a square fits in two small ints.
+// user mistakes. Boards are at most 10x10, so a square fits in two small ints.
 #pragma once
 
 #include <cstddef>
@@ -13,7 +13,8 @@
 
 namespace ghostpost::rules {
 
-// The two sides. White (the Paradigm in Ghost Chess) always decides first.
+// The two sides. White (whatever a variant calls it: VariantInfo::seat_names) always decides
+// first.
 enum class Seat : std::uint8_t { White, Black };
 
 constexpr Seat opponent(Seat s) {
@@ -44,9 +45,9 @@ struct Square {
 // Parses "e4" or "j10" against a board of the given size; nullopt for anything else.
 std::optional<Square> parse_square(std::string_view text, int files = 8, int ranks = 8);
 
-// Every kind of piece of every variant. Letters (upper case in notation):
-// P N B R Q K, Ghostarelay's Ghost G, Relay X and Warlord W, Phantom Chess's Phantom F.
-// Ghost Chess's Ghost is a queen and is written Q.
+// Every kind of piece of every variant: chess's six (letters P N B R Q K in notation), then the
+// pieces variants add. A variant that adds a piece gives it its letter, its name and its art
+// (ExtraPiece, art.h) in its own folder, so no shared code knows what an extra piece is called.
 enum class PieceKind : std::uint8_t {
     None,
     Pawn,
@@ -55,15 +56,15 @@ enum class PieceKind : std::uint8_t {
     Rook,
     Queen,
     King,
-    Ghost,
-    Relay,
-    Warlord,
-    Phantom,
+    Extra1,
+    Extra2,
+    Extra3,
+    Extra4,
 };
 
 char piece_letter(PieceKind k);           // 'P', 'N', ... ; ' ' for None
 PieceKind piece_from_letter(char upper);  // None when the letter names no piece
-std::string_view piece_name(PieceKind k); // "knight", "phantom", ...
+std::string_view piece_name(PieceKind k); // "knight", ...; an extra piece's own name
 
 struct Piece {
     PieceKind kind = PieceKind::None;

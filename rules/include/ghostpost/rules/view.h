@@ -12,22 +12,22 @@ namespace ghostpost::rules {
 
 // How a figure stands on its square.
 enum class FigureStyle : std::uint8_t {
-    Living,        // an ordinary piece
-    Spirit,        // Haunted Chess: a spirit that is not invoked (or still under its captor)
-    InvokedSpirit, // Haunted Chess: a spirit defended by a friendly living piece
-    Phantom,       // Phantom Chess: a Phantom, in a view of a seat allowed to see it
+    Living,  // an ordinary piece
+    Pale,    // a figure on the square beside or instead of its living piece, that does not act now
+    PaleLit, // a pale figure the rules let act now (capture)
+    Secret,  // a piece only its owner sees, in the view of a seat allowed to see it
 };
 
 struct Figure {
     Piece piece;
     FigureStyle style = FigureStyle::Living;
-    int hp = 0;     // Gnostic Chess: hit points left; 0 when the variant has none
-    int max_hp = 0; // Gnostic Chess: full hit points on this square
+    int hp = 0;     // hit points left; 0 when the variant has none
+    int max_hp = 0; // full hit points on this square
     bool imprisoned = false;
     bool operator==(const Figure&) const = default;
 };
 
-// Gnostic Chess shades a square along its light/dark track; other variants use the ordinary
+// A variant may shade a square along a track from light to dark; the others use the ordinary
 // chequer (Tint::Chequer).
 enum class Tint : std::uint8_t { Chequer, Dark100, Dark75, Neutral, Light75, Light100 };
 

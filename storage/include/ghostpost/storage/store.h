@@ -125,7 +125,7 @@ struct ActionRecord {
     std::int64_t player_id = 0;
     std::string text;       // canonical text
     std::string message_id; // the post it came from
-    // What chance made of it as the channel was told (Gnostic Chess's reveals, rolls, combat
+    // What chance made of it as the channel was told (a variant's reveals, rolls, combat
     // results), one per line; empty for games without dice.
     std::string rolls;
 };
@@ -145,7 +145,7 @@ struct ButtonRecord {
 };
 
 // An account a reply names by its display name because it has no handle: a platform that can
-// link that name to the account (Telegram's text_mention) notifies the player.
+// link that name to the account (a mention that links the account) notifies the player.
 struct NamedAccount {
     std::string user_id;
     std::string name;

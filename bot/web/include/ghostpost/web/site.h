@@ -4,7 +4,7 @@
 //
 // Every board on a page is made from rules::PublicView (or, once a game is over, the final view
 // the channel is shown), and every move text from the public record (game_record.h), so a page
-// can show no more than the channel was told. Secrets (a Phantom's square, Gnostic Chess's seed
+// can show no more than the channel was told. Secrets (a piece only its owner sees, a hidden seed
 // and secret choices) appear only after the game has ended, when the channel was told them too.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Cutting a reply into the pieces a platform's message limit allows, counted in characters
-// (UTF-8 code points), as Discord and Slack count them.
+// (UTF-8 code points), as the platforms count them.
 #pragma once
 
 #include <algorithm>

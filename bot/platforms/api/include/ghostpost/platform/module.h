@@ -23,8 +23,8 @@ struct StartContext {
     std::function<bool(std::chrono::milliseconds)> sleep; // waits; false once the lane stops
     std::function<bool()> stopping;                       // whether the lane is stopping
     std::string command_prefix;                           // [bot] command_prefix
-    // What the service offers, for the platforms that publish menus (Telegram's "/" menu,
-    // Discord's slash commands): every command with a few words on it, the variants' own
+    // What the service offers, for the platforms that publish menus (a "/" menu, slash
+    // commands): every command with a few words on it, the variants' own
     // commands among them (each takes a game's number); the variants' names, for choices.
     // Given here so that a platform knows neither the service's table nor the rules.
     std::vector<MenuCommand> commands;

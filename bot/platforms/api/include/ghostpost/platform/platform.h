@@ -12,15 +12,15 @@
 namespace ghostpost::bot {
 
 // An "@name" in a post as the platform marked it. Identity comes from here, never from a
-// display name: `user_id` when the platform names the account (a Telegram text_mention, a
-// Discord <@id>, a Matrix pill), otherwise only `handle`, which the platform keeps unique.
+// display name: `user_id` when the platform names the account (a mention that links the
+// account, an <@id>, a pill), otherwise only `handle`, which the platform keeps unique.
 struct Mention {
     std::string handle;  // as written after '@', without it; may be empty for a text_mention
     std::string user_id; // the account's stable id; empty when the platform gave only the handle
     std::string name;    // the account's display name when the platform gave one
 };
 
-// A platform gave a channel a new id for good (a Telegram group upgraded to a supergroup): what
+// A platform gave a channel a new id for good (a group upgraded to a larger kind): what
 // the service kept under `from` now lives under `to`.
 struct ChannelMove {
     std::string from;
@@ -29,15 +29,15 @@ struct ChannelMove {
 
 // One message from a platform, as the service sees it.
 struct Post {
-    std::string platform;      // "console", "telegram", ...
-    std::string channel;       // chat, room or topic id; for a direct message, the DM channel
-    std::string message_id;    // unique within (platform, channel); the dedup key
-    std::string author_id;     // the platform's stable user id: who the author is
-    std::string author_name;   // display name, for display only
-    std::string author_handle; // the platform's unique username without '@', empty when the
-                               // account has none; what "@name" in other posts resolves to
-    bool anonymous = false;    // no person can be told apart behind it (Telegram's anonymous group
-                               // admin, a channel posting as the chat): it may not play
+    std::string platform;          // "console", or a platform module's name
+    std::string channel;           // chat, room or topic id; for a direct message, the DM channel
+    std::string message_id;        // unique within (platform, channel); the dedup key
+    std::string author_id;         // the platform's stable user id: who the author is
+    std::string author_name;       // display name, for display only
+    std::string author_handle;     // the platform's unique username without '@', empty when the
+                                   // account has none; what "@name" in other posts resolves to
+    bool anonymous = false;        // no person can be told apart behind it (an anonymous group
+                                   // admin, a channel posting as the chat): it may not play
     std::vector<Mention> mentions; // the "@name"s of `text`, in order
     std::string text;
     bool direct = false; // a direct message to the bot
@@ -48,8 +48,8 @@ struct Post {
     // A press of one of the buttons of a reply (Reply::buttons): `text` is that button's
     // command as the platform gave it back, read like anything typed and trusted no more.
     bool button = false;
-    // The platform can show an answer to this post to its author alone (a Slack slash
-    // command's response_url). The service then keeps `Reply::reply_to` only on the answers
+    // The platform can show an answer to this post to its author alone (a slash
+    // command's response URL). The service then keeps `Reply::reply_to` only on the answers
     // for the author (of a command that changes nothing: help, a question, a refusal of an
     // unknown command) and sends its answers for all without it, as for a press.
     bool private_answers = false;
@@ -58,7 +58,7 @@ struct Post {
     std::optional<ChannelMove> moved;
 };
 
-// One line of a chat's menu of commands (Telegram's setMyCommands): the command's name without
+// One line of a chat's menu of commands (the menu a platform publishes): the command's name without
 // prefix, and what it does in a few words (bot::command_menu() lists ghostpost's).
 struct MenuCommand {
     std::string name;
@@ -89,16 +89,16 @@ struct Reply {
                                    // press of a button (Post::button) or a post with
                                    // Post::private_answers, the reply is an answer for its
                                    // author alone: a platform that can show it to them only
-                                   // (Telegram's answer to a callback query, Slack's
-                                   // response_url) does so
+                                   // (an answer to a button press, a
+                                   // response URL) does so
     // The same for every attempt to send this reply and never another's: a platform that
-    // deduplicates sends (Discord's nonce, Matrix's transaction id) derives its key from it.
+    // deduplicates sends (a nonce, a transaction id) derives its key from it.
     std::string idempotency_key;
     // The accounts the text names as "@handle", as the service knows them, so that a platform
-    // that pings by id (Discord's <@id>) pings exactly those players, whenever they last posted.
+    // that pings by id (an <@id>) pings exactly those players, whenever they last posted.
     // An account without a handle is named by its display name: its entry has an empty
     // handle, the user id and that name, so a platform may link the name to the account
-    // (Telegram's text_mention) and the player is notified all the same.
+    // (a mention that links the account) and the player is notified all the same.
     std::vector<Mention> mentions;
     // Buttons to show under the message, in order (a platform may put them in one row).
     std::vector<Button> buttons;
@@ -109,8 +109,8 @@ struct Reply {
     std::int64_t game = 0;
     std::string topic;
     // The reply tells a game's result (mate, resignation, a draw, time, an abort): a platform
-    // that keeps a game's replies in a thread shows this one in the channel too (Slack's
-    // reply_broadcast).
+    // that keeps a game's replies in a thread shows this one in the channel too (a thread reply
+    // broadcast to the channel).
     bool ends_game = false;
 };
 
@@ -180,10 +180,10 @@ public:
     // it stands for a restart): the poll loop returns. Chat platforms never are.
     virtual bool finished() const { return false; }
     // The key the outbox paces a destination by: the destination itself, or what the
-    // platform's limits count as one chat (Telegram's topics of one group share its limits).
+    // platform's limits count as one chat (the topics of one group share its limits).
     virtual std::string pacing_key(const std::string& destination) const { return destination; }
-    // What the moderators should hear about how the bot is set up on the platform (a Telegram
-    // bot that cannot read group messages), in words for people; each is in the log already.
+    // What the moderators should hear about how the bot is set up on the platform (a bot
+    // that cannot read group messages), in words for people; each is in the log already.
     // The daemon tells every moderator of the platform once per start, by direct message.
     virtual std::vector<std::string> moderator_notices() const { return {}; }
     // Why the platform refuses the bot for good (a revoked token, an intent the bot may not

@@ -41,7 +41,7 @@ struct DiscordOptions {
     std::vector<std::string> guild_ids;
     // The choices of /new's variant option (the service's variant names).
     std::vector<std::string> variants;
-    // The variants' own commands (Phantom Chess's peek), each a slash command that takes a
+    // The variants' own commands (VariantInfo::commands), each a slash command that takes a
     // game's number, listed before /help (StartContext::variant_commands).
     std::vector<MenuCommand> variant_commands;
     // Whether the bot asks for the privileged Message Content intent. Without it Discord sends

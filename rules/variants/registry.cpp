@@ -1,8 +1,12 @@
-// The one list of variants. Adding a variant adds its declaration and its entry here, nothing
-// else outside the variant's own files.
+// The one list of variants, and of the pieces they add to chess's six. Adding a variant adds
+// its declaration and its entry here (and a row for each piece it adds), nothing else outside
+// the variant's own folder (and its sources in CMakeLists.txt beside this file).
 #include "ghostpost/rules/registry.h"
 
 #include "ghostpost/rules/registry_for_tests.h"
+#include "ghostpost/variants/pieces.h"
+#include "giveaway/art.h"
+#include "phantom/art.h"
 
 #include <algorithm>
 #include <array>
@@ -38,6 +42,23 @@ std::span<const Variant* const> variants() {
         &gnostic_variant(), &ghost_variant(),    &haunted_variant(),
     };
     return list;
+}
+
+std::span<const ExtraPiece> extra_pieces() {
+    static const std::array list{
+        ExtraPiece{pieces::ghost, 'G', "ghost", &giveaway::ghost_art(false)},
+        ExtraPiece{pieces::relay, 'X', "relay", &giveaway::relay_art()},
+        ExtraPiece{pieces::warlord, 'W', "warlord", &giveaway::warlord_art()},
+        ExtraPiece{pieces::phantom, 'F', "phantom", &phantom::phantom_art()},
+    };
+    return list;
+}
+
+const ExtraPiece* extra_piece(PieceKind kind) {
+    for (const ExtraPiece& extra : extra_pieces())
+        if (extra.kind == kind)
+            return &extra;
+    return nullptr;
 }
 
 void set_test_variant(const Variant* variant) {
