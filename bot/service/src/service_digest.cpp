@@ -51,8 +51,8 @@ std::string hour_text(int hour) {
 
 } // namespace
 
-bool PostRun::digest_setting(const std::string& value,
-                             std::optional<storage::DigestRecord>& digest) {
+bool digest_setting(PostParts& run, const std::string& value,
+                    std::optional<storage::DigestRecord>& digest) {
     if (value == "off") {
         digest.reset();
         return true;
@@ -65,8 +65,8 @@ bool PostRun::digest_setting(const std::string& value,
         hour = *read;
     }
     // Sent on the platform where it was asked for: the player reads their messages there.
-    digest =
-        storage::DigestRecord{ctx_.author.id, ctx_.post.platform, hour, next_hour(ctx_.now, hour)};
+    digest = storage::DigestRecord{run.ctx.author.id, run.ctx.post.platform, hour,
+                                   next_hour(run.ctx.now, hour)};
     return true;
 }
 
@@ -77,37 +77,37 @@ std::string detail::digest_words(const std::optional<storage::DigestRecord>& dig
 bool PostRun::send_digest(const storage::DigestRecord& d) {
     // Once a day, even after a long downtime: the next is at the hour after now.
     storage::DigestRecord next = d;
-    next.next_at = next_hour(ctx_.now, d.hour);
-    ctx_.store.put_digest(next);
-    const auto account = ctx_.store.player(d.player_id);
+    next.next_at = next_hour(run_.ctx.now, d.hour);
+    run_.ctx.store.put_digest(next);
+    const auto account = run_.ctx.store.player(d.player_id);
     if (!account)
         return false;
-    const PlayerRecord p = people_.as_player(*account, d.platform);
+    const PlayerRecord p = run_.people.as_player(*account, d.platform);
 
     std::vector<std::string> decide, answer, waiting;
     for (const auto& g :
-         ctx_.store.games_of_player(p, {GameStatus::Challenge, GameStatus::Ongoing})) {
+         run_.ctx.store.games_of_player(p, {GameStatus::Challenge, GameStatus::Ongoing})) {
         const rules::Variant* v = rules::find_variant(g.variant);
         if (v == nullptr)
             continue;
         const std::string id = "#" + std::to_string(g.id);
         if (g.status == GameStatus::Challenge) {
             if (g.challenger != p.id)
-                answer.push_back(id + " " + v->info().title + " from " +
-                                 people_.mention(g.challenger) + ": " + ctx_.settings.prefix +
-                                 "accept " + std::to_string(g.id) + " or " + ctx_.settings.prefix +
-                                 "decline " + std::to_string(g.id) + ", until " +
-                                 format_utc(g.created_at + ctx_.settings.challenge_expiry) + ".");
+                answer.push_back(
+                    id + " " + v->info().title + " from " + run_.people.mention(g.challenger) +
+                    ": " + run_.ctx.settings.prefix + "accept " + std::to_string(g.id) + " or " +
+                    run_.ctx.settings.prefix + "decline " + std::to_string(g.id) + ", until " +
+                    format_utc(g.created_at + run_.ctx.settings.challenge_expiry) + ".");
             continue;
         }
         const auto seat = detail::seat_of(g, p.id);
         if (!seat)
             continue;
-        const Loaded l = load(g);
+        const Loaded l = run_.games.load(g);
         const Seat other = rules::opponent(*seat);
         const std::string against =
-            detail::seated(g, other) ? people_.mention(*detail::seated(g, other)) : "?";
-        const auto rows = clock_rows(g);
+            detail::seated(g, other) ? run_.people.mention(*detail::seated(g, other)) : "?";
+        const auto rows = run_.clocks.clock_rows(g);
         // The deadline of `s`'s decision, in words.
         const auto deadline = [&](Seat s, bool yours) {
             const auto& c = rows[rules::index(s)];
@@ -118,7 +118,7 @@ bool PostRun::send_digest(const storage::DigestRecord& d) {
             if (c.running_since != 0) {
                 const Seconds at = c.running_since + c.remaining;
                 return (yours ? "your time runs out at " : "until ") + format_utc(at) +
-                       (yours ? " (" + format_duration(std::max<Seconds>(0, at - ctx_.now)) +
+                       (yours ? " (" + format_duration(std::max<Seconds>(0, at - run_.ctx.now)) +
                                     " from now)"
                               : std::string());
             }
@@ -131,7 +131,7 @@ bool PostRun::send_digest(const storage::DigestRecord& d) {
         if (what.empty()) {
             // Only the owner reads this: their forecast may be named.
             std::string ready;
-            for (const auto& f : ctx_.store.forecasts(g.id))
+            for (const auto& f : run_.ctx.store.forecasts(g.id))
                 if (f.seat == *seat && f.ply == l.plies)
                     ready = ", your forecast ready";
             waiting.push_back(id + " (" + against + ", " + deadline(other, false) + ready + ")");
@@ -152,11 +152,11 @@ bool PostRun::send_digest(const storage::DigestRecord& d) {
     if (!waiting.empty())
         text += "Waiting on your opponents: " + join(waiting, ", ") + ".\n";
     const std::size_t n = decide.size() + answer.size();
-    out_.tell(p,
-              "Your daily digest, " + format_utc(ctx_.now) + ": " + std::to_string(n) +
-                  (n == 1 ? " decision waits" : " decisions wait") + " for you. " +
-                  ctx_.settings.prefix + "settings digest=off stops it.",
-              text);
+    run_.out.tell(p,
+                  "Your daily digest, " + format_utc(run_.ctx.now) + ": " + std::to_string(n) +
+                      (n == 1 ? " decision waits" : " decisions wait") + " for you. " +
+                      run_.ctx.settings.prefix + "settings digest=off stops it.",
+                  text);
     return true;
 }
 

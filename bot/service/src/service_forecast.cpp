@@ -167,43 +167,43 @@ std::string count(std::size_t n, const std::string& word) {
 
 } // namespace
 
-void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
-    const std::string& p = ctx_.settings.prefix;
+void cmd_forecast(PostParts& run, const std::vector<std::string>& command_args) {
+    const std::string& p = run.ctx.settings.prefix;
     // A line per row of the message reads as lines separated by ';' (the command's words lose
     // the line breaks).
     std::vector<std::string> args = command_args;
-    if (ctx_.post.text.find('\n') != std::string::npos) {
+    if (run.ctx.post.text.find('\n') != std::string::npos) {
         std::string text;
-        for (char c : ctx_.post.text)
+        for (char c : run.ctx.post.text)
             text += c == '\n' ? std::string(" ; ") : std::string(1, c);
         if (auto c = parse_command(text, {p, "/"}))
             args = c->args;
     }
     // The lines would tell the opponent what the player has in mind: they are never read out
     // of a channel, let alone stored from one.
-    if (!ctx_.post.direct) {
-        out_.say("Forecasts are private: send " + p +
-                 "forecast to me by direct message. Nothing was "
-                 "stored.");
+    if (!run.ctx.post.direct) {
+        run.out.say("Forecasts are private: send " + p +
+                    "forecast to me by direct message. Nothing was "
+                    "stored.");
         return;
     }
     if (args.empty()) {
         std::string rows;
-        for (const auto& g : ctx_.store.games_of_player(ctx_.author, {GameStatus::Ongoing})) {
-            const auto seat = detail::seat_of(g, ctx_.author.id);
-            for (const auto& f : ctx_.store.forecasts(g.id))
-                if (seat && f.seat == *seat && f.ply == ctx_.store.action_count(g.id))
+        for (const auto& g : run.ctx.store.games_of_player(run.ctx.author, {GameStatus::Ongoing})) {
+            const auto seat = detail::seat_of(g, run.ctx.author.id);
+            for (const auto& f : run.ctx.store.forecasts(g.id))
+                if (seat && f.seat == *seat && f.ply == run.ctx.store.action_count(g.id))
                     for (const auto& line : f.lines)
                         rows += "#" + std::to_string(g.id) + ": " + join(line, " ") + "\n";
         }
         if (rows.empty())
-            out_.say("You have no forecasts. Use: " + out_.form("forecast"));
+            run.out.say("You have no forecasts. Use: " + run.out.form("forecast"));
         else
-            out_.say("Your forecasts, by game:", rows);
+            run.out.say("Your forecasts, by game:", rows);
         return;
     }
     std::size_t used = 0;
-    auto g = pick_game(args, used, "forecast", false);
+    auto g = run.games.pick_game(args, used, "forecast", false);
     if (!g)
         return;
     const std::string id = std::to_string(g->id);
@@ -211,48 +211,51 @@ void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
     const bool lines_given = !rest.empty() && !(rest.size() == 1 && is_clear_word(rest[0]));
     if (g->status != GameStatus::Ongoing) {
         const rules::Variant* v = rules::find_variant(g->variant);
-        out_.say((v ? over_line(*g, v->info()) : "Game #" + id + " is not under way.") +
-                 (lines_given ? " Nothing was stored." : ""));
+        run.out.say(
+            (v ? run.games.over_line(*g, v->info()) : "Game #" + id + " is not under way.") +
+            (lines_given ? " Nothing was stored." : ""));
         return;
     }
-    const auto seat = detail::seat_of(*g, ctx_.author.id);
+    const auto seat = detail::seat_of(*g, run.ctx.author.id);
     if (!seat) {
-        out_.say("You are not playing in game #" + id + ".");
+        run.out.say("You are not playing in game #" + id + ".");
         return;
     }
-    Loaded l = load(*g);
+    Loaded l = run.games.load(*g);
 
     // The forecast stored for this position; one of an earlier position is no longer any.
     std::optional<storage::ForecastRecord> stored;
-    for (auto& f : ctx_.store.forecasts(l.rec.id)) {
+    for (auto& f : run.ctx.store.forecasts(l.rec.id)) {
         if (f.seat != *seat)
             continue;
         if (f.ply == l.plies)
             stored = std::move(f);
         else
-            ctx_.store.clear_forecast(l.rec.id, f.seat);
+            run.ctx.store.clear_forecast(l.rec.id, f.seat);
     }
-    const std::string other = people_.who(l.rec, l.info(), rules::opponent(*seat));
+    const std::string other = run.people.who(l.rec, l.info(), rules::opponent(*seat));
     if (!lines_given) {
         if (!stored) {
-            out_.say("You have no forecast in game #" + id + ". Use: " + out_.form("forecast"));
+            run.out.say("You have no forecast in game #" + id +
+                        ". Use: " + run.out.form("forecast"));
         } else if (!rest.empty()) {
-            ctx_.store.clear_forecast(l.rec.id, *seat);
-            out_.say("Your forecast in game #" + id + " is cleared (" +
-                     count(stored->lines.size(), "line") + ").");
+            run.ctx.store.clear_forecast(l.rec.id, *seat);
+            run.out.say("Your forecast in game #" + id + " is cleared (" +
+                        count(stored->lines.size(), "line") + ").");
         } else {
             const auto ds = deciders(l);
             const bool mine_first = std::find(ds.begin(), ds.end(), *seat) != ds.end();
-            out_.say("Your forecast in game #" + id + ", " + count(stored->lines.size(), "line") +
-                         (mine_first ? ", each starting with your own move:"
-                                     : ", each starting with the next move of " + other + ":"),
-                     lines_text(stored->lines));
+            run.out.say("Your forecast in game #" + id + ", " +
+                            count(stored->lines.size(), "line") +
+                            (mine_first ? ", each starting with your own move:"
+                                        : ", each starting with the next move of " + other + ":"),
+                        lines_text(stored->lines));
         }
         return;
     }
 
     if (!l.game->foreseeable()) {
-        out_.say(
+        run.out.say(
             "Game #" + id + " is " + l.info().title +
             ": forecasts are only for games where "
             "nothing is hidden and no dice are rolled, so that a line can be checked when it is "
@@ -262,9 +265,9 @@ void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
     const auto ds = deciders(l);
     const bool mine_first = ds.size() == 1 && ds.front() == *seat;
     if (mine_first && l.rec.paused) {
-        out_.say("Game #" + id +
-                 " is paused by a moderator, so your first move cannot be played now. "
-                 "Nothing was stored.");
+        run.out.say("Game #" + id +
+                    " is paused by a moderator, so your first move cannot be played now. "
+                    "Nothing was stored.");
         return;
     }
 
@@ -294,8 +297,8 @@ void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
         close();
     }
     if (typed.empty()) {
-        out_.usage_error("forecast",
-                         "Say the lines: your opponent's move and your reply, and so on.");
+        run.out.usage_error("forecast",
+                            "Say the lines: your opponent's move and your reply, and so on.");
         return;
     }
     std::vector<Line> lines;
@@ -314,8 +317,8 @@ void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
             typed.size() > 1 ? "Line " + std::to_string(i + 1) + ", move " : "Move ";
         auto read = read_line(*l.game, typed[i], true);
         if (const auto* e = std::get_if<LineError>(&read)) {
-            out_.say("Nothing was stored. " + where + std::to_string(e->place) + ": " + e->reason +
-                     (e->place == 1 ? start_hint : std::string()));
+            run.out.say("Nothing was stored. " + where + std::to_string(e->place) + ": " +
+                        e->reason + (e->place == 1 ? start_hint : std::string()));
             return;
         }
         Line line = std::get<Line>(std::move(read));
@@ -326,7 +329,7 @@ void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
             theirs = theirs || s != *seat;
         }
         if (!answers) {
-            out_.say(
+            run.out.say(
                 "Nothing was stored. " +
                 (typed.size() > 1 ? "Line " + std::to_string(i + 1) : std::string("The line")) +
                 " has no reply of yours to a move of " + other +
@@ -340,21 +343,22 @@ void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
     }
     lines = without_repeats(lines);
     if (const std::string why = contradiction(lines, *seat); !why.empty()) {
-        out_.say("Nothing was stored: " + why +
-                 (kept > 0 ? " " + p + "forecast " + id + " clear starts again." : std::string()));
+        run.out.say(
+            "Nothing was stored: " + why +
+            (kept > 0 ? " " + p + "forecast " + id + " clear starts again." : std::string()));
         return;
     }
     if (lines.size() > max_lines) {
-        out_.say("Nothing was stored: a forecast holds at most " + std::to_string(max_lines) +
-                 " lines, and this would make " + std::to_string(lines.size()) + ".");
+        run.out.say("Nothing was stored: a forecast holds at most " + std::to_string(max_lines) +
+                    " lines, and this would make " + std::to_string(lines.size()) + ".");
         return;
     }
-    storage::ForecastRecord f{l.rec.id, *seat, ctx_.author.id, l.plies, {}};
+    storage::ForecastRecord f{l.rec.id, *seat, run.ctx.author.id, l.plies, {}};
     for (const Line& line : lines)
         f.lines.push_back(line.texts);
-    ctx_.store.put_forecast(f);
+    run.ctx.store.put_forecast(f);
     const std::string first = lines.front().texts.front();
-    out_.say(
+    run.out.say(
         (kept > 0
              ? "Forecast for game #" + id + " updated: " + count(lines.size(), "line") + " in all."
              : "Forecast stored for game #" + id + ": " + count(lines.size(), "line") + ".") +
@@ -366,10 +370,11 @@ void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
             " clear deletes it.",
         lines_text(f.lines));
     if (mine_first)
-        play(l, *seat, first);
+        run.session.play(l, *seat, first);
 }
 
-std::optional<Seat> PostRun::follow_forecasts(Loaded& l, Seat seat, const std::string& canonical) {
+std::optional<Seat> Forecasts::follow_forecasts(Loaded& l, Seat seat,
+                                                const std::string& canonical) {
     auto stored = ctx_.store.forecasts(l.rec.id);
     if (stored.empty())
         return std::nullopt;
@@ -439,7 +444,8 @@ std::optional<Seat> PostRun::follow_forecasts(Loaded& l, Seat seat, const std::s
     return answering;
 }
 
-std::string PostRun::answer_forecasts(Loaded& l, std::optional<Seat> answering) {
+std::string Forecasts::answer_forecasts(Session& session, Loaded& l,
+                                        std::optional<Seat> answering) {
     const std::string id = std::to_string(l.rec.id);
     std::string said;
     std::map<std::int64_t, std::vector<std::string>> played; // by owner: "Nf3 with Nc6"
@@ -461,8 +467,8 @@ std::string PostRun::answer_forecasts(Loaded& l, std::optional<Seat> answering) 
             ctx_.store.clear_forecast(l.rec.id, f->seat);
             break;
         }
-        auto acted =
-            act(l, f->seat, *parsed, f->player_id, "forecast:" + ctx_.post.message_id, true);
+        auto acted = session.act(l, f->seat, *parsed, f->player_id,
+                                 "forecast:" + ctx_.post.message_id, true);
         if (!acted)
             break;
         said += " " + people_.who(l.rec, l.info(), f->seat) + " played " + parsed->text +
@@ -489,7 +495,7 @@ std::string PostRun::answer_forecasts(Loaded& l, std::optional<Seat> answering) 
     return said;
 }
 
-void PostRun::clear_forecasts(const GameRecord& g, const std::string& why) {
+void Forecasts::clear_forecasts(const GameRecord& g, const std::string& why) {
     for (const auto& f : ctx_.store.forecasts(g.id)) {
         ctx_.store.clear_forecast(g.id, f.seat);
         if (!why.empty())
@@ -498,6 +504,12 @@ void PostRun::clear_forecasts(const GameRecord& g, const std::string& why) {
                           ", so your forecast is cleared.",
                       {}, &g);
     }
+}
+
+void Forecasts::tell_forecast_notes(const GameRecord& g) {
+    for (const auto& [owner, text] : forecast_notes_)
+        out_.tell(people_.player(owner), "Game #" + std::to_string(g.id) + ": " + text, {}, &g);
+    forecast_notes_.clear();
 }
 
 } // namespace ghostpost::bot

@@ -171,7 +171,7 @@ bool ended_outside_the_rules(const std::string& reason, const rules::Game& repla
 
 } // namespace
 
-std::vector<std::uint8_t> PostRun::new_seed() const {
+std::vector<std::uint8_t> Dice::new_seed() const {
     if (ctx_.settings.fixed_seed.empty())
         return make_seed();
     // Reproducible for tests, still different for every game: the post that made it is unique.
@@ -182,7 +182,7 @@ std::vector<std::uint8_t> PostRun::new_seed() const {
     return seed;
 }
 
-std::string PostRun::seed_commitment(const GameRecord& g, const rules::VariantInfo& info) const {
+std::string Dice::seed_commitment(const GameRecord& g, const rules::VariantInfo& info) const {
     if (!info.uses_chance)
         return {};
     return " Its dice come from a secret seed whose SHA-256 is " + sha256_hex(g.seed) +
@@ -190,7 +190,7 @@ std::string PostRun::seed_commitment(const GameRecord& g, const rules::VariantIn
            "verify " + std::to_string(g.id) + " checks every roll.";
 }
 
-void PostRun::reveal_seeds(const std::vector<Ended>& ended) {
+void reveal_seeds(PostParts& run, const std::vector<Ended>& ended) {
     for (const Ended& e : ended) {
         if (!e.finished)
             continue;
@@ -199,16 +199,16 @@ void PostRun::reveal_seeds(const std::vector<Ended>& ended) {
         if (variant == nullptr || !variant->info().uses_chance)
             continue;
         const std::string id = std::to_string(g.id);
-        out_.say_in(g,
-                    "Game #" + id + " is over, so its dice seed is published: " + to_hex(g.seed) +
-                        ". Its SHA-256 is " + sha256_hex(g.seed) +
-                        ", the hash posted when the game started. Anyone can check every roll: " +
-                        ctx_.settings.prefix + "verify " + id + ".");
+        run.out.say_in(
+            g, "Game #" + id + " is over, so its dice seed is published: " + to_hex(g.seed) +
+                   ". Its SHA-256 is " + sha256_hex(g.seed) +
+                   ", the hash posted when the game started. Anyone can check every roll: " +
+                   run.ctx.settings.prefix + "verify " + id + ".");
     }
 }
 
-bool PostRun::refuse_secret_in_public(const Loaded& l, Seat seat, const rules::Action& action,
-                                      const std::string& text) {
+bool Dice::refuse_secret_in_public(const Loaded& l, Seat seat, const rules::Action& action,
+                                   const std::string& text) {
     // Tried on copies: the game and its stream stay as they are whatever the answer.
     auto trial = l.game->clone();
     SeededRandom rng = *l.rng;
@@ -223,8 +223,8 @@ bool PostRun::refuse_secret_in_public(const Loaded& l, Seat seat, const rules::A
     return true;
 }
 
-std::vector<std::string>
-PostRun::public_action_texts(const GameRecord& g, const std::vector<storage::ActionRecord>& log) {
+std::vector<std::string> Dice::public_action_texts(const GameRecord& g,
+                                                   const std::vector<storage::ActionRecord>& log) {
     return bot::public_action_texts(g, log);
 }
 
@@ -244,8 +244,8 @@ std::vector<std::string> public_action_texts(const GameRecord& g,
     return out;
 }
 
-bool PostRun::draws_dice(const GameRecord& g, const std::vector<storage::ActionRecord>& log,
-                         std::size_t from) {
+bool Dice::draws_dice(const GameRecord& g, const std::vector<storage::ActionRecord>& log,
+                      std::size_t from) {
     const rules::Variant* variant = rules::find_variant(g.variant);
     if (variant == nullptr || !variant->info().uses_chance || from >= log.size())
         return false;
@@ -254,8 +254,8 @@ bool PostRun::draws_dice(const GameRecord& g, const std::vector<storage::ActionR
     return replay_events(g, before, g.seed).dice() != replay_events(g, log, g.seed).dice();
 }
 
-std::string PostRun::record_movetext(const GameRecord& g,
-                                     const std::vector<storage::ActionRecord>& log) {
+std::string Dice::record_movetext(const GameRecord& g,
+                                  const std::vector<storage::ActionRecord>& log) {
     return public_movetext(g, log);
 }
 
@@ -315,13 +315,13 @@ std::string public_movetext(const GameRecord& g, const std::vector<storage::Acti
     return out;
 }
 
-void PostRun::cmd_verify(const std::vector<std::string>& args) {
+void cmd_verify(PostParts& run, const std::vector<std::string>& args) {
     std::size_t used = 0;
-    auto g = pick_game(args, used, "verify", true);
+    auto g = run.games.pick_game(args, used, "verify", true);
     if (!g)
         return;
     if (used < args.size()) {
-        out_.usage_error("verify", "I did not understand \"" + shorten(args[used]) + "\".");
+        run.out.usage_error("verify", "I did not understand \"" + shorten(args[used]) + "\".");
         return;
     }
     const rules::Variant* variant = rules::find_variant(g->variant);
@@ -329,30 +329,30 @@ void PostRun::cmd_verify(const std::vector<std::string>& args) {
         throw std::runtime_error("game #" + std::to_string(g->id) + ": unknown variant");
     const auto& info = variant->info();
     const std::string id = std::to_string(g->id);
-    const std::string again = ctx_.settings.prefix + "verify " + id;
+    const std::string again = run.ctx.settings.prefix + "verify " + id;
     if (!info.uses_chance) {
-        out_.say("Game #" + id + " is " + info.title +
-                 ", which has no dice: there is nothing to verify.");
+        run.out.say("Game #" + id + " is " + info.title +
+                    ", which has no dice: there is nothing to verify.");
         return;
     }
     switch (g->status) {
     case GameStatus::Challenge:
     case GameStatus::Declined:
     case GameStatus::Cancelled:
-        out_.say("Game #" + id + " never started, so it has no rolls to verify.");
+        run.out.say("Game #" + id + " never started, so it has no rolls to verify.");
         return;
     case GameStatus::Ongoing:
-        out_.say("Game #" + id +
-                 " is under way, so its seed stays secret until the game ends. Its "
-                 "SHA-256 is " +
-                 sha256_hex(g->seed) + ", the hash posted when the game started; " + again +
-                 " checks every roll once the game is over.");
+        run.out.say("Game #" + id +
+                    " is under way, so its seed stays secret until the game ends. Its "
+                    "SHA-256 is " +
+                    sha256_hex(g->seed) + ", the hash posted when the game started; " + again +
+                    " checks every roll once the game is over.");
         return;
     case GameStatus::Finished:
     case GameStatus::Aborted:
         break;
     }
-    const auto log = ctx_.store.actions(g->id);
+    const auto log = run.ctx.store.actions(g->id);
     Replayed r = replay_events(*g, log, g->seed);
     std::string listing;
     for (std::size_t i = 0; i < r.plies.size(); ++i)
@@ -403,14 +403,14 @@ void PostRun::cmd_verify(const std::vector<std::string>& args) {
     // The channel gets the verdict; the listing, one line per roll, is long, so it goes to the
     // asker alone (and is on the game's page, which shows every ply with its rolls).
     const auto answer = [&](const std::string& verdict, const std::string& what) {
-        if (ctx_.post.direct) {
-            out_.say(verdict + " " + capitalized(what) + " below.", listing);
+        if (run.ctx.post.direct) {
+            run.out.say(verdict + " " + capitalized(what) + " below.", listing);
             return;
         }
-        out_.say(verdict + " " + capitalized(what) + " sent to you by direct message." +
-                 boards_.web_link(g->id));
-        out_.tell(ctx_.author, "Game #" + id + ", " + again + ": " + what + " below.", listing,
-                  &*g);
+        run.out.say(verdict + " " + capitalized(what) + " sent to you by direct message." +
+                    run.boards.web_link(g->id));
+        run.out.tell(run.ctx.author, "Game #" + id + ", " + again + ": " + what + " below.",
+                     listing, &*g);
     };
     if (!mismatch.empty()) {
         answer(head + "The rolls do NOT match: " + mismatch + ".", "the rolls this seed gives are");
