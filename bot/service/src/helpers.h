@@ -56,7 +56,7 @@ std::string wrap(const std::string& text, std::size_t width);
 // Movetext in lines of at most `width` characters, broken only before a move number, so "12."
 // never stands apart from its moves (a turn longer than a line is broken at spaces).
 std::string wrap_moves(const std::string& movetext, std::size_t width);
-// Whether `text` names an action `seat` may take turn or no turn (a Phantom Chess peek).
+// Whether `text` names an action `seat` may take turn or no turn (Game::anytime_action).
 bool names_anytime_action(const rules::Game& game, rules::Seat seat, const std::string& text);
 
 // The buttons under a challenge: Accept, and Decline when it is addressed to someone

@@ -1,4 +1,5 @@
-// One post, one transaction. PostRun holds everything one post needs while it runs; the
+// One post, one transaction. PostRun runs it over the parts one post is made of (PostParts,
+// post_parts.h): run() reads the author and the command and hands it to run_command; the
 // replies it builds go to the outbox in the same transaction, and the games it replayed or
 // changed reach the service's cache only after the commit, so a rollback never leaves a cached
 // state the database does not have.
@@ -103,8 +104,9 @@ std::string options_text(const rules::Options& options) {
 
 // Movetext "1. e4 e5 2. Nf3": a number before each turn of White's.
 std::string movetext(const std::vector<storage::ActionRecord>& log) {
-    // A number starts each turn of White's; a seat deciding several times in a row (Ghost
-    // Chess's specials, Gnostic Chess's combat choices) adds to the same turn.
+    // A number starts each turn of White's; a seat deciding several times in a row (a special
+    // action followed by its choice, a choice the rules ask for within a turn) adds to the same
+    // turn.
     std::string out;
     int number = 0;
     std::optional<Seat> previous;

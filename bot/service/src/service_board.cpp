@@ -15,26 +15,40 @@ namespace ghostpost::bot {
 
 using namespace detail;
 
-void cmd_board(PostParts& run, const std::vector<std::string>& args) {
+namespace {
+
+// How "!board" was asked to draw (ascii, unicode, png, text, flip), and its other words.
+struct BoardWords {
     std::vector<std::string> rest;
     std::optional<render::Glyphs> glyphs;
     std::optional<bool> image;
     bool flip = false;
+};
+
+BoardWords board_words(const Args& args) {
+    BoardWords w;
     for (const auto& a : args) {
         std::string la = lower(a);
         if (la == "ascii")
-            glyphs = render::Glyphs::Ascii;
+            w.glyphs = render::Glyphs::Ascii;
         else if (la == "unicode")
-            glyphs = render::Glyphs::Unicode;
+            w.glyphs = render::Glyphs::Unicode;
         else if (la == "flip")
-            flip = true;
+            w.flip = true;
         else if (la == "png" || la == "image")
-            image = true;
+            w.image = true;
         else if (la == "text")
-            image = false;
+            w.image = false;
         else
-            rest.push_back(a);
+            w.rest.push_back(a);
     }
+    return w;
+}
+
+} // namespace
+
+void cmd_board(PostParts& run, const Args& args) {
+    const auto [rest, glyphs, image, flip] = board_words(args);
     std::size_t used = 0;
     auto g = run.games.pick_game(rest, used, "board", true);
     if (!g)

@@ -17,7 +17,8 @@ namespace {
 // we made (a client may send any data with a press), so it is refused rather than run.
 constexpr std::array<std::string_view, 4> button_commands{"accept", "decline", "draw", "resign"};
 
-constexpr std::size_t max_menu_description = 256; // what Telegram's menu takes, in characters
+// The longest line a platform's menu of commands takes (MenuCommand), in characters.
+constexpr std::size_t max_menu_description = 256;
 
 // The first clause of a command's help, as a menu line: "play a move (also !m); a bare..." is
 // "Play a move".

@@ -1,11 +1,12 @@
-// Correspondence clocks in the service. A game's clocks are rows beside its action log: the
+// Correspondence clocks in the service (Clocks, clocks.h; the time-driven entry points of
+// PostRun: tick_game, forgive_downtime). A game's clocks are rows beside its action log: the
 // log says who must decide, the rows say since when and how much time is left. Every change of
 // who decides (a move, an acceptance, a takeback, a vacation, a pause) goes through
 // sync_clocks, so starting and stopping follows one rule. The time-driven job (Service::tick)
-// does what no post triggers: losses on time, the 80 % reminder, Gnostic Chess's combat
-// deadline and the restart of clocks when a vacation ends. Each game stores when the job must
-// next look at it (store_deadline, after every change of its clocks), so the job reads only
-// the games that are due.
+// does what no post triggers: losses on time, the 80 % reminder, the deadline of a decision the
+// rules answer for when it passes, and the restart of clocks when a vacation ends. Each game stores
+// when the job must next look at it (store_deadline, after every change of its clocks), so the job
+// reads only the games that are due.
 #include "ghostpost/league/clock.h"
 #include "post_run.h"
 
@@ -196,7 +197,8 @@ void Clocks::sync_clocks(Loaded& l) {
 
 void Clocks::store_deadline(const Loaded& l) {
     // The earliest moment at which tick_game would do something: a loss on time, the 80 %
-    // reminder, Gnostic Chess's combat deadline, or a clock to restart when a vacation ends.
+    // reminder, the deadline of a decision the rules answer for, or a clock to restart when a
+    // vacation ends.
     // An early deadline costs one look; a late one would be a bug, so each mirrors tick_game.
     std::optional<Seconds> next;
     const auto consider = [&](Seconds at) {
@@ -265,8 +267,8 @@ bool Clocks::flag_if_out(Loaded& l) {
     for (const auto& c : rows) {
         if (c.running_since == 0 || time_left(as_clock(c), ctx_.now) > 0)
             continue;
-        // A seat the rules can answer for at its deadline (a fighter in a Gnostic Chess combat)
-        // never loses on time there: tick_due plays that answer, for each late seat in turn.
+        // A seat the rules answer for at its deadline (Game::deadline_action) never loses on
+        // time there: tick_due plays that answer, for each late seat in turn.
         if (contains(deciders(l), c.seat) && l.game->deadline_action(c.seat))
             continue;
         const Seconds at = c.running_since + c.remaining;
@@ -342,9 +344,9 @@ bool Clocks::lapse_challenge(GameRecord& g) {
 
 bool PostRun::tick_due(Loaded& l) {
     bool changed = false;
-    // A seat that let the combat deadline pass gets the rules' answer for it (Gnostic Chess's
-    // `default`, which follows its standing policy). A shorter clock brings the deadline
-    // forward, so nobody loses on time in the middle of a combat.
+    // A seat that let the deadline of such a decision pass gets the rules' answer for it
+    // (Game::deadline_action). A shorter clock brings the deadline forward, so nobody loses on
+    // time in the middle of a decision the rules would answer.
     const auto waiting = deciders(l);
     for (Seat seat : waiting) {
         if (l.rec.status != GameStatus::Ongoing || !contains(deciders(l), seat))

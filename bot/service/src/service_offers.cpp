@@ -16,8 +16,8 @@ namespace ghostpost::bot {
 using namespace detail;
 
 // The first action from `log[first]` on that was no decision of the game's but was told to the
-// channel (a Phantom Chess peek): a takeback never undoes it, since what it showed cannot be
-// unseen and a life given back would be a free peek. nullopt when there is none.
+// channel (an anytime action that shows a board): a takeback never undoes it, since what it showed
+// cannot be unseen and a life given back would be a free peek. nullopt when there is none.
 static std::optional<std::string> undone_public_aside(const GameRecord& g,
                                                       const std::vector<storage::ActionRecord>& log,
                                                       std::size_t first) {
@@ -101,7 +101,7 @@ void publish_hidden_records(PostParts& run, const std::vector<Ended>& ended) {
         if (e.hid_pieces)
             due.push_back(e.game);
     // However a game ended (resignation, time, a draw, adjudication, a void), what its rules
-    // hid is told now (Phantom Chess turns the Phantom Card over), and the record follows.
+    // hid is told now (Game::ending_reveal), and the record follows.
     for (const Ended& end : ended) {
         const GameRecord& g = end.game;
         Loaded l = run.games.load(g);
@@ -190,6 +190,83 @@ void cmd_draw(PostParts& run, const std::vector<std::string>& args) {
                    BoardOut{}, draw_offer_buttons(run.ctx.settings.prefix, l.rec));
 }
 
+namespace {
+
+// The opponent's request `offer` to take back their last move, accepted by the author.
+void accept_takeback(PostParts& run, MyGame& mg, const storage::Offer& offer) {
+    Loaded& l = mg.loaded;
+    const std::string id = std::to_string(l.rec.id);
+    auto log = run.ctx.store.actions(l.rec.id);
+    const auto shown = run.dice.public_action_texts(l.rec, log); // a secret choice stays secret
+    // The last move the channel knows of: a standing policy set by direct message is none.
+    auto last = std::find_if(log.rbegin(), log.rend(), [&](const auto& a) {
+        return a.seat == offer.seat && !shown[static_cast<std::size_t>(&a - log.data())].empty();
+    });
+    run.ctx.store.clear_offer(l.rec.id, OfferKind::Takeback);
+    if (last == log.rend()) {
+        run.out.say("There is nothing to take back in game #" + id + ".");
+        return;
+    }
+    const auto first = static_cast<std::size_t>(log.rend() - last - 1);
+    if (auto aside = undone_public_aside(l.rec, log, first)) {
+        run.out.say("Nothing was taken back in game #" + id + ": that would undo " + *aside +
+                    ", and what it showed cannot be unseen.");
+        return;
+    }
+    if (run.dice.refuse_takeback_of_dice(l.rec, log,
+                                         static_cast<std::size_t>(log.rend() - last - 1)))
+        return;
+    std::vector<std::string> undone;
+    for (auto it = log.begin() + (log.rend() - last - 1); it != log.end(); ++it)
+        if (const auto& text = shown[static_cast<std::size_t>(it - log.begin())]; !text.empty())
+            undone.push_back(text);
+    run.ctx.store.take_back(l.rec.id, last->ply);
+    run.service.memory.images.forget_game(l.rec.id); // its images show positions no longer played
+    run.ctx.store.clear_offer(l.rec.id, OfferKind::Draw);
+    Loaded now = run.games.load(l.rec);
+    run.clocks.sync_clocks(now);
+    run.out.say_in(l.rec,
+                   run.people.who(l.rec, l.info(), mg.seat) + " accepts the takeback in game #" +
+                       id + ": " + join(undone, " ") + " taken back. " + run.games.next_line(now),
+                   run.boards.channel_board(now), game_buttons(run.ctx.settings.prefix, now.rec));
+    run.forecasts.clear_forecasts(l.rec, "a takeback changed the position");
+}
+
+// The author asks to take back their last move.
+void ask_takeback(PostParts& run, MyGame& mg, const std::string& other) {
+    Loaded& l = mg.loaded;
+    const std::string id = std::to_string(l.rec.id);
+    auto log = run.ctx.store.actions(l.rec.id);
+    if (std::none_of(log.begin(), log.end(), [&](const auto& a) { return a.seat == mg.seat; })) {
+        run.out.say("You have not moved yet in game #" + id + ": there is nothing to take back.");
+        return;
+    }
+    {
+        const auto shown = run.dice.public_action_texts(l.rec, log);
+        auto last = std::find_if(log.rbegin(), log.rend(), [&](const auto& a) {
+            return a.seat == mg.seat && !shown[static_cast<std::size_t>(&a - log.data())].empty();
+        });
+        if (last != log.rend() && run.dice.refuse_takeback_of_dice(
+                                      l.rec, log, static_cast<std::size_t>(log.rend() - last - 1)))
+            return;
+    }
+    const auto mine =
+        std::find_if(log.rbegin(), log.rend(), [&](const auto& a) { return a.seat == mg.seat; });
+    const auto from = static_cast<std::size_t>(log.rend() - mine - 1);
+    if (auto aside = undone_public_aside(l.rec, log, from)) {
+        run.out.say("You cannot take back your last move in game #" + id + ": that would undo " +
+                    *aside + ", and what it showed cannot be unseen.");
+        return;
+    }
+    run.ctx.store.put_offer(l.rec.id, {OfferKind::Takeback, mg.seat, l.plies});
+    run.out.say_in(l.rec, run.people.who(l.rec, l.info(), mg.seat) +
+                              " asks to take back their last move in game #" + id + ". " + other +
+                              ": " + run.ctx.settings.prefix + "takeback " + id +
+                              " accepts; playing on declines.");
+}
+
+} // namespace
+
 void cmd_takeback(PostParts& run, const std::vector<std::string>& args) {
     // "accept" and "decline" answer an open request and do nothing else, as for !draw.
     std::vector<std::string> rest = args;
@@ -224,43 +301,7 @@ void cmd_takeback(PostParts& run, const std::vector<std::string>& args) {
         }
     }
     if (offer && offer->seat != mg->seat) {
-        auto log = run.ctx.store.actions(l.rec.id);
-        const auto shown = run.dice.public_action_texts(l.rec, log); // a secret choice stays secret
-        // The last move the channel knows of: a standing policy set by direct message is none.
-        auto last = std::find_if(log.rbegin(), log.rend(), [&](const auto& a) {
-            return a.seat == offer->seat &&
-                   !shown[static_cast<std::size_t>(&a - log.data())].empty();
-        });
-        run.ctx.store.clear_offer(l.rec.id, OfferKind::Takeback);
-        if (last == log.rend()) {
-            run.out.say("There is nothing to take back in game #" + id + ".");
-            return;
-        }
-        const auto first = static_cast<std::size_t>(log.rend() - last - 1);
-        if (auto aside = undone_public_aside(l.rec, log, first)) {
-            run.out.say("Nothing was taken back in game #" + id + ": that would undo " + *aside +
-                        ", and what it showed cannot be unseen.");
-            return;
-        }
-        if (run.dice.refuse_takeback_of_dice(l.rec, log,
-                                             static_cast<std::size_t>(log.rend() - last - 1)))
-            return;
-        std::vector<std::string> undone;
-        for (auto it = log.begin() + (log.rend() - last - 1); it != log.end(); ++it)
-            if (const auto& text = shown[static_cast<std::size_t>(it - log.begin())]; !text.empty())
-                undone.push_back(text);
-        run.ctx.store.take_back(l.rec.id, last->ply);
-        run.service.memory.images.forget_game(
-            l.rec.id); // its images show positions no longer played
-        run.ctx.store.clear_offer(l.rec.id, OfferKind::Draw);
-        Loaded now = run.games.load(l.rec);
-        run.clocks.sync_clocks(now);
-        run.out.say_in(
-            l.rec,
-            run.people.who(l.rec, l.info(), mg->seat) + " accepts the takeback in game #" + id +
-                ": " + join(undone, " ") + " taken back. " + run.games.next_line(now),
-            run.boards.channel_board(now), game_buttons(run.ctx.settings.prefix, now.rec));
-        run.forecasts.clear_forecasts(l.rec, "a takeback changed the position");
+        accept_takeback(run, *mg, *offer);
         return;
     }
     if (offer) {
@@ -268,46 +309,7 @@ void cmd_takeback(PostParts& run, const std::vector<std::string>& args) {
                     " can accept with " + run.ctx.settings.prefix + "takeback " + id + ".");
         return;
     }
-    auto log = run.ctx.store.actions(l.rec.id);
-    if (std::none_of(log.begin(), log.end(), [&](const auto& a) { return a.seat == mg->seat; })) {
-        run.out.say("You have not moved yet in game #" + id + ": there is nothing to take back.");
-        return;
-    }
-    {
-        const auto shown = run.dice.public_action_texts(l.rec, log);
-        auto last = std::find_if(log.rbegin(), log.rend(), [&](const auto& a) {
-            return a.seat == mg->seat && !shown[static_cast<std::size_t>(&a - log.data())].empty();
-        });
-        if (last != log.rend() && run.dice.refuse_takeback_of_dice(
-                                      l.rec, log, static_cast<std::size_t>(log.rend() - last - 1)))
-            return;
-    }
-    const auto mine =
-        std::find_if(log.rbegin(), log.rend(), [&](const auto& a) { return a.seat == mg->seat; });
-    const auto from = static_cast<std::size_t>(log.rend() - mine - 1);
-    if (auto aside = undone_public_aside(l.rec, log, from)) {
-        run.out.say("You cannot take back your last move in game #" + id + ": that would undo " +
-                    *aside + ", and what it showed cannot be unseen.");
-        return;
-    }
-    run.ctx.store.put_offer(l.rec.id, {OfferKind::Takeback, mg->seat, l.plies});
-    run.out.say_in(l.rec, run.people.who(l.rec, l.info(), mg->seat) +
-                              " asks to take back their last move in game #" + id + ". " + other +
-                              ": " + run.ctx.settings.prefix + "takeback " + id +
-                              " accepts; playing on declines.");
-}
-
-bool Dice::refuse_takeback_of_dice(const GameRecord& g,
-                                   const std::vector<storage::ActionRecord>& log,
-                                   std::size_t from) {
-    if (!draws_dice(g, log, from))
-        return false;
-    // The stream never runs backwards: replayed from the seed, the same choices would roll the
-    // same faces, which everyone has now seen (docs/variants/gnostic.md, Takebacks).
-    out_.say("No takeback in game #" + std::to_string(g.id) +
-             ": dice were rolled since that move, and "
-             "taking it back would let the same choices roll the same faces again.");
-    return true;
+    ask_takeback(run, *mg, other);
 }
 
 void cmd_abort(PostParts& run, const std::vector<std::string>& args) {

@@ -1,4 +1,5 @@
-// Playing: a bare move or !move, read against what the mover may see, and its replies.
+// Playing (Session, session.h): a bare move or !move, read against what the mover may see, applied
+// by Session::act, and its replies.
 #include "ghostpost/render/png.h"
 #include "ghostpost/render/text.h"
 #include "ghostpost/rules/notation.h"
@@ -188,8 +189,8 @@ void Session::play(Loaded& l, Seat seat, const std::string& text) {
     if (!ctx_.post.direct && dice_.refuse_secret_in_public(l, seat, parsed->action, canonical))
         return;
     const auto legal = l.game->notated_actions(seat);
-    // The deadline's answer (Gnostic Chess's `default`), typed by the player, answers the
-    // decision like any other choice.
+    // The deadline's answer (Game::deadline_action), typed by the player, answers the decision
+    // like any other choice.
     const auto on_time = l.game->deadline_action(seat);
     const bool decision = (on_time && on_time->action == parsed->action) ||
                           std::any_of(legal.begin(), legal.end(),

@@ -1,7 +1,9 @@
 // Ratings: Glicko-2 per variant. Every rated game is a rating period of its own for both
 // players, computed from the two ratings as they stood before the game, so the order in which
 // simultaneous correspondence games end cannot favour anybody. A player's deviation does not
-// grow with idle time: correspondence players pause for months without losing strength.
+// grow with idle time: correspondence players pause for months without losing strength. A
+// rated game's ratings change when it ends (Games::game_over); the channel hears of it in
+// conclude()'s first subscriber (settle).
 #include "ghostpost/league/rating.h"
 #include "ghostpost/rules/registry.h"
 #include "ghostpost/service/engine_player.h"

@@ -1,8 +1,8 @@
-// Team games: a channel plays as one. The team is a player of its own (an account
-// "team:<channel>" on the channel's platform) that sits in the game's seat and carries the
-// team's ratings; its members (who said !team join in the channel) vote there on each of its
-// decisions, and the move with most votes is played when the window closes (the game's clock,
-// per move) or as soon as every member has voted, a tie going to the move proposed first.
+// Team games (Teams, teams.h; !team and !vote): a channel plays as one. The team is a player of its
+// own (an account "team:<channel>" on the channel's platform) that sits in the game's seat and
+// carries the team's ratings; its members (who said !team join in the channel) vote there on each
+// of its decisions, and the move with most votes is played when the window closes (the game's
+// clock, per move) or as soon as every member has voted, a tie going to the move proposed first.
 // What the rules tell the team privately goes to its channel, never to the other side's.
 #include "ghostpost/league/clock.h"
 #include "ghostpost/rules/notation.h"
@@ -77,68 +77,59 @@ std::int64_t Teams::team_turn(const Loaded& l) {
     return ctx_.store.game_revision(l.rec.id);
 }
 
-void cmd_team(PostParts& run, const std::vector<std::string>& args) {
-    if (run.ctx.post.direct) {
-        run.out.say("A team is a channel: use " + run.ctx.settings.prefix +
-                    "team in the channel that plays.");
+namespace {
+
+// "!team join" or "!team leave" (`what`).
+void team_join_or_leave(PostParts& run, const Args& args, const std::string& what) {
+    if (args.size() > 1) {
+        run.out.usage_error("team", "I did not understand \"" + shorten(args[1]) + "\".");
         return;
     }
-    const std::string what = args.empty() ? std::string() : lower(args[0]);
-    if (what == "join" || what == "leave") {
-        if (args.size() > 1) {
-            run.out.usage_error("team", "I did not understand \"" + shorten(args[1]) + "\".");
-            return;
-        }
-        const PlayerRecord team = run.teams.team_of(run.ctx.post.platform, run.ctx.post.channel);
-        const bool changed =
-            what == "join"
-                ? run.ctx.store.add_team_member(run.ctx.post.platform, run.ctx.post.channel,
-                                                run.ctx.author.id, run.ctx.now)
-                : run.ctx.store.remove_team_member(run.ctx.post.platform, run.ctx.post.channel,
-                                                   run.ctx.author.id);
-        const auto n =
-            run.ctx.store.team_members(run.ctx.post.platform, run.ctx.post.channel).size();
-        if (what == "join")
-            run.out.say(changed ? run.out.at(run.ctx.author) + " joins " + team.name + " (" +
-                                      plural(static_cast<int>(n), "member", "members") +
-                                      "): post moves here to vote on the team's decisions."
-                                : run.out.at(run.ctx.author) + " is a member of " + team.name +
-                                      " already.");
-        else
-            run.out.say(changed
-                            ? run.out.at(run.ctx.author) + " leaves " + team.name + "."
+    const PlayerRecord team = run.teams.team_of(run.ctx.post.platform, run.ctx.post.channel);
+    const bool changed =
+        what == "join" ? run.ctx.store.add_team_member(run.ctx.post.platform, run.ctx.post.channel,
+                                                       run.ctx.author.id, run.ctx.now)
+                       : run.ctx.store.remove_team_member(run.ctx.post.platform,
+                                                          run.ctx.post.channel, run.ctx.author.id);
+    const auto n = run.ctx.store.team_members(run.ctx.post.platform, run.ctx.post.channel).size();
+    if (what == "join")
+        run.out.say(changed ? run.out.at(run.ctx.author) + " joins " + team.name + " (" +
+                                  plural(static_cast<int>(n), "member", "members") +
+                                  "): post moves here to vote on the team's decisions."
+                            : run.out.at(run.ctx.author) + " is a member of " + team.name +
+                                  " already.");
+    else
+        run.out.say(changed ? run.out.at(run.ctx.author) + " leaves " + team.name + "."
                             : run.out.at(run.ctx.author) + " is no member of " + team.name + ".");
+}
+
+// "!team name <name>": by a member, or a moderator.
+void team_name(PostParts& run, const Args& args) {
+    std::string name;
+    for (std::size_t i = 1; i < args.size(); ++i)
+        name += (name.empty() ? "" : " ") + args[i];
+    name = harmless_name(name);
+    if (name.empty() || name.size() > 40) {
+        run.out.usage_error("team", "Give the team a name of 1 to 40 characters.");
         return;
     }
-    if (what == "name") {
-        std::string name;
-        for (std::size_t i = 1; i < args.size(); ++i)
-            name += (name.empty() ? "" : " ") + args[i];
-        name = harmless_name(name);
-        if (name.empty() || name.size() > 40) {
-            run.out.usage_error("team", "Give the team a name of 1 to 40 characters.");
-            return;
-        }
-        const auto members =
-            run.ctx.store.team_members(run.ctx.post.platform, run.ctx.post.channel);
-        const bool member =
-            std::find(members.begin(), members.end(), run.ctx.author.id) != members.end();
-        if (!member && !run.people.moderator()) {
-            run.out.say("Only the team's members name it: " + run.ctx.settings.prefix +
-                        "team join first.");
-            return;
-        }
-        const PlayerRecord team = run.teams.team_of(run.ctx.post.platform, run.ctx.post.channel);
-        run.ctx.store.upsert_player(team.platform, team.user_id, "team " + name, "");
-        if (!member) // a moderator's rename of a team not theirs
-            mod_log(run.ctx, "team " + run.ctx.post.channel + " name " + name);
-        run.out.say("This channel's team is now called team " + name + ".");
+    const auto members = run.ctx.store.team_members(run.ctx.post.platform, run.ctx.post.channel);
+    const bool member =
+        std::find(members.begin(), members.end(), run.ctx.author.id) != members.end();
+    if (!member && !run.people.moderator()) {
+        run.out.say("Only the team's members name it: " + run.ctx.settings.prefix +
+                    "team join first.");
         return;
     }
-    if (!what.empty()) {
-        run.out.usage_error("team", "I did not understand \"" + shorten(args[0]) + "\".");
-        return;
-    }
+    const PlayerRecord team = run.teams.team_of(run.ctx.post.platform, run.ctx.post.channel);
+    run.ctx.store.upsert_player(team.platform, team.user_id, "team " + name, "");
+    if (!member) // a moderator's rename of a team not theirs
+        mod_log(run.ctx, "team " + run.ctx.post.channel + " name " + name);
+    run.out.say("This channel's team is now called team " + name + ".");
+}
+
+// "!team" alone: the channel's team, its members and its games.
+void team_show(PostParts& run) {
     const auto team = run.teams.team_here();
     const auto members = run.ctx.store.team_members(run.ctx.post.platform, run.ctx.post.channel);
     if (!team || members.empty()) {
@@ -163,6 +154,25 @@ void cmd_team(PostParts& run, const std::vector<std::string>& args) {
         games.back() = '.';
     run.out.say(team->name + ": " + plural(static_cast<int>(names.size()), "member", "members") +
                 " (" + join(names, ", ") + ")." + (games.empty() ? "" : " Games:" + games));
+}
+
+} // namespace
+
+void cmd_team(PostParts& run, const std::vector<std::string>& args) {
+    if (run.ctx.post.direct) {
+        run.out.say("A team is a channel: use " + run.ctx.settings.prefix +
+                    "team in the channel that plays.");
+        return;
+    }
+    const std::string what = args.empty() ? std::string() : lower(args[0]);
+    if (what == "join" || what == "leave")
+        team_join_or_leave(run, args, what);
+    else if (what == "name")
+        team_name(run, args);
+    else if (!what.empty())
+        run.out.usage_error("team", "I did not understand \"" + shorten(args[0]) + "\".");
+    else
+        team_show(run);
 }
 
 void Teams::new_team_challenge(GameRecord g, const std::string& other_channel,

@@ -1,8 +1,8 @@
-// Tournaments run from a channel: !tourney create, join, leave, start, pairings, standings,
-// next. The pairing systems are pure functions (pairing.h) over seed indices; here they meet
-// the store. A tournament's state is its pairings and their games: scores, colours, who went
-// through a knockout are always derived from the games, never kept twice. docs/tournaments.md
-// describes the formats, the seeding and the tie-breaks.
+// Tournaments run from a channel (Tourneys, tourneys.h): !tourney create, join, leave, start,
+// pairings, standings, next. The pairing systems are pure functions (pairing.h) over seed indices;
+// here they meet the store. A tournament's state is its pairings and their games: scores, colours,
+// who went through a knockout are always derived from the games, never kept twice.
+// docs/tournaments.md describes the formats, the seeding and the tie-breaks.
 #include "ghostpost/league/clock.h"
 #include "ghostpost/league/pairing.h"
 #include "ghostpost/rules/registry.h"
@@ -137,6 +137,89 @@ std::optional<TournamentRecord> Tourneys::pick_tournament(const std::vector<std:
     return std::nullopt;
 }
 
+namespace {
+
+// The options of "!tourney create" after its format (rounds=, schedule=, next=, tc=) onto `t`;
+// false, after replying, when one does not read or does not fit the format.
+bool read_tourney_options(PostParts& run, const std::vector<std::string>& args,
+                          const std::string& format, TournamentRecord& t) {
+    for (std::size_t i = 3; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        const auto eq = a.find('=');
+        const std::string key = lower(a.substr(0, eq));
+        const std::string value = eq == std::string::npos ? std::string() : a.substr(eq + 1);
+        if (key == "rounds" && eq != std::string::npos) {
+            auto n = game_id_arg(value);
+            if (format != "swiss") {
+                run.out.say(
+                    "rounds= is for a Swiss only: a round robin has a round for every opponent, "
+                    "a knockout as many as it takes to leave one player. Nothing was created.");
+                return false;
+            }
+            if (!n || value[0] == '#' || *n < 1 || *n > max_swiss_rounds) {
+                run.out.usage_error("tourney", "rounds= takes a number from 1 to " +
+                                                   std::to_string(max_swiss_rounds) + ".");
+                return false;
+            }
+            t.rounds = static_cast<int>(*n);
+        } else if (key == "schedule" && eq != std::string::npos) {
+            const std::string v = lower(value);
+            if (v != "rounds" && v != "allatonce") {
+                run.out.usage_error("tourney",
+                                    "schedule= takes rounds (one round after another) or "
+                                    "allatonce (every game of a round robin at once).");
+                return false;
+            }
+            if (v == "allatonce" && format != "roundrobin" && format != "double") {
+                run.out.say(
+                    "schedule=allatonce is for round robins: a Swiss or a knockout pairs each "
+                    "round from the results before it. Nothing was created.");
+                return false;
+            }
+            t.schedule = v;
+        } else if (key == "next" && eq != std::string::npos) {
+            const std::string v = lower(value);
+            if (v != "auto" && v != "manual") {
+                run.out.usage_error("tourney",
+                                    "next= takes auto (a round starts when the last game of "
+                                    "the one before ends) or manual (it waits for " +
+                                        run.out.form("tourney next") + ").");
+                return false;
+            }
+            t.next_round = v;
+        } else if (key == "tc" && eq != std::string::npos) {
+            auto tc = parse_time_control(value);
+            if (!tc.value) {
+                run.out.say("Not created: " + sentence_end(tc.error));
+                return false;
+            }
+            t.tc = tc.value->text();
+        } else {
+            run.out.usage_error("tourney", "I did not understand \"" + shorten(a) + "\".");
+            return false;
+        }
+    }
+    return true;
+}
+
+// How a new tournament is described: "Chess, Swiss, 5 rounds, time control 3d, ...".
+std::string tourney_details(PostParts& run, const TournamentRecord& t,
+                            const rules::VariantInfo& info) {
+    const std::string& format = t.format;
+    const std::string& name = t.name;
+    std::string details = info.title + ", " + format_title(format);
+    if (format == "swiss")
+        details += t.rounds ? ", " + plural(t.rounds, "round", "rounds") : ", rounds by the field";
+    details += ", time control " + (t.tc.empty() ? run.ctx.settings.default_time_control : t.tc);
+    details += t.schedule == "allatonce" ? ", every game at once"
+               : t.next_round == "manual"
+                   ? ", each round started with " + run.ctx.settings.prefix + "tourney next " + name
+                   : ", each round starting when the one before ends";
+    return details;
+}
+
+} // namespace
+
 void tourney_create(PostParts& run, const std::vector<std::string>& args) {
     if (run.ctx.post.direct) {
         run.out.say("Create tournaments in a channel: its games are played there.");
@@ -175,62 +258,8 @@ void tourney_create(PostParts& run, const std::vector<std::string>& args) {
         return;
     }
     TournamentRecord t;
-    for (std::size_t i = 3; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        const auto eq = a.find('=');
-        const std::string key = lower(a.substr(0, eq));
-        const std::string value = eq == std::string::npos ? std::string() : a.substr(eq + 1);
-        if (key == "rounds" && eq != std::string::npos) {
-            auto n = game_id_arg(value);
-            if (format != "swiss") {
-                run.out.say(
-                    "rounds= is for a Swiss only: a round robin has a round for every opponent, "
-                    "a knockout as many as it takes to leave one player. Nothing was created.");
-                return;
-            }
-            if (!n || value[0] == '#' || *n < 1 || *n > max_swiss_rounds) {
-                run.out.usage_error("tourney", "rounds= takes a number from 1 to " +
-                                                   std::to_string(max_swiss_rounds) + ".");
-                return;
-            }
-            t.rounds = static_cast<int>(*n);
-        } else if (key == "schedule" && eq != std::string::npos) {
-            const std::string v = lower(value);
-            if (v != "rounds" && v != "allatonce") {
-                run.out.usage_error("tourney",
-                                    "schedule= takes rounds (one round after another) or "
-                                    "allatonce (every game of a round robin at once).");
-                return;
-            }
-            if (v == "allatonce" && format != "roundrobin" && format != "double") {
-                run.out.say(
-                    "schedule=allatonce is for round robins: a Swiss or a knockout pairs each "
-                    "round from the results before it. Nothing was created.");
-                return;
-            }
-            t.schedule = v;
-        } else if (key == "next" && eq != std::string::npos) {
-            const std::string v = lower(value);
-            if (v != "auto" && v != "manual") {
-                run.out.usage_error("tourney",
-                                    "next= takes auto (a round starts when the last game of "
-                                    "the one before ends) or manual (it waits for " +
-                                        run.out.form("tourney next") + ").");
-                return;
-            }
-            t.next_round = v;
-        } else if (key == "tc" && eq != std::string::npos) {
-            auto tc = parse_time_control(value);
-            if (!tc.value) {
-                run.out.say("Not created: " + sentence_end(tc.error));
-                return;
-            }
-            t.tc = tc.value->text();
-        } else {
-            run.out.usage_error("tourney", "I did not understand \"" + shorten(a) + "\".");
-            return;
-        }
-    }
+    if (!read_tourney_options(run, args, format, t))
+        return;
     const auto& info = variant->info();
     t.platform = run.ctx.post.platform;
     t.channel = run.ctx.post.channel;
@@ -246,14 +275,7 @@ void tourney_create(PostParts& run, const std::vector<std::string>& args) {
         return;
     }
     t.id = run.ctx.store.create_tournament(t);
-    std::string details = info.title + ", " + format_title(format);
-    if (format == "swiss")
-        details += t.rounds ? ", " + plural(t.rounds, "round", "rounds") : ", rounds by the field";
-    details += ", time control " + (t.tc.empty() ? run.ctx.settings.default_time_control : t.tc);
-    details += t.schedule == "allatonce" ? ", every game at once"
-               : t.next_round == "manual"
-                   ? ", each round started with " + run.ctx.settings.prefix + "tourney next " + name
-                   : ", each round starting when the one before ends";
+    const std::string details = tourney_details(run, t, info);
     run.out.say(run.out.at(run.ctx.author) + " opens the tournament " + name + ": " + details +
                 ". Everyone: " + run.ctx.settings.prefix + "tourney join " + name + " enters; " +
                 run.out.at(run.ctx.author) + " or a moderator starts it with " +

@@ -151,6 +151,39 @@ void Tourneys::tourney_late_entry(TournamentRecord& t) {
              " missed.");
 }
 
+namespace {
+
+// The bye of `who` in round `r` of `t` asked for, or with `cancel` withdrawn; `self`: asked by
+// `who` themselves (else by an organiser, and logged).
+void answer_bye(PostParts& run, const TournamentRecord& t, const PlayerRecord& who, bool self,
+                int r, bool cancel) {
+    const ByeRequest request{who.id, r};
+    const auto byes = run.ctx.store.byes(t.id);
+    const bool asked = std::find(byes.begin(), byes.end(), request) != byes.end();
+    if (cancel != asked) {
+        run.out.say(run.out.at(who) +
+                    (asked ? " sits out round " + std::to_string(r) + " of " + t.name + " already."
+                           : " has no bye in round " + std::to_string(r) + " of " + t.name +
+                                 " to cancel."));
+        return;
+    }
+    if (cancel)
+        run.ctx.store.withdraw_bye(t.id, request);
+    else
+        run.ctx.store.request_bye(t.id, request);
+    if (!self)
+        mod_log(run.ctx, "tourney bye " + t.name + " " + std::to_string(r) +
+                             (cancel ? " cancel " : " ") + run.out.at(who));
+    run.out.say(cancel
+                    ? run.out.at(who) + " plays round " + std::to_string(r) + " of " + t.name +
+                          " after all."
+                    : run.out.at(who) + " sits out round " + std::to_string(r) + " of " + t.name +
+                          " for half a point (" + run.ctx.settings.prefix + "tourney bye " +
+                          t.name + " " + std::to_string(r) + " cancel undoes it).");
+}
+
+} // namespace
+
 void tourney_bye(PostParts& run, const std::vector<std::string>& args) {
     // [name] <round> [cancel] [@player]
     std::vector<std::string> rest = args;
@@ -214,29 +247,7 @@ void tourney_bye(PostParts& run, const std::vector<std::string>& args) {
                               (r < e->first_round && r <= last ? " for a late entrant." : "."));
         return;
     }
-    const ByeRequest request{who.id, r};
-    const auto byes = run.ctx.store.byes(t->id);
-    const bool asked = std::find(byes.begin(), byes.end(), request) != byes.end();
-    if (cancel != asked) {
-        run.out.say(run.out.at(who) +
-                    (asked ? " sits out round " + std::to_string(r) + " of " + t->name + " already."
-                           : " has no bye in round " + std::to_string(r) + " of " + t->name +
-                                 " to cancel."));
-        return;
-    }
-    if (cancel)
-        run.ctx.store.withdraw_bye(t->id, request);
-    else
-        run.ctx.store.request_bye(t->id, request);
-    if (!self)
-        mod_log(run.ctx, "tourney bye " + t->name + " " + std::to_string(r) +
-                             (cancel ? " cancel " : " ") + run.out.at(who));
-    run.out.say(cancel
-                    ? run.out.at(who) + " plays round " + std::to_string(r) + " of " + t->name +
-                          " after all."
-                    : run.out.at(who) + " sits out round " + std::to_string(r) + " of " + t->name +
-                          " for half a point (" + run.ctx.settings.prefix + "tourney bye " +
-                          t->name + " " + std::to_string(r) + " cancel undoes it).");
+    answer_bye(run, *t, who, self, r, cancel);
 }
 
 void tourney_keep_apart(PostParts& run, const std::vector<std::string>& args, bool apart) {

@@ -1,9 +1,9 @@
-// Dice anyone can verify, by commit and reveal. A game with chance draws every die from a stream
-// seeded by a secret made when the game is created (random.h says how the stream is derived).
-// When the game starts, the channel gets the seed's SHA-256: a commitment that the service can
-// no longer change unnoticed. When it ends, the seed itself is published, and `!verify` replays
-// the log from it. Decisions that are secret when made (the first dice choice of a combat round)
-// stay out of the channel and out of the record until the game is over.
+// Dice anyone can verify, by commit and reveal (Dice, dice.h; !verify). A game with chance draws
+// every die from a stream seeded by a secret made when the game is created (random.h says how the
+// stream is derived). When the game starts, the channel gets the seed's SHA-256: a commitment that
+// the service can no longer change unnoticed. When it ends, the seed itself is published, and
+// `!verify` replays the log from it. Decisions that are secret when made (the first dice choice of
+// a combat round) stay out of the channel and out of the record until the game is over.
 //
 // What `!verify` compares. Each action in the log keeps, beside its text, what chance made of it
 // as the channel was told at the time (reveals, rolls, combat results). Replaying the log from
@@ -315,6 +315,76 @@ std::string public_movetext(const GameRecord& g, const std::vector<storage::Acti
     return out;
 }
 
+bool Dice::refuse_takeback_of_dice(const GameRecord& g,
+                                   const std::vector<storage::ActionRecord>& log,
+                                   std::size_t from) {
+    if (!draws_dice(g, log, from))
+        return false;
+    // The stream never runs backwards: replayed from the seed, the same choices would roll the
+    // same faces, which everyone has now seen (the variant's rules document, Takebacks).
+    out_.say("No takeback in game #" + std::to_string(g.id) +
+             ": dice were rolled since that move, and "
+             "taking it back would let the same choices roll the same faces again.");
+    return true;
+}
+
+namespace {
+
+// How the replay of `log` from the seed (`r`) differs from what the game recorded: the first
+// roll that differs, a replay that fails, or another end; empty when it matches. `compared`:
+// whether the log kept any rolls to compare.
+std::string replay_mismatch(const GameRecord& g, const std::vector<storage::ActionRecord>& log,
+                            const Replayed& r, bool& compared) {
+    std::string mismatch;
+    const rules::Outcome end = r.game->outcome();
+    // The log keeps what the channel was told each action caused; the replay must say the same.
+    compared = false;
+    if (r.error.empty()) {
+        for (std::size_t i = 0; i < r.plies.size() && mismatch.empty(); ++i) {
+            compared = compared || !log[i].rolls.empty();
+            const std::string replayed = join(r.plies[i].record, "\n");
+            if (log[i].rolls.empty() || replayed == log[i].rolls)
+                continue;
+            // Name the first line that differs, not the whole ply.
+            const auto told = split_lines(log[i].rolls);
+            const auto& seeded = r.plies[i].record;
+            std::size_t k = 0;
+            while (k < told.size() && k < seeded.size() && told[k] == seeded[k])
+                ++k;
+            mismatch = "at ply " + std::to_string(log[i].ply) + " (" + log[i].text +
+                       ") the record says \"" + (k < told.size() ? told[k] : "nothing more") +
+                       "\" where this seed gives \"" +
+                       (k < seeded.size() ? seeded[k] : "nothing more") + "\"";
+        }
+    }
+    if (!r.error.empty()) {
+        mismatch = "replaying the log from this seed fails: " + r.error;
+    } else if (!mismatch.empty()) {
+        // a roll differs from the record: said above
+    } else if (g.status == GameStatus::Finished && end.over() &&
+               (result_text(end.status) != g.result || end.reason != g.reason)) {
+        mismatch = "the replay ends " + result_text(end.status) + ", " + end.reason +
+                   ", but the game was recorded as " + g.result + ", " + g.reason;
+    } else if (g.status == GameStatus::Finished && !end.over() &&
+               !ended_outside_the_rules(g.reason, *r.game)) {
+        mismatch = "the replay leaves the game under way, but it was recorded as " + g.result +
+                   ", " + g.reason;
+    }
+    return mismatch;
+}
+
+// Every roll of the replay `r`, a line each, by the ply of `log` that made it.
+std::string rolls_listing(const std::vector<storage::ActionRecord>& log, const Replayed& r) {
+    std::string listing;
+    for (std::size_t i = 0; i < r.plies.size(); ++i)
+        for (const auto& text : r.plies[i].record)
+            listing +=
+                "ply " + std::to_string(log[i].ply) + " (" + log[i].text + "): " + text + "\n";
+    return listing.empty() ? "(no rolls)\n" : listing;
+}
+
+} // namespace
+
 void cmd_verify(PostParts& run, const std::vector<std::string>& args) {
     std::size_t used = 0;
     auto g = run.games.pick_game(args, used, "verify", true);
@@ -354,52 +424,13 @@ void cmd_verify(PostParts& run, const std::vector<std::string>& args) {
     }
     const auto log = run.ctx.store.actions(g->id);
     Replayed r = replay_events(*g, log, g->seed);
-    std::string listing;
-    for (std::size_t i = 0; i < r.plies.size(); ++i)
-        for (const auto& text : r.plies[i].record)
-            listing +=
-                "ply " + std::to_string(log[i].ply) + " (" + log[i].text + "): " + text + "\n";
+    std::string listing = rolls_listing(log, r);
     std::string head = "Game #" + id + ": the seed is " + to_hex(g->seed) + "; its SHA-256 is " +
                        sha256_hex(g->seed) +
                        ", which must be the hash posted when the game "
                        "started. ";
-    std::string mismatch;
-    const rules::Outcome end = r.game->outcome();
-    // The log keeps what the channel was told each action caused; the replay must say the same.
     bool compared = false;
-    if (r.error.empty()) {
-        for (std::size_t i = 0; i < r.plies.size() && mismatch.empty(); ++i) {
-            compared = compared || !log[i].rolls.empty();
-            const std::string replayed = join(r.plies[i].record, "\n");
-            if (log[i].rolls.empty() || replayed == log[i].rolls)
-                continue;
-            // Name the first line that differs, not the whole ply.
-            const auto told = split_lines(log[i].rolls);
-            const auto& seeded = r.plies[i].record;
-            std::size_t k = 0;
-            while (k < told.size() && k < seeded.size() && told[k] == seeded[k])
-                ++k;
-            mismatch = "at ply " + std::to_string(log[i].ply) + " (" + log[i].text +
-                       ") the record says \"" + (k < told.size() ? told[k] : "nothing more") +
-                       "\" where this seed gives \"" +
-                       (k < seeded.size() ? seeded[k] : "nothing more") + "\"";
-        }
-    }
-    if (!r.error.empty()) {
-        mismatch = "replaying the log from this seed fails: " + r.error;
-    } else if (!mismatch.empty()) {
-        // a roll differs from the record: said above
-    } else if (g->status == GameStatus::Finished && end.over() &&
-               (result_text(end.status) != g->result || end.reason != g->reason)) {
-        mismatch = "the replay ends " + result_text(end.status) + ", " + end.reason +
-                   ", but the game was recorded as " + g->result + ", " + g->reason;
-    } else if (g->status == GameStatus::Finished && !end.over() &&
-               !ended_outside_the_rules(g->reason, *r.game)) {
-        mismatch = "the replay leaves the game under way, but it was recorded as " + g->result +
-                   ", " + g->reason;
-    }
-    if (listing.empty())
-        listing = "(no rolls)\n";
+    const std::string mismatch = replay_mismatch(*g, log, r, compared);
     // The channel gets the verdict; the listing, one line per roll, is long, so it goes to the
     // asker alone (and is on the game's page, which shows every ply with its rolls).
     const auto answer = [&](const std::string& verdict, const std::string& what) {
