@@ -4,6 +4,7 @@
 #pragma once
 
 #include "games.h"
+#include "handler.h"
 
 #include <array>
 #include <cstdint>
@@ -59,5 +60,7 @@ private:
     Games& games_;
     std::optional<std::int64_t> answering_;
 };
+
+void cmd_vacation(PostParts& run, const Args& args);
 
 } // namespace ghostpost::bot

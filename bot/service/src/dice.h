@@ -5,6 +5,7 @@
 #pragma once
 
 #include "games.h"
+#include "handler.h"
 
 #include <cstdint>
 #include <string>
@@ -46,5 +47,10 @@ private:
     PostContext& ctx_;
     Replies& out_;
 };
+
+void cmd_verify(PostParts& run, const Args& args);
+// A subscriber of the end of games (game_end_subscribers): the seed of every finished game with
+// chance, so that anyone may check its rolls.
+void reveal_seeds(PostParts& run, const std::vector<Ended>& ended);
 
 } // namespace ghostpost::bot

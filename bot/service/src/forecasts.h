@@ -3,6 +3,7 @@
 #pragma once
 
 #include "boards.h"
+#include "handler.h"
 #include "people.h"
 
 #include <cstdint>
@@ -44,5 +45,7 @@ private:
     // What forecasts' owners are told about the action being played (player id, text).
     std::vector<std::pair<std::int64_t, std::string>> forecast_notes_;
 };
+
+void cmd_forecast(PostParts& run, const Args& args);
 
 } // namespace ghostpost::bot

@@ -6,6 +6,7 @@
 #include "dice.h"
 #include "forecasts.h"
 #include "games.h"
+#include "handler.h"
 
 #include <cstdint>
 #include <optional>
@@ -51,5 +52,10 @@ private:
     Dice& dice_;
     Forecasts& forecasts_;
 };
+
+void cmd_move(PostParts& run, const Args& args);
+// A post that is no command as a move in the author's one game here that it fits; false when
+// it is none (then a channel's post gets no answer).
+bool try_bare_move(PostParts& run);
 
 } // namespace ghostpost::bot

@@ -5,6 +5,7 @@
 #include "clocks.h"
 #include "dice.h"
 #include "games.h"
+#include "handler.h"
 
 #include <cstdint>
 #include <optional>
@@ -50,5 +51,8 @@ private:
     Clocks& clocks_;
     Dice& dice_;
 };
+
+void cmd_team(PostParts& run, const Args& args);
+void cmd_vote(PostParts& run, const Args& args);
 
 } // namespace ghostpost::bot

@@ -6,6 +6,7 @@
 #include "clocks.h"
 #include "dice.h"
 #include "games.h"
+#include "handler.h"
 
 #include <cstddef>
 #include <optional>
@@ -65,5 +66,17 @@ private:
     Clocks& clocks_;
     Dice& dice_;
 };
+
+void cmd_tourney(PostParts& run, const Args& args);
+void tourney_create(PostParts& run, const Args& args);
+void tourney_entry(PostParts& run, const Args& args, bool join);
+void tourney_start(PostParts& run, const Args& args);
+void tourney_next(PostParts& run, const Args& args);
+void tourney_pairings(PostParts& run, const Args& args);
+void tourney_standings(PostParts& run, const Args& args);
+void tourney_withdraw(PostParts& run, const Args& args);
+void tourney_bye(PostParts& run, const Args& args);
+void tourney_keep_apart(PostParts& run, const Args& args, bool apart);
+void tourney_trf(PostParts& run, const Args& args);
 
 } // namespace ghostpost::bot
