@@ -42,6 +42,16 @@ TEST_CASE("a leading mention of the bot addresses it, other mentions become @use
     CHECK_FALSE(decoded.post->direct);
 }
 
+TEST_CASE("a channel Discord writes as <#id> reads #id, as the service reads a channel",
+          "[discord][decode]") {
+    const auto decoded = bot::decode_message(
+        message("!new chess team=<#300000000000000002> window=4h <#x1>").dump(), bot_id);
+    REQUIRE(decoded.post);
+    // "<#x1>" names no channel: it stays as written.
+    CHECK(decoded.post->text == "!new chess team=#300000000000000002 window=4h <#x1>");
+    CHECK(bot::channel_mentions_as_ids("<#1> and <#2") == "#1 and <#2");
+}
+
 TEST_CASE("a DM has no guild_id, and bots, system messages and joins give no post",
           "[discord][decode]") {
     json dm = message("!games");

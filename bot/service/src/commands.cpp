@@ -11,8 +11,8 @@ namespace ghostpost::bot {
 
 namespace {
 
-const PostRun::CommandRow* find_row(const std::string& name) {
-    for (const auto& row : PostRun::command_table()) {
+const CommandRow* find_row(const std::string& name) {
+    for (const auto& row : command_table()) {
         if (name == row.usage.name)
             return &row;
         for (const char* alias : row.aliases)
@@ -32,229 +32,228 @@ bool is_variant_command(std::string_view name) {
 
 } // namespace
 
-// Inside a member so that the table may name the private handlers.
-std::span<const PostRun::CommandRow> PostRun::command_table() {
-    static const CommandRow service_rows[] = {
-        {{"new",
-          "new <variant> [@opponent|team[=#channel] [window=4h]] [white|black|random] "
-          "[tc=3d|7d+1d/14d|none] [rated=yes|no] [option=value ...]",
-          "challenge someone (no @opponent: anyone here may accept); the side may also be named "
-          "as the variant names it (!rules shows the names); tc= sets the correspondence clock "
-          "(time "
-          "per move in d, h or m, or base+increment/cap, no cap when left out), rated= whether "
-          "the result counts for ratings; team: this channel's team against another channel's, "
-          "voting on each move within the window (!team)"},
-         {"challenge", nullptr},
-         true,
-         &PostRun::cmd_new},
-        {{"accept", "accept [game]", "accept a challenge made to you"},
-         {nullptr, nullptr},
-         true,
-         &PostRun::cmd_accept},
-        {{"decline", "decline [game]", "decline a challenge made to you"},
-         {nullptr, nullptr},
-         true,
-         &PostRun::cmd_decline},
-        {{"cancel", "cancel [game]", "withdraw your challenge"},
-         {nullptr, nullptr},
-         true,
-         &PostRun::cmd_cancel},
-        {{"move", "move [game] <move>",
-          "play a move (also !m); a bare move works when you must "
-          "decide in just one game here"},
-         {"m", nullptr},
-         true,
-         &PostRun::cmd_move},
-        {{"forecast", "forecast [game] [<line>; <line>; ...|clear]",
-          "by direct message only: conditional moves. A line is the moves you expect and your "
-          "replies (!forecast 4 Nf3 Nc6 Bb5 a6), starting with your opponent's next move, or "
-          "with yours when it is your decision (it is played at once); when their move is the "
-          "first of a line I play your reply at once, in public. Alone: your forecasts; clear: "
-          "delete them. Not in games with hidden pieces or dice"},
-         {"conditional", nullptr},
-         true,
-         &PostRun::cmd_forecast},
-        {{"board", "board [game] [ply] [ascii|unicode|png] [flip]",
-          "show a board, now or at an earlier ply"},
-         {"b", nullptr},
-         false,
-         &PostRun::cmd_board},
-        {{"games", "games [@user] [finished|all] [page=N]",
-          "list games, those waiting for a decision first; finished: the games played, all: "
-          "both; 10 to a page, page=2 the next"},
-         {nullptr, nullptr},
-         false,
-         &PostRun::cmd_games},
-        {{"history", "history [game]", "list the moves played"},
-         {nullptr, nullptr},
-         false,
-         &PostRun::cmd_record},
-        {{"pgn", "pgn [game]", "the game in PGN"}, {nullptr, nullptr}, false, &PostRun::cmd_pgn},
-        {{"fen", "fen [game]", "the position in FEN (once it is over, for games that hide some)"},
-         {nullptr, nullptr},
-         false,
-         &PostRun::cmd_fen},
-        {{"resign", "resign [game]",
-          "give up the game (with ? after it I ask first: !resign 3 ?, then !resign 3 or "
-          "!resign 3 no)"},
-         {nullptr, nullptr},
-         true,
-         &PostRun::cmd_resign},
-        {{"draw", "draw [game]",
-          "offer a draw, accept one, or claim one the rules allow; !draw 3 accept or !draw 3 "
-          "decline answers an offer and does nothing else"},
-         {nullptr, nullptr},
-         true,
-         &PostRun::cmd_draw},
-        {{"takeback", "takeback [game]",
-          "ask to take back your last move, or accept such a request; !takeback 3 accept or "
-          "!takeback 3 decline answers a request and does nothing else"},
-         {"undo", nullptr},
-         true,
-         &PostRun::cmd_takeback},
-        {{"abort", "abort [game]", "end a game before each side has moved"},
-         {nullptr, nullptr},
-         true,
-         &PostRun::cmd_abort},
-        {{"rules", "rules [variant]", "the variants and their rules"},
-         {nullptr, nullptr},
-         false,
-         &PostRun::cmd_rules},
-        {{"verify", "verify [game]",
-          "check a game's dice: the seed's hash while it runs, every roll from the seed once it "
-          "ended"},
-         {nullptr, nullptr},
-         false,
-         &PostRun::cmd_verify},
-        {{"help", "help [command]", "this list, or one command"},
-         {"start", nullptr},
-         false,
-         &PostRun::cmd_help},
-        {{"link", "link [code]",
-          "one player on several platforms: a code by direct message, to post with !link "
-          "<code> from your account on the other platform"},
-         {nullptr, nullptr},
-         true,
-         &PostRun::cmd_link},
-        {{"invite", "invite <platform> [game]",
-          "a code that makes a channel of that platform follow your game"},
-         {nullptr, nullptr},
-         true,
-         &PostRun::cmd_invite},
-        {{"join", "join <code>",
-          "make this channel follow the game of an !invite code, or play as a team the team "
-          "challenge of that code"},
-         {nullptr, nullptr},
-         true,
-         &PostRun::cmd_join},
-        {{"team", "team [join|leave|name <name>]",
-          "this channel's team: its members vote here on its moves in team games (!new chess "
-          "team window=4h challenges another channel)"},
-         {nullptr, nullptr},
-         true,
-         &PostRun::cmd_team},
-        {{"vote", "vote [game] <move>",
-          "vote for your team's move (a member may also post the move itself)"},
-         {nullptr, nullptr},
-         true,
-         &PostRun::cmd_vote},
-        {{"settings",
-          "settings [orientation=white|black|auto] [notation=ascii|unicode] [images=on|off] "
-          "[reminders=on|off] [digest=on|off|<hour>]",
-          "how the boards I send you privately look (auto: your side at the bottom), whether I "
-          "remind you privately of your decisions, and a daily digest by direct message of the "
-          "games where the decision is yours (at 08:00 UTC, or the hour of UTC given, 0 to 23; "
-          "only on days when one waits)"},
-         {nullptr, nullptr},
-         true,
-         &PostRun::cmd_settings},
-        {{"channel",
-          "channel settings [orientation=white|black] [notation=ascii|unicode] [images=on|off] "
-          "[style=board|compact]",
-          "how the boards posted in this channel look, for everyone in it (style=compact: one "
-          "line after each move, with the image or a link to the game's page); anyone may ask, "
-          "moderators change them"},
-         {nullptr, nullptr},
-         false,
-         &PostRun::cmd_channel},
-        {{"vacation", "vacation [<N>d|off]",
-          "stop your clocks in all your games for N days (a yearly allowance), or end it early"},
-         {nullptr, nullptr},
-         true,
-         &PostRun::cmd_vacation},
-        {{"mod", "mod adjudicate|forfeit|extend|pause|resume|void|ban|unban|log ...",
-          "moderators only: adjudicate <game> <1-0|0-1|1/2-1/2>, forfeit <game> @player, extend "
-          "<game> <time>, pause|resume <game>, void <game>, ban|unban @user [reason], log"},
-         {nullptr, nullptr},
-         true,
-         &PostRun::cmd_mod},
-        {{"tourney",
-          "tourney create <name> <variant> <roundrobin|double|swiss|knockout> [rounds=N] [tc=...] "
-          "[next=auto|manual] [schedule=rounds|allatonce]",
-          "open a tournament run from this channel (rounds= for Swiss only; next=manual: rounds "
-          "wait for !tourney next; schedule=allatonce: every game of a round robin at once); then "
-          "!tourney join, leave, start, pairings, standings, next, withdraw, bye, forbid, "
-          "allow and trf"},
-         {"tournament", nullptr},
-         true,
-         &PostRun::cmd_tourney},
-        {{"tourney join", "tourney join|leave <name>",
-          "enter or leave a tournament before it starts; a Swiss takes late entries before its "
-          "last round"},
-         {nullptr, nullptr},
-         true,
-         nullptr},
-        {{"tourney start", "tourney start <name>",
-          "seed the entrants and start the first round (the creator or a moderator)"},
-         {nullptr, nullptr},
-         true,
-         nullptr},
-        {{"tourney pairings", "tourney pairings [name] [round]", "a round's games and results"},
-         {nullptr, nullptr},
-         false,
-         nullptr},
-        {{"tourney standings", "tourney standings [name]", "the table with its tie-breaks"},
-         {nullptr, nullptr},
-         false,
-         nullptr},
-        {{"tourney next", "tourney next [name]",
-          "start the next round of a next=manual tournament once every game of this one is "
-          "over"},
-         {nullptr, nullptr},
-         true,
-         nullptr},
-        {{"tourney withdraw", "tourney withdraw [name] [@player]",
-          "leave a running Swiss: not paired from the next round on, the games played kept (a "
-          "moderator or the creator may withdraw another player)"},
-         {nullptr, nullptr},
-         true,
-         nullptr},
-        {{"tourney bye", "tourney bye [name] <round> [cancel] [@player]",
-          "sit out a Swiss round not yet paired, for half a point"},
-         {nullptr, nullptr},
-         true,
-         nullptr},
-        {{"tourney forbid", "tourney forbid|allow [name] @player @player",
-          "keep two players of a Swiss from being paired with each other, or allow it again "
-          "(the creator or a moderator)"},
-         {"tourney allow", nullptr},
-         true,
-         nullptr},
-        {{"tourney trf", "tourney trf [name]",
-          "a round robin or Swiss as a FIDE Tournament Report File, which pairing programs "
-          "check"},
-         {nullptr, nullptr},
-         false,
-         nullptr},
-        {{"rating", "rating [@user] [variant]", "Glicko-2 ratings, one per variant"},
-         {"ratings", nullptr},
-         false,
-         &PostRun::cmd_rating},
-        {{"leaderboard", "leaderboard <variant>", "the best ratings of a variant"},
-         {nullptr, nullptr},
-         false,
-         &PostRun::cmd_leaderboard},
-    };
+namespace {
+
+// The service's own commands, in the order !help lists them.
+const CommandRow service_rows[] = {
+    {{"new",
+      "new <variant> [@opponent|team[=#channel] [window=4h]] [white|black|random] "
+      "[tc=3d|7d+1d/14d|none] [rated=yes|no] [option=value ...]",
+      "challenge someone (no @opponent: anyone here may accept); the side may also be named "
+      "as the variant names it (!rules shows the names); tc= sets the correspondence clock "
+      "(time "
+      "per move in d, h or m, or base+increment/cap, no cap when left out), rated= whether "
+      "the result counts for ratings; team: this channel's team against another channel's, "
+      "voting on each move within the window (!team)"},
+     {"challenge", nullptr},
+     true,
+     &cmd_new},
+    {{"accept", "accept [game]", "accept a challenge made to you"},
+     {nullptr, nullptr},
+     true,
+     &cmd_accept},
+    {{"decline", "decline [game]", "decline a challenge made to you"},
+     {nullptr, nullptr},
+     true,
+     &cmd_decline},
+    {{"cancel", "cancel [game]", "withdraw your challenge"}, {nullptr, nullptr}, true, &cmd_cancel},
+    {{"move", "move [game] <move>",
+      "play a move (also !m); a bare move works when you must "
+      "decide in just one game here"},
+     {"m", nullptr},
+     true,
+     &cmd_move},
+    {{"forecast", "forecast [game] [<line>; <line>; ...|clear]",
+      "by direct message only: conditional moves. A line is the moves you expect and your "
+      "replies (!forecast 4 Nf3 Nc6 Bb5 a6), starting with your opponent's next move, or "
+      "with yours when it is your decision (it is played at once); when their move is the "
+      "first of a line I play your reply at once, in public. Alone: your forecasts; clear: "
+      "delete them. Not in games with hidden pieces or dice"},
+     {"conditional", nullptr},
+     true,
+     &cmd_forecast},
+    {{"board", "board [game] [ply] [ascii|unicode|png] [flip]",
+      "show a board, now or at an earlier ply"},
+     {"b", nullptr},
+     false,
+     &cmd_board},
+    {{"games", "games [@user] [finished|all] [page=N]",
+      "list games, those waiting for a decision first; finished: the games played, all: "
+      "both; 10 to a page, page=2 the next"},
+     {nullptr, nullptr},
+     false,
+     &cmd_games},
+    {{"history", "history [game]", "list the moves played"},
+     {nullptr, nullptr},
+     false,
+     &cmd_record},
+    {{"pgn", "pgn [game]", "the game in PGN"}, {nullptr, nullptr}, false, &cmd_pgn},
+    {{"fen", "fen [game]", "the position in FEN (once it is over, for games that hide some)"},
+     {nullptr, nullptr},
+     false,
+     &cmd_fen},
+    {{"resign", "resign [game]",
+      "give up the game (with ? after it I ask first: !resign 3 ?, then !resign 3 or "
+      "!resign 3 no)"},
+     {nullptr, nullptr},
+     true,
+     &cmd_resign},
+    {{"draw", "draw [game]",
+      "offer a draw, accept one, or claim one the rules allow; !draw 3 accept or !draw 3 "
+      "decline answers an offer and does nothing else"},
+     {nullptr, nullptr},
+     true,
+     &cmd_draw},
+    {{"takeback", "takeback [game]",
+      "ask to take back your last move, or accept such a request; !takeback 3 accept or "
+      "!takeback 3 decline answers a request and does nothing else"},
+     {"undo", nullptr},
+     true,
+     &cmd_takeback},
+    {{"abort", "abort [game]", "end a game before each side has moved"},
+     {nullptr, nullptr},
+     true,
+     &cmd_abort},
+    {{"rules", "rules [variant]", "the variants and their rules"},
+     {nullptr, nullptr},
+     false,
+     &cmd_rules},
+    {{"verify", "verify [game]",
+      "check a game's dice: the seed's hash while it runs, every roll from the seed once it "
+      "ended"},
+     {nullptr, nullptr},
+     false,
+     &cmd_verify},
+    {{"help", "help [command]", "this list, or one command"}, {"start", nullptr}, false, &cmd_help},
+    {{"link", "link [code]",
+      "one player on several platforms: a code by direct message, to post with !link "
+      "<code> from your account on the other platform"},
+     {nullptr, nullptr},
+     true,
+     &cmd_link},
+    {{"invite", "invite <platform> [game]",
+      "a code that makes a channel of that platform follow your game"},
+     {nullptr, nullptr},
+     true,
+     &cmd_invite},
+    {{"join", "join <code>",
+      "make this channel follow the game of an !invite code, or play as a team the team "
+      "challenge of that code"},
+     {nullptr, nullptr},
+     true,
+     &cmd_join},
+    {{"team", "team [join|leave|name <name>]",
+      "this channel's team: its members vote here on its moves in team games (!new chess "
+      "team window=4h challenges another channel)"},
+     {nullptr, nullptr},
+     true,
+     &cmd_team},
+    {{"vote", "vote [game] <move>",
+      "vote for your team's move (a member may also post the move itself)"},
+     {nullptr, nullptr},
+     true,
+     &cmd_vote},
+    {{"settings",
+      "settings [orientation=white|black|auto] [notation=ascii|unicode] [images=on|off] "
+      "[reminders=on|off] [digest=on|off|<hour>]",
+      "how the boards I send you privately look (auto: your side at the bottom), whether I "
+      "remind you privately of your decisions, and a daily digest by direct message of the "
+      "games where the decision is yours (at 08:00 UTC, or the hour of UTC given, 0 to 23; "
+      "only on days when one waits)"},
+     {nullptr, nullptr},
+     true,
+     &cmd_settings},
+    {{"channel",
+      "channel settings [orientation=white|black] [notation=ascii|unicode] [images=on|off] "
+      "[style=board|compact]",
+      "how the boards posted in this channel look, for everyone in it (style=compact: one "
+      "line after each move, with the image or a link to the game's page); anyone may ask, "
+      "moderators change them"},
+     {nullptr, nullptr},
+     false,
+     &cmd_channel},
+    {{"vacation", "vacation [<N>d|off]",
+      "stop your clocks in all your games for N days (a yearly allowance), or end it early"},
+     {nullptr, nullptr},
+     true,
+     &cmd_vacation},
+    {{"mod", "mod adjudicate|forfeit|extend|pause|resume|void|ban|unban|log ...",
+      "moderators only: adjudicate <game> <1-0|0-1|1/2-1/2>, forfeit <game> @player, extend "
+      "<game> <time>, pause|resume <game>, void <game>, ban|unban @user [reason], log"},
+     {nullptr, nullptr},
+     true,
+     &cmd_mod},
+    {{"tourney",
+      "tourney create <name> <variant> <roundrobin|double|swiss|knockout> [rounds=N] [tc=...] "
+      "[next=auto|manual] [schedule=rounds|allatonce]",
+      "open a tournament run from this channel (rounds= for Swiss only; next=manual: rounds "
+      "wait for !tourney next; schedule=allatonce: every game of a round robin at once); then "
+      "!tourney join, leave, start, pairings, standings, next, withdraw, bye, forbid, "
+      "allow and trf"},
+     {"tournament", nullptr},
+     true,
+     &cmd_tourney},
+    {{"tourney join", "tourney join|leave <name>",
+      "enter or leave a tournament before it starts; a Swiss takes late entries before its "
+      "last round"},
+     {nullptr, nullptr},
+     true,
+     nullptr},
+    {{"tourney start", "tourney start <name>",
+      "seed the entrants and start the first round (the creator or a moderator)"},
+     {nullptr, nullptr},
+     true,
+     nullptr},
+    {{"tourney pairings", "tourney pairings [name] [round]", "a round's games and results"},
+     {nullptr, nullptr},
+     false,
+     nullptr},
+    {{"tourney standings", "tourney standings [name]", "the table with its tie-breaks"},
+     {nullptr, nullptr},
+     false,
+     nullptr},
+    {{"tourney next", "tourney next [name]",
+      "start the next round of a next=manual tournament once every game of this one is "
+      "over"},
+     {nullptr, nullptr},
+     true,
+     nullptr},
+    {{"tourney withdraw", "tourney withdraw [name] [@player]",
+      "leave a running Swiss: not paired from the next round on, the games played kept (a "
+      "moderator or the creator may withdraw another player)"},
+     {nullptr, nullptr},
+     true,
+     nullptr},
+    {{"tourney bye", "tourney bye [name] <round> [cancel] [@player]",
+      "sit out a Swiss round not yet paired, for half a point"},
+     {nullptr, nullptr},
+     true,
+     nullptr},
+    {{"tourney forbid", "tourney forbid|allow [name] @player @player",
+      "keep two players of a Swiss from being paired with each other, or allow it again "
+      "(the creator or a moderator)"},
+     {"tourney allow", nullptr},
+     true,
+     nullptr},
+    {{"tourney trf", "tourney trf [name]",
+      "a round robin or Swiss as a FIDE Tournament Report File, which pairing programs "
+      "check"},
+     {nullptr, nullptr},
+     false,
+     nullptr},
+    {{"rating", "rating [@user] [variant]", "Glicko-2 ratings, one per variant"},
+     {"ratings", nullptr},
+     false,
+     &cmd_rating},
+    {{"leaderboard", "leaderboard <variant>", "the best ratings of a variant"},
+     {nullptr, nullptr},
+     false,
+     &cmd_leaderboard},
+};
+
+} // namespace
+
+std::span<const CommandRow> command_table() {
     // The variants' own commands follow the commands of play, before those that show a game.
     static const std::vector<CommandRow> rows = [] {
         std::vector<CommandRow> all;
@@ -265,7 +264,7 @@ std::span<const PostRun::CommandRow> PostRun::command_table() {
                         all.push_back({{c.word.c_str(), c.form.c_str(), c.help.c_str()},
                                        {nullptr, nullptr},
                                        true,
-                                       &PostRun::cmd_move});
+                                       &cmd_move});
             all.push_back(row);
         }
         return all;
@@ -276,30 +275,30 @@ std::span<const PostRun::CommandRow> PostRun::command_table() {
 namespace detail {
 
 const Usage* find_usage(const std::string& name) {
-    const PostRun::CommandRow* row = find_row(name);
+    const CommandRow* row = find_row(name);
     return row ? &row->usage : nullptr;
 }
 
 std::string canonical_command(const std::string& name) {
-    const PostRun::CommandRow* row = find_row(name);
+    const CommandRow* row = find_row(name);
     return row && row->handler ? row->usage.name : name;
 }
 
 } // namespace detail
 
-void PostRun::run_command(const Command& c) {
+void run_command(PostParts& run, const Command& c) {
     const CommandRow* row = find_row(c.name);
     if (row == nullptr || row->handler == nullptr) {
-        out_.say("There is no command " + ctx_.settings.prefix + shorten(c.name, 20) + ". Say " +
-                 ctx_.settings.prefix + "help for the list.");
+        run.out.say("There is no command " + run.ctx.settings.prefix + shorten(c.name, 20) +
+                    ". Say " + run.ctx.settings.prefix + "help for the list.");
         return;
     }
-    ctx_.acting = row->acts;
-    if (row->acts && ctx_.post.anonymous) {
-        out_.say(
+    run.ctx.acting = row->acts;
+    if (row->acts && run.ctx.post.anonymous) {
+        run.out.say(
             "Anonymous posts cannot play or change anything: I cannot tell who is behind them. "
             "Post as yourself to use " +
-            ctx_.settings.prefix + row->usage.name + ".");
+            run.ctx.settings.prefix + row->usage.name + ".");
         return;
     }
     // A variant's own command is the action its word names, taken like the bare word:
@@ -307,7 +306,7 @@ void PostRun::run_command(const Command& c) {
     std::vector<std::string> args = c.args;
     if (is_variant_command(row->usage.name))
         args.emplace_back(row->usage.name);
-    (this->*(row->handler))(args);
+    row->handler(run, args);
 }
 
 } // namespace ghostpost::bot

@@ -25,8 +25,8 @@ struct ReplayedPly {
     bool secret = false;
     std::optional<rules::Seat> told;
     // A secret decision the game asked for that no later action has revealed yet. The rules
-    // reveal it through the public events of the other side's next decision (Gnostic Chess: the
-    // round is rolled once the other side has chosen too), so an action of another seat that the
+    // reveal it through the public events of the other side's next decision (the round is
+    // resolved once the other side has chosen too), so an action of another seat that the
     // channel was told of ends it.
     bool still_secret = false;
     bool choice = false;  // an answer within a turn (dice), not a move of its own

@@ -1,4 +1,5 @@
-// One post, one transaction. PostRun holds everything one post needs while it runs; the
+// One post, one transaction. PostRun runs it over the parts one post is made of (PostParts,
+// post_parts.h): run() reads the author and the command and hands it to run_command; the
 // replies it builds go to the outbox in the same transaction, and the games it replayed or
 // changed reach the service's cache only after the commit, so a rollback never leaves a cached
 // state the database does not have.
@@ -103,8 +104,9 @@ std::string options_text(const rules::Options& options) {
 
 // Movetext "1. e4 e5 2. Nf3": a number before each turn of White's.
 std::string movetext(const std::vector<storage::ActionRecord>& log) {
-    // A number starts each turn of White's; a seat deciding several times in a row (Ghost
-    // Chess's specials, Gnostic Chess's combat choices) adds to the same turn.
+    // A number starts each turn of White's; a seat deciding several times in a row (a special
+    // action followed by its choice, a choice the rules ask for within a turn) adds to the same
+    // turn.
     std::string out;
     int number = 0;
     std::optional<Seat> previous;
@@ -203,19 +205,18 @@ std::string wrap_moves(const std::string& movetext, std::size_t width) {
 using namespace detail;
 
 void PostRun::publish_cache() {
-    for (auto& [id, entry] : pending_cache_)
-        parts_.memory.keep(id, std::move(entry));
-    for (auto& [key, png] : boards_.take_drawn())
-        parts_.memory.images.insert(key, std::move(png));
+    for (auto& [id, entry] : run_.games.take_cache())
+        run_.service.memory.keep(id, std::move(entry));
+    for (auto& [key, png] : run_.boards.take_drawn())
+        run_.service.memory.images.insert(key, std::move(png));
 }
 
 std::function<void()> PostRun::take_publication() {
     // Shared, since std::function must be copyable and a replayed game is not.
-    auto games = std::make_shared<std::map<std::int64_t, Service::CachedGame>>(
-        std::exchange(pending_cache_, {}));
+    auto games = std::make_shared<Games::Cache>(run_.games.take_cache());
     auto images = std::make_shared<std::vector<std::pair<render::PngKey, render::SharedPng>>>(
-        boards_.take_drawn());
-    return [memory = &parts_.memory, games, images] {
+        run_.boards.take_drawn());
+    return [memory = &run_.service.memory, games, images] {
         for (auto& [id, entry] : *games)
             memory->keep(id, std::move(entry));
         for (auto& [key, png] : *images)
@@ -223,236 +224,85 @@ std::function<void()> PostRun::take_publication() {
     };
 }
 
-Loaded PostRun::load(const GameRecord& rec) {
-    Loaded l;
-    l.rec = rec;
-    // The stored revision, not the record's copy: another process may have changed the game
-    // (a takeback and a new move leave as many plies as before, but never the same revision).
-    // The game's row is held from here to the commit: a post of another daemon on the same
-    // game waits, then runs again on what this one did.
-    l.revision = ctx_.store.lock_game(rec.id);
-    auto from = [&](const Service::CachedGame& c) {
-        l.game = c.game->clone();
-        l.rng = c.rng;
-        l.plies = c.ply;
-    };
-    if (auto it = pending_cache_.find(rec.id);
-        it != pending_cache_.end() && it->second.revision == l.revision) {
-        from(it->second);
-        return l;
-    }
-    if (const Service::CachedGame* c = parts_.memory.cached(rec.id);
-        c && c->revision == l.revision) {
-        from(*c);
-        return l;
-    }
-    LoadedGame loaded = load_game(rec, ctx_.store.actions(rec.id));
-    l.game = std::move(loaded.game);
-    l.rng = std::move(loaded.rng);
-    l.plies = loaded.plies;
-    ++parts_.memory.replays;
-    remember(l);
-    return l;
-}
-
-std::string PostRun::over_line(const GameRecord& g, const rules::VariantInfo& info) {
-    std::string id = "Game #" + std::to_string(g.id);
-    switch (g.status) {
-    case GameStatus::Challenge:
-        return id + " is a challenge waiting for an answer.";
-    case GameStatus::Declined:
-        return id + " was declined.";
-    case GameStatus::Cancelled:
-        return id + " was cancelled.";
-    case GameStatus::Aborted:
-        return id + " was aborted.";
-    case GameStatus::Ongoing:
-        return id + " is under way.";
-    case GameStatus::Finished:
-        break;
-    }
-    std::string outcome;
-    if (g.result == "1-0")
-        outcome = people_.who(g, info, Seat::White) + " wins";
-    else if (g.result == "0-1")
-        outcome = people_.who(g, info, Seat::Black) + " wins";
-    else
-        outcome = "drawn";
-    return id + " is over: " + outcome + " by " + g.reason + " (" + g.result + ").";
-}
-
-namespace {
-
-// How a game that is over ended, for its board: "White wins, 1-0 (resignation)", in the
-// variant's seat names; empty while it goes on.
-
-} // namespace
-
-std::string PostRun::next_line(const Loaded& l) {
-    if (l.rec.status != GameStatus::Ongoing)
-        return over_line(l.rec, l.info());
-    std::vector<std::string> parts;
-    for (const auto& d : l.game->pending())
-        parts.push_back(people_.who(l.rec, l.info(), d.seat) + " must " + d.what);
-    if (parts.empty())
-        return "Nobody has a decision to make.";
-    return join(parts, " and ") + ".";
-}
-
-std::optional<GameRecord> PostRun::pick_game(const std::vector<std::string>& args,
-                                             std::size_t& used, const std::string& command,
-                                             bool for_viewing) {
-    used = 0;
-    if (!args.empty()) {
-        if (auto id = game_id_arg(args[0])) {
-            used = 1;
-            auto g = ctx_.store.game(*id);
-            // Games of other communities stay theirs, unless this one follows the game or the
-            // author plays in it (one player, several platforms).
-            const auto followed_here = [&] {
-                for (const auto& [platform, channel] : ctx_.store.bound_channels(g->id))
-                    if (platform == ctx_.post.platform)
-                        return true;
-                return detail::seat_of(*g, ctx_.author.id).has_value() ||
-                       g->challenger == ctx_.author.id;
-            };
-            if (!g || (g->platform != ctx_.post.platform && !followed_here())) {
-                out_.say("There is no game #" + std::to_string(*id) + ".");
-                return std::nullopt;
-            }
-            return g;
-        }
-    }
-    auto mine = my_games_here({GameStatus::Ongoing});
-    if (mine.size() == 1)
-        return mine.front();
-    if (mine.size() > 1) {
-        std::vector<std::string> ids;
-        for (const auto& g : mine)
-            ids.push_back("#" + std::to_string(g.id));
-        out_.say("You play several games here (" + join(ids, ", ") + "): say which, for example " +
-                 ctx_.settings.prefix + command + " " + std::to_string(mine.front().id) + ".");
-        return std::nullopt;
-    }
-    if (for_viewing && !ctx_.post.direct) {
-        auto here = ctx_.store.games_in_channel(ctx_.post.platform, ctx_.post.channel,
-                                                {GameStatus::Ongoing});
-        if (here.size() == 1)
-            return here.front();
-        if (here.empty()) {
-            auto done = ctx_.store.games_in_channel(ctx_.post.platform, ctx_.post.channel,
-                                                    {GameStatus::Finished, GameStatus::Aborted});
-            if (!done.empty())
-                return done.back();
-        }
-        if (here.size() > 1) {
-            out_.say("Several games are under way here: say which, for example " +
-                     ctx_.settings.prefix + command + " " + std::to_string(here.front().id) + ".");
-            return std::nullopt;
-        }
-    }
-    out_.say("You have no game under way here. Use: " + out_.form(command));
-    return std::nullopt;
-}
-
-std::optional<PostRun::MyGame> PostRun::my_ongoing_game(const std::vector<std::string>& args,
-                                                        const std::string& command) {
-    std::size_t used = 0;
-    auto g = pick_game(args, used, command, false);
-    if (!g)
-        return std::nullopt;
-    if (used < args.size()) {
-        out_.usage_error(command, "I did not understand \"" + shorten(args[used]) + "\".");
-        return std::nullopt;
-    }
-    auto seat = detail::seat_of(*g, ctx_.author.id);
-    if (g->status != GameStatus::Ongoing) {
-        const rules::Variant* v = rules::find_variant(g->variant);
-        out_.say(v ? over_line(*g, v->info())
-                   : "Game #" + std::to_string(g->id) + " is not under way.");
-        return std::nullopt;
-    }
-    if (!seat) {
-        out_.say("You are not playing in game #" + std::to_string(g->id) + ".");
-        return std::nullopt;
-    }
-    return MyGame{load(*g), *seat};
-}
-
 bool PostRun::over_command_limit() {
-    const int limit = ctx_.settings.commands_per_minute;
-    if (limit <= 0 || engine_level(ctx_.post.author_id))
+    const int limit = run_.ctx.settings.commands_per_minute;
+    if (limit <= 0 || engine_level(run_.ctx.post.author_id))
         return false;
-    auto& w = parts_.memory.window(ctx_.post.platform + '\n' + ctx_.post.author_id, ctx_.now);
-    if (ctx_.now - w.start >= 60)
-        w = {ctx_.now, 0, false, {}};
+    auto& w = run_.service.memory.window(run_.ctx.post.platform + '\n' + run_.ctx.post.author_id,
+                                         run_.ctx.now);
+    if (run_.ctx.now - w.start >= 60)
+        w = {run_.ctx.now, 0, false, {}};
     // A post run again (another daemon's write conflicted with it) is counted once.
-    if (w.last_message != ctx_.post.message_id) {
-        w.last_message = ctx_.post.message_id;
+    if (w.last_message != run_.ctx.post.message_id) {
+        w.last_message = run_.ctx.post.message_id;
         ++w.count;
     }
     if (w.count <= limit)
         return false;
     if (!w.told) {
         w.told = true;
-        out_.say(out_.at(ctx_.author) + ": that is more than " + std::to_string(limit) +
-                 " commands in a minute. I answer your commands again from " +
-                 format_utc(w.start + 60) + "; until then they are not read.");
+        run_.out.say(run_.out.at(run_.ctx.author) + ": that is more than " + std::to_string(limit) +
+                     " commands in a minute. I answer your commands again from " +
+                     format_utc(w.start + 60) + "; until then they are not read.");
     }
     return true;
 }
 
 void PostRun::run() {
-    if (ctx_.post.moved) {
-        move_channel(*ctx_.post.moved);
+    if (run_.ctx.post.moved) {
+        move_channel(run_, *run_.ctx.post.moved);
         return;
     }
     // An update with no author (a service message, an update the adapter could not read) only
     // moves the cursor: there is nobody to answer or to remember.
-    if (ctx_.post.author_id.empty())
+    if (run_.ctx.post.author_id.empty())
         return;
-    ctx_.account =
-        people_.upsert_account(ctx_.post.author_id, ctx_.post.author_name, ctx_.post.author_handle);
-    ctx_.author = people_.as_player(ctx_.account, ctx_.post.platform);
-    if (refuse_banned())
+    run_.ctx.account = run_.people.upsert_account(
+        run_.ctx.post.author_id, run_.ctx.post.author_name, run_.ctx.post.author_handle);
+    run_.ctx.author = run_.people.as_player(run_.ctx.account, run_.ctx.post.platform);
+    if (refuse_banned(run_.ctx))
         return;
-    std::vector<std::string> prefixes{ctx_.settings.prefix};
-    if (ctx_.settings.accept_slash && ctx_.settings.prefix != "/")
+    std::vector<std::string> prefixes{run_.ctx.settings.prefix};
+    if (run_.ctx.settings.accept_slash && run_.ctx.settings.prefix != "/")
         prefixes.push_back("/");
-    auto head = std::string_view(ctx_.post.text).substr(0, 64);
+    auto head = std::string_view(run_.ctx.post.text).substr(0, 64);
     bool is_command = parse_command(head, prefixes).has_value();
 
-    if (ctx_.post.text.size() > ctx_.settings.max_post_bytes) {
+    if (run_.ctx.post.text.size() > run_.ctx.settings.max_post_bytes) {
         if (is_command)
-            out_.say("That post is too long (" + std::to_string(ctx_.post.text.size()) +
-                     " bytes): commands and moves fit in " +
-                     std::to_string(ctx_.settings.max_post_bytes) + " bytes. Nothing was done.");
+            run_.out.say("That post is too long (" + std::to_string(run_.ctx.post.text.size()) +
+                         " bytes): commands and moves fit in " +
+                         std::to_string(run_.ctx.settings.max_post_bytes) +
+                         " bytes. Nothing was done.");
         return;
     }
-    if (!valid_utf8(ctx_.post.text)) {
+    if (!valid_utf8(run_.ctx.post.text)) {
         if (is_command)
-            out_.say("That post is not valid UTF-8 text, so I cannot read it. Nothing was done.");
+            run_.out.say(
+                "That post is not valid UTF-8 text, so I cannot read it. Nothing was done.");
         return;
     }
-    auto command = parse_command(ctx_.post.text, prefixes);
-    if (refuse_foreign_button(command))
+    auto command = parse_command(run_.ctx.post.text, prefixes);
+    if (refuse_foreign_button(run_, command))
         return;
     if (auto& c = command) {
-        if (!c->addressee.empty() && lower(c->addressee) != lower(ctx_.settings.bot_name))
+        if (!c->addressee.empty() && lower(c->addressee) != lower(run_.ctx.settings.bot_name))
             return; // another bot's command
         if (over_command_limit())
             return;
-        run_command(*c);
+        run_command(run_, *c);
         return;
     }
     // In a channel people talk: what is neither a command nor a move gets no answer. A direct
     // message is always for the bot, so it is never left without one.
-    if (!try_bare_move() && !try_team_vote(ctx_.post.text, {}, false) && ctx_.post.direct)
-        out_.say((ctx_.post.text.empty() ? std::string("I read only text: commands and moves.")
-                                         : "I read commands and moves here, and \"" +
-                                               shorten(ctx_.post.text, 30) + "\" is neither.") +
-                 " " + ctx_.settings.prefix + "help lists the commands; " + ctx_.settings.prefix +
-                 "new chess @name challenges someone.");
+    if (!try_bare_move(run_) && !run_.teams.try_team_vote(run_.ctx.post.text, {}, false) &&
+        run_.ctx.post.direct)
+        run_.out.say((run_.ctx.post.text.empty()
+                          ? std::string("I read only text: commands and moves.")
+                          : "I read commands and moves here, and \"" +
+                                shorten(run_.ctx.post.text, 30) + "\" is neither.") +
+                     " " + run_.ctx.settings.prefix + "help lists the commands; " +
+                     run_.ctx.settings.prefix + "new chess @name challenges someone.");
 }
 
 Service::Service(storage::Store& store, ServiceSettings settings, Clock clock)

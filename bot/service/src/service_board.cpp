@@ -15,28 +15,42 @@ namespace ghostpost::bot {
 
 using namespace detail;
 
-void PostRun::cmd_board(const std::vector<std::string>& args) {
+namespace {
+
+// How "!board" was asked to draw (ascii, unicode, png, text, flip), and its other words.
+struct BoardWords {
     std::vector<std::string> rest;
     std::optional<render::Glyphs> glyphs;
     std::optional<bool> image;
     bool flip = false;
+};
+
+BoardWords board_words(const Args& args) {
+    BoardWords w;
     for (const auto& a : args) {
         std::string la = lower(a);
         if (la == "ascii")
-            glyphs = render::Glyphs::Ascii;
+            w.glyphs = render::Glyphs::Ascii;
         else if (la == "unicode")
-            glyphs = render::Glyphs::Unicode;
+            w.glyphs = render::Glyphs::Unicode;
         else if (la == "flip")
-            flip = true;
+            w.flip = true;
         else if (la == "png" || la == "image")
-            image = true;
+            w.image = true;
         else if (la == "text")
-            image = false;
+            w.image = false;
         else
-            rest.push_back(a);
+            w.rest.push_back(a);
     }
+    return w;
+}
+
+} // namespace
+
+void cmd_board(PostParts& run, const Args& args) {
+    const auto [rest, glyphs, image, flip] = board_words(args);
     std::size_t used = 0;
-    auto g = pick_game(rest, used, "board", true);
+    auto g = run.games.pick_game(rest, used, "board", true);
     if (!g)
         return;
     // Kept as the 64-bit number it was written as: any ply past the game's end, however large,
@@ -45,30 +59,30 @@ void PostRun::cmd_board(const std::vector<std::string>& args) {
     if (used < rest.size()) {
         auto n = game_id_arg(rest[used]);
         if (!n || rest[used][0] == '#' || used + 1 < rest.size()) {
-            out_.usage_error("board", "I did not understand \"" + shorten(rest[used]) + "\".");
+            run.out.usage_error("board", "I did not understand \"" + shorten(rest[used]) + "\".");
             return;
         }
         at_ply = *n;
     }
     if (g->status == GameStatus::Challenge || g->status == GameStatus::Declined ||
         g->status == GameStatus::Cancelled) {
-        out_.say("Game #" + std::to_string(g->id) + " never started.");
+        run.out.say("Game #" + std::to_string(g->id) + " never started.");
         return;
     }
-    Loaded l = load(*g);
+    Loaded l = run.games.load(*g);
     // Asked for privately, the board is the asker's own; in a channel, the channel's.
-    const BoardLook look = ctx_.post.direct
-                               ? boards_.personal_look(ctx_.author, *g)
-                               : boards_.channel_look(ctx_.post.platform, ctx_.post.channel);
-    std::string header = vs_line(l) + " ";
+    const BoardLook look =
+        run.ctx.post.direct ? run.boards.personal_look(run.ctx.author, *g)
+                            : run.boards.channel_look(run.ctx.post.platform, run.ctx.post.channel);
+    std::string header = run.games.vs_line(l) + " ";
     // Plies are counted in the public record's entries, as !history and the web page count
     // them: a standing policy set in secret is no ply, so no count or position tells that it
     // exists or when it was set.
     std::vector<std::size_t> shown; // log index of each public entry
     std::vector<storage::ActionRecord> log;
     if (at_ply) {
-        log = ctx_.store.actions(g->id);
-        const auto texts = public_action_texts(*g, log);
+        log = run.ctx.store.actions(g->id);
+        const auto texts = run.dice.public_action_texts(*g, log);
         for (std::size_t i = 0; i < texts.size(); ++i)
             if (!texts[i].empty())
                 shown.push_back(i);
@@ -76,8 +90,8 @@ void PostRun::cmd_board(const std::vector<std::string>& args) {
     const auto public_plies = static_cast<std::int64_t>(shown.size());
     if (at_ply && *at_ply != public_plies) {
         if (*at_ply > public_plies) {
-            out_.say("Game #" + std::to_string(g->id) + " has only " +
-                     std::to_string(public_plies) + " plies.");
+            run.out.say("Game #" + std::to_string(g->id) + " has only " +
+                        std::to_string(public_plies) + " plies.");
             return;
         }
         // An earlier position is a replay of the first plies; it never enters the cache.
@@ -90,12 +104,13 @@ void PostRun::cmd_board(const std::vector<std::string>& args) {
         earlier.rng = std::move(replayed.rng);
         earlier.plies = replayed.plies;
         earlier.revision = -1; // no revision names an earlier position: never cached
-        out_.say(header + "Position after ply " + std::to_string(*at_ply) + ".",
-                 boards_.board(earlier, look, flip, glyphs, image));
+        run.out.say(header + "Position after ply " + std::to_string(*at_ply) + ".",
+                    run.boards.board(earlier, look, flip, glyphs, image));
         return;
     }
-    out_.say(header + next_line(l) + clock_line(l) + boards_.web_link(g->id),
-             boards_.board(l, look, flip, glyphs, image));
+    run.out.say(header + run.games.next_line(l) + run.clocks.clock_line(l) +
+                    run.boards.web_link(g->id),
+                run.boards.board(l, look, flip, glyphs, image));
 }
 
 // With [web] base_url set, the game's page: every ply, the clocks, the PGN.

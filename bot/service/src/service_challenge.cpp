@@ -17,28 +17,10 @@ namespace ghostpost::bot {
 
 using namespace detail;
 
-void PostRun::cmd_new(const std::vector<std::string>& args) {
-    if (ctx_.post.direct) {
-        out_.say("Start games in a channel, where your opponent can see them.");
-        return;
-    }
-    if (args.empty()) {
-        std::vector<std::string> names;
-        for (const auto* v : rules::variants())
-            names.push_back(v->info().name);
-        out_.usage_error("new", "Name a variant (" + join(names, ", ") + ").");
-        return;
-    }
-    const rules::Variant* variant = rules::find_variant(args[0]);
-    if (variant == nullptr) {
-        std::vector<std::string> names;
-        for (const auto* v : rules::variants())
-            names.push_back(v->info().name);
-        out_.say("There is no variant \"" + shorten(args[0], 20) +
-                 "\". Variants: " + join(names, ", ") + ".");
-        return;
-    }
-    const rules::VariantInfo& info = variant->info();
+namespace {
+
+// What the words of "!new <variant> ..." ask for, read in turn.
+struct Challenge {
     std::string opponent, color = "white";
     std::optional<PlayerRecord> opponent_player;
     std::string opponent_handle;
@@ -46,6 +28,32 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
     rules::Options given;
     std::optional<int> engine; // the level, when the opponent is the bot itself
     bool team = false;         // this channel's team against another channel's
+    std::string other_channel; // a team game's other channel, when named
+    std::string window = "1d"; // a team game's time to vote each move
+};
+
+// The variant "!new" names; replies with the variants and returns nullptr when there is none.
+const rules::Variant* new_variant(PostParts& run, const Args& args) {
+    std::vector<std::string> names;
+    for (const auto* v : rules::variants())
+        names.push_back(v->info().name);
+    if (args.empty()) {
+        run.out.usage_error("new", "Name a variant (" + join(names, ", ") + ").");
+        return nullptr;
+    }
+    const rules::Variant* variant = rules::find_variant(args[0]);
+    if (variant == nullptr)
+        run.out.say("There is no variant \"" + shorten(args[0], 20) +
+                    "\". Variants: " + join(names, ", ") + ".");
+    return variant;
+}
+
+// The opponent, the side and the options of "!new"; false, after replying, when a word does
+// not read or the author challenges themselves.
+bool read_challenge(PostParts& run, const rules::VariantInfo& info, const Args& args,
+                    Challenge& c) {
+    auto& [opponent, color, opponent_player, opponent_handle, color_given, given, engine, team,
+           other_channel, window] = c;
     for (std::size_t i = 1; i < args.size(); ++i) {
         const std::string& w = args[i];
         std::string lw = lower(w);
@@ -54,15 +62,15 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
             continue;
         }
         if (opponent.empty() && !opponent_player && !engine &&
-            (lw == "bot" || lw == "@" + lower(ctx_.settings.bot_name))) {
+            (lw == "bot" || lw == "@" + lower(run.ctx.settings.bot_name))) {
             engine = default_engine_level;
             continue;
         }
         std::optional<People::Named> whom =
-            opponent.empty() && !opponent_player ? people_.named(w) : std::nullopt;
+            opponent.empty() && !opponent_player ? run.people.named(w) : std::nullopt;
         if (whom && (whom->player || !whom->handle.empty())) {
             opponent_player = whom->player;
-            opponent = whom->player ? out_.at(*whom->player) : "@" + whom->handle;
+            opponent = whom->player ? run.out.at(*whom->player) : "@" + whom->handle;
             if (whom->player)
                 opponent_handle = whom->player->handle;
             else
@@ -70,7 +78,7 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
         } else if (!color_given &&
                    (lw == "white" || lw == "black" || lw == "random" ||
                     lw == lower(info.seat_names[0]) || lw == lower(info.seat_names[1]))) {
-            // The variant's own seat names (Ghost Chess's Paradigm and Ghost) say the same.
+            // The variant's own seat names (VariantInfo::seat_names) say the same.
             color = lw == lower(info.seat_names[0])   ? "white"
                     : lw == lower(info.seat_names[1]) ? "black"
                                                       : lw;
@@ -78,286 +86,351 @@ void PostRun::cmd_new(const std::vector<std::string>& args) {
         } else if (auto eq = w.find('='); eq != std::string::npos && eq > 0) {
             given[lower(w.substr(0, eq))] = w.substr(eq + 1);
         } else {
-            out_.usage_error("new", "I did not understand \"" + shorten(w) + "\".");
-            return;
+            run.out.usage_error("new", "I did not understand \"" + shorten(w) + "\".");
+            return false;
         }
     }
-    if ((opponent_player && opponent_player->id == ctx_.author.id) ||
-        (!opponent_player && !opponent_handle.empty() && opponent_handle == ctx_.author.handle)) {
-        out_.say("You cannot challenge yourself.");
+    if ((opponent_player && opponent_player->id == run.ctx.author.id) ||
+        (!opponent_player && !opponent_handle.empty() &&
+         opponent_handle == run.ctx.author.handle)) {
+        run.out.say("You cannot challenge yourself.");
+        return false;
+    }
+    return true;
+}
+
+// A team game: "team" or "team=#channel" (that channel, on this platform, hears of it), and
+// the window to vote each move in, "window=4h" (a day when left out). False, after replying,
+// when they do not go together.
+bool read_team(PostParts& run, const rules::VariantInfo& info, Challenge& c) {
+    if (auto named_team = c.given.find("team"); named_team != c.given.end()) {
+        c.other_channel = named_team->second;
+        // The platform writes a channel named in a post "#<channel id>" (Post::text).
+        if (c.other_channel.starts_with("#"))
+            c.other_channel.erase(0, 1);
+        c.team = true;
+        c.given.erase(named_team);
+    }
+    if (auto w = c.given.find("window"); w != c.given.end()) {
+        const auto span = parse_span(w->second);
+        if (!c.team || !span || *span < 5 * 60) {
+            run.out.say(
+                c.team ? "window= is the time to vote each move, 5m or more: window=4h, window=1d."
+                       : "window= is for team games: !new " + info.name + " team window=4h.");
+            return false;
+        }
+        c.window = w->second;
+        c.given.erase(w);
+    }
+    if (!c.team)
+        return true;
+    if (c.engine || c.opponent_player || !c.opponent_handle.empty()) {
+        run.out.say("A team game is between two channels, not against a player: leave out the "
+                    "opponent. Nothing was created.");
+        return false;
+    }
+    if (c.given.count("tc") != 0) {
+        run.out.say("A team game's clock is its vote window: use window= instead of tc=. Nothing "
+                    "was created.");
+        return false;
+    }
+    if (c.other_channel == run.ctx.post.channel) {
+        run.out.say("A team game is between two channels: name another one. Nothing was created.");
+        return false;
+    }
+    c.window = parse_time_control(c.window).value->text();
+    return true;
+}
+
+// "level=N" of a game against the bot; false, after replying, when it does not read.
+bool read_level(PostParts& run, const rules::VariantInfo& info, Challenge& c) {
+    if (auto level = c.given.find("level"); level != c.given.end()) {
+        const std::string& v = level->second;
+        if (!c.engine || v.size() != 1 || v[0] < '1' || v[0] > '8') {
+            run.out.say(c.engine ? "The bot plays at level=1 to level=8."
+                                 : "level= is for games against the bot: !new " + info.name +
+                                       " bot level=5.");
+            return false;
+        }
+        c.engine = v[0] - '0';
+        c.given.erase(level);
+    }
+    return true;
+}
+
+// True, after replying, when the author already has as many open challenges as one may have.
+bool refuse_over_challenge_limit(PostParts& run) {
+    std::vector<std::string> open;
+    for (const auto& c : run.ctx.store.games_of_player(run.ctx.author, {GameStatus::Challenge}))
+        if (c.challenger == run.ctx.author.id)
+            open.push_back("#" + std::to_string(c.id));
+    if (static_cast<int>(open.size()) < run.ctx.settings.max_open_challenges)
+        return false;
+    run.out.say("You have " + std::to_string(open.size()) + " open challenges (" +
+                join(open, ", ") + "), as many as one player may have: cancel one with " +
+                run.ctx.settings.prefix + "cancel <game> first. Nothing was created.");
+    return true;
+}
+
+// Stores the challenge `g` of a player and says it in the channel, with its buttons.
+void post_challenge(PostParts& run, const rules::VariantInfo& info, const Challenge& c,
+                    GameRecord& g, const std::string& color_note) {
+    g.id = run.ctx.store.create_game(g);
+    run.ctx.store.set_next_deadline(g.id, run.ctx.now +
+                                              run.ctx.settings.challenge_expiry); // when it lapses
+    std::string id = std::to_string(g.id);
+    std::string seat = info.seat_names[c.color == "white" ? 0 : 1];
+    std::string target = c.opponent.empty() ? std::string("anyone here") : c.opponent;
+    run.out.say(run.out.at(run.ctx.author) + " challenges " + target + " to " + info.title +
+                    ", game #" + id + ". " + run.out.at(run.ctx.author) + " would play " + seat +
+                    color_note + ". Options: " + options_text(g.options) + ". " +
+                    service_options_text(g) + " " +
+                    (c.opponent.empty() ? std::string("Anyone here") : c.opponent) + ": answer " +
+                    run.ctx.settings.prefix + "accept " + id +
+                    (c.opponent.empty() ? std::string()
+                                        : " or " + run.ctx.settings.prefix + "decline " + id) +
+                    ".",
+                BoardOut{}, challenge_buttons(run.ctx.settings.prefix, g));
+}
+
+} // namespace
+
+void cmd_new(PostParts& run, const Args& args) {
+    if (run.ctx.post.direct) {
+        run.out.say("Start games in a channel, where your opponent can see them.");
         return;
     }
-    // A team game: "team" or "team=#channel" (that channel, on this platform, hears of it),
-    // and the window to vote each move in, "window=4h" (a day when left out).
-    std::string other_channel, window = "1d";
-    if (auto named_team = given.find("team"); named_team != given.end()) {
-        other_channel = named_team->second;
-        if (other_channel.starts_with("<#") && other_channel.ends_with(">")) // Discord's form
-            other_channel = other_channel.substr(2, other_channel.size() - 3);
-        else if (other_channel.starts_with("#"))
-            other_channel.erase(0, 1);
-        team = true;
-        given.erase(named_team);
-    }
-    if (auto w = given.find("window"); w != given.end()) {
-        const auto span = parse_span(w->second);
-        if (!team || !span || *span < 5 * 60) {
-            out_.say(
-                team ? "window= is the time to vote each move, 5m or more: window=4h, window=1d."
-                     : "window= is for team games: !new " + info.name + " team window=4h.");
-            return;
-        }
-        window = w->second;
-        given.erase(w);
-    }
-    if (team) {
-        if (engine || opponent_player || !opponent_handle.empty()) {
-            out_.say("A team game is between two channels, not against a player: leave out the "
-                     "opponent. Nothing was created.");
-            return;
-        }
-        if (given.count("tc") != 0) {
-            out_.say(
-                "A team game's clock is its vote window: use window= instead of tc=. Nothing was "
-                "created.");
-            return;
-        }
-        if (other_channel == ctx_.post.channel) {
-            out_.say("A team game is between two channels: name another one. Nothing was created.");
-            return;
-        }
-        window = parse_time_control(window).value->text();
-    }
-    if (auto level = given.find("level"); level != given.end()) {
-        const std::string& v = level->second;
-        if (!engine || v.size() != 1 || v[0] < '1' || v[0] > '8') {
-            out_.say(engine ? "The bot plays at level=1 to level=8."
-                            : "level= is for games against the bot: !new " + info.name +
-                                  " bot level=5.");
-            return;
-        }
-        engine = v[0] - '0';
-        given.erase(level);
-    }
-    auto service_options = take_service_options(given);
+    const rules::Variant* variant = new_variant(run, args);
+    if (variant == nullptr)
+        return;
+    const rules::VariantInfo& info = variant->info();
+    Challenge c;
+    if (!read_challenge(run, info, args, c) || !read_team(run, info, c) ||
+        !read_level(run, info, c))
+        return;
+    auto service_options = run.clocks.take_service_options(c.given);
     if (!service_options)
         return;
-    auto options = rules::resolve_options(info, given);
+    auto options = rules::resolve_options(info, c.given);
     if (!options) {
-        out_.say(capitalized(options.error().message) + ". Say " + ctx_.settings.prefix + "rules " +
-                 info.name + " for its options.");
+        run.out.say(capitalized(options.error().message) + ". Say " + run.ctx.settings.prefix +
+                    "rules " + info.name + " for its options.");
         return;
     }
     auto trial = variant->start(*options);
     if (!trial) {
-        out_.say(capitalized(trial.error().message) + ".");
+        run.out.say(capitalized(trial.error().message) + ".");
         return;
     }
-    std::vector<std::string> open;
-    for (const auto& c : ctx_.store.games_of_player(ctx_.author, {GameStatus::Challenge}))
-        if (c.challenger == ctx_.author.id)
-            open.push_back("#" + std::to_string(c.id));
-    if (static_cast<int>(open.size()) >= ctx_.settings.max_open_challenges) {
-        out_.say("You have " + std::to_string(open.size()) + " open challenges (" +
-                 join(open, ", ") + "), as many as one player may have: cancel one with " +
-                 ctx_.settings.prefix + "cancel <game> first. Nothing was created.");
-        return;
-    }
-    if (refuse_over_game_limits(engine.has_value(), "Nothing was created."))
+    if (refuse_over_challenge_limit(run) ||
+        refuse_over_game_limits(run, c.engine.has_value(), "Nothing was created."))
         return;
     GameRecord g;
     g.variant = info.name;
     g.options = *options;
-    g.platform = ctx_.post.platform;
-    g.channel = ctx_.post.channel;
-    g.challenger = ctx_.author.id;
-    g.challenged = opponent_handle;
-    if (opponent_player)
-        g.challenged_id = opponent_player->id;
-    g.seed = new_seed();
-    g.created_at = ctx_.now;
+    g.platform = run.ctx.post.platform;
+    g.channel = run.ctx.post.channel;
+    g.challenger = run.ctx.author.id;
+    g.challenged = c.opponent_handle;
+    if (c.opponent_player)
+        g.challenged_id = c.opponent_player->id;
+    g.seed = run.dice.new_seed();
+    g.created_at = run.ctx.now;
     g.time_control = service_options->time_control;
-    if (engine && service_options->rated.value_or(false) && !ctx_.settings.rated_bot_games) {
-        out_.say("Games against the bot are unrated here (the operator's setting): leave out "
-                 "rated=yes. Nothing was created.");
+    if (c.engine && service_options->rated.value_or(false) && !run.ctx.settings.rated_bot_games) {
+        run.out.say("Games against the bot are unrated here (the operator's setting): leave out "
+                    "rated=yes. Nothing was created.");
         return;
     }
-    g.rated = service_options->rated.value_or(engine ? ctx_.settings.rated_bot_games : true);
+    g.rated = service_options->rated.value_or(c.engine ? run.ctx.settings.rated_bot_games : true);
     std::string color_note;
-    if (color == "random") {
+    if (c.color == "random") {
         // The seed is secret and fresh, so its first byte is as good a coin as any.
-        color = (g.seed[0] & 1) ? "black" : "white";
+        c.color = (g.seed[0] & 1) ? "black" : "white";
         color_note = " (drawn at random)";
     }
-    g.challenger_color = color;
+    g.challenger_color = c.color;
     g.status = GameStatus::Challenge;
-    if (team) {
-        new_team_challenge(std::move(g), other_channel, window);
-        return;
-    }
-    if (engine) {
-        start_engine_game(std::move(g), *engine);
-        return;
-    }
-    g.id = ctx_.store.create_game(g);
-    ctx_.store.set_next_deadline(g.id, ctx_.now + ctx_.settings.challenge_expiry); // when it lapses
-    std::string id = std::to_string(g.id);
-    std::string seat = info.seat_names[color == "white" ? 0 : 1];
-    std::string target = opponent.empty() ? std::string("anyone here") : opponent;
-    out_.say(
-        out_.at(ctx_.author) + " challenges " + target + " to " + info.title + ", game #" + id +
-            ". " + out_.at(ctx_.author) + " would play " + seat + color_note +
-            ". Options: " + options_text(*options) + ". " + service_options_text(g) + " " +
-            (opponent.empty() ? std::string("Anyone here") : opponent) + ": answer " +
-            ctx_.settings.prefix + "accept " + id +
-            (opponent.empty() ? std::string() : " or " + ctx_.settings.prefix + "decline " + id) +
-            ".",
-        BoardOut{}, challenge_buttons(ctx_.settings.prefix, g));
+    if (c.team)
+        run.teams.new_team_challenge(std::move(g), c.other_channel, c.window);
+    else if (c.engine)
+        start_engine_game(run, std::move(g), *c.engine);
+    else
+        post_challenge(run, info, c, g, color_note);
 }
 
-bool PostRun::refuse_over_game_limits(bool against_bot, const std::string& then) {
+bool refuse_over_game_limits(PostParts& run, bool against_bot, const std::string& then) {
     std::vector<std::string> all;
     std::vector<std::string> bot_games;
-    for (const auto& g :
-         ctx_.store.games_of_player(ctx_.author, {GameStatus::Challenge, GameStatus::Ongoing})) {
+    for (const auto& g : run.ctx.store.games_of_player(
+             run.ctx.author, {GameStatus::Challenge, GameStatus::Ongoing})) {
         const std::string id = "#" + std::to_string(g.id);
         if (g.status == GameStatus::Challenge) {
-            if (g.challenger == ctx_.author.id)
+            if (g.challenger == run.ctx.author.id)
                 all.push_back(id);
             continue;
         }
-        const auto seat = detail::seat_of(g, ctx_.author.id);
+        const auto seat = detail::seat_of(g, run.ctx.author.id);
         if (!seat)
             continue;
         all.push_back(id);
         const auto other = detail::seated(g, *seat == Seat::White ? Seat::Black : Seat::White);
         if (other)
-            if (const auto p = ctx_.store.player(*other); p && engine_level(p->user_id))
+            if (const auto p = run.ctx.store.player(*other); p && engine_level(p->user_id))
                 bot_games.push_back(id);
     }
-    const auto& limits = ctx_.settings;
+    const auto& limits = run.ctx.settings;
     if (static_cast<int>(all.size()) >= limits.max_open_games) {
-        out_.say("You have " + std::to_string(all.size()) +
-                 " games under way and open challenges, as many as one player may have (" +
-                 std::to_string(limits.max_open_games) + "): finish or cancel one first. " + then);
+        run.out.say("You have " + std::to_string(all.size()) +
+                    " games under way and open challenges, as many as one player may have (" +
+                    std::to_string(limits.max_open_games) + "): finish or cancel one first. " +
+                    then);
         return true;
     }
     if (against_bot && static_cast<int>(bot_games.size()) >= limits.max_bot_games) {
-        out_.say("You have " + std::to_string(bot_games.size()) +
-                 " games against the bot under way (" + join(bot_games, ", ") +
-                 "), as many as one player may have (" + std::to_string(limits.max_bot_games) +
-                 "): finish one first. " + then);
+        run.out.say("You have " + std::to_string(bot_games.size()) +
+                    " games against the bot under way (" + join(bot_games, ", ") +
+                    "), as many as one player may have (" + std::to_string(limits.max_bot_games) +
+                    "): finish one first. " + then);
         return true;
     }
     return false;
 }
 
-void PostRun::cmd_answer(const std::vector<std::string>& args, const std::string& command) {
+namespace {
+
+// Whether challenge `g` is the author's to answer with `command` (`named`: by its number).
+bool mine_to_answer(PostParts& run, const GameRecord& g, const std::string& command, bool named) {
+    if (command == "cancel")
+        return g.challenger == run.ctx.author.id || (named && run.people.moderator());
+    if (g.challenger == run.ctx.author.id)
+        return false;
+    if (g.challenged_id)
+        return *g.challenged_id == run.ctx.author.id;
+    if (g.challenged.empty()) // open: to anyone in the channel where it was made
+        return command == "accept" && !run.ctx.post.direct && g.channel == run.ctx.post.channel;
+    return !run.ctx.author.handle.empty() && g.challenged == run.ctx.author.handle;
+}
+
+// The challenge `wanted` names, when the author may answer it with `command`; replies and
+// returns nullopt otherwise.
+std::optional<GameRecord> named_challenge(PostParts& run, std::int64_t wanted,
+                                          const std::string& command) {
+    const bool cancel = command == "cancel";
+    auto g = run.ctx.store.game(wanted);
+    if (!g || g->platform != run.ctx.post.platform) {
+        run.out.say("There is no game #" + std::to_string(wanted) + ".");
+        return std::nullopt;
+    }
+    if (g->status != GameStatus::Challenge) {
+        run.out.say("Game #" + std::to_string(g->id) + " is not an open challenge.");
+        return std::nullopt;
+    }
+    if (!mine_to_answer(run, *g, command, true)) {
+        if (cancel)
+            run.out.say("Only the challenger can cancel challenge #" + std::to_string(g->id) + ".");
+        else if (g->challenged.empty() && !g->challenged_id && g->challenger != run.ctx.author.id &&
+                 command == "accept")
+            run.out.say("Challenge #" + std::to_string(g->id) +
+                        " is open to anyone in the channel where it was made: accept it there.");
+        else
+            run.out.say("Challenge #" + std::to_string(g->id) + " is not addressed to you.");
+        return std::nullopt;
+    }
+    return g;
+}
+
+// The one challenge here the author may answer with `command`; replies and returns nullopt
+// when there is none or several.
+std::optional<GameRecord> challenge_here(PostParts& run, const std::string& command) {
     const bool cancel = command == "cancel";
     std::vector<GameRecord> open;
+    auto all = run.ctx.post.direct
+                   ? run.ctx.store.games_of_player(run.ctx.author, {GameStatus::Challenge})
+                   : run.ctx.store.games_in_channel(run.ctx.post.platform, run.ctx.post.channel,
+                                                    {GameStatus::Challenge});
+    for (auto& g : all)
+        if (mine_to_answer(run, g, command, false) &&
+            (cancel || !g.challenged.empty() || !run.ctx.post.direct))
+            open.push_back(std::move(g));
+    if (open.empty()) {
+        run.out.say(cancel ? "You have no open challenge here."
+                           : "There is no challenge for you here.");
+        return std::nullopt;
+    }
+    if (open.size() > 1) {
+        std::vector<std::string> ids;
+        for (const auto& g : open)
+            ids.push_back("#" + std::to_string(g.id));
+        run.out.say("Several challenges match (" + join(ids, ", ") + "): say which, for example " +
+                    run.ctx.settings.prefix + command + " " + std::to_string(open.front().id) +
+                    ".");
+        return std::nullopt;
+    }
+    return open.front();
+}
+
+// Challenge `g` accepted by the author: the game starts, and its channel hears it.
+void start_accepted(PostParts& run, GameRecord g) {
+    g.challenged_id = run.ctx.author.id;
+    if (g.challenger_color == "black") {
+        g.white = run.ctx.author.id;
+        g.black = g.challenger;
+    } else {
+        g.white = g.challenger;
+        g.black = run.ctx.author.id;
+    }
+    g.status = GameStatus::Ongoing;
+    run.ctx.store.update_game(g);
+    Loaded l = run.games.load(g);
+    run.clocks.sync_clocks(l);
+    run.out.say_in(g,
+                   run.out.at(run.ctx.author) + " accepts. " + run.games.vs_line(l) +
+                       run.dice.seed_commitment(g, l.info()) + " " + run.games.next_line(l) +
+                       run.clocks.clock_line(l) + run.boards.web_link(g.id),
+                   run.boards.channel_board(l), game_buttons(run.ctx.settings.prefix, l.rec));
+}
+
+} // namespace
+
+void cmd_answer(PostParts& run, const Args& args, const std::string& command) {
+    const bool cancel = command == "cancel";
     std::optional<std::int64_t> wanted;
     if (!args.empty()) {
         wanted = game_id_arg(args[0]);
         if (!wanted || args.size() > 1) {
-            out_.usage_error(command,
-                             "I did not understand \"" + shorten(args[wanted ? 1 : 0]) + "\".");
+            run.out.usage_error(command,
+                                "I did not understand \"" + shorten(args[wanted ? 1 : 0]) + "\".");
             return;
         }
     }
-    auto mine_to_answer = [&](const GameRecord& g) {
-        if (cancel)
-            return g.challenger == ctx_.author.id || (wanted && people_.moderator());
-        if (g.challenger == ctx_.author.id)
-            return false;
-        if (g.challenged_id)
-            return *g.challenged_id == ctx_.author.id;
-        if (g.challenged.empty()) // open: to anyone in the channel where it was made
-            return command == "accept" && !ctx_.post.direct && g.channel == ctx_.post.channel;
-        return !ctx_.author.handle.empty() && g.challenged == ctx_.author.handle;
-    };
-    if (wanted) {
-        auto g = ctx_.store.game(*wanted);
-        if (!g || g->platform != ctx_.post.platform) {
-            out_.say("There is no game #" + std::to_string(*wanted) + ".");
-            return;
-        }
-        if (g->status != GameStatus::Challenge) {
-            out_.say("Game #" + std::to_string(g->id) + " is not an open challenge.");
-            return;
-        }
-        if (!mine_to_answer(*g)) {
-            if (cancel)
-                out_.say("Only the challenger can cancel challenge #" + std::to_string(g->id) +
-                         ".");
-            else if (g->challenged.empty() && !g->challenged_id &&
-                     g->challenger != ctx_.author.id && command == "accept")
-                out_.say("Challenge #" + std::to_string(g->id) +
-                         " is open to anyone in the channel where it was made: accept it there.");
-            else
-                out_.say("Challenge #" + std::to_string(g->id) + " is not addressed to you.");
-            return;
-        }
-        open.push_back(*g);
-    } else {
-        auto all = ctx_.post.direct
-                       ? ctx_.store.games_of_player(ctx_.author, {GameStatus::Challenge})
-                       : ctx_.store.games_in_channel(ctx_.post.platform, ctx_.post.channel,
-                                                     {GameStatus::Challenge});
-        for (auto& g : all)
-            if (mine_to_answer(g) && (cancel || !g.challenged.empty() || !ctx_.post.direct))
-                open.push_back(std::move(g));
-        if (open.empty()) {
-            out_.say(cancel ? "You have no open challenge here."
-                            : "There is no challenge for you here.");
-            return;
-        }
-        if (open.size() > 1) {
-            std::vector<std::string> ids;
-            for (const auto& g : open)
-                ids.push_back("#" + std::to_string(g.id));
-            out_.say("Several challenges match (" + join(ids, ", ") + "): say which, for example " +
-                     ctx_.settings.prefix + command + " " + std::to_string(open.front().id) + ".");
-            return;
-        }
-    }
-    GameRecord g = open.front();
+    const auto found =
+        wanted ? named_challenge(run, *wanted, command) : challenge_here(run, command);
+    if (!found)
+        return;
+    GameRecord g = *found;
     const rules::Variant* variant = rules::find_variant(g.variant);
     if (variant == nullptr)
         throw std::runtime_error("game #" + std::to_string(g.id) + ": unknown variant");
     std::string id = std::to_string(g.id);
     if (command == "decline") {
         g.status = GameStatus::Declined;
-        ctx_.store.update_game(g);
-        out_.say_in(g, out_.at(ctx_.author) + " declines challenge #" + id + " from " +
-                           people_.mention(g.challenger) + ".");
+        run.ctx.store.update_game(g);
+        run.out.say_in(g, run.out.at(run.ctx.author) + " declines challenge #" + id + " from " +
+                              run.people.mention(g.challenger) + ".");
         return;
     }
     if (cancel) {
         g.status = GameStatus::Cancelled;
-        ctx_.store.update_game(g);
-        if (g.challenger != ctx_.author.id) // a moderator's cancel of someone else's challenge
-            mod_log("cancel #" + id);
-        out_.say_in(g, "Challenge #" + id + " is withdrawn.");
+        run.ctx.store.update_game(g);
+        if (g.challenger != run.ctx.author.id) // a moderator's cancel of someone else's challenge
+            mod_log(run.ctx, "cancel #" + id);
+        run.out.say_in(g, "Challenge #" + id + " is withdrawn.");
         return;
     }
-    if (refuse_over_game_limits(false, "Challenge #" + id + " stays open."))
+    if (refuse_over_game_limits(run, false, "Challenge #" + id + " stays open."))
         return;
-    g.challenged_id = ctx_.author.id;
-    if (g.challenger_color == "black") {
-        g.white = ctx_.author.id;
-        g.black = g.challenger;
-    } else {
-        g.white = g.challenger;
-        g.black = ctx_.author.id;
-    }
-    g.status = GameStatus::Ongoing;
-    ctx_.store.update_game(g);
-    Loaded l = load(g);
-    sync_clocks(l);
-    out_.say_in(g,
-                out_.at(ctx_.author) + " accepts. " + vs_line(l) + seed_commitment(g, l.info()) +
-                    " " + next_line(l) + clock_line(l) + boards_.web_link(g.id),
-                boards_.channel_board(l), game_buttons(ctx_.settings.prefix, l.rec));
+    start_accepted(run, std::move(g));
 }
 
 } // namespace ghostpost::bot

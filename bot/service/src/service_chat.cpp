@@ -17,7 +17,8 @@ namespace {
 // we made (a client may send any data with a press), so it is refused rather than run.
 constexpr std::array<std::string_view, 4> button_commands{"accept", "decline", "draw", "resign"};
 
-constexpr std::size_t max_menu_description = 256; // what Telegram's menu takes, in characters
+// The longest line a platform's menu of commands takes (MenuCommand), in characters.
+constexpr std::size_t max_menu_description = 256;
 
 // The first clause of a command's help, as a menu line: "play a move (also !m); a bare..." is
 // "Play a move".
@@ -32,7 +33,7 @@ std::string first_clause(std::string_view help) {
 
 std::vector<MenuCommand> command_menu() {
     std::vector<MenuCommand> menu;
-    for (const auto& row : PostRun::command_table())
+    for (const auto& row : command_table())
         if (row.handler != nullptr) // a sub-command's row only documents its command
             menu.push_back({row.usage.name, first_clause(row.usage.help)});
     return menu;
@@ -91,27 +92,27 @@ std::vector<storage::ButtonRecord> detail::resign_buttons(const std::string& p, 
             {"No, play on", p + "resign " + id + " no"}};
 }
 
-bool PostRun::refuse_foreign_button(const std::optional<Command>& c) {
-    if (!ctx_.post.button)
+bool refuse_foreign_button(PostParts& run, const std::optional<Command>& c) {
+    if (!run.ctx.post.button)
         return false;
     const std::string name = c ? canonical_command(c->name) : std::string();
     if (std::find(button_commands.begin(), button_commands.end(), name) != button_commands.end())
         return false;
-    out_.say("That button is not one of mine. Nothing was done.");
+    run.out.say("That button is not one of mine. Nothing was done.");
     return true;
 }
 
-void PostRun::move_channel(const ChannelMove& move) {
+void move_channel(PostParts& run, const ChannelMove& move) {
     if (move.from.empty() || move.to.empty() || move.from == move.to)
         return;
-    if (ctx_.store.move_channel(ctx_.post.platform, move.from, move.to) == 0)
+    if (run.ctx.store.move_channel(run.ctx.post.platform, move.from, move.to) == 0)
         return; // told already by the other notice of the same move, or nothing was here
     std::vector<std::string> moved;
-    for (const auto& g : ctx_.store.games_in_channel(ctx_.post.platform, move.to,
-                                                     {GameStatus::Challenge, GameStatus::Ongoing}))
+    for (const auto& g : run.ctx.store.games_in_channel(
+             run.ctx.post.platform, move.to, {GameStatus::Challenge, GameStatus::Ongoing}))
         moved.push_back("#" + std::to_string(g.id));
     std::vector<std::string> tournaments;
-    for (const auto& t : ctx_.store.tournaments_in_channel(ctx_.post.platform, move.to))
+    for (const auto& t : run.ctx.store.tournaments_in_channel(run.ctx.post.platform, move.to))
         if (t.status != storage::TournamentStatus::Finished)
             tournaments.push_back(t.name);
     if (moved.empty() && tournaments.empty())
@@ -123,13 +124,14 @@ void PostRun::move_channel(const ChannelMove& move) {
         what += (what.empty() ? "" : "; ") +
                 std::string(tournaments.size() == 1 ? "the tournament " : "the tournaments ") +
                 join(tournaments, ", ");
-    auto m = out_.message(false, move.to,
-                          "This chat moved to a new address, and everything under way here follows "
-                          "it: " +
-                              what + ".",
-                          {});
+    auto m =
+        run.out.message(false, move.to,
+                        "This chat moved to a new address, and everything under way here follows "
+                        "it: " +
+                            what + ".",
+                        {});
     m.reply_to.clear();
-    out_.enqueue(std::move(m));
+    run.out.enqueue(std::move(m));
 }
 
 } // namespace ghostpost::bot

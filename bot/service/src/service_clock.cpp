@@ -1,11 +1,12 @@
-// Correspondence clocks in the service. A game's clocks are rows beside its action log: the
+// Correspondence clocks in the service (Clocks, clocks.h; the time-driven entry points of
+// PostRun: tick_game, forgive_downtime). A game's clocks are rows beside its action log: the
 // log says who must decide, the rows say since when and how much time is left. Every change of
 // who decides (a move, an acceptance, a takeback, a vacation, a pause) goes through
 // sync_clocks, so starting and stopping follows one rule. The time-driven job (Service::tick)
-// does what no post triggers: losses on time, the 80 % reminder, Gnostic Chess's combat
-// deadline and the restart of clocks when a vacation ends. Each game stores when the job must
-// next look at it (store_deadline, after every change of its clocks), so the job reads only
-// the games that are due.
+// does what no post triggers: losses on time, the 80 % reminder, the deadline of a decision the
+// rules answer for when it passes, and the restart of clocks when a vacation ends. Each game stores
+// when the job must next look at it (store_deadline, after every change of its clocks), so the job
+// reads only the games that are due.
 #include "ghostpost/league/clock.h"
 #include "post_run.h"
 
@@ -69,7 +70,7 @@ std::string left_text(const storage::ClockRecord& c, Seconds now) {
 
 } // namespace
 
-std::optional<PostRun::ServiceOptions> PostRun::take_service_options(rules::Options& given) {
+std::optional<ServiceOptions> Clocks::take_service_options(rules::Options& given) {
     ServiceOptions out;
     out.time_control =
         parse_time_control(ctx_.settings.default_time_control).value.value_or(TimeControl{}).text();
@@ -99,7 +100,7 @@ std::string detail::service_options_text(const GameRecord& g) {
     return "Clock: " + control_words(control_of(g)) + "; " + (g.rated ? "rated" : "unrated") + ".";
 }
 
-std::array<storage::ClockRecord, 2> PostRun::clock_rows(const GameRecord& g) {
+std::array<storage::ClockRecord, 2> Clocks::clock_rows(const GameRecord& g) {
     const TimeControl tc = control_of(g);
     std::array<storage::ClockRecord, 2> rows;
     for (Seat s : {Seat::White, Seat::Black}) {
@@ -113,7 +114,7 @@ std::array<storage::ClockRecord, 2> PostRun::clock_rows(const GameRecord& g) {
     return rows;
 }
 
-std::string PostRun::clock_line(const Loaded& l) {
+std::string Clocks::clock_line(const Loaded& l) {
     if (l.rec.status != GameStatus::Ongoing)
         return {};
     const TimeControl tc = control_of(l.rec);
@@ -136,7 +137,7 @@ std::string PostRun::clock_line(const Loaded& l) {
            (l.rec.paused ? " The game is paused by a moderator." : "");
 }
 
-void PostRun::sync_clocks(Loaded& l) {
+void Clocks::sync_clocks(Loaded& l) {
     const TimeControl tc = control_of(l.rec);
     auto rows = clock_rows(l.rec);
     const bool stored = ctx_.store.clocks(l.rec.id).size() == rows.size();
@@ -194,9 +195,10 @@ void PostRun::sync_clocks(Loaded& l) {
     store_deadline(l);
 }
 
-void PostRun::store_deadline(const Loaded& l) {
+void Clocks::store_deadline(const Loaded& l) {
     // The earliest moment at which tick_game would do something: a loss on time, the 80 %
-    // reminder, Gnostic Chess's combat deadline, or a clock to restart when a vacation ends.
+    // reminder, the deadline of a decision the rules answer for, or a clock to restart when a
+    // vacation ends.
     // An early deadline costs one look; a late one would be a bug, so each mirrors tick_game.
     std::optional<Seconds> next;
     const auto consider = [&](Seconds at) {
@@ -229,7 +231,7 @@ void PostRun::store_deadline(const Loaded& l) {
     ctx_.store.set_next_deadline(l.rec.id, next);
 }
 
-void PostRun::clocks_after_action(Loaded& l, Seat seat, bool decision) {
+void Clocks::clocks_after_action(Loaded& l, Seat seat, bool decision) {
     auto rows = clock_rows(l.rec);
     auto& c = rows[rules::index(seat)];
     const bool still = l.rec.status == GameStatus::Ongoing && contains(deciders(l), seat);
@@ -245,9 +247,9 @@ void PostRun::clocks_after_action(Loaded& l, Seat seat, bool decision) {
     sync_clocks(l);
 }
 
-bool PostRun::may_act(Loaded& l, Seat) {
+bool Clocks::may_act(Loaded& l, Seat) {
     const std::string id = std::to_string(l.rec.id);
-    if (!ctx_.defaulting && refuse_banned())
+    if (!ctx_.defaulting && refuse_banned(ctx_))
         return false;
     if (l.rec.paused) {
         out_.say("Not played: game #" + id + " is paused by a moderator until one resumes it.");
@@ -256,7 +258,7 @@ bool PostRun::may_act(Loaded& l, Seat) {
     return !flag_if_out(l);
 }
 
-bool PostRun::flag_if_out(Loaded& l) {
+bool Clocks::flag_if_out(Loaded& l) {
     if (l.rec.status != GameStatus::Ongoing || l.rec.paused)
         return false;
     auto rows = clock_rows(l.rec);
@@ -265,8 +267,8 @@ bool PostRun::flag_if_out(Loaded& l) {
     for (const auto& c : rows) {
         if (c.running_since == 0 || time_left(as_clock(c), ctx_.now) > 0)
             continue;
-        // A seat the rules can answer for at its deadline (a fighter in a Gnostic Chess combat)
-        // never loses on time there: tick_due plays that answer, for each late seat in turn.
+        // A seat the rules answer for at its deadline (Game::deadline_action) never loses on
+        // time there: tick_due plays that answer, for each late seat in turn.
         if (contains(deciders(l), c.seat) && l.game->deadline_action(c.seat))
             continue;
         const Seconds at = c.running_since + c.remaining;
@@ -289,8 +291,8 @@ bool PostRun::flag_if_out(Loaded& l) {
     // As on correspondence servers, a game that ran out before both sides moved never really
     // began: it is aborted and counts for nobody. A tournament game is still a loss, so that
     // the event's pairings stand.
-    if (!both_sides_moved(l.rec.id) && !ctx_.store.pairing_of_game(l.rec.id)) {
-        abort_game(l.rec);
+    if (!games_.both_sides_moved(l.rec.id) && !ctx_.store.pairing_of_game(l.rec.id)) {
+        games_.abort_game(l.rec);
         out_.say_in(l.rec, loser + " ran out of time in game #" + std::to_string(l.rec.id) +
                                " at " + format_utc(when) +
                                " before both sides had moved: the game is aborted " +
@@ -298,32 +300,33 @@ bool PostRun::flag_if_out(Loaded& l) {
         return true;
     }
     if (l.game->could_win(winner))
-        finish(l.rec, winner == Seat::White ? rules::Status::WhiteWins : rules::Status::BlackWins,
-               "timeout");
+        games_.finish(l.rec,
+                      winner == Seat::White ? rules::Status::WhiteWins : rules::Status::BlackWins,
+                      "timeout");
     else
-        finish(l.rec, rules::Status::Draw, "timeout against insufficient material");
+        games_.finish(l.rec, rules::Status::Draw, "timeout against insufficient material");
     out_.say_in(l.rec, loser + " ran out of time in game #" + std::to_string(l.rec.id) + " at " +
-                           format_utc(when) + ". " + over_line(l.rec, l.info()));
+                           format_utc(when) + ". " + games_.over_line(l.rec, l.info()));
     return true;
 }
 
 bool PostRun::tick_game(std::int64_t game_id) {
-    auto rec = ctx_.store.game(game_id);
+    auto rec = run_.ctx.store.game(game_id);
     if (rec && rec->status == GameStatus::Challenge)
-        return lapse_challenge(*rec);
+        return run_.clocks.lapse_challenge(*rec);
     if (!rec || rec->status != GameStatus::Ongoing)
         return false;
-    Loaded l = load(*rec);
-    sync_clocks(l);
+    Loaded l = run_.games.load(*rec);
+    run_.clocks.sync_clocks(l);
     if (l.rec.paused)
         return false;
     const bool changed = tick_due(l);
     if (l.rec.status == GameStatus::Ongoing)
-        store_deadline(l);
+        run_.clocks.store_deadline(l);
     return changed;
 }
 
-bool PostRun::lapse_challenge(GameRecord& g) {
+bool Clocks::lapse_challenge(GameRecord& g) {
     const Seconds lapses = g.created_at + ctx_.settings.challenge_expiry;
     if (ctx_.now < lapses) {
         ctx_.store.set_next_deadline(g.id, lapses);
@@ -341,9 +344,9 @@ bool PostRun::lapse_challenge(GameRecord& g) {
 
 bool PostRun::tick_due(Loaded& l) {
     bool changed = false;
-    // A seat that let the combat deadline pass gets the rules' answer for it (Gnostic Chess's
-    // `default`, which follows its standing policy). A shorter clock brings the deadline
-    // forward, so nobody loses on time in the middle of a combat.
+    // A seat that let the deadline of such a decision pass gets the rules' answer for it
+    // (Game::deadline_action). A shorter clock brings the deadline forward, so nobody loses on
+    // time in the middle of a decision the rules would answer.
     const auto waiting = deciders(l);
     for (Seat seat : waiting) {
         if (l.rec.status != GameStatus::Ongoing || !contains(deciders(l), seat))
@@ -351,26 +354,26 @@ bool PostRun::tick_due(Loaded& l) {
         const std::optional<rules::NotatedAction> answer = l.game->deadline_action(seat);
         if (!answer)
             continue;
-        auto rows = clock_rows(l.rec);
+        auto rows = run_.clocks.clock_rows(l.rec);
         auto& c = rows[rules::index(seat)];
         if (c.deciding_since == 0)
             continue;
-        Seconds deadline = c.deciding_since + ctx_.settings.combat_deadline;
+        Seconds deadline = c.deciding_since + run_.ctx.settings.combat_deadline;
         if (c.running_since != 0)
             deadline = std::min(deadline, c.running_since + c.remaining);
         auto pid = detail::seated(l.rec, seat);
-        if (ctx_.now < deadline || !pid)
+        if (run_.ctx.now < deadline || !pid)
             continue;
         if (c.running_since != 0) {
             // Charged up to the deadline only: the job may look a little after it.
             c.remaining = std::max<Seconds>(0, time_left(as_clock(c), deadline));
             c.running_since = 0;
-            ctx_.store.put_clock(l.rec.id, c);
+            run_.ctx.store.put_clock(l.rec.id, c);
         }
         // The answer may be secret (a dice choice), so the service plays it as if the seat's
         // player had sent it by direct message: they hear the details privately, the channel
         // the rest.
-        const PlayerRecord owner = people_.player(*pid);
+        const PlayerRecord owner = run_.people.player(*pid);
         Post as_owner;
         as_owner.platform =
             owner.platform; // its account there (a linked player may have none on the game's)
@@ -379,39 +382,39 @@ bool PostRun::tick_due(Loaded& l) {
         as_owner.author_id = owner.user_id;
         as_owner.author_name = owner.name;
         as_owner.author_handle = owner.handle;
-        PostRun inner(parts_, as_owner);
-        inner.ctx_.author = owner;
-        inner.ctx_.defaulting = true;
-        inner.play(l, seat, answer->text);
+        PostRun inner(run_.service, as_owner);
+        PostParts& in = inner.parts();
+        in.ctx.author = owner;
+        in.ctx.defaulting = true;
+        in.session.play(l, seat, answer->text);
         inner.conclude();
-        for (auto& [game, entry] : inner.pending_cache_)
-            pending_cache_.insert_or_assign(game, std::move(entry));
+        run_.games.adopt(in.games.take_cache());
         changed = true;
     }
-    changed = close_due_team_votes(l) || changed;
-    if (flag_if_out(l))
+    changed = run_.teams.close_due_team_votes(l) || changed;
+    if (run_.clocks.flag_if_out(l))
         return true;
-    auto rows = clock_rows(l.rec);
+    auto rows = run_.clocks.clock_rows(l.rec);
     for (auto& c : rows) {
         if (c.running_since == 0 || c.warned || c.budget <= 0)
             continue;
-        const Seconds left = time_left(as_clock(c), ctx_.now);
+        const Seconds left = time_left(as_clock(c), run_.ctx.now);
         if ((c.budget - left) * 5 < c.budget * 4)
             continue;
         c.warned = true;
-        ctx_.store.put_clock(l.rec.id, c);
+        run_.ctx.store.put_clock(l.rec.id, c);
         auto pid = detail::seated(l.rec, c.seat);
         if (!pid)
             continue;
-        PlayerRecord p = people_.player(*pid);
+        PlayerRecord p = run_.people.player(*pid);
         if (!p.reminders)
             continue;
-        out_.tell(p,
-                  "Game #" + std::to_string(l.rec.id) + ", " + l.info().title +
-                      ": 80 % of your time for this decision is used. Your time runs out at " +
-                      format_utc(c.running_since + c.remaining) + " (" + format_duration(left) +
-                      " from now).",
-                  {}, &l.rec);
+        run_.out.tell(p,
+                      "Game #" + std::to_string(l.rec.id) + ", " + l.info().title +
+                          ": 80 % of your time for this decision is used. Your time runs out at " +
+                          format_utc(c.running_since + c.remaining) + " (" + format_duration(left) +
+                          " from now).",
+                      {}, &l.rec);
         changed = true;
     }
     return changed;
@@ -421,7 +424,7 @@ int PostRun::forgive_downtime(const std::vector<std::int64_t>& game_ids, std::in
                               std::int64_t to) {
     std::vector<std::pair<std::int64_t, std::string>> told; // each game and its line
     for (const std::int64_t id : game_ids)
-        if (auto line = forgive_game(id, from, to))
+        if (auto line = run_.clocks.forgive_game(id, from, to))
             told.emplace_back(id, *line);
     if (told.empty())
         return 0;
@@ -433,21 +436,22 @@ int PostRun::forgive_downtime(const std::vector<std::int64_t>& game_ids, std::in
     std::vector<std::string> lines;
     for (const auto& [id, line] : told)
         lines.push_back(line);
-    out_.say_at(ctx_.post.channel, notice + "\n" + join(lines, "\n"));
+    run_.out.say_at(run_.ctx.post.channel, notice + "\n" + join(lines, "\n"));
     for (const auto& [id, line] : told)
-        for (const auto& [platform, channel] : ctx_.store.bound_channels(id)) {
+        for (const auto& [platform, channel] : run_.ctx.store.bound_channels(id)) {
             const std::string text = notice + "\n" + line;
-            auto m = out_.message(false, channel,
-                                  platform == ctx_.post.platform ? text : out_.unpinged(text), {});
+            auto m = run_.out.message(
+                false, channel, platform == run_.ctx.post.platform ? text : run_.out.unpinged(text),
+                {});
             m.platform = platform;
             m.reply_to.clear();
-            out_.enqueue(std::move(m));
+            run_.out.enqueue(std::move(m));
         }
     return static_cast<int>(told.size());
 }
 
-std::optional<std::string> PostRun::forgive_game(std::int64_t game_id, std::int64_t from,
-                                                 std::int64_t to) {
+std::optional<std::string> Clocks::forgive_game(std::int64_t game_id, std::int64_t from,
+                                                std::int64_t to) {
     auto rec = ctx_.store.game(game_id);
     if (!rec || rec->status != GameStatus::Ongoing)
         return std::nullopt;
@@ -470,32 +474,32 @@ std::optional<std::string> PostRun::forgive_game(std::int64_t game_id, std::int6
     }
     if (!ran)
         return std::nullopt;
-    Loaded l = load(*rec);
+    Loaded l = games_.load(*rec);
     store_deadline(l);
     return "Game #" + std::to_string(l.rec.id) + "." + clock_line(l);
 }
 
-void PostRun::cmd_vacation(const std::vector<std::string>& args) {
-    PlayerRecord p = ctx_.author;
-    const int year = utc_year(ctx_.now);
+void cmd_vacation(PostParts& run, const std::vector<std::string>& args) {
+    PlayerRecord p = run.ctx.author;
+    const int year = utc_year(run.ctx.now);
     if (p.vacation_year != year) {
         p.vacation_year = year;
         p.vacation_used = 0;
     }
-    const Seconds allowance = Seconds{ctx_.settings.vacation_days} * day;
+    const Seconds allowance = Seconds{run.ctx.settings.vacation_days} * day;
     auto days_left = [&] {
         return std::to_string((allowance - p.vacation_used) / day) + " of " +
-               std::to_string(ctx_.settings.vacation_days) + " vacation days left in " +
+               std::to_string(run.ctx.settings.vacation_days) + " vacation days left in " +
                std::to_string(year);
     };
-    auto games = ctx_.store.games_of_player(p, {GameStatus::Ongoing});
+    auto games = run.ctx.store.games_of_player(p, {GameStatus::Ongoing});
     auto resync = [&] {
         std::vector<std::string> ids;
         for (const auto& g : games) {
             if (!detail::seat_of(g, p.id))
                 continue;
-            Loaded l = load(g);
-            sync_clocks(l);
+            Loaded l = run.games.load(g);
+            run.clocks.sync_clocks(l);
             ids.push_back("#" + std::to_string(g.id));
         }
         if (ids.empty())
@@ -503,53 +507,55 @@ void PostRun::cmd_vacation(const std::vector<std::string>& args) {
         return (ids.size() == 1 ? "game " : "games ") + join(ids, ", ");
     };
     if (args.empty()) {
-        if (p.vacation_until > ctx_.now)
-            out_.say(out_.at(p) + " is on vacation until " + format_utc(p.vacation_until) + "; " +
-                     days_left() + ".");
+        if (p.vacation_until > run.ctx.now)
+            run.out.say(run.out.at(p) + " is on vacation until " + format_utc(p.vacation_until) +
+                        "; " + days_left() + ".");
         else
-            out_.say(out_.at(p) + " has " + days_left() + ". Use: " + out_.form("vacation"));
+            run.out.say(run.out.at(p) + " has " + days_left() +
+                        ". Use: " + run.out.form("vacation"));
         return;
     }
     const std::string a = lower(args[0]);
     if (args.size() > 1) {
-        out_.usage_error("vacation", "I did not understand \"" + shorten(args[1]) + "\".");
+        run.out.usage_error("vacation", "I did not understand \"" + shorten(args[1]) + "\".");
         return;
     }
     if (a == "off") {
-        if (p.vacation_until <= ctx_.now) {
-            out_.say(out_.at(p) + " is not on vacation. Use: " + out_.form("vacation"));
+        if (p.vacation_until <= run.ctx.now) {
+            run.out.say(run.out.at(p) + " is not on vacation. Use: " + run.out.form("vacation"));
             return;
         }
         // Whole days not taken go back to the allowance.
-        p.vacation_used -= (p.vacation_until - ctx_.now) / day * day;
-        p.vacation_until = ctx_.now;
-        ctx_.store.save_vacation(p);
-        ctx_.author = p;
-        out_.say(out_.at(p) + " is back from vacation: the clocks run again in " + resync() + "; " +
-                 days_left() + ".");
+        p.vacation_used -= (p.vacation_until - run.ctx.now) / day * day;
+        p.vacation_until = run.ctx.now;
+        run.ctx.store.save_vacation(p);
+        run.ctx.author = p;
+        run.out.say(run.out.at(p) + " is back from vacation: the clocks run again in " + resync() +
+                    "; " + days_left() + ".");
         return;
     }
     auto length = parse_span(a);
     if (!length || a.back() != 'd') {
-        out_.usage_error("vacation",
-                         "\"" + shorten(args[0]) + "\" is not a number of days (say 5d).");
+        run.out.usage_error("vacation",
+                            "\"" + shorten(args[0]) + "\" is not a number of days (say 5d).");
         return;
     }
-    if (p.vacation_until > ctx_.now) {
-        out_.say(out_.at(p) + " is already on vacation until " + format_utc(p.vacation_until) +
-                 ". Say " + ctx_.settings.prefix + "vacation off first to start another.");
+    if (p.vacation_until > run.ctx.now) {
+        run.out.say(run.out.at(p) + " is already on vacation until " +
+                    format_utc(p.vacation_until) + ". Say " + run.ctx.settings.prefix +
+                    "vacation off first to start another.");
         return;
     }
     if (p.vacation_used + *length > allowance) {
-        out_.say("Not enough vacation left: " + out_.at(p) + " has " + days_left() + ".");
+        run.out.say("Not enough vacation left: " + run.out.at(p) + " has " + days_left() + ".");
         return;
     }
     p.vacation_used += *length;
-    p.vacation_until = ctx_.now + *length;
-    ctx_.store.save_vacation(p);
-    ctx_.author = p;
-    out_.say(out_.at(p) + " is on vacation until " + format_utc(p.vacation_until) +
-             ": the clocks stand still in " + resync() + "; " + days_left() + ".");
+    p.vacation_until = run.ctx.now + *length;
+    run.ctx.store.save_vacation(p);
+    run.ctx.author = p;
+    run.out.say(run.out.at(p) + " is on vacation until " + format_utc(p.vacation_until) +
+                ": the clocks stand still in " + resync() + "; " + days_left() + ".");
 }
 
 int Service::tick() {

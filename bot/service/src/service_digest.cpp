@@ -51,8 +51,8 @@ std::string hour_text(int hour) {
 
 } // namespace
 
-bool PostRun::digest_setting(const std::string& value,
-                             std::optional<storage::DigestRecord>& digest) {
+bool digest_setting(PostParts& run, const std::string& value,
+                    std::optional<storage::DigestRecord>& digest) {
     if (value == "off") {
         digest.reset();
         return true;
@@ -65,8 +65,8 @@ bool PostRun::digest_setting(const std::string& value,
         hour = *read;
     }
     // Sent on the platform where it was asked for: the player reads their messages there.
-    digest =
-        storage::DigestRecord{ctx_.author.id, ctx_.post.platform, hour, next_hour(ctx_.now, hour)};
+    digest = storage::DigestRecord{run.ctx.author.id, run.ctx.post.platform, hour,
+                                   next_hour(run.ctx.now, hour)};
     return true;
 }
 
@@ -74,72 +74,87 @@ std::string detail::digest_words(const std::optional<storage::DigestRecord>& dig
     return digest ? hour_text(digest->hour) : std::string("off");
 }
 
+namespace {
+
+// The lines of a digest: the games where the player must decide, the challenges for them, and
+// the games that wait on their opponents.
+struct DigestLines {
+    std::vector<std::string> decide, answer, waiting;
+};
+
+// Game or challenge `g` of player `p`, as its line of the digest, if it has one.
+void digest_line(PostParts& run, const PlayerRecord& p, const GameRecord& g, DigestLines& lines) {
+    const rules::Variant* v = rules::find_variant(g.variant);
+    if (v == nullptr)
+        return;
+    const std::string id = "#" + std::to_string(g.id);
+    if (g.status == GameStatus::Challenge) {
+        if (g.challenger != p.id)
+            lines.answer.push_back(
+                id + " " + v->info().title + " from " + run.people.mention(g.challenger) + ": " +
+                run.ctx.settings.prefix + "accept " + std::to_string(g.id) + " or " +
+                run.ctx.settings.prefix + "decline " + std::to_string(g.id) + ", until " +
+                format_utc(g.created_at + run.ctx.settings.challenge_expiry) + ".");
+        return;
+    }
+    const auto seat = detail::seat_of(g, p.id);
+    if (!seat)
+        return;
+    const Loaded l = run.games.load(g);
+    const Seat other = rules::opponent(*seat);
+    const std::string against =
+        detail::seated(g, other) ? run.people.mention(*detail::seated(g, other)) : "?";
+    const auto rows = run.clocks.clock_rows(g);
+    // The deadline of `s`'s decision, in words.
+    const auto deadline = [&](Seat s, bool yours) {
+        const auto& c = rows[rules::index(s)];
+        if (g.paused)
+            return std::string("paused by a moderator");
+        if (g.time_control == "none")
+            return std::string("no clock");
+        if (c.running_since != 0) {
+            const Seconds at = c.running_since + c.remaining;
+            return (yours ? "your time runs out at " : "until ") + format_utc(at) +
+                   (yours ? " (" + format_duration(std::max<Seconds>(0, at - run.ctx.now)) +
+                                " from now)"
+                          : std::string());
+        }
+        return std::string(yours ? "your clock stands still" : "their clock stands still");
+    };
+    std::string what;
+    for (const auto& dec : l.game->pending())
+        if (dec.seat == *seat)
+            what = dec.what;
+    if (what.empty()) {
+        // Only the owner reads this: their forecast may be named.
+        std::string ready;
+        for (const auto& f : run.ctx.store.forecasts(g.id))
+            if (f.seat == *seat && f.ply == l.plies)
+                ready = ", your forecast ready";
+        lines.waiting.push_back(id + " (" + against + ", " + deadline(other, false) + ready + ")");
+        return;
+    }
+    lines.decide.push_back(id + " " + l.info().title + " vs " + against + ": you must " + what +
+                           "; " + deadline(*seat, true) + ".");
+}
+
+} // namespace
+
 bool PostRun::send_digest(const storage::DigestRecord& d) {
     // Once a day, even after a long downtime: the next is at the hour after now.
     storage::DigestRecord next = d;
-    next.next_at = next_hour(ctx_.now, d.hour);
-    ctx_.store.put_digest(next);
-    const auto account = ctx_.store.player(d.player_id);
+    next.next_at = next_hour(run_.ctx.now, d.hour);
+    run_.ctx.store.put_digest(next);
+    const auto account = run_.ctx.store.player(d.player_id);
     if (!account)
         return false;
-    const PlayerRecord p = people_.as_player(*account, d.platform);
+    const PlayerRecord p = run_.people.as_player(*account, d.platform);
 
-    std::vector<std::string> decide, answer, waiting;
+    DigestLines lines;
     for (const auto& g :
-         ctx_.store.games_of_player(p, {GameStatus::Challenge, GameStatus::Ongoing})) {
-        const rules::Variant* v = rules::find_variant(g.variant);
-        if (v == nullptr)
-            continue;
-        const std::string id = "#" + std::to_string(g.id);
-        if (g.status == GameStatus::Challenge) {
-            if (g.challenger != p.id)
-                answer.push_back(id + " " + v->info().title + " from " +
-                                 people_.mention(g.challenger) + ": " + ctx_.settings.prefix +
-                                 "accept " + std::to_string(g.id) + " or " + ctx_.settings.prefix +
-                                 "decline " + std::to_string(g.id) + ", until " +
-                                 format_utc(g.created_at + ctx_.settings.challenge_expiry) + ".");
-            continue;
-        }
-        const auto seat = detail::seat_of(g, p.id);
-        if (!seat)
-            continue;
-        const Loaded l = load(g);
-        const Seat other = rules::opponent(*seat);
-        const std::string against =
-            detail::seated(g, other) ? people_.mention(*detail::seated(g, other)) : "?";
-        const auto rows = clock_rows(g);
-        // The deadline of `s`'s decision, in words.
-        const auto deadline = [&](Seat s, bool yours) {
-            const auto& c = rows[rules::index(s)];
-            if (g.paused)
-                return std::string("paused by a moderator");
-            if (g.time_control == "none")
-                return std::string("no clock");
-            if (c.running_since != 0) {
-                const Seconds at = c.running_since + c.remaining;
-                return (yours ? "your time runs out at " : "until ") + format_utc(at) +
-                       (yours ? " (" + format_duration(std::max<Seconds>(0, at - ctx_.now)) +
-                                    " from now)"
-                              : std::string());
-            }
-            return std::string(yours ? "your clock stands still" : "their clock stands still");
-        };
-        std::string what;
-        for (const auto& dec : l.game->pending())
-            if (dec.seat == *seat)
-                what = dec.what;
-        if (what.empty()) {
-            // Only the owner reads this: their forecast may be named.
-            std::string ready;
-            for (const auto& f : ctx_.store.forecasts(g.id))
-                if (f.seat == *seat && f.ply == l.plies)
-                    ready = ", your forecast ready";
-            waiting.push_back(id + " (" + against + ", " + deadline(other, false) + ready + ")");
-            continue;
-        }
-        decide.push_back(id + " " + l.info().title + " vs " + against + ": you must " + what +
-                         "; " + deadline(*seat, true) + ".");
-    }
+         run_.ctx.store.games_of_player(p, {GameStatus::Challenge, GameStatus::Ongoing}))
+        digest_line(run_, p, g, lines);
+    const auto& [decide, answer, waiting] = lines;
     if (decide.empty() && answer.empty())
         return false;
     std::string text;
@@ -152,11 +167,11 @@ bool PostRun::send_digest(const storage::DigestRecord& d) {
     if (!waiting.empty())
         text += "Waiting on your opponents: " + join(waiting, ", ") + ".\n";
     const std::size_t n = decide.size() + answer.size();
-    out_.tell(p,
-              "Your daily digest, " + format_utc(ctx_.now) + ": " + std::to_string(n) +
-                  (n == 1 ? " decision waits" : " decisions wait") + " for you. " +
-                  ctx_.settings.prefix + "settings digest=off stops it.",
-              text);
+    run_.out.tell(p,
+                  "Your daily digest, " + format_utc(run_.ctx.now) + ": " + std::to_string(n) +
+                      (n == 1 ? " decision waits" : " decisions wait") + " for you. " +
+                      run_.ctx.settings.prefix + "settings digest=off stops it.",
+                  text);
     return true;
 }
 

@@ -13,27 +13,29 @@ namespace ghostpost::bot {
 
 using namespace detail;
 
-void PostRun::start_engine_game(GameRecord g, int level) {
-    const PlayerRecord bot = ctx_.store.upsert_player(
-        ctx_.post.platform, engine_account(level), engine_name(ctx_.settings.bot_name, level), "");
+void start_engine_game(PostParts& run, GameRecord g, int level) {
+    const PlayerRecord bot =
+        run.ctx.store.upsert_player(run.ctx.post.platform, engine_account(level),
+                                    engine_name(run.ctx.settings.bot_name, level), "");
     g.challenged_id = bot.id;
-    g.id = ctx_.store.create_game(g);
+    g.id = run.ctx.store.create_game(g);
     if (g.challenger_color == "black") {
         g.white = bot.id;
-        g.black = ctx_.author.id;
+        g.black = run.ctx.author.id;
     } else {
-        g.white = ctx_.author.id;
+        g.white = run.ctx.author.id;
         g.black = bot.id;
     }
     g.status = GameStatus::Ongoing;
-    ctx_.store.update_game(g);
-    Loaded l = load(g);
-    sync_clocks(l);
-    out_.say_in(g,
-                out_.at(ctx_.author) + " plays " + bot.name + ", game #" + std::to_string(g.id) +
-                    ". " + vs_line(l) + seed_commitment(g, l.info()) + " " + next_line(l) +
-                    clock_line(l),
-                boards_.channel_board(l), game_buttons(ctx_.settings.prefix, l.rec));
+    run.ctx.store.update_game(g);
+    Loaded l = run.games.load(g);
+    run.clocks.sync_clocks(l);
+    run.out.say_in(g,
+                   run.out.at(run.ctx.author) + " plays " + bot.name + ", game #" +
+                       std::to_string(g.id) + ". " + run.games.vs_line(l) +
+                       run.dice.seed_commitment(g, l.info()) + " " + run.games.next_line(l) +
+                       run.clocks.clock_line(l),
+                   run.boards.channel_board(l), game_buttons(run.ctx.settings.prefix, l.rec));
 }
 
 std::vector<EngineTurn> Service::engine_turns(const std::string& platform,

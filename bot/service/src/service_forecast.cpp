@@ -1,7 +1,7 @@
-// Conditional moves (!forecast): a player stores, by direct message, lines of play from the
-// position now ("if they play Nf3, I answer Nc6; if they then play Bb5, I answer a6"), and the
-// service answers the opponent's move at once, in the same transaction as that move, when it
-// matches the first move of a line. Only where the rules say a game can be foreseen
+// Conditional moves (!forecast; Forecasts, forecasts.h): a player stores, by direct message, lines
+// of play from the position now ("if they play Nf3, I answer Nc6; if they then play Bb5, I answer
+// a6"), and the service answers the opponent's move at once, in the same transaction as that move,
+// when it matches the first move of a line. Only where the rules say a game can be foreseen
 // (Game::foreseeable: nothing hidden, no dice), so that a line checked when it is stored plays
 // out exactly as checked.
 //
@@ -167,135 +167,214 @@ std::string count(std::size_t n, const std::string& word) {
 
 } // namespace
 
-void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
-    const std::string& p = ctx_.settings.prefix;
-    // A line per row of the message reads as lines separated by ';' (the command's words lose
-    // the line breaks).
-    std::vector<std::string> args = command_args;
-    if (ctx_.post.text.find('\n') != std::string::npos) {
+namespace {
+
+// The command's arguments; a line per row of the message reads as lines separated by ';' (the
+// command's words lose the line breaks).
+Args forecast_args(PostParts& run, const Args& command_args) {
+    Args args = command_args;
+    if (run.ctx.post.text.find('\n') != std::string::npos) {
         std::string text;
-        for (char c : ctx_.post.text)
+        for (char c : run.ctx.post.text)
             text += c == '\n' ? std::string(" ; ") : std::string(1, c);
-        if (auto c = parse_command(text, {p, "/"}))
+        if (auto c = parse_command(text, {run.ctx.settings.prefix, "/"}))
             args = c->args;
     }
-    // The lines would tell the opponent what the player has in mind: they are never read out
-    // of a channel, let alone stored from one.
-    if (!ctx_.post.direct) {
-        out_.say("Forecasts are private: send " + p +
-                 "forecast to me by direct message. Nothing was "
-                 "stored.");
-        return;
-    }
-    if (args.empty()) {
-        std::string rows;
-        for (const auto& g : ctx_.store.games_of_player(ctx_.author, {GameStatus::Ongoing})) {
-            const auto seat = detail::seat_of(g, ctx_.author.id);
-            for (const auto& f : ctx_.store.forecasts(g.id))
-                if (seat && f.seat == *seat && f.ply == ctx_.store.action_count(g.id))
-                    for (const auto& line : f.lines)
-                        rows += "#" + std::to_string(g.id) + ": " + join(line, " ") + "\n";
-        }
-        if (rows.empty())
-            out_.say("You have no forecasts. Use: " + out_.form("forecast"));
-        else
-            out_.say("Your forecasts, by game:", rows);
-        return;
-    }
-    std::size_t used = 0;
-    auto g = pick_game(args, used, "forecast", false);
-    if (!g)
-        return;
-    const std::string id = std::to_string(g->id);
-    const std::vector<std::string> rest(args.begin() + static_cast<long>(used), args.end());
-    const bool lines_given = !rest.empty() && !(rest.size() == 1 && is_clear_word(rest[0]));
-    if (g->status != GameStatus::Ongoing) {
-        const rules::Variant* v = rules::find_variant(g->variant);
-        out_.say((v ? over_line(*g, v->info()) : "Game #" + id + " is not under way.") +
-                 (lines_given ? " Nothing was stored." : ""));
-        return;
-    }
-    const auto seat = detail::seat_of(*g, ctx_.author.id);
-    if (!seat) {
-        out_.say("You are not playing in game #" + id + ".");
-        return;
-    }
-    Loaded l = load(*g);
+    return args;
+}
 
-    // The forecast stored for this position; one of an earlier position is no longer any.
+// "!forecast" alone: the author's forecasts of every game, by game.
+void list_forecasts(PostParts& run) {
+    std::string rows;
+    for (const auto& g : run.ctx.store.games_of_player(run.ctx.author, {GameStatus::Ongoing})) {
+        const auto seat = detail::seat_of(g, run.ctx.author.id);
+        for (const auto& f : run.ctx.store.forecasts(g.id))
+            if (seat && f.seat == *seat && f.ply == run.ctx.store.action_count(g.id))
+                for (const auto& line : f.lines)
+                    rows += "#" + std::to_string(g.id) + ": " + join(line, " ") + "\n";
+    }
+    if (rows.empty())
+        run.out.say("You have no forecasts. Use: " + run.out.form("forecast"));
+    else
+        run.out.say("Your forecasts, by game:", rows);
+}
+
+// The forecast `seat` stored for this position of `l`; one of an earlier position is no longer
+// any, and is deleted.
+std::optional<storage::ForecastRecord> current_forecast(PostParts& run, const Loaded& l,
+                                                        Seat seat) {
     std::optional<storage::ForecastRecord> stored;
-    for (auto& f : ctx_.store.forecasts(l.rec.id)) {
-        if (f.seat != *seat)
+    for (auto& f : run.ctx.store.forecasts(l.rec.id)) {
+        if (f.seat != seat)
             continue;
         if (f.ply == l.plies)
             stored = std::move(f);
         else
-            ctx_.store.clear_forecast(l.rec.id, f.seat);
+            run.ctx.store.clear_forecast(l.rec.id, f.seat);
     }
-    const std::string other = people_.who(l.rec, l.info(), rules::opponent(*seat));
-    if (!lines_given) {
-        if (!stored) {
-            out_.say("You have no forecast in game #" + id + ". Use: " + out_.form("forecast"));
-        } else if (!rest.empty()) {
-            ctx_.store.clear_forecast(l.rec.id, *seat);
-            out_.say("Your forecast in game #" + id + " is cleared (" +
-                     count(stored->lines.size(), "line") + ").");
-        } else {
-            const auto ds = deciders(l);
-            const bool mine_first = std::find(ds.begin(), ds.end(), *seat) != ds.end();
-            out_.say("Your forecast in game #" + id + ", " + count(stored->lines.size(), "line") +
-                         (mine_first ? ", each starting with your own move:"
-                                     : ", each starting with the next move of " + other + ":"),
-                     lines_text(stored->lines));
+    return stored;
+}
+
+// "!forecast 4" shows the stored forecast, "!forecast 4 clear" (`clear`) deletes it.
+void show_or_clear_forecast(PostParts& run, const Loaded& l, Seat seat,
+                            const std::optional<storage::ForecastRecord>& stored, bool clear,
+                            const std::string& other) {
+    const std::string id = std::to_string(l.rec.id);
+    if (!stored) {
+        run.out.say("You have no forecast in game #" + id + ". Use: " + run.out.form("forecast"));
+    } else if (clear) {
+        run.ctx.store.clear_forecast(l.rec.id, seat);
+        run.out.say("Your forecast in game #" + id + " is cleared (" +
+                    count(stored->lines.size(), "line") + ").");
+    } else {
+        const auto ds = deciders(l);
+        const bool mine_first = std::find(ds.begin(), ds.end(), seat) != ds.end();
+        run.out.say("Your forecast in game #" + id + ", " + count(stored->lines.size(), "line") +
+                        (mine_first ? ", each starting with your own move:"
+                                    : ", each starting with the next move of " + other + ":"),
+                    lines_text(stored->lines));
+    }
+}
+
+// Lines are separated by ';'; the words of each are actions, move numbers skipped.
+std::vector<std::vector<std::string>> typed_lines(const Args& rest) {
+    std::vector<std::vector<std::string>> typed;
+    std::vector<std::string> words;
+    const auto close = [&] {
+        if (!words.empty())
+            typed.push_back(std::move(words));
+        words.clear();
+    };
+    for (const std::string& arg : rest) {
+        std::size_t start = 0;
+        while (true) {
+            const std::size_t semi = arg.find(';', start);
+            const std::string piece =
+                arg.substr(start, semi == std::string::npos ? std::string::npos : semi - start);
+            if (!piece.empty() && !is_move_number(piece))
+                words.push_back(piece);
+            if (semi == std::string::npos)
+                break;
+            close();
+            start = semi + 1;
         }
+    }
+    close();
+    return typed;
+}
+
+// What a new forecast is read against: the game, the author's seat, the opponent's name, and
+// whether the first move of each line is the author's own.
+struct ForecastGame {
+    Loaded& l;
+    Seat seat;
+    std::string other;
+    bool mine_first;
+};
+
+// Reads the typed lines onto `lines`; false, after saying why nothing was stored, when one does
+// not read or foresees no reply of the author's.
+bool read_typed_lines(PostParts& run, const ForecastGame& fg,
+                      const std::vector<std::vector<std::string>>& typed,
+                      std::vector<Line>& lines) {
+    const std::string id = std::to_string(fg.l.rec.id);
+    const std::string start_hint =
+        fg.mine_first ? " It is your decision in game #" + id + ", so a line starts with your move."
+                      : " A line starts with the next move of " + fg.other + ".";
+    for (std::size_t i = 0; i < typed.size(); ++i) {
+        const std::string where =
+            typed.size() > 1 ? "Line " + std::to_string(i + 1) + ", move " : "Move ";
+        auto read = read_line(*fg.l.game, typed[i], true);
+        if (const auto* e = std::get_if<LineError>(&read)) {
+            run.out.say("Nothing was stored. " + where + std::to_string(e->place) + ": " +
+                        e->reason + (e->place == 1 ? start_hint : std::string()));
+            return false;
+        }
+        Line line = std::get<Line>(std::move(read));
+        // A reply of the player's to a move of the opponent's is what a forecast is for.
+        bool theirs = false, answers = false;
+        for (Seat s : line.seats) {
+            answers = answers || (theirs && s == fg.seat);
+            theirs = theirs || s != fg.seat;
+        }
+        if (!answers) {
+            run.out.say(
+                "Nothing was stored. " +
+                (typed.size() > 1 ? "Line " + std::to_string(i + 1) : std::string("The line")) +
+                " has no reply of yours to a move of " + fg.other +
+                ": write the move you expect, then yours, for example " + run.ctx.settings.prefix +
+                "forecast " + id + " " +
+                (fg.mine_first ? "<your move> <theirs> <your reply>."
+                               : "<their move> <your reply>."));
+            return false;
+        }
+        lines.push_back(std::move(line));
+    }
+    return true;
+}
+
+// Stores `lines` (`kept` of them from the stored forecast) and says so; the author's own first
+// move is played at once.
+void store_forecast(PostParts& run, const ForecastGame& fg, std::vector<Line> lines,
+                    std::size_t kept) {
+    const std::string& p = run.ctx.settings.prefix;
+    const std::string id = std::to_string(fg.l.rec.id);
+    lines = without_repeats(lines);
+    if (const std::string why = contradiction(lines, fg.seat); !why.empty()) {
+        run.out.say(
+            "Nothing was stored: " + why +
+            (kept > 0 ? " " + p + "forecast " + id + " clear starts again." : std::string()));
         return;
     }
+    if (lines.size() > max_lines) {
+        run.out.say("Nothing was stored: a forecast holds at most " + std::to_string(max_lines) +
+                    " lines, and this would make " + std::to_string(lines.size()) + ".");
+        return;
+    }
+    storage::ForecastRecord f{fg.l.rec.id, fg.seat, run.ctx.author.id, fg.l.plies, {}};
+    for (const Line& line : lines)
+        f.lines.push_back(line.texts);
+    run.ctx.store.put_forecast(f);
+    const std::string first = lines.front().texts.front();
+    run.out.say(
+        (kept > 0
+             ? "Forecast for game #" + id + " updated: " + count(lines.size(), "line") + " in all."
+             : "Forecast stored for game #" + id + ": " + count(lines.size(), "line") + ".") +
+            (fg.mine_first ? " Your " + first + " is played now; when " + fg.other +
+                                 " answers as a line foresees, I play your reply at once."
+                           : " When " + fg.other +
+                                 " plays the first move of a line, I play your reply at once.") +
+            " " + p + "forecast " + id + " shows it, " + p + "forecast " + id +
+            " clear deletes it.",
+        lines_text(f.lines));
+    if (fg.mine_first)
+        run.session.play(fg.l, fg.seat, first);
+}
 
+// The lines of `rest` added to what `seat` stored for `l`, once the game may be foreseen.
+void new_forecast(PostParts& run, Loaded& l, Seat seat,
+                  const std::optional<storage::ForecastRecord>& stored, const Args& rest,
+                  const std::string& other) {
+    const std::string id = std::to_string(l.rec.id);
     if (!l.game->foreseeable()) {
-        out_.say(
-            "Game #" + id + " is " + l.info().title +
-            ": forecasts are only for games where "
-            "nothing is hidden and no dice are rolled, so that a line can be checked when it is "
-            "stored. Nothing was stored.");
+        run.out.say("Game #" + id + " is " + l.info().title +
+                    ": forecasts are only for games where nothing is hidden and no dice are "
+                    "rolled, so that a line can be checked when it is stored. Nothing was "
+                    "stored.");
         return;
     }
     const auto ds = deciders(l);
-    const bool mine_first = ds.size() == 1 && ds.front() == *seat;
-    if (mine_first && l.rec.paused) {
-        out_.say("Game #" + id +
-                 " is paused by a moderator, so your first move cannot be played now. "
-                 "Nothing was stored.");
+    const ForecastGame fg{l, seat, other, ds.size() == 1 && ds.front() == seat};
+    if (fg.mine_first && l.rec.paused) {
+        run.out.say("Game #" + id +
+                    " is paused by a moderator, so your first move cannot be played now. "
+                    "Nothing was stored.");
         return;
     }
-
-    // Lines are separated by ';'; the words of each are actions, move numbers skipped.
-    std::vector<std::vector<std::string>> typed;
-    {
-        std::vector<std::string> words;
-        const auto close = [&] {
-            if (!words.empty())
-                typed.push_back(std::move(words));
-            words.clear();
-        };
-        for (const std::string& arg : rest) {
-            std::size_t start = 0;
-            while (true) {
-                const std::size_t semi = arg.find(';', start);
-                const std::string piece =
-                    arg.substr(start, semi == std::string::npos ? std::string::npos : semi - start);
-                if (!piece.empty() && !is_move_number(piece))
-                    words.push_back(piece);
-                if (semi == std::string::npos)
-                    break;
-                close();
-                start = semi + 1;
-            }
-        }
-        close();
-    }
+    const auto typed = typed_lines(rest);
     if (typed.empty()) {
-        out_.usage_error("forecast",
-                         "Say the lines: your opponent's move and your reply, and so on.");
+        run.out.usage_error("forecast",
+                            "Say the lines: your opponent's move and your reply, and so on.");
         return;
     }
     std::vector<Line> lines;
@@ -306,70 +385,55 @@ void PostRun::cmd_forecast(const std::vector<std::string>& command_args) {
                 lines.push_back(std::get<Line>(std::move(read)));
         }
     const std::size_t kept = lines.size();
-    const std::string start_hint =
-        mine_first ? " It is your decision in game #" + id + ", so a line starts with your move."
-                   : " A line starts with the next move of " + other + ".";
-    for (std::size_t i = 0; i < typed.size(); ++i) {
-        const std::string where =
-            typed.size() > 1 ? "Line " + std::to_string(i + 1) + ", move " : "Move ";
-        auto read = read_line(*l.game, typed[i], true);
-        if (const auto* e = std::get_if<LineError>(&read)) {
-            out_.say("Nothing was stored. " + where + std::to_string(e->place) + ": " + e->reason +
-                     (e->place == 1 ? start_hint : std::string()));
-            return;
-        }
-        Line line = std::get<Line>(std::move(read));
-        // A reply of the player's to a move of the opponent's is what a forecast is for.
-        bool theirs = false, answers = false;
-        for (Seat s : line.seats) {
-            answers = answers || (theirs && s == *seat);
-            theirs = theirs || s != *seat;
-        }
-        if (!answers) {
-            out_.say(
-                "Nothing was stored. " +
-                (typed.size() > 1 ? "Line " + std::to_string(i + 1) : std::string("The line")) +
-                " has no reply of yours to a move of " + other +
-                ": write the move you expect, "
-                "then yours, for example " +
-                p + "forecast " + id + " " +
-                (mine_first ? "<your move> <theirs> <your reply>." : "<their move> <your reply>."));
-            return;
-        }
-        lines.push_back(std::move(line));
-    }
-    lines = without_repeats(lines);
-    if (const std::string why = contradiction(lines, *seat); !why.empty()) {
-        out_.say("Nothing was stored: " + why +
-                 (kept > 0 ? " " + p + "forecast " + id + " clear starts again." : std::string()));
-        return;
-    }
-    if (lines.size() > max_lines) {
-        out_.say("Nothing was stored: a forecast holds at most " + std::to_string(max_lines) +
-                 " lines, and this would make " + std::to_string(lines.size()) + ".");
-        return;
-    }
-    storage::ForecastRecord f{l.rec.id, *seat, ctx_.author.id, l.plies, {}};
-    for (const Line& line : lines)
-        f.lines.push_back(line.texts);
-    ctx_.store.put_forecast(f);
-    const std::string first = lines.front().texts.front();
-    out_.say(
-        (kept > 0
-             ? "Forecast for game #" + id + " updated: " + count(lines.size(), "line") + " in all."
-             : "Forecast stored for game #" + id + ": " + count(lines.size(), "line") + ".") +
-            (mine_first ? " Your " + first + " is played now; when " + other +
-                              " answers as a line foresees, I play your reply at once."
-                        : " When " + other +
-                              " plays the first move of a line, I play your reply at once.") +
-            " " + p + "forecast " + id + " shows it, " + p + "forecast " + id +
-            " clear deletes it.",
-        lines_text(f.lines));
-    if (mine_first)
-        play(l, *seat, first);
+    if (read_typed_lines(run, fg, typed, lines))
+        store_forecast(run, fg, std::move(lines), kept);
 }
 
-std::optional<Seat> PostRun::follow_forecasts(Loaded& l, Seat seat, const std::string& canonical) {
+} // namespace
+
+void cmd_forecast(PostParts& run, const Args& command_args) {
+    const Args args = forecast_args(run, command_args);
+    // The lines would tell the opponent what the player has in mind: they are never read out
+    // of a channel, let alone stored from one.
+    if (!run.ctx.post.direct) {
+        run.out.say("Forecasts are private: send " + run.ctx.settings.prefix +
+                    "forecast to me by direct message. Nothing was stored.");
+        return;
+    }
+    if (args.empty()) {
+        list_forecasts(run);
+        return;
+    }
+    std::size_t used = 0;
+    auto g = run.games.pick_game(args, used, "forecast", false);
+    if (!g)
+        return;
+    const std::string id = std::to_string(g->id);
+    const Args rest(args.begin() + static_cast<long>(used), args.end());
+    const bool lines_given = !rest.empty() && !(rest.size() == 1 && is_clear_word(rest[0]));
+    if (g->status != GameStatus::Ongoing) {
+        const rules::Variant* v = rules::find_variant(g->variant);
+        run.out.say(
+            (v ? run.games.over_line(*g, v->info()) : "Game #" + id + " is not under way.") +
+            (lines_given ? " Nothing was stored." : ""));
+        return;
+    }
+    const auto seat = detail::seat_of(*g, run.ctx.author.id);
+    if (!seat) {
+        run.out.say("You are not playing in game #" + id + ".");
+        return;
+    }
+    Loaded l = run.games.load(*g);
+    const auto stored = current_forecast(run, l, *seat);
+    const std::string other = run.people.who(l.rec, l.info(), rules::opponent(*seat));
+    if (lines_given)
+        new_forecast(run, l, *seat, stored, rest, other);
+    else
+        show_or_clear_forecast(run, l, *seat, stored, !rest.empty(), other);
+}
+
+std::optional<Seat> Forecasts::follow_forecasts(Loaded& l, Seat seat,
+                                                const std::string& canonical) {
     auto stored = ctx_.store.forecasts(l.rec.id);
     if (stored.empty())
         return std::nullopt;
@@ -439,7 +503,8 @@ std::optional<Seat> PostRun::follow_forecasts(Loaded& l, Seat seat, const std::s
     return answering;
 }
 
-std::string PostRun::answer_forecasts(Loaded& l, std::optional<Seat> answering) {
+std::string Forecasts::answer_forecasts(Session& session, Loaded& l,
+                                        std::optional<Seat> answering) {
     const std::string id = std::to_string(l.rec.id);
     std::string said;
     std::map<std::int64_t, std::vector<std::string>> played; // by owner: "Nf3 with Nc6"
@@ -461,8 +526,8 @@ std::string PostRun::answer_forecasts(Loaded& l, std::optional<Seat> answering) 
             ctx_.store.clear_forecast(l.rec.id, f->seat);
             break;
         }
-        auto acted =
-            act(l, f->seat, *parsed, f->player_id, "forecast:" + ctx_.post.message_id, true);
+        auto acted = session.act(l, f->seat, *parsed, f->player_id,
+                                 "forecast:" + ctx_.post.message_id, true);
         if (!acted)
             break;
         said += " " + people_.who(l.rec, l.info(), f->seat) + " played " + parsed->text +
@@ -489,7 +554,7 @@ std::string PostRun::answer_forecasts(Loaded& l, std::optional<Seat> answering) 
     return said;
 }
 
-void PostRun::clear_forecasts(const GameRecord& g, const std::string& why) {
+void Forecasts::clear_forecasts(const GameRecord& g, const std::string& why) {
     for (const auto& f : ctx_.store.forecasts(g.id)) {
         ctx_.store.clear_forecast(g.id, f.seat);
         if (!why.empty())
@@ -498,6 +563,12 @@ void PostRun::clear_forecasts(const GameRecord& g, const std::string& why) {
                           ", so your forecast is cleared.",
                       {}, &g);
     }
+}
+
+void Forecasts::tell_forecast_notes(const GameRecord& g) {
+    for (const auto& [owner, text] : forecast_notes_)
+        out_.tell(people_.player(owner), "Game #" + std::to_string(g.id) + ": " + text, {}, &g);
+    forecast_notes_.clear();
 }
 
 } // namespace ghostpost::bot

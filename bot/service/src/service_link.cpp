@@ -48,131 +48,140 @@ std::string detail::new_code() {
     return code;
 }
 
-void PostRun::cmd_link(const std::vector<std::string>& args) {
+void cmd_link(PostParts& run, const std::vector<std::string>& args) {
     if (args.empty()) {
         const std::string code = new_code();
-        ctx_.store.put_code({code, "link", ctx_.author.id, 0, "", ctx_.now + code_lifetime});
-        out_.tell(ctx_.author,
-                  "Your link code is " + code + ". Within 15 minutes, send " +
-                      ctx_.settings.prefix + "link " + code +
-                      " from your account on the other platform (best in a direct message "
-                      "to me there): both accounts then become one player, with the same "
-                      "ratings, games and settings. Give the code to nobody.");
-        if (!ctx_.post.direct)
-            out_.say("I sent you a link code by direct message.");
+        run.ctx.store.put_code(
+            {code, "link", run.ctx.author.id, 0, "", run.ctx.now + code_lifetime});
+        run.out.tell(run.ctx.author,
+                     "Your link code is " + code + ". Within 15 minutes, send " +
+                         run.ctx.settings.prefix + "link " + code +
+                         " from your account on the other platform (best in a direct message "
+                         "to me there): both accounts then become one player, with the same "
+                         "ratings, games and settings. Give the code to nobody.");
+        if (!run.ctx.post.direct)
+            run.out.say("I sent you a link code by direct message.");
         return;
     }
     const std::string code = normal_code(args[0]);
-    const auto found = code.empty() ? std::nullopt : ctx_.store.take_code(code, ctx_.now);
+    const auto found = code.empty() ? std::nullopt : run.ctx.store.take_code(code, run.ctx.now);
     if (!found || found->kind != "link") {
         if (found) // an invite code: it stays usable where it belongs
-            ctx_.store.put_code(*found);
-        out_.say("\"" + shorten(args[0], 20) + "\" is no link code I know, or it expired. Send " +
-                 ctx_.settings.prefix + "link from your other account for a new one.");
+            run.ctx.store.put_code(*found);
+        run.out.say("\"" + shorten(args[0], 20) +
+                    "\" is no link code I know, or it expired. Send " + run.ctx.settings.prefix +
+                    "link from your other account for a new one.");
         return;
     }
     const std::int64_t owner = found->player;
-    if (ctx_.account.id == owner || ctx_.account.linked_to == owner) {
-        out_.say("This account is already part of that player.");
+    if (run.ctx.account.id == owner || run.ctx.account.linked_to == owner) {
+        run.out.say("This account is already part of that player.");
         return;
     }
-    if (ctx_.account.linked_to != 0) {
-        out_.say("This account is already part of another player; nothing changed.");
+    if (run.ctx.account.linked_to != 0) {
+        run.out.say("This account is already part of another player; nothing changed.");
         return;
     }
-    if (const auto there = ctx_.store.account_on(owner, ctx_.post.platform)) {
-        out_.say("That player has an account here already (" + out_.at(*there) +
-                 "); a player has one account per platform. Nothing changed.");
+    if (const auto there = run.ctx.store.account_on(owner, run.ctx.post.platform)) {
+        run.out.say("That player has an account here already (" + run.out.at(*there) +
+                    "); a player has one account per platform. Nothing changed.");
         return;
     }
-    if (ctx_.store.player_has_history(ctx_.account.id)) {
-        out_.say("This account has games or ratings of its own, so it cannot join another player. "
-                 "Send " +
-                 ctx_.settings.prefix +
-                 "link here for a code, and post that code from the "
-                 "other account instead (if that one has played nothing yet). Nothing changed.");
+    if (run.ctx.store.player_has_history(run.ctx.account.id)) {
+        run.out.say(
+            "This account has games or ratings of its own, so it cannot join another player. "
+            "Send " +
+            run.ctx.settings.prefix +
+            "link here for a code, and post that code from the "
+            "other account instead (if that one has played nothing yet). Nothing changed.");
         return;
     }
-    ctx_.store.link_account(ctx_.account.id, owner);
-    ctx_.author = people_.as_player(*ctx_.store.player(ctx_.account.id), ctx_.post.platform);
-    const auto home = ctx_.store.player(owner);
-    out_.say("Linked: this account and " +
-             (home ? out_.at(*home) + " on " + home->platform : "yours") +
-             " are now one player, with the same ratings, games and settings.");
+    run.ctx.store.link_account(run.ctx.account.id, owner);
+    run.ctx.author =
+        run.people.as_player(*run.ctx.store.player(run.ctx.account.id), run.ctx.post.platform);
+    const auto home = run.ctx.store.player(owner);
+    run.out.say("Linked: this account and " +
+                (home ? run.out.at(*home) + " on " + home->platform : "yours") +
+                " are now one player, with the same ratings, games and settings.");
 }
 
-void PostRun::cmd_invite(const std::vector<std::string>& args) {
+void cmd_invite(PostParts& run, const std::vector<std::string>& args) {
     if (args.empty()) {
-        out_.usage_error("invite", "Say which platform the channel to follow the game is on.");
+        run.out.usage_error("invite", "Say which platform the channel to follow the game is on.");
         return;
     }
     const std::string platform = lower(args[0]);
-    const auto& known = ctx_.settings.platforms;
+    const auto& known = run.ctx.settings.platforms;
     if (!known.empty() && std::find(known.begin(), known.end(), platform) == known.end()) {
-        out_.say("I am not on \"" + shorten(args[0], 20) + "\"; I am on " + join(known, ", ") +
-                 ".");
+        run.out.say("I am not on \"" + shorten(args[0], 20) + "\"; I am on " + join(known, ", ") +
+                    ".");
         return;
     }
     std::size_t used = 0;
     const std::vector<std::string> rest(args.begin() + 1, args.end());
-    auto g = pick_game(rest, used, "invite", false);
+    auto g = run.games.pick_game(rest, used, "invite", false);
     if (!g)
         return;
-    if (!detail::seat_of(*g, ctx_.author.id) && g->challenger != ctx_.author.id) {
-        out_.say("Only the players of game #" + std::to_string(g->id) + " may invite a channel.");
+    if (!detail::seat_of(*g, run.ctx.author.id) && g->challenger != run.ctx.author.id) {
+        run.out.say("Only the players of game #" + std::to_string(g->id) +
+                    " may invite a channel.");
         return;
     }
     if (g->status != GameStatus::Ongoing && g->status != GameStatus::Challenge) {
-        out_.say("Game #" + std::to_string(g->id) + " is over: there is nothing left to follow.");
+        run.out.say("Game #" + std::to_string(g->id) +
+                    " is over: there is nothing left to follow.");
         return;
     }
     const std::string code = new_code();
-    ctx_.store.put_code({code, "invite", 0, g->id, platform, ctx_.now + code_lifetime});
+    run.ctx.store.put_code({code, "invite", 0, g->id, platform, run.ctx.now + code_lifetime});
     // Privately: whoever reads a code first can redeem it, so it is never posted in a channel.
-    out_.tell(ctx_.author,
-              "To follow game #" + std::to_string(g->id) + " in a " + platform + " channel, post " +
-                  ctx_.settings.prefix + "join " + code +
-                  " there within 15 minutes: it will get every public reply of the game, and its "
-                  "players may play from there.",
-              {}, &*g);
-    if (!ctx_.post.direct)
-        out_.say(out_.at(ctx_.author) + ": I sent you the invitation code for game #" +
-                 std::to_string(g->id) + " privately.");
+    run.out.tell(
+        run.ctx.author,
+        "To follow game #" + std::to_string(g->id) + " in a " + platform + " channel, post " +
+            run.ctx.settings.prefix + "join " + code +
+            " there within 15 minutes: it will get every public reply of the game, and its "
+            "players may play from there.",
+        {}, &*g);
+    if (!run.ctx.post.direct)
+        run.out.say(run.out.at(run.ctx.author) + ": I sent you the invitation code for game #" +
+                    std::to_string(g->id) + " privately.");
 }
 
-void PostRun::cmd_join(const std::vector<std::string>& args) {
+void cmd_join(PostParts& run, const std::vector<std::string>& args) {
     const std::string code = args.empty() ? std::string() : normal_code(args[0]);
-    const auto found = code.empty() ? std::nullopt : ctx_.store.take_code(code, ctx_.now);
+    const auto found = code.empty() ? std::nullopt : run.ctx.store.take_code(code, run.ctx.now);
     if (found && found->kind == "team") {
-        join_team_challenge(*found);
+        run.teams.join_team_challenge(*found);
         return;
     }
     if (!found || found->kind != "invite") {
         if (found)
-            ctx_.store.put_code(*found);
-        out_.say("That is no invitation code I know, or it expired. A player of the game gets one "
-                 "with " +
-                 ctx_.settings.prefix + "invite <platform>.");
+            run.ctx.store.put_code(*found);
+        run.out.say(
+            "That is no invitation code I know, or it expired. A player of the game gets one "
+            "with " +
+            run.ctx.settings.prefix + "invite <platform>.");
         return;
     }
-    if (found->platform != ctx_.post.platform || ctx_.post.direct) {
-        ctx_.store.put_code(*found); // still good where it belongs
-        out_.say(ctx_.post.direct ? "Post the code in the channel that should follow the game."
-                                  : "That code is for a " + found->platform + " channel.");
+    if (found->platform != run.ctx.post.platform || run.ctx.post.direct) {
+        run.ctx.store.put_code(*found); // still good where it belongs
+        run.out.say(run.ctx.post.direct
+                        ? "Post the code in the channel that should follow the game."
+                        : "That code is for a " + found->platform + " channel.");
         return;
     }
-    auto g = ctx_.store.game(found->game);
+    auto g = run.ctx.store.game(found->game);
     if (!g)
         return;
-    if (g->platform == ctx_.post.platform && g->channel == ctx_.post.channel) {
-        out_.say("Game #" + std::to_string(g->id) + " is played here already.");
+    if (g->platform == run.ctx.post.platform && g->channel == run.ctx.post.channel) {
+        run.out.say("Game #" + std::to_string(g->id) + " is played here already.");
         return;
     }
-    ctx_.store.bind_channel(g->id, ctx_.post.platform, ctx_.post.channel);
+    run.ctx.store.bind_channel(g->id, run.ctx.post.platform, run.ctx.post.channel);
     const rules::Variant* v = rules::find_variant(g->variant);
-    out_.say_in(*g, "This channel now follows game #" + std::to_string(g->id) +
-                        (v ? " (" + v->info().title + ")" : std::string()) + ", played on " +
-                        g->platform + ": every public reply of the game comes here too.");
+    run.out.say_in(*g, "This channel now follows game #" + std::to_string(g->id) +
+                           (v ? " (" + v->info().title + ")" : std::string()) + ", played on " +
+                           g->platform + ": every public reply of the game comes here too.");
 }
 
 } // namespace ghostpost::bot

@@ -16,8 +16,8 @@ namespace ghostpost::bot {
 using namespace detail;
 
 // The first action from `log[first]` on that was no decision of the game's but was told to the
-// channel (a Phantom Chess peek): a takeback never undoes it, since what it showed cannot be
-// unseen and a life given back would be a free peek. nullopt when there is none.
+// channel (an anytime action that shows a board): a takeback never undoes it, since what it showed
+// cannot be unseen and a life given back would be a free peek. nullopt when there is none.
 static std::optional<std::string> undone_public_aside(const GameRecord& g,
                                                       const std::vector<storage::ActionRecord>& log,
                                                       std::size_t first) {
@@ -41,7 +41,7 @@ static std::optional<std::string> undone_public_aside(const GameRecord& g,
     return std::nullopt;
 }
 
-void PostRun::cmd_resign(const std::vector<std::string>& args) {
+void cmd_resign(PostParts& run, const std::vector<std::string>& args) {
     // "?" asks first (the Resign button); the answers under the question are "no", and the
     // asker's seat, so that nobody else's press of that Yes resigns anybody.
     std::vector<std::string> rest = args;
@@ -53,73 +53,76 @@ void PostRun::cmd_resign(const std::vector<std::string>& args) {
             rest.pop_back();
         }
     }
-    auto mg = my_ongoing_game(rest, "resign");
+    auto mg = run.games.my_ongoing_game(rest, "resign");
     if (!mg)
         return;
     Loaded& l = mg->loaded;
     const std::string id = std::to_string(l.rec.id);
     if (asking == "?") {
-        out_.say(out_.at(ctx_.author) + ": resign game #" + id + "? It cannot be undone. Say " +
-                     ctx_.settings.prefix + "resign " + id + " to resign.",
-                 BoardOut{}, resign_buttons(ctx_.settings.prefix, l.rec, mg->seat));
+        run.out.say(run.out.at(run.ctx.author) + ": resign game #" + id +
+                        "? It cannot be undone. Say " + run.ctx.settings.prefix + "resign " + id +
+                        " to resign.",
+                    BoardOut{}, resign_buttons(run.ctx.settings.prefix, l.rec, mg->seat));
         return;
     }
     if (asking == "no") {
-        out_.say("You play on in game #" + id + ".");
+        run.out.say("You play on in game #" + id + ".");
         return;
     }
     if (!asking.empty() && asking != rules::seat_name(mg->seat)) {
         const Seat asked = asking == "white" ? Seat::White : Seat::Black;
-        out_.say("That button was for " + people_.who(l.rec, l.info(), asked) +
-                 ": nothing was done.");
+        run.out.say("That button was for " + run.people.who(l.rec, l.info(), asked) +
+                    ": nothing was done.");
         return;
     }
     Seat winner = rules::opponent(mg->seat);
-    std::string resigner = people_.who(l.rec, l.info(), mg->seat);
+    std::string resigner = run.people.who(l.rec, l.info(), mg->seat);
     // A game resigned before both sides moved never really began, as with a clock that ran
     // out then: aborted, for nobody. A tournament game stays a loss, so the pairings stand.
-    if (!both_sides_moved(l.rec.id) && !ctx_.store.pairing_of_game(l.rec.id)) {
-        abort_game(l.rec);
-        out_.say_in(l.rec, resigner + " resigns game #" + id +
-                               " before both sides had moved: the game is aborted and counts for "
-                               "nobody.");
+    if (!run.games.both_sides_moved(l.rec.id) && !run.ctx.store.pairing_of_game(l.rec.id)) {
+        run.games.abort_game(l.rec);
+        run.out.say_in(l.rec,
+                       resigner + " resigns game #" + id +
+                           " before both sides had moved: the game is aborted and counts for "
+                           "nobody.");
         return;
     }
-    finish(l.rec, winner == Seat::White ? rules::Status::WhiteWins : rules::Status::BlackWins,
-           "resignation");
+    run.games.finish(l.rec,
+                     winner == Seat::White ? rules::Status::WhiteWins : rules::Status::BlackWins,
+                     "resignation");
     if (hides_pieces(*l.game))
-        ended_hiding_pieces(l.rec.id);
-    out_.say_in(l.rec, resigner + " resigns. " + next_line(l));
+        run.games.ended_hiding_pieces(l.rec.id);
+    run.out.say_in(l.rec, resigner + " resigns. " + run.games.next_line(l));
 }
 
-void PostRun::publish_hidden_records(const std::vector<Ended>& ended) {
+void publish_hidden_records(PostParts& run, const std::vector<Ended>& ended) {
     std::vector<GameRecord> due;
     for (const Ended& e : ended)
         if (e.hid_pieces)
             due.push_back(e.game);
     // However a game ended (resignation, time, a draw, adjudication, a void), what its rules
-    // hid is told now (Phantom Chess turns the Phantom Card over), and the record follows.
+    // hid is told now (Game::ending_reveal), and the record follows.
     for (const Ended& end : ended) {
         const GameRecord& g = end.game;
-        Loaded l = load(g);
+        Loaded l = run.games.load(g);
         const auto shown = l.game->ending_reveal();
         for (const auto& e : shown)
-            out_.say_in(g, "Game #" + std::to_string(g.id) + ": " + capitalized(e.text) + ".");
+            run.out.say_in(g, "Game #" + std::to_string(g.id) + ": " + capitalized(e.text) + ".");
         if (!shown.empty() &&
             std::none_of(due.begin(), due.end(), [&](const auto& d) { return d.id == g.id; }))
             due.push_back(g);
     }
     for (const auto& g : due) {
-        auto log = ctx_.store.actions(g.id);
-        out_.say_in(g,
-                    "Game #" + std::to_string(g.id) +
-                        " is over. Its full record, with the "
-                        "squares of the moves that the boards in the channel did not show:",
-                    wrap_moves(record_movetext(g, log), 60));
+        auto log = run.ctx.store.actions(g.id);
+        run.out.say_in(g,
+                       "Game #" + std::to_string(g.id) +
+                           " is over. Its full record, with the "
+                           "squares of the moves that the boards in the channel did not show:",
+                       wrap_moves(run.dice.record_movetext(g, log), 60));
     }
 }
 
-void PostRun::cmd_draw(const std::vector<std::string>& args) {
+void cmd_draw(PostParts& run, const std::vector<std::string>& args) {
     // "accept" and "decline" answer an open offer and do nothing else (the buttons under one):
     // pressed once the offer is gone, they neither claim nor offer a draw.
     std::vector<std::string> rest = args;
@@ -128,65 +131,143 @@ void PostRun::cmd_draw(const std::vector<std::string>& args) {
         answer = lower(rest.back());
         rest.pop_back();
     }
-    auto mg = my_ongoing_game(rest, "draw");
+    auto mg = run.games.my_ongoing_game(rest, "draw");
     if (!mg)
         return;
     Loaded& l = mg->loaded;
     std::string id = std::to_string(l.rec.id);
     if (!answer.empty()) {
-        auto open = ctx_.store.offer(l.rec.id, OfferKind::Draw);
+        auto open = run.ctx.store.offer(l.rec.id, OfferKind::Draw);
         if (!open) {
-            out_.say("There is no draw offer to " + answer + " in game #" + id + ".");
+            run.out.say("There is no draw offer to " + answer + " in game #" + id + ".");
             return;
         }
         if (open->seat == mg->seat) {
-            out_.say("You offered this draw in game #" + id + "; only " +
-                     people_.who(l.rec, l.info(), rules::opponent(mg->seat)) + " can " + answer +
-                     " it.");
+            run.out.say("You offered this draw in game #" + id + "; only " +
+                        run.people.who(l.rec, l.info(), rules::opponent(mg->seat)) + " can " +
+                        answer + " it.");
             return;
         }
         if (answer == "decline") {
-            ctx_.store.clear_offer(l.rec.id, OfferKind::Draw);
-            out_.say_in(l.rec, people_.who(l.rec, l.info(), mg->seat) +
-                                   " declines the draw in game #" + id + ". " + next_line(l));
+            run.ctx.store.clear_offer(l.rec.id, OfferKind::Draw);
+            run.out.say_in(l.rec, run.people.who(l.rec, l.info(), mg->seat) +
+                                      " declines the draw in game #" + id + ". " +
+                                      run.games.next_line(l));
             return;
         }
     }
     auto ds = deciders(l);
     if (answer.empty() && std::find(ds.begin(), ds.end(), mg->seat) != ds.end()) {
         if (auto claim = l.game->claimable_draw()) {
-            finish(l.rec, rules::Status::Draw, *claim);
+            run.games.finish(l.rec, rules::Status::Draw, *claim);
             if (hides_pieces(*l.game))
-                ended_hiding_pieces(l.rec.id);
-            out_.say_in(l.rec,
-                        people_.who(l.rec, l.info(), mg->seat) + " claims a draw. " + next_line(l));
+                run.games.ended_hiding_pieces(l.rec.id);
+            run.out.say_in(l.rec, run.people.who(l.rec, l.info(), mg->seat) + " claims a draw. " +
+                                      run.games.next_line(l));
             return;
         }
     }
-    auto offer = ctx_.store.offer(l.rec.id, OfferKind::Draw);
+    auto offer = run.ctx.store.offer(l.rec.id, OfferKind::Draw);
     if (offer && offer->seat != mg->seat) {
-        finish(l.rec, rules::Status::Draw, "agreement");
+        run.games.finish(l.rec, rules::Status::Draw, "agreement");
         if (hides_pieces(*l.game))
-            ended_hiding_pieces(l.rec.id);
-        out_.say_in(l.rec,
-                    people_.who(l.rec, l.info(), mg->seat) + " accepts the draw. " + next_line(l));
+            run.games.ended_hiding_pieces(l.rec.id);
+        run.out.say_in(l.rec, run.people.who(l.rec, l.info(), mg->seat) + " accepts the draw. " +
+                                  run.games.next_line(l));
         return;
     }
-    std::string other = people_.who(l.rec, l.info(), rules::opponent(mg->seat));
+    std::string other = run.people.who(l.rec, l.info(), rules::opponent(mg->seat));
     if (offer) {
-        out_.say("You already offered a draw in game #" + id + "; " + other + " can accept with " +
-                 ctx_.settings.prefix + "draw " + id + ".");
+        run.out.say("You already offered a draw in game #" + id + "; " + other +
+                    " can accept with " + run.ctx.settings.prefix + "draw " + id + ".");
         return;
     }
-    ctx_.store.put_offer(l.rec.id, {OfferKind::Draw, mg->seat, l.plies});
-    out_.say_in(l.rec,
-                people_.who(l.rec, l.info(), mg->seat) + " offers a draw in game #" + id + ". " +
-                    other + ": " + ctx_.settings.prefix + "draw " + id +
-                    " accepts; playing on declines. " + next_line(l),
-                BoardOut{}, draw_offer_buttons(ctx_.settings.prefix, l.rec));
+    run.ctx.store.put_offer(l.rec.id, {OfferKind::Draw, mg->seat, l.plies});
+    run.out.say_in(l.rec,
+                   run.people.who(l.rec, l.info(), mg->seat) + " offers a draw in game #" + id +
+                       ". " + other + ": " + run.ctx.settings.prefix + "draw " + id +
+                       " accepts; playing on declines. " + run.games.next_line(l),
+                   BoardOut{}, draw_offer_buttons(run.ctx.settings.prefix, l.rec));
 }
 
-void PostRun::cmd_takeback(const std::vector<std::string>& args) {
+namespace {
+
+// The opponent's request `offer` to take back their last move, accepted by the author.
+void accept_takeback(PostParts& run, MyGame& mg, const storage::Offer& offer) {
+    Loaded& l = mg.loaded;
+    const std::string id = std::to_string(l.rec.id);
+    auto log = run.ctx.store.actions(l.rec.id);
+    const auto shown = run.dice.public_action_texts(l.rec, log); // a secret choice stays secret
+    // The last move the channel knows of: a standing policy set by direct message is none.
+    auto last = std::find_if(log.rbegin(), log.rend(), [&](const auto& a) {
+        return a.seat == offer.seat && !shown[static_cast<std::size_t>(&a - log.data())].empty();
+    });
+    run.ctx.store.clear_offer(l.rec.id, OfferKind::Takeback);
+    if (last == log.rend()) {
+        run.out.say("There is nothing to take back in game #" + id + ".");
+        return;
+    }
+    const auto first = static_cast<std::size_t>(log.rend() - last - 1);
+    if (auto aside = undone_public_aside(l.rec, log, first)) {
+        run.out.say("Nothing was taken back in game #" + id + ": that would undo " + *aside +
+                    ", and what it showed cannot be unseen.");
+        return;
+    }
+    if (run.dice.refuse_takeback_of_dice(l.rec, log,
+                                         static_cast<std::size_t>(log.rend() - last - 1)))
+        return;
+    std::vector<std::string> undone;
+    for (auto it = log.begin() + (log.rend() - last - 1); it != log.end(); ++it)
+        if (const auto& text = shown[static_cast<std::size_t>(it - log.begin())]; !text.empty())
+            undone.push_back(text);
+    run.ctx.store.take_back(l.rec.id, last->ply);
+    run.service.memory.images.forget_game(l.rec.id); // its images show positions no longer played
+    run.ctx.store.clear_offer(l.rec.id, OfferKind::Draw);
+    Loaded now = run.games.load(l.rec);
+    run.clocks.sync_clocks(now);
+    run.out.say_in(l.rec,
+                   run.people.who(l.rec, l.info(), mg.seat) + " accepts the takeback in game #" +
+                       id + ": " + join(undone, " ") + " taken back. " + run.games.next_line(now),
+                   run.boards.channel_board(now), game_buttons(run.ctx.settings.prefix, now.rec));
+    run.forecasts.clear_forecasts(l.rec, "a takeback changed the position");
+}
+
+// The author asks to take back their last move.
+void ask_takeback(PostParts& run, MyGame& mg, const std::string& other) {
+    Loaded& l = mg.loaded;
+    const std::string id = std::to_string(l.rec.id);
+    auto log = run.ctx.store.actions(l.rec.id);
+    if (std::none_of(log.begin(), log.end(), [&](const auto& a) { return a.seat == mg.seat; })) {
+        run.out.say("You have not moved yet in game #" + id + ": there is nothing to take back.");
+        return;
+    }
+    {
+        const auto shown = run.dice.public_action_texts(l.rec, log);
+        auto last = std::find_if(log.rbegin(), log.rend(), [&](const auto& a) {
+            return a.seat == mg.seat && !shown[static_cast<std::size_t>(&a - log.data())].empty();
+        });
+        if (last != log.rend() && run.dice.refuse_takeback_of_dice(
+                                      l.rec, log, static_cast<std::size_t>(log.rend() - last - 1)))
+            return;
+    }
+    const auto mine =
+        std::find_if(log.rbegin(), log.rend(), [&](const auto& a) { return a.seat == mg.seat; });
+    const auto from = static_cast<std::size_t>(log.rend() - mine - 1);
+    if (auto aside = undone_public_aside(l.rec, log, from)) {
+        run.out.say("You cannot take back your last move in game #" + id + ": that would undo " +
+                    *aside + ", and what it showed cannot be unseen.");
+        return;
+    }
+    run.ctx.store.put_offer(l.rec.id, {OfferKind::Takeback, mg.seat, l.plies});
+    run.out.say_in(l.rec, run.people.who(l.rec, l.info(), mg.seat) +
+                              " asks to take back their last move in game #" + id + ". " + other +
+                              ": " + run.ctx.settings.prefix + "takeback " + id +
+                              " accepts; playing on declines.");
+}
+
+} // namespace
+
+void cmd_takeback(PostParts& run, const std::vector<std::string>& args) {
     // "accept" and "decline" answer an open request and do nothing else, as for !draw.
     std::vector<std::string> rest = args;
     std::string answer;
@@ -194,149 +275,78 @@ void PostRun::cmd_takeback(const std::vector<std::string>& args) {
         answer = lower(rest.back());
         rest.pop_back();
     }
-    auto mg = my_ongoing_game(rest, "takeback");
+    auto mg = run.games.my_ongoing_game(rest, "takeback");
     if (!mg)
         return;
     Loaded& l = mg->loaded;
     std::string id = std::to_string(l.rec.id);
-    auto offer = ctx_.store.offer(l.rec.id, OfferKind::Takeback);
-    std::string other = people_.who(l.rec, l.info(), rules::opponent(mg->seat));
+    auto offer = run.ctx.store.offer(l.rec.id, OfferKind::Takeback);
+    std::string other = run.people.who(l.rec, l.info(), rules::opponent(mg->seat));
     if (!answer.empty()) {
         if (!offer) {
-            out_.say("There is no takeback request to " + answer + " in game #" + id + ".");
+            run.out.say("There is no takeback request to " + answer + " in game #" + id + ".");
             return;
         }
         if (offer->seat == mg->seat) {
-            out_.say("You asked for this takeback in game #" + id + "; only " + other + " can " +
-                     answer + " it.");
+            run.out.say("You asked for this takeback in game #" + id + "; only " + other + " can " +
+                        answer + " it.");
             return;
         }
         if (answer == "decline") {
-            ctx_.store.clear_offer(l.rec.id, OfferKind::Takeback);
-            out_.say_in(l.rec, people_.who(l.rec, l.info(), mg->seat) +
-                                   " declines the takeback in game #" + id + ". " + next_line(l));
+            run.ctx.store.clear_offer(l.rec.id, OfferKind::Takeback);
+            run.out.say_in(l.rec, run.people.who(l.rec, l.info(), mg->seat) +
+                                      " declines the takeback in game #" + id + ". " +
+                                      run.games.next_line(l));
             return;
         }
     }
     if (offer && offer->seat != mg->seat) {
-        auto log = ctx_.store.actions(l.rec.id);
-        const auto shown = public_action_texts(l.rec, log); // a secret choice stays secret
-        // The last move the channel knows of: a standing policy set by direct message is none.
-        auto last = std::find_if(log.rbegin(), log.rend(), [&](const auto& a) {
-            return a.seat == offer->seat &&
-                   !shown[static_cast<std::size_t>(&a - log.data())].empty();
-        });
-        ctx_.store.clear_offer(l.rec.id, OfferKind::Takeback);
-        if (last == log.rend()) {
-            out_.say("There is nothing to take back in game #" + id + ".");
-            return;
-        }
-        const auto first = static_cast<std::size_t>(log.rend() - last - 1);
-        if (auto aside = undone_public_aside(l.rec, log, first)) {
-            out_.say("Nothing was taken back in game #" + id + ": that would undo " + *aside +
-                     ", and what it showed cannot be unseen.");
-            return;
-        }
-        if (refuse_takeback_of_dice(l.rec, log, static_cast<std::size_t>(log.rend() - last - 1)))
-            return;
-        std::vector<std::string> undone;
-        for (auto it = log.begin() + (log.rend() - last - 1); it != log.end(); ++it)
-            if (const auto& text = shown[static_cast<std::size_t>(it - log.begin())]; !text.empty())
-                undone.push_back(text);
-        ctx_.store.take_back(l.rec.id, last->ply);
-        parts_.memory.images.forget_game(l.rec.id); // its images show positions no longer played
-        ctx_.store.clear_offer(l.rec.id, OfferKind::Draw);
-        Loaded now = load(l.rec);
-        sync_clocks(now);
-        out_.say_in(l.rec,
-                    people_.who(l.rec, l.info(), mg->seat) + " accepts the takeback in game #" +
-                        id + ": " + join(undone, " ") + " taken back. " + next_line(now),
-                    boards_.channel_board(now), game_buttons(ctx_.settings.prefix, now.rec));
-        clear_forecasts(l.rec, "a takeback changed the position");
+        accept_takeback(run, *mg, *offer);
         return;
     }
     if (offer) {
-        out_.say("You already asked for a takeback in game #" + id + "; " + other +
-                 " can accept with " + ctx_.settings.prefix + "takeback " + id + ".");
+        run.out.say("You already asked for a takeback in game #" + id + "; " + other +
+                    " can accept with " + run.ctx.settings.prefix + "takeback " + id + ".");
         return;
     }
-    auto log = ctx_.store.actions(l.rec.id);
-    if (std::none_of(log.begin(), log.end(), [&](const auto& a) { return a.seat == mg->seat; })) {
-        out_.say("You have not moved yet in game #" + id + ": there is nothing to take back.");
-        return;
-    }
-    {
-        const auto shown = public_action_texts(l.rec, log);
-        auto last = std::find_if(log.rbegin(), log.rend(), [&](const auto& a) {
-            return a.seat == mg->seat && !shown[static_cast<std::size_t>(&a - log.data())].empty();
-        });
-        if (last != log.rend() &&
-            refuse_takeback_of_dice(l.rec, log, static_cast<std::size_t>(log.rend() - last - 1)))
-            return;
-    }
-    const auto mine =
-        std::find_if(log.rbegin(), log.rend(), [&](const auto& a) { return a.seat == mg->seat; });
-    const auto from = static_cast<std::size_t>(log.rend() - mine - 1);
-    if (auto aside = undone_public_aside(l.rec, log, from)) {
-        out_.say("You cannot take back your last move in game #" + id + ": that would undo " +
-                 *aside + ", and what it showed cannot be unseen.");
-        return;
-    }
-    ctx_.store.put_offer(l.rec.id, {OfferKind::Takeback, mg->seat, l.plies});
-    out_.say_in(l.rec, people_.who(l.rec, l.info(), mg->seat) +
-                           " asks to take back their last move in game #" + id + ". " + other +
-                           ": " + ctx_.settings.prefix + "takeback " + id +
-                           " accepts; playing on declines.");
+    ask_takeback(run, *mg, other);
 }
 
-bool PostRun::refuse_takeback_of_dice(const GameRecord& g,
-                                      const std::vector<storage::ActionRecord>& log,
-                                      std::size_t from) {
-    if (!draws_dice(g, log, from))
-        return false;
-    // The stream never runs backwards: replayed from the seed, the same choices would roll the
-    // same faces, which everyone has now seen (docs/variants/gnostic.md, Takebacks).
-    out_.say("No takeback in game #" + std::to_string(g.id) +
-             ": dice were rolled since that move, and "
-             "taking it back would let the same choices roll the same faces again.");
-    return true;
-}
-
-void PostRun::cmd_abort(const std::vector<std::string>& args) {
+void cmd_abort(PostParts& run, const std::vector<std::string>& args) {
     std::size_t used = 0;
-    auto g = pick_game(args, used, "abort", false);
+    auto g = run.games.pick_game(args, used, "abort", false);
     if (!g)
         return;
     std::string id = std::to_string(g->id);
     if (used < args.size()) {
-        out_.usage_error("abort", "I did not understand \"" + shorten(args[used]) + "\".");
+        run.out.usage_error("abort", "I did not understand \"" + shorten(args[used]) + "\".");
         return;
     }
     if (g->status != GameStatus::Ongoing) {
-        out_.say("Game #" + id + " is not under way.");
+        run.out.say("Game #" + id + " is not under way.");
         return;
     }
-    if (!detail::seat_of(*g, ctx_.author.id) && !people_.moderator()) {
-        out_.say("You are not playing in game #" + id + ".");
+    if (!detail::seat_of(*g, run.ctx.author.id) && !run.people.moderator()) {
+        run.out.say("You are not playing in game #" + id + ".");
         return;
     }
-    if (ctx_.store.pairing_of_game(g->id) && !people_.moderator()) {
-        out_.say("Game #" + id + " is a tournament game: it cannot be aborted. Use " +
-                 out_.form("resign") + " or " + out_.form("draw") + ".");
+    if (run.ctx.store.pairing_of_game(g->id) && !run.people.moderator()) {
+        run.out.say("Game #" + id + " is a tournament game: it cannot be aborted. Use " +
+                    run.out.form("resign") + " or " + run.out.form("draw") + ".");
         return;
     }
-    if (both_sides_moved(g->id) && !people_.moderator()) {
-        out_.say("Too late to abort game #" + id + ": both sides have moved. Use " +
-                 out_.form("resign") + " or " + out_.form("draw") + ".");
+    if (run.games.both_sides_moved(g->id) && !run.people.moderator()) {
+        run.out.say("Too late to abort game #" + id + ": both sides have moved. Use " +
+                    run.out.form("resign") + " or " + run.out.form("draw") + ".");
         return;
     }
     // What only a moderator's rights allowed goes to the moderator log with the abort itself.
-    if (!detail::seat_of(*g, ctx_.author.id) || ctx_.store.pairing_of_game(g->id) ||
-        both_sides_moved(g->id))
-        mod_log("abort #" + id);
-    abort_game(*g);
-    out_.say_in(*g, "Game #" + id + " is aborted by " + out_.at(ctx_.author) +
-                        ". It counts for nobody.");
+    if (!detail::seat_of(*g, run.ctx.author.id) || run.ctx.store.pairing_of_game(g->id) ||
+        run.games.both_sides_moved(g->id))
+        mod_log(run.ctx, "abort #" + id);
+    run.games.abort_game(*g);
+    run.out.say_in(*g, "Game #" + id + " is aborted by " + run.out.at(run.ctx.author) +
+                           ". It counts for nobody.");
 }
 
 } // namespace ghostpost::bot

@@ -1,4 +1,5 @@
-// Playing: a bare move or !move, read against what the mover may see, and its replies.
+// Playing (Session, session.h): a bare move or !move, read against what the mover may see, applied
+// by Session::act, and its replies.
 #include "ghostpost/render/png.h"
 #include "ghostpost/render/text.h"
 #include "ghostpost/rules/notation.h"
@@ -23,18 +24,18 @@ bool detail::names_anytime_action(const rules::Game& game, Seat seat, const std:
     return anytime && anytime->action == parsed->action;
 }
 
-bool PostRun::try_bare_move() {
-    auto mine = my_games_here({GameStatus::Ongoing});
+bool try_bare_move(PostParts& run) {
+    auto mine = run.games.my_games_here({GameStatus::Ongoing});
     if (mine.empty())
         return false;
-    const std::string& text = ctx_.post.text;
+    const std::string& text = run.ctx.post.text;
     // A direct message is always meant for the bot: it is read as a move even when it does not
     // look like one, so that the player hears why it is not.
-    const bool meant = ctx_.post.direct;
+    const bool meant = run.ctx.post.direct;
     std::vector<std::pair<Loaded, Seat>> deciding, waiting;
     for (const auto& g : mine) {
-        Loaded l = load(g);
-        Seat seat = *detail::seat_of(g, ctx_.author.id);
+        Loaded l = run.games.load(g);
+        Seat seat = *detail::seat_of(g, run.ctx.author.id);
         auto ds = deciders(l);
         bool decides = std::find(ds.begin(), ds.end(), seat) != ds.end();
         (decides ? deciding : waiting).emplace_back(std::move(l), seat);
@@ -43,13 +44,13 @@ bool PostRun::try_bare_move() {
         auto& [l, seat] = deciding.front();
         if (!meant && !rules::looks_like_action(*l.game, seat, text))
             return false;
-        play(l, seat, text);
+        run.session.play(l, seat, text);
         return true;
     }
     if (deciding.size() > 1) {
         // The games that could take it: legal there, or refused for a reason only the mover
-        // may hear (then play() says it by direct message). Counting the latter keeps a hidden
-        // piece from sending the move to another game without a word.
+        // may hear (then run.session.play() says it by direct message). Counting the latter keeps a
+        // hidden piece from sending the move to another game without a word.
         std::vector<std::string> ids, takers;
         std::pair<Loaded, Seat>* taker = nullptr;
         bool looks = false;
@@ -66,18 +67,18 @@ bool PostRun::try_bare_move() {
             }
         }
         if (takers.size() == 1) {
-            play(taker->first, taker->second, text);
+            run.session.play(taker->first, taker->second, text);
             return true;
         }
         const std::string shown = shorten(text, 20);
         if (takers.size() > 1)
-            out_.say(shown + " can be played in several of your games (" + join(takers, ", ") +
-                     "): say which, for example " + ctx_.settings.prefix + "move " +
-                     takers.front().substr(1) + " " + shown + ".");
+            run.out.say(shown + " can be played in several of your games (" + join(takers, ", ") +
+                        "): say which, for example " + run.ctx.settings.prefix + "move " +
+                        takers.front().substr(1) + " " + shown + ".");
         else if (looks || meant)
-            out_.say("You must decide in several games here (" + join(ids, ", ") + "), and " +
-                     shown + " is possible in none of them: say which with " + out_.form("move") +
-                     " to hear why.");
+            run.out.say("You must decide in several games here (" + join(ids, ", ") + "), and " +
+                        shown + " is possible in none of them: say which with " +
+                        run.out.form("move") + " to hear why.");
         return looks || meant;
     }
     if (waiting.size() == 1) {
@@ -85,36 +86,36 @@ bool PostRun::try_bare_move() {
         if (!meant && !rules::looks_like_action(*l.game, seat, text))
             return false;
         if (names_anytime_action(*l.game, seat, text)) {
-            play(l, seat, text);
+            run.session.play(l, seat, text);
             return true;
         }
-        out_.say("Not played: it is not your turn in game #" + std::to_string(l.rec.id) + ". " +
-                 next_line(l));
+        run.out.say("Not played: it is not your turn in game #" + std::to_string(l.rec.id) + ". " +
+                    run.games.next_line(l));
         return true;
     }
     if (meant && waiting.size() > 1) {
         std::vector<std::string> ids;
         for (auto& [l, seat] : waiting)
             ids.push_back("#" + std::to_string(l.rec.id));
-        out_.say("Not played: it is your opponents' turn in all your games (" + join(ids, ", ") +
-                 ").");
+        run.out.say("Not played: it is your opponents' turn in all your games (" + join(ids, ", ") +
+                    ").");
         return true;
     }
     return false;
 }
 
-void PostRun::cmd_move(const std::vector<std::string>& args) {
+void cmd_move(PostParts& run, const std::vector<std::string>& args) {
     if (args.empty()) {
-        out_.usage_error("move", "Say which move.");
+        run.out.usage_error("move", "Say which move.");
         return;
     }
     std::optional<GameRecord> g;
     std::string text;
     if (args.size() >= 2 && game_id_arg(args[0])) {
         std::int64_t id = *game_id_arg(args[0]);
-        g = ctx_.store.game(id);
-        if (!g || g->platform != ctx_.post.platform) {
-            out_.say("There is no game #" + std::to_string(id) + ".");
+        g = run.ctx.store.game(id);
+        if (!g || g->platform != run.ctx.post.platform) {
+            run.out.say("There is no game #" + std::to_string(id) + ".");
             return;
         }
         for (std::size_t i = 1; i < args.size(); ++i)
@@ -122,12 +123,12 @@ void PostRun::cmd_move(const std::vector<std::string>& args) {
     } else {
         for (std::size_t i = 0; i < args.size(); ++i)
             text += (i ? " " : "") + args[i];
-        auto mine = my_games_here({GameStatus::Ongoing});
+        auto mine = run.games.my_games_here({GameStatus::Ongoing});
         std::vector<GameRecord> deciding;
         for (const auto& m : mine) {
-            Loaded l = load(m);
+            Loaded l = run.games.load(m);
             auto ds = deciders(l);
-            if (std::find(ds.begin(), ds.end(), *detail::seat_of(m, ctx_.author.id)) != ds.end())
+            if (std::find(ds.begin(), ds.end(), *detail::seat_of(m, run.ctx.author.id)) != ds.end())
                 deciding.push_back(m);
         }
         if (deciding.size() == 1) {
@@ -135,39 +136,41 @@ void PostRun::cmd_move(const std::vector<std::string>& args) {
         } else if (mine.size() == 1) {
             g = mine.front();
         } else if (mine.empty()) {
-            out_.say("You have no game under way here. Use: " + out_.form("move"));
+            run.out.say("You have no game under way here. Use: " + run.out.form("move"));
             return;
         } else {
-            out_.usage_error("move", "You play several games here: say which.");
+            run.out.usage_error("move", "You play several games here: say which.");
             return;
         }
     }
     std::string id = std::to_string(g->id);
     if (g->status != GameStatus::Ongoing) {
         const rules::Variant* v = rules::find_variant(g->variant);
-        out_.say("Not played. " +
-                 (v ? over_line(*g, v->info()) : "game #" + id + " is not under way."));
+        run.out.say("Not played. " + (v ? run.games.over_line(*g, v->info())
+                                        : "game #" + id + " is not under way."));
         return;
     }
-    auto seat = detail::seat_of(*g, ctx_.author.id);
+    auto seat = detail::seat_of(*g, run.ctx.author.id);
     if (!seat) {
-        Loaded l = load(*g);
-        out_.say("Not played: you are not playing in game #" + id + ". " + next_line(l));
+        Loaded l = run.games.load(*g);
+        run.out.say("Not played: you are not playing in game #" + id + ". " +
+                    run.games.next_line(l));
         return;
     }
-    Loaded l = load(*g);
+    Loaded l = run.games.load(*g);
     auto ds = deciders(l);
     if (std::find(ds.begin(), ds.end(), *seat) == ds.end() &&
         !names_anytime_action(*l.game, *seat, text)) {
-        out_.say("Not played: it is not your turn in game #" + id + ". " + next_line(l));
+        run.out.say("Not played: it is not your turn in game #" + id + ". " +
+                    run.games.next_line(l));
         return;
     }
-    play(l, *seat, text);
+    run.session.play(l, *seat, text);
 }
 
-void PostRun::play(Loaded& l, Seat seat, const std::string& text) {
+void Session::play(Loaded& l, Seat seat, const std::string& text) {
     std::string id = std::to_string(l.rec.id);
-    if (!may_act(l, seat))
+    if (!clocks_.may_act(l, seat))
         return;
     auto parsed = rules::parse_action(*l.game, seat, text);
     if (!parsed) {
@@ -183,11 +186,11 @@ void PostRun::play(Loaded& l, Seat seat, const std::string& text) {
         return;
     }
     const std::string canonical = parsed->text;
-    if (!ctx_.post.direct && refuse_secret_in_public(l, seat, parsed->action, canonical))
+    if (!ctx_.post.direct && dice_.refuse_secret_in_public(l, seat, parsed->action, canonical))
         return;
     const auto legal = l.game->notated_actions(seat);
-    // The deadline's answer (Gnostic Chess's `default`), typed by the player, answers the
-    // decision like any other choice.
+    // The deadline's answer (Game::deadline_action), typed by the player, answers the decision
+    // like any other choice.
     const auto on_time = l.game->deadline_action(seat);
     const bool decision = (on_time && on_time->action == parsed->action) ||
                           std::any_of(legal.begin(), legal.end(),
@@ -207,22 +210,21 @@ void PostRun::play(Loaded& l, Seat seat, const std::string& text) {
                                                           ", so their standing policy decided"
                                                     : " has decided in game #" + id) +
                                    "; the choice stays secret until it is revealed. " +
-                                   next_line(l));
-        tell_forecast_notes(l.rec);
+                                   games_.next_line(l));
+        forecasts_.tell_forecast_notes(l.rec);
         return;
     }
     for (const auto& n : acted->public_notes)
         line += " " + n;
     // Replies a forecast had ready go in the same message, before the board they lead to.
-    line += answer_forecasts(l, acted->answering);
-    out_.say_in(l.rec, line + " " + next_line(l), boards_.channel_board(l),
+    line += forecasts_.answer_forecasts(*this, l, acted->answering);
+    out_.say_in(l.rec, line + " " + games_.next_line(l), boards_.channel_board(l),
                 game_buttons(ctx_.settings.prefix, l.rec));
-    tell_forecast_notes(l.rec);
+    forecasts_.tell_forecast_notes(l.rec);
 }
 
-std::optional<PostRun::Acted> PostRun::act(Loaded& l, Seat seat, const rules::NotatedAction& action,
-                                           std::int64_t by, const std::string& message_id,
-                                           bool decision) {
+std::optional<Acted> Session::act(Loaded& l, Seat seat, const rules::NotatedAction& action,
+                                  std::int64_t by, const std::string& message_id, bool decision) {
     const std::string id = std::to_string(l.rec.id);
     // Judged before the action: the one that ends the game may show everything at once.
     const bool hid_pieces = hides_pieces(*l.game);
@@ -237,16 +239,16 @@ std::optional<PostRun::Acted> PostRun::act(Loaded& l, Seat seat, const rules::No
         logged.rolls = chance_record(*events);
     ctx_.store.append_action(logged);
     Acted out;
-    out.answering = follow_forecasts(l, seat, action.text);
+    out.answering = forecasts_.follow_forecasts(l, seat, action.text);
     if (out.answering)
-        answering_ = detail::seated(l.rec, *out.answering);
-    clocks_after_action(l, seat, decision);
-    answering_.reset();
+        clocks_.set_answering(detail::seated(l.rec, *out.answering));
+    clocks_.clocks_after_action(l, seat, decision);
+    clocks_.set_answering(std::nullopt);
     // Playing on declines what the other side offered, and ends any takeback request.
     if (auto offer = ctx_.store.offer(l.rec.id, OfferKind::Draw); offer && offer->seat != seat)
         ctx_.store.clear_offer(l.rec.id, OfferKind::Draw);
     ctx_.store.clear_offer(l.rec.id, OfferKind::Takeback);
-    remember(l);
+    games_.remember(l);
 
     for (const auto& ev : *events) {
         if (ev.only_for || ev.board) {
@@ -275,9 +277,10 @@ std::optional<PostRun::Acted> PostRun::act(Loaded& l, Seat seat, const rules::No
     }
     rules::Outcome outcome = l.game->outcome();
     if (outcome.over()) {
-        finish(l.rec, outcome.status, outcome.reason);
+        out.ended = true;
+        games_.finish(l.rec, outcome.status, outcome.reason);
         if (hid_pieces)
-            ended_hiding_pieces(l.rec.id);
+            games_.ended_hiding_pieces(l.rec.id);
     }
     // A decision whose every event is private (a first dice choice in a combat) is secret: the
     // channel hears that it was made, not what it was, and sees no new board.

@@ -1,7 +1,9 @@
 // Ratings: Glicko-2 per variant. Every rated game is a rating period of its own for both
 // players, computed from the two ratings as they stood before the game, so the order in which
 // simultaneous correspondence games end cannot favour anybody. A player's deviation does not
-// grow with idle time: correspondence players pause for months without losing strength.
+// grow with idle time: correspondence players pause for months without losing strength. A
+// rated game's ratings change when it ends (Games::game_over); the channel hears of it in
+// conclude()'s first subscriber (settle).
 #include "ghostpost/league/rating.h"
 #include "ghostpost/rules/registry.h"
 #include "ghostpost/service/engine_player.h"
@@ -48,9 +50,9 @@ const rules::VariantInfo* variant_info(const std::string& name) {
 
 } // namespace
 
-void PostRun::game_over(const GameRecord& g) {
+void Games::game_over(const GameRecord& g) {
     out_.game_ended(g.id);
-    clear_forecasts(g);                     // however it ended: nothing is left to answer
+    forecasts_.clear_forecasts(g);          // however it ended: nothing is left to answer
     parts_.memory.images.forget_game(g.id); // its public images now show what the rules hid
     Ended ended{g, {}};
     const bool rated =
@@ -84,21 +86,21 @@ void PostRun::game_over(const GameRecord& g) {
 
 void PostRun::conclude() {
     // Announcing ends no game, so the list cannot grow while it is worked through.
-    const std::vector<Ended> ended = std::exchange(ended_, {});
+    const std::vector<Ended> ended = run_.games.take_ended();
     for (const GameEndSubscriber subscriber : game_end_subscribers)
-        (this->*subscriber)(ended);
+        subscriber(run_, ended);
 }
 
-void PostRun::settle(const std::vector<Ended>& ended) {
+void settle(PostParts& run, const std::vector<Ended>& ended) {
     for (const auto& e : ended) {
         if (!e.rating_note.empty()) // where the game is read: its channel and those following it
-            out_.say_in(e.game, e.rating_note);
-        tourney_game_over(e.game);
+            run.out.say_in(e.game, e.rating_note);
+        run.tourneys.tourney_game_over(e.game);
     }
 }
 
-void PostRun::cmd_rating(const std::vector<std::string>& args) {
-    PlayerRecord whom = ctx_.author;
+void cmd_rating(PostParts& run, const std::vector<std::string>& args) {
+    PlayerRecord whom = run.ctx.author;
     const rules::VariantInfo* info = nullptr;
     bool named = false;
     // A handle may come without its '@' ("!rating bob"); a word that names a variant is the
@@ -110,40 +112,41 @@ void PostRun::cmd_rating(const std::vector<std::string>& args) {
     };
     for (const auto& a : args) {
         if (a.size() > 1 && a[0] == '@' && !named) {
-            auto p = people_.known_player(a);
+            auto p = run.people.known_player(a);
             if (!p)
                 return;
             whom = *p;
             named = true;
         } else if (!info && (info = variant_info(lower(a))) != nullptr) {
         } else if (!named && handle_like(a)) {
-            auto p = people_.known_player("@" + a);
+            auto p = run.people.known_player("@" + a);
             if (!p)
                 return;
             whom = *p;
             named = true;
         } else {
-            out_.usage_error("rating", "I did not understand \"" + shorten(a) + "\".");
+            run.out.usage_error("rating", "I did not understand \"" + shorten(a) + "\".");
             return;
         }
     }
     if (info) {
-        auto r = ctx_.store.rating(whom.id, info->name);
+        auto r = run.ctx.store.rating(whom.id, info->name);
         if (!r) {
-            out_.say(out_.at(whom) + " has no rating in " + info->title +
-                     " yet: a first rated game starts from 1500.");
+            run.out.say(run.out.at(whom) + " has no rating in " + info->title +
+                        " yet: a first rated game starts from 1500.");
             return;
         }
-        out_.say(out_.at(whom) + " in " + info->title + ": " + fixed(r->rating, 1) +
-                 ", deviation " + fixed(r->deviation, 1) + ", volatility " +
-                 fixed(r->volatility, 5) + ", " + games_text(r->games) +
-                 (r->deviation > provisional_deviation ? " (provisional)." : "."));
+        run.out.say(run.out.at(whom) + " in " + info->title + ": " + fixed(r->rating, 1) +
+                    ", deviation " + fixed(r->deviation, 1) + ", volatility " +
+                    fixed(r->volatility, 5) + ", " + games_text(r->games) +
+                    (r->deviation > provisional_deviation ? " (provisional)." : "."));
         return;
     }
-    auto all = ctx_.store.ratings_of_player(whom.id);
+    auto all = run.ctx.store.ratings_of_player(whom.id);
     if (all.empty()) {
-        out_.say(out_.at(whom) + " has no rating yet: every rated game counts, one rating per "
-                                 "variant.");
+        run.out.say(run.out.at(whom) +
+                    " has no rating yet: every rated game counts, one rating per "
+                    "variant.");
         return;
     }
     std::string table;
@@ -151,37 +154,37 @@ void PostRun::cmd_rating(const std::vector<std::string>& args) {
         table += r.variant + std::string(r.variant.size() < 12 ? 12 - r.variant.size() : 1, ' ') +
                  rating_text(r) + " (deviation " + fixed(r.deviation, 1) + ", " +
                  games_text(r.games) + ")\n";
-    out_.say("Ratings of " + out_.at(whom) + " (? marks a provisional rating):", table);
+    run.out.say("Ratings of " + run.out.at(whom) + " (? marks a provisional rating):", table);
 }
 
-void PostRun::cmd_leaderboard(const std::vector<std::string>& args) {
+void cmd_leaderboard(PostParts& run, const std::vector<std::string>& args) {
     const rules::VariantInfo* info = args.size() == 1 ? variant_info(lower(args[0])) : nullptr;
     if (!info) {
         std::vector<std::string> names;
         for (const auto* v : rules::variants())
             names.push_back(v->info().name);
-        out_.usage_error("leaderboard", (args.empty() ? std::string("Name a variant")
-                                                      : "I did not understand \"" +
-                                                            shorten(join(args, " ")) + "\"") +
-                                            " (" + join(names, ", ") + ").");
+        run.out.usage_error("leaderboard", (args.empty() ? std::string("Name a variant")
+                                                         : "I did not understand \"" +
+                                                               shorten(join(args, " ")) + "\"") +
+                                               " (" + join(names, ", ") + ").");
         return;
     }
     // The bot is no player: its levels stay off the board (at most eight of them to skip).
-    auto best = ctx_.store.leaderboard(ctx_.post.platform, info->name, leaderboard_size + 8);
+    auto best = run.ctx.store.leaderboard(run.ctx.post.platform, info->name, leaderboard_size + 8);
     std::erase_if(best, [&](const storage::RatingRecord& r) {
-        return engine_level(people_.player(r.player_id).user_id).has_value();
+        return engine_level(run.people.player(r.player_id).user_id).has_value();
     });
     if (best.size() > static_cast<std::size_t>(leaderboard_size))
         best.resize(leaderboard_size);
     if (best.empty()) {
-        out_.say("Nobody has a rating in " + info->title +
-                 " yet: a rated game gives both players one.");
+        run.out.say("Nobody has a rating in " + info->title +
+                    " yet: a rated game gives both players one.");
         return;
     }
     std::vector<std::string> names;
     std::size_t width = 0;
     for (const auto& r : best) {
-        names.push_back(out_.at(people_.player(r.player_id)));
+        names.push_back(run.out.at(run.people.player(r.player_id)));
         width = std::max(width, names.back().size());
     }
     std::string table;
@@ -191,7 +194,7 @@ void PostRun::cmd_leaderboard(const std::vector<std::string>& args) {
                  std::string(width - names[i].size() + 2, ' ') + rating_text(best[i]) + "  " +
                  games_text(best[i].games) + "\n";
     }
-    out_.say("Leaderboard of " + info->title + " (? marks a provisional rating):", table);
+    run.out.say("Leaderboard of " + info->title + " (? marks a provisional rating):", table);
 }
 
 } // namespace ghostpost::bot

@@ -18,8 +18,13 @@ namespace ghostpost::bot {
 
 using namespace detail;
 
-void PostRun::cmd_games(const std::vector<std::string>& args) {
-    PlayerRecord whom = ctx_.author;
+namespace {
+// !games answers in pages, so that one player's long list is no flood.
+constexpr std::size_t games_per_page = 10;
+} // namespace
+
+void cmd_games(PostParts& run, const std::vector<std::string>& args) {
+    PlayerRecord whom = run.ctx.author;
     bool under_way = true, finished = false;
     bool named_someone = false;
     std::size_t page = 1;
@@ -35,77 +40,77 @@ void PostRun::cmd_games(const std::vector<std::string>& args) {
         } else if (word == "all" && under_way && !finished) {
             finished = true;
         } else if (a.size() >= 2 && a[0] == '@' && !named_someone) {
-            auto p = people_.known_player(a);
+            auto p = run.people.known_player(a);
             if (!p)
                 return;
             whom = *p;
             named_someone = true;
         } else {
-            out_.usage_error("games", "I did not understand \"" + shorten(a) + "\".");
+            run.out.usage_error("games", "I did not understand \"" + shorten(a) + "\".");
             return;
         }
     }
     if (!under_way) {
-        say_finished(whom, false, page);
+        say_finished(run, whom, false, page);
         return;
     }
-    auto games = ctx_.store.games_of_player(whom, {GameStatus::Challenge, GameStatus::Ongoing});
+    auto games = run.ctx.store.games_of_player(whom, {GameStatus::Challenge, GameStatus::Ongoing});
     std::vector<std::string> first, later;
     for (const auto& g : games) {
         std::string id = "#" + std::to_string(g.id) + " " + g.variant;
         if (g.status == GameStatus::Challenge) {
             if (g.challenger == whom.id)
                 later.push_back(id + ": challenge to " +
-                                (g.challenged_id        ? people_.mention(*g.challenged_id)
+                                (g.challenged_id        ? run.people.mention(*g.challenged_id)
                                  : g.challenged.empty() ? std::string("anyone")
                                                         : "@" + g.challenged) +
                                 ", waiting for an answer");
             else
-                first.push_back(id + ": challenge from " + people_.mention(g.challenger) +
+                first.push_back(id + ": challenge from " + run.people.mention(g.challenger) +
                                 ", to accept or decline");
             continue;
         }
-        Loaded l = load(g);
+        Loaded l = run.games.load(g);
         Seat seat = *detail::seat_of(g, whom.id);
         std::string line = id + " vs " +
-                           people_.mention(*detail::seated(g, rules::opponent(seat))) + ": " +
-                           next_line(l);
+                           run.people.mention(*detail::seated(g, rules::opponent(seat))) + ": " +
+                           run.games.next_line(l);
         auto ds = deciders(l);
         (std::find(ds.begin(), ds.end(), seat) != ds.end() ? first : later).push_back(line);
     }
     if (first.empty() && later.empty()) {
         if (finished) {
-            say_finished(whom, true);
+            say_finished(run, whom, true);
             return;
         }
         const auto done =
-            ctx_.store.games_of_player(whom, {GameStatus::Finished, GameStatus::Aborted}).size();
-        out_.say(out_.at(whom) + " has no game under way and no open challenge." +
-                 (done == 0
-                      ? std::string()
-                      : " " + std::to_string(done) + (done == 1 ? " game" : " games") +
-                            " finished: " + ctx_.settings.prefix + "games finished lists them."));
+            run.ctx.store.games_of_player(whom, {GameStatus::Finished, GameStatus::Aborted}).size();
+        run.out.say(run.out.at(whom) + " has no game under way and no open challenge." +
+                    (done == 0 ? std::string()
+                               : " " + std::to_string(done) + (done == 1 ? " game" : " games") +
+                                     " finished: " + run.ctx.settings.prefix +
+                                     "games finished lists them."));
         return;
     }
     first.insert(first.end(), later.begin(), later.end());
     std::vector<std::string> shown;
     std::string more;
-    if (!one_page(first, page, "games" + std::string(finished ? " all" : ""), shown, more))
+    if (!one_page(run, first, page, "games" + std::string(finished ? " all" : ""), shown, more))
         return;
-    out_.say("Games of " + out_.at(whom) + ", those waiting for them first" + more + ":",
-             join(shown, "\n") + "\n");
+    run.out.say("Games of " + run.out.at(whom) + ", those waiting for them first" + more + ":",
+                join(shown, "\n") + "\n");
     if (finished)
-        say_finished(whom, true, page);
+        say_finished(run, whom, true, page);
 }
 
-bool PostRun::one_page(const std::vector<std::string>& lines, std::size_t page,
-                       const std::string& command, std::vector<std::string>& shown,
-                       std::string& more) {
+bool one_page(PostParts& run, const std::vector<std::string>& lines, std::size_t page,
+              const std::string& command, std::vector<std::string>& shown, std::string& more) {
     const std::size_t pages = (lines.size() + games_per_page - 1) / games_per_page;
     if (page > pages) {
-        out_.say("There " +
-                 std::string(pages == 1 ? "is 1 page" : "are " + std::to_string(pages) + " pages") +
-                 " of games, not " + std::to_string(page) + ".");
+        run.out.say(
+            "There " +
+            std::string(pages == 1 ? "is 1 page" : "are " + std::to_string(pages) + " pages") +
+            " of games, not " + std::to_string(page) + ".");
         return false;
     }
     const auto from = (page - 1) * games_per_page;
@@ -115,17 +120,17 @@ bool PostRun::one_page(const std::vector<std::string>& lines, std::size_t page,
     more.clear();
     if (pages > 1)
         more = ", page " + std::to_string(page) + " of " + std::to_string(pages) +
-               (page < pages ? " (" + ctx_.settings.prefix + command +
+               (page < pages ? " (" + run.ctx.settings.prefix + command +
                                    " page=" + std::to_string(page + 1) + " for the next)"
                              : std::string());
     return true;
 }
 
-void PostRun::say_finished(const PlayerRecord& whom, bool after_current, std::size_t page) {
-    auto done = ctx_.store.games_of_player(whom, {GameStatus::Finished, GameStatus::Aborted});
+void say_finished(PostParts& run, const PlayerRecord& whom, bool after_current, std::size_t page) {
+    auto done = run.ctx.store.games_of_player(whom, {GameStatus::Finished, GameStatus::Aborted});
     if (done.empty()) {
         if (!after_current)
-            out_.say(out_.at(whom) + " has no finished game yet.");
+            run.out.say(run.out.at(whom) + " has no finished game yet.");
         return;
     }
     const std::size_t pages = (done.size() + games_per_page - 1) / games_per_page;
@@ -143,7 +148,7 @@ void PostRun::say_finished(const PlayerRecord& whom, bool after_current, std::si
         const auto seat = detail::seat_of(g, whom.id);
         const auto other = seat ? detail::seated(g, rules::opponent(*seat)) : std::nullopt;
         std::string line = "#" + std::to_string(g.id) + " " + g.variant +
-                           (other ? " vs " + people_.mention(*other) : std::string()) + ": ";
+                           (other ? " vs " + run.people.mention(*other) : std::string()) + ": ";
         if (g.status == GameStatus::Aborted) {
             line += "aborted";
         } else {
@@ -160,40 +165,42 @@ void PostRun::say_finished(const PlayerRecord& whom, bool after_current, std::si
     }
     std::vector<std::string> shown;
     std::string more;
-    if (!one_page(lines, page, after_current ? "games all" : "games finished", shown, more))
+    if (!one_page(run, lines, page, after_current ? "games all" : "games finished", shown, more))
         return;
-    out_.say("Finished games of " + out_.at(whom) + more + ":", join(shown, "\n") + "\n");
+    run.out.say("Finished games of " + run.out.at(whom) + more + ":", join(shown, "\n") + "\n");
 }
 
-void PostRun::cmd_history(const std::vector<std::string>& args, bool pgn) {
+void cmd_history(PostParts& run, const std::vector<std::string>& args, bool pgn) {
     std::string command = pgn ? "pgn" : "history";
     std::size_t used = 0;
-    auto g = pick_game(args, used, command, true);
+    auto g = run.games.pick_game(args, used, command, true);
     if (!g)
         return;
     if (used < args.size()) {
-        out_.usage_error(command, "I did not understand \"" + shorten(args[used]) + "\".");
+        run.out.usage_error(command, "I did not understand \"" + shorten(args[used]) + "\".");
         return;
     }
-    auto log = ctx_.store.actions(g->id);
+    auto log = run.ctx.store.actions(g->id);
     const rules::Variant* variant = rules::find_variant(g->variant);
     if (variant == nullptr)
         throw std::runtime_error("game #" + std::to_string(g->id) + ": unknown variant");
     const auto& info = variant->info();
-    std::string moves = record_movetext(*g, log);
+    std::string moves = run.dice.record_movetext(*g, log);
     if (!pgn) {
         // Counted as shown: a standing policy set by direct message is no public ply.
-        const auto shown = public_action_texts(*g, log);
+        const auto shown = run.dice.public_action_texts(*g, log);
         const auto plies = std::count_if(shown.begin(), shown.end(),
                                          [](const std::string& t) { return !t.empty(); });
-        out_.say("Game #" + std::to_string(g->id) + ", " + info.title + ", " +
-                     std::to_string(plies) + (plies == 1 ? " ply." : " plies."),
-                 log.empty() ? std::string("(no moves yet)\n") : wrap_moves(moves, 60));
+        run.out.say("Game #" + std::to_string(g->id) + ", " + info.title + ", " +
+                        std::to_string(plies) + (plies == 1 ? " ply." : " plies."),
+                    log.empty() ? std::string("(no moves yet)\n") : wrap_moves(moves, 60));
         return;
     }
-    auto name = [&](std::optional<std::int64_t> id) { return id ? people_.player(*id).name : "?"; };
+    auto name = [&](std::optional<std::int64_t> id) {
+        return id ? run.people.player(*id).name : "?";
+    };
     const std::string text =
-        pgn_text(*g, log, pgn_tags(ctx_.store, *g, name(g->white), name(g->black)));
+        pgn_text(*g, log, pgn_tags(run.ctx.store, *g, name(g->white), name(g->black)));
     // FIDE chess from the start position opens in lichess's analysis board, moves and all.
     std::string link;
     if (info.name == "chess" && !log.empty()) {
@@ -204,7 +211,7 @@ void PostRun::cmd_history(const std::vector<std::string>& args, bool pgn) {
                 link += c == '+' ? "%2B" : c == '#' ? "%23" : std::string(1, c);
         }
     }
-    out_.say("PGN of game #" + std::to_string(g->id) + ":" + link, text);
+    run.out.say("PGN of game #" + std::to_string(g->id) + ":" + link, text);
 }
 
 PgnTags pgn_tags(storage::Store& store, const GameRecord& g, std::string white, std::string black) {
@@ -285,32 +292,32 @@ std::string pgn_termination(const GameRecord& g) {
     return "Normal";
 }
 
-void PostRun::cmd_fen(const std::vector<std::string>& args) {
+void cmd_fen(PostParts& run, const std::vector<std::string>& args) {
     std::size_t used = 0;
-    auto g = pick_game(args, used, "fen", true);
+    auto g = run.games.pick_game(args, used, "fen", true);
     if (!g)
         return;
     if (used < args.size()) {
-        out_.usage_error("fen", "I did not understand \"" + shorten(args[used]) + "\".");
+        run.out.usage_error("fen", "I did not understand \"" + shorten(args[used]) + "\".");
         return;
     }
     if (g->status != GameStatus::Ongoing && g->status != GameStatus::Finished &&
         g->status != GameStatus::Aborted) {
-        out_.say("Game #" + std::to_string(g->id) + " never started.");
+        run.out.say("Game #" + std::to_string(g->id) + " never started.");
         return;
     }
-    Loaded l = load(*g);
+    Loaded l = run.games.load(*g);
     // A FEN is the whole position: while a game hides pieces or dice decide, it would tell
     // what the rules keep from the channel.
     if (g->status == GameStatus::Ongoing && (hides_pieces(*l.game) || l.info().uses_chance)) {
-        out_.say(
+        run.out.say(
             "Game #" + std::to_string(g->id) + " (" + l.info().title +
             ") keeps part of its position hidden while it runs: its FEN comes once it is over.");
         return;
     }
     const std::string fen = l.game->fen();
     if (fen.empty()) {
-        out_.say(l.info().title + " has no FEN.");
+        run.out.say(l.info().title + " has no FEN.");
         return;
     }
     std::string text = "FEN of game #" + std::to_string(g->id) + " after " +
@@ -320,7 +327,7 @@ void PostRun::cmd_fen(const std::vector<std::string>& args) {
         std::replace(url.begin(), url.end(), ' ', '_');
         text += " https://lichess.org/analysis/" + url;
     }
-    out_.say(text, fen);
+    run.out.say(text, fen);
 }
 
 } // namespace ghostpost::bot

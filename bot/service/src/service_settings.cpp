@@ -16,18 +16,18 @@ namespace ghostpost::bot {
 
 using namespace detail;
 
-void PostRun::cmd_rules(const std::vector<std::string>& args) {
+void cmd_rules(PostParts& run, const std::vector<std::string>& args) {
     if (args.empty()) {
         std::string text;
         for (const auto* v : rules::variants())
             text += v->info().name + ": " + v->info().title + "\n";
-        out_.say("Variants (" + ctx_.settings.prefix + "rules <variant> for one):", text);
+        run.out.say("Variants (" + run.ctx.settings.prefix + "rules <variant> for one):", text);
         return;
     }
     const rules::Variant* v = rules::find_variant(args[0]);
     if (v == nullptr) {
-        out_.say("There is no variant \"" + shorten(args[0], 20) + "\". Say " +
-                 ctx_.settings.prefix + "rules for the list.");
+        run.out.say("There is no variant \"" + shorten(args[0], 20) + "\". Say " +
+                    run.ctx.settings.prefix + "rules for the list.");
         return;
     }
     const auto& info = v->info();
@@ -39,34 +39,35 @@ void PostRun::cmd_rules(const std::vector<std::string>& args) {
                 (o.allowed.empty() ? std::string("<number>") : join(o.allowed, "|")) +
                 " (default " + o.default_value + "): " + o.help;
     }
-    out_.say(info.title + " (" + info.name + ")", text + "\n");
+    run.out.say(info.title + " (" + info.name + ")", text + "\n");
 }
 
-void PostRun::cmd_help(const std::vector<std::string>& args) {
-    const std::string& p = ctx_.settings.prefix;
+void cmd_help(PostParts& run, const std::vector<std::string>& args) {
+    const std::string& p = run.ctx.settings.prefix;
     if (!args.empty()) {
         std::string name = canonical_command(lower(strip_at(args[0])));
         if (!name.empty() && name.substr(0, p.size()) == p)
             name = name.substr(p.size());
         name = canonical_command(name);
         if (const Usage* u = find_usage(name)) {
-            out_.say(p + std::string(u->form) + ": " + std::string(u->help) + ".");
+            run.out.say(p + std::string(u->form) + ": " + std::string(u->help) + ".");
             return;
         }
-        out_.say("There is no command " + shorten(args[0], 20) + ". Say " + p +
-                 "help for the list.");
+        run.out.say("There is no command " + shorten(args[0], 20) + ". Say " + p +
+                    "help for the list.");
         return;
     }
     std::string text;
     for (const auto& row : command_table())
         text += p + std::string(row.usage.form) + "\n";
-    out_.say("Commands (" + p + "help <command> for one; a move alone works when it is your turn):",
-             text);
+    run.out.say("Commands (" + p +
+                    "help <command> for one; a move alone works when it is your turn):",
+                text);
 }
 
-void PostRun::cmd_settings(const std::vector<std::string>& args) {
-    PlayerRecord p = ctx_.author;
-    std::optional<storage::DigestRecord> digest = ctx_.store.digest(p.id);
+void cmd_settings(PostParts& run, const std::vector<std::string>& args) {
+    PlayerRecord p = run.ctx.author;
+    std::optional<storage::DigestRecord> digest = run.ctx.store.digest(p.id);
     bool digest_named = false;
     bool board_named = false; // a key of how boards look
     for (const auto& a : args) {
@@ -82,53 +83,54 @@ void PostRun::cmd_settings(const std::vector<std::string>& args) {
             p.images = value == "on";
         } else if (key == "reminders" && (value == "on" || value == "off")) {
             p.reminders = value == "on";
-        } else if (key == "digest" && digest_setting(value, digest)) {
+        } else if (key == "digest" && digest_setting(run, value, digest)) {
             digest_named = true;
         } else {
-            out_.usage_error("settings", "I did not understand \"" + shorten(a) + "\".");
+            run.out.usage_error("settings", "I did not understand \"" + shorten(a) + "\".");
             return;
         }
     }
     if (!args.empty())
-        ctx_.store.save_player_settings(p);
+        run.ctx.store.save_player_settings(p);
     if (digest_named) {
         if (digest)
-            ctx_.store.put_digest(*digest);
+            run.ctx.store.put_digest(*digest);
         else
-            ctx_.store.clear_digest(p.id);
+            run.ctx.store.clear_digest(p.id);
     }
-    std::string text = "Settings of " + out_.at(p) +
+    std::string text = "Settings of " + run.out.at(p) +
                        " for what I send you privately: orientation=" + p.orientation +
                        " notation=" + p.notation + " images=" + (p.images ? "on" : "off") +
                        " reminders=" + (p.reminders ? "on" : "off") +
                        " digest=" + digest_words(digest) + ".";
-    if (board_named && !ctx_.post.direct)
-        text += " Boards posted in this channel follow its own settings (" + ctx_.settings.prefix +
-                "channel).";
+    if (board_named && !run.ctx.post.direct)
+        text += " Boards posted in this channel follow its own settings (" +
+                run.ctx.settings.prefix + "channel).";
     if (digest_named && digest)
         text += " Your daily digest comes by direct message at " + digest_words(digest) +
                 " UTC, the next at " + format_utc(digest->next_at) +
                 ", on days when a decision waits for you.";
-    out_.say(text);
+    run.out.say(text);
 }
 
-void PostRun::cmd_channel(const std::vector<std::string>& args) {
-    const std::string& prefix = ctx_.settings.prefix;
+void cmd_channel(PostParts& run, const std::vector<std::string>& args) {
+    const std::string& prefix = run.ctx.settings.prefix;
     // "!channel" alone asks for the settings, the one thing there is to know of a channel.
     if (!args.empty() && lower(args[0]) != "settings") {
-        out_.usage_error("channel", "I did not understand \"" + shorten(args[0]) + "\".");
+        run.out.usage_error("channel", "I did not understand \"" + shorten(args[0]) + "\".");
         return;
     }
-    if (ctx_.post.direct) {
-        out_.say("Channel settings belong to a channel: say " + prefix +
-                 "channel settings there. Your own boards are set with " + prefix + "settings.");
+    if (run.ctx.post.direct) {
+        run.out.say("Channel settings belong to a channel: say " + prefix +
+                    "channel settings there. Your own boards are set with " + prefix + "settings.");
         return;
     }
-    storage::ChannelSettings c = boards_.channel_settings(ctx_.post.platform, ctx_.post.channel);
+    storage::ChannelSettings c =
+        run.boards.channel_settings(run.ctx.post.platform, run.ctx.post.channel);
     if (args.size() > 1) {
-        if (ctx_.post.anonymous || !people_.moderator()) {
-            out_.say("Only moderators change how boards look in this channel; " + prefix +
-                     "settings changes the boards I send you privately.");
+        if (run.ctx.post.anonymous || !run.people.moderator()) {
+            run.out.say("Only moderators change how boards look in this channel; " + prefix +
+                        "settings changes the boards I send you privately.");
             return;
         }
         for (std::size_t i = 1; i < args.size(); ++i) {
@@ -146,21 +148,21 @@ void PostRun::cmd_channel(const std::vector<std::string>& args) {
             } else if (key == "style" && (value == "board" || value == "compact")) {
                 c.style = value;
             } else {
-                out_.usage_error("channel",
-                                 "I did not understand \"" + shorten(a) + "\"." +
-                                     (key == "orientation" && value == "auto"
-                                          ? " A channel's board has one side at the bottom "
-                                            "for everyone: white or black."
-                                          : ""));
+                run.out.usage_error("channel",
+                                    "I did not understand \"" + shorten(a) + "\"." +
+                                        (key == "orientation" && value == "auto"
+                                             ? " A channel's board has one side at the bottom "
+                                               "for everyone: white or black."
+                                             : ""));
                 return;
             }
         }
-        ctx_.store.save_channel_settings(c);
+        run.ctx.store.save_channel_settings(c);
         std::vector<std::string> changes(args.begin() + 1, args.end());
-        mod_log("channel " + ctx_.post.channel + " " + lower(join(changes, " ")));
+        mod_log(run.ctx, "channel " + run.ctx.post.channel + " " + lower(join(changes, " ")));
     }
-    out_.say("Boards in this channel: orientation=" + c.orientation + " notation=" + c.notation +
-             " images=" + (c.images ? "on" : "off") + " style=" + c.style + ".");
+    run.out.say("Boards in this channel: orientation=" + c.orientation + " notation=" + c.notation +
+                " images=" + (c.images ? "on" : "off") + " style=" + c.style + ".");
 }
 
 } // namespace ghostpost::bot

@@ -1,8 +1,8 @@
-// Team games: a channel plays as one. The team is a player of its own (an account
-// "team:<channel>" on the channel's platform) that sits in the game's seat and carries the
-// team's ratings; its members (who said !team join in the channel) vote there on each of its
-// decisions, and the move with most votes is played when the window closes (the game's clock,
-// per move) or as soon as every member has voted, a tie going to the move proposed first.
+// Team games (Teams, teams.h; !team and !vote): a channel plays as one. The team is a player of its
+// own (an account "team:<channel>" on the channel's platform) that sits in the game's seat and
+// carries the team's ratings; its members (who said !team join in the channel) vote there on each
+// of its decisions, and the move with most votes is played when the window closes (the game's
+// clock, per move) or as soon as every member has voted, a tie going to the move proposed first.
 // What the rules tell the team privately goes to its channel, never to the other side's.
 #include "ghostpost/league/clock.h"
 #include "ghostpost/rules/notation.h"
@@ -59,109 +59,124 @@ Tally count(const std::vector<storage::TeamVote>& votes) {
 
 } // namespace
 
-PlayerRecord PostRun::team_of(const std::string& platform, const std::string& channel) {
+PlayerRecord Teams::team_of(const std::string& platform, const std::string& channel) {
     const std::string id = std::string(team_prefix) + channel;
     if (auto known = ctx_.store.player_by_account(platform, id))
         return *known;
     return ctx_.store.upsert_player(platform, id, "team #" + channel, "");
 }
 
-std::optional<PlayerRecord> PostRun::team_here() {
+std::optional<PlayerRecord> Teams::team_here() {
     if (ctx_.post.direct)
         return std::nullopt;
     return ctx_.store.player_by_account(ctx_.post.platform,
                                         std::string(team_prefix) + ctx_.post.channel);
 }
 
-std::int64_t PostRun::team_turn(const Loaded& l) {
+std::int64_t Teams::team_turn(const Loaded& l) {
     return ctx_.store.game_revision(l.rec.id);
 }
 
-void PostRun::cmd_team(const std::vector<std::string>& args) {
-    if (ctx_.post.direct) {
-        out_.say("A team is a channel: use " + ctx_.settings.prefix +
-                 "team in the channel that plays.");
+namespace {
+
+// "!team join" or "!team leave" (`what`).
+void team_join_or_leave(PostParts& run, const Args& args, const std::string& what) {
+    if (args.size() > 1) {
+        run.out.usage_error("team", "I did not understand \"" + shorten(args[1]) + "\".");
         return;
     }
-    const std::string what = args.empty() ? std::string() : lower(args[0]);
-    if (what == "join" || what == "leave") {
-        if (args.size() > 1) {
-            out_.usage_error("team", "I did not understand \"" + shorten(args[1]) + "\".");
-            return;
-        }
-        const PlayerRecord team = team_of(ctx_.post.platform, ctx_.post.channel);
-        const bool changed = what == "join"
-                                 ? ctx_.store.add_team_member(ctx_.post.platform, ctx_.post.channel,
-                                                              ctx_.author.id, ctx_.now)
-                                 : ctx_.store.remove_team_member(ctx_.post.platform,
-                                                                 ctx_.post.channel, ctx_.author.id);
-        const auto n = ctx_.store.team_members(ctx_.post.platform, ctx_.post.channel).size();
-        if (what == "join")
-            out_.say(changed ? out_.at(ctx_.author) + " joins " + team.name + " (" +
-                                   plural(static_cast<int>(n), "member", "members") +
-                                   "): post moves here to vote on the team's decisions."
-                             : out_.at(ctx_.author) + " is a member of " + team.name + " already.");
-        else
-            out_.say(changed ? out_.at(ctx_.author) + " leaves " + team.name + "."
-                             : out_.at(ctx_.author) + " is no member of " + team.name + ".");
+    const PlayerRecord team = run.teams.team_of(run.ctx.post.platform, run.ctx.post.channel);
+    const bool changed =
+        what == "join" ? run.ctx.store.add_team_member(run.ctx.post.platform, run.ctx.post.channel,
+                                                       run.ctx.author.id, run.ctx.now)
+                       : run.ctx.store.remove_team_member(run.ctx.post.platform,
+                                                          run.ctx.post.channel, run.ctx.author.id);
+    const auto n = run.ctx.store.team_members(run.ctx.post.platform, run.ctx.post.channel).size();
+    if (what == "join")
+        run.out.say(changed ? run.out.at(run.ctx.author) + " joins " + team.name + " (" +
+                                  plural(static_cast<int>(n), "member", "members") +
+                                  "): post moves here to vote on the team's decisions."
+                            : run.out.at(run.ctx.author) + " is a member of " + team.name +
+                                  " already.");
+    else
+        run.out.say(changed ? run.out.at(run.ctx.author) + " leaves " + team.name + "."
+                            : run.out.at(run.ctx.author) + " is no member of " + team.name + ".");
+}
+
+// "!team name <name>": by a member, or a moderator.
+void team_name(PostParts& run, const Args& args) {
+    std::string name;
+    for (std::size_t i = 1; i < args.size(); ++i)
+        name += (name.empty() ? "" : " ") + args[i];
+    name = harmless_name(name);
+    if (name.empty() || name.size() > 40) {
+        run.out.usage_error("team", "Give the team a name of 1 to 40 characters.");
         return;
     }
-    if (what == "name") {
-        std::string name;
-        for (std::size_t i = 1; i < args.size(); ++i)
-            name += (name.empty() ? "" : " ") + args[i];
-        name = harmless_name(name);
-        if (name.empty() || name.size() > 40) {
-            out_.usage_error("team", "Give the team a name of 1 to 40 characters.");
-            return;
-        }
-        const auto members = ctx_.store.team_members(ctx_.post.platform, ctx_.post.channel);
-        const bool member =
-            std::find(members.begin(), members.end(), ctx_.author.id) != members.end();
-        if (!member && !people_.moderator()) {
-            out_.say("Only the team's members name it: " + ctx_.settings.prefix +
-                     "team join first.");
-            return;
-        }
-        const PlayerRecord team = team_of(ctx_.post.platform, ctx_.post.channel);
-        ctx_.store.upsert_player(team.platform, team.user_id, "team " + name, "");
-        if (!member) // a moderator's rename of a team not theirs
-            mod_log("team " + ctx_.post.channel + " name " + name);
-        out_.say("This channel's team is now called team " + name + ".");
+    const auto members = run.ctx.store.team_members(run.ctx.post.platform, run.ctx.post.channel);
+    const bool member =
+        std::find(members.begin(), members.end(), run.ctx.author.id) != members.end();
+    if (!member && !run.people.moderator()) {
+        run.out.say("Only the team's members name it: " + run.ctx.settings.prefix +
+                    "team join first.");
         return;
     }
-    if (!what.empty()) {
-        out_.usage_error("team", "I did not understand \"" + shorten(args[0]) + "\".");
-        return;
-    }
-    const auto team = team_here();
-    const auto members = ctx_.store.team_members(ctx_.post.platform, ctx_.post.channel);
+    const PlayerRecord team = run.teams.team_of(run.ctx.post.platform, run.ctx.post.channel);
+    run.ctx.store.upsert_player(team.platform, team.user_id, "team " + name, "");
+    if (!member) // a moderator's rename of a team not theirs
+        mod_log(run.ctx, "team " + run.ctx.post.channel + " name " + name);
+    run.out.say("This channel's team is now called team " + name + ".");
+}
+
+// "!team" alone: the channel's team, its members and its games.
+void team_show(PostParts& run) {
+    const auto team = run.teams.team_here();
+    const auto members = run.ctx.store.team_members(run.ctx.post.platform, run.ctx.post.channel);
     if (!team || members.empty()) {
-        out_.say("This channel has no team yet: " + ctx_.settings.prefix +
-                 "team join makes you a member, and " + ctx_.settings.prefix +
-                 "new chess team window=4h challenges another channel.");
+        run.out.say("This channel has no team yet: " + run.ctx.settings.prefix +
+                    "team join makes you a member, and " + run.ctx.settings.prefix +
+                    "new chess team window=4h challenges another channel.");
         return;
     }
     std::vector<std::string> names;
     for (auto id : members)
-        names.push_back(people_.quiet_name(id));
+        names.push_back(run.people.quiet_name(id));
     std::string games;
-    for (const auto& g : ctx_.store.games_of_player(*team, {GameStatus::Ongoing})) {
-        const Loaded l = load(g);
+    for (const auto& g : run.ctx.store.games_of_player(*team, {GameStatus::Ongoing})) {
+        const Loaded l = run.games.load(g);
         const Seat seat = *detail::seat_of(g, team->id);
         const auto ds = deciders(l);
         games += " #" + std::to_string(g.id) + " against " +
-                 people_.mention(*detail::seated(g, rules::opponent(seat))) +
+                 run.people.mention(*detail::seated(g, rules::opponent(seat))) +
                  (std::find(ds.begin(), ds.end(), seat) != ds.end() ? " (to vote)" : "") + ";";
     }
     if (!games.empty())
         games.back() = '.';
-    out_.say(team->name + ": " + plural(static_cast<int>(names.size()), "member", "members") +
-             " (" + join(names, ", ") + ")." + (games.empty() ? "" : " Games:" + games));
+    run.out.say(team->name + ": " + plural(static_cast<int>(names.size()), "member", "members") +
+                " (" + join(names, ", ") + ")." + (games.empty() ? "" : " Games:" + games));
 }
 
-void PostRun::new_team_challenge(GameRecord g, const std::string& other_channel,
-                                 const std::string& window) {
+} // namespace
+
+void cmd_team(PostParts& run, const std::vector<std::string>& args) {
+    if (run.ctx.post.direct) {
+        run.out.say("A team is a channel: use " + run.ctx.settings.prefix +
+                    "team in the channel that plays.");
+        return;
+    }
+    const std::string what = args.empty() ? std::string() : lower(args[0]);
+    if (what == "join" || what == "leave")
+        team_join_or_leave(run, args, what);
+    else if (what == "name")
+        team_name(run, args);
+    else if (!what.empty())
+        run.out.usage_error("team", "I did not understand \"" + shorten(args[0]) + "\".");
+    else
+        team_show(run);
+}
+
+void Teams::new_team_challenge(GameRecord g, const std::string& other_channel,
+                               const std::string& window) {
     const PlayerRecord team = team_of(ctx_.post.platform, ctx_.post.channel);
     ctx_.store.add_team_member(ctx_.post.platform, ctx_.post.channel, ctx_.author.id, ctx_.now);
     g.challenger = team.id;
@@ -190,7 +205,7 @@ void PostRun::new_team_challenge(GameRecord g, const std::string& other_channel,
                                        " Post " + take + " here to take it.");
 }
 
-void PostRun::join_team_challenge(const storage::LinkCode& code) {
+void Teams::join_team_challenge(const storage::LinkCode& code) {
     auto g = ctx_.store.game(code.game);
     if (!g || g->status != GameStatus::Challenge) {
         out_.say("That team challenge is no longer open.");
@@ -221,17 +236,17 @@ void PostRun::join_team_challenge(const storage::LinkCode& code) {
     g->status = GameStatus::Ongoing;
     ctx_.store.update_game(*g);
     ctx_.store.bind_channel(g->id, ctx_.post.platform, ctx_.post.channel);
-    Loaded l = load(*g);
-    sync_clocks(l);
+    Loaded l = games_.load(*g);
+    clocks_.sync_clocks(l);
     out_.say_in(*g,
                 team.name + " (" + out_.at(ctx_.author) + ") takes the team challenge. " +
-                    vs_line(l) + seed_commitment(*g, l.info()) + " " + next_line(l) +
-                    clock_line(l) + boards_.web_link(g->id),
+                    games_.vs_line(l) + dice_.seed_commitment(*g, l.info()) + " " +
+                    games_.next_line(l) + clocks_.clock_line(l) + boards_.web_link(g->id),
                 boards_.channel_board(l));
 }
 
-bool PostRun::try_team_vote(const std::string& text, const std::vector<std::string>& game_arg,
-                            bool meant) {
+bool Teams::try_team_vote(const std::string& text, const std::vector<std::string>& game_arg,
+                          bool meant) {
     const auto team = team_here();
     if (!team)
         return false;
@@ -247,7 +262,7 @@ bool PostRun::try_team_vote(const std::string& text, const std::vector<std::stri
         if (!game_arg.empty() && "#" + std::to_string(g.id) != game_arg.front() &&
             std::to_string(g.id) != game_arg.front())
             continue;
-        Loaded l = load(g);
+        Loaded l = games_.load(g);
         const Seat seat = *detail::seat_of(g, team->id);
         const auto ds = deciders(l);
         if (std::find(ds.begin(), ds.end(), seat) != ds.end())
@@ -306,7 +321,7 @@ bool PostRun::try_team_vote(const std::string& text, const std::vector<std::stri
         close_team_vote(l, seat, *team, "every member has voted");
         return true;
     }
-    const auto rows = clock_rows(l.rec);
+    const auto rows = clocks_.clock_rows(l.rec);
     const auto& c = rows[rules::index(seat)];
     const std::string closes =
         c.running_since != 0 ? "; the vote closes at " + format_utc(c.running_since + c.remaining)
@@ -317,9 +332,9 @@ bool PostRun::try_team_vote(const std::string& text, const std::vector<std::stri
     return true;
 }
 
-void PostRun::cmd_vote(const std::vector<std::string>& args) {
+void cmd_vote(PostParts& run, const std::vector<std::string>& args) {
     if (args.empty()) {
-        out_.usage_error("vote", "Say which move you vote for.");
+        run.out.usage_error("vote", "Say which move you vote for.");
         return;
     }
     std::vector<std::string> game;
@@ -331,13 +346,13 @@ void PostRun::cmd_vote(const std::vector<std::string>& args) {
     std::string text;
     for (std::size_t i = from; i < args.size(); ++i)
         text += (text.empty() ? "" : " ") + args[i];
-    if (!try_team_vote(text, game, true))
-        out_.say("This channel plays no team game: " + ctx_.settings.prefix +
-                 "vote is for team games (" + ctx_.settings.prefix + "team).");
+    if (!run.teams.try_team_vote(text, game, true))
+        run.out.say("This channel plays no team game: " + run.ctx.settings.prefix +
+                    "vote is for team games (" + run.ctx.settings.prefix + "team).");
 }
 
-void PostRun::close_team_vote(Loaded& l, Seat seat, const PlayerRecord& team,
-                              const std::string& why) {
+void Teams::close_team_vote(Loaded& l, Seat seat, const PlayerRecord& team,
+                            const std::string& why) {
     const std::int64_t turn = team_turn(l);
     const Tally tally = count(ctx_.store.team_votes(l.rec.id, turn));
     if (tally.winner.empty())
@@ -351,29 +366,29 @@ void PostRun::close_team_vote(Loaded& l, Seat seat, const PlayerRecord& team,
     as_team.author_id = team.user_id;
     as_team.author_name = team.name;
     PostRun inner(parts_, as_team);
-    inner.ctx_.author = team;
-    inner.ctx_.team_post = true;
-    inner.out_.say("The vote in game #" + id + " is closed (" + why + "): " + tally.winner + ", " +
-                   plural(tally.votes, "vote", "votes") +
-                   (tally.tie ? ", level with another and proposed first" : "") +
-                   ". Votes: " + tally.text + ".");
+    PostParts& in = inner.parts();
+    in.ctx.author = team;
+    in.ctx.team_post = true;
+    in.out.say("The vote in game #" + id + " is closed (" + why + "): " + tally.winner + ", " +
+               plural(tally.votes, "vote", "votes") +
+               (tally.tie ? ", level with another and proposed first" : "") +
+               ". Votes: " + tally.text + ".");
     if (tally.winner == resign_vote) {
         const Seat winner = rules::opponent(seat);
-        const std::string resigner = inner.people_.who(l.rec, l.info(), seat);
-        inner.finish(l.rec,
-                     winner == Seat::White ? rules::Status::WhiteWins : rules::Status::BlackWins,
-                     "resignation");
-        inner.out_.say_in(l.rec, resigner + " resigns game #" + id + " by vote. " +
-                                     inner.over_line(l.rec, l.info()));
+        const std::string resigner = in.people.who(l.rec, l.info(), seat);
+        in.games.finish(l.rec,
+                        winner == Seat::White ? rules::Status::WhiteWins : rules::Status::BlackWins,
+                        "resignation");
+        in.out.say_in(l.rec, resigner + " resigns game #" + id + " by vote. " +
+                                 in.games.over_line(l.rec, l.info()));
     } else {
-        inner.play(l, seat, tally.winner);
+        in.session.play(l, seat, tally.winner);
     }
     inner.conclude();
-    for (auto& [game, entry] : inner.pending_cache_)
-        pending_cache_.insert_or_assign(game, std::move(entry));
+    games_.adopt(in.games.take_cache());
 }
 
-bool PostRun::close_due_team_votes(Loaded& l) {
+bool Teams::close_due_team_votes(Loaded& l) {
     bool changed = false;
     for (Seat seat : deciders(l)) {
         if (l.rec.status != GameStatus::Ongoing)
@@ -384,7 +399,7 @@ bool PostRun::close_due_team_votes(Loaded& l) {
         const auto team = ctx_.store.player(*pid);
         if (!team || !is_team(*team))
             continue;
-        auto rows = clock_rows(l.rec);
+        auto rows = clocks_.clock_rows(l.rec);
         auto& c = rows[rules::index(seat)];
         if (c.running_since == 0 || time_left({c.remaining, c.running_since}, ctx_.now) > 0)
             continue;

@@ -1,8 +1,8 @@
-// Tournaments run from a channel: !tourney create, join, leave, start, pairings, standings,
-// next. The pairing systems are pure functions (pairing.h) over seed indices; here they meet
-// the store. A tournament's state is its pairings and their games: scores, colours, who went
-// through a knockout are always derived from the games, never kept twice. docs/tournaments.md
-// describes the formats, the seeding and the tie-breaks.
+// Tournaments run from a channel (Tourneys, tourneys.h): !tourney create, join, leave, start,
+// pairings, standings, next. The pairing systems are pure functions (pairing.h) over seed indices;
+// here they meet the store. A tournament's state is its pairings and their games: scores, colours,
+// who went through a knockout are always derived from the games, never kept twice.
+// docs/tournaments.md describes the formats, the seeding and the tie-breaks.
 #include "ghostpost/league/clock.h"
 #include "ghostpost/league/pairing.h"
 #include "ghostpost/rules/registry.h"
@@ -38,13 +38,14 @@ std::string drawn_colour(const TournamentRecord& t) {
 
 } // namespace
 
-void PostRun::cmd_tourney(const std::vector<std::string>& args) {
+void cmd_tourney(PostParts& run, const std::vector<std::string>& args) {
     if (args.empty()) {
-        auto here = ctx_.post.direct
-                        ? std::vector<TournamentRecord>{}
-                        : ctx_.store.tournaments_in_channel(ctx_.post.platform, ctx_.post.channel);
+        auto here =
+            run.ctx.post.direct
+                ? std::vector<TournamentRecord>{}
+                : run.ctx.store.tournaments_in_channel(run.ctx.post.platform, run.ctx.post.channel);
         if (here.empty()) {
-            out_.usage_error("tourney", "No tournament is run from here.");
+            run.out.usage_error("tourney", "No tournament is run from here.");
             return;
         }
         std::vector<std::string> lines;
@@ -54,49 +55,50 @@ void PostRun::cmd_tourney(const std::vector<std::string>& args) {
                 t.status == TournamentStatus::Open       ? "open for entries"
                 : t.status == TournamentStatus::Finished ? "finished"
                 : t.schedule == "allatonce"
-                    ? "every game at once, " + games_finished(load_field(ctx_.store, t))
+                    ? "every game at once, " + games_finished(load_field(run.ctx.store, t))
                     : "round " + std::to_string(t.current_round) + " of " +
                           std::to_string(t.rounds);
             lines.push_back(t.name + " (#" + std::to_string(t.id) +
                             "): " + (v ? v->info().title : t.variant) + ", " +
                             format_title(t.format) + ", " + state);
         }
-        out_.say("Tournaments run from here (" + out_.form("tourney standings") + " for one):",
-                 join(lines, "\n") + "\n");
+        run.out.say("Tournaments run from here (" + run.out.form("tourney standings") +
+                        " for one):",
+                    join(lines, "\n") + "\n");
         return;
     }
     const std::string sub = lower(args[0]);
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     if (sub == "create")
-        tourney_create(rest);
+        tourney_create(run, rest);
     else if (sub == "join" || sub == "leave")
-        tourney_entry(rest, sub == "join");
+        tourney_entry(run, rest, sub == "join");
     else if (sub == "start")
-        tourney_start(rest);
+        tourney_start(run, rest);
     else if (sub == "next")
-        tourney_next(rest);
+        tourney_next(run, rest);
     else if (sub == "pairings")
-        tourney_pairings(rest);
+        tourney_pairings(run, rest);
     else if (sub == "standings")
-        tourney_standings(rest);
+        tourney_standings(run, rest);
     else if (sub == "withdraw")
-        tourney_withdraw(rest);
+        tourney_withdraw(run, rest);
     else if (sub == "bye")
-        tourney_bye(rest);
+        tourney_bye(run, rest);
     else if (sub == "forbid" || sub == "allow")
-        tourney_keep_apart(rest, sub == "forbid");
+        tourney_keep_apart(run, rest, sub == "forbid");
     else if (sub == "trf")
-        tourney_trf(rest);
+        tourney_trf(run, rest);
     else
-        out_.say(
-            "There is no " + ctx_.settings.prefix + "tourney " + shorten(args[0], 20) +
+        run.out.say(
+            "There is no " + run.ctx.settings.prefix + "tourney " + shorten(args[0], 20) +
             ". Say one of create, join, leave, start, pairings, standings, next, withdraw, bye, "
             "forbid, allow, trf; " +
-            ctx_.settings.prefix + "help tourney for more.");
+            run.ctx.settings.prefix + "help tourney for more.");
 }
 
-std::optional<TournamentRecord> PostRun::pick_tournament(const std::vector<std::string>& args,
-                                                         std::size_t at) {
+std::optional<TournamentRecord> Tourneys::pick_tournament(const std::vector<std::string>& args,
+                                                          std::size_t at) {
     // "#3": by number, as the web view's address names it.
     if (at < args.size() && args[at].starts_with('#')) {
         auto id = game_id_arg(args[at]);
@@ -135,44 +137,12 @@ std::optional<TournamentRecord> PostRun::pick_tournament(const std::vector<std::
     return std::nullopt;
 }
 
-void PostRun::tourney_create(const std::vector<std::string>& args) {
-    if (ctx_.post.direct) {
-        out_.say("Create tournaments in a channel: its games are played there.");
-        return;
-    }
-    if (args.size() < 3) {
-        out_.usage_error("tourney", "Say the name, the variant and the format.");
-        return;
-    }
-    const std::string& name = args[0];
-    if (!valid_name(name)) {
-        out_.usage_error("tourney", "\"" + shorten(name, 40) +
-                                        "\" cannot be a tournament name: up to " +
-                                        std::to_string(max_name) +
-                                        " letters, digits, - and _, starting with a letter.");
-        return;
-    }
-    if (auto existing = ctx_.store.tournament_by_name(ctx_.post.platform, name)) {
-        out_.say("There is a tournament named " + existing->name +
-                 " already. Choose another name.");
-        return;
-    }
-    const rules::Variant* variant = rules::find_variant(lower(args[1]));
-    if (variant == nullptr) {
-        std::vector<std::string> names;
-        for (const auto* v : rules::variants())
-            names.push_back(v->info().name);
-        out_.say("There is no variant \"" + shorten(args[1], 20) +
-                 "\". Variants: " + join(names, ", ") + ".");
-        return;
-    }
-    const std::string format = lower(args[2]);
-    if (!known_format(format)) {
-        out_.usage_error("tourney", "There is no format \"" + shorten(args[2], 20) +
-                                        "\": roundrobin, double, swiss or knockout.");
-        return;
-    }
-    TournamentRecord t;
+namespace {
+
+// The options of "!tourney create" after its format (rounds=, schedule=, next=, tc=) onto `t`;
+// false, after replying, when one does not read or does not fit the format.
+bool read_tourney_options(PostParts& run, const std::vector<std::string>& args,
+                          const std::string& format, TournamentRecord& t) {
     for (std::size_t i = 3; i < args.size(); ++i) {
         const std::string& a = args[i];
         const auto eq = a.find('=');
@@ -181,170 +151,227 @@ void PostRun::tourney_create(const std::vector<std::string>& args) {
         if (key == "rounds" && eq != std::string::npos) {
             auto n = game_id_arg(value);
             if (format != "swiss") {
-                out_.say(
+                run.out.say(
                     "rounds= is for a Swiss only: a round robin has a round for every opponent, "
                     "a knockout as many as it takes to leave one player. Nothing was created.");
-                return;
+                return false;
             }
             if (!n || value[0] == '#' || *n < 1 || *n > max_swiss_rounds) {
-                out_.usage_error("tourney", "rounds= takes a number from 1 to " +
-                                                std::to_string(max_swiss_rounds) + ".");
-                return;
+                run.out.usage_error("tourney", "rounds= takes a number from 1 to " +
+                                                   std::to_string(max_swiss_rounds) + ".");
+                return false;
             }
             t.rounds = static_cast<int>(*n);
         } else if (key == "schedule" && eq != std::string::npos) {
             const std::string v = lower(value);
             if (v != "rounds" && v != "allatonce") {
-                out_.usage_error("tourney", "schedule= takes rounds (one round after another) or "
-                                            "allatonce (every game of a round robin at once).");
-                return;
+                run.out.usage_error("tourney",
+                                    "schedule= takes rounds (one round after another) or "
+                                    "allatonce (every game of a round robin at once).");
+                return false;
             }
             if (v == "allatonce" && format != "roundrobin" && format != "double") {
-                out_.say("schedule=allatonce is for round robins: a Swiss or a knockout pairs each "
-                         "round from the results before it. Nothing was created.");
-                return;
+                run.out.say(
+                    "schedule=allatonce is for round robins: a Swiss or a knockout pairs each "
+                    "round from the results before it. Nothing was created.");
+                return false;
             }
             t.schedule = v;
         } else if (key == "next" && eq != std::string::npos) {
             const std::string v = lower(value);
             if (v != "auto" && v != "manual") {
-                out_.usage_error("tourney",
-                                 "next= takes auto (a round starts when the last game of "
-                                 "the one before ends) or manual (it waits for " +
-                                     out_.form("tourney next") + ").");
-                return;
+                run.out.usage_error("tourney",
+                                    "next= takes auto (a round starts when the last game of "
+                                    "the one before ends) or manual (it waits for " +
+                                        run.out.form("tourney next") + ").");
+                return false;
             }
             t.next_round = v;
         } else if (key == "tc" && eq != std::string::npos) {
             auto tc = parse_time_control(value);
             if (!tc.value) {
-                out_.say("Not created: " + sentence_end(tc.error));
-                return;
+                run.out.say("Not created: " + sentence_end(tc.error));
+                return false;
             }
             t.tc = tc.value->text();
         } else {
-            out_.usage_error("tourney", "I did not understand \"" + shorten(a) + "\".");
-            return;
+            run.out.usage_error("tourney", "I did not understand \"" + shorten(a) + "\".");
+            return false;
         }
     }
+    return true;
+}
+
+// How a new tournament is described: "Chess, Swiss, 5 rounds, time control 3d, ...".
+std::string tourney_details(PostParts& run, const TournamentRecord& t,
+                            const rules::VariantInfo& info) {
+    const std::string& format = t.format;
+    const std::string& name = t.name;
+    std::string details = info.title + ", " + format_title(format);
+    if (format == "swiss")
+        details += t.rounds ? ", " + plural(t.rounds, "round", "rounds") : ", rounds by the field";
+    details += ", time control " + (t.tc.empty() ? run.ctx.settings.default_time_control : t.tc);
+    details += t.schedule == "allatonce" ? ", every game at once"
+               : t.next_round == "manual"
+                   ? ", each round started with " + run.ctx.settings.prefix + "tourney next " + name
+                   : ", each round starting when the one before ends";
+    return details;
+}
+
+} // namespace
+
+void tourney_create(PostParts& run, const std::vector<std::string>& args) {
+    if (run.ctx.post.direct) {
+        run.out.say("Create tournaments in a channel: its games are played there.");
+        return;
+    }
+    if (args.size() < 3) {
+        run.out.usage_error("tourney", "Say the name, the variant and the format.");
+        return;
+    }
+    const std::string& name = args[0];
+    if (!valid_name(name)) {
+        run.out.usage_error("tourney", "\"" + shorten(name, 40) +
+                                           "\" cannot be a tournament name: up to " +
+                                           std::to_string(max_name) +
+                                           " letters, digits, - and _, starting with a letter.");
+        return;
+    }
+    if (auto existing = run.ctx.store.tournament_by_name(run.ctx.post.platform, name)) {
+        run.out.say("There is a tournament named " + existing->name +
+                    " already. Choose another name.");
+        return;
+    }
+    const rules::Variant* variant = rules::find_variant(lower(args[1]));
+    if (variant == nullptr) {
+        std::vector<std::string> names;
+        for (const auto* v : rules::variants())
+            names.push_back(v->info().name);
+        run.out.say("There is no variant \"" + shorten(args[1], 20) +
+                    "\". Variants: " + join(names, ", ") + ".");
+        return;
+    }
+    const std::string format = lower(args[2]);
+    if (!known_format(format)) {
+        run.out.usage_error("tourney", "There is no format \"" + shorten(args[2], 20) +
+                                           "\": roundrobin, double, swiss or knockout.");
+        return;
+    }
+    TournamentRecord t;
+    if (!read_tourney_options(run, args, format, t))
+        return;
     const auto& info = variant->info();
-    t.platform = ctx_.post.platform;
-    t.channel = ctx_.post.channel;
+    t.platform = run.ctx.post.platform;
+    t.channel = run.ctx.post.channel;
     t.name = name;
     t.variant = info.name;
     t.format = format;
     t.status = TournamentStatus::Open;
-    t.creator = ctx_.author.id;
-    t.created_at = ctx_.now;
+    t.creator = run.ctx.author.id;
+    t.created_at = run.ctx.now;
     if (t.schedule == "allatonce" && t.next_round == "manual") {
-        out_.say("next=manual is for tournaments played round by round: with schedule=allatonce "
-                 "every game starts together. Nothing was created.");
+        run.out.say("next=manual is for tournaments played round by round: with schedule=allatonce "
+                    "every game starts together. Nothing was created.");
         return;
     }
-    t.id = ctx_.store.create_tournament(t);
-    std::string details = info.title + ", " + format_title(format);
-    if (format == "swiss")
-        details += t.rounds ? ", " + plural(t.rounds, "round", "rounds") : ", rounds by the field";
-    details += ", time control " + (t.tc.empty() ? ctx_.settings.default_time_control : t.tc);
-    details += t.schedule == "allatonce" ? ", every game at once"
-               : t.next_round == "manual"
-                   ? ", each round started with " + ctx_.settings.prefix + "tourney next " + name
-                   : ", each round starting when the one before ends";
-    out_.say(out_.at(ctx_.author) + " opens the tournament " + name + ": " + details +
-             ". Everyone: " + ctx_.settings.prefix + "tourney join " + name + " enters; " +
-             out_.at(ctx_.author) + " or a moderator starts it with " + ctx_.settings.prefix +
-             "tourney start " + name + ".");
+    t.id = run.ctx.store.create_tournament(t);
+    const std::string details = tourney_details(run, t, info);
+    run.out.say(run.out.at(run.ctx.author) + " opens the tournament " + name + ": " + details +
+                ". Everyone: " + run.ctx.settings.prefix + "tourney join " + name + " enters; " +
+                run.out.at(run.ctx.author) + " or a moderator starts it with " +
+                run.ctx.settings.prefix + "tourney start " + name + ".");
 }
 
-void PostRun::tourney_entry(const std::vector<std::string>& args, bool join_it) {
+void tourney_entry(PostParts& run, const std::vector<std::string>& args, bool join_it) {
     if (args.size() > 1) {
-        out_.usage_error("tourney join", "I did not understand \"" + shorten(args[1]) + "\".");
+        run.out.usage_error("tourney join", "I did not understand \"" + shorten(args[1]) + "\".");
         return;
     }
-    auto t = pick_tournament(args, 0);
+    auto t = run.tourneys.pick_tournament(args, 0);
     if (!t)
         return;
     if (t->status == TournamentStatus::Running && join_it) {
-        tourney_late_entry(*t);
+        run.tourneys.tourney_late_entry(*t);
         return;
     }
     if (t->status != TournamentStatus::Open) {
-        out_.say(t->name +
-                 (t->status == TournamentStatus::Running
-                      ? " has started: its games stay yours to play or resign" +
-                            (t->format == "swiss" ? ", and " + out_.form("tourney withdraw") +
-                                                        " leaves the rounds still to be paired"
-                                                  : std::string())
-                      : " is over") +
-                 ".");
+        run.out.say(t->name +
+                    (t->status == TournamentStatus::Running
+                         ? " has started: its games stay yours to play or resign" +
+                               (t->format == "swiss" ? ", and " + run.out.form("tourney withdraw") +
+                                                           " leaves the rounds still to be paired"
+                                                     : std::string())
+                         : " is over") +
+                    ".");
         return;
     }
-    auto before = ctx_.store.entrants(t->id);
+    auto before = run.ctx.store.entrants(t->id);
     const bool in = std::any_of(before.begin(), before.end(), [&](const EntrantRecord& e) {
-        return e.player_id == ctx_.author.id;
+        return e.player_id == run.ctx.author.id;
     });
     if (join_it == in) {
-        out_.say(join_it ? "You are in " + t->name + " already."
-                         : "You are not in " + t->name + ".");
+        run.out.say(join_it ? "You are in " + t->name + " already."
+                            : "You are not in " + t->name + ".");
         return;
     }
     if (join_it)
-        ctx_.store.add_entrant(t->id, ctx_.author.id, ctx_.now);
+        run.ctx.store.add_entrant(t->id, run.ctx.author.id, run.ctx.now);
     else
-        ctx_.store.remove_entrant(t->id, ctx_.author.id);
+        run.ctx.store.remove_entrant(t->id, run.ctx.author.id);
     std::vector<std::string> names;
-    for (const auto& e : ctx_.store.entrants(t->id))
-        names.push_back(people_.quiet_name(e.player_id));
+    for (const auto& e : run.ctx.store.entrants(t->id))
+        names.push_back(run.people.quiet_name(e.player_id));
     std::string field = names.empty()
                             ? std::string("nobody has entered yet")
                             : plural(static_cast<int>(names.size()), "player", "players") + ": " +
                                   join(names, ", ");
-    out_.say(out_.at(ctx_.author) + (join_it ? " joins " : " leaves ") + t->name + " (" + field +
-             "). " + people_.quiet_name(t->creator) + " or a moderator starts it with " +
-             ctx_.settings.prefix + "tourney start " + t->name + ".");
+    run.out.say(run.out.at(run.ctx.author) + (join_it ? " joins " : " leaves ") + t->name + " (" +
+                field + "). " + run.people.quiet_name(t->creator) +
+                " or a moderator starts it with " + run.ctx.settings.prefix + "tourney start " +
+                t->name + ".");
 }
 
-void PostRun::tourney_start(const std::vector<std::string>& args) {
+void tourney_start(PostParts& run, const std::vector<std::string>& args) {
     if (args.size() > 1) {
-        out_.usage_error("tourney start", "I did not understand \"" + shorten(args[1]) + "\".");
+        run.out.usage_error("tourney start", "I did not understand \"" + shorten(args[1]) + "\".");
         return;
     }
-    auto t = pick_tournament(args, 0);
+    auto t = run.tourneys.pick_tournament(args, 0);
     if (!t)
         return;
-    if (t->creator != ctx_.author.id && !people_.moderator()) {
-        out_.say("Only " + people_.mention(t->creator) + ", who created " + t->name +
-                 ", or a moderator can start it.");
+    if (t->creator != run.ctx.author.id && !run.people.moderator()) {
+        run.out.say("Only " + run.people.mention(t->creator) + ", who created " + t->name +
+                    ", or a moderator can start it.");
         return;
     }
     if (t->status != TournamentStatus::Open) {
-        out_.say(t->name + (t->status == TournamentStatus::Running
-                                ? " is under way already: "
-                                  "round " +
-                                      std::to_string(t->current_round) + " of " +
-                                      std::to_string(t->rounds) + "."
-                                : " is over."));
+        run.out.say(t->name + (t->status == TournamentStatus::Running
+                                   ? " is under way already: "
+                                     "round " +
+                                         std::to_string(t->current_round) + " of " +
+                                         std::to_string(t->rounds) + "."
+                                   : " is over."));
         return;
     }
-    auto entrants = ctx_.store.entrants(t->id);
+    auto entrants = run.ctx.store.entrants(t->id);
     const int n = static_cast<int>(entrants.size());
     if (n < 2) {
-        out_.say(t->name + " needs at least 2 players to start; it has " + std::to_string(n) +
-                 ". Players: " + ctx_.settings.prefix + "tourney join " + t->name + ".");
+        run.out.say(t->name + " needs at least 2 players to start; it has " + std::to_string(n) +
+                    ". Players: " + run.ctx.settings.prefix + "tourney join " + t->name + ".");
         return;
     }
     // Seeds by rating in the tournament's variant (a newcomer counts as 1500), then by entry.
     std::vector<std::pair<double, std::int64_t>> by_rating;
     for (const auto& e : entrants) {
-        auto r = ctx_.store.rating(e.player_id, t->variant);
+        auto r = run.ctx.store.rating(e.player_id, t->variant);
         by_rating.emplace_back(r ? r->rating : 1500.0, e.player_id);
     }
     std::stable_sort(by_rating.begin(), by_rating.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });
     std::vector<std::string> seeds;
     for (std::size_t i = 0; i < by_rating.size(); ++i) {
-        ctx_.store.set_seed(t->id, by_rating[i].second, static_cast<int>(i));
-        seeds.push_back(std::to_string(i + 1) + ". " + people_.quiet_name(by_rating[i].second) +
+        run.ctx.store.set_seed(t->id, by_rating[i].second, static_cast<int>(i));
+        seeds.push_back(std::to_string(i + 1) + ". " + run.people.quiet_name(by_rating[i].second) +
                         " " + points(std::round(by_rating[i].first * 10) / 10));
     }
     std::string note;
@@ -366,25 +393,26 @@ void PostRun::tourney_start(const std::vector<std::string>& args) {
     t->status = TournamentStatus::Running;
     if (t->format == "swiss")
         t->initial_colour = drawn_colour(*t);
-    ctx_.store.update_tournament(*t);
-    if (t->creator != ctx_.author.id) // only a moderator starts another's tournament
-        mod_log("tourney start " + t->name);
+    run.ctx.store.update_tournament(*t);
+    if (t->creator != run.ctx.author.id) // only a moderator starts another's tournament
+        mod_log(run.ctx, "tourney start " + t->name);
     const rules::Variant* variant = rules::find_variant(t->variant);
-    out_.say_at(t->channel,
-                t->name + " starts with " + std::to_string(n) + " players, seeded by rating in " +
-                    (variant ? variant->info().title : t->variant) + ": " + join(seeds, ", ") +
-                    "; " + plural(t->rounds, "round", "rounds") + "." + note +
-                    (t->format == "swiss" ? " Drawn by lot: odd seeds take " + t->initial_colour +
-                                                " when the colour rules leave it open."
-                                          : std::string()));
+    run.out.say_at(
+        t->channel,
+        t->name + " starts with " + std::to_string(n) + " players, seeded by rating in " +
+            (variant ? variant->info().title : t->variant) + ": " + join(seeds, ", ") + "; " +
+            plural(t->rounds, "round", "rounds") + "." + note +
+            (t->format == "swiss" ? " Drawn by lot: odd seeds take " + t->initial_colour +
+                                        " when the colour rules leave it open."
+                                  : std::string()));
     if (t->schedule == "allatonce")
-        start_all_rounds(*t);
+        run.tourneys.start_all_rounds(*t);
     else
-        start_round(*t, 1);
+        run.tourneys.start_round(*t, 1);
 }
 
-std::vector<CreatedBoard> PostRun::create_round(const TournamentRecord& t, const Field& f,
-                                                int round, const std::vector<PlannedBoard>& plan) {
+std::vector<CreatedBoard> Tourneys::create_round(const TournamentRecord& t, const Field& f,
+                                                 int round, const std::vector<PlannedBoard>& plan) {
     const rules::Variant* variant = rules::find_variant(t.variant);
     if (variant == nullptr)
         throw std::runtime_error("tournament " + t.name + ": unknown variant " + t.variant);
@@ -436,11 +464,12 @@ std::vector<CreatedBoard> PostRun::create_round(const TournamentRecord& t, const
         rec.black = black;
         rec.game_id = g.id;
         ctx_.store.add_pairing(rec);
-        Loaded l = load(g);
-        sync_clocks(l); // the first decision's clock starts now
+        Loaded l = games_.load(g);
+        clocks_.sync_clocks(l); // the first decision's clock starts now
         // A game with dice commits to its seed here, as every game does when it starts.
-        made.line = vs_line(l) + seed_commitment(g, l.info()) + " " + next_line(l);
-        made.next = next_line(l);
+        made.line =
+            games_.vs_line(l) + dice_.seed_commitment(g, l.info()) + " " + games_.next_line(l);
+        made.next = games_.next_line(l);
         for (Seat seat : {Seat::White, Seat::Black}) {
             const std::string colour =
                 l.info().seat_names[static_cast<std::size_t>(rules::index(seat))];
@@ -455,7 +484,7 @@ std::vector<CreatedBoard> PostRun::create_round(const TournamentRecord& t, const
     return out;
 }
 
-void PostRun::start_round(TournamentRecord& t, int round) {
+void Tourneys::start_round(TournamentRecord& t, int round) {
     Field f = load_field(ctx_.store, t);
     int pairable = 0;
     for (int p = 0; p < static_cast<int>(f.players.size()); ++p)
@@ -514,7 +543,7 @@ void PostRun::start_round(TournamentRecord& t, int round) {
                 {}, seat.game ? &*seat.game : nullptr);
 }
 
-void PostRun::start_all_rounds(TournamentRecord& t) {
+void Tourneys::start_all_rounds(TournamentRecord& t) {
     Field f = load_field(ctx_.store, t);
     const rules::Variant* variant = rules::find_variant(t.variant);
     t.current_round = t.rounds;

@@ -27,9 +27,9 @@ std::optional<EntrantRecord> entrant_of(storage::Store& store, std::int64_t tour
 
 } // namespace
 
-std::optional<PostRun::ControlTarget> PostRun::control_target(const std::vector<std::string>& args,
-                                                              const std::string& command,
-                                                              std::size_t mentions) {
+std::optional<ControlTarget> Tourneys::control_target(const std::vector<std::string>& args,
+                                                      const std::string& command,
+                                                      std::size_t mentions) {
     // [name] then the mentions; a name begins with a letter, a mention never does.
     ControlTarget c;
     std::vector<std::string> rest = args;
@@ -56,73 +56,74 @@ std::optional<PostRun::ControlTarget> PostRun::control_target(const std::vector<
     return c;
 }
 
-bool PostRun::organiser_of(const TournamentRecord& t) const {
+bool Tourneys::organiser_of(const TournamentRecord& t) const {
     return t.creator == ctx_.author.id || people_.moderator();
 }
 
-void PostRun::tourney_withdraw(const std::vector<std::string>& args) {
-    auto c = control_target(args, "tourney withdraw", 1);
+void tourney_withdraw(PostParts& run, const std::vector<std::string>& args) {
+    auto c = run.tourneys.control_target(args, "tourney withdraw", 1);
     if (!c)
         return;
     TournamentRecord& t = c->t;
-    const PlayerRecord who = c->players.empty() ? ctx_.author : c->players.front();
-    const bool self = who.id == ctx_.author.id;
-    if (!self && !organiser_of(t)) {
-        out_.say("Only " + people_.mention(t.creator) + ", who created " + t.name +
-                 ", or a moderator can withdraw another player.");
+    const PlayerRecord who = c->players.empty() ? run.ctx.author : c->players.front();
+    const bool self = who.id == run.ctx.author.id;
+    if (!self && !run.tourneys.organiser_of(t)) {
+        run.out.say("Only " + run.people.mention(t.creator) + ", who created " + t.name +
+                    ", or a moderator can withdraw another player.");
         return;
     }
-    auto e = entrant_of(ctx_.store, t.id, who.id);
+    auto e = entrant_of(run.ctx.store, t.id, who.id);
     if (!e) {
-        out_.say((self ? std::string("You are") : out_.at(who) + " is") + " not in " + t.name +
-                 ".");
+        run.out.say((self ? std::string("You are") : run.out.at(who) + " is") + " not in " +
+                    t.name + ".");
         return;
     }
     if (t.status == TournamentStatus::Finished) {
-        out_.say(t.name + " is over: its table stands as played.");
+        run.out.say(t.name + " is over: its table stands as played.");
         return;
     }
     if (t.status == TournamentStatus::Open) {
-        ctx_.store.remove_entrant(t.id, who.id);
+        run.ctx.store.remove_entrant(t.id, who.id);
         if (!self)
-            mod_log("tourney withdraw " + t.name + " " + out_.at(who));
-        out_.say(out_.at(who) + " is no longer in " + t.name + "; it has not started.");
+            mod_log(run.ctx, "tourney withdraw " + t.name + " " + run.out.at(who));
+        run.out.say(run.out.at(who) + " is no longer in " + t.name + "; it has not started.");
         return;
     }
     if (t.format != "swiss") {
-        out_.say("A " + format_title(t.format) +
-                 "'s games are fixed when it starts, so nobody is " + "withdrawn from " + t.name +
-                 ": a player who stops resigns each game as it comes.");
+        run.out.say("A " + format_title(t.format) +
+                    "'s games are fixed when it starts, so nobody is " + "withdrawn from " +
+                    t.name + ": a player who stops resigns each game as it comes.");
         return;
     }
     if (e->withdrawn_round) {
-        out_.say(out_.at(who) + " withdrew from " + t.name + " already, from round " +
-                 std::to_string(*e->withdrawn_round) + " on.");
+        run.out.say(run.out.at(who) + " withdrew from " + t.name + " already, from round " +
+                    std::to_string(*e->withdrawn_round) + " on.");
         return;
     }
-    Field f = load_field(ctx_.store, t);
+    Field f = load_field(run.ctx.store, t);
     // The round under way stays as paired; the next one is the first without them.
     const int from = t.current_round + 1;
     e->withdrawn_round = from;
-    ctx_.store.update_entrant(t.id, *e);
+    run.ctx.store.update_entrant(t.id, *e);
     for (const auto& b : f.byes)
         if (b.player_id == who.id && b.round >= from)
-            ctx_.store.withdraw_bye(t.id, b);
+            run.ctx.store.withdraw_bye(t.id, b);
     std::string open;
     for (const Board* b : f.round(t.current_round))
         if (!b->over() && (b->pairing.white == who.id || b->pairing.black == who.id))
             open = " Game #" + std::to_string(*b->pairing.game_id) + " of round " +
                    std::to_string(t.current_round) + " is still to be played or resigned.";
     if (!self)
-        mod_log("tourney withdraw " + t.name + " " + out_.at(who));
-    out_.say(out_.at(who) + " withdraws from " + t.name +
-             (from > t.rounds ? ": the last round is under way, so nothing changes but the table."
-                              : ": not paired from round " + std::to_string(from) +
-                                    " on; the games played count.") +
-             open);
+        mod_log(run.ctx, "tourney withdraw " + t.name + " " + run.out.at(who));
+    run.out.say(
+        run.out.at(who) + " withdraws from " + t.name +
+        (from > t.rounds
+             ? ": the last round is under way, so nothing changes but the table."
+             : ": not paired from round " + std::to_string(from) + " on; the games played count.") +
+        open);
 }
 
-void PostRun::tourney_late_entry(TournamentRecord& t) {
+void Tourneys::tourney_late_entry(TournamentRecord& t) {
     if (t.format != "swiss") {
         out_.say(t.name + " has started: entries are closed. Only a Swiss takes late entries, " +
                  "since its rounds are paired one at a time.");
@@ -150,13 +151,46 @@ void PostRun::tourney_late_entry(TournamentRecord& t) {
              " missed.");
 }
 
-void PostRun::tourney_bye(const std::vector<std::string>& args) {
+namespace {
+
+// The bye of `who` in round `r` of `t` asked for, or with `cancel` withdrawn; `self`: asked by
+// `who` themselves (else by an organiser, and logged).
+void answer_bye(PostParts& run, const TournamentRecord& t, const PlayerRecord& who, bool self,
+                int r, bool cancel) {
+    const ByeRequest request{who.id, r};
+    const auto byes = run.ctx.store.byes(t.id);
+    const bool asked = std::find(byes.begin(), byes.end(), request) != byes.end();
+    if (cancel != asked) {
+        run.out.say(run.out.at(who) +
+                    (asked ? " sits out round " + std::to_string(r) + " of " + t.name + " already."
+                           : " has no bye in round " + std::to_string(r) + " of " + t.name +
+                                 " to cancel."));
+        return;
+    }
+    if (cancel)
+        run.ctx.store.withdraw_bye(t.id, request);
+    else
+        run.ctx.store.request_bye(t.id, request);
+    if (!self)
+        mod_log(run.ctx, "tourney bye " + t.name + " " + std::to_string(r) +
+                             (cancel ? " cancel " : " ") + run.out.at(who));
+    run.out.say(cancel
+                    ? run.out.at(who) + " plays round " + std::to_string(r) + " of " + t.name +
+                          " after all."
+                    : run.out.at(who) + " sits out round " + std::to_string(r) + " of " + t.name +
+                          " for half a point (" + run.ctx.settings.prefix + "tourney bye " +
+                          t.name + " " + std::to_string(r) + " cancel undoes it).");
+}
+
+} // namespace
+
+void tourney_bye(PostParts& run, const std::vector<std::string>& args) {
     // [name] <round> [cancel] [@player]
     std::vector<std::string> rest = args;
     bool cancel = false;
     std::optional<PlayerRecord> other;
-    if (!rest.empty() && people_.named(rest.back())) {
-        other = people_.known_player(rest.back());
+    if (!rest.empty() && run.people.named(rest.back())) {
+        other = run.people.known_player(rest.back());
         if (!other)
             return;
         rest.pop_back();
@@ -171,136 +205,116 @@ void PostRun::tourney_bye(const std::vector<std::string>& args) {
     else
         round.reset();
     if (!round || rest.size() > 1) {
-        out_.usage_error("tourney bye",
-                         "Say the round to sit out, as in " + out_.form("tourney bye") + ".");
+        run.out.usage_error("tourney bye",
+                            "Say the round to sit out, as in " + run.out.form("tourney bye") + ".");
         return;
     }
-    auto t = pick_tournament(rest, 0);
+    auto t = run.tourneys.pick_tournament(rest, 0);
     if (!t)
         return;
-    const PlayerRecord who = other ? *other : ctx_.author;
-    const bool self = who.id == ctx_.author.id;
-    if (!self && !organiser_of(*t)) {
-        out_.say("Only " + people_.mention(t->creator) + ", who created " + t->name +
-                 ", or a moderator can ask a bye for another player.");
+    const PlayerRecord who = other ? *other : run.ctx.author;
+    const bool self = who.id == run.ctx.author.id;
+    if (!self && !run.tourneys.organiser_of(*t)) {
+        run.out.say("Only " + run.people.mention(t->creator) + ", who created " + t->name +
+                    ", or a moderator can ask a bye for another player.");
         return;
     }
     if (t->format != "swiss") {
-        out_.say("Only a Swiss has half-point byes: a " + format_title(t->format) +
-                 "'s rounds are fixed when it starts.");
+        run.out.say("Only a Swiss has half-point byes: a " + format_title(t->format) +
+                    "'s rounds are fixed when it starts.");
         return;
     }
     if (t->status == TournamentStatus::Finished) {
-        out_.say(t->name + " is over.");
+        run.out.say(t->name + " is over.");
         return;
     }
-    auto e = entrant_of(ctx_.store, t->id, who.id);
+    auto e = entrant_of(run.ctx.store, t->id, who.id);
     if (!e || e->withdrawn_round) {
-        out_.say((self ? std::string("You are") : out_.at(who) + " is") + " not playing in " +
-                 t->name + (self && !e ? ": " + out_.form("tourney join") + " first." : "."));
+        run.out.say((self ? std::string("You are") : run.out.at(who) + " is") + " not playing in " +
+                    t->name + (self && !e ? ": " + run.out.form("tourney join") + " first." : "."));
         return;
     }
     const int r = static_cast<int>(*round);
     const int last = t->rounds ? t->rounds : max_swiss_rounds;
     if (r <= t->current_round || r > last || r < e->first_round) {
-        out_.say(r <= t->current_round
-                     ? "Round " + std::to_string(r) + " of " + t->name +
-                           " is paired already: a bye is asked for before its round."
-                     : t->name + " has " +
-                           (t->rounds ? plural(t->rounds, "round", "rounds")
-                                      : std::string("no such round")) +
-                           ": there is no round " + std::to_string(r) + " to sit out" +
-                           (r < e->first_round && r <= last ? " for a late entrant." : "."));
+        run.out.say(r <= t->current_round
+                        ? "Round " + std::to_string(r) + " of " + t->name +
+                              " is paired already: a bye is asked for before its round."
+                        : t->name + " has " +
+                              (t->rounds ? plural(t->rounds, "round", "rounds")
+                                         : std::string("no such round")) +
+                              ": there is no round " + std::to_string(r) + " to sit out" +
+                              (r < e->first_round && r <= last ? " for a late entrant." : "."));
         return;
     }
-    const ByeRequest request{who.id, r};
-    const auto byes = ctx_.store.byes(t->id);
-    const bool asked = std::find(byes.begin(), byes.end(), request) != byes.end();
-    if (cancel != asked) {
-        out_.say(out_.at(who) +
-                 (asked ? " sits out round " + std::to_string(r) + " of " + t->name + " already."
-                        : " has no bye in round " + std::to_string(r) + " of " + t->name +
-                              " to cancel."));
-        return;
-    }
-    if (cancel)
-        ctx_.store.withdraw_bye(t->id, request);
-    else
-        ctx_.store.request_bye(t->id, request);
-    if (!self)
-        mod_log("tourney bye " + t->name + " " + std::to_string(r) + (cancel ? " cancel " : " ") +
-                out_.at(who));
-    out_.say(cancel ? out_.at(who) + " plays round " + std::to_string(r) + " of " + t->name +
-                          " after all."
-                    : out_.at(who) + " sits out round " + std::to_string(r) + " of " + t->name +
-                          " for half a point (" + ctx_.settings.prefix + "tourney bye " + t->name +
-                          " " + std::to_string(r) + " cancel undoes it).");
+    answer_bye(run, *t, who, self, r, cancel);
 }
 
-void PostRun::tourney_keep_apart(const std::vector<std::string>& args, bool apart) {
+void tourney_keep_apart(PostParts& run, const std::vector<std::string>& args, bool apart) {
     const std::string command = apart ? "tourney forbid" : "tourney allow";
-    auto c = control_target(args, command, 2);
+    auto c = run.tourneys.control_target(args, command, 2);
     if (!c)
         return;
     if (c->players.size() != 2) {
-        out_.usage_error(command, "Name the two players.");
+        run.out.usage_error(command, "Name the two players.");
         return;
     }
     const TournamentRecord& t = c->t;
     const PlayerRecord &a = c->players[0], &b = c->players[1];
-    if (!organiser_of(t)) {
-        out_.say("Only " + people_.mention(t.creator) + ", who created " + t.name +
-                 ", or a moderator can keep players apart.");
+    if (!run.tourneys.organiser_of(t)) {
+        run.out.say("Only " + run.people.mention(t.creator) + ", who created " + t.name +
+                    ", or a moderator can keep players apart.");
         return;
     }
     if (t.format != "swiss") {
-        out_.say("Only a Swiss pairs by the table: a " + format_title(t.format) +
-                 " pairs everyone as its schedule says.");
+        run.out.say("Only a Swiss pairs by the table: a " + format_title(t.format) +
+                    " pairs everyone as its schedule says.");
         return;
     }
     if (t.status == TournamentStatus::Finished) {
-        out_.say(t.name + " is over.");
+        run.out.say(t.name + " is over.");
         return;
     }
     if (a.id == b.id) {
-        out_.say("That is one player twice.");
+        run.out.say("That is one player twice.");
         return;
     }
     for (const PlayerRecord& p : {a, b})
-        if (!entrant_of(ctx_.store, t.id, p.id)) {
-            out_.say(out_.at(p) + " is not in " + t.name + ".");
+        if (!entrant_of(run.ctx.store, t.id, p.id)) {
+            run.out.say(run.out.at(p) + " is not in " + t.name + ".");
             return;
         }
     if (apart)
-        ctx_.store.forbid_pairing(t.id, a.id, b.id);
+        run.ctx.store.forbid_pairing(t.id, a.id, b.id);
     else
-        ctx_.store.allow_pairing(t.id, a.id, b.id);
-    if (t.creator != ctx_.author.id)
-        mod_log(command + " " + t.name + " " + out_.at(a) + " " + out_.at(b));
-    out_.say(t.name + ": " + out_.at(a) + " and " + out_.at(b) +
-             (apart ? " are never paired with each other from the next round on."
-                    : " may be paired with each other again."));
+        run.ctx.store.allow_pairing(t.id, a.id, b.id);
+    if (t.creator != run.ctx.author.id)
+        mod_log(run.ctx, command + " " + t.name + " " + run.out.at(a) + " " + run.out.at(b));
+    run.out.say(t.name + ": " + run.out.at(a) + " and " + run.out.at(b) +
+                (apart ? " are never paired with each other from the next round on."
+                       : " may be paired with each other again."));
 }
 
-void PostRun::tourney_trf(const std::vector<std::string>& args) {
+void tourney_trf(PostParts& run, const std::vector<std::string>& args) {
     if (args.size() > 1) {
-        out_.usage_error("tourney trf", "I did not understand \"" + shorten(args[1]) + "\".");
+        run.out.usage_error("tourney trf", "I did not understand \"" + shorten(args[1]) + "\".");
         return;
     }
-    auto t = pick_tournament(args, 0);
+    auto t = run.tourneys.pick_tournament(args, 0);
     if (!t)
         return;
     if (t->status == TournamentStatus::Open) {
-        out_.say(t->name + " has not started: there is nothing to report yet.");
+        run.out.say(t->name + " has not started: there is nothing to report yet.");
         return;
     }
     if (t->format == "knockout") {
-        out_.say("A knockout has a bracket, not a table: " + out_.form("tourney standings") +
-                 " shows it.");
+        run.out.say("A knockout has a bracket, not a table: " + run.out.form("tourney standings") +
+                    " shows it.");
         return;
     }
-    out_.say(t->name + " as a FIDE Tournament Report File (TRF16; the web view has it as a file):",
-             tournament_trf(ctx_.store, *t));
+    run.out.say(t->name +
+                    " as a FIDE Tournament Report File (TRF16; the web view has it as a file):",
+                tournament_trf(run.ctx.store, *t));
 }
 
 } // namespace ghostpost::bot

@@ -14,34 +14,34 @@ using namespace tourney;
 using storage::EntrantRecord;
 using storage::TournamentStatus;
 
-void PostRun::tourney_next(const std::vector<std::string>& args) {
+void tourney_next(PostParts& run, const std::vector<std::string>& args) {
     if (args.size() > 1) {
-        out_.usage_error("tourney next", "I did not understand \"" + shorten(args[1]) + "\".");
+        run.out.usage_error("tourney next", "I did not understand \"" + shorten(args[1]) + "\".");
         return;
     }
-    auto t = pick_tournament(args, 0);
+    auto t = run.tourneys.pick_tournament(args, 0);
     if (!t)
         return;
     if (t->status != TournamentStatus::Running) {
-        out_.say(t->name +
-                 (t->status == TournamentStatus::Open
-                      ? " has not started: " + people_.mention(t->creator) +
-                            " or a moderator starts it with " + ctx_.settings.prefix +
-                            "tourney start " + t->name + "."
-                      : " is over. " + out_.form("tourney standings") + " shows the final table."));
+        run.out.say(t->name + (t->status == TournamentStatus::Open
+                                   ? " has not started: " + run.people.mention(t->creator) +
+                                         " or a moderator starts it with " +
+                                         run.ctx.settings.prefix + "tourney start " + t->name + "."
+                                   : " is over. " + run.out.form("tourney standings") +
+                                         " shows the final table."));
         return;
     }
-    Field f = load_field(ctx_.store, *t);
+    Field f = load_field(run.ctx.store, *t);
     if (f.all_at_once()) {
-        out_.say("Every game of " + t->name + " started at once: there is no round to start. " +
-                 capitalized(games_finished(f)) + ".");
+        run.out.say("Every game of " + t->name + " started at once: there is no round to start. " +
+                    capitalized(games_finished(f)) + ".");
         return;
     }
     const bool entrant =
-        std::find(f.players.begin(), f.players.end(), ctx_.author.id) != f.players.end();
-    if (!entrant && t->creator != ctx_.author.id && !people_.moderator()) {
-        out_.say("Only the players of " + t->name + ", " + people_.mention(t->creator) +
-                 " who created it, or a moderator can start its next round.");
+        std::find(f.players.begin(), f.players.end(), run.ctx.author.id) != f.players.end();
+    if (!entrant && t->creator != run.ctx.author.id && !run.people.moderator()) {
+        run.out.say("Only the players of " + t->name + ", " + run.people.mention(t->creator) +
+                    " who created it, or a moderator can start its next round.");
         return;
     }
     if (!f.round_over(t->current_round)) {
@@ -49,21 +49,22 @@ void PostRun::tourney_next(const std::vector<std::string>& args) {
         for (const Board* b : f.round(t->current_round))
             if (!b->over())
                 open.push_back("#" + std::to_string(*b->pairing.game_id));
-        out_.say("Round " + std::to_string(t->current_round) + " of " + t->name +
-                 " is not over: game" + (open.size() == 1 ? " " : "s ") + join(open, ", ") +
-                 (open.size() == 1 ? " is" : " are") + " under way." +
-                 (t->next_round == "auto"
-                      ? " The next round starts by itself when " +
-                            std::string(open.size() == 1 ? "it ends." : "they end.")
-                      : std::string()));
+        run.out.say("Round " + std::to_string(t->current_round) + " of " + t->name +
+                    " is not over: game" + (open.size() == 1 ? " " : "s ") + join(open, ", ") +
+                    (open.size() == 1 ? " is" : " are") + " under way." +
+                    (t->next_round == "auto"
+                         ? " The next round starts by itself when " +
+                               std::string(open.size() == 1 ? "it ends." : "they end.")
+                         : std::string()));
         return;
     }
-    if (!entrant && t->creator != ctx_.author.id) // a moderator's rights allowed it
-        mod_log("tourney next " + t->name + " round " + std::to_string(t->current_round + 1));
-    start_round(*t, t->current_round + 1);
+    if (!entrant && t->creator != run.ctx.author.id) // a moderator's rights allowed it
+        mod_log(run.ctx,
+                "tourney next " + t->name + " round " + std::to_string(t->current_round + 1));
+    run.tourneys.start_round(*t, t->current_round + 1);
 }
 
-void PostRun::tourney_pairings(const std::vector<std::string>& args) {
+void tourney_pairings(PostParts& run, const std::vector<std::string>& args) {
     std::size_t at = 0;
     if (!args.empty() &&
         (std::isalpha(static_cast<unsigned char>(args[0][0])) || args[0].starts_with('#')))
@@ -72,38 +73,38 @@ void PostRun::tourney_pairings(const std::vector<std::string>& args) {
     if (at < args.size()) {
         auto n = game_id_arg(args[at]);
         if (!n || args[at][0] == '#' || at + 1 < args.size()) {
-            out_.usage_error("tourney pairings",
-                             "I did not understand \"" + shorten(args[at]) + "\".");
+            run.out.usage_error("tourney pairings",
+                                "I did not understand \"" + shorten(args[at]) + "\".");
             return;
         }
         round = static_cast<int>(*n);
     }
-    auto t = pick_tournament(args, 0);
+    auto t = run.tourneys.pick_tournament(args, 0);
     if (!t)
         return;
     if (t->current_round == 0) {
-        out_.say(t->name + " has no pairings yet: it has not started.");
+        run.out.say(t->name + " has no pairings yet: it has not started.");
         return;
     }
     const int r = round.value_or(t->current_round);
     if (r < 1 || r > t->current_round) {
-        out_.say(t->name + " has " + plural(t->rounds, "round", "rounds") +
-                 (r >= 1 && r <= t->rounds
-                      ? ": round " + std::to_string(r) + " has not started yet."
-                      : ": there is no round " + std::to_string(r) + ".") +
-                 " " + out_.form("tourney pairings") + " shows the current one.");
+        run.out.say(t->name + " has " + plural(t->rounds, "round", "rounds") +
+                    (r >= 1 && r <= t->rounds
+                         ? ": round " + std::to_string(r) + " has not started yet."
+                         : ": there is no round " + std::to_string(r) + ".") +
+                    " " + run.out.form("tourney pairings") + " shows the current one.");
         return;
     }
-    Field f = load_field(ctx_.store, *t);
+    Field f = load_field(run.ctx.store, *t);
     std::vector<std::string> whites, blacks, results;
     std::size_t wide = 0, wide_black = 0;
     for (const Board* b : f.round(r)) {
-        whites.push_back(name_of(ctx_.store, b->pairing.white));
+        whites.push_back(name_of(run.ctx.store, b->pairing.white));
         if (b->bye()) {
             blacks.emplace_back("bye");
             results.emplace_back();
         } else {
-            blacks.push_back(name_of(ctx_.store, *b->pairing.black));
+            blacks.push_back(name_of(run.ctx.store, *b->pairing.black));
             const auto& g = *b->game;
             results.push_back("#" + std::to_string(g.id) + " " +
                               (g.status == GameStatus::Finished  ? g.result
@@ -116,7 +117,7 @@ void PostRun::tourney_pairings(const std::vector<std::string>& args) {
     for (const auto& b : f.byes) {
         if (b.round != r)
             continue;
-        whites.push_back(name_of(ctx_.store, b.player_id));
+        whites.push_back(name_of(run.ctx.store, b.player_id));
         blacks.emplace_back("half-point bye");
         results.emplace_back();
         wide = std::max(wide, whites.back().size());
@@ -126,26 +127,28 @@ void PostRun::tourney_pairings(const std::vector<std::string>& args) {
         table += pad(whites[i], wide) + " - " +
                  (results[i].empty() ? blacks[i] + "\n"
                                      : pad(blacks[i], wide_black) + "  " + results[i] + "\n");
-    out_.say(t->name + ", round " + std::to_string(r) + " of " + std::to_string(t->rounds) +
-                 ", White first" +
-                 (f.round_over(r) ? std::string(", complete:") : std::string(", under way:")),
-             table);
+    run.out.say(t->name + ", round " + std::to_string(r) + " of " + std::to_string(t->rounds) +
+                    ", White first" +
+                    (f.round_over(r) ? std::string(", complete:") : std::string(", under way:")),
+                table);
 }
 
-void PostRun::tourney_standings(const std::vector<std::string>& args) {
+void tourney_standings(PostParts& run, const std::vector<std::string>& args) {
     if (args.size() > 1) {
-        out_.usage_error("tourney standings", "I did not understand \"" + shorten(args[1]) + "\".");
+        run.out.usage_error("tourney standings",
+                            "I did not understand \"" + shorten(args[1]) + "\".");
         return;
     }
-    auto t = pick_tournament(args, 0);
+    auto t = run.tourneys.pick_tournament(args, 0);
     if (!t)
         return;
-    Field f = load_field(ctx_.store, *t);
+    Field f = load_field(run.ctx.store, *t);
     if (t->status == TournamentStatus::Open) {
-        out_.say(t->name + " has not started; " +
-                 plural(static_cast<int>(f.players.size()), "player has", "players have") +
-                 " entered. " + people_.mention(t->creator) + " or a moderator starts it with " +
-                 ctx_.settings.prefix + "tourney start " + t->name + ".");
+        run.out.say(t->name + " has not started; " +
+                    plural(static_cast<int>(f.players.size()), "player has", "players have") +
+                    " entered. " + run.people.mention(t->creator) +
+                    " or a moderator starts it with " + run.ctx.settings.prefix + "tourney start " +
+                    t->name + ".");
         return;
     }
     const bool over = t->status == TournamentStatus::Finished;
@@ -156,18 +159,18 @@ void PostRun::tourney_standings(const std::vector<std::string>& args) {
                                 std::to_string(t->current_round);
     if (f.knockout()) {
         std::int64_t champion = 0;
-        std::string table = bracket_table(ctx_.store, f, &champion);
-        out_.say("Standings of " + t->name + " (knockout, " + when +
-                     (champion ? "): " + people_.mention(champion) + " wins." : "):"),
-                 table);
+        std::string table = bracket_table(run.ctx.store, f, &champion);
+        run.out.say("Standings of " + t->name + " (knockout, " + when +
+                        (champion ? "): " + run.people.mention(champion) + " wins." : "):"),
+                    table);
         return;
     }
-    out_.say("Standings of " + t->name + " (" + format_title(t->format) + ", " + when +
-                 "; tie-breaks: " + tie_break_sentence(table_of(f)) + "):",
-             score_table(ctx_.store, f));
+    run.out.say("Standings of " + t->name + " (" + format_title(t->format) + ", " + when +
+                    "; tie-breaks: " + tie_break_sentence(table_of(f)) + "):",
+                score_table(run.ctx.store, f));
 }
 
-void PostRun::tourney_game_over(const GameRecord& g) {
+void Tourneys::tourney_game_over(const GameRecord& g) {
     auto pairing = ctx_.store.pairing_of_game(g.id);
     if (!pairing)
         return;
@@ -212,7 +215,7 @@ void PostRun::tourney_game_over(const GameRecord& g) {
     start_round(*t, r + 1);
 }
 
-void PostRun::finish_tournament(TournamentRecord& t, Field& f) {
+void Tourneys::finish_tournament(TournamentRecord& t, Field& f) {
     t.status = TournamentStatus::Finished;
     ctx_.store.update_tournament(t);
     f.t = t;

@@ -1,9 +1,9 @@
-// Dice anyone can verify, by commit and reveal. A game with chance draws every die from a stream
-// seeded by a secret made when the game is created (random.h says how the stream is derived).
-// When the game starts, the channel gets the seed's SHA-256: a commitment that the service can
-// no longer change unnoticed. When it ends, the seed itself is published, and `!verify` replays
-// the log from it. Decisions that are secret when made (the first dice choice of a combat round)
-// stay out of the channel and out of the record until the game is over.
+// Dice anyone can verify, by commit and reveal (Dice, dice.h; !verify). A game with chance draws
+// every die from a stream seeded by a secret made when the game is created (random.h says how the
+// stream is derived). When the game starts, the channel gets the seed's SHA-256: a commitment that
+// the service can no longer change unnoticed. When it ends, the seed itself is published, and
+// `!verify` replays the log from it. Decisions that are secret when made (the first dice choice of
+// a combat round) stay out of the channel and out of the record until the game is over.
 //
 // What `!verify` compares. Each action in the log keeps, beside its text, what chance made of it
 // as the channel was told at the time (reveals, rolls, combat results). Replaying the log from
@@ -171,7 +171,7 @@ bool ended_outside_the_rules(const std::string& reason, const rules::Game& repla
 
 } // namespace
 
-std::vector<std::uint8_t> PostRun::new_seed() const {
+std::vector<std::uint8_t> Dice::new_seed() const {
     if (ctx_.settings.fixed_seed.empty())
         return make_seed();
     // Reproducible for tests, still different for every game: the post that made it is unique.
@@ -182,7 +182,7 @@ std::vector<std::uint8_t> PostRun::new_seed() const {
     return seed;
 }
 
-std::string PostRun::seed_commitment(const GameRecord& g, const rules::VariantInfo& info) const {
+std::string Dice::seed_commitment(const GameRecord& g, const rules::VariantInfo& info) const {
     if (!info.uses_chance)
         return {};
     return " Its dice come from a secret seed whose SHA-256 is " + sha256_hex(g.seed) +
@@ -190,7 +190,7 @@ std::string PostRun::seed_commitment(const GameRecord& g, const rules::VariantIn
            "verify " + std::to_string(g.id) + " checks every roll.";
 }
 
-void PostRun::reveal_seeds(const std::vector<Ended>& ended) {
+void reveal_seeds(PostParts& run, const std::vector<Ended>& ended) {
     for (const Ended& e : ended) {
         if (!e.finished)
             continue;
@@ -199,16 +199,16 @@ void PostRun::reveal_seeds(const std::vector<Ended>& ended) {
         if (variant == nullptr || !variant->info().uses_chance)
             continue;
         const std::string id = std::to_string(g.id);
-        out_.say_in(g,
-                    "Game #" + id + " is over, so its dice seed is published: " + to_hex(g.seed) +
-                        ". Its SHA-256 is " + sha256_hex(g.seed) +
-                        ", the hash posted when the game started. Anyone can check every roll: " +
-                        ctx_.settings.prefix + "verify " + id + ".");
+        run.out.say_in(
+            g, "Game #" + id + " is over, so its dice seed is published: " + to_hex(g.seed) +
+                   ". Its SHA-256 is " + sha256_hex(g.seed) +
+                   ", the hash posted when the game started. Anyone can check every roll: " +
+                   run.ctx.settings.prefix + "verify " + id + ".");
     }
 }
 
-bool PostRun::refuse_secret_in_public(const Loaded& l, Seat seat, const rules::Action& action,
-                                      const std::string& text) {
+bool Dice::refuse_secret_in_public(const Loaded& l, Seat seat, const rules::Action& action,
+                                   const std::string& text) {
     // Tried on copies: the game and its stream stay as they are whatever the answer.
     auto trial = l.game->clone();
     SeededRandom rng = *l.rng;
@@ -223,8 +223,8 @@ bool PostRun::refuse_secret_in_public(const Loaded& l, Seat seat, const rules::A
     return true;
 }
 
-std::vector<std::string>
-PostRun::public_action_texts(const GameRecord& g, const std::vector<storage::ActionRecord>& log) {
+std::vector<std::string> Dice::public_action_texts(const GameRecord& g,
+                                                   const std::vector<storage::ActionRecord>& log) {
     return bot::public_action_texts(g, log);
 }
 
@@ -244,8 +244,8 @@ std::vector<std::string> public_action_texts(const GameRecord& g,
     return out;
 }
 
-bool PostRun::draws_dice(const GameRecord& g, const std::vector<storage::ActionRecord>& log,
-                         std::size_t from) {
+bool Dice::draws_dice(const GameRecord& g, const std::vector<storage::ActionRecord>& log,
+                      std::size_t from) {
     const rules::Variant* variant = rules::find_variant(g.variant);
     if (variant == nullptr || !variant->info().uses_chance || from >= log.size())
         return false;
@@ -254,8 +254,8 @@ bool PostRun::draws_dice(const GameRecord& g, const std::vector<storage::ActionR
     return replay_events(g, before, g.seed).dice() != replay_events(g, log, g.seed).dice();
 }
 
-std::string PostRun::record_movetext(const GameRecord& g,
-                                     const std::vector<storage::ActionRecord>& log) {
+std::string Dice::record_movetext(const GameRecord& g,
+                                  const std::vector<storage::ActionRecord>& log) {
     return public_movetext(g, log);
 }
 
@@ -315,58 +315,30 @@ std::string public_movetext(const GameRecord& g, const std::vector<storage::Acti
     return out;
 }
 
-void PostRun::cmd_verify(const std::vector<std::string>& args) {
-    std::size_t used = 0;
-    auto g = pick_game(args, used, "verify", true);
-    if (!g)
-        return;
-    if (used < args.size()) {
-        out_.usage_error("verify", "I did not understand \"" + shorten(args[used]) + "\".");
-        return;
-    }
-    const rules::Variant* variant = rules::find_variant(g->variant);
-    if (variant == nullptr)
-        throw std::runtime_error("game #" + std::to_string(g->id) + ": unknown variant");
-    const auto& info = variant->info();
-    const std::string id = std::to_string(g->id);
-    const std::string again = ctx_.settings.prefix + "verify " + id;
-    if (!info.uses_chance) {
-        out_.say("Game #" + id + " is " + info.title +
-                 ", which has no dice: there is nothing to verify.");
-        return;
-    }
-    switch (g->status) {
-    case GameStatus::Challenge:
-    case GameStatus::Declined:
-    case GameStatus::Cancelled:
-        out_.say("Game #" + id + " never started, so it has no rolls to verify.");
-        return;
-    case GameStatus::Ongoing:
-        out_.say("Game #" + id +
-                 " is under way, so its seed stays secret until the game ends. Its "
-                 "SHA-256 is " +
-                 sha256_hex(g->seed) + ", the hash posted when the game started; " + again +
-                 " checks every roll once the game is over.");
-        return;
-    case GameStatus::Finished:
-    case GameStatus::Aborted:
-        break;
-    }
-    const auto log = ctx_.store.actions(g->id);
-    Replayed r = replay_events(*g, log, g->seed);
-    std::string listing;
-    for (std::size_t i = 0; i < r.plies.size(); ++i)
-        for (const auto& text : r.plies[i].record)
-            listing +=
-                "ply " + std::to_string(log[i].ply) + " (" + log[i].text + "): " + text + "\n";
-    std::string head = "Game #" + id + ": the seed is " + to_hex(g->seed) + "; its SHA-256 is " +
-                       sha256_hex(g->seed) +
-                       ", which must be the hash posted when the game "
-                       "started. ";
+bool Dice::refuse_takeback_of_dice(const GameRecord& g,
+                                   const std::vector<storage::ActionRecord>& log,
+                                   std::size_t from) {
+    if (!draws_dice(g, log, from))
+        return false;
+    // The stream never runs backwards: replayed from the seed, the same choices would roll the
+    // same faces, which everyone has now seen (the variant's rules document, Takebacks).
+    out_.say("No takeback in game #" + std::to_string(g.id) +
+             ": dice were rolled since that move, and "
+             "taking it back would let the same choices roll the same faces again.");
+    return true;
+}
+
+namespace {
+
+// How the replay of `log` from the seed (`r`) differs from what the game recorded: the first
+// roll that differs, a replay that fails, or another end; empty when it matches. `compared`:
+// whether the log kept any rolls to compare.
+std::string replay_mismatch(const GameRecord& g, const std::vector<storage::ActionRecord>& log,
+                            const Replayed& r, bool& compared) {
     std::string mismatch;
     const rules::Outcome end = r.game->outcome();
     // The log keeps what the channel was told each action caused; the replay must say the same.
-    bool compared = false;
+    compared = false;
     if (r.error.empty()) {
         for (std::size_t i = 0; i < r.plies.size() && mismatch.empty(); ++i) {
             compared = compared || !log[i].rolls.empty();
@@ -389,28 +361,87 @@ void PostRun::cmd_verify(const std::vector<std::string>& args) {
         mismatch = "replaying the log from this seed fails: " + r.error;
     } else if (!mismatch.empty()) {
         // a roll differs from the record: said above
-    } else if (g->status == GameStatus::Finished && end.over() &&
-               (result_text(end.status) != g->result || end.reason != g->reason)) {
+    } else if (g.status == GameStatus::Finished && end.over() &&
+               (result_text(end.status) != g.result || end.reason != g.reason)) {
         mismatch = "the replay ends " + result_text(end.status) + ", " + end.reason +
-                   ", but the game was recorded as " + g->result + ", " + g->reason;
-    } else if (g->status == GameStatus::Finished && !end.over() &&
-               !ended_outside_the_rules(g->reason, *r.game)) {
-        mismatch = "the replay leaves the game under way, but it was recorded as " + g->result +
-                   ", " + g->reason;
+                   ", but the game was recorded as " + g.result + ", " + g.reason;
+    } else if (g.status == GameStatus::Finished && !end.over() &&
+               !ended_outside_the_rules(g.reason, *r.game)) {
+        mismatch = "the replay leaves the game under way, but it was recorded as " + g.result +
+                   ", " + g.reason;
     }
-    if (listing.empty())
-        listing = "(no rolls)\n";
+    return mismatch;
+}
+
+// Every roll of the replay `r`, a line each, by the ply of `log` that made it.
+std::string rolls_listing(const std::vector<storage::ActionRecord>& log, const Replayed& r) {
+    std::string listing;
+    for (std::size_t i = 0; i < r.plies.size(); ++i)
+        for (const auto& text : r.plies[i].record)
+            listing +=
+                "ply " + std::to_string(log[i].ply) + " (" + log[i].text + "): " + text + "\n";
+    return listing.empty() ? "(no rolls)\n" : listing;
+}
+
+} // namespace
+
+void cmd_verify(PostParts& run, const std::vector<std::string>& args) {
+    std::size_t used = 0;
+    auto g = run.games.pick_game(args, used, "verify", true);
+    if (!g)
+        return;
+    if (used < args.size()) {
+        run.out.usage_error("verify", "I did not understand \"" + shorten(args[used]) + "\".");
+        return;
+    }
+    const rules::Variant* variant = rules::find_variant(g->variant);
+    if (variant == nullptr)
+        throw std::runtime_error("game #" + std::to_string(g->id) + ": unknown variant");
+    const auto& info = variant->info();
+    const std::string id = std::to_string(g->id);
+    const std::string again = run.ctx.settings.prefix + "verify " + id;
+    if (!info.uses_chance) {
+        run.out.say("Game #" + id + " is " + info.title +
+                    ", which has no dice: there is nothing to verify.");
+        return;
+    }
+    switch (g->status) {
+    case GameStatus::Challenge:
+    case GameStatus::Declined:
+    case GameStatus::Cancelled:
+        run.out.say("Game #" + id + " never started, so it has no rolls to verify.");
+        return;
+    case GameStatus::Ongoing:
+        run.out.say("Game #" + id +
+                    " is under way, so its seed stays secret until the game ends. Its "
+                    "SHA-256 is " +
+                    sha256_hex(g->seed) + ", the hash posted when the game started; " + again +
+                    " checks every roll once the game is over.");
+        return;
+    case GameStatus::Finished:
+    case GameStatus::Aborted:
+        break;
+    }
+    const auto log = run.ctx.store.actions(g->id);
+    Replayed r = replay_events(*g, log, g->seed);
+    std::string listing = rolls_listing(log, r);
+    std::string head = "Game #" + id + ": the seed is " + to_hex(g->seed) + "; its SHA-256 is " +
+                       sha256_hex(g->seed) +
+                       ", which must be the hash posted when the game "
+                       "started. ";
+    bool compared = false;
+    const std::string mismatch = replay_mismatch(*g, log, r, compared);
     // The channel gets the verdict; the listing, one line per roll, is long, so it goes to the
     // asker alone (and is on the game's page, which shows every ply with its rolls).
     const auto answer = [&](const std::string& verdict, const std::string& what) {
-        if (ctx_.post.direct) {
-            out_.say(verdict + " " + capitalized(what) + " below.", listing);
+        if (run.ctx.post.direct) {
+            run.out.say(verdict + " " + capitalized(what) + " below.", listing);
             return;
         }
-        out_.say(verdict + " " + capitalized(what) + " sent to you by direct message." +
-                 boards_.web_link(g->id));
-        out_.tell(ctx_.author, "Game #" + id + ", " + again + ": " + what + " below.", listing,
-                  &*g);
+        run.out.say(verdict + " " + capitalized(what) + " sent to you by direct message." +
+                    run.boards.web_link(g->id));
+        run.out.tell(run.ctx.author, "Game #" + id + ", " + again + ": " + what + " below.",
+                     listing, &*g);
     };
     if (!mismatch.empty()) {
         answer(head + "The rolls do NOT match: " + mismatch + ".", "the rolls this seed gives are");

@@ -143,8 +143,26 @@ DecodedMessage decode_message(std::string_view message_json, const std::string& 
         text += content[i];
         ++i;
     }
-    post.text = std::move(text);
+    post.text = channel_mentions_as_ids(text);
     out.post = std::move(post);
+    return out;
+}
+
+std::string channel_mentions_as_ids(std::string_view text) {
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text.compare(i, 2, "<#") == 0) {
+            const auto close = text.find('>', i + 2);
+            if (close != std::string_view::npos &&
+                is_snowflake(json(std::string(text.substr(i + 2, close - i - 2))))) {
+                out += '#';
+                out += text.substr(i + 2, close - i - 2);
+                i = close;
+                continue;
+            }
+        }
+        out += text[i];
+    }
     return out;
 }
 

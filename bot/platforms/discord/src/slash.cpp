@@ -231,7 +231,7 @@ DecodedInteraction decode_interaction(std::string_view interaction_json,
             break;
         case OptionType::String:
             if (value.is_string() && !value.get_ref<const std::string&>().empty())
-                text += " " + one_line(value.get<std::string>());
+                text += " " + channel_mentions_as_ids(one_line(value.get<std::string>()));
             break;
         case OptionType::User: {
             if (!is_snowflake(value))

@@ -39,7 +39,7 @@ struct Post {
     bool anonymous = false;        // no person can be told apart behind it (an anonymous group
                                    // admin, a channel posting as the chat): it may not play
     std::vector<Mention> mentions; // the "@name"s of `text`, in order
-    std::string text;
+    std::string text; // a channel it names reads "#<channel id>", in whatever form it was written
     bool direct = false; // a direct message to the bot
     std::string cursor;  // where polling resumes after this post (e.g. update_id + 1)
     // The key the cursor is stored under, in the post's transaction: the platform's name when

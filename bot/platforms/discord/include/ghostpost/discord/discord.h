@@ -75,6 +75,10 @@ struct DecodedMessage {
 // of kinds other than a plain message or a reply give no post. Pure; never throws.
 DecodedMessage decode_message(std::string_view message_json, const std::string& bot_user_id);
 
+// `text` with each channel Discord writes as "<#id>" written "#id", as the service reads a
+// channel named in a post (Post::text). Pure.
+std::string channel_mentions_as_ids(std::string_view text);
+
 // One INTERACTION_CREATE, read. An application command of ghostpost's becomes the post its
 // text would have been ("/move move:Nf3 game:3" is "!move 3 Nf3"), the user options mentions.
 struct DecodedInteraction {
