@@ -1,6 +1,6 @@
-// The command grammar: a prefix, a command word, words separated by white space. Telegram
-// writes "/new@ghostpost_bot chess"; the "@bot" suffix is split off so the service can ignore
-// commands addressed to another bot.
+// The command grammar: a prefix, a command word, words separated by white space. A platform
+// may write the bot's name after the word ("/new@ghostpost_bot chess"); the "@bot" suffix is
+// split off so the service can ignore commands addressed to another bot.
 #pragma once
 
 #include "ghostpost/platform/text.h"

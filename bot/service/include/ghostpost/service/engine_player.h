@@ -52,7 +52,7 @@ struct EngineTurn {
     std::optional<rules::SeatView> view;
     engine::PublicRecord record;
     std::string fallback; // a legal action of the seat as it sees the board, if the engine fails
-    // The decision is secret when made (a first dice choice in a Gnostic Chess combat): the
+    // The decision is secret when made (its events tell only its seat, as a first dice choice): the
     // answer is sent by direct message, like a player's, so the channel learns nothing of it.
     bool secret = false;
     // The other player's open offers: a takeback is granted at once; a draw is accepted when

@@ -1,5 +1,5 @@
-// The service: one post in, replies queued, all in one transaction. Every platform adapter
-// (console, Telegram, ...) hands its posts to Service::handle and delivers what the outbox
+// The service: one post in, replies queued, all in one transaction. Every platform adapter (the
+// console, each chat platform) hands its posts to Service::handle and delivers what the outbox
 // holds afterwards; nothing a game needs is decided anywhere else.
 #pragma once
 
@@ -102,11 +102,12 @@ public:
     void give_up(const Post& post);
 
     // The time-driven work, each game in its own transaction: losses on time, the 80 % reminder,
-    // Gnostic Chess's combat deadline, the end of vacations; then the daily digests that are
-    // due; writes the heartbeat. A game ending here may start its tournament's next round.
-    // Each game and each digest is claimed first, so that of several daemons on one database
-    // only one does it, and run again when another daemon's work conflicts with it. Returns
-    // how many games it changed. Errors: storage exceptions (the games already done stay done).
+    // a decision's deadline the rules answer for (Game::deadline_action), the end of vacations;
+    // then the daily digests that are due; writes the heartbeat. A game ending here may start its
+    // tournament's next round. Each game and each digest is claimed first, so that of several
+    // daemons on one database only one does it, and run again when another daemon's work conflicts
+    // with it. Returns how many games it changed. Errors: storage exceptions (the games already
+    // done stay done).
     int tick();
     // Run once when the service starts, before tick: the gap since the last heartbeat, when
     // longer than downtime_notice_after, is charged to nobody and the games it touched say so.
