@@ -308,6 +308,12 @@ bool Teams::try_team_vote(const std::string& text, const std::vector<std::string
         }
         action = parsed->text;
     }
+    record_vote(l, seat, *team, members, action);
+    return true;
+}
+
+void Teams::record_vote(Loaded& l, Seat seat, const PlayerRecord& team,
+                        const std::vector<std::int64_t>& members, const std::string& action) {
     const std::int64_t turn = team_turn(l);
     ctx_.store.put_team_vote(l.rec.id, turn, {ctx_.author.id, action, ctx_.now});
     const auto votes = ctx_.store.team_votes(l.rec.id, turn);
@@ -318,18 +324,17 @@ bool Teams::try_team_vote(const std::string& text, const std::vector<std::string
                         [&](const auto& v) { return v.player_id == m; }))
             ++voted;
     if (voted >= members.size()) {
-        close_team_vote(l, seat, *team, "every member has voted");
-        return true;
+        close_team_vote(l, seat, team, "every member has voted");
+        return;
     }
     const auto rows = clocks_.clock_rows(l.rec);
     const auto& c = rows[rules::index(seat)];
     const std::string closes =
         c.running_since != 0 ? "; the vote closes at " + format_utc(c.running_since + c.remaining)
                              : std::string();
-    out_.say(out_.at(ctx_.author) + " votes " + action + " in game #" + id +
+    out_.say(out_.at(ctx_.author) + " votes " + action + " in game #" + std::to_string(l.rec.id) +
              ". Votes: " + tally.text + " (" + std::to_string(voted) + " of " +
              std::to_string(members.size()) + " members)" + closes + ".");
-    return true;
 }
 
 void cmd_vote(PostParts& run, const std::vector<std::string>& args) {

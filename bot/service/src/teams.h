@@ -42,6 +42,11 @@ public:
     bool close_due_team_votes(Loaded& l);
 
 private:
+    // The author's vote `action` on the team's decision in `l`, told with the tally; the vote
+    // closes when every member has voted.
+    void record_vote(Loaded& l, rules::Seat seat, const storage::PlayerRecord& team,
+                     const std::vector<std::int64_t>& members, const std::string& action);
+
     ServiceParts parts_; // a team's decision is played as a post of its own
     PostContext& ctx_;
     Replies& out_;
