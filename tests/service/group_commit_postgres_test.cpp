@@ -22,23 +22,6 @@ namespace {
 
 constexpr std::int64_t now = 1700000000;
 
-// Gives its posts in one poll, then is finished.
-class OnePoll final : public bot::Platform {
-public:
-    explicit OnePoll(std::vector<bot::Post> posts) : posts_(std::move(posts)) {}
-    std::string name() const override { return "console"; }
-    std::vector<bot::Post> poll(const std::string&, std::chrono::seconds) override {
-        polled_ = true;
-        return posts_;
-    }
-    bot::Delivery send(const bot::Reply&) override { return {}; }
-    bool finished() const override { return polled_; }
-
-private:
-    std::vector<bot::Post> posts_;
-    bool polled_ = false;
-};
-
 struct Daemon {
     FreshStore fresh{Backend::Postgres};
     int commits = 0;
@@ -69,7 +52,7 @@ struct Daemon {
         std::vector<bot::Post> posts;
         for (const auto& [user, text] : script)
             posts.push_back(lobby_post(std::to_string(posts.size() + 1), user, text));
-        OnePoll platform(posts);
+        ghostpost::testing::OnePollPlatform platform(posts);
         bot::DaemonOptions options;
         options.time_driven_jobs = false;
         options.engine = false;

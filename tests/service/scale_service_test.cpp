@@ -2,6 +2,7 @@
 // clocks, so the time-driven job reads only the games due, and a post costs one durable commit
 // (its delivery one more per round).
 #include "../storage/temp_path.h"
+#include "../support/posts.h"
 #include "ghostpost/app/daemon.h"
 #include "ghostpost/service/service.h"
 #include "ghostpost/storage/sqlite.h"
@@ -149,32 +150,6 @@ TEST_CASE("A move costs one durable commit and the delivery of its replies none"
     CHECK(storage::open_sqlite_store(f.path.str())->pending_count("console") == 0);
 }
 
-namespace {
-
-// Gives its posts in one poll, then is finished.
-class OnePollPlatform final : public bot::Platform {
-public:
-    explicit OnePollPlatform(std::vector<bot::Post> posts) : posts_(std::move(posts)) {}
-    std::string name() const override { return "console"; }
-    std::vector<bot::Post> poll(const std::string&, std::chrono::seconds) override {
-        polled_ = true;
-        return posts_;
-    }
-    bot::Delivery send(const bot::Reply&) override { return {}; }
-    bot::Pacing pacing() const override {
-        bot::Pacing unpaced;
-        unpaced.per_chat = std::chrono::milliseconds(0);
-        return unpaced;
-    }
-    bool finished() const override { return polled_; }
-
-private:
-    std::vector<bot::Post> posts_;
-    bool polled_ = false;
-};
-
-} // namespace
-
 TEST_CASE("The posts of one poll share one durable commit, with the same outcome as one by one",
           "[bot][daemon][scale][group]") {
     const std::vector<std::pair<std::string, std::string>> script = {{"alice", "!new chess @bob"},
@@ -196,7 +171,7 @@ TEST_CASE("The posts of one poll share one durable commit, with the same outcome
             p.cursor = p.message_id;
             posts.push_back(std::move(p));
         }
-        OnePollPlatform platform(posts);
+        ghostpost::testing::OnePollPlatform platform(posts);
         bot::DaemonOptions options;
         options.time_driven_jobs = false;
         options.engine = false;
