@@ -21,6 +21,9 @@ run_packages=(
     libsystemd-dev
     # The man page is written from the binary's --help at build time.
     help2man
+    # Replies in the players' languages: ICU formats the messages (plurals, numbers) and
+    # libgettextpo reads the translators' .po catalogs.
+    libicu-dev libgettextpo-dev
 )
 test_packages=(
     catch2 python3 sqlite3
@@ -40,6 +43,8 @@ test_packages=(
     dovecot-imapd dovecot-lmtpd postfix openssl
     # promtool checks the daemon's /metrics.
     prometheus
+    # msgfmt and xgettext check that the catalogs are well formed and the template up to date.
+    gettext
     # A ccache makes rebuilds of the suite cheap; the build uses it when it is there.
     ccache
 )
