@@ -190,7 +190,8 @@ template <class Statement> GameRecord read_game(const Statement& s) {
 
 constexpr const char* player_columns = "id, platform, user_id, name, orientation, notation, "
                                        "images, reminders, vacation_until, vacation_year, "
-                                       "vacation_used, handle, linked_to";
+                                       "vacation_used, handle, linked_to, language, "
+                                       "platform_language";
 
 template <class Statement> PlayerRecord read_player(const Statement& s) {
     PlayerRecord p;
@@ -207,6 +208,8 @@ template <class Statement> PlayerRecord read_player(const Statement& s) {
     p.vacation_used = s.column_int(10);
     p.handle = s.column_text(11);
     p.linked_to = s.is_null(12) ? 0 : s.column_int(12);
+    p.language = s.column_text(13);
+    p.platform_language = s.column_text(14);
     return p;
 }
 
@@ -432,7 +435,7 @@ public:
         q.bind(1, platform).bind(2, user_id);
         if (!q.step())
             return {};
-        return {read_player(q), read_ban(q, 13, platform, user_id)};
+        return {read_player(q), read_ban(q, 15, platform, user_id)};
     }
 
     std::optional<PlayerRecord> player(std::int64_t id) override {
@@ -483,9 +486,9 @@ public:
 
     void save_player_settings(const PlayerRecord& p) override {
         Statement s(db_, "UPDATE players SET orientation = ?1, notation = ?2, images = ?3, "
-                         "reminders = ?5 WHERE id = ?4");
+                         "reminders = ?5, language = ?6, platform_language = ?7 WHERE id = ?4");
         s.bind(1, p.orientation).bind(2, p.notation).bind(3, p.images ? 1 : 0).bind(4, p.id);
-        s.bind(5, p.reminders ? 1 : 0);
+        s.bind(5, p.reminders ? 1 : 0).bind(6, p.language).bind(7, p.platform_language);
         forget_players();
         D::send(s);
     }
@@ -663,7 +666,8 @@ public:
     }
 
     static constexpr const char* channel_settings_sql =
-        "SELECT orientation, notation, images, style FROM channel_settings WHERE platform = ?1 "
+        "SELECT orientation, notation, images, style, language FROM channel_settings WHERE "
+        "platform = ?1 "
         "AND channel = ?2";
     static ChannelSettings read_channel_settings(Statement& s, const std::string& platform,
                                                  const std::string& channel) {
@@ -675,6 +679,7 @@ public:
             out.notation = s.column_text(1);
             out.images = s.column_int(2) != 0;
             out.style = s.column_text(3);
+            out.language = s.column_text(4);
             out.saved = true;
         }
         return out;
@@ -682,11 +687,12 @@ public:
 
     void save_channel_settings(const ChannelSettings& c) override {
         Statement s(db_, "INSERT INTO channel_settings (platform, channel, orientation, notation, "
-                         "images, style) VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (platform, "
-                         "channel) DO UPDATE SET orientation = excluded.orientation, notation = "
-                         "excluded.notation, images = excluded.images, style = excluded.style");
+                         "images, style, language) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT "
+                         "(platform, channel) DO UPDATE SET orientation = excluded.orientation, "
+                         "notation = excluded.notation, images = excluded.images, style = "
+                         "excluded.style, language = excluded.language");
         s.bind(1, c.platform).bind(2, c.channel).bind(3, c.orientation).bind(4, c.notation);
-        s.bind(5, c.images ? 1 : 0).bind(6, c.style);
+        s.bind(5, c.images ? 1 : 0).bind(6, c.style).bind(7, c.language);
         D::send(s);
         if (memo_open_) {
             ChannelSettings saved = c;

@@ -38,6 +38,11 @@ struct PlayerRecord {
     // The player this account was linked to (!link): its posts are that player's, and its
     // own row keeps only the account (platform, id, name, handle). 0: a player of its own.
     std::int64_t linked_to = 0;
+    // The language of what is sent to this player (issue #38), a catalog's name ("de",
+    // "pt_BR"): their own choice (!settings language=), '' for none; and what their platform
+    // last said, for when they chose none.
+    std::string language;
+    std::string platform_language;
 };
 
 // How the boards the bot posts in a channel look, whoever's move they follow: set by the
@@ -49,6 +54,7 @@ struct ChannelSettings {
     std::string notation = "ascii";    // ascii | unicode
     bool images = false;               // boards as PNG images
     std::string style = "board";       // board | compact: after a move, the board or one line
+    std::string language;              // of the replies everyone here reads ("fr"); '' for none
     bool saved = false; // read from a row: a moderator set them (else the service's defaults)
 };
 
