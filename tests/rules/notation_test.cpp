@@ -364,3 +364,84 @@ TEST_CASE("A move written as a capture must capture, in every variant", "[notati
     auto phantom = test::start("phantom", "4k3/8/8/3f4/8/8/8/3QK3 w - - 0 1");
     CHECK(test::refusal(*phantom, "Qd5") == "accepted as Qxd5");
 }
+
+namespace {
+std::string in_language(const Game& g, const std::string& typed, const std::string& language) {
+    auto r = parse_action(g, g.pending().front().seat, typed, language);
+    if (!r)
+        return "error: " + r.error().message;
+    return r->text;
+}
+} // namespace
+
+TEST_CASE("A move typed with a language's own piece letters reads as the standard move",
+          "[notation][language]") {
+    auto g = test::start("chess");
+    CHECK(in_language(*g, "Sf3", "de") == "Nf3");
+    CHECK(in_language(*g, "Sg1f3", "de") == "Nf3");
+    CHECK(in_language(*g, "Cf3", "fr") == "Nf3");
+    CHECK(in_language(*g, "Cc3", "es") == "Nc3");
+    CHECK(in_language(*g, "Cc3", "pt_BR") == "Nc3");
+    CHECK(in_language(*g, "\u041af3", "ru") == "Nf3");
+    CHECK(in_language(*g, "\u9a6cf3", "zh_CN") == "Nf3");
+    // English letters are read in every language; a language without letters of its own reads
+    // only those.
+    CHECK(in_language(*g, "Nf3", "de") == "Nf3");
+    CHECK(in_language(*g, "e4", "ru") == "e4");
+    CHECK(in_language(*g, "Sf3", "en").rfind("error: ", 0) == 0);
+    CHECK(in_language(*g, "Sf3", "fr").rfind("error: ", 0) == 0);
+}
+
+TEST_CASE("Every piece letter and the promotion letter of each language", "[notation][language]") {
+    // White: king e1, queen d1, rook a1, bishop c1, knight b1, a pawn on g7 to promote; none of
+    // the moves below gives check to the king on b6.
+    auto g = test::start("chess", "8/6P1/1k6/8/8/8/8/RNBQK3 w Q - 0 1");
+    const std::vector<std::pair<std::string, std::vector<std::string>>> letters{
+        {"de", {"Ke2", "Dd2", "Ta2", "Ld2", "Sc3", "g8=D", "g8T"}},
+        {"fr", {"Re2", "Dd2", "Ta2", "Fd2", "Cc3", "g8=D", "g8T"}},
+        {"es", {"Re2", "Dd2", "Ta2", "Ad2", "Cc3", "g8=D", "g8T"}},
+        {"pt_BR", {"Re2", "Dd2", "Ta2", "Bd2", "Cc3", "g8=D", "g8T"}},
+        {"ru",
+         {"\u041a\u0440e2", "\u0424d2", "\u041ba2", "\u0421d2", "\u041ac3", "g8=\u0424",
+          "g8\u041b"}},
+        {"zh_CN",
+         {"\u738be2", "\u540ed2", "\u8f66a2", "\u8c61d2", "\u9a6cc3", "g8=\u540e", "g8\u8f66"}},
+    };
+    const std::vector<std::string> meant{"Ke2", "Qd2", "Ra2", "Bd2", "Nc3", "g8=Q", "g8=R"};
+    for (const auto& [language, typed] : letters)
+        for (std::size_t i = 0; i < typed.size(); ++i) {
+            INFO(language + ": " + typed[i]);
+            CHECK(in_language(*g, typed[i], language) == meant[i]);
+        }
+}
+
+TEST_CASE("A letter that names one piece in English and another in the player's language is "
+          "asked about when both moves are possible",
+          "[notation][language]") {
+    // French R is the king (roi); English R is the rook. Rook a3, king f2.
+    auto g = test::start("chess", "4k3/8/8/8/8/R7/5K2/8 w - - 0 1");
+    const auto r = parse_action(*g, g->pending().front().seat, "Rf3", "fr");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().kind == ErrorKind::Ambiguous);
+    CHECK(r.error().message == "Rf3 reads as Rf3 in English piece letters and as Kf3 in French "
+                               "ones: write Tf3 or Kf3 to say which");
+    CHECK(r.error().candidates == std::vector<std::string>{"Rf3", "Kf3"});
+    // Each spelling it proposes has one meaning.
+    CHECK(in_language(*g, "Tf3", "fr") == "Rf3");
+    CHECK(in_language(*g, "Kf3", "fr") == "Kf3");
+    // Only one reading possible: that one, whichever letters it takes.
+    CHECK(in_language(*g, "Rb3", "fr") == "Rb3"); // the king cannot reach b3
+    CHECK(in_language(*g, "Re1", "fr") == "Ke1"); // the rook cannot reach e1
+    // In English the letter is the rook's alone.
+    CHECK(in_language(*g, "Rf3", "en") == "Rf3");
+}
+
+TEST_CASE("Chatter in a language with piece letters is still not a move", "[notation][language]") {
+    auto g = test::start("chess");
+    const Seat white = g->pending().front().seat;
+    CHECK(looks_like_action(*g, white, "Sf3", "de"));
+    CHECK(looks_like_action(*g, white, "\u041af3", "ru"));
+    CHECK_FALSE(looks_like_action(*g, white, "\u041af3", "en"));
+    CHECK_FALSE(looks_like_action(*g, white, "Das ist gut", "de"));
+    CHECK_FALSE(looks_like_action(*g, white, "\u041a\u0430\u043a \u0434\u0435\u043b\u0430?", "ru"));
+}

@@ -33,6 +33,24 @@ Result<NotatedAction> read_recorded_action(const Game& game, Seat seat, std::str
 // (so a refusal with a reason is due). Plain chatter answers false.
 bool looks_like_action(const Game& game, Seat seat, std::string_view text);
 
+// A move typed in the piece letters of `language` (a catalog's name: "de", "fr", "es", "pt_BR",
+// "ru", "zh_CN"), as German "Sf3" or "e8=D", written with the English letters: "Nf3", "e8=Q".
+// Only the leading piece letter and the promotion letter change; nullopt when the language has
+// no letters of its own or the text uses none of them.
+std::optional<std::string> with_english_letters(std::string_view text, std::string_view language);
+// The other way: "Rf3" written in French letters is "Tf3".
+std::optional<std::string> with_local_letters(std::string_view text, std::string_view language);
+
+// parse_action reading a player's own piece letters too: the text as typed, or in English
+// letters when only that reading is a move here (judged by what the mover sees). When both
+// readings are moves and differ (French "Rf3": a rook in English, the king in French), the
+// answer is Ambiguous, naming a spelling of each that has one meaning.
+Result<NotatedAction> parse_action(const Game& game, Seat seat, std::string_view text,
+                                   std::string_view language);
+// looks_like_action, a move typed in the player's own letters included.
+bool looks_like_action(const Game& game, Seat seat, std::string_view text,
+                       std::string_view language);
+
 // Breaks a move written in SAN or LAN into its parts; nullopt when it is not shaped like a move.
 std::optional<ActionSyntax> parse_syntax(std::string_view text, int files = 8, int ranks = 8);
 
