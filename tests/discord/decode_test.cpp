@@ -161,3 +161,26 @@ TEST_CASE("the cursor keeps the newest 500 channels and reads back what it wrote
     CHECK(bot::snowflake_less("999", "1000"));
     CHECK_FALSE(bot::snowflake_less("1000", "1000"));
 }
+
+TEST_CASE("an interaction carries its user's language; a locale that is no tag is left unsaid",
+          "[discord][decode][language]") {
+    const json user = {{"id", "100000000000000007"}, {"username", "alice"}};
+    const auto command = [&](const json& locale) {
+        json c{{"id", "500000000000000001"},
+               {"application_id", "900000000000000002"},
+               {"type", 2},
+               {"token", "t"},
+               {"channel_id", "300000000000000001"},
+               {"guild_id", "800000000000000001"},
+               {"member", {{"user", user}, {"nick", "Alice W."}}},
+               {"data", {{"name", "board"}}}};
+        if (!locale.is_null())
+            c["locale"] = locale;
+        return c.dump();
+    };
+    CHECK(bot::decode_interaction(command("de"), bot_id).post->language == "de");
+    CHECK(bot::decode_interaction(command("pt-BR"), bot_id).post->language == "pt-BR");
+    CHECK(bot::decode_interaction(command(json()), bot_id).post->language.empty());
+    CHECK(bot::decode_interaction(command("de\nX-Evil: 1"), bot_id).post->language.empty());
+    CHECK(bot::decode_interaction(command(7), bot_id).post->language.empty());
+}

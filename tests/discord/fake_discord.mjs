@@ -746,7 +746,7 @@ function control(command, a, res) {
                 id, application_id: APPLICATION_ID, type: 2, token, version: 1,
                 channel_id: channelId,
                 data: { id: snowflake(), name: a.name, type: 1, options: a.options ?? [], ...(a.resolved ? { resolved: a.resolved } : {}) },
-                locale: "en-US",
+                locale: a.locale ?? "en-US",
             };
             if (a.dm) d.user = a.user;
             else {

@@ -293,3 +293,15 @@ TEST_CASE("a lone surrogate escaped in a name is replaced, and the update is sti
     literal.replace(literal.find("NAME"), 4, "x\\\\ud800");
     CHECK(decode_update(literal, "ghostpost_bot").post.author_name == "x\\ud800");
 }
+
+TEST_CASE("the author's language_code is the post's language; one that is no tag is left unsaid",
+          "[telegram][language]") {
+    json from = user(77, "Alice", "alice");
+    from["language_code"] = "de";
+    CHECK(decode(update(600, from, "e4")).post.language == "de");
+    from["language_code"] = "pt-br";
+    CHECK(decode(update(601, from, "e4")).post.language == "pt-br");
+    from["language_code"] = "de; rm -rf";
+    CHECK(decode(update(602, from, "e4")).post.language.empty());
+    CHECK(decode(update(603, user(78, "Bob"), "e4")).post.language.empty());
+}

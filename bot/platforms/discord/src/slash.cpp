@@ -208,6 +208,12 @@ DecodedInteraction decode_interaction(std::string_view interaction_json,
     }
     Post post = *as_message.post;
     post.direct = !in_guild;
+    // The invoking user's client language ("de", "pt-BR"), sent on every command.
+    if (const std::string locale = string_of(interaction, "locale");
+        locale.size() <= 35 && std::all_of(locale.begin(), locale.end(), [](char c) {
+            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-';
+        }))
+        post.language = locale;
 
     std::map<std::string, json> given;
     if (const auto it = data.find("options"); it != data.end() && it->is_array())

@@ -343,6 +343,14 @@ void read_author(const json& from, const std::string& where, Post& post) {
     post.author_name = user_name(from, where);
     post.author_handle = user_handle(from, where);
     post.anonymous = id == anonymous_admin || id == channel_bot || id == telegram_service;
+    // The user's interface language, an IETF tag: one that is no tag is left unsaid.
+    if (const std::string* code = text_member(from, "language_code", where);
+        code != nullptr && !code->empty() && code->size() <= 35 &&
+        std::all_of(code->begin(), code->end(), [](char c) {
+            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                   c == '-' || c == '_';
+        }))
+        post.language = *code;
 }
 
 // Fills `post` from a Message object; throws Malformed and leaves `post` alone on a bad one.

@@ -41,7 +41,10 @@ struct Post {
     std::vector<Mention> mentions; // the "@name"s of `text`, in order
     std::string text; // a channel it names reads "#<channel id>", in whatever form it was written
     bool direct = false; // a direct message to the bot
-    std::string cursor;  // where polling resumes after this post (e.g. update_id + 1)
+    // The language the platform says the author uses, a tag as it gives it ("de", "pt-br"), from
+    // the author's account or the client they wrote with. Empty when it says nothing.
+    std::string language;
+    std::string cursor; // where polling resumes after this post (e.g. update_id + 1)
     // The key the cursor is stored under, in the post's transaction: the platform's name when
     // empty; a lane of its own (Platform::lane(), one shard) when the platform has several.
     std::string cursor_key;
