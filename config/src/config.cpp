@@ -1,6 +1,7 @@
 #include "ghostpost/config/config.h"
 
 #include "ghostpost/config/table_reader.h"
+#include "ghostpost/i18n/catalogs.h"
 
 #include <algorithm>
 #include <array>
@@ -165,7 +166,16 @@ void read_bot(const toml::table& bot, const std::string& source,
               const std::vector<PlatformClaim>& platforms, Settings& settings) {
     const TableReader reader(bot, "bot.", source,
                              {"command_prefix", "moderators", "max_bot_games", "max_open_games",
-                              "commands_per_minute", "engine_threads", "rated_bot_games"});
+                              "commands_per_minute", "engine_threads", "rated_bot_games",
+                              "language"});
+    if (auto language = reader.string("language")) {
+        const auto chosen = i18n::supported_language(*language);
+        if (!chosen)
+            reader.fail_at(reader.node("language"), "language",
+                           "\"" + *language +
+                               "\" has no catalog: en, de, fr, es, ru, pt-BR or zh-CN");
+        settings.language = *chosen;
+    }
     if (auto prefix = reader.string("command_prefix")) {
         if (prefix->empty() || prefix->size() > 4 ||
             std::any_of(prefix->begin(), prefix->end(),

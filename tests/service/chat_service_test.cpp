@@ -479,11 +479,13 @@ TEST_CASE("a channel's boards are images where the platform shows them inline, a
     CHECK(started[0].png);
     CHECK(started[0].code.empty());
     CHECK(chat.say("carol", "!channel").at(0).text ==
-          "Boards in this channel: orientation=white notation=ascii images=on style=board.");
+          "Boards in this channel: orientation=white notation=ascii images=on style=board "
+          "language=auto.");
 
     // Compact without images: one line, the game's page linked.
     CHECK(chat.say("carol", "!channel settings style=compact images=off").at(0).text ==
-          "Boards in this channel: orientation=white notation=ascii images=off style=compact.");
+          "Boards in this channel: orientation=white notation=ascii images=off style=compact "
+          "language=auto.");
     const auto moved = chat.say("alice", "e4");
     REQUIRE(moved.size() == 1);
     CHECK(moved[0].text == "@alice (White) played e4 in game #1. @bob (Black) must move. Web: "

@@ -406,11 +406,13 @@ TEST_CASE("The daily digest lists the decisions with their deadlines, at the hou
           "[bot][digest]") {
     Fixture f;
     f.post("bob", "!settings digest=9");
-    CHECK(f.drain() ==
-          Texts{"#lobby: Settings of @bob for what I send you privately: orientation=auto "
-                "notation=ascii images=off reminders=off digest=09:00. Your daily digest comes by "
-                "direct message at 09:00 "
-                "UTC, the next at 2023-11-15 09:00 UTC, on days when a decision waits for you."});
+    CHECK(
+        f.drain() ==
+        Texts{
+            "#lobby: Settings of @bob for what I send you privately: orientation=auto "
+            "notation=ascii images=off reminders=off digest=09:00 language=auto. Your daily digest "
+            "comes by direct message at 09:00 "
+            "UTC, the next at 2023-11-15 09:00 UTC, on days when a decision waits for you."});
     f.start_game({"e4"});                     // #1: bob must move
     f.post("carol", "!new chess @bob black"); // #2: a challenge for bob
     f.post("bob", "!new chess @dave white tc=none");
@@ -456,12 +458,13 @@ TEST_CASE("No digest is sent when no decision waits, nor to those who did not as
     f.post("carol", "!settings digest=off");
     CHECK(f.drain() == Texts{"#lobby: Settings of @carol for what I send you privately: "
                              "orientation=auto notation=ascii images=off reminders=off "
-                             "digest=off."});
+                             "digest=off language=auto."});
     CHECK_FALSE(f.store->digest(f.store->player_by_account("console", "carol")->id));
     f.post("carol", "!settings digest=25");
     CHECK(f.drain() == Texts{"#lobby: I did not understand \"digest=25\". Use: !settings "
                              "[orientation=white|black|auto] [notation=ascii|unicode] "
-                             "[images=on|off] [reminders=on|off] [digest=on|off|<hour>]"});
+                             "[images=on|off] [reminders=on|off] [digest=on|off|<hour>] "
+                             "[language=<language>|auto]"});
 }
 
 TEST_CASE("A digest missed while the service was down comes once, then at its hour again",

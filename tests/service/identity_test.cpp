@@ -186,7 +186,7 @@ TEST_CASE("A board at a ply past any game's end is answered and changes nothing"
     chat.say(alice, "e4");
     for (const char* ply : {"2147483648", "4294967297", "999999999999"})
         CHECK(chat.say(bob, std::string("!board 1 ") + ply) ==
-              std::vector<std::string>{"Game #1 has only 1 plies."});
+              std::vector<std::string>{"Game #1 has only 1 ply."});
     CHECK(
         chat.say(bob, "!board 1 9999999999999") ==
         std::vector<std::string>{"I did not understand \"9999999999999\". Use: !board [game] [ply] "

@@ -533,7 +533,7 @@ TEST_CASE("Commands addressed to another bot are ignored", "[bot][service]") {
     CHECK(drain_texts(*store) ==
           std::vector<std::string>{"Settings of @alice for what I send you privately: "
                                    "orientation=auto notation=ascii images=off reminders=off "
-                                   "digest=off."});
+                                   "digest=off language=auto."});
 }
 
 namespace {

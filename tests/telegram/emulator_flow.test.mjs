@@ -69,7 +69,7 @@ test('a challenge, a move, a board and a private message go through the emulator
       await alice.sendMessage(alice.makeMessage('/channel@TestNameBot settings images=off'));
       let said = await botMessagesTo(server, -1001, 1);
       assert.equal(said[0]?.text, 'Boards in this channel: orientation=white notation=ascii '
-        + 'images=off style=board.');
+        + 'images=off style=board language=auto.');
 
       await alice.sendMessage(alice.makeMessage('/new@TestNameBot chess @bob white'));
       said = (await botMessagesTo(server, -1001, 2)).slice(1);

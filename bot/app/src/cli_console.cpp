@@ -1,6 +1,7 @@
 // `ghostpost console`: the embedded default platform, for local play and the transcript tests.
 #include "ghostpost/app/cli.h"
 #include "ghostpost/app/daemon.h"
+#include "ghostpost/i18n/catalogs.h"
 #include "ghostpost/log/log.h"
 
 #include <CLI/CLI.hpp>
@@ -19,6 +20,7 @@ void add_console_command(CLI::App& app, int& exit_status) {
         std::string prefix = "!";
         std::vector<std::string> moderators;
         std::string image_dir;
+        std::string language = "en";
     };
     auto options = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand(
@@ -30,6 +32,13 @@ void add_console_command(CLI::App& app, int& exit_status) {
     cmd->add_option("--image-dir", options->image_dir,
                     "save every PNG board sent in this folder, to open them")
         ->check(CLI::ExistingDirectory);
+    cmd->add_option("--language", options->language,
+                    "the language of replies nobody chose one for (en, de, fr, es, ru, pt-BR, "
+                    "zh-CN)")
+        ->capture_default_str()
+        ->check([](const std::string& tag) {
+            return i18n::supported_language(tag) ? std::string() : "no catalog for \"" + tag + "\"";
+        });
     cmd->add_option("--moderator", options->moderators,
                     "a user allowed to use the moderator commands (may be repeated)");
     // Transcript tests pin the clock so PGN dates and outbox times do not depend on the day.
@@ -47,6 +56,7 @@ void add_console_command(CLI::App& app, int& exit_status) {
         settings.prefix = options->prefix;
         settings.moderators = options->moderators;
         settings.fixed_seed = options->fixed_seed;
+        settings.language = *i18n::supported_language(options->language);
         Clock clock = system_clock_seconds;
         if (options->fixed_time != 0) {
             std::int64_t t = options->fixed_time;

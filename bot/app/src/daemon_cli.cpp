@@ -7,6 +7,7 @@
 #include "ghostpost/app/monitor.h"
 #include "ghostpost/config/config.h"
 #include "ghostpost/http/http.h"
+#include "ghostpost/i18n/catalogs.h"
 #include "ghostpost/log/log.h"
 #include "ghostpost/rules/registry.h"
 #include "ghostpost/service/service.h"
@@ -372,6 +373,10 @@ private:
     }
 
     void start() {
+        // The catalogs are read now: a broken one stops the daemon here, not in a reply.
+        i18n::catalogs();
+        const std::string catalogs = i18n::catalog_dir();
+        log::info("catalogs", {{"dir", catalogs.empty() ? "none: English only" : catalogs}});
         // The database exists and is migrated before any lane opens its own connection.
         const storage::StoreLocation location = store_location(settings_.storage);
         const bool shared = storage::open_store(location)->shared();

@@ -82,6 +82,7 @@ ServiceSettings service_settings(const config::Settings& settings, const std::st
                                  const std::string& bot_name) {
     ServiceSettings s;
     s.prefix = settings.command_prefix;
+    s.language = settings.language;
     s.moderators = moderators_of(platform, settings.moderators);
     s.bot_name = bot_name;
     s.default_time_control = settings.clocks.default_time_control;

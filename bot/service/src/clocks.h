@@ -29,7 +29,7 @@ public:
     std::array<storage::ClockRecord, 2> clock_rows(const storage::GameRecord& g);
     // The clocks of a game under way as a sentence with absolute deadlines, after a space;
     // empty once the game is over.
-    std::string clock_line(const Loaded& l);
+    Text clock_line(const Loaded& l);
     // Starts and stops the clocks of `l` to match who must decide now, vacations and pauses;
     // tells a player who opted in when a decision becomes theirs.
     void sync_clocks(Loaded& l);

@@ -155,20 +155,21 @@ const CommandRow service_rows[] = {
      &cmd_vote},
     {{"settings",
       "settings [orientation=white|black|auto] [notation=ascii|unicode] [images=on|off] "
-      "[reminders=on|off] [digest=on|off|<hour>]",
+      "[reminders=on|off] [digest=on|off|<hour>] [language=<language>|auto]",
       "how the boards I send you privately look (auto: your side at the bottom), whether I "
-      "remind you privately of your decisions, and a daily digest by direct message of the "
+      "remind you privately of your decisions, a daily digest by direct message of the "
       "games where the decision is yours (at 08:00 UTC, or the hour of UTC given, 0 to 23; "
-      "only on days when one waits)"},
+      "only on days when one waits), and the language I write to you in (en, de, fr, es, "
+      "ru, pt-BR, zh-CN; auto: your channel's or your app's)"},
      {nullptr, nullptr},
      true,
      &cmd_settings},
     {{"channel",
       "channel settings [orientation=white|black] [notation=ascii|unicode] [images=on|off] "
-      "[style=board|compact]",
+      "[style=board|compact] [language=<language>|auto]",
       "how the boards posted in this channel look, for everyone in it (style=compact: one "
-      "line after each move, with the image or a link to the game's page); anyone may ask, "
-      "moderators change them"},
+      "line after each move, with the image or a link to the game's page), and the language "
+      "of the replies everyone here reads; anyone may ask, moderators change them"},
      {nullptr, nullptr},
      false,
      &cmd_channel},

@@ -46,41 +46,48 @@ Loaded Games::load(const GameRecord& rec) {
     return l;
 }
 
-std::string Games::over_line(const GameRecord& g, const rules::VariantInfo& info) {
-    std::string id = "Game #" + std::to_string(g.id);
+Text Games::over_line(const GameRecord& g, const rules::VariantInfo& info) {
+    const std::string id = std::to_string(g.id);
     switch (g.status) {
     case GameStatus::Challenge:
-        return id + " is a challenge waiting for an answer.";
+        return tr("Game #{game} is a challenge waiting for an answer.", {{"game", id}});
     case GameStatus::Declined:
-        return id + " was declined.";
+        return tr("Game #{game} was declined.", {{"game", id}});
     case GameStatus::Cancelled:
-        return id + " was cancelled.";
+        return tr("Game #{game} was cancelled.", {{"game", id}});
     case GameStatus::Aborted:
-        return id + " was aborted.";
+        return tr("Game #{game} was aborted.", {{"game", id}});
     case GameStatus::Ongoing:
-        return id + " is under way.";
+        return tr("Game #{game} is under way.", {{"game", id}});
     case GameStatus::Finished:
         break;
     }
-    std::string outcome;
-    if (g.result == "1-0")
-        outcome = people_.who(g, info, Seat::White) + " wins";
-    else if (g.result == "0-1")
-        outcome = people_.who(g, info, Seat::Black) + " wins";
-    else
-        outcome = "drawn";
-    return id + " is over: " + outcome + " by " + g.reason + " (" + g.result + ").";
+    const Text reason = game_word("reason", g.reason);
+    if (g.result == "1-0" || g.result == "0-1")
+        return tr("Game #{game} is over: {winner} wins by {reason} ({result}).",
+                  {{"game", id},
+                   {"winner", people_.who(g, info, g.result == "1-0" ? Seat::White : Seat::Black)},
+                   {"reason", reason},
+                   {"result", g.result}});
+    return tr("Game #{game} is over: drawn by {reason} ({result}).",
+              {{"game", id}, {"reason", reason}, {"result", g.result}});
 }
 
-std::string Games::next_line(const Loaded& l) {
+Text Games::next_line(const Loaded& l) {
     if (l.rec.status != GameStatus::Ongoing)
         return over_line(l.rec, l.info());
-    std::vector<std::string> parts;
-    for (const auto& d : l.game->pending())
-        parts.push_back(people_.who(l.rec, l.info(), d.seat) + " must " + d.what);
-    if (parts.empty())
-        return "Nobody has a decision to make.";
-    return join(parts, " and ") + ".";
+    Text line;
+    bool first = true;
+    for (const auto& d : l.game->pending()) {
+        Text part =
+            tr("{player} must {decision}", {{"player", people_.who(l.rec, l.info(), d.seat)},
+                                            {"decision", game_word("decision", d.what)}});
+        line = first ? part : tr("{first} and {second}", {{"first", line}, {"second", part}});
+        first = false;
+    }
+    if (first)
+        return tr("Nobody has a decision to make.");
+    return tr("{sentence}.", {{"sentence", line}});
 }
 
 std::optional<GameRecord> Games::pick_game(const std::vector<std::string>& args, std::size_t& used,
@@ -100,7 +107,7 @@ std::optional<GameRecord> Games::pick_game(const std::vector<std::string>& args,
                        g->challenger == ctx_.author.id;
             };
             if (!g || (g->platform != ctx_.post.platform && !followed_here())) {
-                out_.say("There is no game #" + std::to_string(*id) + ".");
+                out_.say(tr("There is no game #{game}.", {{"game", *id}}));
                 return std::nullopt;
             }
             return g;
@@ -113,8 +120,10 @@ std::optional<GameRecord> Games::pick_game(const std::vector<std::string>& args,
         std::vector<std::string> ids;
         for (const auto& g : mine)
             ids.push_back("#" + std::to_string(g.id));
-        out_.say("You play several games here (" + join(ids, ", ") + "): say which, for example " +
-                 ctx_.settings.prefix + command + " " + std::to_string(mine.front().id) + ".");
+        out_.say(tr(
+            "You play several games here ({games}): say which, for example {example}.",
+            {{"games", join(ids, ", ")},
+             {"example", ctx_.settings.prefix + command + " " + std::to_string(mine.front().id)}}));
         return std::nullopt;
     }
     if (for_viewing && !ctx_.post.direct) {
@@ -129,12 +138,13 @@ std::optional<GameRecord> Games::pick_game(const std::vector<std::string>& args,
                 return done.back();
         }
         if (here.size() > 1) {
-            out_.say("Several games are under way here: say which, for example " +
-                     ctx_.settings.prefix + command + " " + std::to_string(here.front().id) + ".");
+            out_.say(tr("Several games are under way here: say which, for example {example}.",
+                        {{"example", ctx_.settings.prefix + command + " " +
+                                         std::to_string(here.front().id)}}));
             return std::nullopt;
         }
     }
-    out_.say("You have no game under way here. Use: " + out_.form(command));
+    out_.say(tr("You have no game under way here. Use: {form}", {{"form", out_.form(command)}}));
     return std::nullopt;
 }
 
@@ -145,18 +155,19 @@ std::optional<MyGame> Games::my_ongoing_game(const std::vector<std::string>& arg
     if (!g)
         return std::nullopt;
     if (used < args.size()) {
-        out_.usage_error(command, "I did not understand \"" + shorten(args[used]) + "\".");
+        out_.usage_error(command,
+                         tr("I did not understand \"{text}\".", {{"text", shorten(args[used])}}));
         return std::nullopt;
     }
     auto seat = detail::seat_of(*g, ctx_.author.id);
     if (g->status != GameStatus::Ongoing) {
         const rules::Variant* v = rules::find_variant(g->variant);
         out_.say(v ? over_line(*g, v->info())
-                   : "Game #" + std::to_string(g->id) + " is not under way.");
+                   : tr("Game #{game} is not under way.", {{"game", std::to_string(g->id)}}));
         return std::nullopt;
     }
     if (!seat) {
-        out_.say("You are not playing in game #" + std::to_string(g->id) + ".");
+        out_.say(tr("You are not playing in game #{game}.", {{"game", std::to_string(g->id)}}));
         return std::nullopt;
     }
     return MyGame{load(*g), *seat};
@@ -173,10 +184,12 @@ void Games::adopt(Cache cache) {
         pending_cache_.insert_or_assign(game, std::move(entry));
 }
 
-std::string Games::vs_line(const Loaded& l) {
-    return "Game #" + std::to_string(l.rec.id) + ", " + l.info().title + ": " +
-           people_.who(l.rec, l.info(), Seat::White) + " vs " +
-           people_.who(l.rec, l.info(), Seat::Black) + ".";
+Text Games::vs_line(const Loaded& l) {
+    return tr("Game #{game}, {variant}: {white} vs {black}.",
+              {{"game", std::to_string(l.rec.id)},
+               {"variant", game_word("variant", l.info().title)},
+               {"white", people_.who(l.rec, l.info(), Seat::White)},
+               {"black", people_.who(l.rec, l.info(), Seat::Black)}});
 }
 
 void Games::finish(GameRecord& g, rules::Status status, const std::string& reason) {

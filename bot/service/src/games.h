@@ -32,7 +32,7 @@ inline std::vector<rules::Seat> deciders(const Loaded& l) {
 // A game that ended in this run (Games::game_over), and what its end still has to say.
 struct Ended {
     storage::GameRecord game;
-    std::string rating_note; // empty when the game was not rated
+    Text rating_note;        // empty when the game was not rated
     bool finished = false;   // it has a result (finish), not only aborted
     bool hid_pieces = false; // it ended while its channel's board hid pieces a player saw
 };
@@ -63,9 +63,9 @@ public:
     // What another run inside this one (a deadline's answer, a team's vote) kept.
     void adopt(Cache cache);
 
-    std::string vs_line(const Loaded& l);   // "Game #4, Chess: @a (White) vs @b (Black)."
-    std::string next_line(const Loaded& l); // who must decide what now, or how it ended
-    std::string over_line(const storage::GameRecord& g, const rules::VariantInfo& info);
+    Text vs_line(const Loaded& l);   // "Game #4, Chess: @a (White) vs @b (Black)."
+    Text next_line(const Loaded& l); // who must decide what now, or how it ended
+    Text over_line(const storage::GameRecord& g, const rules::VariantInfo& info);
 
     // Ends `g` with `status`, for `reason` ("resignation").
     void finish(storage::GameRecord& g, rules::Status status, const std::string& reason);

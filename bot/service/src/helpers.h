@@ -5,6 +5,7 @@
 #include "ghostpost/rules/game.h"
 #include "ghostpost/service/service.h"
 #include "people.h"
+#include "replies.h"
 
 #include <cstdint>
 #include <optional>
@@ -77,7 +78,7 @@ inline bool hides_pieces(const rules::Game& g) {
     return g.seat_view(Seat::White).board().cells != shown.cells ||
            g.seat_view(Seat::Black).board().cells != shown.cells;
 }
-std::string service_options_text(const GameRecord& g); // "Clock: 3d per move; rated."
+Text service_options_text(const GameRecord& g); // "Clock: 3d per move; rated."
 // The digest as !settings shows it: "08:00" (UTC), or "off" (service_digest.cpp).
 std::string digest_words(const std::optional<storage::DigestRecord>& digest);
 std::string new_code(); // "K7QD-M2XP": 8 characters nobody reads wrongly (service_link.cpp)

@@ -26,10 +26,10 @@ PlayerRecord People::upsert_account(const std::string& user_id, const std::strin
                                     harmless_name(handle));
 }
 
-std::string People::who(const GameRecord& g, const rules::VariantInfo& info, Seat s) {
+Text People::who(const GameRecord& g, const rules::VariantInfo& info, Seat s) {
     auto id = seated(g, s);
-    std::string seat = info.seat_names[static_cast<std::size_t>(rules::index(s))];
-    return id ? mention(*id) + " (" + seat + ")" : seat;
+    Text seat = game_word("seat", info.seat_names[static_cast<std::size_t>(rules::index(s))]);
+    return id ? tr("{player} ({seat})", {{"player", mention(*id)}, {"seat", seat}}) : seat;
 }
 
 bool People::moderator() const {

@@ -59,7 +59,7 @@ public:
     std::optional<storage::PlayerRecord> known_player(const std::string& arg,
                                                       const std::string& then = {});
     // "@alice (White)", or the seat's name alone when nobody sits there.
-    std::string who(const storage::GameRecord& g, const rules::VariantInfo& info, rules::Seat s);
+    Text who(const storage::GameRecord& g, const rules::VariantInfo& info, rules::Seat s);
     // Whether the author is one of the service's moderators.
     bool moderator() const;
 

@@ -1,5 +1,6 @@
 #include "replies.h"
 
+#include "ghostpost/i18n/catalogs.h"
 #include "post_run.h"
 
 #include <algorithm>
@@ -42,10 +43,55 @@ storage::OutgoingMessage Replies::message(bool to_user, const std::string& desti
     return m;
 }
 
-void Replies::say(std::string text, BoardOut board, std::vector<storage::ButtonRecord> buttons) {
+std::string plain(const Text& text) {
+    return i18n::catalogs().render(text, "en");
+}
+
+std::string Replies::written(const Text& text, const std::string& language) {
+    return i18n::catalogs().render(text, language);
+}
+
+namespace {
+// A stored or platform-given language as a catalog's name, or "" when it names none shipped.
+std::string usable(const std::string& tag) {
+    if (tag.empty())
+        return {};
+    return i18n::supported_language(tag).value_or(std::string());
+}
+} // namespace
+
+std::string Replies::channel_language(const std::string& platform,
+                                      const std::string& channel) const {
+    if (auto chosen = usable(ctx_.store.channel_settings(platform, channel).language);
+        !chosen.empty())
+        return chosen;
+    return ctx_.settings.language;
+}
+
+std::string Replies::player_language(const PlayerRecord& p) const {
+    for (const std::string* tag : {&p.language, &p.platform_language})
+        if (auto chosen = usable(*tag); !chosen.empty())
+            return chosen;
+    return ctx_.settings.language;
+}
+
+std::string Replies::author_language() const {
+    const Post& post = ctx_.post;
+    if (auto chosen = usable(ctx_.author.language); !chosen.empty())
+        return chosen;
+    if (!post.direct)
+        if (auto chosen = usable(ctx_.store.channel_settings(post.platform, post.channel).language);
+            !chosen.empty())
+            return chosen;
+    if (auto chosen = usable(ctx_.author.platform_language); !chosen.empty())
+        return chosen;
+    return ctx_.settings.language;
+}
+
+void Replies::say(const Text& text, BoardOut board, std::vector<storage::ButtonRecord> buttons) {
     const Post& post = ctx_.post;
     auto m = message(post.direct, post.direct ? post.author_id : post.channel,
-                     std::move(text) + board.link, std::move(board.code));
+                     written(text, author_language()) + board.link, std::move(board.code));
     m.png = std::move(board.png);
     m.buttons = std::move(buttons);
     enqueue(std::move(m));
@@ -53,16 +99,17 @@ void Replies::say(std::string text, BoardOut board, std::vector<storage::ButtonR
 
 // A press of a button is answered for all in the channel: never as a reply to the press,
 // which a platform would show to the presser alone (Reply::reply_to).
-void Replies::say_in(const GameRecord& g, std::string text, BoardOut board,
+void Replies::say_in(const GameRecord& g, const Text& text, BoardOut board,
                      const std::vector<storage::ButtonRecord>& buttons) {
     const Post& post = ctx_.post;
-    text += board.link;
+    const Text linked = text + verbatim(board.link);
     board.link.clear();
     if (post.direct && !ctx_.team_post)
-        say(text, board, buttons);
+        say(linked, board, buttons);
     const auto to = [&](const std::string& platform, const std::string& channel) {
-        auto m =
-            message(false, channel, platform == post.platform ? text : unpinged(text), board.code);
+        const std::string words = written(linked, channel_language(platform, channel));
+        auto m = message(false, channel, platform == post.platform ? words : unpinged(words),
+                         board.code);
         m.platform = platform;
         m.png = board.png;
         m.buttons = buttons;
@@ -79,19 +126,20 @@ void Replies::say_in(const GameRecord& g, std::string text, BoardOut board,
     std::erase(ended_ids_, g.id);
 }
 
-void Replies::say_at(const std::string& channel, std::string text, std::string code) {
+void Replies::say_at(const std::string& channel, const Text& text, std::string code) {
     const Post& post = ctx_.post;
     if (post.direct && !ctx_.team_post)
         say(text, code);
-    auto m = message(false, channel, std::move(text), std::move(code));
+    auto m = message(false, channel, written(text, channel_language(post.platform, channel)),
+                     std::move(code));
     if (channel != post.channel || post.direct || post.button || post.private_answers)
         m.reply_to.clear();
     enqueue(std::move(m));
 }
 
-void Replies::tell(const PlayerRecord& p, std::string text, std::string code,
+void Replies::tell(const PlayerRecord& p, const Text& text, std::string code,
                    const GameRecord* game) {
-    auto m = message(true, p.user_id, std::move(text), std::move(code));
+    auto m = message(true, p.user_id, written(text, player_language(p)), std::move(code));
     m.platform = p.platform; // a linked player is told on the account it has there
     std::string notice_channel;
     if (game && game->platform == p.platform)
@@ -102,12 +150,15 @@ void Replies::tell(const PlayerRecord& p, std::string text, std::string code,
                 notice_channel = channel;
     if (!notice_channel.empty()) {
         m.notice_channel = notice_channel;
-        m.blocked_notice = at(p) +
-                           ": I cannot send you private messages yet. Open a "
-                           "private chat with me (@" +
-                           ctx_.settings.bot_name + ") and send any message; what game #" +
-                           std::to_string(game->id) +
-                           " has for your eyes only waits for you there.";
+        // Read in the channel, by everyone: in its language.
+        m.blocked_notice = written(
+            tr("{player}: I cannot send you private messages yet. Open a private chat with me "
+               "(@{bot}) and send any message; what game #{game} has for your eyes only waits "
+               "for you there.",
+               {{"player", at(p)},
+                {"bot", ctx_.settings.bot_name},
+                {"game", std::to_string(game->id)}}),
+            channel_language(p.platform, notice_channel));
     }
     enqueue(std::move(m));
 }

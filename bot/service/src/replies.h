@@ -2,6 +2,7 @@
 // says (Replies: the one builder every reply passes through). Private to the service.
 #pragma once
 
+#include "ghostpost/i18n/text.h"
 #include "ghostpost/render/png.h"
 #include "ghostpost/service/service.h"
 
@@ -10,6 +11,38 @@
 #include <vector>
 
 namespace ghostpost::bot {
+
+using i18n::Text;
+using i18n::tr;
+using i18n::trc;
+using i18n::verbatim;
+
+// Words of ours not yet in the catalog, joined to a Text: shown as they are, in English, and
+// found by the pseudo-language test (tests/service/language_test.cpp) as text outside ⟦ ⟧.
+inline Text operator+(const std::string& a, const Text& b) {
+    return verbatim(a) + b;
+}
+inline Text operator+(const char* a, const Text& b) {
+    return verbatim(a) + b;
+}
+inline Text operator+(Text a, const std::string& b) {
+    return a + verbatim(b);
+}
+inline Text operator+(Text a, const char* b) {
+    return a + verbatim(b);
+}
+inline Text& operator+=(Text& a, const std::string& b) {
+    return a += verbatim(b);
+}
+// A Text in English, for a reply not yet built from the catalog (each call is a place left to
+// translate; the pseudo-language test finds its words).
+std::string plain(const Text& text);
+
+// A word the rules give in English (a seat, a game's name, a decision, how a game ended), looked
+// up in the catalog under its kind: bot/i18n/po/game-words.pot lists every one a variant gives.
+inline Text game_word(std::string_view kind, const std::string& word) {
+    return trc(kind, word);
+}
 
 class ServiceMemory;
 
@@ -60,27 +93,59 @@ public:
     // platform, replying to the post where that is right.
     storage::OutgoingMessage message(bool to_user, const std::string& destination, std::string text,
                                      std::string code) const;
-    // To whoever posted, where they posted.
+    // To whoever posted, where they posted, in their language. A plain string is shown as it
+    // is (notation, a board's caption): every word of ours is a Text from the catalog.
     void say(std::string text, std::string code = {}) {
-        say(std::move(text), BoardOut{std::move(code), {}, {}});
+        say(verbatim(std::move(text)), std::move(code));
     }
-    void say(std::string text, BoardOut board, std::vector<storage::ButtonRecord> buttons = {});
-    // To the game's channel and every channel that follows it (!invite), on whatever platform;
-    // when the post came by direct message the author gets it too. A copy on another platform
-    // than the post's names players without '@', so that no namesake there is pinged.
+    void say(const Text& text, std::string code = {}) {
+        say(text, BoardOut{std::move(code), {}, {}});
+    }
+    void say(std::string text, BoardOut board, std::vector<storage::ButtonRecord> buttons = {}) {
+        say(verbatim(std::move(text)), std::move(board), std::move(buttons));
+    }
+    void say(const Text& text, BoardOut board, std::vector<storage::ButtonRecord> buttons = {});
+    // To the game's channel and every channel that follows it (!invite), on whatever platform,
+    // each in its own language; when the post came by direct message the author gets it too. A
+    // copy on another platform than the post's names players without '@', so that no namesake
+    // there is pinged.
     void say_in(const storage::GameRecord& g, std::string text, std::string code = {}) {
-        say_in(g, std::move(text), BoardOut{std::move(code), {}, {}});
+        say_in(g, verbatim(std::move(text)), BoardOut{std::move(code), {}, {}});
+    }
+    void say_in(const storage::GameRecord& g, const Text& text, std::string code = {}) {
+        say_in(g, text, BoardOut{std::move(code), {}, {}});
     }
     void say_in(const storage::GameRecord& g, std::string text, BoardOut board,
+                const std::vector<storage::ButtonRecord>& buttons = {}) {
+        say_in(g, verbatim(std::move(text)), std::move(board), buttons);
+    }
+    void say_in(const storage::GameRecord& g, const Text& text, BoardOut board,
                 const std::vector<storage::ButtonRecord>& buttons = {});
-    // To `channel` of the post's platform; when the post came by direct message the author
-    // gets it too.
-    void say_at(const std::string& channel, std::string text, std::string code = {});
-    // A direct message. With `game`, a platform that cannot reach the player privately (they
-    // never opened a chat with the bot) gets a notice posted in the game's channel instead,
-    // saying how to open one; the message itself waits, it never falls back to the channel.
+    // To `channel` of the post's platform, in its language; when the post came by direct
+    // message the author gets it too.
+    void say_at(const std::string& channel, std::string text, std::string code = {}) {
+        say_at(channel, verbatim(std::move(text)), std::move(code));
+    }
+    void say_at(const std::string& channel, const Text& text, std::string code = {});
+    // A direct message, in the player's language. With `game`, a platform that cannot reach the
+    // player privately (they never opened a chat with the bot) gets a notice posted in the
+    // game's channel instead, saying how to open one; the message itself waits, it never falls
+    // back to the channel.
     void tell(const storage::PlayerRecord& p, std::string text, std::string code = {},
+              const storage::GameRecord* game = nullptr) {
+        tell(p, verbatim(std::move(text)), std::move(code), game);
+    }
+    void tell(const storage::PlayerRecord& p, const Text& text, std::string code = {},
               const storage::GameRecord* game = nullptr);
+    // The languages replies are written in: to the author of the post (their choice, else their
+    // channel's, else their platform's word, else the service's); to a channel (its
+    // moderators' choice, else the service's); to a player privately (their choice, else their
+    // platform's last word, else the service's).
+    std::string author_language() const;
+    std::string channel_language(const std::string& platform, const std::string& channel) const;
+    std::string player_language(const storage::PlayerRecord& p) const;
+    // `text` in `language`.
+    static std::string written(const Text& text, const std::string& language);
     // Queues `m`, with the accounts of this post's players named by display name in its text
     // (or its blocked notice) on its platform. Every reply is made harmless here
     // (harmless_text), whatever user text it echoes.
@@ -91,7 +156,10 @@ public:
     // The command's form with the prefix ("!board [#id] [flip]").
     std::string form(const std::string& name) const;
     void usage_error(const std::string& name, const std::string& what) {
-        say(what + " Use: " + form(name));
+        usage_error(name, verbatim(what));
+    }
+    void usage_error(const std::string& name, const Text& what) {
+        say(what + verbatim(" ") + tr("Use: {form}", {{"form", form(name)}}));
     }
     // `text` with every "@name" mention written without its '@'.
     static std::string unpinged(const std::string& text);

@@ -5,6 +5,7 @@
 // state the database does not have.
 #include "ghostpost/service/service.h"
 
+#include "ghostpost/i18n/catalogs.h"
 #include "ghostpost/league/clock.h"
 #include "ghostpost/render/png.h"
 #include "ghostpost/render/text.h"
@@ -262,6 +263,16 @@ void PostRun::run() {
     run_.ctx.author = run_.people.as_player(run_.ctx.account, run_.ctx.post.platform);
     if (refuse_banned(run_.ctx))
         return;
+    // What the platform says of the author's language is kept for the replies to them, those
+    // sent later by direct message included; a language we have no catalog for is kept as none.
+    if (!run_.ctx.post.language.empty()) {
+        const std::string language =
+            i18n::supported_language(run_.ctx.post.language).value_or(std::string());
+        if (language != run_.ctx.author.platform_language) {
+            run_.ctx.author.platform_language = language;
+            run_.ctx.store.save_player_settings(run_.ctx.author);
+        }
+    }
     std::vector<std::string> prefixes{run_.ctx.settings.prefix};
     if (run_.ctx.settings.accept_slash && run_.ctx.settings.prefix != "/")
         prefixes.push_back("/");

@@ -59,7 +59,8 @@ void cmd_board(PostParts& run, const Args& args) {
     if (used < rest.size()) {
         auto n = game_id_arg(rest[used]);
         if (!n || rest[used][0] == '#' || used + 1 < rest.size()) {
-            run.out.usage_error("board", "I did not understand \"" + shorten(rest[used]) + "\".");
+            run.out.usage_error(
+                "board", tr("I did not understand \"{text}\".", {{"text", shorten(rest[used])}}));
             return;
         }
         at_ply = *n;
@@ -74,7 +75,7 @@ void cmd_board(PostParts& run, const Args& args) {
     const BoardLook look =
         run.ctx.post.direct ? run.boards.personal_look(run.ctx.author, *g)
                             : run.boards.channel_look(run.ctx.post.platform, run.ctx.post.channel);
-    std::string header = run.games.vs_line(l) + " ";
+    const Text header = run.games.vs_line(l) + verbatim(" ");
     // Plies are counted in the public record's entries, as !history and the web page count
     // them: a standing policy set in secret is no ply, so no count or position tells that it
     // exists or when it was set.
@@ -90,8 +91,8 @@ void cmd_board(PostParts& run, const Args& args) {
     const auto public_plies = static_cast<std::int64_t>(shown.size());
     if (at_ply && *at_ply != public_plies) {
         if (*at_ply > public_plies) {
-            run.out.say("Game #" + std::to_string(g->id) + " has only " +
-                        std::to_string(public_plies) + " plies.");
+            run.out.say(tr("Game #{game} has only {plies, plural, one {# ply} other {# plies}}.",
+                           {{"game", std::to_string(g->id)}, {"plies", public_plies}}));
             return;
         }
         // An earlier position is a replay of the first plies; it never enters the cache.
@@ -104,7 +105,7 @@ void cmd_board(PostParts& run, const Args& args) {
         earlier.rng = std::move(replayed.rng);
         earlier.plies = replayed.plies;
         earlier.revision = -1; // no revision names an earlier position: never cached
-        run.out.say(header + "Position after ply " + std::to_string(*at_ply) + ".",
+        run.out.say(header + tr("Position after ply {ply}.", {{"ply", std::to_string(*at_ply)}}),
                     run.boards.board(earlier, look, flip, glyphs, image));
         return;
     }

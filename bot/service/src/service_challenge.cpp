@@ -86,7 +86,8 @@ bool read_challenge(PostParts& run, const rules::VariantInfo& info, const Args& 
         } else if (auto eq = w.find('='); eq != std::string::npos && eq > 0) {
             given[lower(w.substr(0, eq))] = w.substr(eq + 1);
         } else {
-            run.out.usage_error("new", "I did not understand \"" + shorten(w) + "\".");
+            run.out.usage_error("new",
+                                tr("I did not understand \"{text}\".", {{"text", shorten(w)}}));
             return false;
         }
     }
@@ -179,17 +180,32 @@ void post_challenge(PostParts& run, const rules::VariantInfo& info, const Challe
     run.ctx.store.set_next_deadline(g.id, run.ctx.now +
                                               run.ctx.settings.challenge_expiry); // when it lapses
     std::string id = std::to_string(g.id);
-    std::string seat = info.seat_names[c.color == "white" ? 0 : 1];
-    std::string target = c.opponent.empty() ? std::string("anyone here") : c.opponent;
-    run.out.say(run.out.at(run.ctx.author) + " challenges " + target + " to " + info.title +
-                    ", game #" + id + ". " + run.out.at(run.ctx.author) + " would play " + seat +
-                    color_note + ". Options: " + options_text(g.options) + ". " +
-                    service_options_text(g) + " " +
-                    (c.opponent.empty() ? std::string("Anyone here") : c.opponent) + ": answer " +
-                    run.ctx.settings.prefix + "accept " + id +
-                    (c.opponent.empty() ? std::string()
-                                        : " or " + run.ctx.settings.prefix + "decline " + id) +
-                    ".",
+    const Text seat = game_word("seat", info.seat_names[c.color == "white" ? 0 : 1]);
+    const std::string me = run.out.at(run.ctx.author);
+    const std::string accept = run.ctx.settings.prefix + "accept " + id;
+    const Text challenge =
+        c.opponent.empty()
+            ? tr("{player} challenges anyone here to {variant}, game #{game}.",
+                 {{"player", me}, {"variant", game_word("variant", info.title)}, {"game", id}})
+            : tr("{player} challenges {opponent} to {variant}, game #{game}.",
+                 {{"player", me},
+                  {"opponent", c.opponent},
+                  {"variant", game_word("variant", info.title)},
+                  {"game", id}});
+    const Text answer = c.opponent.empty()
+                            ? tr("Anyone here: answer {accept}.", {{"accept", accept}})
+                            : tr("{opponent}: answer {accept} or {decline}.",
+                                 {{"opponent", c.opponent},
+                                  {"accept", accept},
+                                  {"decline", run.ctx.settings.prefix + "decline " + id}});
+    run.out.say(challenge + verbatim(" ") +
+                    tr("{player} would play {seat}{note}. Options: {options}.",
+                       {{"player", me},
+                        {"seat", seat},
+                        {"note", color_note},
+                        {"options", g.options.empty() ? trc("options", "none")
+                                                      : verbatim(options_text(g.options))}}) +
+                    verbatim(" ") + service_options_text(g) + verbatim(" ") + answer,
                 BoardOut{}, challenge_buttons(run.ctx.settings.prefix, g));
 }
 
@@ -319,7 +335,7 @@ std::optional<GameRecord> named_challenge(PostParts& run, std::int64_t wanted,
     const bool cancel = command == "cancel";
     auto g = run.ctx.store.game(wanted);
     if (!g || g->platform != run.ctx.post.platform) {
-        run.out.say("There is no game #" + std::to_string(wanted) + ".");
+        run.out.say(tr("There is no game #{game}.", {{"game", wanted}}));
         return std::nullopt;
     }
     if (g->status != GameStatus::Challenge) {
@@ -385,7 +401,8 @@ void start_accepted(PostParts& run, GameRecord g) {
     Loaded l = run.games.load(g);
     run.clocks.sync_clocks(l);
     run.out.say_in(g,
-                   run.out.at(run.ctx.author) + " accepts. " + run.games.vs_line(l) +
+                   tr("{player} accepts.", {{"player", run.out.at(run.ctx.author)}}) +
+                       verbatim(" ") + run.games.vs_line(l) +
                        run.dice.seed_commitment(g, l.info()) + " " + run.games.next_line(l) +
                        run.clocks.clock_line(l) + run.boards.web_link(g.id),
                    run.boards.channel_board(l), game_buttons(run.ctx.settings.prefix, l.rec));
@@ -399,8 +416,8 @@ void cmd_answer(PostParts& run, const Args& args, const std::string& command) {
     if (!args.empty()) {
         wanted = game_id_arg(args[0]);
         if (!wanted || args.size() > 1) {
-            run.out.usage_error(command,
-                                "I did not understand \"" + shorten(args[wanted ? 1 : 0]) + "\".");
+            run.out.usage_error(command, tr("I did not understand \"{text}\".",
+                                            {{"text", shorten(args[wanted ? 1 : 0])}}));
             return;
         }
     }

@@ -34,17 +34,22 @@ std::string days_text(Seconds s) {
     return std::to_string(s / day) + (s == day ? " day" : " days");
 }
 
-std::string control_words(const TimeControl& tc) {
+// "3d per move", "1d, +2h per move, at most 7d"; "none".
+Text control_words(const TimeControl& tc) {
     switch (tc.kind) {
     case TimeControl::Kind::None:
-        return "none";
+        break;
     case TimeControl::Kind::PerMove:
-        return span(tc.base) + " per move";
+        return tr("{time} per move", {{"time", span(tc.base)}});
     case TimeControl::Kind::Increment:
-        return span(tc.base) + ", +" + span(tc.increment) + " per move" +
-               (tc.cap > 0 ? ", at most " + span(tc.cap) : ", no cap");
+        return tc.cap > 0 ? tr("{time}, +{increment} per move, at most {cap}",
+                               {{"time", span(tc.base)},
+                                {"increment", span(tc.increment)},
+                                {"cap", span(tc.cap)}})
+                          : tr("{time}, +{increment} per move, no cap",
+                               {{"time", span(tc.base)}, {"increment", span(tc.increment)}});
     }
-    return "none";
+    return trc("clock", "none");
 }
 
 PlayerClock as_clock(const storage::ClockRecord& c) {
@@ -61,12 +66,6 @@ bool contains(const std::vector<Seat>& seats, Seat s) {
 }
 
 // The seat's remaining time as a clause: "2d 23h left, until 2023-11-17 22:13 UTC".
-std::string left_text(const storage::ClockRecord& c, Seconds now) {
-    const Seconds left = time_left(as_clock(c), now);
-    if (c.running_since == 0)
-        return format_duration(left) + " left";
-    return format_duration(left) + " left, until " + format_utc(c.running_since + c.remaining);
-}
 
 } // namespace
 
@@ -96,8 +95,10 @@ std::optional<ServiceOptions> Clocks::take_service_options(rules::Options& given
     return out;
 }
 
-std::string detail::service_options_text(const GameRecord& g) {
-    return "Clock: " + control_words(control_of(g)) + "; " + (g.rated ? "rated" : "unrated") + ".";
+Text detail::service_options_text(const GameRecord& g) {
+    const Text control = control_words(control_of(g));
+    return g.rated ? tr("Clock: {control}; rated.", {{"control", control}})
+                   : tr("Clock: {control}; unrated.", {{"control", control}});
 }
 
 std::array<storage::ClockRecord, 2> Clocks::clock_rows(const GameRecord& g) {
@@ -114,27 +115,41 @@ std::array<storage::ClockRecord, 2> Clocks::clock_rows(const GameRecord& g) {
     return rows;
 }
 
-std::string Clocks::clock_line(const Loaded& l) {
+Text Clocks::clock_line(const Loaded& l) {
     if (l.rec.status != GameStatus::Ongoing)
         return {};
     const TimeControl tc = control_of(l.rec);
-    const std::string rated = l.rec.rated ? "rated" : "unrated";
     if (tc.kind == TimeControl::Kind::None)
-        return " No clock; " + rated + ".";
+        return l.rec.rated ? tr(" No clock; rated.") : tr(" No clock; unrated.");
     auto rows = clock_rows(l.rec);
-    std::vector<std::string> parts;
+    Text parts;
     for (Seat s : {Seat::White, Seat::Black}) {
-        std::string part =
-            people_.who(l.rec, l.info(), s) + " " + left_text(rows[rules::index(s)], ctx_.now);
+        const storage::ClockRecord& c = rows[rules::index(s)];
+        const std::string left = format_duration(time_left(as_clock(c), ctx_.now));
+        const Text who = people_.who(l.rec, l.info(), s);
+        Text part = c.running_since == 0
+                        ? tr("{player} {left} left", {{"player", who}, {"left", left}})
+                        : tr("{player} {left} left, until {time}",
+                             {{"player", who},
+                              {"left", left},
+                              {"time", format_utc(c.running_since + c.remaining)}});
         if (auto pid = detail::seated(l.rec, s)) {
             auto p = people_.player(*pid);
             if (p.vacation_until > ctx_.now)
-                part += ", on vacation until " + format_utc(p.vacation_until);
+                part = tr("{clock}, on vacation until {time}",
+                          {{"clock", part}, {"time", format_utc(p.vacation_until)}});
         }
-        parts.push_back(part);
+        parts =
+            s == Seat::White ? part : tr("{first}; {second}", {{"first", parts}, {"second", part}});
     }
-    return " Clock (" + control_words(tc) + "; " + rated + "): " + join(parts, "; ") + "." +
-           (l.rec.paused ? " The game is paused by a moderator." : "");
+    const Text control = control_words(tc);
+    Text line = l.rec.rated ? tr(" Clock ({control}; rated): {clocks}.",
+                                 {{"control", control}, {"clocks", parts}})
+                            : tr(" Clock ({control}; unrated): {clocks}.",
+                                 {{"control", control}, {"clocks", parts}});
+    if (l.rec.paused)
+        line += tr(" The game is paused by a moderator.");
+    return line;
 }
 
 void Clocks::sync_clocks(Loaded& l) {
@@ -287,7 +302,7 @@ bool Clocks::flag_if_out(Loaded& l) {
         ctx_.store.put_clock(l.rec.id, c);
     }
     const Seat winner = rules::opponent(*out);
-    const std::string loser = people_.who(l.rec, l.info(), *out);
+    const std::string loser = plain(people_.who(l.rec, l.info(), *out));
     // As on correspondence servers, a game that ran out before both sides moved never really
     // began: it is aborted and counts for nobody. A tournament game is still a loss, so that
     // the event's pairings stand.
@@ -306,7 +321,7 @@ bool Clocks::flag_if_out(Loaded& l) {
     else
         games_.finish(l.rec, rules::Status::Draw, "timeout against insufficient material");
     out_.say_in(l.rec, loser + " ran out of time in game #" + std::to_string(l.rec.id) + " at " +
-                           format_utc(when) + ". " + games_.over_line(l.rec, l.info()));
+                           format_utc(when) + ". " + plain(games_.over_line(l.rec, l.info())));
     return true;
 }
 
@@ -476,7 +491,7 @@ std::optional<std::string> Clocks::forgive_game(std::int64_t game_id, std::int64
         return std::nullopt;
     Loaded l = games_.load(*rec);
     store_deadline(l);
-    return "Game #" + std::to_string(l.rec.id) + "." + clock_line(l);
+    return "Game #" + std::to_string(l.rec.id) + "." + plain(clock_line(l));
 }
 
 void cmd_vacation(PostParts& run, const std::vector<std::string>& args) {
@@ -517,7 +532,8 @@ void cmd_vacation(PostParts& run, const std::vector<std::string>& args) {
     }
     const std::string a = lower(args[0]);
     if (args.size() > 1) {
-        run.out.usage_error("vacation", "I did not understand \"" + shorten(args[1]) + "\".");
+        run.out.usage_error("vacation",
+                            tr("I did not understand \"{text}\".", {{"text", shorten(args[1])}}));
         return;
     }
     if (a == "off") {

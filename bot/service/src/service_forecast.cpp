@@ -414,7 +414,7 @@ void cmd_forecast(PostParts& run, const Args& command_args) {
     if (g->status != GameStatus::Ongoing) {
         const rules::Variant* v = rules::find_variant(g->variant);
         run.out.say(
-            (v ? run.games.over_line(*g, v->info()) : "Game #" + id + " is not under way.") +
+            (v ? plain(run.games.over_line(*g, v->info())) : "Game #" + id + " is not under way.") +
             (lines_given ? " Nothing was stored." : ""));
         return;
     }
@@ -425,7 +425,7 @@ void cmd_forecast(PostParts& run, const Args& command_args) {
     }
     Loaded l = run.games.load(*g);
     const auto stored = current_forecast(run, l, *seat);
-    const std::string other = run.people.who(l.rec, l.info(), rules::opponent(*seat));
+    const std::string other = plain(run.people.who(l.rec, l.info(), rules::opponent(*seat)));
     if (lines_given)
         new_forecast(run, l, *seat, stored, rest, other);
     else
@@ -530,7 +530,7 @@ std::string Forecasts::answer_forecasts(Session& session, Loaded& l,
                                  "forecast:" + ctx_.post.message_id, true);
         if (!acted)
             break;
-        said += " " + people_.who(l.rec, l.info(), f->seat) + " played " + parsed->text +
+        said += " " + plain(people_.who(l.rec, l.info(), f->seat)) + " played " + parsed->text +
                 " in game #" + id + ", from a forecast.";
         for (const auto& n : acted->public_notes)
             said += " " + n;

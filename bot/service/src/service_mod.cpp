@@ -139,7 +139,7 @@ void mod_adjudicate(PostParts& run, const Args& args, ModGame& m) {
     mod_log(run.ctx, "adjudicate #" + m.gid + " " + r);
     announce(run.ctx, run.out, l.rec,
              "Game #" + m.gid + " is adjudicated" + m.by + ". " +
-                 run.games.over_line(l.rec, l.info()));
+                 plain(run.games.over_line(l.rec, l.info())));
 }
 
 void mod_forfeit(PostParts& run, const Args& args, ModGame& m) {
@@ -152,7 +152,7 @@ void mod_forfeit(PostParts& run, const Args& args, ModGame& m) {
                     ". Nothing was done.");
         return;
     }
-    const std::string loser = run.people.who(l.rec, l.info(), *seat);
+    const std::string loser = plain(run.people.who(l.rec, l.info(), *seat));
     run.games.finish(l.rec,
                      *seat == Seat::White ? rules::Status::BlackWins : rules::Status::WhiteWins,
                      "forfeit");
@@ -160,7 +160,7 @@ void mod_forfeit(PostParts& run, const Args& args, ModGame& m) {
     mod_log(run.ctx, "forfeit #" + m.gid + " " + run.out.at(*target));
     announce(run.ctx, run.out, l.rec,
              loser + " forfeits game #" + m.gid + m.by + ". " +
-                 run.games.over_line(l.rec, l.info()));
+                 plain(run.games.over_line(l.rec, l.info())));
 }
 
 void mod_extend(PostParts& run, const Args& args, ModGame& m) {
@@ -183,7 +183,7 @@ void mod_extend(PostParts& run, const Args& args, ModGame& m) {
         c.remaining += *more;
         c.budget += *more;
         run.ctx.store.put_clock(l.rec.id, c);
-        whom.push_back(run.people.who(l.rec, l.info(), c.seat));
+        whom.push_back(plain(run.people.who(l.rec, l.info(), c.seat)));
     }
     if (whom.empty()) {
         run.out.say("Nobody must decide in game #" + m.gid +
@@ -198,7 +198,7 @@ void mod_extend(PostParts& run, const Args& args, ModGame& m) {
     announce(run.ctx, run.out, l.rec,
              "Game #" + m.gid + ": " + join(whom, " and ") +
                  (whom.size() == 1 ? " gets " : " get ") + amount + " more" + m.by + "." +
-                 run.clocks.clock_line(l));
+                 plain(run.clocks.clock_line(l)));
 }
 
 void mod_pause_or_resume(PostParts& run, const Args& args, ModGame& m) {
@@ -221,8 +221,8 @@ void mod_pause_or_resume(PostParts& run, const Args& args, ModGame& m) {
                      run.ctx.settings.prefix + "mod resume " + m.gid + ".");
     else
         announce(run.ctx, run.out, l.rec,
-                 "Game #" + m.gid + " resumes" + m.by + ". " + run.games.next_line(l) +
-                     run.clocks.clock_line(l));
+                 "Game #" + m.gid + " resumes" + m.by + ". " + plain(run.games.next_line(l)) +
+                     plain(run.clocks.clock_line(l)));
 }
 
 // One moderator action: its name after "!mod", what follows the name in its usage, and its
@@ -259,7 +259,7 @@ std::optional<ModGame> mod_game(PostParts& run, const Args& args, const ModRow& 
     }
     auto g = run.ctx.store.game(*id);
     if (!g || g->platform != run.ctx.post.platform) {
-        run.out.say("There is no game #" + std::to_string(*id) + ".");
+        run.out.say(tr("There is no game #{game}.", {{"game", *id}}));
         return std::nullopt;
     }
     const std::string gid = std::to_string(g->id);
@@ -268,7 +268,7 @@ std::optional<ModGame> mod_game(PostParts& run, const Args& args, const ModRow& 
         throw std::runtime_error("game #" + gid + ": unknown variant " + g->variant);
     // A finished game stays finished: its ratings and tournament results were already counted.
     if (g->status != GameStatus::Ongoing) {
-        run.out.say(run.games.over_line(*g, variant->info()) + " Nothing was done.");
+        run.out.say(plain(run.games.over_line(*g, variant->info())) + " Nothing was done.");
         return std::nullopt;
     }
     return ModGame{*g, gid, " (moderator " + run.out.at(run.ctx.author) + ")"};

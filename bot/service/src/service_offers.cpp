@@ -59,32 +59,33 @@ void cmd_resign(PostParts& run, const std::vector<std::string>& args) {
     Loaded& l = mg->loaded;
     const std::string id = std::to_string(l.rec.id);
     if (asking == "?") {
-        run.out.say(run.out.at(run.ctx.author) + ": resign game #" + id +
-                        "? It cannot be undone. Say " + run.ctx.settings.prefix + "resign " + id +
-                        " to resign.",
+        run.out.say(tr("{player}: resign game #{game}? It cannot be undone. Say {command} to "
+                       "resign.",
+                       {{"player", run.out.at(run.ctx.author)},
+                        {"game", id},
+                        {"command", run.ctx.settings.prefix + "resign " + id}}),
                     BoardOut{}, resign_buttons(run.ctx.settings.prefix, l.rec, mg->seat));
         return;
     }
     if (asking == "no") {
-        run.out.say("You play on in game #" + id + ".");
+        run.out.say(tr("You play on in game #{game}.", {{"game", id}}));
         return;
     }
     if (!asking.empty() && asking != rules::seat_name(mg->seat)) {
         const Seat asked = asking == "white" ? Seat::White : Seat::Black;
-        run.out.say("That button was for " + run.people.who(l.rec, l.info(), asked) +
-                    ": nothing was done.");
+        run.out.say(tr("That button was for {player}: nothing was done.",
+                       {{"player", run.people.who(l.rec, l.info(), asked)}}));
         return;
     }
     Seat winner = rules::opponent(mg->seat);
-    std::string resigner = run.people.who(l.rec, l.info(), mg->seat);
+    const Text resigner = run.people.who(l.rec, l.info(), mg->seat);
     // A game resigned before both sides moved never really began, as with a clock that ran
     // out then: aborted, for nobody. A tournament game stays a loss, so the pairings stand.
     if (!run.games.both_sides_moved(l.rec.id) && !run.ctx.store.pairing_of_game(l.rec.id)) {
         run.games.abort_game(l.rec);
-        run.out.say_in(l.rec,
-                       resigner + " resigns game #" + id +
-                           " before both sides had moved: the game is aborted and counts for "
-                           "nobody.");
+        run.out.say_in(l.rec, tr("{player} resigns game #{game} before both sides had moved: the "
+                                 "game is aborted and counts for nobody.",
+                                 {{"player", resigner}, {"game", id}}));
         return;
     }
     run.games.finish(l.rec,
@@ -92,7 +93,8 @@ void cmd_resign(PostParts& run, const std::vector<std::string>& args) {
                      "resignation");
     if (hides_pieces(*l.game))
         run.games.ended_hiding_pieces(l.rec.id);
-    run.out.say_in(l.rec, resigner + " resigns. " + run.games.next_line(l));
+    run.out.say_in(l.rec, tr("{player} resigns. {next}",
+                             {{"player", resigner}, {"next", run.games.next_line(l)}}));
 }
 
 void publish_hidden_records(PostParts& run, const std::vector<Ended>& ended) {
@@ -139,20 +141,29 @@ void cmd_draw(PostParts& run, const std::vector<std::string>& args) {
     if (!answer.empty()) {
         auto open = run.ctx.store.offer(l.rec.id, OfferKind::Draw);
         if (!open) {
-            run.out.say("There is no draw offer to " + answer + " in game #" + id + ".");
+            run.out.say(
+                answer == "accept"
+                    ? tr("There is no draw offer to accept in game #{game}.", {{"game", id}})
+                    : tr("There is no draw offer to decline in game #{game}.", {{"game", id}}));
             return;
         }
         if (open->seat == mg->seat) {
-            run.out.say("You offered this draw in game #" + id + "; only " +
-                        run.people.who(l.rec, l.info(), rules::opponent(mg->seat)) + " can " +
-                        answer + " it.");
+            const Text other = run.people.who(l.rec, l.info(), rules::opponent(mg->seat));
+            run.out.say(answer == "accept"
+                            ? tr("You offered this draw in game #{game}; only {player} can "
+                                 "accept it.",
+                                 {{"game", id}, {"player", other}})
+                            : tr("You offered this draw in game #{game}; only {player} can "
+                                 "decline it.",
+                                 {{"game", id}, {"player", other}}));
             return;
         }
         if (answer == "decline") {
             run.ctx.store.clear_offer(l.rec.id, OfferKind::Draw);
-            run.out.say_in(l.rec, run.people.who(l.rec, l.info(), mg->seat) +
-                                      " declines the draw in game #" + id + ". " +
-                                      run.games.next_line(l));
+            run.out.say_in(l.rec, tr("{player} declines the draw in game #{game}. {next}",
+                                     {{"player", run.people.who(l.rec, l.info(), mg->seat)},
+                                      {"game", id},
+                                      {"next", run.games.next_line(l)}}));
             return;
         }
     }
@@ -162,8 +173,9 @@ void cmd_draw(PostParts& run, const std::vector<std::string>& args) {
             run.games.finish(l.rec, rules::Status::Draw, *claim);
             if (hides_pieces(*l.game))
                 run.games.ended_hiding_pieces(l.rec.id);
-            run.out.say_in(l.rec, run.people.who(l.rec, l.info(), mg->seat) + " claims a draw. " +
-                                      run.games.next_line(l));
+            run.out.say_in(l.rec, tr("{player} claims a draw. {next}",
+                                     {{"player", run.people.who(l.rec, l.info(), mg->seat)},
+                                      {"next", run.games.next_line(l)}}));
             return;
         }
     }
@@ -172,21 +184,28 @@ void cmd_draw(PostParts& run, const std::vector<std::string>& args) {
         run.games.finish(l.rec, rules::Status::Draw, "agreement");
         if (hides_pieces(*l.game))
             run.games.ended_hiding_pieces(l.rec.id);
-        run.out.say_in(l.rec, run.people.who(l.rec, l.info(), mg->seat) + " accepts the draw. " +
-                                  run.games.next_line(l));
+        run.out.say_in(l.rec, tr("{player} accepts the draw. {next}",
+                                 {{"player", run.people.who(l.rec, l.info(), mg->seat)},
+                                  {"next", run.games.next_line(l)}}));
         return;
     }
-    std::string other = run.people.who(l.rec, l.info(), rules::opponent(mg->seat));
+    const Text other = run.people.who(l.rec, l.info(), rules::opponent(mg->seat));
+    const std::string command = run.ctx.settings.prefix + "draw " + id;
     if (offer) {
-        run.out.say("You already offered a draw in game #" + id + "; " + other +
-                    " can accept with " + run.ctx.settings.prefix + "draw " + id + ".");
+        run.out.say(tr("You already offered a draw in game #{game}; {player} can accept with "
+                       "{command}.",
+                       {{"game", id}, {"player", other}, {"command", command}}));
         return;
     }
     run.ctx.store.put_offer(l.rec.id, {OfferKind::Draw, mg->seat, l.plies});
     run.out.say_in(l.rec,
-                   run.people.who(l.rec, l.info(), mg->seat) + " offers a draw in game #" + id +
-                       ". " + other + ": " + run.ctx.settings.prefix + "draw " + id +
-                       " accepts; playing on declines. " + run.games.next_line(l),
+                   tr("{player} offers a draw in game #{game}. {opponent}: {command} accepts; "
+                      "playing on declines. {next}",
+                      {{"player", run.people.who(l.rec, l.info(), mg->seat)},
+                       {"game", id},
+                       {"opponent", other},
+                       {"command", command},
+                       {"next", run.games.next_line(l)}}),
                    BoardOut{}, draw_offer_buttons(run.ctx.settings.prefix, l.rec));
 }
 
@@ -204,13 +223,14 @@ void accept_takeback(PostParts& run, MyGame& mg, const storage::Offer& offer) {
     });
     run.ctx.store.clear_offer(l.rec.id, OfferKind::Takeback);
     if (last == log.rend()) {
-        run.out.say("There is nothing to take back in game #" + id + ".");
+        run.out.say(tr("There is nothing to take back in game #{game}.", {{"game", id}}));
         return;
     }
     const auto first = static_cast<std::size_t>(log.rend() - last - 1);
     if (auto aside = undone_public_aside(l.rec, log, first)) {
-        run.out.say("Nothing was taken back in game #" + id + ": that would undo " + *aside +
-                    ", and what it showed cannot be unseen.");
+        run.out.say(tr("Nothing was taken back in game #{game}: that would undo {action}, and "
+                       "what it showed cannot be unseen.",
+                       {{"game", id}, {"action", *aside}}));
         return;
     }
     if (run.dice.refuse_takeback_of_dice(l.rec, log,
@@ -226,19 +246,23 @@ void accept_takeback(PostParts& run, MyGame& mg, const storage::Offer& offer) {
     Loaded now = run.games.load(l.rec);
     run.clocks.sync_clocks(now);
     run.out.say_in(l.rec,
-                   run.people.who(l.rec, l.info(), mg.seat) + " accepts the takeback in game #" +
-                       id + ": " + join(undone, " ") + " taken back. " + run.games.next_line(now),
+                   tr("{player} accepts the takeback in game #{game}: {moves} taken back. {next}",
+                      {{"player", run.people.who(l.rec, l.info(), mg.seat)},
+                       {"game", id},
+                       {"moves", join(undone, " ")},
+                       {"next", run.games.next_line(now)}}),
                    run.boards.channel_board(now), game_buttons(run.ctx.settings.prefix, now.rec));
     run.forecasts.clear_forecasts(l.rec, "a takeback changed the position");
 }
 
 // The author asks to take back their last move.
-void ask_takeback(PostParts& run, MyGame& mg, const std::string& other) {
+void ask_takeback(PostParts& run, MyGame& mg, const Text& other) {
     Loaded& l = mg.loaded;
     const std::string id = std::to_string(l.rec.id);
     auto log = run.ctx.store.actions(l.rec.id);
     if (std::none_of(log.begin(), log.end(), [&](const auto& a) { return a.seat == mg.seat; })) {
-        run.out.say("You have not moved yet in game #" + id + ": there is nothing to take back.");
+        run.out.say(tr("You have not moved yet in game #{game}: there is nothing to take back.",
+                       {{"game", id}}));
         return;
     }
     {
@@ -254,15 +278,18 @@ void ask_takeback(PostParts& run, MyGame& mg, const std::string& other) {
         std::find_if(log.rbegin(), log.rend(), [&](const auto& a) { return a.seat == mg.seat; });
     const auto from = static_cast<std::size_t>(log.rend() - mine - 1);
     if (auto aside = undone_public_aside(l.rec, log, from)) {
-        run.out.say("You cannot take back your last move in game #" + id + ": that would undo " +
-                    *aside + ", and what it showed cannot be unseen.");
+        run.out.say(tr("You cannot take back your last move in game #{game}: that would undo "
+                       "{action}, and what it showed cannot be unseen.",
+                       {{"game", id}, {"action", *aside}}));
         return;
     }
     run.ctx.store.put_offer(l.rec.id, {OfferKind::Takeback, mg.seat, l.plies});
-    run.out.say_in(l.rec, run.people.who(l.rec, l.info(), mg.seat) +
-                              " asks to take back their last move in game #" + id + ". " + other +
-                              ": " + run.ctx.settings.prefix + "takeback " + id +
-                              " accepts; playing on declines.");
+    run.out.say_in(l.rec, tr("{player} asks to take back their last move in game #{game}. "
+                             "{opponent}: {accept} accepts; playing on declines.",
+                             {{"player", run.people.who(l.rec, l.info(), mg.seat)},
+                              {"game", id},
+                              {"opponent", other},
+                              {"accept", run.ctx.settings.prefix + "takeback " + id}}));
 }
 
 } // namespace
@@ -281,22 +308,32 @@ void cmd_takeback(PostParts& run, const std::vector<std::string>& args) {
     Loaded& l = mg->loaded;
     std::string id = std::to_string(l.rec.id);
     auto offer = run.ctx.store.offer(l.rec.id, OfferKind::Takeback);
-    std::string other = run.people.who(l.rec, l.info(), rules::opponent(mg->seat));
+    const Text other = run.people.who(l.rec, l.info(), rules::opponent(mg->seat));
     if (!answer.empty()) {
         if (!offer) {
-            run.out.say("There is no takeback request to " + answer + " in game #" + id + ".");
+            run.out.say(
+                answer == "accept"
+                    ? tr("There is no takeback request to accept in game #{game}.", {{"game", id}})
+                    : tr("There is no takeback request to decline in game #{game}.",
+                         {{"game", id}}));
             return;
         }
         if (offer->seat == mg->seat) {
-            run.out.say("You asked for this takeback in game #" + id + "; only " + other + " can " +
-                        answer + " it.");
+            run.out.say(answer == "accept"
+                            ? tr("You asked for this takeback in game #{game}; only {opponent} "
+                                 "can accept it.",
+                                 {{"game", id}, {"opponent", other}})
+                            : tr("You asked for this takeback in game #{game}; only {opponent} "
+                                 "can decline it.",
+                                 {{"game", id}, {"opponent", other}}));
             return;
         }
         if (answer == "decline") {
             run.ctx.store.clear_offer(l.rec.id, OfferKind::Takeback);
-            run.out.say_in(l.rec, run.people.who(l.rec, l.info(), mg->seat) +
-                                      " declines the takeback in game #" + id + ". " +
-                                      run.games.next_line(l));
+            run.out.say_in(l.rec, tr("{player} declines the takeback in game #{game}. {next}",
+                                     {{"player", run.people.who(l.rec, l.info(), mg->seat)},
+                                      {"game", id},
+                                      {"next", run.games.next_line(l)}}));
             return;
         }
     }
@@ -305,8 +342,11 @@ void cmd_takeback(PostParts& run, const std::vector<std::string>& args) {
         return;
     }
     if (offer) {
-        run.out.say("You already asked for a takeback in game #" + id + "; " + other +
-                    " can accept with " + run.ctx.settings.prefix + "takeback " + id + ".");
+        run.out.say(tr("You already asked for a takeback in game #{game}; {opponent} can accept "
+                       "with {accept}.",
+                       {{"game", id},
+                        {"opponent", other},
+                        {"accept", run.ctx.settings.prefix + "takeback " + id}}));
         return;
     }
     ask_takeback(run, *mg, other);
@@ -319,25 +359,30 @@ void cmd_abort(PostParts& run, const std::vector<std::string>& args) {
         return;
     std::string id = std::to_string(g->id);
     if (used < args.size()) {
-        run.out.usage_error("abort", "I did not understand \"" + shorten(args[used]) + "\".");
+        run.out.usage_error(
+            "abort", tr("I did not understand \"{text}\".", {{"text", shorten(args[used])}}));
         return;
     }
     if (g->status != GameStatus::Ongoing) {
-        run.out.say("Game #" + id + " is not under way.");
+        run.out.say(tr("Game #{game} is not under way.", {{"game", id}}));
         return;
     }
     if (!detail::seat_of(*g, run.ctx.author.id) && !run.people.moderator()) {
-        run.out.say("You are not playing in game #" + id + ".");
+        run.out.say(tr("You are not playing in game #{game}.", {{"game", id}}));
         return;
     }
     if (run.ctx.store.pairing_of_game(g->id) && !run.people.moderator()) {
-        run.out.say("Game #" + id + " is a tournament game: it cannot be aborted. Use " +
-                    run.out.form("resign") + " or " + run.out.form("draw") + ".");
+        run.out.say(
+            tr("Game #{game} is a tournament game: it cannot be aborted. Use {resign} or "
+               "{draw}.",
+               {{"game", id}, {"resign", run.out.form("resign")}, {"draw", run.out.form("draw")}}));
         return;
     }
     if (run.games.both_sides_moved(g->id) && !run.people.moderator()) {
-        run.out.say("Too late to abort game #" + id + ": both sides have moved. Use " +
-                    run.out.form("resign") + " or " + run.out.form("draw") + ".");
+        run.out.say(
+            tr("Too late to abort game #{game}: both sides have moved. Use {resign} or "
+               "{draw}.",
+               {{"game", id}, {"resign", run.out.form("resign")}, {"draw", run.out.form("draw")}}));
         return;
     }
     // What only a moderator's rights allowed goes to the moderator log with the abort itself.
@@ -345,8 +390,8 @@ void cmd_abort(PostParts& run, const std::vector<std::string>& args) {
         run.games.both_sides_moved(g->id))
         mod_log(run.ctx, "abort #" + id);
     run.games.abort_game(*g);
-    run.out.say_in(*g, "Game #" + id + " is aborted by " + run.out.at(run.ctx.author) +
-                           ". It counts for nobody.");
+    run.out.say_in(*g, tr("Game #{game} is aborted by {player}. It counts for nobody.",
+                          {{"game", id}, {"player", run.out.at(run.ctx.author)}}));
 }
 
 } // namespace ghostpost::bot

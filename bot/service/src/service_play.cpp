@@ -32,6 +32,8 @@ bool try_bare_move(PostParts& run) {
     // A direct message is always meant for the bot: it is read as a move even when it does not
     // look like one, so that the player hears why it is not.
     const bool meant = run.ctx.post.direct;
+    // A move may be typed with the piece letters of the author's language ("Sf3" in German).
+    const std::string language = run.out.author_language();
     std::vector<std::pair<Loaded, Seat>> deciding, waiting;
     for (const auto& g : mine) {
         Loaded l = run.games.load(g);
@@ -42,7 +44,7 @@ bool try_bare_move(PostParts& run) {
     }
     if (deciding.size() == 1) {
         auto& [l, seat] = deciding.front();
-        if (!meant && !rules::looks_like_action(*l.game, seat, text))
+        if (!meant && !rules::looks_like_action(*l.game, seat, text, language))
             return false;
         run.session.play(l, seat, text);
         return true;
@@ -57,10 +59,10 @@ bool try_bare_move(PostParts& run) {
         for (auto& entry : deciding) {
             auto& [l, seat] = entry;
             ids.push_back("#" + std::to_string(l.rec.id));
-            if (!rules::looks_like_action(*l.game, seat, text))
+            if (!rules::looks_like_action(*l.game, seat, text, language))
                 continue;
             looks = true;
-            const auto parsed = rules::parse_action(*l.game, seat, text);
+            const auto parsed = rules::parse_action(*l.game, seat, text, language);
             if (parsed.ok() || !parsed.error().private_detail.empty()) {
                 takers.push_back("#" + std::to_string(l.rec.id));
                 taker = &entry;
@@ -72,33 +74,38 @@ bool try_bare_move(PostParts& run) {
         }
         const std::string shown = shorten(text, 20);
         if (takers.size() > 1)
-            run.out.say(shown + " can be played in several of your games (" + join(takers, ", ") +
-                        "): say which, for example " + run.ctx.settings.prefix + "move " +
-                        takers.front().substr(1) + " " + shown + ".");
+            run.out.say(
+                tr("{move} can be played in several of your games ({games}): say which, for "
+                   "example {example}.",
+                   {{"move", shown},
+                    {"games", join(takers, ", ")},
+                    {"example",
+                     run.ctx.settings.prefix + "move " + takers.front().substr(1) + " " + shown}}));
         else if (looks || meant)
-            run.out.say("You must decide in several games here (" + join(ids, ", ") + "), and " +
-                        shown + " is possible in none of them: say which with " +
-                        run.out.form("move") + " to hear why.");
+            run.out.say(
+                tr("You must decide in several games here ({games}), and {move} is "
+                   "possible in none of them: say which with {form} to hear why.",
+                   {{"games", join(ids, ", ")}, {"move", shown}, {"form", run.out.form("move")}}));
         return looks || meant;
     }
     if (waiting.size() == 1) {
         auto& [l, seat] = waiting.front();
-        if (!meant && !rules::looks_like_action(*l.game, seat, text))
+        if (!meant && !rules::looks_like_action(*l.game, seat, text, language))
             return false;
         if (names_anytime_action(*l.game, seat, text)) {
             run.session.play(l, seat, text);
             return true;
         }
-        run.out.say("Not played: it is not your turn in game #" + std::to_string(l.rec.id) + ". " +
-                    run.games.next_line(l));
+        run.out.say(tr("Not played: it is not your turn in game #{game}. {next}",
+                       {{"game", l.rec.id}, {"next", run.games.next_line(l)}}));
         return true;
     }
     if (meant && waiting.size() > 1) {
         std::vector<std::string> ids;
         for (auto& [l, seat] : waiting)
             ids.push_back("#" + std::to_string(l.rec.id));
-        run.out.say("Not played: it is your opponents' turn in all your games (" + join(ids, ", ") +
-                    ").");
+        run.out.say(tr("Not played: it is your opponents' turn in all your games ({games}).",
+                       {{"games", join(ids, ", ")}}));
         return true;
     }
     return false;
@@ -115,7 +122,7 @@ void cmd_move(PostParts& run, const std::vector<std::string>& args) {
         std::int64_t id = *game_id_arg(args[0]);
         g = run.ctx.store.game(id);
         if (!g || g->platform != run.ctx.post.platform) {
-            run.out.say("There is no game #" + std::to_string(id) + ".");
+            run.out.say(tr("There is no game #{game}.", {{"game", id}}));
             return;
         }
         for (std::size_t i = 1; i < args.size(); ++i)
@@ -136,7 +143,8 @@ void cmd_move(PostParts& run, const std::vector<std::string>& args) {
         } else if (mine.size() == 1) {
             g = mine.front();
         } else if (mine.empty()) {
-            run.out.say("You have no game under way here. Use: " + run.out.form("move"));
+            run.out.say(tr("You have no game under way here. Use: {form}",
+                           {{"form", run.out.form("move")}}));
             return;
         } else {
             run.out.usage_error("move", "You play several games here: say which.");
@@ -146,23 +154,24 @@ void cmd_move(PostParts& run, const std::vector<std::string>& args) {
     std::string id = std::to_string(g->id);
     if (g->status != GameStatus::Ongoing) {
         const rules::Variant* v = rules::find_variant(g->variant);
-        run.out.say("Not played. " + (v ? run.games.over_line(*g, v->info())
-                                        : "game #" + id + " is not under way."));
+        run.out.say(tr("Not played. {why}",
+                       {{"why", v ? run.games.over_line(*g, v->info())
+                                  : tr("Game #{game} is not under way.", {{"game", id}})}}));
         return;
     }
     auto seat = detail::seat_of(*g, run.ctx.author.id);
     if (!seat) {
         Loaded l = run.games.load(*g);
-        run.out.say("Not played: you are not playing in game #" + id + ". " +
-                    run.games.next_line(l));
+        run.out.say(tr("Not played: you are not playing in game #{game}. {next}",
+                       {{"game", id}, {"next", run.games.next_line(l)}}));
         return;
     }
     Loaded l = run.games.load(*g);
     auto ds = deciders(l);
     if (std::find(ds.begin(), ds.end(), *seat) == ds.end() &&
         !names_anytime_action(*l.game, *seat, text)) {
-        run.out.say("Not played: it is not your turn in game #" + id + ". " +
-                    run.games.next_line(l));
+        run.out.say(tr("Not played: it is not your turn in game #{game}. {next}",
+                       {{"game", id}, {"next", run.games.next_line(l)}}));
         return;
     }
     run.session.play(l, *seat, text);
@@ -172,15 +181,17 @@ void Session::play(Loaded& l, Seat seat, const std::string& text) {
     std::string id = std::to_string(l.rec.id);
     if (!clocks_.may_act(l, seat))
         return;
-    auto parsed = rules::parse_action(*l.game, seat, text);
+    auto parsed = rules::parse_action(*l.game, seat, text, out_.author_language());
     if (!parsed) {
         const rules::RuleError& e = parsed.error();
         // In a direct message the reason is the mover's alone already: say it in one reply.
         if (ctx_.post.direct && !e.private_detail.empty()) {
-            out_.say("Not played in game #" + id + ": " + sentence_end(e.private_detail));
+            out_.say(tr("Not played in game #{game}: {reason}",
+                        {{"game", id}, {"reason", sentence_end(e.private_detail)}}));
             return;
         }
-        out_.say("Not played in game #" + id + ": " + sentence_end(e.message));
+        out_.say(tr("Not played in game #{game}: {reason}",
+                    {{"game", id}, {"reason", sentence_end(e.message)}}));
         if (!e.private_detail.empty())
             out_.tell(ctx_.author, "Game #" + id + ": " + e.private_detail, {}, &l.rec);
         return;
@@ -199,18 +210,23 @@ void Session::play(Loaded& l, Seat seat, const std::string& text) {
     if (!acted)
         return;
     // The clock answering for a seat is said as such; a `default` the player typed is not late.
-    std::string line = people_.who(l.rec, l.info(), seat) +
-                       (ctx_.defaulting ? " did not answer in time" : " played " + canonical) +
-                       " in game #" + id + ".";
+    const Text player = people_.who(l.rec, l.info(), seat);
+    Text line = ctx_.defaulting ? tr("{player} did not answer in time in game #{game}.",
+                                     {{"player", player}, {"game", id}})
+                                : tr("{player} played {move} in game #{game}.",
+                                     {{"player", player}, {"move", canonical}, {"game", id}});
     if (acted->secret) {
         // A secret anytime action (a standing dice policy) is nobody else's business at all.
         if (decision || ctx_.defaulting)
-            out_.say_in(l.rec, people_.who(l.rec, l.info(), seat) +
-                                   (ctx_.defaulting ? " did not answer in time in game #" + id +
-                                                          ", so their standing policy decided"
-                                                    : " has decided in game #" + id) +
-                                   "; the choice stays secret until it is revealed. " +
-                                   games_.next_line(l));
+            out_.say_in(
+                l.rec, ctx_.defaulting
+                           ? tr("{player} did not answer in time in game #{game}, so their "
+                                "standing policy decided; the choice stays secret until it is "
+                                "revealed. {next}",
+                                {{"player", player}, {"game", id}, {"next", games_.next_line(l)}})
+                           : tr("{player} has decided in game #{game}; the choice stays secret "
+                                "until it is revealed. {next}",
+                                {{"player", player}, {"game", id}, {"next", games_.next_line(l)}}));
         forecasts_.tell_forecast_notes(l.rec);
         return;
     }
@@ -218,7 +234,7 @@ void Session::play(Loaded& l, Seat seat, const std::string& text) {
         line += " " + n;
     // Replies a forecast had ready go in the same message, before the board they lead to.
     line += forecasts_.answer_forecasts(*this, l, acted->answering);
-    out_.say_in(l.rec, line + " " + games_.next_line(l), boards_.channel_board(l),
+    out_.say_in(l.rec, line + verbatim(" ") + games_.next_line(l), boards_.channel_board(l),
                 game_buttons(ctx_.settings.prefix, l.rec));
     forecasts_.tell_forecast_notes(l.rec);
 }
@@ -230,7 +246,8 @@ std::optional<Acted> Session::act(Loaded& l, Seat seat, const rules::NotatedActi
     const bool hid_pieces = hides_pieces(*l.game);
     auto events = l.game->apply(seat, action.action, *l.rng);
     if (!events) {
-        out_.say("Not played in game #" + id + ": " + sentence_end(events.error().message));
+        out_.say(tr("Not played in game #{game}: {reason}",
+                    {{"game", id}, {"reason", sentence_end(events.error().message)}}));
         return std::nullopt;
     }
     ++l.plies;

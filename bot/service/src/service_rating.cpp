@@ -71,9 +71,11 @@ void Games::game_over(const GameRecord& g) {
                    fixed(after.rating, 1);
         };
         const auto* info = variant_info(g.variant);
-        ended.rating_note = "Ratings in " + (info ? info->title : g.variant) + " after game #" +
-                            std::to_string(g.id) + ": " + line(white, w) + ", " + line(black, b) +
-                            ".";
+        ended.rating_note = tr("Ratings in {variant} after game #{game}: {white}, {black}.",
+                               {{"variant", game_word("variant", info ? info->title : g.variant)},
+                                {"game", g.id},
+                                {"white", line(white, w)},
+                                {"black", line(black, b)}});
         ctx_.store.save_rating(
             {white.player_id, g.variant, w.rating, w.deviation, w.volatility, white.games + 1},
             ctx_.now, g.id);
@@ -125,7 +127,8 @@ void cmd_rating(PostParts& run, const std::vector<std::string>& args) {
             whom = *p;
             named = true;
         } else {
-            run.out.usage_error("rating", "I did not understand \"" + shorten(a) + "\".");
+            run.out.usage_error("rating",
+                                tr("I did not understand \"{text}\".", {{"text", shorten(a)}}));
             return;
         }
     }

@@ -46,7 +46,8 @@ void cmd_games(PostParts& run, const std::vector<std::string>& args) {
             whom = *p;
             named_someone = true;
         } else {
-            run.out.usage_error("games", "I did not understand \"" + shorten(a) + "\".");
+            run.out.usage_error("games",
+                                tr("I did not understand \"{text}\".", {{"text", shorten(a)}}));
             return;
         }
     }
@@ -74,7 +75,7 @@ void cmd_games(PostParts& run, const std::vector<std::string>& args) {
         Seat seat = *detail::seat_of(g, whom.id);
         std::string line = id + " vs " +
                            run.people.mention(*detail::seated(g, rules::opponent(seat))) + ": " +
-                           run.games.next_line(l);
+                           plain(run.games.next_line(l));
         auto ds = deciders(l);
         (std::find(ds.begin(), ds.end(), seat) != ds.end() ? first : later).push_back(line);
     }
@@ -177,7 +178,8 @@ void cmd_history(PostParts& run, const std::vector<std::string>& args, bool pgn)
     if (!g)
         return;
     if (used < args.size()) {
-        run.out.usage_error(command, "I did not understand \"" + shorten(args[used]) + "\".");
+        run.out.usage_error(
+            command, tr("I did not understand \"{text}\".", {{"text", shorten(args[used])}}));
         return;
     }
     auto log = run.ctx.store.actions(g->id);
@@ -298,7 +300,8 @@ void cmd_fen(PostParts& run, const std::vector<std::string>& args) {
     if (!g)
         return;
     if (used < args.size()) {
-        run.out.usage_error("fen", "I did not understand \"" + shorten(args[used]) + "\".");
+        run.out.usage_error(
+            "fen", tr("I did not understand \"{text}\".", {{"text", shorten(args[used])}}));
         return;
     }
     if (g->status != GameStatus::Ongoing && g->status != GameStatus::Finished &&

@@ -1,4 +1,5 @@
 // What a player asks about or sets for themselves: !rules, !help and !settings.
+#include "ghostpost/i18n/catalogs.h"
 #include "ghostpost/league/clock.h"
 #include "ghostpost/render/png.h"
 #include "ghostpost/render/text.h"
@@ -83,10 +84,14 @@ void cmd_settings(PostParts& run, const std::vector<std::string>& args) {
             p.images = value == "on";
         } else if (key == "reminders" && (value == "on" || value == "off")) {
             p.reminders = value == "on";
+        } else if (key == "language" && (value == "auto" || i18n::supported_language(value))) {
+            p.language = value == "auto" ? std::string() : *i18n::supported_language(value);
+            run.ctx.author.language = p.language; // this very answer is in the new language
         } else if (key == "digest" && digest_setting(run, value, digest)) {
             digest_named = true;
         } else {
-            run.out.usage_error("settings", "I did not understand \"" + shorten(a) + "\".");
+            run.out.usage_error("settings",
+                                tr("I did not understand \"{text}\".", {{"text", shorten(a)}}));
             return;
         }
     }
@@ -102,7 +107,8 @@ void cmd_settings(PostParts& run, const std::vector<std::string>& args) {
                        " for what I send you privately: orientation=" + p.orientation +
                        " notation=" + p.notation + " images=" + (p.images ? "on" : "off") +
                        " reminders=" + (p.reminders ? "on" : "off") +
-                       " digest=" + digest_words(digest) + ".";
+                       " digest=" + digest_words(digest) +
+                       " language=" + (p.language.empty() ? std::string("auto") : p.language) + ".";
     if (board_named && !run.ctx.post.direct)
         text += " Boards posted in this channel follow its own settings (" +
                 run.ctx.settings.prefix + "channel).";
@@ -117,7 +123,8 @@ void cmd_channel(PostParts& run, const std::vector<std::string>& args) {
     const std::string& prefix = run.ctx.settings.prefix;
     // "!channel" alone asks for the settings, the one thing there is to know of a channel.
     if (!args.empty() && lower(args[0]) != "settings") {
-        run.out.usage_error("channel", "I did not understand \"" + shorten(args[0]) + "\".");
+        run.out.usage_error("channel",
+                            tr("I did not understand \"{text}\".", {{"text", shorten(args[0])}}));
         return;
     }
     if (run.ctx.post.direct) {
@@ -147,9 +154,11 @@ void cmd_channel(PostParts& run, const std::vector<std::string>& args) {
                 c.images = value == "on";
             } else if (key == "style" && (value == "board" || value == "compact")) {
                 c.style = value;
+            } else if (key == "language" && (value == "auto" || i18n::supported_language(value))) {
+                c.language = value == "auto" ? std::string() : *i18n::supported_language(value);
             } else {
                 run.out.usage_error("channel",
-                                    "I did not understand \"" + shorten(a) + "\"." +
+                                    tr("I did not understand \"{text}\".", {{"text", shorten(a)}}) +
                                         (key == "orientation" && value == "auto"
                                              ? " A channel's board has one side at the bottom "
                                                "for everyone: white or black."
@@ -162,7 +171,8 @@ void cmd_channel(PostParts& run, const std::vector<std::string>& args) {
         mod_log(run.ctx, "channel " + run.ctx.post.channel + " " + lower(join(changes, " ")));
     }
     run.out.say("Boards in this channel: orientation=" + c.orientation + " notation=" + c.notation +
-                " images=" + (c.images ? "on" : "off") + " style=" + c.style + ".");
+                " images=" + (c.images ? "on" : "off") + " style=" + c.style +
+                " language=" + (c.language.empty() ? std::string("auto") : c.language) + ".");
 }
 
 } // namespace ghostpost::bot

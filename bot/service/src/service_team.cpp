@@ -82,7 +82,8 @@ namespace {
 // "!team join" or "!team leave" (`what`).
 void team_join_or_leave(PostParts& run, const Args& args, const std::string& what) {
     if (args.size() > 1) {
-        run.out.usage_error("team", "I did not understand \"" + shorten(args[1]) + "\".");
+        run.out.usage_error("team",
+                            tr("I did not understand \"{text}\".", {{"text", shorten(args[1])}}));
         return;
     }
     const PlayerRecord team = run.teams.team_of(run.ctx.post.platform, run.ctx.post.channel);
@@ -170,7 +171,8 @@ void cmd_team(PostParts& run, const std::vector<std::string>& args) {
     else if (what == "name")
         team_name(run, args);
     else if (!what.empty())
-        run.out.usage_error("team", "I did not understand \"" + shorten(args[0]) + "\".");
+        run.out.usage_error("team",
+                            tr("I did not understand \"{text}\".", {{"text", shorten(args[0])}}));
     else
         team_show(run);
 }
@@ -277,7 +279,8 @@ bool Teams::try_team_vote(const std::string& text, const std::vector<std::string
     }
     if (deciding.size() > 1) {
         if (!meant && !resign && std::none_of(deciding.begin(), deciding.end(), [&](const auto& d) {
-                return rules::looks_like_action(*d.first.game, d.second, text);
+                return rules::looks_like_action(*d.first.game, d.second, text,
+                                                out_.author_language());
             }))
             return false;
         std::vector<std::string> ids;
@@ -289,12 +292,12 @@ bool Teams::try_team_vote(const std::string& text, const std::vector<std::string
         return true;
     }
     auto& [l, seat] = deciding.front();
-    if (!resign && !meant && !rules::looks_like_action(*l.game, seat, text))
+    if (!resign && !meant && !rules::looks_like_action(*l.game, seat, text, out_.author_language()))
         return false;
     const std::string id = std::to_string(l.rec.id);
     std::string action = std::string(resign_vote);
     if (!resign) {
-        auto parsed = rules::parse_action(*l.game, seat, text);
+        auto parsed = rules::parse_action(*l.game, seat, text, out_.author_language());
         if (!parsed) {
             // The channel is the team's own: what only its seat may know is said here.
             const rules::RuleError& e = parsed.error();
@@ -380,12 +383,12 @@ void Teams::close_team_vote(Loaded& l, Seat seat, const PlayerRecord& team,
                ". Votes: " + tally.text + ".");
     if (tally.winner == resign_vote) {
         const Seat winner = rules::opponent(seat);
-        const std::string resigner = in.people.who(l.rec, l.info(), seat);
+        const std::string resigner = plain(in.people.who(l.rec, l.info(), seat));
         in.games.finish(l.rec,
                         winner == Seat::White ? rules::Status::WhiteWins : rules::Status::BlackWins,
                         "resignation");
         in.out.say_in(l.rec, resigner + " resigns game #" + id + " by vote. " +
-                                 in.games.over_line(l.rec, l.info()));
+                                 plain(in.games.over_line(l.rec, l.info())));
     } else {
         in.session.play(l, seat, tally.winner);
     }

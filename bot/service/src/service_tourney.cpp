@@ -195,7 +195,8 @@ bool read_tourney_options(PostParts& run, const std::vector<std::string>& args,
             }
             t.tc = tc.value->text();
         } else {
-            run.out.usage_error("tourney", "I did not understand \"" + shorten(a) + "\".");
+            run.out.usage_error("tourney",
+                                tr("I did not understand \"{text}\".", {{"text", shorten(a)}}));
             return false;
         }
     }
@@ -284,7 +285,8 @@ void tourney_create(PostParts& run, const std::vector<std::string>& args) {
 
 void tourney_entry(PostParts& run, const std::vector<std::string>& args, bool join_it) {
     if (args.size() > 1) {
-        run.out.usage_error("tourney join", "I did not understand \"" + shorten(args[1]) + "\".");
+        run.out.usage_error("tourney join",
+                            tr("I did not understand \"{text}\".", {{"text", shorten(args[1])}}));
         return;
     }
     auto t = run.tourneys.pick_tournament(args, 0);
@@ -333,7 +335,8 @@ void tourney_entry(PostParts& run, const std::vector<std::string>& args, bool jo
 
 void tourney_start(PostParts& run, const std::vector<std::string>& args) {
     if (args.size() > 1) {
-        run.out.usage_error("tourney start", "I did not understand \"" + shorten(args[1]) + "\".");
+        run.out.usage_error("tourney start",
+                            tr("I did not understand \"{text}\".", {{"text", shorten(args[1])}}));
         return;
     }
     auto t = run.tourneys.pick_tournament(args, 0);
@@ -467,9 +470,9 @@ std::vector<CreatedBoard> Tourneys::create_round(const TournamentRecord& t, cons
         Loaded l = games_.load(g);
         clocks_.sync_clocks(l); // the first decision's clock starts now
         // A game with dice commits to its seed here, as every game does when it starts.
-        made.line =
-            games_.vs_line(l) + dice_.seed_commitment(g, l.info()) + " " + games_.next_line(l);
-        made.next = games_.next_line(l);
+        made.line = plain(games_.vs_line(l)) + dice_.seed_commitment(g, l.info()) + " " +
+                    plain(games_.next_line(l));
+        made.next = plain(games_.next_line(l));
         for (Seat seat : {Seat::White, Seat::Black}) {
             const std::string colour =
                 l.info().seat_names[static_cast<std::size_t>(rules::index(seat))];

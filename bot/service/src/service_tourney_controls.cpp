@@ -41,12 +41,14 @@ std::optional<ControlTarget> Tourneys::control_target(const std::vector<std::str
         rest.pop_back();
     }
     if (rest.size() > 1) {
-        out_.usage_error(command, "I did not understand \"" + shorten(rest[1]) + "\".");
+        out_.usage_error(command,
+                         tr("I did not understand \"{text}\".", {{"text", shorten(rest[1])}}));
         return std::nullopt;
     }
     if (!rest.empty() && !std::isalpha(static_cast<unsigned char>(rest[0][0])) &&
         !rest[0].starts_with('#')) {
-        out_.usage_error(command, "I did not understand \"" + shorten(rest[0]) + "\".");
+        out_.usage_error(command,
+                         tr("I did not understand \"{text}\".", {{"text", shorten(rest[0])}}));
         return std::nullopt;
     }
     auto t = pick_tournament(rest, 0);
@@ -297,7 +299,8 @@ void tourney_keep_apart(PostParts& run, const std::vector<std::string>& args, bo
 
 void tourney_trf(PostParts& run, const std::vector<std::string>& args) {
     if (args.size() > 1) {
-        run.out.usage_error("tourney trf", "I did not understand \"" + shorten(args[1]) + "\".");
+        run.out.usage_error("tourney trf",
+                            tr("I did not understand \"{text}\".", {{"text", shorten(args[1])}}));
         return;
     }
     auto t = run.tourneys.pick_tournament(args, 0);

@@ -16,7 +16,8 @@ using storage::TournamentStatus;
 
 void tourney_next(PostParts& run, const std::vector<std::string>& args) {
     if (args.size() > 1) {
-        run.out.usage_error("tourney next", "I did not understand \"" + shorten(args[1]) + "\".");
+        run.out.usage_error("tourney next",
+                            tr("I did not understand \"{text}\".", {{"text", shorten(args[1])}}));
         return;
     }
     auto t = run.tourneys.pick_tournament(args, 0);
@@ -73,8 +74,8 @@ void tourney_pairings(PostParts& run, const std::vector<std::string>& args) {
     if (at < args.size()) {
         auto n = game_id_arg(args[at]);
         if (!n || args[at][0] == '#' || at + 1 < args.size()) {
-            run.out.usage_error("tourney pairings",
-                                "I did not understand \"" + shorten(args[at]) + "\".");
+            run.out.usage_error("tourney pairings", tr("I did not understand \"{text}\".",
+                                                       {{"text", shorten(args[at])}}));
             return;
         }
         round = static_cast<int>(*n);
@@ -136,7 +137,7 @@ void tourney_pairings(PostParts& run, const std::vector<std::string>& args) {
 void tourney_standings(PostParts& run, const std::vector<std::string>& args) {
     if (args.size() > 1) {
         run.out.usage_error("tourney standings",
-                            "I did not understand \"" + shorten(args[1]) + "\".");
+                            tr("I did not understand \"{text}\".", {{"text", shorten(args[1])}}));
         return;
     }
     auto t = run.tourneys.pick_tournament(args, 0);

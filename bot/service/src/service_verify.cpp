@@ -391,7 +391,8 @@ void cmd_verify(PostParts& run, const std::vector<std::string>& args) {
     if (!g)
         return;
     if (used < args.size()) {
-        run.out.usage_error("verify", "I did not understand \"" + shorten(args[used]) + "\".");
+        run.out.usage_error(
+            "verify", tr("I did not understand \"{text}\".", {{"text", shorten(args[used])}}));
         return;
     }
     const rules::Variant* variant = rules::find_variant(g->variant);

@@ -100,6 +100,9 @@ struct LimitSettings {
 
 struct Settings {
     std::string command_prefix = "!";
+    // The language of replies when neither their reader nor their channel chose one and the
+    // platform said nothing ([bot] language), as a catalog names it.
+    std::string language = "en";
     // "<platform>:<user id>" entries; one without a platform is refused
     std::vector<std::string> moderators;
     LimitSettings limits;

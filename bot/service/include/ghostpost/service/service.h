@@ -60,6 +60,9 @@ struct ServiceSettings {
     // also fails SERIALIZABLE transactions that only touched the same index pages, more often
     // while tables are small; past this many tries the daemon polls the post again later.
     int conflict_attempts = 20;
+    // The language of a reply when neither its reader nor its channel chose one, nor the
+    // platform said ([bot] language; a catalog's name). Tests use the pseudo-language "qps".
+    std::string language = "en";
 };
 
 // Every command of the command table with the first clause of its help, in the table's order.
