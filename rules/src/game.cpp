@@ -9,17 +9,22 @@
 namespace ghostpost::rules {
 
 RuleError Game::explain_illegal(Seat, const ActionSyntax& syntax, std::string_view text) const {
+    const std::string t(text);
     if (syntax.castle != 0)
-        return make_error(ErrorKind::Illegal, std::string(text) + " is not possible now: castling "
-                                                                  "is not allowed here");
-    std::string who = syntax.piece == PieceKind::None
-                          ? std::string("no piece")
-                          : "no " + std::string(piece_name(syntax.piece));
-    return make_error(ErrorKind::Illegal, std::string(text) + " is not possible: " + who + " can " +
-                                              (syntax.drop      ? "enter on "
-                                               : syntax.capture ? "capture on "
-                                                                : "reach ") +
-                                              syntax.to.name());
+        return make_error(
+            ErrorKind::Illegal,
+            phrase(N_("{move} is not possible now: castling is not allowed here"), {{"move", t}}));
+    const Phrase::Arg piece{"piece", piece_word(syntax.piece)}; // "piece" when none was written
+    const Phrase::Arg square{"square", syntax.to.name()};
+    return make_error(
+        ErrorKind::Illegal,
+        phrase(
+            N_("{move} is not possible: {why}"),
+            {{"move", t},
+             {"why", syntax.drop ? phrase(N_("no {piece} can enter on {square}"), {piece, square})
+                     : syntax.capture
+                         ? phrase(N_("no {piece} can capture on {square}"), {piece, square})
+                         : phrase(N_("no {piece} can reach {square}"), {piece, square})}}));
 }
 
 std::optional<NotatedAction> Game::anytime_action(Seat seat, std::string_view key) const {

@@ -163,11 +163,14 @@ Result<NotatedAction> parse_action(const Game& game, Seat seat, std::string_view
     const std::string shown(strip_annotations(text));
     const std::string english = strip_annotations(*local);
     const auto own = with_local_letters(shown, language);
-    RuleError e =
-        make_error(ErrorKind::Ambiguous,
-                   shown + " reads as " + shown + " in English piece letters and as " + english +
-                       " in " + std::string(letters_of(language)->name) + " ones: write " +
-                       (own ? *own : shown) + " or " + english + " to say which");
+    RuleError e = make_error(
+        ErrorKind::Ambiguous,
+        phrase(N_("{move} reads as {move} in English piece letters and as {english} in {language} "
+                  "ones: write {own} or {english} to say which"),
+               {{"move", shown},
+                {"english", english},
+                {"language", Phrase{"language", std::string(letters_of(language)->name), {}}},
+                {"own", own ? *own : shown}}));
     if (typed.ok())
         e.candidates.push_back(typed->text);
     if (read.ok())

@@ -32,16 +32,6 @@ std::string loose_key(std::string_view text) {
     return out;
 }
 
-std::string join_candidates(const std::vector<std::string>& texts) {
-    std::string out;
-    for (std::size_t i = 0; i < texts.size(); ++i) {
-        if (i > 0)
-            out += i + 1 == texts.size() ? " or " : ", ";
-        out += texts[i];
-    }
-    return out;
-}
-
 bool syntax_matches(const ActionSyntax& s, const Action& a) {
     if (s.castle != 0 || !s.to.valid() || a.to != s.to)
         return false;
@@ -67,9 +57,16 @@ bool parts_match(const ActionSyntax& s, const NotatedAction& a) {
     return syntax_matches(s, a.action);
 }
 
-// The public half of a refusal whose reason only the mover may read.
-constexpr std::string_view refused_in_private =
-    "that move was refused; the reason was sent to you by direct message";
+// The public half of a refusal whose reason only the mover may read: the same words whatever
+// the reason, so that they tell nobody anything.
+RuleError refused_in_private(const RuleError& reason) {
+    RuleError e = make_error(
+        ErrorKind::Illegal,
+        phrase(N_("that move was refused; the reason was sent to you by direct message")));
+    e.private_detail = reason.message;
+    e.private_phrase = reason.phrase;
+    return e;
+}
 
 // An action with the key of its canonical text (loose_key of it without annotations), built
 // once per list: the rounds of the parser compare the typed key with every action's several
@@ -101,8 +98,17 @@ Result<NotatedAction> decide(const std::vector<const NotatedAction*>& found,
     std::vector<std::string> names;
     for (const auto* f : found)
         names.push_back(f->text);
-    RuleError e = make_error(ErrorKind::Ambiguous,
-                             std::string(text) + " is ambiguous: " + join_candidates(names));
+    // "Nbd2 or Nfd2", "Nbd2, Nfd2 or Nf3": the last joined by a word of the reader's language.
+    std::vector<std::string> first(names.begin(), names.end() - 1);
+    std::string some;
+    for (const auto& f : first)
+        some += (some.empty() ? "" : ", ") + f;
+    RuleError e =
+        make_error(ErrorKind::Ambiguous,
+                   phrase(N_("{move} is ambiguous: {candidates}"),
+                          {{"move", std::string(text)},
+                           {"candidates", phrase(N_("{some} or {last}"),
+                                                 {{"some", some}, {"last", names.back()}})}}));
     e.candidates = std::move(names);
     return e;
 }
@@ -124,8 +130,11 @@ std::optional<RuleError> capture_unmet(std::string_view typed, const NotatedActi
         marks_capture(read.text))
         return std::nullopt;
     return make_error(ErrorKind::Illegal,
-                      std::string(typed) + " is not possible: there is nothing to capture on " +
-                          read.action.to.name() + "; " + read.text + " would be a quiet move");
+                      phrase(N_("{move} is not possible: there is nothing to capture on {square}; "
+                                "{quiet} would be a quiet move"),
+                             {{"move", std::string(typed)},
+                              {"square", read.action.to.name()},
+                              {"quiet", read.text}}));
 }
 
 } // namespace
@@ -264,20 +273,26 @@ Result<NotatedAction> parse_listed(const Game& game, Seat seat, std::string_view
         if (auto a = game.anytime_action(seat, word_key(raw)))
             return *a;
     if (actions.empty()) {
-        std::string who;
-        for (const auto& d : game.pending())
-            who += (who.empty() ? "" : " and ") +
-                   info.seat_names[static_cast<std::size_t>(index(d.seat))];
-        return make_error(ErrorKind::NotYourTurn,
-                          "it is not your decision now" +
-                              (who.empty() ? "" : ": " + who + " to decide"));
+        std::optional<Phrase> who;
+        for (const auto& d : game.pending()) {
+            Phrase seat_name{"seat", info.seat_names[static_cast<std::size_t>(index(d.seat))], {}};
+            who = who ? phrase(N_("{first} and {second}"),
+                               {{"first", *who}, {"second", std::move(seat_name)}})
+                      : std::move(seat_name);
+        }
+        return make_error(
+            ErrorKind::NotYourTurn,
+            who ? phrase(N_("it is not your decision now: {seats} to decide"), {{"seats", *who}})
+                : phrase(N_("it is not your decision now")));
     }
     std::string text = strip_annotations(raw);
     const std::string shown = text.size() > max_action_length ? text.substr(0, 20) + "..." : text;
     auto not_a_move = [&] {
-        return make_error(ErrorKind::NotAMove,
-                          "\"" + shown + "\" is not a move. Write moves like " + info.examples +
-                              " (!rules " + info.name + " shows the notation).");
+        return make_error(
+            ErrorKind::NotAMove,
+            phrase(N_("\"{text}\" is not a move. Write moves like {examples} (!rules "
+                      "{variant} shows the notation)."),
+                   {{"text", shown}, {"examples", info.examples}, {"variant", info.name}}));
     };
     if (text.empty() || text.size() > max_action_length)
         return not_a_move();
@@ -402,8 +417,11 @@ Result<NotatedAction> parse_listed(const Game& game, Seat seat, std::string_view
             parts ? game.explain_illegal(seat, *parts, text) : make_error(ErrorKind::Illegal, "");
         if (e.private_detail.empty()) {
             // The move is legal on the board the mover sees: any reason names what is hidden.
-            e.private_detail = e.message.empty() ? text + " is not possible here" : e.message;
-            e.message = std::string(refused_in_private);
+            return refused_in_private(
+                e.message.empty()
+                    ? make_error(ErrorKind::Illegal,
+                                 phrase(N_("{move} is not possible here"), {{"move", text}}))
+                    : e);
         }
         return e;
     }
@@ -415,9 +433,7 @@ Result<NotatedAction> parse_listed(const Game& game, Seat seat, std::string_view
                 return *unmet;
             return *reading;
         }
-        RuleError e = make_error(ErrorKind::Illegal, std::string(refused_in_private));
-        e.private_detail = reading->error().message;
-        return e;
+        return refused_in_private(reading->error());
     }
 
     // "pass" names the decision's pass (a Hide, a Skip) when there is one; when there
@@ -433,8 +449,10 @@ Result<NotatedAction> parse_listed(const Game& game, Seat seat, std::string_view
         for (const auto& d : game.pending())
             if (d.seat == seat)
                 what = d.what;
-        return make_error(ErrorKind::Illegal,
-                          text + " is not possible: there is no passing now; you must " + what);
+        return make_error(
+            ErrorKind::Illegal,
+            phrase(N_("{move} is not possible: there is no passing now; you must {what}"),
+                   {{"move", text}, {"what", Phrase{"decision", what, {}}}}));
     }
     // A variant's own spelling of an action that SAN syntax reads otherwise (a Respawn written
     // P@d1, a spirit move c6d7) is that action before the move it looks like is explained.
@@ -456,7 +474,9 @@ Result<NotatedAction> parse_listed(const Game& game, Seat seat, std::string_view
 
 Result<NotatedAction> parse_action(const Game& game, Seat seat, std::string_view raw) {
     if (game.outcome().over())
-        return make_error(ErrorKind::GameOver, "the game is over (" + game.outcome().reason + ")");
+        return make_error(ErrorKind::GameOver,
+                          phrase(N_("the game is over ({reason})"),
+                                 {{"reason", Phrase{"reason", game.outcome().reason, {}}}}));
     return parse_listed(game, seat, raw, game.notated_actions(seat));
 }
 

@@ -101,3 +101,35 @@ std::string_view piece_name(PieceKind k) {
 }
 
 } // namespace ghostpost::rules
+
+namespace ghostpost::rules {
+
+std::string Phrase::english() const {
+    // A pattern of the rules has named placeholders and no other MessageFormat syntax.
+    std::string out;
+    for (std::size_t i = 0; i < pattern.size(); ++i) {
+        if (pattern[i] == '{') {
+            const std::size_t end = pattern.find('}', i);
+            if (end != std::string::npos) {
+                const std::string name = pattern.substr(i + 1, end - i - 1);
+                for (const Arg& a : args)
+                    if (a.name == name) {
+                        out += std::holds_alternative<std::string>(a.value)
+                                   ? std::get<std::string>(a.value)
+                                   : std::get<Phrase>(a.value).english();
+                        break;
+                    }
+                i = end;
+                continue;
+            }
+        }
+        out += pattern[i];
+    }
+    return out;
+}
+
+Phrase piece_word(PieceKind k) {
+    return Phrase{"piece", std::string(piece_name(k)), {}};
+}
+
+} // namespace ghostpost::rules

@@ -45,6 +45,15 @@ std::string result_text(rules::Status s); // "1-0", "0-1", "1/2-1/2", "*"
 std::string capitalized(std::string s);
 // Rules messages are clauses; a reply ends them as a sentence once.
 std::string sentence_end(std::string s);
+// A phrase of the rules as a message of the catalogs, written in each reader's language.
+Text said(const rules::Phrase& phrase);
+// Why the rules refused, ended as a sentence: the error's phrase while it is still its message,
+// else the message as the rules wrote it.
+Text reason_of(const rules::RuleError& e);
+// `english` as the rules wrote it, in the reader's language when `phrase` still says it.
+Text text_of(const std::string& english, const rules::Phrase& phrase);
+// The reason only the mover may read (RuleError::private_detail), on the same terms.
+Text private_reason_of(const rules::RuleError& e);
 std::string join(const std::vector<std::string>& items, const std::string& sep);
 std::string options_text(const rules::Options& options);
 // Movetext "1. e4 e5 2. Nf3": a number before each turn of White's.

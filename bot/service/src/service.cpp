@@ -89,6 +89,47 @@ std::string sentence_end(std::string s) {
     return s;
 }
 
+Text said(const rules::Phrase& phrase) {
+    std::vector<i18n::Arg> args;
+    for (const auto& a : phrase.args)
+        if (const auto* text = std::get_if<std::string>(&a.value))
+            args.emplace_back(a.name, *text);
+        else
+            args.emplace_back(a.name, said(std::get<rules::Phrase>(a.value)));
+    return phrase.context.empty() ? tr(phrase.pattern, std::move(args))
+                                  : trc(phrase.context, phrase.pattern, std::move(args));
+}
+
+namespace {
+
+Text sentence_of(const std::string& message, const rules::Phrase& phrase) {
+    const std::string ended = sentence_end(message);
+    // A message rewritten after its phrase was made (a refusal that must not say what only the
+    // mover may know) is shown as it now is, never as the phrase.
+    if (phrase.pattern.empty() || phrase.english() != message)
+        return verbatim(ended);
+    Text t = said(phrase);
+    if (ended != message)
+        t += verbatim(".");
+    return t;
+}
+
+} // namespace
+
+Text text_of(const std::string& english, const rules::Phrase& phrase) {
+    if (phrase.pattern.empty() || phrase.english() != english)
+        return verbatim(english);
+    return said(phrase);
+}
+
+Text reason_of(const rules::RuleError& e) {
+    return sentence_of(e.message, e.phrase);
+}
+
+Text private_reason_of(const rules::RuleError& e) {
+    return sentence_of(e.private_detail, e.private_phrase);
+}
+
 std::string join(const std::vector<std::string>& items, const std::string& sep) {
     std::string out;
     for (std::size_t i = 0; i < items.size(); ++i)

@@ -187,13 +187,16 @@ void Session::play(Loaded& l, Seat seat, const std::string& text) {
         // In a direct message the reason is the mover's alone already: say it in one reply.
         if (ctx_.post.direct && !e.private_detail.empty()) {
             out_.say(tr("Not played in game #{game}: {reason}",
-                        {{"game", id}, {"reason", sentence_end(e.private_detail)}}));
+                        {{"game", id}, {"reason", private_reason_of(e)}}));
             return;
         }
-        out_.say(tr("Not played in game #{game}: {reason}",
-                    {{"game", id}, {"reason", sentence_end(e.message)}}));
+        out_.say(
+            tr("Not played in game #{game}: {reason}", {{"game", id}, {"reason", reason_of(e)}}));
         if (!e.private_detail.empty())
-            out_.tell(ctx_.author, "Game #" + id + ": " + e.private_detail, {}, &l.rec);
+            out_.tell(
+                ctx_.author,
+                tr("Game #{game}: {reason}", {{"game", id}, {"reason", private_reason_of(e)}}), {},
+                &l.rec);
         return;
     }
     const std::string canonical = parsed->text;
@@ -247,7 +250,7 @@ std::optional<Acted> Session::act(Loaded& l, Seat seat, const rules::NotatedActi
     auto events = l.game->apply(seat, action.action, *l.rng);
     if (!events) {
         out_.say(tr("Not played in game #{game}: {reason}",
-                    {{"game", id}, {"reason", sentence_end(events.error().message)}}));
+                    {{"game", id}, {"reason", reason_of(events.error())}}));
         return std::nullopt;
     }
     ++l.plies;
@@ -285,7 +288,10 @@ std::optional<Acted> Session::act(Loaded& l, Seat seat, const rules::NotatedActi
                 style.glyphs = look.glyphs;
                 code = render::render_text(*ev.board, style);
             }
-            out_.tell(p, "Game #" + id + ": " + ev.text, code, &l.rec);
+            out_.tell(p,
+                      tr("Game #{game}: {reason}",
+                         {{"game", id}, {"reason", text_of(ev.text, ev.phrase)}}),
+                      code, &l.rec);
             continue;
         }
         if (ev.kind == rules::EventKind::Roll || ev.kind == rules::EventKind::Reveal ||

@@ -57,9 +57,11 @@ std::optional<Move> find_move(const Position& pos, const MoveList& legal, const 
 
 RuleError explain_fide_illegal(Position& pos, const ActionSyntax& syntax, std::string_view text) {
     const std::string t(text);
-    auto illegal = [&](const std::string& why) {
-        return make_error(ErrorKind::Illegal, t + " is not possible: " + why);
+    auto illegal = [&](Phrase why) {
+        return make_error(ErrorKind::Illegal, phrase(N_("{move} is not possible: {why}"),
+                                                     {{"move", t}, {"why", std::move(why)}}));
     };
+    auto square = [](const Square& s) { return Phrase::Arg{"square", s.name()}; };
     const Seat us = pos.side_to_move();
     MoveList pseudo;
     pos.generate_pseudo_legal(pseudo);
@@ -70,26 +72,27 @@ RuleError explain_fide_illegal(Position& pos, const ActionSyntax& syntax, std::s
         const std::uint8_t right = us == Seat::White ? (short_side ? WhiteShort : WhiteLong)
                                                      : (short_side ? BlackShort : BlackLong);
         if (!(pos.castling() & right))
-            return illegal(
-                "castling on that side is no longer allowed (the king or that rook has moved)");
+            return illegal(phrase(N_("castling on that side is no longer allowed (the king or that "
+                                     "rook has moved)")));
         const Bitboard path =
             short_side ? bb(base + 5) | bb(base + 6) : bb(base + 1) | bb(base + 2) | bb(base + 3);
         if (pos.pieces() & path)
-            return illegal("there are pieces between the king and the rook");
+            return illegal(phrase(N_("there are pieces between the king and the rook")));
         if (pos.in_check())
-            return illegal("you cannot castle out of check");
+            return illegal(phrase(N_("you cannot castle out of check")));
         const int step = short_side ? 1 : -1;
         for (Sq s = base + 4 + step; s != base + 4 + 3 * step; s += step)
             if (pos.attacked(s, opponent(us)))
-                return illegal(std::string(s == base + 4 + step
-                                               ? "cannot castle through check: "
-                                               : "the king would be in check on ") +
-                               to_square(s).name() + (s == base + 4 + step ? " is attacked" : ""));
-        return illegal("castling is not allowed now");
+                return illegal(s == base + 4 + step
+                                   ? phrase(N_("cannot castle through check: {square} is attacked"),
+                                            {square(to_square(s))})
+                                   : phrase(N_("the king would be in check on {square}"),
+                                            {square(to_square(s))}));
+        return illegal(phrase(N_("castling is not allowed now")));
     }
     if (syntax.drop)
-        return illegal(std::string("you have no ") + std::string(piece_name(syntax.piece)) +
-                       " to enter");
+        return illegal(
+            phrase(N_("you have no {piece} to enter"), {{"piece", piece_word(syntax.piece)}}));
 
     // Pseudo-legal moves that fit what was written: if some exist, the king is the reason.
     int fitting = 0;
@@ -106,42 +109,45 @@ RuleError explain_fide_illegal(Position& pos, const ActionSyntax& syntax, std::s
             continue; // a bare pawn push never means a capture (notation.cpp)
         if (a.promotion != syntax.promotion) {
             if (a.promotion != PieceKind::None && syntax.promotion == PieceKind::None)
-                return illegal("a pawn reaching the last rank must promote: add =Q, =R, =B or =N");
+                return illegal(
+                    phrase(N_("a pawn reaching the last rank must promote: add =Q, =R, =B or =N")));
             if (a.promotion == PieceKind::None)
-                return illegal("only a pawn reaching the last rank promotes");
-            return illegal("a pawn promotes to a queen, rook, bishop or knight");
+                return illegal(phrase(N_("only a pawn reaching the last rank promotes")));
+            return illegal(phrase(N_("a pawn promotes to a queen, rook, bishop or knight")));
         }
         ++fitting;
     }
     if (fitting > 0) {
         if (pos.in_check())
-            return illegal("you are in check and it does not answer the check");
-        return illegal("that leaves your king in check");
+            return illegal(phrase(N_("you are in check and it does not answer the check")));
+        return illegal(phrase(N_("that leaves your king in check")));
     }
     const Piece target = pos.piece_on(from_square(syntax.to));
     if (target.kind != PieceKind::None && target.seat == us)
-        return illegal("your own " + std::string(piece_name(target.kind)) + " stands on " +
-                       syntax.to.name());
+        return illegal(phrase(N_("your own {piece} stands on {square}"),
+                              {{"piece", piece_word(target.kind)}, square(syntax.to)}));
     if (syntax.from_file >= 0 && syntax.from_rank >= 0) {
         const Piece from = pos.piece_on(make_sq(syntax.from_file, syntax.from_rank));
         const Square fs(syntax.from_file, syntax.from_rank);
         if (from.kind == PieceKind::None)
-            return illegal("there is no piece on " + fs.name());
+            return illegal(phrase(N_("there is no piece on {square}"), {square(fs)}));
         if (from.seat != us)
-            return illegal("the piece on " + fs.name() + " is not yours");
+            return illegal(phrase(N_("the piece on {square} is not yours"), {square(fs)}));
         if (syntax.piece != PieceKind::None && syntax.piece != from.kind)
-            return illegal("there is no " + std::string(piece_name(syntax.piece)) + " on " +
-                           fs.name() + ": your " + std::string(piece_name(from.kind)) +
-                           " stands there");
-        return illegal("the " + std::string(piece_name(from.kind)) + " on " + fs.name() +
-                       " cannot reach " + syntax.to.name());
+            return illegal(phrase(
+                N_("there is no {piece} on {square}: your {own} stands there"),
+                {{"piece", piece_word(syntax.piece)}, square(fs), {"own", piece_word(from.kind)}}));
+        return illegal(
+            phrase(N_("the {piece} on {from} cannot reach {square}"),
+                   {{"piece", piece_word(from.kind)}, {"from", fs.name()}, square(syntax.to)}));
     }
-    std::string who =
-        syntax.piece == PieceKind::None ? "piece" : std::string(piece_name(syntax.piece));
+    const Phrase who = piece_word(syntax.piece); // "piece" when none was written
     if (syntax.piece == PieceKind::Pawn && syntax.capture && target.kind == PieceKind::None)
-        return illegal("there is nothing to capture on " + syntax.to.name());
-    return illegal("no " + who + " can " + (syntax.capture ? "capture on " : "reach ") +
-                   syntax.to.name());
+        return illegal(phrase(N_("there is nothing to capture on {square}"), {square(syntax.to)}));
+    return illegal(
+        syntax.capture
+            ? phrase(N_("no {piece} can capture on {square}"), {{"piece", who}, square(syntax.to)})
+            : phrase(N_("no {piece} can reach {square}"), {{"piece", who}, square(syntax.to)}));
 }
 
 } // namespace ghostpost::rules::chess

@@ -84,6 +84,11 @@ std::string seat_word(Seat s) {
     return s == Seat::White ? "White" : "Black";
 }
 
+// A seat's name as a word of the catalogs.
+Phrase seat_phrase(Seat s) {
+    return Phrase{"seat", seat_word(s), {}};
+}
+
 class PhantomGame final : public Game {
 public:
     explicit PhantomGame(Options options) : options_(std::move(options)) {
@@ -335,11 +340,15 @@ private:
     // way to remind yourself of the opponent's position is to move your own Phantom"): the
     // mover's private board shows the other Phantom too, when it is in play.
     Event card_written(Seat seat, chess::Sq to) const {
-        std::string text = "your Phantom now stands on " + chess::to_square(to).name();
+        const Phrase::Arg square{"square", chess::to_square(to).name()};
+        Phrase text = phrase(N_("your Phantom now stands on {square}"), {square});
         Shown shown = seat_sees(seat);
         if (Bitboard theirs = pos_.pieces(opponent(seat), pieces::phantom)) {
-            text += "; writing it on the card you see " + seat_word(opponent(seat)) +
-                    "'s Phantom on " + chess::to_square(chess::lsb(theirs)).name();
+            text = phrase(N_("your Phantom now stands on {square}; writing it on the card you see "
+                             "{seat}'s Phantom on {theirs}"),
+                          {square,
+                           {"seat", seat_phrase(opponent(seat))},
+                           {"theirs", chess::to_square(chess::lsb(theirs)).name()}});
             shown = {true, true};
         }
         return private_event(seat, EventKind::Note, std::move(text),
@@ -361,25 +370,29 @@ private:
                           seat_word(seat) + " peeks at the Phantoms (" + std::to_string(left) +
                               (left == 1 ? " peek" : " peeks") + " left)",
                           std::nullopt, std::nullopt});
-        events.push_back({EventKind::Reveal, "the Phantoms: " + card(), seat,
-                          make_private(seat, board({true, true}))});
+        events.push_back(private_event(
+            seat, EventKind::Reveal, phrase(N_("the Phantoms: {card}"), {{"card", card_phrase()}}),
+            make_private(seat, board({true, true}))));
         return events;
     }
 
     // Where each Phantom is: the Phantom Card read aloud.
-    std::string card() const {
-        std::string out;
+    std::string card() const { return card_phrase().english(); }
+    Phrase card_phrase() const {
+        std::optional<Phrase> out;
         for (Seat s : {Seat::White, Seat::Black}) {
-            out += out.empty() ? "" : "; ";
-            out += seat_word(s) + "'s Phantom ";
+            const Phrase::Arg seat{"seat", seat_phrase(s)};
+            Phrase one;
             if (Bitboard b = pos_.pieces(s, pieces::phantom))
-                out += "on " + chess::to_square(chess::lsb(b)).name();
+                one = phrase(N_("{seat}'s Phantom on {square}"),
+                             {seat, {"square", chess::to_square(chess::lsb(b)).name()}});
             else if (pos_.in_hand(s, pieces::phantom))
-                out += "never entered";
+                one = phrase(N_("{seat}'s Phantom never entered"), {seat});
             else
-                out += "is gone";
+                one = phrase(N_("{seat}'s Phantom is gone"), {seat});
+            out = out ? phrase(N_("{first}; {second}"), {{"first", *out}, {"second", one}}) : one;
         }
-        return out;
+        return *out;
     }
 
     // The board with the Phantoms of the seats in `shown` and none of the others. A hidden

@@ -73,6 +73,7 @@ struct Event {
     std::string text;
     std::optional<Seat> only_for;
     std::optional<SeatView> board;
+    Phrase phrase; // `text` as a phrase, when the variant wrote it as one (RuleError::phrase)
 };
 
 inline Event public_event(EventKind kind, std::string text) {
@@ -81,6 +82,11 @@ inline Event public_event(EventKind kind, std::string text) {
 inline Event private_event(Seat seat, EventKind kind, std::string text,
                            std::optional<SeatView> board = std::nullopt) {
     return Event{kind, std::move(text), seat, std::move(board)};
+}
+inline Event private_event(Seat seat, EventKind kind, Phrase said,
+                           std::optional<SeatView> board = std::nullopt) {
+    std::string text = said.english();
+    return Event{kind, std::move(text), seat, std::move(board), std::move(said)};
 }
 
 enum class Status : std::uint8_t { Ongoing, WhiteWins, BlackWins, Draw };

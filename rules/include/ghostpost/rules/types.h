@@ -82,11 +82,42 @@ enum class ErrorKind : std::uint8_t {
     BadSetup,    // a start position, FEN or game option that cannot be used
 };
 
+// Marks a pattern of the rules as a message of the catalogs (scripts/update-catalogs.sh finds
+// it), and is the pattern itself.
+constexpr const char* N_(const char* pattern) {
+    return pattern;
+}
+
+// A sentence of the rules with named parts, "{move} is not possible: {why}", so that a reader
+// gets it in their language: `pattern` is a catalog message in English (or, with `context`, a
+// word such as a piece's name), each argument plain text or another phrase. english() is the
+// sentence as RuleError::message holds it.
+struct Phrase {
+    struct Arg;
+    std::string context;
+    std::string pattern;
+    std::vector<Arg> args;
+    std::string english() const;
+};
+struct Phrase::Arg {
+    std::string name;
+    std::variant<std::string, Phrase> value;
+};
+inline Phrase phrase(const char* pattern, std::vector<Phrase::Arg> args = {}) {
+    return Phrase{{}, pattern, std::move(args)};
+}
+// A piece's name ("knight"), looked up in the catalogs under "piece".
+Phrase piece_word(PieceKind k);
+
 struct RuleError {
     ErrorKind kind = ErrorKind::Illegal;
     std::string message;                 // safe for everyone to read
     std::string private_detail;          // only for the acting seat (hidden-information reasons)
     std::vector<std::string> candidates; // canonical texts, for Ambiguous
+    // `message` as a phrase, when the rules wrote it as one; a reader's language is used only
+    // while phrase.english() is still `message` (a message rewritten later keeps its English).
+    Phrase phrase;
+    Phrase private_phrase; // private_detail as a phrase, on the same terms
 };
 
 // A value or the reason there is none. Shaped like std::expected, which GCC 12 lacks in C++20.
@@ -111,7 +142,11 @@ private:
 };
 
 inline RuleError make_error(ErrorKind kind, std::string message) {
-    return RuleError{kind, std::move(message), {}, {}};
+    return RuleError{kind, std::move(message), {}, {}, {}, {}};
+}
+inline RuleError make_error(ErrorKind kind, Phrase said) {
+    std::string message = said.english();
+    return RuleError{kind, std::move(message), {}, {}, std::move(said), {}};
 }
 
 } // namespace ghostpost::rules
