@@ -79,7 +79,8 @@ TEST_CASE("A channel whose moderators chose German hears a game in German", "[la
           Lines{"g: Nicht gespielt: Du bist in Partie #1 nicht am Zug. @bob (Schwarz) muss "
                 "ziehen."});
     CHECK(room.say("bob", "e4") ==
-          Lines{"g: Nicht gespielt in Partie #1: e4 is not possible: no pawn can reach e4."});
+          Lines{"g: Nicht gespielt in Partie #1: e4 ist nicht möglich: keine Figur (Bauer) kann e4 "
+                "erreichen."});
     CHECK(room.say("bob", "!draw") ==
           Lines{"g: @bob (Schwarz) bietet in Partie #1 Remis an. @alice (Weiß): !draw 1 nimmt "
                 "an; Weiterspielen lehnt ab. @bob (Schwarz) muss ziehen."});
@@ -155,6 +156,10 @@ TEST_CASE("In the pseudo-language every word of a game's main replies is the cat
         {"bob", "!accept"},
         {"alice", "e4"},
         {"alice", "d4"},
+        {"bob", "e4"},
+        {"bob", "Nb4"},
+        {"bob", "Ke2"},
+        {"bob", "Qxd7"},
         {"bob", "!draw"},
         {"bob", "!draw"},
         {"alice", "!draw decline"},

@@ -248,3 +248,34 @@ TEST_CASE("Issue 32: moves are read and refused on what the mover sees, captures
           "[bot][transcript][issue32]") {
     check_transcript("reading_moves");
 }
+
+// Issue #38: one game in each shipped language, and a Phantom game's channel replies and direct
+// messages in German.
+TEST_CASE("A game in German", "[bot][transcript][language]") {
+    check_transcript("language_de");
+}
+
+TEST_CASE("A game in French", "[bot][transcript][language]") {
+    check_transcript("language_fr");
+}
+
+TEST_CASE("A game in Spanish", "[bot][transcript][language]") {
+    check_transcript("language_es");
+}
+
+TEST_CASE("A game in Russian", "[bot][transcript][language]") {
+    check_transcript("language_ru");
+}
+
+TEST_CASE("A game in Brazilian Portuguese", "[bot][transcript][language]") {
+    check_transcript("language_pt_BR");
+}
+
+TEST_CASE("A game in Simplified Chinese", "[bot][transcript][language]") {
+    check_transcript("language_zh_CN");
+}
+
+TEST_CASE("A Phantom Chess game in German, direct messages included",
+          "[bot][transcript][language]") {
+    check_transcript("phantom_de");
+}
