@@ -146,12 +146,18 @@ Result<NotatedAction> parse_action(const Game& game, Seat seat, std::string_view
     const auto counts = [](const Result<NotatedAction>& r) {
         return r.ok() || !r.error().private_detail.empty();
     };
-    // A letter that is no English piece letter (German S, Spanish C) means the player's piece,
-    // refusal and reason included: a forgiving reading of the text as typed ("Cc3" as the pawn
-    // move c3) is not what was meant.
-    if (!also_english)
-        return read;
     auto typed = parse_action(game, seat, text);
+    if (!also_english) {
+        // A letter that is no English piece letter (German S, Spanish C) means the player's
+        // piece, refusal and reason included: a forgiving reading of the text as typed ("Cc3"
+        // as the pawn move c3) is not what was meant. A variant's word that begins with such a
+        // letter (German T of "Transcend") is that word: the action it names is written so.
+        const std::string shown = strip_annotations(text);
+        if (!counts(read) && typed.ok() && !typed->text.empty() && !shown.empty() &&
+            typed->text.front() == shown.front())
+            return typed;
+        return read;
+    }
     if (!counts(read))
         return typed;
     if (!counts(typed))

@@ -445,3 +445,16 @@ TEST_CASE("Chatter in a language with piece letters is still not a move", "[nota
     CHECK_FALSE(looks_like_action(*g, white, "Das ist gut", "de"));
     CHECK_FALSE(looks_like_action(*g, white, "\u041a\u0430\u043a \u0434\u0435\u043b\u0430?", "ru"));
 }
+
+TEST_CASE("A variant's word that begins with a language's piece letter is still that word",
+          "[notation][language]") {
+    // German and French T is the rook; Transcend is the Ghost's action in every language.
+    auto g = test::start("ghost");
+    test::play(*g, "e4");
+    for (const char* language : {"en", "de", "fr", "es", "pt_BR"}) {
+        INFO(language);
+        CHECK(in_language(*g, "Transcend", language) == "Transcend");
+        CHECK(in_language(*g, "Hide", language) == "Hide");
+    }
+    CHECK(looks_like_action(*g, g->pending().front().seat, "Transcend", "de"));
+}
