@@ -14,6 +14,7 @@
 #include <unicode/plurrule.h>
 #include <unicode/strenum.h>
 #include <unicode/unistr.h>
+#include <variant>
 
 namespace ghostpost::i18n {
 
@@ -164,11 +165,14 @@ const std::string* Catalogs::translation(std::string_view language, std::string_
 
 namespace {
 
+// An argument as it is formatted: text (a nested message already written), or a number.
+using Value = std::variant<std::string, std::int64_t>;
+
 // `pattern` formatted with `values`; nullopt when the pattern is invalid or its placeholders are
 // not exactly the names given.
 std::optional<std::string> format(std::string_view pattern, std::string_view language,
                                   const std::vector<std::string>& names,
-                                  const std::vector<icu::Formattable>& values) {
+                                  const std::vector<Value>& given_values) {
     PatternShape shape;
     try {
         shape = pattern_shape(pattern);
@@ -180,6 +184,18 @@ std::optional<std::string> format(std::string_view pattern, std::string_view lan
     given.erase(std::unique(given.begin(), given.end()), given.end());
     if (given != shape.names)
         return std::nullopt;
+    // A number is formatted as one (1,500 or 1 500) only where it is counted; elsewhere it is
+    // an identifier, as game #1234, and written in plain digits in every language.
+    std::vector<icu::Formattable> values;
+    for (std::size_t i = 0; i < given_values.size(); ++i)
+        if (const auto* text = std::get_if<std::string>(&given_values[i]))
+            values.emplace_back(unicode(*text));
+        else if (const std::int64_t n = std::get<std::int64_t>(given_values[i]);
+                 std::find(shape.plurals.begin(), shape.plurals.end(), names[i]) !=
+                 shape.plurals.end())
+            values.emplace_back(static_cast<int64_t>(n));
+        else
+            values.emplace_back(unicode(std::to_string(n)));
     if (names.empty()) {
         // No placeholder: a pattern still reads '' as one apostrophe.
         UErrorCode status = U_ZERO_ERROR;
@@ -211,26 +227,15 @@ std::string Catalogs::render_piece(const Text::Piece& piece, std::string_view la
     if (piece.verbatim)
         return piece.text;
     std::vector<std::string> names;
-    std::vector<icu::Formattable> values;
-    // A number is formatted as one (1,500 or 1 500) only where it is counted; elsewhere it is
-    // an identifier, as game #1234, and written in plain digits in every language.
-    std::vector<std::string> counted;
-    try {
-        counted = pattern_shape(piece.text).plurals;
-    } catch (const std::invalid_argument&) {
-    }
+    std::vector<Value> values;
     for (const auto& a : piece.args) {
         names.push_back(a.name);
         if (const auto* s = std::get_if<std::string>(&a.value))
-            values.emplace_back(unicode(*s));
+            values.emplace_back(*s);
         else if (const auto* n = std::get_if<std::int64_t>(&a.value))
-            if (std::find(counted.begin(), counted.end(), a.name) != counted.end())
-                values.emplace_back(static_cast<int64_t>(*n));
-            else
-                values.emplace_back(unicode(std::to_string(*n)));
+            values.emplace_back(*n);
         else
-            values.emplace_back(
-                unicode(render(*std::get<std::shared_ptr<const Text>>(a.value), language)));
+            values.emplace_back(render(*std::get<std::shared_ptr<const Text>>(a.value), language));
     }
     if (const std::string* t = translation(language, piece.text, piece.context))
         if (auto done = format(*t, language, names, values))
