@@ -15,7 +15,7 @@ if [[ ${1:-} == --pot ]]; then
     only_pot=1
 fi
 # Sorted file names and no line numbers: the template changes only when a message does.
-mapfile -t sources < <(git ls-files 'bot/*.cpp' 'bot/*.h' 'rules/*.cpp' 'rules/*.h' | LC_ALL=C sort)
+mapfile -t sources < <(git ls-files 'bot/*.cpp' 'bot/*.h' 'rules/*.cpp' 'rules/*.h' 'render/*.cpp' 'render/*.h' | LC_ALL=C sort)
 xgettext --language=C++ --from-code=UTF-8 --no-location --sort-output --no-wrap \
     --keyword= --keyword=tr:1 --keyword=trc:1c,2 --keyword=N_:1 \
     --flag=tr:1:no-c-format --flag=trc:2:no-c-format --flag=N_:1:no-c-format \

@@ -69,6 +69,64 @@ TEST_CASE("A language tag finds the catalog it asks for, and none when none is s
     CHECK(supported_language("") == std::nullopt);
 }
 
+TEST_CASE("A pattern's shape: its placeholders, and each count's keywords, nested ones too",
+          "[i18n]") {
+    const PatternShape shape =
+        pattern_shape("{count, plural, one {game {games} of {who}} few {# games {games}} "
+                      "other {# games {games}}} for {who}");
+    CHECK(shape.names == std::vector<std::string>{"count", "games", "who"});
+    CHECK(shape.plurals == std::vector<std::string>{"count"});
+    CHECK(shape.keywords.at("count") == std::vector<std::string>{"few", "one", "other"});
+    CHECK(shape.keywords.count("games") == 0);
+    // A plural inside a plural's branch has keywords of its own.
+    const PatternShape inner =
+        pattern_shape("{a, plural, one {{b, plural, one {x} other {y}}} other {z}}");
+    CHECK(inner.keywords.at("a") == std::vector<std::string>{"one", "other"});
+    CHECK(inner.keywords.at("b") == std::vector<std::string>{"one", "other"});
+    CHECK_THROWS_AS(pattern_shape("{0} and {1}"), std::invalid_argument);
+}
+
+TEST_CASE("Accept-Language picks the shipped language it prefers most", "[i18n][web]") {
+    CHECK(negotiated_language("de-DE,de;q=0.9,en;q=0.8") == "de");
+    CHECK(negotiated_language("fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5") == "fr");
+    // The weights decide, not the order; equal weights keep the order.
+    CHECK(negotiated_language("en;q=0.5, ru") == "ru");
+    CHECK(negotiated_language("es;q=0.8, pt-BR;q=0.8") == "es");
+    CHECK(negotiated_language("it, pt-BR;q=0.7") == "pt_BR");
+    CHECK(negotiated_language("zh-CN,zh;q=0.9") == "zh_CN");
+    // English counts as shipped: a reader who prefers it over German gets it.
+    CHECK(negotiated_language("en-US,de;q=0.5") == "en");
+    // Nothing usable, refused (q=0), garbled or the pseudo-language: English.
+    CHECK(negotiated_language("") == "en");
+    CHECK(negotiated_language("it-IT, *;q=0.5") == "en");
+    CHECK(negotiated_language("de;q=0") == "en");
+    CHECK(negotiated_language("de;q=abc") == "en");
+    CHECK(negotiated_language("qps") == "en");
+    CHECK(negotiated_language(";;;,,,q=1") == "en");
+    CHECK(negotiated_language(std::string(100000, ',') + "de") == "en"); // 64 items read
+}
+
+TEST_CASE("A first letter is put in upper case in any script that has cases", "[i18n]") {
+    CHECK(capitalized("play a move") == "Play a move");
+    CHECK(capitalized("сделать ход") == "Сделать ход");
+    CHECK(capitalized("écrire") == "Écrire");
+    CHECK(capitalized("走一步") == "走一步");
+    CHECK(capitalized("") == "");
+    CHECK(capitalized("\xff\xfe") == "\xff\xfe");
+    // A Text begins a sentence once written: the catalog's words, in the reader's language.
+    const Catalogs catalogs = Catalogs::load(po_dir);
+    const Text text = Text::capitalized(
+        tr("drawn, {result} ({reason})", {{"result", "1/2-1/2"}, {"reason", "stalemate"}}));
+    CHECK(catalogs.render(text, "en") == "Drawn, 1/2-1/2 (stalemate)");
+    CHECK(catalogs.render(text, "de") == "Remis, 1/2-1/2 (stalemate)");
+    // Only the Text made capitalized: what follows it, or comes before it, stays as it is.
+    CHECK(catalogs.render(verbatim("e4 ") +
+                              Text::capitalized(tr("drawn, {result} ({reason})",
+                                                   {{"result", "x"}, {"reason", "y"}})) +
+                              verbatim(" e5"),
+                          "en") == "e4 Drawn, x (y) e5");
+}
+
 TEST_CASE("A message is rendered per language, nested messages and counts included", "[i18n]") {
     const Catalogs c = Catalogs::load(po_dir);
     const Text over = tr(

@@ -13,6 +13,7 @@
 #include <unicode/msgfmt.h>
 #include <unicode/plurrule.h>
 #include <unicode/strenum.h>
+#include <unicode/uchar.h>
 #include <unicode/unistr.h>
 #include <variant>
 
@@ -34,6 +35,12 @@ Text Text::verbatim(std::string text) {
     return t;
 }
 
+Text Text::capitalized(Text text) {
+    if (!text.pieces_.empty())
+        text.pieces_.front().capital = true;
+    return text;
+}
+
 Text& Text::operator+=(const Text& more) {
     pieces_.insert(pieces_.end(), more.pieces_.begin(), more.pieces_.end());
     return *this;
@@ -42,6 +49,57 @@ Text& Text::operator+=(const Text& more) {
 const std::vector<std::string>& shipped_languages() {
     static const std::vector<std::string> all{"de", "fr", "es", "ru", "pt_BR", "zh_CN"};
     return all;
+}
+
+std::string negotiated_language(std::string_view accept_language) {
+    struct Choice {
+        double weight;
+        std::size_t order;
+        std::string language;
+    };
+    std::vector<Choice> choices;
+    std::size_t order = 0;
+    while (!accept_language.empty() && order < 64) {
+        const std::size_t comma = std::min(accept_language.find(','), accept_language.size());
+        std::string_view item = accept_language.substr(0, comma);
+        accept_language.remove_prefix(std::min(comma + 1, accept_language.size()));
+        const std::size_t semicolon = std::min(item.find(';'), item.size());
+        std::string_view tag = item.substr(0, semicolon);
+        while (!tag.empty() && (tag.front() == ' ' || tag.front() == '\t'))
+            tag.remove_prefix(1);
+        while (!tag.empty() && (tag.back() == ' ' || tag.back() == '\t'))
+            tag.remove_suffix(1);
+        double weight = 1.0;
+        if (const std::size_t q = item.find("q=", semicolon); q != std::string_view::npos) {
+            const std::string value(item.substr(q + 2, 5));
+            char* end = nullptr;
+            weight = std::strtod(value.c_str(), &end);
+            if (end == value.c_str() || weight < 0 || weight > 1)
+                weight = 0;
+        }
+        ++order;
+        const auto language = supported_language(tag);
+        if (weight > 0 && language && *language != pseudo_language)
+            choices.push_back({weight, order, *language});
+    }
+    std::stable_sort(choices.begin(), choices.end(),
+                     [](const Choice& a, const Choice& b) { return a.weight > b.weight; });
+    return choices.empty() ? std::string("en") : choices.front().language;
+}
+
+std::string capitalized(std::string_view text) {
+    icu::UnicodeString u = icu::UnicodeString::fromUTF8(
+        icu::StringPiece(text.data(), static_cast<std::int32_t>(text.size())));
+    if (u.isEmpty())
+        return std::string(text);
+    const UChar32 first = u.char32At(0);
+    const UChar32 upper = u_toupper(first);
+    if (upper == first)
+        return std::string(text);
+    u.replace(0, first <= 0xFFFF ? 1 : 2, upper);
+    std::string out;
+    u.toUTF8String(out);
+    return out;
 }
 
 std::optional<std::string> supported_language(std::string_view tag) {
@@ -254,7 +312,7 @@ std::string Catalogs::render_piece(const Text::Piece& piece, std::string_view la
 std::string Catalogs::render(const Text& text, std::string_view language) const {
     std::string out;
     for (const auto& p : text.pieces())
-        out += render_piece(p, language);
+        out += p.capital ? capitalized(render_piece(p, language)) : render_piece(p, language);
     return out;
 }
 
@@ -264,21 +322,30 @@ PatternShape pattern_shape(std::string_view pattern) {
     if (U_FAILURE(status))
         throw std::invalid_argument("not a message pattern: " + std::string(pattern));
     PatternShape shape;
-    std::string current; // the placeholder whose plural or select keywords follow
+    // The placeholders open at this point, innermost last: a keyword belongs to the innermost,
+    // so one after a placeholder nested in a branch ("one {game {games}} other ...") is still
+    // its plural's.
+    std::vector<std::string> open;
     bool plural_follows = false;
     for (int32_t i = 0; i < mp.countParts(); ++i) {
         const icu::MessagePattern::Part& part = mp.getPart(i);
         const auto type = part.getType();
         if (type == UMSGPAT_PART_TYPE_ARG_START) {
             plural_follows = part.getArgType() == UMSGPAT_ARG_TYPE_PLURAL;
+            open.emplace_back();
+        } else if (type == UMSGPAT_PART_TYPE_ARG_LIMIT) {
+            if (!open.empty())
+                open.pop_back();
         } else if (type == UMSGPAT_PART_TYPE_ARG_NAME) {
-            current = utf8(mp.getSubstring(part));
-            shape.names.push_back(current);
+            const std::string name = utf8(mp.getSubstring(part));
+            if (!open.empty())
+                open.back() = name;
+            shape.names.push_back(name);
             if (plural_follows)
-                shape.plurals.push_back(current);
+                shape.plurals.push_back(name);
             plural_follows = false;
-        } else if (type == UMSGPAT_PART_TYPE_ARG_SELECTOR) {
-            shape.keywords[current].push_back(utf8(mp.getSubstring(part)));
+        } else if (type == UMSGPAT_PART_TYPE_ARG_SELECTOR && !open.empty()) {
+            shape.keywords[open.back()].push_back(utf8(mp.getSubstring(part)));
         } else if (type == UMSGPAT_PART_TYPE_ARG_NUMBER) {
             throw std::invalid_argument("a numbered placeholder in: " + std::string(pattern));
         }

@@ -23,6 +23,14 @@ inline constexpr std::string_view pseudo_language = "qps";
 // "zh_CN", "EN_us" -> "en", "qps" -> "qps"); nullopt when none fits.
 std::optional<std::string> supported_language(std::string_view tag);
 
+// The language an HTTP Accept-Language header asks for most ("fr-CH, fr;q=0.9, de;q=0.8" ->
+// "fr"), among those shipped and English; "en" when it names none of them. Never throws.
+std::string negotiated_language(std::string_view accept_language);
+
+// `text` with its first letter in upper case, in any script that has cases ("сыграть" ->
+// "Сыграть"); unchanged when it has none.
+std::string capitalized(std::string_view text);
+
 class Catalogs {
 public:
     // Reads `<dir>/<language>.po` for every shipped language, and the template

@@ -42,6 +42,9 @@ public:
                         std::string_view context = {});
     // Shown as written in every language: notation, a name, a board, a player's own words.
     static Text verbatim(std::string text);
+    // `text` with its first letter in upper case once written, in whichever language: a clause
+    // of the rules ("your piece now stands on c3") begins a sentence.
+    static Text capitalized(Text text);
 
     Text& operator+=(const Text& more);
     friend Text operator+(Text a, const Text& b) { return a += b; }
@@ -52,6 +55,7 @@ public:
         std::string text; // the message's source, or the verbatim words
         std::string context;
         std::vector<Arg> args;
+        bool capital = false; // written with its first letter in upper case
     };
     const std::vector<Piece>& pieces() const { return pieces_; }
 
@@ -65,6 +69,10 @@ inline Text tr(std::string_view source, std::vector<Arg> args = {}) {
 }
 inline Text trc(std::string_view context, std::string_view source, std::vector<Arg> args = {}) {
     return Text::message(source, std::move(args), context);
+}
+// Marks a source kept in a table (a command's help) as a catalog message, for tr() later.
+constexpr const char* N_(const char* source) {
+    return source;
 }
 inline Text verbatim(std::string text) {
     return Text::verbatim(std::move(text));
