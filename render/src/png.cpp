@@ -296,12 +296,12 @@ void draw_cell(cairo_t* cr, const BoardView& b, const rules::Cell& cell, int x, 
         draw_hp_bar(cr, *main, x, y, s);
 }
 
-void draw_notes(cairo_t* cr, const BoardView& b, const Layout& l) {
+void draw_notes(cairo_t* cr, const BoardView& b, const Layout& l, const Say& say) {
     set_source(cr, dim_ink);
     double baseline =
         l.top + l.square * b.ranks +
         (l.height - l.top - l.square * b.ranks - l.line * static_cast<double>(b.notes.size()));
-    for (const std::string& note : b.notes) {
+    for (const std::string& note : said_notes(say, b)) {
         baseline += l.line;
         show_text_fitted(cr, note, l.left, baseline - l.line * 0.3, l.line * 0.72,
                          l.width - 2.0 * l.left);
@@ -323,23 +323,30 @@ std::string png_caption(const BoardView& board, const PngOptions& options) {
     std::string text = options.game_label;
     if (!text.empty())
         text += " \u00b7 ";
-    text += "move " + std::to_string(board.move_number) + " \u00b7 ";
+    using rules::N_;
+    using rules::phrase;
+    text += said(options.say,
+                 phrase(N_("move {number}"), {{"number", std::to_string(board.move_number)}})) +
+            " \u00b7 ";
     if (!options.ended.empty())
         return text + options.ended;
     if (!options.deciding.empty())
         return text + options.deciding;
     if (board.deciding.empty())
-        return text + "game over";
+        return text + said(options.say, phrase(N_("game over")));
     std::array<std::string, 2> names = options.seat_names;
     if (names[0].empty() || names[1].empty()) {
         names = {"White", "Black"};
         if (const rules::Variant* v = rules::find_variant(board.variant))
             names = v->info().seat_names;
     }
+    const auto seat = [&](std::size_t i) { return rules::Phrase{"seat", names[i], {}}; };
     if (board.deciding.size() > 1)
-        return text + names[0] + " and " + names[1] + " to decide";
-    return text + names[static_cast<std::size_t>(rules::index(board.deciding.front()))] +
-           " to move";
+        return text + said(options.say, phrase(N_("{first} and {second} to decide"),
+                                               {{"first", seat(0)}, {"second", seat(1)}}));
+    return text + said(options.say, phrase(N_("{seat} to move"),
+                                           {{"seat", seat(static_cast<std::size_t>(
+                                                         rules::index(board.deciding.front())))}}));
 }
 
 PngBytes render_png(const BoardView& board, const PngOptions& options) {
@@ -369,7 +376,7 @@ PngBytes render_png(const BoardView& board, const PngOptions& options) {
                 draw_cell(cr, board, cell, l.x(f), l.y(r), l.square);
         }
     cairo_set_font_face(cr, board_font());
-    draw_notes(cr, board, l);
+    draw_notes(cr, board, l, options.say);
 
     if (cairo_status(cr) != CAIRO_STATUS_SUCCESS)
         throw std::runtime_error(std::string("render_png: ") +

@@ -221,6 +221,7 @@ std::string render_svg(const BoardView& board, const SvgOptions& options) {
     caption.game_label = options.game_label;
     caption.ended = options.ended;
     caption.seat_names = options.seat_names;
+    caption.say = options.say;
     out += "<text class=\"caption\" x=\"" + std::to_string(l.left) +
            "\" y=\"24\" font-size=\"17\" fill=\"#f5f5f0\">" +
            xml_escape(png_caption(board, caption)) + "</text>";
@@ -263,7 +264,7 @@ std::string render_svg(const BoardView& board, const SvgOptions& options) {
                    std::to_string(r + 1) + "</text>";
     }
     int baseline = caption_height + square_size * board.ranks + bottom;
-    for (const std::string& note : board.notes) {
+    for (const std::string& note : said_notes(options.say, board)) {
         baseline += note_height;
         out += "<text class=\"note\" x=\"" + std::to_string(l.left) + "\" y=\"" +
                std::to_string(baseline - 6) + "\" font-size=\"14\" fill=\"#a8b3c2\">" +

@@ -212,36 +212,49 @@ std::string render_board_text(const BoardView& b, const TextStyle& style) {
         }
     }
 
-    std::string status = "Move " + std::to_string(b.move_number);
+    using rules::N_;
+    using rules::phrase;
+    const std::string number = std::to_string(b.move_number);
+    const auto seat = [&](Seat s) { return rules::Phrase{"seat", seat_label(style, s), {}}; };
+    rules::Phrase status;
     if (!style.ended.empty())
-        status += ", game over: " + style.ended + ".";
+        status = phrase(N_("Move {number}, game over: {ended}."),
+                        {{"number", number}, {"ended", style.ended}});
     else if (b.deciding.size() == 1)
-        status += ", " + seat_label(style, b.deciding.front()) + " to move.";
+        status = phrase(N_("Move {number}, {seat} to move."),
+                        {{"number", number}, {"seat", seat(b.deciding.front())}});
     else if (b.deciding.size() > 1)
-        status += ", " + seat_label(style, b.deciding[0]) + " and " +
-                  seat_label(style, b.deciding[1]) + " to decide.";
+        status = phrase(
+            N_("Move {number}, {first} and {second} to decide."),
+            {{"number", number}, {"first", seat(b.deciding[0])}, {"second", seat(b.deciding[1])}});
     else
-        status += ", the game is over.";
+        status = phrase(N_("Move {number}, the game is over."), {{"number", number}});
+    std::string line = said(style.say, status);
     if (b.last_to.valid())
-        status +=
-            " Last move: " + (b.last_from.valid() ? b.last_from.name() + "-" : std::string("to ")) +
-            b.last_to.name() + ".";
-    rstrip_into(out, status);
+        line += " " + said(style.say,
+                           b.last_from.valid()
+                               ? phrase(N_("Last move: {from}-{to}."),
+                                        {{"from", b.last_from.name()}, {"to", b.last_to.name()}})
+                               : phrase(N_("Last move: to {to}."), {{"to", b.last_to.name()}}));
+    rstrip_into(out, line);
     if (b.check.valid() && style.ended.empty()) {
         const rules::Cell& king = b.at(b.check);
-        std::string who = king.figures.empty() ? std::string("The king")
-                                               : seat_label(style, king.figures.front().piece.seat);
-        rstrip_into(out, who + " is in check.");
+        rstrip_into(
+            out, said(style.say, king.figures.empty()
+                                     ? phrase(N_("The king is in check."))
+                                     : phrase(N_("{seat} is in check."),
+                                              {{"seat", seat(king.figures.front().piece.seat)}})));
     }
     if (!under.empty())
-        rstrip_into(out, "Under: " + under);
+        rstrip_into(out, said(style.say, phrase(N_("Under: {list}"), {{"list", under}})));
     if (!hit_points.empty())
-        rstrip_into(out, "Hit points: " + hit_points);
+        rstrip_into(out, said(style.say, phrase(N_("Hit points: {list}"), {{"list", hit_points}})));
     if (!imprisoned.empty())
-        rstrip_into(out, "Imprisoned: " + imprisoned);
+        rstrip_into(out, said(style.say, phrase(N_("Imprisoned: {list}"), {{"list", imprisoned}})));
     if (tinted)
-        rstrip_into(out, "Tints: # dark, + 75% dark, . neutral, - 75% light, _ light");
-    for (const auto& note : b.notes)
+        rstrip_into(out, said(style.say, phrase(N_("Tints: # dark, + 75% dark, . neutral, - 75% "
+                                                   "light, _ light"))));
+    for (const std::string& note : said_notes(style.say, b))
         rstrip_into(out, note);
     return out;
 }

@@ -81,10 +81,14 @@ Result<Options> resolve_options(const VariantInfo& info, const Options& given) {
             std::string known;
             for (const auto& s : info.options)
                 known += (known.empty() ? "" : ", ") + s.name;
-            return make_error(ErrorKind::BadSetup,
-                              info.title + " has no option \"" + name + "\"" +
-                                  (known.empty() ? std::string(" (it has none)")
-                                                 : " (its options: " + known + ")"));
+            const Phrase::Arg game{"variant", Phrase{"variant", info.title, {}}};
+            return make_error(
+                ErrorKind::BadSetup,
+                known.empty()
+                    ? phrase(N_("{variant} has no option \"{option}\" (it has none)"),
+                             {game, {"option", name}})
+                    : phrase(N_("{variant} has no option \"{option}\" (its options: {options})"),
+                             {game, {"option", name}, {"options", known}}));
         }
         bool fits = false;
         if (spec->allowed.empty()) {
@@ -96,14 +100,18 @@ Result<Options> resolve_options(const VariantInfo& info, const Options& given) {
                 std::find(spec->allowed.begin(), spec->allowed.end(), value) != spec->allowed.end();
         }
         if (!fits) {
-            std::string allowed = "a whole number";
-            if (!spec->allowed.empty()) {
-                allowed.clear();
-                for (const auto& a : spec->allowed)
-                    allowed += (allowed.empty() ? "" : " or ") + a;
-            }
+            const Phrase::Arg option{"option", name + "=" + value};
+            if (spec->allowed.empty())
+                return make_error(
+                    ErrorKind::BadSetup,
+                    phrase(N_("option {option} is not allowed: use a whole number"), {option}));
+            std::string allowed;
+            for (const auto& a : spec->allowed)
+                allowed += (allowed.empty() ? "" : " or ") + a;
+            // TRANSLATORS: {values} are the values typed, as "no or yes".
             return make_error(ErrorKind::BadSetup,
-                              "option " + name + "=" + value + " is not allowed: use " + allowed);
+                              phrase(N_("option {option} is not allowed: use {values}"),
+                                     {option, {"values", allowed}}));
         }
         out[name] = value;
     }

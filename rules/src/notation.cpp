@@ -445,14 +445,14 @@ Result<NotatedAction> parse_listed(const Game& game, Seat seat, std::string_view
                 passes.push_back(&a);
         if (!passes.empty())
             return decide(passes, text);
-        std::string what = "move";
+        Phrase what{"decision", "move", {}};
         for (const auto& d : game.pending())
             if (d.seat == seat)
-                what = d.what;
+                what = d.said();
         return make_error(
             ErrorKind::Illegal,
             phrase(N_("{move} is not possible: there is no passing now; you must {what}"),
-                   {{"move", text}, {"what", Phrase{"decision", what, {}}}}));
+                   {{"move", text}, {"what", what}}));
     }
     // A variant's own spelling of an action that SAN syntax reads otherwise (a Respawn written
     // P@d1, a spirit move c6d7) is that action before the move it looks like is explained.

@@ -104,28 +104,102 @@ std::string_view piece_name(PieceKind k) {
 
 namespace ghostpost::rules {
 
-std::string Phrase::english() const {
-    // A pattern of the rules has named placeholders and no other MessageFormat syntax.
+namespace {
+
+// The end of the brace group that opens at `open` (pattern[open] == '{'), or npos.
+std::size_t group_end(std::string_view pattern, std::size_t open) {
+    int depth = 0;
+    for (std::size_t i = open; i < pattern.size(); ++i) {
+        if (pattern[i] == '{')
+            ++depth;
+        else if (pattern[i] == '}' && --depth == 0)
+            return i;
+    }
+    return std::string_view::npos;
+}
+
+std::string written(std::string_view pattern, const std::vector<Phrase::Arg>& args,
+                    const std::string* count);
+
+std::string value_of(const std::vector<Phrase::Arg>& args, std::string_view name) {
+    for (const Phrase::Arg& a : args)
+        if (a.name == name)
+            return std::holds_alternative<std::string>(a.value)
+                       ? std::get<std::string>(a.value)
+                       : std::get<Phrase>(a.value).english();
+    return {};
+}
+
+// "{n, plural, one {# die} other {# dice}}" in English: the branch "=N", "one" for 1, else
+// "other", with # the count.
+std::string plural(std::string_view body, const std::vector<Phrase::Arg>& args,
+                   const std::string& count) {
+    std::string chosen, other;
+    bool exact = false;
+    std::size_t i = 0;
+    while (i < body.size()) {
+        while (i < body.size() && body[i] == ' ')
+            ++i;
+        const std::size_t open = body.find('{', i);
+        if (open == std::string_view::npos)
+            break;
+        std::string_view key = body.substr(i, open - i);
+        while (!key.empty() && key.back() == ' ')
+            key.remove_suffix(1);
+        const std::size_t close = group_end(body, open);
+        if (close == std::string_view::npos)
+            break;
+        const std::string branch(body.substr(open + 1, close - open - 1));
+        if (key == "other")
+            other = branch;
+        else if (!exact && ((key == "one" && count == "1") ||
+                            (key.starts_with("=") && key.substr(1) == count))) {
+            chosen = branch;
+            exact = key.starts_with("=");
+        }
+        i = close + 1;
+    }
+    const std::string& text = chosen.empty() ? other : chosen;
+    return written(text, args, &count);
+}
+
+std::string written(std::string_view pattern, const std::vector<Phrase::Arg>& args,
+                    const std::string* count) {
     std::string out;
     for (std::size_t i = 0; i < pattern.size(); ++i) {
-        if (pattern[i] == '{') {
-            const std::size_t end = pattern.find('}', i);
-            if (end != std::string::npos) {
-                const std::string name = pattern.substr(i + 1, end - i - 1);
-                for (const Arg& a : args)
-                    if (a.name == name) {
-                        out += std::holds_alternative<std::string>(a.value)
-                                   ? std::get<std::string>(a.value)
-                                   : std::get<Phrase>(a.value).english();
-                        break;
-                    }
-                i = end;
-                continue;
-            }
+        if (pattern[i] == '#' && count != nullptr) {
+            out += *count;
+            continue;
         }
-        out += pattern[i];
+        if (pattern[i] != '{') {
+            out += pattern[i];
+            continue;
+        }
+        const std::size_t end = group_end(pattern, i);
+        if (end == std::string_view::npos) {
+            out += pattern.substr(i);
+            break;
+        }
+        const std::string_view inner = pattern.substr(i + 1, end - i - 1);
+        const std::size_t comma = inner.find(',');
+        if (comma == std::string_view::npos) {
+            out += value_of(args, inner);
+        } else {
+            // "name, plural, branches": the only other syntax a pattern of the rules may use.
+            const std::string_view name = inner.substr(0, comma);
+            const std::size_t second = inner.find(',', comma + 1);
+            if (second != std::string_view::npos)
+                out += plural(inner.substr(second + 1), args, value_of(args, name));
+        }
+        i = end;
     }
     return out;
+}
+
+} // namespace
+
+std::string Phrase::english() const {
+    return written(pattern, args, nullptr);
 }
 
 Phrase piece_word(PieceKind k) {

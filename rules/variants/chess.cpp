@@ -22,11 +22,11 @@ const VariantInfo& chess_info() {
         .ranks = 8,
         .seat_names = {"White", "Black"},
         .options = {},
-        .summary = "The Laws of Chess (FIDE). Checkmate wins. Stalemate, insufficient material, "
-                   "the 75-move rule and fivefold repetition draw at once; the 50-move rule and "
-                   "threefold repetition may be claimed with !draw.",
-        .notation = "Standard algebraic notation: e4, Nf3, exd5, Nbd2, R1e2, O-O, O-O-O, e8=Q. "
-                    "Also accepted: 0-0, e2e4, e2-e4, Ng1f3, e7e8q, nf3, and + # ! ? marks.",
+        .summary = N_("The Laws of Chess (FIDE). Checkmate wins. Stalemate, insufficient material, "
+                      "the 75-move rule and fivefold repetition draw at once; the 50-move rule and "
+                      "threefold repetition may be claimed with !draw."),
+        .notation = N_("Standard algebraic notation: e4, Nf3, exd5, Nbd2, R1e2, O-O, O-O-O, e8=Q. "
+                       "Also accepted: 0-0, e2e4, e2-e4, Ng1f3, e7e8q, nf3, and + # ! ? marks."),
     };
     return info;
 }
@@ -87,13 +87,18 @@ public:
 
     Result<std::vector<Event>> apply(Seat seat, const Action& action, RandomSource&) override {
         if (outcome_.over())
-            return make_error(ErrorKind::GameOver, "the game is over (" + outcome_.reason + ")");
+            return make_error(ErrorKind::GameOver,
+                              phrase(N_("the game is over ({reason})"),
+                                     {{"reason", Phrase{"reason", outcome_.reason, {}}}}));
         if (seat != pos_.side_to_move())
-            return make_error(ErrorKind::NotYourTurn,
-                              "it is " + std::string(seat_name(pos_.side_to_move())) + "'s move");
+            return make_error(
+                ErrorKind::NotYourTurn,
+                phrase(
+                    N_("it is {side}'s move"),
+                    {{"side", Phrase{"side", std::string(seat_name(pos_.side_to_move())), {}}}}));
         auto move = chess::find_move(pos_, legal_, action);
         if (!move)
-            return make_error(ErrorKind::Illegal, "that move is not legal here");
+            return make_error(ErrorKind::Illegal, phrase(N_("that move is not legal here")));
         std::vector<Event> events;
         const std::string san = chess::to_san(pos_, *move, legal_);
         const bool capture = pos_.piece_on(move->to).kind != PieceKind::None ||
@@ -106,7 +111,8 @@ public:
         if (pos_.in_check() && !outcome_.over())
             events.push_back(public_event(EventKind::Check, "check"));
         if (outcome_.over())
-            events.push_back(public_event(EventKind::GameOver, outcome_.reason));
+            events.push_back(
+                public_event(EventKind::GameOver, Phrase{"reason", outcome_.reason, {}}));
         check_consistent(*this);
         return events;
     }

@@ -42,6 +42,12 @@ TEST_CASE("A time control that cannot be read says how to write one", "[clock]")
           "\"7d+1x\" is not a time control: write tc=3d (days per move), tc=7d+1d/14d (base + "
           "increment / cap; without the cap, none) or tc=none; units d, h and m");
     CHECK(parse_time_control("7d+1d/3d").error == "the cap (3d) must be at least the base (7d)");
+    const auto below = parse_time_control("7d+1d/3d");
+    CHECK(below.problem == TimeControlParse::Problem::CapBelowBase);
+    CHECK(below.cap == "3d");
+    CHECK(below.base == "7d");
+    CHECK(parse_time_control("3 days").problem == TimeControlParse::Problem::Unreadable);
+    CHECK(parse_time_control("7d").problem == TimeControlParse::Problem::None);
     CHECK_FALSE(parse_time_control("0d").value.has_value());
     CHECK_FALSE(parse_time_control("-2d").value.has_value());
 }

@@ -458,3 +458,22 @@ TEST_CASE("A variant's word that begins with a language's piece letter is still 
     }
     CHECK(looks_like_action(*g, g->pending().front().seat, "Transcend", "de"));
 }
+
+TEST_CASE("A phrase of the rules is written in English with its parts and its counts",
+          "[rules][phrase]") {
+    const Phrase seat{"seat", "White", {}};
+    CHECK(phrase("{seat} peeks", {{"seat", seat}}).english() == "White peeks");
+    const char* dice = "{count, plural, one {# die} other {# dice}}";
+    CHECK(phrase(dice, {{"count", "1"}}).english() == "1 die");
+    CHECK(phrase(dice, {{"count", "3"}}).english() == "3 dice");
+    CHECK(phrase(dice, {{"count", "0"}}).english() == "0 dice");
+    // A branch holds placeholders of its own; an exact value wins over "one".
+    const Phrase left = phrase(
+        "{seat} has {count, plural, =0 {no peek} one {# peek for {seat}} other {# peeks}} left",
+        {{"seat", seat}, {"count", "1"}});
+    CHECK(left.english() == "White has 1 peek for White left");
+    CHECK(phrase("{n, plural, =0 {none} one {# one} other {# more}}", {{"n", "0"}}).english() ==
+          "none");
+    // A # outside a plural is itself, and a placeholder nobody gave is left empty.
+    CHECK(phrase("#{game} {missing}.", {{"game", "4"}}).english() == "#4 .");
+}

@@ -36,7 +36,8 @@ TimeControlParse parse_time_control(std::string_view text) {
     if (plus == std::string_view::npos) {
         auto base = parse_span(text);
         if (!base)
-            return {std::nullopt, "\"" + std::string(text) + "\" is not a time control: " + help};
+            return {std::nullopt, "\"" + std::string(text) + "\" is not a time control: " + help,
+                    TimeControlParse::Problem::Unreadable};
         return {TimeControl{TimeControl::Kind::PerMove, *base, 0, 0}, {}};
     }
     const auto slash = text.find('/', plus);
@@ -46,10 +47,13 @@ TimeControlParse parse_time_control(std::string_view text) {
     auto cap = slash == std::string_view::npos ? std::optional<Seconds>{0}
                                                : parse_span(text.substr(slash + 1));
     if (!base || !inc || !cap)
-        return {std::nullopt, "\"" + std::string(text) + "\" is not a time control: " + help};
+        return {std::nullopt, "\"" + std::string(text) + "\" is not a time control: " + help,
+                TimeControlParse::Problem::Unreadable};
     if (*cap != 0 && *cap < *base)
-        return {std::nullopt, "the cap (" + span_text(*cap) + ") must be at least the base (" +
-                                  span_text(*base) + ")"};
+        return {std::nullopt,
+                "the cap (" + span_text(*cap) + ") must be at least the base (" + span_text(*base) +
+                    ")",
+                TimeControlParse::Problem::CapBelowBase, span_text(*cap), span_text(*base)};
     return {TimeControl{TimeControl::Kind::Increment, *base, *inc, *cap}, {}};
 }
 

@@ -29,7 +29,7 @@ const VariantInfo& ghost_info() {
         .ranks = 8,
         .seat_names = {"Paradigm", "Ghost"},
         .options = {},
-        .summary =
+        .summary = N_(
             "One black queen, the Ghost, against the Paradigm's rooks, knights, bishops and pawns "
             "(no kings, no check). The Paradigm moves first. One special move per turn. "
             "Ghost: Shadow (after capturing on a dark square, or flanked by both her knights on a "
@@ -52,15 +52,15 @@ const VariantInfo& ghost_info() {
             "sideways and back. The Ghost wins when no Paradigm piece remains; the Paradigm wins "
             "when "
             "she transcends (or is captured) and pieces remain, or when two rescued knights fall. "
-            "50 moves and threefold repetition may be claimed as draws.",
-        .notation =
+            "50 moves and threefold repetition may be claimed as draws."),
+        .notation = N_(
             "Moves in SAN: e4, Nf3, Bxc6, Qxd5, Nbd2. Pawn moves that are not ordinary pawn moves "
             "(Scouting, steps sideways or back, Shadow Nexus bishop moves) are written long: "
             "Pd2-f4, "
             "Pc8xd7. Specials: Hide, Transcend, Assault e3 (the bishop's square), Search a3, "
             "Respawn d1, N@b8 (a rescued knight enters), Rescue Nb1 (the Paradigm's choice of "
             "knight), Skip (decline an offered special or the knights' moves after Transcend). "
-            "Also accepted: e2e4, d2f4, nf3, hide, search a3, and + # ! ? marks.",
+            "Also accepted: e2e4, d2f4, nf3, hide, search a3, and + # ! ? marks."),
         .examples = "e4, Nf3, Bxc6, Qxd5, Pd2-f4, Hide or Search a3",
         // The queen is the Ghost: a sheet ghost, crowned as its side's chief.
         .art = {{.kind = PieceKind::Queen, .art = &giveaway::ghost_art(true)}},
@@ -68,15 +68,32 @@ const VariantInfo& ghost_info() {
     return info;
 }
 
-std::string kind_name(PieceKind k) {
-    return std::string(piece_name(k));
+using ghost::special_word;
+using Said = std::variant<std::string, Phrase>; // what a phrase's argument may be
+
+// "Nb1", "Nb1 or Nc3", "N@b8, N@d8 or N@f8": the last joined by a word of the reader's language.
+Said join(const std::vector<std::string>& texts) {
+    if (texts.size() < 2)
+        return texts.empty() ? std::string() : texts.front();
+    std::string some;
+    for (std::size_t i = 0; i + 1 < texts.size(); ++i)
+        some += (i == 0 ? "" : ", ") + texts[i];
+    return phrase(N_("{some} or {last}"), {{"some", some}, {"last", texts.back()}});
 }
 
-std::string join(const std::vector<std::string>& texts) {
-    std::string out;
-    for (std::size_t i = 0; i < texts.size(); ++i)
-        out += (i == 0 ? "" : i + 1 == texts.size() ? " or " : ", ") + texts[i];
-    return out;
+// The two seats by their names here, words of the catalogs.
+Phrase seat_word(const VariantInfo& info, Seat s) {
+    return Phrase{"seat", info.seat_names[index(s)], {}};
+}
+
+Phrase not_possible(const std::string& text, Phrase why) {
+    return phrase(N_("{move} is not possible: {why}"), {{"move", text}, {"why", std::move(why)}});
+}
+
+RuleError game_over(const Outcome& outcome) {
+    return make_error(ErrorKind::GameOver,
+                      phrase(N_("the game is over ({reason})"),
+                             {{"reason", Phrase{"reason", outcome.reason, {}}}}));
 }
 
 bool fits(const ActionSyntax& syntax, const Action& a) {
@@ -115,7 +132,7 @@ public:
     std::vector<Decision> pending() const override {
         if (state_.phase == Phase::Over)
             return {};
-        return {Decision{ghost::decider(state_), what()}};
+        return {Decision{ghost::decider(state_), what(), what_phrase()}};
     }
 
     std::vector<NotatedAction> notated_actions(Seat seat) const override {
@@ -138,15 +155,15 @@ public:
 
     Result<std::vector<Event>> apply(Seat seat, const Action& action, RandomSource&) override {
         if (state_.phase == Phase::Over)
-            return make_error(ErrorKind::GameOver,
-                              "the game is over (" + state_.outcome.reason + ")");
+            return game_over(state_.outcome);
         const Seat who = ghost::decider(state_);
         if (seat != who)
-            return make_error(ErrorKind::NotYourTurn, "it is the " + info().seat_names[index(who)] +
-                                                          "'s decision now: " + what());
+            return not_your_decision(who);
         const std::vector<Action> list = ghost::legal_actions(state_);
         if (std::find(list.begin(), list.end(), action) == list.end())
-            return make_error(ErrorKind::Illegal, "that action is not possible now: " + what());
+            return make_error(
+                ErrorKind::Illegal,
+                phrase(N_("that action is not possible now: {what}"), {{"what", what_phrase()}}));
         std::vector<Event> events;
         const std::string text = ghost::action_text(state_, action, list);
         events.push_back(public_event(EventKind::Moved, text));
@@ -193,17 +210,24 @@ public:
     int ply() const override { return state_.plies; }
 
 private:
-    std::string what() const;
+    std::string what() const { return what_phrase().english(); }
+    // The decision asked now, in words ("place the rescued knight: N@b8 or N@d8").
+    Phrase what_phrase() const;
     BoardView board() const;
+    RuleError not_your_decision(Seat who) const {
+        return make_error(ErrorKind::NotYourTurn,
+                          phrase(N_("it is the {seat}'s decision now: {what}"),
+                                 {{"seat", seat_word(info(), who)}, {"what", what_phrase()}}));
+    }
 
     Options options_;
     State state_;
 };
 
-std::string GhostGame::what() const {
+Phrase GhostGame::what_phrase() const {
     const State& s = state_;
     if (s.phase == Phase::Move) // asked at every position a search visits: no texts written
-        return s.turn == Seat::White ? "move" : "move, Hide or Transcend";
+        return Phrase{"decision", s.turn == Seat::White ? "move" : "move, Hide or Transcend", {}};
     std::vector<std::string> texts;
     for (const auto& a : notated_actions(ghost::decider(s)))
         if (a.action.kind != ActionKind::Pass)
@@ -212,12 +236,12 @@ std::string GhostGame::what() const {
     case Phase::Move:
         break;
     case Phase::RescuePlace:
-        return "place the rescued knight: " + join(texts);
+        return phrase(N_("place the rescued knight: {choices}"), {{"choices", join(texts)}});
     case Phase::RescueOffer:
-        return "exchange the captured " + kind_name(s.captured) + " for a knight (" + join(texts) +
-               ") or Skip";
+        return phrase(N_("exchange the captured {piece} for a knight ({choices}) or Skip"),
+                      {{"piece", piece_word(s.captured)}, {"choices", join(texts)}});
     case Phase::KnightChoice:
-        return "choose which knight is rescued: " + join(texts);
+        return phrase(N_("choose which knight is rescued: {choices}"), {{"choices", join(texts)}});
     case Phase::Reaction: {
         std::vector<std::string> respawn;
         bool nexus_move = false;
@@ -226,19 +250,26 @@ std::string GhostGame::what() const {
                 respawn.push_back(a.text);
             nexus_move = nexus_move || a.action.kind == ActionKind::Move;
         }
-        std::string out;
-        if (!respawn.empty())
-            out = "Respawn the captured pawn (" + join(respawn) + ")";
-        if (nexus_move)
-            out += std::string(out.empty() ? "make" : ", or make") +
-                   " the Shadow Nexus move (a non-capturing move to a light square)";
-        return out + ", or Skip";
+        // The phase is asked only while the Paradigm has one of the two to choose.
+        const Phrase::Arg special{"special", special_word("Shadow Nexus move")};
+        if (respawn.empty())
+            return phrase(N_("make the {special} (a non-capturing move to a light square), or "
+                             "Skip"),
+                          {special});
+        const Phrase::Arg choices{"choices", join(respawn)};
+        if (!nexus_move)
+            return phrase(N_("Respawn the captured pawn ({choices}), or Skip"), {choices});
+        return phrase(N_("Respawn the captured pawn ({choices}), or make the {special} (a "
+                         "non-capturing move to a light square), or Skip"),
+                      {choices, special});
     }
     case Phase::SearchOffer:
-        return "Search with the pawn on " + chess::to_square(s.search_pawn).name() + " now (" +
-               join(texts) + ") or Skip";
+        return phrase(
+            N_("Search with the pawn on {square} now ({choices}) or Skip"),
+            {{"square", chess::to_square(s.search_pawn).name()}, {"choices", join(texts)}});
     case Phase::TranscendKnights:
-        return "move each knight once after the Transcend (" + join(texts) + ") or Skip";
+        return phrase(N_("move each knight once after the {special} ({choices}) or Skip"),
+                      {{"special", special_word("Transcend")}, {"choices", join(texts)}});
     case Phase::Over:
         break;
     }
@@ -259,7 +290,9 @@ BoardView GhostGame::board() const {
         v.deciding.push_back(ghost::decider(s));
     v.ply = s.plies;
     v.move_number = s.fullmove;
-    v.notes.push_back("Paradigm: " + ghost::nexus_name(s) + ".");
+    // TRANSLATORS: the Paradigm's Nexus under the board, as in "Paradigm: Full Nexus."
+    v.note(phrase(N_("{seat}: {nexus}."),
+                  {{"seat", seat_word(info(), Seat::White)}, {"nexus", ghost::nexus_phrase(s)}}));
     auto list = [&](chess::Bitboard b) {
         std::string t;
         while (b) {
@@ -273,18 +306,26 @@ BoardView GhostGame::board() const {
     // A protection names pieces, not squares: a knight that moved away after a Transcend takes
     // nothing with it, and once the game is over nothing is protected any more.
     const chess::Bitboard standing = s.phase == Phase::Over ? 0 : s.black;
-    std::string safe;
+    std::optional<Phrase> safe;
     for (auto [b, why] :
          {std::pair{s.shadow, "Shadow"}, std::pair{s.haunt, "Haunt"}, std::pair{s.hidden, "Hide"}})
-        if (b & standing)
-            safe += (safe.empty() ? "" : ", ") + list(b & standing) + " (" + why + ")";
-    if (!safe.empty())
-        v.notes.push_back("Cannot be captured this turn: " + safe + ".");
+        if (b & standing) {
+            // TRANSLATORS: pieces that cannot be captured, and why, as in "Qc5 (Shadow)".
+            Phrase one = phrase(N_("{pieces} ({special})"),
+                                {{"pieces", list(b & standing)}, {"special", special_word(why)}});
+            // TRANSLATORS: the items of a list, as in "Qc5 (Shadow), Nb4 Nd6 (Haunt)".
+            safe =
+                safe ? phrase(N_("{first}, {second}"), {{"first", *safe}, {"second", one}}) : one;
+        }
+    if (safe)
+        v.note(phrase(N_("Cannot be captured this turn: {pieces}."), {{"pieces", *safe}}));
     if (s.locked >= 0)
-        v.notes.push_back(
-            "Cannot move this turn (Shadow Nexus move): " + list(chess::bb(s.locked)) + ".");
+        v.note(phrase(N_("Cannot move this turn ({special}): {pieces}."),
+                      {{"special", special_word("Shadow Nexus move")},
+                       {"pieces", list(chess::bb(s.locked))}}));
     if (s.knights_lost > 0)
-        v.notes.push_back("Rescued knights lost: " + std::to_string(s.knights_lost) + " of 2.");
+        v.note(phrase(N_("Rescued knights lost: {count} of 2."),
+                      {{"count", std::to_string(s.knights_lost)}}));
     return v;
 }
 
@@ -292,19 +333,26 @@ RuleError GhostGame::explain_illegal(Seat seat, const ActionSyntax& syntax,
                                      std::string_view raw) const {
     const State& s = state_;
     const std::string t(raw);
-    auto illegal = [&](const std::string& why) {
-        return make_error(ErrorKind::Illegal, t + " is not possible: " + why);
+    auto illegal = [&](Phrase why) {
+        return make_error(ErrorKind::Illegal, not_possible(t, std::move(why)));
     };
+    const Phrase::Arg variant{"variant", Phrase{"variant", info().title, {}}};
     if (s.phase != Phase::Move)
-        return illegal("first " + what());
+        // TRANSLATORS: a decision that comes before any move, as in "Nf3 is not possible: first
+        // place the rescued knight: N@b8 or N@d8".
+        return illegal(phrase(N_("first {what}"), {{"what", what_phrase()}}));
     if (syntax.castle != 0)
-        return illegal("there is no castling in Ghost Chess (neither side has a king)");
-    if (syntax.drop)
-        return illegal("a piece enters the board only by Rescue (N@b8) or Respawn (Respawn d1), "
-                       "when they are offered");
-    if (syntax.promotion != PieceKind::None)
         return illegal(
-            "pawns do not promote in Ghost Chess; a pawn on rank 8 may Search instead (Search a3)");
+            phrase(N_("there is no castling in {variant} (neither side has a king)"), {variant}));
+    if (syntax.drop)
+        return illegal(
+            phrase(N_("a piece enters the board only by {rescue} (N@b8) or {respawn} "
+                      "(Respawn d1), when they are offered"),
+                   {{"rescue", special_word("Rescue")}, {"respawn", special_word("Respawn")}}));
+    if (syntax.promotion != PieceKind::None)
+        return illegal(phrase(N_("pawns do not promote in {variant}; a pawn on rank 8 may Search "
+                                 "instead (Search a3)"),
+                              {variant}));
     const chess::Sq to = chess::from_square(syntax.to);
     auto reachable = [&](const ghost::Relax& relax) {
         std::vector<Action> found;
@@ -317,30 +365,42 @@ RuleError GhostGame::explain_illegal(Seat seat, const ActionSyntax& syntax,
     if (!now && seat == Seat::White) {
         if (!reachable({.immunity = true}).empty()) {
             const Piece p = s.board[static_cast<std::size_t>(to)];
-            const std::string who =
-                p.kind == PieceKind::Queen ? "the Ghost" : "the " + kind_name(p.kind);
-            const std::string at = who + " on " + syntax.to.name();
+            const Phrase::Arg square{"square", syntax.to.name()};
+            const Phrase::Arg at{"piece", p.kind == PieceKind::Queen
+                                              ? phrase(N_("the Ghost on {square}"), {square})
+                                              : phrase(N_("the {piece} on {square}"),
+                                                       {{"piece", piece_word(p.kind)}, square})};
             if (s.shadow & chess::bb(to))
-                return illegal(at + " is in Shadow and cannot be captured this turn");
-            if (s.haunt & chess::bb(to))
                 return illegal(
-                    at +
-                    " Haunts (flanking the Ghost diagonally) and cannot be captured this turn");
-            return illegal(at + " is hidden (Hide) and cannot be captured this turn");
+                    phrase(N_("{piece} is in {special} and cannot be captured this turn"),
+                           {at, {"special", special_word("Shadow")}}));
+            if (s.haunt & chess::bb(to))
+                return illegal(phrase(N_("{piece} Haunts (flanking the Ghost diagonally) and "
+                                         "cannot be captured this turn"),
+                                      {at}));
+            return illegal(phrase(N_("{piece} is hidden ({special}) and cannot be captured this "
+                                     "turn"),
+                                  {at, {"special", special_word("Hide")}}));
         }
         if (!reachable({.lock = true}).empty())
-            return illegal("the " + kind_name(s.board[static_cast<std::size_t>(s.locked)].kind) +
-                           " on " + chess::to_square(s.locked).name() +
-                           " made the Shadow Nexus move and cannot move this turn");
-        if (!reachable({.pawn_steps = true}).empty())
             return illegal(
-                "a pawn steps sideways or back only once the Paradigm has lost both knights");
+                phrase(N_("the {piece} on {square} made the {special} and cannot move this turn"),
+                       {{"piece", piece_word(s.board[static_cast<std::size_t>(s.locked)].kind)},
+                        {"square", chess::to_square(s.locked).name()},
+                        {"special", special_word("Shadow Nexus move")}}));
+        if (!reachable({.pawn_steps = true}).empty())
+            return illegal(phrase(
+                N_("a pawn steps sideways or back only once the Paradigm has lost both knights")));
         for (const Action& a : reachable({.modes = true})) {
             if (a.special == ghost::Scouting)
-                return illegal(
-                    "Scouting (the d2 and e2 pawns moving as bishops) needs the Full Nexus");
+                return illegal(phrase(
+                    N_("{special} (the d2 and e2 pawns moving as bishops) needs the {nexus}"),
+                    {{"special", special_word("Scouting")},
+                     {"nexus", Phrase{"nexus", "Full Nexus", {}}}}));
             if (a.special == ghost::NexusBishop)
-                return illegal("the pieces on c8 and f8 move as bishops only in a Shadow Nexus");
+                return illegal(phrase(N_("the pieces on c8 and f8 move as bishops only in a "
+                                         "{nexus}"),
+                                      {{"nexus", Phrase{"nexus", "Shadow Nexus", {}}}}));
         }
     }
     if (!now && seat == Seat::White && syntax.piece == PieceKind::Pawn && to >= 24 && to < 32) {
@@ -349,22 +409,28 @@ RuleError GhostGame::explain_illegal(Seat seat, const ActionSyntax& syntax,
             !(s.home_pawns & chess::bb(from)) &&
             !(s.occupied() & (chess::bb(from + 8) | chess::bb(to))) &&
             (syntax.from_file < 0 || syntax.from_file == chess::file_of(from)))
-            return illegal(
-                "the pawn on " + chess::to_square(from).name() +
-                " has left rank 2 before, and only a pawn that never left it steps two squares");
+            return illegal(phrase(N_("the pawn on {square} has left rank 2 before, and only a "
+                                     "pawn that never left it steps two squares"),
+                                  {{"square", chess::to_square(from).name()}}));
     }
     if (!now && seat == Seat::Black && !reachable({.home_row = true}).empty())
-        return illegal("in a Shadow Nexus the Ghost's side enters her home row only to capture");
+        return illegal(phrase(N_("in a {nexus} the Ghost's side enters her home row only to "
+                                 "capture"),
+                              {{"nexus", Phrase{"nexus", "Shadow Nexus", {}}}}));
     const Piece target = s.board[static_cast<std::size_t>(to)];
     if (target.kind != PieceKind::None && target.seat == seat)
-        return illegal("your own " + kind_name(target.kind) + " stands on " + syntax.to.name());
+        return illegal(phrase(N_("your own {piece} stands on {square}"),
+                              {{"piece", piece_word(target.kind)}, {"square", syntax.to.name()}}));
     if (syntax.piece == PieceKind::King ||
         (syntax.piece == PieceKind::Queen && seat == Seat::White))
-        return illegal(std::string("the Paradigm has no ") +
-                       (syntax.piece == PieceKind::King ? "king" : "queen"));
+        return illegal(phrase(
+            N_("the Paradigm has no {piece}"),
+            {{"piece",
+              piece_word(syntax.piece == PieceKind::King ? PieceKind::King : PieceKind::Queen)}}));
     if (seat == Seat::Black && syntax.piece != PieceKind::None &&
         syntax.piece != PieceKind::Queen && syntax.piece != PieceKind::Knight)
-        return illegal("the Ghost's side has only the Ghost (Q) and rescued knights (N)");
+        return illegal(
+            phrase(N_("the Ghost's side has only the Ghost (Q) and rescued knights (N)")));
     return Game::explain_illegal(seat, syntax, raw);
 }
 
@@ -424,21 +490,24 @@ std::optional<RuleError> GhostGame::explain_special(Seat seat, std::string_view 
     const bool bare = word == "hide" || word == "transcend" || word == "skip";
     if (bare ? !rest.empty() : !std::regex_match(rest, square))
         return std::nullopt;
-    auto illegal = [&](const std::string& why) {
-        return make_error(ErrorKind::Illegal, t + " is not possible: " + why);
+    auto illegal = [&](Phrase why) {
+        return make_error(ErrorKind::Illegal, not_possible(t, std::move(why)));
     };
     std::string title = word;
     title[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(title[0])));
+    // The special's name as a word of the catalogs; Skip is no special but what is typed.
+    const Phrase::Arg special{"special",
+                              word == "skip" ? Said(title) : Said(special_word(title.c_str()))};
     if (s.phase == Phase::Over)
-        return make_error(ErrorKind::GameOver, "the game is over (" + s.outcome.reason + ")");
+        return game_over(s.outcome);
     const Seat who = ghost::decider(s);
     if (word != "skip" && seat != known->second)
-        return illegal(title + " is a special move of the " +
-                       info().seat_names[index(known->second)] + ", not of the " +
-                       info().seat_names[index(seat)]);
+        return illegal(phrase(N_("{special} is a special move of the {seat}, not of the {other}"),
+                              {special,
+                               {"seat", seat_word(info(), known->second)},
+                               {"other", seat_word(info(), seat)}}));
     if (seat != who)
-        return make_error(ErrorKind::NotYourTurn, "it is the " + info().seat_names[index(who)] +
-                                                      "'s decision now: " + what());
+        return not_your_decision(who);
     // The same special with another square: name the ones open now.
     std::vector<std::string> same;
     for (const auto& a : notated_actions(seat)) {
@@ -453,32 +522,38 @@ std::optional<RuleError> GhostGame::explain_special(Seat seat, std::string_view 
     }
     std::sort(same.begin(), same.end());
     if (!same.empty())
-        return illegal(title + " now is " + join(same));
+        return illegal(
+            phrase(N_("{special} now is {choices}"), {special, {"choices", join(same)}}));
     if (s.phase != Phase::Move)
-        return illegal("first " + what());
+        return illegal(phrase(N_("first {what}"), {{"what", what_phrase()}}));
     if (word == "assault")
         return illegal(
             s.full_nexus
-                ? "the block of six cannot land there: every square it moves to must be empty"
-                : "Assault needs the Full Nexus (the twelve pieces of a1-c2 and f1-h2 never "
-                  "moved), and there is one Assault per game");
+                ? phrase(N_("the block of six cannot land there: every square it moves to must be "
+                            "empty"))
+                : phrase(N_("{special} needs the {nexus} (the twelve pieces of a1-c2 and f1-h2 "
+                            "never moved), and there is one {special} per game"),
+                         {special, {"nexus", Phrase{"nexus", "Full Nexus", {}}}}));
     if (word == "search") {
         if ((s.of(Seat::White, PieceKind::Pawn) & ghost::rank_8) == 0)
-            return illegal("Search needs a pawn of the Paradigm on rank 8");
-        return illegal("a pawn on rank 8 goes back only to a free light square of its file");
+            return illegal(
+                phrase(N_("{special} needs a pawn of the Paradigm on rank 8"), {special}));
+        return illegal(
+            phrase(N_("a pawn on rank 8 goes back only to a free light square of its file")));
     }
     if (word == "respawn")
-        return illegal(
-            "Respawn is offered only right after the Ghost's side captures a pawn, while both "
-            "bishops stand on c1 and f1");
+        return illegal(phrase(N_("{special} is offered only right after the Ghost's side captures "
+                                 "a pawn, while both bishops stand on c1 and f1"),
+                              {special}));
     if (word == "rescue")
-        return illegal(
-            "Rescue names the Paradigm's knight that changes sides when the Ghost exchanges a "
-            "captured rook or bishop; nothing is being exchanged now");
+        return illegal(phrase(N_("{special} names the Paradigm's knight that changes sides when "
+                                 "the Ghost exchanges a captured rook or bishop; nothing is being "
+                                 "exchanged now"),
+                              {special}));
     if (word == "skip")
-        return illegal("there is no offered special to decline now");
+        return illegal(phrase(N_("there is no offered special to decline now")));
     // Hide and Transcend are always open to the Ghost in her turn while she stands.
-    return illegal("the Ghost has transcended already");
+    return illegal(phrase(N_("the Ghost has transcended already")));
 }
 
 } // namespace

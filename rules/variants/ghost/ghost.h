@@ -106,6 +106,12 @@ Seat decider(const State& s);
 bool bishops_home(const State& s);
 bool shadow_nexus(const State& s);
 std::string nexus_name(const State& s); // "Full Nexus", "Half Nexus" or "no Nexus"
+// nexus_name(s) in the catalogs' words ("nexus"), for a reader's language.
+Phrase nexus_phrase(const State& s);
+// A name of a special move ("Hide", "Shadow", "Shadow Nexus move"), a word of the catalogs.
+inline Phrase special_word(const char* name) {
+    return Phrase{"special", name, {}};
+}
 
 // Every action of the deciding seat now (empty once the game is over), without text.
 std::vector<Action> legal_actions(const State& s);

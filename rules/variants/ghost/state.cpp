@@ -318,10 +318,20 @@ bool shadow_nexus(const State& s) {
 }
 
 std::string nexus_name(const State& s) {
-    std::string base = s.full_nexus ? "Full Nexus" : bishops_home(s) ? "Half Nexus" : "no Nexus";
-    if (shadow_nexus(s))
-        base += " and Shadow Nexus";
-    return base;
+    return nexus_phrase(s).english();
+}
+
+Phrase nexus_phrase(const State& s) {
+    Phrase base{"nexus",
+                s.full_nexus      ? "Full Nexus"
+                : bishops_home(s) ? "Half Nexus"
+                                  : "no Nexus",
+                {}};
+    if (!shadow_nexus(s))
+        return base;
+    // TRANSLATORS: two Nexus formations at once, as in "Full Nexus and Shadow Nexus".
+    return phrase(N_("{nexus} and {shadow}"),
+                  {{"nexus", std::move(base)}, {"shadow", Phrase{"nexus", "Shadow Nexus", {}}}});
 }
 
 Bitboard immune_squares(const State& s) {
@@ -506,15 +516,19 @@ int repetitions(const State& s) {
 
 namespace {
 
-void note(std::vector<Event>* ev, EventKind kind, std::string text) {
+void note(std::vector<Event>* ev, EventKind kind, Phrase said) {
     if (ev)
-        ev->push_back(public_event(kind, std::move(text)));
+        ev->push_back(public_event(kind, std::move(said)));
+}
+
+Phrase::Arg square_arg(Sq x) {
+    return {"square", sq(x).name()};
 }
 
 void finish(State& s, Status status, std::string reason, std::vector<Event>* ev) {
     s.outcome = Outcome{status, std::move(reason)};
     s.phase = Phase::Over;
-    note(ev, EventKind::GameOver, s.outcome.reason);
+    note(ev, EventKind::GameOver, Phrase{"reason", s.outcome.reason, {}});
 }
 
 void start_turn(State& s, Seat next, std::vector<Event>* ev) {
@@ -547,7 +561,9 @@ void finish_black_turn(State& s, std::vector<Event>* ev) {
         if (s.ghost_took_on_dark) {
             s.shadow |= bb(g);
             note(ev, EventKind::Special,
-                 "Shadow: the Ghost captured on a dark square and cannot be captured next turn");
+                 phrase(N_("{special}: the Ghost captured on a dark square and cannot be captured "
+                           "next turn"),
+                        {{"special", special_word("Shadow")}}));
         }
         const Bitboard knights = s.of(Seat::Black, PieceKind::Knight);
         if (dark(g) && popcount(knights) == 2) {
@@ -562,14 +578,18 @@ void finish_black_turn(State& s, std::vector<Event>* ev) {
                     continue;
                 if (!(s.shadow & bb(g)))
                     note(ev, EventKind::Special,
-                         "Shadow: the Ghost is flanked by both knights and cannot be captured next "
-                         "turn");
+                         phrase(N_("{special}: the Ghost is flanked by both knights and cannot be "
+                                   "captured next turn"),
+                                {{"special", special_word("Shadow")}}));
                 s.shadow |= bb(g);
                 if (d[0] != 0 && d[1] != 0) {
                     s.haunt |= pair;
                     note(ev, EventKind::Special,
-                         "Haunt: the knights on " + sq(lsb(pair)).name() + " and " +
-                             sq(chess::msb(pair)).name() + " cannot be captured next turn");
+                         phrase(N_("{special}: the knights on {first} and {second} cannot be "
+                                   "captured next turn"),
+                                {{"special", special_word("Haunt")},
+                                 {"first", sq(lsb(pair)).name()},
+                                 {"second", sq(chess::msb(pair)).name()}}));
                 }
             }
         }
@@ -621,10 +641,23 @@ void transcend(State& s, Sq at, bool captured, std::vector<Event>* ev) {
     s.special_used = true;
     s.phase = Phase::TranscendKnights;
     s.moved_knights = 0;
-    note(ev, EventKind::Special,
-         std::string(captured ? "The Ghost was captured and transcends" : "The Ghost transcends") +
-             " on " + sq(at).name() +
-             (taken.empty() ? ": no Paradigm piece touches her" : ", taking " + taken));
+    const Phrase::Arg where = square_arg(at);
+    const Phrase::Arg pieces{"pieces", taken};
+    if (captured)
+        note(ev, EventKind::Special,
+             taken.empty() ? phrase(N_("The Ghost was captured and transcends on {square}: no "
+                                       "Paradigm piece touches her"),
+                                    {where})
+                           : phrase(N_("The Ghost was captured and transcends on {square}, taking "
+                                       "{pieces}"),
+                                    {where, pieces}));
+    else
+        note(
+            ev, EventKind::Special,
+            taken.empty()
+                ? phrase(N_("The Ghost transcends on {square}: no Paradigm piece touches her"),
+                         {where})
+                : phrase(N_("The Ghost transcends on {square}, taking {pieces}"), {where, pieces}));
     continue_transcend(s, ev);
 }
 
@@ -639,7 +672,9 @@ void after_rescue(State& s, std::vector<Event>* ev) {
 void place_knight(State& s, Sq at, std::vector<Event>* ev) {
     put(s, Piece{PieceKind::Knight, Seat::Black}, at);
     s.special_used = true;
-    note(ev, EventKind::Special, "Rescue: the knight enters on " + sq(at).name());
+    note(ev, EventKind::Special,
+         phrase(N_("{special}: the knight enters on {square}"),
+                {{"special", special_word("Rescue")}, square_arg(at)}));
 }
 
 // Rescue by exchange: the Paradigm's knight on `knight` joins Black on the chosen square and
@@ -648,18 +683,21 @@ void exchange(State& s, Sq knight, std::vector<Event>* ev) {
     if (s.full_nexus && (bb(knight) & nexus_squares))
         s.full_nexus = false;
     remove(s, knight);
-    note(ev, EventKind::Special, "Rescue: the knight from " + sq(knight).name() + " changes sides");
+    note(ev, EventKind::Special,
+         phrase(N_("{special}: the knight from {square} changes sides"),
+                {{"special", special_word("Rescue")}, square_arg(knight)}));
     place_knight(s, s.rescue_to, ev);
-    const std::string name(piece_name(s.captured));
+    const Phrase::Arg name{"piece", piece_word(s.captured)};
     if (s.captured_origin >= 0 && !(s.occupied() & bb(s.captured_origin))) {
         put(s, Piece{s.captured, Seat::White}, s.captured_origin);
         s.origin[static_cast<std::size_t>(s.captured_origin)] =
             static_cast<std::int8_t>(s.captured_origin);
         note(ev, EventKind::Special,
-             "The captured " + name + " returns to " + sq(s.captured_origin).name());
+             phrase(N_("The captured {piece} returns to {square}"),
+                    {name, square_arg(s.captured_origin)}));
     } else {
         note(ev, EventKind::Special,
-             "The captured " + name + " cannot return: its start square is taken");
+             phrase(N_("The captured {piece} cannot return: its start square is taken"), {name}));
     }
     finish_black_turn(s, ev);
 }
@@ -692,7 +730,8 @@ void play_black_move(State& s, Sq from, Sq to, std::vector<Event>* ev) {
     if (by_ghost && taken.kind == PieceKind::Knight) {
         if (free == 0) {
             note(ev, EventKind::Special,
-                 "No dark square of the home row is free: the knight cannot be rescued");
+                 phrase(N_("No dark square of the home row is free: the knight cannot be "
+                           "rescued")));
         } else if (!chess::more_than_one(free)) {
             place_knight(s, lsb(free), ev);
         } else {
@@ -739,6 +778,12 @@ void play_white_move(State& s, const Action& a, std::vector<Event>* ev) {
     finish_white_turn(s, ev);
 }
 
+// What a Search tells: where the pawn went.
+Phrase searched(Square to) {
+    return phrase(N_("{special}: the pawn goes back to {square}"),
+                  {{"special", special_word("Search")}, {"square", to.name()}});
+}
+
 void assault(State& s, Sq bishop, Sq to, std::vector<Event>* ev) {
     const Bitboard block = bishop == sq_c1 ? queenside_block : kingside_block;
     const int df = file_of(to) - file_of(bishop), dr = rank_of(to);
@@ -765,7 +810,8 @@ void assault(State& s, Sq bishop, Sq to, std::vector<Event>* ev) {
     s.special_used = true;
     s.irreversible = true;
     note(ev, EventKind::Special,
-         "Assault: the block of six moves with the bishop to " + sq(to).name());
+         phrase(N_("{special}: the block of six moves with the bishop to {square}"),
+                {{"special", special_word("Assault")}, square_arg(to)}));
     finish_white_turn(s, ev);
 }
 
@@ -794,7 +840,7 @@ void play(State& s, const Action& a, std::vector<Event>* ev) {
                 s.special_used = s.irreversible = true;
                 s.last_from = a.from;
                 s.last_to = a.to;
-                note(ev, EventKind::Special, "Search: the pawn goes back to " + a.to.name());
+                note(ev, EventKind::Special, searched(a.to));
                 finish_white_turn(s, ev);
             } else {
                 play_white_move(s, a, ev);
@@ -803,7 +849,9 @@ void play(State& s, const Action& a, std::vector<Event>* ev) {
             s.hidden = s.black & chess::dark_squares;
             s.special_used = true;
             note(ev, EventKind::Special,
-                 "Hide: the Ghost's pieces on dark squares cannot be captured next turn");
+                 phrase(N_("{special}: the Ghost's pieces on dark squares cannot be captured next "
+                           "turn"),
+                        {{"special", special_word("Hide")}}));
             finish_black_turn(s, ev);
         } else if (a.special == TranscendCode) {
             transcend(s, from, false, ev);
@@ -834,7 +882,9 @@ void play(State& s, const Action& a, std::vector<Event>* ev) {
         if (a.special == RespawnCode) {
             put(s, Piece{PieceKind::Pawn, Seat::White}, to);
             s.special_used = s.irreversible = true;
-            note(ev, EventKind::Special, "Respawn: the pawn comes back on " + a.to.name());
+            note(ev, EventKind::Special,
+                 phrase(N_("{special}: the pawn comes back on {square}"),
+                        {{"special", special_word("Respawn")}, {"square", a.to.name()}}));
         } else if (a.kind == ActionKind::Move) {
             if (s.full_nexus && (bb(from) & nexus_squares))
                 s.full_nexus = false;
@@ -844,7 +894,8 @@ void play(State& s, const Action& a, std::vector<Event>* ev) {
             s.locked = to;
             s.special_used = true;
             note(ev, EventKind::Special,
-                 "Shadow Nexus move: the piece on " + a.to.name() + " cannot move next turn");
+                 phrase(N_("{special}: the piece on {square} cannot move next turn"),
+                        {{"special", special_word("Shadow Nexus move")}, {"square", a.to.name()}}));
         }
         finish_black_turn(s, ev);
         return;
@@ -854,7 +905,7 @@ void play(State& s, const Action& a, std::vector<Event>* ev) {
             s.special_used = true;
             s.last_from = a.from; // the last move shown is where the pawn went, not its arrival
             s.last_to = a.to;
-            note(ev, EventKind::Special, "Search: the pawn goes back to " + a.to.name());
+            note(ev, EventKind::Special, searched(a.to));
         }
         finish_white_turn(s, ev);
         return;

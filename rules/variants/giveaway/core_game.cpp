@@ -15,17 +15,26 @@ namespace {
 
 constexpr std::uint8_t castle_special = 1;
 
-std::string join_or(const std::vector<std::string>& texts, std::size_t limit) {
-    std::string out;
+using Said = std::variant<std::string, Phrase>; // what a phrase's argument may be
+
+// At most `limit` of `texts`: "Nf3", "Nf3 or Nc3", "a, b or c", "a, b, c or 3 more", the last
+// joined by a word of the reader's language.
+Said join_or(const std::vector<std::string>& texts, std::size_t limit) {
     const std::size_t shown = std::min(texts.size(), limit);
-    for (std::size_t i = 0; i < shown; ++i) {
-        if (i > 0)
-            out += (i + 1 == shown && shown == texts.size()) ? " or " : ", ";
-        out += texts[i];
+    if (shown < texts.size()) {
+        std::string some;
+        for (std::size_t i = 0; i < shown; ++i)
+            some += (i == 0 ? "" : ", ") + texts[i];
+        // TRANSLATORS: a list cut short, as in "Bxb2, Nxd4, exd5 or 3 more".
+        return phrase(N_("{some} or {count} more"),
+                      {{"some", some}, {"count", std::to_string(texts.size() - shown)}});
     }
-    if (shown < texts.size())
-        out += " or " + std::to_string(texts.size() - shown) + " more";
-    return out;
+    if (shown < 2)
+        return shown == 0 ? std::string() : texts.front();
+    std::string some;
+    for (std::size_t i = 0; i + 1 < shown; ++i)
+        some += (i == 0 ? "" : ", ") + texts[i];
+    return phrase(N_("{some} or {last}"), {{"some", some}, {"last", texts[shown - 1]}});
 }
 
 std::string capitalised(std::string_view s) {
@@ -33,6 +42,11 @@ std::string capitalised(std::string_view s) {
     if (!out.empty())
         out[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[0])));
     return out;
+}
+
+// A seat by its name ("White"), a word of the catalogs.
+Phrase seat_word(Seat s) {
+    return Phrase{"seat", capitalised(seat_name(s)), {}};
 }
 
 class CoreGame final : public Game {
@@ -87,15 +101,19 @@ public:
 
     Result<std::vector<Event>> apply(Seat seat, const Action& action, RandomSource&) override {
         if (outcome_.over())
-            return make_error(ErrorKind::GameOver, "the game is over (" + outcome_.reason + ")");
+            return make_error(ErrorKind::GameOver,
+                              phrase(N_("the game is over ({reason})"),
+                                     {{"reason", Phrase{"reason", outcome_.reason, {}}}}));
         if (seat != pos_.side())
-            return make_error(ErrorKind::NotYourTurn,
-                              "it is " + std::string(seat_name(pos_.side())) + "'s move");
+            return make_error(
+                ErrorKind::NotYourTurn,
+                phrase(N_("it is {side}'s move"),
+                       {{"side", Phrase{"side", std::string(seat_name(pos_.side())), {}}}}));
         std::vector<Event> events;
         if (must_pass_) {
             if (action.kind != ActionKind::Pass)
                 return make_error(ErrorKind::Illegal,
-                                  "you have no legal move and must pass: write pass");
+                                  phrase(N_("you have no legal move and must pass: write pass")));
             events.push_back(public_event(EventKind::Moved, "pass"));
             pos_.pass();
             last_from_ = last_to_ = Square{};
@@ -103,7 +121,7 @@ public:
             auto it = std::find_if(legal_.begin(), legal_.end(),
                                    [&](const Move& m) { return to_action(m) == action; });
             if (it == legal_.end())
-                return make_error(ErrorKind::Illegal, "that move is not legal here");
+                return make_error(ErrorKind::Illegal, phrase(N_("that move is not legal here")));
             const std::string text = pos_.san(*it, legal_);
             events.push_back(public_event(EventKind::Moved, text));
             if (it->capture())
@@ -119,7 +137,8 @@ public:
         keys_.push_back(pos_.key());
         refresh();
         if (outcome_.over())
-            events.push_back(public_event(EventKind::GameOver, outcome_.reason));
+            events.push_back(
+                public_event(EventKind::GameOver, Phrase{"reason", outcome_.reason, {}}));
         check_consistent(*this);
         return events;
     }
@@ -256,14 +275,16 @@ private:
         v.last_to = last_to_;
         if (!outcome_.over()) {
             v.deciding.push_back(pos_.side());
-            const std::string who = capitalised(seat_name(pos_.side()));
+            const Phrase::Arg who{"seat", seat_word(pos_.side())};
             if (must_pass_)
-                v.notes.push_back(who + " has no legal move and passes");
+                v.note(phrase(N_("{seat} has no legal move and passes"), {who}));
             else if (!legal_.empty() && legal_.front().capture())
-                v.notes.push_back(who + " must capture");
+                v.note(phrase(N_("{seat} must capture"), {who}));
         }
         if (pass_when_stuck_)
-            v.notes.push_back("Option pass_when_stuck: on");
+            // TRANSLATORS: a game option under the board, as in "Option pass_when_stuck: on".
+            v.note(phrase(N_("Option {option}: {value}"),
+                          {{"option", std::string(pass_option)}, {"value", "on"}}));
         v.ply = ply_;
         v.move_number = pos_.fullmove_number();
         return v;
@@ -286,14 +307,16 @@ private:
 
 RuleError CoreGame::explain_illegal(Seat, const ActionSyntax& syntax, std::string_view text) const {
     const std::string t(text);
-    auto illegal = [&](const std::string& why) {
-        return make_error(ErrorKind::Illegal, t + " is not possible: " + why);
+    auto illegal = [&](Phrase why) {
+        return make_error(ErrorKind::Illegal, phrase(N_("{move} is not possible: {why}"),
+                                                     {{"move", t}, {"why", std::move(why)}}));
     };
     const bool ghostarelay = pos_.flavour() == Flavour::Ghostarelay;
     if (must_pass_)
-        return illegal("you have no legal move and must pass: write pass");
+        return illegal(phrase(N_("you have no legal move and must pass: write pass")));
     if (syntax.drop)
-        return illegal("nothing enters the board in " + info_->title);
+        return illegal(phrase(N_("nothing enters the board in {variant}"),
+                              {{"variant", Phrase{"variant", info_->title, {}}}}));
 
     MoveList caps, quiets;
     pos_.captures(caps);
@@ -301,23 +324,26 @@ RuleError CoreGame::explain_illegal(Seat, const ActionSyntax& syntax, std::strin
     std::vector<std::string> capture_texts;
     if (!caps.empty())
         capture_texts = texts(); // the legal moves are exactly the captures
-    const std::string must_capture = "you must capture: " + join_or(capture_texts, 6) +
-                                     (capture_texts.size() == 1 ? " is" : " are") + " available";
+    const Phrase::Arg captures{"captures", join_or(capture_texts, 6)};
+    const Phrase must_capture =
+        capture_texts.size() == 1
+            ? phrase(N_("you must capture: {captures} is available"), {captures})
+            : phrase(N_("you must capture: {captures} are available"), {captures});
 
     if (syntax.castle != 0) {
         if (ghostarelay)
-            return illegal("castling is written K and the king's destination (for example Kh1): "
-                           "the king moves two "
-                           "squares along a line and the first piece beyond must be a rook, which "
-                           "jumps over it");
+            return illegal(
+                phrase(N_("castling is written K and the king's destination (for "
+                          "example Kh1): the king moves two squares along a line and "
+                          "the first piece beyond must be a rook, which jumps over it")));
         if (!caps.empty())
             return illegal(must_capture);
         const bool short_side = syntax.castle == 1;
         const int shift = pos_.side() == Seat::White ? 0 : 2;
         if (!(pos_.castling() & ((short_side ? WhiteShort : WhiteLong) << shift)))
-            return illegal(
-                "castling on that side is no longer allowed (the king or that rook has moved)");
-        return illegal("there are pieces between the king and the rook");
+            return illegal(phrase(N_("castling on that side is no longer allowed (the king or that "
+                                     "rook has moved)")));
+        return illegal(phrase(N_("there are pieces between the king and the rook")));
     }
 
     const Piece target = pos_.piece_at(syntax.to);
@@ -334,13 +360,13 @@ RuleError CoreGame::explain_illegal(Seat, const ActionSyntax& syntax, std::strin
         for (const Move& m : *list)
             if (fits(m) && m.promotion != syntax.promotion) {
                 if (m.promotion == PieceKind::None)
-                    return illegal("only a pawn reaching the last rank promotes");
+                    return illegal(phrase(N_("only a pawn reaching the last rank promotes")));
                 if (ghostarelay)
-                    return illegal(
-                        "a pawn reaching the last rank becomes a Warlord: write =W (for example " +
-                        syntax.to.name() + "=W)");
-                return illegal(
-                    "a pawn reaching the last rank must promote: add =Q, =R, =B, =N or =K");
+                    return illegal(phrase(N_("a pawn reaching the last rank becomes a Warlord: "
+                                             "write =W (for example {move})"),
+                                          {{"move", syntax.to.name() + "=W"}}));
+                return illegal(phrase(
+                    N_("a pawn reaching the last rank must promote: add =Q, =R, =B, =N or =K")));
             }
 
     if (ghostarelay && (syntax.piece == PieceKind::King || syntax.piece == PieceKind::None)) {
@@ -357,47 +383,54 @@ RuleError CoreGame::explain_illegal(Seat, const ActionSyntax& syntax, std::strin
                     continue;
                 const Square over(k.file + df / 2, k.rank + dr / 2);
                 if (pos_.piece_at(over).kind != PieceKind::None || target.kind != PieceKind::None)
-                    return illegal("to castle, the king needs " + over.name() + " and " +
-                                   syntax.to.name() + " empty");
-                return illegal("to castle, the first piece beyond " + syntax.to.name() +
-                               " must be a rook (of either side), to jump to " + over.name());
+                    return illegal(phrase(N_("to castle, the king needs {over} and {square} empty"),
+                                          {{"over", over.name()}, {"square", syntax.to.name()}}));
+                return illegal(phrase(N_("to castle, the first piece beyond {square} must be a "
+                                         "rook (of either side), to jump to {over}"),
+                                      {{"square", syntax.to.name()}, {"over", over.name()}}));
             }
     }
     const bool enemy_there = target.kind != PieceKind::None && target.seat != pos_.side();
     if (syntax.piece == pieces::warlord && !enemy_there)
-        return illegal("the Warlord only moves by capturing, and it can capture any enemy piece");
+        return illegal(
+            phrase(N_("the Warlord only moves by capturing, and it can capture any enemy piece")));
     if (syntax.piece == pieces::ghost && enemy_there)
-        return illegal("the Ghost never captures (only when an enemy Relay next to it lets it "
-                       "capture straight "
-                       "away from that Relay on a diagonal)");
+        return illegal(phrase(N_("the Ghost never captures (only when an enemy Relay next to it "
+                                 "lets it capture straight away from that Relay on a diagonal)")));
     if (syntax.piece == pieces::relay && enemy_there)
-        return illegal("the Relay never captures (only when an enemy Relay next to it lets it "
-                       "capture straight "
-                       "away from that Relay on a diagonal)");
+        return illegal(phrase(N_("the Relay never captures (only when an enemy Relay next to it "
+                                 "lets it capture straight away from that Relay on a diagonal)")));
+    const Phrase::Arg square{"square", syntax.to.name()};
     if (target.kind != PieceKind::None && target.seat == pos_.side())
-        return illegal("your own " + std::string(piece_name(target.kind)) + " stands on " +
-                       syntax.to.name());
+        return illegal(phrase(N_("your own {piece} stands on {square}"),
+                              {{"piece", piece_word(target.kind)}, square}));
     if (syntax.from_file >= 0 && syntax.from_rank >= 0) {
         const Square fs(syntax.from_file, syntax.from_rank);
         const Piece from = pos_.piece_at(fs);
+        const Phrase::Arg from_square{"square", fs.name()};
         if (from.kind == PieceKind::None)
-            return illegal("there is no piece on " + fs.name());
+            return illegal(phrase(N_("there is no piece on {square}"), {from_square}));
         if (from.seat != pos_.side())
-            return illegal("the " + std::string(piece_name(from.kind)) + " on " + fs.name() +
-                           " is not yours");
+            return illegal(phrase(N_("the {piece} on {square} is not yours"),
+                                  {{"piece", piece_word(from.kind)}, from_square}));
         if (syntax.piece != PieceKind::None && syntax.piece != from.kind)
-            return illegal("there is no " + std::string(piece_name(syntax.piece)) + " on " +
-                           fs.name() + ": your " + std::string(piece_name(from.kind)) +
-                           " stands there");
-        return illegal("the " + std::string(piece_name(from.kind)) + " on " + fs.name() +
-                       " cannot " + (enemy_there ? "capture on " : "reach ") + syntax.to.name());
+            return illegal(phrase(N_("there is no {piece} on {square}: your {own} stands there"),
+                                  {{"piece", piece_word(syntax.piece)},
+                                   from_square,
+                                   {"own", piece_word(from.kind)}}));
+        const Phrase::Arg piece{"piece", piece_word(from.kind)};
+        const Phrase::Arg from_arg{"from", fs.name()};
+        return illegal(enemy_there ? phrase(N_("the {piece} on {from} cannot capture on {square}"),
+                                            {piece, from_arg, square})
+                                   : phrase(N_("the {piece} on {from} cannot reach {square}"),
+                                            {piece, from_arg, square}));
     }
     if (syntax.piece == PieceKind::Pawn && syntax.capture && target.kind == PieceKind::None)
-        return illegal("there is nothing to capture on " + syntax.to.name());
-    const std::string who =
-        syntax.piece == PieceKind::None ? "piece" : std::string(piece_name(syntax.piece));
-    return illegal("no " + who + " can " +
-                   (syntax.capture || enemy_there ? "capture on " : "reach ") + syntax.to.name());
+        return illegal(phrase(N_("there is nothing to capture on {square}"), {square}));
+    const Phrase::Arg who{"piece", piece_word(syntax.piece)}; // "piece" when none was written
+    return illegal(syntax.capture || enemy_there
+                       ? phrase(N_("no {piece} can capture on {square}"), {who, square})
+                       : phrase(N_("no {piece} can reach {square}"), {who, square}));
 }
 
 } // namespace

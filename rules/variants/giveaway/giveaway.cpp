@@ -17,7 +17,7 @@ const VariantInfo& giveaway_info() {
         .ranks = 8,
         .seat_names = {"White", "Black"},
         .options = {},
-        .summary =
+        .summary = N_(
             "Lose all your pieces to win. Capturing is compulsory (choose which capture). There is "
             "no "
             "check: the king is an ordinary piece, may be captured, and a pawn may promote to it. "
@@ -25,10 +25,10 @@ const VariantInfo& giveaway_info() {
             "player with no legal move on their turn (or no pieces) wins. Castling and en passant "
             "as "
             "in chess, with no check conditions. The 50-move rule and threefold repetition may be "
-            "claimed with !draw; 75 moves and fivefold repetition draw at once.",
-        .notation =
+            "claimed with !draw; 75 moves and fivefold repetition draw at once."),
+        .notation = N_(
             "Standard algebraic notation: e4, Nf3, exd5, Nbd2, R1e2, O-O, O-O-O, e8=Q, e8=K. Also "
-            "accepted: 0-0, e2e4, e2-e4, Ng1f3, e7e8q and a missing x.",
+            "accepted: 0-0, e2e4, e2-e4, Ng1f3, e7e8q and a missing x."),
     };
     return info;
 }

@@ -56,17 +56,20 @@ void release_prisoners(State& st, std::vector<Event>& events) {
         const int own_extreme = u.seat == Seat::White ? 4 : 0;
         if (u.imprisoned && st.track == own_extreme) {
             u.imprisoned = false;
-            events.push_back(
-                public_event(EventKind::Special,
-                             "the track reached " + std::string(1, track_letter(st.track)) +
-                                 ": the " + unit_name(u) + " on " + sq_name(s) + " is free again"));
+            events.push_back(public_event(
+                EventKind::Special,
+                phrase(N_("the track reached {track}: the {unit} on {square} is free again"),
+                       {{"track", std::string(1, track_letter(st.track))},
+                        {"unit", unit_phrase(u)},
+                        {"square", sq_name(s)}})));
         }
     }
 }
 
-std::string track_line(const State& st) {
-    return std::string("the track moves to ") + track_letter(st.track) + ", next toward " +
-           (st.direction < 0 ? "dark (A)" : "light (E)");
+Phrase track_line(const State& st) {
+    return phrase(N_("the track moves to {track}, next toward {direction}"),
+                  {{"track", std::string(1, track_letter(st.track))},
+                   {"direction", direction_word(st.direction)}});
 }
 
 // After the mover's decision is complete: the clocks, the track after a full round, the turn.
@@ -98,40 +101,38 @@ void land(State& st, const chess::Move& m, Sq rook_from = -1, Sq rook_to = -1) {
     touch(st, m.to);
 }
 
-std::string points_line(const Fighter& f) {
-    return std::to_string(f.banked) + " banked + " + std::to_string(f.turn) + " this turn of " +
-           std::to_string(f.target);
-}
-
 void finish_combat(State& st, int winner, std::vector<Event>& events) {
     Combat c = *st.combat;
     st.combat.reset();
     Fighter& att = c.fighters[0];
     Fighter& def = c.fighters[1];
-    const std::string where = sq_name(c.contested);
-    const Unit attacker = at(st, att.square);
-    const Unit defender = at(st, def.square);
+    const Phrase::Arg where{"square", sq_name(c.contested)};
+    const Phrase attacker = unit_phrase(at(st, att.square));
+    const Phrase defender = unit_phrase(at(st, def.square));
     // The loser's turn ends with the combat and counts as held: its points are damage.
     if (winner == 0) {
         at(st, att.square).damage += def.banked + def.turn;
         kill(st, def.square);
         land(st, c.move);
-        events.push_back(
-            public_event(EventKind::Special, "the " + unit_name(attacker) + " wins the combat on " +
-                                                 where + " and kills the " + unit_name(defender)));
+        events.push_back(public_event(
+            EventKind::Special,
+            phrase(N_("the {winner} wins the combat on {square} and kills the {loser}"),
+                   {{"winner", attacker}, where, {"loser", defender}})));
     } else if (winner == 1) {
         at(st, def.square).damage += att.banked + att.turn;
         kill(st, att.square);
         events.push_back(public_event(
-            EventKind::Special, "the " + unit_name(defender) + " wins the combat on " + where +
-                                    " and kills the attacking " + unit_name(attacker)));
+            EventKind::Special,
+            phrase(N_("the {winner} wins the combat on {square} and kills the attacking {loser}"),
+                   {{"winner", defender}, where, {"loser", attacker}})));
     } else {
         kill(st, att.square);
         kill(st, def.square);
-        events.push_back(
-            public_event(EventKind::Special, "the combat on " + where + " is a draw: the " +
-                                                 unit_name(attacker) + " and the " +
-                                                 unit_name(defender) + " are both killed"));
+        events.push_back(public_event(
+            EventKind::Special,
+            phrase(N_("the combat on {square} is a draw: the {attacker} and the {defender} are "
+                      "both killed"),
+                   {where, {"attacker", attacker}, {"defender", defender}})));
     }
     st.halfmove = 0;
     st.ep = -1;
@@ -170,10 +171,14 @@ std::vector<Event> start_combat(State& st, const chess::Move& m, std::vector<Eve
     const Unit att = st.board[m.from], def = st.board[static_cast<std::size_t>(c.contested)];
     st.combat = c;
     events.push_back(public_event(
-        EventKind::Note, "combat on " + sq_name(c.contested) + ": the " + unit_name(att) + " (" +
-                             std::to_string(hp_att) + " HP) needs " + std::to_string(hp_def) +
-                             " points, the " + unit_name(def) + " (" + std::to_string(hp_def) +
-                             " HP) needs " + std::to_string(hp_att)));
+        EventKind::Note,
+        phrase(N_("combat on {square}: the {attacker} ({attacker_hp} HP) needs {defender_hp} "
+                  "points, the {defender} ({defender_hp} HP) needs {attacker_hp}"),
+               {{"square", sq_name(c.contested)},
+                {"attacker", unit_phrase(att)},
+                {"attacker_hp", std::to_string(hp_att)},
+                {"defender_hp", std::to_string(hp_def)},
+                {"defender", unit_phrase(def)}})));
     // A piece already at 0 HP or less on this square loses without a roll.
     if (hp_att <= 0 || hp_def <= 0)
         finish_combat(st, hp_att <= 0 && hp_def <= 0 ? 2 : hp_att <= 0 ? 1 : 0, events);
@@ -203,37 +208,43 @@ std::vector<Event> play_move(State& st, const Action& a) {
     return events;
 }
 
-std::string dice_word(int n) {
-    return std::to_string(n) + (n == 1 ? " die" : " dice");
-}
-
 // Both choices are in: reveal them, roll, and see who reached the target.
 void resolve_round(State& st, RandomSource& rng, std::vector<Event>& events) {
     Combat& c = *st.combat;
-    const std::string where =
-        "combat on " + sq_name(c.contested) + ", round " + std::to_string(c.round);
-    std::string reveal;
+    const Phrase::Arg square{"square", sq_name(c.contested)};
+    const Phrase::Arg round{"round", std::to_string(c.round)};
+    std::optional<Phrase> reveal;
     for (const Fighter& f : c.fighters) {
         if (!f.active)
             continue;
         const Unit& u = st.board[static_cast<std::size_t>(f.square)];
-        reveal += std::string(reveal.empty() ? "" : ", ") +
-                  (u.seat == Seat::White ? "White " : "Black ") +
-                  (*f.commit == 0 ? std::string("holds") : "rolls " + dice_word(*f.commit));
+        const Phrase::Arg seat{"seat", seat_word(u.seat)};
+        Phrase one = *f.commit == 0 ? phrase(N_("{seat} holds"), {seat})
+                                    : phrase(N_("{seat} rolls {dice}"),
+                                             {seat, {"dice", dice_words(*f.commit)}});
+        reveal =
+            reveal ? phrase(N_("{first}, {second}"), {{"first", *reveal}, {"second", one}}) : one;
     }
-    events.push_back(public_event(EventKind::Reveal, where + ": " + reveal));
+    events.push_back(public_event(
+        EventKind::Reveal, phrase(N_("combat on {square}, round {round}: {choices}"),
+                                  {square,
+                                   round,
+                                   {"choices", reveal ? std::variant<std::string, Phrase>(*reveal)
+                                                      : std::string()}})));
     // The attacker's dice are drawn first, then the defender's: the order !verify replays.
     for (Fighter& f : c.fighters) {
         if (!f.active)
             continue;
         const Unit& u = st.board[static_cast<std::size_t>(f.square)];
-        const std::string who = "the " + unit_name(u);
+        const Phrase::Arg who{"unit", unit_phrase(u)};
         if (*f.commit == 0) {
             f.banked += f.turn;
             f.turn = 0;
             f.active = false;
-            events.push_back(
-                public_event(EventKind::Roll, where + ": " + who + " holds: " + points_line(f)));
+            events.push_back(public_event(
+                EventKind::Roll, phrase(N_("combat on {square}, round {round}: the {unit} holds: "
+                                           "{points}"),
+                                        {square, round, who, {"points", points_phrase(f)}})));
             continue;
         }
         std::string faces;
@@ -251,11 +262,16 @@ void resolve_round(State& st, RandomSource& rng, std::vector<Event>& events) {
         } else {
             f.turn += sum;
         }
+        const Phrase::Arg rolled{"faces", faces};
+        const Phrase::Arg points{"points", points_phrase(f)};
         events.push_back(public_event(
             EventKind::Roll,
-            where + ": " + who + " rolls " + faces +
-                (bust ? ", a 1 loses the turn: " : " = " + std::to_string(sum) + ": ") +
-                points_line(f)));
+            bust ? phrase(N_("combat on {square}, round {round}: the {unit} rolls {faces}, a 1 "
+                             "loses the turn: {points}"),
+                          {square, round, who, rolled, points})
+                 : phrase(N_("combat on {square}, round {round}: the {unit} rolls {faces} = "
+                             "{sum}: {points}"),
+                          {square, round, who, rolled, {"sum", std::to_string(sum)}, points})));
     }
     for (Fighter& f : c.fighters)
         f.commit.reset();
@@ -311,14 +327,18 @@ void automatic_choices(State& st, RandomSource& rng, std::vector<Event>& events)
         if (ready.size() < waiting.size()) {
             const Fighter& f = *ready.front();
             const Unit& u = st.board[static_cast<std::size_t>(f.square)];
-            const std::string what = *f.commit == 0 ? "hold" : "roll " + std::to_string(*f.commit);
-            events.push_back(private_event(u.seat, EventKind::Note,
-                                           (st.policy[index(u.seat)]
-                                                ? "your standing policy chose " + what
-                                                : what + ", the only choice of your " +
-                                                      std::string(piece_name(u.kind)) + ",") +
-                                               " in the combat on " + sq_name(c.contested) +
-                                               "; it is revealed when the other side has chosen"));
+            const Phrase::Arg what{"choice",
+                                   *f.commit == 0 ? "hold" : "roll " + std::to_string(*f.commit)};
+            const Phrase::Arg square{"square", sq_name(c.contested)};
+            events.push_back(private_event(
+                u.seat, EventKind::Note,
+                st.policy[index(u.seat)]
+                    ? phrase(N_("your standing policy chose {choice} in the combat on {square}; it "
+                                "is revealed when the other side has chosen"),
+                             {what, square})
+                    : phrase(N_("{choice}, the only choice of your {piece}, in the combat on "
+                                "{square}; it is revealed when the other side has chosen"),
+                             {what, {"piece", piece_word(u.kind)}, square})));
             return;
         }
         resolve_round(st, rng, events);
@@ -333,24 +353,28 @@ std::vector<Event> commit(State& st, Seat seat, int choice, RandomSource& rng, b
             mine = &f;
     mine->commit = choice;
     std::vector<Event> events;
-    const std::string what = choice == 0 ? "hold" : "roll " + std::to_string(choice);
+    const Phrase::Arg what{"choice", choice == 0 ? "hold" : "roll " + std::to_string(choice)};
     const bool other_waiting = std::any_of(c.fighters.begin(), c.fighters.end(),
                                            [](const Fighter& f) { return f.active && !f.commit; });
     if (other_waiting) {
         // Only the chooser hears the number until the other side has chosen too.
-        events.push_back(
-            private_event(seat, EventKind::Note,
-                          std::string(by_default ? "your standing policy chose " : "you chose ") +
-                              what + " in the combat on " + sq_name(c.contested) +
-                              "; it is revealed when the other side has chosen"));
+        const Phrase::Arg square{"square", sq_name(c.contested)};
+        events.push_back(private_event(
+            seat, EventKind::Note,
+            by_default ? phrase(N_("your standing policy chose {choice} in the combat on {square}; "
+                                   "it is revealed when the other side has chosen"),
+                                {what, square})
+                       : phrase(N_("you chose {choice} in the combat on {square}; it is revealed "
+                                   "when the other side has chosen"),
+                                {what, square})));
         return events;
     }
     // `default` may be typed as well as sent by the clock, so this says what chose, not why;
     // the service adds "did not answer in time" when the deadline passed.
     if (by_default)
         events.push_back(
-            public_event(EventKind::Note, std::string(seat == Seat::White ? "White" : "Black") +
-                                              "'s standing policy chose " + what));
+            public_event(EventKind::Note, phrase(N_("{seat}'s standing policy chose {choice}"),
+                                                 {{"seat", seat_word(seat)}, what})));
     resolve_round(st, rng, events);
     automatic_choices(st, rng, events);
     return events;
@@ -360,8 +384,8 @@ std::vector<Event> cast(State& st, Seat seat, const Action& a) {
     const Spell s = static_cast<Spell>(a.special - code::spell_base);
     st.spells_used[index(seat)] |= static_cast<std::uint8_t>(1u << static_cast<int>(s));
     std::vector<Event> events;
-    const std::string caster = std::string(seat == Seat::White ? "White" : "Black") +
-                               "'s Queen casts " + std::string(spell_name(s)) + ": ";
+    const Phrase::Arg caster{"seat", seat_word(seat)};
+    const Phrase::Arg spell{"spell", spell_word(s)};
     const Sq from = a.from.valid() ? chess::from_square(a.from) : -1;
     const Sq to = a.to.valid() ? chess::from_square(a.to) : -1;
     st.last_from = from;
@@ -372,16 +396,26 @@ std::vector<Event> cast(State& st, Seat seat, const Action& a) {
         at(st, to) = u;
         at(st, from) = Unit{};
         touch(st, from);
-        events.push_back(public_event(EventKind::Special, caster + "the " + unit_name(u) +
-                                                              " goes from " + sq_name(from) +
-                                                              " to " + sq_name(to)));
+        events.push_back(public_event(
+            EventKind::Special,
+            phrase(N_("{seat}'s Queen casts {spell}: the {unit} goes from {from} to {to}"),
+                   {caster,
+                    spell,
+                    {"unit", unit_phrase(u)},
+                    {"from", sq_name(from)},
+                    {"to", sq_name(to)}})));
         break;
     }
     case Spell::Heal:
-        events.push_back(
-            public_event(EventKind::Special, caster + "the " + unit_name(at(st, from)) + " on " +
-                                                 sq_name(from) + " is healed of " +
-                                                 std::to_string(at(st, from).damage) + " damage"));
+        events.push_back(public_event(
+            EventKind::Special,
+            phrase(N_("{seat}'s Queen casts {spell}: the {unit} on {square} is healed of {damage} "
+                      "damage"),
+                   {caster,
+                    spell,
+                    {"unit", unit_phrase(at(st, from))},
+                    {"square", sq_name(from)},
+                    {"damage", std::to_string(at(st, from).damage)}})));
         at(st, from).damage = 0;
         break;
     case Spell::ShiftTime:
@@ -394,33 +428,49 @@ std::vector<Event> cast(State& st, Seat seat, const Action& a) {
         }
         events.push_back(public_event(
             EventKind::Special,
-            caster + "the track stands at " + std::string(1, track_letter(st.track)) +
-                " and now moves toward " + (st.direction < 0 ? "dark (A)" : "light (E)")));
+            phrase(N_("{seat}'s Queen casts {spell}: the track stands at {track} and now moves "
+                      "toward {direction}"),
+                   {caster,
+                    spell,
+                    {"track", std::string(1, track_letter(st.track))},
+                    {"direction", direction_word(st.direction)}})));
         release_prisoners(st, events);
         break;
     case Spell::Exchange: {
         std::swap(at(st, from), at(st, to));
         touch(st, from);
         touch(st, to);
-        events.push_back(
-            public_event(EventKind::Special, caster + "the " + unit_name(at(st, to)) + " and the " +
-                                                 unit_name(at(st, from)) + " change places (" +
-                                                 sq_name(from) + ", " + sq_name(to) + ")"));
+        events.push_back(public_event(
+            EventKind::Special,
+            phrase(N_("{seat}'s Queen casts {spell}: the {first} and the {second} change places "
+                      "({from}, {to})"),
+                   {caster,
+                    spell,
+                    {"first", unit_phrase(at(st, to))},
+                    {"second", unit_phrase(at(st, from))},
+                    {"from", sq_name(from)},
+                    {"to", sq_name(to)}})));
         break;
     }
     case Spell::Revive:
         --st.dead[index(seat)][static_cast<std::size_t>(a.piece)];
         at(st, to) = Unit{a.piece, seat, 0, false};
-        events.push_back(public_event(EventKind::Special, caster + "the " + unit_name(at(st, to)) +
-                                                              " returns to life on " +
-                                                              sq_name(to)));
+        events.push_back(public_event(
+            EventKind::Special,
+            phrase(N_("{seat}'s Queen casts {spell}: the {unit} returns to life on {square}"),
+                   {caster, spell, {"unit", unit_phrase(at(st, to))}, {"square", sq_name(to)}})));
         break;
     case Spell::Imprison:
         at(st, to).imprisoned = true;
-        events.push_back(public_event(EventKind::Special,
-                                      caster + "the " + unit_name(at(st, to)) + " on " +
-                                          sq_name(to) + " is imprisoned until the track reaches " +
-                                          (at(st, to).seat == Seat::White ? "E" : "A")));
+        events.push_back(public_event(
+            EventKind::Special,
+            phrase(N_("{seat}'s Queen casts {spell}: the {unit} on {square} is imprisoned until "
+                      "the track reaches {track}"),
+                   {caster,
+                    spell,
+                    {"unit", unit_phrase(at(st, to))},
+                    {"square", sq_name(to)},
+                    {"track", at(st, to).seat == Seat::White ? "E" : "A"}})));
         break;
     }
     st.ep = -1;
@@ -440,8 +490,8 @@ std::vector<Event> apply_action(State& st, Seat seat, const Action& a, RandomSou
     }
     case ActionKind::Pass: {
         std::vector<Event> events{
-            public_event(EventKind::Note, std::string(seat == Seat::White ? "White" : "Black") +
-                                              " has no move and passes")};
+            public_event(EventKind::Note,
+                         phrase(N_("{seat} has no move and passes"), {{"seat", seat_word(seat)}}))};
         st.ep = -1;
         st.last_from = st.last_to = -1;
         st.halfmove += 1;
@@ -464,15 +514,18 @@ std::vector<Event> apply_action(State& st, Seat seat, const Action& a, RandomSou
         st.policy[index(seat)] = Policy{a.number / 1000, a.number % 1000};
         return {private_event(
             seat, EventKind::Note,
-            "your standing policy: roll " + dice_word(a.number / 1000) + ", hold at " +
-                std::to_string(a.number % 1000) +
-                " points this turn (used when you do not choose before the combat deadline)")};
+            phrase(N_("your standing policy: roll {dice}, hold at {hold} points this turn (used "
+                      "when you do not choose before the combat deadline)"),
+                   {{"dice", dice_words(a.number / 1000)},
+                    {"hold", std::to_string(a.number % 1000)}}))};
     case code::policy_off:
         st.policy[index(seat)].reset();
-        return {private_event(seat, EventKind::Note,
-                              "your standing policy is cleared; the fallback is roll " +
-                                  dice_word(policy_dice_fallback) + ", hold at " +
-                                  std::to_string(policy_hold_fallback))};
+        return {private_event(
+            seat, EventKind::Note,
+            phrase(N_("your standing policy is cleared; the fallback is roll {dice}, hold at "
+                      "{hold}"),
+                   {{"dice", dice_words(policy_dice_fallback)},
+                    {"hold", std::to_string(policy_hold_fallback)}}))};
     case code::use_default: {
         const Action chosen = policy_choice(st, seat);
         return commit(st, seat, chosen.special == code::hold ? 0 : chosen.number, rng, true);

@@ -28,7 +28,7 @@ const VariantInfo& gnostic_info() {
         .ranks = 8,
         .seat_names = {"White", "Black"},
         .options = {},
-        .summary =
+        .summary = N_(
             "FIDE moves without check; the game ends when a king is killed. A move onto an enemy "
             "piece starts a dice combat (HyperPig): each round both owners choose by direct "
             "message how many dice to roll (1 to the piece's value: P1 N3 B3 R5 Q9 K10) or to "
@@ -40,13 +40,13 @@ const VariantInfo& gnostic_info() {
             "cast each spell once per game: Teleport, Heal, Shift Time, Exchange, Revive, "
             "Imprison. Dice come from the game's secret seed: its SHA-256 is posted when the "
             "game starts, the seed itself when it ends, and !verify <game> then re-derives "
-            "every roll from the seed and the log.",
+            "every roll from the seed and the log."),
         .notation =
-            "Moves in SAN: e4, Nf3, Nxe5 (starts a combat), O-O, exd8=Q. Combat: roll 3, hold, "
-            "sent to the bot by direct message (the first choice of a round is secret). "
-            "Spells: Teleport b1-e5, Heal e4, Shift Time, Exchange e4-d5, Revive Nc3, "
-            "Imprison f6. Any time: policy roll 4 hold 20 (used when you miss the combat "
-            "deadline), policy off. pass when nothing can move.",
+            N_("Moves in SAN: e4, Nf3, Nxe5 (starts a combat), O-O, exd8=Q. Combat: roll 3, hold, "
+               "sent to the bot by direct message (the first choice of a round is secret). "
+               "Spells: Teleport b1-e5, Heal e4, Shift Time, Exchange e4-d5, Revive Nc3, "
+               "Imprison f6. Any time: policy roll 4 hold 20 (used when you miss the combat "
+               "deadline), policy off. pass when nothing can move."),
         .uses_chance = true,
         .examples = "e4, Nf3, Nxe5, O-O, e8=Q, roll 3, hold or Heal e4",
     };
@@ -100,6 +100,28 @@ std::uint64_t perft_walk(const State& st, int depth, std::uint64_t ply) {
         }
     }
     return nodes;
+}
+
+using Said = std::variant<std::string, Phrase>; // what a phrase's argument may be
+
+// A side in lower case ("white"), a word of the catalogs.
+Phrase side_word(Seat s) {
+    return Phrase{"side", std::string(seat_name(s)), {}};
+}
+
+RuleError not_your_move(Seat to_move) {
+    return make_error(ErrorKind::NotYourTurn,
+                      phrase(N_("it is {side}'s move"), {{"side", side_word(to_move)}}));
+}
+
+// Phrases joined with `pattern` ("{first}, {second}"), left to right.
+Said joined(const std::vector<Said>& parts, const char* pattern) {
+    if (parts.empty())
+        return std::string();
+    Said out = parts.front();
+    for (std::size_t i = 1; i < parts.size(); ++i)
+        out = phrase(pattern, {{"first", std::move(out)}, {"second", parts[i]}});
+    return out;
 }
 
 bool is_anytime(const Action& a) {
@@ -220,18 +242,22 @@ public:
 
     Result<std::vector<Event>> apply(Seat seat, const Action& action, RandomSource& rng) override {
         if (outcome_.over())
-            return make_error(ErrorKind::GameOver, "the game is over (" + outcome_.reason + ")");
+            return make_error(ErrorKind::GameOver,
+                              phrase(N_("the game is over ({reason})"),
+                                     {{"reason", Phrase{"reason", outcome_.reason, {}}}}));
         if (is_anytime(action)) {
             if (action.special == code::policy) {
                 const int dice = action.number / 1000, hold = action.number % 1000;
                 if (dice < 1 || dice > 10 || hold < 1 || hold > gnostic::max_hold)
-                    return make_error(ErrorKind::Illegal,
-                                      "a policy rolls 1 to 10 dice and holds at 1 to " +
-                                          std::to_string(gnostic::max_hold) + " points");
+                    return make_error(
+                        ErrorKind::Illegal,
+                        phrase(N_("a policy rolls 1 to 10 dice and holds at 1 to {max} points"),
+                               {{"max", std::to_string(gnostic::max_hold)}}));
             }
             if (action.special == code::use_default && !must_choose_dice(seat))
-                return make_error(ErrorKind::NotYourTurn,
-                                  std::string(seat_name(seat)) + " has no dice to choose now");
+                return make_error(
+                    ErrorKind::NotYourTurn,
+                    phrase(N_("{side} has no dice to choose now"), {{"side", side_word(seat)}}));
             // A standing policy is no ply: the views' count must not tell that one was set.
             // `default` is a dice choice like any other and counts.
             if (action.special == code::use_default)
@@ -242,11 +268,13 @@ public:
         }
         auto legal = gnostic::legal_actions(st_, seat);
         if (legal.empty()) {
-            std::string who;
+            std::vector<Said> who;
             for (const auto& d : pending())
-                who += (who.empty() ? "" : " and ") + std::string(seat_name(d.seat));
-            return make_error(ErrorKind::NotYourTurn, "it is not " + std::string(seat_name(seat)) +
-                                                          "'s decision now: " + who + " to decide");
+                who.push_back(side_word(d.seat));
+            return make_error(ErrorKind::NotYourTurn,
+                              phrase(N_("it is not {side}'s decision now: {sides} to decide"),
+                                     {{"side", side_word(seat)},
+                                      {"sides", joined(who, N_("{first} and {second}"))}}));
         }
         Action a = action;
         if (a.kind == ActionKind::Special &&
@@ -254,7 +282,7 @@ public:
             a.to.valid() && a.from.valid() && chess::from_square(a.to) < chess::from_square(a.from))
             std::swap(a.from, a.to);
         if (std::find(legal.begin(), legal.end(), a) == legal.end())
-            return make_error(ErrorKind::Illegal, "that action is not legal here");
+            return make_error(ErrorKind::Illegal, phrase(N_("that action is not legal here")));
         const Seat side_before = st_.side;
         std::vector<Event> events;
         if (a.kind == ActionKind::Move)
@@ -265,7 +293,8 @@ public:
         if (st_.side != side_before)
             after_turn(st_.halfmove == 0 || a.kind == ActionKind::Special);
         if (outcome_.over())
-            events.push_back(public_event(EventKind::GameOver, outcome_.reason));
+            events.push_back(
+                public_event(EventKind::GameOver, Phrase{"reason", outcome_.reason, {}}));
         check_consistent(*this);
         return events;
     }
@@ -380,61 +409,90 @@ BoardView GnosticGame::board(std::optional<Seat> viewer) const {
         v.deciding.push_back(d.seat);
     v.ply = plies_;
     v.move_number = st_.fullmove;
-    v.notes.push_back(std::string("Track: ") + gnostic::track_letter(st_.track) +
-                      ", moving toward " + (st_.direction < 0 ? "dark (A)" : "light (E)"));
-    std::string used;
+    v.note(phrase(N_("Track: {track}, moving toward {direction}"),
+                  {{"track", std::string(1, gnostic::track_letter(st_.track))},
+                   {"direction", gnostic::direction_word(st_.direction)}}));
+    // TRANSLATORS: what one side has, as in "White Teleport, Heal" or "Black 2 pawns, 1 rook".
+    const char* of_seat = N_("{seat} {list}");
+    std::vector<Said> used;
     for (Seat s : {Seat::White, Seat::Black}) {
-        std::string names;
+        std::vector<Said> names;
         for (int i = 0; i < gnostic::spell_count; ++i)
             if (st_.spells_used[index(s)] & (1u << i))
-                names += (names.empty() ? "" : ", ") +
-                         std::string(gnostic::spell_name(static_cast<gnostic::Spell>(i)));
+                names.push_back(gnostic::spell_word(static_cast<gnostic::Spell>(i)));
         if (!names.empty())
-            used += (used.empty() ? "" : "; ") +
-                    std::string(s == Seat::White ? "White " : "Black ") + names;
+            used.push_back(phrase(of_seat, {{"seat", gnostic::seat_word(s)},
+                                            {"list", joined(names, N_("{first}, {second}"))}}));
     }
     if (!used.empty())
-        v.notes.push_back("Spells cast: " + used);
+        v.note(phrase(N_("Spells cast: {spells}"),
+                      {{"spells", joined(used, N_("{first}; {second}"))}}));
     // The killed pieces are what Revive may bring back, so both sides need to see them.
-    std::string killed;
+    std::vector<Said> killed;
     for (Seat s : {Seat::White, Seat::Black}) {
-        std::string names;
+        std::vector<Said> names;
         for (std::size_t k = 0; k < st_.dead[index(s)].size(); ++k) {
             const int n = st_.dead[index(s)][k];
-            if (n > 0)
-                names += (names.empty() ? "" : ", ") + std::to_string(n) + " " +
-                         std::string(piece_name(static_cast<PieceKind>(k))) + (n > 1 ? "s" : "");
+            if (n <= 0)
+                continue;
+            // A piece's name, or its plural ("pawns"), a word of the catalogs.
+            const std::string name(piece_name(static_cast<PieceKind>(k)));
+            Phrase word = n > 1 ? Phrase{"pieces", name + "s", {}} : Phrase{"piece", name, {}};
+            // TRANSLATORS: a number of killed pieces, as in "2 pawns".
+            names.push_back(phrase(N_("{count} {piece}"),
+                                   {{"count", std::to_string(n)}, {"piece", std::move(word)}}));
         }
         if (!names.empty())
-            killed += (killed.empty() ? "" : "; ") +
-                      std::string(s == Seat::White ? "White " : "Black ") + names;
+            killed.push_back(phrase(of_seat, {{"seat", gnostic::seat_word(s)},
+                                              {"list", joined(names, N_("{first}, {second}"))}}));
     }
     if (!killed.empty())
-        v.notes.push_back("Killed: " + killed);
+        v.note(
+            phrase(N_("Killed: {pieces}"), {{"pieces", joined(killed, N_("{first}; {second}"))}}));
     if (st_.combat) {
         const auto& c = *st_.combat;
-        std::string line = "Combat on " + gnostic::sq_name(c.contested) + ", round " +
-                           std::to_string(c.round) + ":";
-        for (const auto& f : c.fighters) {
+        std::array<Phrase, 2> fighters;
+        std::optional<std::pair<std::size_t, std::string>> mine; // whose choice is shown, which
+        for (std::size_t i = 0; i < 2; ++i) {
+            const auto& f = c.fighters[i];
             const auto& u = st_.board[static_cast<std::size_t>(f.square)];
-            line += " " + gnostic::unit_name(u) + " " + std::to_string(f.banked) + " banked + " +
-                    std::to_string(f.turn) + " of " + std::to_string(f.target) +
-                    (f.active ? (f.commit ? " (has chosen)" : " (choosing)") : " (turn over)") +
-                    (&f == &c.fighters[0] ? ";" : "");
+            const std::vector<Phrase::Arg> args{{"unit", gnostic::unit_phrase(u)},
+                                                {"banked", std::to_string(f.banked)},
+                                                {"turn", std::to_string(f.turn)},
+                                                {"target", std::to_string(f.target)}};
+            fighters[i] =
+                !f.active
+                    ? phrase(N_("{unit} {banked} banked + {turn} of {target} (turn over)"), args)
+                : f.commit
+                    ? phrase(N_("{unit} {banked} banked + {turn} of {target} (has chosen)"), args)
+                    : phrase(N_("{unit} {banked} banked + {turn} of {target} (choosing)"), args);
             // A seat sees its own hidden choice; the channel only sees that one was made.
             if (viewer && u.seat == *viewer && f.commit)
-                line += std::string(" your choice: ") +
-                        (*f.commit == 0 ? "hold" : "roll " + std::to_string(*f.commit));
+                mine = {i, *f.commit == 0 ? "hold" : "roll " + std::to_string(*f.commit)};
         }
-        v.notes.push_back(line);
+        std::vector<Phrase::Arg> args{{"square", gnostic::sq_name(c.contested)},
+                                      {"round", std::to_string(c.round)},
+                                      {"first", fighters[0]},
+                                      {"second", fighters[1]}};
+        if (mine)
+            args.push_back({"choice", mine->second});
+        v.note(!mine ? phrase(N_("Combat on {square}, round {round}: {first}; {second}"), args)
+               : mine->first == 0
+                   ? phrase(N_("Combat on {square}, round {round}: {first}; your choice: {choice} "
+                               "{second}"),
+                            args)
+                   : phrase(N_("Combat on {square}, round {round}: {first}; {second} your choice: "
+                               "{choice}"),
+                            args));
     }
     if (viewer) {
         const auto& p = st_.policy[index(*viewer)];
-        v.notes.push_back(p ? "Your standing policy: roll " + std::to_string(p->dice) +
-                                  ", hold at " + std::to_string(p->hold)
-                            : "Your standing policy: none (the fallback rolls " +
-                                  std::to_string(gnostic::policy_dice_fallback) + ", holds at " +
-                                  std::to_string(gnostic::policy_hold_fallback) + ")");
+        v.note(p ? phrase(N_("Your standing policy: roll {dice}, hold at {hold}"),
+                          {{"dice", std::to_string(p->dice)}, {"hold", std::to_string(p->hold)}})
+                 : phrase(N_("Your standing policy: none (the fallback rolls {dice}, holds at "
+                             "{hold})"),
+                          {{"dice", std::to_string(gnostic::policy_dice_fallback)},
+                           {"hold", std::to_string(gnostic::policy_hold_fallback)}}));
     }
     return v;
 }
@@ -442,19 +500,23 @@ BoardView GnosticGame::board(std::optional<Seat> viewer) const {
 RuleError GnosticGame::explain_illegal(Seat seat, const ActionSyntax& syntax,
                                        std::string_view text) const {
     const std::string t(text);
+    auto illegal = [&](Phrase why) {
+        return make_error(ErrorKind::Illegal, phrase(N_("{move} is not possible: {why}"),
+                                                     {{"move", t}, {"why", std::move(why)}}));
+    };
     if (st_.combat)
-        return make_error(ErrorKind::Illegal,
-                          t + " is not possible now: a combat is being fought on " +
-                              gnostic::sq_name(st_.combat->contested) +
-                              "; choose your dice with roll N or hold");
+        return make_error(
+            ErrorKind::Illegal,
+            phrase(N_("{move} is not possible now: a combat is being fought on "
+                      "{square}; choose your dice with roll N or hold"),
+                   {{"move", t}, {"square", gnostic::sq_name(st_.combat->contested)}}));
     if (seat != st_.side)
-        return make_error(ErrorKind::NotYourTurn,
-                          "it is " + std::string(seat_name(st_.side)) + "'s move");
+        return not_your_move(st_.side);
     if (syntax.castle != 0)
-        return make_error(ErrorKind::Illegal,
-                          t + " is not possible: castling needs the king and that rook unmoved and "
-                              "free, and the squares between them empty (check does not matter "
-                              "in Gnostic Chess)");
+        return illegal(phrase(N_("castling needs the king and that rook unmoved and free, and the "
+                                 "squares between them empty (check does not matter in "
+                                 "{variant})"),
+                              {{"variant", Phrase{"variant", info().title, {}}}}));
     const chess::Sq to = chess::from_square(syntax.to);
     const auto& target = st_.board[static_cast<std::size_t>(to)];
     // An imprisoned piece that could otherwise make the move.
@@ -474,16 +536,15 @@ RuleError GnosticGame::explain_illegal(Seat seat, const ActionSyntax& syntax,
         if (u.kind == PieceKind::Pawn)
             reach |= chess::bb(seat == Seat::White ? s + 8 : s - 8);
         if (reach & chess::bb(to))
-            return make_error(ErrorKind::Illegal, t + " is not possible: the " +
-                                                      std::string(piece_name(u.kind)) + " on " +
-                                                      gnostic::sq_name(s) +
-                                                      " is imprisoned until the track reaches " +
-                                                      (seat == Seat::White ? "E" : "A"));
+            return illegal(phrase(N_("the {piece} on {square} is imprisoned until the track "
+                                     "reaches {track}"),
+                                  {{"piece", piece_word(u.kind)},
+                                   {"square", gnostic::sq_name(s)},
+                                   {"track", seat == Seat::White ? "E" : "A"}}));
     }
     if (target.kind != PieceKind::None && target.seat == seat)
-        return make_error(ErrorKind::Illegal, t + " is not possible: your own " +
-                                                  std::string(piece_name(target.kind)) +
-                                                  " stands on " + syntax.to.name());
+        return illegal(phrase(N_("your own {piece} stands on {square}"),
+                              {{"piece", piece_word(target.kind)}, {"square", syntax.to.name()}}));
     return Game::explain_illegal(seat, syntax, text);
 }
 
@@ -511,41 +572,45 @@ std::optional<RuleError> GnosticGame::explain_special(Seat seat, std::string_vie
                             : std::regex_match(rest, squares);
     if (!shaped)
         return std::nullopt;
-    auto illegal = [&](const std::string& why) {
-        return make_error(ErrorKind::Illegal, t + " is not possible: " + why);
+    auto illegal = [&](Phrase why) {
+        return make_error(ErrorKind::Illegal, phrase(N_("{move} is not possible: {why}"),
+                                                     {{"move", t}, {"why", std::move(why)}}));
     };
     const auto mine = index(seat);
     if (word == "policy")
-        return illegal(
-            "a policy is written policy roll N hold T, with N from 1 to 10 dice and T from 1 to " +
-            std::to_string(gnostic::max_hold) + " points, or policy off");
+        return illegal(phrase(N_("a policy is written policy roll N hold T, with N from 1 to 10 "
+                                 "dice and T from 1 to {max} points, or policy off"),
+                              {{"max", std::to_string(gnostic::max_hold)}}));
     if (word == "default")
-        return illegal(
-            "default lets your standing policy choose your dice in a combat, and you have no "
-            "dice to choose now");
+        return illegal(phrase(N_("default lets your standing policy choose your dice in a combat, "
+                                 "and you have no dice to choose now")));
     if (word == "roll" || word == "hold") {
         if (!st_.combat)
-            return illegal(word + " answers the dice of a combat, and no combat is being fought");
+            return illegal(phrase(N_("{command} answers the dice of a combat, and no combat is "
+                                     "being fought"),
+                                  {{"command", word}}));
         for (const auto& f : st_.combat->fighters) {
             const auto& u = st_.board[static_cast<std::size_t>(f.square)];
             if (u.seat != seat)
                 continue;
+            const Phrase::Arg piece{"piece", piece_word(u.kind)};
             if (!f.active)
-                return illegal("your " + std::string(piece_name(u.kind)) +
-                               "'s turn in this combat is over");
+                return illegal(phrase(N_("your {piece}'s turn in this combat is over"), {piece}));
             if (f.commit)
-                return illegal("you have chosen already in this round");
+                return illegal(phrase(N_("you have chosen already in this round")));
             if (word == "hold")
-                return illegal("hold banks this turn's points, and your " +
-                               std::string(piece_name(u.kind)) + " has none yet: roll first");
+                return illegal(phrase(N_("hold banks this turn's points, and your {piece} has none "
+                                         "yet: roll first"),
+                                      {piece}));
             const int cv = gnostic::conventional_value(u.kind);
-            return illegal("your " + std::string(piece_name(u.kind)) + " rolls 1" +
-                           (cv > 1 ? " to " + std::to_string(cv) + " dice" : " die"));
+            return illegal(cv > 1 ? phrase(N_("your {piece} rolls 1 to {count} dice"),
+                                           {piece, {"count", std::to_string(cv)}})
+                                  : phrase(N_("your {piece} rolls 1 die"), {piece}));
         }
-        return illegal("neither fighting piece is yours");
+        return illegal(phrase(N_("neither fighting piece is yours")));
     }
     if (word == "pass")
-        return illegal("pass is only for a side that has no move and no spell");
+        return illegal(phrase(N_("pass is only for a side that has no move and no spell")));
     static const std::vector<std::pair<std::string, gnostic::Spell>> spells = {
         {"teleport", gnostic::Spell::Teleport}, {"heal", gnostic::Spell::Heal},
         {"shift", gnostic::Spell::ShiftTime},   {"exchange", gnostic::Spell::Exchange},
@@ -556,58 +621,84 @@ std::optional<RuleError> GnosticGame::explain_special(Seat seat, std::string_vie
         return std::nullopt;
     const gnostic::Spell spell = known->second;
     const std::string name(gnostic::spell_name(spell));
+    const Phrase::Arg spell_arg{"spell", gnostic::spell_word(spell)};
     if (st_.combat)
-        return illegal("a combat is being fought on " + gnostic::sq_name(st_.combat->contested) +
-                       "; spells wait until it is over");
+        return illegal(phrase(N_("a combat is being fought on {square}; spells wait until it is "
+                                 "over"),
+                              {{"square", gnostic::sq_name(st_.combat->contested)}}));
     if (seat != st_.side)
-        return make_error(ErrorKind::NotYourTurn,
-                          "it is " + std::string(seat_name(st_.side)) + "'s move");
+        return not_your_move(st_.side);
     if (st_.spells_used[mine] & (1u << static_cast<int>(spell)))
-        return illegal("you cast " + name + " already (each spell once per game)");
+        return illegal(
+            phrase(N_("you cast {spell} already (each spell once per game)"), {spell_arg}));
     bool caster = false;
     for (const auto& u : st_.board)
         caster = caster || (u.kind == PieceKind::Queen && u.seat == seat && !u.imprisoned);
     if (!caster)
-        return illegal("spells are cast by a Queen that is not imprisoned, and you have none");
+        return illegal(
+            phrase(N_("spells are cast by a Queen that is not imprisoned, and you have none")));
     std::vector<std::string> open;
     for (const auto& a : notated_actions(seat))
         if (a.text.rfind(name + " ", 0) == 0)
             open.push_back(a.text);
-    std::string listed;
-    if (!open.empty() && open.size() <= 8)
-        for (std::size_t i = 0; i < open.size(); ++i)
-            listed += (i == 0 ? ": " : i + 1 == open.size() ? " or " : ", ") + open[i];
+    // The spells open now, when there are few: "Heal e4", "Heal e4 or Heal d5", "a, b or c".
+    std::optional<Said> listed;
+    if (!open.empty() && open.size() <= 8) {
+        if (open.size() == 1) {
+            listed = open.front();
+        } else {
+            std::string some;
+            for (std::size_t i = 0; i + 1 < open.size(); ++i)
+                some += (i == 0 ? "" : ", ") + open[i];
+            listed = phrase(N_("{some} or {last}"), {{"some", some}, {"last", open.back()}});
+        }
+    }
     switch (spell) {
     case gnostic::Spell::Teleport:
-        return illegal(
-            "Teleport moves one of your pieces that is not imprisoned to an empty square "
-            "(a pawn not onto rank 1 or 8), written Teleport b1-e5");
+        return illegal(phrase(N_("{spell} moves one of your pieces that is not imprisoned to an "
+                                 "empty square (a pawn not onto rank 1 or 8), written Teleport "
+                                 "b1-e5"),
+                              {spell_arg}));
     case gnostic::Spell::Heal:
         if (open.empty())
-            return illegal("Heal needs a damaged piece of yours, and none is damaged");
-        return illegal("Heal needs a damaged piece of yours" + listed);
+            return illegal(phrase(N_("{spell} needs a damaged piece of yours, and none is damaged"),
+                                  {spell_arg}));
+        if (listed)
+            return illegal(phrase(N_("{spell} needs a damaged piece of yours: {choices}"),
+                                  {spell_arg, {"choices", *listed}}));
+        return illegal(phrase(N_("{spell} needs a damaged piece of yours"), {spell_arg}));
     case gnostic::Spell::ShiftTime:
-        return illegal("write it Shift Time");
+        return illegal(phrase(N_("write it Shift Time")));
     case gnostic::Spell::Exchange:
-        return illegal(
-            "Exchange swaps two pieces on the board that are not imprisoned and not alike (same "
-            "kind and side), putting no pawn on rank 1 or 8; written Exchange e4-d5");
+        return illegal(phrase(N_("{spell} swaps two pieces on the board that are not imprisoned "
+                                 "and not alike (same kind and side), putting no pawn on rank 1 "
+                                 "or 8; written Exchange e4-d5"),
+                              {spell_arg}));
     case gnostic::Spell::Revive: {
         bool any_dead = false;
         for (std::size_t k = 0; k < st_.dead[mine].size(); ++k)
             any_dead =
                 any_dead || (st_.dead[mine][k] > 0 && static_cast<PieceKind>(k) != PieceKind::King);
         if (!any_dead)
-            return illegal("Revive brings back a killed piece of yours, and none has been killed");
+            return illegal(phrase(N_("{spell} brings back a killed piece of yours, and none has "
+                                     "been killed"),
+                                  {spell_arg}));
         if (open.empty())
-            return illegal("Revive puts a killed piece on an empty square next to your Queen, and "
-                           "none is free");
-        return illegal("Revive puts a killed piece of yours on an empty square next to your Queen" +
-                       listed);
+            return illegal(phrase(N_("{spell} puts a killed piece on an empty square next to your "
+                                     "Queen, and none is free"),
+                                  {spell_arg}));
+        if (listed)
+            return illegal(phrase(N_("{spell} puts a killed piece of yours on an empty square next "
+                                     "to your Queen: {choices}"),
+                                  {spell_arg, {"choices", *listed}}));
+        return illegal(phrase(N_("{spell} puts a killed piece of yours on an empty square next to "
+                                 "your Queen"),
+                              {spell_arg}));
     }
     case gnostic::Spell::Imprison:
-        return illegal(
-            "Imprison needs an enemy piece that is not imprisoned already, written Imprison f6");
+        return illegal(phrase(N_("{spell} needs an enemy piece that is not imprisoned already, "
+                                 "written Imprison f6"),
+                              {spell_arg}));
     }
     return std::nullopt;
 }

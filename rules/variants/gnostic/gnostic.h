@@ -33,6 +33,10 @@ enum class Spell : std::uint8_t { Teleport, Heal, ShiftTime, Exchange, Revive, I
 inline constexpr int spell_count = 6;
 inline constexpr char spell_letters[spell_count + 1] = "THSXRI";
 std::string_view spell_name(Spell s); // "Teleport", "Shift Time", ...
+// A spell's name as a word of the catalogs ("spell"), for a reader's language.
+inline Phrase spell_word(Spell s) {
+    return Phrase{"spell", std::string(spell_name(s)), {}};
+}
 
 // Action::special codes. Spells are Special actions, the rest Choices.
 namespace code {
@@ -125,6 +129,9 @@ bool is_consistent(const State& st);
 
 // Who must decide now (empty when `over`).
 std::vector<Decision> decisions(const State& st);
+// What the owner of `f`, a fighter of the running combat who has not chosen yet, must decide, in
+// words ("choose by direct message the dice of their pawn ..."): Decision::what as a phrase.
+Phrase dice_decision(const State& st, const Fighter& f);
 // The legal actions of `seat` without texts, in a fixed order; empty when it has none.
 std::vector<Action> legal_actions(const State& st, Seat seat);
 // legal_actions(st, seat).size(), without making the list where it is long.
@@ -145,6 +152,20 @@ std::string position_key(const State& st);
 
 // Names: "White knight", "e5".
 std::string unit_name(const Unit& u);
+// unit_name as a phrase of the catalogs' words.
+Phrase unit_phrase(const Unit& u);
+// The direction the track moves, in words: "dark (A)" or "light (E)".
+inline Phrase direction_word(int direction) {
+    return Phrase{"track", direction < 0 ? "dark (A)" : "light (E)", {}};
+}
+// A seat's name ("White"), a word of the catalogs.
+inline Phrase seat_word(Seat s) {
+    return Phrase{"seat", s == Seat::White ? "White" : "Black", {}};
+}
+// "1 die", "3 dice".
+Phrase dice_words(int n);
+// "3 banked + 4 this turn of 20": a fighter's points.
+Phrase points_phrase(const Fighter& f);
 inline std::string sq_name(Sq s) {
     return chess::to_square(s).name();
 }

@@ -406,8 +406,46 @@ int effective_hp(const State& st, Sq s) {
 }
 
 std::string unit_name(const Unit& u) {
-    return std::string(u.seat == Seat::White ? "White " : "Black ") +
-           std::string(piece_name(u.kind));
+    return unit_phrase(u).english();
+}
+
+Phrase unit_phrase(const Unit& u) {
+    // TRANSLATORS: a piece of a side, as in "White knight".
+    return phrase(N_("{seat} {piece}"),
+                  {{"seat", seat_word(u.seat)}, {"piece", piece_word(u.kind)}});
+}
+
+Phrase dice_words(int n) {
+    // TRANSLATORS: a number of dice from 1 to 10, as in "White rolls 3 dice".
+    return phrase(N_("{count, plural, one {# die} other {# dice}}"),
+                  {{"count", std::to_string(n)}});
+}
+
+Phrase points_phrase(const Fighter& f) {
+    return phrase(N_("{banked} banked + {turn} this turn of {target}"),
+                  {{"banked", std::to_string(f.banked)},
+                   {"turn", std::to_string(f.turn)},
+                   {"target", std::to_string(f.target)}});
+}
+
+Phrase dice_decision(const State& st, const Fighter& f) {
+    const Unit& u = at(st, f.square);
+    const int cv = conventional_value(u.kind);
+    // The typed answers: "roll 1", "roll 1 to roll 5", and ", or hold" once a turn has points.
+    std::variant<std::string, Phrase> choices = std::string("roll 1");
+    if (cv > 1)
+        // TRANSLATORS: what a player may type in a combat, "roll 1" to "roll 5"; keep "roll".
+        choices = phrase(N_("roll 1 to roll {dice}"), {{"dice", std::to_string(cv)}});
+    if (f.turn > 0)
+        // TRANSLATORS: what a player may type in a combat, as in "roll 1 to roll 5, or hold";
+        // keep "hold".
+        choices = phrase(N_("{choices}, or hold"), {{"choices", std::move(choices)}});
+    return phrase(N_("choose by direct message the dice of their {piece} in the combat on "
+                     "{square}: {choices} (it has {points})"),
+                  {{"piece", piece_word(u.kind)},
+                   {"square", sq_name(st.combat->contested)},
+                   {"choices", std::move(choices)},
+                   {"points", points_phrase(f)}});
 }
 
 std::vector<Decision> decisions(const State& st) {
@@ -418,15 +456,9 @@ std::vector<Decision> decisions(const State& st) {
     for (const Fighter& f : c.fighters) {
         if (!f.active || f.commit)
             continue;
-        const Unit& u = at(st, f.square);
-        const int cv = conventional_value(u.kind);
-        std::string what =
-            "choose by direct message the dice of their " + std::string(piece_name(u.kind)) +
-            " in the combat on " + sq_name(c.contested) + ": roll 1" +
-            (cv > 1 ? " to roll " + std::to_string(cv) : "") + (f.turn > 0 ? ", or hold" : "") +
-            " (it has " + std::to_string(f.banked) + " banked + " + std::to_string(f.turn) +
-            " this turn of " + std::to_string(f.target) + ")";
-        out.push_back(Decision{u.seat, std::move(what)});
+        Phrase said = dice_decision(st, f);
+        std::string what = said.english();
+        out.push_back(Decision{at(st, f.square).seat, std::move(what), std::move(said)});
     }
     return out;
 }

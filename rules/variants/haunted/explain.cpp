@@ -29,23 +29,33 @@ std::string spirit_text(const Board& b, const HMove& m, const MoveBuf& legal) {
 }
 
 // Living checkers and invoked spirits giving check to `seat` on this board.
-std::string check_givers(const Board& b, Seat seat) {
+std::variant<std::string, Phrase> check_givers(const Board& b, Seat seat) {
     const Sq king = b.king_square(seat);
     const Seat them = opponent(seat);
     const Bitboard occ = b.occupied();
-    std::string out;
-    auto add = [&](std::string words) { out += (out.empty() ? "" : " and ") + words; };
+    std::optional<Phrase> out;
+    auto add = [&](Phrase words) {
+        out =
+            out ? phrase(N_("{first} and {second}"), {{"first", *out}, {"second", words}}) : words;
+    };
     for (Bitboard l = b.living_of(them); l;) {
         const Sq s = pop_lsb(l);
         if (chess::attacks_of(b.living(s).kind, them, s, occ) & bb(king))
-            add("the " + piece_words(b.living(s)) + " on " + where(s));
+            add(the_piece_on(piece_words(b.living(s)), to_square(s)));
     }
     for (Bitboard i = b.invoked(them); i;) {
         const Sq s = pop_lsb(i);
         if (chess::attacks_of(b.spirit(s).kind, them, s, occ) & bb(king))
-            add("the invoked " + spirit_words(b.spirit(s)) + " on " + where(s));
+            add(phrase(N_("the invoked {spirit} on {square}"),
+                       {{"spirit", spirit_words(b.spirit(s))}, {"square", where(s)}}));
     }
-    return out;
+    if (!out)
+        return std::string();
+    return *out;
+}
+
+Phrase not_possible(const std::string& text, Phrase why) {
+    return phrase(N_("{move} is not possible: {why}"), {{"move", text}, {"why", std::move(why)}});
 }
 
 bool fits(const Board& b, const ActionSyntax& syntax, const HMove& m) {
@@ -59,19 +69,26 @@ bool fits(const Board& b, const ActionSyntax& syntax, const HMove& m) {
 
 } // namespace
 
-std::string piece_words(Piece p) {
-    return std::string(seat_name(p.seat)) + " " + std::string(piece_name(p.kind));
+Phrase piece_words(Piece p) {
+    return Phrase{
+        "piece", std::string(seat_name(p.seat)) + " " + std::string(piece_name(p.kind)), {}};
 }
 
-std::string spirit_words(Piece p) {
-    return std::string(seat_name(p.seat)) + " spirit " + std::string(piece_name(p.kind));
+Phrase spirit_words(Piece p) {
+    return Phrase{
+        "piece", std::string(seat_name(p.seat)) + " spirit " + std::string(piece_name(p.kind)), {}};
+}
+
+Phrase the_piece_on(Phrase piece, Square s) {
+    return phrase(N_("the {piece} on {square}"),
+                  {{"piece", std::move(piece)}, {"square", s.name()}});
 }
 
 RuleError explain(const Board& b, const MoveBuf& legal, const ActionSyntax& syntax,
                   std::string_view text) {
     const std::string t(text);
-    auto illegal = [&](const std::string& why) {
-        return make_error(ErrorKind::Illegal, t + " is not possible: " + why);
+    auto illegal = [&](Phrase why) {
+        return make_error(ErrorKind::Illegal, not_possible(t, std::move(why)));
     };
     const Seat us = b.side_to_move(), them = opponent(us);
 
@@ -81,30 +98,35 @@ RuleError explain(const Board& b, const MoveBuf& legal, const ActionSyntax& synt
         const std::uint8_t right =
             static_cast<std::uint8_t>((short_side ? 1 : 2) << (us == Seat::White ? 0 : 2));
         if (!(b.castling() & right))
-            return illegal(
-                "castling on that side is no longer allowed (the king or that rook has moved)");
+            return illegal(phrase(N_("castling on that side is no longer allowed (the king or that "
+                                     "rook has moved)")));
         const Bitboard path =
             short_side ? bb(base + 5) | bb(base + 6) : bb(base + 1) | bb(base + 2) | bb(base + 3);
         for (Bitboard p = path; p;) {
             const Sq s = pop_lsb(p);
             if (b.living(s).kind == PieceKind::None && b.spirit(s).kind != PieceKind::None)
-                return illegal("the " + spirit_words(b.spirit(s)) + " on " + where(s) +
-                               " stands between the king and the rook, and spirits never move "
-                               "aside for castling");
+                return illegal(
+                    phrase(N_("the {spirit} on {square} stands between the king and the "
+                              "rook, and spirits never move aside for castling"),
+                           {{"spirit", spirit_words(b.spirit(s))}, {"square", where(s)}}));
         }
         if (b.living_all() & path)
-            return illegal("there are pieces between the king and the rook");
+            return illegal(phrase(N_("there are pieces between the king and the rook")));
         if (b.in_check(us))
-            return illegal("you cannot castle out of check (given by " + check_givers(b, us) + ")");
+            return illegal(phrase(N_("you cannot castle out of check (given by {pieces})"),
+                                  {{"pieces", check_givers(b, us)}}));
         const int step = short_side ? 1 : -1;
         for (Sq s = base + 4 + step; s != base + 4 + 3 * step; s += step)
             if (b.attacked(s, them))
-                return illegal("the king may not pass through or land on " + where(s) +
-                               ", which is attacked");
-        return illegal("castling is not allowed now");
+                return illegal(
+                    phrase(N_("the king may not pass through or land on {square}, which is "
+                              "attacked"),
+                           {{"square", where(s)}}));
+        return illegal(phrase(N_("castling is not allowed now")));
     }
     if (syntax.drop)
-        return illegal("Haunted Chess has no drops");
+        return illegal(phrase(N_("{variant} has no drops"),
+                              {{"variant", Phrase{"variant", "Haunted Chess", {}}}}));
 
     // Moves that fit what was written but leave the king attacked.
     MoveBuf pseudo;
@@ -116,9 +138,10 @@ RuleError explain(const Board& b, const MoveBuf& legal, const ActionSyntax& synt
             continue;
         if (m.promotion != syntax.promotion) {
             if (syntax.promotion == PieceKind::None)
-                return illegal("a pawn reaching the last rank must promote: add =Q, =R, =B or =N");
+                return illegal(
+                    phrase(N_("a pawn reaching the last rank must promote: add =Q, =R, =B or =N")));
             if (m.promotion == PieceKind::None)
-                return illegal("only a pawn reaching the last rank promotes");
+                return illegal(phrase(N_("only a pawn reaching the last rank promotes")));
             continue;
         }
         ++fitting;
@@ -126,11 +149,13 @@ RuleError explain(const Board& b, const MoveBuf& legal, const ActionSyntax& synt
     }
     if (fitting > 0) {
         if (b.in_check(us))
-            return illegal("you are in check from " + check_givers(b, us) +
-                           " and it does not answer the check");
+            return illegal(phrase(N_("you are in check from {pieces} and it does not answer the "
+                                     "check"),
+                                  {{"pieces", check_givers(b, us)}}));
         Board after = b;
         after.make(*example);
-        return illegal("that leaves your king in check from " + check_givers(after, us));
+        return illegal(phrase(N_("that leaves your king in check from {pieces}"),
+                              {{"pieces", check_givers(after, us)}}));
     }
 
     const Sq target = chess::from_square(syntax.to);
@@ -146,37 +171,50 @@ RuleError explain(const Board& b, const MoveBuf& legal, const ActionSyntax& synt
             (syntax.from_file >= 0 && from.file != syntax.from_file) ||
             (syntax.from_rank >= 0 && from.rank != syntax.from_rank))
             continue;
+        const Phrase::Arg piece{"piece", piece_word(kind)};
+        const Phrase::Arg square{"square", where(target)};
+        const Phrase::Arg spirit{"spirit", spirit_words(b.spirit(m.from))};
+        const Phrase::Arg move{"move", spirit_text(b, m, legal)};
         if (m.layer == Layer::Rebirth)
-            return illegal("no living " + std::string(piece_name(kind)) + " can go to " +
-                           where(target) + ", but your " + spirit_words(b.spirit(m.from)) +
-                           " there can be reborn: write " + spirit_text(b, m, legal));
-        return illegal("no living " + std::string(piece_name(kind)) + " can go to " +
-                       where(target) + ", but your " + spirit_words(b.spirit(m.from)) + " on " +
-                       where(m.from) + " can: write " + spirit_text(b, m, legal));
+            return illegal(phrase(N_("no living {piece} can go to {square}, but your {spirit} "
+                                     "there can be reborn: write {move}"),
+                                  {piece, square, spirit, move}));
+        return illegal(phrase(N_("no living {piece} can go to {square}, but your {spirit} on "
+                                 "{from} can: write {move}"),
+                              {piece, square, spirit, {"from", where(m.from)}, move}));
     }
+    const Phrase::Arg square{"square", where(target)};
     if (on_target.kind == PieceKind::None && haunt.kind != PieceKind::None)
-        return illegal(where(target) + " is haunted by the " + spirit_words(haunt) +
-                       ": spirits can never be captured and nothing may stand on them");
+        return illegal(phrase(N_("{square} is haunted by the {spirit}: spirits can never be "
+                                 "captured and nothing may stand on them"),
+                              {square, {"spirit", spirit_words(haunt)}}));
     if (on_target.kind != PieceKind::None && on_target.seat == us)
-        return illegal("your own " + std::string(piece_name(on_target.kind)) + " stands on " +
-                       where(target));
+        return illegal(phrase(N_("your own {piece} stands on {square}"),
+                              {{"piece", piece_word(on_target.kind)}, square}));
     if (on_target.kind == PieceKind::King)
-        return illegal("the king is never captured");
+        return illegal(phrase(N_("the king is never captured")));
     if (syntax.from_file >= 0 && syntax.from_rank >= 0) {
         const Sq from = chess::make_sq(syntax.from_file, syntax.from_rank);
         const Piece living = b.living(from), spirit = b.spirit(from);
-        if (living.kind == PieceKind::None && spirit.kind != PieceKind::None)
-            return illegal(
-                "on " + where(from) + " stands the " + spirit_words(spirit) +
-                (spirit.seat != us ? ", which is not yours"
-                 : b.invoked(us) & bb(from) || on_target.kind == PieceKind::None
-                     ? ", which cannot reach " + where(target)
-                     : ", which captures only while invoked (a living piece of yours must attack " +
-                           where(from) + ")"));
+        const Phrase::Arg from_arg{"from", where(from)};
+        if (living.kind == PieceKind::None && spirit.kind != PieceKind::None) {
+            const Phrase::Arg there{"spirit", spirit_words(spirit)};
+            if (spirit.seat != us)
+                return illegal(phrase(N_("on {from} stands the {spirit}, which is not yours"),
+                                      {from_arg, there}));
+            if (b.invoked(us) & bb(from) || on_target.kind == PieceKind::None)
+                return illegal(phrase(N_("on {from} stands the {spirit}, which cannot reach "
+                                         "{square}"),
+                                      {from_arg, there, square}));
+            return illegal(phrase(N_("on {from} stands the {spirit}, which captures only while "
+                                     "invoked (a living piece of yours must attack {from})"),
+                                  {from_arg, there}));
+        }
         if (living.kind == PieceKind::None)
-            return illegal("there is no piece on " + where(from));
+            return illegal(phrase(N_("there is no piece on {square}"), {{"square", where(from)}}));
         if (living.seat != us)
-            return illegal("the piece on " + where(from) + " is not yours");
+            return illegal(
+                phrase(N_("the piece on {square} is not yours"), {{"square", where(from)}}));
     }
     // A living piece that would reach the square if no spirit stood in the way.
     const Bitboard without_spirits = b.living_all();
@@ -194,17 +232,20 @@ RuleError explain(const Board& b, const MoveBuf& legal, const ActionSyntax& synt
             chess::tables().between[from][target] & b.spirits_all() & ~b.living_all();
         if (blockers) {
             const Sq s = chess::lsb(blockers);
-            return illegal("the " + spirit_words(b.spirit(s)) + " on " + where(s) + " blocks the " +
-                           std::string(piece_name(kind)) + " on " + where(from) +
-                           ": spirits cannot be crossed");
+            return illegal(phrase(N_("the {spirit} on {square} blocks the {piece} on {from}: "
+                                     "spirits cannot be crossed"),
+                                  {{"spirit", spirit_words(b.spirit(s))},
+                                   {"square", where(s)},
+                                   {"piece", piece_word(kind)},
+                                   {"from", where(from)}}));
         }
     }
-    const std::string who =
-        syntax.piece == PieceKind::None ? "piece" : std::string(piece_name(syntax.piece));
+    const Phrase::Arg who{"piece", piece_word(syntax.piece)}; // "piece" when none was written
     if (syntax.piece == PieceKind::Pawn && syntax.capture && on_target.kind == PieceKind::None)
-        return illegal("there is nothing to capture on " + where(target));
-    return illegal("no living " + who + " can " + (syntax.capture ? "capture on " : "reach ") +
-                   where(target));
+        return illegal(phrase(N_("there is nothing to capture on {square}"), {square}));
+    return illegal(syntax.capture
+                       ? phrase(N_("no living {piece} can capture on {square}"), {who, square})
+                       : phrase(N_("no living {piece} can reach {square}"), {who, square}));
 }
 
 } // namespace ghostpost::rules::haunted
@@ -270,13 +311,13 @@ std::optional<SpiritSyntax> parse_spirit(std::string_view raw) {
 
 RuleError explain_spirit(const Board& b, const SpiritSyntax& syntax, std::string_view text) {
     const std::string t(text);
-    auto illegal = [&](const std::string& why) {
-        return make_error(ErrorKind::Illegal, t + " is not possible: " + why);
+    auto illegal = [&](Phrase why) {
+        return make_error(ErrorKind::Illegal, not_possible(t, std::move(why)));
     };
     const Seat us = b.side_to_move();
-    const std::string kind(piece_name(syntax.kind));
+    const Phrase::Arg kind{"piece", piece_word(syntax.kind)};
     if (syntax.kind == PieceKind::King)
-        return illegal("a king never becomes a spirit");
+        return illegal(phrase(N_("a king never becomes a spirit")));
     const Sq target = chess::from_square(syntax.to);
     auto from_fits = [&](Sq s) {
         return (syntax.from_file < 0 || chess::file_of(s) == syntax.from_file) &&
@@ -289,22 +330,24 @@ RuleError explain_spirit(const Board& b, const SpiritSyntax& syntax, std::string
             continue;
         (b.living(sq).kind == PieceKind::None ? mine : waiting) |= bb(sq);
     }
+    const Phrase::Arg square{"square", where(target)};
     if (!mine && waiting) {
         const Sq s = chess::lsb(waiting);
-        return illegal("your spirit " + kind + " on " + where(s) + " waits under the " +
-                       piece_words(b.living(s)) + " and is released only when that square is left");
+        return illegal(phrase(N_("your spirit {piece} on {square} waits under the {living} and is "
+                                 "released only when that square is left"),
+                              {kind, {"square", where(s)}, {"living", piece_words(b.living(s))}}));
     }
     if (!mine)
-        return illegal("you have no spirit " + kind +
-                       (syntax.from_file >= 0 || syntax.from_rank >= 0 ? " there" : ""));
+        return illegal(syntax.from_file >= 0 || syntax.from_rank >= 0
+                           ? phrase(N_("you have no spirit {piece} there"), {kind})
+                           : phrase(N_("you have no spirit {piece}"), {kind}));
 
     // A rebirth in place: the spirit pawn stands on the named square.
     if (syntax.kind == PieceKind::Pawn && (mine & bb(target)) &&
         syntax.promotion != PieceKind::None)
-        return illegal("your spirit pawn on " + where(target) +
-                       " is reborn only while invoked: a living piece of "
-                       "yours must attack " +
-                       where(target));
+        return illegal(phrase(N_("your spirit pawn on {square} is reborn only while invoked: a "
+                                 "living piece of yours must attack {square}"),
+                              {square}));
 
     MoveBuf pseudo;
     b.generate_pseudo(pseudo);
@@ -315,26 +358,31 @@ RuleError explain_spirit(const Board& b, const SpiritSyntax& syntax, std::string
         Board after = b;
         after.make(m);
         if (b.in_check(us))
-            return illegal("you are in check from " + check_givers(b, us) +
-                           " and it does not answer the check");
-        return illegal("that leaves your king in check from " + check_givers(after, us));
+            return illegal(phrase(N_("you are in check from {pieces} and it does not answer the "
+                                     "check"),
+                                  {{"pieces", check_givers(b, us)}}));
+        return illegal(phrase(N_("that leaves your king in check from {pieces}"),
+                              {{"pieces", check_givers(after, us)}}));
     }
     if (syntax.promotion != PieceKind::None)
         for (const HMove& m : pseudo)
             if (m.layer == Layer::Spirit && m.to == target && (mine & bb(m.from)))
                 return illegal(chess::rank_of(target) == (us == Seat::White ? 7 : 0)
-                                   ? "a spirit pawn is reborn only if it is invoked on " +
-                                         where(target) + " (a living piece of yours must attack it)"
-                                   : "only a spirit pawn on its last rank is reborn");
+                                   ? phrase(N_("a spirit pawn is reborn only if it is invoked on "
+                                               "{square} (a living piece of yours must attack "
+                                               "it)"),
+                                            {square})
+                                   : phrase(N_("only a spirit pawn on its last rank is reborn")));
     const Piece on_target = b.living(target), haunt = b.spirit(target);
     if (on_target.kind == PieceKind::None && haunt.kind != PieceKind::None)
-        return illegal(where(target) + " is haunted by the " + spirit_words(haunt) +
-                       ": a spirit never moves onto another spirit");
+        return illegal(phrase(N_("{square} is haunted by the {spirit}: a spirit never moves onto "
+                                 "another spirit"),
+                              {square, {"spirit", spirit_words(haunt)}}));
     if (on_target.kind != PieceKind::None && on_target.seat == us)
-        return illegal("your own " + std::string(piece_name(on_target.kind)) + " stands on " +
-                       where(target));
+        return illegal(phrase(N_("your own {piece} stands on {square}"),
+                              {{"piece", piece_word(on_target.kind)}, square}));
     if (on_target.kind == PieceKind::King)
-        return illegal("the king is never captured");
+        return illegal(phrase(N_("the king is never captured")));
     const Bitboard occ = b.occupied();
     const Bitboard invoked = b.invoked(us);
     for (Bitboard s = mine; s;) {
@@ -343,13 +391,14 @@ RuleError explain_spirit(const Board& b, const SpiritSyntax& syntax, std::string
                                    ? chess::tables().pawn[index(us)][from]
                                    : chess::attacks_of(syntax.kind, us, from, occ);
         if (on_target.kind != PieceKind::None && (reach & bb(target)) && !(invoked & bb(from)))
-            return illegal("the spirit " + kind + " on " + where(from) +
-                           " is not invoked, so it cannot capture: a "
-                           "living piece of yours must attack " +
-                           where(from));
+            return illegal(phrase(N_("the spirit {piece} on {square} is not invoked, so it cannot "
+                                     "capture: a living piece of yours must attack {square}"),
+                                  {kind, {"square", where(from)}}));
     }
-    return illegal("no spirit " + kind + " of yours can " +
-                   (on_target.kind != PieceKind::None ? "capture on " : "reach ") + where(target));
+    return illegal(
+        on_target.kind != PieceKind::None
+            ? phrase(N_("no spirit {piece} of yours can capture on {square}"), {kind, square})
+            : phrase(N_("no spirit {piece} of yours can reach {square}"), {kind, square}));
 }
 
 } // namespace ghostpost::rules::haunted

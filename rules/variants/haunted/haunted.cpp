@@ -39,18 +39,19 @@ const VariantInfo& haunted_info() {
         .ranks = 8,
         .seat_names = {"White", "Black"},
         .options = {},
-        .summary =
+        .summary = N_(
             "FIDE chess with spirits. A captured piece becomes a spirit of its own side on its "
             "square, inert under its captor until that square is left. A released spirit moves "
             "like its kind, only onto empty squares; while a living piece of its side attacks its "
             "square it is invoked: then it captures (what it takes leaves the game) and gives "
             "check. Spirits are never captured and block lines for both sides. Two spirits on a "
             "square: Q > R > B > N > P stays, on a tie the one already there. An invoked spirit "
-            "pawn on its last rank may be reborn as a living Q, R, B or N. Checkmate wins.",
-        .notation = "Living pieces in SAN: e4, Nf3, exd5, O-O, e8=Q. Spirits: S, the spirit's "
-                    "letter (P for a pawn), then SAN: SBd7, SNxe5, SPc5, SPc8=Q (arriving and "
-                    "reborn); a spirit pawn already on its last rank is reborn with SPc8=Q. Also "
-                    "accepted: S:Bd7, S-Bd7, S Bd7, sbd7, SBxd7.",
+            "pawn on its last rank may be reborn as a living Q, R, B or N. Checkmate wins."),
+        .notation =
+            N_("Living pieces in SAN: e4, Nf3, exd5, O-O, e8=Q. Spirits: S, the spirit's "
+               "letter (P for a pawn), then SAN: SBd7, SNxe5, SPc5, SPc8=Q (arriving and "
+               "reborn); a spirit pawn already on its last rank is reborn with SPc8=Q. Also "
+               "accepted: S:Bd7, S-Bd7, S Bd7, sbd7, SBxd7."),
         .examples = "e4, Nf3, exd5, O-O, e8=Q or SBd7",
     };
     return info;
@@ -134,8 +135,8 @@ std::string notate(const Board& b, const HMove& m, const MoveBuf& legal) {
 
 // Who gives check to `seat`'s king, in words: "the white queen on a4", "the invoked white
 // spirit bishop on c6".
-std::vector<std::string> checkers(const Board& b, Seat seat) {
-    std::vector<std::string> out;
+std::vector<Phrase> checkers(const Board& b, Seat seat) {
+    std::vector<Phrase> out;
     const chess::Sq king = b.king_square(seat);
     if (king < 0)
         return out;
@@ -144,21 +145,29 @@ std::vector<std::string> checkers(const Board& b, Seat seat) {
     for (chess::Bitboard l = b.living_of(them); l;) {
         const chess::Sq s = chess::pop_lsb(l);
         if (chess::attacks_of(b.living(s).kind, them, s, occ) & bb(king))
-            out.push_back("the " + piece_words(b.living(s)) + " on " + to_square(s).name());
+            out.push_back(haunted::the_piece_on(piece_words(b.living(s)), to_square(s)));
     }
     for (chess::Bitboard i = b.invoked(them); i;) {
         const chess::Sq s = chess::pop_lsb(i);
         if (chess::attacks_of(b.spirit(s).kind, them, s, occ) & bb(king))
-            out.push_back("the invoked " + spirit_words(b.spirit(s)) + " on " +
-                          to_square(s).name());
+            out.push_back(
+                phrase(N_("the invoked {spirit} on {square}"),
+                       {{"spirit", spirit_words(b.spirit(s))}, {"square", to_square(s).name()}}));
     }
     return out;
 }
 
-std::string join(const std::vector<std::string>& parts, std::string_view last_sep = " and ") {
-    std::string out;
-    for (std::size_t i = 0; i < parts.size(); ++i)
-        out += (i == 0 ? "" : i + 1 == parts.size() ? std::string(last_sep) : ", ") + parts[i];
+using Said = std::variant<std::string, Phrase>; // what a phrase's argument may be
+
+// "a, b and c": the last joined by a word of the reader's language.
+Said join_and(const std::vector<Phrase>& parts) {
+    if (parts.empty())
+        return std::string();
+    Phrase out = parts.front();
+    for (std::size_t i = 1; i < parts.size(); ++i)
+        out = i + 1 == parts.size()
+                  ? phrase(N_("{first} and {second}"), {{"first", out}, {"second", parts[i]}})
+                  : phrase(N_("{first}, {second}"), {{"first", out}, {"second", parts[i]}});
     return out;
 }
 
@@ -212,14 +221,17 @@ public:
 
     Result<std::vector<Event>> apply(Seat seat, const Action& action, RandomSource&) override {
         if (outcome_.over())
-            return make_error(ErrorKind::GameOver, "the game is over (" + outcome_.reason + ")");
+            return game_over();
         if (seat != board_.side_to_move())
-            return make_error(ErrorKind::NotYourTurn,
-                              "it is " + std::string(seat_name(board_.side_to_move())) + "'s move");
+            return make_error(
+                ErrorKind::NotYourTurn,
+                phrase(
+                    N_("it is {side}'s move"),
+                    {{"side", Phrase{"side", std::string(seat_name(board_.side_to_move())), {}}}}));
         auto found = std::find_if(legal_.begin(), legal_.end(),
                                   [&](const HMove& m) { return to_action(board_, m) == action; });
         if (found == legal_.end())
-            return make_error(ErrorKind::Illegal, "that move is not legal here");
+            return make_error(ErrorKind::Illegal, phrase(N_("that move is not legal here")));
         const HMove m = *found;
         std::vector<Event> events;
         events.push_back(public_event(EventKind::Moved, notate(board_, m, legal_)));
@@ -231,9 +243,12 @@ public:
         refresh();
         if (board_.in_check(board_.side_to_move()) && !outcome_.over())
             events.push_back(public_event(
-                EventKind::Check, "check by " + join(checkers(board_, board_.side_to_move()))));
+                EventKind::Check,
+                phrase(N_("check by {pieces}"),
+                       {{"pieces", join_and(checkers(board_, board_.side_to_move()))}})));
         if (outcome_.over())
-            events.push_back(public_event(EventKind::GameOver, outcome_.reason));
+            events.push_back(
+                public_event(EventKind::GameOver, Phrase{"reason", outcome_.reason, {}}));
         check_consistent(*this);
         return events;
     }
@@ -272,33 +287,46 @@ public:
     int ply() const override { return static_cast<int>(keys_.size()); }
 
 private:
+    RuleError game_over() const {
+        return make_error(ErrorKind::GameOver,
+                          phrase(N_("the game is over ({reason})"),
+                                 {{"reason", Phrase{"reason", outcome_.reason, {}}}}));
+    }
+
     void describe(const HMove& m, Piece spirit_mover, const MoveReport& r,
                   std::vector<Event>& events) const {
         const std::string sq = r.captured_on >= 0 ? to_square(r.captured_on).name() : std::string();
         if (r.captured.kind != PieceKind::None) {
+            const Phrase::Arg piece{"piece", piece_words(r.captured)};
+            const Phrase::Arg square{"square", sq};
             if (r.annihilated)
-                events.push_back(public_event(
-                    EventKind::Captured, "the " + spirit_words(spirit_mover) + " annihilates the " +
-                                             piece_words(r.captured) + " on " + sq));
-            else
                 events.push_back(
-                    public_event(EventKind::Captured, "the " + piece_words(r.captured) + " on " +
-                                                          sq + " becomes a spirit"));
+                    public_event(EventKind::Captured,
+                                 phrase(N_("the {spirit} annihilates the {piece} on {square}"),
+                                        {{"spirit", spirit_words(spirit_mover)}, piece, square})));
+            else
+                events.push_back(public_event(
+                    EventKind::Captured,
+                    phrase(N_("the {piece} on {square} becomes a spirit"), {piece, square})));
         }
         if (r.spirit_lost.kind != PieceKind::None)
             events.push_back(public_event(
-                EventKind::Note, "two spirits meet on " + to_square(m.to).name() + ": the " +
-                                     spirit_words(r.spirit_kept) + " stays and the " +
-                                     spirit_words(r.spirit_lost) + " leaves the game"));
+                EventKind::Note, phrase(N_("two spirits meet on {square}: the {kept} stays and the "
+                                           "{lost} leaves the game"),
+                                        {{"square", to_square(m.to).name()},
+                                         {"kept", spirit_words(r.spirit_kept)},
+                                         {"lost", spirit_words(r.spirit_lost)}})));
         if (r.released.kind != PieceKind::None)
-            events.push_back(public_event(EventKind::Note, "the " + spirit_words(r.released) +
-                                                               " on " + to_square(m.from).name() +
-                                                               " is released"));
-        if (m.layer != Layer::Living && m.promotion != PieceKind::None)
             events.push_back(
-                public_event(EventKind::Special, "the spirit pawn on " + to_square(m.to).name() +
-                                                     " is reborn as a living " +
-                                                     std::string(piece_name(m.promotion))));
+                public_event(EventKind::Note, phrase(N_("the {spirit} on {square} is released"),
+                                                     {{"spirit", spirit_words(r.released)},
+                                                      {"square", to_square(m.from).name()}})));
+        if (m.layer != Layer::Living && m.promotion != PieceKind::None)
+            events.push_back(public_event(
+                EventKind::Special,
+                phrase(N_("the spirit pawn on {square} is reborn as a living "
+                          "{piece}"),
+                       {{"square", to_square(m.to).name()}, {"piece", piece_word(m.promotion)}})));
     }
 
     int repetitions() const {
@@ -337,7 +365,7 @@ private:
         const Seat stm = board_.side_to_move();
         std::array<chess::Bitboard, 2> invoked{board_.invoked(Seat::White),
                                                board_.invoked(Seat::Black)};
-        std::vector<std::string> spirits;
+        std::optional<Said> spirits;
         for (chess::Sq s = 0; s < 64; ++s) {
             Cell& cell = v.at(to_square(s));
             const Piece living = board_.living(s), spirit = board_.spirit(s);
@@ -351,14 +379,21 @@ private:
             std::string letter(1, piece_letter(spirit.kind));
             if (spirit.seat == Seat::Black)
                 letter[0] = static_cast<char>(letter[0] - 'A' + 'a');
-            spirits.push_back(letter + to_square(s).name() +
-                              (living.kind != PieceKind::None
-                                   ? " (under " + std::string(piece_name(living.kind)) + ")"
-                               : is_invoked ? " (invoked)"
-                                            : ""));
+            const Phrase::Arg at{"spirit", letter + to_square(s).name()};
+            Said one = std::get<std::string>(at.value);
+            if (living.kind != PieceKind::None)
+                // TRANSLATORS: a spirit under the board, as in "Spirits: Pe4 (under knight)".
+                one = phrase(N_("{spirit} (under {piece})"),
+                             {at, {"piece", piece_word(living.kind)}});
+            else if (is_invoked)
+                // TRANSLATORS: a spirit under the board, as in "Spirits: Bc6 (invoked)".
+                one = phrase(N_("{spirit} (invoked)"), {at});
+            spirits = spirits ? Said(phrase(N_("{first}, {second}"),
+                                            {{"first", std::move(*spirits)}, {"second", one}}))
+                              : one;
         }
-        if (!spirits.empty())
-            v.notes.push_back("Spirits: " + join(spirits, ", "));
+        if (spirits)
+            v.note(phrase(N_("Spirits: {spirits}"), {{"spirits", std::move(*spirits)}}));
         if (last_) {
             v.last_from = to_square(last_->from);
             v.last_to = to_square(last_->to);
@@ -407,10 +442,10 @@ std::optional<Result<NotatedAction>> HauntedGame::read_own_form(Seat seat,
         return Result<NotatedAction>(std::move(found.front()));
     }
     if (outcome_.over())
-        return Result<NotatedAction>(
-            make_error(ErrorKind::GameOver, "the game is over (" + outcome_.reason + ")"));
+        return Result<NotatedAction>(game_over());
     if (seat != board_.side_to_move())
-        return Result<NotatedAction>(make_error(ErrorKind::NotYourTurn, "it is not your move"));
+        return Result<NotatedAction>(
+            make_error(ErrorKind::NotYourTurn, phrase(N_("it is not your move"))));
     std::vector<NotatedAction> found;
     for (auto& a : notated_actions(seat)) {
         const Action& x = a.action;
@@ -426,8 +461,16 @@ std::optional<Result<NotatedAction>> HauntedGame::read_own_form(Seat seat,
         std::vector<std::string> names;
         for (const auto& f : found)
             names.push_back(f.text);
-        RuleError e = make_error(ErrorKind::Ambiguous,
-                                 std::string(text) + " is ambiguous: " + join(names, " or "));
+        // "SBd7 or SBe6", "SBd7, SBe6 or SBf5": the last joined by the reader's word for "or".
+        std::string some;
+        for (std::size_t i = 0; i + 1 < names.size(); ++i)
+            some += (i == 0 ? "" : ", ") + names[i];
+        Phrase candidates =
+            phrase(N_("{some} or {last}"), {{"some", some}, {"last", names.back()}});
+        RuleError e = make_error(
+            ErrorKind::Ambiguous,
+            phrase(N_("{move} is ambiguous: {candidates}"),
+                   {{"move", std::string(text)}, {"candidates", std::move(candidates)}}));
         e.candidates = std::move(names);
         return Result<NotatedAction>(std::move(e));
     }

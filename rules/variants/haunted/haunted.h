@@ -10,9 +10,13 @@
 
 namespace ghostpost::rules::haunted {
 
-// "white knight", "black spirit bishop"
-std::string piece_words(Piece p);
-std::string spirit_words(Piece p);
+// "white knight", "black spirit bishop": words of the catalogs ("piece"), whole so that a
+// language can make the colour agree with the piece.
+Phrase piece_words(Piece p);
+Phrase spirit_words(Piece p);
+
+// "the white queen on a4", "the black spirit bishop on c6".
+Phrase the_piece_on(Phrase piece, Square s);
 
 // Why a move written like a living move (SAN or LAN) matches none of `legal`, in this
 // variant's terms: a spirit in the way or on the target square, a spirit move meant, a king

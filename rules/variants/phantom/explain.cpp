@@ -21,12 +21,26 @@ using chess::MoveType;
 using chess::Position;
 using chess::Sq;
 
-RuleError refused_privately(const std::string& detail) {
-    RuleError e = make_error(ErrorKind::Illegal,
-                             "that move was refused; the reason was sent to you by direct "
-                             "message (no peek was spent)");
-    e.private_detail = detail;
+RuleError refused_privately(Phrase detail) {
+    RuleError e = make_error(
+        ErrorKind::Illegal, phrase(N_("that move was refused; the reason was sent to you by direct "
+                                      "message (no peek was spent)")));
+    e.private_detail = detail.english();
+    e.private_phrase = std::move(detail);
     return e;
+}
+
+// The same for a refusal written already: its message becomes the private reason.
+RuleError refused_privately(const RuleError& reason) {
+    RuleError e = refused_privately(Phrase{});
+    e.private_detail = reason.message;
+    e.private_phrase = reason.phrase;
+    return e;
+}
+
+// "{move} is not possible: {why}", the sentence of every refusal here.
+Phrase not_possible(const std::string& move, Phrase why) {
+    return phrase(N_("{move} is not possible: {why}"), {{"move", move}, {"why", std::move(why)}});
 }
 
 bool mentions_phantom(std::string_view text) {
@@ -41,7 +55,7 @@ std::string square_name(Sq s) {
 }
 
 // A Phantom on the attack set `att` of the opponent of the side to move, named for the mover.
-std::optional<std::string> attacking_phantom(const Position& pos, Bitboard att, Seat us) {
+std::optional<Phrase> attacking_phantom(const Position& pos, Bitboard att, Seat us) {
     const Bitboard ph = att & pos.pieces(pieces::phantom);
     if (!ph)
         return std::nullopt;
@@ -49,7 +63,7 @@ std::optional<std::string> attacking_phantom(const Position& pos, Bitboard att, 
 }
 
 // Castling refused because of a Phantom on the way or attacking the king's path.
-std::optional<std::string> hidden_castling_reason(Position& pos, bool short_side) {
+std::optional<Phrase> hidden_castling_reason(Position& pos, bool short_side) {
     const Seat us = pos.side_to_move(), them = opponent(us);
     const int base = us == Seat::White ? 0 : 56;
     const std::uint8_t right = us == Seat::White
@@ -60,15 +74,23 @@ std::optional<std::string> hidden_castling_reason(Position& pos, bool short_side
     const Bitboard path =
         short_side ? bb(base + 5) | bb(base + 6) : bb(base + 1) | bb(base + 2) | bb(base + 3);
     if (const Bitboard ph = path & pos.pieces(pieces::phantom))
-        return phantom_on(pos, chess::lsb(ph), us) + " stands between your king and rook";
+        return phrase(N_("{phantom} stands between your king and rook"),
+                      {{"phantom", phantom_on(pos, chess::lsb(ph), us)}});
     const int step = short_side ? 1 : -1;
     for (int i = 0; i <= 2; ++i) {
         const Sq s = base + 4 + i * step;
         if (auto who = attacking_phantom(pos, pos.attackers_to(s, pos.pieces(), them), us)) {
+            const Phrase::Arg phantom{"phantom", std::move(*who)};
             if (i == 0)
-                return "you are in check from " + *who + ", and castling never answers a check";
-            return "the king would " + std::string(i == 1 ? "pass through " : "land on ") +
-                   square_name(s) + ", which " + *who + " attacks";
+                return phrase(
+                    N_("you are in check from {phantom}, and castling never answers a check"),
+                    {phantom});
+            const Phrase::Arg square{"square", square_name(s)};
+            return i == 1 ? phrase(N_("the king would pass through {square}, which {phantom} "
+                                      "attacks"),
+                                   {square, phantom})
+                          : phrase(N_("the king would land on {square}, which {phantom} attacks"),
+                                   {square, phantom});
         }
     }
     return std::nullopt;
@@ -76,7 +98,7 @@ std::optional<std::string> hidden_castling_reason(Position& pos, bool short_side
 
 // A move by one of our visible pieces that the board everyone sees allows in its movement but a
 // Phantom forbids: standing on the target, in the way, or attacking the king afterwards.
-std::optional<std::string> hidden_move_reason(Position& pos, const ActionSyntax& syntax) {
+std::optional<Phrase> hidden_move_reason(Position& pos, const ActionSyntax& syntax) {
     const Seat us = pos.side_to_move(), them = opponent(us);
     const chess::Tables& t = chess::tables();
     const Bitboard phantoms = pos.pieces(pieces::phantom);
@@ -104,10 +126,11 @@ std::optional<std::string> hidden_move_reason(Position& pos, const ActionSyntax&
             continue;
         }
         if (bb(to) & pos.pieces(us, pieces::phantom))
-            return "your own Phantom stands on " + square_name(to);
+            return phrase(N_("your own Phantom stands on {square}"), {{"square", square_name(to)}});
         const Bitboard way = push ? t.between[from][to] | bb(to) : t.between[from][to];
         if (kind != PieceKind::Knight && kind != PieceKind::King && (way & phantoms))
-            return phantom_on(pos, chess::lsb(way & phantoms), us) + " is in the way";
+            return phrase(N_("{phantom} is in the way"),
+                          {{"phantom", phantom_on(pos, chess::lsb(way & phantoms), us)}});
         if (push && (pos.pieces() & way))
             continue; // a visible piece blocks the pawn: everyone can see that reason
         Move m{static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to), MoveType::Normal,
@@ -130,12 +153,15 @@ std::optional<std::string> hidden_move_reason(Position& pos, const ActionSyntax&
         pos.do_move(m);
         const Sq k = pos.king_square(us);
         const Bitboard att = k >= 0 ? pos.attackers_to(k, pos.pieces(), them) : 0;
-        std::optional<std::string> who = attacking_phantom(pos, att, us);
+        std::optional<Phrase> who = attacking_phantom(pos, att, us);
         pos.undo_move();
         if (who)
             return was_checked_by_phantom
-                       ? "you are in check from " + *who + ", and this move does not answer it"
-                       : "your king would be attacked by " + *who;
+                       ? phrase(N_("you are in check from {phantom}, and this move does not "
+                                   "answer it"),
+                                {{"phantom", std::move(*who)}})
+                       : phrase(N_("your king would be attacked by {phantom}"),
+                                {{"phantom", std::move(*who)}});
     }
     return std::nullopt;
 }
@@ -146,24 +172,22 @@ RuleError explain_move(Position& pos, const ActionSyntax& syntax, std::string_vi
     const std::string t(text);
     const Seat us = pos.side_to_move();
     const Bitboard phantoms = pos.pieces(pieces::phantom);
-    auto privately = [&](const std::string& why) {
-        return refused_privately(t + " is not possible: " + why);
-    };
+    auto privately = [&](Phrase why) { return refused_privately(not_possible(t, std::move(why))); };
     RuleError fide = chess::explain_fide_illegal(pos, syntax, text);
 
     if (syntax.castle == 0 && syntax.piece == pieces::phantom) {
         // Whether the Phantom is in play is public (its entry was announced); where it is, is not.
         if (!pos.pieces(us, pieces::phantom)) {
             if (pos.in_hand(us, pieces::phantom))
-                return make_error(ErrorKind::Illegal,
-                                  t +
-                                      " is not possible: your Phantom has not entered "
-                                      "play yet (it enters with F@" +
-                                      syntax.to.name() + ")");
+                return make_error(
+                    ErrorKind::Illegal,
+                    not_possible(t, phrase(N_("your Phantom has not entered play yet (it enters "
+                                              "with {entry})"),
+                                           {{"entry", "F@" + syntax.to.name()}})));
             return make_error(ErrorKind::Illegal,
-                              t + " is not possible: you have no Phantom any more");
+                              not_possible(t, phrase(N_("you have no Phantom any more"))));
         }
-        return refused_privately(fide.message);
+        return refused_privately(fide);
     }
     if (!phantoms)
         return fide;
@@ -176,17 +200,18 @@ RuleError explain_move(Position& pos, const ActionSyntax& syntax, std::string_vi
             const Sq from = chess::make_sq(syntax.from_file, syntax.from_rank);
             if (bb(from) & phantoms) {
                 if (pos.piece_on(from).seat == us)
-                    return refused_privately(fide.message);
-                return privately("on " + square_name(from) + " stands " +
-                                 std::string(us == Seat::White ? "Black's" : "White's") +
-                                 " Phantom");
+                    return refused_privately(fide);
+                return privately(
+                    phrase(N_("on {square} stands {seat}'s Phantom"),
+                           {{"square", square_name(from)},
+                            {"seat", Phrase{"seat", us == Seat::White ? "Black" : "White", {}}}}));
             }
         }
         if (auto why = hidden_move_reason(pos, syntax))
             return privately(*why);
     }
     if (mentions_phantom(fide.message))
-        return refused_privately(fide.message);
+        return refused_privately(fide);
     return fide;
 }
 
@@ -195,56 +220,59 @@ RuleError explain_entry(const Position& pos, const ActionSyntax& syntax, EntryRu
     const std::string t(text);
     const Seat us = pos.side_to_move(), them = opponent(us);
     const chess::Tables& t_ = chess::tables();
-    auto illegal = [&](const std::string& why) {
-        return make_error(ErrorKind::Illegal, t + " is not possible: " + why);
+    auto illegal = [&](Phrase why) {
+        return make_error(ErrorKind::Illegal, not_possible(t, std::move(why)));
     };
-    auto privately = [&](const std::string& why) {
-        return refused_privately(t + " is not possible: " + why);
-    };
+    auto privately = [&](Phrase why) { return refused_privately(not_possible(t, std::move(why))); };
     const std::string where = syntax.to.name();
+    const Phrase::Arg square{"square", where};
 
     if (syntax.piece != pieces::phantom)
-        return illegal("only the Phantom enters play (F@" + where +
-                       "); no other piece is ever in hand");
+        return illegal(phrase(N_("only the Phantom enters play ({entry}); no other piece is ever "
+                                 "in hand"),
+                              {{"entry", "F@" + where}}));
     if (pos.in_hand(us, pieces::phantom) == 0) {
         if (pos.pieces(us, pieces::phantom))
-            return illegal("your Phantom is already in play: it enters once, and moves as F" +
-                           where);
-        return illegal("your Phantom was captured, and it never enters again");
+            return illegal(phrase(N_("your Phantom is already in play: it enters once, and moves "
+                                     "as {move}"),
+                                  {{"move", "F" + where}}));
+        return illegal(phrase(N_("your Phantom was captured, and it never enters again")));
     }
     const Sq to = chess::from_square(syntax.to);
     const Piece target = pos.piece_on(to);
     // Reasons everyone can check come first, so a Phantom is named only when it is the reason.
     if (target.kind != PieceKind::None && target.kind != pieces::phantom) {
         if (target.seat == us)
-            return illegal("your own " + std::string(piece_name(target.kind)) + " stands on " +
-                           where);
+            return illegal(phrase(N_("your own {piece} stands on {square}"),
+                                  {{"piece", piece_word(target.kind)}, square}));
         if (target.kind == PieceKind::King)
-            return illegal("the Phantom cannot enter on the king");
+            return illegal(phrase(N_("the Phantom cannot enter on the king")));
         if (!rules.capture)
-            return illegal("the Phantom enters only on an empty square in this game "
-                           "(phantom_entry_capture=no)");
+            return illegal(phrase(N_("the Phantom enters only on an empty square in this game "
+                                     "(phantom_entry_capture=no)")));
     }
     if (Sq k = pos.king_square(them);
         k >= 0 && !rules.check && ((t_.knight[to] | t_.ferz[to]) & bb(k)))
-        return illegal("entering on " + where +
-                       " would give check, which this game's entry rules "
-                       "forbid (phantom_entry_check=no)");
+        return illegal(phrase(N_("entering on {square} would give check, which this game's entry "
+                                 "rules forbid (phantom_entry_check=no)"),
+                              {square}));
     const Bitboard checkers = pos.checkers();
     if (checkers & pos.pieces(pieces::phantom))
-        return privately("you are in check from " +
-                         phantom_on(pos, chess::lsb(checkers & pos.pieces(pieces::phantom)), us) +
-                         ", and entering on " + where + " does not answer it");
+        return privately(phrase(
+            N_("you are in check from {phantom}, and entering on {square} does not answer it"),
+            {{"phantom", phantom_on(pos, chess::lsb(checkers & pos.pieces(pieces::phantom)), us)},
+             square}));
     if (target.kind == pieces::phantom && !rules.capture)
-        return privately(phantom_on(pos, to, us) +
-                         " already stands there, and the Phantom enters "
-                         "only on an empty square (phantom_entry_capture=no)");
+        return privately(phrase(N_("{phantom} already stands there, and the Phantom enters only "
+                                   "on an empty square (phantom_entry_capture=no)"),
+                                {{"phantom", phantom_on(pos, to, us)}}));
     if (chess::more_than_one(checkers))
-        return illegal("you are in double check, and only a king move answers it");
+        return illegal(phrase(N_("you are in double check, and only a king move answers it")));
     if (checkers)
-        return illegal("you are in check, and entering on " + where +
-                       " neither blocks nor takes the checking piece");
-    return illegal("the Phantom cannot enter on " + where + " now");
+        return illegal(phrase(N_("you are in check, and entering on {square} neither blocks nor "
+                                 "takes the checking piece"),
+                              {square}));
+    return illegal(phrase(N_("the Phantom cannot enter on {square} now"), {square}));
 }
 
 } // namespace ghostpost::rules::phantom
@@ -294,7 +322,7 @@ RuleError explain_seen(const Position& pos, const ActionSyntax& syntax, EntryRul
         return chess::explain_fide_illegal(everyone, syntax, text);
     // Only the mover's own Phantom forbids it: the reason names its square.
     RuleError e = explain_move(seen, syntax, text);
-    return e.private_detail.empty() ? refused_privately(e.message) : e;
+    return e.private_detail.empty() ? refused_privately(e) : e;
 }
 
 } // namespace ghostpost::rules::phantom

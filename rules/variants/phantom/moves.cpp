@@ -122,11 +122,13 @@ std::string announce(Position& pos, const Move& m, EntryRules rules) {
     return out;
 }
 
-std::string phantom_on(const Position& pos, Sq s, Seat viewer) {
+Phrase phantom_on(const Position& pos, Sq s, Seat viewer) {
     const Seat owner = pos.piece_on(s).seat;
-    return (owner == viewer ? std::string("your")
-                            : std::string(owner == Seat::White ? "White's" : "Black's")) +
-           " Phantom on " + chess::to_square(s).name();
+    const Phrase::Arg square{"square", chess::to_square(s).name()};
+    if (owner == viewer)
+        return phrase(N_("your Phantom on {square}"), {square});
+    return phrase(N_("{seat}'s Phantom on {square}"),
+                  {{"seat", Phrase{"seat", owner == Seat::White ? "White" : "Black", {}}}, square});
 }
 
 } // namespace ghostpost::rules::phantom

@@ -41,17 +41,17 @@ const VariantInfo& phantom_info() {
                 {"phantom_entry_capture",
                  "no",
                  {"no", "yes"},
-                 "yes: the Phantom may enter on an enemy piece (not the king), capturing it"},
+                 N_("yes: the Phantom may enter on an enemy piece (not the king), capturing it")},
                 {"phantom_entry_check",
                  "no",
                  {"no", "yes"},
-                 "yes: the Phantom may enter giving check (and mate)"},
+                 N_("yes: the Phantom may enter giving check (and mate)")},
                 {"phantom_lives",
                  "3",
                  {},
-                 "how many times each player may peek at both Phantoms; 0 is hard mode"},
+                 N_("how many times each player may peek at both Phantoms; 0 is hard mode")},
             },
-        .summary =
+        .summary = N_(
             "FIDE chess, plus one Phantom (F) per player: an unseen piece that moves one square "
             "diagonally or jumps like a knight, captures and is captured, gives and blocks check, "
             "and cannot be passed through. It enters once, at any time, as that turn's move "
@@ -62,15 +62,15 @@ const VariantInfo& phantom_info() {
             "(3 by default, 0 = hard mode) and shows you both Phantoms privately. A move your own "
             "board forbids is refused in public; one that only a Phantom you cannot see forbids "
             "is refused in public and explained to you privately. The "
-            "Phantoms are shown when the game ends.",
-        .notation = "Standard algebraic notation with F for the Phantom: e4, Nf3, Fe5, Fxd5, "
-                    "O-O, e8=Q. Entry: F@e4 (F@xe4 when it captures). peek at any time. "
-                    "Also accepted: f@e4, fe5 when no pawn can take on e5, LAN (e2e4, "
-                    "d4e6 for a Phantom), 0-0, and + # ! ? marks.",
+            "Phantoms are shown when the game ends."),
+        .notation = N_("Standard algebraic notation with F for the Phantom: e4, Nf3, Fe5, Fxd5, "
+                       "O-O, e8=Q. Entry: F@e4 (F@xe4 when it captures). peek at any time. "
+                       "Also accepted: f@e4, fe5 when no pawn can take on e5, LAN (e2e4, "
+                       "d4e6 for a Phantom), 0-0, and + # ! ? marks."),
         .commands = {{"peek", "peek [game]",
-                      "Phantom Chess: spend one of your lives to see both Phantoms by direct "
-                      "message, at any time",
-                      "Phantom Chess: spend a life to see both Phantoms by direct message"}},
+                      N_("Phantom Chess: spend one of your lives to see both Phantoms by direct "
+                         "message, at any time"),
+                      N_("Phantom Chess: spend a life to see both Phantoms by direct message")}},
     };
     return info;
 }
@@ -87,6 +87,17 @@ std::string seat_word(Seat s) {
 // A seat's name as a word of the catalogs.
 Phrase seat_phrase(Seat s) {
     return Phrase{"seat", seat_word(s), {}};
+}
+
+RuleError game_over(const Outcome& outcome) {
+    return make_error(ErrorKind::GameOver,
+                      phrase(N_("the game is over ({reason})"),
+                             {{"reason", Phrase{"reason", outcome.reason, {}}}}));
+}
+
+RuleError not_your_move(Seat to_move) {
+    return make_error(ErrorKind::NotYourTurn,
+                      phrase(N_("it is {seat}'s move"), {{"seat", seat_phrase(to_move)}}));
 }
 
 class PhantomGame final : public Game {
@@ -196,18 +207,17 @@ public:
 
     Result<std::vector<Event>> apply(Seat seat, const Action& action, RandomSource&) override {
         if (outcome_.over())
-            return make_error(ErrorKind::GameOver, "the game is over (" + outcome_.reason + ")");
+            return game_over(outcome_);
         if (action.kind == ActionKind::Special && action.special == peek_special) {
             auto told = peek(seat);
             check_consistent(*this);
             return told;
         }
         if (seat != pos_.side_to_move())
-            return make_error(ErrorKind::NotYourTurn,
-                              "it is " + seat_word(pos_.side_to_move()) + "'s move");
+            return not_your_move(pos_.side_to_move());
         auto move = chess::find_move(pos_, legal_, action);
         if (!move)
-            return make_error(ErrorKind::Illegal, "that move is not legal here");
+            return make_error(ErrorKind::Illegal, phrase(N_("that move is not legal here")));
 
         const std::string text = phantom::announce(pos_, *move, entry_);
         const bool phantom_moved =
@@ -226,9 +236,9 @@ public:
         if (pos_.in_check() && !outcome_.over())
             events.push_back({EventKind::Check, "check", std::nullopt, std::nullopt});
         if (outcome_.over()) {
-            events.push_back({EventKind::GameOver, outcome_.reason, std::nullopt, std::nullopt});
-            events.push_back({EventKind::Reveal, "the Phantom Card is turned over: " + card(),
-                              std::nullopt, std::nullopt});
+            events.push_back(
+                public_event(EventKind::GameOver, Phrase{"reason", outcome_.reason, {}}));
+            events.push_back(card_turned_over());
         }
         check_consistent(*this);
         return events;
@@ -288,7 +298,7 @@ public:
     std::vector<Event> ending_reveal() const override {
         if (outcome_.over())
             return {}; // apply() turned the card over with the last move
-        return {public_event(EventKind::Reveal, "the Phantom Card is turned over: " + card())};
+        return {card_turned_over()};
     }
     // A seat sees its own Phantom, and the other one once the game is over.
     SeatView seat_view(Seat seat) const override {
@@ -298,8 +308,7 @@ public:
     RuleError explain_illegal(Seat seat, const ActionSyntax& syntax,
                               std::string_view text) const override {
         if (seat != pos_.side_to_move())
-            return make_error(ErrorKind::NotYourTurn,
-                              "it is " + seat_word(pos_.side_to_move()) + "'s move");
+            return not_your_move(pos_.side_to_move());
         // A move the mover's board allows and only the unseen Phantom forbids is a dispute,
         // settled by the card (the true board) and told privately; any other refusal is read on
         // the board the mover sees, so it is the same wherever the other Phantom stands.
@@ -360,24 +369,33 @@ private:
         if (left == 0)
             return make_error(
                 ErrorKind::Illegal,
-                lives_ == 0 ? std::string("this game is played in hard mode (phantom_lives=0): "
-                                          "no peeks; you see a Phantom only by moving your own")
-                            : "you have no peeks left (all " + std::to_string(lives_) + " spent)");
+                lives_ == 0 ? phrase(N_("this game is played in hard mode (phantom_lives=0): no "
+                                        "peeks; you see a Phantom only by moving your own"))
+                            : phrase(N_("you have no peeks left (all {count} spent)"),
+                                     {{"count", std::to_string(lives_)}}));
         --left;
         ++peeks_taken_;
         std::vector<Event> events;
-        events.push_back({EventKind::Note,
-                          seat_word(seat) + " peeks at the Phantoms (" + std::to_string(left) +
-                              (left == 1 ? " peek" : " peeks") + " left)",
-                          std::nullopt, std::nullopt});
+        const Phrase::Arg who{"seat", seat_phrase(seat)};
+        const Phrase::Arg count{"count", std::to_string(left)};
+        events.push_back(public_event(
+            EventKind::Note,
+            phrase(N_("{seat} peeks at the Phantoms ({count, plural, one {# peek} other {# peeks}} "
+                      "left)"),
+                   {who, count})));
         events.push_back(private_event(
             seat, EventKind::Reveal, phrase(N_("the Phantoms: {card}"), {{"card", card_phrase()}}),
             make_private(seat, board({true, true}))));
         return events;
     }
 
+    // The Phantom Card shown to everybody (when the game ends).
+    Event card_turned_over() const {
+        return public_event(EventKind::Reveal, phrase(N_("the Phantom Card is turned over: {card}"),
+                                                      {{"card", card_phrase()}}));
+    }
+
     // Where each Phantom is: the Phantom Card read aloud.
-    std::string card() const { return card_phrase().english(); }
     Phrase card_phrase() const {
         std::optional<Phrase> out;
         for (Seat s : {Seat::White, Seat::Black}) {
@@ -415,32 +433,39 @@ private:
             }
         }
         v.ply = ply();
-        v.notes.push_back(notes_peeks());
-        v.notes.push_back(notes_phantoms());
+        v.note(notes_peeks());
+        v.note(notes_phantoms());
         return v;
     }
 
-    std::string notes_peeks() const {
+    Phrase notes_peeks() const {
         if (lives_ == 0)
-            return "Peeks: none (hard mode)";
-        return "Peeks left: White " + std::to_string(peeks_left_[0]) + ", Black " +
-               std::to_string(peeks_left_[1]);
+            return phrase(N_("Peeks: none (hard mode)"));
+        auto left = [&](Seat s) {
+            // TRANSLATORS: a player's peeks left, as in "Peeks left: White 3, Black 2".
+            return phrase(N_("{seat} {count}"), {{"seat", seat_phrase(s)},
+                                                 {"count", std::to_string(peeks_left_[index(s)])}});
+        };
+        return phrase(N_("Peeks left: {white}, {black}"),
+                      {{"white", left(Seat::White)}, {"black", left(Seat::Black)}});
     }
 
     // Whether each Phantom is in hand, in play or gone is public: every entry and capture was
     // announced.
-    std::string notes_phantoms() const {
-        std::string out = "Phantoms:";
-        for (Seat s : {Seat::White, Seat::Black}) {
-            out += s == Seat::White ? " White " : ", Black ";
+    Phrase notes_phantoms() const {
+        auto where = [&](Seat s) {
+            const Phrase::Arg seat{"seat", seat_phrase(s)};
             if (pos_.pieces(s, pieces::phantom))
-                out += "in play";
-            else if (pos_.in_hand(s, pieces::phantom))
-                out += "in hand";
-            else
-                out += "gone";
-        }
-        return out;
+                // TRANSLATORS: as in "Phantoms: White in play, Black in hand".
+                return phrase(N_("{seat} in play"), {seat});
+            if (pos_.in_hand(s, pieces::phantom))
+                // TRANSLATORS: as in "Phantoms: White in play, Black in hand".
+                return phrase(N_("{seat} in hand"), {seat});
+            // TRANSLATORS: as in "Phantoms: White gone, Black in play".
+            return phrase(N_("{seat} gone"), {seat});
+        };
+        return phrase(N_("Phantoms: {white}, {black}"),
+                      {{"white", where(Seat::White)}, {"black", where(Seat::Black)}});
     }
 
     Options options_;

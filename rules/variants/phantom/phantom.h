@@ -40,7 +40,7 @@ inline chess::Bitboard visible(const chess::Position& pos) {
 }
 
 // "your Phantom on e4" / "White's Phantom on e4", for the reasons told privately.
-std::string phantom_on(const chess::Position& pos, chess::Sq s, Seat viewer);
+Phrase phantom_on(const chess::Position& pos, chess::Sq s, Seat viewer);
 
 // Why the move `syntax` (not an entry) of the side to move is refused. When a Phantom is among
 // the reasons, the public message says only that the move was refused and private_detail names

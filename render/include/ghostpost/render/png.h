@@ -3,6 +3,7 @@
 // pieces only their owners see is, pixel for pixel, the same board without those pieces.
 #pragma once
 
+#include "ghostpost/render/say.h"
 #include "ghostpost/rules/view.h"
 
 #include <array>
@@ -24,6 +25,7 @@ struct PngOptions {
     // Empty: taken from the variant's registry entry (VariantInfo::title, VariantInfo::seat_names).
     std::string title;                     // shown dimmed at the caption's right end
     std::array<std::string, 2> seat_names; // for "<seat name> to move"
+    Say say; // the caption's words and the notes in the reader's language; empty: English
 };
 
 // The caption over the board: "Game 12 · move 5 · White to move"; how the game ended once it is

@@ -7,6 +7,7 @@
 // holding more than one figure lists them top first, "Rx"). A browser test reads these.
 #pragma once
 
+#include "ghostpost/render/say.h"
 #include "ghostpost/rules/view.h"
 
 #include <array>
@@ -21,6 +22,7 @@ struct SvgOptions {
     std::string game_label;
     std::string ended;
     std::array<std::string, 2> seat_names;
+    Say say; // the caption's words and the notes in the reader's language; empty: English
 };
 
 // The board with pieces, the last move, check, coordinates, caption and the view's notes, as a

@@ -24,10 +24,12 @@
 // - Under the board: the move number and who decides, the last move, check, then one line per
 //   kind of detail a suffix only hints at (what lies under a piece, hit points, imprisonment,
 //   the tint key), then the variant's own notes.
-// - Only letters, digits, spaces and . * ! # & ~ ^ ? ' + - _ : , appear, never a backtick, so
-//   the board is safe inside a chat code block. Lines carry no trailing spaces.
+// - The board itself has only letters, digits, spaces and . * ! # & ~ ^ ? ' + - _ : , and the
+//   status lines under it are words in the reader's language (TextStyle::say); never a backtick,
+//   so the board is safe inside a chat code block. Lines carry no trailing spaces.
 #pragma once
 
+#include "ghostpost/render/say.h"
 #include "ghostpost/rules/view.h"
 
 #include <array>
@@ -45,6 +47,8 @@ struct TextStyle {
     // Once the game is over, how it ended ("White wins, 1-0 (resignation)"): said instead of
     // whose move it is, and instead of a check the game no longer cares about.
     std::string ended;
+    // The status lines and notes in the reader's language (say.h); empty: English.
+    Say say;
 };
 
 // The board with its coordinates and status lines, each line ending in '\n'.

@@ -50,7 +50,14 @@ struct NotatedAction {
 // A seat that must decide now, and what about ("move", "choose which knight is rescued").
 struct Decision {
     Seat seat;
-    std::string what;
+    std::string what; // "move", or the variant's words: "choose the dice for the combat on e4"
+    // `what` as a phrase, when the variant wrote it as one; empty: `what` is a "decision" word.
+    Phrase phrase;
+    // The decision as a phrase either way.
+    Phrase said() const {
+        return phrase.pattern.empty() || phrase.english() != what ? Phrase{"decision", what, {}}
+                                                                  : phrase;
+    }
 };
 
 enum class EventKind : std::uint8_t {
@@ -78,6 +85,10 @@ struct Event {
 
 inline Event public_event(EventKind kind, std::string text) {
     return Event{kind, std::move(text), std::nullopt, std::nullopt};
+}
+inline Event public_event(EventKind kind, Phrase said) {
+    std::string text = said.english();
+    return Event{kind, std::move(text), std::nullopt, std::nullopt, std::move(said)};
 }
 inline Event private_event(Seat seat, EventKind kind, std::string text,
                            std::optional<SeatView> board = std::nullopt) {

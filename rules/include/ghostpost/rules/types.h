@@ -91,18 +91,22 @@ constexpr const char* N_(const char* pattern) {
 // A sentence of the rules with named parts, "{move} is not possible: {why}", so that a reader
 // gets it in their language: `pattern` is a catalog message in English (or, with `context`, a
 // word such as a piece's name), each argument plain text or another phrase. english() is the
-// sentence as RuleError::message holds it.
+// sentence as RuleError::message holds it. A count is written as ICU's plural of its digits,
+// "{count, plural, one {# die} other {# dice}}", so that each language has its own forms.
 struct Phrase {
     struct Arg;
     std::string context;
     std::string pattern;
     std::vector<Arg> args;
     std::string english() const;
+    bool operator==(const Phrase&) const;
 };
 struct Phrase::Arg {
     std::string name;
     std::variant<std::string, Phrase> value;
+    bool operator==(const Arg&) const = default;
 };
+inline bool Phrase::operator==(const Phrase&) const = default;
 inline Phrase phrase(const char* pattern, std::vector<Phrase::Arg> args = {}) {
     return Phrase{{}, pattern, std::move(args)};
 }

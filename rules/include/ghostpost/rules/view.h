@@ -50,6 +50,15 @@ struct BoardView {
     int ply = 0;                    // actions played so far
     int move_number = 1;            // the full-move number, as in FEN
     std::vector<std::string> notes; // variant lines shown under the board ("Track: C, toward dark")
+    // notes[i] as a phrase, when the variant wrote it as one (note()): a renderer puts it into
+    // its reader's language while its english() is still notes[i]. Shorter than notes, or an
+    // empty pattern, where a note has none.
+    std::vector<Phrase> note_phrases;
+    void note(Phrase said) {
+        note_phrases.resize(notes.size());
+        notes.push_back(said.english());
+        note_phrases.push_back(std::move(said));
+    }
 
     BoardView() = default;
     BoardView(std::string variant_name, int f, int r)

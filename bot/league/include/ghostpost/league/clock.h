@@ -30,7 +30,13 @@ struct TimeControl {
 // them. Without "/cap" an increment has no cap. Errors name what is wrong.
 struct TimeControlParse {
     std::optional<TimeControl> value;
-    std::string error;
+    std::string error; // why there is none, in English
+    // The same for a reply in its reader's language: unreadable, or a cap below the base (the
+    // two as written, "3d" and "7d").
+    enum class Problem : std::uint8_t { None, Unreadable, CapBelowBase };
+    Problem problem = Problem::None;
+    std::string cap;
+    std::string base;
 };
 TimeControlParse parse_time_control(std::string_view text);
 

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -65,7 +66,10 @@ struct Post {
 // prefix, and what it does in a few words (bot::command_menu() lists ghostpost's).
 struct MenuCommand {
     std::string name;
-    std::string description;
+    std::string description; // in English
+    // The description in the other languages its catalogs translate it to, by the catalogs'
+    // names of them ("de", "pt_BR"); a platform that localizes menus maps them to its own codes.
+    std::map<std::string, std::string> translations;
 };
 
 // A choice offered with a reply: a platform that has buttons shows `label` on one, and a press
