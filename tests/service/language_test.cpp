@@ -59,12 +59,32 @@ bot::ServiceSettings with_moderator(std::string language = "en") {
 
 using Lines = std::vector<std::string>;
 
+// What stays of a reply once the destination, every ⟦...⟧ (nested ones too), spaces and
+// punctuation are taken out: words built without the catalog.
+std::string unwrapped(const std::string& reply) {
+    std::string text = reply.substr(reply.find(": ") + 2);
+    std::string out;
+    int depth = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text.compare(i, 3, "\u27e6") == 0) {
+            ++depth;
+            i += 2;
+        } else if (text.compare(i, 3, "\u27e7") == 0) {
+            --depth;
+            i += 2;
+        } else if (depth == 0 && text[i] != ' ' && text[i] != '.' && text[i] != '\n') {
+            out += text[i];
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 TEST_CASE("A channel whose moderators chose German hears a game in German", "[language]") {
     Room room(with_moderator());
     CHECK(room.say("carol", "!channel settings language=de") ==
-          Lines{"g: Boards in this channel: orientation=white notation=ascii images=off "
+          Lines{"g: Bretter in diesem Kanal: orientation=white notation=ascii images=off "
                 "style=board language=de."});
     CHECK(room.say("alice", "!new chess @bob tc=none") ==
           Lines{"g: @alice fordert @bob zu FIDE-Schach heraus, Partie #1. @alice würde Weiß "
@@ -98,7 +118,7 @@ TEST_CASE("A player's own language wins over their channel's, for what is said t
     room.say("alice", "!new chess @bob tc=none");
     room.say("bob", "!accept");
     CHECK(room.say("bob", "!settings language=es") ==
-          Lines{"g: Settings of @bob for what I send you privately: orientation=auto "
+          Lines{"g: Ajustes de @bob para lo que te envío en privado: orientation=auto "
                 "notation=ascii images=off reminders=off digest=off language=es."});
     // Said to bob alone: Spanish. Said to the channel: French.
     CHECK(room.say("bob", "e5") ==
@@ -106,7 +126,7 @@ TEST_CASE("A player's own language wins over their channel's, for what is said t
     CHECK(room.say("alice", "e4") ==
           Lines{"g: @alice (Blancs) a joué e4 dans la partie #1. @bob (Noirs) doit jouer."});
     CHECK(room.say("bob", "!settings language=auto") ==
-          Lines{"g: Settings of @bob for what I send you privately: orientation=auto "
+          Lines{"g: Réglages de @bob pour ce que je vous envoie en privé : orientation=auto "
                 "notation=ascii images=off reminders=off digest=off language=auto."});
     CHECK(room.say("bob", "!draw 2") == Lines{"g: Il n’y a pas de partie #2."});
 }
@@ -132,25 +152,6 @@ TEST_CASE("Russian counts one, two and five plies each in its own form", "[langu
 TEST_CASE("In the pseudo-language every word of a game's main replies is the catalog's",
           "[language]") {
     Room room(with_moderator("qps"));
-    const auto unwrapped = [](const std::string& reply) {
-        // What stays once the destination, every ⟦...⟧ (nested ones too), spaces and
-        // punctuation are taken out: words built without the catalog.
-        std::string text = reply.substr(reply.find(": ") + 2);
-        std::string out;
-        int depth = 0;
-        for (std::size_t i = 0; i < text.size(); ++i) {
-            if (text.compare(i, 3, "\u27e6") == 0) {
-                ++depth;
-                i += 2;
-            } else if (text.compare(i, 3, "\u27e7") == 0) {
-                --depth;
-                i += 2;
-            } else if (depth == 0 && text[i] != ' ' && text[i] != '.' && text[i] != '\n') {
-                out += text[i];
-            }
-        }
-        return out;
-    };
     const std::vector<std::pair<std::string, std::string>> posts{
         {"alice", "!new chess @bob tc=none"},
         {"bob", "!accept"},
@@ -171,6 +172,34 @@ TEST_CASE("In the pseudo-language every word of a game's main replies is the cat
             INFO(user + ": " + text + " -> " + reply);
             CHECK(unwrapped(reply) == "");
         }
+}
+
+TEST_CASE("In the pseudo-language help and the rules are the catalog's, commands and notation "
+          "as they are",
+          "[language]") {
+    Room room(with_moderator("qps"));
+    const Lines help = room.say("alice", "!help move");
+    REQUIRE(help.size() == 1);
+    CHECK(help[0] == "g: !move [game] <move>: \u27e6play a move (also !m); a bare move works when "
+                     "you must decide in just one game here\u27e7.");
+    const Lines list = room.say("alice", "!help");
+    REQUIRE(list.size() == 1);
+    CHECK(unwrapped(list[0]) == "");
+    const Lines rules = room.say("alice", "!rules phantom");
+    REQUIRE(rules.size() == 1);
+    INFO(rules[0]);
+    // The title, the summary, the notation and each option's words are the catalog's; the
+    // variant's name and the options' syntax stay as they are typed.
+    CHECK(unwrapped(rules[0]) == "(phantom)phantom_entry_capture=no|yesphantom_entry_check=no|yes"
+                                 "phantom_lives=<number>");
+    CHECK(rules[0].starts_with("g: \u27e6Phantom Chess\u27e7 (phantom)\n\u27e6FIDE chess, plus one "
+                               "Phantom (F) per player"));
+    for (const char* text : {"!rules", "!rules nosuch", "!help nosuch", "!frobnicate"}) {
+        const Lines replies = room.say("alice", text);
+        REQUIRE(replies.size() == 1);
+        INFO(replies[0]);
+        CHECK(unwrapped(replies[0]) == "");
+    }
 }
 
 TEST_CASE("A player types a move with their language's piece letters and the reply shows the "

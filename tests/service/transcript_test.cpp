@@ -2,8 +2,11 @@
 // output must equal <name>.out. See tests/data/transcripts/README.md for the format.
 #include "../storage/temp_path.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cctype>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -19,7 +22,9 @@ std::string read_file(const std::string& path) {
 }
 
 // Each "=== new process" line starts another `ghostpost console` process on the same database.
-std::string run_transcript(const std::string& name) {
+// `more`: options added to every process (the pseudo-language), whose output is not the
+// transcript's own.
+std::string run_transcript(const std::string& name, const std::string& more = "") {
     const std::string dir = std::string(GHOSTPOST_TEST_DATA) + "/transcripts/";
     std::string input = read_file(dir + name + ".in");
     REQUIRE_FALSE(input.empty());
@@ -36,6 +41,7 @@ std::string run_transcript(const std::string& name) {
     std::string extra = read_file(dir + name + ".args");
     while (!extra.empty() && (extra.back() == '\n' || extra.back() == ' '))
         extra.pop_back();
+    extra += " " + more;
     ghostpost::testing::TempPath db("transcript-" + name);
     ghostpost::testing::TempPath in_file("transcript-in");
     ghostpost::testing::TempPath out_file("transcript-out");
@@ -51,7 +57,7 @@ std::string run_transcript(const std::string& name) {
         CHECK(rc == 0);
         output += read_file(out_file.str());
     }
-    if (std::getenv("GHOSTPOST_UPDATE_TRANSCRIPTS") != nullptr)
+    if (std::getenv("GHOSTPOST_UPDATE_TRANSCRIPTS") != nullptr && more.empty())
         std::ofstream(dir + name + ".out", std::ios::binary) << output;
     return output;
 }
@@ -278,4 +284,96 @@ TEST_CASE("A game in Simplified Chinese", "[bot][transcript][language]") {
 TEST_CASE("A Phantom Chess game in German, direct messages included",
           "[bot][transcript][language]") {
     check_transcript("phantom_de");
+}
+
+// Issue #38: every reply of every transcript, in the pseudo-language that wraps each catalog
+// message in ⟦ ⟧, has no English left outside the brackets: two words in a row there were
+// built without the catalog. What may stand outside: names, moves, numbers, commands, boards'
+// squares, and the PGN, FEN and FIDE report a player asked for, which programs read.
+namespace {
+
+// The words of `line` outside every ⟦...⟧, nested ones included.
+std::vector<std::string> words_outside(const std::string& line) {
+    std::vector<std::string> words;
+    std::string word;
+    int depth = 0;
+    const auto end_word = [&] {
+        if (!word.empty())
+            words.push_back(word);
+        word.clear();
+    };
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        if (line.compare(i, 3, "\u27e6") == 0) {
+            end_word();
+            ++depth;
+            i += 2;
+        } else if (line.compare(i, 3, "\u27e7") == 0) {
+            --depth;
+            i += 2;
+        } else if (depth == 0 && line[i] != ' ' && line[i] != ',' && line[i] != '.' &&
+                   line[i] != ':' && line[i] != ';' && line[i] != '(' && line[i] != ')') {
+            word += line[i];
+        } else {
+            end_word();
+        }
+    }
+    end_word();
+    return words;
+}
+
+// A word of a language: letters, not all capitals (BH, SB: a tie-break's code).
+bool is_word(const std::string& w) {
+    return w.size() >= 2 &&
+           std::all_of(w.begin(), w.end(),
+                       [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }) &&
+           !std::all_of(w.begin(), w.end(),
+                        [](char c) { return std::isupper(static_cast<unsigned char>(c)) != 0; });
+}
+
+// Lines in a standard's own words, which programs read: a FEN, a line of the FIDE report
+// (TRF: three digits first). The console's own lines (~~ the time, ?? a line it cannot read)
+// are the console's, not the bot's.
+bool standard_text(const std::string& line) {
+    const bool trf = line.size() > 4 && std::isdigit(static_cast<unsigned char>(line[0])) &&
+                     std::isdigit(static_cast<unsigned char>(line[1])) &&
+                     std::isdigit(static_cast<unsigned char>(line[2])) && line[3] == ' ';
+    return trf || std::count(line.begin(), line.end(), '/') >= 7 || line.starts_with("~~ ") ||
+           line.starts_with("?? ");
+}
+
+} // namespace
+
+TEST_CASE("Every transcript's replies in the pseudo-language come from the catalogs",
+          "[bot][transcript][language][pseudo]") {
+    const std::string dir = std::string(GHOSTPOST_TEST_DATA) + "/transcripts/";
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(dir))
+        if (entry.path().extension() == ".in")
+            names.push_back(entry.path().stem().string());
+    std::sort(names.begin(), names.end());
+    REQUIRE(names.size() >= 40);
+    for (const std::string& name : names) {
+        if (read_file(dir + name + ".args").find("--language") != std::string::npos)
+            continue; // a transcript in a language of its own
+        const std::string output = run_transcript(name, "--language qps");
+        std::istringstream lines(output);
+        std::string line;
+        // A PGN from its tags, or a game's movetext (!history, whose comments are the PGN's),
+        // to the end of the reply: a standard's own words. So is the moderators' log, the
+        // actions as they were written down.
+        bool pgn = false;
+        while (std::getline(lines, line)) {
+            if (line.starts_with(">> ") || line == "=== new process")
+                pgn = false;
+            pgn = pgn || line.starts_with("[Event ") || line.starts_with("1. ") ||
+                  (line.size() > 20 && line.compare(16, 5, " UTC ") == 0 && line[0] == '2');
+            if (pgn || line.starts_with(">> ") || line == "=== new process" || standard_text(line))
+                continue;
+            const std::vector<std::string> words = words_outside(line);
+            for (std::size_t i = 0; i + 1 < words.size(); ++i) {
+                INFO(name << ": " << line);
+                CHECK_FALSE((is_word(words[i]) && is_word(words[i + 1])));
+            }
+        }
+    }
 }

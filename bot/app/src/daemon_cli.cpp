@@ -88,11 +88,9 @@ std::optional<PlatformStart> start_lane(Lane& lane, const config::Settings& sett
         lane.http, [&lane](std::chrono::milliseconds wait) { return lane.stop.sleep_for(wait); },
         [&lane] { return lane.stop.stop_requested(); }, settings.command_prefix};
     context.commands = command_menu();
-    for (const rules::Variant* variant : rules::variants()) {
+    for (const rules::Variant* variant : rules::variants())
         context.variants.push_back(variant->info().name);
-        for (const rules::VariantCommand& c : variant->info().commands)
-            context.variant_commands.push_back({c.word, c.brief});
-    }
+    context.variant_commands = variant_command_menu();
     std::chrono::milliseconds delay{1000};
     while (!lane.stop.stop_requested()) {
         lane.monitor.beat();

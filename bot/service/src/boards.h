@@ -5,6 +5,7 @@
 #include "ghostpost/render/cache.h"
 #include "ghostpost/render/text.h"
 #include "ghostpost/rules/game.h"
+#include "ghostpost/service/board_words.h"
 #include "ghostpost/service/random.h"
 #include "replies.h"
 

@@ -24,7 +24,7 @@ inline void cmd_cancel(PostParts& run, const Args& args) {
 // True, after replying with the limit and the games that reach it, when the author may
 // not take on one more game: max_open_games in all, or max_bot_games when
 // `against_bot`. `then` ends the refusal: what stays as it was.
-bool refuse_over_game_limits(PostParts& run, bool against_bot, const std::string& then);
+bool refuse_over_game_limits(PostParts& run, bool against_bot, const Text& then);
 // The game `g` (made by !new, not yet stored) against the engine at `level`, seated and
 // started at once: the engine accepts every challenge.
 void start_engine_game(PostParts& run, storage::GameRecord g, int level);

@@ -21,7 +21,7 @@ public:
     std::vector<std::uint8_t> new_seed() const;
     // For a variant with chance, the sentence that commits to the seed by its SHA-256; empty
     // for the others.
-    std::string seed_commitment(const storage::GameRecord& g, const rules::VariantInfo& info) const;
+    Text seed_commitment(const storage::GameRecord& g, const rules::VariantInfo& info) const;
     // Before `seat` plays `action` from a public post: true, after replying, when the action
     // is a secret decision (all its events are private) that must come by direct message.
     bool refuse_secret_in_public(const Loaded& l, rules::Seat seat, const rules::Action& action,

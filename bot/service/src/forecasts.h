@@ -31,9 +31,9 @@ public:
     // Plays through `session` the replies of forecasts from `answering` on, as their owners'
     // actions (each may be answered by the other side's forecast in turn); returns their public
     // sentences, each after a space, and notes for each owner what was played.
-    std::string answer_forecasts(Session& session, Loaded& l, std::optional<rules::Seat> answering);
+    Text answer_forecasts(Session& session, Loaded& l, std::optional<rules::Seat> answering);
     // Deletes the game's forecasts; with `why`, tells each owner that theirs is gone and why.
-    void clear_forecasts(const storage::GameRecord& g, const std::string& why = {});
+    void clear_forecasts(const storage::GameRecord& g, const Text& why = {});
     // Tells forecasts' owners privately what was played for them, after the channel's message
     // about it.
     void tell_forecast_notes(const storage::GameRecord& g);
@@ -43,7 +43,7 @@ private:
     Replies& out_;
     People& people_;
     // What forecasts' owners are told about the action being played (player id, text).
-    std::vector<std::pair<std::int64_t, std::string>> forecast_notes_;
+    std::vector<std::pair<std::int64_t, Text>> forecast_notes_;
 };
 
 void cmd_forecast(PostParts& run, const Args& args);

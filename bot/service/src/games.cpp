@@ -80,8 +80,8 @@ Text Games::next_line(const Loaded& l) {
     bool first = true;
     for (const auto& d : l.game->pending()) {
         Text part =
-            tr("{player} must {decision}", {{"player", people_.who(l.rec, l.info(), d.seat)},
-                                            {"decision", game_word("decision", d.what)}});
+            tr("{player} must {decision}",
+               {{"player", people_.who(l.rec, l.info(), d.seat)}, {"decision", said(d.said())}});
         line = first ? part : tr("{first} and {second}", {{"first", line}, {"second", part}});
         first = false;
     }

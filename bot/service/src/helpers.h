@@ -2,6 +2,7 @@
 // wrapped lines, and the buttons under a board. Private to the service.
 #pragma once
 
+#include "ghostpost/league/clock.h"
 #include "ghostpost/rules/game.h"
 #include "ghostpost/service/service.h"
 #include "people.h"
@@ -54,6 +55,10 @@ Text reason_of(const rules::RuleError& e);
 Text text_of(const std::string& english, const rules::Phrase& phrase);
 // The reason only the mover may read (RuleError::private_detail), on the same terms.
 Text private_reason_of(const rules::RuleError& e);
+// Why `text` is no time control (parse_time_control), as a sentence; one that goes on
+// another's words ("Not created: the cap...") when `clause`.
+Text time_control_problem(const TimeControlParse& parsed, std::string_view text,
+                          bool clause = false);
 std::string join(const std::vector<std::string>& items, const std::string& sep);
 std::string options_text(const rules::Options& options);
 // Movetext "1. e4 e5 2. Nf3": a number before each turn of White's.

@@ -17,7 +17,6 @@ bool refuse_banned(PostContext& ctx);
 // Writes a moderator's (or organiser's) action to the audit log, in the post's transaction.
 void mod_log(PostContext& ctx, const std::string& action);
 // Says `text` in the game's channels, and where the command was posted when that is elsewhere.
-void announce(PostContext& ctx, Replies& out, const storage::GameRecord& g,
-              const std::string& text);
+void announce(PostContext& ctx, Replies& out, const storage::GameRecord& g, const Text& text);
 
 } // namespace ghostpost::bot

@@ -79,11 +79,11 @@ PlayerRecord People::as_player(const PlayerRecord& account, const std::string& p
     return p;
 }
 
-std::optional<PlayerRecord> People::known_player(const std::string& arg, const std::string& then) {
+std::optional<PlayerRecord> People::known_player(const std::string& arg) {
     auto n = named(arg);
     if (n && n->player)
         return n->player;
-    out_.say("I do not know " + shorten(arg, 30) + " yet." + then);
+    out_.say(tr("I do not know {player} yet.", {{"player", shorten(arg, 30)}}));
     return std::nullopt;
 }
 

@@ -54,10 +54,9 @@ public:
         std::string handle;                          // lower case, without '@'; may be empty
     };
     std::optional<Named> named(const std::string& arg);
-    // The known player an argument names; replies "I do not know ..." (and `then`) and returns
-    // nullopt when there is none.
-    std::optional<storage::PlayerRecord> known_player(const std::string& arg,
-                                                      const std::string& then = {});
+    // The known player an argument names; replies "I do not know ..." and returns nullopt when
+    // there is none.
+    std::optional<storage::PlayerRecord> known_player(const std::string& arg);
     // "@alice (White)", or the seat's name alone when nobody sits there.
     Text who(const storage::GameRecord& g, const rules::VariantInfo& info, rules::Seat s);
     // Whether the author is one of the service's moderators.

@@ -27,6 +27,6 @@ void say_finished(PostParts& run, const storage::PlayerRecord& whom, bool after_
 // The lines of page `page` (from 1) in `shown`, and in `more` ", page 2 of 3 (...)" when
 // there are several; false, after replying, when there is no such page.
 bool one_page(PostParts& run, const std::vector<std::string>& lines, std::size_t page,
-              const std::string& command, std::vector<std::string>& shown, std::string& more);
+              const std::string& command, std::vector<std::string>& shown, Text& more);
 
 } // namespace ghostpost::bot

@@ -36,6 +36,7 @@ struct ReplayedPly {
     int move_number = 1;             // the board's full-move number before it
     std::uint64_t dice_after = 0;    // numbers drawn from the stream up to and with it
     std::vector<std::string> record; // the texts of its recorded events
+    std::vector<rules::Phrase> said; // the same as the rules wrote them, for each reader
 };
 
 struct Replayed {

@@ -43,6 +43,16 @@ storage::OutgoingMessage Replies::message(bool to_user, const std::string& desti
     return m;
 }
 
+namespace {
+// A button's label (a catalog message, N_ where the button is made) in the reader's language.
+std::vector<storage::ButtonRecord> buttons_in(std::vector<storage::ButtonRecord> buttons,
+                                              const std::string& language) {
+    for (storage::ButtonRecord& b : buttons)
+        b.label = i18n::catalogs().render(tr(b.label), language);
+    return buttons;
+}
+} // namespace
+
 std::string plain(const Text& text) {
     return i18n::catalogs().render(text, "en");
 }
@@ -90,10 +100,12 @@ std::string Replies::author_language() const {
 
 void Replies::say(const Text& text, BoardOut board, std::vector<storage::ButtonRecord> buttons) {
     const Post& post = ctx_.post;
+    const std::string language = author_language();
+    board = board.in(language);
     auto m = message(post.direct, post.direct ? post.author_id : post.channel,
-                     written(text, author_language()) + board.link, std::move(board.code));
+                     written(text, language) + board.link, std::move(board.code));
     m.png = std::move(board.png);
-    m.buttons = std::move(buttons);
+    m.buttons = buttons_in(std::move(buttons), language);
     enqueue(std::move(m));
 }
 
@@ -107,12 +119,14 @@ void Replies::say_in(const GameRecord& g, const Text& text, BoardOut board,
     if (post.direct && !ctx_.team_post)
         say(linked, board, buttons);
     const auto to = [&](const std::string& platform, const std::string& channel) {
-        const std::string words = written(linked, channel_language(platform, channel));
+        const std::string language = channel_language(platform, channel);
+        const std::string words = written(linked, language);
+        BoardOut drawn = board.in(language);
         auto m = message(false, channel, platform == post.platform ? words : unpinged(words),
-                         board.code);
+                         std::move(drawn.code));
         m.platform = platform;
-        m.png = board.png;
-        m.buttons = buttons;
+        m.png = std::move(drawn.png);
+        m.buttons = buttons_in(buttons, language);
         if (channel != post.channel || platform != post.platform || post.button ||
             post.private_answers)
             m.reply_to.clear();

@@ -7,11 +7,13 @@
 #include "ghostpost/service/service.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace ghostpost::bot {
 
+using i18n::N_;
 using i18n::Text;
 using i18n::tr;
 using i18n::trc;
@@ -81,6 +83,16 @@ struct BoardOut {
     std::string code;     // the board as text, or empty
     render::PngBytes png; // the board as an image, or empty
     std::string link;     // the game's web page instead of a board, or empty
+    // The board drawn for a reader of a language (its status lines and caption in it), which
+    // the reply calls once it knows its reader; empty when `code` and `png` are everyone's.
+    std::function<BoardOut(const std::string& language)> drawn_in;
+    BoardOut in(const std::string& language) const {
+        if (!drawn_in)
+            return *this;
+        BoardOut out = drawn_in(language);
+        out.link = link;
+        return out;
+    }
 };
 
 // Every reply of one post is built and queued here: addressed, made harmless, its players'
@@ -127,6 +139,10 @@ public:
         say_at(channel, verbatim(std::move(text)), std::move(code));
     }
     void say_at(const std::string& channel, const Text& text, std::string code = {});
+    // The same with a block written in the channel's language (a table, BoardOut::drawn_in).
+    void say_at(const std::string& channel, const Text& text, const BoardOut& block) {
+        say_at(channel, text, block.in(channel_language(ctx_.post.platform, channel)).code);
+    }
     // A direct message, in the player's language. With `game`, a platform that cannot reach the
     // player privately (they never opened a chat with the bot) gets a notice posted in the
     // game's channel instead, saying how to open one; the message itself waits, it never falls

@@ -92,9 +92,17 @@ std::string sentence_end(std::string s) {
 Text said(const rules::Phrase& phrase) {
     std::vector<i18n::Arg> args;
     for (const auto& a : phrase.args)
-        if (const auto* text = std::get_if<std::string>(&a.value))
-            args.emplace_back(a.name, *text);
-        else
+        if (const auto* text = std::get_if<std::string>(&a.value)) {
+            // Digits are given as a number: a pattern may count with them (plural), and one
+            // that does not writes them as the same digits.
+            const bool digits = !text->empty() && text->size() <= 15 &&
+                                std::all_of(text->begin(), text->end(),
+                                            [](char c) { return c >= '0' && c <= '9'; });
+            if (digits && (text->size() == 1 || text->front() != '0'))
+                args.emplace_back(a.name, std::stoll(*text));
+            else
+                args.emplace_back(a.name, *text);
+        } else
             args.emplace_back(a.name, said(std::get<rules::Phrase>(a.value)));
     return phrase.context.empty() ? tr(phrase.pattern, std::move(args))
                                   : trc(phrase.context, phrase.pattern, std::move(args));
@@ -128,6 +136,17 @@ Text reason_of(const rules::RuleError& e) {
 
 Text private_reason_of(const rules::RuleError& e) {
     return sentence_of(e.private_detail, e.private_phrase);
+}
+
+Text time_control_problem(const TimeControlParse& parsed, std::string_view text, bool clause) {
+    if (parsed.problem == TimeControlParse::Problem::CapBelowBase) {
+        const std::vector<i18n::Arg> args{{"cap", parsed.cap}, {"base", parsed.base}};
+        return clause ? tr("the cap ({cap}) must be at least the base ({base}).", args)
+                      : tr("The cap ({cap}) must be at least the base ({base}).", args);
+    }
+    return tr("\"{text}\" is not a time control: write tc=3d (days per move), tc=7d+1d/14d (base "
+              "+ increment / cap; without the cap, none) or tc=none; units d, h and m.",
+              {{"text", std::string(text)}});
 }
 
 std::string join(const std::vector<std::string>& items, const std::string& sep) {
@@ -283,9 +302,12 @@ bool PostRun::over_command_limit() {
         return false;
     if (!w.told) {
         w.told = true;
-        run_.out.say(run_.out.at(run_.ctx.author) + ": that is more than " + std::to_string(limit) +
-                     " commands in a minute. I answer your commands again from " +
-                     format_utc(w.start + 60) + "; until then they are not read.");
+        run_.out.say(tr("{player}: that is more than "
+                        "{count, plural, one {# command} other {# commands}} in a minute. I "
+                        "answer your commands again from {time}; until then they are not read.",
+                        {{"player", run_.out.at(run_.ctx.author)},
+                         {"count", limit},
+                         {"time", format_utc(w.start + 60)}}));
     }
     return true;
 }
@@ -322,16 +344,16 @@ void PostRun::run() {
 
     if (run_.ctx.post.text.size() > run_.ctx.settings.max_post_bytes) {
         if (is_command)
-            run_.out.say("That post is too long (" + std::to_string(run_.ctx.post.text.size()) +
-                         " bytes): commands and moves fit in " +
-                         std::to_string(run_.ctx.settings.max_post_bytes) +
-                         " bytes. Nothing was done.");
+            run_.out.say(tr("That post is too long ({size} bytes): commands and moves fit in "
+                            "{limit} bytes. Nothing was done.",
+                            {{"size", std::to_string(run_.ctx.post.text.size())},
+                             {"limit", std::to_string(run_.ctx.settings.max_post_bytes)}}));
         return;
     }
     if (!valid_utf8(run_.ctx.post.text)) {
         if (is_command)
             run_.out.say(
-                "That post is not valid UTF-8 text, so I cannot read it. Nothing was done.");
+                tr("That post is not valid UTF-8 text, so I cannot read it. Nothing was done."));
         return;
     }
     auto command = parse_command(run_.ctx.post.text, prefixes);
@@ -350,11 +372,13 @@ void PostRun::run() {
     if (!try_bare_move(run_) && !run_.teams.try_team_vote(run_.ctx.post.text, {}, false) &&
         run_.ctx.post.direct)
         run_.out.say((run_.ctx.post.text.empty()
-                          ? std::string("I read only text: commands and moves.")
-                          : "I read commands and moves here, and \"" +
-                                shorten(run_.ctx.post.text, 30) + "\" is neither.") +
-                     " " + run_.ctx.settings.prefix + "help lists the commands; " +
-                     run_.ctx.settings.prefix + "new chess @name challenges someone.");
+                          ? tr("I read only text: commands and moves.")
+                          : tr("I read commands and moves here, and \"{text}\" is neither.",
+                               {{"text", shorten(run_.ctx.post.text, 30)}})) +
+                     verbatim(" ") +
+                     tr("{command} lists the commands; {example} challenges someone.",
+                        {{"command", run_.ctx.settings.prefix + "help"},
+                         {"example", run_.ctx.settings.prefix + "new chess @name"}}));
 }
 
 Service::Service(storage::Store& store, ServiceSettings settings, Clock clock)
@@ -415,6 +439,24 @@ void Service::pause_before_retry(int attempt) {
     std::this_thread::sleep_for(std::chrono::milliseconds(ms(random)));
 }
 
+namespace {
+
+// The language the run would have answered `post` in: its author's as far as the store and the
+// post tell it (the run that failed stored nothing).
+std::string fault_language(const ServiceParts& parts, const Post& post) {
+    PostContext ctx(parts, post);
+    Replies out(ctx);
+    if (!post.author_id.empty())
+        if (auto account = parts.store.player_by_account(post.platform, post.author_id))
+            ctx.author = People(ctx, out).as_player(*account, post.platform);
+    if (!post.language.empty())
+        ctx.author.platform_language =
+            i18n::supported_language(post.language).value_or(std::string());
+    return out.author_language();
+}
+
+} // namespace
+
 void Service::give_up(const Post& post) {
     store_.transaction([&] {
         if (!store_.post_handled(post.platform, post.channel, post.message_id)) {
@@ -423,9 +465,12 @@ void Service::give_up(const Post& post) {
             m.to_user = post.direct;
             m.destination = post.direct ? post.author_id : post.channel;
             m.reply_to = post.direct ? std::string() : post.message_id;
-            m.text = "Sorry, I could not handle this post because of a fault on my side; nothing "
-                     "of it was applied. The operators can find it in the log as message " +
-                     post.message_id + ".";
+            m.text = Replies::written(
+                tr("Sorry, I could not handle this post because of a fault on my side; nothing "
+                   "of it was applied. The operators can find it in the log as message "
+                   "{message}.",
+                   {{"message", post.message_id}}),
+                fault_language(parts(), post));
             store_.enqueue(m, clock_());
             store_.mark_post_handled(post.platform, post.channel, post.message_id, clock_());
         }

@@ -67,7 +67,7 @@ void cmd_board(PostParts& run, const Args& args) {
     }
     if (g->status == GameStatus::Challenge || g->status == GameStatus::Declined ||
         g->status == GameStatus::Cancelled) {
-        run.out.say("Game #" + std::to_string(g->id) + " never started.");
+        run.out.say(tr("Game #{game} never started.", {{"game", std::to_string(g->id)}}));
         return;
     }
     Loaded l = run.games.load(*g);

@@ -38,13 +38,14 @@ const rules::Variant* new_variant(PostParts& run, const Args& args) {
     for (const auto* v : rules::variants())
         names.push_back(v->info().name);
     if (args.empty()) {
-        run.out.usage_error("new", "Name a variant (" + join(names, ", ") + ").");
+        run.out.usage_error("new",
+                            tr("Name a variant ({variants}).", {{"variants", join(names, ", ")}}));
         return nullptr;
     }
     const rules::Variant* variant = rules::find_variant(args[0]);
     if (variant == nullptr)
-        run.out.say("There is no variant \"" + shorten(args[0], 20) +
-                    "\". Variants: " + join(names, ", ") + ".");
+        run.out.say(tr("There is no variant \"{name}\". Variants: {variants}.",
+                       {{"name", shorten(args[0], 20)}, {"variants", join(names, ", ")}}));
     return variant;
 }
 
@@ -94,7 +95,7 @@ bool read_challenge(PostParts& run, const rules::VariantInfo& info, const Args& 
     if ((opponent_player && opponent_player->id == run.ctx.author.id) ||
         (!opponent_player && !opponent_handle.empty() &&
          opponent_handle == run.ctx.author.handle)) {
-        run.out.say("You cannot challenge yourself.");
+        run.out.say(tr("You cannot challenge yourself."));
         return false;
     }
     return true;
@@ -115,9 +116,10 @@ bool read_team(PostParts& run, const rules::VariantInfo& info, Challenge& c) {
     if (auto w = c.given.find("window"); w != c.given.end()) {
         const auto span = parse_span(w->second);
         if (!c.team || !span || *span < 5 * 60) {
-            run.out.say(
-                c.team ? "window= is the time to vote each move, 5m or more: window=4h, window=1d."
-                       : "window= is for team games: !new " + info.name + " team window=4h.");
+            run.out.say(c.team ? tr("window= is the time to vote each move, 5m or more: window=4h, "
+                                    "window=1d.")
+                               : tr("window= is for team games: {example}.",
+                                    {{"example", "!new " + info.name + " team window=4h"}}));
             return false;
         }
         c.window = w->second;
@@ -126,17 +128,18 @@ bool read_team(PostParts& run, const rules::VariantInfo& info, Challenge& c) {
     if (!c.team)
         return true;
     if (c.engine || c.opponent_player || !c.opponent_handle.empty()) {
-        run.out.say("A team game is between two channels, not against a player: leave out the "
-                    "opponent. Nothing was created.");
+        run.out.say(tr("A team game is between two channels, not against a player: leave out the "
+                       "opponent. Nothing was created."));
         return false;
     }
     if (c.given.count("tc") != 0) {
-        run.out.say("A team game's clock is its vote window: use window= instead of tc=. Nothing "
-                    "was created.");
+        run.out.say(tr("A team game's clock is its vote window: use window= instead of tc=. "
+                       "Nothing was created."));
         return false;
     }
     if (c.other_channel == run.ctx.post.channel) {
-        run.out.say("A team game is between two channels: name another one. Nothing was created.");
+        run.out.say(
+            tr("A team game is between two channels: name another one. Nothing was created."));
         return false;
     }
     c.window = parse_time_control(c.window).value->text();
@@ -148,9 +151,9 @@ bool read_level(PostParts& run, const rules::VariantInfo& info, Challenge& c) {
     if (auto level = c.given.find("level"); level != c.given.end()) {
         const std::string& v = level->second;
         if (!c.engine || v.size() != 1 || v[0] < '1' || v[0] > '8') {
-            run.out.say(c.engine ? "The bot plays at level=1 to level=8."
-                                 : "level= is for games against the bot: !new " + info.name +
-                                       " bot level=5.");
+            run.out.say(c.engine ? tr("The bot plays at level=1 to level=8.")
+                                 : tr("level= is for games against the bot: {example}.",
+                                      {{"example", "!new " + info.name + " bot level=5"}}));
             return false;
         }
         c.engine = v[0] - '0';
@@ -167,15 +170,18 @@ bool refuse_over_challenge_limit(PostParts& run) {
             open.push_back("#" + std::to_string(c.id));
     if (static_cast<int>(open.size()) < run.ctx.settings.max_open_challenges)
         return false;
-    run.out.say("You have " + std::to_string(open.size()) + " open challenges (" +
-                join(open, ", ") + "), as many as one player may have: cancel one with " +
-                run.ctx.settings.prefix + "cancel <game> first. Nothing was created.");
+    run.out.say(tr("You have {count, plural, one {# open challenge} other {# open challenges}} "
+                   "({games}), as many as one "
+                   "player may have: cancel one with {command} first. Nothing was created.",
+                   {{"count", open.size()},
+                    {"games", join(open, ", ")},
+                    {"command", run.ctx.settings.prefix + "cancel <game>"}}));
     return true;
 }
 
 // Stores the challenge `g` of a player and says it in the channel, with its buttons.
 void post_challenge(PostParts& run, const rules::VariantInfo& info, const Challenge& c,
-                    GameRecord& g, const std::string& color_note) {
+                    GameRecord& g, const Text& color_note) {
     g.id = run.ctx.store.create_game(g);
     run.ctx.store.set_next_deadline(g.id, run.ctx.now +
                                               run.ctx.settings.challenge_expiry); // when it lapses
@@ -211,71 +217,7 @@ void post_challenge(PostParts& run, const rules::VariantInfo& info, const Challe
 
 } // namespace
 
-void cmd_new(PostParts& run, const Args& args) {
-    if (run.ctx.post.direct) {
-        run.out.say("Start games in a channel, where your opponent can see them.");
-        return;
-    }
-    const rules::Variant* variant = new_variant(run, args);
-    if (variant == nullptr)
-        return;
-    const rules::VariantInfo& info = variant->info();
-    Challenge c;
-    if (!read_challenge(run, info, args, c) || !read_team(run, info, c) ||
-        !read_level(run, info, c))
-        return;
-    auto service_options = run.clocks.take_service_options(c.given);
-    if (!service_options)
-        return;
-    auto options = rules::resolve_options(info, c.given);
-    if (!options) {
-        run.out.say(capitalized(options.error().message) + ". Say " + run.ctx.settings.prefix +
-                    "rules " + info.name + " for its options.");
-        return;
-    }
-    auto trial = variant->start(*options);
-    if (!trial) {
-        run.out.say(capitalized(trial.error().message) + ".");
-        return;
-    }
-    if (refuse_over_challenge_limit(run) ||
-        refuse_over_game_limits(run, c.engine.has_value(), "Nothing was created."))
-        return;
-    GameRecord g;
-    g.variant = info.name;
-    g.options = *options;
-    g.platform = run.ctx.post.platform;
-    g.channel = run.ctx.post.channel;
-    g.challenger = run.ctx.author.id;
-    g.challenged = c.opponent_handle;
-    if (c.opponent_player)
-        g.challenged_id = c.opponent_player->id;
-    g.seed = run.dice.new_seed();
-    g.created_at = run.ctx.now;
-    g.time_control = service_options->time_control;
-    if (c.engine && service_options->rated.value_or(false) && !run.ctx.settings.rated_bot_games) {
-        run.out.say("Games against the bot are unrated here (the operator's setting): leave out "
-                    "rated=yes. Nothing was created.");
-        return;
-    }
-    g.rated = service_options->rated.value_or(c.engine ? run.ctx.settings.rated_bot_games : true);
-    std::string color_note;
-    if (c.color == "random") {
-        // The seed is secret and fresh, so its first byte is as good a coin as any.
-        c.color = (g.seed[0] & 1) ? "black" : "white";
-        color_note = " (drawn at random)";
-    }
-    g.challenger_color = c.color;
-    g.status = GameStatus::Challenge;
-    if (c.team)
-        run.teams.new_team_challenge(std::move(g), c.other_channel, c.window);
-    else if (c.engine)
-        start_engine_game(run, std::move(g), *c.engine);
-    else
-        post_challenge(run, info, c, g, color_note);
-}
-
-bool refuse_over_game_limits(PostParts& run, bool against_bot, const std::string& then) {
+bool refuse_over_game_limits(PostParts& run, bool against_bot, const Text& then) {
     std::vector<std::string> all;
     std::vector<std::string> bot_games;
     for (const auto& g : run.ctx.store.games_of_player(
@@ -297,20 +239,89 @@ bool refuse_over_game_limits(PostParts& run, bool against_bot, const std::string
     }
     const auto& limits = run.ctx.settings;
     if (static_cast<int>(all.size()) >= limits.max_open_games) {
-        run.out.say("You have " + std::to_string(all.size()) +
-                    " games under way and open challenges, as many as one player may have (" +
-                    std::to_string(limits.max_open_games) + "): finish or cancel one first. " +
-                    then);
+        run.out.say(tr("You have {count, plural, one {# game under way or open challenge} other {# "
+                       "games under way and open challenges}}, "
+                       "as many as one player may have ({limit}): finish or cancel one first.",
+                       {{"count", all.size()}, {"limit", std::to_string(limits.max_open_games)}}) +
+                    verbatim(" ") + then);
         return true;
     }
     if (against_bot && static_cast<int>(bot_games.size()) >= limits.max_bot_games) {
-        run.out.say("You have " + std::to_string(bot_games.size()) +
-                    " games against the bot under way (" + join(bot_games, ", ") +
-                    "), as many as one player may have (" + std::to_string(limits.max_bot_games) +
-                    "): finish one first. " + then);
+        run.out.say(tr("You have {count, plural, one {# game against the bot under way} other {# "
+                       "games against the bot under way}} "
+                       "({games}), as many as one player may have ({limit}): finish one first.",
+                       {{"count", bot_games.size()},
+                        {"games", join(bot_games, ", ")},
+                        {"limit", std::to_string(limits.max_bot_games)}}) +
+                    verbatim(" ") + then);
         return true;
     }
     return false;
+}
+
+void cmd_new(PostParts& run, const Args& args) {
+    if (run.ctx.post.direct) {
+        run.out.say(tr("Start games in a channel, where your opponent can see them."));
+        return;
+    }
+    const rules::Variant* variant = new_variant(run, args);
+    if (variant == nullptr)
+        return;
+    const rules::VariantInfo& info = variant->info();
+    Challenge c;
+    if (!read_challenge(run, info, args, c) || !read_team(run, info, c) ||
+        !read_level(run, info, c))
+        return;
+    auto service_options = run.clocks.take_service_options(c.given);
+    if (!service_options)
+        return;
+    auto options = rules::resolve_options(info, c.given);
+    if (!options) {
+        run.out.say(Text::capitalized(reason_of(options.error())) + verbatim(" ") +
+                    tr("Say {command} for its options.",
+                       {{"command", run.ctx.settings.prefix + "rules " + info.name}}));
+        return;
+    }
+    auto trial = variant->start(*options);
+    if (!trial) {
+        run.out.say(Text::capitalized(reason_of(trial.error())));
+        return;
+    }
+    if (refuse_over_challenge_limit(run) ||
+        refuse_over_game_limits(run, c.engine.has_value(), tr("Nothing was created.")))
+        return;
+    GameRecord g;
+    g.variant = info.name;
+    g.options = *options;
+    g.platform = run.ctx.post.platform;
+    g.channel = run.ctx.post.channel;
+    g.challenger = run.ctx.author.id;
+    g.challenged = c.opponent_handle;
+    if (c.opponent_player)
+        g.challenged_id = c.opponent_player->id;
+    g.seed = run.dice.new_seed();
+    g.created_at = run.ctx.now;
+    g.time_control = service_options->time_control;
+    if (c.engine && service_options->rated.value_or(false) && !run.ctx.settings.rated_bot_games) {
+        run.out.say(tr("Games against the bot are unrated here (the operator's setting): leave "
+                       "out rated=yes. Nothing was created."));
+        return;
+    }
+    g.rated = service_options->rated.value_or(c.engine ? run.ctx.settings.rated_bot_games : true);
+    Text color_note;
+    if (c.color == "random") {
+        // The seed is secret and fresh, so its first byte is as good a coin as any.
+        c.color = (g.seed[0] & 1) ? "black" : "white";
+        color_note = tr(" (drawn at random)");
+    }
+    g.challenger_color = c.color;
+    g.status = GameStatus::Challenge;
+    if (c.team)
+        run.teams.new_team_challenge(std::move(g), c.other_channel, c.window);
+    else if (c.engine)
+        start_engine_game(run, std::move(g), *c.engine);
+    else
+        post_challenge(run, info, c, g, color_note);
 }
 
 namespace {
@@ -335,22 +346,24 @@ std::optional<GameRecord> named_challenge(PostParts& run, std::int64_t wanted,
     const bool cancel = command == "cancel";
     auto g = run.ctx.store.game(wanted);
     if (!g || g->platform != run.ctx.post.platform) {
-        run.out.say(tr("There is no game #{game}.", {{"game", wanted}}));
+        run.out.say(tr("There is no game #{game}.", {{"game", std::to_string(wanted)}}));
         return std::nullopt;
     }
+    const std::string id = std::to_string(g->id);
     if (g->status != GameStatus::Challenge) {
-        run.out.say("Game #" + std::to_string(g->id) + " is not an open challenge.");
+        run.out.say(tr("Game #{game} is not an open challenge.", {{"game", id}}));
         return std::nullopt;
     }
     if (!mine_to_answer(run, *g, command, true)) {
         if (cancel)
-            run.out.say("Only the challenger can cancel challenge #" + std::to_string(g->id) + ".");
+            run.out.say(tr("Only the challenger can cancel challenge #{game}.", {{"game", id}}));
         else if (g->challenged.empty() && !g->challenged_id && g->challenger != run.ctx.author.id &&
                  command == "accept")
-            run.out.say("Challenge #" + std::to_string(g->id) +
-                        " is open to anyone in the channel where it was made: accept it there.");
+            run.out.say(tr("Challenge #{game} is open to anyone in the channel where it was made: "
+                           "accept it there.",
+                           {{"game", id}}));
         else
-            run.out.say("Challenge #" + std::to_string(g->id) + " is not addressed to you.");
+            run.out.say(tr("Challenge #{game} is not addressed to you.", {{"game", id}}));
         return std::nullopt;
     }
     return g;
@@ -370,17 +383,18 @@ std::optional<GameRecord> challenge_here(PostParts& run, const std::string& comm
             (cancel || !g.challenged.empty() || !run.ctx.post.direct))
             open.push_back(std::move(g));
     if (open.empty()) {
-        run.out.say(cancel ? "You have no open challenge here."
-                           : "There is no challenge for you here.");
+        run.out.say(cancel ? tr("You have no open challenge here.")
+                           : tr("There is no challenge for you here."));
         return std::nullopt;
     }
     if (open.size() > 1) {
         std::vector<std::string> ids;
         for (const auto& g : open)
             ids.push_back("#" + std::to_string(g.id));
-        run.out.say("Several challenges match (" + join(ids, ", ") + "): say which, for example " +
-                    run.ctx.settings.prefix + command + " " + std::to_string(open.front().id) +
-                    ".");
+        run.out.say(tr("Several challenges match ({games}): say which, for example {example}.",
+                       {{"games", join(ids, ", ")},
+                        {"example", run.ctx.settings.prefix + command + " " +
+                                        std::to_string(open.front().id)}}));
         return std::nullopt;
     }
     return open.front();
@@ -433,8 +447,10 @@ void cmd_answer(PostParts& run, const Args& args, const std::string& command) {
     if (command == "decline") {
         g.status = GameStatus::Declined;
         run.ctx.store.update_game(g);
-        run.out.say_in(g, run.out.at(run.ctx.author) + " declines challenge #" + id + " from " +
-                              run.people.mention(g.challenger) + ".");
+        run.out.say_in(g, tr("{player} declines challenge #{game} from {challenger}.",
+                             {{"player", run.out.at(run.ctx.author)},
+                              {"game", id},
+                              {"challenger", run.people.mention(g.challenger)}}));
         return;
     }
     if (cancel) {
@@ -442,10 +458,10 @@ void cmd_answer(PostParts& run, const Args& args, const std::string& command) {
         run.ctx.store.update_game(g);
         if (g.challenger != run.ctx.author.id) // a moderator's cancel of someone else's challenge
             mod_log(run.ctx, "cancel #" + id);
-        run.out.say_in(g, "Challenge #" + id + " is withdrawn.");
+        run.out.say_in(g, tr("Challenge #{game} is withdrawn.", {{"game", id}}));
         return;
     }
-    if (refuse_over_game_limits(run, false, "Challenge #" + id + " stays open."))
+    if (refuse_over_game_limits(run, false, tr("Challenge #{game} stays open.", {{"game", id}})))
         return;
     start_accepted(run, std::move(g));
 }

@@ -2,6 +2,8 @@
 // may carry), the menu of commands, a channel that moves to a new id, and notices for the
 // moderators. All of it platform-neutral: a platform shows what it can and leaves out the rest,
 // so every reply's text still says what to type.
+#include "ghostpost/i18n/catalogs.h"
+#include "ghostpost/rules/registry.h"
 #include "ghostpost/service/command.h"
 #include "post_run.h"
 
@@ -21,12 +23,24 @@ constexpr std::array<std::string_view, 4> button_commands{"accept", "decline", "
 constexpr std::size_t max_menu_description = 256;
 
 // The first clause of a command's help, as a menu line: "play a move (also !m); a bare..." is
-// "Play a move".
+// "Play a move". The stops are those of the catalogs' languages too (Chinese's full-width ones).
 std::string first_clause(std::string_view help) {
     std::size_t end = help.size();
-    for (const std::string_view stop : {std::string_view(" ("), std::string_view(";")})
+    for (const std::string_view stop : {" (", ";", "（", "；"})
         end = std::min(end, help.find(stop));
-    return capitalized(shorten(help.substr(0, end), max_menu_description));
+    while (end > 0 && help[end - 1] == ' ') // French puts a space before ";"
+        --end;
+    return i18n::capitalized(shorten(help.substr(0, end), max_menu_description));
+}
+
+// A menu line in English, with the languages whose catalogs translate it.
+MenuCommand menu_line(std::string name, std::string_view source) {
+    MenuCommand line{std::move(name), first_clause(source), {}};
+    const i18n::Catalogs& catalogs = i18n::catalogs();
+    for (const std::string& language : i18n::shipped_languages())
+        if (catalogs.translation(language, source) != nullptr)
+            line.translations[language] = first_clause(catalogs.render(tr(source), language));
+    return line;
 }
 
 } // namespace
@@ -35,7 +49,15 @@ std::vector<MenuCommand> command_menu() {
     std::vector<MenuCommand> menu;
     for (const auto& row : command_table())
         if (row.handler != nullptr) // a sub-command's row only documents its command
-            menu.push_back({row.usage.name, first_clause(row.usage.help)});
+            menu.push_back(menu_line(row.usage.name, row.usage.help));
+    return menu;
+}
+
+std::vector<MenuCommand> variant_command_menu() {
+    std::vector<MenuCommand> menu;
+    for (const rules::Variant* variant : rules::variants())
+        for (const rules::VariantCommand& c : variant->info().commands)
+            menu.push_back(menu_line(c.word, c.brief));
     return menu;
 }
 
@@ -61,9 +83,9 @@ void Service::tell_moderators(const std::string& platform,
 std::vector<storage::ButtonRecord> detail::challenge_buttons(const std::string& p,
                                                              const GameRecord& g) {
     const std::string id = std::to_string(g.id);
-    std::vector<storage::ButtonRecord> buttons{{"Accept", p + "accept " + id}};
+    std::vector<storage::ButtonRecord> buttons{{N_("Accept"), p + "accept " + id}};
     if (!g.challenged.empty() || g.challenged_id) // an open challenge: nobody to decline it
-        buttons.push_back({"Decline", p + "decline " + id});
+        buttons.push_back({N_("Decline"), p + "decline " + id});
     return buttons;
 }
 
@@ -72,15 +94,15 @@ std::vector<storage::ButtonRecord> detail::game_buttons(const std::string& p, co
         return {};
     const std::string id = std::to_string(g.id);
     // Resign asks first: a button is too easily pressed by mistake to end a game.
-    return {{"Offer draw", p + "draw " + id}, {"Resign", p + "resign " + id + " ?"}};
+    return {{N_("Offer draw"), p + "draw " + id}, {N_("Resign"), p + "resign " + id + " ?"}};
 }
 
 std::vector<storage::ButtonRecord> detail::draw_offer_buttons(const std::string& p,
                                                               const GameRecord& g) {
     const std::string id = std::to_string(g.id);
     // "accept" only accepts: pressed once the offer is gone, it offers nothing in its place.
-    return {{"Accept draw", p + "draw " + id + " accept"},
-            {"Decline draw", p + "draw " + id + " decline"}};
+    return {{N_("Accept draw"), p + "draw " + id + " accept"},
+            {N_("Decline draw"), p + "draw " + id + " decline"}};
 }
 
 std::vector<storage::ButtonRecord> detail::resign_buttons(const std::string& p, const GameRecord& g,
@@ -88,8 +110,8 @@ std::vector<storage::ButtonRecord> detail::resign_buttons(const std::string& p, 
     const std::string id = std::to_string(g.id);
     // The Yes names the asker's seat: the question is in the channel, where the opponent may
     // press it too, and must not resign by a press meant for someone else.
-    return {{"Yes, resign", p + "resign " + id + " " + std::string(rules::seat_name(asker))},
-            {"No, play on", p + "resign " + id + " no"}};
+    return {{N_("Yes, resign"), p + "resign " + id + " " + std::string(rules::seat_name(asker))},
+            {N_("No, play on"), p + "resign " + id + " no"}};
 }
 
 bool refuse_foreign_button(PostParts& run, const std::optional<Command>& c) {
@@ -98,7 +120,7 @@ bool refuse_foreign_button(PostParts& run, const std::optional<Command>& c) {
     const std::string name = c ? canonical_command(c->name) : std::string();
     if (std::find(button_commands.begin(), button_commands.end(), name) != button_commands.end())
         return false;
-    run.out.say("That button is not one of mine. Nothing was done.");
+    run.out.say(tr("That button is not one of mine. Nothing was done."));
     return true;
 }
 
@@ -117,19 +139,21 @@ void move_channel(PostParts& run, const ChannelMove& move) {
             tournaments.push_back(t.name);
     if (moved.empty() && tournaments.empty())
         return;
-    std::string what;
+    Text what;
     if (!moved.empty())
-        what = (moved.size() == 1 ? "game " : "games ") + join(moved, ", ");
+        what = tr("{count, plural, one {game {games}} other {games {games}}}",
+                  {{"count", moved.size()}, {"games", join(moved, ", ")}});
     if (!tournaments.empty())
-        what += (what.empty() ? "" : "; ") +
-                std::string(tournaments.size() == 1 ? "the tournament " : "the tournaments ") +
-                join(tournaments, ", ");
-    auto m =
-        run.out.message(false, move.to,
-                        "This chat moved to a new address, and everything under way here follows "
-                        "it: " +
-                            what + ".",
-                        {});
+        what += (what.empty() ? Text() : verbatim("; ")) +
+                tr("{count, plural, one {the tournament {names}} other {the tournaments {names}}}",
+                   {{"count", tournaments.size()}, {"names", join(tournaments, ", ")}});
+    auto m = run.out.message(
+        false, move.to,
+        run.out.written(tr("This chat moved to a new address, and everything under way here "
+                           "follows it: {what}.",
+                           {{"what", what}}),
+                        run.out.channel_language(run.ctx.post.platform, move.to)),
+        {});
     m.reply_to.clear();
     run.out.enqueue(std::move(m));
 }

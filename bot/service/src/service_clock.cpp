@@ -27,13 +27,6 @@ std::string span(Seconds s) {
     return s % day == 0 ? std::to_string(s / day) + "d" : format_duration(s);
 }
 
-// "7 days", "1 day"; a part of a day as a duration.
-std::string days_text(Seconds s) {
-    if (s % day != 0)
-        return format_duration(s);
-    return std::to_string(s / day) + (s == day ? " day" : " days");
-}
-
 // "3d per move", "1d, +2h per move, at most 7d"; "none".
 Text control_words(const TimeControl& tc) {
     switch (tc.kind) {
@@ -74,9 +67,11 @@ std::optional<ServiceOptions> Clocks::take_service_options(rules::Options& given
     out.time_control =
         parse_time_control(ctx_.settings.default_time_control).value.value_or(TimeControl{}).text();
     if (auto it = given.find("tc"); it != given.end()) {
-        auto parsed = parse_time_control(lower(it->second));
+        const std::string tc = lower(it->second);
+        auto parsed = parse_time_control(tc);
         if (!parsed.value) {
-            out_.usage_error("new", capitalized(parsed.error) + ". Nothing was created.");
+            out_.usage_error("new", time_control_problem(parsed, tc) + verbatim(" ") +
+                                        tr("Nothing was created."));
             return std::nullopt;
         }
         out.time_control = parsed.value->text();
@@ -85,8 +80,9 @@ std::optional<ServiceOptions> Clocks::take_service_options(rules::Options& given
     if (auto it = given.find("rated"); it != given.end()) {
         const std::string v = lower(it->second);
         if (v != "yes" && v != "no") {
-            out_.usage_error("new", "The option rated= takes yes or no, not \"" +
-                                        shorten(it->second, 20) + "\". Nothing was created.");
+            out_.usage_error("new", tr("The option rated= takes yes or no, not \"{text}\". "
+                                       "Nothing was created.",
+                                       {{"text", shorten(it->second, 20)}}));
             return std::nullopt;
         }
         out.rated = v == "yes";
@@ -190,21 +186,23 @@ void Clocks::sync_clocks(Loaded& l) {
         if (!stored || !same(c, before))
             ctx_.store.put_clock(l.rec.id, c);
         if (fresh && p && p->reminders && p->id != ctx_.author.id && answering_ != p->id) {
-            std::string what = "decide";
+            Text what = trc("decision", "decide");
             for (const auto& d : l.game->pending())
                 if (d.seat == seat)
-                    what = d.what;
-            std::string when;
+                    what = said(d.said());
+            Text text = tr("Game #{game}, {variant}: it is your decision, you must {decision}.",
+                           {{"game", std::to_string(l.rec.id)},
+                            {"variant", game_word("variant", l.info().title)},
+                            {"decision", what}});
             if (c.running_since != 0)
-                when = " Your time runs out at " + format_utc(c.running_since + c.remaining) +
-                       " (" + format_duration(c.remaining) + " from now).";
+                text += verbatim(" ") + tr("Your time runs out at {time} ({left} from now).",
+                                           {{"time", format_utc(c.running_since + c.remaining)},
+                                            {"left", format_duration(c.remaining)}});
             else if (away)
-                when = " Your clock stands still until your vacation ends at " +
-                       format_utc(p->vacation_until) + ".";
-            out_.tell(*p,
-                      "Game #" + std::to_string(l.rec.id) + ", " + l.info().title +
-                          ": it is your decision, you must " + what + "." + when,
-                      {}, &l.rec);
+                text += verbatim(" ") +
+                        tr("Your clock stands still until your vacation ends at {time}.",
+                           {{"time", format_utc(p->vacation_until)}});
+            out_.tell(*p, text, {}, &l.rec);
         }
     }
     store_deadline(l);
@@ -267,7 +265,8 @@ bool Clocks::may_act(Loaded& l, Seat) {
     if (!ctx_.defaulting && refuse_banned(ctx_))
         return false;
     if (l.rec.paused) {
-        out_.say("Not played: game #" + id + " is paused by a moderator until one resumes it.");
+        out_.say(tr("Not played: game #{game} is paused by a moderator until one resumes it.",
+                    {{"game", id}}));
         return false;
     }
     return !flag_if_out(l);
@@ -302,16 +301,16 @@ bool Clocks::flag_if_out(Loaded& l) {
         ctx_.store.put_clock(l.rec.id, c);
     }
     const Seat winner = rules::opponent(*out);
-    const std::string loser = plain(people_.who(l.rec, l.info(), *out));
+    const Text loser = people_.who(l.rec, l.info(), *out);
+    const std::string id = std::to_string(l.rec.id);
     // As on correspondence servers, a game that ran out before both sides moved never really
     // began: it is aborted and counts for nobody. A tournament game is still a loss, so that
     // the event's pairings stand.
     if (!games_.both_sides_moved(l.rec.id) && !ctx_.store.pairing_of_game(l.rec.id)) {
         games_.abort_game(l.rec);
-        out_.say_in(l.rec, loser + " ran out of time in game #" + std::to_string(l.rec.id) +
-                               " at " + format_utc(when) +
-                               " before both sides had moved: the game is aborted " +
-                               "and counts for nobody.");
+        out_.say_in(l.rec, tr("{player} ran out of time in game #{game} at {time} before both "
+                              "sides had moved: the game is aborted and counts for nobody.",
+                              {{"player", loser}, {"game", id}, {"time", format_utc(when)}}));
         return true;
     }
     if (l.game->could_win(winner))
@@ -320,8 +319,11 @@ bool Clocks::flag_if_out(Loaded& l) {
                       "timeout");
     else
         games_.finish(l.rec, rules::Status::Draw, "timeout against insufficient material");
-    out_.say_in(l.rec, loser + " ran out of time in game #" + std::to_string(l.rec.id) + " at " +
-                           format_utc(when) + ". " + plain(games_.over_line(l.rec, l.info())));
+    out_.say_in(l.rec, tr("{player} ran out of time in game #{game} at {time}. {next}",
+                          {{"player", loser},
+                           {"game", id},
+                           {"time", format_utc(when)},
+                           {"next", games_.over_line(l.rec, l.info())}}));
     return true;
 }
 
@@ -350,10 +352,17 @@ bool Clocks::lapse_challenge(GameRecord& g) {
     g.status = GameStatus::Cancelled;
     g.reason = "expired";
     ctx_.store.update_game(g);
-    out_.say_in(g, "Challenge #" + std::to_string(g.id) + " by " +
-                       out_.at(people_.player(g.challenger)) +
-                       " lapsed: nobody answered it within " +
-                       days_text(ctx_.settings.challenge_expiry) + ".");
+    const Seconds expiry = ctx_.settings.challenge_expiry;
+    const std::string id = std::to_string(g.id);
+    const std::string challenger = out_.at(people_.player(g.challenger));
+    out_.say_in(
+        g, expiry % day == 0
+               ? tr("Challenge #{game} by {player} lapsed: nobody answered it within "
+                    "{days, plural, one {# day} other {# days}}.",
+                    {{"game", id}, {"player", challenger}, {"days", expiry / day}})
+               : tr("Challenge #{game} by {player} lapsed: nobody answered it within "
+                    "{time}.",
+                    {{"game", id}, {"player", challenger}, {"time", format_duration(expiry)}}));
     return true;
 }
 
@@ -425,10 +434,13 @@ bool PostRun::tick_due(Loaded& l) {
         if (!p.reminders)
             continue;
         run_.out.tell(p,
-                      "Game #" + std::to_string(l.rec.id) + ", " + l.info().title +
-                          ": 80 % of your time for this decision is used. Your time runs out at " +
-                          format_utc(c.running_since + c.remaining) + " (" + format_duration(left) +
-                          " from now).",
+                      tr("Game #{game}, {variant}: 80 % of your time for this decision is used.",
+                         {{"game", std::to_string(l.rec.id)},
+                          {"variant", game_word("variant", l.info().title)}}) +
+                          verbatim(" ") +
+                          tr("Your time runs out at {time} ({left} from now).",
+                             {{"time", format_utc(c.running_since + c.remaining)},
+                              {"left", format_duration(left)}}),
                       {}, &l.rec);
         changed = true;
     }
@@ -437,24 +449,31 @@ bool PostRun::tick_due(Loaded& l) {
 
 int PostRun::forgive_downtime(const std::vector<std::int64_t>& game_ids, std::int64_t from,
                               std::int64_t to) {
-    std::vector<std::pair<std::int64_t, std::string>> told; // each game and its line
+    std::vector<std::pair<std::int64_t, Text>> told; // each game and its line
     for (const std::int64_t id : game_ids)
-        if (auto line = run_.clocks.forgive_game(id, from, to))
-            told.emplace_back(id, *line);
+        if (run_.clocks.forgive_game(id, from, to)) {
+            // Its line as a Text, for each reader's language (forgive_game's is English).
+            const Loaded l = run_.games.load(*run_.ctx.store.game(id));
+            told.emplace_back(id, tr("Game #{game}.", {{"game", std::to_string(id)}}) +
+                                      run_.clocks.clock_line(l));
+        }
     if (told.empty())
         return 0;
-    const std::string notice = "I was down from " + format_utc(from) + " to " + format_utc(to) +
-                               " (" + format_duration(to - from) +
-                               "). That time is charged to nobody: the clocks stood still.";
+    const Text notice = tr("I was down from {from} to {to} ({duration}). That time is charged to "
+                           "nobody: the clocks stood still.",
+                           {{"from", format_utc(from)},
+                            {"to", format_utc(to)},
+                            {"duration", format_duration(to - from)}});
     // One notice for the channel, however many of its games it concerns; a channel that
     // follows one of them (!invite) hears of that game alone, not of its neighbours.
-    std::vector<std::string> lines;
+    Text all = notice;
     for (const auto& [id, line] : told)
-        lines.push_back(line);
-    run_.out.say_at(run_.ctx.post.channel, notice + "\n" + join(lines, "\n"));
+        all += verbatim("\n") + line;
+    run_.out.say_at(run_.ctx.post.channel, all);
     for (const auto& [id, line] : told)
         for (const auto& [platform, channel] : run_.ctx.store.bound_channels(id)) {
-            const std::string text = notice + "\n" + line;
+            const std::string text = Replies::written(notice + verbatim("\n") + line,
+                                                      run_.out.channel_language(platform, channel));
             auto m = run_.out.message(
                 false, channel, platform == run_.ctx.post.platform ? text : run_.out.unpinged(text),
                 {});
@@ -491,7 +510,8 @@ std::optional<std::string> Clocks::forgive_game(std::int64_t game_id, std::int64
         return std::nullopt;
     Loaded l = games_.load(*rec);
     store_deadline(l);
-    return "Game #" + std::to_string(l.rec.id) + "." + plain(clock_line(l));
+    // In English, as clocks.h has it: forgive_downtime words the line for each reader itself.
+    return plain(tr("Game #{game}.", {{"game", std::to_string(l.rec.id)}}) + clock_line(l));
 }
 
 void cmd_vacation(PostParts& run, const std::vector<std::string>& args) {
@@ -503,9 +523,12 @@ void cmd_vacation(PostParts& run, const std::vector<std::string>& args) {
     }
     const Seconds allowance = Seconds{run.ctx.settings.vacation_days} * day;
     auto days_left = [&] {
-        return std::to_string((allowance - p.vacation_used) / day) + " of " +
-               std::to_string(run.ctx.settings.vacation_days) + " vacation days left in " +
-               std::to_string(year);
+        // TRANSLATORS: {days} of the vacation replies, e.g. "5 of 30 vacation days left in 2024".
+        return tr("{left} of {total, plural, one {# vacation day} other {# vacation days}} left in "
+                  "{year}",
+                  {{"left", std::to_string((allowance - p.vacation_used) / day)},
+                   {"total", run.ctx.settings.vacation_days},
+                   {"year", std::to_string(year)}});
     };
     auto games = run.ctx.store.games_of_player(p, {GameStatus::Ongoing});
     auto resync = [&] {
@@ -517,17 +540,25 @@ void cmd_vacation(PostParts& run, const std::vector<std::string>& args) {
             run.clocks.sync_clocks(l);
             ids.push_back("#" + std::to_string(g.id));
         }
-        if (ids.empty())
-            return std::string("no game under way");
-        return (ids.size() == 1 ? "game " : "games ") + join(ids, ", ");
+        if (ids.empty()) {
+            // TRANSLATORS: {games} of "the clocks run again in {games}" (or "stand still in").
+            return tr("no game under way");
+        }
+        // TRANSLATORS: {games} of "the clocks run again in {games}": "game #4", "games #4, #7".
+        return tr("{count, plural, one {game {games}} other {games {games}}}",
+                  {{"count", ids.size()}, {"games", join(ids, ", ")}});
     };
     if (args.empty()) {
         if (p.vacation_until > run.ctx.now)
-            run.out.say(run.out.at(p) + " is on vacation until " + format_utc(p.vacation_until) +
-                        "; " + days_left() + ".");
+            run.out.say(tr("{player} is on vacation until {time}; {days}.",
+                           {{"player", run.out.at(p)},
+                            {"time", format_utc(p.vacation_until)},
+                            {"days", days_left()}}));
         else
-            run.out.say(run.out.at(p) + " has " + days_left() +
-                        ". Use: " + run.out.form("vacation"));
+            run.out.say(
+                tr("{player} has {days}. Use: {form}", {{"player", run.out.at(p)},
+                                                        {"days", days_left()},
+                                                        {"form", run.out.form("vacation")}}));
         return;
     }
     const std::string a = lower(args[0]);
@@ -538,7 +569,8 @@ void cmd_vacation(PostParts& run, const std::vector<std::string>& args) {
     }
     if (a == "off") {
         if (p.vacation_until <= run.ctx.now) {
-            run.out.say(run.out.at(p) + " is not on vacation. Use: " + run.out.form("vacation"));
+            run.out.say(tr("{player} is not on vacation. Use: {form}",
+                           {{"player", run.out.at(p)}, {"form", run.out.form("vacation")}}));
             return;
         }
         // Whole days not taken go back to the allowance.
@@ -546,32 +578,39 @@ void cmd_vacation(PostParts& run, const std::vector<std::string>& args) {
         p.vacation_until = run.ctx.now;
         run.ctx.store.save_vacation(p);
         run.ctx.author = p;
-        run.out.say(run.out.at(p) + " is back from vacation: the clocks run again in " + resync() +
-                    "; " + days_left() + ".");
+        run.out.say(tr("{player} is back from vacation: the clocks run again in {games}; {days}.",
+                       {{"player", run.out.at(p)}, {"games", resync()}, {"days", days_left()}}));
         return;
     }
     auto length = parse_span(a);
     if (!length || a.back() != 'd') {
-        run.out.usage_error("vacation",
-                            "\"" + shorten(args[0]) + "\" is not a number of days (say 5d).");
+        run.out.usage_error("vacation", tr("\"{text}\" is not a number of days (say 5d).",
+                                           {{"text", shorten(args[0])}}));
         return;
     }
     if (p.vacation_until > run.ctx.now) {
-        run.out.say(run.out.at(p) + " is already on vacation until " +
-                    format_utc(p.vacation_until) + ". Say " + run.ctx.settings.prefix +
-                    "vacation off first to start another.");
+        run.out.say(tr("{player} is already on vacation until {time}. Say {command} first to "
+                       "start another.",
+                       {{"player", run.out.at(p)},
+                        {"time", format_utc(p.vacation_until)},
+                        {"command", run.ctx.settings.prefix + "vacation off"}}));
         return;
     }
     if (p.vacation_used + *length > allowance) {
-        run.out.say("Not enough vacation left: " + run.out.at(p) + " has " + days_left() + ".");
+        run.out.say(tr("Not enough vacation left: {player} has {days}.",
+                       {{"player", run.out.at(p)}, {"days", days_left()}}));
         return;
     }
     p.vacation_used += *length;
     p.vacation_until = run.ctx.now + *length;
     run.ctx.store.save_vacation(p);
     run.ctx.author = p;
-    run.out.say(run.out.at(p) + " is on vacation until " + format_utc(p.vacation_until) +
-                ": the clocks stand still in " + resync() + "; " + days_left() + ".");
+    run.out.say(tr("{player} is on vacation until {time}: the clocks stand still in {games}; "
+                   "{days}.",
+                   {{"player", run.out.at(p)},
+                    {"time", format_utc(p.vacation_until)},
+                    {"games", resync()},
+                    {"days", days_left()}}));
 }
 
 int Service::tick() {

@@ -79,7 +79,7 @@ namespace {
 // The lines of a digest: the games where the player must decide, the challenges for them, and
 // the games that wait on their opponents.
 struct DigestLines {
-    std::vector<std::string> decide, answer, waiting;
+    std::vector<Text> decide, answer, waiting;
 };
 
 // Game or challenge `g` of player `p`, as its line of the digest, if it has one.
@@ -87,14 +87,18 @@ void digest_line(PostParts& run, const PlayerRecord& p, const GameRecord& g, Dig
     const rules::Variant* v = rules::find_variant(g.variant);
     if (v == nullptr)
         return;
-    const std::string id = "#" + std::to_string(g.id);
+    const std::string id = std::to_string(g.id);
+    const std::string& prefix = run.ctx.settings.prefix;
     if (g.status == GameStatus::Challenge) {
         if (g.challenger != p.id)
             lines.answer.push_back(
-                id + " " + v->info().title + " from " + run.people.mention(g.challenger) + ": " +
-                run.ctx.settings.prefix + "accept " + std::to_string(g.id) + " or " +
-                run.ctx.settings.prefix + "decline " + std::to_string(g.id) + ", until " +
-                format_utc(g.created_at + run.ctx.settings.challenge_expiry) + ".");
+                tr("#{game} {variant} from {player}: {accept} or {decline}, until {time}.",
+                   {{"game", id},
+                    {"variant", game_word("variant", v->info().title)},
+                    {"player", run.people.mention(g.challenger)},
+                    {"accept", prefix + "accept " + id},
+                    {"decline", prefix + "decline " + id},
+                    {"time", format_utc(g.created_at + run.ctx.settings.challenge_expiry)}}));
         return;
     }
     const auto seat = detail::seat_of(g, p.id);
@@ -109,33 +113,50 @@ void digest_line(PostParts& run, const PlayerRecord& p, const GameRecord& g, Dig
     const auto deadline = [&](Seat s, bool yours) {
         const auto& c = rows[rules::index(s)];
         if (g.paused)
-            return std::string("paused by a moderator");
+            return tr("paused by a moderator");
         if (g.time_control == "none")
-            return std::string("no clock");
+            return tr("no clock");
         if (c.running_since != 0) {
             const Seconds at = c.running_since + c.remaining;
-            return (yours ? "your time runs out at " : "until ") + format_utc(at) +
-                   (yours ? " (" + format_duration(std::max<Seconds>(0, at - run.ctx.now)) +
-                                " from now)"
-                          : std::string());
+            if (!yours)
+                // TRANSLATORS: the deadline of the opponent's decision, in the daily digest.
+                return tr("until {time}", {{"time", format_utc(at)}});
+            return tr("your time runs out at {time} ({left} from now)",
+                      {{"time", format_utc(at)},
+                       {"left", format_duration(std::max<Seconds>(0, at - run.ctx.now))}});
         }
-        return std::string(yours ? "your clock stands still" : "their clock stands still");
+        return yours ? tr("your clock stands still") : tr("their clock stands still");
     };
     std::string what;
+    std::optional<Text> decision;
     for (const auto& dec : l.game->pending())
-        if (dec.seat == *seat)
+        if (dec.seat == *seat) {
             what = dec.what;
+            decision = said(dec.said());
+        }
     if (what.empty()) {
         // Only the owner reads this: their forecast may be named.
-        std::string ready;
+        bool ready = false;
         for (const auto& f : run.ctx.store.forecasts(g.id))
             if (f.seat == *seat && f.ply == l.plies)
-                ready = ", your forecast ready";
-        lines.waiting.push_back(id + " (" + against + ", " + deadline(other, false) + ready + ")");
+                ready = true;
+        const std::vector<i18n::Arg> args{
+            {"game", id}, {"player", against}, {"deadline", deadline(other, false)}};
+        // TRANSLATORS: a game waiting on {player}, in the daily digest; {deadline} is theirs
+        // ("until 2023-11-17 22:13 UTC", "no clock").
+        Text waits = tr("#{game} ({player}, {deadline})", args);
+        if (ready)
+            // TRANSLATORS: a game of the daily digest, as "#{game} ({player}, {deadline})".
+            waits = tr("#{game} ({player}, {deadline}, your forecast ready)", args);
+        lines.waiting.push_back(waits);
         return;
     }
-    lines.decide.push_back(id + " " + l.info().title + " vs " + against + ": you must " + what +
-                           "; " + deadline(*seat, true) + ".");
+    lines.decide.push_back(tr("#{game} {variant} vs {player}: you must {decision}; {deadline}.",
+                              {{"game", id},
+                               {"variant", game_word("variant", l.info().title)},
+                               {"player", against},
+                               {"decision", decision.value_or(Text())},
+                               {"deadline", deadline(*seat, true)}}));
 }
 
 } // namespace
@@ -157,21 +178,29 @@ bool PostRun::send_digest(const storage::DigestRecord& d) {
     const auto& [decide, answer, waiting] = lines;
     if (decide.empty() && answer.empty())
         return false;
-    std::string text;
+    const Text newline = verbatim("\n");
+    Text text;
     for (const auto& line : decide)
-        text += line + "\n";
+        text += line + newline;
     if (!answer.empty())
-        text += "Challenges for you:\n";
+        text += tr("Challenges for you:") + newline;
     for (const auto& line : answer)
-        text += line + "\n";
-    if (!waiting.empty())
-        text += "Waiting on your opponents: " + join(waiting, ", ") + ".\n";
+        text += line + newline;
+    if (!waiting.empty()) {
+        Text list = waiting.front();
+        for (std::size_t i = 1; i < waiting.size(); ++i)
+            list += verbatim(", ") + waiting[i];
+        text += tr("Waiting on your opponents: {games}.", {{"games", list}}) + newline;
+    }
     const std::size_t n = decide.size() + answer.size();
+    // The listing goes as the message's block, written in the language the message is.
     run_.out.tell(p,
-                  "Your daily digest, " + format_utc(run_.ctx.now) + ": " + std::to_string(n) +
-                      (n == 1 ? " decision waits" : " decisions wait") + " for you. " +
-                      run_.ctx.settings.prefix + "settings digest=off stops it.",
-                  text);
+                  tr("Your daily digest, {time}: {count, plural, one {# decision waits} "
+                     "other {# decisions wait}} for you. {command} stops it.",
+                     {{"time", format_utc(run_.ctx.now)},
+                      {"count", n},
+                      {"command", run_.ctx.settings.prefix + "settings digest=off"}}),
+                  Replies::written(text, run_.out.player_language(p)));
     return true;
 }
 

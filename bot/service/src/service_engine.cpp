@@ -30,12 +30,14 @@ void start_engine_game(PostParts& run, GameRecord g, int level) {
     run.ctx.store.update_game(g);
     Loaded l = run.games.load(g);
     run.clocks.sync_clocks(l);
-    run.out.say_in(g,
-                   run.out.at(run.ctx.author) + " plays " + bot.name + ", game #" +
-                       std::to_string(g.id) + ". " + run.games.vs_line(l) +
-                       run.dice.seed_commitment(g, l.info()) + " " + run.games.next_line(l) +
-                       run.clocks.clock_line(l),
-                   run.boards.channel_board(l), game_buttons(run.ctx.settings.prefix, l.rec));
+    run.out.say_in(
+        g,
+        tr("{player} plays {engine}, game #{game}.", {{"player", run.out.at(run.ctx.author)},
+                                                      {"engine", bot.name},
+                                                      {"game", std::to_string(g.id)}}) +
+            verbatim(" ") + run.games.vs_line(l) + run.dice.seed_commitment(g, l.info()) +
+            verbatim(" ") + run.games.next_line(l) + run.clocks.clock_line(l),
+        run.boards.channel_board(l), game_buttons(run.ctx.settings.prefix, l.rec));
 }
 
 namespace {

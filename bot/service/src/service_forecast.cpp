@@ -58,7 +58,7 @@ struct Line {
 
 struct LineError {
     std::size_t place = 0; // 1-based place of the action in the line
-    std::string reason;    // a sentence
+    Text reason;           // a sentence
 };
 
 // Reads `units` in order from the position of `start`, each as an action of whoever must decide
@@ -72,13 +72,15 @@ std::variant<Line, LineError> read_line(const rules::Game& start,
     for (std::size_t i = 0; i < units.size();) {
         const std::size_t place = line.texts.size() + 1;
         if (game->outcome().over())
-            return LineError{place, "the game is over before it (" + game->outcome().reason + ")."};
+            return LineError{place, tr("the game is over before it ({reason}).",
+                                       {{"reason", game_word("reason", game->outcome().reason)}})};
         const auto pending = game->pending();
         if (pending.size() != 1 || !game->foreseeable())
-            return LineError{place, "what comes there cannot be foreseen."};
+            return LineError{place, tr("what comes there cannot be foreseen.")};
         if (line.texts.size() == max_line_actions)
-            return LineError{place, "a line holds at most " + std::to_string(max_line_actions) +
-                                        " moves."};
+            return LineError{
+                place, tr("a line holds at most {count, plural, one {# move} other {# moves}}.",
+                          {{"count", max_line_actions}})};
         const Seat seat = pending.front().seat;
         auto parsed = rules::parse_action(*game, seat, units[i]);
         std::size_t used = 1;
@@ -98,13 +100,13 @@ std::variant<Line, LineError> read_line(const rules::Game& start,
                     named = longer.error();
             }
             if (!parsed && named && parsed.error().kind == rules::ErrorKind::NotAMove)
-                return LineError{place, sentence_end(named->message)};
+                return LineError{place, reason_of(*named)};
         }
         if (!parsed)
-            return LineError{place, sentence_end(parsed.error().message)};
+            return LineError{place, reason_of(parsed.error())};
         auto applied = game->apply(seat, parsed->action, no_dice);
         if (!applied)
-            return LineError{place, sentence_end(applied.error().message)};
+            return LineError{place, reason_of(applied.error())};
         line.texts.push_back(parsed->text);
         line.seats.push_back(seat);
         i += used;
@@ -114,7 +116,7 @@ std::variant<Line, LineError> read_line(const rules::Game& start,
 
 // Why two of `lines` cannot stand together: they part at an action of `mine`, and a forecast
 // has one reply to each position. Empty when they can.
-std::string contradiction(const std::vector<Line>& lines, Seat mine) {
+Text contradiction(const std::vector<Line>& lines, Seat mine) {
     for (std::size_t i = 0; i < lines.size(); ++i) {
         for (std::size_t j = i + 1; j < lines.size(); ++j) {
             const Line& a = lines[i];
@@ -125,12 +127,14 @@ std::string contradiction(const std::vector<Line>& lines, Seat mine) {
             if (k == a.texts.size() || k == b.texts.size() || a.seats[k] != mine)
                 continue; // one goes on where the other ends, or they part at their move
             if (k == 0)
-                return "your lines start with different moves of yours (" + a.texts[0] + " and " +
-                       b.texts[0] + "), and you play one move now.";
+                return tr("your lines start with different moves of yours ({move} and {other}), "
+                          "and you play one move now.",
+                          {{"move", a.texts[0]}, {"other", b.texts[0]}});
             const std::vector<std::string> before(a.texts.begin(),
                                                   a.texts.begin() + static_cast<long>(k));
-            return "after " + join(before, " ") + " one line plays " + a.texts[k] +
-                   " and another " + b.texts[k] + ": a forecast has one reply to each move.";
+            return tr("after {moves} one line plays {move} and another {other}: a forecast has "
+                      "one reply to each move.",
+                      {{"moves", join(before, " ")}, {"move", a.texts[k]}, {"other", b.texts[k]}});
         }
     }
     return {};
@@ -159,10 +163,6 @@ std::string lines_text(const std::vector<std::vector<std::string>>& lines) {
     for (const auto& line : lines)
         out += join(line, " ") + "\n";
     return out;
-}
-
-std::string count(std::size_t n, const std::string& word) {
-    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
 } // namespace
@@ -194,9 +194,9 @@ void list_forecasts(PostParts& run) {
                     rows += "#" + std::to_string(g.id) + ": " + join(line, " ") + "\n";
     }
     if (rows.empty())
-        run.out.say("You have no forecasts. Use: " + run.out.form("forecast"));
+        run.out.say(tr("You have no forecasts. Use: {form}", {{"form", run.out.form("forecast")}}));
     else
-        run.out.say("Your forecasts, by game:", rows);
+        run.out.say(tr("Your forecasts, by game:"), rows);
 }
 
 // The forecast `seat` stored for this position of `l`; one of an earlier position is no longer
@@ -218,20 +218,27 @@ std::optional<storage::ForecastRecord> current_forecast(PostParts& run, const Lo
 // "!forecast 4" shows the stored forecast, "!forecast 4 clear" (`clear`) deletes it.
 void show_or_clear_forecast(PostParts& run, const Loaded& l, Seat seat,
                             const std::optional<storage::ForecastRecord>& stored, bool clear,
-                            const std::string& other) {
+                            const Text& other) {
     const std::string id = std::to_string(l.rec.id);
     if (!stored) {
-        run.out.say("You have no forecast in game #" + id + ". Use: " + run.out.form("forecast"));
+        run.out.say(tr("You have no forecast in game #{game}. Use: {form}",
+                       {{"game", id}, {"form", run.out.form("forecast")}}));
     } else if (clear) {
         run.ctx.store.clear_forecast(l.rec.id, seat);
-        run.out.say("Your forecast in game #" + id + " is cleared (" +
-                    count(stored->lines.size(), "line") + ").");
+        run.out.say(tr("Your forecast in game #{game} is cleared ({count, plural, one {# line} "
+                       "other {# lines}}).",
+                       {{"game", id}, {"count", stored->lines.size()}}));
     } else {
         const auto ds = deciders(l);
         const bool mine_first = std::find(ds.begin(), ds.end(), seat) != ds.end();
-        run.out.say("Your forecast in game #" + id + ", " + count(stored->lines.size(), "line") +
-                        (mine_first ? ", each starting with your own move:"
-                                    : ", each starting with the next move of " + other + ":"),
+        run.out.say(mine_first
+                        ? tr("Your forecast in game #{game}, {count, plural, one {# line} "
+                             "other {# lines}}, each starting with your own move:",
+                             {{"game", id}, {"count", stored->lines.size()}})
+                        : tr("Your forecast in game #{game}, {count, plural, one {# line} "
+                             "other {# lines}}, each starting with the next move of "
+                             "{player}:",
+                             {{"game", id}, {"count", stored->lines.size()}, {"player", other}}),
                     lines_text(stored->lines));
     }
 }
@@ -268,7 +275,7 @@ std::vector<std::vector<std::string>> typed_lines(const Args& rest) {
 struct ForecastGame {
     Loaded& l;
     Seat seat;
-    std::string other;
+    Text other;
     bool mine_first;
 };
 
@@ -278,16 +285,26 @@ bool read_typed_lines(PostParts& run, const ForecastGame& fg,
                       const std::vector<std::vector<std::string>>& typed,
                       std::vector<Line>& lines) {
     const std::string id = std::to_string(fg.l.rec.id);
-    const std::string start_hint =
-        fg.mine_first ? " It is your decision in game #" + id + ", so a line starts with your move."
-                      : " A line starts with the next move of " + fg.other + ".";
+    const Text start_hint =
+        fg.mine_first ? tr("It is your decision in game #{game}, so a line starts with your move.",
+                           {{"game", id}})
+                      : tr("A line starts with the next move of {player}.", {{"player", fg.other}});
     for (std::size_t i = 0; i < typed.size(); ++i) {
-        const std::string where =
-            typed.size() > 1 ? "Line " + std::to_string(i + 1) + ", move " : "Move ";
+        const std::string line_number = std::to_string(i + 1);
         auto read = read_line(*fg.l.game, typed[i], true);
         if (const auto* e = std::get_if<LineError>(&read)) {
-            run.out.say("Nothing was stored. " + where + std::to_string(e->place) + ": " +
-                        e->reason + (e->place == 1 ? start_hint : std::string()));
+            const std::string place = std::to_string(e->place);
+            Text said =
+                tr("Nothing was stored.") + verbatim(" ") +
+                (typed.size() > 1
+                     // TRANSLATORS: the n-th move of the n-th line of a forecast the player typed.
+                     ? tr("Line {line}, move {place}: {reason}",
+                          {{"line", line_number}, {"place", place}, {"reason", e->reason}})
+                     // TRANSLATORS: the n-th move of the one line of a forecast the player typed.
+                     : tr("Move {place}: {reason}", {{"place", place}, {"reason", e->reason}}));
+            if (e->place == 1)
+                said += verbatim(" ") + start_hint;
+            run.out.say(said);
             return false;
         }
         Line line = std::get<Line>(std::move(read));
@@ -298,14 +315,18 @@ bool read_typed_lines(PostParts& run, const ForecastGame& fg,
             theirs = theirs || s != fg.seat;
         }
         if (!answers) {
+            const std::string example =
+                run.ctx.settings.prefix + "forecast " + id + " " +
+                (fg.mine_first ? "<your move> <theirs> <your reply>" : "<their move> <your reply>");
             run.out.say(
-                "Nothing was stored. " +
-                (typed.size() > 1 ? "Line " + std::to_string(i + 1) : std::string("The line")) +
-                " has no reply of yours to a move of " + fg.other +
-                ": write the move you expect, then yours, for example " + run.ctx.settings.prefix +
-                "forecast " + id + " " +
-                (fg.mine_first ? "<your move> <theirs> <your reply>."
-                               : "<their move> <your reply>."));
+                tr("Nothing was stored.") + verbatim(" ") +
+                (typed.size() > 1
+                     ? tr("Line {line} has no reply of yours to a move of {player}: write the "
+                          "move you expect, then yours, for example {example}.",
+                          {{"line", line_number}, {"player", fg.other}, {"example", example}})
+                     : tr("The line has no reply of yours to a move of {player}: write the move "
+                          "you expect, then yours, for example {example}.",
+                          {{"player", fg.other}, {"example", example}})));
             return false;
         }
         lines.push_back(std::move(line));
@@ -320,15 +341,19 @@ void store_forecast(PostParts& run, const ForecastGame& fg, std::vector<Line> li
     const std::string& p = run.ctx.settings.prefix;
     const std::string id = std::to_string(fg.l.rec.id);
     lines = without_repeats(lines);
-    if (const std::string why = contradiction(lines, fg.seat); !why.empty()) {
-        run.out.say(
-            "Nothing was stored: " + why +
-            (kept > 0 ? " " + p + "forecast " + id + " clear starts again." : std::string()));
+    if (const Text why = contradiction(lines, fg.seat); !why.empty()) {
+        Text said = tr("Nothing was stored: {reason}", {{"reason", why}});
+        if (kept > 0)
+            said += verbatim(" ") +
+                    // TRANSLATORS: {command} clears the forecast stored, to write it anew.
+                    tr("{command} starts again.", {{"command", p + "forecast " + id + " clear"}});
+        run.out.say(said);
         return;
     }
     if (lines.size() > max_lines) {
-        run.out.say("Nothing was stored: a forecast holds at most " + std::to_string(max_lines) +
-                    " lines, and this would make " + std::to_string(lines.size()) + ".");
+        run.out.say(tr("Nothing was stored: a forecast holds at most {max, plural, one {# line} "
+                       "other {# lines}}, and this would make {count}.",
+                       {{"max", max_lines}, {"count", std::to_string(lines.size())}}));
         return;
     }
     storage::ForecastRecord f{fg.l.rec.id, fg.seat, run.ctx.author.id, fg.l.plies, {}};
@@ -336,16 +361,25 @@ void store_forecast(PostParts& run, const ForecastGame& fg, std::vector<Line> li
         f.lines.push_back(line.texts);
     run.ctx.store.put_forecast(f);
     const std::string first = lines.front().texts.front();
+    const std::vector<i18n::Arg> stored{{"game", id}, {"count", lines.size()}};
     run.out.say(
-        (kept > 0
-             ? "Forecast for game #" + id + " updated: " + count(lines.size(), "line") + " in all."
-             : "Forecast stored for game #" + id + ": " + count(lines.size(), "line") + ".") +
-            (fg.mine_first ? " Your " + first + " is played now; when " + fg.other +
-                                 " answers as a line foresees, I play your reply at once."
-                           : " When " + fg.other +
-                                 " plays the first move of a line, I play your reply at once.") +
-            " " + p + "forecast " + id + " shows it, " + p + "forecast " + id +
-            " clear deletes it.",
+        (kept > 0 ? tr("Forecast for game #{game} updated: {count, plural, one {# line} "
+                       "other {# lines}} in all.",
+                       stored)
+                  : tr("Forecast stored for game #{game}: {count, plural, one {# line} "
+                       "other {# lines}}.",
+                       stored)) +
+            verbatim(" ") +
+            (fg.mine_first
+                 ? tr("Your {move} is played now; when {player} answers as a line foresees, I "
+                      "play your reply at once.",
+                      {{"move", first}, {"player", fg.other}})
+                 : tr("When {player} plays the first move of a line, I play your reply at once.",
+                      {{"player", fg.other}})) +
+            verbatim(" ") +
+            // TRANSLATORS: "it" is the player's forecast (conditional moves).
+            tr("{show} shows it, {clear} deletes it.",
+               {{"show", p + "forecast " + id}, {"clear", p + "forecast " + id + " clear"}}),
         lines_text(f.lines));
     if (fg.mine_first)
         run.session.play(fg.l, fg.seat, first);
@@ -354,27 +388,27 @@ void store_forecast(PostParts& run, const ForecastGame& fg, std::vector<Line> li
 // The lines of `rest` added to what `seat` stored for `l`, once the game may be foreseen.
 void new_forecast(PostParts& run, Loaded& l, Seat seat,
                   const std::optional<storage::ForecastRecord>& stored, const Args& rest,
-                  const std::string& other) {
+                  const Text& other) {
     const std::string id = std::to_string(l.rec.id);
     if (!l.game->foreseeable()) {
-        run.out.say("Game #" + id + " is " + l.info().title +
-                    ": forecasts are only for games where nothing is hidden and no dice are "
-                    "rolled, so that a line can be checked when it is stored. Nothing was "
-                    "stored.");
+        run.out.say(tr("Game #{game} is {variant}: forecasts are only for games where nothing is "
+                       "hidden and no dice are rolled, so that a line can be checked when it is "
+                       "stored. Nothing was stored.",
+                       {{"game", id}, {"variant", game_word("variant", l.info().title)}}));
         return;
     }
     const auto ds = deciders(l);
     const ForecastGame fg{l, seat, other, ds.size() == 1 && ds.front() == seat};
     if (fg.mine_first && l.rec.paused) {
-        run.out.say("Game #" + id +
-                    " is paused by a moderator, so your first move cannot be played now. "
-                    "Nothing was stored.");
+        run.out.say(tr("Game #{game} is paused by a moderator, so your first move cannot be "
+                       "played now. Nothing was stored.",
+                       {{"game", id}}));
         return;
     }
     const auto typed = typed_lines(rest);
     if (typed.empty()) {
         run.out.usage_error("forecast",
-                            "Say the lines: your opponent's move and your reply, and so on.");
+                            tr("Say the lines: your opponent's move and your reply, and so on."));
         return;
     }
     std::vector<Line> lines;
@@ -396,8 +430,9 @@ void cmd_forecast(PostParts& run, const Args& command_args) {
     // The lines would tell the opponent what the player has in mind: they are never read out
     // of a channel, let alone stored from one.
     if (!run.ctx.post.direct) {
-        run.out.say("Forecasts are private: send " + run.ctx.settings.prefix +
-                    "forecast to me by direct message. Nothing was stored.");
+        run.out.say(tr("Forecasts are private: send {command} to me by direct message. Nothing "
+                       "was stored.",
+                       {{"command", run.ctx.settings.prefix + "forecast"}}));
         return;
     }
     if (args.empty()) {
@@ -413,19 +448,21 @@ void cmd_forecast(PostParts& run, const Args& command_args) {
     const bool lines_given = !rest.empty() && !(rest.size() == 1 && is_clear_word(rest[0]));
     if (g->status != GameStatus::Ongoing) {
         const rules::Variant* v = rules::find_variant(g->variant);
-        run.out.say(
-            (v ? plain(run.games.over_line(*g, v->info())) : "Game #" + id + " is not under way.") +
-            (lines_given ? " Nothing was stored." : ""));
+        Text said = v ? run.games.over_line(*g, v->info())
+                      : tr("Game #{game} is not under way.", {{"game", id}});
+        if (lines_given)
+            said += verbatim(" ") + tr("Nothing was stored.");
+        run.out.say(said);
         return;
     }
     const auto seat = detail::seat_of(*g, run.ctx.author.id);
     if (!seat) {
-        run.out.say("You are not playing in game #" + id + ".");
+        run.out.say(tr("You are not playing in game #{game}.", {{"game", id}}));
         return;
     }
     Loaded l = run.games.load(*g);
     const auto stored = current_forecast(run, l, *seat);
-    const std::string other = plain(run.people.who(l.rec, l.info(), rules::opponent(*seat)));
+    const Text other = run.people.who(l.rec, l.info(), rules::opponent(*seat));
     if (lines_given)
         new_forecast(run, l, *seat, stored, rest, other);
     else
@@ -465,13 +502,25 @@ std::optional<Seat> Forecasts::follow_forecasts(Loaded& l, Seat seat,
             // A move of the owner's own that leaves their lines needs no word.
             if (f.seat == seat)
                 continue;
-            const std::string mover = people_.mention(*detail::seated(l.rec, seat));
-            forecast_notes_.emplace_back(
-                f.player_id,
-                mover + " played " + canonical +
-                    (foreseen ? ", as your forecast foresaw, but no line of it goes further"
-                              : ", which your forecast did not foresee, so it is dropped") +
-                    (yours ? "; the decision is yours." : "."));
+            const std::vector<i18n::Arg> played{
+                {"player", people_.mention(*detail::seated(l.rec, seat))}, {"move", canonical}};
+            Text note;
+            if (foreseen)
+                note = yours ? tr("{player} played {move}, as your forecast foresaw, but no line "
+                                  "of it goes further; the decision is yours.",
+                                  played)
+                             : tr("{player} played {move}, as your forecast foresaw, but no line "
+                                  "of it goes further.",
+                                  played);
+            else
+                note = yours ? tr("{player} played {move}, which your forecast did not foresee, "
+                                  "so it is dropped; the decision is yours.",
+                                  played)
+                             : tr("{player} played {move}, which your forecast did not foresee, "
+                                  "so it is dropped.",
+                                  played);
+            // Notes are kept in English until forecasts.h keeps them as Texts.
+            forecast_notes_.emplace_back(f.player_id, note);
             continue;
         }
         f.lines = std::move(kept);
@@ -482,32 +531,37 @@ std::optional<Seat> Forecasts::follow_forecasts(Loaded& l, Seat seat,
         // The owner decides for themselves what a forecast cannot have weighed: a draw offered
         // after it was stored would be declined by playing on, and a banned player's moves are
         // refused however they come.
-        std::string held;
+        const std::vector<i18n::Arg> held{{"move", canonical}, {"reply", f.lines.front().front()}};
+        Text note;
         if (auto offer = ctx_.store.offer(l.rec.id, OfferKind::Draw);
-            offer && offer->seat != f.seat)
-            held = people_.mention(*detail::seated(l.rec, offer->seat)) + " offers a draw";
-        else if (const auto account = ctx_.store.player(f.player_id);
-                 account && ctx_.store.ban(l.rec.platform,
-                                           people_.as_player(*account, l.rec.platform).user_id))
-            held = "you are banned here by a moderator";
-        if (held.empty()) {
+            offer && offer->seat != f.seat) {
+            std::vector<i18n::Arg> args = held;
+            args.emplace_back("player", people_.mention(*detail::seated(l.rec, offer->seat)));
+            note = tr("{player} offers a draw, so your forecast did not answer {move} with "
+                      "{reply}. The decision is yours; the forecast stays, its lines now starting "
+                      "with that reply.",
+                      std::move(args));
+        } else if (const auto account = ctx_.store.player(f.player_id);
+                   account && ctx_.store.ban(l.rec.platform,
+                                             people_.as_player(*account, l.rec.platform).user_id)) {
+            note = tr("you are banned here by a moderator, so your forecast did not answer {move} "
+                      "with {reply}. The decision is yours; the forecast stays, its lines now "
+                      "starting with that reply.",
+                      held);
+        }
+        if (note.empty()) {
             answering = f.seat;
             continue;
         }
-        forecast_notes_.emplace_back(f.player_id,
-                                     held + ", so your forecast did not answer " + canonical +
-                                         " with " + f.lines.front().front() +
-                                         ". The decision is yours; the forecast "
-                                         "stays, its lines now starting with that reply.");
+        forecast_notes_.emplace_back(f.player_id, note);
     }
     return answering;
 }
 
-std::string Forecasts::answer_forecasts(Session& session, Loaded& l,
-                                        std::optional<Seat> answering) {
+Text Forecasts::answer_forecasts(Session& session, Loaded& l, std::optional<Seat> answering) {
     const std::string id = std::to_string(l.rec.id);
-    std::string said;
-    std::map<std::int64_t, std::vector<std::string>> played; // by owner: "Nf3 with Nc6"
+    Text said;
+    std::map<std::int64_t, std::vector<Text>> played; // by owner: "Nf3 with Nc6"
     std::string previous;
     if (const auto log = ctx_.store.actions(l.rec.id); answering && !log.empty())
         previous = log.back().text;
@@ -530,44 +584,56 @@ std::string Forecasts::answer_forecasts(Session& session, Loaded& l,
                                  "forecast:" + ctx_.post.message_id, true);
         if (!acted)
             break;
-        said += " " + plain(people_.who(l.rec, l.info(), f->seat)) + " played " + parsed->text +
-                " in game #" + id + ", from a forecast.";
+        said += verbatim(" ") + tr("{player} played {move} in game #{game}, from a forecast.",
+                                   {{"player", people_.who(l.rec, l.info(), f->seat)},
+                                    {"move", parsed->text},
+                                    {"game", id}});
         for (const auto& n : acted->public_notes)
             said += " " + n;
-        played[f->player_id].push_back(previous + " with " + parsed->text);
+        played[f->player_id].push_back(
+            // TRANSLATORS: a forecast answered the opponent's {move} with the player's {reply}.
+            tr("{move} with {reply}", {{"move", previous}, {"reply", parsed->text}}));
         previous = parsed->text;
         answering = acted->answering;
     }
     for (const auto& [owner, moves] : played) {
-        std::string left = " Nothing of it is left.";
+        Text left = tr("Nothing of it is left.");
         for (const auto& f : ctx_.store.forecasts(l.rec.id))
-            if (f.player_id == owner)
-                left = " It goes on with " + count(f.lines.size(), "line") + ": " + [&] {
-                    std::vector<std::string> texts;
-                    for (const auto& line : f.lines)
-                        texts.push_back(join(line, " "));
-                    return join(texts, "; ");
-                }() + ".";
-        forecast_notes_.emplace_back(owner, "your forecast answered " + join(moves, ", then ") +
-                                                "." + left);
+            if (f.player_id == owner) {
+                std::vector<std::string> texts;
+                for (const auto& line : f.lines)
+                    texts.push_back(join(line, " "));
+                left = tr("It goes on with {count, plural, one {# line} other {# lines}}: {lines}.",
+                          {{"count", f.lines.size()}, {"lines", join(texts, "; ")}});
+            }
+        // "Nf3 with Nc6, then Bb5 with a6"
+        Text answered = moves.front();
+        for (std::size_t i = 1; i < moves.size(); ++i)
+            // TRANSLATORS: a list of "{move} with {reply}", in the order played.
+            answered = tr("{first}, then {next}", {{"first", answered}, {"next", moves[i]}});
+        forecast_notes_.emplace_back(owner,
+                                     tr("your forecast answered {moves}.", {{"moves", answered}}) +
+                                         verbatim(" ") + left);
     }
     return said;
 }
 
-void Forecasts::clear_forecasts(const GameRecord& g, const std::string& why) {
+void Forecasts::clear_forecasts(const GameRecord& g, const Text& why) {
     for (const auto& f : ctx_.store.forecasts(g.id)) {
         ctx_.store.clear_forecast(g.id, f.seat);
         if (!why.empty())
             out_.tell(people_.player(f.player_id),
-                      "Game #" + std::to_string(g.id) + ": " + why +
-                          ", so your forecast is cleared.",
+                      tr("Game #{game}: {reason}, so your forecast is cleared.",
+                         {{"game", std::to_string(g.id)}, {"reason", why}}),
                       {}, &g);
     }
 }
 
 void Forecasts::tell_forecast_notes(const GameRecord& g) {
     for (const auto& [owner, text] : forecast_notes_)
-        out_.tell(people_.player(owner), "Game #" + std::to_string(g.id) + ": " + text, {}, &g);
+        out_.tell(people_.player(owner),
+                  tr("Game #{game}: {reason}", {{"game", std::to_string(g.id)}, {"reason", text}}),
+                  {}, &g);
     forecast_notes_.clear();
 }
 

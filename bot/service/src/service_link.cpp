@@ -54,13 +54,13 @@ void cmd_link(PostParts& run, const std::vector<std::string>& args) {
         run.ctx.store.put_code(
             {code, "link", run.ctx.author.id, 0, "", run.ctx.now + code_lifetime});
         run.out.tell(run.ctx.author,
-                     "Your link code is " + code + ". Within 15 minutes, send " +
-                         run.ctx.settings.prefix + "link " + code +
-                         " from your account on the other platform (best in a direct message "
-                         "to me there): both accounts then become one player, with the same "
-                         "ratings, games and settings. Give the code to nobody.");
+                     tr("Your link code is {code}. Within 15 minutes, send {command} from your "
+                        "account on the other platform (best in a direct message to me there): "
+                        "both accounts then become one player, with the same ratings, games and "
+                        "settings. Give the code to nobody.",
+                        {{"code", code}, {"command", run.ctx.settings.prefix + "link " + code}}));
         if (!run.ctx.post.direct)
-            run.out.say("I sent you a link code by direct message.");
+            run.out.say(tr("I sent you a link code by direct message."));
         return;
     }
     const std::string code = normal_code(args[0]);
@@ -68,53 +68,56 @@ void cmd_link(PostParts& run, const std::vector<std::string>& args) {
     if (!found || found->kind != "link") {
         if (found) // an invite code: it stays usable where it belongs
             run.ctx.store.put_code(*found);
-        run.out.say("\"" + shorten(args[0], 20) +
-                    "\" is no link code I know, or it expired. Send " + run.ctx.settings.prefix +
-                    "link from your other account for a new one.");
+        run.out.say(
+            tr("\"{code}\" is no link code I know, or it expired. Send {command} from "
+               "your other account for a new one.",
+               {{"code", shorten(args[0], 20)}, {"command", run.ctx.settings.prefix + "link"}}));
         return;
     }
     const std::int64_t owner = found->player;
     if (run.ctx.account.id == owner || run.ctx.account.linked_to == owner) {
-        run.out.say("This account is already part of that player.");
+        run.out.say(tr("This account is already part of that player."));
         return;
     }
     if (run.ctx.account.linked_to != 0) {
-        run.out.say("This account is already part of another player; nothing changed.");
+        run.out.say(tr("This account is already part of another player; nothing changed."));
         return;
     }
     if (const auto there = run.ctx.store.account_on(owner, run.ctx.post.platform)) {
-        run.out.say("That player has an account here already (" + run.out.at(*there) +
-                    "); a player has one account per platform. Nothing changed.");
+        run.out.say(tr("That player has an account here already ({player}); a player has one "
+                       "account per platform. Nothing changed.",
+                       {{"player", run.out.at(*there)}}));
         return;
     }
     if (run.ctx.store.player_has_history(run.ctx.account.id)) {
-        run.out.say(
-            "This account has games or ratings of its own, so it cannot join another player. "
-            "Send " +
-            run.ctx.settings.prefix +
-            "link here for a code, and post that code from the "
-            "other account instead (if that one has played nothing yet). Nothing changed.");
+        run.out.say(tr("This account has games or ratings of its own, so it cannot join another "
+                       "player. Send {command} here for a code, and post that code from the other "
+                       "account instead (if that one has played nothing yet). Nothing changed.",
+                       {{"command", run.ctx.settings.prefix + "link"}}));
         return;
     }
     run.ctx.store.link_account(run.ctx.account.id, owner);
     run.ctx.author =
         run.people.as_player(*run.ctx.store.player(run.ctx.account.id), run.ctx.post.platform);
     const auto home = run.ctx.store.player(owner);
-    run.out.say("Linked: this account and " +
-                (home ? run.out.at(*home) + " on " + home->platform : "yours") +
-                " are now one player, with the same ratings, games and settings.");
+    run.out.say(home ? tr("Linked: this account and {player} on {platform} are now one player, "
+                          "with the same ratings, games and settings.",
+                          {{"player", run.out.at(*home)}, {"platform", home->platform}})
+                     : tr("Linked: this account and yours are now one player, with the same "
+                          "ratings, games and settings."));
 }
 
 void cmd_invite(PostParts& run, const std::vector<std::string>& args) {
     if (args.empty()) {
-        run.out.usage_error("invite", "Say which platform the channel to follow the game is on.");
+        run.out.usage_error("invite",
+                            tr("Say which platform the channel to follow the game is on."));
         return;
     }
     const std::string platform = lower(args[0]);
     const auto& known = run.ctx.settings.platforms;
     if (!known.empty() && std::find(known.begin(), known.end(), platform) == known.end()) {
-        run.out.say("I am not on \"" + shorten(args[0], 20) + "\"; I am on " + join(known, ", ") +
-                    ".");
+        run.out.say(tr("I am not on \"{platform}\"; I am on {platforms}.",
+                       {{"platform", shorten(args[0], 20)}, {"platforms", join(known, ", ")}}));
         return;
     }
     std::size_t used = 0;
@@ -123,28 +126,29 @@ void cmd_invite(PostParts& run, const std::vector<std::string>& args) {
     if (!g)
         return;
     if (!detail::seat_of(*g, run.ctx.author.id) && g->challenger != run.ctx.author.id) {
-        run.out.say("Only the players of game #" + std::to_string(g->id) +
-                    " may invite a channel.");
+        run.out.say(tr("Only the players of game #{game} may invite a channel.",
+                       {{"game", std::to_string(g->id)}}));
         return;
     }
     if (g->status != GameStatus::Ongoing && g->status != GameStatus::Challenge) {
-        run.out.say("Game #" + std::to_string(g->id) +
-                    " is over: there is nothing left to follow.");
+        run.out.say(tr("Game #{game} is over: there is nothing left to follow.",
+                       {{"game", std::to_string(g->id)}}));
         return;
     }
     const std::string code = new_code();
     run.ctx.store.put_code({code, "invite", 0, g->id, platform, run.ctx.now + code_lifetime});
     // Privately: whoever reads a code first can redeem it, so it is never posted in a channel.
-    run.out.tell(
-        run.ctx.author,
-        "To follow game #" + std::to_string(g->id) + " in a " + platform + " channel, post " +
-            run.ctx.settings.prefix + "join " + code +
-            " there within 15 minutes: it will get every public reply of the game, and its "
-            "players may play from there.",
-        {}, &*g);
+    run.out.tell(run.ctx.author,
+                 tr("To follow game #{game} in a {platform} channel, post {command} there within "
+                    "15 minutes: it will get every public reply of the game, and its players may "
+                    "play from there.",
+                    {{"game", std::to_string(g->id)},
+                     {"platform", platform},
+                     {"command", run.ctx.settings.prefix + "join " + code}}),
+                 {}, &*g);
     if (!run.ctx.post.direct)
-        run.out.say(run.out.at(run.ctx.author) + ": I sent you the invitation code for game #" +
-                    std::to_string(g->id) + " privately.");
+        run.out.say(tr("{player}: I sent you the invitation code for game #{game} privately.",
+                       {{"player", run.out.at(run.ctx.author)}, {"game", std::to_string(g->id)}}));
 }
 
 void cmd_join(PostParts& run, const std::vector<std::string>& args) {
@@ -157,31 +161,37 @@ void cmd_join(PostParts& run, const std::vector<std::string>& args) {
     if (!found || found->kind != "invite") {
         if (found)
             run.ctx.store.put_code(*found);
-        run.out.say(
-            "That is no invitation code I know, or it expired. A player of the game gets one "
-            "with " +
-            run.ctx.settings.prefix + "invite <platform>.");
+        run.out.say(tr("That is no invitation code I know, or it expired. A player of the game "
+                       "gets one with {command}.",
+                       {{"command", run.ctx.settings.prefix + "invite <platform>"}}));
         return;
     }
     if (found->platform != run.ctx.post.platform || run.ctx.post.direct) {
         run.ctx.store.put_code(*found); // still good where it belongs
-        run.out.say(run.ctx.post.direct
-                        ? "Post the code in the channel that should follow the game."
-                        : "That code is for a " + found->platform + " channel.");
+        run.out.say(
+            run.ctx.post.direct
+                ? tr("Post the code in the channel that should follow the game.")
+                : tr("That code is for a {platform} channel.", {{"platform", found->platform}}));
         return;
     }
     auto g = run.ctx.store.game(found->game);
     if (!g)
         return;
     if (g->platform == run.ctx.post.platform && g->channel == run.ctx.post.channel) {
-        run.out.say("Game #" + std::to_string(g->id) + " is played here already.");
+        run.out.say(tr("Game #{game} is played here already.", {{"game", std::to_string(g->id)}}));
         return;
     }
     run.ctx.store.bind_channel(g->id, run.ctx.post.platform, run.ctx.post.channel);
     const rules::Variant* v = rules::find_variant(g->variant);
-    run.out.say_in(*g, "This channel now follows game #" + std::to_string(g->id) +
-                           (v ? " (" + v->info().title + ")" : std::string()) + ", played on " +
-                           g->platform + ": every public reply of the game comes here too.");
+    const std::string id = std::to_string(g->id);
+    run.out.say_in(*g, v ? tr("This channel now follows game #{game} ({variant}), played on "
+                              "{platform}: every public reply of the game comes here too.",
+                              {{"game", id},
+                               {"variant", game_word("variant", v->info().title)},
+                               {"platform", g->platform}})
+                         : tr("This channel now follows game #{game}, played on {platform}: "
+                              "every public reply of the game comes here too.",
+                              {{"game", id}, {"platform", g->platform}}));
 }
 
 } // namespace ghostpost::bot

@@ -35,7 +35,7 @@ void mod_log(PostContext& ctx, const std::string& action) {
     ctx.store.log_mod_action({0, ctx.post.platform, ctx.author.name, action, ctx.now});
 }
 
-void announce(PostContext& ctx, Replies& out, const GameRecord& g, const std::string& text) {
+void announce(PostContext& ctx, Replies& out, const GameRecord& g, const Text& text) {
     out.say_in(g, text);
     if (!ctx.post.direct && g.channel != ctx.post.channel)
         out.say(text);
@@ -47,30 +47,38 @@ namespace {
 struct ModGame {
     GameRecord g;
     std::string gid;
-    std::string by; // " (moderator @name)"
+    std::string moderator; // "@name", who acts
 };
 
 void mod_show_log(PostParts& run, const Args&) {
     auto entries = run.ctx.store.mod_actions(run.ctx.post.platform, 20);
     if (entries.empty()) {
-        run.out.say("The moderator log is empty.");
+        run.out.say(tr("The moderator log is empty."));
         return;
     }
     std::string text;
     for (const auto& e : entries)
         text += format_utc(e.at) + " @" + e.moderator + ": " + e.action + "\n";
-    run.out.say("Moderator log, latest " + std::to_string(entries.size()) + " actions:", text);
+    run.out.say(tr("Moderator log, latest {count, plural, one {# action} other {# actions}}:",
+                   {{"count", entries.size()}}),
+                text);
 }
 
 // The user "ban @name" or "unban @name" names; replies and returns nullopt when there is none.
 std::optional<PlayerRecord> ban_target(PostParts& run, const Args& args, bool unban) {
     const std::string sub = lower(args[0]);
     if (args.size() < 2 || args[1].size() < 2 || args[1][0] != '@' || (unban && args.size() > 2)) {
-        run.out.usage_error("mod", "Name the user, for example " + run.ctx.settings.prefix +
-                                       "mod " + sub + " @name.");
+        run.out.usage_error("mod",
+                            tr("Name the user, for example {example}.",
+                               {{"example", run.ctx.settings.prefix + "mod " + sub + " @name"}}));
         return std::nullopt;
     }
-    return run.people.known_player(args[1], " Nothing was done.");
+    auto n = run.people.named(args[1]);
+    if (n && n->player)
+        return n->player;
+    run.out.say(
+        tr("I do not know {player} yet. Nothing was done.", {{"player", shorten(args[1], 30)}}));
+    return std::nullopt;
 }
 
 void mod_ban(PostParts& run, const Args& args) {
@@ -79,8 +87,8 @@ void mod_ban(PostParts& run, const Args& args) {
         return;
     const auto& mods = run.ctx.settings.moderators;
     if (std::find(mods.begin(), mods.end(), target->user_id) != mods.end()) {
-        run.out.say(run.out.at(*target) +
-                    " is a moderator and cannot be banned. Nothing was done.");
+        run.out.say(tr("{player} is a moderator and cannot be banned. Nothing was done.",
+                       {{"player", run.out.at(*target)}}));
         return;
     }
     std::vector<std::string> words(args.begin() + 2, args.end());
@@ -89,10 +97,19 @@ void mod_ban(PostParts& run, const Args& args) {
         {run.ctx.post.platform, target->user_id, run.ctx.author.name, reason, run.ctx.now});
     mod_log(run.ctx,
             "ban " + run.out.at(*target) + (reason.empty() ? std::string() : " (" + reason + ")"));
-    run.out.say(run.out.at(*target) + " is banned by moderator " + run.out.at(run.ctx.author) +
-                (reason.empty() ? std::string() : " (" + reason + ")") +
-                ": their commands and moves are refused until " + run.ctx.settings.prefix +
-                "mod unban @" + target->name + ".");
+    const std::string player = run.out.at(*target);
+    const std::string moderator = run.out.at(run.ctx.author);
+    const std::string command = run.ctx.settings.prefix + "mod unban @" + target->name;
+    run.out.say(reason.empty()
+                    ? tr("{player} is banned by moderator {moderator}: their commands and moves "
+                         "are refused until {command}.",
+                         {{"player", player}, {"moderator", moderator}, {"command", command}})
+                    : tr("{player} is banned by moderator {moderator} ({reason}): their commands "
+                         "and moves are refused until {command}.",
+                         {{"player", player},
+                          {"moderator", moderator},
+                          {"reason", reason},
+                          {"command", command}}));
 }
 
 void mod_unban(PostParts& run, const Args& args) {
@@ -100,13 +117,14 @@ void mod_unban(PostParts& run, const Args& args) {
     if (!target)
         return;
     if (!run.ctx.store.ban(run.ctx.post.platform, target->user_id)) {
-        run.out.say(run.out.at(*target) + " is not banned. Nothing was done.");
+        run.out.say(
+            tr("{player} is not banned. Nothing was done.", {{"player", run.out.at(*target)}}));
         return;
     }
     run.ctx.store.remove_ban(run.ctx.post.platform, target->user_id);
     mod_log(run.ctx, "unban " + run.out.at(*target));
-    run.out.say(run.out.at(*target) + " is no longer banned (moderator " +
-                run.out.at(run.ctx.author) + ").");
+    run.out.say(tr("{player} is no longer banned (moderator {moderator}).",
+                   {{"player", run.out.at(*target)}, {"moderator", run.out.at(run.ctx.author)}}));
 }
 
 void mod_void(PostParts& run, const Args&, ModGame& m) {
@@ -119,15 +137,17 @@ void mod_void(PostParts& run, const Args&, ModGame& m) {
     run.ctx.store.clear_offer(g.id, OfferKind::Takeback);
     run.games.game_over(g);
     mod_log(run.ctx, "void #" + m.gid);
-    announce(run.ctx, run.out, g, "Game #" + m.gid + " is void" + m.by + ": it counts for nobody.");
+    announce(run.ctx, run.out, g,
+             tr("Game #{game} is void (moderator {moderator}): it counts for nobody.",
+                {{"game", m.gid}, {"moderator", m.moderator}}));
 }
 
 void mod_adjudicate(PostParts& run, const Args& args, ModGame& m) {
     Loaded l = run.games.load(m.g);
     const std::string r = args[2];
     if (r != "1-0" && r != "0-1" && r != "1/2-1/2") {
-        run.out.say("A result is 1-0, 0-1 or 1/2-1/2, not \"" + shorten(r, 20) +
-                    "\". Nothing was done.");
+        run.out.say(tr("A result is 1-0, 0-1 or 1/2-1/2, not \"{text}\". Nothing was done.",
+                       {{"text", shorten(r, 20)}}));
         return;
     }
     run.games.finish(l.rec,
@@ -138,8 +158,9 @@ void mod_adjudicate(PostParts& run, const Args& args, ModGame& m) {
     run.clocks.sync_clocks(l);
     mod_log(run.ctx, "adjudicate #" + m.gid + " " + r);
     announce(run.ctx, run.out, l.rec,
-             "Game #" + m.gid + " is adjudicated" + m.by + ". " +
-                 plain(run.games.over_line(l.rec, l.info())));
+             tr("Game #{game} is adjudicated (moderator {moderator}).",
+                {{"game", m.gid}, {"moderator", m.moderator}}) +
+                 verbatim(" ") + run.games.over_line(l.rec, l.info()));
 }
 
 void mod_forfeit(PostParts& run, const Args& args, ModGame& m) {
@@ -148,46 +169,49 @@ void mod_forfeit(PostParts& run, const Args& args, ModGame& m) {
     auto target = who_named ? who_named->player : std::nullopt;
     std::optional<Seat> seat = target ? detail::seat_of(l.rec, target->id) : std::nullopt;
     if (!seat) {
-        run.out.say(shorten(args[2], 30) + " is not playing in game #" + m.gid +
-                    ". Nothing was done.");
+        run.out.say(tr("{player} is not playing in game #{game}. Nothing was done.",
+                       {{"player", shorten(args[2], 30)}, {"game", m.gid}}));
         return;
     }
-    const std::string loser = plain(run.people.who(l.rec, l.info(), *seat));
+    const Text loser = run.people.who(l.rec, l.info(), *seat);
     run.games.finish(l.rec,
                      *seat == Seat::White ? rules::Status::BlackWins : rules::Status::WhiteWins,
                      "forfeit");
     run.clocks.sync_clocks(l);
     mod_log(run.ctx, "forfeit #" + m.gid + " " + run.out.at(*target));
     announce(run.ctx, run.out, l.rec,
-             loser + " forfeits game #" + m.gid + m.by + ". " +
-                 plain(run.games.over_line(l.rec, l.info())));
+             tr("{player} forfeits game #{game} (moderator {moderator}).",
+                {{"player", loser}, {"game", m.gid}, {"moderator", m.moderator}}) +
+                 verbatim(" ") + run.games.over_line(l.rec, l.info()));
 }
 
 void mod_extend(PostParts& run, const Args& args, ModGame& m) {
     Loaded l = run.games.load(m.g);
     auto more = parse_span(lower(args[2]));
     if (!more) {
-        run.out.say("\"" + shorten(args[2], 20) +
-                    "\" is not a time: say 1d, 12h or 30m. Nothing was done.");
+        run.out.say(tr("\"{text}\" is not a time: say 1d, 12h or 30m. Nothing was done.",
+                       {{"text", shorten(args[2], 20)}}));
         return;
     }
     if (l.rec.time_control == "none") {
-        run.out.say("Game #" + m.gid + " has no clock to extend. Nothing was done.");
+        run.out.say(
+            tr("Game #{game} has no clock to extend. Nothing was done.", {{"game", m.gid}}));
         return;
     }
     auto rows = run.clocks.clock_rows(l.rec);
-    std::vector<std::string> whom;
+    std::vector<Text> whom;
     for (auto& c : rows) {
         if (c.deciding_since == 0)
             continue;
         c.remaining += *more;
         c.budget += *more;
         run.ctx.store.put_clock(l.rec.id, c);
-        whom.push_back(plain(run.people.who(l.rec, l.info(), c.seat)));
+        whom.push_back(run.people.who(l.rec, l.info(), c.seat));
     }
     if (whom.empty()) {
-        run.out.say("Nobody must decide in game #" + m.gid +
-                    " now, so no clock is running. Nothing was done.");
+        run.out.say(tr("Nobody must decide in game #{game} now, so no clock is running. Nothing "
+                       "was done.",
+                       {{"game", m.gid}}));
         return;
     }
     mod_log(run.ctx, "extend #" + m.gid + " " + lower(args[2]));
@@ -195,10 +219,21 @@ void mod_extend(PostParts& run, const Args& args, ModGame& m) {
     const std::string amount = s % day == 0    ? std::to_string(s / day) + "d"
                                : s % 3600 == 0 ? std::to_string(s / 3600) + "h"
                                                : format_duration(s);
-    announce(run.ctx, run.out, l.rec,
-             "Game #" + m.gid + ": " + join(whom, " and ") +
-                 (whom.size() == 1 ? " gets " : " get ") + amount + " more" + m.by + "." +
-                 plain(run.clocks.clock_line(l)));
+    // Two clocks at most: one a seat.
+    const Text extended =
+        whom.size() == 1
+            ? tr("Game #{game}: {player} gets {time} more (moderator {moderator}).",
+                 {{"game", m.gid},
+                  {"player", whom.front()},
+                  {"time", amount},
+                  {"moderator", m.moderator}})
+            : tr("Game #{game}: {first} and {second} get {time} more (moderator {moderator}).",
+                 {{"game", m.gid},
+                  {"first", whom.front()},
+                  {"second", whom.back()},
+                  {"time", amount},
+                  {"moderator", m.moderator}});
+    announce(run.ctx, run.out, l.rec, extended + run.clocks.clock_line(l));
 }
 
 void mod_pause_or_resume(PostParts& run, const Args& args, ModGame& m) {
@@ -206,8 +241,9 @@ void mod_pause_or_resume(PostParts& run, const Args& args, ModGame& m) {
     const std::string sub = lower(args[0]);
     const bool pause = sub == "pause";
     if (l.rec.paused == pause) {
-        run.out.say("Game #" + m.gid + (pause ? " is already paused." : " is not paused.") +
-                    " Nothing was done.");
+        run.out.say(pause
+                        ? tr("Game #{game} is already paused. Nothing was done.", {{"game", m.gid}})
+                        : tr("Game #{game} is not paused. Nothing was done.", {{"game", m.gid}}));
         return;
     }
     l.rec.paused = pause;
@@ -216,13 +252,16 @@ void mod_pause_or_resume(PostParts& run, const Args& args, ModGame& m) {
     mod_log(run.ctx, sub + " #" + m.gid);
     if (pause)
         announce(run.ctx, run.out, l.rec,
-                 "Game #" + m.gid + " is paused" + m.by +
-                     ": the clocks stand still and no moves are accepted until " +
-                     run.ctx.settings.prefix + "mod resume " + m.gid + ".");
+                 tr("Game #{game} is paused (moderator {moderator}): the clocks stand still and "
+                    "no moves are accepted until {command}.",
+                    {{"game", m.gid},
+                     {"moderator", m.moderator},
+                     {"command", run.ctx.settings.prefix + "mod resume " + m.gid}}));
     else
         announce(run.ctx, run.out, l.rec,
-                 "Game #" + m.gid + " resumes" + m.by + ". " + plain(run.games.next_line(l)) +
-                     plain(run.clocks.clock_line(l)));
+                 tr("Game #{game} resumes (moderator {moderator}).",
+                    {{"game", m.gid}, {"moderator", m.moderator}}) +
+                     verbatim(" ") + run.games.next_line(l) + run.clocks.clock_line(l));
 }
 
 // One moderator action: its name after "!mod", what follows the name in its usage, and its
@@ -253,8 +292,9 @@ constexpr ModRow mod_rows[] = {
 std::optional<ModGame> mod_game(PostParts& run, const Args& args, const ModRow& row) {
     std::optional<std::int64_t> id = args.size() >= 2 ? game_id_arg(args[1]) : std::nullopt;
     if (!id || args.size() != row.words) {
-        run.out.say("I did not understand that. Use: " + run.ctx.settings.prefix + "mod " +
-                    row.name + row.rest);
+        run.out.say(tr("I did not understand that.") + verbatim(" ") +
+                    tr("Use: {form}", {{"form", run.ctx.settings.prefix + "mod " +
+                                                    std::string(row.name) + row.rest}}));
         return std::nullopt;
     }
     auto g = run.ctx.store.game(*id);
@@ -268,22 +308,25 @@ std::optional<ModGame> mod_game(PostParts& run, const Args& args, const ModRow& 
         throw std::runtime_error("game #" + gid + ": unknown variant " + g->variant);
     // A finished game stays finished: its ratings and tournament results were already counted.
     if (g->status != GameStatus::Ongoing) {
-        run.out.say(plain(run.games.over_line(*g, variant->info())) + " Nothing was done.");
+        run.out.say(run.games.over_line(*g, variant->info()) + verbatim(" ") +
+                    tr("Nothing was done."));
         return std::nullopt;
     }
-    return ModGame{*g, gid, " (moderator " + run.out.at(run.ctx.author) + ")"};
+    return ModGame{*g, gid, run.out.at(run.ctx.author)};
 }
 
 } // namespace
 
 void cmd_mod(PostParts& run, const Args& args) {
     if (!run.people.moderator()) {
-        run.out.say("Only moderators may use " + run.ctx.settings.prefix + "mod, and " +
-                    run.out.at(run.ctx.author) + " is not one here. Nothing was done.");
+        run.out.say(tr("Only moderators may use {command}, and {player} is not one here. Nothing "
+                       "was done.",
+                       {{"command", run.ctx.settings.prefix + "mod"},
+                        {"player", run.out.at(run.ctx.author)}}));
         return;
     }
     if (args.empty()) {
-        run.out.usage_error("mod", "Say what to do.");
+        run.out.usage_error("mod", tr("Say what to do."));
         return;
     }
     const std::string sub = lower(args[0]);
@@ -297,7 +340,8 @@ void cmd_mod(PostParts& run, const Args& args) {
         }
         return;
     }
-    run.out.usage_error("mod", "There is no moderator action \"" + shorten(args[0], 20) + "\".");
+    run.out.usage_error(
+        "mod", tr("There is no moderator action \"{name}\".", {{"name", shorten(args[0], 20)}}));
 }
 
 } // namespace ghostpost::bot

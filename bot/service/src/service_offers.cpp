@@ -108,8 +108,11 @@ void publish_hidden_records(PostParts& run, const std::vector<Ended>& ended) {
         const GameRecord& g = end.game;
         Loaded l = run.games.load(g);
         const auto shown = l.game->ending_reveal();
+        // What the rules reveal is a sentence of theirs, capitalized: their English as it is.
         for (const auto& e : shown)
-            run.out.say_in(g, "Game #" + std::to_string(g.id) + ": " + capitalized(e.text) + ".");
+            run.out.say_in(
+                g, tr("Game #{game}: {reason}", {{"game", std::to_string(g.id)},
+                                                 {"reason", verbatim(capitalized(e.text) + ".")}}));
         if (!shown.empty() &&
             std::none_of(due.begin(), due.end(), [&](const auto& d) { return d.id == g.id; }))
             due.push_back(g);
@@ -117,9 +120,9 @@ void publish_hidden_records(PostParts& run, const std::vector<Ended>& ended) {
     for (const auto& g : due) {
         auto log = run.ctx.store.actions(g.id);
         run.out.say_in(g,
-                       "Game #" + std::to_string(g.id) +
-                           " is over. Its full record, with the "
-                           "squares of the moves that the boards in the channel did not show:",
+                       tr("Game #{game} is over. Its full record, with the squares of the moves "
+                          "that the boards in the channel did not show:",
+                          {{"game", std::to_string(g.id)}}),
                        wrap_moves(run.dice.record_movetext(g, log), 60));
     }
 }
@@ -252,7 +255,7 @@ void accept_takeback(PostParts& run, MyGame& mg, const storage::Offer& offer) {
                        {"moves", join(undone, " ")},
                        {"next", run.games.next_line(now)}}),
                    run.boards.channel_board(now), game_buttons(run.ctx.settings.prefix, now.rec));
-    run.forecasts.clear_forecasts(l.rec, "a takeback changed the position");
+    run.forecasts.clear_forecasts(l.rec, tr("a takeback changed the position"));
 }
 
 // The author asks to take back their last move.

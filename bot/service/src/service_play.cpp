@@ -113,7 +113,7 @@ bool try_bare_move(PostParts& run) {
 
 void cmd_move(PostParts& run, const std::vector<std::string>& args) {
     if (args.empty()) {
-        run.out.usage_error("move", "Say which move.");
+        run.out.usage_error("move", tr("Say which move."));
         return;
     }
     std::optional<GameRecord> g;
@@ -147,7 +147,7 @@ void cmd_move(PostParts& run, const std::vector<std::string>& args) {
                            {{"form", run.out.form("move")}}));
             return;
         } else {
-            run.out.usage_error("move", "You play several games here: say which.");
+            run.out.usage_error("move", tr("You play several games here: say which."));
             return;
         }
     }
@@ -286,6 +286,7 @@ std::optional<Acted> Session::act(Loaded& l, Seat seat, const rules::NotatedActi
                 style.seat_names = l.info().seat_names;
                 style.bottom = look.bottom;
                 style.glyphs = look.glyphs;
+                style.say = board_words(out_.player_language(p));
                 code = render::render_text(*ev.board, style);
             }
             out_.tell(p,
@@ -296,7 +297,8 @@ std::optional<Acted> Session::act(Loaded& l, Seat seat, const rules::NotatedActi
         }
         if (ev.kind == rules::EventKind::Roll || ev.kind == rules::EventKind::Reveal ||
             ev.kind == rules::EventKind::Special || ev.kind == rules::EventKind::Note)
-            out.public_notes.push_back(capitalized(ev.text) + ".");
+            out.public_notes.push_back(
+                Text::capitalized(text_of(ev.text, ev.phrase) + verbatim(".")));
     }
     rules::Outcome outcome = l.game->outcome();
     if (outcome.over()) {

@@ -31,8 +31,8 @@ std::string fixed(double value, int decimals) {
     return buffer;
 }
 
-std::string games_text(int n) {
-    return std::to_string(n) + (n == 1 ? " game" : " games");
+Text games_text(int n) {
+    return tr("{count, plural, one {# game} other {# games}}", {{"count", n}});
 }
 
 std::string rating_text(const RatingRecord& r) {
@@ -73,7 +73,7 @@ void Games::game_over(const GameRecord& g) {
         const auto* info = variant_info(g.variant);
         ended.rating_note = tr("Ratings in {variant} after game #{game}: {white}, {black}.",
                                {{"variant", game_word("variant", info ? info->title : g.variant)},
-                                {"game", g.id},
+                                {"game", std::to_string(g.id)},
                                 {"white", line(white, w)},
                                 {"black", line(black, b)}});
         ctx_.store.save_rating(
@@ -135,29 +135,49 @@ void cmd_rating(PostParts& run, const std::vector<std::string>& args) {
     if (info) {
         auto r = run.ctx.store.rating(whom.id, info->name);
         if (!r) {
-            run.out.say(run.out.at(whom) + " has no rating in " + info->title +
-                        " yet: a first rated game starts from 1500.");
+            run.out.say(
+                tr("{player} has no rating in {variant} yet: a first rated game starts "
+                   "from 1500.",
+                   {{"player", run.out.at(whom)}, {"variant", game_word("variant", info->title)}}));
             return;
         }
-        run.out.say(run.out.at(whom) + " in " + info->title + ": " + fixed(r->rating, 1) +
-                    ", deviation " + fixed(r->deviation, 1) + ", volatility " +
-                    fixed(r->volatility, 5) + ", " + games_text(r->games) +
-                    (r->deviation > provisional_deviation ? " (provisional)." : "."));
+        const std::vector<i18n::Arg> said{{"player", run.out.at(whom)},
+                                          {"variant", game_word("variant", info->title)},
+                                          {"rating", fixed(r->rating, 1)},
+                                          {"deviation", fixed(r->deviation, 1)},
+                                          {"volatility", fixed(r->volatility, 5)},
+                                          {"count", r->games}};
+        run.out.say(r->deviation > provisional_deviation
+                        ? tr("{player} in {variant}: {rating}, deviation {deviation}, volatility "
+                             "{volatility}, {count, plural, one {# game} other {# games}} "
+                             "(provisional).",
+                             said)
+                        : tr("{player} in {variant}: {rating}, deviation {deviation}, volatility "
+                             "{volatility}, {count, plural, one {# game} other {# games}}.",
+                             said));
         return;
     }
     auto all = run.ctx.store.ratings_of_player(whom.id);
     if (all.empty()) {
-        run.out.say(run.out.at(whom) +
-                    " has no rating yet: every rated game counts, one rating per "
-                    "variant.");
+        run.out.say(tr("{player} has no rating yet: every rated game counts, one rating per "
+                       "variant.",
+                       {{"player", run.out.at(whom)}}));
         return;
     }
+    // The table is written in the language of the reply it comes with.
+    const std::string language = run.out.author_language();
     std::string table;
     for (const auto& r : all)
         table += r.variant + std::string(r.variant.size() < 12 ? 12 - r.variant.size() : 1, ' ') +
-                 rating_text(r) + " (deviation " + fixed(r.deviation, 1) + ", " +
-                 games_text(r.games) + ")\n";
-    run.out.say("Ratings of " + run.out.at(whom) + " (? marks a provisional rating):", table);
+                 rating_text(r) + " " +
+                 Replies::written(tr("(deviation {deviation}, {count, plural, one {# game} other "
+                                     "{# games}})",
+                                     {{"deviation", fixed(r.deviation, 1)}, {"count", r.games}}),
+                                  language) +
+                 "\n";
+    run.out.say(
+        tr("Ratings of {player} (? marks a provisional rating):", {{"player", run.out.at(whom)}}),
+        table);
 }
 
 void cmd_leaderboard(PostParts& run, const std::vector<std::string>& args) {
@@ -166,10 +186,12 @@ void cmd_leaderboard(PostParts& run, const std::vector<std::string>& args) {
         std::vector<std::string> names;
         for (const auto* v : rules::variants())
             names.push_back(v->info().name);
-        run.out.usage_error("leaderboard", (args.empty() ? std::string("Name a variant")
-                                                         : "I did not understand \"" +
-                                                               shorten(join(args, " ")) + "\"") +
-                                               " (" + join(names, ", ") + ").");
+        run.out.usage_error(
+            "leaderboard",
+            args.empty()
+                ? tr("Name a variant ({variants}).", {{"variants", join(names, ", ")}})
+                : tr("I did not understand \"{text}\" ({variants}).",
+                     {{"text", shorten(join(args, " "))}, {"variants", join(names, ", ")}}));
         return;
     }
     // The bot is no player: its levels stay off the board (at most eight of them to skip).
@@ -180,8 +202,8 @@ void cmd_leaderboard(PostParts& run, const std::vector<std::string>& args) {
     if (best.size() > static_cast<std::size_t>(leaderboard_size))
         best.resize(leaderboard_size);
     if (best.empty()) {
-        run.out.say("Nobody has a rating in " + info->title +
-                    " yet: a rated game gives both players one.");
+        run.out.say(tr("Nobody has a rating in {variant} yet: a rated game gives both players one.",
+                       {{"variant", game_word("variant", info->title)}}));
         return;
     }
     std::vector<std::string> names;
@@ -190,14 +212,18 @@ void cmd_leaderboard(PostParts& run, const std::vector<std::string>& args) {
         names.push_back(run.out.at(run.people.player(r.player_id)));
         width = std::max(width, names.back().size());
     }
+    // The table is written in the language of the reply it comes with.
+    const std::string language = run.out.author_language();
     std::string table;
     for (std::size_t i = 0; i < best.size(); ++i) {
         std::string rank = std::to_string(i + 1) + ".";
         table += std::string(rank.size() < 3 ? 3 - rank.size() : 0, ' ') + rank + " " + names[i] +
                  std::string(width - names[i].size() + 2, ' ') + rating_text(best[i]) + "  " +
-                 games_text(best[i].games) + "\n";
+                 Replies::written(games_text(best[i].games), language) + "\n";
     }
-    run.out.say("Leaderboard of " + info->title + " (? marks a provisional rating):", table);
+    run.out.say(tr("Leaderboard of {variant} (? marks a provisional rating):",
+                   {{"variant", game_word("variant", info->title)}}),
+                table);
 }
 
 } // namespace ghostpost::bot

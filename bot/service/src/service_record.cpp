@@ -21,6 +21,53 @@ using namespace detail;
 namespace {
 // !games answers in pages, so that one player's long list is no flood.
 constexpr std::size_t games_per_page = 10;
+
+} // namespace
+
+bool one_page(PostParts& run, const std::vector<std::string>& lines, std::size_t page,
+              const std::string& command, std::vector<std::string>& shown, Text& more) {
+    const std::size_t pages = (lines.size() + games_per_page - 1) / games_per_page;
+    if (page > pages) {
+        run.out.say(tr("{pages, plural, one {There is # page of games, not {page}.} other {There "
+                       "are # pages of games, not {page}.}}",
+                       {{"pages", pages}, {"page", std::to_string(page)}}));
+        return false;
+    }
+    const auto from = (page - 1) * games_per_page;
+    const auto to = std::min(lines.size(), from + games_per_page);
+    shown.assign(lines.begin() + static_cast<std::ptrdiff_t>(from),
+                 lines.begin() + static_cast<std::ptrdiff_t>(to));
+    more = Text();
+    const std::string this_page = std::to_string(page), all_pages = std::to_string(pages);
+    if (pages > 1 && page < pages) {
+        const std::string next =
+            run.ctx.settings.prefix + command + " page=" + std::to_string(page + 1);
+        // TRANSLATORS: ends "Games of @bob" in "Games of @bob, page 1 of 3 (!games page=2 ...):".
+        more = tr(", page {page} of {pages} ({command} for the next)",
+                  {{"page", this_page}, {"pages", all_pages}, {"command", next}});
+    } else if (pages > 1) {
+        // TRANSLATORS: ends "Games of @bob" in "Games of @bob, page 3 of 3:".
+        more = tr(", page {page} of {pages}", {{"page", this_page}, {"pages", all_pages}});
+    }
+    return true;
+}
+
+namespace {
+
+// A line of a list of games, "#4 chess vs @bob: <state>" (without an opponent: "#4 chess:
+// <state>"), in the author's language: the list is the reply's code block.
+std::string game_line(PostParts& run, const GameRecord& g, const std::string& opponent,
+                      const Text& state) {
+    const std::string id = std::to_string(g.id);
+    return Replies::written(
+        opponent.empty()
+            ? tr("#{game} {variant}: {state}",
+                 {{"game", id}, {"variant", g.variant}, {"state", state}})
+            : tr("#{game} {variant} vs {player}: {state}",
+                 {{"game", id}, {"variant", g.variant}, {"player", opponent}, {"state", state}}),
+        run.out.author_language());
+}
+
 } // namespace
 
 void cmd_games(PostParts& run, const std::vector<std::string>& args) {
@@ -58,24 +105,27 @@ void cmd_games(PostParts& run, const std::vector<std::string>& args) {
     auto games = run.ctx.store.games_of_player(whom, {GameStatus::Challenge, GameStatus::Ongoing});
     std::vector<std::string> first, later;
     for (const auto& g : games) {
-        std::string id = "#" + std::to_string(g.id) + " " + g.variant;
         if (g.status == GameStatus::Challenge) {
-            if (g.challenger == whom.id)
-                later.push_back(id + ": challenge to " +
-                                (g.challenged_id        ? run.people.mention(*g.challenged_id)
-                                 : g.challenged.empty() ? std::string("anyone")
-                                                        : "@" + g.challenged) +
-                                ", waiting for an answer");
+            if (g.challenger == whom.id && !g.challenged_id && g.challenged.empty())
+                later.push_back(
+                    game_line(run, g, {}, tr("challenge to anyone, waiting for an answer")));
+            else if (g.challenger == whom.id)
+                later.push_back(
+                    game_line(run, g, {},
+                              tr("challenge to {player}, waiting for an answer",
+                                 {{"player", g.challenged_id ? run.people.mention(*g.challenged_id)
+                                                             : "@" + g.challenged}})));
             else
-                first.push_back(id + ": challenge from " + run.people.mention(g.challenger) +
-                                ", to accept or decline");
+                first.push_back(game_line(run, g, {},
+                                          tr("challenge from {player}, to accept or decline",
+                                             {{"player", run.people.mention(g.challenger)}})));
             continue;
         }
         Loaded l = run.games.load(g);
         Seat seat = *detail::seat_of(g, whom.id);
-        std::string line = id + " vs " +
-                           run.people.mention(*detail::seated(g, rules::opponent(seat))) + ": " +
-                           plain(run.games.next_line(l));
+        std::string line =
+            game_line(run, g, run.people.mention(*detail::seated(g, rules::opponent(seat))),
+                      run.games.next_line(l));
         auto ds = deciders(l);
         (std::find(ds.begin(), ds.end(), seat) != ds.end() ? first : later).push_back(line);
     }
@@ -86,52 +136,34 @@ void cmd_games(PostParts& run, const std::vector<std::string>& args) {
         }
         const auto done =
             run.ctx.store.games_of_player(whom, {GameStatus::Finished, GameStatus::Aborted}).size();
-        run.out.say(run.out.at(whom) + " has no game under way and no open challenge." +
-                    (done == 0 ? std::string()
-                               : " " + std::to_string(done) + (done == 1 ? " game" : " games") +
-                                     " finished: " + run.ctx.settings.prefix +
-                                     "games finished lists them."));
+        Text reply = tr("{player} has no game under way and no open challenge.",
+                        {{"player", run.out.at(whom)}});
+        if (done != 0)
+            reply += verbatim(" ") +
+                     tr("{count, plural, one {# game finished} other {# games finished}}: "
+                        "{command} lists them.",
+                        {{"count", done}, {"command", run.ctx.settings.prefix + "games finished"}});
+        run.out.say(reply);
         return;
     }
     first.insert(first.end(), later.begin(), later.end());
     std::vector<std::string> shown;
-    std::string more;
+    Text more;
     if (!one_page(run, first, page, "games" + std::string(finished ? " all" : ""), shown, more))
         return;
-    run.out.say("Games of " + run.out.at(whom) + ", those waiting for them first" + more + ":",
+    // TRANSLATORS: {more} is empty or ", page 1 of 3 (!games page=2 for the next)".
+    run.out.say(tr("Games of {player}, those waiting for them first{more}:",
+                   {{"player", run.out.at(whom)}, {"more", more}}),
                 join(shown, "\n") + "\n");
     if (finished)
         say_finished(run, whom, true, page);
-}
-
-bool one_page(PostParts& run, const std::vector<std::string>& lines, std::size_t page,
-              const std::string& command, std::vector<std::string>& shown, std::string& more) {
-    const std::size_t pages = (lines.size() + games_per_page - 1) / games_per_page;
-    if (page > pages) {
-        run.out.say(
-            "There " +
-            std::string(pages == 1 ? "is 1 page" : "are " + std::to_string(pages) + " pages") +
-            " of games, not " + std::to_string(page) + ".");
-        return false;
-    }
-    const auto from = (page - 1) * games_per_page;
-    const auto to = std::min(lines.size(), from + games_per_page);
-    shown.assign(lines.begin() + static_cast<std::ptrdiff_t>(from),
-                 lines.begin() + static_cast<std::ptrdiff_t>(to));
-    more.clear();
-    if (pages > 1)
-        more = ", page " + std::to_string(page) + " of " + std::to_string(pages) +
-               (page < pages ? " (" + run.ctx.settings.prefix + command +
-                                   " page=" + std::to_string(page + 1) + " for the next)"
-                             : std::string());
-    return true;
 }
 
 void say_finished(PostParts& run, const PlayerRecord& whom, bool after_current, std::size_t page) {
     auto done = run.ctx.store.games_of_player(whom, {GameStatus::Finished, GameStatus::Aborted});
     if (done.empty()) {
         if (!after_current)
-            run.out.say(run.out.at(whom) + " has no finished game yet.");
+            run.out.say(tr("{player} has no finished game yet.", {{"player", run.out.at(whom)}}));
         return;
     }
     const std::size_t pages = (done.size() + games_per_page - 1) / games_per_page;
@@ -148,27 +180,33 @@ void say_finished(PostParts& run, const PlayerRecord& whom, bool after_current, 
         const GameRecord& g = *it;
         const auto seat = detail::seat_of(g, whom.id);
         const auto other = seat ? detail::seated(g, rules::opponent(*seat)) : std::nullopt;
-        std::string line = "#" + std::to_string(g.id) + " " + g.variant +
-                           (other ? " vs " + run.people.mention(*other) : std::string()) + ": ";
+        Text state;
         if (g.status == GameStatus::Aborted) {
-            line += "aborted";
+            state = tr("aborted");
         } else {
             const bool won = (g.result == "1-0" && seat == Seat::White) ||
                              (g.result == "0-1" && seat == Seat::Black);
             const bool draw = g.result == "1/2-1/2";
-            line += g.result + " (" +
-                    (draw  ? "draw"
-                     : won ? "won"
-                           : "lost") +
-                    (g.reason.empty() ? "" : ", " + g.reason) + ")";
+            // TRANSLATORS: how a finished game ended for the player (!games finished).
+            const Text outcome = draw ? tr("draw") : won ? tr("won") : tr("lost");
+            state = g.reason.empty()
+                        ? tr("{result} ({outcome})", {{"result", g.result}, {"outcome", outcome}})
+                        : tr("{result} ({outcome}, {reason})",
+                             {{"result", g.result},
+                              {"outcome", outcome},
+                              {"reason", game_word("reason", g.reason)}});
         }
-        lines.push_back(std::move(line));
+        lines.push_back(
+            game_line(run, g, other ? run.people.mention(*other) : std::string(), state));
     }
     std::vector<std::string> shown;
-    std::string more;
+    Text more;
     if (!one_page(run, lines, page, after_current ? "games all" : "games finished", shown, more))
         return;
-    run.out.say("Finished games of " + run.out.at(whom) + more + ":", join(shown, "\n") + "\n");
+    const std::string who = run.out.at(whom);
+    // TRANSLATORS: {more} is empty or ", page 1 of 3 (!games finished page=2 for the next)".
+    run.out.say(tr("Finished games of {player}{more}:", {{"player", who}, {"more", more}}),
+                join(shown, "\n") + "\n");
 }
 
 void cmd_history(PostParts& run, const std::vector<std::string>& args, bool pgn) {
@@ -193,9 +231,13 @@ void cmd_history(PostParts& run, const std::vector<std::string>& args, bool pgn)
         const auto shown = run.dice.public_action_texts(*g, log);
         const auto plies = std::count_if(shown.begin(), shown.end(),
                                          [](const std::string& t) { return !t.empty(); });
-        run.out.say("Game #" + std::to_string(g->id) + ", " + info.title + ", " +
-                        std::to_string(plies) + (plies == 1 ? " ply." : " plies."),
-                    log.empty() ? std::string("(no moves yet)\n") : wrap_moves(moves, 60));
+        run.out.say(tr("Game #{game}, {variant}, {plies, plural, one {# ply} other {# plies}}.",
+                       {{"game", std::to_string(g->id)},
+                        {"variant", game_word("variant", info.title)},
+                        {"plies", plies}}),
+                    log.empty()
+                        ? Replies::written(tr("(no moves yet)"), run.out.author_language()) + "\n"
+                        : wrap_moves(moves, 60));
         return;
     }
     auto name = [&](std::optional<std::int64_t> id) {
@@ -204,16 +246,17 @@ void cmd_history(PostParts& run, const std::vector<std::string>& args, bool pgn)
     const std::string text =
         pgn_text(*g, log, pgn_tags(run.ctx.store, *g, name(g->white), name(g->black)));
     // FIDE chess from the start position opens in lichess's analysis board, moves and all.
-    std::string link;
+    Text heading = tr("PGN of game #{game}:", {{"game", std::to_string(g->id)}});
     if (info.name == "chess" && !log.empty()) {
-        link = "\nAnalyse it on lichess: https://lichess.org/analysis/pgn/";
+        std::string link = "https://lichess.org/analysis/pgn/";
         for (std::size_t i = 0; i < log.size(); ++i) {
             link += i ? "_" : "";
             for (const char c : log[i].text)
                 link += c == '+' ? "%2B" : c == '#' ? "%23" : std::string(1, c);
         }
+        heading += verbatim("\n") + tr("Analyse it on lichess: {link}", {{"link", link}});
     }
-    run.out.say("PGN of game #" + std::to_string(g->id) + ":" + link, text);
+    run.out.say(heading, text);
 }
 
 PgnTags pgn_tags(storage::Store& store, const GameRecord& g, std::string white, std::string black) {
@@ -306,29 +349,31 @@ void cmd_fen(PostParts& run, const std::vector<std::string>& args) {
     }
     if (g->status != GameStatus::Ongoing && g->status != GameStatus::Finished &&
         g->status != GameStatus::Aborted) {
-        run.out.say("Game #" + std::to_string(g->id) + " never started.");
+        run.out.say(tr("Game #{game} never started.", {{"game", std::to_string(g->id)}}));
         return;
     }
     Loaded l = run.games.load(*g);
     // A FEN is the whole position: while a game hides pieces or dice decide, it would tell
     // what the rules keep from the channel.
     if (g->status == GameStatus::Ongoing && (hides_pieces(*l.game) || l.info().uses_chance)) {
-        run.out.say(
-            "Game #" + std::to_string(g->id) + " (" + l.info().title +
-            ") keeps part of its position hidden while it runs: its FEN comes once it is over.");
+        run.out.say(tr(
+            "Game #{game} ({variant}) keeps part of its position hidden while it runs: "
+            "its FEN comes once it is over.",
+            {{"game", std::to_string(g->id)}, {"variant", game_word("variant", l.info().title)}}));
         return;
     }
     const std::string fen = l.game->fen();
     if (fen.empty()) {
-        run.out.say(l.info().title + " has no FEN.");
+        run.out.say(
+            tr("{variant} has no FEN.", {{"variant", game_word("variant", l.info().title)}}));
         return;
     }
-    std::string text = "FEN of game #" + std::to_string(g->id) + " after " +
-                       std::to_string(l.plies) + (l.plies == 1 ? " ply:" : " plies:");
+    Text text = tr("FEN of game #{game} after {plies, plural, one {# ply} other {# plies}}:",
+                   {{"game", std::to_string(g->id)}, {"plies", l.plies}});
     if (l.info().name == "chess") {
         std::string url = fen;
         std::replace(url.begin(), url.end(), ' ', '_');
-        text += " https://lichess.org/analysis/" + url;
+        text += verbatim(" https://lichess.org/analysis/" + url);
     }
     run.out.say(text, fen);
 }

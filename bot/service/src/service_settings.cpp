@@ -18,29 +18,36 @@ namespace ghostpost::bot {
 using namespace detail;
 
 void cmd_rules(PostParts& run, const std::vector<std::string>& args) {
+    const std::string& p = run.ctx.settings.prefix;
     if (args.empty()) {
-        std::string text;
+        Text text;
         for (const auto* v : rules::variants())
-            text += v->info().name + ": " + v->info().title + "\n";
-        run.out.say("Variants (" + run.ctx.settings.prefix + "rules <variant> for one):", text);
+            text += verbatim(v->info().name + ": ") + game_word("variant", v->info().title) +
+                    verbatim("\n");
+        run.out.say(tr("Variants ({command} for one):", {{"command", p + "rules <variant>"}}),
+                    run.out.written(text, run.out.author_language()));
         return;
     }
     const rules::Variant* v = rules::find_variant(args[0]);
     if (v == nullptr) {
-        run.out.say("There is no variant \"" + shorten(args[0], 20) + "\". Say " +
-                    run.ctx.settings.prefix + "rules for the list.");
+        run.out.say(tr("There is no variant \"{name}\". Say {command} for the list.",
+                       {{"name", shorten(args[0], 20)}, {"command", p + "rules"}}));
         return;
     }
     const auto& info = v->info();
-    std::string text = info.summary + "\n\nNotation: " + info.notation + "\n\nOptions:";
+    Text text = game_word("variant", info.title) + verbatim(" (" + info.name + ")\n") +
+                tr(info.summary) + verbatim("\n\n") +
+                tr("Notation: {notation}", {{"notation", tr(info.notation)}}) + verbatim("\n\n");
     if (info.options.empty())
-        text += " none";
-    for (const auto& o : info.options) {
-        text += "\n  " + o.name + "=" +
-                (o.allowed.empty() ? std::string("<number>") : join(o.allowed, "|")) +
-                " (default " + o.default_value + "): " + o.help;
-    }
-    run.out.say(info.title + " (" + info.name + ")", text + "\n");
+        text += tr("Options: none");
+    else
+        text += tr("Options:");
+    for (const auto& o : info.options)
+        text +=
+            verbatim("\n  " + o.name + "=" +
+                     (o.allowed.empty() ? std::string("<number>") : join(o.allowed, "|")) + " ") +
+            tr("(default {value}): {what}", {{"value", o.default_value}, {"what", tr(o.help)}});
+    run.out.say(text);
 }
 
 void cmd_help(PostParts& run, const std::vector<std::string>& args) {
@@ -51,18 +58,18 @@ void cmd_help(PostParts& run, const std::vector<std::string>& args) {
             name = name.substr(p.size());
         name = canonical_command(name);
         if (const Usage* u = find_usage(name)) {
-            run.out.say(p + std::string(u->form) + ": " + std::string(u->help) + ".");
+            run.out.say(verbatim(p + std::string(u->form) + ": ") + tr(u->help) + verbatim("."));
             return;
         }
-        run.out.say("There is no command " + shorten(args[0], 20) + ". Say " + p +
-                    "help for the list.");
+        run.out.say(tr("There is no command {name}. Say {command} for the list.",
+                       {{"name", shorten(args[0], 20)}, {"command", p + "help"}}));
         return;
     }
     std::string text;
     for (const auto& row : command_table())
         text += p + std::string(row.usage.form) + "\n";
-    run.out.say("Commands (" + p +
-                    "help <command> for one; a move alone works when it is your turn):",
+    run.out.say(tr("Commands ({command} for one; a move alone works when it is your turn):",
+                   {{"command", p + "help <command>"}}),
                 text);
 }
 
@@ -103,19 +110,23 @@ void cmd_settings(PostParts& run, const std::vector<std::string>& args) {
         else
             run.ctx.store.clear_digest(p.id);
     }
-    std::string text = "Settings of " + run.out.at(p) +
-                       " for what I send you privately: orientation=" + p.orientation +
-                       " notation=" + p.notation + " images=" + (p.images ? "on" : "off") +
-                       " reminders=" + (p.reminders ? "on" : "off") +
-                       " digest=" + digest_words(digest) +
-                       " language=" + (p.language.empty() ? std::string("auto") : p.language) + ".";
+    // The settings as they are typed: words of the command, the same in every language.
+    const std::string settings =
+        "orientation=" + p.orientation + " notation=" + p.notation +
+        " images=" + (p.images ? "on" : "off") + " reminders=" + (p.reminders ? "on" : "off") +
+        " digest=" + digest_words(digest) +
+        " language=" + (p.language.empty() ? std::string("auto") : p.language);
+    Text text = tr("Settings of {player} for what I send you privately: {settings}.",
+                   {{"player", run.out.at(p)}, {"settings", settings}});
     if (board_named && !run.ctx.post.direct)
-        text += " Boards posted in this channel follow its own settings (" +
-                run.ctx.settings.prefix + "channel).";
+        text += verbatim(" ") + tr("Boards posted in this channel follow its own settings "
+                                   "({command}).",
+                                   {{"command", run.ctx.settings.prefix + "channel"}});
     if (digest_named && digest)
-        text += " Your daily digest comes by direct message at " + digest_words(digest) +
-                " UTC, the next at " + format_utc(digest->next_at) +
-                ", on days when a decision waits for you.";
+        text += verbatim(" ") +
+                tr("Your daily digest comes by direct message at {hour} UTC, the "
+                   "next at {time}, on days when a decision waits for you.",
+                   {{"hour", digest_words(digest)}, {"time", format_utc(digest->next_at)}});
     run.out.say(text);
 }
 
@@ -128,16 +139,19 @@ void cmd_channel(PostParts& run, const std::vector<std::string>& args) {
         return;
     }
     if (run.ctx.post.direct) {
-        run.out.say("Channel settings belong to a channel: say " + prefix +
-                    "channel settings there. Your own boards are set with " + prefix + "settings.");
+        run.out.say(
+            tr("Channel settings belong to a channel: say {command} there. Your own "
+               "boards are set with {settings}.",
+               {{"command", prefix + "channel settings"}, {"settings", prefix + "settings"}}));
         return;
     }
     storage::ChannelSettings c =
         run.boards.channel_settings(run.ctx.post.platform, run.ctx.post.channel);
     if (args.size() > 1) {
         if (run.ctx.post.anonymous || !run.people.moderator()) {
-            run.out.say("Only moderators change how boards look in this channel; " + prefix +
-                        "settings changes the boards I send you privately.");
+            run.out.say(tr("Only moderators change how boards look in this channel; {command} "
+                           "changes the boards I send you privately.",
+                           {{"command", prefix + "settings"}}));
             return;
         }
         for (std::size_t i = 1; i < args.size(); ++i) {
@@ -157,12 +171,11 @@ void cmd_channel(PostParts& run, const std::vector<std::string>& args) {
             } else if (key == "language" && (value == "auto" || i18n::supported_language(value))) {
                 c.language = value == "auto" ? std::string() : *i18n::supported_language(value);
             } else {
-                run.out.usage_error("channel",
-                                    tr("I did not understand \"{text}\".", {{"text", shorten(a)}}) +
-                                        (key == "orientation" && value == "auto"
-                                             ? " A channel's board has one side at the bottom "
-                                               "for everyone: white or black."
-                                             : ""));
+                Text what = tr("I did not understand \"{text}\".", {{"text", shorten(a)}});
+                if (key == "orientation" && value == "auto")
+                    what += verbatim(" ") + tr("A channel's board has one side at the bottom for "
+                                               "everyone: white or black.");
+                run.out.usage_error("channel", what);
                 return;
             }
         }
@@ -170,9 +183,11 @@ void cmd_channel(PostParts& run, const std::vector<std::string>& args) {
         std::vector<std::string> changes(args.begin() + 1, args.end());
         mod_log(run.ctx, "channel " + run.ctx.post.channel + " " + lower(join(changes, " ")));
     }
-    run.out.say("Boards in this channel: orientation=" + c.orientation + " notation=" + c.notation +
-                " images=" + (c.images ? "on" : "off") + " style=" + c.style +
-                " language=" + (c.language.empty() ? std::string("auto") : c.language) + ".");
+    run.out.say(tr("Boards in this channel: {settings}.",
+                   {{"settings",
+                     "orientation=" + c.orientation + " notation=" + c.notation +
+                         " images=" + (c.images ? "on" : "off") + " style=" + c.style +
+                         " language=" + (c.language.empty() ? std::string("auto") : c.language)}}));
 }
 
 } // namespace ghostpost::bot

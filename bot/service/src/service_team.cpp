@@ -8,7 +8,6 @@
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
 #include "post_run.h"
-#include "tourney_field.h"
 
 #include <algorithm>
 #include <map>
@@ -16,7 +15,6 @@
 namespace ghostpost::bot {
 
 using namespace detail;
-using tourney::plural;
 
 namespace {
 
@@ -93,15 +91,19 @@ void team_join_or_leave(PostParts& run, const Args& args, const std::string& wha
                        : run.ctx.store.remove_team_member(run.ctx.post.platform,
                                                           run.ctx.post.channel, run.ctx.author.id);
     const auto n = run.ctx.store.team_members(run.ctx.post.platform, run.ctx.post.channel).size();
+    const std::string player = run.out.at(run.ctx.author);
     if (what == "join")
-        run.out.say(changed ? run.out.at(run.ctx.author) + " joins " + team.name + " (" +
-                                  plural(static_cast<int>(n), "member", "members") +
-                                  "): post moves here to vote on the team's decisions."
-                            : run.out.at(run.ctx.author) + " is a member of " + team.name +
-                                  " already.");
+        run.out.say(
+            changed ? tr("{player} joins {team} ({count, plural, one {# member} "
+                         "other {# members}}): post moves here to vote on the team's decisions.",
+                         {{"player", player}, {"team", team.name}, {"count", n}})
+                    : tr("{player} is a member of {team} already.",
+                         {{"player", player}, {"team", team.name}}));
     else
-        run.out.say(changed ? run.out.at(run.ctx.author) + " leaves " + team.name + "."
-                            : run.out.at(run.ctx.author) + " is no member of " + team.name + ".");
+        run.out.say(changed
+                        ? tr("{player} leaves {team}.", {{"player", player}, {"team", team.name}})
+                        : tr("{player} is no member of {team}.",
+                             {{"player", player}, {"team", team.name}}));
 }
 
 // "!team name <name>": by a member, or a moderator.
@@ -111,22 +113,22 @@ void team_name(PostParts& run, const Args& args) {
         name += (name.empty() ? "" : " ") + args[i];
     name = harmless_name(name);
     if (name.empty() || name.size() > 40) {
-        run.out.usage_error("team", "Give the team a name of 1 to 40 characters.");
+        run.out.usage_error("team", tr("Give the team a name of 1 to 40 characters."));
         return;
     }
     const auto members = run.ctx.store.team_members(run.ctx.post.platform, run.ctx.post.channel);
     const bool member =
         std::find(members.begin(), members.end(), run.ctx.author.id) != members.end();
     if (!member && !run.people.moderator()) {
-        run.out.say("Only the team's members name it: " + run.ctx.settings.prefix +
-                    "team join first.");
+        run.out.say(tr("Only the team's members name it: {command} first.",
+                       {{"command", run.ctx.settings.prefix + "team join"}}));
         return;
     }
     const PlayerRecord team = run.teams.team_of(run.ctx.post.platform, run.ctx.post.channel);
     run.ctx.store.upsert_player(team.platform, team.user_id, "team " + name, "");
     if (!member) // a moderator's rename of a team not theirs
         mod_log(run.ctx, "team " + run.ctx.post.channel + " name " + name);
-    run.out.say("This channel's team is now called team " + name + ".");
+    run.out.say(tr("This channel's team is now called {team}.", {{"team", "team " + name}}));
 }
 
 // "!team" alone: the channel's team, its members and its games.
@@ -134,35 +136,42 @@ void team_show(PostParts& run) {
     const auto team = run.teams.team_here();
     const auto members = run.ctx.store.team_members(run.ctx.post.platform, run.ctx.post.channel);
     if (!team || members.empty()) {
-        run.out.say("This channel has no team yet: " + run.ctx.settings.prefix +
-                    "team join makes you a member, and " + run.ctx.settings.prefix +
-                    "new chess team window=4h challenges another channel.");
+        run.out.say(tr("This channel has no team yet: {join} makes you a member, and {challenge} "
+                       "challenges another channel.",
+                       {{"join", run.ctx.settings.prefix + "team join"},
+                        {"challenge", run.ctx.settings.prefix + "new chess team window=4h"}}));
         return;
     }
     std::vector<std::string> names;
     for (auto id : members)
         names.push_back(run.people.quiet_name(id));
-    std::string games;
+    Text games;
     for (const auto& g : run.ctx.store.games_of_player(*team, {GameStatus::Ongoing})) {
         const Loaded l = run.games.load(g);
         const Seat seat = *detail::seat_of(g, team->id);
         const auto ds = deciders(l);
-        games += " #" + std::to_string(g.id) + " against " +
-                 run.people.mention(*detail::seated(g, rules::opponent(seat))) +
-                 (std::find(ds.begin(), ds.end(), seat) != ds.end() ? " (to vote)" : "") + ";";
+        const std::vector<i18n::Arg> args{
+            {"game", std::to_string(g.id)},
+            {"player", run.people.mention(*detail::seated(g, rules::opponent(seat)))}};
+        if (!games.empty())
+            games += verbatim("; ");
+        games += std::find(ds.begin(), ds.end(), seat) != ds.end()
+                     ? tr("#{game} against {player} (to vote)", args)
+                     : tr("#{game} against {player}", args);
     }
+    Text said = tr("{team}: {count, plural, one {# member} other {# members}} ({names}).",
+                   {{"team", team->name}, {"count", names.size()}, {"names", join(names, ", ")}});
     if (!games.empty())
-        games.back() = '.';
-    run.out.say(team->name + ": " + plural(static_cast<int>(names.size()), "member", "members") +
-                " (" + join(names, ", ") + ")." + (games.empty() ? "" : " Games:" + games));
+        said += verbatim(" ") + tr("Games: {games}.", {{"games", games}});
+    run.out.say(said);
 }
 
 } // namespace
 
 void cmd_team(PostParts& run, const std::vector<std::string>& args) {
     if (run.ctx.post.direct) {
-        run.out.say("A team is a channel: use " + run.ctx.settings.prefix +
-                    "team in the channel that plays.");
+        run.out.say(tr("A team is a channel: use {command} in the channel that plays.",
+                       {{"command", run.ctx.settings.prefix + "team"}}));
         return;
     }
     const std::string what = args.empty() ? std::string() : lower(args[0]);
@@ -192,37 +201,48 @@ void Teams::new_team_challenge(GameRecord g, const std::string& other_channel,
         {code, "team", team.id, g.id, "", ctx_.now + ctx_.settings.challenge_expiry});
     const rules::Variant* v = rules::find_variant(g.variant);
     const auto& info = v->info();
-    const std::string seat = info.seat_names[g.challenger_color == "white" ? 0 : 1];
-    const std::string how = " Each side's members vote on its moves in their own channel; the "
-                            "move with most votes is played when the " +
-                            window + " window closes or when every member has voted.";
+    const Text seat = game_word("seat", info.seat_names[g.challenger_color == "white" ? 0 : 1]);
+    const Text variant = game_word("variant", info.title);
+    const std::string id = std::to_string(g.id);
+    const Text how = tr("Each side's members vote on its moves in their own channel; the move with "
+                        "most votes is played when the {window} window closes or when every "
+                        "member has voted.",
+                        {{"window", window}});
     const std::string take = ctx_.settings.prefix + "join " + code;
-    out_.say(team.name + " (" + out_.at(ctx_.author) +
-             ") challenges another channel to a team game of " + info.title + ", game #" +
-             std::to_string(g.id) + ": " + team.name + " would play " + seat + "." + how +
-             " In the other channel, on any platform, a member posts " + take + " to take it.");
+    out_.say(tr("{team} ({player}) challenges another channel to a team game of {variant}, "
+                "game #{game}: {team} would play {seat}.",
+                {{"team", team.name},
+                 {"player", out_.at(ctx_.author)},
+                 {"variant", variant},
+                 {"game", id},
+                 {"seat", seat}}) +
+             verbatim(" ") + how + verbatim(" ") +
+             tr("In the other channel, on any platform, a member posts {command} to take it.",
+                {{"command", take}}));
     if (!other_channel.empty())
-        out_.say_at(other_channel, team.name + " challenges this channel to a team game of " +
-                                       info.title + " (game #" + std::to_string(g.id) + ")." + how +
-                                       " Post " + take + " here to take it.");
+        out_.say_at(other_channel, tr("{team} challenges this channel to a team game of {variant} "
+                                      "(game #{game}).",
+                                      {{"team", team.name}, {"variant", variant}, {"game", id}}) +
+                                       verbatim(" ") + how + verbatim(" ") +
+                                       tr("Post {command} here to take it.", {{"command", take}}));
 }
 
 void Teams::join_team_challenge(const storage::LinkCode& code) {
     auto g = ctx_.store.game(code.game);
     if (!g || g->status != GameStatus::Challenge) {
-        out_.say("That team challenge is no longer open.");
+        out_.say(tr("That team challenge is no longer open."));
         return;
     }
     if (ctx_.post.direct) {
         ctx_.store.put_code(code);
-        out_.say("Post the code in the channel that is to play as a team.");
+        out_.say(tr("Post the code in the channel that is to play as a team."));
         return;
     }
     const PlayerRecord challenger = people_.player(g->challenger);
     if (challenger.platform == ctx_.post.platform &&
         team_channel(challenger) == ctx_.post.channel) {
         ctx_.store.put_code(code);
-        out_.say("A team game is between two channels: post the code in the other one.");
+        out_.say(tr("A team game is between two channels: post the code in the other one."));
         return;
     }
     const PlayerRecord team = team_of(ctx_.post.platform, ctx_.post.channel);
@@ -241,8 +261,9 @@ void Teams::join_team_challenge(const storage::LinkCode& code) {
     Loaded l = games_.load(*g);
     clocks_.sync_clocks(l);
     out_.say_in(*g,
-                team.name + " (" + out_.at(ctx_.author) + ") takes the team challenge. " +
-                    games_.vs_line(l) + dice_.seed_commitment(*g, l.info()) + " " +
+                tr("{team} ({player}) takes the team challenge.",
+                   {{"team", team.name}, {"player", out_.at(ctx_.author)}}) +
+                    verbatim(" ") + games_.vs_line(l) + dice_.seed_commitment(*g, l.info()) + " " +
                     games_.next_line(l) + clocks_.clock_line(l) + boards_.web_link(g->id),
                 boards_.channel_board(l));
 }
@@ -255,8 +276,8 @@ bool Teams::try_team_vote(const std::string& text, const std::vector<std::string
     const auto members = ctx_.store.team_members(ctx_.post.platform, ctx_.post.channel);
     if (std::find(members.begin(), members.end(), ctx_.author.id) == members.end()) {
         if (meant)
-            out_.say("Only " + team->name + "'s members vote: " + ctx_.settings.prefix +
-                     "team join first.");
+            out_.say(tr("Only {team}'s members vote: {command} first.",
+                        {{"team", team->name}, {"command", ctx_.settings.prefix + "team join"}}));
         return meant;
     }
     std::vector<std::pair<Loaded, Seat>> deciding;
@@ -273,8 +294,10 @@ bool Teams::try_team_vote(const std::string& text, const std::vector<std::string
     const bool resign = lower(text) == resign_vote;
     if (deciding.empty()) {
         if (meant)
-            out_.say(team->name + " has no decision to vote on" +
-                     (game_arg.empty() ? std::string() : " in game " + game_arg.front()) + " now.");
+            out_.say(game_arg.empty()
+                         ? tr("{team} has no decision to vote on now.", {{"team", team->name}})
+                         : tr("{team} has no decision to vote on in game {game} now.",
+                              {{"team", team->name}, {"game", game_arg.front()}}));
         return meant;
     }
     if (deciding.size() > 1) {
@@ -286,9 +309,12 @@ bool Teams::try_team_vote(const std::string& text, const std::vector<std::string
         std::vector<std::string> ids;
         for (const auto& d : deciding)
             ids.push_back(std::to_string(d.first.rec.id));
-        out_.say(team->name + " decides in several games (#" + join(ids, ", #") +
-                 "): say which, for example " + ctx_.settings.prefix + "vote " + ids.front() + " " +
-                 shorten(text, 20) + ".");
+        out_.say(tr(
+            "{team} decides in several games ({games}): say which, for example "
+            "{example}.",
+            {{"team", team->name},
+             {"games", "#" + join(ids, ", #")},
+             {"example", ctx_.settings.prefix + "vote " + ids.front() + " " + shorten(text, 20)}}));
         return true;
     }
     auto& [l, seat] = deciding.front();
@@ -301,12 +327,15 @@ bool Teams::try_team_vote(const std::string& text, const std::vector<std::string
         if (!parsed) {
             // The channel is the team's own: what only its seat may know is said here.
             const rules::RuleError& e = parsed.error();
-            out_.say("Not a vote in game #" + id + ": " +
-                     sentence_end(e.private_detail.empty() ? e.message : e.private_detail));
+            out_.say(
+                tr("Not a vote in game #{game}: {reason}",
+                   {{"game", id},
+                    {"reason", e.private_detail.empty() ? reason_of(e) : private_reason_of(e)}}));
             return true;
         }
         if (l.game->anytime_action(seat, rules::word_key(text))) {
-            out_.say("Not a vote in game #" + id + ": a team votes on its moves only.");
+            out_.say(
+                tr("Not a vote in game #{game}: a team votes on its moves only.", {{"game", id}}));
             return true;
         }
         action = parsed->text;
@@ -327,22 +356,30 @@ void Teams::record_vote(Loaded& l, Seat seat, const PlayerRecord& team,
                         [&](const auto& v) { return v.player_id == m; }))
             ++voted;
     if (voted >= members.size()) {
-        close_team_vote(l, seat, team, "every member has voted");
+        // TRANSLATORS: why a team's vote on its move closed: "The vote ... is closed ({reason})".
+        close_team_vote(l, seat, team, N_("every member has voted"));
         return;
     }
     const auto rows = clocks_.clock_rows(l.rec);
     const auto& c = rows[rules::index(seat)];
-    const std::string closes =
-        c.running_since != 0 ? "; the vote closes at " + format_utc(c.running_since + c.remaining)
-                             : std::string();
-    out_.say(out_.at(ctx_.author) + " votes " + action + " in game #" + std::to_string(l.rec.id) +
-             ". Votes: " + tally.text + " (" + std::to_string(voted) + " of " +
-             std::to_string(members.size()) + " members)" + closes + ".");
+    std::vector<i18n::Arg> args{{"votes", tally.text}, {"voted", voted}, {"count", members.size()}};
+    if (c.running_since != 0)
+        args.emplace_back("time", format_utc(c.running_since + c.remaining));
+    out_.say(tr("{player} votes {move} in game #{game}.", {{"player", out_.at(ctx_.author)},
+                                                           {"move", action},
+                                                           {"game", std::to_string(l.rec.id)}}) +
+             verbatim(" ") +
+             (c.running_since != 0 ? tr("Votes: {votes} ({voted} of {count, plural, one {# member} "
+                                        "other {# members}}); the vote closes at {time}.",
+                                        args)
+                                   : tr("Votes: {votes} ({voted} of {count, plural, one {# member} "
+                                        "other {# members}}).",
+                                        args)));
 }
 
 void cmd_vote(PostParts& run, const std::vector<std::string>& args) {
     if (args.empty()) {
-        run.out.usage_error("vote", "Say which move you vote for.");
+        run.out.usage_error("vote", tr("Say which move you vote for."));
         return;
     }
     std::vector<std::string> game;
@@ -355,8 +392,9 @@ void cmd_vote(PostParts& run, const std::vector<std::string>& args) {
     for (std::size_t i = from; i < args.size(); ++i)
         text += (text.empty() ? "" : " ") + args[i];
     if (!run.teams.try_team_vote(text, game, true))
-        run.out.say("This channel plays no team game: " + run.ctx.settings.prefix +
-                    "vote is for team games (" + run.ctx.settings.prefix + "team).");
+        run.out.say(tr("This channel plays no team game: {command} is for team games ({team}).",
+                       {{"command", run.ctx.settings.prefix + "vote"},
+                        {"team", run.ctx.settings.prefix + "team"}}));
 }
 
 void Teams::close_team_vote(Loaded& l, Seat seat, const PlayerRecord& team,
@@ -377,18 +415,28 @@ void Teams::close_team_vote(Loaded& l, Seat seat, const PlayerRecord& team,
     PostParts& in = inner.parts();
     in.ctx.author = team;
     in.ctx.team_post = true;
-    in.out.say("The vote in game #" + id + " is closed (" + why + "): " + tally.winner + ", " +
-               plural(tally.votes, "vote", "votes") +
-               (tally.tie ? ", level with another and proposed first" : "") +
-               ". Votes: " + tally.text + ".");
+    // `why` is a message of the catalog (N_ where close_team_vote is called).
+    const std::vector<i18n::Arg> closed{
+        {"game", id}, {"reason", tr(why)}, {"move", tally.winner}, {"count", tally.votes}};
+    const Text result =
+        tally.tie ? tr("The vote in game #{game} is closed ({reason}): {move}, "
+                       "{count, plural, one {# vote} other {# votes}}, level with another and "
+                       "proposed first.",
+                       closed)
+                  : tr("The vote in game #{game} is closed ({reason}): {move}, "
+                       "{count, plural, one {# vote} other {# votes}}.",
+                       closed);
+    // TRANSLATORS: {votes} is each move voted for with its number of votes ("Nf3 2, e4 1").
+    in.out.say(result + verbatim(" ") + tr("Votes: {votes}.", {{"votes", tally.text}}));
     if (tally.winner == resign_vote) {
         const Seat winner = rules::opponent(seat);
-        const std::string resigner = plain(in.people.who(l.rec, l.info(), seat));
+        const Text resigner = in.people.who(l.rec, l.info(), seat);
         in.games.finish(l.rec,
                         winner == Seat::White ? rules::Status::WhiteWins : rules::Status::BlackWins,
                         "resignation");
-        in.out.say_in(l.rec, resigner + " resigns game #" + id + " by vote. " +
-                                 plain(in.games.over_line(l.rec, l.info())));
+        in.out.say_in(l.rec, tr("{player} resigns game #{game} by vote.",
+                                {{"player", resigner}, {"game", id}}) +
+                                 verbatim(" ") + in.games.over_line(l.rec, l.info()));
     } else {
         in.session.play(l, seat, tally.winner);
     }
@@ -417,7 +465,9 @@ bool Teams::close_due_team_votes(Loaded& l) {
         c.remaining = 0;
         c.running_since = 0;
         ctx_.store.put_clock(l.rec.id, c);
-        close_team_vote(l, seat, *team, "the window closed");
+        // TRANSLATORS: why a team's vote on its move closed: "The vote ... is closed ({reason})";
+        // the window is the time the team has to vote.
+        close_team_vote(l, seat, *team, N_("the window closed"));
         changed = true;
     }
     return changed;

@@ -25,6 +25,43 @@ std::optional<EntrantRecord> entrant_of(storage::Store& store, std::int64_t tour
     return std::nullopt;
 }
 
+// Why a tournament of `format` (not a Swiss) has no such thing as what follows: its games, or
+// its rounds, are fixed when it starts.
+Text fixed_when_started(const std::string& format, const std::string& tournament) {
+    const std::vector<i18n::Arg> args{{"tournament", tournament}};
+    if (format == "roundrobin")
+        return tr("A round robin's games are fixed when it starts, so nobody is withdrawn from "
+                  "{tournament}: a player who stops resigns each game as it comes.",
+                  args);
+    if (format == "double")
+        return tr("A double round robin's games are fixed when it starts, so nobody is withdrawn "
+                  "from {tournament}: a player who stops resigns each game as it comes.",
+                  args);
+    return tr("A knockout's games are fixed when it starts, so nobody is withdrawn from "
+              "{tournament}: a player who stops resigns each game as it comes.",
+              args);
+}
+
+Text no_half_point_byes(const std::string& format) {
+    if (format == "roundrobin")
+        return tr("Only a Swiss has half-point byes: a round robin's rounds are fixed when it "
+                  "starts.");
+    if (format == "double")
+        return tr("Only a Swiss has half-point byes: a double round robin's rounds are fixed when "
+                  "it starts.");
+    return tr("Only a Swiss has half-point byes: a knockout's rounds are fixed when it starts.");
+}
+
+Text no_keeping_apart(const std::string& format) {
+    if (format == "roundrobin")
+        return tr("Only a Swiss pairs by the table: a round robin pairs everyone as its schedule "
+                  "says.");
+    if (format == "double")
+        return tr("Only a Swiss pairs by the table: a double round robin pairs everyone as its "
+                  "schedule says.");
+    return tr("Only a Swiss pairs by the table: a knockout pairs everyone as its schedule says.");
+}
+
 } // namespace
 
 std::optional<ControlTarget> Tourneys::control_target(const std::vector<std::string>& args,
@@ -70,36 +107,40 @@ void tourney_withdraw(PostParts& run, const std::vector<std::string>& args) {
     const PlayerRecord who = c->players.empty() ? run.ctx.author : c->players.front();
     const bool self = who.id == run.ctx.author.id;
     if (!self && !run.tourneys.organiser_of(t)) {
-        run.out.say("Only " + run.people.mention(t.creator) + ", who created " + t.name +
-                    ", or a moderator can withdraw another player.");
+        run.out.say(tr("Only {creator}, who created {tournament}, or a moderator can withdraw "
+                       "another player.",
+                       {{"creator", run.people.mention(t.creator)}, {"tournament", t.name}}));
         return;
     }
     auto e = entrant_of(run.ctx.store, t.id, who.id);
     if (!e) {
-        run.out.say((self ? std::string("You are") : run.out.at(who) + " is") + " not in " +
-                    t.name + ".");
+        run.out.say(self ? tr("You are not in {tournament}.", {{"tournament", t.name}})
+                         : tr("{player} is not in {tournament}.",
+                              {{"player", run.out.at(who)}, {"tournament", t.name}}));
         return;
     }
     if (t.status == TournamentStatus::Finished) {
-        run.out.say(t.name + " is over: its table stands as played.");
+        run.out.say(
+            tr("{tournament} is over: its table stands as played.", {{"tournament", t.name}}));
         return;
     }
     if (t.status == TournamentStatus::Open) {
         run.ctx.store.remove_entrant(t.id, who.id);
         if (!self)
             mod_log(run.ctx, "tourney withdraw " + t.name + " " + run.out.at(who));
-        run.out.say(run.out.at(who) + " is no longer in " + t.name + "; it has not started.");
+        run.out.say(tr("{player} is no longer in {tournament}; it has not started.",
+                       {{"player", run.out.at(who)}, {"tournament", t.name}}));
         return;
     }
     if (t.format != "swiss") {
-        run.out.say("A " + format_title(t.format) +
-                    "'s games are fixed when it starts, so nobody is " + "withdrawn from " +
-                    t.name + ": a player who stops resigns each game as it comes.");
+        run.out.say(fixed_when_started(t.format, t.name));
         return;
     }
     if (e->withdrawn_round) {
-        run.out.say(run.out.at(who) + " withdrew from " + t.name + " already, from round " +
-                    std::to_string(*e->withdrawn_round) + " on.");
+        run.out.say(tr("{player} withdrew from {tournament} already, from round {round} on.",
+                       {{"player", run.out.at(who)},
+                        {"tournament", t.name},
+                        {"round", std::to_string(*e->withdrawn_round)}}));
         return;
     }
     Field f = load_field(run.ctx.store, t);
@@ -110,47 +151,61 @@ void tourney_withdraw(PostParts& run, const std::vector<std::string>& args) {
     for (const auto& b : f.byes)
         if (b.player_id == who.id && b.round >= from)
             run.ctx.store.withdraw_bye(t.id, b);
-    std::string open;
+    Text open;
     for (const Board* b : f.round(t.current_round))
         if (!b->over() && (b->pairing.white == who.id || b->pairing.black == who.id))
-            open = " Game #" + std::to_string(*b->pairing.game_id) + " of round " +
-                   std::to_string(t.current_round) + " is still to be played or resigned.";
+            open = verbatim(" ") +
+                   tr("Game #{game} of round {round} is still to be played or resigned.",
+                      {{"game", std::to_string(*b->pairing.game_id)},
+                       {"round", std::to_string(t.current_round)}});
     if (!self)
         mod_log(run.ctx, "tourney withdraw " + t.name + " " + run.out.at(who));
+    const std::string name = run.out.at(who);
     run.out.say(
-        run.out.at(who) + " withdraws from " + t.name +
         (from > t.rounds
-             ? ": the last round is under way, so nothing changes but the table."
-             : ": not paired from round " + std::to_string(from) + " on; the games played count.") +
+             ? tr("{player} withdraws from {tournament}: the last round is "
+                  "under way, so nothing changes but the table.",
+                  {{"player", name}, {"tournament", t.name}})
+             : tr("{player} withdraws from {tournament}: not paired from "
+                  "round {round} on; the games played count.",
+                  {{"player", name}, {"tournament", t.name}, {"round", std::to_string(from)}})) +
         open);
 }
 
 void Tourneys::tourney_late_entry(TournamentRecord& t) {
     if (t.format != "swiss") {
-        out_.say(t.name + " has started: entries are closed. Only a Swiss takes late entries, " +
-                 "since its rounds are paired one at a time.");
+        out_.say(tr("{tournament} has started: entries are closed. Only a Swiss takes late "
+                    "entries, since its rounds are paired one at a time.",
+                    {{"tournament", t.name}}));
         return;
     }
     auto e = entrant_of(ctx_.store, t.id, ctx_.author.id);
     if (e) {
-        out_.say(e->withdrawn_round ? "You withdrew from " + t.name + "; a withdrawal is final."
-                                    : "You are in " + t.name + " already.");
+        out_.say(e->withdrawn_round
+                     ? tr("You withdrew from {tournament}; a withdrawal is final.",
+                          {{"tournament", t.name}})
+                     : tr("You are in {tournament} already.", {{"tournament", t.name}}));
         return;
     }
     const int first = t.current_round + 1;
     if (first > t.rounds) {
-        out_.say(t.name + " is in its last round: entries are closed.");
+        out_.say(
+            tr("{tournament} is in its last round: entries are closed.", {{"tournament", t.name}}));
         return;
     }
     ctx_.store.add_entrant(t.id, ctx_.author.id, ctx_.now);
     EntrantRecord late = entrant_of(ctx_.store, t.id, ctx_.author.id).value();
     late.first_round = first;
     ctx_.store.update_entrant(t.id, late);
-    out_.say(out_.at(ctx_.author) + " joins " + t.name + " late, as seed " +
-             std::to_string(late.seed + 1) + ": paired from round " + std::to_string(first) +
-             " of " + std::to_string(t.rounds) + ", with no points for the " +
-             (first == 2 ? std::string("round") : plural(first - 1, "round", "rounds")) +
-             " missed.");
+    out_.say(tr("{player} joins {tournament} late, as seed {seed}: paired from round {round} of "
+                "{rounds}, with no points for the {missed, plural, =1 {round} other {# rounds}} "
+                "missed.",
+                {{"player", out_.at(ctx_.author)},
+                 {"tournament", t.name},
+                 {"seed", std::to_string(late.seed + 1)},
+                 {"round", std::to_string(first)},
+                 {"rounds", std::to_string(t.rounds)},
+                 {"missed", first - 1}}));
 }
 
 namespace {
@@ -162,11 +217,12 @@ void answer_bye(PostParts& run, const TournamentRecord& t, const PlayerRecord& w
     const ByeRequest request{who.id, r};
     const auto byes = run.ctx.store.byes(t.id);
     const bool asked = std::find(byes.begin(), byes.end(), request) != byes.end();
+    const std::vector<i18n::Arg> args{
+        {"player", run.out.at(who)}, {"round", std::to_string(r)}, {"tournament", t.name}};
     if (cancel != asked) {
-        run.out.say(run.out.at(who) +
-                    (asked ? " sits out round " + std::to_string(r) + " of " + t.name + " already."
-                           : " has no bye in round " + std::to_string(r) + " of " + t.name +
-                                 " to cancel."));
+        run.out.say(
+            asked ? tr("{player} sits out round {round} of {tournament} already.", args)
+                  : tr("{player} has no bye in round {round} of {tournament} to cancel.", args));
         return;
     }
     if (cancel)
@@ -176,12 +232,14 @@ void answer_bye(PostParts& run, const TournamentRecord& t, const PlayerRecord& w
     if (!self)
         mod_log(run.ctx, "tourney bye " + t.name + " " + std::to_string(r) +
                              (cancel ? " cancel " : " ") + run.out.at(who));
-    run.out.say(cancel
-                    ? run.out.at(who) + " plays round " + std::to_string(r) + " of " + t.name +
-                          " after all."
-                    : run.out.at(who) + " sits out round " + std::to_string(r) + " of " + t.name +
-                          " for half a point (" + run.ctx.settings.prefix + "tourney bye " +
-                          t.name + " " + std::to_string(r) + " cancel undoes it).");
+    run.out.say(cancel ? tr("{player} plays round {round} of {tournament} after all.", args)
+                       : tr("{player} sits out round {round} of {tournament} for half a point "
+                            "({command} undoes it).",
+                            {{"player", run.out.at(who)},
+                             {"round", std::to_string(r)},
+                             {"tournament", t.name},
+                             {"command", run.ctx.settings.prefix + "tourney bye " + t.name + " " +
+                                             std::to_string(r) + " cancel"}}));
 }
 
 } // namespace
@@ -207,8 +265,8 @@ void tourney_bye(PostParts& run, const std::vector<std::string>& args) {
     else
         round.reset();
     if (!round || rest.size() > 1) {
-        run.out.usage_error("tourney bye",
-                            "Say the round to sit out, as in " + run.out.form("tourney bye") + ".");
+        run.out.usage_error("tourney bye", tr("Say the round to sit out, as in {form}.",
+                                              {{"form", run.out.form("tourney bye")}}));
         return;
     }
     auto t = run.tourneys.pick_tournament(rest, 0);
@@ -217,36 +275,56 @@ void tourney_bye(PostParts& run, const std::vector<std::string>& args) {
     const PlayerRecord who = other ? *other : run.ctx.author;
     const bool self = who.id == run.ctx.author.id;
     if (!self && !run.tourneys.organiser_of(*t)) {
-        run.out.say("Only " + run.people.mention(t->creator) + ", who created " + t->name +
-                    ", or a moderator can ask a bye for another player.");
+        run.out.say(tr("Only {creator}, who created {tournament}, or a moderator can ask a bye for "
+                       "another player.",
+                       {{"creator", run.people.mention(t->creator)}, {"tournament", t->name}}));
         return;
     }
     if (t->format != "swiss") {
-        run.out.say("Only a Swiss has half-point byes: a " + format_title(t->format) +
-                    "'s rounds are fixed when it starts.");
+        run.out.say(no_half_point_byes(t->format));
         return;
     }
     if (t->status == TournamentStatus::Finished) {
-        run.out.say(t->name + " is over.");
+        run.out.say(tr("{tournament} is over.", {{"tournament", t->name}}));
         return;
     }
     auto e = entrant_of(run.ctx.store, t->id, who.id);
     if (!e || e->withdrawn_round) {
-        run.out.say((self ? std::string("You are") : run.out.at(who) + " is") + " not playing in " +
-                    t->name + (self && !e ? ": " + run.out.form("tourney join") + " first." : "."));
+        if (!self)
+            run.out.say(tr("{player} is not playing in {tournament}.",
+                           {{"player", run.out.at(who)}, {"tournament", t->name}}));
+        else if (!e)
+            run.out.say(tr("You are not playing in {tournament}: {command} first.",
+                           {{"tournament", t->name}, {"command", run.out.form("tourney join")}}));
+        else
+            run.out.say(tr("You are not playing in {tournament}.", {{"tournament", t->name}}));
         return;
     }
     const int r = static_cast<int>(*round);
     const int last = t->rounds ? t->rounds : max_swiss_rounds;
     if (r <= t->current_round || r > last || r < e->first_round) {
-        run.out.say(r <= t->current_round
-                        ? "Round " + std::to_string(r) + " of " + t->name +
-                              " is paired already: a bye is asked for before its round."
-                        : t->name + " has " +
-                              (t->rounds ? plural(t->rounds, "round", "rounds")
-                                         : std::string("no such round")) +
-                              ": there is no round " + std::to_string(r) + " to sit out" +
-                              (r < e->first_round && r <= last ? " for a late entrant." : "."));
+        const bool late = r < e->first_round && r <= last;
+        const std::vector<i18n::Arg> said{
+            {"tournament", t->name}, {"round", std::to_string(r)}, {"count", t->rounds}};
+        if (r <= t->current_round)
+            run.out.say(tr("Round {round} of {tournament} is paired already: a bye is asked for "
+                           "before its round.",
+                           {{"round", std::to_string(r)}, {"tournament", t->name}}));
+        else if (t->rounds && late)
+            run.out.say(tr("{tournament} has {count, plural, one {# round} other {# rounds}}: "
+                           "there is no round {round} to sit out for a late entrant.",
+                           said));
+        else if (t->rounds)
+            run.out.say(tr("{tournament} has {count, plural, one {# round} other {# rounds}}: "
+                           "there is no round {round} to sit out.",
+                           said));
+        else if (late)
+            run.out.say(tr("{tournament} has no such round: there is no round {round} to sit out "
+                           "for a late entrant.",
+                           {{"tournament", t->name}, {"round", std::to_string(r)}}));
+        else
+            run.out.say(tr("{tournament} has no such round: there is no round {round} to sit out.",
+                           {{"tournament", t->name}, {"round", std::to_string(r)}}));
         return;
     }
     answer_bye(run, *t, who, self, r, cancel);
@@ -258,32 +336,33 @@ void tourney_keep_apart(PostParts& run, const std::vector<std::string>& args, bo
     if (!c)
         return;
     if (c->players.size() != 2) {
-        run.out.usage_error(command, "Name the two players.");
+        run.out.usage_error(command, tr("Name the two players."));
         return;
     }
     const TournamentRecord& t = c->t;
     const PlayerRecord &a = c->players[0], &b = c->players[1];
     if (!run.tourneys.organiser_of(t)) {
-        run.out.say("Only " + run.people.mention(t.creator) + ", who created " + t.name +
-                    ", or a moderator can keep players apart.");
+        run.out.say(tr("Only {creator}, who created {tournament}, or a moderator can keep players "
+                       "apart.",
+                       {{"creator", run.people.mention(t.creator)}, {"tournament", t.name}}));
         return;
     }
     if (t.format != "swiss") {
-        run.out.say("Only a Swiss pairs by the table: a " + format_title(t.format) +
-                    " pairs everyone as its schedule says.");
+        run.out.say(no_keeping_apart(t.format));
         return;
     }
     if (t.status == TournamentStatus::Finished) {
-        run.out.say(t.name + " is over.");
+        run.out.say(tr("{tournament} is over.", {{"tournament", t.name}}));
         return;
     }
     if (a.id == b.id) {
-        run.out.say("That is one player twice.");
+        run.out.say(tr("That is one player twice."));
         return;
     }
     for (const PlayerRecord& p : {a, b})
         if (!entrant_of(run.ctx.store, t.id, p.id)) {
-            run.out.say(run.out.at(p) + " is not in " + t.name + ".");
+            run.out.say(tr("{player} is not in {tournament}.",
+                           {{"player", run.out.at(p)}, {"tournament", t.name}}));
             return;
         }
     if (apart)
@@ -292,9 +371,14 @@ void tourney_keep_apart(PostParts& run, const std::vector<std::string>& args, bo
         run.ctx.store.allow_pairing(t.id, a.id, b.id);
     if (t.creator != run.ctx.author.id)
         mod_log(run.ctx, command + " " + t.name + " " + run.out.at(a) + " " + run.out.at(b));
-    run.out.say(t.name + ": " + run.out.at(a) + " and " + run.out.at(b) +
-                (apart ? " are never paired with each other from the next round on."
-                       : " may be paired with each other again."));
+    const std::vector<i18n::Arg> pair{
+        {"tournament", t.name}, {"player", run.out.at(a)}, {"other", run.out.at(b)}};
+    run.out.say(apart ? tr("{tournament}: {player} and {other} are never paired with each other "
+                           "from the next round on.",
+                           pair)
+                      : tr("{tournament}: {player} and {other} may be paired with each other "
+                           "again.",
+                           pair));
 }
 
 void tourney_trf(PostParts& run, const std::vector<std::string>& args) {
@@ -307,16 +391,18 @@ void tourney_trf(PostParts& run, const std::vector<std::string>& args) {
     if (!t)
         return;
     if (t->status == TournamentStatus::Open) {
-        run.out.say(t->name + " has not started: there is nothing to report yet.");
+        run.out.say(tr("{tournament} has not started: there is nothing to report yet.",
+                       {{"tournament", t->name}}));
         return;
     }
     if (t->format == "knockout") {
-        run.out.say("A knockout has a bracket, not a table: " + run.out.form("tourney standings") +
-                    " shows it.");
+        run.out.say(tr("A knockout has a bracket, not a table: {command} shows it.",
+                       {{"command", run.out.form("tourney standings")}}));
         return;
     }
-    run.out.say(t->name +
-                    " as a FIDE Tournament Report File (TRF16; the web view has it as a file):",
+    run.out.say(tr("{tournament} as a FIDE Tournament Report File (TRF16; the web view has it as "
+                   "a file):",
+                   {{"tournament", t->name}}),
                 tournament_trf(run.ctx.store, *t));
 }
 

@@ -14,6 +14,26 @@ using namespace tourney;
 using storage::EntrantRecord;
 using storage::TournamentStatus;
 
+namespace {
+
+// The games of a tournament played all at once, and how many of them are over.
+struct Progress {
+    int games = 0;
+    int over = 0;
+};
+
+Progress progress_of(const Field& f) {
+    Progress out;
+    for (const auto& b : f.boards)
+        if (!b.bye()) {
+            ++out.games;
+            out.over += b.over() ? 1 : 0;
+        }
+    return out;
+}
+
+} // namespace
+
 void tourney_next(PostParts& run, const std::vector<std::string>& args) {
     if (args.size() > 1) {
         run.out.usage_error("tourney next",
@@ -24,25 +44,34 @@ void tourney_next(PostParts& run, const std::vector<std::string>& args) {
     if (!t)
         return;
     if (t->status != TournamentStatus::Running) {
-        run.out.say(t->name + (t->status == TournamentStatus::Open
-                                   ? " has not started: " + run.people.mention(t->creator) +
-                                         " or a moderator starts it with " +
-                                         run.ctx.settings.prefix + "tourney start " + t->name + "."
-                                   : " is over. " + run.out.form("tourney standings") +
-                                         " shows the final table."));
+        if (t->status == TournamentStatus::Open)
+            run.out.say(tr("{tournament} has not started: {player} or a moderator starts it with "
+                           "{command}.",
+                           {{"tournament", t->name},
+                            {"player", run.people.mention(t->creator)},
+                            {"command", run.ctx.settings.prefix + "tourney start " + t->name}}));
+        else
+            run.out.say(tr("{tournament} is over.", {{"tournament", t->name}}) + verbatim(" ") +
+                        tr("{command} shows the final table.",
+                           {{"command", run.out.form("tourney standings")}}));
         return;
     }
     Field f = load_field(run.ctx.store, *t);
     if (f.all_at_once()) {
-        run.out.say("Every game of " + t->name + " started at once: there is no round to start. " +
-                    capitalized(games_finished(f)) + ".");
+        const Progress done = progress_of(f);
+        run.out.say(tr("Every game of {tournament} started at once: there is no round to start. "
+                       "{finished} of {count, plural, one {# game} other {# games}} finished.",
+                       {{"tournament", t->name},
+                        {"finished", std::to_string(done.over)},
+                        {"count", done.games}}));
         return;
     }
     const bool entrant =
         std::find(f.players.begin(), f.players.end(), run.ctx.author.id) != f.players.end();
     if (!entrant && t->creator != run.ctx.author.id && !run.people.moderator()) {
-        run.out.say("Only the players of " + t->name + ", " + run.people.mention(t->creator) +
-                    " who created it, or a moderator can start its next round.");
+        run.out.say(tr("Only the players of {tournament}, {creator} who created it, or a "
+                       "moderator can start its next round.",
+                       {{"tournament", t->name}, {"creator", run.people.mention(t->creator)}}));
         return;
     }
     if (!f.round_over(t->current_round)) {
@@ -50,13 +79,17 @@ void tourney_next(PostParts& run, const std::vector<std::string>& args) {
         for (const Board* b : f.round(t->current_round))
             if (!b->over())
                 open.push_back("#" + std::to_string(*b->pairing.game_id));
-        run.out.say("Round " + std::to_string(t->current_round) + " of " + t->name +
-                    " is not over: game" + (open.size() == 1 ? " " : "s ") + join(open, ", ") +
-                    (open.size() == 1 ? " is" : " are") + " under way." +
-                    (t->next_round == "auto"
-                         ? " The next round starts by itself when " +
-                               std::string(open.size() == 1 ? "it ends." : "they end.")
-                         : std::string()));
+        Text said = tr("Round {round} of {tournament} is not over: {count, plural, one {game "
+                       "{games} is} other {games {games} are}} under way.",
+                       {{"round", std::to_string(t->current_round)},
+                        {"tournament", t->name},
+                        {"count", open.size()},
+                        {"games", join(open, ", ")}});
+        if (t->next_round == "auto")
+            said += verbatim(" ") + tr("The next round starts by itself when {count, plural, one "
+                                       "{it ends} other {they end}}.",
+                                       {{"count", open.size()}});
+        run.out.say(said);
         return;
     }
     if (!entrant && t->creator != run.ctx.author.id) // a moderator's rights allowed it
@@ -84,33 +117,44 @@ void tourney_pairings(PostParts& run, const std::vector<std::string>& args) {
     if (!t)
         return;
     if (t->current_round == 0) {
-        run.out.say(t->name + " has no pairings yet: it has not started.");
+        run.out.say(
+            tr("{tournament} has no pairings yet: it has not started.", {{"tournament", t->name}}));
         return;
     }
     const int r = round.value_or(t->current_round);
     if (r < 1 || r > t->current_round) {
-        run.out.say(t->name + " has " + plural(t->rounds, "round", "rounds") +
-                    (r >= 1 && r <= t->rounds
-                         ? ": round " + std::to_string(r) + " has not started yet."
-                         : ": there is no round " + std::to_string(r) + ".") +
-                    " " + run.out.form("tourney pairings") + " shows the current one.");
+        const std::vector<i18n::Arg> said{
+            {"tournament", t->name}, {"count", t->rounds}, {"round", std::to_string(r)}};
+        run.out.say((r >= 1 && r <= t->rounds
+                         ? tr("{tournament} has {count, plural, one {# round} other {# rounds}}: "
+                              "round {round} has not started yet.",
+                              said)
+                         : tr("{tournament} has {count, plural, one {# round} other {# rounds}}: "
+                              "there is no round {round}.",
+                              said)) +
+                    verbatim(" ") +
+                    tr("{command} shows the current one.",
+                       {{"command", run.out.form("tourney pairings")}}));
         return;
     }
     Field f = load_field(run.ctx.store, *t);
+    // The table is written in the language of the reply it comes with.
+    const std::string language = run.out.author_language();
+    const auto written = [&](const Text& text) { return Replies::written(text, language); };
     std::vector<std::string> whites, blacks, results;
     std::size_t wide = 0, wide_black = 0;
     for (const Board* b : f.round(r)) {
         whites.push_back(name_of(run.ctx.store, b->pairing.white));
         if (b->bye()) {
-            blacks.emplace_back("bye");
+            blacks.push_back(written(tr("bye")));
             results.emplace_back();
         } else {
             blacks.push_back(name_of(run.ctx.store, *b->pairing.black));
             const auto& g = *b->game;
             results.push_back("#" + std::to_string(g.id) + " " +
                               (g.status == GameStatus::Finished  ? g.result
-                               : g.status == GameStatus::Ongoing ? std::string("under way")
-                                                                 : std::string("aborted")));
+                               : g.status == GameStatus::Ongoing ? written(tr("under way"))
+                                                                 : written(tr("aborted"))));
         }
         wide = std::max(wide, whites.back().size());
         wide_black = std::max(wide_black, blacks.back().size());
@@ -119,7 +163,7 @@ void tourney_pairings(PostParts& run, const std::vector<std::string>& args) {
         if (b.round != r)
             continue;
         whites.push_back(name_of(run.ctx.store, b.player_id));
-        blacks.emplace_back("half-point bye");
+        blacks.push_back(written(tr("half-point bye")));
         results.emplace_back();
         wide = std::max(wide, whites.back().size());
     }
@@ -128,9 +172,12 @@ void tourney_pairings(PostParts& run, const std::vector<std::string>& args) {
         table += pad(whites[i], wide) + " - " +
                  (results[i].empty() ? blacks[i] + "\n"
                                      : pad(blacks[i], wide_black) + "  " + results[i] + "\n");
-    run.out.say(t->name + ", round " + std::to_string(r) + " of " + std::to_string(t->rounds) +
-                    ", White first" +
-                    (f.round_over(r) ? std::string(", complete:") : std::string(", under way:")),
+    const std::vector<i18n::Arg> said{{"tournament", t->name},
+                                      {"round", std::to_string(r)},
+                                      {"rounds", std::to_string(t->rounds)}};
+    run.out.say(f.round_over(r)
+                    ? tr("{tournament}, round {round} of {rounds}, White first, complete:", said)
+                    : tr("{tournament}, round {round} of {rounds}, White first, under way:", said),
                 table);
 }
 
@@ -145,30 +192,48 @@ void tourney_standings(PostParts& run, const std::vector<std::string>& args) {
         return;
     Field f = load_field(run.ctx.store, *t);
     if (t->status == TournamentStatus::Open) {
-        run.out.say(t->name + " has not started; " +
-                    plural(static_cast<int>(f.players.size()), "player has", "players have") +
-                    " entered. " + run.people.mention(t->creator) +
-                    " or a moderator starts it with " + run.ctx.settings.prefix + "tourney start " +
-                    t->name + ".");
+        run.out.say(tr("{tournament} has not started; {count, plural, one {# player has} other "
+                       "{# players have}} entered.",
+                       {{"tournament", t->name}, {"count", f.players.size()}}) +
+                    verbatim(" ") +
+                    tr("{player} or a moderator starts it with {command}.",
+                       {{"player", run.people.mention(t->creator)},
+                        {"command", run.ctx.settings.prefix + "tourney start " + t->name}}));
         return;
     }
     const bool over = t->status == TournamentStatus::Finished;
-    const std::string when =
-        over              ? std::string("final")
-        : f.all_at_once() ? games_finished(f)
-                          : (f.round_over(t->current_round) ? "after round " : "during round ") +
-                                std::to_string(t->current_round);
+    Text when;
+    if (over) {
+        // TRANSLATORS: standings as they stand when the tournament is over.
+        when = tr("final");
+    } else if (f.all_at_once()) {
+        const Progress done = progress_of(f);
+        when = tr("{finished} of {count, plural, one {# game} other {# games}} finished",
+                  {{"finished", std::to_string(done.over)}, {"count", done.games}});
+    } else {
+        const std::vector<i18n::Arg> round{{"round", std::to_string(t->current_round)}};
+        when = f.round_over(t->current_round) ? tr("after round {round}", round)
+                                              : tr("during round {round}", round);
+    }
     if (f.knockout()) {
         std::int64_t champion = 0;
-        std::string table = bracket_table(run.ctx.store, f, &champion);
-        run.out.say("Standings of " + t->name + " (knockout, " + when +
-                        (champion ? "): " + run.people.mention(champion) + " wins." : "):"),
+        bracket_table(run.ctx.store, f, &champion, "en");
+        const BoardOut table = table_block(run.ctx.store, f);
+        run.out.say(champion ? tr("Standings of {tournament} (knockout, {when}): {player} wins.",
+                                  {{"tournament", t->name},
+                                   {"when", when},
+                                   {"player", run.people.mention(champion)}})
+                             : tr("Standings of {tournament} (knockout, {when}):",
+                                  {{"tournament", t->name}, {"when", when}}),
                     table);
         return;
     }
-    run.out.say("Standings of " + t->name + " (" + format_title(t->format) + ", " + when +
-                    "; tie-breaks: " + tie_break_sentence(table_of(f)) + "):",
-                score_table(run.ctx.store, f));
+    run.out.say(tr("Standings of {tournament} ({format}, {when}; tie-breaks: {tiebreaks}):",
+                   {{"tournament", t->name},
+                    {"format", format_title(t->format)},
+                    {"when", when},
+                    {"tiebreaks", tie_break_sentence(table_of(f))}}),
+                table_block(run.ctx.store, f));
 }
 
 void Tourneys::tourney_game_over(const GameRecord& g) {
@@ -196,22 +261,27 @@ void Tourneys::tourney_game_over(const GameRecord& g) {
         finish_tournament(*t, f);
         return;
     }
-    const std::string table =
-        f.knockout() ? bracket_table(ctx_.store, f, nullptr) : score_table(ctx_.store, f);
+    const BoardOut table = table_block(ctx_.store, f);
+    const std::string round = std::to_string(r), next = std::to_string(r + 1);
+    const Text standings = tr("Standings after round {round}:", {{"round", round}});
     if (t->next_round == "manual") {
         out_.say_at(t->channel,
-                    "Round " + std::to_string(r) + " of " + t->name +
-                        " is complete. Its players, " + people_.mention(t->creator) +
-                        " who created it, or a moderator: " + ctx_.settings.prefix +
-                        "tourney next " + t->name + " starts round " + std::to_string(r + 1) +
-                        ". Standings after round " + std::to_string(r) + ":",
+                    tr("Round {round} of {tournament} is complete.",
+                       {{"round", round}, {"tournament", t->name}}) +
+                        verbatim(" ") +
+                        tr("Its players, {creator} who created it, or a moderator: {command} "
+                           "starts round {round}.",
+                           {{"creator", people_.mention(t->creator)},
+                            {"command", ctx_.settings.prefix + "tourney next " + t->name},
+                            {"round", next}}) +
+                        verbatim(" ") + standings,
                     table);
         return;
     }
     out_.say_at(t->channel,
-                "Round " + std::to_string(r) + " of " + t->name + " is complete; round " +
-                    std::to_string(r + 1) + " starts now. Standings after round " +
-                    std::to_string(r) + ":",
+                tr("Round {round} of {tournament} is complete; round {next} starts now.",
+                   {{"round", round}, {"tournament", t->name}, {"next", next}}) +
+                    verbatim(" ") + standings,
                 table);
     start_round(*t, r + 1);
 }
@@ -222,20 +292,32 @@ void Tourneys::finish_tournament(TournamentRecord& t, Field& f) {
     f.t = t;
     if (f.knockout()) {
         std::int64_t champion = 0;
-        std::string table = bracket_table(ctx_.store, f, &champion);
-        out_.say_at(
-            t.channel,
-            t.name + " is over: " + people_.mention(champion) + " wins. Final standings:", table);
+        bracket_table(ctx_.store, f, &champion, "en");
+        const BoardOut table = table_block(ctx_.store, f);
+        out_.say_at(t.channel,
+                    tr("{tournament} is over: {player} wins.",
+                       {{"tournament", t.name}, {"player", people_.mention(champion)}}) +
+                        verbatim(" ") + tr("Final standings:"),
+                    table);
         return;
     }
     const TournamentTable table = table_of(f);
     const auto& top = table.rows.front();
     const bool tied = table.rows.size() > 1 && table.rows[1].points == top.points;
+    // A whole score is counted; a half one ("2.5") is written as it is.
+    const double whole = std::floor(top.points);
+    const Text score = whole == top.points
+                           ? tr("{count, plural, one {# point} other {# points}}",
+                                {{"count", static_cast<std::int64_t>(whole)}})
+                           // TRANSLATORS: a score with a fraction, as "2.5 points".
+                           : tr("{points} points", {{"points", points(top.points)}});
+    const std::vector<i18n::Arg> said{
+        {"tournament", t.name}, {"player", people_.mention(top.player_id)}, {"score", score}};
     out_.say_at(t.channel,
-                t.name + " is over: " + people_.mention(top.player_id) + " wins with " +
-                    points(top.points) + (top.points == 1.0 ? " point" : " points") +
-                    (tied ? " on tie-break" : "") + ". Final standings:",
-                score_table(ctx_.store, f));
+                (tied ? tr("{tournament} is over: {player} wins with {score} on tie-break.", said)
+                      : tr("{tournament} is over: {player} wins with {score}.", said)) +
+                    verbatim(" ") + tr("Final standings:"),
+                table_block(ctx_.store, f));
 }
 
 } // namespace ghostpost::bot

@@ -150,8 +150,10 @@ Replayed detail::replay_events(const GameRecord& g, const std::vector<storage::A
         p.move_number = move_number;
         p.dice_after = r.draws.size();
         for (const auto& e : *events)
-            if (recorded(e))
+            if (recorded(e)) {
                 p.record.push_back(e.text);
+                p.said.push_back(e.phrase);
+            }
         r.plies.push_back(std::move(p));
     }
     return r;
@@ -182,12 +184,14 @@ std::vector<std::uint8_t> Dice::new_seed() const {
     return seed;
 }
 
-std::string Dice::seed_commitment(const GameRecord& g, const rules::VariantInfo& info) const {
+Text Dice::seed_commitment(const GameRecord& g, const rules::VariantInfo& info) const {
     if (!info.uses_chance)
         return {};
-    return " Its dice come from a secret seed whose SHA-256 is " + sha256_hex(g.seed) +
-           "; the seed is published when the game ends, and then " + ctx_.settings.prefix +
-           "verify " + std::to_string(g.id) + " checks every roll.";
+    return verbatim(" ") +
+           tr("Its dice come from a secret seed whose SHA-256 is {hash}; the seed is "
+              "published when the game ends, and then {command} checks every roll.",
+              {{"hash", sha256_hex(g.seed)},
+               {"command", ctx_.settings.prefix + "verify " + std::to_string(g.id)}});
 }
 
 void reveal_seeds(PostParts& run, const std::vector<Ended>& ended) {
@@ -199,11 +203,13 @@ void reveal_seeds(PostParts& run, const std::vector<Ended>& ended) {
         if (variant == nullptr || !variant->info().uses_chance)
             continue;
         const std::string id = std::to_string(g.id);
-        run.out.say_in(
-            g, "Game #" + id + " is over, so its dice seed is published: " + to_hex(g.seed) +
-                   ". Its SHA-256 is " + sha256_hex(g.seed) +
-                   ", the hash posted when the game started. Anyone can check every roll: " +
-                   run.ctx.settings.prefix + "verify " + id + ".");
+        run.out.say_in(g, tr("Game #{game} is over, so its dice seed is published: {seed}. Its "
+                             "SHA-256 is {hash}, the hash posted when the game started. Anyone "
+                             "can check every roll: {command}.",
+                             {{"game", id},
+                              {"seed", to_hex(g.seed)},
+                              {"hash", sha256_hex(g.seed)},
+                              {"command", run.ctx.settings.prefix + "verify " + id}}));
     }
 }
 
@@ -216,10 +222,10 @@ bool Dice::refuse_secret_in_public(const Loaded& l, Seat seat, const rules::Acti
     if (!events || !detail::is_secret(*events))
         return false;
     out_.say(
-        "Not played in game #" + std::to_string(l.rec.id) + ": " + text +
-        " is secret, so it must not be made in the channel, where the other side would see it. "
-        "Send it to me by direct message (@" +
-        ctx_.settings.bot_name + "); you may choose again there.");
+        tr("Not played in game #{game}: {move} is secret, so it must not be made in the "
+           "channel, where the other side would see it. Send it to me by direct message "
+           "(@{bot}); you may choose again there.",
+           {{"game", std::to_string(l.rec.id)}, {"move", text}, {"bot", ctx_.settings.bot_name}}));
     return true;
 }
 
@@ -322,20 +328,45 @@ bool Dice::refuse_takeback_of_dice(const GameRecord& g,
         return false;
     // The stream never runs backwards: replayed from the seed, the same choices would roll the
     // same faces, which everyone has now seen (the variant's rules document, Takebacks).
-    out_.say("No takeback in game #" + std::to_string(g.id) +
-             ": dice were rolled since that move, and "
-             "taking it back would let the same choices roll the same faces again.");
+    out_.say(tr("No takeback in game #{game}: dice were rolled since that move, and taking it "
+                "back would let the same choices roll the same faces again.",
+                {{"game", std::to_string(g.id)}}));
     return true;
 }
 
 namespace {
 
+// Why the replay `r` of `log` stopped (Replayed::error), in the reader's language: the action
+// that did not replay is tried again on a copy of the replay, for the rules' own reason. As
+// written when that reason is not the one found then.
+Text replay_failure(const std::vector<storage::ActionRecord>& log, const Replayed& r) {
+    const std::size_t i = r.plies.size();
+    if (i < log.size() && r.game && r.stream) {
+        const storage::ActionRecord& a = log[i];
+        auto trial = r.game->clone();
+        SeededRandom rng = *r.stream;
+        auto parsed = rules::read_recorded_action(*trial, a.seat, a.text);
+        auto events = parsed ? trial->apply(a.seat, parsed->action, rng)
+                             : rules::Result<std::vector<rules::Event>>(parsed.error());
+        if (!events) {
+            const rules::RuleError& e = events.error();
+            Text why = tr("ply {ply} ({move}) is not possible: {reason}",
+                          {{"ply", std::to_string(a.ply)},
+                           {"move", a.text},
+                           {"reason", text_of(e.message, e.phrase)}});
+            if (plain(why) == r.error)
+                return why;
+        }
+    }
+    return verbatim(r.error);
+}
+
 // How the replay of `log` from the seed (`r`) differs from what the game recorded: the first
 // roll that differs, a replay that fails, or another end; empty when it matches. `compared`:
 // whether the log kept any rolls to compare.
-std::string replay_mismatch(const GameRecord& g, const std::vector<storage::ActionRecord>& log,
-                            const Replayed& r, bool& compared) {
-    std::string mismatch;
+Text replay_mismatch(const GameRecord& g, const std::vector<storage::ActionRecord>& log,
+                     const Replayed& r, bool& compared) {
+    Text mismatch;
     const rules::Outcome end = r.game->outcome();
     // The log keeps what the channel was told each action caused; the replay must say the same.
     compared = false;
@@ -351,36 +382,51 @@ std::string replay_mismatch(const GameRecord& g, const std::vector<storage::Acti
             std::size_t k = 0;
             while (k < told.size() && k < seeded.size() && told[k] == seeded[k])
                 ++k;
-            mismatch = "at ply " + std::to_string(log[i].ply) + " (" + log[i].text +
-                       ") the record says \"" + (k < told.size() ? told[k] : "nothing more") +
-                       "\" where this seed gives \"" +
-                       (k < seeded.size() ? seeded[k] : "nothing more") + "\"";
+            const auto roll = [](const std::vector<std::string>& lines, std::size_t at) {
+                // TRANSLATORS: what the record or the seed gives where the other has one more roll.
+                return at < lines.size() ? verbatim(lines[at]) : tr("nothing more");
+            };
+            mismatch = tr("at ply {ply} ({move}) the record says \"{recorded}\" where this seed "
+                          "gives \"{replayed}\"",
+                          {{"ply", std::to_string(log[i].ply)},
+                           {"move", log[i].text},
+                           {"recorded", roll(told, k)},
+                           {"replayed", roll(seeded, k)}});
         }
     }
     if (!r.error.empty()) {
-        mismatch = "replaying the log from this seed fails: " + r.error;
+        mismatch = tr("replaying the log from this seed fails: {reason}",
+                      {{"reason", replay_failure(log, r)}});
     } else if (!mismatch.empty()) {
         // a roll differs from the record: said above
     } else if (g.status == GameStatus::Finished && end.over() &&
                (result_text(end.status) != g.result || end.reason != g.reason)) {
-        mismatch = "the replay ends " + result_text(end.status) + ", " + end.reason +
-                   ", but the game was recorded as " + g.result + ", " + g.reason;
+        mismatch = tr("the replay ends {result}, {reason}, but the game was recorded as "
+                      "{recorded_result}, {recorded_reason}",
+                      {{"result", result_text(end.status)},
+                       {"reason", game_word("reason", end.reason)},
+                       {"recorded_result", g.result},
+                       {"recorded_reason", game_word("reason", g.reason)}});
     } else if (g.status == GameStatus::Finished && !end.over() &&
                !ended_outside_the_rules(g.reason, *r.game)) {
-        mismatch = "the replay leaves the game under way, but it was recorded as " + g.result +
-                   ", " + g.reason;
+        mismatch = tr("the replay leaves the game under way, but it was recorded as {result}, "
+                      "{reason}",
+                      {{"result", g.result}, {"reason", game_word("reason", g.reason)}});
     }
     return mismatch;
 }
 
 // Every roll of the replay `r`, a line each, by the ply of `log` that made it.
-std::string rolls_listing(const std::vector<storage::ActionRecord>& log, const Replayed& r) {
-    std::string listing;
+Text rolls_listing(const std::vector<storage::ActionRecord>& log, const Replayed& r) {
+    Text listing;
     for (std::size_t i = 0; i < r.plies.size(); ++i)
-        for (const auto& text : r.plies[i].record)
-            listing +=
-                "ply " + std::to_string(log[i].ply) + " (" + log[i].text + "): " + text + "\n";
-    return listing.empty() ? "(no rolls)\n" : listing;
+        for (std::size_t k = 0; k < r.plies[i].record.size(); ++k)
+            listing += tr("ply {ply} ({move}): {roll}",
+                          {{"ply", std::to_string(log[i].ply)},
+                           {"move", log[i].text},
+                           {"roll", text_of(r.plies[i].record[k], r.plies[i].said[k])}}) +
+                       verbatim("\n");
+    return listing.empty() ? tr("(no rolls)") + verbatim("\n") : listing;
 }
 
 } // namespace
@@ -402,22 +448,22 @@ void cmd_verify(PostParts& run, const std::vector<std::string>& args) {
     const std::string id = std::to_string(g->id);
     const std::string again = run.ctx.settings.prefix + "verify " + id;
     if (!info.uses_chance) {
-        run.out.say("Game #" + id + " is " + info.title +
-                    ", which has no dice: there is nothing to verify.");
+        run.out.say(tr("Game #{game} is {variant}, which has no dice: there is nothing to verify.",
+                       {{"game", id}, {"variant", game_word("variant", info.title)}}));
         return;
     }
     switch (g->status) {
     case GameStatus::Challenge:
     case GameStatus::Declined:
     case GameStatus::Cancelled:
-        run.out.say("Game #" + id + " never started, so it has no rolls to verify.");
+        run.out.say(
+            tr("Game #{game} never started, so it has no rolls to verify.", {{"game", id}}));
         return;
     case GameStatus::Ongoing:
-        run.out.say("Game #" + id +
-                    " is under way, so its seed stays secret until the game ends. Its "
-                    "SHA-256 is " +
-                    sha256_hex(g->seed) + ", the hash posted when the game started; " + again +
-                    " checks every roll once the game is over.");
+        run.out.say(tr("Game #{game} is under way, so its seed stays secret until the game ends. "
+                       "Its SHA-256 is {hash}, the hash posted when the game started; {command} "
+                       "checks every roll once the game is over.",
+                       {{"game", id}, {"hash", sha256_hex(g->seed)}, {"command", again}}));
         return;
     case GameStatus::Finished:
     case GameStatus::Aborted:
@@ -425,41 +471,62 @@ void cmd_verify(PostParts& run, const std::vector<std::string>& args) {
     }
     const auto log = run.ctx.store.actions(g->id);
     Replayed r = replay_events(*g, log, g->seed);
-    std::string listing = rolls_listing(log, r);
-    std::string head = "Game #" + id + ": the seed is " + to_hex(g->seed) + "; its SHA-256 is " +
-                       sha256_hex(g->seed) +
-                       ", which must be the hash posted when the game "
-                       "started. ";
+    const Text listing = rolls_listing(log, r);
+    const Text head = tr("Game #{game}: the seed is {seed}; its SHA-256 is {hash}, which must be "
+                         "the hash posted when the game started.",
+                         {{"game", id}, {"seed", to_hex(g->seed)}, {"hash", sha256_hex(g->seed)}});
     bool compared = false;
-    const std::string mismatch = replay_mismatch(*g, log, r, compared);
+    const Text mismatch = replay_mismatch(*g, log, r, compared);
     // The channel gets the verdict; the listing, one line per roll, is long, so it goes to the
-    // asker alone (and is on the game's page, which shows every ply with its rolls).
-    const auto answer = [&](const std::string& verdict, const std::string& what) {
+    // asker alone (and is on the game's page, which shows every ply with its rolls). The listing
+    // goes as the message's block, written in the language the message is.
+    const auto answer = [&](const Text& verdict, bool rolls_differ) {
         if (run.ctx.post.direct) {
-            run.out.say(verdict + " " + capitalized(what) + " below.", listing);
+            run.out.say(verdict + verbatim(" ") +
+                            (rolls_differ ? tr("The rolls this seed gives are below.")
+                                          : tr("The listing of every roll is below.")),
+                        Replies::written(listing, run.out.author_language()));
             return;
         }
-        run.out.say(verdict + " " + capitalized(what) + " sent to you by direct message." +
+        run.out.say(verdict + verbatim(" ") +
+                    (rolls_differ
+                         ? tr("The rolls this seed gives are sent to you by direct message.")
+                         : tr("The listing of every roll is sent to you by direct message.")) +
                     run.boards.web_link(g->id));
-        run.out.tell(run.ctx.author, "Game #" + id + ", " + again + ": " + what + " below.",
-                     listing, &*g);
+        const std::vector<i18n::Arg> where{{"game", id}, {"command", again}};
+        run.out.tell(run.ctx.author,
+                     rolls_differ ? tr("Game #{game}, {command}: the rolls this seed gives are "
+                                       "below.",
+                                       where)
+                                  : tr("Game #{game}, {command}: the listing of every roll is "
+                                       "below.",
+                                       where),
+                     Replies::written(listing, run.out.player_language(run.ctx.author)), &*g);
     };
     if (!mismatch.empty()) {
-        answer(head + "The rolls do NOT match: " + mismatch + ".", "the rolls this seed gives are");
+        answer(head + verbatim(" ") +
+                   tr("The rolls do NOT match: {mismatch}.", {{"mismatch", mismatch}}),
+               true);
         return;
     }
-    const std::string plies =
-        std::to_string(log.size()) + (log.size() == 1 ? " action" : " actions");
-    const std::string ending =
+    const Text ending =
         g->status == GameStatus::Aborted
-            ? std::string("the game was aborted")
-            : "the game ends as recorded (" + g->result + ", " + g->reason + ")";
-    answer(head + "Replaying its " + plies + " from this seed re-derives every die (" +
-               std::to_string(r.dice()) + "), " +
-               (compared ? "each gives the rolls the game recorded when it was played, "
-                         : std::string()) +
-               "every action is legal where it was played, and " + ending + ": the rolls match.",
-           "the listing of every roll is");
+            ? tr("the game was aborted")
+            : tr("the game ends as recorded ({result}, {reason})",
+                 {{"result", g->result}, {"reason", game_word("reason", g->reason)}});
+    const std::vector<i18n::Arg> replayed{
+        {"count", log.size()}, {"dice", std::to_string(r.dice())}, {"ending", ending}};
+    answer(head + verbatim(" ") +
+               (compared ? tr("Replaying its {count, plural, one {# action} other {# actions}} "
+                              "from this seed re-derives every die ({dice}), each gives the rolls "
+                              "the game recorded when it was played, every action is legal where "
+                              "it was played, and {ending}: the rolls match.",
+                              replayed)
+                         : tr("Replaying its {count, plural, one {# action} other {# actions}} "
+                              "from this seed re-derives every die ({dice}), every action is "
+                              "legal where it was played, and {ending}: the rolls match.",
+                              replayed)),
+           false);
 }
 
 } // namespace ghostpost::bot

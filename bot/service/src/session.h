@@ -19,7 +19,7 @@ namespace ghostpost::bot {
 // were private (a secret decision), the seat whose forecast answers it at once, and whether
 // the game ended with it.
 struct Acted {
-    std::vector<std::string> public_notes;
+    std::vector<Text> public_notes;
     bool secret = false;
     std::optional<rules::Seat> answering;
     bool ended = false;

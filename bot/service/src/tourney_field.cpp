@@ -3,6 +3,7 @@
 #include "ghostpost/league/trf.h"
 #include "ghostpost/rules/registry.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <ctime>
@@ -11,14 +12,14 @@ namespace ghostpost::bot::tourney {
 
 using namespace detail;
 
-std::string format_title(const std::string& format) {
+Text format_title(const std::string& format) {
     if (format == "roundrobin")
-        return "round robin";
+        return tr("round robin");
     if (format == "double")
-        return "double round robin";
+        return tr("double round robin");
     if (format == "swiss")
-        return "Swiss";
-    return "knockout";
+        return tr("Swiss");
+    return tr("knockout");
 }
 
 bool known_format(const std::string& f) {
@@ -45,14 +46,18 @@ std::string points(double value) {
     return s;
 }
 
-std::string pad(std::string s, std::size_t width) {
-    if (s.size() < width)
-        s.append(width - s.size(), ' ');
-    return s;
+namespace {
+std::size_t characters(const std::string& s) {
+    return static_cast<std::size_t>(std::count_if(
+        s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
+} // namespace
 
-std::string plural(int n, const std::string& one, const std::string& many) {
-    return std::to_string(n) + " " + (n == 1 ? one : many);
+std::string pad(std::string s, std::size_t width) {
+    const std::size_t shown = characters(s);
+    if (shown < width)
+        s.append(width - shown, ' ');
+    return s;
 }
 
 Field load_field(storage::Store& store, const TournamentRecord& t) {
@@ -179,14 +184,15 @@ std::optional<std::vector<PlannedBoard>> plan_round(const Field& f, int round) {
     return plan;
 }
 
-std::string games_finished(const Field& f) {
+Text games_finished(const Field& f) {
     int games = 0, over = 0;
     for (const auto& b : f.boards)
         if (!b.bye()) {
             ++games;
             over += b.over() ? 1 : 0;
         }
-    return std::to_string(over) + " of " + plural(games, "game", "games") + " finished";
+    return tr("{finished} of {count, plural, one {# game} other {# games}} finished",
+              {{"finished", std::to_string(over)}, {"count", games}});
 }
 
 int knockout_rounds(int players) {
@@ -234,34 +240,41 @@ TournamentTable table_of(const Field& f) {
     return out;
 }
 
-std::string score_table(storage::Store& store, const Field& f) {
+std::string score_table(storage::Store& store, const Field& f, const std::string& language) {
+    const auto word = [&](const Text& t) { return Replies::written(t, language); };
     const TournamentTable table = table_of(f);
     std::vector<std::string> names;
-    std::size_t width = 6;
+    const std::string player = word(tr("player")), score = word(tr("points"));
+    std::size_t width = std::max<std::size_t>(6, characters(player));
     for (const auto& row : table.rows) {
         names.push_back(name_of(store, row.player_id));
-        width = std::max(width, names.back().size());
+        width = std::max(width, characters(names.back()));
     }
-    std::string out = " # " + pad("player", width + 2) + pad("points", 8);
+    std::string out = " # " + pad(player, width + 2) +
+                      pad(score, std::max<std::size_t>(8, characters(score) + 2));
     for (const auto& b : table.breaks)
         out += pad(b.short_name, 7);
-    out += "games\n";
+    out += word(tr("games")) + "\n";
     for (std::size_t i = 0; i < table.rows.size(); ++i) {
         const auto& row = table.rows[i];
         std::string rank = std::to_string(i + 1);
         out += pad(std::string(rank.size() < 2 ? 1 : 0, ' ') + rank, 3) + pad(names[i], width + 2) +
-               pad(points(row.points), 8);
+               pad(points(row.points), std::max<std::size_t>(8, characters(score) + 2));
         for (const auto& v : row.breaks)
             out += pad(v ? points(*v) : std::string("-"), 7);
-        out += std::to_string(row.games) +
-               (row.withdrew_after ? "  withdrew after round " + std::to_string(*row.withdrew_after)
-                                   : std::string()) +
-               "\n";
+        out +=
+            std::to_string(row.games) +
+            (row.withdrew_after ? "  " + word(tr("withdrew after round {round}",
+                                                 {{"round", std::to_string(*row.withdrew_after)}}))
+                                : std::string()) +
+            "\n";
     }
     return out;
 }
 
-std::string bracket_table(storage::Store& store, const Field& f, std::int64_t* champion) {
+std::string bracket_table(storage::Store& store, const Field& f, std::int64_t* champion,
+                          const std::string& language) {
+    const auto word = [&](const Text& t) { return Replies::written(t, language); };
     struct Row {
         int seed;
         int reached = 0; // the last round played in
@@ -297,23 +310,39 @@ std::string bracket_table(storage::Store& store, const Field& f, std::int64_t* c
         const int ka = a.out_in ? a.out_in : 1000, kb = b.out_in ? b.out_in : 1000;
         return ka != kb ? ka > kb : a.seed < b.seed;
     });
-    std::size_t width = 6;
+    const std::string seed = word(tr("seed")), player = word(tr("player"));
+    const std::size_t seed_width = std::max<std::size_t>(5, characters(seed) + 1);
+    std::size_t width = std::max<std::size_t>(6, characters(player));
     for (const auto& r : rows)
-        width = std::max(width, name_of(store, f.players[static_cast<std::size_t>(r.seed)]).size());
-    std::string out = "seed player\n";
+        width = std::max(width,
+                         characters(name_of(store, f.players[static_cast<std::size_t>(r.seed)])));
+    std::string out = pad(seed, seed_width) + player + "\n";
     for (const auto& r : rows) {
         const std::int64_t id = f.players[static_cast<std::size_t>(r.seed)];
-        std::string state;
+        Text state;
         if (winner && *winner == id)
-            state = "wins the tournament";
+            state = tr("wins the tournament");
         else if (r.out_in == 0)
-            state = r.reached ? "through to round " + std::to_string(r.reached + 1) : "waiting";
+            state = r.reached
+                        ? tr("through to round {round}", {{"round", std::to_string(r.reached + 1)}})
+                        : tr("waiting");
+        else if (r.game == 0)
+            state = r.out_in == f.t.rounds
+                        ? tr("lost the final")
+                        : tr("out in round {round}", {{"round", std::to_string(r.out_in)}});
+        else if (r.out_in == f.t.rounds)
+            state = r.drawn
+                        ? tr("lost the final (game #{game} drawn: the higher seed goes through)",
+                             {{"game", std::to_string(r.game)}})
+                        : tr("lost the final (game #{game})", {{"game", std::to_string(r.game)}});
         else
-            state = (r.out_in == f.t.rounds ? std::string("lost the final")
-                                            : "out in round " + std::to_string(r.out_in)) +
-                    (r.game ? " (game #" + std::to_string(r.game) +
-                                  (r.drawn ? " drawn: the higher seed goes through)" : ")")
-                            : std::string());
+            state =
+                r.drawn
+                    ? tr("out in round {round} (game #{game} drawn: the higher seed goes "
+                         "through)",
+                         {{"round", std::to_string(r.out_in)}, {"game", std::to_string(r.game)}})
+                    : tr("out in round {round} (game #{game})",
+                         {{"round", std::to_string(r.out_in)}, {"game", std::to_string(r.game)}});
         if (r.out_in == 0 && !(winner && *winner == id)) {
             // Still in: in the round being played, or through to the next one.
             bool playing = false;
@@ -321,11 +350,23 @@ std::string bracket_table(storage::Store& store, const Field& f, std::int64_t* c
                 if ((b->pairing.white == id || b->pairing.black == id) && !b->over())
                     playing = true;
             if (playing)
-                state = "playing round " + std::to_string(f.t.current_round);
+                state = tr("playing round {round}", {{"round", std::to_string(f.t.current_round)}});
         }
-        out +=
-            pad(std::to_string(r.seed + 1), 5) + pad(name_of(store, id), width + 2) + state + "\n";
+        out += pad(std::to_string(r.seed + 1), seed_width) + pad(name_of(store, id), width + 2) +
+               word(state) + "\n";
     }
+    return out;
+}
+
+BoardOut table_block(storage::Store& store, const Field& f) {
+    BoardOut out;
+    out.drawn_in = [&store, f](const std::string& language) {
+        return BoardOut{f.knockout() ? bracket_table(store, f, nullptr, language)
+                                     : score_table(store, f, language),
+                        {},
+                        {},
+                        {}};
+    };
     return out;
 }
 
@@ -333,10 +374,29 @@ std::string bracket_table(storage::Store& store, const Field& f, std::int64_t* c
 
 namespace ghostpost::bot {
 
-std::string tie_break_sentence(const TournamentTable& table) {
-    std::string out;
-    for (const auto& b : table.breaks)
-        out += (out.empty() ? "" : ", then ") + b.name + " (" + b.short_name + ")";
+namespace {
+// A tie-break's name as the catalog has it (tie_break_name).
+Text tie_break_text(const std::string& name) {
+    if (name == "Buchholz cut 1")
+        return tr("Buchholz cut 1");
+    if (name == "Buchholz")
+        return tr("Buchholz");
+    if (name == "direct encounter")
+        return tr("direct encounter");
+    if (name == "Sonneborn-Berger")
+        return tr("Sonneborn-Berger");
+    return verbatim(name);
+}
+} // namespace
+
+Text tie_break_sentence(const TournamentTable& table) {
+    Text out;
+    for (const auto& b : table.breaks) {
+        const Text one = tie_break_text(b.name) + verbatim(" (" + b.short_name + ")");
+        out = out.empty()
+                  ? one
+                  : tr("{tiebreaks}, then {tiebreak}", {{"tiebreaks", out}, {"tiebreak", one}});
+    }
     return out;
 }
 
@@ -406,7 +466,9 @@ std::string tournament_trf(storage::Store& store, const storage::TournamentRecor
     std::string out = "012 " + t.name + "\n";
     out += "042 " + date_of(t.created_at) + "\n";
     out += "062 " + std::to_string(n) + "\n";
-    out += "092 " + format_title(t.format) + (t.format == "swiss" ? " (Dutch)" : "") + ", " +
+    // The report is read by pairing programs and rating officers: in English.
+    out += "092 " + Replies::written(format_title(t.format), "en") +
+           (t.format == "swiss" ? " (Dutch)" : "") + ", " +
            (variant ? variant->info().title : t.variant) + "\n";
     if (!t.tc.empty())
         out += "122 " + t.tc + "\n";

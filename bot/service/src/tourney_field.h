@@ -123,18 +123,6 @@ struct PlannedBoard {
     std::string black_float;
 };
 
-// A board whose game was created: the channel's line, and what each of its players is told.
-struct CreatedBoard {
-    struct Seat {
-        std::int64_t player = 0;
-        std::string what; // "play game #4, FIDE chess, as White against @bob" or a bye's words
-        std::optional<GameRecord> game;
-    };
-    std::string line;
-    std::string next; // who must decide first, as a sentence; empty for a bye
-    std::vector<Seat> seats;
-};
-
 // The Swiss field before round `round`, from the boards of the rounds before: colours of the
 // games played, opponents met, byes, floats as recorded when paired (a game aborted by a
 // moderator was not played: no colour, no meeting, no float, no points).
@@ -144,10 +132,10 @@ std::string float_name(Float f); // "down", "up", "none"
 // within the rules left.
 std::optional<std::vector<PlannedBoard>> plan_round(const Field& f, int round);
 // "3 of 6 games finished": how far a tournament played all at once has come.
-std::string games_finished(const Field& f);
+Text games_finished(const Field& f);
 
 // "round robin", "Swiss", ... for a format's stored name.
-std::string format_title(const std::string& format);
+Text format_title(const std::string& format);
 bool known_format(const std::string& f);
 
 // A letter first, so that a round number after a command is never taken for a name.
@@ -156,9 +144,8 @@ bool valid_name(const std::string& name);
 // 2.5 as "2.5", 3 as "3", 3.25 as "3.25": scores and tie-breaks are quarters at worst.
 std::string points(double value);
 
+// `s` with spaces up to `width` characters (not bytes: a name or a word may be any script's).
 std::string pad(std::string s, std::size_t width);
-// "1 round", "3 rounds".
-std::string plural(int n, const std::string& one, const std::string& many);
 
 // The tournament with its entrants by seed and every board with its game.
 Field load_field(storage::Store& store, const TournamentRecord& t);
@@ -170,9 +157,13 @@ std::string name_of(storage::Store& store, std::int64_t id);
 // The table of a round robin or a Swiss, best first, with both tie-breaks (the format's own
 // first) and the games counted: as data, and as the chat shows it.
 TournamentTable table_of(const Field& f);
-std::string score_table(storage::Store& store, const Field& f);
+std::string score_table(storage::Store& store, const Field& f, const std::string& language);
 
 // A knockout as it stands: each player with how far they came, the champion first.
-std::string bracket_table(storage::Store& store, const Field& f, std::int64_t* champion);
+std::string bracket_table(storage::Store& store, const Field& f, std::int64_t* champion,
+                          const std::string& language);
+
+// A table as a reply's block, written in each reader's language (BoardOut::drawn_in).
+BoardOut table_block(storage::Store& store, const Field& f);
 
 } // namespace ghostpost::bot::tourney

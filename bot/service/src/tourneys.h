@@ -18,7 +18,6 @@ namespace ghostpost::bot {
 namespace tourney {
 struct Field;
 struct PlannedBoard;
-struct CreatedBoard;
 } // namespace tourney
 
 // What an organiser's command is about: a tournament and the players it names.
@@ -48,10 +47,6 @@ public:
     // Every game of a round robin at once (schedule=allatonce): the channel is told once, each
     // player once with all their games.
     void start_all_rounds(storage::TournamentRecord& t);
-    // Creates the games of a planned round and its pairings; says nothing.
-    std::vector<tourney::CreatedBoard> create_round(const storage::TournamentRecord& t,
-                                                    const tourney::Field& f, int round,
-                                                    const std::vector<tourney::PlannedBoard>& plan);
     // A tournament game ended: announces a complete round (and starts the next unless the
     // tournament waits for !tourney next), or the final standings (service_tourney_rounds.cpp).
     void tourney_game_over(const storage::GameRecord& g);

@@ -67,6 +67,9 @@ struct ServiceSettings {
 
 // Every command of the command table with the first clause of its help, in the table's order.
 std::vector<MenuCommand> command_menu();
+// The variants' own commands with their brief descriptions, for the platforms that register
+// commands (a chat's own slash commands); both with their translations.
+std::vector<MenuCommand> variant_command_menu();
 
 // Where `post`'s cursor is stored: its cursor_key, or the platform's name.
 std::string cursor_key(const Post& post);

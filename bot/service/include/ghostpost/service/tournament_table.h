@@ -2,6 +2,7 @@
 // tie-breaks in the same order, named.
 #pragma once
 
+#include "ghostpost/i18n/text.h"
 #include "ghostpost/storage/store.h"
 
 #include <cstdint>
@@ -29,8 +30,8 @@ struct TournamentTable {
     std::vector<TableRow> rows;         // best first
 };
 
-// "Buchholz cut 1 (BH-C1), then Buchholz (BH), then ..."
-std::string tie_break_sentence(const TournamentTable& table);
+// "Buchholz cut 1 (BH-C1), then Buchholz (BH), then ...", in the reader's language once written.
+i18n::Text tie_break_sentence(const TournamentTable& table);
 
 // The table of a round robin or a Swiss as its games stand (a knockout has a bracket instead).
 TournamentTable tournament_table(storage::Store& store, const storage::TournamentRecord& t);
