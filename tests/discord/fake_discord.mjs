@@ -586,8 +586,21 @@ function rest(req, res, body) {
         }
         if (!Array.isArray(payload)) violation(where, "the body is not an array of commands");
         else payload.forEach((c, i) => check(`${where} [${i}]`, "ApplicationCommandUpdateRequest", c));
+        // The description types a localization's keys only as strings; Discord takes the locales
+        // of AvailableLocalesEnum and refuses the whole list for any other key.
+        const locales = new Set(spec.components.schemas.AvailableLocalesEnum.oneOf.map((l) => l.const));
+        const checkLocales = (what, map) => {
+            for (const key of Object.keys(map ?? {}))
+                if (!locales.has(key)) violation(where, `${what}: ${key} is not a Discord locale`);
+        };
         const names = new Set();
         for (const c of payload ?? []) {
+            checkLocales(`${c.name} name_localizations`, c.name_localizations);
+            checkLocales(`${c.name} description_localizations`, c.description_localizations);
+            for (const o of c.options ?? []) {
+                checkLocales(`${c.name} ${o.name} name_localizations`, o.name_localizations);
+                checkLocales(`${c.name} ${o.name} description_localizations`, o.description_localizations);
+            }
             if (names.has(c.name)) violation(where, `command ${c.name} twice`);
             names.add(c.name);
             if (!/^[-_\p{L}\p{N}]{1,32}$/u.test(c.name) || c.name !== c.name.toLowerCase()) violation(where, `bad command name ${c.name}`);

@@ -3,6 +3,8 @@
 // the bot without the Message Content intent.
 #include "fake_discord.h"
 #include "ghostpost/discord/discord.h"
+#include "ghostpost/i18n/catalogs.h"
+#include "ghostpost/service/service.h"
 
 using namespace ghostpost;
 using discord_test::FakeDiscord;
@@ -116,6 +118,81 @@ TEST_CASE("the slash commands are registered at READY, globally or in each confi
         CHECK(names(commands["800000000000000002"]) == expected);
         CHECK(fake.violations().empty());
     }
+}
+
+TEST_CASE("the slash commands' descriptions come in each language Discord has a locale for",
+          "[discord][slash][i18n]") {
+    discord_test::TempDir dir;
+    FakeDiscord fake(dir);
+    bot::CurlHttpClient http;
+    bot::DiscordOptions options = slash_options(fake);
+    // A variant's command brings its own translations; one for a language Discord has no
+    // locale for is left out, as Discord would refuse every command for it.
+    options.variant_commands = {{"peek",
+                                 "Spend a life to see both Phantoms by direct message",
+                                 {{"de", "Ein Leben für beide Phantome"},
+                                  {"pt_BR", "Gastar uma vida"},
+                                  {"eo", "Elspezi vivon"}}}};
+    bot::DiscordPlatform platform(http, options);
+    std::string cursor;
+    platform.poll(cursor, std::chrono::seconds(1));
+    const json commands = fake.control("commands")["global"];
+    REQUIRE(commands.size() == 10);
+    const auto in = [](const char* language, const char* source) {
+        return i18n::catalogs().render(i18n::tr(source), language);
+    };
+    const json move = commands[2];
+    CHECK(move["description"] == "play a move");
+    CHECK(move["description_localizations"] == json{{"de", in("de", "play a move")},
+                                                    {"es-419", in("es", "play a move")},
+                                                    {"es-ES", in("es", "play a move")},
+                                                    {"fr", in("fr", "play a move")},
+                                                    {"pt-BR", in("pt_BR", "play a move")},
+                                                    {"ru", in("ru", "play a move")},
+                                                    {"zh-CN", in("zh_CN", "play a move")}});
+    CHECK(move["description_localizations"]["de"] == "einen Zug spielen");
+    CHECK(move["options"][0]["description_localizations"]["de"] ==
+          in("de", "the move, e.g. e4, Nf3, O-O, exd8=Q"));
+    CHECK(move["options"][1]["description_localizations"]["ru"] ==
+          in("ru", "the game's number (leave out when you play only one)"));
+    // Every description of the table is translated, in at most 100 characters.
+    for (const json& c : commands) {
+        INFO(c["name"]);
+        REQUIRE(c.contains("description_localizations"));
+        for (const auto& [locale, words] : c["description_localizations"].items()) {
+            CHECK(words.get<std::string>().size() > 0);
+            CHECK(words.get<std::string>() != c["description"].get<std::string>());
+        }
+        for (const json& o : c["options"])
+            CHECK(o["description_localizations"].size() == 7);
+    }
+    CHECK(commands[8]["description_localizations"] ==
+          json{{"de", "Ein Leben für beide Phantome"}, {"pt-BR", "Gastar uma vida"}});
+    // Names stay as they are: a command is typed the same in every language.
+    CHECK_FALSE(move.contains("name_localizations"));
+    CHECK(fake.violations().empty());
+}
+
+TEST_CASE("the fake refuses a localization under a key that is no Discord locale",
+          "[discord][slash][i18n][fake]") {
+    discord_test::TempDir dir;
+    FakeDiscord fake(dir);
+    bot::CurlHttpClient http;
+    bot::HttpRequest request;
+    request.method = "PUT";
+    request.url = fake.api_url() + "/applications/900000000000000002/commands";
+    request.headers = {"Authorization: Bot " + std::string(FakeDiscord::token)};
+    request.body =
+        json::array(
+            {{{"name", "move"},
+              {"type", 1},
+              {"description", "play a move"},
+              {"description_localizations", {{"pt_BR", "jogar um lance"}, {"de", "ziehen"}}}}})
+            .dump();
+    http.post(request);
+    CHECK(fake.violations() ==
+          json{"PUT /applications/900000000000000002/commands: move description_localizations: "
+               "pt_BR is not a Discord locale"});
 }
 
 TEST_CASE("a slash command is deferred at once, read as its text, and its reply replaces the "

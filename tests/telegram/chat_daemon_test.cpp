@@ -5,7 +5,9 @@
 #include "fake_telegram.h"
 #include "ghostpost/storage/store.h"
 
+#include <chrono>
 #include <fstream>
+#include <thread>
 
 using namespace ghostpost;
 using nlohmann::json;
@@ -377,6 +379,25 @@ TEST_CASE("privacy mode is reported in the log and to the moderators; the menu l
     CHECK(std::find(names.begin(), names.end(), "move") != names.end());
     CHECK(std::find(names.begin(), names.end(), "resign") != names.end());
     CHECK(commands[4] == json{{"command", "move"}, {"description", "Play a move"}});
+    // And a menu per shipped language, under the two-letter codes Telegram takes, with the same
+    // commands in the same order.
+    json menus;
+    for (int i = 0; i < 100; ++i) {
+        menus = d.fake.control("commands")["menus"];
+        if (menus.size() == 6)
+            break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    REQUIRE(menus.size() == 6);
+    for (const char* code : {"de", "es", "fr", "pt", "ru", "zh"}) {
+        INFO(code);
+        REQUIRE(menus.contains(code));
+        REQUIRE(menus[code].size() == commands.size());
+        for (std::size_t i = 0; i < commands.size(); ++i)
+            CHECK(menus[code][i]["command"] == commands[i]["command"]);
+    }
+    CHECK(menus["de"][4] == json{{"command", "move"}, {"description", "Einen Zug spielen"}});
+    CHECK(d.fake.violations().empty());
 }
 
 TEST_CASE("/move e4 and /move@bot e4 play in a group, as groups in privacy mode must write them",

@@ -236,6 +236,17 @@ TEST_CASE("the fake server is as strict as Telegram with topics, keyboards, pres
               .first == 200);
     CHECK(fake.control("commands")["commands"] ==
           nlohmann::json{{{"command", "move"}, {"description", "Play"}}});
+    // A menu per language, under a two-letter ISO 639-1 code only.
+    CHECK(call("setMyCommands", {{"commands", {{{"command", "move"}, {"description", "Ziehen"}}}},
+                                 {"language_code", "de"}})
+              .first == 200);
+    CHECK(call("setMyCommands", {{"commands", {{{"command", "move"}, {"description", "Jogar"}}}},
+                                 {"language_code", "pt-BR"}})
+              .first == 400);
+    CHECK(fake.control("commands")["menus"] ==
+          nlohmann::json{{"de", {{{"command", "move"}, {"description", "Ziehen"}}}}});
+    CHECK(fake.control("commands")["commands"] ==
+          nlohmann::json{{{"command", "move"}, {"description", "Play"}}});
 
     // After an upgrade the old id is refused with the new one.
     fake.control("migrate", {{"chat_id", -1002}, {"new_chat_id", -1009}, {"from_id", 7}});
@@ -246,7 +257,9 @@ TEST_CASE("the fake server is as strict as Telegram with topics, keyboards, pres
     CHECK(fake.violations() ==
           nlohmann::json{"answerCallbackQuery: text longer than 200 characters",
                          "sendMessage: callback_data of 65 bytes (Telegram takes 1-64)",
-                         "setMyCommands: bad command name 'Move'"});
+                         "setMyCommands: bad command name 'Move'",
+                         "setMyCommands: language_code 'pt-BR' is not a two-letter ISO 639-1 "
+                         "code"});
 }
 
 TEST_CASE("the fake Bot API server answers 500 rather than send a field Telegram never sends",

@@ -149,7 +149,8 @@ class State:
         self.poll_generation = 0
         self.polls = 0
         self.can_read_all = True   # getMe's can_read_all_group_messages (privacy mode off)
-        self.commands = None       # the last setMyCommands list
+        self.commands = None       # the last setMyCommands list for every language
+        self.menus = {}            # language_code -> the last list set for that language
         self.allowed = None        # the last getUpdates allowed_updates; None: Telegram's default
         self.chats = {}            # chat id -> {"type":..., "is_forum":...} set by the test
         self.topics = set()        # (chat id, thread id) of forum topics that exist
@@ -421,6 +422,12 @@ class Handler(BaseHTTPRequestHandler):
         commands = params.get("commands", [])
         if len(commands) > 100:
             problems.append("setMyCommands: more than 100 commands")
+        # The description says a two-letter ISO 639-1 code (or empty: every other language);
+        # Telegram refuses "pt-BR" or "pt_BR" with 400 LANGUAGE_CODE_INVALID... as a bad request.
+        language = params.get("language_code", "")
+        if not isinstance(language, str) or (language and not re.fullmatch(r"[a-z]{2}", language)):
+            problems.append(f"setMyCommands: language_code {language!r} is not a two-letter "
+                            "ISO 639-1 code")
         for c in commands:
             if not re.fullmatch(r"[a-z0-9_]{1,32}", c.get("command", "")):
                 problems.append(f"setMyCommands: bad command name {c.get('command')!r}")
@@ -431,7 +438,10 @@ class Handler(BaseHTTPRequestHandler):
             if problems:
                 s.violations.extend(problems)
                 return error(400, "Bad Request: " + "; ".join(problems))
-            s.commands = commands
+            if language:
+                s.menus[language] = commands
+            else:
+                s.commands = commands
         return 200, {"ok": True, "result": True}
 
     def answer_callback(self, params):
@@ -677,7 +687,7 @@ class Handler(BaseHTTPRequestHandler):
             if command == "answers":
                 return 200, {"answers": s.answers}
             if command == "commands":
-                return 200, {"commands": s.commands}
+                return 200, {"commands": s.commands, "menus": s.menus}
             if command == "raw_update":
                 # Whatever the test wrote, malformed or not, with the next update id.
                 update_id = s.new_update_id()

@@ -484,15 +484,35 @@ TEST_CASE("setMyCommands lists the service's commands; names Telegram refuses ar
     options.commands.push_back({"long", std::string(300, 'x')});
     TelegramPlatform telegram(http, options);
     CapturedLog log;
-    http.answer(200, ok());
+    for (int i = 0; i < 7; ++i)
+        http.answer(200, ok());
     CHECK(telegram.publish_commands());
+    REQUIRE(http.requests.size() == 7);
     const json body = json::parse(http.requests.at(0).body);
     CHECK(http.requests[0].url.ends_with("/setMyCommands"));
+    CHECK_FALSE(body.contains("language_code")); // everyone's menu
     REQUIRE(body["commands"].size() == listed + 1);
     CHECK(body["commands"][0] == json{{"command", "new"}, {"description", "Challenge someone"}});
     CHECK(body["commands"].back()["command"] == "long");
     CHECK(body["commands"].back()["description"].get<std::string>().size() <= 256);
     CHECK(log.lines.str().find("\"event\":\"telegram_commands_set\"") != std::string::npos);
+    // Then one menu per language the descriptions are translated to, under Telegram's
+    // two-letter codes, with the same commands in the same order.
+    std::vector<std::string> codes;
+    for (std::size_t i = 1; i < 7; ++i) {
+        const json menu = json::parse(http.requests[i].body);
+        codes.push_back(menu.value("language_code", ""));
+        REQUIRE(menu["commands"].size() == listed + 1);
+        for (std::size_t k = 0; k < listed + 1; ++k)
+            CHECK(menu["commands"][k]["command"] == body["commands"][k]["command"]);
+        CHECK(menu["commands"][0]["description"] != "Challenge someone");
+        if (codes.back() == "de")
+            CHECK(menu["commands"][4] ==
+                  json{{"command", "move"}, {"description", "Einen Zug spielen"}});
+        if (codes.back() == "ru")
+            CHECK(menu["commands"][4] == json{{"command", "move"}, {"description", "Сделать ход"}});
+    }
+    CHECK(codes == std::vector<std::string>{"de", "es", "fr", "pt", "ru", "zh"});
 
     // A refusal is logged, never thrown: the last menu Telegram has stays.
     http.answer(404, refusal(404, "Not Found"));

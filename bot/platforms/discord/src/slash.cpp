@@ -1,14 +1,18 @@
 // ghostpost's slash commands: their definitions for PUT .../commands, and an interaction read
 // back as the text a player would have typed, so the service sees one kind of post. Pure.
 #include "ghostpost/discord/discord.h"
+#include "ghostpost/i18n/catalogs.h"
 
 #include <algorithm>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 namespace ghostpost::bot {
 
 namespace {
 
+using i18n::N_;
 using nlohmann::json;
 
 enum class OptionType : int { String = 3, Integer = 4, User = 6 };
@@ -25,12 +29,15 @@ struct SlashCommand {
     const char* name; // the service's command word, too
     const char* description;
     std::vector<SlashOption> options; // in the order the command's text takes them
+    // A variant's command brings its translations; the table's descriptions are the catalogs'.
+    const std::map<std::string, std::string>* translations = nullptr;
 };
 
 constexpr std::size_t max_text_option = 200; // characters of a free text option
 
 SlashOption game_option() {
-    return {"game", OptionType::Integer, "the game's number (leave out when you play only one)"};
+    return {"game", OptionType::Integer,
+            N_("the game's number (leave out when you play only one)")};
 }
 
 // The commands a player needs most, as slash commands; everything else stays a !command.
@@ -38,30 +45,36 @@ SlashOption game_option() {
 const std::vector<SlashCommand>& commands() {
     static const std::vector<SlashCommand> table = {
         {"new",
-         "challenge someone to a game (no opponent: anyone here may accept)",
-         {{"variant", OptionType::String, "the game to play", true},
-          {"opponent", OptionType::User, "who you challenge"},
-          {"side", OptionType::String, "the side you take", false, {"white", "black", "random"}},
-          {"settings", OptionType::String, "more settings, e.g. tc=3d rated=no"}}},
-        {"accept", "accept a challenge made to you", {game_option()}},
+         N_("challenge someone to a game (no opponent: anyone here may accept)"),
+         {{"variant", OptionType::String, N_("the game to play"), true},
+          {"opponent", OptionType::User, N_("who you challenge")},
+          {"side",
+           OptionType::String,
+           N_("the side you take"),
+           false,
+           {"white", "black", "random"}},
+          {"settings", OptionType::String, N_("more settings, e.g. tc=3d rated=no")}}},
+        {"accept", N_("accept a challenge made to you"), {game_option()}},
         {"move",
-         "play a move",
-         {{"move", OptionType::String, "the move, e.g. e4, Nf3, O-O, exd8=Q", true},
+         N_("play a move"),
+         {{"move", OptionType::String, N_("the move, e.g. e4, Nf3, O-O, exd8=Q"), true},
           game_option()}},
         {"board",
-         "show a game's board",
+         N_("show a game's board"),
          {game_option(),
-          {"style", OptionType::String, "how to draw it", false, {"ascii", "unicode", "png"}}}},
+          {"style", OptionType::String, N_("how to draw it"), false, {"ascii", "unicode", "png"}}}},
         {"games",
-         "list games, those waiting for a decision first",
-         {{"player", OptionType::User, "whose games (leave out for yours)"}}},
-        {"resign", "give up a game", {game_option()}},
-        {"draw", "offer a draw, accept one, or claim one the rules allow", {game_option()}},
-        {"takeback", "ask to take back your last move, or accept such a request", {game_option()}},
+         N_("list games, those waiting for a decision first"),
+         {{"player", OptionType::User, N_("whose games (leave out for yours)")}}},
+        {"resign", N_("give up a game"), {game_option()}},
+        {"draw", N_("offer a draw, accept one, or claim one the rules allow"), {game_option()}},
+        {"takeback",
+         N_("ask to take back your last move, or accept such a request"),
+         {game_option()}},
         // The variants' own commands (DiscordOptions::variant_commands) come here, before help.
         {"help",
-         "the commands, or one of them",
-         {{"command", OptionType::String, "a command's name"}}},
+         N_("the commands, or one of them"),
+         {{"command", OptionType::String, N_("a command's name")}}},
     };
     // The service reads the game before the move ("!move 3 Nf3"); Discord lists required
     // options first, so the table says "move, game" and the text is built game first.
@@ -105,9 +118,55 @@ std::vector<SlashCommand> with_variant_commands(const std::vector<MenuCommand>& 
         if (std::none_of(all.begin(), all.end(), [&](const SlashCommand& s) {
                 return c.name == s.name;
             })) // a variant's word never shadows a command of the service's
-            own.push_back({c.name.c_str(), c.description.c_str(), {game_option()}});
+            own.push_back(
+                {c.name.c_str(), c.description.c_str(), {game_option()}, &c.translations});
     all.insert(all.end() - 1, own.begin(), own.end());
     return all;
+}
+
+constexpr std::size_t max_description = 100; // characters of a description, in any language
+
+std::string capped(const std::string& text) {
+    std::size_t characters = 0;
+    for (std::size_t i = 0; i < text.size(); ++i)
+        if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80 && ++characters > max_description)
+            return text.substr(0, i);
+    return text;
+}
+
+// The Discord locales a catalog's language serves ("pt_BR" is "pt-BR"; Spanish is Spain's and
+// Latin America's); a language Discord has no locale for gets none, as Discord refuses the
+// whole list for one unknown locale.
+std::vector<std::string> discord_locales(const std::string& language) {
+    static const std::set<std::string> known = {
+        "ar",    "bg", "cs", "da",    "de", "el", "en-GB", "en-US", "es-419", "es-ES", "fi", "fr",
+        "he",    "hi", "hr", "hu",    "id", "it", "ja",    "ko",    "lt",     "nl",    "no", "pl",
+        "pt-BR", "ro", "ru", "sv-SE", "th", "tr", "uk",    "vi",    "zh-CN",  "zh-TW"};
+    if (language == "es")
+        return {"es-ES", "es-419"};
+    std::string locale = language;
+    std::replace(locale.begin(), locale.end(), '_', '-');
+    return known.count(locale) > 0 ? std::vector<std::string>{locale} : std::vector<std::string>{};
+}
+
+// What description_localizations holds for these translations; null for none.
+json localizations(const std::map<std::string, std::string>& translations) {
+    json out = json::object();
+    for (const auto& [language, words] : translations)
+        for (const std::string& locale : discord_locales(language))
+            if (!words.empty())
+                out[locale] = capped(words);
+    return out.empty() ? json(nullptr) : out;
+}
+
+// The catalogs' translations of one of the table's descriptions.
+std::map<std::string, std::string> translations_of(const char* source) {
+    std::map<std::string, std::string> out;
+    const i18n::Catalogs& catalogs = i18n::catalogs();
+    for (const std::string& language : i18n::shipped_languages())
+        if (catalogs.translation(language, source) != nullptr)
+            out[language] = catalogs.render(i18n::tr(source), language);
+    return out;
 }
 
 } // namespace
@@ -126,6 +185,9 @@ std::string slash_commands(const std::vector<std::string>& variants,
                           {"name", option.name},
                           {"description", option.description},
                           {"required", option.required}};
+                if (json local = localizations(translations_of(option.description));
+                    !local.is_null())
+                    o["description_localizations"] = std::move(local);
                 std::vector<std::string> choices(option.choices.begin(), option.choices.end());
                 if (std::string_view(option.name) == "variant")
                     choices = variants;
@@ -142,10 +204,16 @@ std::string slash_commands(const std::vector<std::string>& variants,
                     o["min_value"] = 0;
                 options.push_back(std::move(o));
             }
-        list.push_back({{"name", command.name},
-                        {"type", 1},
-                        {"description", command.description},
-                        {"options", std::move(options)}});
+        json entry = {{"name", command.name},
+                      {"type", 1},
+                      {"description", command.description},
+                      {"options", std::move(options)}};
+        json local =
+            localizations(command.translations != nullptr ? *command.translations
+                                                          : translations_of(command.description));
+        if (!local.is_null())
+            entry["description_localizations"] = std::move(local);
+        list.push_back(std::move(entry));
     }
     return list.dump();
 }

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <set>
 
 namespace ghostpost::bot {
 
@@ -469,31 +470,56 @@ const std::string& TelegramPlatform::identify() {
 }
 
 bool TelegramPlatform::publish_commands() {
+    if (!publish_menu({}))
+        return false;
+    std::set<std::string> languages;
+    for (const MenuCommand& c : options_.commands)
+        for (const auto& [language, description] : c.translations)
+            languages.insert(language);
+    for (const std::string& language : languages)
+        publish_menu(language); // a language left without its menu falls back to the default
+    return true;
+}
+
+bool TelegramPlatform::publish_menu(const std::string& language) {
+    // Telegram takes a two-letter ISO 639-1 code: "pt_BR" is "pt".
+    const std::string code = language.substr(0, language.find('_'));
+    if (!language.empty() &&
+        (code.size() != 2 ||
+         !std::all_of(code.begin(), code.end(), [](char c) { return c >= 'a' && c <= 'z'; })))
+        return false;
     json commands = json::array();
     for (const MenuCommand& c : options_.commands) {
         if (!menu_name(c.name) || commands.size() >= max_menu)
             continue;
-        std::string description = telegram_text::cap(telegram_text::valid_utf8(c.description), 256);
+        const auto translated = c.translations.find(language);
+        const std::string& words =
+            translated != c.translations.end() ? translated->second : c.description;
+        std::string description = telegram_text::cap(telegram_text::valid_utf8(words), 256);
         commands.push_back(
             {{"command", c.name}, {"description", description.empty() ? c.name : description}});
     }
     if (commands.empty())
         return false;
+    json body{{"commands", commands}};
+    if (!code.empty())
+        body["language_code"] = code;
     HttpRequest request;
     request.url = method_url("setMyCommands");
-    request.body =
-        json{{"commands", commands}}.dump(-1, ' ', false, json::error_handler_t::replace);
+    request.body = body.dump(-1, ' ', false, json::error_handler_t::replace);
     request.timeout = options_.request_timeout;
     try {
         call("setMyCommands", request);
     } catch (const PlatformError& e) {
         if (e.kind() == PlatformError::Kind::Cancelled)
             throw;
-        log::warning("telegram_commands_not_set", {{"platform", "telegram"}, {"error", e.what()}});
+        log::warning("telegram_commands_not_set",
+                     {{"platform", "telegram"}, {"language", code}, {"error", e.what()}});
         return false;
     }
-    log::info("telegram_commands_set",
-              {{"platform", "telegram"}, {"commands", static_cast<std::int64_t>(commands.size())}});
+    log::info("telegram_commands_set", {{"platform", "telegram"},
+                                        {"language", code},
+                                        {"commands", static_cast<std::int64_t>(commands.size())}});
     return true;
 }
 

@@ -62,7 +62,9 @@ public:
     // so and moderator_notices() holds a notice for the moderators. Errors: as poll().
     const std::string& identify();
     // setMyCommands with options.commands (names Telegram would refuse are left out,
-    // descriptions capped), once; true when Telegram took them. A failure is logged, never
+    // descriptions capped), once for everyone and once per language the descriptions are
+    // translated to (language_code: "de", "pt" for pt_BR); true when Telegram took the menu for
+    // everyone. A failure is logged, never
     // thrown: the menu is a convenience, and Telegram keeps the last one it was given.
     // Errors: PlatformError of kind Cancelled only.
     bool publish_commands();
@@ -107,6 +109,8 @@ public:
     const std::string& bot_username();
 
 private:
+    // One setMyCommands: the menu in `language` (a translation's name), "" for everyone else.
+    bool publish_menu(const std::string& language);
     using Instant = std::chrono::steady_clock::time_point;
     struct Answer; // Telegram's answer to one call, read (defined with the JSON code)
     // POSTs `request` to `method` and returns a successful answer. Errors: as poll().
