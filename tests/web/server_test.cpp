@@ -2,6 +2,7 @@
 // a download's name.
 #include "ghostpost/web/server.h"
 #include "ghostpost/web/site.h"
+#include "served.h"
 #include "web_support.h"
 
 #include <arpa/inet.h>
@@ -14,24 +15,9 @@
 #include <unistd.h>
 
 using namespace ghostpost;
+using ghostpost::test::Served;
 using ghostpost::test::WebDb;
 using rules::Seat;
-
-namespace {
-
-struct Served {
-    WebDb db;
-    std::int64_t id = db.new_game("chess", 1);
-    web::Site site{web::SiteSettings{db.path()}};
-    web::WebServer server{site, web::ServerSettings{"127.0.0.1", 0, 2, 8, 2}};
-    Served() {
-        db.log(id, 1, Seat::White, "e4");
-        server.start();
-    }
-    httplib::Client client() { return httplib::Client("127.0.0.1", server.port()); }
-};
-
-} // namespace
 
 TEST_CASE("Every answer carries the security headers; a game page an ETag", "[web][http]") {
     Served s;

@@ -232,7 +232,7 @@ TEST_CASE("A tournament page has standings, a crosstable and the pairings by rou
     web::Site site(db.site());
     const web::Page p = site.get("/tournament/" + std::to_string(tid));
     CHECK(p.status == 200);
-    CHECK(p.body.find("<h1>Autumn</h1><p>FIDE chess, roundrobin, running, round 1 of 3</p>") !=
+    CHECK(p.body.find("<h1>Autumn</h1><p>FIDE chess, round robin, running, round 1 of 3</p>") !=
           std::string::npos);
     // The table the chat shows: Alice 1 (a win); Bob and Carol 0, a round robin's bye scoring
     // nothing; level, but they have not met, so no direct encounter ("–"); Bob ahead on the
@@ -263,7 +263,7 @@ TEST_CASE("A tournament page has standings, a crosstable and the pairings by rou
     CHECK(site.get("/").body.find("<h2>Tournaments</h2><ul class=\"tournaments\"><li><a "
                                   "href=\"/tournament/" +
                                   std::to_string(tid) +
-                                  "\">Autumn</a>: FIDE chess, roundrobin, round 1 of 3</li></ul>"
+                                  "\">Autumn</a>: FIDE chess, round robin, round 1 of 3</li></ul>"
                                   "<h2>Finished tournaments</h2><p>None.</p>") !=
           std::string::npos);
 
@@ -281,6 +281,6 @@ TEST_CASE("A tournament page has standings, a crosstable and the pairings by rou
     tr.current_round = 3;
     const auto relay = db.store().create_tournament(tr);
     const web::Page all = site.get("/tournament/" + std::to_string(relay));
-    CHECK(all.body.find("<h1>Relay</h1><p>FIDE chess, roundrobin, running, every game at "
+    CHECK(all.body.find("<h1>Relay</h1><p>FIDE chess, round robin, running, every game at "
                         "once</p>") != std::string::npos);
 }

@@ -70,6 +70,9 @@ inline constexpr const char* site_style =
     R"css(body { font-family: "DejaVu Sans", sans-serif; margin: 0; background: #f4f3ef; color: #1c1c20; }
 header { background: #2a2e37; padding: 0.5em 1em; }
 header a { color: #f5f5f0; text-decoration: none; font-weight: bold; }
+header nav.languages { float: right; font-size: 0.85em; color: #f5f5f0; }
+header nav.languages a { font-weight: normal; margin-left: 0.5em; }
+header nav.languages strong { margin-left: 0.5em; }
 main { padding: 1em; max-width: 70em; }
 a { color: #2a5db0; }
 .game { display: flex; flex-wrap: wrap; gap: 1.5em; }

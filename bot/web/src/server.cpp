@@ -1,5 +1,7 @@
 #include "ghostpost/web/server.h"
 
+#include "ghostpost/i18n/catalogs.h"
+
 #include <algorithm>
 #include <array>
 #include <boost/asio/dispatch.hpp>
@@ -56,6 +58,8 @@ public:
     std::string target;
     std::string if_none_match;
     std::string accept_encoding;
+    std::string accept_language;
+    std::string cookie;
 
 private:
     void on_request_impl(http::verb m, beast::string_view, beast::string_view t, int,
@@ -76,6 +80,10 @@ private:
             if_none_match.assign(value.data(), value.size());
         else if (name == http::field::accept_encoding)
             accept_encoding.assign(value.data(), value.size());
+        else if (name == http::field::accept_language)
+            accept_language.assign(value.data(), value.size());
+        else if (name == http::field::cookie)
+            cookie.assign(value.data(), value.size());
     }
     void on_header_impl(beast::error_code&) override {}
     void on_body_init_impl(const boost::optional<std::uint64_t>&, beast::error_code&) override {}
@@ -100,6 +108,8 @@ struct Request {
     std::string target;
     std::string if_none_match;
     std::string accept_encoding;
+    std::string accept_language;
+    std::string cookie;
 };
 
 struct Answer {
@@ -177,6 +187,41 @@ Query parse_query(std::string_view q) {
         q.remove_prefix(std::min(amp + 1, q.size()));
     }
     return query;
+}
+
+// The value of cookie `name` in a Cookie header ("a=1; lang=de"), "" when it has none.
+std::string cookie_value(std::string_view header, std::string_view name) {
+    while (!header.empty()) {
+        const std::size_t end = std::min(header.find(';'), header.size());
+        std::string_view pair = header.substr(0, end);
+        header.remove_prefix(std::min(end + 1, header.size()));
+        while (!pair.empty() && pair.front() == ' ')
+            pair.remove_prefix(1);
+        if (pair.size() > name.size() && pair.substr(0, name.size()) == name &&
+            pair[name.size()] == '=')
+            return std::string(pair.substr(name.size() + 1));
+    }
+    return {};
+}
+
+// The page's language: a switch's ?lang= (kept in a cookie for the next pages), else the
+// cookie, else the browser's Accept-Language. `remember` is set when the cookie is to be set.
+std::string page_language(const Query& query, const Request& request, bool& remember) {
+    const auto usable = [](std::string_view tag) -> std::optional<std::string> {
+        auto language = i18n::supported_language(tag);
+        if (!language || *language == i18n::pseudo_language)
+            return std::nullopt;
+        return language;
+    };
+    remember = false;
+    if (const auto asked = query.find("lang"); asked != query.end())
+        if (auto language = usable(asked->second)) {
+            remember = true;
+            return *language;
+        }
+    if (auto language = usable(cookie_value(request.cookie, "lang")))
+        return *language;
+    return i18n::negotiated_language(request.accept_language);
 }
 
 bool compressible(const std::string& content_type) {
@@ -334,6 +379,8 @@ private:
         r.target = std::move(head_->target);
         r.if_none_match = std::move(head_->if_none_match);
         r.accept_encoding = std::move(head_->accept_encoding);
+        r.accept_language = std::move(head_->accept_language);
+        r.cookie = std::move(head_->cookie);
         head_.reset();
         server_.dispatch(shared_from_this(), std::move(r));
     }
@@ -534,8 +581,17 @@ Answer Server::answer(const Request& request) const {
             const Query query = parse_query(mark < request.target.size()
                                                 ? std::string_view(request.target).substr(mark + 1)
                                                 : std::string_view());
-            Page page = site_->get(path, query);
+            bool remember = false;
+            const std::string language = page_language(query, request, remember);
+            Page page = site_->get(path, query, language);
+            const bool is_html = page.content_type.rfind("text/html", 0) == 0;
             a = Answer{page.status, std::move(page.content_type), std::move(page.body), {}};
+            if (remember)
+                a.headers.emplace_back(
+                    "Set-Cookie", "lang=" + language + "; Path=/; Max-Age=31536000; SameSite=Lax");
+            // A page is in its reader's language: a cache keeps one copy per language asked.
+            if (is_html || path.ends_with("board.svg"))
+                a.headers.emplace_back("Vary", "Accept-Language, Cookie");
             if (!page.etag.empty()) {
                 a.headers.emplace_back("ETag", page.etag);
                 a.headers.emplace_back("Cache-Control", "no-cache"); // keep, but ask each time

@@ -230,7 +230,7 @@ test('a finished Swiss is listed on the home page, with the chat\'s table and ti
     await page.goto(`${base}/`);
     assert.deepEqual(await page.$$eval('h2', (hs) => hs.map((h) => h.textContent)).then(
       (hs) => hs.filter((h) => /ournaments/.test(h))), ['Tournaments', 'Finished tournaments']);
-    assert.equal(await page.textContent('ul.tournaments li'), 'Cup: FIDE chess, swiss');
+    assert.equal(await page.textContent('ul.tournaments li'), 'Cup: FIDE chess, Swiss');
     await Promise.all([page.waitForURL(`${base}/tournament/1`), page.click('ul.tournaments a')]);
     assert.equal(await page.textContent('p.tiebreaks'),
                  'Ties broken by Buchholz cut 1 (BH-C1), then Buchholz (BH), then direct ' +

@@ -48,7 +48,9 @@ public:
     // The page at `path` (without the query string) with the query's parameters. Thread-safe.
     // Never throws for any path or query: a bad one gets a 404 page. Errors: storage exceptions
     // (a database gone away), which the server turns into a 500 page.
-    Page get(const std::string& path, const Query& query = {});
+    // `language`: the reader's (a catalog's name, "de"); the page's words are in it, notation
+    // and names as they are. One that has no catalog is English.
+    Page get(const std::string& path, const Query& query = {}, const std::string& language = "en");
 
 private:
     struct Impl;
