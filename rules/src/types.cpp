@@ -198,6 +198,14 @@ std::string written(std::string_view pattern, const std::vector<Phrase::Arg>& ar
 
 } // namespace
 
+bool Phrase::operator==(const Phrase& other) const {
+    return context == other.context && pattern == other.pattern && args == other.args;
+}
+
+bool Phrase::Arg::operator==(const Arg& other) const {
+    return name == other.name && value == other.value;
+}
+
 std::string Phrase::english() const {
     return written(pattern, args, nullptr);
 }

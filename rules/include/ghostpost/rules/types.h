@@ -104,9 +104,8 @@ struct Phrase {
 struct Phrase::Arg {
     std::string name;
     std::variant<std::string, Phrase> value;
-    bool operator==(const Arg&) const = default;
+    bool operator==(const Arg&) const; // written out: clang 14 fails on a defaulted one here
 };
-inline bool Phrase::operator==(const Phrase&) const = default;
 inline Phrase phrase(const char* pattern, std::vector<Phrase::Arg> args = {}) {
     return Phrase{{}, pattern, std::move(args)};
 }
