@@ -1,6 +1,7 @@
 #include "ghostpost/discord/discord.h"
 
 #include "gateway.h"
+#include "ghostpost/i18n/catalogs.h"
 #include "ghostpost/log/log.h"
 #include "ghostpost/platform/message_pieces.h"
 
@@ -786,7 +787,17 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
 }
 
 bool DiscordPlatform::register_commands() {
-    const std::string commands = slash_commands(options_.variants, options_.variant_commands);
+    // The table's descriptions in each language its catalogs translate them to.
+    const auto translate = [](std::string_view source) {
+        std::map<std::string, std::string> out;
+        const i18n::Catalogs& catalogs = i18n::catalogs();
+        for (const std::string& language : i18n::shipped_languages())
+            if (catalogs.translation(language, source) != nullptr)
+                out[language] = catalogs.render(i18n::tr(source), language);
+        return out;
+    };
+    const std::string commands =
+        slash_commands(options_.variants, options_.variant_commands, translate);
     std::vector<std::string> paths;
     if (options_.guild_ids.empty())
         paths.push_back("/applications/" + application_id_ + "/commands");

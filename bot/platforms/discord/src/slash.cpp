@@ -1,7 +1,7 @@
 // ghostpost's slash commands: their definitions for PUT .../commands, and an interaction read
 // back as the text a player would have typed, so the service sees one kind of post. Pure.
 #include "ghostpost/discord/discord.h"
-#include "ghostpost/i18n/catalogs.h"
+#include "ghostpost/i18n/text.h"
 
 #include <algorithm>
 #include <map>
@@ -159,20 +159,14 @@ json localizations(const std::map<std::string, std::string>& translations) {
     return out.empty() ? json(nullptr) : out;
 }
 
-// The catalogs' translations of one of the table's descriptions.
-std::map<std::string, std::string> translations_of(const char* source) {
-    std::map<std::string, std::string> out;
-    const i18n::Catalogs& catalogs = i18n::catalogs();
-    for (const std::string& language : i18n::shipped_languages())
-        if (catalogs.translation(language, source) != nullptr)
-            out[language] = catalogs.render(i18n::tr(source), language);
-    return out;
-}
-
 } // namespace
 
 std::string slash_commands(const std::vector<std::string>& variants,
-                           const std::vector<MenuCommand>& variant_commands) {
+                           const std::vector<MenuCommand>& variant_commands,
+                           const Translations& translate) {
+    const auto translations_of = [&translate](const char* source) {
+        return translate ? translate(source) : std::map<std::string, std::string>{};
+    };
     json list = json::array();
     for (const SlashCommand& command : with_variant_commands(variant_commands)) {
         json options = json::array();

@@ -93,10 +93,15 @@ DecodedInteraction decode_interaction(std::string_view interaction_json,
                                       const std::string& bot_user_id,
                                       const std::vector<MenuCommand>& variant_commands = {});
 
+// A description's translations by language ("de", "pt_BR"), for its source text.
+using Translations = std::function<std::map<std::string, std::string>(std::string_view source)>;
 // ghostpost's slash commands as the JSON array PUT /applications/{id}/commands takes; /new
 // offers `variants` as its variant's choices; the variants' own commands come before /help.
+// Each description carries `translate`'s translations in Discord's locales (a variant's command
+// its own, MenuCommand::translations).
 std::string slash_commands(const std::vector<std::string>& variants,
-                           const std::vector<MenuCommand>& variant_commands = {});
+                           const std::vector<MenuCommand>& variant_commands = {},
+                           const Translations& translate = {});
 
 // The cursor of the Discord platform: the last handled message id of each channel, as a JSON
 // object {"channel id": "message id"}. The newest 500 channels are kept.
