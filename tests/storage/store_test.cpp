@@ -781,6 +781,90 @@ TEST_CASE("A transaction's reads after its own writes see those writes", "[stora
     CHECK(store->game_revision(g.id) == store->game(g.id)->revision);
 }
 
+// On PostgreSQL what a locked game brings (its clocks, log, offers, forecasts, channels and
+// players) is read by one statement that carries each read's rows as JSON; read outside a
+// transaction, each is a statement of its own. Both must give the same records, to the byte.
+TEST_CASE("What a game's lock brings equals what each read alone returns, for any text",
+          "[storage][memo]") {
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
+    // Quotes, a backslash, a newline, a tab, non-Latin letters, JSON's own signs, a name like
+    // a number and one like a boolean.
+    const std::string awkward = "say \"hi\" \\ back\n\tto élève 王 {\"x\": [1]}";
+    auto alice = store->upsert_player("console", "alice", awkward, "12345");
+    auto bob = store->upsert_player("console", "bob", "true", "null");
+    GameRecord g = sample_game(alice.id);
+    g.status = GameStatus::Ongoing;
+    g.white = alice.id;
+    g.black = bob.id;
+    g.id = store->create_game(g);
+    store->append_action({g.id, 1, Seat::White, alice.id, "e4", awkward, "3\n5"});
+    store->append_action({g.id, 2, Seat::Black, bob.id, awkward, "8", ""});
+    store->append_action({g.id, 3, Seat::White, alice.id, "Nf3", "9", "6"});
+    store->put_clock(g.id, {Seat::White, 9007199254740993, 0, 0, 0, false}); // > 2^53
+    store->put_clock(g.id, {Seat::Black, -5, 1700000000, 1700000001, 42, true});
+    store->put_offer(g.id, {OfferKind::Takeback, Seat::Black, 2});
+    store->put_forecast({g.id, Seat::White, alice.id, 3, {{"e5", awkward}, {}, {"d4"}}});
+    store->bind_channel(g.id, "telegram", "-100");
+    store->bind_channel(g.id, "console", awkward);
+
+    const auto clocks = store->clocks(g.id);
+    const auto actions = store->actions(g.id);
+    const auto forecasts = store->forecasts(g.id);
+    const auto channels = store->bound_channels(g.id);
+    const auto takeback = store->offer(g.id, OfferKind::Takeback);
+    const auto draw = store->offer(g.id, OfferKind::Draw);
+    const auto white = store->player(alice.id);
+    const auto black = store->player(bob.id);
+    REQUIRE(actions.size() == 3);
+    CHECK(actions[1].text == awkward);
+    CHECK(actions[0].message_id == awkward);
+    CHECK(actions[0].rolls == "3\n5");
+    REQUIRE(clocks.size() == 2);
+    CHECK(clocks[0].remaining == 9007199254740993);
+    CHECK(white->name == awkward);
+    CHECK(black->name == "true");
+    CHECK(black->handle == "null");
+
+    store->transaction([&] {
+        store->lock_game(g.id);
+        const auto locked_clocks = store->clocks(g.id);
+        REQUIRE(locked_clocks.size() == clocks.size());
+        for (std::size_t i = 0; i < clocks.size(); ++i) {
+            CHECK(locked_clocks[i].seat == clocks[i].seat);
+            CHECK(locked_clocks[i].remaining == clocks[i].remaining);
+            CHECK(locked_clocks[i].running_since == clocks[i].running_since);
+            CHECK(locked_clocks[i].deciding_since == clocks[i].deciding_since);
+            CHECK(locked_clocks[i].budget == clocks[i].budget);
+            CHECK(locked_clocks[i].warned == clocks[i].warned);
+        }
+        const auto locked_actions = store->actions(g.id);
+        REQUIRE(locked_actions.size() == actions.size());
+        for (std::size_t i = 0; i < actions.size(); ++i) {
+            CHECK(locked_actions[i].ply == actions[i].ply);
+            CHECK(locked_actions[i].seat == actions[i].seat);
+            CHECK(locked_actions[i].player_id == actions[i].player_id);
+            CHECK(locked_actions[i].text == actions[i].text);
+            CHECK(locked_actions[i].message_id == actions[i].message_id);
+            CHECK(locked_actions[i].rolls == actions[i].rolls);
+        }
+        const auto locked_forecasts = store->forecasts(g.id);
+        REQUIRE(locked_forecasts.size() == 1);
+        CHECK(locked_forecasts[0].lines == forecasts[0].lines);
+        CHECK(locked_forecasts[0].ply == 3);
+        CHECK(store->bound_channels(g.id) == channels);
+        CHECK(store->offer(g.id, OfferKind::Takeback)->ply == takeback->ply);
+        CHECK(store->offer(g.id, OfferKind::Takeback)->seat == Seat::Black);
+        CHECK(store->offer(g.id, OfferKind::Draw).has_value() == draw.has_value());
+        CHECK(store->player(alice.id)->name == white->name);
+        CHECK(store->player(alice.id)->handle == "12345");
+        CHECK(store->player(bob.id)->name == "true");
+        CHECK(store->player(bob.id)->handle == "null");
+        CHECK(store->player(bob.id)->notation == black->notation);
+    });
+}
+
 TEST_CASE("A rolled-back transaction or savepoint leaves nothing of its writes to later reads",
           "[storage][memo][group]") {
     FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
