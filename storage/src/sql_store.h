@@ -319,7 +319,11 @@ public:
     using Transaction = typename D::Transaction;
 
     // Opens the connection with the backend's own arguments; the backend migrates.
-    template <class... Args> explicit SqlStore(Args&&... args) : db_(std::forward<Args>(args)...) {}
+    template <class... Args> explicit SqlStore(Args&&... args) : db_(std::forward<Args>(args)...) {
+        if constexpr (D::pipelined)
+            D::hold_writes(
+                db_, [this] { write_held_games(); }, [this] { held_games_.clear(); });
+    }
 
     bool shared() const override { return D::shared; }
 
@@ -892,6 +896,13 @@ public:
 
     void bump_revision(std::int64_t game_id) {
         memo_.channel_games.clear();
+        if constexpr (D::pipelined)
+            if (memo_open_) {
+                ++held_games_[game_id].bumps;
+                if (auto known = memo_.revisions.find(game_id); known != memo_.revisions.end())
+                    ++known->second;
+                return;
+            }
         Statement s(db_, "UPDATE games SET revision = revision + 1 WHERE id = ?1");
         s.bind(1, game_id);
         D::send(s);
@@ -924,6 +935,10 @@ public:
     }
 
     void clear_offer(std::int64_t game_id, OfferKind kind) override {
+        if (memo_open_)
+            if (auto known = memo_.offers.find({game_id, kind});
+                known != memo_.offers.end() && !known->second)
+                return; // none to clear
         Statement s(db_, "DELETE FROM offers WHERE game_id = ?1 AND kind = ?2");
         s.bind(1, game_id).bind(2, offer_text(kind));
         D::send(s);
@@ -1067,6 +1082,11 @@ public:
     }
 
     void set_next_deadline(std::int64_t game_id, std::optional<std::int64_t> at) override {
+        if constexpr (D::pipelined)
+            if (memo_open_) {
+                held_games_[game_id].deadline = at;
+                return;
+            }
         Statement s(db_, "UPDATE games SET next_deadline = ?2 WHERE id = ?1 AND "
                          "next_deadline IS DISTINCT FROM ?2");
         s.bind(1, game_id);
@@ -1126,6 +1146,14 @@ public:
     }
 
     void put_clock(std::int64_t game_id, const ClockRecord& c) override {
+        if (memo_open_)
+            if (auto known = memo_.clocks.find(game_id); known != memo_.clocks.end())
+                for (const ClockRecord& r : known->second)
+                    if (r.seat == c.seat && r.remaining == c.remaining &&
+                        r.running_since == c.running_since &&
+                        r.deciding_since == c.deciding_since && r.budget == c.budget &&
+                        r.warned == c.warned)
+                        return; // the row holds it already
         Statement s(db_,
                     "INSERT INTO clocks (game_id, seat, remaining, running_since, "
                     "deciding_since, budget, warned) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
@@ -1813,6 +1841,32 @@ protected:
         }
     }
     bool grouped_ = false; // inside group(): transactions are savepoints
+
+    // PostgreSQL, inside a transaction: what a post changes of a game's row (its revision once
+    // per change of the game, its next deadline) is held back and written as one UPDATE just
+    // before the next request that waits or marks a point of the transaction (a read, a
+    // savepoint, the commit). A move changed the row twice, and each change is a new version
+    // of the row with an entry in each of its indexes. Dropped with what was sent ahead.
+    struct HeldGame {
+        std::int64_t bumps = 0;
+        std::optional<std::optional<std::int64_t>> deadline; // set: the deadline to write
+    };
+    std::map<std::int64_t, HeldGame> held_games_;
+    void write_held_games() {
+        const auto held = std::move(held_games_);
+        held_games_.clear();
+        for (const auto& [game_id, h] : held) {
+            Statement s(db_, "UPDATE games SET revision = revision + ?2, next_deadline = CASE "
+                             "WHEN ?3 = 1 THEN ?4 ELSE next_deadline END WHERE id = ?1 AND "
+                             "(?2 <> 0 OR next_deadline IS DISTINCT FROM ?4)");
+            s.bind(1, game_id).bind(2, h.bumps).bind(3, h.deadline ? 1 : 0);
+            if (h.deadline && *h.deadline)
+                s.bind(4, **h.deadline);
+            else
+                s.bind_null(4);
+            D::send(s);
+        }
+    }
 
     Database db_;
 };

@@ -781,9 +781,9 @@ TEST_CASE("A transaction's reads after its own writes see those writes", "[stora
     CHECK(store->game_revision(g.id) == store->game(g.id)->revision);
 }
 
-// On PostgreSQL what a locked game brings (its clocks, log, offers, forecasts, channels and
-// players) is read by one statement that carries each read's rows as JSON; read outside a
-// transaction, each is a statement of its own. Both must give the same records, to the byte.
+// Inside a transaction what a locked game brings (its clocks, log, offers, forecasts, channels
+// and players) is read with the lock and answered from memory after; read outside one, each is
+// a statement of its own. Both must give the same records, to the byte.
 TEST_CASE("What a game's lock brings equals what each read alone returns, for any text",
           "[storage][memo]") {
     FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
@@ -863,6 +863,69 @@ TEST_CASE("What a game's lock brings equals what each read alone returns, for an
         CHECK(store->player(bob.id)->handle == "null");
         CHECK(store->player(bob.id)->notation == black->notation);
     });
+}
+
+// On PostgreSQL a transaction's changes to a game's row (its revision, its deadline) are held
+// back and written as one UPDATE before the next request that waits. They must be there for
+// every later read of the transaction, go with the commit, and be rolled back with a savepoint.
+TEST_CASE("A game's revision and deadline changed in a transaction are read, kept and rolled "
+          "back as if written at once",
+          "[storage][memo][group]") {
+    FreshStore fresh(GENERATE(Backend::Sqlite, Backend::Postgres));
+    INFO(fresh.name());
+    auto& store = fresh.store;
+    auto alice = store->upsert_player("console", "alice", "alice", "alice");
+    GameRecord g = sample_game(alice.id);
+    g.status = GameStatus::Ongoing;
+    g.white = g.black = alice.id;
+    g.id = store->create_game(g);
+    const std::int64_t start = store->game(g.id)->revision;
+    const auto due_ids = [&](std::int64_t now) {
+        std::vector<std::int64_t> ids;
+        for (const GameRecord& d : store->games_due(now))
+            ids.push_back(d.id);
+        return ids;
+    };
+    store->transaction([&] {
+        store->lock_game(g.id);
+        store->append_action({g.id, 1, Seat::White, alice.id, "e4", "1", ""});
+        store->set_next_deadline(g.id, 500);
+        // Read by statements of their own, not from memory.
+        CHECK(store->game(g.id)->revision == start + 1);
+        CHECK(due_ids(499).empty());
+        CHECK(due_ids(500) == std::vector<std::int64_t>{g.id});
+        store->append_action({g.id, 2, Seat::Black, alice.id, "e5", "2", ""});
+        store->set_next_deadline(g.id, 700);
+        store->set_next_deadline(g.id, 600);
+    });
+    CHECK(store->game(g.id)->revision == start + 2);
+    CHECK(due_ids(599).empty());
+    CHECK(due_ids(600) == std::vector<std::int64_t>{g.id});
+
+    // In a group, the second transaction throws: its changes go, the first one's stay.
+    store->group([&] {
+        store->transaction([&] {
+            store->lock_game(g.id);
+            store->append_action({g.id, 3, Seat::White, alice.id, "Nf3", "3", ""});
+            store->set_next_deadline(g.id, 800);
+        });
+        CHECK_THROWS_AS(store->transaction([&] {
+            store->lock_game(g.id);
+            store->append_action({g.id, 4, Seat::Black, alice.id, "Nc6", "4", ""});
+            store->set_next_deadline(g.id, std::nullopt);
+            throw std::runtime_error("a post that fails");
+        }),
+                        std::runtime_error);
+    });
+    CHECK(store->game(g.id)->revision == start + 3);
+    CHECK(store->actions(g.id).size() == 3);
+    CHECK(due_ids(799).empty());
+    CHECK(due_ids(800) == std::vector<std::int64_t>{g.id});
+
+    // A deadline cleared with nothing else changed.
+    store->transaction([&] { store->set_next_deadline(g.id, std::nullopt); });
+    CHECK(due_ids(1'000'000).empty());
+    CHECK(store->game(g.id)->revision == start + 3);
 }
 
 TEST_CASE("A rolled-back transaction or savepoint leaves nothing of its writes to later reads",

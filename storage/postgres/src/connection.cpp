@@ -3,9 +3,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <libpq-fe.h>
-#include <nlohmann/json.hpp>
 #include <random>
-#include <stdexcept>
 
 namespace ghostpost::storage {
 
@@ -78,6 +76,7 @@ void Connection::open() {
         keywords[2] = nullptr;
     }
     PQfinish(conn_);
+    drop_held();
     prepared_.clear();
     ahead_.clear();
     pipeline_ = false;
@@ -145,6 +144,7 @@ void Connection::fail(pg_result* result) {
 }
 
 void Connection::exec(std::string_view sql) {
+    write_held();
     if (pipeline_) {
         // The simple query protocol is not allowed in a pipeline: one statement, extended.
         if (PQsendQueryParams(conn_, std::string(sql).c_str(), 0, nullptr, nullptr, nullptr,
@@ -165,6 +165,7 @@ void Connection::exec(std::string_view sql) {
 }
 
 void Connection::exec_ahead(std::string_view sql) {
+    write_held();
     if (!in_transaction_)
         return exec(sql);
     enter_pipeline();
@@ -253,140 +254,17 @@ void Connection::settle(std::string_view sql) {
             fail(nullptr); // no answer and no error: the connection cannot be trusted
 }
 
-namespace {
-
-// `sql` with each parameter $n (outside quoted literals) renumbered $(n + offset).
-std::string shifted_parameters(std::string_view sql, std::size_t offset) {
-    std::string out;
-    out.reserve(sql.size() + 8);
-    bool quoted = false;
-    for (std::size_t i = 0; i < sql.size(); ++i) {
-        const char c = sql[i];
-        if (c == '\'')
-            quoted = !quoted;
-        out += c;
-        if (quoted || c != '$' || i + 1 >= sql.size() || sql[i + 1] < '0' || sql[i + 1] > '9')
-            continue;
-        std::size_t n = 0;
-        std::size_t j = i + 1;
-        for (; j < sql.size() && sql[j] >= '0' && sql[j] <= '9'; ++j)
-            n = n * 10 + static_cast<std::size_t>(sql[j] - '0');
-        out += std::to_string(n + offset);
-        i = j - 1;
-    }
-    return out;
-}
-
-// A field of a row that came as JSON, as the server writes it in text: true as "t", a number
-// or a string as itself, a nested value as its JSON.
-std::string field_text(const nlohmann::ordered_json& value) {
-    if (value.is_string())
-        return value.get<std::string>();
-    if (value.is_boolean())
-        return value.get<bool>() ? "t" : "f";
-    if (value.is_number_integer())
-        return std::to_string(value.get<std::int64_t>());
-    if (value.is_number_unsigned())
-        return std::to_string(value.get<std::uint64_t>());
-    return value.dump();
-}
-
-// The rows of a statement that ran inside a combined one, given as json_agg of its rows (an
-// array of objects whose keys are the columns, in order; NULL for no rows), as the result
-// libpq would have made of the statement alone, its fields in text.
-pg_result* rows_from_json(PGconn* conn, const char* json) {
-    PGresult* out = PQmakeEmptyPGresult(conn, PGRES_TUPLES_OK);
-    if (out == nullptr)
-        throw PostgresError("", "postgres: out of memory");
-    if (json == nullptr)
-        return out;
-    // Two columns of one name would be one key: refused, since a column would go missing.
-    std::vector<std::size_t> keys;
-    const auto count_keys = [&](int, nlohmann::ordered_json::parse_event_t event,
-                                nlohmann::ordered_json& parsed) {
-        using Event = nlohmann::ordered_json::parse_event_t;
-        if (event == Event::object_start)
-            keys.push_back(0);
-        else if (event == Event::key)
-            ++keys.back();
-        else if (event == Event::object_end) {
-            if (keys.back() != parsed.size())
-                throw std::logic_error("postgres: two columns of one name in a combined read");
-            keys.pop_back();
-        }
-        return true;
-    };
-    nlohmann::ordered_json rows;
-    try {
-        rows = nlohmann::ordered_json::parse(json, count_keys);
-    } catch (const nlohmann::json::exception& e) {
-        PQclear(out);
-        throw PostgresError("", std::string("postgres: a combined read's rows: ") + e.what());
-    } catch (...) {
-        PQclear(out);
-        throw;
-    }
-    if (!rows.is_array() || rows.empty())
-        return out;
-    std::vector<std::string> names;
-    for (const auto& [name, value] : rows.front().items())
-        names.push_back(name);
-    std::vector<PGresAttDesc> columns(names.size());
-    for (std::size_t c = 0; c < names.size(); ++c)
-        columns[c] = {names[c].data(), 0, 0, 0, text_oid, -1, -1};
-    bool made = PQsetResultAttrs(out, static_cast<int>(columns.size()), columns.data()) == 1;
-    for (std::size_t r = 0; made && r < rows.size(); ++r) {
-        std::size_t c = 0;
-        for (const auto& [name, value] : rows[r].items()) {
-            const std::string text = value.is_null() ? std::string() : field_text(value);
-            made = made && PQsetvalue(out, static_cast<int>(r), static_cast<int>(c++),
-                                      value.is_null() ? nullptr : const_cast<char*>(text.data()),
-                                      value.is_null() ? -1 : static_cast<int>(text.size())) == 1;
-        }
-    }
-    if (!made) {
-        PQclear(out);
-        throw PostgresError("", "postgres: out of memory");
-    }
-    return out;
-}
-
-} // namespace
-
 void Connection::run_together(std::initializer_list<Statement*> statements) {
+    write_held();
     if (!in_transaction_ && !pipeline_)
         ensure_open();
-    if (statements.size() == 1) {
-        (*statements.begin())->queue(true);
-        settle((*statements.begin())->sql_);
-        return;
-    }
-    // One statement carries them all, each one's rows as a JSON array in a column of its own:
-    // the server parses, binds and starts an executor once instead of once a statement, which
-    // was most of what a post cost it. Evaluated in order, so a lock taken by the first holds
-    // before the others read.
-    Statement all(*this, "");
-    all.sql_ = "SELECT ";
-    for (Statement* s : statements) {
-        if (s != *statements.begin())
-            all.sql_ += ", ";
-        all.sql_ += "(SELECT json_agg(t) FROM (" +
-                    shifted_parameters(s->sql_, all.parameters_.size()) + ") AS t)";
-        all.parameters_.insert(all.parameters_.end(), s->parameters_.begin(), s->parameters_.end());
-    }
-    all.queue(true);
+    for (Statement* s : statements)
+        s->queue(true);
     settle((*statements.begin())->sql_);
-    if (all.rows_ != 1)
-        throw PostgresError("", "postgres: a combined read answered no row");
-    int column = 0;
-    for (Statement* s : statements) {
-        const bool none = PQgetisnull(all.result_, 0, column) != 0;
-        s->take(rows_from_json(conn_, none ? nullptr : PQgetvalue(all.result_, 0, column)));
-        ++column;
-    }
 }
 
 void Connection::abandon() noexcept {
+    drop_held();
     if (!pipeline_)
         return;
     if (PQstatus(conn_) != CONNECTION_OK) {
@@ -488,6 +366,7 @@ void Statement::take(pg_result* result) {
 
 bool Statement::step() {
     if (result_ == nullptr) {
+        db_.write_held();
         if (!db_.in_transaction_ && !db_.pipeline_)
             db_.ensure_open();
         // In a pipeline even alone: a statement not yet prepared is prepared in the same

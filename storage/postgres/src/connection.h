@@ -7,6 +7,7 @@
 #include "ghostpost/storage/postgres.h"
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -44,6 +45,14 @@ public:
     // Runs the statements in one round trip (with what was sent ahead); each is then stepped
     // through as if it had run alone. Errors: PostgresError, the first of them all.
     void run_together(std::initializer_list<Statement*> statements);
+    // Writes a caller holds back to merge them: `write` sends them ahead (Statement::send) and
+    // is called before every request that waits or marks a point of the transaction (exec,
+    // exec_ahead, run_together, a Statement's step), so they keep their place before it; `drop`
+    // forgets them when what was sent ahead is abandoned or the connection opened again.
+    void hold_writes(std::function<void()> write, std::function<void()> drop) {
+        write_held_ = std::move(write);
+        drop_held_ = std::move(drop);
+    }
     // Rows changed by the last statement run through a Statement.
     int changes() const { return changes_; }
     // The key of the session advisory lock this connection holds from its start (a new one
@@ -88,6 +97,22 @@ private:
     // Reads the answers of what was sent ahead, then the Sync's. The first error is handed
     // over, each successful answer a statement waits for is given to it, the rest cleared.
     void read_answers(pg_result** error);
+    std::function<void()> write_held_, drop_held_;
+    bool writing_held_ = false;
+    void write_held() {
+        if (!write_held_ || writing_held_)
+            return;
+        writing_held_ = true;
+        struct Done {
+            bool& flag;
+            ~Done() { flag = false; }
+        } done{writing_held_};
+        write_held_();
+    }
+    void drop_held() noexcept {
+        if (drop_held_)
+            drop_held_();
+    }
     int statements_named_ = 0; // names are never used twice, even for a statement forgotten
 
     std::string url_;

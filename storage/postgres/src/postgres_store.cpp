@@ -51,6 +51,9 @@ struct PostgresDriver {
     static void send(Statement& s) { s.send(); }
     static void exec_ahead(Database& db, std::string_view sql) { db.exec_ahead(sql); }
     static void abandon(Database& db) { db.abandon(); }
+    static void hold_writes(Database& db, std::function<void()> write, std::function<void()> drop) {
+        db.hold_writes(std::move(write), std::move(drop));
+    }
     // Reads that go together are one round trip; what a post will read of a game it locks is
     // read with the lock.
     static constexpr bool pipelined = true;
