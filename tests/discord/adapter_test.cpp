@@ -225,6 +225,41 @@ TEST_CASE("429s: a route's limit and the global one are waited out before callin
     CHECK(fake.violations().empty());
 }
 
+TEST_CASE("with other daemons on the database each REST call first takes a slot of the bot's "
+          "shared limit, and waits what it says",
+          "[discord]") {
+    discord_test::TempDir dir;
+    FakeDiscord fake(dir);
+    bot::CurlHttpClient http;
+    bot::DiscordOptions options = options_for(fake);
+    std::vector<std::string> asked;
+    options.shared_limit = [&asked](const std::string& key, int per_second, int burst) {
+        asked.push_back(key + " " + std::to_string(per_second) + " " + std::to_string(burst));
+        return std::chrono::milliseconds(asked.size() == 1 ? 300 : 0);
+    };
+    bot::DiscordPlatform platform(http, options);
+    std::string cursor;
+    platform.poll(cursor, std::chrono::seconds(1)); // GET /gateway/bot
+    fake.say(channel, alice, "!board");
+    REQUIRE(poll_for(platform, cursor, 1).size() == 1);
+    const std::size_t before = asked.size();
+    CHECK(before >= 1);
+    bot::Reply reply;
+    reply.destination = channel;
+    reply.text = "hello";
+    reply.idempotency_key = "1:1";
+    const auto start = std::chrono::steady_clock::now();
+    CHECK(platform.send(reply).status == bot::Delivery::Status::Sent);
+    reply.idempotency_key = "2:1";
+    CHECK(platform.send(reply).status == bot::Delivery::Status::Sent);
+    // One slot per call, each of Discord's 50 a second with four early.
+    CHECK(asked.size() == before + 2);
+    CHECK(asked.back() == "discord 50 4");
+    CHECK(fake.sent().size() == 2);
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+    CHECK(fake.violations().empty());
+}
+
 TEST_CASE("routes that Discord puts in one bucket share its count", "[discord]") {
     discord_test::TempDir dir;
     FakeDiscord fake(dir);

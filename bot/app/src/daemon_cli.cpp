@@ -23,6 +23,7 @@
 #include <iostream>
 #include <list>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <pthread.h>
 #include <random>
@@ -74,6 +75,41 @@ struct Lane {
     std::atomic<bool> failed{false};
 };
 
+// The limits a lane's platform shares with the other daemons on a PostgreSQL database
+// (StartContext::shared_limit): a connection of their own, opened at the first call, one call
+// at a time (the platform's shards and its delivery ask from their threads). When the database
+// cannot answer, the call waits for nothing more: the platform's own limiter still holds.
+class SharedLimits {
+public:
+    SharedLimits(storage::StoreLocation location, std::string platform)
+        : location_(std::move(location)), platform_(std::move(platform)) {}
+
+    std::chrono::milliseconds take(const std::string& key, int per_second, int burst) {
+        const std::lock_guard lock(mutex_);
+        try {
+            if (!store_)
+                store_ = storage::open_store(location_);
+            const auto wait =
+                std::chrono::milliseconds(store_->take_shared_slot(key, per_second, burst));
+            failing_ = false;
+            return wait;
+        } catch (const std::exception& e) {
+            if (!failing_) // once until it answers again, not at every call
+                log::warning("shared_limit_failed", {{"platform", platform_}, {"error", e.what()}});
+            failing_ = true;
+            store_.reset();
+            return std::chrono::milliseconds(0);
+        }
+    }
+
+private:
+    storage::StoreLocation location_;
+    std::string platform_;
+    std::mutex mutex_;
+    std::unique_ptr<storage::Store> store_;
+    bool failing_ = false;
+};
+
 // What the operator must do when a platform refuses the bot, in a few words.
 std::string refusal_hint(const std::string& platform) {
     return "the platform refuses the bot's credentials: renew them (see [platform." + platform +
@@ -83,10 +119,17 @@ std::string refusal_hint(const std::string& platform) {
 // The lane's start-up check, retried with backoff until it passes, is refused (then `refuse`
 // is called), or the daemon stops; nullopt unless it passed.
 std::optional<PlatformStart> start_lane(Lane& lane, const config::Settings& settings,
+                                        const storage::StoreLocation& location,
                                         const std::function<void(const std::string&)>& refuse) {
     StartContext context{
         lane.http, [&lane](std::chrono::milliseconds wait) { return lane.stop.sleep_for(wait); },
         [&lane] { return lane.stop.stop_requested(); }, settings.command_prefix};
+    if (!location.url.empty()) { // PostgreSQL: other daemons may share the platform
+        auto limits = std::make_shared<SharedLimits>(location, lane.name);
+        context.shared_limit = [limits](const std::string& key, int per_second, int burst) {
+            return limits->take(key, per_second, burst);
+        };
+    }
     context.commands = command_menu();
     for (const rules::Variant* variant : rules::variants())
         context.variants.push_back(variant->info().name);
@@ -129,7 +172,7 @@ void run_lane(Lane& lane, const config::Settings& settings, const storage::Store
         lane.refused.store(true);
     };
     try {
-        const std::optional<PlatformStart> started = start_lane(lane, settings, refuse);
+        const std::optional<PlatformStart> started = start_lane(lane, settings, location, refuse);
         if (!started)
             return; // stopping, or refused
         DaemonOptions options;

@@ -6,6 +6,8 @@
 #include "migrate.h"
 #include "sql_store.h"
 
+#include <stdexcept>
+
 namespace ghostpost::storage {
 
 namespace {
@@ -101,6 +103,28 @@ public:
         const bool held = s.step();
         s.run();
         return held;
+    }
+
+    std::int64_t take_shared_slot(const std::string& key, int per_second, int burst) override {
+        // A generic cell rate algorithm on one row: a call is due at `next_at_ms` less the
+        // burst's allowance, and moves it one spacing on from then or from now, whichever is
+        // later. Calls spaced T apart with B early fit 1 + B + 1000 / T in any second; T is
+        // chosen so that this is `per_second`. One statement, atomic without a transaction of
+        // its own; the server's clock, so daemons on machines whose clocks differ agree.
+        if (per_second < burst + 2)
+            throw std::invalid_argument("storage: a shared limit needs more calls a second than "
+                                        "its burst and one");
+        const std::int64_t spacing = (1000 + per_second - burst - 2) / (per_second - burst - 1);
+        // Outside a transaction (READ COMMITTED): daemons taking slots at once wait for the
+        // row in turn instead of failing as a serializable transaction would.
+        Statement s(db_, "INSERT INTO shared_limits AS l (key, next_at_ms) VALUES (?1, "
+                         "(extract(epoch FROM statement_timestamp()) * 1000)::bigint + ?2) "
+                         "ON CONFLICT (key) DO UPDATE SET next_at_ms = GREATEST(l.next_at_ms, "
+                         "(extract(epoch FROM statement_timestamp()) * 1000)::bigint) + ?2 "
+                         "RETURNING GREATEST(0, next_at_ms - ?2 * (1 + ?3) - "
+                         "(extract(epoch FROM statement_timestamp()) * 1000)::bigint)");
+        s.bind(1, key).bind(2, spacing).bind(3, burst);
+        return s.step() ? s.column_int(0) : 0;
     }
 
     void release_lease(const std::string& name, const std::string& holder) override {

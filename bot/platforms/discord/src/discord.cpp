@@ -334,6 +334,14 @@ DiscordPlatform::Response DiscordPlatform::call(const std::string& method, const
         std::this_thread::sleep_for(slot - now);
         now = options_.clock();
     }
+    // With other daemons on the database, the limit is the bot's across all of them: a slot of
+    // the shared one too. Four calls may go early; the spacing keeps any second within 50.
+    if (options_.shared_limit)
+        if (const auto wait = options_.shared_limit("discord", max_calls_per_second, 4);
+            wait.count() > 0) {
+            std::this_thread::sleep_for(wait);
+            now = options_.clock();
+        }
 
     request.url = options_.api_url + path;
     request.method = method;

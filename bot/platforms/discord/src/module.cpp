@@ -28,6 +28,7 @@ public:
         options.pacing.per_chat = settings_.per_chat_interval;
         options.pacing.group_per_minute = settings_.group_messages_per_minute;
         options.cancelled = context.stopping;
+        options.shared_limit = context.shared_limit;
         int shards = settings_.shards;
         if (shards == 0) {
             DiscordPlatform probe(context.http, options);

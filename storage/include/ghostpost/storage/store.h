@@ -325,6 +325,18 @@ public:
                                    const std::string& message_id, std::int64_t now) = 0;
     virtual std::optional<std::string> cursor(const std::string& platform) = 0;
     virtual void set_cursor(const std::string& platform, const std::string& cursor) = 0;
+    // A call under a limit that every daemon on the database shares (a platform's requests a
+    // second for the whole bot): the milliseconds the caller waits before making it, the call
+    // counted. Calls are spaced 1000 / (per_second - burst - 1) ms apart by the database
+    // server's clock, `burst` of them allowed early, so that no second holds more than
+    // `per_second` calls however many daemons make them. With SQLite one daemon owns the file
+    // and its platforms' own limiters keep their limits: 0, nothing written.
+    virtual std::int64_t take_shared_slot(const std::string& key, int per_second, int burst) {
+        (void)key;
+        (void)per_second;
+        (void)burst;
+        return 0;
+    }
     // Takes or renews the lease `name` for `holder` until `expires_at`: true when `holder` has it
     // now, false while another holder's lease runs past `now`. A lease is how several daemons
     // on one database agree that one of them polls a platform; with SQLite, one daemon owns

@@ -30,6 +30,12 @@ struct StartContext {
     std::vector<MenuCommand> commands;
     std::vector<MenuCommand> variant_commands;
     std::vector<std::string> variants;
+    // A limit every daemon on the database shares (a platform's requests a second for the whole
+    // bot): how long to wait before a call under `key`, the call counted; calls spaced so that
+    // no second holds more than `per_second`, `burst` of them allowed early. Null when the
+    // daemon is alone on its database (SQLite): the platform's own limiter keeps the limit.
+    std::function<std::chrono::milliseconds(const std::string& key, int per_second, int burst)>
+        shared_limit;
 };
 
 // A platform that passed its start-up check.

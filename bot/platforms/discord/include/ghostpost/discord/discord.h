@@ -54,6 +54,10 @@ struct DiscordOptions {
     // the direct messages to shard 0. One shard of one: no "shard" is sent.
     int shard = 0;
     int shards = 1;
+    // The bot's global limit shared with the other daemons on the database
+    // (StartContext::shared_limit); null: this daemon's own limiter alone.
+    std::function<std::chrono::milliseconds(const std::string& key, int per_second, int burst)>
+        shared_limit;
     // What the adapters of one bot's shards in one daemon share (the global rate limit, the
     // identify buckets, deferred interactions, known DM channels): null for one of its own;
     // DiscordPlatform::shared() of the first for the others.
