@@ -2,8 +2,8 @@
 // the engine and Stockfish each search the same number of positions, and the CPU time of each
 // is compared; then level 8's CPU time per move in every variant the engine plays.
 //
-//   engine_nodes [--nodes N] [--repeat R] [--stockfish PATH] [--part chess|levels|all]
-//                [--variant all|<name>] [--level L]
+//   engine_nodes [--nodes N] [--repeat R] [--stockfish PATH|none]
+//                [--part chess|levels|all|fingerprint] [--variant all|<name>] [--level L]
 //
 // Chess part: the engine searches N positions (250,000, level 8's budget) with no wall-clock
 // cap; Stockfish (Threads 1, Hash 16, a new game before each position) is given `go nodes N`.
@@ -18,6 +18,9 @@
 // variant, each searched at the level (8) with the variant's budget and no wall-clock cap, from
 // the seat to decide as the service gives it (its view and the public record); the median and
 // the greatest CPU seconds per move.
+//
+// Fingerprint part (not in "all"): the engine's choice, score, depth and positions searched at
+// the level in positions of every variant, to compare two builds that should search alike.
 #include "ghostpost/engine/engine.h"
 #include "ghostpost/rules/registry.h"
 
@@ -182,7 +185,8 @@ void chess_part(std::uint64_t nodes, int repeat, const std::string& stockfish) {
                 static_cast<unsigned long long>(nodes), repeat, load_average());
     std::printf("%-10s %9s %6s %8s %6s  %9s %6s %8s  %6s\n", "position", "ours s", "depth",
                 "knodes", "move", "sf s", "depth", "knodes", "ratio");
-    Uci uci(stockfish);
+    // "none": the engine alone (for a profiler).
+    auto uci = stockfish == "none" ? nullptr : std::make_unique<Uci>(stockfish);
     double total_ours = 0, total_sf = 0;
     for (const auto& p : positions) {
         Searched best{1e9, 0, 0, {}};
@@ -193,13 +197,13 @@ void chess_part(std::uint64_t nodes, int repeat, const std::string& stockfish) {
         }
         Uci::Searched sf{1e9, 0, 0};
         double startup = 1e9;
-        for (int r = 0; r < repeat; ++r) {
-            startup = std::min(startup, uci.search(p.fen, 1).seconds);
-            auto s = uci.search(p.fen, nodes);
+        for (int r = 0; uci && r < repeat; ++r) {
+            startup = std::min(startup, uci->search(p.fen, 1).seconds);
+            auto s = uci->search(p.fen, nodes);
             if (s.seconds < sf.seconds)
                 sf = s;
         }
-        sf.seconds = std::max(1e-6, sf.seconds - startup);
+        sf.seconds = uci ? std::max(1e-6, sf.seconds - startup) : 1e-6;
         total_ours += best.seconds;
         total_sf += sf.seconds;
         std::printf("%-10s %9.3f %6d %8.1f %6s  %9.3f %6d %8.1f  %6.2f\n", p.name, best.seconds,
@@ -208,8 +212,8 @@ void chess_part(std::uint64_t nodes, int repeat, const std::string& stockfish) {
                     best.seconds / sf.seconds);
         std::fflush(stdout);
     }
-    std::printf("%-10s %9.3f %6s %8s %6s  %9.3f %6s %8s  %6.2f  (ours / Stockfish, CPU)\n",
-                "total", total_ours, "", "", "", total_sf, "", "", total_ours / total_sf);
+    std::printf("%-10s %9.3f %6s %8s %6s  %9.3f %6s %8s  %6.2f  (ours / Stockfish, CPU)\n", "total",
+                total_ours, "", "", "", total_sf, "", "", total_ours / total_sf);
 }
 
 class Dice final : public rules::RandomSource {
@@ -303,15 +307,49 @@ void level_part(int level, const std::string& only) {
             continue;
         auto sorted = times;
         std::sort(sorted.begin(), sorted.end());
-        const double median = sorted.size() % 2 == 1 ? sorted[sorted.size() / 2]
-                                                     : (sorted[sorted.size() / 2 - 1] +
-                                                        sorted[sorted.size() / 2]) /
-                                                           2;
+        const double median = sorted.size() % 2 == 1
+                                  ? sorted[sorted.size() / 2]
+                                  : (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]) / 2;
         const auto n = static_cast<double>(times.size());
         std::printf("%-12s %2zu positions  median %.3f s  max %.3f s  depth %.1f avg  %.0f "
                     "knodes/move\n",
                     name.c_str(), times.size(), median, sorted.back(), depth / n, knodes / n);
         std::fflush(stdout);
+    }
+}
+
+// What the engine chose, scored and searched at `level` in positions of every variant: two
+// builds that search the same trees print the same lines (a speed change must not change them).
+void fingerprint_part(int level, const std::string& only) {
+    for (const auto* v : rules::variants()) {
+        const std::string name = v->info().name;
+        if (only != "all" && only != name)
+            continue;
+        engine::Limits limits;
+        try {
+            limits = engine::limits_for_level(level, name);
+        } catch (const std::invalid_argument&) {
+            continue;
+        }
+        limits.max_seconds = 0;
+        for (std::uint64_t g = 0; g < 2; ++g) {
+            Table t(*v, 77 + g);
+            std::mt19937_64 rng(g);
+            for (int ply = 0; ply <= 30 && !t.game->outcome().over(); ++ply) {
+                const Seat seat = t.game->pending().front().seat;
+                if (ply % 10 == 5 && !t.hidden_choice()) {
+                    auto c = engine::choose(t.game->seat_view(seat), t.known_to(seat), limits,
+                                            g + static_cast<std::uint64_t>(ply));
+                    std::printf("%s game %llu ply %d: %s score %d depth %d nodes %llu\n",
+                                name.c_str(), static_cast<unsigned long long>(g), ply,
+                                c ? c->action.text.c_str() : "-", c ? c->score : 0,
+                                c ? c->depth : 0,
+                                static_cast<unsigned long long>(c ? c->nodes : 0));
+                }
+                auto actions = t.game->notated_actions(seat);
+                t.play(seat, actions[rng() % actions.size()]);
+            }
+        }
     }
 }
 
@@ -351,5 +389,7 @@ int main(int argc, char** argv) {
         chess_part(nodes, repeat, stockfish);
     if (part == "all" || part == "levels")
         level_part(level, variant);
+    if (part == "fingerprint")
+        fingerprint_part(level, variant);
     return 0;
 }
