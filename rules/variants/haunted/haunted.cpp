@@ -190,6 +190,7 @@ public:
     }
 
     std::unique_ptr<Game> clone() const override { return std::make_unique<HauntedGame>(*this); }
+    bool assign(const Game& other) override { return assign_as(*this, other); }
     const VariantInfo& info() const override { return haunted_info(); }
     const Options& options() const override { return options_; }
 

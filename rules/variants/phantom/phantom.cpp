@@ -147,6 +147,7 @@ public:
     }
 
     std::unique_ptr<Game> clone() const override { return std::make_unique<PhantomGame>(*this); }
+    bool assign(const Game& other) override { return assign_as(*this, other); }
     // The other side's Phantom is what a seat cannot see (worlds.cpp).
     static std::optional<HiddenPlacements>
     hidden_placements(const SeatView& view, const std::vector<LoggedAction>& announced) {
