@@ -159,6 +159,7 @@ struct Searched {
     int depth = 0;
     std::uint64_t nodes = 0;
     std::string move;
+    int score = 0;
 };
 
 // The engine searching `fen` (chess) for `nodes` positions, as the service would ask it.
@@ -177,19 +178,20 @@ Searched ours(const std::string& fen, std::uint64_t nodes) {
     s.depth = choice->depth;
     s.nodes = choice->nodes;
     s.move = choice->action.text;
+    s.score = choice->score;
     return s;
 }
 
 void chess_part(std::uint64_t nodes, int repeat, const std::string& stockfish) {
     std::printf("chess, %llu positions searched each, least CPU of %d runs (load average %.2f)\n",
                 static_cast<unsigned long long>(nodes), repeat, load_average());
-    std::printf("%-10s %9s %6s %8s %6s  %9s %6s %8s  %6s\n", "position", "ours s", "depth",
-                "knodes", "move", "sf s", "depth", "knodes", "ratio");
+    std::printf("%-10s %9s %6s %8s %6s %6s  %9s %6s %8s  %6s\n", "position", "ours s", "depth",
+                "knodes", "move", "score", "sf s", "depth", "knodes", "ratio");
     // "none": the engine alone (for a profiler).
     auto uci = stockfish == "none" ? nullptr : std::make_unique<Uci>(stockfish);
     double total_ours = 0, total_sf = 0;
     for (const auto& p : positions) {
-        Searched best{1e9, 0, 0, {}};
+        Searched best{1e9, 0, 0, {}, 0};
         for (int r = 0; r < repeat; ++r) {
             auto s = ours(p.fen, nodes);
             if (s.seconds < best.seconds)
@@ -206,9 +208,9 @@ void chess_part(std::uint64_t nodes, int repeat, const std::string& stockfish) {
         sf.seconds = uci ? std::max(1e-6, sf.seconds - startup) : 1e-6;
         total_ours += best.seconds;
         total_sf += sf.seconds;
-        std::printf("%-10s %9.3f %6d %8.1f %6s  %9.3f %6d %8.1f  %6.2f\n", p.name, best.seconds,
+        std::printf("%-10s %9.3f %6d %8.1f %6s %6d  %9.3f %6d %8.1f  %6.2f\n", p.name, best.seconds,
                     best.depth, static_cast<double>(best.nodes) / 1000, best.move.c_str(),
-                    sf.seconds, sf.depth, static_cast<double>(sf.nodes) / 1000,
+                    best.score, sf.seconds, sf.depth, static_cast<double>(sf.nodes) / 1000,
                     best.seconds / sf.seconds);
         std::fflush(stdout);
     }
