@@ -53,7 +53,8 @@ Search::Search(const VariantPlay& play, Seat root, std::uint64_t max_nodes,
                Clock::time_point deadline, std::uint64_t seed,
                const std::vector<std::uint64_t>& history)
     : play_(play), root_(root), max_nodes_(max_nodes), deadline_(deadline), rng_(seed),
-      history_keys_(history), killers_(max_ply + 1), history_(10000, 0) {
+      history_keys_(history), killers_(max_ply + 1), history_(10000, 0),
+      plies_(max_ply + max_qdepth + 3) {
     if (play_.transpositions)
         table_.resize(table_size);
 }
@@ -71,12 +72,12 @@ int Search::history_index(const rules::Action& a) const {
     return from * 100 + to;
 }
 
-std::unique_ptr<rules::Game> Search::child(const rules::Game& g, Seat seat,
-                                           const rules::Action& a) {
-    auto next = g.clone();
+const rules::Game* Search::child(const rules::Game& g, Seat seat, const rules::Action& a, int ply) {
+    auto& next = plies_[static_cast<std::size_t>(ply)].game;
+    if (!next || !next->assign(g))
+        next = g.clone();
     SearchDice dice(rng_);
-    auto applied = next->apply(seat, a, dice);
-    if (!applied)
+    if (!next->apply_silently(seat, a, dice))
         return nullptr;
     // Decisions of chance that the variant answers without search (a combat's dice) are
     // played at once, one sampled outcome per visit.
@@ -88,10 +89,11 @@ std::unique_ptr<rules::Game> Search::child(const rules::Game& g, Seat seat,
                 if (pending.size() == 1 && d.what == "move")
                     continue; // an ordinary move: searched, not answered
                 auto legal = next->notated_actions(d.seat);
-                auto ans = play_.answer(next->seat_view(d.seat).board(), d.seat, legal);
+                next->seat_board(d.seat, answer_board_);
+                auto ans = play_.answer(answer_board_, d.seat, legal);
                 if (!ans || ans->action.kind != ActionKind::Choice || ans->text == "pass")
                     continue;
-                if (!next->apply(d.seat, ans->action, dice))
+                if (!next->apply_silently(d.seat, ans->action, dice))
                     continue;
                 count_node(); // a decision answered costs about what a position searched does
                 answered = true;
@@ -101,7 +103,13 @@ std::unique_ptr<rules::Game> Search::child(const rules::Game& g, Seat seat,
                 break;
         }
     }
-    return next;
+    return next.get();
+}
+
+const rules::BoardView& Search::board_at(const rules::Game& g, int ply) {
+    auto& board = plies_[static_cast<std::size_t>(ply)].board;
+    g.final_board(board);
+    return board;
 }
 
 std::optional<int> Search::ended(const rules::Game& g, int ply) const {
@@ -115,11 +123,11 @@ std::optional<int> Search::ended(const rules::Game& g, int ply) const {
     return std::nullopt;
 }
 
-std::vector<Search::Ordered> Search::order(const rules::BoardView& b, Seat mover,
-                                           const std::vector<rules::Action>& actions, int ply,
-                                           const rules::Action* first) const {
-    std::vector<Ordered> out;
-    out.reserve(actions.size());
+const std::vector<Search::Ordered>& Search::order(const rules::BoardView& b, Seat mover,
+                                                  const std::vector<rules::Action>& actions,
+                                                  int ply, const rules::Action* first) {
+    auto& out = plies_[static_cast<std::size_t>(ply)].ordered;
+    out.clear();
     const auto& killers = killers_[static_cast<std::size_t>(std::min(ply, max_ply))];
     for (const auto& act : actions) {
         Ordered o{act, 0, false};
@@ -139,8 +147,15 @@ std::vector<Search::Ordered> Search::order(const rules::BoardView& b, Seat mover
             o.key = 2'000'000;
         out.push_back(o);
     }
-    std::stable_sort(out.begin(), out.end(),
-                     [](const Ordered& x, const Ordered& y) { return x.key > y.key; });
+    // Highest key first, ties in the order given: a stable insertion sort, which needs no
+    // buffer (std::stable_sort allocates one) and is quick on lists this short.
+    for (std::size_t i = 1; i < out.size(); ++i) {
+        const Ordered o = out[i];
+        std::size_t j = i;
+        for (; j > 0 && out[j - 1].key < o.key; --j)
+            out[j] = out[j - 1];
+        out[j] = o;
+    }
     return out;
 }
 
@@ -148,7 +163,7 @@ int Search::quiesce(const rules::Game& g, int alpha, int beta, int ply, int qdep
     count_node();
     if (auto over = ended(g, ply))
         return *over;
-    const auto board = g.final_view().board();
+    const auto& board = board_at(g, ply);
     const int stand = play_.evaluate(board, root_);
     if (qdepth >= max_qdepth)
         return stand;
@@ -170,7 +185,7 @@ int Search::quiesce(const rules::Game& g, int alpha, int beta, int ply, int qdep
     for (const auto& o : order(board, seat, g.legal_actions(seat), ply, nullptr)) {
         if (!o.capture)
             break; // captures come first
-        auto next = child(g, seat, o.action);
+        const auto* next = child(g, seat, o.action, ply + 1);
         if (!next)
             continue;
         const int score = quiesce(*next, alpha, beta, ply + 1, qdepth + 1);
@@ -195,13 +210,13 @@ int Search::search(const rules::Game& g, int depth, int alpha, int beta, int ply
     const auto pending = g.pending();
     if (pending.empty()) {
         count_node();
-        return play_.evaluate(g.final_view().board(), root_);
+        return play_.evaluate(board_at(g, ply), root_);
     }
     if (depth <= 0 || ply >= max_ply) {
         if (play_.quiescence)
             return quiesce(g, alpha, beta, ply, 0);
         count_node();
-        return play_.evaluate(g.final_view().board(), root_);
+        return play_.evaluate(board_at(g, ply), root_);
     }
     count_node();
     const Seat seat = pending.front().seat;
@@ -244,27 +259,28 @@ int Search::search(const rules::Game& g, int depth, int alpha, int beta, int ply
     }
     if (actions.empty()) {
         count_node();
-        return play_.evaluate(g.final_view().board(), root_);
+        return play_.evaluate(board_at(g, ply), root_);
     }
-    const auto board = g.final_view().board();
+    const auto& board = board_at(g, ply);
     // A royal piece in check: the reply is searched a ply deeper, so a mate or a lost piece
     // behind the check is not hidden just past the horizon.
     if (board.check.valid() && ply < 2 * depth + 8)
         ++depth;
-    const auto ordered = order(board, seat, actions, ply, have_best ? &tt_best : nullptr);
+    const auto& ordered = order(board, seat, actions, ply, have_best ? &tt_best : nullptr);
+    const bool in_check = board.check.valid();
 
     int best = maximise ? -infinity : infinity;
     rules::Action best_action = ordered.front().action;
     int searched = 0;
     for (const auto& o : ordered) {
-        auto next = child(g, seat, o.action);
+        const auto* next = child(g, seat, o.action, ply + 1);
         if (!next)
             continue;
         int score = 0;
         // Late quiet moves rarely matter: a shallower look first, the full depth when it
         // surprises.
         const bool reduce = play_.late_reductions && depth >= 3 && searched >= 3 && !o.capture &&
-                            o.key < 800'000 && !board.check.valid();
+                            o.key < 800'000 && !in_check;
         if (reduce) {
             score = maximise ? search(*next, depth - 2, alpha, alpha + 1, ply + 1)
                              : search(*next, depth - 2, beta - 1, beta, ply + 1);
@@ -317,7 +333,7 @@ SearchResult Search::run(const rules::Game& world, int max_depth, bool exact,
     std::vector<rules::Action> actions;
     for (const auto& a : named)
         actions.push_back(a.action);
-    const auto board = world.final_view().board();
+    const auto& board = board_at(world, 0);
     std::vector<rules::NotatedAction> root;
     for (const auto& o : order(board, root_, actions, 0, nullptr))
         for (const auto& a : named)
@@ -330,7 +346,7 @@ SearchResult Search::run(const rules::Game& world, int max_depth, bool exact,
         try {
             int alpha = -infinity;
             for (const auto& a : root) {
-                auto next = child(world, root_, a.action);
+                const auto* next = child(world, root_, a.action, 1);
                 if (!next)
                     continue;
                 // Exact scores for all: a full window. Otherwise a move must beat the best.

@@ -62,17 +62,29 @@ private:
         bool capture = false;
     };
 
+    // What the search keeps for each ply, reused from one position to the next so that a
+    // position visited allocates nothing where the variant reuses storage (Game::assign).
+    struct Ply {
+        std::unique_ptr<rules::Game> game; // the position at this ply (child() writes it)
+        rules::BoardView board;            // its final board, once read
+        std::vector<Ordered> ordered;      // its actions in the order they are searched
+    };
+
     int search(const rules::Game& g, int depth, int alpha, int beta, int ply);
     int quiesce(const rules::Game& g, int alpha, int beta, int ply, int qdepth);
     // The score of a position where the game is over, or nullopt.
     std::optional<int> ended(const rules::Game& g, int ply) const;
-    std::vector<Ordered> order(const rules::BoardView& b, rules::Seat mover,
-                               const std::vector<rules::Action>& actions, int ply,
-                               const rules::Action* first) const;
+    // `actions` in the order they are searched, written over plies_[ply].ordered.
+    const std::vector<Ordered>& order(const rules::BoardView& b, rules::Seat mover,
+                                      const std::vector<rules::Action>& actions, int ply,
+                                      const rules::Action* first);
+    // `g`'s final board, written over plies_[ply].board.
+    const rules::BoardView& board_at(const rules::Game& g, int ply);
     // `g` after `seat` plays `a`, then the decisions of chance the variant answers without
     // search (both seats choosing dice) played with their answers; nullptr when `a` is refused.
-    std::unique_ptr<rules::Game> child(const rules::Game& g, rules::Seat seat,
-                                       const rules::Action& a);
+    // The position is plies_[ply].game, valid until the next child() at the same ply.
+    const rules::Game* child(const rules::Game& g, rules::Seat seat, const rules::Action& a,
+                             int ply);
     // Counts a position; throws OutOfBudget when the nodes or the time are spent.
     void count_node();
     int history_index(const rules::Action& a) const;
@@ -87,6 +99,8 @@ private:
     std::vector<Entry> table_;
     std::vector<std::array<rules::Action, 2>> killers_;
     std::vector<int> history_;
+    std::vector<Ply> plies_;
+    rules::BoardView answer_board_; // a seat's board for the answers of chance (child())
 };
 
 // Thrown inside the search when the budget runs out; the root keeps its last full depth.

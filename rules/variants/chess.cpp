@@ -117,6 +117,19 @@ public:
         return events;
     }
 
+    bool apply_silently(Seat seat, const Action& action, RandomSource&) override {
+        if (outcome_.over() || seat != pos_.side_to_move())
+            return false;
+        auto move = chess::find_move(pos_, legal_, action);
+        if (!move)
+            return false;
+        pos_.do_move(*move);
+        refresh();
+        check_consistent(*this);
+        return true;
+    }
+    bool assign(const Game& other) override { return assign_as(*this, other); }
+
     // The core's invariants, one king a side and no Phantom anywhere.
     bool is_consistent() const override {
         return pos_.is_consistent() && popcount(pos_.pieces(Seat::White, PieceKind::King)) == 1 &&
@@ -153,6 +166,11 @@ public:
         // Chess hides nothing: a seat sees what everyone sees.
         return make_private(seat, chess::fide_board(pos_, "chess", outcome_.over()));
     }
+
+    void final_board(BoardView& into) const override {
+        chess::fide_board_into(pos_, "chess", outcome_.over(), into);
+    }
+    void seat_board(Seat, BoardView& into) const override { final_board(into); }
 
     RuleError explain_illegal(Seat, const ActionSyntax& syntax,
                               std::string_view text) const override {

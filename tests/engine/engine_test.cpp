@@ -347,3 +347,92 @@ TEST_CASE("The engine gives a legal action in every variant from random position
         }
     }
 }
+
+TEST_CASE("The hooks a search uses give what the views, copies and apply they stand for give, in "
+          "every variant",
+          "[engine][rules]") {
+    // A board, a kept game and a kept view that have held other positions before, as the
+    // search's do: what they are written from must leave nothing of what was there.
+    for (const auto* variant : ghostpost::rules::variants()) {
+        const std::string name = variant->info().name;
+        test::Table t(name);
+        auto kept = t.game->clone();
+        ghostpost::rules::BoardView board;
+        std::mt19937_64 rng(11);
+        for (int ply = 0; ply < 60 && !t.game->outcome().over(); ++ply) {
+            INFO(name << " ply " << ply << " " << t.game->fen());
+            auto expected = t.game->final_view().board();
+            t.game->final_board(board);
+            board.note_phrases = expected.note_phrases;
+            CHECK(board == expected);
+            for (Seat s : {Seat::White, Seat::Black}) {
+                auto seen = t.game->seat_view(s).board();
+                t.game->seat_board(s, board);
+                board.note_phrases = seen.note_phrases;
+                CHECK(board == seen);
+            }
+            // assign: the kept game becomes the position, as a clone would be.
+            REQUIRE(kept->assign(*t.game));
+            CHECK(kept->fen() == t.game->fen());
+            CHECK(kept->ply() == t.game->ply());
+            CHECK(kept->public_view().board() == t.game->public_view().board());
+            const Seat seat = t.game->pending().front().seat;
+            CHECK(kept->legal_actions(seat) == t.game->legal_actions(seat));
+            // apply_silently: the position apply() reaches, from the same dice.
+            const auto actions = t.game->notated_actions(seat);
+            const auto& action = actions[rng() % actions.size()];
+            auto loud = t.game->clone();
+            const auto seed = static_cast<std::uint64_t>(ply);
+            test::TestDice dice_a(seed), dice_b(seed);
+            REQUIRE(loud->apply(seat, action.action, dice_a).ok());
+            REQUIRE(kept->apply_silently(seat, action.action, dice_b));
+            CHECK(kept->fen() == loud->fen());
+            CHECK(kept->outcome().status == loud->outcome().status);
+            CHECK(kept->final_view().board() == loud->final_view().board());
+            t.play(seat, action);
+        }
+        // A refused action changes nothing; a game of another variant is not copied.
+        auto before = t.game->fen();
+        ghostpost::rules::Action nonsense;
+        nonsense.kind = ghostpost::rules::ActionKind::Special;
+        nonsense.special = 250;
+        test::TestDice dice(1);
+        REQUIRE(kept->assign(*t.game));
+        CHECK_FALSE(kept->apply_silently(Seat::White, nonsense, dice));
+        CHECK(kept->fen() == before);
+        auto other =
+            ghostpost::rules::find_variant(name == "chess" ? "haunted" : "chess")->start({});
+        REQUIRE(other.ok());
+        CHECK_FALSE(kept->assign(**other));
+    }
+}
+
+TEST_CASE("The search's speed-ups search the same trees: choices, scores and positions searched "
+          "as before them",
+          "[engine][chess]") {
+    // 20,000 positions from each (seed 1): the figures of the engine that copied the game at
+    // every node (bench/engine_nodes --part chess --nodes 20000, before issue #40's change).
+    struct Expected {
+        const char* fen;
+        const char* move;
+        int score;
+        int depth;
+    };
+    const Expected expected[] = {
+        {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "e3", 27, 5},
+        {"r3k2r/p1ppqpb1/bn2pnp1/3P4/1p2P3/2N2Q1P/PPPB1PP1/R2QK2R w KQkq - 0 1", "d6", 172, 4},
+        {"r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R w KQ - 3 9", "O-O-O", 50, 3},
+        {"8/5pk1/6p1/3R4/p6P/r5P1/5PK1/8 b - - 3 42", "Rb3", 92, 5},
+    };
+    for (const auto& e : expected) {
+        INFO(e.fen);
+        test::Table t("chess", e.fen);
+        const Seat seat = t.game->pending().front().seat;
+        auto choice = t.choose(seat, Limits{64, 20'000, 0, 0}, 1);
+        REQUIRE(choice);
+        CHECK(choice->action.text == e.move);
+        CHECK(choice->score == e.score);
+        CHECK(choice->depth == e.depth);
+        CHECK(choice->nodes == 20'001);
+    }
+}

@@ -30,22 +30,38 @@ std::optional<std::string> fide_claimable_draw(const Position& pos) {
 
 BoardView fide_board(const Position& pos, std::string variant, bool over) {
     BoardView v(std::move(variant), 8, 8);
+    fide_board_into(pos, v.variant, over, v);
+    return v;
+}
+
+void fide_board_into(const Position& pos, std::string_view variant, bool over, BoardView& v) {
+    if (v.variant != variant)
+        v.variant = variant;
+    v.files = 8;
+    v.ranks = 8;
+    v.cells.resize(64);
     for (Sq s = 0; s < 64; ++s) {
+        Cell& cell = v.at(to_square(s));
+        cell.figures.clear();
+        cell.tint = Tint::Chequer;
         Piece p = pos.piece_on(s);
         if (p.kind != PieceKind::None)
-            v.at(to_square(s)).figures.push_back(Figure{p, FigureStyle::Living});
+            cell.figures.push_back(Figure{p, FigureStyle::Living});
     }
+    v.last_from = v.last_to = v.check = Square{};
     if (const Move* m = pos.last_move()) {
         v.last_from = m->type == MoveType::Drop ? Square{} : to_square(m->from);
         v.last_to = to_square(m->to);
     }
     if (Sq k = pos.king_square(pos.side_to_move()); k >= 0 && pos.in_check())
         v.check = to_square(k);
+    v.deciding.clear();
     if (!over)
         v.deciding.push_back(pos.side_to_move());
     v.ply = pos.plies_played();
     v.move_number = pos.fullmove_number();
-    return v;
+    v.notes.clear();
+    v.note_phrases.clear();
 }
 
 std::optional<Move> find_move(const Position& pos, const MoveList& legal, const Action& action) {

@@ -19,6 +19,8 @@ std::optional<std::string> fide_claimable_draw(const Position& pos);
 
 // The whole board as everyone sees it in FIDE chess: every piece, last move, check.
 BoardView fide_board(const Position& pos, std::string variant, bool over);
+// The same written over `into`, whose storage is reused (Game::final_board).
+void fide_board_into(const Position& pos, std::string_view variant, bool over, BoardView& into);
 
 // Why `syntax` names no legal move: a piece that cannot reach the square, a move that leaves
 // the king in check, castling through check, and so on. `pos` is restored before returning.

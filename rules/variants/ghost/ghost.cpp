@@ -126,6 +126,7 @@ public:
     }
 
     std::unique_ptr<Game> clone() const override { return std::make_unique<GhostGame>(*this); }
+    bool assign(const Game& other) override { return assign_as(*this, other); }
     const VariantInfo& info() const override { return ghost_info(); }
     const Options& options() const override { return options_; }
 

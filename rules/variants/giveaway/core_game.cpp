@@ -60,6 +60,7 @@ public:
     }
 
     std::unique_ptr<Game> clone() const override { return std::make_unique<CoreGame>(*this); }
+    bool assign(const Game& other) override { return assign_as(*this, other); }
     const VariantInfo& info() const override { return *info_; }
     const Options& options() const override { return options_; }
 

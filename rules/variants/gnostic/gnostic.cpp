@@ -319,6 +319,9 @@ public:
 
     PublicView public_view() const override { return make_public(board(std::nullopt)); }
     SeatView seat_view(Seat seat) const override { return make_private(seat, board(seat)); }
+    void final_board(BoardView& into) const override { board_into(std::nullopt, into, true); }
+    void seat_board(Seat seat, BoardView& into) const override { board_into(seat, into, true); }
+    bool assign(const Game& other) override { return assign_as(*this, other); }
 
     RuleError explain_illegal(Seat seat, const ActionSyntax& syntax,
                               std::string_view text) const override;
@@ -378,6 +381,22 @@ private:
     }
 
     BoardView board(std::optional<Seat> viewer) const;
+    // board() written over `v`; with `cached`, notes (and no note_phrases) as last written
+    // from the same state.
+    void board_into(std::optional<Seat> viewer, BoardView& v, bool cached) const;
+    // The notes under the board (track, spells, the dead, the combat, the viewer's policy).
+    void notes_into(std::optional<Seat> viewer, BoardView& v) const;
+    // What notes_into reads of the state.
+    struct NotesKey {
+        int track = 0;
+        int direction = 0;
+        std::array<std::uint8_t, 2> spells_used{};
+        std::array<std::array<std::uint8_t, 7>, 2> dead{};
+        std::optional<gnostic::Combat> combat;
+        std::array<gnostic::Unit, 2> fighters{};
+        std::optional<gnostic::Policy> policy;
+        bool operator==(const NotesKey&) const = default;
+    };
 
     Options options_;
     State st_;
@@ -388,8 +407,18 @@ private:
 
 BoardView GnosticGame::board(std::optional<Seat> viewer) const {
     BoardView v("gnostic", 8, 8);
+    board_into(viewer, v, false);
+    return v;
+}
+
+void GnosticGame::board_into(std::optional<Seat> viewer, BoardView& v, bool cached) const {
+    if (v.variant != "gnostic")
+        v.variant = "gnostic";
+    v.files = v.ranks = 8;
+    v.cells.resize(64);
     for (chess::Sq s = 0; s < 64; ++s) {
         Cell& cell = v.at(chess::to_square(s));
+        cell.figures.clear();
         cell.tint = gnostic::shade(s, st_.track);
         const auto& u = st_.board[static_cast<std::size_t>(s)];
         if (u.kind == PieceKind::None)
@@ -401,14 +430,52 @@ BoardView GnosticGame::board(std::optional<Seat> viewer) const {
         f.imprisoned = u.imprisoned;
         cell.figures.push_back(f);
     }
-    if (st_.last_from >= 0)
-        v.last_from = chess::to_square(st_.last_from);
-    if (st_.last_to >= 0)
-        v.last_to = chess::to_square(st_.last_to);
-    for (const auto& d : pending())
-        v.deciding.push_back(d.seat);
+    v.last_from = st_.last_from >= 0 ? chess::to_square(st_.last_from) : Square{};
+    v.last_to = st_.last_to >= 0 ? chess::to_square(st_.last_to) : Square{};
+    v.check = Square{};
+    v.deciding.clear();
+    if (!outcome_.over()) {
+        // The seats of pending(), without writing out what they decide.
+        if (!st_.combat)
+            v.deciding.push_back(st_.side);
+        else
+            for (const auto& f : st_.combat->fighters)
+                if (f.active && !f.commit)
+                    v.deciding.push_back(st_.board[static_cast<std::size_t>(f.square)].seat);
+    }
     v.ply = plies_;
     v.move_number = st_.fullmove;
+    v.notes.clear();
+    v.note_phrases.clear();
+    if (!cached) {
+        notes_into(viewer, v);
+        return;
+    }
+    // The notes are phrases written out, the dearest part of a view; a search asks for the
+    // same few again and again, so the last ones written for each viewer are kept with what
+    // they were written from.
+    NotesKey key{st_.track,
+                 st_.direction,
+                 st_.spells_used,
+                 st_.dead,
+                 st_.combat,
+                 {},
+                 viewer ? st_.policy[index(*viewer)] : std::nullopt};
+    if (st_.combat)
+        for (std::size_t i = 0; i < 2; ++i)
+            key.fighters[i] = st_.board[static_cast<std::size_t>(st_.combat->fighters[i].square)];
+    thread_local std::array<std::optional<std::pair<NotesKey, std::vector<std::string>>>, 3> last;
+    auto& slot = last[viewer ? index(*viewer) : 2];
+    if (slot && slot->first == key) {
+        v.notes = slot->second;
+        return;
+    }
+    notes_into(viewer, v);
+    v.note_phrases.clear();
+    slot.emplace(key, v.notes);
+}
+
+void GnosticGame::notes_into(std::optional<Seat> viewer, BoardView& v) const {
     v.note(phrase(N_("Track: {track}, moving toward {direction}"),
                   {{"track", std::string(1, gnostic::track_letter(st_.track))},
                    {"direction", gnostic::direction_word(st_.direction)}}));
@@ -494,7 +561,6 @@ BoardView GnosticGame::board(std::optional<Seat> viewer) const {
                           {{"dice", std::to_string(gnostic::policy_dice_fallback)},
                            {"hold", std::to_string(gnostic::policy_hold_fallback)}}));
     }
-    return v;
 }
 
 RuleError GnosticGame::explain_illegal(Seat seat, const ActionSyntax& syntax,

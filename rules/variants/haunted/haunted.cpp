@@ -190,6 +190,7 @@ public:
     }
 
     std::unique_ptr<Game> clone() const override { return std::make_unique<HauntedGame>(*this); }
+    bool assign(const Game& other) override { return assign_as(*this, other); }
     const VariantInfo& info() const override { return haunted_info(); }
     const Options& options() const override { return options_; }
 
@@ -276,6 +277,8 @@ public:
     PublicView public_view() const override { return make_public(view()); }
     // Haunted Chess hides nothing: a seat sees what everyone sees.
     SeatView seat_view(Seat seat) const override { return make_private(seat, view()); }
+    void final_board(BoardView& into) const override { view_into(into, true); }
+    void seat_board(Seat, BoardView& into) const override { view_into(into, true); }
 
     RuleError explain_illegal(Seat seat, const ActionSyntax& syntax,
                               std::string_view text) const override;
@@ -362,6 +365,24 @@ private:
 
     BoardView view() const {
         BoardView v("haunted", 8, 8);
+        view_into(v, false);
+        return v;
+    }
+
+    // view() written over `v`; with `plain`, the note written as plain English (note_phrases
+    // left empty), as a search reads it at every position.
+    void view_into(BoardView& v, bool plain) const {
+        if (v.variant != "haunted")
+            v.variant = "haunted";
+        v.files = v.ranks = 8;
+        v.cells.resize(64);
+        for (auto& cell : v.cells)
+            cell.figures.clear();
+        v.notes.clear();
+        v.note_phrases.clear();
+        v.last_from = v.last_to = v.check = Square{};
+        v.deciding.clear();
+        std::string plain_spirits;
         const Seat stm = board_.side_to_move();
         std::array<chess::Bitboard, 2> invoked{board_.invoked(Seat::White),
                                                board_.invoked(Seat::Black)};
@@ -379,6 +400,14 @@ private:
             std::string letter(1, piece_letter(spirit.kind));
             if (spirit.seat == Seat::Black)
                 letter[0] = static_cast<char>(letter[0] - 'A' + 'a');
+            if (plain) {
+                plain_spirits += (plain_spirits.empty() ? "" : ", ") + letter + to_square(s).name();
+                if (living.kind != PieceKind::None)
+                    plain_spirits += " (under " + std::string(piece_name(living.kind)) + ")";
+                else if (is_invoked)
+                    plain_spirits += " (invoked)";
+                continue;
+            }
             const Phrase::Arg at{"spirit", letter + to_square(s).name()};
             Said one = std::get<std::string>(at.value);
             if (living.kind != PieceKind::None)
@@ -394,6 +423,8 @@ private:
         }
         if (spirits)
             v.note(phrase(N_("Spirits: {spirits}"), {{"spirits", std::move(*spirits)}}));
+        if (!plain_spirits.empty())
+            v.notes.push_back("Spirits: " + plain_spirits);
         if (last_) {
             v.last_from = to_square(last_->from);
             v.last_to = to_square(last_->to);
@@ -404,7 +435,6 @@ private:
             v.deciding.push_back(stm);
         v.ply = ply();
         v.move_number = board_.fullmove_number();
-        return v;
     }
 
     Options options_;

@@ -147,6 +147,7 @@ public:
     }
 
     std::unique_ptr<Game> clone() const override { return std::make_unique<PhantomGame>(*this); }
+    bool assign(const Game& other) override { return assign_as(*this, other); }
     // The other side's Phantom is what a seat cannot see (worlds.cpp).
     static std::optional<HiddenPlacements>
     hidden_placements(const SeatView& view, const std::vector<LoggedAction>& announced) {
@@ -295,6 +296,10 @@ public:
     }
     // However the game ended, the Phantom Card is turned over for everybody.
     PublicView final_view() const override { return make_public(board({true, true})); }
+    void final_board(BoardView& into) const override { board_into({true, true}, into, true); }
+    void seat_board(Seat seat, BoardView& into) const override {
+        board_into(seat_sees(seat), into, true);
+    }
     std::vector<Event> ending_reveal() const override {
         if (outcome_.over())
             return {}; // apply() turned the card over with the last move
@@ -416,7 +421,15 @@ private:
     // The board with the Phantoms of the seats in `shown` and none of the others. A hidden
     // Phantom's last move is not marked either: the mark would point at its square.
     BoardView board(Shown shown) const {
-        BoardView v = chess::fide_board(pos_, "phantom", outcome_.over());
+        BoardView v;
+        board_into(shown, v, false);
+        return v;
+    }
+
+    // board() written over `v`; with `cached`, its notes (and no note_phrases) as last written
+    // from the same peeks and Phantoms, which a search asks for at every position.
+    void board_into(Shown shown, BoardView& v, bool cached) const {
+        chess::fide_board_into(pos_, "phantom", outcome_.over(), v);
         for (auto& cell : v.cells)
             std::erase_if(cell.figures, [&](const Figure& f) {
                 return f.piece.kind == pieces::phantom && !shown[index(f.piece.seat)];
@@ -433,9 +446,21 @@ private:
             }
         }
         v.ply = ply();
-        v.note(notes_peeks());
-        v.note(notes_phantoms());
-        return v;
+        if (!cached) {
+            v.note(notes_peeks());
+            v.note(notes_phantoms());
+            return;
+        }
+        auto where = [&](Seat s) {
+            return pos_.pieces(s, pieces::phantom) ? 0 : pos_.in_hand(s, pieces::phantom) ? 1 : 2;
+        };
+        const std::array<int, 5> key{lives_, peeks_left_[0], peeks_left_[1], where(Seat::White),
+                                     where(Seat::Black)};
+        thread_local std::optional<std::pair<std::array<int, 5>, std::vector<std::string>>> last;
+        if (!last || last->first != key)
+            last.emplace(
+                key, std::vector<std::string>{notes_peeks().english(), notes_phantoms().english()});
+        v.notes = last->second;
     }
 
     Phrase notes_peeks() const {

@@ -219,6 +219,17 @@ public:
     // nothing to decide, GameOver, Illegal when the action is not one of those listed.
     virtual Result<std::vector<Event>> apply(Seat seat, const Action& action,
                                              RandomSource& rng) = 0;
+    // apply() without its events, for a search that visits many positions and reads no text:
+    // true when the action was applied, false where apply() would refuse it (nothing changed).
+    // Default: apply(...).ok().
+    virtual bool apply_silently(Seat seat, const Action& action, RandomSource& rng) {
+        return apply(seat, action, rng).ok();
+    }
+    // Makes this game an exact copy of `other` (as other.clone() would be), reusing this one's
+    // storage, so a search can keep one game per ply instead of a new copy at every position.
+    // False, with nothing changed, when `other` is of another class or the variant does not
+    // override it (the caller then clones). Default: false.
+    virtual bool assign(const Game&) { return false; }
     virtual Outcome outcome() const = 0;
     // A draw the seat to decide may claim now (the 50-move rule, threefold repetition).
     virtual std::optional<std::string> claimable_draw() const { return std::nullopt; }
@@ -231,6 +242,12 @@ public:
     // The channel's board once the game has ended however it ended (the rules, a resignation, a
     // timeout, an agreed or claimed draw, adjudication, a void). Default: public_view().
     virtual PublicView final_view() const { return public_view(); }
+    // The boards of final_view() and seat_view(seat), written over `into` whose storage is
+    // reused: what a search that scores boards reads at every position it visits. Every field
+    // but `note_phrases` is the view's; a variant that overrides these may leave that one
+    // empty. Defaults: the views' boards.
+    virtual void final_board(BoardView& into) const { into = final_view().board(); }
+    virtual void seat_board(Seat seat, BoardView& into) const { into = seat_view(seat).board(); }
     // What the channel is told when the game ends other than by its rules (a piece only its
     // owner saw is shown); empty when nothing was hidden or the rules already told it.
     virtual std::vector<Event> ending_reveal() const { return {}; }
@@ -266,6 +283,15 @@ public:
     virtual bool is_consistent() const { return true; }
 
 protected:
+    // assign() for a variant's class `G`: a copy assignment when `other` is a `G` too.
+    template <class G> static bool assign_as(G& self, const Game& other) {
+        const auto* same = dynamic_cast<const G*>(&other);
+        if (same == nullptr)
+            return false;
+        if (same != &self)
+            self = *same;
+        return true;
+    }
     static PublicView make_public(BoardView b) { return PublicView(std::move(b)); }
     static SeatView make_private(Seat s, BoardView b) { return SeatView(s, std::move(b)); }
 };
