@@ -78,7 +78,9 @@ struct Lane {
 // The limits a lane's platform shares with the other daemons on a PostgreSQL database
 // (StartContext::shared_limit): a connection of their own, opened at the first call, one call
 // at a time (the platform's shards and its delivery ask from their threads). When the database
-// cannot answer, the call waits for nothing more: the platform's own limiter still holds.
+// cannot answer, the call waits for nothing more: the platform's own limiter still holds, and
+// the database is asked again ten seconds later, not at every call (a connection that cannot be
+// made may take long to fail).
 class SharedLimits {
 public:
     SharedLimits(storage::StoreLocation location, std::string platform)
@@ -86,6 +88,9 @@ public:
 
     std::chrono::milliseconds take(const std::string& key, int per_second, int burst) {
         const std::lock_guard lock(mutex_);
+        const auto now = std::chrono::steady_clock::now();
+        if (failing_ && now < retry_at_)
+            return std::chrono::milliseconds(0);
         try {
             if (!store_)
                 store_ = storage::open_store(location_);
@@ -97,6 +102,7 @@ public:
             if (!failing_) // once until it answers again, not at every call
                 log::warning("shared_limit_failed", {{"platform", platform_}, {"error", e.what()}});
             failing_ = true;
+            retry_at_ = now + std::chrono::seconds(10);
             store_.reset();
             return std::chrono::milliseconds(0);
         }
@@ -108,6 +114,7 @@ private:
     std::mutex mutex_;
     std::unique_ptr<storage::Store> store_;
     bool failing_ = false;
+    std::chrono::steady_clock::time_point retry_at_{};
 };
 
 // What the operator must do when a platform refuses the bot, in a few words.
