@@ -1,6 +1,7 @@
 #include "engine_test_support.h"
 
 #include <algorithm>
+#include <set>
 
 using ghostpost::engine::Limits;
 using ghostpost::engine::win_score;
@@ -405,6 +406,55 @@ TEST_CASE("The hooks a search uses give what the views, copies and apply they st
         REQUIRE(other.ok());
         CHECK_FALSE(kept->assign(**other));
     }
+}
+
+TEST_CASE("In Gnostic Chess the boards a search reads write a combat's line as the views do, for "
+          "each fighter's seat and for the channel",
+          "[engine][rules][variant:gnostic]") {
+    // The search reads the board at every roll of a combat, so the combat's line is written
+    // apart from the other notes: each of its forms is compared here.
+    std::set<std::string> forms;
+    ghostpost::rules::BoardView board;
+    for (std::uint64_t seed = 0; seed < 8; ++seed) {
+        test::Table t("gnostic");
+        std::mt19937_64 rng(seed);
+        for (int ply = 0; ply < 160 && !t.game->outcome().over(); ++ply) {
+            INFO("seed " << seed << " ply " << ply << " " << t.game->fen());
+            const auto expected = t.game->final_view().board();
+            t.game->final_board(board);
+            CHECK(board.notes == expected.notes);
+            for (Seat s : {Seat::White, Seat::Black}) {
+                const auto seen = t.game->seat_view(s).board();
+                t.game->seat_board(s, board);
+                CHECK(board.notes == seen.notes);
+                for (const auto& note : seen.notes) {
+                    if (!note.starts_with("Combat on "))
+                        continue;
+                    const auto choice = note.find("your choice: ");
+                    if (choice != std::string::npos)
+                        forms.insert(note.ends_with(")") ? "the first fighter's choice"
+                                                         : "the second fighter's choice");
+                    for (const char* state : {"(choosing)", "(has chosen)", "(turn over)"})
+                        if (note.find(state) != std::string::npos)
+                            forms.insert(state);
+                }
+            }
+            // Captures half the time, so that combats come often.
+            const Seat seat = t.game->pending().front().seat;
+            const auto actions = t.game->notated_actions(seat);
+            std::vector<const ghostpost::rules::NotatedAction*> captures;
+            for (const auto& a : actions)
+                if (a.action.kind == ghostpost::rules::ActionKind::Move && a.action.to.valid() &&
+                    !expected.at(a.action.to).figures.empty())
+                    captures.push_back(&a);
+            const bool capture = !captures.empty() && rng() % 2 == 0;
+            t.play(seat,
+                   capture ? *captures[rng() % captures.size()] : actions[rng() % actions.size()]);
+        }
+    }
+    CHECK(forms == std::set<std::string>{"(choosing)", "(has chosen)", "(turn over)",
+                                         "the first fighter's choice",
+                                         "the second fighter's choice"});
 }
 
 TEST_CASE("The search's speed-ups search the same trees: choices, scores and positions searched "
