@@ -372,6 +372,16 @@ TEST_CASE("The hooks a search uses give what the views, copies and apply they st
                 board.note_phrases = seen.note_phrases;
                 CHECK(board == seen);
             }
+            // pending_seats: pending()'s seats, and whether it is one ordinary move.
+            {
+                const auto pending = t.game->pending();
+                std::vector<Seat> seats{Seat::Black, Seat::White, Seat::Black}, expected_seats;
+                for (const auto& d : pending)
+                    expected_seats.push_back(d.seat);
+                CHECK(t.game->pending_seats(seats) ==
+                      (pending.size() == 1 && pending.front().what == "move"));
+                CHECK(seats == expected_seats);
+            }
             // assign: the kept game becomes the position, as a clone would be.
             REQUIRE(kept->assign(*t.game));
             CHECK(kept->fen() == t.game->fen());

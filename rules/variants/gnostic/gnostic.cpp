@@ -161,6 +161,20 @@ public:
             return {};
         return gnostic::decisions(st_);
     }
+    // decisions()'s seats without the dice decision's words, which are the dearest part.
+    bool pending_seats(std::vector<Seat>& seats) const override {
+        seats.clear();
+        if (outcome_.over())
+            return false;
+        if (!st_.combat) {
+            seats.push_back(st_.side);
+            return true;
+        }
+        for (const auto& f : st_.combat->fighters)
+            if (f.active && !f.commit)
+                seats.push_back(st_.board[static_cast<std::size_t>(f.square)].seat);
+        return false;
+    }
 
     std::vector<NotatedAction> notated_actions(Seat seat) const override {
         if (outcome_.over())
