@@ -467,6 +467,44 @@ TEST_CASE("In Gnostic Chess the boards a search reads write a combat's line as t
                                          "the second fighter's choice"});
 }
 
+TEST_CASE("In Ghost Chess the board a search reads has the views' notes in each of their forms",
+          "[engine][rules][variant:ghost]") {
+    // The search's board writes its notes apart from the views' phrases: each form is compared.
+    std::set<std::string> forms;
+    ghostpost::rules::BoardView board;
+    // Random games from the start, and from positions with the rarer notes (Haunt, a Shadow
+    // Nexus, a piece locked by the Shadow Nexus move), which random play hardly reaches.
+    const std::vector<std::string> starts{"", "8/8/8/8/3q2n1/2n5/P7/2R1R3 b - - - 0 0 1",
+                                          "2R2R2/3q4/8/8/8/8/P7/2B2B2 b - - - 0 0 1",
+                                          "2q2R2/8/8/8/8/3B4/P7/2B5 w - - d3 0 0 2"};
+    for (std::uint64_t seed = 0; seed < 16; ++seed) {
+        test::Table t("ghost", starts[seed % starts.size()]);
+        std::mt19937_64 rng(seed);
+        if (seed % starts.size() == 1)
+            t.play("Ne5"); // the knights Haunt beside the Shadowed Ghost
+        for (int ply = 0; ply < 200 && !t.game->outcome().over(); ++ply) {
+            INFO("seed " << seed << " ply " << ply << " " << t.game->fen());
+            const auto expected = t.game->final_view().board();
+            t.game->final_board(board);
+            CHECK(board.notes == expected.notes);
+            t.game->seat_board(Seat::Black, board);
+            CHECK(board.notes == expected.notes);
+            for (const auto& note : expected.notes)
+                for (const char* form :
+                     {"Full Nexus", "Half Nexus", "no Nexus", "Shadow Nexus.", "(Shadow)",
+                      "(Haunt)", "(Hide)", "), ", "Cannot move", "Rescued knights lost"})
+                    if (note.find(form) != std::string::npos)
+                        forms.insert(form);
+            const Seat seat = t.game->pending().front().seat;
+            const auto actions = t.game->notated_actions(seat);
+            t.play(seat, actions[rng() % actions.size()]);
+        }
+    }
+    CHECK(forms == std::set<std::string>{"Full Nexus", "Half Nexus", "no Nexus", "Shadow Nexus.",
+                                         "(Shadow)", "(Haunt)", "(Hide)", "), ", "Cannot move",
+                                         "Rescued knights lost"});
+}
+
 TEST_CASE("The search's speed-ups search the same trees: choices, scores and positions searched "
           "as before them",
           "[engine][chess]") {
