@@ -505,6 +505,47 @@ TEST_CASE("In Ghost Chess the board a search reads has the views' notes in each 
                                          "Rescued knights lost"});
 }
 
+TEST_CASE("In Giveaway and Ghostarelay the board a search reads has the views' notes, and a pass "
+          "applied silently reaches what apply reaches",
+          "[engine][rules][variant:giveaway][variant:ghostarelay]") {
+    std::set<std::string> forms;
+    ghostpost::rules::BoardView board;
+    const ghostpost::rules::Options stuck{{"pass_when_stuck", "on"}};
+    struct Start {
+        std::string variant, fen;
+        ghostpost::rules::Options options;
+    };
+    // Random games, and a position where both sides are stuck and pass under the option.
+    for (const auto& start :
+         {Start{"giveaway", "", {}}, Start{"ghostarelay", "", stuck},
+          Start{"ghostarelay", "10/10/10/10/4p5/4P5/10/10/10/10 w - - 0 1", stuck}}) {
+        test::Table t(start.variant, start.fen, start.options);
+        std::mt19937_64 rng(5);
+        for (int ply = 0; ply < 120 && !t.game->outcome().over(); ++ply) {
+            INFO(start.variant << " ply " << ply << " " << t.game->fen());
+            const auto expected = t.game->final_view().board();
+            t.game->final_board(board);
+            CHECK(board.notes == expected.notes);
+            t.game->seat_board(Seat::Black, board);
+            CHECK(board.notes == expected.notes);
+            for (const auto& note : expected.notes)
+                for (const char* form : {"must capture", "passes", "Option pass_when_stuck: on"})
+                    if (note.find(form) != std::string::npos)
+                        forms.insert(form);
+            const Seat seat = t.game->pending().front().seat;
+            const auto actions = t.game->notated_actions(seat);
+            const auto& action = actions[rng() % actions.size()];
+            auto quiet = t.game->clone();
+            ghostpost::rules::NoRandomness none;
+            REQUIRE(quiet->apply_silently(seat, action.action, none));
+            t.play(seat, action);
+            CHECK(quiet->fen() == t.game->fen());
+            CHECK(quiet->outcome().status == t.game->outcome().status);
+        }
+    }
+    CHECK(forms == std::set<std::string>{"must capture", "passes", "Option pass_when_stuck: on"});
+}
+
 TEST_CASE("The search's speed-ups search the same trees: choices, scores and positions searched "
           "as before them",
           "[engine][chess]") {
