@@ -83,17 +83,16 @@ const rules::Game* Search::child(const rules::Game& g, Seat seat, const rules::A
     // played at once, one sampled outcome per visit.
     if (play_.answer) {
         for (int guard = 0; guard < 400 && !next->outcome().over(); ++guard) {
-            auto pending = next->pending();
+            if (next->pending_seats(answer_seats_))
+                break; // an ordinary move: searched, not answered
             bool answered = false;
-            for (const auto& d : pending) {
-                if (pending.size() == 1 && d.what == "move")
-                    continue; // an ordinary move: searched, not answered
-                auto legal = next->notated_actions(d.seat);
-                next->seat_board(d.seat, answer_board_);
-                auto ans = play_.answer(answer_board_, d.seat, legal);
+            for (const Seat decider : answer_seats_) {
+                auto legal = next->notated_actions(decider);
+                next->seat_board(decider, answer_board_);
+                auto ans = play_.answer(answer_board_, decider, legal);
                 if (!ans || ans->action.kind != ActionKind::Choice || ans->text == "pass")
                     continue;
-                if (!next->apply_silently(d.seat, ans->action, dice))
+                if (!next->apply_silently(decider, ans->action, dice))
                     continue;
                 count_node(); // a decision answered costs about what a position searched does
                 answered = true;

@@ -100,7 +100,8 @@ private:
     std::vector<std::array<rules::Action, 2>> killers_;
     std::vector<int> history_;
     std::vector<Ply> plies_;
-    rules::BoardView answer_board_; // a seat's board for the answers of chance (child())
+    rules::BoardView answer_board_;         // a seat's board for the answers of chance (child())
+    std::vector<rules::Seat> answer_seats_; // the seats to decide there (child())
 };
 
 // Thrown inside the search when the budget runs out; the root keeps its last full depth.

@@ -1,6 +1,7 @@
 #include "engine_test_support.h"
 
 #include <algorithm>
+#include <set>
 
 using ghostpost::engine::Limits;
 using ghostpost::engine::win_score;
@@ -371,6 +372,16 @@ TEST_CASE("The hooks a search uses give what the views, copies and apply they st
                 board.note_phrases = seen.note_phrases;
                 CHECK(board == seen);
             }
+            // pending_seats: pending()'s seats, and whether it is one ordinary move.
+            {
+                const auto pending = t.game->pending();
+                std::vector<Seat> seats{Seat::Black, Seat::White, Seat::Black}, expected_seats;
+                for (const auto& d : pending)
+                    expected_seats.push_back(d.seat);
+                CHECK(t.game->pending_seats(seats) ==
+                      (pending.size() == 1 && pending.front().what == "move"));
+                CHECK(seats == expected_seats);
+            }
             // assign: the kept game becomes the position, as a clone would be.
             REQUIRE(kept->assign(*t.game));
             CHECK(kept->fen() == t.game->fen());
@@ -405,6 +416,134 @@ TEST_CASE("The hooks a search uses give what the views, copies and apply they st
         REQUIRE(other.ok());
         CHECK_FALSE(kept->assign(**other));
     }
+}
+
+TEST_CASE("In Gnostic Chess the boards a search reads write a combat's line as the views do, for "
+          "each fighter's seat and for the channel",
+          "[engine][rules][variant:gnostic]") {
+    // The search reads the board at every roll of a combat, so the combat's line is written
+    // apart from the other notes: each of its forms is compared here.
+    std::set<std::string> forms;
+    ghostpost::rules::BoardView board;
+    for (std::uint64_t seed = 0; seed < 8; ++seed) {
+        test::Table t("gnostic");
+        std::mt19937_64 rng(seed);
+        for (int ply = 0; ply < 160 && !t.game->outcome().over(); ++ply) {
+            INFO("seed " << seed << " ply " << ply << " " << t.game->fen());
+            const auto expected = t.game->final_view().board();
+            t.game->final_board(board);
+            CHECK(board.notes == expected.notes);
+            for (Seat s : {Seat::White, Seat::Black}) {
+                const auto seen = t.game->seat_view(s).board();
+                t.game->seat_board(s, board);
+                CHECK(board.notes == seen.notes);
+                for (const auto& note : seen.notes) {
+                    if (!note.starts_with("Combat on "))
+                        continue;
+                    const auto choice = note.find("your choice: ");
+                    if (choice != std::string::npos)
+                        forms.insert(note.ends_with(")") ? "the first fighter's choice"
+                                                         : "the second fighter's choice");
+                    for (const char* state : {"(choosing)", "(has chosen)", "(turn over)"})
+                        if (note.find(state) != std::string::npos)
+                            forms.insert(state);
+                }
+            }
+            // Captures half the time, so that combats come often.
+            const Seat seat = t.game->pending().front().seat;
+            const auto actions = t.game->notated_actions(seat);
+            std::vector<const ghostpost::rules::NotatedAction*> captures;
+            for (const auto& a : actions)
+                if (a.action.kind == ghostpost::rules::ActionKind::Move && a.action.to.valid() &&
+                    !expected.at(a.action.to).figures.empty())
+                    captures.push_back(&a);
+            const bool capture = !captures.empty() && rng() % 2 == 0;
+            t.play(seat,
+                   capture ? *captures[rng() % captures.size()] : actions[rng() % actions.size()]);
+        }
+    }
+    CHECK(forms == std::set<std::string>{"(choosing)", "(has chosen)", "(turn over)",
+                                         "the first fighter's choice",
+                                         "the second fighter's choice"});
+}
+
+TEST_CASE("In Ghost Chess the board a search reads has the views' notes in each of their forms",
+          "[engine][rules][variant:ghost]") {
+    // The search's board writes its notes apart from the views' phrases: each form is compared.
+    std::set<std::string> forms;
+    ghostpost::rules::BoardView board;
+    // Random games from the start, and from positions with the rarer notes (Haunt, a Shadow
+    // Nexus, a piece locked by the Shadow Nexus move), which random play hardly reaches.
+    const std::vector<std::string> starts{"", "8/8/8/8/3q2n1/2n5/P7/2R1R3 b - - - 0 0 1",
+                                          "2R2R2/3q4/8/8/8/8/P7/2B2B2 b - - - 0 0 1",
+                                          "2q2R2/8/8/8/8/3B4/P7/2B5 w - - d3 0 0 2"};
+    for (std::uint64_t seed = 0; seed < 16; ++seed) {
+        test::Table t("ghost", starts[seed % starts.size()]);
+        std::mt19937_64 rng(seed);
+        if (seed % starts.size() == 1)
+            t.play("Ne5"); // the knights Haunt beside the Shadowed Ghost
+        for (int ply = 0; ply < 200 && !t.game->outcome().over(); ++ply) {
+            INFO("seed " << seed << " ply " << ply << " " << t.game->fen());
+            const auto expected = t.game->final_view().board();
+            t.game->final_board(board);
+            CHECK(board.notes == expected.notes);
+            t.game->seat_board(Seat::Black, board);
+            CHECK(board.notes == expected.notes);
+            for (const auto& note : expected.notes)
+                for (const char* form :
+                     {"Full Nexus", "Half Nexus", "no Nexus", "Shadow Nexus.", "(Shadow)",
+                      "(Haunt)", "(Hide)", "), ", "Cannot move", "Rescued knights lost"})
+                    if (note.find(form) != std::string::npos)
+                        forms.insert(form);
+            const Seat seat = t.game->pending().front().seat;
+            const auto actions = t.game->notated_actions(seat);
+            t.play(seat, actions[rng() % actions.size()]);
+        }
+    }
+    CHECK(forms == std::set<std::string>{"Full Nexus", "Half Nexus", "no Nexus", "Shadow Nexus.",
+                                         "(Shadow)", "(Haunt)", "(Hide)", "), ", "Cannot move",
+                                         "Rescued knights lost"});
+}
+
+TEST_CASE("In Giveaway and Ghostarelay the board a search reads has the views' notes, and a pass "
+          "applied silently reaches what apply reaches",
+          "[engine][rules][variant:giveaway][variant:ghostarelay]") {
+    std::set<std::string> forms;
+    ghostpost::rules::BoardView board;
+    const ghostpost::rules::Options stuck{{"pass_when_stuck", "on"}};
+    struct Start {
+        std::string variant, fen;
+        ghostpost::rules::Options options;
+    };
+    // Random games, and a position where both sides are stuck and pass under the option.
+    for (const auto& start :
+         {Start{"giveaway", "", {}}, Start{"ghostarelay", "", stuck},
+          Start{"ghostarelay", "10/10/10/10/4p5/4P5/10/10/10/10 w - - 0 1", stuck}}) {
+        test::Table t(start.variant, start.fen, start.options);
+        std::mt19937_64 rng(5);
+        for (int ply = 0; ply < 120 && !t.game->outcome().over(); ++ply) {
+            INFO(start.variant << " ply " << ply << " " << t.game->fen());
+            const auto expected = t.game->final_view().board();
+            t.game->final_board(board);
+            CHECK(board.notes == expected.notes);
+            t.game->seat_board(Seat::Black, board);
+            CHECK(board.notes == expected.notes);
+            for (const auto& note : expected.notes)
+                for (const char* form : {"must capture", "passes", "Option pass_when_stuck: on"})
+                    if (note.find(form) != std::string::npos)
+                        forms.insert(form);
+            const Seat seat = t.game->pending().front().seat;
+            const auto actions = t.game->notated_actions(seat);
+            const auto& action = actions[rng() % actions.size()];
+            auto quiet = t.game->clone();
+            ghostpost::rules::NoRandomness none;
+            REQUIRE(quiet->apply_silently(seat, action.action, none));
+            t.play(seat, action);
+            CHECK(quiet->fen() == t.game->fen());
+            CHECK(quiet->outcome().status == t.game->outcome().status);
+        }
+    }
+    CHECK(forms == std::set<std::string>{"must capture", "passes", "Option pass_when_stuck: on"});
 }
 
 TEST_CASE("The search's speed-ups search the same trees: choices, scores and positions searched "

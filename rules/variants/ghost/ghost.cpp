@@ -177,6 +177,18 @@ public:
         return events;
     }
 
+    // apply() without the texts of the action and its events.
+    bool apply_silently(Seat seat, const Action& action, RandomSource&) override {
+        if (state_.phase == Phase::Over || seat != ghost::decider(state_))
+            return false;
+        const std::vector<Action> list = ghost::legal_actions(state_);
+        if (std::find(list.begin(), list.end(), action) == list.end())
+            return false;
+        ghost::play(state_, action, nullptr);
+        check_consistent(*this);
+        return true;
+    }
+
     bool is_consistent() const override { return ghost::is_consistent(state_); }
 
     Outcome outcome() const override { return state_.outcome; }
@@ -199,6 +211,8 @@ public:
     PublicView public_view() const override { return make_public(board()); }
     // Nothing is hidden in Ghost Chess: a seat sees what everyone sees.
     SeatView seat_view(Seat seat) const override { return make_private(seat, board()); }
+    void final_board(BoardView& into) const override { board_into(into, true); }
+    void seat_board(Seat, BoardView& into) const override { board_into(into, true); }
 
     RuleError explain_illegal(Seat seat, const ActionSyntax& syntax,
                               std::string_view text) const override;
@@ -215,6 +229,11 @@ private:
     // The decision asked now, in words ("place the rescued knight: N@b8 or N@d8").
     Phrase what_phrase() const;
     BoardView board() const;
+    // board() written over `v`; with `plain`, the notes written straight as English (no
+    // note_phrases), for a search that reads them at every position.
+    void board_into(BoardView& v, bool plain) const;
+    // The notes of board() as plain English, appended to `notes`.
+    void plain_notes(std::vector<std::string>& notes) const;
     RuleError not_your_decision(Seat who) const {
         return make_error(ErrorKind::NotYourTurn,
                           phrase(N_("it is the {seat}'s decision now: {what}"),
@@ -278,19 +297,39 @@ Phrase GhostGame::what_phrase() const {
 }
 
 BoardView GhostGame::board() const {
-    const State& s = state_;
     BoardView v("ghost", 8, 8);
+    board_into(v, false);
+    return v;
+}
+
+void GhostGame::board_into(BoardView& v, bool plain) const {
+    const State& s = state_;
+    if (v.variant != "ghost")
+        v.variant = "ghost";
+    v.files = v.ranks = 8;
+    v.cells.resize(64);
     for (chess::Sq x = 0; x < 64; ++x) {
+        Cell& cell = v.at(chess::to_square(x));
+        cell.figures.clear();
+        cell.tint = Tint::Chequer;
         const Piece p = s.board[static_cast<std::size_t>(x)];
         if (p.kind != PieceKind::None)
-            v.at(chess::to_square(x)).figures.push_back(Figure{p, FigureStyle::Living});
+            cell.figures.push_back(Figure{p, FigureStyle::Living});
     }
     v.last_from = s.last_from;
     v.last_to = s.last_to;
+    v.check = Square{};
+    v.deciding.clear();
     if (s.phase != Phase::Over)
         v.deciding.push_back(ghost::decider(s));
     v.ply = s.plies;
     v.move_number = s.fullmove;
+    v.notes.clear();
+    v.note_phrases.clear();
+    if (plain) {
+        plain_notes(v.notes);
+        return;
+    }
     // TRANSLATORS: the Paradigm's Nexus under the board, as in "Paradigm: Full Nexus."
     v.note(phrase(N_("{seat}: {nexus}."),
                   {{"seat", seat_word(info(), Seat::White)}, {"nexus", ghost::nexus_phrase(s)}}));
@@ -327,7 +366,47 @@ BoardView GhostGame::board() const {
     if (s.knights_lost > 0)
         v.note(phrase(N_("Rescued knights lost: {count} of 2."),
                       {{"count", std::to_string(s.knights_lost)}}));
-    return v;
+}
+
+void GhostGame::plain_notes(std::vector<std::string>& notes) const {
+    const State& s = state_;
+    std::string nexus = s.full_nexus             ? "Full Nexus"
+                        : ghost::bishops_home(s) ? "Half Nexus"
+                                                 : "no Nexus";
+    if (ghost::shadow_nexus(s))
+        nexus += " and Shadow Nexus";
+    notes.push_back(std::string(info().seat_names[index(Seat::White)]) + ": " + nexus + ".");
+    auto list = [&](chess::Bitboard b, std::string& t) {
+        bool first = true;
+        while (b) {
+            const chess::Sq x = chess::pop_lsb(b);
+            if (!first)
+                t += ' ';
+            first = false;
+            t += piece_letter(s.board[static_cast<std::size_t>(x)].kind);
+            t += chess::to_square(x).name();
+        }
+    };
+    const chess::Bitboard standing = s.phase == Phase::Over ? 0 : s.black;
+    std::string safe;
+    for (auto [b, why] :
+         {std::pair{s.shadow, "Shadow"}, std::pair{s.haunt, "Haunt"}, std::pair{s.hidden, "Hide"}})
+        if (b & standing) {
+            if (!safe.empty())
+                safe += ", ";
+            list(b & standing, safe);
+            (safe += " (") += why;
+            safe += ')';
+        }
+    if (!safe.empty())
+        notes.push_back("Cannot be captured this turn: " + safe + ".");
+    if (s.locked >= 0) {
+        std::string pieces;
+        list(chess::bb(s.locked), pieces);
+        notes.push_back("Cannot move this turn (Shadow Nexus move): " + pieces + ".");
+    }
+    if (s.knights_lost > 0)
+        notes.push_back("Rescued knights lost: " + std::to_string(s.knights_lost) + " of 2.");
 }
 
 RuleError GhostGame::explain_illegal(Seat seat, const ActionSyntax& syntax,

@@ -101,6 +101,21 @@ public:
     }
 
     Result<std::vector<Event>> apply(Seat seat, const Action& action, RandomSource&) override {
+        std::vector<Event> events;
+        if (auto refused = play(seat, action, &events))
+            return *refused;
+        return events;
+    }
+
+    // apply() without the SAN and the events.
+    bool apply_silently(Seat seat, const Action& action, RandomSource&) override {
+        return !play(seat, action, nullptr);
+    }
+
+private:
+    // apply()'s work, its events into `events` when given: why the action is refused, or
+    // nothing when it was played.
+    std::optional<RuleError> play(Seat seat, const Action& action, std::vector<Event>* events) {
         if (outcome_.over())
             return make_error(ErrorKind::GameOver,
                               phrase(N_("the game is over ({reason})"),
@@ -110,12 +125,12 @@ public:
                 ErrorKind::NotYourTurn,
                 phrase(N_("it is {side}'s move"),
                        {{"side", Phrase{"side", std::string(seat_name(pos_.side())), {}}}}));
-        std::vector<Event> events;
         if (must_pass_) {
             if (action.kind != ActionKind::Pass)
                 return make_error(ErrorKind::Illegal,
                                   phrase(N_("you have no legal move and must pass: write pass")));
-            events.push_back(public_event(EventKind::Moved, "pass"));
+            if (events)
+                events->push_back(public_event(EventKind::Moved, "pass"));
             pos_.pass();
             last_from_ = last_to_ = Square{};
         } else {
@@ -123,10 +138,12 @@ public:
                                    [&](const Move& m) { return to_action(m) == action; });
             if (it == legal_.end())
                 return make_error(ErrorKind::Illegal, phrase(N_("that move is not legal here")));
-            const std::string text = pos_.san(*it, legal_);
-            events.push_back(public_event(EventKind::Moved, text));
-            if (it->capture())
-                events.push_back(public_event(EventKind::Captured, text));
+            if (events) {
+                const std::string text = pos_.san(*it, legal_);
+                events->push_back(public_event(EventKind::Moved, text));
+                if (it->capture())
+                    events->push_back(public_event(EventKind::Captured, text));
+            }
             last_from_ = to_square(it->from);
             last_to_ = to_square(it->to);
             pos_.play(*it);
@@ -137,13 +154,14 @@ public:
             keys_.clear();
         keys_.push_back(pos_.key());
         refresh();
-        if (outcome_.over())
-            events.push_back(
+        if (outcome_.over() && events)
+            events->push_back(
                 public_event(EventKind::GameOver, Phrase{"reason", outcome_.reason, {}}));
         check_consistent(*this);
-        return events;
+        return std::nullopt;
     }
 
+public:
     bool is_consistent() const override { return pos_.is_consistent(); }
 
     Outcome outcome() const override { return outcome_; }
@@ -190,6 +208,8 @@ public:
     PublicView public_view() const override { return make_public(board()); }
     // Nothing is hidden in these games: a seat sees what everyone sees.
     SeatView seat_view(Seat seat) const override { return make_private(seat, board()); }
+    void final_board(BoardView& into) const override { board_into(into, true); }
+    void seat_board(Seat, BoardView& into) const override { board_into(into, true); }
 
     RuleError explain_illegal(Seat seat, const ActionSyntax& syntax,
                               std::string_view text) const override;
@@ -266,14 +286,48 @@ private:
 
     BoardView board() const {
         BoardView v(info_->name, pos_.files(), pos_.ranks());
+        board_into(v, false);
+        return v;
+    }
+
+    // board() written over `v`; with `plain`, the notes written straight as English (no
+    // note_phrases), for a search that reads the board at every position.
+    void board_into(BoardView& v, bool plain) const {
+        if (v.variant != info_->name)
+            v.variant = info_->name;
+        v.files = pos_.files();
+        v.ranks = pos_.ranks();
+        v.cells.resize(static_cast<std::size_t>(v.files * v.ranks));
         for (int r = 0; r < pos_.ranks(); ++r)
             for (int f = 0; f < pos_.files(); ++f) {
+                Cell& cell = v.at(Square(f, r));
+                cell.figures.clear();
+                cell.tint = Tint::Chequer;
                 Piece p = pos_.piece_at(Square(f, r));
                 if (p.kind != PieceKind::None)
-                    v.at(Square(f, r)).figures.push_back(Figure{p, FigureStyle::Living});
+                    cell.figures.push_back(Figure{p, FigureStyle::Living});
             }
         v.last_from = last_from_;
         v.last_to = last_to_;
+        v.check = Square{};
+        v.deciding.clear();
+        v.ply = ply_;
+        v.move_number = pos_.fullmove_number();
+        v.notes.clear();
+        v.note_phrases.clear();
+        if (plain) {
+            const std::string who = capitalised(seat_name(pos_.side()));
+            if (!outcome_.over()) {
+                v.deciding.push_back(pos_.side());
+                if (must_pass_)
+                    v.notes.push_back(who + " has no legal move and passes");
+                else if (!legal_.empty() && legal_.front().capture())
+                    v.notes.push_back(who + " must capture");
+            }
+            if (pass_when_stuck_)
+                v.notes.push_back("Option " + std::string(pass_option) + ": on");
+            return;
+        }
         if (!outcome_.over()) {
             v.deciding.push_back(pos_.side());
             const Phrase::Arg who{"seat", seat_word(pos_.side())};
@@ -286,9 +340,6 @@ private:
             // TRANSLATORS: a game option under the board, as in "Option pass_when_stuck: on".
             v.note(phrase(N_("Option {option}: {value}"),
                           {{"option", std::string(pass_option)}, {"value", "on"}}));
-        v.ply = ply_;
-        v.move_number = pos_.fullmove_number();
-        return v;
     }
 
     const VariantInfo* info_;

@@ -161,6 +161,20 @@ public:
             return {};
         return gnostic::decisions(st_);
     }
+    // decisions()'s seats without the dice decision's words, which are the dearest part.
+    bool pending_seats(std::vector<Seat>& seats) const override {
+        seats.clear();
+        if (outcome_.over())
+            return false;
+        if (!st_.combat) {
+            seats.push_back(st_.side);
+            return true;
+        }
+        for (const auto& f : st_.combat->fighters)
+            if (f.active && !f.commit)
+                seats.push_back(st_.board[static_cast<std::size_t>(f.square)].seat);
+        return false;
+    }
 
     std::vector<NotatedAction> notated_actions(Seat seat) const override {
         if (outcome_.over())
@@ -241,6 +255,23 @@ public:
     }
 
     Result<std::vector<Event>> apply(Seat seat, const Action& action, RandomSource& rng) override {
+        gnostic::Log log;
+        if (auto refused = play(seat, action, rng, log))
+            return *refused;
+        return std::move(log.events);
+    }
+
+    bool apply_silently(Seat seat, const Action& action, RandomSource& rng) override {
+        gnostic::Log log;
+        log.quiet = true;
+        return !play(seat, action, rng, log);
+    }
+
+private:
+    // apply()'s work, its events into `log`: why the action is refused, or nothing when it
+    // was applied.
+    std::optional<RuleError> play(Seat seat, const Action& action, RandomSource& rng,
+                                  gnostic::Log& log) {
         if (outcome_.over())
             return make_error(ErrorKind::GameOver,
                               phrase(N_("the game is over ({reason})"),
@@ -262,9 +293,9 @@ public:
             // `default` is a dice choice like any other and counts.
             if (action.special == code::use_default)
                 ++plies_;
-            auto events = gnostic::apply_action(st_, seat, action, rng);
+            gnostic::apply_action(st_, seat, action, rng, log);
             check_consistent(*this);
-            return events;
+            return std::nullopt;
         }
         auto legal = gnostic::legal_actions(st_, seat);
         if (legal.empty()) {
@@ -284,21 +315,23 @@ public:
         if (std::find(legal.begin(), legal.end(), a) == legal.end())
             return make_error(ErrorKind::Illegal, phrase(N_("that action is not legal here")));
         const Seat side_before = st_.side;
-        std::vector<Event> events;
         if (a.kind == ActionKind::Move)
-            events.push_back(public_event(EventKind::Moved, gnostic::action_text(st_, a, legal)));
-        for (auto& e : gnostic::apply_action(st_, seat, a, rng))
-            events.push_back(std::move(e));
+            log.add([&] {
+                return public_event(EventKind::Moved, gnostic::action_text(st_, a, legal));
+            });
+        gnostic::apply_action(st_, seat, a, rng, log);
         ++plies_;
         if (st_.side != side_before)
             after_turn(st_.halfmove == 0 || a.kind == ActionKind::Special);
         if (outcome_.over())
-            events.push_back(
-                public_event(EventKind::GameOver, Phrase{"reason", outcome_.reason, {}}));
+            log.add([&] {
+                return public_event(EventKind::GameOver, Phrase{"reason", outcome_.reason, {}});
+            });
         check_consistent(*this);
-        return events;
+        return std::nullopt;
     }
 
+public:
     bool is_consistent() const override { return gnostic::is_consistent(st_); }
 
     Outcome outcome() const override { return outcome_; }
@@ -386,14 +419,21 @@ private:
     void board_into(std::optional<Seat> viewer, BoardView& v, bool cached) const;
     // The notes under the board (track, spells, the dead, the combat, the viewer's policy).
     void notes_into(std::optional<Seat> viewer, BoardView& v) const;
-    // What notes_into reads of the state.
+    // Those notes in parts: before the combat's, the combat's, and the viewer's policy after.
+    void board_notes(BoardView& v) const;
+    void combat_note(std::optional<Seat> viewer, BoardView& v) const;
+    void policy_note(Seat viewer, BoardView& v) const;
+    // The texts of board_notes(), combat_note() and policy_note(), written straight as English
+    // for a search, which reads them at every position and every roll.
+    void plain_board_notes(std::vector<std::string>& notes) const;
+    std::string plain_combat_note(std::optional<Seat> viewer) const;
+    std::string plain_policy_note(Seat viewer) const;
+    // What the notes but the combat's read of the state.
     struct NotesKey {
         int track = 0;
         int direction = 0;
         std::array<std::uint8_t, 2> spells_used{};
         std::array<std::array<std::uint8_t, 7>, 2> dead{};
-        std::optional<gnostic::Combat> combat;
-        std::array<gnostic::Unit, 2> fighters{};
         std::optional<gnostic::Policy> policy;
         bool operator==(const NotesKey&) const = default;
     };
@@ -451,31 +491,115 @@ void GnosticGame::board_into(std::optional<Seat> viewer, BoardView& v, bool cach
         notes_into(viewer, v);
         return;
     }
-    // The notes are phrases written out, the dearest part of a view; a search asks for the
-    // same few again and again, so the last ones written for each viewer are kept with what
-    // they were written from.
-    NotesKey key{st_.track,
-                 st_.direction,
-                 st_.spells_used,
-                 st_.dead,
-                 st_.combat,
-                 {},
+    // The notes are phrases written out, the dearest part of a view, so a search gets them
+    // written straight as English. Most stay the same from one position to the next: the last
+    // ones for each viewer are kept with what they were written from, but for the combat's,
+    // which changes with every roll.
+    NotesKey key{st_.track, st_.direction, st_.spells_used, st_.dead,
                  viewer ? st_.policy[index(*viewer)] : std::nullopt};
-    if (st_.combat)
-        for (std::size_t i = 0; i < 2; ++i)
-            key.fighters[i] = st_.board[static_cast<std::size_t>(st_.combat->fighters[i].square)];
-    thread_local std::array<std::optional<std::pair<NotesKey, std::vector<std::string>>>, 3> last;
+    struct Kept {
+        NotesKey key;
+        std::vector<std::string> notes;
+        std::size_t before_combat = 0; // how many of `notes` come before the combat's
+    };
+    thread_local std::array<std::optional<Kept>, 3> last;
     auto& slot = last[viewer ? index(*viewer) : 2];
-    if (slot && slot->first == key) {
-        v.notes = slot->second;
-        return;
+    if (!slot || slot->key != key) {
+        if (!slot)
+            slot.emplace();
+        slot->key = key;
+        slot->notes.clear();
+        plain_board_notes(slot->notes);
+        slot->before_combat = slot->notes.size();
+        if (viewer)
+            slot->notes.push_back(plain_policy_note(*viewer));
     }
-    notes_into(viewer, v);
-    v.note_phrases.clear();
-    slot.emplace(key, v.notes);
+    v.notes = slot->notes;
+    if (st_.combat)
+        v.notes.insert(v.notes.begin() + static_cast<std::ptrdiff_t>(slot->before_combat),
+                       plain_combat_note(viewer));
+}
+
+void GnosticGame::plain_board_notes(std::vector<std::string>& notes) const {
+    notes.push_back(std::string("Track: ") + gnostic::track_letter(st_.track) + ", moving toward " +
+                    (st_.direction < 0 ? "dark (A)" : "light (E)"));
+    std::string spells, killed;
+    for (Seat s : {Seat::White, Seat::Black}) {
+        const char* seat = s == Seat::White ? "White " : "Black ";
+        std::string names;
+        for (int i = 0; i < gnostic::spell_count; ++i)
+            if (st_.spells_used[index(s)] & (1u << i))
+                (names += names.empty() ? "" : ", ") +=
+                    gnostic::spell_name(static_cast<gnostic::Spell>(i));
+        if (!names.empty())
+            (spells += spells.empty() ? seat : std::string("; ") + seat) += names;
+        names.clear();
+        for (std::size_t k = 0; k < st_.dead[index(s)].size(); ++k) {
+            const int n = st_.dead[index(s)][k];
+            if (n <= 0)
+                continue;
+            (names += names.empty() ? "" : ", ") += std::to_string(n) + " ";
+            names += piece_name(static_cast<PieceKind>(k));
+            if (n > 1)
+                names += 's';
+        }
+        if (!names.empty())
+            (killed += killed.empty() ? seat : std::string("; ") + seat) += names;
+    }
+    if (!spells.empty())
+        notes.push_back("Spells cast: " + spells);
+    if (!killed.empty())
+        notes.push_back("Killed: " + killed);
+}
+
+std::string GnosticGame::plain_policy_note(Seat viewer) const {
+    const auto& p = st_.policy[index(viewer)];
+    if (p)
+        return "Your standing policy: roll " + std::to_string(p->dice) + ", hold at " +
+               std::to_string(p->hold);
+    return "Your standing policy: none (the fallback rolls " +
+           std::to_string(gnostic::policy_dice_fallback) + ", holds at " +
+           std::to_string(gnostic::policy_hold_fallback) + ")";
+}
+
+std::string GnosticGame::plain_combat_note(std::optional<Seat> viewer) const {
+    const auto& c = *st_.combat;
+    std::array<std::string, 2> fighters;
+    std::string choice;
+    int mine = -1; // the fighter whose hidden choice the viewer sees
+    for (std::size_t i = 0; i < 2; ++i) {
+        const auto& f = c.fighters[i];
+        const auto& u = st_.board[static_cast<std::size_t>(f.square)];
+        auto& out = fighters[i];
+        out = u.seat == Seat::White ? "White " : "Black ";
+        out += piece_name(u.kind);
+        out += " " + std::to_string(f.banked) + " banked + " + std::to_string(f.turn) + " of " +
+               std::to_string(f.target);
+        out += !f.active ? " (turn over)" : f.commit ? " (has chosen)" : " (choosing)";
+        if (viewer && u.seat == *viewer && f.commit) {
+            mine = static_cast<int>(i);
+            choice = *f.commit == 0 ? "hold" : "roll " + std::to_string(*f.commit);
+        }
+    }
+    std::string out = "Combat on " + gnostic::sq_name(c.contested) + ", round " +
+                      std::to_string(c.round) + ": " + fighters[0];
+    if (mine == 0)
+        out += "; your choice: " + choice + " " + fighters[1];
+    else if (mine == 1)
+        out += "; " + fighters[1] + " your choice: " + choice;
+    else
+        out += "; " + fighters[1];
+    return out;
 }
 
 void GnosticGame::notes_into(std::optional<Seat> viewer, BoardView& v) const {
+    board_notes(v);
+    combat_note(viewer, v);
+    if (viewer)
+        policy_note(*viewer, v);
+}
+
+void GnosticGame::board_notes(BoardView& v) const {
     v.note(phrase(N_("Track: {track}, moving toward {direction}"),
                   {{"track", std::string(1, gnostic::track_letter(st_.track))},
                    {"direction", gnostic::direction_word(st_.direction)}}));
@@ -516,6 +640,9 @@ void GnosticGame::notes_into(std::optional<Seat> viewer, BoardView& v) const {
     if (!killed.empty())
         v.note(
             phrase(N_("Killed: {pieces}"), {{"pieces", joined(killed, N_("{first}; {second}"))}}));
+}
+
+void GnosticGame::combat_note(std::optional<Seat> viewer, BoardView& v) const {
     if (st_.combat) {
         const auto& c = *st_.combat;
         std::array<Phrase, 2> fighters;
@@ -552,15 +679,16 @@ void GnosticGame::notes_into(std::optional<Seat> viewer, BoardView& v) const {
                                "{choice}"),
                             args));
     }
-    if (viewer) {
-        const auto& p = st_.policy[index(*viewer)];
-        v.note(p ? phrase(N_("Your standing policy: roll {dice}, hold at {hold}"),
-                          {{"dice", std::to_string(p->dice)}, {"hold", std::to_string(p->hold)}})
-                 : phrase(N_("Your standing policy: none (the fallback rolls {dice}, holds at "
-                             "{hold})"),
-                          {{"dice", std::to_string(gnostic::policy_dice_fallback)},
-                           {"hold", std::to_string(gnostic::policy_hold_fallback)}}));
-    }
+}
+
+void GnosticGame::policy_note(Seat viewer, BoardView& v) const {
+    const auto& p = st_.policy[index(viewer)];
+    v.note(p ? phrase(N_("Your standing policy: roll {dice}, hold at {hold}"),
+                      {{"dice", std::to_string(p->dice)}, {"hold", std::to_string(p->hold)}})
+             : phrase(N_("Your standing policy: none (the fallback rolls {dice}, holds at "
+                         "{hold})"),
+                      {{"dice", std::to_string(gnostic::policy_dice_fallback)},
+                       {"hold", std::to_string(gnostic::policy_hold_fallback)}}));
 }
 
 RuleError GnosticGame::explain_illegal(Seat seat, const ActionSyntax& syntax,

@@ -144,8 +144,22 @@ std::string anytime_text(const Action& a);
 // The choice `seat`'s standing policy (or the fallback) makes in the running combat.
 Action policy_choice(const State& st, Seat seat);
 
+// Where an action's events go. A search applies actions by the thousand and reads none of
+// them, so a quiet log does not even write their phrases.
+struct Log {
+    std::vector<Event> events;
+    bool quiet = false;
+    // Adds make()'s event, calling it only when the log keeps events.
+    template <class Make> void add(Make&& make) {
+        if (!quiet)
+            events.push_back(make());
+    }
+};
+
 // Applies a legal action of `seat` (checked by the caller) and returns its events.
 std::vector<Event> apply_action(State& st, Seat seat, const Action& a, RandomSource& rng);
+// The same, its events into `log` (none written when it is quiet).
+void apply_action(State& st, Seat seat, const Action& a, RandomSource& rng, Log& log);
 
 // The position key for repetitions: everything but the clocks and the policies.
 std::string position_key(const State& st);

@@ -185,6 +185,16 @@ public:
     // Who must decide what now, in order of urgency; empty once the game is over. Both seats
     // appear when they decide at once.
     virtual std::vector<Decision> pending() const = 0;
+    // pending() without its words, for a search that asks at every roll of a combat: the seats
+    // in the same order, written over `seats`, and true when there is one decision and it is an
+    // ordinary "move". Default: read from pending().
+    virtual bool pending_seats(std::vector<Seat>& seats) const {
+        const auto decisions = pending();
+        seats.clear();
+        for (const auto& d : decisions)
+            seats.push_back(d.seat);
+        return decisions.size() == 1 && decisions.front().what == "move";
+    }
     // Every action `seat` may take now, each with its canonical text; empty when it has none.
     virtual std::vector<NotatedAction> notated_actions(Seat seat) const = 0;
     // The decisions of notated_actions(seat), in the same order, without their texts (an action
