@@ -16,6 +16,7 @@
 // machine's load does not inflate. One line per match; --show adds every game's actions.
 //
 // The engine is given only its seat's view and the public record, as in the service.
+#include "engine_table.h"
 #include "ghostpost/engine/engine.h"
 #include "ghostpost/rules/notation.h"
 #include "ghostpost/rules/registry.h"
@@ -36,55 +37,11 @@
 #include <vector>
 
 using namespace ghostpost;
+using bench::Dice;
+using bench::Table;
 using rules::Seat;
 
 namespace {
-
-class Dice final : public rules::RandomSource {
-public:
-    explicit Dice(std::uint64_t seed) : rng_(seed) {}
-    std::uint32_t uniform(std::uint32_t n) override {
-        return static_cast<std::uint32_t>(rng_() % n);
-    }
-
-private:
-    std::mt19937_64 rng_;
-};
-
-// A game and its public record, as the service would keep them.
-struct Table {
-    std::unique_ptr<rules::Game> game;
-    engine::PublicRecord record;
-    Dice dice;
-    Table(const rules::Variant& v, std::uint64_t seed) : dice(seed) {
-        auto started = v.start({});
-        game = std::move(started.value());
-        record.variant = v.info().name;
-        record.options = game->options();
-    }
-    void play(Seat seat, const rules::NotatedAction& a) {
-        engine::RecordingRandom rec(dice);
-        auto r = game->apply(seat, a.action, rec);
-        if (!r)
-            throw std::runtime_error("refused: " + a.text + ": " + r.error().message);
-        record.actions.push_back({seat, a.text});
-        record.draws.insert(record.draws.end(), rec.draws().begin(), rec.draws().end());
-    }
-    // What `seat` may know of the record: not the other side's secret dice choice.
-    engine::PublicRecord known_to(Seat seat) const {
-        engine::PublicRecord r = record;
-        const auto notes = game->public_view().board().notes;
-        if (std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
-                return n.find("(has chosen)") != std::string::npos;
-            }))
-            for (std::size_t i = r.actions.size(); i-- > 0;)
-                if (r.actions[i].seat != seat) {
-                    r.actions.erase(r.actions.begin() + static_cast<std::ptrdiff_t>(i));
-                    break;
-                }
-        return r;
-    }
-};
 
 using Player = std::function<rules::NotatedAction(Table&, Seat)>;
 

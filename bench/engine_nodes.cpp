@@ -21,6 +21,7 @@
 //
 // Fingerprint part (not in "all"): the engine's choice, score, depth and positions searched at
 // the level in positions of every variant, to compare two builds that should search alike.
+#include "engine_table.h"
 #include "ghostpost/engine/engine.h"
 #include "ghostpost/rules/registry.h"
 
@@ -37,6 +38,8 @@
 #include <vector>
 
 using namespace ghostpost;
+using bench::Dice;
+using bench::Table;
 using rules::Seat;
 
 namespace {
@@ -217,54 +220,6 @@ void chess_part(std::uint64_t nodes, int repeat, const std::string& stockfish) {
     std::printf("%-10s %9.3f %6s %8s %6s  %9.3f %6s %8s  %6.2f  (ours / Stockfish, CPU)\n", "total",
                 total_ours, "", "", "", total_sf, "", "", total_ours / total_sf);
 }
-
-class Dice final : public rules::RandomSource {
-public:
-    explicit Dice(std::uint64_t seed) : rng_(seed) {}
-    std::uint32_t uniform(std::uint32_t n) override {
-        return static_cast<std::uint32_t>(rng_() % n);
-    }
-
-private:
-    std::mt19937_64 rng_;
-};
-
-// A game and its public record, as the service keeps them (as in engine_match).
-struct Table {
-    std::unique_ptr<rules::Game> game;
-    engine::PublicRecord record;
-    Dice dice;
-    Table(const rules::Variant& v, std::uint64_t seed) : dice(seed) {
-        game = std::move(v.start({}).value());
-        record.variant = v.info().name;
-        record.options = game->options();
-    }
-    void play(Seat seat, const rules::NotatedAction& a) {
-        engine::RecordingRandom rec(dice);
-        if (!game->apply(seat, a.action, rec))
-            throw std::runtime_error("refused: " + a.text);
-        record.actions.push_back({seat, a.text});
-        record.draws.insert(record.draws.end(), rec.draws().begin(), rec.draws().end());
-    }
-    // Whether one seat has made a secret choice (a combat's dice) the other must answer.
-    bool hidden_choice() const {
-        const auto notes = game->public_view().board().notes;
-        return std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
-            return n.find("(has chosen)") != std::string::npos;
-        });
-    }
-    // What `seat` may know of the record: not the other side's secret dice choice.
-    engine::PublicRecord known_to(Seat seat) const {
-        engine::PublicRecord r = record;
-        if (hidden_choice())
-            for (std::size_t i = r.actions.size(); i-- > 0;)
-                if (r.actions[i].seat != seat) {
-                    r.actions.erase(r.actions.begin() + static_cast<std::ptrdiff_t>(i));
-                    break;
-                }
-        return r;
-    }
-};
 
 void level_part(int level, const std::string& only) {
     std::printf("level %d, CPU seconds per move, no wall-clock cap (load average %.2f)\n", level,
