@@ -38,6 +38,7 @@
 
 using namespace ghostpost;
 using bench::Dice;
+using bench::start_child;
 using bench::Table;
 using rules::Seat;
 
@@ -159,22 +160,7 @@ Player greedy_player(std::uint64_t seed) {
 class Uci {
 public:
     explicit Uci(const std::string& path, int skill) {
-        int in[2], out[2];
-        if (pipe(in) != 0 || pipe(out) != 0)
-            throw std::runtime_error("pipe");
-        pid_ = fork();
-        if (pid_ == 0) {
-            dup2(in[0], 0);
-            dup2(out[1], 1);
-            close(in[1]);
-            close(out[0]);
-            execl(path.c_str(), path.c_str(), static_cast<char*>(nullptr));
-            _exit(127);
-        }
-        close(in[0]);
-        close(out[1]);
-        to_ = fdopen(in[1], "w");
-        from_ = fdopen(out[0], "r");
+        start_child(path, pid_, to_, from_);
         send("uci");
         wait_for("uciok");
         send("setoption name Skill Level value " + std::to_string(skill));

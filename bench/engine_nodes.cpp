@@ -39,6 +39,7 @@
 
 using namespace ghostpost;
 using bench::Dice;
+using bench::start_child;
 using bench::Table;
 using rules::Seat;
 
@@ -74,22 +75,7 @@ const Position positions[] = {
 class Uci {
 public:
     explicit Uci(const std::string& path) {
-        int in[2], out[2];
-        if (pipe(in) != 0 || pipe(out) != 0)
-            throw std::runtime_error("pipe");
-        pid_ = fork();
-        if (pid_ == 0) {
-            dup2(in[0], 0);
-            dup2(out[1], 1);
-            close(in[1]);
-            close(out[0]);
-            execl(path.c_str(), path.c_str(), static_cast<char*>(nullptr));
-            _exit(127);
-        }
-        close(in[0]);
-        close(out[1]);
-        to_ = fdopen(in[1], "w");
-        from_ = fdopen(out[0], "r");
+        start_child(path, pid_, to_, from_);
         if (clock_getcpuclockid(pid_, &clock_) != 0)
             throw std::runtime_error("no CPU clock for stockfish's process");
         send("uci");

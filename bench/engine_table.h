@@ -1,5 +1,6 @@
-// A game played between engine seats, and the record each seat may know of it, as the service
-// keeps them: shared by the engine's benchmarks (engine_match, engine_nodes).
+// What the engine's benchmarks (engine_match, engine_nodes) share: a game played between engine
+// seats with the record each seat may know of it, as the service keeps them, and the start of
+// a UCI engine to play or time against.
 #pragma once
 
 #include "ghostpost/engine/engine.h"
@@ -7,10 +8,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <sys/types.h>
+#include <unistd.h>
 
 namespace ghostpost::bench {
 
@@ -63,5 +67,26 @@ struct Table {
         return r;
     }
 };
+
+// Starts the program at `path` (an engine speaking UCI) with its standard input and output on
+// pipes: `to` writes to it, `from` reads what it answers.
+inline void start_child(const std::string& path, pid_t& pid, FILE*& to, FILE*& from) {
+    int in[2], out[2];
+    if (pipe(in) != 0 || pipe(out) != 0)
+        throw std::runtime_error("pipe");
+    pid = fork();
+    if (pid == 0) {
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        close(in[1]);
+        close(out[0]);
+        execl(path.c_str(), path.c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    to = fdopen(in[1], "w");
+    from = fdopen(out[0], "r");
+}
 
 } // namespace ghostpost::bench
