@@ -354,7 +354,8 @@ TEST_CASE("a zombie connection (no heartbeat ACK) is closed and resumed", "[disc
     CHECK(fake.violations().empty());
 }
 
-TEST_CASE("after a fresh IDENTIFY each channel of the cursor is caught up, oldest first",
+TEST_CASE("after a fresh IDENTIFY each channel of the cursor is caught up, oldest first, then "
+          "each channel whose GUILD_CREATE names posts newer than the handled ones",
           "[discord]") {
     discord_test::TempDir dir;
     FakeDiscord fake(dir);
@@ -379,6 +380,13 @@ TEST_CASE("after a fresh IDENTIFY each channel of the cursor is caught up, oldes
     CHECK(posts[2].text == "d4");
     CHECK(bot::parse_discord_cursor(posts[2].cursor) ==
           bot::DiscordCursor{{channel, posts[1].message_id}, {other, posts[2].message_id}});
+    // The third channel of the guild is not in the cursor, but its GUILD_CREATE names a message
+    // newer than those handled: read at the next poll, which the first batch ended.
+    const auto unknown = poll_for(platform, cursor, 1);
+    REQUIRE(unknown.size() == 1);
+    CHECK(unknown[0].channel == "300000000000000003");
+    CHECK(unknown[0].text == "a channel the cursor does not know");
+    CHECK(bot::parse_discord_cursor(unknown[0].cursor).size() == 3);
     // A non-resumable op 9: a fresh session again, and a catch-up that finds nothing new.
     fake.control("invalid_session", {{"resumable", false}});
     REQUIRE(discord_test::eventually([&] { return fake.stats()["identifies"] == 2; },

@@ -184,3 +184,32 @@ TEST_CASE("an interaction carries its user's language; a locale that is no tag i
     CHECK(bot::decode_interaction(command("de\nX-Evil: 1"), bot_id).post->language.empty());
     CHECK(bot::decode_interaction(command(7), bot_id).post->language.empty());
 }
+
+TEST_CASE("a fresh session reads the channels its GUILD_CREATE names with posts the cursor may "
+          "have missed",
+          "[discord][decode]") {
+    // Snowflakes of milliseconds t since Discord's epoch: t << 22.
+    const auto at = [](std::uint64_t ms) { return std::to_string(ms << 22); };
+    const bot::DiscordCursor cursor{{"300000000000000001", at(100000)},
+                                    {"300000000000000002", at(90000)}};
+    const auto guild = [](const json& channels) {
+        return json{{"id", "800000000000000001"}, {"channels", channels}};
+    };
+    const auto channel = [](const std::string& id, const json& last) {
+        return json{{"id", id}, {"type", 0}, {"last_message_id", last}};
+    };
+    const std::string floor = at(90000); // ten seconds before the cursor's newest
+    CHECK(
+        bot::unread_channels(
+            guild(json::array(
+                {channel("300000000000000001", at(120000)),
+                 channel("300000000000000003", at(95000)), channel("300000000000000004", at(90000)),
+                 channel("300000000000000005", at(80000)), channel("300000000000000006", nullptr),
+                 json("garbled"), channel("not a snowflake", at(99000))})),
+            cursor) == bot::DiscordCursor{{"300000000000000003", floor}});
+    // A bot that never handled a post has nothing missed; a guild without channels names none.
+    CHECK(bot::unread_channels(guild(json::array({channel("300000000000000003", at(95000))})), {})
+              .empty());
+    CHECK(bot::unread_channels(json{{"id", "800000000000000001"}}, cursor).empty());
+    CHECK(bot::unread_channels(json("garbled"), cursor).empty());
+}

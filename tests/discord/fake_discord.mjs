@@ -229,7 +229,7 @@ const dmChannels = new Map(); // user id -> channel id
 const blockedDms = new Set();
 const sent = []; // what the bot posted, in order
 const nonces = new Map(); // channel/nonce -> message
-const stats = { identifies: 0, resumes: 0, heartbeats: 0, connections: 0, requests: 0, rate_limited: 0, channel_reads: 0 };
+const stats = { identifies: 0, resumes: 0, heartbeats: 0, connections: 0, requests: 0, rate_limited: 0, global_limited: 0, channel_reads: 0 };
 let heartbeatInterval = 1000;
 let acking = true;
 let closeOnIdentify = 0; // a close code for the next IDENTIFY (4004, 4014), 0 for none
@@ -238,6 +238,10 @@ let bucketWindowMs = 1000;
 let sharedBucket = false; // GET /channels/{id}/messages counts against the POST's bucket
 const buckets = new Map(); // channel id -> {count, reset}
 let global429 = 0; // the next n REST requests are answered with a global 429
+// Discord's global limit, counted: past `globalPerSecond` REST requests in one second (0: not
+// counted, the default), a request is answered with a global 429 as Discord answers it.
+let globalPerSecond = 0;
+const globalWindow = []; // the times (ms) of the REST requests of the last second
 let contentAllowed = true; // whether the application may ask for the Message Content intent
 const commands = new Map(); // "global" or a guild id -> the commands registered there
 const interactions = new Map(); // id -> {token, created, deferred, answered, deleted, channel_id}
@@ -281,6 +285,23 @@ function routes(session, guildId) {
 // once, a dropped one when it resumes.
 function broadcast(type, data, guildId) {
     for (const s of sessions.values()) if (routes(s, guildId)) dispatch(s, type, data);
+}
+
+// A guild as GUILD_CREATE carries it (the fields the bot may read; Discord sends more):
+// its text channels with their newest message's id, as GET /channels/{id} describes them but
+// without guild_id, which GUILD_CREATE's channels leave out.
+function guildCreate(guildId) {
+    const list = [...channels.values()].filter((c) => c.guild_id === guildId);
+    return {
+        id: guildId, name: `guild-${guildId.slice(-4)}`, unavailable: false, large: false, member_count: 2,
+        joined_at: new Date(0).toISOString(), members: [], voice_states: [], presences: [], threads: [],
+        stage_instances: [], guild_scheduled_events: [], roles: [], emojis: [], stickers: [], features: [],
+        channels: list.map((c) => ({
+            id: c.id, type: 0, flags: 0, name: `channel-${c.id.slice(-4)}`, position: 0,
+            last_message_id: c.messages.length ? c.messages[c.messages.length - 1].id : null, parent_id: null,
+            rate_limit_per_user: 0, topic: null, nsfw: false, permission_overwrites: [],
+        })),
+    };
 }
 
 const wss = new WebSocketServer({ noServer: true });
@@ -332,15 +353,19 @@ wss.on("connection", (socket, request) => {
             session = { id: `session-${stats.identifies}`, seq: 0, backlog: [], socket, content: Boolean(d.intents & MESSAGE_CONTENT), shard };
             sessions.set(session.id, session);
             identified.push({ shard, at: Date.now() / 1000 });
+            // As Discord lazy-loads them: READY lists the shard's guilds as unavailable, then a
+            // GUILD_CREATE for each names its channels, each with its newest message's id.
+            const guilds = [...new Set([...channels.values()].map((c) => c.guild_id).filter((g) => g && routes(session, g)))];
             dispatch(session, "READY", {
                 v: 10,
                 user: userObject({ id: BOT_ID, username: "ghostpost", bot: true }),
-                guilds: [],
+                guilds: guilds.map((id) => ({ id, unavailable: true })),
                 session_id: session.id,
                 resume_gateway_url: `ws://127.0.0.1:${port}/resume`,
                 application: { id: APPLICATION_ID, flags: 0 },
                 ...(d.shard ? { shard } : {}),
             });
+            for (const g of guilds) dispatch(session, "GUILD_CREATE", guildCreate(g));
         } else if (payload.op === 6) {
             stats.resumes += 1;
             const d = payload.d ?? {};
@@ -459,6 +484,18 @@ function rest(req, res, body) {
         stats.rate_limited += 1;
         return answer(req, path, res, 429, { message: "You are being rate limited.", retry_after: 1.5, global: true, code: 0 },
             { "Retry-After": "2", "X-RateLimit-Global": "true", "X-RateLimit-Scope": "global" });
+    }
+    if (globalPerSecond > 0) {
+        const now = Date.now();
+        while (globalWindow.length > 0 && globalWindow[0] <= now - 1000) globalWindow.shift();
+        if (globalWindow.length >= globalPerSecond) {
+            stats.rate_limited += 1;
+            stats.global_limited += 1;
+            const wait = (globalWindow[0] + 1000 - now) / 1000;
+            return answer(req, path, res, 429, { message: "You are being rate limited.", retry_after: wait, global: true, code: 0 },
+                { "Retry-After": String(Math.ceil(wait)), "X-RateLimit-Global": "true", "X-RateLimit-Scope": "global" });
+        }
+        globalWindow.push(now);
     }
     let match;
     if (req.method === "GET" && path === "/gateway/bot") {
@@ -773,7 +810,7 @@ function control(command, a, res) {
         case "commands": return reply(res, 200, Object.fromEntries(commands));
         case "sent": return reply(res, 200, { sent });
         case "violations": return reply(res, 200, { violations });
-        case "stats": return reply(res, 200, { ...stats, live: live().length });
+        case "stats": return reply(res, 200, { ...stats, live: live().length, sent: sent.length });
         case "shards": return reply(res, 200, { live: live().map((s) => s.shard), identified });
         case "settings":
             if (a.heartbeat_interval !== undefined) heartbeatInterval = a.heartbeat_interval;
@@ -783,6 +820,7 @@ function control(command, a, res) {
             if (a.bucket_window_ms !== undefined) bucketWindowMs = a.bucket_window_ms;
             if (a.shared_bucket !== undefined) sharedBucket = a.shared_bucket;
             if (a.global_429 !== undefined) global429 = a.global_429;
+            if (a.global_per_second !== undefined) globalPerSecond = a.global_per_second;
             if (a.content_allowed !== undefined) contentAllowed = a.content_allowed;
             if (a.callback_delay_ms !== undefined) callbackDelayMs = a.callback_delay_ms;
             if (a.recommended_shards !== undefined) recommendedShards = a.recommended_shards;

@@ -190,4 +190,29 @@ std::string format_discord_cursor(const DiscordCursor& cursor) {
     return value.dump();
 }
 
+DiscordCursor unread_channels(const json& guild, const DiscordCursor& cursor) {
+    DiscordCursor out;
+    if (cursor.empty() || !guild.is_object() || !guild.contains("channels") ||
+        !guild["channels"].is_array())
+        return out;
+    std::string newest;
+    for (const auto& [channel, id] : cursor)
+        if (newest.empty() || snowflake_less(newest, id))
+            newest = id;
+    // A snowflake's bits above the 22nd are milliseconds: ten seconds before the newest.
+    constexpr std::uint64_t margin = std::uint64_t{10000} << 22;
+    const std::uint64_t value = std::stoull(newest);
+    const std::string floor = std::to_string(value > margin ? value - margin : 0);
+    for (const json& channel : guild["channels"]) {
+        if (!channel.is_object() || !is_snowflake(channel.value("id", json())) ||
+            !is_snowflake(channel.value("last_message_id", json())))
+            continue;
+        const std::string id = channel["id"].get<std::string>();
+        if (!cursor.contains(id) &&
+            snowflake_less(floor, channel["last_message_id"].get<std::string>()))
+            out[id] = floor;
+    }
+    return out;
+}
+
 } // namespace ghostpost::bot

@@ -733,6 +733,10 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
                     shared_->application_id = application_id_;
                 }
                 event.kind = discord::GatewayEvent::Kind::Ready;
+            } else if (events_.front().kind == discord::GatewayEvent::Kind::Guild) {
+                // It stays queued until what it names is caught up.
+                event.kind = discord::GatewayEvent::Kind::Guild;
+                event.data = events_.front().data;
             } else {
                 event = std::move(events_.front());
                 events_.pop_front();
@@ -769,6 +773,33 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
             }
             continue;
         }
+        if (event.kind == discord::GatewayEvent::Kind::Guild) {
+            // A guild of the fresh session: a channel the cursor does not know had posts too
+            // while no session was open when its newest message is newer than the handled
+            // ones (Discord names each channel's newest in GUILD_CREATE).
+            const std::string guild =
+                event.data.is_object() && event.data.contains("id") && event.data["id"].is_string()
+                    ? event.data["id"].get<std::string>()
+                    : std::string();
+            DiscordCursor unread;
+            if (awaited_guilds_.contains(guild))
+                unread = unread_channels(event.data, running);
+            if (!unread.empty() && !posts.empty())
+                break; // read at the next poll, from the cursor this batch ends with
+            for (Post& post : catch_up(unread)) {
+                std::string key = post.channel + "/" + post.message_id;
+                add(std::move(post));
+                caught.insert(std::move(key));
+            }
+            if (finished()) {
+                unconfirmed_ = posts;
+                return posts;
+            }
+            awaited_guilds_.erase(guild);
+            const std::lock_guard lock(mutex_);
+            events_.pop_front();
+            continue;
+        }
         // A fresh session: the Gateway did not replay what was posted while no session was
         // open, so each known channel is read from its last handled message. The event stays
         // queued until that succeeded.
@@ -783,6 +814,13 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
         }
         {
             const std::lock_guard lock(mutex_);
+            // The guilds whose GUILD_CREATE follows: each may name channels to read too.
+            awaited_guilds_.clear();
+            const json& data = events_.front().data;
+            if (data.is_object() && data.contains("guilds") && data["guilds"].is_array())
+                for (const json& g : data["guilds"])
+                    if (g.is_object() && g.contains("id") && g["id"].is_string())
+                        awaited_guilds_.insert(g["id"].get<std::string>());
             events_.pop_front();
         }
         // Shard 0 registers the commands for all.

@@ -319,6 +319,8 @@ private:
             state_.options.deliver({GatewayEvent::Kind::Message, data, {}});
         } else if (type == "INTERACTION_CREATE") {
             state_.options.deliver({GatewayEvent::Kind::Interaction, data, {}});
+        } else if (type == "GUILD_CREATE") {
+            state_.options.deliver({GatewayEvent::Kind::Guild, data, {}});
         }
     }
 

@@ -22,6 +22,7 @@ struct GatewayEvent {
         Ready,   // a fresh session began (IDENTIFY, not RESUME): what was posted before is missed
         Message, // a MESSAGE_CREATE; `data` is its "d"
         Interaction, // an INTERACTION_CREATE (a slash command); `data` is its "d"
+        Guild,       // a GUILD_CREATE (after READY, one per guild of the shard); `data` its "d"
         Fatal, // the Gateway refused the bot for good (close 4004, 4010-4014): `problem` says why
     };
     Kind kind = Kind::Message;

@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <set>
 #include <string>
@@ -115,6 +116,12 @@ std::string format_discord_cursor(const DiscordCursor& cursor);
 
 // Whether snowflake `a` is older than snowflake `b` (both decimal strings).
 bool snowflake_less(const std::string& a, const std::string& b);
+
+// What a fresh session reads of a guild besides the cursor's channels, from a GUILD_CREATE's
+// "d": each channel the cursor does not name (never handled, or dropped as one of the oldest)
+// whose newest message is newer than ten seconds before the cursor's newest, mapped to that
+// point. Nothing when the cursor is empty: a bot that never handled a post has nothing missed.
+DiscordCursor unread_channels(const nlohmann::json& guild, const DiscordCursor& cursor);
 
 class DiscordPlatform final : public Platform {
 public:
@@ -221,6 +228,8 @@ private:
     std::condition_variable arrived_;
     std::deque<discord::GatewayEvent> events_;
     std::vector<Post> unconfirmed_; // the last poll's posts (poll thread only)
+    // The guilds the session's READY listed whose GUILD_CREATE has not been read (poll thread).
+    std::set<std::string> awaited_guilds_;
     std::string fatal_;
     std::string bot_user_id_;
 
