@@ -26,10 +26,11 @@ public:
     static constexpr const char* token = "MTAxNzQ.FAKEsecret.discord-token_value";
     static constexpr const char* bot_id = "900000000000000001";
 
-    explicit FakeDiscord(const TempDir& dir)
+    // The fake exits after `lifetime` seconds however it is used.
+    explicit FakeDiscord(const TempDir& dir, int lifetime = 600)
         : FakeServer(dir, "fake",
                      {GHOSTPOST_NODE, GHOSTPOST_FAKE_DISCORD, "--spec", GHOSTPOST_DISCORD_SPEC,
-                      "--token", token, "--lifetime", "600"}) {}
+                      "--token", token, "--lifetime", std::to_string(lifetime)}) {}
 
     std::string api_url() const { return url() + "/api/v10"; }
 
