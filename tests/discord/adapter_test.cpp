@@ -264,17 +264,23 @@ TEST_CASE("routes that Discord puts in one bucket share its count", "[discord]")
     discord_test::TempDir dir;
     FakeDiscord fake(dir);
     const json seen = fake.say(channel, alice, "handled before the restart");
+    fake.say(channel, bob, "posted while no session was open");
     fake.control("settings",
                  {{"bucket_limit", 3}, {"bucket_window_ms", 60000}, {"shared_bucket", true}});
     bot::CurlHttpClient http;
     bot::DiscordPlatform platform(http, options_for(fake));
     std::string cursor = json{{channel, seen["id"]}}.dump();
+    const auto poll = [&] { // the cursor carried forward as the daemon does
+        for (const bot::Post& post : platform.poll(cursor, std::chrono::seconds(1)))
+            cursor = post.cursor;
+    };
     // The catch-up after IDENTIFY reads the channel (1 of 3), a reply is posted there (2 of 3):
     // both answers name the same bucket. After a non-resumable op 9 the catch-up reads it
-    // again (3 of 3, Remaining 0), so the next reply waits without a call.
+    // again (3 of 3, Remaining 0), so the next reply waits without a call. (A catch-up reads a
+    // channel whose GUILD_CREATE names a message newer than the cursor's and the bot's own.)
     REQUIRE(discord_test::eventually(
         [&] {
-            platform.poll(cursor, std::chrono::seconds(1));
+            poll();
             return fake.stats()["requests"].get<int>() >= 2; // commands, then the catch-up
         },
         std::chrono::seconds(10)));
@@ -284,13 +290,22 @@ TEST_CASE("routes that Discord puts in one bucket share its count", "[discord]")
     reply.idempotency_key = "shared-1";
     REQUIRE(platform.send(reply).status == bot::Delivery::Status::Sent);
     fake.control("invalid_session", {{"resumable", false}});
+    // Posted while no session is open (the next IDENTIFY waits its turn): the second session's
+    // GUILD_CREATE names it, so the catch-up reads the channel again.
+    fake.say(channel, bob, "posted between the sessions");
     REQUIRE(discord_test::eventually(
         [&] {
-            platform.poll(cursor, std::chrono::seconds(1));
+            poll();
             return fake.stats()["identifies"] == 2;
         },
         std::chrono::seconds(15)));
-    platform.poll(cursor, std::chrono::seconds(1));
+    // The guild's GUILD_CREATE follows READY: the poll that reads it reads the channel again.
+    REQUIRE(discord_test::eventually(
+        [&] {
+            poll();
+            return fake.stats()["message_reads"] == 2;
+        },
+        std::chrono::seconds(15)));
     const auto requests = fake.stats()["requests"].get<int>();
     reply.text = "two";
     reply.idempotency_key = "shared-2";
@@ -354,8 +369,8 @@ TEST_CASE("a zombie connection (no heartbeat ACK) is closed and resumed", "[disc
     CHECK(fake.violations().empty());
 }
 
-TEST_CASE("after a fresh IDENTIFY each channel of the cursor is caught up, oldest first, then "
-          "each channel whose GUILD_CREATE names posts newer than the handled ones",
+TEST_CASE("after a fresh IDENTIFY each channel whose GUILD_CREATE names posts newer than the "
+          "handled ones is caught up, oldest first",
           "[discord]") {
     discord_test::TempDir dir;
     FakeDiscord fake(dir);
@@ -370,23 +385,31 @@ TEST_CASE("after a fresh IDENTIFY each channel of the cursor is caught up, oldes
     bot::CurlHttpClient http;
     bot::DiscordPlatform platform(http, options_for(fake));
     std::string cursor = json{{channel, seen["id"]}, {other, other_seen["id"]}}.dump();
-    const auto posts = poll_for(platform, cursor, 3);
-    REQUIRE(posts.size() == 3);
+    // The guild's GUILD_CREATE names the three channels' newest messages: the two of the cursor
+    // are read from their entries, the third, unknown, because its newest is newer than those.
+    const auto posts = poll_for(platform, cursor, 4);
+    REQUIRE(posts.size() == 4);
     CHECK(posts[0].channel == channel);
     CHECK(posts[0].text == "e4");
     CHECK(posts[1].channel == channel);
     CHECK(posts[1].text == "e5");
     CHECK(posts[2].channel == other);
     CHECK(posts[2].text == "d4");
+    CHECK(posts[3].channel == "300000000000000003");
+    CHECK(posts[3].text == "a channel the cursor does not know");
     CHECK(bot::parse_discord_cursor(posts[2].cursor) ==
           bot::DiscordCursor{{channel, posts[1].message_id}, {other, posts[2].message_id}});
-    // The third channel of the guild is not in the cursor, but its GUILD_CREATE names a message
-    // newer than those handled: read at the next poll, which the first batch ended.
-    const auto unknown = poll_for(platform, cursor, 1);
-    REQUIRE(unknown.size() == 1);
-    CHECK(unknown[0].channel == "300000000000000003");
-    CHECK(unknown[0].text == "a channel the cursor does not know");
-    CHECK(bot::parse_discord_cursor(unknown[0].cursor).size() == 3);
+    CHECK(bot::parse_discord_cursor(posts[3].cursor).size() == 3);
+    // Each channel with something new was read once (a page of messages each).
+    CHECK(fake.stats()["message_reads"] == 3);
+    // The bot's reply becomes the channel's newest message: seen on the Gateway, it counts as
+    // read, so the next fresh session has no reason to read the channel.
+    bot::Reply reply;
+    reply.destination = channel;
+    reply.text = "noted";
+    reply.idempotency_key = "fresh-1";
+    REQUIRE(platform.send(reply).status == bot::Delivery::Status::Sent);
+    CHECK(platform.poll(cursor, std::chrono::seconds(2)).empty()); // its MESSAGE_CREATE
     // A non-resumable op 9: a fresh session again, and a catch-up that finds nothing new.
     fake.control("invalid_session", {{"resumable", false}});
     REQUIRE(discord_test::eventually([&] { return fake.stats()["identifies"] == 2; },
@@ -395,6 +418,9 @@ TEST_CASE("after a fresh IDENTIFY each channel of the cursor is caught up, oldes
     const auto more = poll_for(platform, cursor, 1);
     REQUIRE(more.size() == 1);
     CHECK(more[0].text == "after");
+    // The second session's GUILD_CREATE named nothing newer than the cursor and the bot's own
+    // reply: nothing was read.
+    CHECK(fake.stats()["message_reads"] == 3);
     CHECK(fake.violations().empty());
 }
 

@@ -185,8 +185,8 @@ TEST_CASE("an interaction carries its user's language; a locale that is no tag i
     CHECK(bot::decode_interaction(command(7), bot_id).post->language.empty());
 }
 
-TEST_CASE("a fresh session reads the channels its GUILD_CREATE names with posts the cursor may "
-          "have missed",
+TEST_CASE("a fresh session reads the channels its GUILD_CREATE names with posts newer than the "
+          "cursor's",
           "[discord][decode]") {
     // Snowflakes of milliseconds t since Discord's epoch: t << 22.
     const auto at = [](std::uint64_t ms) { return std::to_string(ms << 22); };
@@ -206,7 +206,12 @@ TEST_CASE("a fresh session reads the channels its GUILD_CREATE names with posts 
                  channel("300000000000000003", at(95000)), channel("300000000000000004", at(90000)),
                  channel("300000000000000005", at(80000)), channel("300000000000000006", nullptr),
                  json("garbled"), channel("not a snowflake", at(99000))})),
-            cursor) == bot::DiscordCursor{{"300000000000000003", floor}});
+            cursor) ==
+        bot::DiscordCursor{{"300000000000000001", at(100000)}, {"300000000000000003", floor}});
+    // A known channel with nothing newer is not read.
+    CHECK(
+        bot::unread_channels(guild(json::array({channel("300000000000000002", at(90000))})), cursor)
+            .empty());
     // A bot that never handled a post has nothing missed; a guild without channels names none.
     CHECK(bot::unread_channels(guild(json::array({channel("300000000000000003", at(95000))})), {})
               .empty());

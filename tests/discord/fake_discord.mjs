@@ -229,7 +229,7 @@ const dmChannels = new Map(); // user id -> channel id
 const blockedDms = new Set();
 const sent = []; // what the bot posted, in order
 const nonces = new Map(); // channel/nonce -> message
-const stats = { identifies: 0, resumes: 0, heartbeats: 0, connections: 0, requests: 0, rate_limited: 0, global_limited: 0, channel_reads: 0 };
+const stats = { identifies: 0, resumes: 0, heartbeats: 0, connections: 0, requests: 0, rate_limited: 0, global_limited: 0, channel_reads: 0, message_reads: 0 };
 let heartbeatInterval = 1000;
 let acking = true;
 let closeOnIdentify = 0; // a close code for the next IDENTIFY (4004, 4014), 0 for none
@@ -511,6 +511,7 @@ function rest(req, res, body) {
         if (!/^(0|[1-9][0-9]*)$/.test(id)) violation(where, "channel_id is not a snowflake");
         const c = channels.get(id);
         if (req.method === "GET") {
+            stats.message_reads += 1;
             checkQuery(where, spec.paths["/channels/{channel_id}/messages"].get, url.searchParams);
             if (!c) return answer(req, path, res, 404, { message: "Unknown Channel", code: 10003 });
             const after = url.searchParams.has("after") ? BigInt(url.searchParams.get("after")) : 0n;

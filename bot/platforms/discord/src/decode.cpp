@@ -208,9 +208,10 @@ DiscordCursor unread_channels(const json& guild, const DiscordCursor& cursor) {
             !is_snowflake(channel.value("last_message_id", json())))
             continue;
         const std::string id = channel["id"].get<std::string>();
-        if (!cursor.contains(id) &&
-            snowflake_less(floor, channel["last_message_id"].get<std::string>()))
-            out[id] = floor;
+        const auto known = cursor.find(id);
+        const std::string& from = known != cursor.end() ? known->second : floor;
+        if (snowflake_less(from, channel["last_message_id"].get<std::string>()))
+            out[id] = from;
     }
     return out;
 }

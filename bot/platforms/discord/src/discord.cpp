@@ -53,6 +53,10 @@ constexpr int max_calls_per_second = 50;
 constexpr std::size_t invalid_budget = 10000; // 401, 403 and 429 in ten minutes
 constexpr std::size_t invalid_reserve = 8000; // where the adapter stops spending it
 constexpr std::size_t max_known_handles = 10000;
+// The channels whose kind (a guild's or a DM) a daemon keeps knowing, and those whose newest
+// message of the bot's it keeps until a cursor has it.
+constexpr std::size_t max_known_channels = 100000;
+constexpr std::size_t max_own_channels = 10000;
 // A deferred interaction no reply answered within this loses its "thinking" message; its token
 // is good for 15 minutes.
 constexpr auto unanswered_after = std::chrono::seconds(30);
@@ -96,6 +100,20 @@ std::string nonce_of(const std::string& key, std::size_t piece) {
 bool is_snowflake(const std::string& text) {
     return !text.empty() && text.size() <= 20 &&
            std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// A message the bot wrote (a MESSAGE_CREATE's "d"), as its channel and id.
+std::optional<std::pair<std::string, std::string>> own_message(const json& data,
+                                                               const std::string& bot) {
+    if (bot.empty() || !data.is_object() || !data.contains("author") ||
+        !data["author"].is_object() || data["author"].value("id", json()) != json(bot) ||
+        !data.contains("channel_id") || !data["channel_id"].is_string() || !data.contains("id") ||
+        !data["id"].is_string())
+        return std::nullopt;
+    std::string channel = data["channel_id"].get<std::string>(), id = data["id"].get<std::string>();
+    if (!is_snowflake(channel) || !is_snowflake(id))
+        return std::nullopt;
+    return std::make_pair(std::move(channel), std::move(id));
 }
 
 std::chrono::milliseconds seconds_to_ms(double seconds) {
@@ -666,6 +684,18 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
             it == running.end() || snowflake_less(it->second, post.message_id))
             again.push_back(std::move(post));
     unconfirmed_.clear();
+    // The bot's own newest message of a channel counts as read, so that a fresh session does
+    // not read a channel whose newest message is the bot's reply; merged after the posts that
+    // come again (each older), kept until a committed cursor has it.
+    for (auto it = own_newest_.begin(); it != own_newest_.end();) {
+        std::string& last = running[it->first];
+        if (!last.empty() && !snowflake_less(last, it->second)) {
+            it = own_newest_.erase(it);
+            continue;
+        }
+        last = it->second;
+        ++it;
+    }
 
     const Instant deadline = std::chrono::steady_clock::now() + timeout;
     {
@@ -713,6 +743,35 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
     for (Post& post : again)
         add(std::move(post));
     for (;;) {
+        // The known channels no GUILD_CREATE of the session named (direct messages, a guild
+        // still unavailable) are read once every guild came, before a direct message that
+        // follows, or 30 s after READY.
+        if (rest_pending_) {
+            bool due = awaited_guilds_.empty() || std::chrono::steady_clock::now() >= rest_due_;
+            {
+                const std::lock_guard lock(mutex_);
+                const bool direct_next =
+                    !events_.empty() &&
+                    events_.front().kind == discord::GatewayEvent::Kind::Message &&
+                    events_.front().data.is_object() && !events_.front().data.contains("guild_id");
+                due = due || direct_next;
+            }
+            if (due) {
+                if (!posts.empty() && !rest_.empty())
+                    break; // read at the next poll
+                for (Post& post : catch_up(rest_)) {
+                    std::string key = post.channel + "/" + post.message_id;
+                    add(std::move(post));
+                    caught.insert(std::move(key));
+                }
+                if (finished()) {
+                    unconfirmed_ = posts;
+                    return posts;
+                }
+                rest_.clear();
+                rest_pending_ = false;
+            }
+        }
         discord::GatewayEvent event;
         {
             const std::lock_guard lock(mutex_);
@@ -748,6 +807,14 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
                 const std::lock_guard lock(mutex_);
                 bot = bot_user_id_;
             }
+            if (const auto own = own_message(event.data, bot)) {
+                std::string& last = running[own->first];
+                if (last.empty() || snowflake_less(last, own->second))
+                    last = own->second;
+                if (own_newest_.size() < max_own_channels || own_newest_.contains(own->first))
+                    own_newest_[own->first] = last;
+                continue;
+            }
             DecodedMessage decoded = decode_message(event.data.dump(), bot);
             if (!decoded.problem.empty())
                 log::warning("discord_message_skipped",
@@ -774,16 +841,16 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
             continue;
         }
         if (event.kind == discord::GatewayEvent::Kind::Guild) {
-            // A guild of the fresh session: a channel the cursor does not know had posts too
-            // while no session was open when its newest message is newer than the handled
-            // ones (Discord names each channel's newest in GUILD_CREATE).
+            // A guild of the fresh session: Discord names each of its channels' newest message,
+            // so only a channel with posts newer than the handled ones is read, from the cursor
+            // as the session began (a guild's messages come after its GUILD_CREATE).
             const std::string guild =
                 event.data.is_object() && event.data.contains("id") && event.data["id"].is_string()
                     ? event.data["id"].get<std::string>()
                     : std::string();
             DiscordCursor unread;
             if (awaited_guilds_.contains(guild))
-                unread = unread_channels(event.data, running);
+                unread = unread_channels(event.data, session_start_);
             if (!unread.empty() && !posts.empty())
                 break; // read at the next poll, from the cursor this batch ends with
             for (Post& post : catch_up(unread)) {
@@ -795,32 +862,56 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
                 unconfirmed_ = posts;
                 return posts;
             }
-            awaited_guilds_.erase(guild);
+            if (awaited_guilds_.erase(guild) > 0 && event.data.contains("channels") &&
+                event.data["channels"].is_array()) {
+                // Its channels are a guild's: a post caught up there needs no GET to say so.
+                const std::lock_guard lock(shared_->mutex);
+                for (const json& c : event.data["channels"])
+                    if (c.is_object() && c.contains("id") && c["id"].is_string()) {
+                        rest_.erase(c["id"].get<std::string>());
+                        if (shared_->guild_channels.size() < max_known_channels)
+                            shared_->guild_channels.insert(c["id"].get<std::string>());
+                    }
+            }
             const std::lock_guard lock(mutex_);
             events_.pop_front();
             continue;
         }
         // A fresh session: the Gateway did not replay what was posted while no session was
-        // open, so each known channel is read from its last handled message. The event stays
-        // queued until that succeeded.
-        for (Post& post : catch_up(running)) {
-            std::string key = post.channel + "/" + post.message_id;
-            add(std::move(post));
-            caught.insert(std::move(key));
-        }
-        if (finished()) {
-            unconfirmed_ = posts;
-            return posts;
-        }
+        // open. The guilds READY lists come next, each naming its channels' newest messages:
+        // what they name is read as they come, the other known channels once they are all in.
+        // Without guilds, each known channel is read now from its last handled message. The
+        // event stays queued until that succeeded.
+        session_start_ = running;
+        std::set<std::string> guilds;
         {
             const std::lock_guard lock(mutex_);
-            // The guilds whose GUILD_CREATE follows: each may name channels to read too.
-            awaited_guilds_.clear();
             const json& data = events_.front().data;
             if (data.is_object() && data.contains("guilds") && data["guilds"].is_array())
                 for (const json& g : data["guilds"])
                     if (g.is_object() && g.contains("id") && g["id"].is_string())
-                        awaited_guilds_.insert(g["id"].get<std::string>());
+                        guilds.insert(g["id"].get<std::string>());
+        }
+        if (guilds.empty()) {
+            for (Post& post : catch_up(running)) {
+                std::string key = post.channel + "/" + post.message_id;
+                add(std::move(post));
+                caught.insert(std::move(key));
+            }
+            if (finished()) {
+                unconfirmed_ = posts;
+                return posts;
+            }
+            rest_.clear();
+            rest_pending_ = false;
+        } else {
+            rest_ = running;
+            rest_pending_ = true;
+            rest_due_ = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+        }
+        awaited_guilds_ = std::move(guilds);
+        {
+            const std::lock_guard lock(mutex_);
             events_.pop_front();
         }
         // Shard 0 registers the commands for all.

@@ -117,10 +117,11 @@ std::string format_discord_cursor(const DiscordCursor& cursor);
 // Whether snowflake `a` is older than snowflake `b` (both decimal strings).
 bool snowflake_less(const std::string& a, const std::string& b);
 
-// What a fresh session reads of a guild besides the cursor's channels, from a GUILD_CREATE's
-// "d": each channel the cursor does not name (never handled, or dropped as one of the oldest)
-// whose newest message is newer than ten seconds before the cursor's newest, mapped to that
-// point. Nothing when the cursor is empty: a bot that never handled a post has nothing missed.
+// What a fresh session reads of a guild, from its GUILD_CREATE's "d" and the cursor as the
+// session began: each channel whose newest message is newer than the cursor's entry for it,
+// from that entry; each channel the cursor does not name (never handled, or dropped as one of
+// the oldest) whose newest message is newer than ten seconds before the cursor's newest, from
+// that point. Nothing when the cursor is empty: a bot that never handled a post missed none.
 DiscordCursor unread_channels(const nlohmann::json& guild, const DiscordCursor& cursor);
 
 class DiscordPlatform final : public Platform {
@@ -228,8 +229,17 @@ private:
     std::condition_variable arrived_;
     std::deque<discord::GatewayEvent> events_;
     std::vector<Post> unconfirmed_; // the last poll's posts (poll thread only)
+    // The newest message the bot wrote in each channel, not yet in a committed cursor (poll
+    // thread only).
+    std::map<std::string, std::string> own_newest_;
     // The guilds the session's READY listed whose GUILD_CREATE has not been read (poll thread).
     std::set<std::string> awaited_guilds_;
+    DiscordCursor session_start_; // the cursor as the last fresh session began (poll thread)
+    // The known channels the session's guilds did not name yet, read once they are all in (or
+    // 30 s after READY, or before a direct message); poll thread.
+    DiscordCursor rest_;
+    bool rest_pending_ = false;
+    std::chrono::steady_clock::time_point rest_due_;
     std::string fatal_;
     std::string bot_user_id_;
 
