@@ -59,7 +59,9 @@ double unix_now() {
 
 const std::vector<std::string> mate{"e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"};
 constexpr int cycle = 9; // a challenge, its acceptance, the seven plies
-int replies_of_step(int step) { return step == cycle - 1 ? 2 : 1; }
+int replies_of_step(int step) {
+    return step == cycle - 1 ? 2 : 1;
+}
 
 // What one chat was sent, and when each of its posts that asks a reply was made.
 struct Chat {
@@ -94,8 +96,15 @@ void measure(const std::map<std::string, Chat>& chats,
         for (const auto& [posted, count] : chat.asked) {
             f.expected += static_cast<std::size_t>(count);
             if (next >= times.size()) {
-                if (++f.lost <= 5)
-                    f.missing.push_back(id + " post at " + std::to_string(posted));
+                if (++f.lost <= 5) {
+                    std::string what = id + " post at " + std::to_string(posted) + "; asked:";
+                    for (const auto& [t, n] : chat.asked)
+                        what += " " + std::to_string(t) + "x" + std::to_string(n);
+                    what += "; replies:";
+                    for (const auto& [t, text] : got)
+                        what += " " + std::to_string(t) + " [" + text.substr(0, 40) + "]";
+                    f.missing.push_back(what);
+                }
                 continue;
             }
             f.latencies.push_back(times[next] - posted);
@@ -235,9 +244,8 @@ TEST_CASE("load simulation") {
         discord_chats = post(
             options.guilds, options.rate / 2, end, 11, discord_channel,
             [&](int c, int step) {
-                const auto guild =
-                    discord_test::FakeDiscord::guild_of_shard(c % options.shards, options.shards,
-                                                              1 + c / options.shards);
+                const auto guild = discord_test::FakeDiscord::guild_of_shard(
+                    c % options.shards, options.shards, 1 + c / options.shards);
                 if (step < 0) {
                     discord.say_in(guild, discord_channel(c), discord_user(c, c % 2 == 0),
                                    "nice weather for it");
@@ -341,18 +349,21 @@ TEST_CASE("load simulation") {
     print("Discord", discord_figures);
     print("Telegram", telegram_figures);
     print("all", all);
-    std::printf("the last reply %.1f s after the last post; Discord: %d REST requests, %d "
-                "answered 429 (global limit %d)\n",
-                drained - posted, stats["requests"].get<int>(), stats["rate_limited"].get<int>(),
-                stats["global_limited"].get<int>());
+    std::printf("the last reply %.1f s after the last post; Discord: %d REST requests (%d reads of "
+                "a channel's messages, %d of a channel), %d answered 429 (%d by the global "
+                "limit), %d IDENTIFYs\n",
+                drained - posted, stats["requests"].get<int>(), stats["message_reads"].get<int>(),
+                stats["channel_reads"].get<int>(), stats["rate_limited"].get<int>(),
+                stats["global_limited"].get<int>(), stats["identifies"].get<int>());
     for (const Figures* f : {&discord_figures, &telegram_figures})
         for (const auto& m : f->missing)
             std::printf("no reply: %s\n", m.c_str());
     for (const auto& [at, slot] : killed)
         std::printf("killed daemon %d at %.3f\n", slot, at);
     if (const char* keep = std::getenv("LOAD_SIM_KEEP"))
-        std::filesystem::copy(dir.path(), keep, std::filesystem::copy_options::recursive |
-                                                     std::filesystem::copy_options::overwrite_existing);
+        std::filesystem::copy(dir.path(), keep,
+                              std::filesystem::copy_options::recursive |
+                                  std::filesystem::copy_options::overwrite_existing);
     CHECK(all.lost == 0);
 }
 

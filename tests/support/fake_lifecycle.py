@@ -90,6 +90,9 @@ class Lifecycle:
 
 def serve(handler, port, lifetime):
     """Serves `handler` until standard input closes; prints "PORT <n>" once listening."""
+    # The headers and the body of an answer are two writes: with Nagle's algorithm the second
+    # waits for the client's delayed acknowledgement of the first, 40 ms an answer.
+    handler.disable_nagle_algorithm = True
     lifecycle = Lifecycle(handler, port)
     handler.lifecycle = lifecycle
     print(f"PORT {lifecycle.port}", flush=True)
