@@ -212,6 +212,19 @@ TEST_CASE("a fresh session reads the channels its GUILD_CREATE names with posts 
     CHECK(
         bot::unread_channels(guild(json::array({channel("300000000000000002", at(90000))})), cursor)
             .empty());
+    // The bot's own newest message: a channel whose newest is the bot's is not read, one with a
+    // newer post is read from its last handled post; the bot's messages move no floor.
+    bot::DiscordCursor with_own = cursor;
+    with_own[bot::own_key("300000000000000002")] = at(130000);
+    with_own[bot::own_key("300000000000000001")] = at(110000);
+    CHECK(bot::unread_channels(guild(json::array({channel("300000000000000002", at(130000)),
+                                                  channel("300000000000000001", at(120000)),
+                                                  channel("300000000000000003", at(95000))})),
+                               with_own) ==
+          bot::DiscordCursor{{"300000000000000001", at(100000)}, {"300000000000000003", floor}});
+    // The key survives the cursor's text.
+    CHECK(bot::parse_discord_cursor(bot::format_discord_cursor(with_own)) == with_own);
+    CHECK(bot::own_key("300000000000000002") == "bot:300000000000000002");
     // A bot that never handled a post has nothing missed; a guild without channels names none.
     CHECK(bot::unread_channels(guild(json::array({channel("300000000000000003", at(95000))})), {})
               .empty());

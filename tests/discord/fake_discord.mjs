@@ -260,6 +260,10 @@ function channel(id, guildId) {
 
 // ---- Gateway ---------------------------------------------------------------------------
 const sessions = new Map(); // session id -> {id, seq, backlog: [], socket}
+// The events a session keeps for a RESUME. A RESUME from before the oldest kept is refused with
+// a non-resumable op 9, as Discord refuses a session it can no longer replay: never a replay
+// with a hole in it.
+const BACKLOG = 5000;
 function dispatch(session, type, data) {
     // Without Message Content a session gets the text only of DMs and of messages that
     // mention the bot (and of its own).
@@ -269,7 +273,7 @@ function dispatch(session, type, data) {
     session.seq += 1;
     const payload = { op: 0, t: type, s: session.seq, d: data };
     session.backlog.push(payload);
-    if (session.backlog.length > 500) session.backlog.shift();
+    if (session.backlog.length > BACKLOG) session.backlog.shift();
     if (session.socket && session.socket.readyState === 1) session.socket.send(JSON.stringify(payload));
 }
 function live() {
@@ -373,6 +377,11 @@ wss.on("connection", (socket, request) => {
             if (d.token !== TOKEN || refusing) return socket.close(4004, "Authentication failed.");
             const old = sessions.get(d.session_id);
             if (!old) return socket.send(JSON.stringify({ op: 9, d: false }));
+            const oldest = old.backlog.length ? old.backlog[0].s : old.seq + 1;
+            if ((d.seq ?? 0) + 1 < oldest) {
+                sessions.delete(old.id);
+                return socket.send(JSON.stringify({ op: 9, d: false }));
+            }
             session = old;
             session.socket = socket;
             for (const event of session.backlog) if (event.s > (d.seq ?? 0)) socket.send(JSON.stringify(event));

@@ -12,6 +12,7 @@ using nlohmann::json;
 
 constexpr std::size_t max_name = 64;
 constexpr std::size_t max_cursor_channels = 500;
+constexpr std::string_view own_mark = "bot:"; // a cursor key: the bot's own newest message
 
 bool is_snowflake(const json& value) {
     if (!value.is_string())
@@ -171,22 +172,34 @@ DiscordCursor parse_discord_cursor(const std::string& text) {
     const json value = json::parse(text, nullptr, false);
     if (!value.is_object())
         return cursor;
-    for (const auto& [channel, id] : value.items())
-        if (is_snowflake(json(channel)) && is_snowflake(id))
-            cursor[channel] = id.get<std::string>();
+    for (const auto& [key, id] : value.items()) {
+        const bool own = key.starts_with(own_mark);
+        if (is_snowflake(json(own ? key.substr(own_mark.size()) : key)) && is_snowflake(id))
+            cursor[key] = id.get<std::string>();
+    }
     return cursor;
 }
 
+std::string own_key(const std::string& channel) {
+    return std::string(own_mark) + channel;
+}
+
 std::string format_discord_cursor(const DiscordCursor& cursor) {
-    std::vector<std::pair<std::string, std::string>> newest(cursor.begin(), cursor.end());
+    std::vector<std::pair<std::string, std::string>> newest;
+    for (const auto& [key, id] : cursor)
+        if (!key.starts_with(own_mark))
+            newest.emplace_back(key, id);
     if (newest.size() > max_cursor_channels) {
         std::sort(newest.begin(), newest.end(),
                   [](const auto& a, const auto& b) { return snowflake_less(b.second, a.second); });
         newest.resize(max_cursor_channels);
     }
     json value = json::object();
-    for (const auto& [channel, id] : newest)
+    for (const auto& [channel, id] : newest) {
         value[channel] = id;
+        if (const auto own = cursor.find(own_key(channel)); own != cursor.end())
+            value[own->first] = own->second;
+    }
     return value.dump();
 }
 
@@ -195,10 +208,12 @@ DiscordCursor unread_channels(const json& guild, const DiscordCursor& cursor) {
     if (cursor.empty() || !guild.is_object() || !guild.contains("channels") ||
         !guild["channels"].is_array())
         return out;
-    std::string newest;
-    for (const auto& [channel, id] : cursor)
-        if (newest.empty() || snowflake_less(newest, id))
+    std::string newest; // of the handled posts: the bot's own messages say nothing of them
+    for (const auto& [key, id] : cursor)
+        if (!key.starts_with(own_mark) && (newest.empty() || snowflake_less(newest, id)))
             newest = id;
+    if (newest.empty())
+        return out;
     // A snowflake's bits above the 22nd are milliseconds: ten seconds before the newest.
     constexpr std::uint64_t margin = std::uint64_t{10000} << 22;
     const std::uint64_t value = std::stoull(newest);
@@ -210,7 +225,12 @@ DiscordCursor unread_channels(const json& guild, const DiscordCursor& cursor) {
         const std::string id = channel["id"].get<std::string>();
         const auto known = cursor.find(id);
         const std::string& from = known != cursor.end() ? known->second : floor;
-        if (snowflake_less(from, channel["last_message_id"].get<std::string>()))
+        // Nothing new when the newest is the bot's own last message there (every post before
+        // it was handled, or the cursor would not have it).
+        const auto own = cursor.find(own_key(id));
+        const std::string& seen =
+            own != cursor.end() && snowflake_less(from, own->second) ? own->second : from;
+        if (snowflake_less(seen, channel["last_message_id"].get<std::string>()))
             out[id] = from;
     }
     return out;

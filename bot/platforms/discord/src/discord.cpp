@@ -574,6 +574,8 @@ std::vector<Post> DiscordPlatform::catch_up(DiscordCursor& cursor) {
         bot = bot_user_id_;
     }
     for (const auto& [channel, last] : DiscordCursor(cursor)) {
+        if (!is_snowflake(channel))
+            continue; // the bot's own newest message of a channel: not a channel
         std::string after = last;
         std::vector<Post> found;
         for (;;) {
@@ -684,11 +686,11 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
             it == running.end() || snowflake_less(it->second, post.message_id))
             again.push_back(std::move(post));
     unconfirmed_.clear();
-    // The bot's own newest message of a channel counts as read, so that a fresh session does
-    // not read a channel whose newest message is the bot's reply; merged after the posts that
-    // come again (each older), kept until a committed cursor has it.
+    // The bot's own newest message of each channel, under a key of its own: a fresh session does
+    // not read a channel whose newest message is the bot's reply. Kept until a committed cursor
+    // has it.
     for (auto it = own_newest_.begin(); it != own_newest_.end();) {
-        std::string& last = running[it->first];
+        std::string& last = running[own_key(it->first)];
         if (!last.empty() && !snowflake_less(last, it->second)) {
             it = own_newest_.erase(it);
             continue;
@@ -808,7 +810,7 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
                 bot = bot_user_id_;
             }
             if (const auto own = own_message(event.data, bot)) {
-                std::string& last = running[own->first];
+                std::string& last = running[own_key(own->first)];
                 if (last.empty() || snowflake_less(last, own->second))
                     last = own->second;
                 if (own_newest_.size() < max_own_channels || own_newest_.contains(own->first))
@@ -851,6 +853,15 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
             DiscordCursor unread;
             if (awaited_guilds_.contains(guild))
                 unread = unread_channels(event.data, session_start_);
+            if (awaited_guilds_.contains(guild) && event.data.contains("channels") &&
+                event.data["channels"].is_array()) {
+                // Its channels are a guild's: a post caught up there needs no GET to say so.
+                const std::lock_guard lock(shared_->mutex);
+                for (const json& c : event.data["channels"])
+                    if (c.is_object() && c.contains("id") && c["id"].is_string() &&
+                        shared_->guild_channels.size() < max_known_channels)
+                        shared_->guild_channels.insert(c["id"].get<std::string>());
+            }
             if (!unread.empty() && !posts.empty())
                 break; // read at the next poll, from the cursor this batch ends with
             for (Post& post : catch_up(unread)) {
@@ -863,16 +874,10 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
                 return posts;
             }
             if (awaited_guilds_.erase(guild) > 0 && event.data.contains("channels") &&
-                event.data["channels"].is_array()) {
-                // Its channels are a guild's: a post caught up there needs no GET to say so.
-                const std::lock_guard lock(shared_->mutex);
+                event.data["channels"].is_array())
                 for (const json& c : event.data["channels"])
-                    if (c.is_object() && c.contains("id") && c["id"].is_string()) {
+                    if (c.is_object() && c.contains("id") && c["id"].is_string())
                         rest_.erase(c["id"].get<std::string>());
-                        if (shared_->guild_channels.size() < max_known_channels)
-                            shared_->guild_channels.insert(c["id"].get<std::string>());
-                    }
-            }
             const std::lock_guard lock(mutex_);
             events_.pop_front();
             continue;

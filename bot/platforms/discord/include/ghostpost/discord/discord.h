@@ -109,10 +109,13 @@ std::string slash_commands(const std::vector<std::string>& variants,
                            const Translations& translate = {});
 
 // The cursor of the Discord platform: the last handled message id of each channel, as a JSON
-// object {"channel id": "message id"}. The newest 500 channels are kept.
+// object {"channel id": "message id"}, and under "bot:<channel id>" the newest message the bot
+// itself wrote there, when it is newer. The newest 500 channels are kept.
 using DiscordCursor = std::map<std::string, std::string>;
 DiscordCursor parse_discord_cursor(const std::string& text);
 std::string format_discord_cursor(const DiscordCursor& cursor);
+// The cursor's key for the bot's own newest message in `channel`.
+std::string own_key(const std::string& channel);
 
 // Whether snowflake `a` is older than snowflake `b` (both decimal strings).
 bool snowflake_less(const std::string& a, const std::string& b);
@@ -120,8 +123,9 @@ bool snowflake_less(const std::string& a, const std::string& b);
 // What a fresh session reads of a guild, from its GUILD_CREATE's "d" and the cursor as the
 // session began: each channel whose newest message is newer than the cursor's entry for it,
 // from that entry; each channel the cursor does not name (never handled, or dropped as one of
-// the oldest) whose newest message is newer than ten seconds before the cursor's newest, from
-// that point. Nothing when the cursor is empty: a bot that never handled a post missed none.
+// the oldest) whose newest message is newer than ten seconds before the cursor's newest handled
+// post, from that point; not one whose newest message is the bot's own there. Nothing when the
+// cursor has no handled post: a bot that never handled a post missed none.
 DiscordCursor unread_channels(const nlohmann::json& guild, const DiscordCursor& cursor);
 
 class DiscordPlatform final : public Platform {
