@@ -177,7 +177,10 @@ TEST_CASE("load simulation") {
     const auto config = [&](int slot) {
         const auto path = dir.path() / ("daemon" + std::to_string(slot) + ".toml");
         std::ofstream(path) << "[storage]\nurl = \"" << options.url << "\"\n"
-                            << "[log]\nlevel = \"warning\"\n"
+                            << "[log]\nlevel = \""
+                            << (std::getenv("LOAD_SIM_LOG") ? std::getenv("LOAD_SIM_LOG")
+                                                            : "warning")
+                            << "\"\n"
                             << "[platform.telegram]\napi_url = \"" << telegram.url() << "\"\n"
                             << "poll_timeout = 2\nper_chat_interval_ms = 0\n"
                             << "group_messages_per_minute = 1000\n"
@@ -351,10 +354,17 @@ TEST_CASE("load simulation") {
     print("all", all);
     std::printf("the last reply %.1f s after the last post; Discord: %d REST requests (%d reads of "
                 "a channel's messages, %d of a channel), %d answered 429 (%d by the global "
-                "limit), %d IDENTIFYs\n",
+                "limit), %d IDENTIFYs, %d RESUMEs\n",
                 drained - posted, stats["requests"].get<int>(), stats["message_reads"].get<int>(),
                 stats["channel_reads"].get<int>(), stats["rate_limited"].get<int>(),
-                stats["global_limited"].get<int>(), stats["identifies"].get<int>());
+                stats["global_limited"].get<int>(), stats["identifies"].get<int>(),
+                stats["resumes"].get<int>());
+    const json violations = discord.violations();
+    std::printf("the fake Discord's violations: %zu\n", violations.size());
+    for (std::size_t i = 0; i < violations.size() && i < 5; ++i)
+        std::printf("  %s\n", violations[i].dump().c_str());
+    const json telegram_violations = telegram.violations();
+    std::printf("the fake Telegram's violations: %zu\n", telegram_violations.size());
     for (const Figures* f : {&discord_figures, &telegram_figures})
         for (const auto& m : f->missing)
             std::printf("no reply: %s\n", m.c_str());
