@@ -1,10 +1,10 @@
 // Strength matches of the engine (issue #23): every variant at level 8 against a random mover
 // and against a one-ply greedy player, each level against the level below, and FIDE chess
-// against Stockfish at Skill Level 0 over UCI; and the engine's speed per level.
+// against Stockfish at a Skill Level (0 unless --skill) over UCI; and the engine's speed per level.
 //
 //   engine_match --match random|greedy|ladder|stockfish|speed [--variant all|<name>]
 //                [--games N] [--first G] [--level L] [--pair N] [--opening PLIES]
-//                [--max-plies P] [--seconds S] [--show] [--stockfish PATH]
+//                [--max-plies P] [--seconds S] [--show] [--stockfish PATH] [--skill N]
 //
 // Game g has the seed 1000 + g; the engine is White in even games. Each level searches its
 // budget of positions with no wall-clock cap (unless --seconds gives one), so a run plays the
@@ -251,6 +251,7 @@ struct Options {
     // swapped, so that a deterministic engine does not play one game fifty times.
     int opening = 0;
     std::string stockfish = "/usr/games/stockfish";
+    int skill = 0; // Stockfish's Skill Level (0-20)
 };
 
 double result_of(const rules::Game& g) {
@@ -404,6 +405,8 @@ int main(int argc, char** argv) {
             opening_given = true;
         } else if (k == "--stockfish")
             o.stockfish = v;
+        else if (k == "--skill")
+            o.skill = std::stoi(v);
         else {
             std::cerr << "unknown option " << k << "\n";
             return 2;
@@ -445,9 +448,11 @@ int main(int argc, char** argv) {
                     });
             }
         else if (o.match == "stockfish" && v->info().name == "chess") {
-            auto uci = std::make_shared<Uci>(o.stockfish, 0);
-            match(*v, "level " + std::to_string(level) + " vs Stockfish skill 0", o, ours,
-                  [&](std::uint64_t) { return stockfish_player(uci, 1000); });
+            auto uci = std::make_shared<Uci>(o.stockfish, o.skill);
+            match(*v,
+                  "level " + std::to_string(level) + " vs Stockfish skill " +
+                      std::to_string(o.skill),
+                  o, ours, [&](std::uint64_t) { return stockfish_player(uci, 1000); });
         } else if (o.match == "speed")
             speed(*v, limits(level, *v), level);
     }

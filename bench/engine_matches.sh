@@ -8,7 +8,8 @@
 #
 # GAMES sets the games against the random and greedy players (the issue: 100), LADDER_GAMES the
 # games of each ladder pair and of the Stockfish match (the issue: 50). The most informative
-# matches run first: the ladders and Stockfish, then the random and greedy players.
+# matches run first: the ladders and Stockfish (Skill Level 0, 3 and 5; issue #40), then the
+# random and greedy players.
 set -eu
 cd "$(dirname "$0")/.."
 OUT=${1:-engine-matches.txt}
@@ -29,7 +30,7 @@ echo "# engine matches, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(unam
     done
 ) &
 (
-    run --match stockfish --variant chess --games "$LADDER_GAMES"
+    for skill in 0 3 5; do run --match stockfish --variant chess --skill "$skill" --games "$LADDER_GAMES"; done
     for pair in 7 6 5 4 3 2 1; do run --match ladder --variant chess --pair "$pair" --games "$LADDER_GAMES"; done
     for v in chess giveaway ghostarelay phantom gnostic ghost haunted; do
         run --match greedy --variant "$v" --games "$GAMES"
