@@ -744,6 +744,17 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
     };
     for (Post& post : again)
         add(std::move(post));
+    // What a fresh session reads: each post added once, marked as caught up so that the
+    // Gateway's copy is skipped. False once the platform finished.
+    const auto read_missed = [&](const DiscordCursor& from) {
+        DiscordCursor reading = from;
+        for (Post& post : catch_up(reading)) {
+            std::string key = post.channel + "/" + post.message_id;
+            add(std::move(post));
+            caught.insert(std::move(key));
+        }
+        return !finished();
+    };
     for (;;) {
         // The known channels no GUILD_CREATE of the session named (direct messages, a guild
         // still unavailable) are read once every guild came, before a direct message that
@@ -761,12 +772,7 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
             if (due) {
                 if (!posts.empty() && !rest_.empty())
                     break; // read at the next poll
-                for (Post& post : catch_up(rest_)) {
-                    std::string key = post.channel + "/" + post.message_id;
-                    add(std::move(post));
-                    caught.insert(std::move(key));
-                }
-                if (finished()) {
+                if (!read_missed(rest_)) {
                     unconfirmed_ = posts;
                     return posts;
                 }
@@ -864,12 +870,7 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
             }
             if (!unread.empty() && !posts.empty())
                 break; // read at the next poll, from the cursor this batch ends with
-            for (Post& post : catch_up(unread)) {
-                std::string key = post.channel + "/" + post.message_id;
-                add(std::move(post));
-                caught.insert(std::move(key));
-            }
-            if (finished()) {
+            if (!read_missed(unread)) {
                 unconfirmed_ = posts;
                 return posts;
             }
@@ -898,12 +899,7 @@ std::vector<Post> DiscordPlatform::poll(const std::string& cursor, std::chrono::
                         guilds.insert(g["id"].get<std::string>());
         }
         if (guilds.empty()) {
-            for (Post& post : catch_up(running)) {
-                std::string key = post.channel + "/" + post.message_id;
-                add(std::move(post));
-                caught.insert(std::move(key));
-            }
-            if (finished()) {
+            if (!read_missed(running)) {
                 unconfirmed_ = posts;
                 return posts;
             }
